@@ -1,0 +1,54 @@
+"""One exception tree for trainledger.
+
+    TrainledgerError                 base of everything the tool raises on purpose
+    ├── BadInput(ValueError)         input the user can fix: names the file, row and remedy
+    │   └── WrongFileType            a whole file is not the format asked for
+    ├── ConfigError(ValueError)      the workspace config or a price book is inconsistent
+    └── NotFound(LookupError)        a batch, run, workspace or price that does not exist
+
+Row-level problems during an import are *not* exceptions: they become quarantine records and the
+import goes on. Exceptions are for what stops the whole command. The CLI turns each into one
+message and exit code 2; the web layer maps them to 4xx statuses via ``http_status``.
+"""
+
+from __future__ import annotations
+
+
+class TrainledgerError(Exception):
+    http_status = 500
+
+    def __init__(self, message: str, *, remedy: str | None = None) -> None:
+        self.message = message
+        self.remedy = remedy
+        super().__init__(message if remedy is None else f"{message}\n  remedy: {remedy}")
+
+
+class BadInput(ValueError, TrainledgerError):
+    http_status = 400
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str | None = None,
+        row: int | None = None,
+        remedy: str | None = None,
+    ) -> None:
+        self.path = path
+        self.row = row
+        where = ""
+        if path is not None:
+            where = f"{path}" + (f", row {row}" if row is not None else "") + ": "
+        TrainledgerError.__init__(self, where + message, remedy=remedy)
+
+
+class WrongFileType(BadInput):
+    """Raised when a file looks like another format; the message says what it looks like."""
+
+
+class ConfigError(ValueError, TrainledgerError):
+    http_status = 400
+
+
+class NotFound(LookupError, TrainledgerError):
+    http_status = 404

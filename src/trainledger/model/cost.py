@@ -1,0 +1,57 @@
+"""Cost lines: every figure trainledger reports is one of these, with where it came from.
+
+A ``CostLine`` carries money (exact, or a range when it rests on an assumption), its basis and
+evidence, the batch it belongs to (``None`` means the explicit unattributed bucket, with a
+``reason``), and its provenance: the source file's sha256, the row, and the rule that put it here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from trainledger.model.money import AmountRange, Money
+from trainledger.model.vocab import Basis, Evidence
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    source_sha256: str  # content hash of the imported file
+    row: int  # 1-based data row number in that file (header excluded)
+    rule: str  # id of the attribution rule or engine stage that produced the line
+    source_kind: str = ""  # slurm | focus | storage | timesheet | progress | invoice | config
+
+    def __post_init__(self) -> None:
+        if len(self.source_sha256) != 64 and self.source_kind != "config":
+            raise ValueError(f"source_sha256 must be a 64-character hex digest, got {self.source_sha256!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class CostLine:
+    category: str  # compute | storage | labor | external | data
+    basis: Basis
+    evidence: Evidence
+    amount: AmountRange
+    provenance: Provenance
+    batch_id: str | None = None  # None: the unattributed bucket
+    run_id: str | None = None
+    detail: str = ""  # compute state, storage class, labor phase/role, vendor…
+    quantity: Decimal | None = None
+    unit: str = ""  # gpu_hour, gb_month, hour…
+    reason: str = ""  # why it is unattributed, or which assumption it rests on
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "basis", Basis(self.basis))
+        object.__setattr__(self, "evidence", Evidence(self.evidence))
+        if self.batch_id is None and not self.reason:
+            raise ValueError("an unattributed cost line must say why (reason)")
+
+    @property
+    def currency(self) -> str:
+        return self.amount.currency
+
+    @property
+    def exact(self) -> Money:
+        if not self.amount.is_exact:
+            raise ValueError("this cost line is a range; use .amount")
+        return Money(self.amount.expected, self.amount.currency)

@@ -1,0 +1,174 @@
+"""The closed vocabularies of DESIGN.md §2, as ``StrEnum`` values with zh-CN labels.
+
+Each enum's values are the stable identifiers used in files, the database and the API; the
+labels are for people. ``label(member, lang)`` returns the English or Chinese name.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class TaskType(StrEnum):
+    PRETRAIN = "pretrain"
+    CONTINUED_PRETRAIN = "continued_pretrain"
+    FULL_FINETUNE = "full_finetune"
+    LORA = "lora"
+    QLORA = "qlora"
+    RAG = "rag"
+
+
+class RunReason(StrEnum):
+    PLANNED_EXPERIMENT = "planned_experiment"
+    PARAM_TUNING = "param_tuning"
+    FAULT_RETRY = "fault_retry"
+    DATA_FIX = "data_fix"
+    EVAL_REWORK = "eval_rework"
+    UNRECORDED = "unrecorded"  # honest placeholder: the source did not say why this run happened
+
+
+class FailureCause(StrEnum):
+    INFRA_FAULT = "infra_fault"
+    CONFIG_ERROR = "config_error"
+    DATA_QUALITY = "data_quality"
+    GOAL_CHANGE = "goal_change"
+    EXPLORATION = "exploration"
+
+
+class ReviewClass(StrEnum):
+    REASONABLE_EXPLORATION = "reasonable_exploration"
+    UNFORESEEABLE_FAULT = "unforeseeable_fault"
+    AVOIDABLE_REWORK = "avoidable_rework"
+
+
+class ComputeState(StrEnum):
+    QUEUED = "queued"
+    SETUP = "setup"
+    DATA_STALL = "data_stall"
+    EFFECTIVE = "effective"
+    CHECKPOINT = "checkpoint"
+    HANG = "hang"
+    LOST_PROGRESS = "lost_progress"
+    PREEMPTION_RECOVERY = "preemption_recovery"
+    ALLOCATED_IDLE = "allocated_idle"
+    RESERVED_UNUSED = "reserved_unused"
+    UNCLASSIFIED = "unclassified"  # allocated time with no progress signal to classify it
+
+
+class Basis(StrEnum):
+    """What kind of cost a figure is. Figures of different bases are never summed."""
+
+    BILLED = "billed"  # cash on a bill or invoice, attributed to a batch
+    ALLOCATED_IDLE = "allocated_idle"  # cash on a bill for capacity no job used
+    RESERVED_UNUSED = "reserved_unused"  # cash committed for reserved capacity left unused
+    QUEUED = "queued"  # waiting for allocation: cycle time / opportunity, no cash
+    AMORTIZED = "amortized"  # own hardware or prepaid commitments spread over their life
+    INTERNAL = "internal"  # existing staff time at a loaded rate: opportunity cost, not new cash
+    ESTIMATE = "estimate"  # quantity measured or planned × a price from the price book
+
+
+CASH_BASES = (Basis.BILLED, Basis.ALLOCATED_IDLE, Basis.RESERVED_UNUSED)
+
+
+class Evidence(StrEnum):
+    CONTRACT = "contract"  # a contract, bill or invoice
+    MEASURED = "measured"  # task, storage or time records
+    ASSUMED = "assumed"  # pending confirmation, with an owner
+
+
+class StorageClass(StrEnum):
+    RAW_DATA = "raw_data"
+    PROCESSED_DATA = "processed_data"
+    CACHE = "cache"
+    CHECKPOINT = "checkpoint"
+    CANDIDATE_MODEL = "candidate_model"
+    FINAL_ARTIFACT = "final_artifact"
+    LOG = "log"
+    EVAL_RESULT = "eval_result"
+    BACKUP = "backup"
+
+
+class LaborPhase(StrEnum):
+    BUILD = "build"  # one-time
+    RUN = "run"  # per round
+    REWORK = "rework"
+
+
+class LaborRole(StrEnum):
+    DATA_PREP = "data_prep"
+    TRAINING_ENGINEERING = "training_engineering"
+    PLATFORM_SUPPORT = "platform_support"
+    BUSINESS_EVAL = "business_eval"
+    PROJECT_COORDINATION = "project_coordination"
+    VENDOR = "vendor"
+
+
+class Recurrence(StrEnum):
+    ONE_TIME = "one_time"
+    ONGOING = "ongoing"
+
+
+class ServiceStage(StrEnum):
+    DELIVERY = "delivery"  # first build only
+    ONGOING = "ongoing"  # a dependency every upgrade needs
+
+
+class PlanStage(StrEnum):
+    PLAN = "plan"
+    EXECUTION = "execution"
+    REVIEW = "review"
+
+
+class DecisionKind(StrEnum):
+    CONTINUE = "continue"
+    SHRINK = "shrink"
+    STOP = "stop"
+    RETARGET = "retarget"
+
+
+ZH: dict[str, str] = {
+    # task types
+    "pretrain": "从零预训练", "continued_pretrain": "继续预训练", "full_finetune": "全参微调",
+    "lora": "LoRA 微调", "qlora": "QLoRA 微调", "rag": "提示词加检索 (RAG)",
+    # run reasons
+    "planned_experiment": "计划内试验", "param_tuning": "参数调整", "fault_retry": "故障重试",
+    "data_fix": "数据修正", "eval_rework": "评测返工", "unrecorded": "未记录原因",
+    # failure causes
+    "infra_fault": "基础设施故障", "config_error": "配置错误", "data_quality": "数据质量问题",
+    "goal_change": "目标变化", "exploration": "探索性试验",
+    # review classes
+    "reasonable_exploration": "合理探索", "unforeseeable_fault": "不可预见故障",
+    "avoidable_rework": "可避免返工",
+    # compute states
+    "queued": "排队未分配", "setup": "环境准备", "data_stall": "数据等待", "effective": "有效训练",
+    "checkpoint": "检查点保存", "hang": "故障后悬挂", "lost_progress": "失败损失进度",
+    "preemption_recovery": "抢占后恢复", "allocated_idle": "已分配未使用",
+    "reserved_unused": "预留未使用", "unclassified": "无进度信号",
+    # bases
+    "billed": "账单现金", "amortized": "摊销", "internal": "内部人力(机会成本)", "estimate": "估算",
+    # evidence
+    "contract": "合同/账单", "measured": "记录实测", "assumed": "假设待确认",
+    # storage classes
+    "raw_data": "原始数据", "processed_data": "加工数据", "cache": "缓存", "checkpoint_obj": "检查点",
+    "candidate_model": "候选模型", "final_artifact": "最终制品", "log": "日志",
+    "eval_result": "评测结果", "backup": "备份",
+    # labor
+    "build": "一次性建设", "run": "每轮运行", "rework": "返工",
+    "data_prep": "数据准备", "training_engineering": "训练工程", "platform_support": "平台支持",
+    "business_eval": "业务评测", "project_coordination": "项目协调", "vendor": "供应商协同",
+    "one_time": "一次性", "ongoing": "持续",
+    "delivery": "交付阶段",
+    # plan stages and decisions
+    "plan": "计划", "execution": "执行", "review": "复盘",
+    "continue": "继续", "shrink": "缩小", "stop": "停止", "retarget": "重定目标",
+}
+
+
+def label(value: str, lang: str = "en") -> str:
+    """A person-readable name for a vocabulary value in ``en`` or ``zh-CN``."""
+    v = str(value)
+    if lang.lower().startswith("zh"):
+        if v == "checkpoint" and isinstance(value, StorageClass):
+            return ZH["checkpoint_obj"]
+        return ZH.get(v, v)
+    return v.replace("_", " ")
