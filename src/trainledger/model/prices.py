@@ -24,6 +24,7 @@ class PriceEntry:
     evidence: Evidence = Evidence.CONTRACT
     low: Decimal | None = None
     high: Decimal | None = None
+    owner: str = ""  # who confirms an assumed price
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "price", to_decimal(self.price))

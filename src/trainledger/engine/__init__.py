@@ -1,0 +1,90 @@
+"""The attribution engine: lake facts + workspace context → cost lines, problems, assumptions.
+
+Data flow (``attribute``)::
+
+    Facts (lake) ──► derive_runs (runs.py: batch by rule, reason/cause, compute-state timeline)
+                 ──► STAGES, each (facts, context) -> StageOutput(lines, problems, assumptions):
+                       bill_stage      FOCUS rows → batch by rule / split by GPU-seconds / idle
+                       queued_stage    waiting GPU-hours (basis queued, never cash)
+                       storage_stage   inventory × price book (basis estimate)
+                       labor_stage     timesheet × rate ranges (basis internal)
+                       external_stage  vendor invoices (basis billed)
+                 ──► conservation.check (exact, per currency; a problem record when it fails)
+
+    rules.py        attribution rules (exact / prefix / regex / template)
+    timeline.py     one run's allocation → compute-state segments
+    context.py      Facts, Context, RunInfo, Problem, StageOutput
+    history.py      actual/effective ratios of finished batches (calibrates the estimator)
+
+Written in plain Python over lake rows for now; the same stages move to portable dataframe
+expressions (DuckDB / Spark) when the engine-at-depth issue lands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+
+from trainledger.engine import conservation
+from trainledger.engine.assets import external_stage, labor_stage, storage_stage
+from trainledger.engine.compute import bill_stage, queued_stage
+from trainledger.engine.context import Context, Facts, PriceLookup, Problem, RunInfo, StageOutput
+from trainledger.engine.rules import matcher
+from trainledger.engine.runs import derive_runs
+from trainledger.model import Assumption, CostLine
+from trainledger.workspace import Config
+
+STAGES: tuple[Callable[[Facts, Context], StageOutput], ...] = (
+    bill_stage,
+    queued_stage,
+    storage_stage,
+    labor_stage,
+    external_stage,
+)
+
+
+@dataclass(frozen=True)
+class Attribution:
+    runs: dict[str, RunInfo]
+    lines: tuple[CostLine, ...]
+    problems: tuple[Problem, ...]
+    assumptions: tuple[Assumption, ...]
+    conservation: list[dict] = field(default_factory=list)
+
+    def summary(self) -> dict:
+        """What the ledger keeps beside the lines: conservation, problems, assumptions, run states."""
+        states: dict[str, dict[str, float]] = {}
+        for info in self.runs.values():
+            acc: dict[str, float] = {}
+            for seg in info.segments:
+                acc[str(seg.state)] = acc.get(str(seg.state), 0.0) + seg.seconds * info.run.gpus / 3600
+            states[info.run.id] = {k: round(v, 6) for k, v in acc.items()}
+        return {
+            "conservation": self.conservation,
+            "problems": [p.as_dict() for p in self.problems],
+            "assumptions": [a.as_dict() for a in self.assumptions],
+            "run_gpu_hours_by_state": states,
+        }
+
+
+def attribute(facts: Facts, config: Config, price: PriceLookup, as_of: date) -> Attribution:
+    ctx = Context(config=config, matcher=matcher(config.rules, (b.id for b in config.batches)),
+                  price=price, as_of=as_of)
+    runs, problems = derive_runs(facts, ctx)
+    ctx = Context(config=ctx.config, matcher=ctx.matcher, price=price, as_of=as_of, runs=runs)
+    lines: list[CostLine] = []
+    assumptions: dict[str, Assumption] = {}
+    for stage in STAGES:
+        out = stage(facts, ctx)
+        lines.extend(out.lines)
+        problems.extend(out.problems)
+        for a in out.assumptions:
+            assumptions.setdefault(a.name, a)
+    records, cons_problems = conservation.check(facts, lines)
+    problems.extend(cons_problems)
+    return Attribution(runs=runs, lines=tuple(lines), problems=tuple(problems),
+                       assumptions=tuple(assumptions.values()), conservation=records)
+
+
+__all__ = ["STAGES", "Attribution", "Facts", "attribute"]

@@ -1,0 +1,116 @@
+"""Storage, labor and external services: the costs beside compute.
+
+* storage — each inventory object is priced at its tier's price-book rate per GiB-month for the
+  time it has been held (last_modified → inventory date); basis ``estimate`` (measured size ×
+  listed price). Objects without owner, purpose or a retention/review date are flagged.
+* labor — hours × the role's loaded rate range; basis ``internal`` (existing staff: opportunity
+  cost, never new cash), phase and role kept.
+* external — vendor invoices; basis ``billed``, evidence ``contract``, stage delivery or ongoing.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+
+from trainledger.engine.context import Context, Facts, Problem, StageOutput
+from trainledger.engine.rules import NO_RULE
+from trainledger.model import AmountRange, Assumption, Basis, CostLine, Evidence, Provenance
+
+GIB = Decimal(1024**3)
+DAYS_PER_MONTH = Decimal("30.4375")  # 365.25 / 12
+UNOWNED = "unassigned: set owner in the price book"
+
+
+def _batch(ctx: Context, source: str, row) -> tuple[str | None, str]:
+    explicit = str(row.get("batch") or "").strip()
+    if explicit and explicit in ctx.matcher.batch_ids:
+        return explicit, f"{source}_batch_column"
+    return ctx.matcher.match(source, row)
+
+
+def _day(value) -> date | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime):
+        return value.date()
+    if isinstance(value, date):
+        return value
+    return date.fromisoformat(str(value)[:10])
+
+
+def storage_stage(facts: Facts, ctx: Context) -> StageOutput:
+    lines, problems, assumptions, priced = [], [], [], {}
+    for row in facts.storage_objects:
+        tier = str(row.get("tier") or "standard")
+        item = f"storage:{tier}"
+        snap = _day(row.get("snapshot_date")) or ctx.as_of
+        if item not in priced:
+            priced[item] = ctx.price(item, snap)
+            p = priced[item]
+            if p is None:
+                problems.append(Problem("unpriced_storage", f"no price-book entry {item!r}: objects of tier"
+                                        f" {tier} are listed but not priced", {"item": item}))
+            else:
+                assumptions.append(Assumption(
+                    name=f"storage price {item}", evidence=p.evidence, source=p.source,
+                    value=str(p.price) if p.low == p.high else None,
+                    low=str(p.low), high=str(p.high), unit=f"{p.currency}/{p.unit}",
+                    owner=(p.owner or UNOWNED) if p.evidence is Evidence.ASSUMED else ""))
+        price = priced[item]
+        size = Decimal(int(row["size_bytes"])) / GIB
+        since = _day(row.get("last_modified")) or snap
+        months = max(Decimal((snap - since).days), Decimal(0)) / DAYS_PER_MONTH
+        gib_months = size * months
+        batch_id, rule = _batch(ctx, "storage", row)
+        cur = price.currency if price else ctx.config.get("workspace.currency")
+        amount = (AmountRange(gib_months * price.low, gib_months * price.price, gib_months * price.high, cur)
+                  if price else AmountRange.zero(cur))
+        reason = "" if batch_id else (NO_RULE if price else f"{NO_RULE}; unpriced")
+        if batch_id and not price:
+            reason = f"unpriced: no price-book entry {item}"
+        lines.append(CostLine(
+            category="storage", basis=Basis.ESTIMATE, evidence=Evidence.MEASURED if price else Evidence.ASSUMED,
+            amount=amount, provenance=Provenance(row["source_sha256"], int(row["row"]), rule, "storage"),
+            batch_id=batch_id, detail=str(row.get("storage_class") or ""), quantity=gib_months,
+            unit="gib_month", reason=reason))
+    return StageOutput(tuple(lines), tuple(problems), tuple(assumptions))
+
+
+def labor_stage(facts: Facts, ctx: Context) -> StageOutput:
+    lines, problems = [], []
+    missing: set[str] = set()
+    for row in facts.labor_entries:
+        role = str(row["role"])
+        rate = ctx.config.labor_rate(role)
+        hours = Decimal(str(row["hours"]))
+        batch_id, rule = _batch(ctx, "timesheet", row)
+        if rate is None:
+            missing.add(role)
+            amount, evidence = AmountRange.zero(ctx.config.get("workspace.currency")), Evidence.ASSUMED
+        else:
+            amount, evidence = rate.rate.scale(hours), rate.evidence
+        reason = "" if batch_id else "shared work: no batch named"
+        lines.append(CostLine(
+            category="labor", basis=Basis.INTERNAL, evidence=evidence, amount=amount,
+            provenance=Provenance(row["source_sha256"], int(row["row"]), rule, "timesheet"),
+            batch_id=batch_id, detail=f"{row['phase']}/{role}", quantity=hours, unit="hour",
+            reason=reason if rate else (reason + "; " if reason else "") + f"no labor rate for {role}"))
+    for role in sorted(missing):
+        problems.append(Problem("missing_labor_rate", f"no [[labor_rates]] entry for role {role}: its hours"
+                                " are counted but valued at zero", {"role": role}))
+    return StageOutput(tuple(lines), tuple(problems), tuple(ctx.config.rate_assumptions()))
+
+
+def external_stage(facts: Facts, ctx: Context) -> StageOutput:
+    lines = []
+    for row in facts.external_services:
+        amount = Decimal(str(row["amount"]))
+        batch_id, rule = _batch(ctx, "invoice", row)
+        lines.append(CostLine(
+            category="external", basis=Basis.BILLED, evidence=Evidence.CONTRACT,
+            amount=AmountRange(amount, amount, amount, row["currency"]),
+            provenance=Provenance(row["source_sha256"], int(row["row"]), rule, "invoice"),
+            batch_id=batch_id, detail=f"{row['stage']}/{row['vendor']}",
+            reason="" if batch_id else NO_RULE))
+    return StageOutput(tuple(lines))

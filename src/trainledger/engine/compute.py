@@ -1,0 +1,164 @@
+"""Compute money: bill rows split over the runs that held each node, and queued GPU-hours.
+
+A FOCUS row is attributed, in this order:
+1. by a ``focus`` rule (e.g. a ``batch`` tag) — the whole amount, basis billed;
+2. when its resource is a cluster node: split by GPU-seconds between the run segments on that node
+   in the charge period (each segment keeps its compute state) and the idle remainder
+   (``gpus_per_node`` × period − used), which goes to the unattributed bucket as allocated_idle;
+3. unused commitment (``CommitmentDiscountStatus = Unused``) → unattributed, reserved_unused;
+4. anything else → unattributed, ``no_rule_matched``.
+Shares are exact (``model.allocate``): every row's lines sum to its BilledCost.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import datetime, timedelta
+from decimal import Decimal
+
+from trainledger.engine.context import Context, Facts, Problem, RunInfo, StageOutput
+from trainledger.engine.rules import NO_RULE
+from trainledger.model import AmountRange, Assumption, Basis, CostLine, Evidence, Provenance, allocate
+from trainledger.model.vocab import ComputeState
+
+HOUR = 3600
+UNOWNED = "unassigned: set owner in the price book"
+CATEGORY = {"compute": "compute", "storage": "storage", "networking": "network"}
+
+
+def _category(row) -> str:
+    return CATEGORY.get(str(row.get("service_category") or "").lower(), "other")
+
+
+def _hours(a: datetime, b: datetime):
+    t = a.replace(minute=0, second=0, microsecond=0)
+    while t < b:
+        yield t
+        t += timedelta(hours=1)
+
+
+def _index(runs: dict[str, RunInfo]) -> dict[tuple[str, datetime], list[tuple[RunInfo, object, Decimal]]]:
+    """(node, hour) → [(run, segment, gpus on that node)]."""
+    idx: dict[tuple[str, datetime], list] = defaultdict(list)
+    for info in runs.values():
+        if not info.nodes or not info.run.gpus:
+            continue
+        per_node = Decimal(info.run.gpus) / len(info.nodes)
+        for seg in info.segments:
+            for h in _hours(seg.start, seg.end):
+                for node in info.nodes:
+                    idx[(node, h)].append((info, seg, per_node))
+    return idx
+
+
+def _line(row, amount: Decimal, basis, rule: str, **kw) -> CostLine:
+    cur = row["currency"]
+    return CostLine(
+        category=kw.pop("category", _category(row)), basis=basis, evidence=Evidence.CONTRACT,
+        amount=AmountRange(amount, amount, amount, cur),
+        provenance=Provenance(row["source_sha256"], int(row["row"]), rule, "focus"), **kw)
+
+
+def bill_stage(facts: Facts, ctx: Context) -> StageOutput:
+    lines: list[CostLine] = []
+    problems: list[Problem] = []
+    nodes = {n for r in ctx.runs.values() for n in r.nodes}
+    idx = _index(ctx.runs)
+    slots = Decimal(ctx.config.get("cluster.gpus_per_node"))
+    for row in facts.bill_lines:
+        raw = row.get("billed_cost")
+        if raw is None:
+            continue
+        amount = Decimal(raw)
+        if amount == 0:
+            continue
+        batch_id, rule = ctx.matcher.match("focus", row)
+        resource = row.get("resource_id") or row.get("resource_name") or ""
+        if batch_id is not None:
+            lines.append(_line(row, amount, Basis.BILLED, rule, batch_id=batch_id, detail="direct"))
+        elif resource in nodes or row.get("resource_name") in nodes:
+            node = resource if resource in nodes else row["resource_name"]
+            lines.extend(_split_node_row(row, node, amount, idx, slots, problems))
+        elif str(row.get("commitment_discount_status") or "").lower() == "unused":
+            lines.append(_line(row, amount, Basis.RESERVED_UNUSED, "commitment_unused",
+                               reason="reserved capacity left unused", detail=ComputeState.RESERVED_UNUSED))
+        else:
+            lines.append(_line(row, amount, Basis.BILLED, NO_RULE, reason=NO_RULE))
+    return StageOutput(tuple(lines), tuple(problems))
+
+
+def _split_node_row(row, node, amount, idx, slots, problems) -> list[CostLine]:
+    p0, p1 = row["charge_period_start"], row["charge_period_end"]
+    period = Decimal(int((p1 - p0).total_seconds()))
+    pieces: dict[tuple[str, str], tuple[RunInfo, str, Decimal]] = {}
+    seen = set()
+    for h in _hours(p0, p1):
+        for info, seg, per_node in idx.get((node, h), ()):
+            if (id(seg), node) in seen:
+                continue
+            seen.add((id(seg), node))
+            a, b = max(seg.start, p0), min(seg.end, p1)
+            if a >= b:
+                continue
+            w = per_node * Decimal(int((b - a).total_seconds()))
+            key = (info.run.id, seg.state)
+            prev = pieces.get(key)
+            pieces[key] = (info, seg.state, w + (prev[2] if prev else 0))
+    used = sum((p[2] for p in pieces.values()), Decimal(0))
+    capacity = slots * period
+    idle = capacity - used
+    if idle < 0:
+        problems.append(Problem("oversubscribed_node", f"{node} {p0.isoformat()}: jobs hold {used / period}"
+                                f" GPUs but the node has {slots}", {"node": node, "row": row["row"]}))
+        idle = Decimal(0)
+    keys = sorted(pieces)
+    weights = [pieces[k][2] for k in keys] + [idle]
+    if sum(weights) == 0:
+        weights[-1] = Decimal(1)
+    shares = allocate(amount, weights, row["currency"])
+    out = []
+    for k, share in zip(keys, shares, strict=False):
+        info, state, w = pieces[k]
+        if share == 0 and w == 0:
+            continue
+        kw = {"batch_id": info.batch_id, "run_id": info.run.id}
+        if info.batch_id is None:
+            kw = {"run_id": info.run.id, "reason": f"job {info.run.source_job} matched no slurm rule"}
+        out.append(_line(row, share, Basis.BILLED, f"gpu_seconds_on_node/{info.rule}", category="compute",
+                         detail=str(state), quantity=w / HOUR, unit="gpu_hour", **kw))
+    if shares[-1] != 0:
+        out.append(_line(row, shares[-1], Basis.ALLOCATED_IDLE, "gpu_seconds_on_node/idle", category="compute",
+                         detail=ComputeState.ALLOCATED_IDLE, quantity=idle / HOUR, unit="gpu_hour",
+                         reason=f"node {node} capacity no job held"))
+    return out
+
+
+def queued_stage(facts: Facts, ctx: Context) -> StageOutput:
+    """Queued GPU-hours per run: cycle time and opportunity, valued but never cash."""
+    item = ctx.config.get("cluster.gpu_item")
+    price = ctx.price(item, ctx.as_of) if item else None
+    lines, assumptions, problems = [], [], []
+    currency = price.currency if price else ctx.config.get("workspace.currency")
+    if price is None:
+        problems.append(Problem("unpriced_queue", "queued GPU-hours are counted but not valued: set"
+                                " cluster.gpu_item to a price-book entry", {"item": item}))
+    else:
+        assumptions.append(Assumption(
+            name="value of a queued GPU-hour (opportunity, not cash)", evidence=price.evidence,
+            source=price.source, low=str(price.low), high=str(price.high), unit=f"{currency}/gpu_hour",
+            owner=price.owner or UNOWNED if price.evidence is Evidence.ASSUMED else ""))
+    for info in ctx.runs.values():
+        j_start = info.run.started_at or info.run.ended_at
+        if info.eligible is None or j_start is None or j_start <= info.eligible:
+            continue
+        gpu_h = Decimal(int((j_start - info.eligible).total_seconds())) * info.run.gpus / HOUR
+        if gpu_h == 0:
+            continue
+        rng = (AmountRange(gpu_h * price.low, gpu_h * price.price, gpu_h * price.high, currency)
+               if price else AmountRange.zero(currency))
+        kw = {"batch_id": info.batch_id} if info.batch_id else {"reason": "job matched no slurm rule"}
+        lines.append(CostLine(
+            category="compute", basis=Basis.QUEUED, evidence=price.evidence if price else Evidence.MEASURED,
+            amount=rng, provenance=Provenance(info.source_sha256, info.row, f"queued/{info.rule}", "slurm"),
+            run_id=info.run.id, detail=ComputeState.QUEUED, quantity=gpu_h, unit="gpu_hour", **kw))
+    return StageOutput(tuple(lines), tuple(problems), tuple(assumptions))

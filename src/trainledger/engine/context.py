@@ -1,0 +1,87 @@
+"""What every engine stage receives: the facts from the lake and the context of the workspace."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+from trainledger.engine.rules import Matcher
+from trainledger.model import Assumption, CostLine, PriceEntry, Run
+from trainledger.workspace import Config
+
+TABLES = ("jobs", "bill_lines", "progress_events", "storage_objects", "labor_entries", "external_services")
+
+
+@dataclass(frozen=True)
+class Facts:
+    """Normalised lake rows, as plain dicts, per table (see docs/formats.md)."""
+
+    jobs: tuple[Mapping, ...] = ()
+    bill_lines: tuple[Mapping, ...] = ()
+    progress_events: tuple[Mapping, ...] = ()
+    storage_objects: tuple[Mapping, ...] = ()
+    labor_entries: tuple[Mapping, ...] = ()
+    external_services: tuple[Mapping, ...] = ()
+
+    @classmethod
+    def from_lake(cls, lake: Any) -> Facts:
+        return cls(**{t: tuple(lake.read(t).to_pylist()) for t in TABLES})
+
+
+@dataclass(frozen=True)
+class Problem:
+    """An invariant that did not hold, or a fact the engine could not use: reported, never raised."""
+
+    kind: str
+    message: str
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "message": self.message, "detail": dict(self.detail)}
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    run: Run
+    batch_id: str | None
+    rule: str
+    nodes: tuple[str, ...]
+    segments: tuple  # of timeline.Segment
+    source_sha256: str
+    row: int
+    eligible: datetime | None = None
+
+
+PriceLookup = Callable[[str, date], PriceEntry | None]
+
+
+@dataclass(frozen=True)
+class Context:
+    config: Config
+    matcher: Matcher
+    price: PriceLookup
+    as_of: date
+    runs: Mapping[str, RunInfo] = field(default_factory=dict)  # by job id
+
+
+@dataclass(frozen=True)
+class StageOutput:
+    lines: tuple[CostLine, ...] = ()
+    problems: tuple[Problem, ...] = ()
+    assumptions: tuple[Assumption, ...] = ()
+
+
+def tags_of(row: Mapping) -> dict:
+    tags = row.get("tags")
+    if isinstance(tags, dict):
+        return tags
+    if not tags:
+        return {}
+    try:
+        value = json.loads(tags)
+    except (TypeError, json.JSONDecodeError):
+        return {}
+    return value if isinstance(value, dict) else {}

@@ -1,0 +1,72 @@
+"""Attribution rules: which batch a source row belongs to, and which rule said so.
+
+A rule reads one field of a lake row (``tags.<key>`` reads a key of the row's JSON tags) and
+matches it exactly, by prefix, by regular expression, or as a *template* — the value itself is a
+batch id when a batch with that id exists. Rules are tried in order; the first match wins.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+
+from trainledger.workspace import Rule
+
+NO_RULE = "no_rule_matched"
+
+
+def field_value(row: Mapping, name: str) -> str:
+    if name.startswith("tags."):
+        tags = row.get("tags") or {}
+        if isinstance(tags, str):
+            try:
+                tags = json.loads(tags) if tags.strip() else {}
+            except json.JSONDecodeError:
+                return ""
+        if not isinstance(tags, dict):
+            return ""
+        value = tags.get(name[5:], "")
+    else:
+        value = row.get(name, "")
+    return "" if value is None else str(value).strip()
+
+
+@dataclass(frozen=True)
+class Matcher:
+    rules: tuple[Rule, ...]
+    batch_ids: frozenset[str]
+
+    @cached_property
+    def _regex(self) -> dict[str, re.Pattern]:
+        return {r.id: re.compile(r.pattern) for r in self.rules if r.match == "regex"}
+
+    def for_source(self, source: str) -> tuple[Rule, ...]:
+        return tuple(r for r in self.rules if r.source == source)
+
+    def match(self, source: str, row: Mapping) -> tuple[str | None, str]:
+        """Return (batch id or None, rule id or ``no_rule_matched``)."""
+        for rule in self.rules:
+            if rule.source != source:
+                continue
+            value = field_value(row, rule.field)
+            if not value:
+                continue
+            if rule.match == "template":
+                if value in self.batch_ids:
+                    return value, rule.id
+            elif rule.match == "exact":
+                if value == rule.pattern:
+                    return rule.batch, rule.id
+            elif rule.match == "prefix":
+                if value.startswith(rule.pattern):
+                    return rule.batch, rule.id
+            elif self._regex[rule.id].search(value):
+                return rule.batch, rule.id
+        return None, NO_RULE
+
+
+def matcher(rules: Iterable[Rule], batch_ids: Iterable[str]) -> Matcher:
+    return Matcher(tuple(rules), frozenset(batch_ids))

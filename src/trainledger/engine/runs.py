@@ -1,0 +1,65 @@
+"""Runs from scheduler jobs: batch (by rule), reason and cause (from tags), and compute states."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import timedelta
+
+from trainledger.engine.context import Context, Facts, Problem, RunInfo, tags_of
+from trainledger.engine.timeline import classify
+from trainledger.model import FailureCause, Run, RunReason
+
+
+def _enum(enum, value, problems, job_id, what):
+    if not value:
+        return None
+    try:
+        return enum(value)
+    except ValueError:
+        problems.append(Problem(
+            "bad_tag", f"job {job_id}: {what} {value!r} is not one of {', '.join(e.value for e in enum)}",
+            {"job_id": job_id}))
+        return None
+
+
+def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Problem]]:
+    problems: list[Problem] = []
+    events = defaultdict(list)
+    for e in facts.progress_events:
+        events[str(e["run"])].append(e)
+    jobs = [j for j in facts.jobs if not j.get("is_step")]
+    by_id = {str(j["job_id"]): j for j in jobs}
+    stale = timedelta(minutes=ctx.config.get("cluster.stale_gap_minutes"))
+    out: dict[str, RunInfo] = {}
+    used: dict[str, str] = {}
+    for j in jobs:
+        job_id = str(j["job_id"])
+        tags = tags_of(j)
+        batch_id, rule = ctx.matcher.match("slurm", j)
+        reason = _enum(RunReason, tags.get("reason"), problems, job_id, "reason") or RunReason.UNRECORDED
+        cause = _enum(FailureCause, tags.get("cause"), problems, job_id, "cause")
+        if reason is RunReason.FAULT_RETRY and cause is None:
+            problems.append(Problem("missing_cause", f"job {job_id} is a fault retry without a failure cause",
+                                    {"job_id": job_id}))
+        run_id = str(tags.get("run") or job_id)
+        if run_id in used:
+            problems.append(Problem("duplicate_run_id", f"job {job_id} claims run {run_id}, already taken by"
+                                    f" job {used[run_id]}; kept as {run_id}#{job_id}", {"run_id": run_id}))
+            run_id = f"{run_id}#{job_id}"
+        used[run_id] = job_id
+        prev = by_id.get(str(tags.get("retry_of", "")))
+        after_preemption = prev is not None and str(prev.get("state", "")).upper() == "PREEMPTED"
+        run_events = events.get(job_id, []) or events.get(run_id, [])
+        segments = classify(j.get("start"), j.get("end"), str(j.get("state", "")), run_events,
+                            after_preemption=after_preemption, stale_gap=stale)
+        run = Run(id=run_id, batch_id=batch_id or "", reason=reason, cause=cause, source_job=job_id,
+                  state=str(j.get("state", "")), submitted_at=j.get("submit"), started_at=j.get("start"),
+                  ended_at=j.get("end"), gpus=int(j.get("gpus") or 0))
+        nodes = tuple(n for n in str(j.get("nodes") or "").split(",") if n and n != "None assigned")
+        out[job_id] = RunInfo(run=run, batch_id=batch_id, rule=rule, nodes=nodes, segments=tuple(segments),
+                              source_sha256=j["source_sha256"], row=int(j["row"]),
+                              eligible=j.get("eligible") or j.get("submit"))
+        if batch_id is None:
+            problems.append(Problem("job_without_batch", f"job {job_id} matched no slurm rule; its compute"
+                                    " stays in the unattributed bucket", {"job_id": job_id}))
+    return out, problems

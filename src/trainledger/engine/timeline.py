@@ -1,0 +1,123 @@
+"""Split one run's allocation into compute states from scheduler times and progress events.
+
+The boundary is approximate by design (the seed: 不能仅凭设备利用率判断, 但至少要通过任务事件和关键进度
+建立近似边界). Rules, applied over the allocation window [start, end):
+
+* start → first ``step``/``resume``: **setup** (or **preemption_recovery** when the run resumes a
+  preempted predecessor);
+* first → last step: **effective**, except ``checkpoint_saved`` and ``data_wait`` windows
+  (``ts - duration_s`` → ``ts``: **checkpoint** / **data_stall**) and step gaps longer than the
+  stale threshold (**hang**);
+* a failed run's steps after its last checkpoint: **lost_progress** (that work is redone);
+* after the last step: until ``end`` **checkpoint/unclassified**; after ``end`` **allocated_idle**;
+  for a failed run with no ``end``, **hang** (allocated, no progress);
+* a run with no progress events at all: **unclassified** — never guessed to be effective.
+
+Overlapping windows resolve by priority (checkpoint, data_stall > hang gap > base state).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from trainledger.model.vocab import ComputeState as S
+
+FAILED_STATES = frozenset({"FAILED", "NODE_FAIL", "TIMEOUT", "OUT_OF_MEMORY", "PREEMPTED", "BOOT_FAIL",
+                           "DEADLINE"})
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    state: S
+    start: datetime
+    end: datetime
+
+    @property
+    def seconds(self) -> float:
+        return (self.end - self.start).total_seconds()
+
+
+def _flatten(window: tuple[datetime, datetime], layers: Iterable[tuple[int, S, datetime, datetime]]) -> list[Segment]:
+    lo, hi = window
+    spans = [(p, s, max(a, lo), min(b, hi)) for p, s, a, b in layers]
+    spans = [x for x in spans if x[2] < x[3]]
+    cuts = sorted({lo, hi, *(x[2] for x in spans), *(x[3] for x in spans)})
+    out: list[Segment] = []
+    for a, b in zip(cuts, cuts[1:], strict=False):
+        covering = [x for x in spans if x[2] <= a and x[3] >= b]
+        if not covering:
+            state = S.UNCLASSIFIED
+        else:
+            state = max(covering, key=lambda x: x[0])[1]
+        if out and out[-1].state == state and out[-1].end == a:
+            out[-1] = Segment(state, out[-1].start, b)
+        else:
+            out.append(Segment(state, a, b))
+    return out
+
+
+def classify(
+    start: datetime | None,
+    end: datetime | None,
+    state: str,
+    events: list[Mapping],
+    *,
+    after_preemption: bool = False,
+    stale_gap: timedelta = timedelta(minutes=15),
+) -> list[Segment]:
+    """Segments covering [start, end) exactly, in time order. Empty when the job never ran."""
+    if start is None or end is None or end <= start:
+        return []
+    window = (start, end)
+    events = sorted(events, key=lambda e: e["ts"])
+    progress = [e for e in events if e["event"] in ("step", "resume")]
+    if not progress:
+        return [Segment(S.UNCLASSIFIED, start, end)]
+    failed = state.upper() in FAILED_STATES
+    first, last = progress[0]["ts"], progress[-1]["ts"]
+    layers: list[tuple[int, S, datetime, datetime]] = []
+    layers.append((1, S.PREEMPTION_RECOVERY if after_preemption else S.SETUP, start, first))
+    steps = [e for e in events if e["event"] == "step"]
+    ckpts = [e for e in events if e["event"] == "checkpoint_saved"]
+    # effective span, with failed-run progress past the last checkpoint marked lost
+    lost_from = None
+    if failed and steps:
+        saved = [c for c in ckpts if c["ts"] <= last]
+        last_saved_ts = saved[-1]["ts"] if saved else first
+        last_saved_step = saved[-1].get("step") if saved else None
+        top_step = max((e.get("step") or 0) for e in steps)
+        if last_saved_step is None or top_step > (last_saved_step or 0):
+            lost_from = last_saved_ts
+    layers.append((1, S.EFFECTIVE, first, lost_from or last))
+    if lost_from is not None:
+        layers.append((1, S.LOST_PROGRESS, lost_from, last))
+    # after the last progress sample
+    end_ev = next((e["ts"] for e in reversed(events) if e["event"] == "end"), None)
+    if end_ev is not None and end_ev >= last:
+        layers.append((1, S.UNCLASSIFIED, last, end_ev))
+        layers.append((1, S.ALLOCATED_IDLE, end_ev, end))
+    elif failed:
+        layers.append((1, S.HANG, last, end))
+    else:
+        layers.append((1, S.UNCLASSIFIED, last, end))
+    # stale gaps between step samples
+    if len(steps) >= 3:
+        gaps = [(b["ts"] - a["ts"]) for a, b in zip(steps, steps[1:], strict=False)]
+        typical = timedelta(seconds=statistics.median(g.total_seconds() for g in gaps))
+        limit = max(stale_gap, 3 * typical)
+        for a, b, g in zip(steps, steps[1:], gaps, strict=False):
+            if g > limit:
+                layers.append((2, S.HANG, a["ts"] + typical, b["ts"]))
+    for e in events:
+        dur = e.get("duration_s")
+        if dur is None:
+            continue
+        span = (e["ts"] - timedelta(seconds=float(dur)), e["ts"])
+        if e["event"] == "checkpoint_saved":
+            layers.append((3, S.CHECKPOINT, *span))
+        elif e["event"] == "data_wait":
+            layers.append((3, S.DATA_STALL, *span))
+    return _flatten(window, layers)

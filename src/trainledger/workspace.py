@@ -1,0 +1,223 @@
+"""The workspace: a directory with ``trainledger.toml``, the ledger database, the lake and reports.
+
+Every scalar setting is declared once in ``SETTINGS`` (name, type, default, help); ``load`` validates
+the file against it and against the domain model, and names the file and entry in every error.
+Projects, batches, rules, storage prefixes and labor rates are arrays of tables (see docs/workspace.md).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from trainledger.errors import ConfigError, NotFound
+from trainledger.model import AmountRange, Assumption, AttributionKey, Batch, Evidence, Project
+from trainledger.model.vocab import LaborRole, StorageClass
+
+CONFIG_NAME = "trainledger.toml"
+
+
+@dataclass(frozen=True)
+class Setting:
+    name: str  # dotted: section.key
+    type: type
+    default: Any
+    help: str
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("workspace.name", str, "trainledger", "A name for this workspace, shown in reports."),
+    Setting("workspace.currency", str, "USD", "Default currency for inputs that carry none."),
+    Setting("workspace.language", str, "en", "Language of rendered reports: en or zh-CN."),
+    Setting("workspace.db_url", str, "", "Ledger database URL; empty means sqlite:///<workspace>/ledger.db."),
+    Setting("workspace.price_book", str, "", "Price book file (relative to the workspace) used to price storage and queued time."),
+    Setting("sources.slurm.timezone", str, "UTC", "Time zone of sacct's offset-less timestamps, e.g. Asia/Shanghai."),
+    Setting("cluster.gpus_per_node", int, 8, "GPU slots per billed node; a node-hour is split over them."),
+    Setting("cluster.gpu_item", str, "", "Price-book item that values queued GPU-hours (opportunity, never cash)."),
+    Setting("cluster.stale_gap_minutes", int, 15, "A gap between progress samples longer than this (and 3x the usual interval) counts as a hang."),
+)
+
+RULE_SOURCES = ("slurm", "focus", "storage", "timesheet", "invoice")
+RULE_MATCHES = ("exact", "prefix", "regex", "template")
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    source: str
+    field: str
+    match: str
+    pattern: str = ""
+    batch: str = ""
+
+
+@dataclass(frozen=True)
+class LaborRate:
+    role: LaborRole
+    rate: AmountRange  # per hour
+    source: str
+    evidence: Evidence
+    owner: str = ""
+
+
+@dataclass(frozen=True)
+class Config:
+    path: Path
+    settings: dict[str, Any]
+    projects: tuple[Project, ...] = ()
+    batches: tuple[Batch, ...] = ()
+    rules: tuple[Rule, ...] = ()
+    storage_prefixes: tuple[tuple[str, StorageClass], ...] = ()
+    labor_rates: tuple[LaborRate, ...] = ()
+    raw: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def get(self, name: str) -> Any:
+        return self.settings[name]
+
+    @property
+    def root(self) -> Path:
+        return self.path.parent
+
+    def batch(self, batch_id: str) -> Batch:
+        for b in self.batches:
+            if b.id == batch_id:
+                return b
+        raise NotFound(f"no batch {batch_id!r} in {self.path}", remedy="see `trainledger batch list`")
+
+    def labor_rate(self, role: str) -> LaborRate | None:
+        return next((r for r in self.labor_rates if r.role == role), None)
+
+    def rate_assumptions(self) -> list[Assumption]:
+        return [
+            Assumption(
+                name=f"labor rate: {r.role}",
+                evidence=r.evidence,
+                source=r.source,
+                low=str(r.rate.low),
+                high=str(r.rate.high),
+                value=None if not r.rate.is_exact else str(r.rate.expected),
+                unit=f"{r.rate.currency}/hour",
+                owner=r.owner,
+            )
+            for r in self.labor_rates
+        ]
+
+
+def _lookup(data: dict, dotted: str) -> tuple[bool, Any]:
+    cur: Any = data
+    for part in dotted.split("."):
+        if not isinstance(cur, dict) or part not in cur:
+            return False, None
+        cur = cur[part]
+    return True, cur
+
+
+def _entry(path: Path, kind: str, i: int, item: dict, build: Callable[[dict], Any]) -> Any:
+    try:
+        return build(item)
+    except (KeyError, TypeError, ValueError) as exc:
+        what = f"missing key {exc}" if isinstance(exc, KeyError) else str(exc)
+        raise ConfigError(
+            f"{path}: [[{kind}]] entry {i + 1} ({item.get('id', item.get('role', '?'))}): {what}",
+            remedy="see docs/workspace.md for the fields of each entry",
+        ) from None
+
+
+def _batch(item: dict) -> Batch:
+    key = AttributionKey(
+        project=item["project"], goal=item["goal"], data_snapshot=item["data_snapshot"],
+        data_processing_version=item["data_processing_version"],
+        model_version=item["model_version"], code_version=item["code_version"],
+        config_version=item["config_version"], batch_id=item["id"],
+    )
+    mr = item.get("max_rounds")
+    return Batch(key=key, team=item["team"], owner=item.get("owner", ""), name=item.get("name", ""),
+                 task_type=item.get("task_type", ""), max_rounds=int(mr) if mr is not None else None)
+
+
+def _rule(item: dict) -> Rule:
+    rule = Rule(id=item["id"], source=item["source"], field=item["field"], match=item["match"],
+                pattern=str(item.get("pattern", "")), batch=str(item.get("batch", "")))
+    if rule.source not in RULE_SOURCES:
+        raise ValueError(f"source must be one of {', '.join(RULE_SOURCES)}, got {rule.source!r}")
+    if rule.match not in RULE_MATCHES:
+        raise ValueError(f"match must be one of {', '.join(RULE_MATCHES)}, got {rule.match!r}")
+    if rule.match != "template" and not (rule.pattern and rule.batch):
+        raise ValueError(f"a {rule.match} rule needs both pattern and batch")
+    if rule.match == "regex":
+        import re
+
+        re.compile(rule.pattern)
+    return rule
+
+
+def _rate(item: dict) -> LaborRate:
+    rng = AmountRange(str(item["low"]), str(item.get("expected", item["low"])), str(item["high"]),
+                      item["currency"])
+    ev = Evidence(item.get("evidence", "assumed"))
+    if ev is Evidence.ASSUMED and not item.get("owner"):
+        raise ValueError("an assumed rate needs an owner who will confirm it")
+    return LaborRate(role=LaborRole(item["role"]), rate=rng, source=item["source"], evidence=ev,
+                     owner=item.get("owner", ""))
+
+
+def load(root: str | Path) -> Config:
+    root = Path(root)
+    path = root / CONFIG_NAME
+    if not path.exists():
+        raise NotFound(f"no workspace at {root} ({CONFIG_NAME} missing)",
+                       remedy="run `trainledger init` there, or pass --workspace DIR")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+    settings: dict[str, Any] = {}
+    for s in SETTINGS:
+        found, value = _lookup(data, s.name)
+        if not found:
+            value = s.default
+        elif not isinstance(value, s.type) or isinstance(value, bool) and s.type is int:
+            raise ConfigError(f"{path}: {s.name} must be {s.type.__name__}, got {value!r}",
+                              remedy=s.help)
+        settings[s.name] = value
+    projects = tuple(_entry(path, "projects", i, it, lambda d: Project(
+        id=d["id"], name=d.get("name", d["id"]), goal=d["goal"], owner=d.get("owner", "")))
+        for i, it in enumerate(data.get("projects", [])))
+    batches = tuple(_entry(path, "batches", i, it, _batch) for i, it in enumerate(data.get("batches", [])))
+    rules = tuple(_entry(path, "rules", i, it, _rule) for i, it in enumerate(data.get("rules", [])))
+    prefixes = tuple(_entry(path, "storage_prefixes", i, it, lambda d: (d["prefix"], StorageClass(d["storage_class"])))
+                     for i, it in enumerate(data.get("storage_prefixes", [])))
+    rates = tuple(_entry(path, "labor_rates", i, it, _rate) for i, it in enumerate(data.get("labor_rates", [])))
+    cfg = Config(path=path, settings=settings, projects=projects, batches=batches, rules=rules,
+                 storage_prefixes=prefixes, labor_rates=rates, raw=data)
+    _check_references(cfg)
+    return cfg
+
+
+def _check_references(cfg: Config) -> None:
+    project_ids = {p.id for p in cfg.projects}
+    batch_ids = [b.id for b in cfg.batches]
+    dup = {b for b in batch_ids if batch_ids.count(b) > 1}
+    if dup:
+        raise ConfigError(f"{cfg.path}: batch ids defined twice: {', '.join(sorted(dup))}")
+    for b in cfg.batches:
+        if b.project not in project_ids:
+            raise ConfigError(f"{cfg.path}: batch {b.id} names project {b.project!r}, which is not defined",
+                              remedy="add a [[projects]] entry with that id")
+    for r in cfg.rules:
+        if r.batch and r.batch not in batch_ids:
+            raise ConfigError(f"{cfg.path}: rule {r.id} attributes to unknown batch {r.batch!r}")
+
+
+def db_url(cfg: Config) -> str:
+    return cfg.get("workspace.db_url") or f"sqlite:///{(cfg.root / 'ledger.db').resolve()}"
+
+
+def today() -> date:
+    from datetime import UTC, datetime
+
+    return datetime.now(UTC).date()
