@@ -23,7 +23,7 @@ class TrainledgerError(Exception):
         super().__init__(message if remedy is None else f"{message}\n  remedy: {remedy}")
 
 
-class BadInput(ValueError, TrainledgerError):
+class BadInput(TrainledgerError, ValueError):
     http_status = 400
 
     def __init__(
@@ -46,9 +46,9 @@ class WrongFileType(BadInput):
     """Raised when a file looks like another format; the message says what it looks like."""
 
 
-class ConfigError(ValueError, TrainledgerError):
+class ConfigError(TrainledgerError, ValueError):
     http_status = 400
 
 
-class NotFound(LookupError, TrainledgerError):
+class NotFound(TrainledgerError, LookupError):
     http_status = 404

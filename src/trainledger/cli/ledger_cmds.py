@@ -1,0 +1,98 @@
+"""init, import, attribute and batch list: the commands that build a workspace's ledger."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from trainledger.service import Workspace
+
+KINDS = ("slurm", "focus", "storage", "timesheet", "progress", "invoice")
+
+
+def open_ws(ctx: click.Context) -> Workspace:
+    return Workspace.open(ctx.obj["workspace"])
+
+
+@click.command("init")
+@click.argument("directory", required=False, type=click.Path(file_okay=False))
+@click.option("--db", "db_url", default="", help="Ledger URL, e.g. postgresql+psycopg://user@host/db (default: SQLite in the workspace).")
+@click.option("--currency", default="USD", show_default=True, help="Default currency of the workspace.")
+@click.pass_context
+def init(ctx: click.Context, directory: str | None, db_url: str, currency: str) -> None:
+    """Create a workspace: config, ledger and lake. / 创建工作区。"""
+    root = Path(directory or ctx.obj["workspace"])
+    with Workspace.init(root, db_url=db_url, currency=currency.upper()) as wsp:
+        click.echo(f"workspace ready: {root} (ledger: {wsp.config.get('workspace.db_url') or 'sqlite'})")
+
+
+@click.command("import")
+@click.argument("kind", type=click.Choice(KINDS))
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--tz", default=None, help="Time zone of offset-less times (slurm), e.g. Asia/Shanghai.")
+@click.option("--currency", default=None, help="Currency for FOCUS files without BillingCurrency.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the counts.")
+@click.pass_context
+def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | None, currency: str | None,
+            as_json: bool) -> None:
+    """Import source files into the lake (idempotent). / 导入源数据（可重复执行）。"""
+    options = {k: val for k, val in (("tz", tz), ("currency", currency)) if val}
+    with open_ws(ctx) as wsp:
+        results = wsp.import_files(kind, paths, options=options)
+    total = {"accepted": sum(r.accepted for r in results), "duplicates": sum(r.duplicates for r in results),
+             "quarantined": sum(r.quarantined for r in results),
+             "quarantine_file": next((r.quarantine_file for r in results if r.quarantine_file), None)}
+    if as_json:
+        click.echo(json.dumps(total))
+        return
+    for r in results:
+        click.echo(f"{r.path}: {r.accepted} accepted, {r.duplicates} duplicate, {r.quarantined} quarantined"
+                   + (f" → {r.quarantine_file}" if r.quarantine_file else ""))
+
+
+@click.command("attribute")
+@click.option("--json", "as_json", is_flag=True, help="Print the conservation check per currency as JSON.")
+@click.pass_context
+def attribute(ctx: click.Context, as_json: bool) -> None:
+    """Recompute every cost line from the lake and check conservation. / 重新归属并做守恒校验。"""
+    with open_ws(ctx) as wsp:
+        result = wsp.attribute()
+    if as_json:
+        click.echo(json.dumps(result.conservation))
+        return
+    click.echo(f"{len(result.lines)} cost lines from {len(result.runs)} runs")
+    for rec in result.conservation:
+        click.echo(f"  {rec['currency']}: billed {rec['billed_total']} = attributed {rec['attributed']}"
+                   f" + unattributed {rec['unattributed']} (difference {rec['difference']})")
+    for p in result.problems:
+        click.echo(f"  ! {p.kind}: {p.message}")
+
+
+@click.group("batch")
+def batch() -> None:
+    """Training batches (训练批次)."""
+
+
+@batch.command("list")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def batch_list(ctx: click.Context, as_json: bool) -> None:
+    """List batches with their attribution keys."""
+    with open_ws(ctx) as wsp:
+        for p in wsp.config.projects:
+            wsp.ledger.upsert_project(p)
+        for b in wsp.config.batches:
+            wsp.ledger.upsert_batch(b)
+        batches = wsp.ledger.list_batches()
+    if as_json:
+        click.echo(json.dumps([{"id": b.id, "project": b.project, "name": b.name, "team": b.team,
+                                "owner": b.owner, "task_type": b.task_type, "key": b.key.as_dict()}
+                               for b in batches], ensure_ascii=False))
+        return
+    for b in batches:
+        click.echo(f"{b.id}\t{b.project}\t{b.key.data_snapshot}\t{b.key.model_version}\t{b.team}\t{b.name}")
+
+
+COMMANDS = (init, import_, attribute, batch)

@@ -1,0 +1,31 @@
+"""sheet: the batch cost sheet (成本底稿) in json, md or html."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from trainledger.cli.ledger_cmds import open_ws
+from trainledger.report.render import FORMATS, render
+
+
+@click.command("sheet")
+@click.argument("batch_id")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="md", show_default=True)
+@click.option("--lang", type=click.Choice(["en", "zh-CN"]), default=None, help="Default: the workspace language.")
+@click.option("--out", type=click.Path(dir_okay=False), default=None, help="Write to a file instead of stdout.")
+@click.pass_context
+def sheet(ctx: click.Context, batch_id: str, fmt: str, lang: str | None, out: str | None) -> None:
+    """Render one batch's cost sheet. / 输出训练批次成本底稿。"""
+    with open_ws(ctx) as wsp:
+        data = wsp.sheet(batch_id)
+        text = render(data, fmt, lang or wsp.config.get("workspace.language"))
+    if out:
+        Path(out).write_text(text, encoding="utf-8")
+        click.echo(f"wrote {out}")
+    else:
+        click.echo(text, nl=False)
+
+
+COMMANDS = (sheet,)

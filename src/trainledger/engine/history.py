@@ -1,0 +1,47 @@
+"""The ledger's own history, for calibrating the estimator's overhead factor.
+
+The overhead factor of a finished batch is its allocated GPU-hours (every compute state that
+held a GPU) divided by its effective GPU-hours. Queued time is excluded: it holds no GPU.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+HELD_STATES = frozenset({"setup", "data_stall", "effective", "checkpoint", "hang", "lost_progress",
+                         "preemption_recovery", "allocated_idle", "unclassified"})
+ACTIVE = frozenset({"RUNNING", "PENDING", "REQUEUED", "RESIZING", "SUSPENDED"})
+
+
+def batch_ratios(summary: dict, runs_by_batch: dict[str, list]) -> dict[str, float]:
+    hours = summary.get("run_gpu_hours_by_state", {})
+    out: dict[str, float] = {}
+    for batch_id, runs in runs_by_batch.items():
+        if not runs or any(r.state.upper() in ACTIVE for r in runs):
+            continue
+        held = eff = 0.0
+        for r in runs:
+            states = hours.get(r.id, {})
+            held += sum(v for k, v in states.items() if k in HELD_STATES)
+            eff += states.get("effective", 0.0)
+        if eff > 0:
+            out[batch_id] = held / eff
+    return out
+
+
+def finished_batch_ratios(workspace: str | Path | object) -> list[float]:
+    """Held/effective GPU-hour ratios of the workspace's finished batches (empty when none)."""
+    from trainledger.service import Workspace
+
+    wsp = workspace if isinstance(workspace, Workspace) else Workspace.open(workspace)
+    try:
+        latest = wsp.ledger.latest_attribution()
+        if not latest:
+            return []
+        runs_by_batch: dict[str, list] = {}
+        for r in wsp.ledger.runs():
+            runs_by_batch.setdefault(r.batch_id, []).append(r)
+        return sorted(batch_ratios(latest["summary"], runs_by_batch).values())
+    finally:
+        if wsp is not workspace:
+            wsp.close()

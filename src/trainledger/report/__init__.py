@@ -1,0 +1,6 @@
+"""Reports: the batch cost sheet (成本底稿) as data, and its renderers.
+
+    sheet.py     build_sheet(workspace, batch) -> dict (the JSON contract of `trainledger sheet`)
+    render.py    to_json / to_markdown / to_html, in en or zh-CN
+    templates/   the HTML page (self-contained: inline CSS, no network)
+"""

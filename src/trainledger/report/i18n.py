@@ -1,0 +1,47 @@
+"""Headings and column names of rendered reports in English and Simplified Chinese."""
+
+from __future__ import annotations
+
+from trainledger.model.vocab import label
+
+TEXT: dict[str, tuple[str, str]] = {
+    "title": ("Batch cost sheet", "训练批次成本底稿"),
+    "key": ("Attribution key", "统一归属键"),
+    "totals": ("Totals by basis (never summed across bases)", "按口径汇总（不同口径不相加）"),
+    "compute": ("Compute by state", "算力按资源状态"),
+    "runs": ("Runs, reasons and failure causes", "运行、原因与失败归因"),
+    "storage": ("Storage by class", "存储按类别"),
+    "labor": ("Labor by phase and role", "人力按阶段与角色"),
+    "external": ("External services", "外部服务"),
+    "assumptions": ("Assumptions drawer", "假设抽屉"),
+    "conservation": ("Conservation check (workspace)", "守恒校验（工作区）"),
+    "problems": ("Problems found", "发现的问题"),
+    "basis": ("basis", "口径"), "evidence": ("evidence", "证据等级"), "low": ("low", "低"),
+    "expected": ("expected", "预期"), "high": ("high", "高"), "currency": ("currency", "币种"),
+    "cash": ("cash", "现金"), "state": ("state", "状态"), "gpu_hours": ("GPU-hours", "卡时"),
+    "amount": ("amount", "金额"), "run": ("run", "运行"), "job": ("job", "作业"),
+    "reason": ("reason", "原因"), "cause": ("failure cause", "失败原因"),
+    "review_class": ("suggested review class", "建议复盘归类"), "final_state": ("final state", "结束状态"),
+    "gpus": ("GPUs", "卡数"), "billed": ("billed", "账单金额"), "queued": ("queued value", "排队价值"),
+    "class": ("class", "类别"), "objects": ("objects", "对象数"), "size": ("size (GiB)", "容量 (GiB)"),
+    "gib_months": ("GiB-months", "GiB·月"), "cost": ("cost", "成本"), "findings": ("findings", "治理发现"),
+    "phase": ("phase", "阶段"), "role": ("role", "角色"), "hours": ("hours", "工时"),
+    "vendor": ("vendor", "供应方"), "stage": ("stage", "阶段"), "name": ("name", "名称"),
+    "value": ("value / range", "取值 / 区间"), "source": ("source", "来源"), "owner": ("owner to confirm", "待确认人"),
+    "billed_total": ("billed total", "账单总额"), "attributed": ("attributed", "已归属"),
+    "unattributed": ("unattributed", "未归属"), "difference": ("difference", "差额"),
+    "none": ("none", "无"), "project": ("project", "项目"), "team": ("team", "责任团队"),
+    "goal": ("goal", "目标"), "yes": ("yes", "是"), "no": ("no", "否"),
+}
+
+
+def t(key: str, lang: str) -> str:
+    en, zh = TEXT[key]
+    return zh if lang.lower().startswith("zh") else en
+
+
+def v(value, lang: str) -> str:
+    """A vocabulary value, labelled in the language (falls back to the value itself)."""
+    if value is None or value == "":
+        return "—"
+    return label(str(value), lang)

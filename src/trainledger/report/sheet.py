@@ -1,0 +1,175 @@
+"""Build the batch cost sheet from the ledger (cost lines, runs) and the lake (storage objects).
+
+The sheet never adds figures of different bases: ``totals_by_basis`` has one entry per basis and
+currency. Figures resting on an assumption keep low / expected / high.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from decimal import Decimal
+from typing import Any
+
+from trainledger.model import CASH_BASES, AmountRange, Basis, CostLine, Evidence
+from trainledger.model.money import MINOR_UNITS
+
+Q = Decimal("0.0001")
+
+
+def rng(r: AmountRange) -> dict[str, str]:
+    return {"low": _fmt(r.low, r.currency), "expected": _fmt(r.expected, r.currency),
+            "high": _fmt(r.high, r.currency), "currency": r.currency}
+
+
+def _fmt(d: Decimal, currency: str) -> str:
+    """Exact decimal text, trimmed of trailing zeros beyond the currency's minor unit."""
+    places = MINOR_UNITS.get(currency, 2)
+    d = d.normalize() if d == d.to_integral_value() or -d.as_tuple().exponent > places else d
+    if -d.as_tuple().exponent < places:
+        d = d.quantize(Decimal(1).scaleb(-places))
+    return format(d, "f")
+
+
+def _qty(d: Decimal | None) -> str:
+    return "0" if d is None else format(d.quantize(Q), "f")
+
+
+class _Acc:
+    """Sums AmountRanges per key and currency without ever mixing currencies."""
+
+    def __init__(self) -> None:
+        self.data: dict[Any, dict[str, AmountRange]] = defaultdict(dict)
+        self.qty: dict[Any, Decimal] = defaultdict(Decimal)
+        self.count: dict[Any, int] = defaultdict(int)
+
+    def add(self, key: Any, line: CostLine) -> None:
+        cur = line.currency
+        prev = self.data[key].get(cur)
+        self.data[key][cur] = line.amount if prev is None else prev + line.amount
+        self.qty[key] += line.quantity or 0
+        self.count[key] += 1
+
+    def money(self, key: Any) -> list[dict[str, str]]:
+        return [rng(self.data[key][c]) for c in sorted(self.data[key])]
+
+
+def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
+    cfg = wsp.config
+    batch = cfg.batch(batch_id)
+    project = next((p for p in cfg.projects if p.id == batch.project), None)
+    lines = wsp.ledger.cost_lines(batch_id)
+    latest = wsp.ledger.latest_attribution() or {"summary": {}}
+    summary = latest["summary"]
+    runs = wsp.ledger.runs(batch_id)
+
+    by_basis, by_state, by_run, by_class, by_phase, by_role = (_Acc() for _ in range(6))
+    external = []
+    for ln in lines:
+        by_basis.add((ln.basis, ln.evidence), ln)
+        if ln.category == "compute":
+            by_state.add((ln.detail, ln.basis), ln)
+            if ln.run_id:
+                by_run.add((ln.run_id, ln.basis), ln)
+        elif ln.category == "storage":
+            by_class.add(ln.detail, ln)
+        elif ln.category == "labor":
+            phase, _, role = ln.detail.partition("/")
+            by_phase.add(phase, ln)
+            by_role.add((phase, role), ln)
+        elif ln.category == "external":
+            stage, _, vendor = ln.detail.partition("/")
+            external.append({"vendor": vendor, "stage": stage, **rng(ln.amount),
+                             "evidence": str(ln.evidence), "source_row": ln.provenance.row})
+
+    totals = []
+    for (basis, evidence), per_cur in sorted(by_basis.data.items(), key=lambda kv: (kv[0][0], kv[0][1])):
+        for cur, r in sorted(per_cur.items()):
+            totals.append({"basis": str(basis), "evidence": str(evidence), "cash": basis in CASH_BASES,
+                           **rng(r), "lines": by_basis.count[(basis, evidence)]})
+
+    compute = []
+    for (state, basis), _ in sorted(by_state.data.items()):
+        compute.append({"state": state, "basis": str(basis), "gpu_hours": _qty(by_state.qty[(state, basis)]),
+                        "amounts": by_state.money((state, basis))})
+
+    hours_by_state = summary.get("run_gpu_hours_by_state", {})
+    run_rows = []
+    for r in sorted(runs, key=lambda r: (r.started_at or r.submitted_at or r.ended_at, r.id)):
+        run_rows.append({
+            "id": r.id, "job": r.source_job, "reason": str(r.reason),
+            "cause": str(r.cause) if r.cause else None, "state": r.state, "gpus": r.gpus,
+            "suggested_review_class": str(r.suggested_review_class) if r.suggested_review_class else None,
+            "submitted_at": _iso(r.submitted_at), "started_at": _iso(r.started_at), "ended_at": _iso(r.ended_at),
+            "gpu_hours_by_state": hours_by_state.get(r.id, {}),
+            "billed": by_run.money((r.id, Basis.BILLED)) if (r.id, Basis.BILLED) in by_run.data else [],
+            "queued": by_run.money((r.id, Basis.QUEUED)) if (r.id, Basis.QUEUED) in by_run.data else [],
+        })
+
+    storage = _storage(wsp, batch_id, lines, by_class)
+    labor = []
+    for phase in sorted(by_phase.data):
+        roles = [{"role": role, "hours": _qty(by_role.qty[(ph, role)]), "cost": by_role.money((ph, role))}
+                 for (ph, role) in sorted(by_role.data) if ph == phase]
+        labor.append({"phase": phase, "hours": _qty(by_phase.qty[phase]), "cost": by_phase.money(phase),
+                      "roles": roles})
+
+    return {
+        "batch": {"id": batch.id, "name": batch.name, "project": batch.project,
+                  "project_goal": project.goal if project else "", "team": batch.team, "owner": batch.owner,
+                  "task_type": batch.task_type, "max_rounds": batch.max_rounds},
+        "key": batch.key.as_dict(),
+        "totals_by_basis": totals,
+        "compute_by_state": compute,
+        "runs": run_rows,
+        "storage_by_class": storage,
+        "labor_by_phase": labor,
+        "external": external,
+        "assumptions": _assumptions(summary, lines),
+        "conservation": {"scope": "workspace", "as_of": summary.get("as_of"),
+                         "by_currency": summary.get("conservation", []),
+                         "rounding": "shares truncated at the split amount's precision; left-over units"
+                                     " to the largest remainders (model/money.py)"},
+        "problems": summary.get("problems", []),
+        "attribution_id": latest.get("id"),
+    }
+
+
+def _iso(ts) -> str | None:
+    return ts.isoformat() if ts is not None else None
+
+
+def _storage(wsp, batch_id: str, lines: list[CostLine], by_class: _Acc) -> list[dict[str, Any]]:
+    objects = {(o["source_sha256"], int(o["row"])): o for o in wsp.lake.read("storage_objects").to_pylist()}
+    per_class: dict[str, dict[str, Any]] = {}
+    for ln in lines:
+        if ln.category != "storage":
+            continue
+        obj = objects.get((ln.provenance.source_sha256, ln.provenance.row), {})
+        c = per_class.setdefault(ln.detail, {"storage_class": ln.detail, "objects": 0, "bytes": 0,
+                                             "findings": []})
+        c["objects"] += 1
+        c["bytes"] += int(obj.get("size_bytes") or 0)
+        flags = obj.get("flags") or []
+        if isinstance(flags, str):
+            flags = json.loads(flags) if flags.startswith("[") else [flags]
+        if flags:
+            c["findings"].append({"path": obj.get("path"), "flags": list(flags)})
+    out = []
+    for cls in sorted(per_class):
+        c = per_class[cls]
+        out.append({**c, "gib_months": _qty(by_class.qty[cls]), "cost": by_class.money(cls)})
+    return out
+
+
+def _assumptions(summary: dict, lines: list[CostLine]) -> list[dict[str, str]]:
+    items = list(summary.get("assumptions", []))
+    unclassified = any(ln.detail == "unclassified" for ln in lines)
+    items.append({"name": "compute-state boundaries", "evidence": str(Evidence.MEASURED),
+                  "source": "scheduler times + progress events (engine/timeline.py)",
+                  "value": "approximate: allocation time with no progress signal is 'unclassified'"
+                           + (" (present in this batch)" if unclassified else "")})
+    items.append({"name": "node-hour split", "evidence": str(Evidence.MEASURED),
+                  "source": "workspace cluster.gpus_per_node",
+                  "value": "a billed node-hour is split by GPU-seconds held; the rest is allocated_idle"})
+    return items

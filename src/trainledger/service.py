@@ -1,0 +1,148 @@
+"""Application services: what a command does, without the command line or HTTP around it.
+
+``Workspace`` ties the parts together — config (``workspace.py``), ledger (system of record),
+lake (immutable facts) and engine — so the CLI, the web app and tests call the same few methods:
+``init``, ``open``, ``import_files``, ``attribute``, ``sheet``.
+"""
+
+from __future__ import annotations
+
+import getpass
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from trainledger import workspace as ws
+from trainledger.engine import Attribution, Facts, attribute
+from trainledger.errors import ConfigError, NotFound
+from trainledger.ledger import ImportRecord, Ledger
+from trainledger.model import PriceEntry
+
+STARTER_CONFIG = """\
+# trainledger workspace — see docs/workspace.md for every section.
+[workspace]
+name = "{name}"
+currency = "{currency}"
+language = "en"
+db_url = "{db_url}"
+price_book = ""
+
+[sources.slurm]
+timezone = "UTC"
+
+[cluster]
+gpus_per_node = 8
+gpu_item = ""
+"""
+
+
+@dataclass
+class Workspace:
+    config: ws.Config
+    ledger: Ledger
+    lake: object
+
+    # --- lifecycle ---------------------------------------------------------------------------
+    @classmethod
+    def init(cls, root: str | Path, *, db_url: str = "", currency: str = "USD") -> Workspace:
+        root = Path(root)
+        root.mkdir(parents=True, exist_ok=True)
+        cfg_path = root / ws.CONFIG_NAME
+        if not cfg_path.exists():
+            cfg_path.write_text(STARTER_CONFIG.format(name=root.resolve().name, currency=currency,
+                                                      db_url=db_url), encoding="utf-8")
+        (root / "lake").mkdir(exist_ok=True)
+        (root / "reports").mkdir(exist_ok=True)
+        return cls.open(root)
+
+    @classmethod
+    def open(cls, root: str | Path) -> Workspace:
+        from trainledger.lake import Lake
+
+        config = ws.load(root)
+        ledger = Ledger.open(ws.db_url(config))
+        return cls(config=config, ledger=ledger, lake=Lake(config.root / "lake"))
+
+    def close(self) -> None:
+        self.ledger.close()
+
+    def __enter__(self) -> Workspace:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # --- prices ------------------------------------------------------------------------------
+    def price_lookup(self):
+        name = self.config.get("workspace.price_book")
+        if not name:
+            return lambda item, on: None
+        path = self.config.root / name
+        if not path.exists():
+            raise ConfigError(f"{self.config.path}: price_book {name!r} does not exist at {path}",
+                              remedy="fix workspace.price_book or create the file")
+        from trainledger.pricebook import load_price_book
+
+        book = load_price_book(path)
+
+        def lookup(item: str, on: date) -> PriceEntry | None:
+            try:
+                return book.lookup(item, on)
+            except NotFound:
+                return None
+
+        return lookup
+
+    # --- import ------------------------------------------------------------------------------
+    def import_files(self, kind: str, paths: Sequence[str | Path], *, options: dict | None = None):
+        from trainledger.ingest import import_files
+
+        opts = {"tz": self.config.get("sources.slurm.timezone"),
+                "storage_prefixes": list(self.config.storage_prefixes)}
+        opts.update(options or {})
+        results = import_files(kind, [Path(p) for p in paths], self.lake, options=opts)
+        for r in results:
+            self.ledger.record_import(ImportRecord(
+                kind=r.kind, path=str(r.path), source_sha256=r.sha256, rows_read=r.rows_read,
+                accepted=r.accepted, duplicates=r.duplicates, quarantined=r.quarantined,
+                quarantine_file=r.quarantine_file, imported_at=_now()))
+        return results
+
+    # --- attribution -------------------------------------------------------------------------
+    def attribute(self, *, as_of: date | None = None) -> Attribution:
+        as_of = as_of or ws.today()
+        for p in self.config.projects:
+            self.ledger.upsert_project(p)
+        for b in self.config.batches:
+            self.ledger.upsert_batch(b)
+        result = attribute(Facts.from_lake(self.lake), self.config, self.price_lookup(), as_of)
+        self.ledger.upsert_runs(info.run for info in result.runs.values() if info.batch_id)
+        summary = result.summary() | {"as_of": as_of.isoformat()}
+        self.ledger.replace_cost_lines(result.lines, summary=summary)
+        self.ledger.audit(_actor(), "attribute", "workspace", {"lines": len(result.lines),
+                                                              "conservation": result.conservation})
+        return result
+
+    # --- reports -----------------------------------------------------------------------------
+    def sheet(self, batch_id: str) -> dict:
+        from trainledger.report.sheet import build_sheet
+
+        self.config.batch(batch_id)  # NotFound with a remedy when the id is wrong
+        return build_sheet(self, batch_id)
+
+
+def _now():
+    from datetime import UTC, datetime
+
+    return datetime.now(UTC)
+
+
+def _actor() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:  # noqa: BLE001 - no login name in some containers
+        return "unknown"
+
+
+__all__ = ["Workspace"]
