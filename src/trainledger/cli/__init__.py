@@ -14,7 +14,7 @@ import click
 
 from trainledger.errors import TrainledgerError
 
-_MODULES = ()
+_MODULES = ("ledger_cmds", "report_cmds", "demo_cmd")
 
 
 class _Group(click.Group):

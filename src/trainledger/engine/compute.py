@@ -75,7 +75,7 @@ def bill_stage(facts: Facts, ctx: Context) -> StageOutput:
         batch_id, rule = ctx.matcher.match("focus", row)
         resource = row.get("resource_id") or row.get("resource_name") or ""
         if batch_id is not None:
-            lines.append(_line(row, amount, Basis.BILLED, rule, batch_id=batch_id, detail="direct"))
+            lines.append(_line(row, amount, Basis.BILLED, rule, batch_id=batch_id, detail="tagged_resource"))
         elif resource in nodes or row.get("resource_name") in nodes:
             node = resource if resource in nodes else row["resource_name"]
             lines.extend(_split_node_row(row, node, amount, idx, slots, problems))

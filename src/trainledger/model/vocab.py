@@ -143,7 +143,7 @@ ZH: dict[str, str] = {
     "queued": "排队未分配", "setup": "环境准备", "data_stall": "数据等待", "effective": "有效训练",
     "checkpoint": "检查点保存", "hang": "故障后悬挂", "lost_progress": "失败损失进度",
     "preemption_recovery": "抢占后恢复", "allocated_idle": "已分配未使用",
-    "reserved_unused": "预留未使用", "unclassified": "无进度信号",
+    "reserved_unused": "预留未使用", "unclassified": "无进度信号", "tagged_resource": "按标签归属的资源",
     # bases
     "billed": "账单现金", "amortized": "摊销", "internal": "内部人力(机会成本)", "estimate": "估算",
     # evidence

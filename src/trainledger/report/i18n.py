@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from trainledger.model.vocab import label
+from trainledger.model.vocab import StorageClass, label
 
 TEXT: dict[str, tuple[str, str]] = {
     "title": ("Batch cost sheet", "训练批次成本底稿"),
@@ -45,3 +45,11 @@ def v(value, lang: str) -> str:
     if value is None or value == "":
         return "—"
     return label(str(value), lang)
+
+
+def storage_class(value, lang: str) -> str:
+    """Storage classes share words with compute states (checkpoint); label them as objects."""
+    try:
+        return label(StorageClass(value), lang)
+    except ValueError:
+        return v(value, lang)

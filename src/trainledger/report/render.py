@@ -6,7 +6,7 @@ import json
 from decimal import Decimal
 from typing import Any
 
-from trainledger.report.i18n import t, v
+from trainledger.report.i18n import storage_class, t, v
 
 FORMATS = ("json", "md", "html")
 
@@ -60,7 +60,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
                     _money(r["queued"])] for r in s["runs"]])
     out += ["", f"## {L('storage')}", ""]
     out += _table([L("class"), L("objects"), L("size"), L("gib_months"), L("cost"), L("findings")],
-                  [[v(r["storage_class"], lang), r["objects"], f"{Decimal(r['bytes']) / 1024**3:.1f}",
+                  [[storage_class(r["storage_class"], lang), r["objects"], f"{Decimal(r['bytes']) / 1024**3:.1f}",
                     r["gib_months"], _money(r["cost"]),
                     "; ".join(f"{f['path']}: {', '.join(f['flags'])}" for f in r["findings"]) or "—"]
                    for r in s["storage_by_class"]])
@@ -95,6 +95,7 @@ def to_html(s: dict[str, Any], lang: str = "en") -> str:
     env = Environment(loader=PackageLoader("trainledger.report", "templates"),
                       autoescape=select_autoescape(["html", "j2"]))
     env.globals.update(t=lambda k: t(k, lang), v=lambda x: v(x, lang), money=_money, lang=lang,
+                       sc=lambda x: storage_class(x, lang),
                        gib=lambda b: f"{Decimal(b) / 1024**3:.1f}")
     return env.get_template("sheet.html.j2").render(s=s)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from decimal import Decimal
+from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
 from trainledger.model import CASH_BASES, AmountRange, Basis, CostLine, Evidence
@@ -17,17 +17,19 @@ from trainledger.model.money import MINOR_UNITS
 Q = Decimal("0.0001")
 
 
-def rng(r: AmountRange) -> dict[str, str]:
-    return {"low": _fmt(r.low, r.currency), "expected": _fmt(r.expected, r.currency),
-            "high": _fmt(r.high, r.currency), "currency": r.currency}
+def rng(r: AmountRange, *, exact: bool = True) -> dict[str, str]:
+    """Amounts as decimal text. ``exact`` (cash) keeps every digit so totals reconcile to the
+    bill; estimates are rounded half-even to the currency's minor unit — their precision is the
+    assumption's, not the arithmetic's."""
+    return {"low": _fmt(r.low, r.currency, exact), "expected": _fmt(r.expected, r.currency, exact),
+            "high": _fmt(r.high, r.currency, exact), "currency": r.currency}
 
 
-def _fmt(d: Decimal, currency: str) -> str:
-    """Exact decimal text, trimmed of trailing zeros beyond the currency's minor unit."""
-    places = MINOR_UNITS.get(currency, 2)
-    d = d.normalize() if d == d.to_integral_value() or -d.as_tuple().exponent > places else d
-    if -d.as_tuple().exponent < places:
-        d = d.quantize(Decimal(1).scaleb(-places))
+def _fmt(d: Decimal, currency: str, exact: bool = True) -> str:
+    minor = Decimal(1).scaleb(-MINOR_UNITS.get(currency, 2))
+    exp = d.as_tuple().exponent
+    if not exact or (isinstance(exp, int) and exp > minor.as_tuple().exponent):
+        d = d.quantize(minor, ROUND_HALF_EVEN)
     return format(d, "f")
 
 
@@ -50,8 +52,8 @@ class _Acc:
         self.qty[key] += line.quantity or 0
         self.count[key] += 1
 
-    def money(self, key: Any) -> list[dict[str, str]]:
-        return [rng(self.data[key][c]) for c in sorted(self.data[key])]
+    def money(self, key: Any, *, exact: bool = True) -> list[dict[str, str]]:
+        return [rng(self.data[key][c], exact=exact) for c in sorted(self.data[key])]
 
 
 def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
@@ -86,12 +88,12 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
     for (basis, evidence), per_cur in sorted(by_basis.data.items(), key=lambda kv: (kv[0][0], kv[0][1])):
         for cur, r in sorted(per_cur.items()):
             totals.append({"basis": str(basis), "evidence": str(evidence), "cash": basis in CASH_BASES,
-                           **rng(r), "lines": by_basis.count[(basis, evidence)]})
+                           **rng(r, exact=basis in CASH_BASES), "lines": by_basis.count[(basis, evidence)]})
 
     compute = []
     for (state, basis), _ in sorted(by_state.data.items()):
         compute.append({"state": state, "basis": str(basis), "gpu_hours": _qty(by_state.qty[(state, basis)]),
-                        "amounts": by_state.money((state, basis))})
+                        "amounts": by_state.money((state, basis), exact=basis in CASH_BASES)})
 
     hours_by_state = summary.get("run_gpu_hours_by_state", {})
     run_rows = []
@@ -103,15 +105,16 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
             "submitted_at": _iso(r.submitted_at), "started_at": _iso(r.started_at), "ended_at": _iso(r.ended_at),
             "gpu_hours_by_state": hours_by_state.get(r.id, {}),
             "billed": by_run.money((r.id, Basis.BILLED)) if (r.id, Basis.BILLED) in by_run.data else [],
-            "queued": by_run.money((r.id, Basis.QUEUED)) if (r.id, Basis.QUEUED) in by_run.data else [],
+            "queued": by_run.money((r.id, Basis.QUEUED), exact=False) if (r.id, Basis.QUEUED) in by_run.data else [],
         })
 
     storage = _storage(wsp, batch_id, lines, by_class)
     labor = []
     for phase in sorted(by_phase.data):
-        roles = [{"role": role, "hours": _qty(by_role.qty[(ph, role)]), "cost": by_role.money((ph, role))}
+        roles = [{"role": role, "hours": _qty(by_role.qty[(ph, role)]),
+                  "cost": by_role.money((ph, role), exact=False)}
                  for (ph, role) in sorted(by_role.data) if ph == phase]
-        labor.append({"phase": phase, "hours": _qty(by_phase.qty[phase]), "cost": by_phase.money(phase),
+        labor.append({"phase": phase, "hours": _qty(by_phase.qty[phase]), "cost": by_phase.money(phase, exact=False),
                       "roles": roles})
 
     return {
@@ -158,7 +161,7 @@ def _storage(wsp, batch_id: str, lines: list[CostLine], by_class: _Acc) -> list[
     out = []
     for cls in sorted(per_class):
         c = per_class[cls]
-        out.append({**c, "gib_months": _qty(by_class.qty[cls]), "cost": by_class.money(cls)})
+        out.append({**c, "gib_months": _qty(by_class.qty[cls]), "cost": by_class.money(cls, exact=False)})
     return out
 
 

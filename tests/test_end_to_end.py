@@ -1,0 +1,110 @@
+"""The demo, end to end, through the same CLI a user runs — and the contracts scripts rely on."""
+
+import json
+from decimal import Decimal
+
+import pytest
+from click.testing import CliRunner
+
+from trainledger.cli import cli
+
+SHEET_KEYS = {"batch", "key", "totals_by_basis", "compute_by_state", "runs", "storage_by_class",
+              "labor_by_phase", "external", "assumptions", "conservation"}
+
+
+def run(*args, ok=True):
+    result = CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
+    if ok:
+        assert result.exit_code == 0, result.output
+    return result
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    root = tmp_path_factory.mktemp("demo")
+    result = run("demo", "--dir", root)
+    return root, result.output
+
+
+def batches(root):
+    return json.loads(run("--workspace", root, "batch", "list", "--json").output)
+
+
+def test_demo_leaves_three_reports_per_batch(demo):
+    root, output = demo
+    ids = [b["id"] for b in batches(root)]
+    assert len(ids) == 2
+    for b in ids:
+        for ext in ("md", "json", "html"):
+            assert (root / "reports" / f"{b}.{ext}").stat().st_size > 1000
+        assert str(root / "reports" / f"{b}.md") in output
+
+
+def test_attribution_difference_is_exactly_zero(demo):
+    root, _ = demo
+    records = json.loads(run("--workspace", root, "attribute", "--json").output)
+    assert records, "the demo has bills"
+    currencies = {r["currency"] for r in records}
+    assert {"CNY", "USD"} <= currencies  # two currencies, reported apart, never summed
+    for r in records:
+        assert set(r) == {"currency", "billed_total", "attributed", "unattributed", "difference"}
+        assert Decimal(r["difference"]) == 0
+        assert Decimal(r["attributed"]) + Decimal(r["unattributed"]) == Decimal(r["billed_total"])
+        assert Decimal(r["attributed"]) > 0
+
+
+def test_reimport_adds_nothing(demo):
+    root, _ = demo
+    before = json.loads(run("--workspace", root, "attribute", "--json").output)
+    for kind, name in (("slurm", "sacct.txt"), ("focus", "bill-focus.csv"), ("progress", "progress.jsonl"),
+                       ("storage", "storage-inventory.csv"), ("timesheet", "timesheet.csv"),
+                       ("invoice", "vendor-invoices.csv")):
+        out = json.loads(run("--workspace", root, "import", kind, root / "data" / name, "--json").output)
+        assert set(out) == {"accepted", "duplicates", "quarantined", "quarantine_file"}
+        assert out["accepted"] == 0 and out["duplicates"] > 0, (kind, out)
+    after = json.loads(run("--workspace", root, "attribute", "--json").output)
+    assert after == before
+
+
+def test_sheet_shows_every_concept(demo):
+    root, _ = demo
+    for b in batches(root):
+        sheet = json.loads(run("--workspace", root, "sheet", b["id"], "--format", "json").output)
+        assert SHEET_KEYS <= set(sheet)
+        assert sheet["key"]["batch_id"] == b["id"] and sheet["key"]["data_snapshot"]
+        bases = [(t["basis"], t["currency"]) for t in sheet["totals_by_basis"]]
+        assert len(bases) == len(set((t["basis"], t["evidence"], t["currency"]) for t in sheet["totals_by_basis"]))
+        assert {"billed", "queued", "internal", "estimate"} <= {t["basis"] for t in sheet["totals_by_basis"]}
+        assert {"effective", "setup", "queued"} <= {c["state"] for c in sheet["compute_by_state"]}
+        assert all(r["reason"] for r in sheet["runs"])
+        assert sheet["storage_by_class"] and sheet["labor_by_phase"]
+        assert any(a["evidence"] == "assumed" and a.get("owner") for a in sheet["assumptions"])
+        assert all(Decimal(r["difference"]) == 0 for r in sheet["conservation"]["by_currency"])
+    all_runs = [r for b in batches(root) for r in
+                json.loads(run("--workspace", root, "sheet", b["id"], "--format", "json").output)["runs"]]
+    assert len(all_runs) >= 12
+    reasons = {r["reason"] for r in all_runs}
+    assert {"planned_experiment", "param_tuning", "fault_retry", "data_fix", "eval_rework"} <= reasons
+    assert {"infra_fault", "config_error"} <= {r["cause"] for r in all_runs}
+    states = {c["state"] for b in batches(root) for c in json.loads(
+        run("--workspace", root, "sheet", b["id"], "--format", "json").output)["compute_by_state"]}
+    assert {"checkpoint", "data_stall", "hang", "lost_progress", "allocated_idle"} <= states
+
+
+def test_sheet_renders_in_both_languages(demo):
+    root, _ = demo
+    b = batches(root)[0]["id"]
+    md_zh = run("--workspace", root, "sheet", b, "--format", "md", "--lang", "zh-CN").output
+    md_en = run("--workspace", root, "sheet", b, "--format", "md", "--lang", "en").output
+    assert "训练批次成本底稿" in md_zh and "假设抽屉" in md_zh and "有效训练" in md_zh
+    assert "Batch cost sheet" in md_en and "Assumptions drawer" in md_en
+    out = root / "x.html"
+    run("--workspace", root, "sheet", b, "--format", "html", "--out", out)
+    html = out.read_text(encoding="utf-8")
+    assert html.startswith("<!doctype html>") and 'id="assumptions"' in html and "http" not in html.split("<body>")[0]
+
+
+def test_unknown_batch_is_a_clear_error(demo):
+    root, _ = demo
+    result = run("--workspace", root, "sheet", "no-such-batch", ok=False)
+    assert result.exit_code == 2 and "no-such-batch" in result.output and "batch list" in result.output
