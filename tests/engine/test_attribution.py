@@ -65,3 +65,12 @@ def test_conservation_under_random_jobs_and_bills(config, jobs, amounts):
     for rec in result.conservation:
         assert Decimal(rec["difference"]) == 0
         assert Decimal(rec["billed_total"]) == sum(amounts)
+
+
+def test_overlapping_sacct_dumps_keep_the_latest_row_per_job(config):
+    running = job("100", start=at(0), end=None, state="RUNNING", row=1)
+    finished = job("100", start=at(0), end=at(60), state="COMPLETED", row=7)
+    for rows in ((running, finished), (finished, running)):
+        result = attribute(Facts(jobs=rows), config, price_lookup, T0.date())
+        assert list(result.runs) == ["100"]
+        assert result.runs["100"].run.state == "COMPLETED" and result.runs["100"].row == 7

@@ -22,12 +22,28 @@ def _enum(enum, value, problems, job_id, what):
         return None
 
 
+def latest_job_rows(rows) -> list:
+    """One row per job: overlapping sacct dumps repeat a job, first RUNNING and later finished.
+    The row that knows most wins: one with an End over one without, then the later End, then the
+    later position in the lake (a later import)."""
+    best: dict[str, tuple] = {}
+    for pos, j in enumerate(rows):
+        if j.get("is_step"):
+            continue
+        end = j.get("end")
+        rank = (end is not None, end.timestamp() if end else 0.0, j.get("start") is not None, pos)
+        job_id = str(j["job_id"])
+        if job_id not in best or rank > best[job_id][0]:
+            best[job_id] = (rank, j)
+    return [j for _, j in sorted(best.values(), key=lambda x: x[0][3])]
+
+
 def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Problem]]:
     problems: list[Problem] = []
     events = defaultdict(list)
     for e in facts.progress_events:
         events[str(e["run"])].append(e)
-    jobs = [j for j in facts.jobs if not j.get("is_step")]
+    jobs = latest_job_rows(facts.jobs)
     by_id = {str(j["job_id"]): j for j in jobs}
     stale = timedelta(minutes=ctx.config.get("cluster.stale_gap_minutes"))
     out: dict[str, RunInfo] = {}

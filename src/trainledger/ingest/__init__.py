@@ -1,0 +1,109 @@
+"""Ingest: read what teams already have into the lake, one immutable partition per file.
+
+    file ─► identify ─► configure(options) ─► parse ─► validate ─► normalise ─► lake partition
+                                                          └─► quarantine (row, reason, raw)
+
+    base.py       the Importer protocol, Record, ImportResult, the declarative CSV machinery
+    convert.py    field converters: exact decimals, UTC timestamps, dates, vocabularies
+    run.py        the driver: hashing, counting, batching, within-file duplicates, the log
+    schemas.py    the pyarrow schema of each lake table (the contract of docs/formats.md)
+    slurm.py      sacct --parsable2 → jobs (hostlists, AllocTRES, Comment tags, --tz)
+    focus.py      FOCUS 1.0 CSV / Parquet → bill_lines (flag non-conformance, keep the money)
+    storage.py    storage inventory CSV → storage_objects (prefix rules, governance flags)
+    timesheet.py  time entries CSV → labor_entries
+    progress.py   training progress JSONL → progress_events
+    invoice.py    vendor invoices CSV → external_services
+
+Options (``import_files(..., options=...)``): ``tz`` (slurm, required), ``currency`` (focus and
+invoice default), ``storage_prefixes`` ((prefix, storage class) pairs), ``import_date``
+(storage snapshot date default), ``timesheet_batch_column`` (default ``batch``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from trainledger.errors import BadInput, WrongFileType
+from trainledger.ingest.base import Importer, ImportResult, sniff
+from trainledger.ingest.focus import FocusImporter
+from trainledger.ingest.invoice import InvoiceImporter
+from trainledger.ingest.progress import ProgressImporter
+from trainledger.ingest.run import run_import
+from trainledger.ingest.slurm import SlurmImporter
+from trainledger.ingest.storage import StorageImporter
+from trainledger.ingest.timesheet import TimesheetImporter
+
+if TYPE_CHECKING:
+    from trainledger.lake import Lake
+
+IMPORTERS: tuple[Importer, ...] = (
+    SlurmImporter(),
+    FocusImporter(),
+    StorageImporter(),
+    TimesheetImporter(),
+    ProgressImporter(),
+    InvoiceImporter(),
+)
+KINDS: tuple[str, ...] = tuple(i.kind for i in IMPORTERS)
+
+__all__ = [
+    "IMPORTERS",
+    "KINDS",
+    "ImportResult",
+    "Importer",
+    "import_files",
+    "importer_for",
+    "looks_like",
+]
+
+
+def importer_for(kind: str) -> Importer:
+    for imp in IMPORTERS:
+        if imp.kind == kind:
+            return imp
+    raise BadInput(f"unknown import kind {kind!r}", remedy=f"use one of {', '.join(KINDS)}")
+
+
+def looks_like(path: Path, *, besides: str | None = None) -> tuple[str, str | None]:
+    """What ``path`` appears to be: (description, the kind that would import it, if any)."""
+    for imp in IMPORTERS:
+        if imp.kind != besides and imp.identify(path) is True:
+            return imp.description, imp.kind
+    return sniff(path).describe(), None
+
+
+def check_file(importer: Importer, path: Path) -> None:
+    """Raise BadInput if ``path`` is missing, WrongFileType if it is not ``importer``'s kind."""
+    if not path.is_file():
+        raise BadInput("no such file", path=str(path), remedy="check the path")
+    verdict = importer.identify(path)
+    if verdict is True:
+        return
+    what, other = looks_like(path, besides=importer.kind)
+    raise WrongFileType(
+        f"not {importer.description}: {verdict}; it looks like {what}",
+        path=str(path),
+        remedy=f"import it with `trainledger import {other}`"
+        if other
+        else f"give {importer.kind} a file in the format of docs/formats.md",
+    )
+
+
+def import_files(
+    kind: str,
+    paths: Sequence[Path | str],
+    lake: Lake,
+    *,
+    options: Mapping[str, Any] | None = None,
+) -> list[ImportResult]:
+    """Import each file into ``lake``. Every path is identified before any is imported, so a
+    wrong file stops the command before anything is written."""
+    importer = importer_for(kind)
+    files = [Path(p) for p in paths]
+    for p in files:
+        check_file(importer, p)
+    opts = dict(options or {})
+    importer.configure(opts)  # a missing or bad option stops the command before any import
+    return [run_import(importer, p, lake, opts) for p in files]

@@ -1,0 +1,279 @@
+"""``focus``: FinOps FOCUS 1.0 bills, CSV or Parquet → table ``bill_lines``.
+
+Money is real, so a row whose money parses is kept even when its enumerations do not conform to
+FOCUS (it is *flagged*); a row whose money does not parse, whose charge period is missing or
+runs backwards, or which has no currency, is quarantined. Columns trainledger does not model
+are kept, non-null, in the ``extra`` JSON column so nothing on the bill is lost.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from trainledger.errors import BadInput
+from trainledger.ingest.base import (
+    FLAG,
+    Context,
+    DelimitedImporter,
+    Head,
+    Record,
+    Rejected,
+    col,
+    dumps,
+    resolve_header,
+    row_key,
+    sniff,
+)
+from trainledger.ingest.convert import currency, decimal_text, timestamp_utc
+from trainledger.model.money import check_currency
+
+# FOCUS 1.0 allowed values; anything else is accepted and flagged.
+ALLOWED = {
+    "charge_category": frozenset({"Usage", "Purchase", "Tax", "Credit", "Adjustment"}),
+    "charge_class": frozenset({"Correction"}),
+    "charge_frequency": frozenset({"One-Time", "Recurring", "Usage-Based"}),
+    "commitment_discount_status": frozenset({"Used", "Unused"}),
+    "commitment_discount_category": frozenset({"Spend", "Usage"}),
+    "pricing_category": frozenset({"Standard", "Dynamic", "Committed", "Other"}),
+    "service_category": frozenset(
+        {
+            "AI and Machine Learning",
+            "Analytics",
+            "Business Applications",
+            "Compute",
+            "Databases",
+            "Developer Tools",
+            "Multicloud",
+            "Identity",
+            "Integration",
+            "Internet of Things",
+            "Management and Governance",
+            "Media",
+            "Migration",
+            "Mobile",
+            "Networking",
+            "Security",
+            "Storage",
+            "Web",
+            "Other",
+        }
+    ),
+}
+# FOCUS 1.0 columns that must not be null when present.
+NOT_NULL = ("effective_cost", "list_cost", "contracted_cost", "charge_category")
+CURRENCY_REMEDY = "pass --currency CODE (e.g. --currency USD) for rows without BillingCurrency"
+NUMBER = "write a plain decimal number, e.g. 12.50 or -0.003"
+TIME = "write an ISO 8601 time, e.g. 2024-09-01T00:00:00Z"
+
+
+def _as_is(value: Any, ctx: Context) -> Any:
+    return value
+
+
+def _text(source: str, name: str | None = None, *more: str) -> Any:
+    return col(name or _snake(source), source, *more)
+
+
+def _snake(name: str) -> str:
+    return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
+
+
+@dataclass(frozen=True, slots=True)
+class FocusSettings:
+    currency: str | None
+
+
+class FocusImporter(DelimitedImporter):
+    kind = "focus"
+    table = "bill_lines"
+    description = "a FOCUS bill (CSV or Parquet)"
+    signature = ("BilledCost", "ChargePeriodStart")
+    nulls = frozenset({"", "NULL", "null"})
+    keep_extra = True
+    missing_remedy = "export the bill in FOCUS 1.0 format (BilledCost, ChargePeriodStart/End)"
+    columns = (
+        col(
+            "billed_cost",
+            "BilledCost",
+            convert=decimal_text,
+            remedy=NUMBER,
+            required=True,
+            needed=True,
+        ),
+        col("effective_cost", "EffectiveCost", convert=decimal_text, remedy=NUMBER),
+        col("list_cost", "ListCost", convert=decimal_text, remedy=NUMBER),
+        col("contracted_cost", "ContractedCost", convert=decimal_text, remedy=NUMBER),
+        col(
+            "currency",
+            "BillingCurrency",
+            convert=currency,
+            remedy="write a three-letter ISO 4217 code, e.g. USD",
+        ),
+        col(
+            "charge_period_start",
+            "ChargePeriodStart",
+            convert=timestamp_utc,
+            required=True,
+            needed=True,
+            remedy=TIME,
+        ),
+        col(
+            "charge_period_end",
+            "ChargePeriodEnd",
+            convert=timestamp_utc,
+            required=True,
+            needed=True,
+            remedy=TIME,
+        ),
+        col("billing_period_start", "BillingPeriodStart", convert=timestamp_utc, on_error=FLAG),
+        col("billing_period_end", "BillingPeriodEnd", convert=timestamp_utc, on_error=FLAG),
+        _text("ChargeCategory"),
+        _text("ChargeClass"),
+        _text("ChargeFrequency"),
+        _text("ChargeDescription"),
+        _text("CommitmentDiscountId"),
+        _text("CommitmentDiscountStatus"),
+        _text("CommitmentDiscountCategory"),
+        _text("CommitmentDiscountType"),
+        _text("PricingCategory"),
+        _text("ResourceId"),
+        _text("ResourceName"),
+        _text("ResourceType"),
+        _text("SkuId"),
+        _text("SkuPriceId"),
+        _text("ServiceName"),
+        _text("ServiceCategory"),
+        _text("ProviderName", "provider", "Provider"),
+        _text("RegionId", "region", "Region"),
+        _text("BillingAccountId"),
+        _text("SubAccountId"),
+        _text("SubAccountName"),
+        col("consumed_quantity", "ConsumedQuantity", convert=decimal_text, on_error=FLAG),
+        _text("ConsumedUnit"),
+        col("pricing_quantity", "PricingQuantity", convert=decimal_text, on_error=FLAG),
+        _text("PricingUnit"),
+        col("list_unit_price", "ListUnitPrice", convert=decimal_text, on_error=FLAG),
+        col("contracted_unit_price", "ContractedUnitPrice", convert=decimal_text, on_error=FLAG),
+        col("tags", "Tags", convert=_as_is),
+    )
+
+    def configure(self, options: Mapping[str, Any]) -> FocusSettings:
+        code = options.get("currency")
+        if not code:
+            return FocusSettings(None)
+        try:
+            return FocusSettings(check_currency(str(code)))
+        except ValueError as e:
+            raise BadInput(str(e), remedy="pass a three-letter ISO 4217 code, e.g. USD") from None
+
+    def identify_head(self, head: Head) -> bool | str:
+        if head.container == "parquet":
+            missing = [s for s in self.signature if not head.has(s)]
+            return f"its columns have no {', '.join(missing)}" if missing else True
+        return super().identify_head(head)
+
+    def parse(self, path: Path, ctx: Context) -> Iterator[Record]:
+        if sniff(path).container == "parquet":
+            return self._parse_parquet(path)
+        return super().parse(path, ctx)
+
+    def _parse_parquet(self, path: Path) -> Iterator[Record]:
+        import pyarrow.parquet as pq
+
+        pf = pq.ParquetFile(path)
+        names = pf.schema_arrow.names
+        try:
+            plan, missing = resolve_header(names, self.columns, ())
+        except ValueError as e:
+            raise BadInput(str(e), path=str(path)) from None
+        if missing:
+            raise BadInput(
+                f"no {', '.join(missing)} column", path=str(path), remedy=self.missing_remedy
+            )
+        plan_named = [(name, names[i]) for name, i in plan]
+        used = {names[i] for _, i in plan}
+        rest = [n for n in names if n not in used]
+        nulls, row = self.nulls, 0
+        for batch in pf.iter_batches(batch_size=8192):
+            for d in batch.to_pylist():
+                row += 1
+                raw = dumps(d)
+                key, problem = row_key(raw)
+                values = {k: _null(d[src], nulls) for k, src in plan_named}
+                extra = {n: d[n] for n in rest if _null(d[n], nulls) is not None}
+                yield Record(row, None, raw, key, values, extra, problem)
+
+    def normalise(self, values: dict[str, Any], record: Record, ctx: Context) -> dict[str, Any]:
+        flags: list[str] = values["flags"]
+        extra = dict(record.extra or {})
+        if values["currency"] is None:
+            if ctx.cfg.currency is None:
+                what = (
+                    "BillingCurrency is empty"
+                    if "currency" in record.values
+                    else ("no BillingCurrency column")
+                )
+                raise Rejected(what, CURRENCY_REMEDY)
+            values["currency"] = ctx.cfg.currency
+        start, end = values["charge_period_start"], values["charge_period_end"]
+        if end < start:
+            raise Rejected(
+                f"ChargePeriodEnd {end.isoformat()} is before "
+                f"ChargePeriodStart {start.isoformat()}",
+                "check the row's charge period",
+            )
+        for name, allowed in ALLOWED.items():
+            v = values[name]
+            if v is not None and v not in allowed:
+                flags.append(f"{_camel(name)} {v!r} is not a FOCUS 1.0 value")
+        for name in NOT_NULL:
+            if name in record.values and values[name] is None:
+                flags.append(f"{_camel(name)} is null")
+        tags, note = parse_tags(values["tags"])
+        if note:
+            flags.append(note)
+            extra["Tags"] = values["tags"]
+        values["tags"] = dumps(tags)
+        values["extra"] = dumps(extra)
+        return values
+
+
+def _camel(name: str) -> str:
+    return "".join(p.capitalize() for p in name.split("_"))
+
+
+def _null(v: Any, nulls: frozenset[str]) -> Any:
+    return None if v is None or (isinstance(v, str) and v in nulls) else v
+
+
+def parse_tags(value: Any) -> tuple[dict[str, Any], str | None]:
+    """FOCUS Tags (a JSON object, or a Parquet map) → dict; keys are kept exactly as written."""
+    if value is None:
+        return {}, None
+    if isinstance(value, dict):
+        return value, None
+    if isinstance(value, list) and all(isinstance(p, tuple) and len(p) == 2 for p in value):
+        return dict(value), None  # a Parquet map column
+    repeated: list[str] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for k, v in items:
+            if k in out:
+                repeated.append(k)
+            out[k] = v
+        return out
+
+    try:
+        obj = json.loads(str(value), object_pairs_hook=pairs)
+    except json.JSONDecodeError:
+        return {}, "Tags is not JSON; kept the text in extra.Tags"
+    if not isinstance(obj, dict):
+        return {}, "Tags is not a JSON object; kept the text in extra.Tags"
+    if repeated:
+        return obj, f"Tags repeats key(s) {sorted(set(repeated))}; kept the last value"
+    return obj, None

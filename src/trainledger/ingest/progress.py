@@ -1,0 +1,134 @@
+"""``progress``: training progress JSONL → table ``progress_events``.
+
+One JSON object per line; the row number is the line number (blank lines are not rows). ``ts``
+must carry its own UTC offset — a naive time is quarantined, never guessed. Each known event
+needs its fields (``step`` needs ``step``, ``checkpoint_saved`` needs ``step`` and
+``duration_s``, ...); an unknown event is kept and flagged; other keys go to ``extra``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from trainledger.ingest.base import (
+    UTF8_REMEDY,
+    Context,
+    Record,
+    Rejected,
+    col,
+    convert_columns,
+    dumps,
+    encoding_of,
+    row_key,
+    sniff,
+)
+from trainledger.ingest.convert import nonneg_integer, timestamp_with_offset
+
+NEEDS: Mapping[str, tuple[str, ...]] = {
+    "start": (),
+    "step": ("step",),
+    "checkpoint_saved": ("step", "duration_s"),
+    "data_wait": ("duration_s",),
+    "resume": ("step",),
+    "end": (),
+}
+KNOWN = ("ts", "run", "event", "step", "tokens", "samples", "duration_s")
+
+
+def _seconds(value: Any, ctx: Context | None = None) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise ValueError(f"not a number of seconds: {value!r}")
+    try:
+        s = float(value)
+    except ValueError:
+        raise ValueError(f"not a number of seconds: {value!r}") from None
+    if not s >= 0 or s == float("inf"):
+        raise ValueError(f"must be a finite number >= 0, got {value!r}")
+    return s
+
+
+def _name(value: Any, ctx: Context | None = None) -> str:
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise ValueError(f"must be text, got {value!r}")
+    text = str(value).strip()
+    if not text:
+        raise ValueError("is blank")
+    return text
+
+
+class ProgressImporter:
+    kind = "progress"
+    table = "progress_events"
+    description = "training progress JSONL"
+    columns = (
+        col("ts", convert=timestamp_with_offset, needed=True),
+        col("run", convert=_name, needed=True),
+        col("event", convert=_name, needed=True),
+        col("step", convert=nonneg_integer),
+        col("tokens", convert=nonneg_integer),
+        col("samples", convert=nonneg_integer),
+        col("duration_s", convert=_seconds),
+    )
+
+    def configure(self, options: Mapping[str, Any]) -> None:
+        return None
+
+    def identify(self, path: Path) -> bool | str:
+        head = sniff(path)
+        if head.container != "text" or head.json_keys is None:
+            return f"it is {head.describe()}, not JSON lines"
+        missing = [k for k in ("ts", "event") if k not in head.json_keys]
+        return f"its first object has no {', '.join(missing)} key" if missing else True
+
+    def parse(self, path: Path, ctx: Context) -> Iterator[Record]:
+        with open(path, "rb") as fb:
+            enc = encoding_of(fb.read(4))
+        with open(path, encoding=enc, errors="surrogateescape", newline="") as f:
+            for line_no, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                key, problem = row_key(line)
+                remedy = UTF8_REMEDY if problem else None
+                values: dict[str, Any] = {}
+                if problem is None:
+                    try:
+                        obj = json.loads(line)
+                    except json.JSONDecodeError as e:
+                        problem = f"not JSON: {e.msg} at column {e.colno}"
+                    else:
+                        if isinstance(obj, dict):
+                            values = obj
+                        else:
+                            problem = f"a JSON {type(obj).__name__}, not an object"
+                yield Record(line_no, line_no, line, key, values, None, problem, remedy)
+
+    def validate(self, record: Record, ctx: Context) -> dict[str, Any]:
+        if record.problem:
+            raise Rejected(record.problem, record.remedy or "write one JSON object per line")
+        try:
+            return convert_columns(self.columns, record.values, ctx)
+        except Rejected as r:
+            if r.reason.startswith("ts:") and "no UTC offset" in r.reason:
+                raise Rejected(
+                    r.reason,
+                    "write ts with its offset, e.g. 2026-11-02T08:00:00+08:00, or in UTC with Z",
+                ) from None
+            raise
+
+    def normalise(self, values: dict[str, Any], record: Record, ctx: Context) -> dict[str, Any]:
+        event = values["event"]
+        needs = NEEDS.get(event)
+        if needs is None:
+            values["flags"].append(f"unknown event {event!r}")
+        else:
+            missing = [k for k in needs if values[k] is None]
+            if missing:
+                raise Rejected(
+                    f"event {event!r} needs {', '.join(missing)}",
+                    f"add {', '.join(missing)} to the event",
+                )
+        values["extra"] = dumps({k: v for k, v in record.values.items() if k not in KNOWN})
+        return values

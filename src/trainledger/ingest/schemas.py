@@ -1,0 +1,166 @@
+"""The pyarrow schema of each lake table. Column names are the contract of docs/formats.md.
+
+Money is exact decimal *text* (``MONEY``), never a float; timestamps are ``timestamp[us, UTC]``.
+Every table ends with the same provenance columns:
+
+    source_sha256   content hash of the imported file (the partition key)
+    row             1-based data row (CSV-like) or line (JSONL) in that file
+    row_hash        blake2b-128 of the row's raw text: finds the same row across files
+    flags           JSON list of notes on an accepted row (non-conformance, missing owner, ...)
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+import pyarrow as pa
+
+TS = pa.timestamp("us", tz="UTC")
+MONEY = pa.string()  # exact decimal text, e.g. "-2.61370000000"
+TEXT = pa.string()
+
+PROVENANCE = (
+    pa.field("source_sha256", TEXT, nullable=False),
+    pa.field("row", pa.int64(), nullable=False),
+    pa.field("row_hash", TEXT, nullable=False),
+    pa.field("flags", TEXT, nullable=False),
+)
+
+
+def _schema(*fields: tuple[str, pa.DataType] | tuple[str, pa.DataType, bool]) -> pa.Schema:
+    out = [pa.field(f[0], f[1], nullable=f[2] if len(f) > 2 else True) for f in fields]
+    return pa.schema([*out, *PROVENANCE])
+
+
+JOBS = _schema(
+    ("job_id", TEXT, False),
+    ("job_name", TEXT, False),
+    ("account", TEXT, False),
+    ("wckey", TEXT, False),
+    ("comment", TEXT, False),
+    ("user", TEXT, False),
+    ("submit", TS),
+    ("eligible", TS),
+    ("start", TS),
+    ("end", TS),
+    ("state", TEXT, False),
+    ("exit_code", TEXT, False),
+    ("gpus", pa.int64(), False),
+    ("gpu_type", TEXT),
+    ("nodes", TEXT, False),
+    ("restarts", pa.int64(), False),
+    ("tags", TEXT, False),
+    ("is_step", pa.bool_(), False),
+    ("alloc_tres", TEXT, False),
+)
+
+BILL_LINES = _schema(
+    ("billed_cost", MONEY, False),
+    ("effective_cost", MONEY),
+    ("list_cost", MONEY),
+    ("contracted_cost", MONEY),
+    ("currency", TEXT, False),
+    ("charge_period_start", TS, False),
+    ("charge_period_end", TS, False),
+    ("billing_period_start", TS),
+    ("billing_period_end", TS),
+    ("charge_category", TEXT),
+    ("charge_class", TEXT),
+    ("charge_frequency", TEXT),
+    ("charge_description", TEXT),
+    ("commitment_discount_id", TEXT),
+    ("commitment_discount_status", TEXT),
+    ("commitment_discount_category", TEXT),
+    ("commitment_discount_type", TEXT),
+    ("pricing_category", TEXT),
+    ("resource_id", TEXT),
+    ("resource_name", TEXT),
+    ("resource_type", TEXT),
+    ("sku_id", TEXT),
+    ("sku_price_id", TEXT),
+    ("service_name", TEXT),
+    ("service_category", TEXT),
+    ("provider", TEXT),
+    ("region", TEXT),
+    ("billing_account_id", TEXT),
+    ("sub_account_id", TEXT),
+    ("sub_account_name", TEXT),
+    ("consumed_quantity", MONEY),
+    ("consumed_unit", TEXT),
+    ("pricing_quantity", MONEY),
+    ("pricing_unit", TEXT),
+    ("list_unit_price", MONEY),
+    ("contracted_unit_price", MONEY),
+    ("tags", TEXT, False),
+    ("extra", TEXT, False),
+)
+
+STORAGE_OBJECTS = _schema(
+    ("path", TEXT, False),
+    ("size_bytes", pa.int64(), False),
+    ("storage_class", TEXT, False),
+    ("tier", TEXT, False),
+    ("owner", TEXT, False),
+    ("purpose", TEXT, False),
+    ("retention_until", pa.date32()),
+    ("review_at", pa.date32()),
+    ("last_modified", TS),
+    ("snapshot_date", pa.date32(), False),
+    ("batch", TEXT),
+)
+
+LABOR_ENTRIES = _schema(
+    ("date", pa.date32(), False),
+    ("person", TEXT, False),
+    ("role", TEXT, False),
+    ("activity", TEXT, False),
+    ("phase", TEXT, False),
+    ("hours", MONEY, False),
+    ("recurrence", TEXT, False),
+    ("batch", TEXT),
+)
+
+PROGRESS_EVENTS = _schema(
+    ("ts", TS, False),
+    ("run", TEXT, False),
+    ("event", TEXT, False),
+    ("step", pa.int64()),
+    ("tokens", pa.int64()),
+    ("samples", pa.int64()),
+    ("duration_s", pa.float64()),
+    ("extra", TEXT, False),
+)
+
+EXTERNAL_SERVICES = _schema(
+    ("invoice_id", TEXT, False),
+    ("vendor", TEXT, False),
+    ("date", pa.date32(), False),
+    ("amount", MONEY, False),
+    ("currency", TEXT, False),
+    ("stage", TEXT, False),
+    ("description", TEXT, False),
+    ("batch", TEXT),
+)
+
+TABLES: MappingProxyType[str, pa.Schema] = MappingProxyType(
+    {
+        "jobs": JOBS,
+        "bill_lines": BILL_LINES,
+        "storage_objects": STORAGE_OBJECTS,
+        "labor_entries": LABOR_ENTRIES,
+        "progress_events": PROGRESS_EVENTS,
+        "external_services": EXTERNAL_SERVICES,
+    }
+)
+
+# Which table each import kind fills. The lake uses it to answer ``has_source(sha, kind)``.
+KIND_TABLES: MappingProxyType[str, str] = MappingProxyType(
+    {
+        "slurm": "jobs",
+        "focus": "bill_lines",
+        "storage": "storage_objects",
+        "timesheet": "labor_entries",
+        "progress": "progress_events",
+        "invoice": "external_services",
+    }
+)

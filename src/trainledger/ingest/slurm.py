@@ -1,0 +1,293 @@
+"""``slurm``: ``sacct --parsable2`` output → table ``jobs``.
+
+Columns are matched by header name. Times are local to the cluster (``options["tz"]``) and
+stored as UTC; ``Unknown``/``None`` become null. AllocTRES gives the GPU count and type,
+NodeList is expanded, and ``key=value`` pairs in Comment become the row's tags.
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import re
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from trainledger.errors import BadInput
+from trainledger.ingest.base import (
+    Context,
+    DelimitedImporter,
+    Flagged,
+    Record,
+    Rejected,
+    col,
+    dumps,
+)
+from trainledger.ingest.convert import localize, nonneg_integer, parse_datetime, stripped
+from trainledger.model.vocab import FailureCause, RunReason
+
+SACCT_FORMAT = (
+    "JobID,JobName,Account,WCKey,Comment,User,Submit,Eligible,Start,End,State,ExitCode,"
+    "AllocTRES,NodeList,Restarts"
+)
+# sacct's job states; a State word outside them is kept and flagged.
+# fmt: off
+STATES = frozenset({
+    "BOOT_FAIL", "CANCELLED", "COMPLETED", "COMPLETING", "CONFIGURING", "DEADLINE", "FAILED",
+    "NODE_FAIL", "OUT_OF_MEMORY", "PENDING", "PREEMPTED", "REQUEUED", "REQUEUE_FED",
+    "REQUEUE_HOLD", "RESIZING", "REVOKED", "RUNNING", "SIGNALING", "SPECIAL_EXIT", "STAGE_OUT",
+    "STOPPED", "SUSPENDED", "TIMEOUT",
+})
+# fmt: on
+NO_TIME = frozenset({"Unknown", "None", "N/A", "(null)"})
+NO_NODES = frozenset({"None assigned", "None", "(null)"})
+MAX_HOSTS = 100_000
+
+
+# -- hostlists ----------------------------------------------------------------------------------
+
+
+def expand_hostlist(text: str) -> list[str]:
+    """``gpu[01-03,07],login1`` → ``[gpu01, gpu02, gpu03, gpu07, login1]`` (Slurm hostlist).
+
+    Several bracket groups in one name expand as a product (``r[1-2]n[1-2]`` → 4 hosts); a
+    range keeps the zero padding of its lower bound.
+    """
+    text = text.strip()
+    if not text or text in NO_NODES:
+        return []
+    hosts: list[str] = []
+    for item in _split_top(text):
+        parts = re.split(r"(\[[^\]]*\])", item)
+        choices = [_expand_ranges(p[1:-1]) if p.startswith("[") else [p] for p in parts]
+        size = 1
+        for c in choices:
+            size *= len(c)
+        if len(hosts) + size > MAX_HOSTS:
+            raise ValueError(f"hostlist expands to more than {MAX_HOSTS} hosts")
+        hosts.extend("".join(p) for p in itertools.product(*choices))
+    return hosts
+
+
+def _split_top(text: str) -> list[str]:
+    items, cur, depth = [], [], 0
+    for ch in text:
+        if ch == "[":
+            depth += 1
+            if depth > 1:
+                raise ValueError(f"nested '[' in hostlist {text!r}")
+        elif ch == "]":
+            depth -= 1
+            if depth < 0:
+                raise ValueError(f"unbalanced ']' in hostlist {text!r}")
+        if ch == "," and depth == 0:
+            items.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    if depth:
+        raise ValueError(f"unbalanced '[' in hostlist {text!r}")
+    items.append("".join(cur))
+    if any(not i.strip() for i in items):
+        raise ValueError(f"empty host name in hostlist {text!r}")
+    return [i.strip() for i in items]
+
+
+def _expand_ranges(spec: str) -> list[str]:
+    out: list[str] = []
+    for piece in spec.split(","):
+        m = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", piece)
+        if not m:
+            raise ValueError(f"bad hostlist range {piece!r}")
+        lo_s, hi_s = m.group(1), m.group(2) or m.group(1)
+        lo, hi = int(lo_s), int(hi_s)
+        if hi < lo:
+            raise ValueError(f"hostlist range {piece!r} runs backwards")
+        if hi - lo >= MAX_HOSTS:
+            raise ValueError(f"hostlist range {piece!r} is too large")
+        out.extend(str(n).zfill(len(lo_s)) for n in range(lo, hi + 1))
+    return out
+
+
+def compress_hostlist(hosts: list[str]) -> str:
+    """The inverse of ``expand_hostlist``: order is kept, runs become ``prefix[a-b,c]``."""
+    groups: list[tuple[str, list[tuple[str, str]]]] = []  # (prefix, [(lo, hi) digit texts])
+    for h in hosts:
+        if not h or any(c in h for c in "[],") or h != h.strip():
+            raise ValueError(f"cannot write {h!r} in a hostlist")
+        m = re.fullmatch(r"(.*?)(\d+)", h)
+        if not m:
+            groups.append((h, []))
+            continue
+        prefix, digits = m.groups()
+        if groups and groups[-1][0] == prefix and groups[-1][1]:
+            lo, hi = groups[-1][1][-1]
+            if int(digits) == int(hi) + 1 and digits == str(int(digits)).zfill(len(lo)):
+                groups[-1][1][-1] = (lo, digits)
+                continue
+            groups[-1][1].append((digits, digits))
+            continue
+        groups.append((prefix, [(digits, digits)]))
+    out = []
+    for prefix, ranges in groups:
+        if not ranges:
+            out.append(prefix)
+        elif len(ranges) == 1 and ranges[0][0] == ranges[0][1]:
+            out.append(prefix + ranges[0][0])
+        else:
+            out.append(
+                prefix + "[" + ",".join(a if a == b else f"{a}-{b}" for a, b in ranges) + "]"
+            )
+    return ",".join(out)
+
+
+# -- fields -------------------------------------------------------------------------------------
+
+
+def parse_tres(text: str) -> dict[str, str]:
+    """``cpu=8,gres/gpu:h800=8,mem=64G`` → ``{"cpu": "8", "gres/gpu:h800": "8", ...}``."""
+    out: dict[str, str] = {}
+    for item in text.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        k, sep, v = item.partition("=")
+        if not sep or not k:
+            raise ValueError(f"bad AllocTRES item {item!r} (expected name=value)")
+        out[k.strip()] = v.strip()
+    return out
+
+
+def gpus_of(tres: Mapping[str, str]) -> tuple[int, str | None, list[str]]:
+    """(count, type, notes) from ``gres/gpu=N`` and/or ``gres/gpu:TYPE=N``."""
+    generic: int | None = None
+    typed: dict[str, int] = {}
+    for k, v in tres.items():
+        if k == "gres/gpu" or k.startswith("gres/gpu:"):
+            if not re.fullmatch(r"\d+", v):
+                raise ValueError(f"AllocTRES {k}={v!r} is not a GPU count")
+            if k == "gres/gpu":
+                generic = int(v)
+            else:
+                typed[k.split(":", 1)[1]] = int(v)
+    gpu_type = ",".join(sorted(typed)) or None
+    notes = []
+    if generic is not None and typed and generic != sum(typed.values()):
+        notes.append(f"gres/gpu={generic} differs from the typed counts {typed}; used {generic}")
+    return (generic if generic is not None else sum(typed.values())), gpu_type, notes
+
+
+def comment_tags(comment: str) -> tuple[dict[str, str], list[str]]:
+    """``batch=b7;run=r2`` (or comma-separated) → tags; free text without ``=`` is no tag."""
+    tags: dict[str, str] = {}
+    notes: list[str] = []
+    if "=" not in comment:
+        return tags, notes
+    for part in re.split(r"[;,]", comment):
+        part = part.strip()
+        if not part:
+            continue
+        k, sep, v = part.partition("=")
+        if not sep or not k.strip():
+            notes.append(f"Comment: ignored {part!r} (not key=value)")
+            continue
+        k = k.strip()
+        if k in tags and tags[k] != v.strip():
+            notes.append(f"Comment: tag {k!r} given twice; kept the last")
+        tags[k] = v.strip()
+    for key, vocab in (("reason", RunReason), ("cause", FailureCause)):
+        if key in tags and tags[key] not in {m.value for m in vocab}:
+            notes.append(f"tag {key}={tags[key]!r} is not a {vocab.__name__}")
+    return tags, notes
+
+
+def slurm_time(value: Any, ctx: Context) -> datetime | Flagged | None:
+    if isinstance(value, str) and value.strip() in NO_TIME:
+        return None
+    dt = parse_datetime(value)
+    if dt.tzinfo is not None:
+        return dt.astimezone(UTC)
+    return localize(dt, ctx.cfg)
+
+
+def first_word(value: Any, ctx: Context) -> str:
+    words = str(value).split()
+    if not words:
+        raise ValueError("is blank")
+    return words[0].rstrip("+")
+
+
+def node_names(value: Any, ctx: Context) -> str:
+    return ",".join(expand_hostlist(str(value)))
+
+
+class SlurmImporter(DelimitedImporter):
+    kind = "slurm"
+    table = "jobs"
+    description = "sacct --parsable2 output"
+    delimiter = "|"
+    quoting = csv.QUOTE_NONE
+    signature = ("JobID",)
+    missing_remedy = f"run sacct with --parsable2 --format={SACCT_FORMAT}"
+    width_remedy = "a field (JobName or Comment?) contains '|': fix the row or rename the job"
+    columns = (
+        col("job_id", "JobID", convert=stripped, required=True, needed=True),
+        col("job_name", "JobName", default=""),
+        col("account", "Account", default=""),
+        col("wckey", "WCKey", default=""),
+        col("comment", "Comment", default=""),
+        col("user", "User", default=""),
+        col("submit", "Submit", convert=slurm_time, required=True),
+        col("eligible", "Eligible", convert=slurm_time),
+        col("start", "Start", convert=slurm_time, required=True),
+        col("end", "End", convert=slurm_time, required=True),
+        col("state", "State", convert=first_word, required=True, needed=True),
+        col("exit_code", "ExitCode", default=""),
+        col("alloc_tres", "AllocTRES", required=True, default=""),
+        col("nodes", "NodeList", convert=node_names, default=""),
+        col("restarts", "Restarts", convert=nonneg_integer, default=0),
+    )
+
+    def configure(self, options: Mapping[str, Any]) -> ZoneInfo:
+        name = options.get("tz")
+        remedy = "pass --tz ZONE (e.g. Asia/Shanghai) or set sources.slurm.timezone"
+        if not name:
+            raise BadInput(
+                "sacct prints local times without an offset, so the import needs the "
+                "cluster's time zone",
+                remedy=remedy,
+            )
+        try:
+            return ZoneInfo(str(name))
+        except (ZoneInfoNotFoundError, ValueError):
+            raise BadInput(f"unknown time zone {name!r}", remedy=remedy) from None
+
+    def normalise(self, values: dict[str, Any], record: Record, ctx: Context) -> dict[str, Any]:
+        flags: list[str] = values["flags"]
+        try:
+            gpus, gpu_type, notes = gpus_of(parse_tres(values["alloc_tres"]))
+        except ValueError as e:
+            raise Rejected(str(e), "fix AllocTRES: comma-separated name=value items") from None
+        flags += notes
+        start, end, submit = values["start"], values["end"], values["submit"]
+        if start is not None and end is not None and end < start:
+            raise Rejected(
+                f"End {end.isoformat()} is before Start {start.isoformat()} (UTC)",
+                "check the row's Start and End in sacct",
+            )
+        if submit is not None and start is not None and start < submit:
+            flags.append("Start is before Submit")
+        if values["state"] not in STATES:
+            flags.append(f"State {values['state']!r} is not a known Slurm state")
+        tags, notes = comment_tags(values["comment"])
+        flags += notes
+        return {
+            **values,
+            "gpus": gpus,
+            "gpu_type": gpu_type,
+            "tags": dumps(tags),
+            "is_step": "." in values["job_id"],
+            "flags": flags,
+        }

@@ -1,0 +1,239 @@
+"""What every importer promises: the registry, wrong files, idempotent re-import, counts."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from ingest_helpers import run
+
+import trainledger.ingest as ingest
+from trainledger.errors import BadInput, WrongFileType
+from trainledger.ingest import IMPORTERS, KINDS, Importer, ImportResult, import_files
+from trainledger.ingest.schemas import KIND_TABLES
+from trainledger.lake import Lake
+
+FIXTURES = {
+    "slurm": (
+        "sacct.txt",
+        "JobID|Submit|Start|End|State|AllocTRES\n"
+        "1|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T01:00:00|COMPLETED|gres/gpu=1\n"
+        "2|2026-01-01T00:00:00|Unknown|Unknown|PENDING|\n",
+    ),
+    "focus": (
+        "bill.csv",
+        "BilledCost,ChargePeriodStart,ChargePeriodEnd,BillingCurrency\n"
+        "1.50,2026-01-01,2026-01-02,USD\n2.25,2026-01-02,2026-01-03,USD\n",
+    ),
+    "storage": (
+        "inv.csv",
+        "path,size_bytes,storage_class,owner,purpose,review_at\na/b,10,cache,me,x,2026-02-01\n",
+    ),
+    "timesheet": ("hours.csv", "date,person,role,phase,hours\n2026-01-01,me,vendor,run,2\n"),
+    "progress": ("p.jsonl", '{"ts":"2026-01-01T00:00:00Z","run":"1","event":"start"}\n'),
+    "invoice": (
+        "inv.csv",
+        "invoice_id,vendor,date,amount,currency,stage\nI1,V,2026-01-01,5.00,CNY,ongoing\n",
+    ),
+}
+OPTIONS = {"slurm": {"tz": "Asia/Shanghai"}}
+
+
+def test_registry():
+    assert KINDS == ("slurm", "focus", "storage", "timesheet", "progress", "invoice")
+    assert set(KINDS) == set(KIND_TABLES) == set(FIXTURES)
+    for imp in IMPORTERS:
+        assert isinstance(imp, Importer)
+        assert imp.table == KIND_TABLES[imp.kind]
+
+
+def test_public_names_are_sorted_and_exist():
+    # isort order, as ruff's RUF022 keeps it: CONSTANTS, then Classes, then functions
+    key = lambda n: (0 if n.isupper() else 1 if n[0].isupper() else 2, n)  # noqa: E731
+    assert ingest.__all__ == sorted(ingest.__all__, key=key)
+    for name in ingest.__all__:
+        assert hasattr(ingest, name)
+
+
+def test_unknown_kind(lake, write):
+    with pytest.raises(BadInput, match="unknown import kind"):
+        import_files("excel", [write("x.csv", "a\n")], lake)
+
+
+@pytest.mark.parametrize("kind", sorted(FIXTURES))
+def test_reimport_adds_nothing(kind, lake, write):
+    name, text = FIXTURES[kind]
+    path = write(name, text)
+    first = run(kind, path, lake, **OPTIONS.get(kind, {}))
+    assert first.accepted == first.rows_read > 0 and first.quarantined == 0
+    part = lake.partition_path(KIND_TABLES[kind], first.sha256)
+    before = part.read_bytes()
+    files_before = sorted(p for p in lake.root.rglob("*") if p.name != "imports.jsonl")
+    second = run(kind, path, lake, **OPTIONS.get(kind, {}))
+    assert (second.accepted, second.duplicates, second.quarantined) == (0, first.rows_read, 0)
+    assert second.as_json() == {
+        "accepted": 0,
+        "duplicates": first.rows_read,
+        "quarantined": 0,
+        "quarantine_file": None,
+    }
+    assert part.read_bytes() == before
+    assert sorted(p for p in lake.root.rglob("*") if p.name != "imports.jsonl") == files_before
+    assert lake.read(KIND_TABLES[kind]).num_rows == first.accepted
+    log = lake.imports()
+    assert [r["accepted"] for r in log] == [first.accepted, 0]
+    assert log[0]["partition"] == str(part) and log[1]["partition"] is None
+
+
+def test_reimport_without_a_log_line_still_counts(lake, write):
+    name, text = FIXTURES["focus"]
+    path = write(name, text)
+    run("focus", path, lake)
+    (lake.root / "imports.jsonl").unlink()  # a crash after the partition, before the log
+    again = run("focus", path, lake)
+    assert (again.rows_read, again.duplicates) == (2, 2)
+
+
+def test_as_json_has_exactly_the_cli_keys():
+    r = ImportResult("focus", "f.csv", "a" * 64, 3, 1, 1, 1, "/q.jsonl", 0)
+    assert r.as_json() == {
+        "accepted": 1,
+        "duplicates": 1,
+        "quarantined": 1,
+        "quarantine_file": "/q.jsonl",
+    }
+
+
+@pytest.mark.parametrize(
+    ("kind", "name", "content", "says"),
+    [
+        ("slurm", "bill.csv", FIXTURES["focus"][1], "FOCUS"),
+        ("focus", "p.jsonl", FIXTURES["progress"][1], "training progress JSONL"),
+        ("focus", "sacct.txt", FIXTURES["slurm"][1], "sacct"),
+        ("progress", "bill.csv", FIXTURES["focus"][1], "FOCUS"),
+        ("timesheet", "inv.csv", FIXTURES["invoice"][1], "invoice"),
+        ("invoice", "hours.csv", FIXTURES["timesheet"][1], "timesheet"),
+        ("storage", "sacct.txt", FIXTURES["slurm"][1], "sacct"),
+        ("focus", "bill.csv.gz", gzip.compress(FIXTURES["focus"][1].encode()), "gzip"),
+        ("focus", "empty.csv", "", "empty"),
+        ("timesheet", "odd.csv", "a,b,c\n1,2,3\n", "comma-separated text with header a, b, c"),
+    ],
+)
+def test_wrong_file_type_names_what_it_looks_like(kind, name, content, says, lake, write):
+    path = write(name, content)
+    with pytest.raises(WrongFileType) as e:
+        import_files(kind, [path], lake, options=OPTIONS.get(kind, {}))
+    assert says in str(e.value)
+    assert e.value.path == str(path)
+    assert not lake.root.exists() or not list(lake.root.rglob("*.parquet"))
+
+
+def test_a_wrong_file_stops_the_batch_before_any_import(lake, write):
+    good = write("bill.csv", FIXTURES["focus"][1])
+    bad = write("p.jsonl", FIXTURES["progress"][1])
+    with pytest.raises(WrongFileType):
+        import_files("focus", [good, bad], lake)
+    assert lake.read("bill_lines").num_rows == 0
+
+
+def test_missing_file(lake, tmp_path):
+    with pytest.raises(BadInput, match="no such file"):
+        import_files("focus", [tmp_path / "nope.csv"], lake)
+
+
+def test_header_only_file_reads_no_rows(lake, write):
+    r = run("focus", write("bill.csv", "BilledCost,ChargePeriodStart,ChargePeriodEnd\n"), lake)
+    assert (r.rows_read, r.accepted, r.quarantine_file) == (0, 0, None)
+    assert not lake.has_source(r.sha256, "focus")
+
+
+def test_utf16_and_bom_files_are_read(lake, write):
+    text = FIXTURES["invoice"][1].replace("V,", "供应商,")
+    a = run("invoice", write("a.csv", "\ufeff" + text), lake)
+    b = run("invoice", write("b.csv", text.encode("utf-16")), lake)
+    assert a.accepted == b.accepted == 1
+    assert lake.read("external_services").column("vendor").to_pylist() == ["供应商", "供应商"]
+
+
+def test_undecodable_bytes_quarantine_only_their_row(lake, write):
+    data = FIXTURES["invoice"][1].encode() + b"I2,V\xff\xfe,2026-01-02,1.00,CNY,ongoing\n"
+    r = run("invoice", write("bad.csv", data), lake)
+    assert (r.accepted, r.quarantined) == (1, 1)
+    (q,) = lake.quarantine("invoice", r.sha256)
+    assert q["row"] == 2 and "UTF-8" in q["reason"] and q["remedy"] == "save the file as UTF-8"
+
+
+def test_unbalanced_quote_is_one_quarantined_row_not_a_crash(lake, write):
+    text = (
+        FIXTURES["invoice"][1]
+        + 'I2,"V,2026-01-02,1.00,CNY,ongoing\nI3,V,2026-01-03,2,CNY,ongoing\n'
+    )
+    r = run("invoice", write("q.csv", text), lake)
+    assert (r.rows_read, r.accepted, r.quarantined) == (2, 1, 1)
+    (q,) = lake.quarantine("invoice", r.sha256)
+    assert "unbalanced quote" in q["reason"] and q["line"] == 3
+
+
+def test_log_records_options_and_counts(lake, write):
+    name, text = FIXTURES["slurm"]
+    run("slurm", write(name, text), lake, tz="Asia/Shanghai")
+    (entry,) = lake.imports()
+    assert entry["options"] == {"tz": "Asia/Shanghai"}
+    assert {k: entry[k] for k in ("kind", "table", "rows_read", "accepted", "quarantined")} == {
+        "kind": "slurm",
+        "table": "jobs",
+        "rows_read": 2,
+        "accepted": 2,
+        "quarantined": 0,
+    }
+    assert json.dumps(entry)
+
+
+invoice_rows = st.lists(
+    st.tuples(
+        st.sampled_from(["I1", "I2", ""]),
+        st.sampled_from(["1.00", "-2.5", "x", "", "1e3"]),
+        st.sampled_from(["CNY", "usd", "", "EURO"]),
+        st.sampled_from(["delivery", "ongoing", "later"]),
+    ),
+    max_size=25,
+)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(invoice_rows)
+def test_counts_always_add_up(tmp_path_factory, rows):
+    lake = Lake(tmp_path_factory.mktemp("h") / "lake")
+    path = tmp_path_factory.mktemp("in") / "inv.csv"
+    path.write_text(
+        "invoice_id,vendor,date,amount,currency,stage\n"
+        + "".join(f"{i},V,2026-01-01,{a},{c},{s}\n" for i, a, c, s in rows)
+    )
+    (r,) = import_files("invoice", [path], lake)
+    assert r.rows_read == len(rows)
+    assert r.accepted + r.duplicates + r.quarantined == r.rows_read
+    assert lake.read("external_services").num_rows == r.accepted
+    assert len(lake.quarantine("invoice", r.sha256)) == r.quarantined
+    assert r.duplicates == _repeats_of_valid_rows(rows)
+    assert r.quarantined == sum(not _valid(row) for row in rows)
+
+
+def _valid(row: tuple[str, str, str, str]) -> bool:
+    i, a, c, s = row
+    return bool(i) and a in ("1.00", "-2.5", "1e3") and c in ("CNY", "usd") and s != "later"
+
+
+def _repeats_of_valid_rows(rows: list[tuple[str, str, str, str]]) -> int:
+    """A valid row identical to an earlier one is a duplicate; an invalid one is quarantined
+    every time it appears."""
+    seen: set[tuple[str, str, str, str]] = set()
+    n = 0
+    for r in rows:
+        n += r in seen and _valid(r)
+        seen.add(r)
+    return n

@@ -1,0 +1,205 @@
+"""The slurm importer on sacct text written the way sacct writes it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from ingest_helpers import check_golden, run, snapshot
+
+from trainledger.errors import BadInput, WrongFileType
+from trainledger.ingest import import_files
+from trainledger.ingest.slurm import compress_hostlist, expand_hostlist, gpus_of, parse_tres
+
+HEADER = (
+    "JobID|JobName|Account|WCKey|Comment|User|Submit|Eligible|Start|End|State|ExitCode|"
+    "AllocTRES|NodeList|Restarts\n"
+)
+SACCT = HEADER + (
+    # a finished 8-node job with generic and typed GPU counts, tags in Comment
+    "1001|pretrain-7b|llm|b-2026-07|batch=b-2026-07;run=r1;reason=planned_experiment|alice|"
+    "2026-11-02T07:55:00|2026-11-02T07:55:00|2026-11-02T08:00:00|2026-11-02T20:00:00|COMPLETED|"
+    "0:0|billing=1024,cpu=1024,gres/gpu:h800=64,gres/gpu=64,mem=8000G,node=8|gpu[01-08]|0\n"
+    # its batch step (sacct without -X)
+    "1001.batch|batch|llm||||2026-11-02T08:00:00|2026-11-02T08:00:00|2026-11-02T08:00:00|"
+    "2026-11-02T20:00:00|COMPLETED|0:0|cpu=128,gres/gpu:h800=8,mem=1000G,node=1|gpu01|0\n"
+    # cancelled while pending: never started, no nodes, comma-separated tags
+    "1002|sft-lora|llm|b-2026-07|batch=b-2026-07,run=r2,reason=fault_retry,cause=infra_fault,"
+    "retry_of=1001|bob|2026-11-02T21:00:00|2026-11-02T21:00:00|Unknown|Unknown|"
+    "CANCELLED by 1234|0:0||None assigned|0\n"
+    # typed gres only, two node groups, restarted twice, free-text comment with a bad tag
+    "1003|eval|eval||quick eval; reason=bad_luck|carol|2026-11-03T01:00:00|2026-11-03T01:00:00|"
+    "2026-11-03T01:10:00|2026-11-03T03:40:30|NODE_FAIL|1:0|cpu=16,gres/gpu:a100=2,mem=200G,"
+    "node=2|dgx-a[7,9],login-1|2\n"
+    # ends before it starts: quarantined
+    "1004|debug|llm||no tags here|alice|2026-11-03T04:00:00|2026-11-03T04:00:00|"
+    "2026-11-03T04:30:00|2026-11-03T04:00:00|FAILED|1:0|cpu=8,gres/gpu=1|gpu02|0\n"
+    # a GPU count that is not a number: quarantined
+    "1005|bad-tres|llm||||2026-11-03T05:00:00|2026-11-03T05:00:00|2026-11-03T05:00:00|Unknown|"
+    "RUNNING|0:0|cpu=8,gres/gpu=x|gpu03|0\n"
+    # a JobName with a '|' in it breaks the row: quarantined, not guessed
+    "1006|a|b|llm||||2026-11-03T06:00:00|2026-11-03T06:00:00|2026-11-03T06:00:00|Unknown|"
+    "RUNNING|0:0|cpu=8|gpu04|0\n"
+    # the first row again (a dump that overlapped itself): a duplicate
+    "1001|pretrain-7b|llm|b-2026-07|batch=b-2026-07;run=r1;reason=planned_experiment|alice|"
+    "2026-11-02T07:55:00|2026-11-02T07:55:00|2026-11-02T08:00:00|2026-11-02T20:00:00|COMPLETED|"
+    "0:0|billing=1024,cpu=1024,gres/gpu:h800=64,gres/gpu=64,mem=8000G,node=8|gpu[01-08]|0\n"
+)
+
+
+def test_sacct_golden(lake, write):
+    path = write("sacct.txt", SACCT)
+    result = run("slurm", path, lake, tz="Asia/Shanghai")
+    assert (result.rows_read, result.accepted, result.duplicates, result.quarantined) == (
+        8,
+        4,
+        1,
+        3,
+    )
+    check_golden("slurm_sacct", snapshot(lake, "slurm", [result]))
+
+
+def test_times_are_converted_from_the_cluster_zone_to_utc(lake, write):
+    run("slurm", write("sacct.txt", SACCT), lake, tz="Asia/Shanghai")
+    rows = {r["job_id"]: r for r in lake.read("jobs").to_pylist()}
+    assert rows["1001"]["start"] == datetime(2026, 11, 2, 0, 0, tzinfo=UTC)  # 08:00 +08:00
+    assert rows["1001"]["end"] == datetime(2026, 11, 2, 12, 0, tzinfo=UTC)
+    assert rows["1002"]["start"] is None and rows["1002"]["end"] is None  # Unknown
+    assert rows["1002"]["state"] == "CANCELLED"
+    assert rows["1001.batch"]["is_step"] and not rows["1001"]["is_step"]
+    assert (rows["1001"]["gpus"], rows["1001"]["gpu_type"]) == (64, "h800")
+    assert (rows["1003"]["gpus"], rows["1003"]["gpu_type"]) == (2, "a100")
+    assert rows["1003"]["nodes"] == "dgx-a7,dgx-a9,login-1"
+    assert rows["1001"]["nodes"] == ",".join(f"gpu{i:02d}" for i in range(1, 9))
+    assert rows["1003"]["restarts"] == 2
+
+
+def test_same_file_in_another_zone_gives_other_instants(tmp_path, write):
+    from trainledger.lake import Lake
+
+    a, b = Lake(tmp_path / "a"), Lake(tmp_path / "b")
+    path = write("sacct.txt", SACCT)
+    run("slurm", path, a, tz="Asia/Shanghai")
+    run("slurm", path, b, tz="UTC")
+    sa = a.read("jobs").column("start").to_pylist()[0]
+    sb = b.read("jobs").column("start").to_pylist()[0]
+    assert sb - sa == (sb - sa).__class__(hours=8)
+
+
+def test_quarantine_names_row_and_reason(lake, write):
+    result = run("slurm", write("sacct.txt", SACCT), lake, tz="Asia/Shanghai")
+    rows = {q["row"]: q for q in lake.quarantine("slurm", result.sha256)}
+    assert set(rows) == {5, 6, 7}
+    assert "End" in rows[5]["reason"] and "before Start" in rows[5]["reason"]
+    assert "gres/gpu" in rows[6]["reason"]
+    assert rows[7]["reason"] == "has 16 fields, the header has 15"
+    assert rows[7]["raw"].startswith("1006|a|b|llm")
+    assert all(q["file"] == str(write("sacct.txt", SACCT)) for q in rows.values())
+
+
+def test_tz_is_required(lake, write):
+    with pytest.raises(BadInput) as e:
+        import_files("slurm", [write("sacct.txt", SACCT)], lake)
+    assert "--tz" in (e.value.remedy or "")
+    assert not lake.root.exists() or not list(lake.root.rglob("*.parquet"))
+
+
+def test_unknown_tz_is_refused(lake, write):
+    with pytest.raises(BadInput, match="unknown time zone"):
+        import_files("slurm", [write("s.txt", SACCT)], lake, options={"tz": "Mars/Olympus"})
+
+
+def test_parsable_with_trailing_pipes_and_reordered_columns(lake, write):
+    text = (
+        "State|End|Start|Submit|AllocTRES|JobID|Partition|\n"
+        "COMPLETED|2026-01-01T02:00:00|2026-01-01T01:00:00|2026-01-01T00:00:00|gres/gpu=4|77|gpu|\n"
+    )
+    result = run("slurm", write("sacct.txt", text), lake, tz="UTC")
+    assert result.accepted == 1
+    (row,) = lake.read("jobs").to_pylist()
+    assert (row["job_id"], row["gpus"], row["gpu_type"], row["user"]) == ("77", 4, None, "")
+
+
+def test_missing_required_column_stops_the_file(lake, write):
+    text = "JobID|State|Start|End\n1|COMPLETED|2026-01-01T00:00:00|2026-01-01T01:00:00\n"
+    with pytest.raises(BadInput, match="Submit") as e:
+        import_files("slurm", [write("sacct.txt", text)], lake, options={"tz": "UTC"})
+    assert "--format=" in (e.value.remedy or "")
+
+
+def test_a_focus_bill_is_not_sacct(lake, write):
+    bill = (
+        "BilledCost,ChargePeriodStart,ChargePeriodEnd,BillingCurrency\n"
+        "1.00,2024-01-01,2024-01-02,USD\n"
+    )
+    with pytest.raises(WrongFileType) as e:
+        import_files("slurm", [write("bill.csv", bill)], lake, options={"tz": "UTC"})
+    assert "FOCUS" in str(e.value) and "import focus" in (e.value.remedy or "")
+
+
+def test_dst_ambiguous_time_is_flagged(lake, write):
+    text = HEADER + (
+        "5|x|a||||2026-11-01T01:30:00|2026-11-01T01:30:00|2026-11-01T01:30:00|"
+        "2026-11-01T03:00:00|COMPLETED|0:0|gres/gpu=1|n1|0\n"
+    )
+    run("slurm", write("dst.txt", text), lake, tz="America/New_York")
+    (row,) = lake.read("jobs").to_pylist()
+    assert any("ambiguous" in f for f in __import__("json").loads(row["flags"]))
+    assert row["start"] == datetime(2026, 11, 1, 5, 30, tzinfo=UTC)  # the first 01:30 (EDT)
+
+
+# -- fields -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "hosts"),
+    [
+        ("gpu[01-03,07]", ["gpu01", "gpu02", "gpu03", "gpu07"]),
+        ("n[8-10]", ["n8", "n9", "n10"]),
+        ("r[1-2]n[01-02]", ["r1n01", "r1n02", "r2n01", "r2n02"]),
+        ("a1,b[2-3]-ib,c", ["a1", "b2-ib", "b3-ib", "c"]),
+        ("None assigned", []),
+        ("", []),
+    ],
+)
+def test_expand_hostlist(text, hosts):
+    assert expand_hostlist(text) == hosts
+
+
+@pytest.mark.parametrize("bad", ["gpu[01-", "gpu]1[", "gpu[3-1]", "gpu[a-b]", "a,,b", "x[[1]]"])
+def test_bad_hostlists_are_refused(bad):
+    with pytest.raises(ValueError):
+        expand_hostlist(bad)
+
+
+hostnames = st.builds(
+    lambda prefix, num, width: prefix + (str(num).zfill(width) if num is not None else ""),
+    st.sampled_from(["gpu", "dgx-a", "n", "node-", "x"]),
+    st.one_of(st.none(), st.integers(0, 120)),
+    st.integers(1, 3),
+)
+
+
+@given(st.lists(hostnames, max_size=40))
+def test_hostlist_round_trip(hosts):
+    text = compress_hostlist(hosts)
+    assert expand_hostlist(text) == hosts
+    assert len(text) <= len(",".join(hosts)) + 2
+
+
+def test_compress_makes_ranges():
+    hosts = ["gpu01", "gpu02", "gpu03", "gpu07", "login1"]
+    assert compress_hostlist(hosts) == "gpu[01-03,07],login1"
+
+
+def test_alloc_tres_gpu_counts():
+    assert gpus_of(parse_tres("cpu=8,gres/gpu:h800=8,mem=1T")) == (8, "h800", [])
+    assert gpus_of(parse_tres("gres/gpu=8,gres/gpu:h800=8")) == (8, "h800", [])
+    assert gpus_of(parse_tres("gres/gpu:a100=2,gres/gpu:h800=4")) == (6, "a100,h800", [])
+    assert gpus_of(parse_tres("cpu=8,mem=1T")) == (0, None, [])
+    count, _, notes = gpus_of(parse_tres("gres/gpu=8,gres/gpu:h800=4"))
+    assert count == 8 and notes
+    with pytest.raises(ValueError):
+        parse_tres("cpu")

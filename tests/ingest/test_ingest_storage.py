@@ -1,0 +1,78 @@
+"""The storage importer: inventory rows, prefix rules, governance flags."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from ingest_helpers import check_golden, run, snapshot
+
+from trainledger.errors import BadInput
+from trainledger.ingest import import_files
+
+INVENTORY = (
+    "bucket,key,size_bytes,storage_class,tier,owner,purpose,retention_until,review_at,"
+    "last_modified,snapshot_date,batch\n"
+    "ml-data,raw/corpus-v3/part-0001.parquet,1073741824,raw_data,standard,alice,pretrain corpus,"
+    "2027-12-31,,2026-10-01T08:00:00Z,2026-11-01,\n"
+    "ml-data,ckpt/b-2026-07/step-1000/model.pt,53687091200,,infrequent,bob,resume point,,"
+    "2026-12-01,2026-11-02T10:00:00+08:00,2026-11-01,b-2026-07\n"
+    # no class: the longest prefix rule decides; no owner, purpose or dates: flagged
+    "ml-data,ckpt/b-2026-07/step-2000/model.pt,53687091200,,,,,,,,2026-11-01,b-2026-07\n"
+    "ml-data,cache/tokenized/shard-1.bin,1000,,,frank,tokenizer cache,,2026-11-15,,2026-11-01,\n"
+    # no class and no rule: quarantined
+    "ml-data,tmp/scratch.bin,1000,,,carol,scratch,2026-11-30,,,2026-11-01,\n"
+    # an S3 storage class is not a trainledger class; a prefix rule covers it: flagged
+    "ml-data,eval/b-2026-07/results.json,2048,STANDARD,,dave,eval,,2026-12-01,,2026-11-01,"
+    "b-2026-07\n"
+    # a negative size: quarantined
+    "ml-data,raw/corpus-v3/part-0002.parquet,-5,raw_data,,alice,corpus,2027-12-31,,,2026-11-01,\n"
+    # an impossible retention date is flagged; no snapshot date → the import date
+    "ml-data,logs/run.log,12,Log,,erin,logs,2026-13-01,,,,\n"
+)
+PREFIXES = [
+    ("ml-data/ckpt/", "checkpoint"),
+    ("ml-data/ckpt/b-2026-07/step-2000/", "final_artifact"),
+    ("ml-data/cache/", "cache"),
+    ("ml-data/eval/", "eval_result"),
+]
+
+
+def test_storage_golden(lake, write):
+    result = run(
+        "storage",
+        write("inventory.csv", INVENTORY),
+        lake,
+        storage_prefixes=PREFIXES,
+        import_date="2026-11-05",
+    )
+    assert (result.rows_read, result.accepted, result.quarantined) == (8, 6, 2)
+    check_golden("storage_inventory", snapshot(lake, "storage", [result]))
+
+
+def test_missing_owner_and_retention_are_accepted_and_flagged(lake, write):
+    run("storage", write("inventory.csv", INVENTORY), lake, storage_prefixes=PREFIXES)
+    rows = {r["path"]: r for r in lake.read("storage_objects").to_pylist()}
+    flags = json.loads(rows["ml-data/ckpt/b-2026-07/step-2000/model.pt"]["flags"])
+    assert {"no_owner", "no_purpose", "no_retention_or_review_date"} <= set(flags)
+    assert rows["ml-data/ckpt/b-2026-07/step-2000/model.pt"]["storage_class"] == "final_artifact"
+
+
+def test_path_column_and_size_alias(lake, write):
+    text = "path,size\n/mnt/ckpt/a.pt,10\n"
+    result = run(
+        "storage", write("ls.csv", text), lake, storage_prefixes=[("/mnt/ckpt/", "checkpoint")]
+    )
+    assert result.accepted == 1
+    (row,) = lake.read("storage_objects").to_pylist()
+    assert (row["path"], row["size_bytes"], row["tier"]) == ("/mnt/ckpt/a.pt", 10, "standard")
+
+
+def test_bad_prefix_rule_is_refused(lake, write):
+    with pytest.raises(BadInput, match="prefix rule"):
+        import_files(
+            "storage",
+            [write("ls.csv", "path,size\na,1\n")],
+            lake,
+            options={"storage_prefixes": [("a", "hot_tier")]},
+        )
