@@ -1,0 +1,20 @@
+"""The ledger: the small, transactional system of record (SQLite by default, PostgreSQL shared).
+
+    repo.py        Ledger — the repository API every other package uses; one transaction per call,
+                   one audit entry per change
+    rows.py        domain records ⇄ table rows, and ImportRecord (one import of one file)
+    schema.py      the tables (SQLAlchemy Core), the single source the migrations must match
+    types.py       DecimalText (exact money as text) and UTCDateTime (tz-aware instants only)
+    backends.py    what differs between SQLite and PostgreSQL, as data: pragmas, write locks, upsert
+    audit.py       the sha256 hash chain over the audit log, and its verifier
+    migrate.py     Alembic driven from code; migrations/ ships inside the package
+
+Data flow: callers hand ``Ledger`` domain records (``trainledger.model``); ``rows`` turns them
+into rows of ``schema`` tables whose ``types`` keep them exact; reads turn rows back into equal
+records. ``Ledger.open(url)`` brings the schema to the newest migration first.
+"""
+
+from trainledger.ledger.repo import Ledger
+from trainledger.ledger.rows import ImportRecord
+
+__all__ = ["ImportRecord", "Ledger"]

@@ -1,0 +1,1 @@
+"""Ledger schema revisions, oldest first by ``down_revision``; a package so they ship."""

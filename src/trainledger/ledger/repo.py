@@ -1,0 +1,408 @@
+"""``Ledger``: the repository API over the ledger database.
+
+Every method runs in one transaction. Every mutating method takes the backend's write lock
+first (see ``backends``), makes its change, and appends a hash-chained audit entry in the same
+transaction — so the audit log and the data cannot disagree. Reads never take the write lock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Connection, Table, delete, insert, or_, select
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError
+
+from trainledger.errors import BadInput, ConfigError, NotFound
+from trainledger.ledger import audit as chain
+from trainledger.ledger import migrate
+from trainledger.ledger.backends import WRITE_OPTION, bind_rows, make_engine
+from trainledger.ledger.rows import (
+    ImportRecord,
+    batch_from,
+    batch_row,
+    chunks,
+    cost_line_from,
+    cost_line_row,
+    import_from,
+    import_row,
+    item_list,
+    os_user,
+    price_from,
+    price_row,
+    project_from,
+    project_row,
+    run_from,
+    run_row,
+    vocab,
+)
+from trainledger.ledger.schema import (
+    attributions,
+    audit_log,
+    batches,
+    cost_lines,
+    decisions,
+    imports,
+    plans,
+    prices,
+    projects,
+    runs,
+)
+from trainledger.model import Batch, CostLine, DecisionKind, PlanStage, PriceEntry, Project, Run
+
+CHUNK = 10_000  # cost lines per bulk insert; bounds memory on 100k+ line attributions
+
+
+COST_LINE_COLUMNS = tuple(c.name for c in cost_lines.columns if c.name != "id")
+
+
+class Ledger:
+    """The system of record. ``Ledger.open(url)`` migrates; ``Ledger(url)`` only connects."""
+
+    def __init__(self, url: str, *, actor: str | None = None) -> None:
+        self.url = url
+        self.actor = actor or os_user()
+        self._engine, self._backend = make_engine(url)
+        self.where = make_url(url).render_as_string(hide_password=True)
+
+    @classmethod
+    def open(cls, url: str, *, upgrade: bool = True, actor: str | None = None) -> Ledger:
+        ledger = cls(url, actor=actor)
+        try:
+            if upgrade:
+                ledger.upgrade()
+            else:
+                ledger.check_schema()
+        except OperationalError as exc:
+            ledger.close()
+            raise ConfigError(
+                f"cannot open the ledger database {ledger.where}: {exc.orig}",
+                remedy="check the URL, that the server is running and that you may connect",
+            ) from exc
+        except BaseException:
+            ledger.close()
+            raise
+        return ledger
+
+    def __enter__(self) -> Ledger:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Ledger({self.where!r})"
+
+    def close(self) -> None:
+        self._engine.dispose()
+
+    # -- transactions and schema ------------------------------------------------------------
+
+    @contextmanager
+    def _read(self) -> Iterator[Connection]:
+        with self._engine.connect() as conn:
+            yield conn
+
+    @contextmanager
+    def _write(self, *, lock: bool = True) -> Iterator[Connection]:
+        with self._engine.connect() as conn:
+            conn.execution_options(**{WRITE_OPTION: True})
+            with conn.begin():
+                for sql in self._backend.write_lock if lock else ():
+                    conn.exec_driver_sql(sql)
+                yield conn
+
+    def upgrade(self) -> None:
+        """Migrate to the newest schema (one transaction); a no-op when already there."""
+        with self._write(lock=False) as conn:
+            for sql in self._backend.migrate_lock:
+                conn.exec_driver_sql(sql)
+            before = migrate.current_revision(conn)
+            migrate.upgrade(conn)
+            after = migrate.current_revision(conn)
+            if before != after:
+                for sql in self._backend.write_lock:
+                    conn.exec_driver_sql(sql)
+                self._append(conn, self.actor, "upgrade", "ledger schema",
+                             {"from": before, "to": after})
+
+    def check_schema(self) -> None:
+        """ConfigError unless the database is at the schema revision this code expects."""
+        head = migrate.head_revision()
+        with self._read() as conn:
+            current = migrate.current_revision(conn)
+        if current != head:
+            raise ConfigError(
+                f"the ledger at {self.where} is at schema revision"
+                f" {current or 'none (empty database)'}; this trainledger expects {head}",
+                remedy="open it with Ledger.open(url) (upgrade=True) to migrate it",
+            )
+
+    # -- audit ------------------------------------------------------------------------------
+
+    def _append(self, conn: Connection, actor: str, action: str, obj: str, detail: Any) -> None:
+        last = conn.execute(
+            select(audit_log.c.id, audit_log.c.hash).order_by(audit_log.c.id.desc()).limit(1)
+        ).first()
+        entry = {
+            "id": 1 if last is None else last.id + 1,
+            "at": datetime.now(UTC),
+            "actor": actor or self.actor,
+            "action": action,
+            "object": obj,
+            "detail": chain.jsonable(detail),
+            "prev_hash": chain.GENESIS if last is None else last.hash,
+        }
+        conn.execute(insert(audit_log).values(**entry, hash=chain.entry_hash(**entry)))
+
+    def audit(self, actor: str, action: str, obj: str, detail: dict) -> None:
+        with self._write() as conn:
+            self._append(conn, actor, action, obj, detail)
+
+    def audit_log(self) -> list[dict]:
+        with self._read() as conn:
+            return [dict(m) for m in conn.execute(select(audit_log).order_by(audit_log.c.id))
+                    .mappings()]
+
+    def verify_audit_chain(self) -> list[str]:
+        """Problems found in the audit hash chain; an empty list means intact."""
+        return chain.verify(self.audit_log())
+
+    # -- projects, batches, runs ------------------------------------------------------------
+
+    def _known(self, conn: Connection, table: Table, ids: Iterable[str]) -> set[str]:
+        wanted = sorted(set(ids))
+        found: set[str] = set()
+        for chunk in chunks(wanted, 500):
+            found.update(conn.scalars(select(table.c.id).where(table.c.id.in_(chunk))))
+        return found
+
+    def _require_batches(self, conn: Connection, ids: Iterable[str], what: str) -> None:
+        wanted = set(ids)
+        missing = sorted(wanted - self._known(conn, batches, wanted))
+        if missing:
+            known = list(conn.scalars(select(batches.c.id).order_by(batches.c.id).limit(6)))
+            hint = ", ".join(known[:5]) + (", …" if len(known) > 5 else "") or "none yet"
+            shown = ", ".join(repr(m) for m in missing[:5]) + (" …" if len(missing) > 5 else "")
+            raise NotFound(
+                f"{what}: batch {shown} is not in the ledger at {self.where}",
+                remedy=f"declare the batch first (Ledger.upsert_batch); known batches: {hint}",
+            )
+
+    def _upsert(self, conn: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
+        keys = [c.name for c in table.primary_key.columns]
+        stmt = self._backend.insert(table)
+        stmt = stmt.on_conflict_do_update(
+            index_elements=keys,
+            set_={c.name: stmt.excluded[c.name] for c in table.columns if c.name not in keys},
+        )
+        for chunk in chunks(rows, CHUNK):
+            conn.execute(stmt, chunk)
+
+    def upsert_project(self, p: Project) -> None:
+        row = project_row(p)
+        with self._write() as conn:
+            self._upsert(conn, projects, [row])
+            self._append(conn, "", "upsert_project", f"project:{p.id}", row)
+
+    def projects(self) -> list[Project]:
+        with self._read() as conn:
+            return [project_from(m) for m in
+                    conn.execute(select(projects).order_by(projects.c.id)).mappings().all()]
+
+    def upsert_batch(self, b: Batch) -> None:
+        row = batch_row(b)
+        with self._write() as conn:
+            if not self._known(conn, projects, [b.project]):
+                raise NotFound(
+                    f"batch {b.id}: project {b.project!r} is not in the ledger at {self.where}",
+                    remedy="declare the project first (Ledger.upsert_project)",
+                )
+            self._upsert(conn, batches, [row])
+            self._append(conn, "", "upsert_batch", f"batch:{b.id}", row)
+
+    def get_batch(self, batch_id: str) -> Batch:
+        with self._read() as conn:
+            m = conn.execute(select(batches).where(batches.c.id == batch_id)).mappings().first()
+            if m is None:
+                self._require_batches(conn, [batch_id], "get_batch")
+        return batch_from(m)
+
+    def list_batches(self) -> list[Batch]:
+        with self._read() as conn:
+            return [batch_from(m) for m in
+                    conn.execute(select(batches).order_by(batches.c.id)).mappings()]
+
+    def upsert_runs(self, runs_: Iterable[Run]) -> None:
+        rows = [run_row(r) for r in runs_]
+        if not rows:
+            return
+        by_batch = sorted({r["batch_id"] for r in rows})
+        with self._write() as conn:
+            self._require_batches(conn, by_batch, "upsert_runs")
+            self._upsert(conn, runs, rows)
+            self._append(conn, "", "upsert_runs", "runs",
+                         {"runs": len(rows), "batches": by_batch})
+
+    def runs(self, batch_id: str | None = None) -> list[Run]:
+        q = select(runs).order_by(runs.c.batch_id, runs.c.id)
+        if batch_id is not None:
+            q = q.where(runs.c.batch_id == batch_id)
+        with self._read() as conn:
+            return [run_from(m) for m in conn.execute(q).mappings().all()]
+
+    # -- imports ----------------------------------------------------------------------------
+
+    def record_import(self, rec: ImportRecord) -> bool:
+        """Record an import; False (and no change) when this sha256 + kind is already there."""
+        with self._write() as conn:
+            seen = conn.execute(select(imports.c.kind).where(
+                imports.c.source_sha256 == rec.source_sha256, imports.c.kind == rec.kind
+            )).first()
+            if seen is not None:
+                return False
+            row = import_row(rec)
+            conn.execute(insert(imports).values(row))
+            self._append(conn, "", "record_import", f"import:{rec.kind}:{rec.source_sha256}",
+                         row)
+        return True
+
+    def imports(self) -> list[ImportRecord]:
+        q = select(imports).order_by(imports.c.imported_at, imports.c.source_sha256)
+        with self._read() as conn:
+            return [import_from(m) for m in conn.execute(q).mappings().all()]
+
+    # -- attribution results ----------------------------------------------------------------
+
+    def replace_cost_lines(self, lines: Iterable[CostLine], *, summary: dict) -> int:
+        """Replace every cost line with ``lines`` in one transaction; returns the attribution id.
+
+        If any line is refused (unknown batch, a broken constraint) nothing changes: the
+        previous lines and the previous latest attribution stay as they were.
+        """
+        summary_json = chain.jsonable(summary)
+        with self._write() as conn:
+            known = set(conn.scalars(select(batches.c.id)))
+            attribution_id = conn.execute(insert(attributions).values(
+                created_at=datetime.now(UTC), actor=self.actor, summary=summary_json
+            )).inserted_primary_key[0]
+            replaced = conn.execute(delete(cost_lines)).rowcount
+            count = 0
+            for chunk in chunks(lines, CHUNK):
+                rows = [cost_line_row(c, attribution_id) for c in chunk]
+                named = {r["batch_id"] for r in rows if r["batch_id"] is not None}
+                if not named <= known:
+                    self._require_batches(conn, named, "replace_cost_lines")
+                values = bind_rows(conn, cost_lines, COST_LINE_COLUMNS, rows, offset=count)
+                try:
+                    self._backend.bulk_insert(conn, cost_lines, COST_LINE_COLUMNS, values)
+                except conn.dialect.loaded_dbapi.IntegrityError as exc:
+                    raise BadInput(
+                        f"the ledger refused a cost line among lines {count + 1}..."
+                        f"{count + len(rows)}: {exc}; nothing was replaced",
+                        remedy="fix the attribution that produced these lines and run it again",
+                    ) from exc
+                count += len(rows)
+            self._append(conn, "", "replace_cost_lines", f"attribution:{attribution_id}",
+                         {"lines": count, "replaced": replaced})
+        return attribution_id
+
+    def cost_lines(
+        self, batch_id: str | None = None, *, unattributed: bool = False
+    ) -> list[CostLine]:
+        """Cost lines of the latest attribution, in the order they were written.
+
+        No arguments: all lines. ``batch_id``: that batch's lines. ``unattributed=True``: the
+        unattributed bucket — alone, or added to the batch's lines when ``batch_id`` is given.
+        """
+        q = select(cost_lines).order_by(cost_lines.c.id)
+        wanted = []
+        if batch_id is not None:
+            wanted.append(cost_lines.c.batch_id == batch_id)
+        if unattributed:
+            wanted.append(cost_lines.c.batch_id.is_(None))
+        if wanted:
+            q = q.where(or_(*wanted))
+        with self._read() as conn:
+            if batch_id is not None:
+                self._require_batches(conn, [batch_id], "cost_lines")
+            return [cost_line_from(m) for m in conn.execute(q).mappings().all()]
+
+    def latest_attribution(self) -> dict | None:
+        q = select(attributions).order_by(attributions.c.id.desc()).limit(1)
+        with self._read() as conn:
+            m = conn.execute(q).mappings().first()
+        return None if m is None else dict(m)
+
+    # -- prices -----------------------------------------------------------------------------
+
+    def upsert_prices(self, entries: Iterable[PriceEntry]) -> None:
+        rows = [price_row(e) for e in entries]
+        if not rows:
+            return
+        with self._write() as conn:
+            self._upsert(conn, prices, rows)
+            self._append(conn, "", "upsert_prices", "prices",
+                         {"prices": len(rows), "items": sorted({r["item"] for r in rows})})
+
+    def prices(self) -> list[PriceEntry]:
+        with self._read() as conn:
+            return [price_from(m) for m in conn.execute(
+                select(prices).order_by(prices.c.item, prices.c.effective)).mappings()]
+
+    # -- plans and decisions ----------------------------------------------------------------
+
+    def add_plan(self, batch_id: str, stage: str, body: dict) -> int:
+        row = {"batch_id": batch_id, "stage": vocab(PlanStage, stage, "plan stage"),
+               "created_at": datetime.now(UTC), "body": chain.jsonable(body)}
+        with self._write() as conn:
+            self._require_batches(conn, [batch_id], "add_plan")
+            plan_id = conn.execute(insert(plans).values(row)).inserted_primary_key[0]
+            self._append(conn, "", "add_plan", f"batch:{batch_id}",
+                         {"plan_id": plan_id, "stage": row["stage"], "body": row["body"]})
+        return plan_id
+
+    def plans(self, batch_id: str) -> list[dict]:
+        q = select(plans).where(plans.c.batch_id == batch_id).order_by(plans.c.id)
+        with self._read() as conn:
+            self._require_batches(conn, [batch_id], "plans")
+            return [dict(m) for m in conn.execute(q).mappings().all()]
+
+    def add_decision(
+        self,
+        batch_id: str,
+        kind: str,
+        rationale: str,
+        *,
+        reusable_assets: Iterable[Any] = (),
+        unknowns_removed: Iterable[Any] = (),
+        next_to_verify: Iterable[Any] = (),
+        author: str = "",
+    ) -> int:
+        """Record a decision; ``author`` defaults to the ledger's actor (a decision has one)."""
+        row = {
+            "batch_id": batch_id,
+            "kind": vocab(DecisionKind, kind, "decision kind"),
+            "created_at": datetime.now(UTC),
+            "rationale": rationale,
+            "reusable_assets": item_list(reusable_assets, "reusable_assets"),
+            "unknowns_removed": item_list(unknowns_removed, "unknowns_removed"),
+            "next_to_verify": item_list(next_to_verify, "next_to_verify"),
+            "author": author or self.actor,
+        }
+        with self._write() as conn:
+            self._require_batches(conn, [batch_id], "add_decision")
+            decision_id = conn.execute(insert(decisions).values(row)).inserted_primary_key[0]
+            detail = {k: v for k, v in row.items() if k not in ("batch_id", "created_at")}
+            self._append(conn, row["author"], "add_decision", f"batch:{batch_id}",
+                         {"decision_id": decision_id, **detail})
+        return decision_id
+
+    def decisions(self, batch_id: str) -> list[dict]:
+        q = select(decisions).where(decisions.c.batch_id == batch_id).order_by(decisions.c.id)
+        with self._read() as conn:
+            self._require_batches(conn, [batch_id], "decisions")
+            return [dict(m) for m in conn.execute(q).mappings().all()]
