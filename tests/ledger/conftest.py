@@ -1,6 +1,6 @@
 """Backends for the ledger conformance suite.
 
-Every test that takes ``db_url`` (or ``ledger``) runs once per backend:
+Every test that takes ``db_url`` (fixture in tests/conftest.py) or ``ledger`` runs once per backend:
 
 * ``sqlite``: a fresh WAL database file in the test's tmp directory;
 * ``postgresql`` (marked ``postgres``): a fresh schema in the database named by
@@ -12,73 +12,11 @@ Every test that takes ``db_url`` (or ``ledger``) runs once per backend:
 
 from __future__ import annotations
 
-import itertools
-import os
-import uuid
-
 import pytest
-from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import OperationalError
 
 from trainledger.ledger import Ledger
 from trainledger.model import AttributionKey, Batch, Project
-
-PG_URL_ENV = "TRAINLEDGER_TEST_PG_URL"
-REQUIRE_PG_ENV = "TRAINLEDGER_REQUIRE_PG"
-_schema_numbers = itertools.count(1)
-
-
-def _pg_unavailable(reason: str) -> None:
-    if os.environ.get(REQUIRE_PG_ENV) == "1":
-        pytest.fail(f"{reason}, and {REQUIRE_PG_ENV}=1 requires the PostgreSQL tests to run",
-                    pytrace=False)
-    pytest.skip(reason)
-
-
-@pytest.fixture(scope="session")
-def pg_admin():
-    """(autocommit engine, base URL, schema prefix) for this test session's PostgreSQL."""
-    url = os.environ.get(PG_URL_ENV, "").strip()
-    if not url:
-        _pg_unavailable(f"{PG_URL_ENV} is not set")
-    engine = create_engine(url, isolation_level="AUTOCOMMIT", connect_args={"connect_timeout": 5})
-    problem = None
-    try:
-        with engine.connect() as conn:
-            conn.execute(text("SELECT 1"))
-    except OperationalError as exc:
-        problem = str(exc.orig).strip()
-    if problem is not None:
-        engine.dispose()
-        where = make_url(url).render_as_string(hide_password=True)
-        _pg_unavailable(f"PostgreSQL at {where} is unreachable ({problem})")
-    prefix = f"tl_test_{uuid.uuid4().hex[:10]}"
-    yield engine, url, prefix
-    with engine.connect() as conn:  # anything a crashed test left behind
-        leftovers = conn.scalars(text("SELECT nspname FROM pg_namespace WHERE nspname LIKE :p"),
-                                 {"p": prefix + "%"}).all()
-        for schema in leftovers:
-            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-    engine.dispose()
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def db_url(request, tmp_path):
-    """A URL to an empty database on each backend."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'ledger.db'}"
-        return
-    engine, url, prefix = request.getfixturevalue("pg_admin")
-    schema = f"{prefix}_{next(_schema_numbers)}"
-    with engine.connect() as conn:
-        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    # A session time zone far from UTC proves instants come back as UTC whatever it is.
-    options = f"-csearch_path={schema} -cTimeZone=Asia/Shanghai"
-    scoped = make_url(url).update_query_dict({"options": options})
-    yield scoped.render_as_string(hide_password=False)
-    with engine.connect() as conn:
-        conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
 
 
 @pytest.fixture

@@ -12,10 +12,12 @@ from trainledger.service import Workspace
 IMPORT_ORDER = ("slurm", "focus", "progress", "storage", "timesheet", "invoice")
 
 
-def run_demo(directory: Path, seed: int, echo=click.echo) -> dict[str, Path]:
+def run_demo(directory: Path, seed: int, echo=click.echo, *, db_url: str = "") -> dict[str, Path]:
     from trainledger.demo import generate
 
     files = generate(directory, seed=seed)
+    if db_url:
+        _set_db_url(files.config, db_url)
     reports: dict[str, Path] = {}
     with Workspace.init(directory) as wsp:
         for kind in IMPORT_ORDER:
@@ -39,6 +41,16 @@ def run_demo(directory: Path, seed: int, echo=click.echo) -> dict[str, Path]:
     return reports
 
 
+def _set_db_url(config: Path, db_url: str) -> None:
+    import tomllib
+
+    import tomli_w
+
+    data = tomllib.loads(config.read_text(encoding="utf-8"))
+    data.setdefault("workspace", {})["db_url"] = db_url
+    config.write_text(tomli_w.dumps(data), encoding="utf-8")
+
+
 def _summary(sheet: dict, echo) -> None:
     echo(f"\n  {sheet['batch']['id']}  ({len(sheet['runs'])} runs)")
     for t in sheet["totals_by_basis"]:
@@ -50,11 +62,12 @@ def _summary(sheet: dict, echo) -> None:
 @click.option("--dir", "directory", default="trainledger-demo", show_default=True,
               type=click.Path(file_okay=False), help="Where to write the demo workspace.")
 @click.option("--seed", default=20261129, show_default=True, help="Seed of the generated data.")
-def demo(directory: str, seed: int) -> None:
+@click.option("--db", "db_url", default="", help="Ledger URL (default: SQLite inside the demo directory).")
+def demo(directory: str, seed: int, db_url: str) -> None:
     """Build a demo workspace end to end and print a summary. / 生成演示工作区并输出成本底稿。"""
     root = Path(directory)
     click.echo(f"trainledger demo → {root}")
-    reports = run_demo(root, seed)
+    reports = run_demo(root, seed, db_url=db_url)
     click.echo("\nreports / 成本底稿:")
     for path in reports.values():
         click.echo(f"  {path}  (.json, .html beside it)")
