@@ -34,11 +34,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("workspace.currency", str, "USD", "Default currency for inputs that carry none."),
     Setting("workspace.language", str, "en", "Language of rendered reports: en or zh-CN."),
     Setting("workspace.db_url", str, "", "Ledger database URL; empty means sqlite:///<workspace>/ledger.db."),
-    Setting("workspace.price_book", str, "", "Price book file (relative to the workspace) used to price storage and queued time."),
+    Setting("workspace.price_book", str, "",
+            "Price book file (relative to the workspace) used to price storage and queued time."),
     Setting("sources.slurm.timezone", str, "UTC", "Time zone of sacct's offset-less timestamps, e.g. Asia/Shanghai."),
     Setting("cluster.gpus_per_node", int, 8, "GPU slots per billed node; a node-hour is split over them."),
     Setting("cluster.gpu_item", str, "", "Price-book item that values queued GPU-hours (opportunity, never cash)."),
-    Setting("cluster.stale_gap_minutes", int, 15, "A gap between progress samples longer than this (and 3x the usual interval) counts as a hang."),
+    Setting("cluster.stale_gap_minutes", int, 15,
+            "A gap between progress samples longer than this (and 3x the usual interval) counts as a hang."),
 )
 
 RULE_SOURCES = ("slurm", "focus", "storage", "timesheet", "invoice")

@@ -1,6 +1,5 @@
 """Inline facts for engine tests, in the lake's column names (docs/formats.md)."""
 
-import textwrap
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 

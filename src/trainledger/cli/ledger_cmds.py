@@ -18,7 +18,8 @@ def open_ws(ctx: click.Context) -> Workspace:
 
 @click.command("init")
 @click.argument("directory", required=False, type=click.Path(file_okay=False))
-@click.option("--db", "db_url", default="", help="Ledger URL, e.g. postgresql+psycopg://user@host/db (default: SQLite in the workspace).")
+@click.option("--db", "db_url", default="",
+              help="Ledger URL, e.g. postgresql+psycopg://user@host/db (default: SQLite in the workspace).")
 @click.option("--currency", default="USD", show_default=True, help="Default currency of the workspace.")
 @click.pass_context
 def init(ctx: click.Context, directory: str | None, db_url: str, currency: str) -> None:

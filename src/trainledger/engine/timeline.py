@@ -48,10 +48,7 @@ def _flatten(window: tuple[datetime, datetime], layers: Iterable[tuple[int, S, d
     out: list[Segment] = []
     for a, b in zip(cuts, cuts[1:], strict=False):
         covering = [x for x in spans if x[2] <= a and x[3] >= b]
-        if not covering:
-            state = S.UNCLASSIFIED
-        else:
-            state = max(covering, key=lambda x: x[0])[1]
+        state = max(covering, key=lambda x: x[0])[1] if covering else S.UNCLASSIFIED
         if out and out[-1].state == state and out[-1].end == a:
             out[-1] = Segment(state, out[-1].start, b)
         else:

@@ -35,7 +35,7 @@ def to_decimal(value: object) -> Decimal:
     """Parse ``value`` as an exact decimal. Floats are refused: they already lost precision."""
     if isinstance(value, Decimal):
         d = value
-    elif isinstance(value, bool) or isinstance(value, float):
+    elif isinstance(value, bool | float):
         raise TypeError(f"refusing {type(value).__name__} {value!r}: pass str or Decimal")
     elif isinstance(value, int):
         d = Decimal(value)

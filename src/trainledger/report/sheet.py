@@ -86,7 +86,7 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
 
     totals = []
     for (basis, evidence), per_cur in sorted(by_basis.data.items(), key=lambda kv: (kv[0][0], kv[0][1])):
-        for cur, r in sorted(per_cur.items()):
+        for _cur, r in sorted(per_cur.items()):
             totals.append({"basis": str(basis), "evidence": str(evidence), "cash": basis in CASH_BASES,
                            **rng(r, exact=basis in CASH_BASES), "lines": by_basis.count[(basis, evidence)]})
 
