@@ -167,6 +167,53 @@ def test_no_node_runs_two_jobs_at_once(any_seed):
             assert end <= start, (a, b)
 
 
+def gpus(job: dict[str, str]) -> int:
+    m = re.search(r"gres/gpu:h800=(\d+)", job["AllocTRES"])
+    return int(m.group(1)) if m else 0
+
+
+def test_no_node_ever_holds_more_than_its_eight_gpus(any_seed):
+    changes = defaultdict(list)  # node → (time, +/- GPUs on that node)
+    for j in any_seed.jobs:
+        if j["Start"] == "Unknown":
+            continue
+        nodes = expand(j["NodeList"])
+        per_node = gpus(j) // len(nodes)
+        assert per_node * len(nodes) == gpus(j) and per_node > 0, j["JobID"]
+        start, end = window(j)
+        for node in nodes:
+            changes[node] += [(start, per_node), (end, -per_node)]
+    for node, deltas in changes.items():
+        held = 0
+        for when, delta in sorted(deltas, key=lambda d: (d[0], d[1])):  # releases first
+            held += delta
+            assert 0 <= held <= 8, (node, when, held)
+
+
+def test_jobs_hold_most_but_not_all_of_the_rented_gpu_hours(any_seed):
+    rented = 4 * 8 * (PERIOD[1] - PERIOD[0]).total_seconds()
+    held = 0.0
+    for j in any_seed.jobs:
+        if j["Start"] != "Unknown":
+            start, end = window(j)
+            held += gpus(j) * (end - start).total_seconds()
+    assert 0.55 <= held / rented <= 0.75, held / rented
+
+
+def test_the_idle_remainder_is_visible(demo):
+    """Some nights and weekends stay idle: the wait for the data fix, the last weekend."""
+    busy = defaultdict(list)
+    for j in demo.jobs:
+        if j["Start"] != "Unknown":
+            for node in expand(j["NodeList"]):
+                busy[node].append(window(j))
+    for node, spans in busy.items():
+        spans.sort()
+        gaps = [b[0] - a[1] for a, b in zip(spans, spans[1:], strict=False)]
+        assert max(gaps) >= timedelta(hours=48), node  # the weekend waiting for the data fix
+        assert PERIOD[1] - spans[-1][1] >= timedelta(hours=24), node  # the rental's last weekend
+
+
 # --- progress ------------------------------------------------------------------------------------
 
 def test_progress_lies_inside_each_allocation(any_seed):

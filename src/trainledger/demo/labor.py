@@ -22,7 +22,7 @@ INVOICE_COLUMNS = ("invoice_id", "vendor", "date", "amount", "currency", "stage"
 # date, person, role, phase, hours, recurrence ("-": default by phase), batch (A, B, "-": shared),
 # activity (the rest of the line). "#" lines are comments.
 _TIMESHEET = """
-# week 1 — build: environment onboarding, data pipeline, job templates; batch A runs
+# week 1 — build: environment onboarding, data pipeline, job templates; batch A runs and sweeps
 2026-11-02 chen.hao platform_support     build   7.5 -       - environment adaptation
 2026-11-02 chen.hao vendor               build     2 -       - vendor coordination
 2026-11-02 zhou.qi  data_prep            build     5 -       - data pipeline
@@ -34,11 +34,14 @@ _TIMESHEET = """
 2026-11-03 wang.lei training_engineering run       3 -       A config
 2026-11-03 wang.lei training_engineering rework  1.5 -       A fault handling
 2026-11-03 wang.lei training_engineering run       2 -       A submission and monitoring
+2026-11-03 he.jun   training_engineering run       3 -       A config
+2026-11-03 he.jun   training_engineering run     1.5 -       A submission and monitoring
 2026-11-03 zhou.qi  data_prep            build     6 -       - data pipeline
 2026-11-04 chen.hao platform_support     rework    5 -       A fault handling
 2026-11-04 chen.hao vendor               rework  1.5 -       A vendor coordination
 2026-11-04 wang.lei training_engineering rework  2.5 -       A fault handling
 2026-11-04 wang.lei training_engineering run       2 -       A submission and monitoring
+2026-11-04 he.jun   training_engineering run       2 -       A submission and monitoring
 2026-11-04 sun.yue  business_eval        run       3 -       A evaluation
 2026-11-05 sun.yue  business_eval        run       7 -       A evaluation
 2026-11-05 he.jun   training_engineering run       4 -       A config
@@ -48,29 +51,42 @@ _TIMESHEET = """
 2026-11-06 li.na    project_coordination run       2 -       B approval
 2026-11-06 zhou.qi  data_prep            rework    7 -       B data pipeline
 2026-11-06 sun.yue  business_eval        rework    4 -       B evaluation
+2026-11-06 he.jun   training_engineering run       2 -       A submission and monitoring
 2026-11-06 chen.hao platform_support     build     3 -       - archive and retention setup
-# week 2 — data fix, batch B runs, eval rework after the goal change
+# week 2 — data fix, batch B runs and sweeps, eval rework after the goal change
 2026-11-09 zhou.qi  data_prep            rework    6 -       B data pipeline
 2026-11-09 zhou.qi  data_prep            run       2 -       B data loader benchmark
 2026-11-09 he.jun   training_engineering run       2 -       B config
+2026-11-09 he.jun   training_engineering run       1 -       B submission and monitoring
 2026-11-10 chen.hao platform_support     run       5 -       - driver and firmware upgrade
 2026-11-10 chen.hao vendor               run       2 ongoing - vendor coordination
 2026-11-10 wang.lei training_engineering run       3 -       B submission and monitoring
 2026-11-10 he.jun   training_engineering rework    1 -       B fault handling
+2026-11-10 he.jun   training_engineering run     1.5 -       B submission and monitoring
 2026-11-11 sun.yue  business_eval        run       5 -       B evaluation
+2026-11-11 wang.lei training_engineering run       2 -       B config
+2026-11-11 he.jun   training_engineering run       2 -       B submission and monitoring
 2026-11-12 sun.yue  business_eval        rework    6 -       B evaluation
 2026-11-12 li.na    project_coordination rework  1.5 -       B approval
+2026-11-12 he.jun   training_engineering run     1.5 -       B submission and monitoring
 2026-11-13 sun.yue  business_eval        rework    3 -       B evaluation
 2026-11-13 wang.lei training_engineering rework  1.5 -       B evaluation
+2026-11-13 he.jun   training_engineering rework    3 -       B config
 2026-11-13 li.na    project_coordination run     1.5 ongoing - weekly review
-# week 3 — final run, evaluation, approval and release preparation
+# week 3 — candidates, the final run and its seeds, release review and preparation
 2026-11-16 wang.lei training_engineering run     2.5 -       B config
 2026-11-16 wang.lei training_engineering run     1.5 -       B submission and monitoring
 2026-11-17 sun.yue  business_eval        run       6 -       B evaluation
-2026-11-18 li.na    project_coordination run       3 -       B approval
-2026-11-18 wang.lei training_engineering run       5 -       B release prep
-2026-11-19 chen.hao platform_support     run       3 one_time B release prep
-2026-11-19 wang.lei training_engineering run       3 -       B release prep
+2026-11-17 wang.lei training_engineering run       2 -       B submission and monitoring
+2026-11-18 wang.lei training_engineering run     1.5 -       B submission and monitoring
+2026-11-19 sun.yue  business_eval        run       5 -       B evaluation
+2026-11-19 wang.lei training_engineering run       2 -       B config
+2026-11-19 wang.lei training_engineering run     1.5 -       B submission and monitoring
+2026-11-19 li.na    project_coordination run     1.5 -       B approval
+2026-11-20 sun.yue  business_eval        run       4 -       B evaluation
+2026-11-20 li.na    project_coordination run       3 -       B approval
+2026-11-20 wang.lei training_engineering run       5 -       B release prep
+2026-11-20 chen.hao platform_support     run       3 one_time B release prep
 2026-11-20 li.na    project_coordination run     1.5 ongoing - weekly review
 2026-11-20 li.na    vendor               run       1 ongoing - vendor coordination
 """

@@ -1,9 +1,11 @@
 """An OSS inventory snapshot (CSV) of everything the project keeps, as of the end of the period.
 
 Checkpoints come from the runs' own ``checkpoint_saved`` events (the last three per run survive
-rotation, ``save_total_limit=3``), so sizes and dates agree with the progress log. Governance
-findings on purpose: a stale cache nobody owns (no owner, purpose or dates), a dedup scratch copy
-with no owner, and a sweep run's checkpoint with neither a retention nor a review date.
+rotation, ``save_total_limit=3``), so sizes and dates agree with the progress log; every completed
+16-GPU training run exported a candidate model. Governance findings on purpose: a stale cache
+nobody owns (no owner, purpose or dates), a dedup scratch copy with no owner, and the timed-out
+sweep run's last checkpoint (copied by hand after the time limit) with neither a retention nor a
+review date.
 Checkpoints carry no ``storage_class`` (the workspace's prefix rules classify them) and no
 ``batch`` (the prefix rules attribute them); a few objects name their batch explicitly.
 """
@@ -15,7 +17,7 @@ import io
 import random
 from datetime import UTC, datetime
 
-from trainledger.demo.scenario import BATCH_A, BATCH_B, INVENTORY_DATE
+from trainledger.demo.scenario import BATCH_A, BATCH_B, FINAL_RUN, INVENTORY_DATE
 from trainledger.demo.timeline import Job
 
 COLUMNS = ("path", "size_bytes", "storage_class", "tier", "owner", "purpose", "retention_until",
@@ -48,28 +50,27 @@ STATIC = (
     ("oss://train-cache/tmp/shard-dump-2026-09/", 642.7, "cache", "standard", "", "", "", "",
      "2026-09-14T10:03:00Z", ""),
     ("oss://train-models/release/cs-assistant-7b-v1/", WEIGHTS_GB, "final_artifact", "standard",
-     "li.na", "上线发布制品 / released model", "2028-11-30", "", "2026-11-19T09:30:00Z", BATCH_B),
-    ("oss://train-logs/csa-sft-2026-11-a/", 3.4, "", "standard", "wang.lei",
-     "训练与调度日志，复盘用 / logs for the review", "2027-11-30", "", "2026-11-05T08:22:00Z", ""),
-    ("oss://train-logs/csa-sft-2026-11-b/", 2.9, "", "standard", "wang.lei",
-     "训练与调度日志，复盘用 / logs for the review", "2027-11-30", "", "2026-11-17T03:58:00Z", ""),
+     "li.na", "发布制品，待上线审批 / release artefact, awaiting go-live approval", "2028-11-30",
+     "", "2026-11-20T09:30:00Z", BATCH_B),
+    ("oss://train-logs/csa-sft-2026-11-a/", 6.8, "", "standard", "wang.lei",
+     "训练与调度日志，复盘用 / logs for the review", "2027-11-30", "", "2026-11-07T02:40:00Z", ""),
+    ("oss://train-logs/csa-sft-2026-11-b/", 9.6, "", "standard", "wang.lei",
+     "训练与调度日志，复盘用 / logs for the review", "2027-11-30", "", "2026-11-21T14:25:00Z", ""),
     ("oss://train-eval/csa-sft-2026-11-a/eval-v3/", 0.41, "eval_result", "standard", "sun.yue",
-     "评测结果与逐条判定 / eval results", "2027-11-30", "", "2026-11-04T15:17:00Z", ""),
-    ("oss://train-eval/csa-sft-2026-11-b/eval-v3/", 0.43, "eval_result", "standard", "sun.yue",
-     "评测结果与逐条判定 / eval results", "2027-11-30", "", "2026-11-11T06:17:00Z", ""),
-    ("oss://train-eval/csa-sft-2026-11-b/eval-v3.1/", 0.97, "eval_result", "standard", "sun.yue",
+     "评测结果与逐条判定 / eval results", "2027-11-30", "", "2026-11-04T18:40:00Z", ""),
+    ("oss://train-eval/csa-sft-2026-11-b/eval-v3/", 0.86, "eval_result", "standard", "sun.yue",
+     "评测结果与逐条判定 / eval results", "2027-11-30", "", "2026-11-12T14:30:00Z", ""),
+    ("oss://train-eval/csa-sft-2026-11-b/eval-v3.1/", 4.37, "eval_result", "standard", "sun.yue",
      "评测结果（含新增政策用例）/ eval results incl. new policy cases", "2027-11-30", "",
-     "2026-11-17T03:57:00Z", ""),
+     "2026-11-21T14:20:00Z", ""),
     ("oss://train-backup/raw/tickets-2026-10-31/", 186.4, "backup", "archive",
      "data-gov: liu.yang", "原始快照异地备份 / off-site backup of the raw snapshot", "2029-10-31",
      "", "2026-11-01T18:00:00Z", ""),
     ("oss://train-backup/release/cs-assistant-7b-v1/", WEIGHTS_GB, "backup", "archive", "li.na",
-     "发布制品备份 / backup of the released model", "2028-11-30", "", "2026-11-19T10:05:00Z",
+     "发布制品备份 / backup of the release artefact", "2028-11-30", "", "2026-11-20T10:05:00Z",
      BATCH_B),
 )
-# Candidate models: (batch, run, job id) exported at the end of a completed full run.
-CANDIDATES = ((BATCH_A, "a-r04", "48118"), (BATCH_B, "b-r01", "48140"), (BATCH_B, "b-r07", "48157"))
-NO_DATES_RUN = "a-r06"  # the TIMEOUT sweep run: its checkpoint was never given a date
+NO_DATES_RUN = "a-r04"  # the TIMEOUT sweep run: its last checkpoint was never given a date
 
 
 def _z(t: datetime) -> str:
@@ -91,28 +92,28 @@ def rows(jobs: tuple[Job, ...], seed: int) -> list[dict[str, str]]:
 
     for entry in STATIC:
         add(*entry)
-    by_run = {j.plan.run: j for j in jobs if j.plan.run}
     for job in jobs:
         ckpts = job.checkpoints[-KEEP_LAST:]
-        if not ckpts:
-            continue
         p = job.plan
-        final = p.run == "b-r07"
-        keep = "2027-05-31" if final else ""
-        review = "" if final or p.run == NO_DATES_RUN else (
-            "2026-12-15" if p.batch == BATCH_A else "2026-12-31")
-        purpose = "" if p.run == NO_DATES_RUN else "断点续训检查点 / resume checkpoint"
+        final = p.run == FINAL_RUN
         for step, ts in ckpts:
+            undated = p.run == NO_DATES_RUN and (step, ts) == ckpts[-1]
+            keep = "2027-05-31" if final else ""
+            review = "" if final or undated else (
+                "2026-12-15" if p.batch == BATCH_A else "2026-12-31")
+            purpose = "" if undated else "断点续训检查点 / resume checkpoint"
             size = CKPT_GB + rng.uniform(-0.05, 0.05)
             add(f"{CKPT_ROOT}{p.batch}/{p.run}/step-{step:05d}/", size, "", "standard", p.user,
                 purpose, keep, review, _z(ts), "")
-    for batch, run, _job_id in CANDIDATES:
-        job = by_run[run]
+    for job in jobs:  # candidates: exported at the end of every completed full-scale run
+        p = job.plan
+        if len(p.nodes) != 2 or job.state != "COMPLETED" or not job.checkpoints:
+            continue
         assert job.end is not None
         step = job.checkpoints[-1][0]
-        keep, review = ("2027-05-31", "") if run == "b-r07" else ("", "2026-12-31")
-        add(f"oss://train-models/candidates/{batch}/{run}-step{step}/", WEIGHTS_GB,
-            "candidate_model", "standard", job.plan.user,
+        keep, review = ("2027-05-31", "") if p.run == FINAL_RUN else ("", "2026-12-31")
+        add(f"oss://train-models/candidates/{p.batch}/{p.run}-step{step}/", WEIGHTS_GB,
+            "candidate_model", "standard", p.user,
             "候选模型，用于对比评测 / candidate for comparison", keep, review, _z(job.end), "")
     return out
 

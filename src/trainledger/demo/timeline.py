@@ -146,14 +146,15 @@ def play(seed: int) -> tuple[Job, ...]:
     done: dict[int, Job] = {}
     for plan in PLANS:
         wh = plan.when
-        prev = done[wh.after] if wh.after is not None else None
-        if wh.submit is None:
-            assert prev is not None and prev.end is not None
-            submit = prev.end + _s(wh.gap_s + rng.randint(0, 90))
-            eligible, ready = submit, submit
+        ends = [done[a].end for a in wh.waits_for]
+        assert all(e is not None for e in ends), plan.job_id
+        if wh.submit is None:  # a retry: submitted a while after the job it retries ended
+            submit = ends[0] + _s(wh.gap_s + rng.randint(0, 90))  # type: ignore[operator]
+            eligible = submit
+            ready = max([submit, *ends])  # type: ignore[type-var]
         else:
             submit = local(wh.submit)
-            ready = submit if prev is None else max(submit, prev.end)  # type: ignore[type-var]
+            ready = max([submit, *ends])  # type: ignore[type-var]
             eligible = ready if wh.dependency else submit
         if wh.never_starts:
             done[plan.job_id] = Job(plan, submit, None, None, None, None, "PENDING", "0:0", ())
@@ -162,4 +163,20 @@ def play(seed: int) -> tuple[Job, ...]:
         events, end, proc_end, state, exit_code = _train(plan, start, rng)
         done[plan.job_id] = Job(plan, submit, eligible, start, end, proc_end, state, exit_code,
                                 events)
-    return tuple(sorted(done.values(), key=lambda j: j.plan.job_id))
+    jobs = tuple(sorted(done.values(), key=lambda j: j.plan.job_id))
+    _check_nodes(jobs)
+    return jobs
+
+
+def _check_nodes(jobs: tuple[Job, ...]) -> None:
+    """Each node is held by one whole-node job at a time (plans hand nodes over by ``after``)."""
+    held: dict[str, list[tuple[datetime, datetime, str]]] = {}
+    for j in jobs:
+        if j.start is not None and j.end is not None:
+            for node in j.nodes:
+                held.setdefault(node, []).append((j.start, j.end, j.job_id))
+    for node, spans in held.items():
+        spans.sort()
+        for (_, end, a), (start, _, b) in zip(spans, spans[1:], strict=False):
+            if start < end:
+                raise AssertionError(f"{node}: job {b} starts before job {a} released it")
