@@ -14,7 +14,7 @@ import click
 
 from trainledger.errors import TrainledgerError
 
-_MODULES = ("ledger_cmds", "report_cmds", "demo_cmd")
+_MODULES = ("ledger_cmds", "report_cmds", "demo_cmd", "estimate")
 
 
 class _Group(click.Group):

@@ -1,0 +1,29 @@
+"""``python -m bench``: run every registered benchmark and print its median figures."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+BENCHMARKS = ("bench.bench_montecarlo",)
+TARGETS_MS = {"montecarlo_core (100k samples, 20 inputs)": 100.0}
+
+
+def main() -> int:
+    worst = 0
+    for name in BENCHMARKS:
+        module = importlib.import_module(name)
+        print(f"{name}: median of repeated runs")
+        for label, value, unit in module.main():
+            target = TARGETS_MS.get(label)
+            verdict = (
+                "" if target is None else (f"  (target < {target:g} {unit}: {'ok' if value < target else 'MISSED'})")
+            )
+            if target is not None and value >= target:
+                worst = 1
+            print(f"  {label:<45} {value:8.1f} {unit}{verdict}")
+    return worst
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,234 @@
+"""``trainledger estimate`` and ``trainledger compare``: thin click edges over the estimator.
+
+Options left out fall back to the spec file (``--from``), then to the estimator's defaults. The
+overhead is calibrated from the workspace's finished batches when the ledger history hook exists;
+otherwise the assumptions drawer says the sourced prior was used.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import click
+
+from trainledger.errors import BadInput
+from trainledger.estimate import calibrate, engine
+from trainledger.estimate.procurement import compare as run_compare
+from trainledger.estimate.quantities import parse_count, parse_range
+from trainledger.estimate.render import FORMATS, LANGS, render_compare, render_estimate
+from trainledger.estimate.spec import build_spec, load_spec_file
+from trainledger.estimate.tasks import RAG_ROUTE_EN, RAG_ROUTE_ZH, classify
+from trainledger.pricebook import SAMPLE_PRICE_BOOK, load_price_book
+
+_TEXT_OPTS = (
+    ("--task", "task type: pretrain, continued_pretrain, full_finetune, lora, qlora, rag"),
+    ("--params", "parameters: 7e9, 7B, 70B…"),
+    ("--active-params", "active parameters per token (mixture of experts)"),
+    ("--tokens", "training tokens: 2T, 500M…"),
+    ("--gpu", "accelerator id, e.g. a100-80gb, h100-80gb, h800, tpu-v5p"),
+    ("--gpus", "GPUs you will run on (default: chosen for ~90 days)"),
+    ("--seq-len", "sequence length (default 4096)"),
+    ("--micro-batch", "micro-batch per GPU (default 1)"),
+    ("--zero-stage", "ZeRO stage 0-3 (default: least-GPU strategy)"),
+    ("--tp", "tensor parallel degree"),
+    ("--pp", "pipeline parallel degree"),
+    ("--layers", "transformer layers (default: derived)"),
+    ("--hidden", "hidden size (default: derived)"),
+    ("--heads", "attention heads (default: hidden/128)"),
+    ("--vocab", "vocabulary size (default 32000)"),
+    ("--lora-rank", "LoRA rank (default 16)"),
+    ("--gpu-memory-gb", "memory of an accelerator not in the catalog (GB as on its datasheet)"),
+    ("--peak-tflops", "dense BF16 peak of an accelerator not in the catalog"),
+    ("--price-item", "price-book item for compute (default gpu_hour:<gpu>)"),
+    ("--rounds", "experiment rounds: 2, 1..3 or 1..2..4 (final-run equivalents)"),
+    ("--currency", "reporting currency (default: the price book's)"),
+    ("--on", "pricing date YYYY-MM-DD (default today)"),
+    ("--samples", "Monte Carlo samples (default 100000)"),
+    ("--seed", "Monte Carlo seed"),
+    ("--name", "a name for this estimate"),
+)
+
+
+def _estimate_options(f):
+    for flag, help_text in reversed(_TEXT_OPTS):
+        f = click.option(flag, default=None, help=help_text)(f)
+    return f
+
+
+@click.command("estimate")
+@_estimate_options
+@click.option(
+    "--recompute",
+    type=click.Choice(["none", "selective", "full"]),
+    default=None,
+    help="activation recomputation (default: selective when it fits)",
+)
+@click.option(
+    "--offload",
+    type=click.Choice(["none", "optimizer", "optimizer+params"]),
+    default=None,
+    help="ZeRO CPU offload",
+)
+@click.option("--precision", type=click.Choice(["bf16", "fp16", "fp8", "fp32"]), default=None)
+@click.option("--optimizer", type=click.Choice(["adamw", "adam8bit", "sgd"]), default=None)
+@click.option(
+    "--price-book",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="TOML or CSV price book (default: the shipped sample)",
+)
+@click.option(
+    "--from",
+    "spec_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="a spec TOML with the same names plus [data], [labor], [inference]",
+)
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="md", show_default=True)
+@click.option("--lang", type=click.Choice(LANGS), default="en", show_default=True)
+@click.option("--guided", is_flag=True, help="answer the three questions to find the task type")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="write to FILE instead of stdout",
+)
+@click.pass_context
+def estimate(ctx: click.Context, spec_file, fmt, lang, guided, output, **options) -> None:
+    """Estimate a training batch before it runs: P10 / P50 / P90 with every assumption.
+
+    预估一个训练批次:任务类型 → 显存 → 吞吐 → 额外占用 → 数据 → 人力 → 单价 → 轮次。
+    """
+    values = load_spec_file(spec_file) if spec_file else {}
+    values.update({k: v for k, v in options.items() if v is not None})
+    if guided:
+        values = _guided(values, lang)
+    spec = build_spec(values, where=spec_file or "options")
+    workspace = (ctx.obj or {}).get("workspace")
+    ratios, note = calibrate.workspace_ratios(workspace)
+    book = load_price_book(spec.price_book or SAMPLE_PRICE_BOOK)
+    route = RAG_ROUTE_ZH if lang == "zh-CN" else RAG_ROUTE_EN
+    est = engine.run(spec, book=book, history_ratios=ratios, history_note=note, rag_route=route)
+    _emit(render_estimate(est.to_dict(), fmt, lang), output)
+    if output or fmt == "json":  # md / html on a terminal show their warnings already
+        for w in est.warnings:
+            click.echo(f"warning: {w}", err=True)
+
+
+def _guided(values: dict, lang: str) -> dict:
+    zh = lang == "zh-CN"
+
+    def ask(en: str, cn: str) -> str:
+        return cn if zh else en
+
+    changes = click.confirm(ask("Do the model's weights change?", "要改动模型权重吗?"), default=True, err=True)
+    labelled = click.prompt(
+        ask(
+            "How many labelled samples? (0 = raw text only)",
+            "需要多少条标注样本?(0 = 只有原始语料)",
+        ),
+        type=int,
+        default=0,
+        err=True,
+    )
+    rounds = click.confirm(ask("Will it run for several rounds?", "要重复跑多轮吗?"), default=True, err=True)
+    existing = True
+    if changes and labelled == 0:
+        existing = click.confirm(
+            ask("Starting from an existing model?", "基于已有模型继续训练吗?"),
+            default=True,
+            err=True,
+        )
+    c = classify(changes, labelled, rounds, from_existing_model=existing)
+    click.echo(ask("Task type: ", "任务类型:") + c.task.value, err=True)
+    for r in c.reasons(lang):
+        click.echo(f"  - {r}", err=True)
+    out = dict(values, task=c.task.value)
+    out.setdefault("rounds", "..".join(f"{x:g}" for x in c.rounds_hint))
+    if c.task.value != "rag":
+        for key, en, cn in (
+            ("params", "Parameters (e.g. 7B)", "参数量(如 7B)"),
+            ("tokens", "Training tokens (e.g. 20M)", "训练 token 数(如 20M)"),
+            ("gpu", "Accelerator id (e.g. a100-80gb)", "加速卡(如 a100-80gb)"),
+        ):
+            if key not in out:
+                out[key] = click.prompt(ask(en, cn), err=True)
+    return out
+
+
+def _emit(text: str, output: str | None) -> None:
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=not text.endswith("\n"))
+
+
+@click.command("compare")
+@click.option("--gpu", required=True, help="accelerator id")
+@click.option("--gpus", required=True, help="fleet size for reserved / own hardware")
+@click.option("--years", default="3", show_default=True, help="horizon in years")
+@click.option("--utilisation", default=None, help="share of fleet hours used: 0.6 or 0.4..0.6..0.8")
+@click.option("--gpu-hours-per-year", default=None, help="demand instead of utilisation: 1e6..2e6")
+@click.option("--price-book", type=click.Path(dir_okay=False), default=None)
+@click.option("--price-item", default=None, help="on-demand price item (default gpu_hour:<gpu>)")
+@click.option(
+    "--external-per-year", default=None, help="an external service's yearly quote (range), in the report currency"
+)
+@click.option("--currency", default=None)
+@click.option("--on", default=None, help="pricing date YYYY-MM-DD (default today)")
+@click.option("--samples", default="100000")
+@click.option("--seed", default="20240607")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="md", show_default=True)
+@click.option("--lang", type=click.Choice(LANGS), default="en", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None)
+def compare(
+    gpu,
+    gpus,
+    years,
+    utilisation,
+    gpu_hours_per_year,
+    price_book,
+    price_item,
+    external_per_year,
+    currency,
+    on,
+    samples,
+    seed,
+    fmt,
+    lang,
+    output,
+) -> None:
+    """Rent on demand vs reserved vs own hardware vs a platform or external service, N years.
+
+    按需租用、预留、自建、平台或外部服务的 N 年总成本对比(同一口径,含退出成本)。
+    """
+    if utilisation and gpu_hours_per_year:
+        raise BadInput("give --utilisation or --gpu-hours-per-year, not both")
+    try:
+        day = date.fromisoformat(on) if on else None
+    except ValueError:
+        raise BadInput(f"--on {on!r} is not an ISO date (YYYY-MM-DD)") from None
+    book = load_price_book(price_book or SAMPLE_PRICE_BOOK)
+    cmp = run_compare(
+        book,
+        gpu=gpu,
+        gpus=int(parse_count(gpus, "--gpus")),
+        years=int(parse_count(years, "--years")),
+        utilisation=parse_range(utilisation, "--utilisation") if utilisation else None,
+        gpu_hours_per_year=(parse_range(gpu_hours_per_year, "--gpu-hours-per-year") if gpu_hours_per_year else None),
+        on=day,
+        currency=currency.upper() if currency else None,
+        price_item=price_item,
+        external_per_year=parse_range(external_per_year, "--external-per-year") if external_per_year else None,
+        samples=int(parse_count(samples, "--samples")),
+        seed=int(parse_count(seed, "--seed")),
+    )
+    _emit(render_compare(cmp.to_dict(), fmt, lang), output)
+    if output or fmt == "json":
+        for w in cmp.warnings:
+            click.echo(f"warning: {w}", err=True)
+
+
+COMMANDS = (estimate, compare)

@@ -1,0 +1,47 @@
+"""The estimator: a training budget as an honest range, in the seed's fixed order.
+
+    spec  ->  task type  ->  memory -> GPU count  ->  FLOPs / (peak x MFU) -> effective GPU-hours
+          ->  x overhead (sourced prior, or the workspace's own finished batches)
+          ->  data  ->  labor  ->  dated prices (units normalised, FX)  ->  x rounds
+          ->  Monte Carlo P10 / P50 / P90 + tornado  ->  JSON / Markdown / HTML with the drawer
+    inference (serving) is estimated beside it and never added to it.
+
+Modules (one line each):
+
+    spec.py          EstimateSpec and the TOML spec file (--from)
+    quantities.py    7B / 2T / 1..3 parsing; Uncertain (low/mode/high + evidence, source, owner)
+    tasks.py         task profiles; guided classification (the seed's three questions)
+    catalog.py       accelerator catalog (data/accelerators.toml), custom accelerators
+    priors.py        sourced priors (data/priors.toml) and MFU ranges (data/mfu.toml)
+    memory.py        bytes/parameter, ZeRO 0-3, TP/PP, offload, LoRA/QLoRA, activations, min GPUs
+    throughput.py    training FLOPs (recomputation), MFU model, effective GPU-hours
+    calibrate.py     overhead factor from finished batches' actual/effective ratios
+    pricing.py       price-book entries as uncertain inputs in one currency (FX, staleness)
+    data_costs.py    licensing, cleaning, labelling, validation, evaluation set
+    labor.py         roles x person-months, build vs run per round
+    inference.py     serving cost, separately
+    montecarlo.py    sampler (one stream per input), percentiles, tornado
+    engine.py        run(spec): the pipeline in order -> Estimate
+    result.py        Estimate and its JSON shape
+    procurement.py   on-demand vs reserved vs own vs platform over N years (trainledger compare)
+    render/          json, md, html (en / zh-CN)
+    data/            accelerators.toml, mfu.toml, priors.toml, sample_pricebook.toml — all sourced
+"""
+
+from trainledger.estimate.calibrate import overhead_from_history
+from trainledger.estimate.engine import run
+from trainledger.estimate.procurement import compare
+from trainledger.estimate.result import Estimate
+from trainledger.estimate.spec import EstimateSpec, build_spec, load_spec_file
+from trainledger.estimate.tasks import classify
+
+__all__ = [
+    "Estimate",
+    "EstimateSpec",
+    "build_spec",
+    "classify",
+    "compare",
+    "load_spec_file",
+    "overhead_from_history",
+    "run",
+]

@@ -1,0 +1,87 @@
+"""Calibrate the overhead factor from the workspace's own finished batches.
+
+The seed's advice: do not guess the extra-occupancy factor, take the ratio of actual to effective
+training time of your team's past runs. ``overhead_from_history`` turns those ratios into the
+overhead input of the estimate: with five or more batches it is their own range (min, median, max);
+with fewer it widens the sourced prior to include them, centred on their median. The CLI fetches
+the ratios through ``trainledger.engine.history.finished_batch_ratios(workspace)`` when that hook
+exists, and otherwise says in the assumptions drawer that the sourced prior was used.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Sequence
+from decimal import Decimal
+
+from trainledger.errors import BadInput
+from trainledger.estimate.priors import overhead_prior
+from trainledger.estimate.quantities import Uncertain
+from trainledger.model.vocab import Evidence
+
+MIN_BATCHES_ALONE = 5
+
+
+def overhead_from_history(
+    ratios: Sequence[Decimal | float], task: str = "pretrain", prior: Uncertain | None = None
+) -> Uncertain:
+    """An overhead input from actual/effective GPU-hour ratios; the prior when there are none."""
+    base = prior or overhead_prior(task)
+    vals = [float(r) for r in ratios]
+    for i, v in enumerate(vals):
+        if not math.isfinite(v) or v < 1.0:
+            raise BadInput(
+                f"finished batch #{i + 1}: actual/effective GPU-hour ratio {v!r} is below 1",
+                remedy="a batch cannot use fewer GPU-hours than its effective training time: "
+                "check its effective-hours record",
+            )
+    if not vals:
+        return base
+    med = statistics.median(vals)
+    n = len(vals)
+    if n >= MIN_BATCHES_ALONE:
+        return Uncertain(
+            base.name,
+            min(vals),
+            med,
+            max(vals),
+            unit=base.unit,
+            evidence=Evidence.MEASURED,
+            source=f"{n} finished batches of this workspace (actual / effective GPU-hours): min, median, max",
+        )
+    return Uncertain(
+        base.name,
+        min(base.low, min(vals)),
+        med,
+        max(base.high, max(vals)),
+        unit=base.unit,
+        evidence=Evidence.MEASURED,
+        source=f"{n} finished batch(es) of this workspace (median {med:.3g}), range "
+        f"widened to the sourced prior ({base.low:g}-{base.high:g}) because "
+        f"fewer than {MIN_BATCHES_ALONE} batches exist; prior: {base.source}",
+    )
+
+
+def workspace_ratios(workspace: str | None) -> tuple[list[float], str]:
+    """Ratios from the ledger hook if it is installed: (ratios, what happened, for the drawer)."""
+    if workspace is None:
+        return [], "no workspace given: overhead from sourced priors"
+    try:
+        from trainledger.engine.history import finished_batch_ratios  # type: ignore[import-not-found]
+    except ImportError:
+        return [], "ledger history hook not available: overhead from sourced priors"
+    try:
+        raw = [float(r) for r in finished_batch_ratios(workspace)]
+    except Exception as exc:  # noqa: BLE001 - the ledger may be absent or empty; say so
+        return [], (
+            f"no ledger history read from workspace {workspace!r} ({type(exc).__name__}): overhead from sourced priors"
+        )
+    ratios = [max(r, 1.0) for r in raw if math.isfinite(r) and r >= 0.99]  # 0.99-1: rounding
+    dropped = len(raw) - len(ratios)
+    if not ratios:
+        return [], "workspace has no finished batches yet: overhead from sourced priors"
+    return ratios, (
+        f"overhead calibrated from {len(ratios)} finished batch(es) of the workspace"
+        + (f"; {dropped} with a ratio below 0.99 ignored as inconsistent" if dropped else "")
+    )

@@ -1,0 +1,102 @@
+"""The accelerator catalog (``data/accelerators.toml``): memory and dense peak per chip, sourced.
+
+Ids are case-insensitive. Any other accelerator is described with ``custom(memory_gb,
+peak_tflops)``; it gets the wide ``other`` MFU range and an assumption row saying so.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from trainledger.errors import BadInput, NotFound
+from trainledger.model.vocab import Evidence
+
+DATA = Path(__file__).parent / "data"
+GIB = 2**30
+
+
+@dataclass(frozen=True, slots=True)
+class Accelerator:
+    id: str
+    name: str
+    memory_gb: float  # datasheet GB, taken as GiB
+    peak_tflops: float  # dense BF16 (FP16 where there is no BF16)
+    family: str  # selects the MFU range
+    source: str
+    evidence: Evidence = Evidence.CONTRACT
+    owner: str = ""
+    fp8_tflops: float | None = None
+
+    @property
+    def memory_bytes(self) -> int:
+        return int(self.memory_gb * GIB)
+
+    def peak_flops(self) -> float:
+        return self.peak_tflops * 1e12
+
+
+@cache
+def catalog() -> dict[str, Accelerator]:
+    with (DATA / "accelerators.toml").open("rb") as fh:
+        rows = tomllib.load(fh)["accelerator"]
+    out = {}
+    for r in rows:
+        acc = Accelerator(
+            id=r["id"],
+            name=r["name"],
+            memory_gb=float(r["memory_gb"]),
+            peak_tflops=float(r["peak_tflops"]),
+            family=r["family"],
+            source=r["source"],
+            evidence=Evidence(r.get("evidence", "contract")),
+            owner=r.get("owner", ""),
+            fp8_tflops=float(r["fp8_tflops"]) if "fp8_tflops" in r else None,
+        )
+        out[acc.id] = acc
+    return out
+
+
+def get_accelerator(gpu_id: str) -> Accelerator:
+    key = gpu_id.strip().lower()
+    acc = catalog().get(key)
+    if acc is None:
+        raise NotFound(
+            f"unknown accelerator {gpu_id!r}",
+            remedy="use one of "
+            + ", ".join(sorted(catalog()))
+            + ", or describe it with --gpu-memory-gb and --peak-tflops",
+        )
+    return acc
+
+
+def custom(
+    memory_gb: float, peak_tflops: float, gpu_id: str | None = None, base: Accelerator | None = None
+) -> Accelerator:
+    """An accelerator not in the catalog, or a catalog one with memory / peak overridden."""
+    if memory_gb <= 0 or peak_tflops <= 0:
+        raise BadInput("--gpu-memory-gb and --peak-tflops must both be > 0")
+    if base is not None:
+        return Accelerator(
+            base.id,
+            base.name + " (overridden)",
+            memory_gb,
+            peak_tflops,
+            base.family,
+            "user input (--gpu-memory-gb / --peak-tflops)",
+            Evidence.ASSUMED,
+            "requester",
+            base.fp8_tflops,
+        )
+    return Accelerator(
+        (gpu_id or "custom").lower(),
+        f"custom accelerator ({memory_gb:g} GB, {peak_tflops:g} TFLOPS)",
+        memory_gb,
+        peak_tflops,
+        "other",
+        "user input (--gpu-memory-gb / --peak-tflops)",
+        Evidence.ASSUMED,
+        "requester",
+    )

@@ -1,0 +1,61 @@
+"""Labor (seed 004, part three): roles x person-months, build (one-time) vs run (per round).
+
+Rates are per person-month from the price book (``labor:<role>``), ranges by role. The spec's
+``[labor.build]`` / ``[labor.run]`` tables give person-months by role; roles it leaves out use the
+task type's placeholder in ``data/priors.toml`` and the estimate says so.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from trainledger.errors import BadInput
+from trainledger.estimate.data_costs import read_input
+from trainledger.estimate.montecarlo import Sampler
+from trainledger.estimate.pricing import Pricing
+from trainledger.estimate.priors import priors
+from trainledger.model.vocab import LaborRole
+
+PHASES = ("build", "run")
+
+
+def labor_cost(
+    sampler: Sampler, spec_labor: dict, task: str, pricing: Pricing
+) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray], list[str]]:
+    """(build total, run total per round, per-line samples, placeholder phases)."""
+    defaults = priors()["defaults"][task if task in priors()["defaults"] else "lora"]["labor"]
+    meta = dict(priors()["defaults"]["meta"], owner="project lead")
+    unknown = sorted(set(spec_labor) - set(PHASES))
+    if unknown:
+        raise BadInput(f"[labor]: unknown tables {unknown}", remedy="use [labor.build] and [labor.run]")
+    totals = {p: np.zeros(sampler.n) for p in PHASES}
+    lines: dict[str, np.ndarray] = {}
+    placeholders = []
+    for phase in PHASES:
+        given = spec_labor.get(phase)
+        if given is None:
+            given, src = defaults.get(phase, {}), meta
+            placeholders.append(phase)
+        else:
+            src = {
+                "evidence": "assumed",
+                "source": f"spec [labor.{phase}]",
+                "owner": "project lead",
+            }
+        for role, raw in given.items():
+            try:
+                LaborRole(role)
+            except ValueError:
+                raise BadInput(
+                    f"[labor.{phase}]: unknown role {role!r}",
+                    remedy="roles: " + ", ".join(r.value for r in LaborRole),
+                ) from None
+            what = "per round" if phase == "run" else "one-time"
+            u = read_input(f"labor {phase}: {role} ({what})", raw, "person_month", src, "[labor]")
+            if u.high == 0:
+                continue
+            rate = sampler.draw(pricing.rate(f"labor:{role}", "person_month"))
+            arr = sampler.draw(u) * rate
+            lines[f"{phase}:{role}"] = arr
+            totals[phase] = totals[phase] + arr
+    return totals["build"], totals["run"], lines, placeholders

@@ -1,0 +1,356 @@
+"""Memory -> GPU count: what each GPU must hold, the fewest GPUs that fit, and which term dominates.
+
+Model states (ZeRO paper, Rajbhandari et al. 2020, arXiv:1910.02054, section 3.1): mixed-precision
+AdamW keeps 2 bytes of 16-bit weights + 2 of gradients + K = 12 of fp32 master weights and Adam
+moments per parameter. 8-bit Adam (Dettmers et al. 2022, arXiv:2110.02861) keeps 2 bytes of
+moments; SGD with momentum 4. ZeRO stage 1 shards optimizer states over the data-parallel degree,
+stage 2 also gradients, stage 3 also weights; tensor x pipeline parallelism splits all of them.
+
+LoRA / QLoRA (Hu et al. 2021; Dettmers et al. 2023, arXiv:2305.14314): the frozen base is held in
+16 bits, or in 4-bit NF4 with double-quantised constants (4 + 0.127 bits per parameter); only the
+adapters (rank r on every linear layer) have gradients and optimizer states.
+
+Activations (Korthikanti et al. 2022, arXiv:2205.05198, section 4) per layer with tensor and
+sequence parallelism t: s*b*h*(34 + 5*a*s/h)/t bytes without recomputation, 34*s*b*h/t with
+selective recomputation (or FlashAttention, which never stores the s x s scores), and the layer
+input 2*s*b*h/t with full recomputation (plus one layer live). A 1F1B pipeline's first stage
+holds p micro-batches of L/p layers, i.e. L layers: pipeline depth does not reduce it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from trainledger.errors import BadInput
+from trainledger.estimate.catalog import GIB, Accelerator
+from trainledger.estimate.priors import priors
+from trainledger.model.vocab import TaskType
+
+PRECISIONS = ("bf16", "fp16", "fp8", "fp32")
+OPTIMIZERS = ("adamw", "adam8bit", "sgd")
+RECOMPUTE = ("none", "selective", "full")
+OFFLOAD = ("none", "optimizer", "optimizer+params")
+TP_CHOICES = (1, 2, 4, 8)  # tensor parallelism stays inside one 8-GPU node
+MAX_GPUS = 1_000_000
+QLORA_BITS = 4 + 0.127  # NF4 + double-quantised constants (QLoRA section 3)
+TERMS = (
+    "weights",
+    "gradients",
+    "optimizer_states",
+    "activations",
+    "zero3_buffers",
+    "runtime_reserve",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ModelShape:
+    params: float
+    active_params: float
+    layers: int
+    hidden: int
+    heads: int
+    vocab: int
+    ffn: int
+    derived: bool  # layers/hidden were derived from the parameter count
+
+    @property
+    def is_moe(self) -> bool:
+        return self.active_params < self.params
+
+
+def derive_shape(
+    params: float,
+    active_params: float | None = None,
+    *,
+    layers: int | None = None,
+    hidden: int | None = None,
+    heads: int | None = None,
+    vocab: int | None = None,
+) -> ModelShape:
+    """Fill in layers / hidden / heads from N ~ 12*L*h^2 with h/L ~ 128 (data/priors.toml)."""
+    sh = priors()["shape"]
+    active = params if active_params is None else active_params
+    if active > params:
+        raise BadInput(
+            f"active parameters {active:.3g} exceed total parameters {params:.3g}",
+            remedy="--active-params is the per-token subset of a mixture-of-experts model",
+        )
+    derived = layers is None or hidden is None
+    if hidden is None and layers is not None:
+        hidden = int(round(math.sqrt(active / (12 * layers)) / 64) * 64) or 64
+    if hidden is None:
+        step = sh["head_dim"]
+        hidden = int(round((active * sh["aspect_ratio"] / 12) ** (1 / 3) / step) * step) or step
+    if layers is None:
+        layers = max(1, round(active / (12 * hidden * hidden)))
+    heads = heads or max(1, hidden // sh["head_dim"])
+    per_layer = active / layers
+    ffn = max(hidden, int((per_layer - 4 * hidden * hidden) / (3 * hidden)))
+    return ModelShape(
+        params,
+        active,
+        int(layers),
+        int(hidden),
+        int(heads),
+        int(vocab or sh["vocab"]),
+        ffn,
+        derived,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """How the model is trained, as far as memory and FLOPs care."""
+
+    task: TaskType
+    seq_len: int = 4096
+    micro_batch: int = 1
+    precision: str = "bf16"
+    optimizer: str = "adamw"
+    recompute: str = "selective"
+    offload: str = "none"
+    flash_attention: bool = True
+    lora_rank: int = 16
+
+    def __post_init__(self) -> None:
+        for name, allowed in (
+            ("precision", PRECISIONS),
+            ("optimizer", OPTIMIZERS),
+            ("recompute", RECOMPUTE),
+            ("offload", OFFLOAD),
+        ):
+            if getattr(self, name) not in allowed:
+                raise BadInput(f"{name} {getattr(self, name)!r} is not one of {', '.join(allowed)}")
+        if self.seq_len < 1 or self.micro_batch < 1 or self.lora_rank < 1:
+            raise BadInput("seq-len, micro-batch and lora rank must be >= 1")
+
+    @property
+    def peft(self) -> bool:
+        return self.task in (TaskType.LORA, TaskType.QLORA)
+
+
+@dataclass(frozen=True, slots=True)
+class Parallel:
+    zero_stage: int
+    tp: int = 1
+    pp: int = 1
+
+    @property
+    def model_parallel(self) -> int:
+        return self.tp * self.pp
+
+    def label(self, setup: Setup) -> str:
+        parts = [f"zero{self.zero_stage}"]
+        if self.tp > 1:
+            parts.append(f"tp{self.tp}")
+        if self.pp > 1:
+            parts.append(f"pp{self.pp}")
+        parts.append(f"{setup.recompute}-recompute")
+        if setup.offload != "none":
+            parts.append(f"offload-{setup.offload}")
+        return "+".join(parts)
+
+
+def adapter_params(shape: ModelShape, rank: int) -> float:
+    """LoRA parameters: rank r on q, k, v, o (h x h) and the three MLP matrices (h x ffn)."""
+    return float(rank * shape.layers * (8 * shape.hidden + 3 * (shape.hidden + shape.ffn)))
+
+
+def state_bytes(shape: ModelShape, setup: Setup) -> dict[str, float]:
+    """Unsharded totals of weights, gradients and optimizer states (incl. fp32 master), bytes."""
+    mixed = setup.precision != "fp32"
+    w = 2.0 if mixed else 4.0
+    master = 4.0 if mixed else 0.0
+    opt = {"adamw": 8.0, "adam8bit": 2.0, "sgd": 4.0}[setup.optimizer] + master
+    n = shape.params
+    if not setup.peft:
+        return {"weights": w * n, "gradients": w * n, "optimizer_states": opt * n, "trainable": n}
+    base_w = QLORA_BITS / 8 if setup.task is TaskType.QLORA else w
+    a = adapter_params(shape, setup.lora_rank)
+    return {
+        "weights": base_w * n + w * a,
+        "gradients": w * a,
+        "optimizer_states": opt * a,
+        "trainable": a,
+    }
+
+
+def activation_bytes(shape: ModelShape, setup: Setup, tp: int) -> float:
+    s, b, h, a, L = setup.seq_len, setup.micro_batch, shape.hidden, shape.heads, shape.layers
+    scale = 2.0 if setup.precision == "fp32" else 1.0
+    full_layer = s * b * h * 34
+    if setup.recompute == "none" and not setup.flash_attention:
+        full_layer += 5 * a * s * s * b
+    full = setup.recompute == "full"
+    body = 2 * s * b * h * L + full_layer if full else full_layer * L
+    logits = 4 * s * b * shape.vocab  # fp32 logits for the loss (vocab-parallel over tp)
+    return scale * (body + logits) / tp
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryBreakdown:
+    weights: float
+    gradients: float
+    optimizer_states: float
+    activations: float
+    zero3_buffers: float
+    runtime_reserve: float
+
+    @property
+    def model_states(self) -> float:
+        return self.weights + self.gradients + self.optimizer_states
+
+    @property
+    def total(self) -> float:
+        return sum(getattr(self, t) for t in TERMS)
+
+    @property
+    def dominant(self) -> str:
+        """The largest term that the model and the setup cause (the fixed reserve is not one)."""
+        return max(TERMS[:-1], key=lambda t: getattr(self, t))
+
+
+def reserve_bytes(acc: Accelerator) -> float:
+    m = priors()["memory"]
+    return m["reserve_fixed_gib"] * GIB + m["reserve_fraction"] * acc.memory_bytes
+
+
+def per_gpu(shape: ModelShape, setup: Setup, par: Parallel, gpus: int, acc: Accelerator) -> MemoryBreakdown:
+    """Bytes each GPU holds with ``gpus`` GPUs (data-parallel degree = gpus // (tp * pp))."""
+    mp = par.model_parallel
+    dp = max(1, gpus // mp)
+    st = state_bytes(shape, setup)
+    z = par.zero_stage
+    weights = st["weights"] / mp / (dp if z >= 3 else 1)
+    grads = st["gradients"] / mp / (dp if z >= 2 else 1)
+    opt = st["optimizer_states"] / mp / (dp if z >= 1 else 1)
+    if setup.offload != "none":
+        opt = 0.0
+    if setup.offload == "optimizer+params" and z >= 3:
+        weights = 0.0
+    buffers = 0.0
+    if z >= 3:  # all-gather of the current and the prefetched layer's weights
+        wb = 4.0 if setup.precision == "fp32" else 2.0
+        buffers = 2 * wb * shape.active_params / shape.layers / par.tp
+    return MemoryBreakdown(weights, grads, opt, activation_bytes(shape, setup, par.tp), buffers, reserve_bytes(acc))
+
+
+def min_gpus_for(shape: ModelShape, setup: Setup, par: Parallel, acc: Accelerator) -> int | None:
+    """The fewest GPUs (a multiple of tp*pp) that hold the model under ``par``; None if none do."""
+    mp = par.model_parallel
+    if par.pp > shape.layers:
+        return None
+    one = per_gpu(shape, setup, par, mp, acc)
+    cap = float(acc.memory_bytes)
+    if one.total <= cap:
+        return mp
+    if par.zero_stage == 0:
+        return None
+    # the terms that shrink with the data-parallel degree, at dp = 1
+    z = par.zero_stage
+    shard = one.optimizer_states + (one.gradients if z >= 2 else 0.0) + (one.weights if z >= 3 else 0.0)
+    fixed = one.total - shard
+    if fixed >= cap:
+        return None
+    dp = math.ceil(shard / (cap - fixed))
+    # guard float rounding: step up until it fits
+    while per_gpu(shape, setup, par, dp * mp, acc).total > cap:
+        dp += 1
+    n = dp * mp
+    return n if n <= MAX_GPUS else None
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryPlan:
+    strategy: str
+    parallel: Parallel
+    min_gpus: int
+    gpus: int  # the count the per-GPU figures are for (given, else min_gpus)
+    breakdown: MemoryBreakdown
+    memory_bytes: int
+    why_en: str
+    why_zh: str
+
+
+def candidates(shape: ModelShape, zero_stage: int | None, tp: int | None, pp: int | None) -> list[Parallel]:
+    stages = (3,) if zero_stage is None else (zero_stage,)
+    tps = (tp,) if tp else TP_CHOICES
+    if pp:
+        pps: tuple[int, ...] = (pp,)
+    elif zero_stage is None or zero_stage == 3:
+        pps = (1,)  # under ZeRO-3 a pipeline only adds bubbles
+    else:
+        pps = tuple(p for p in (1, 2, 4, 8, 16, 32, 64, 128) if p <= shape.layers)
+    return [Parallel(z, t, p) for z in stages for t in tps for p in pps]
+
+
+def plan_memory(
+    shape: ModelShape,
+    setup: Setup,
+    acc: Accelerator,
+    *,
+    zero_stage: int | None = None,
+    tp: int | None = None,
+    pp: int | None = None,
+    gpus: int | None = None,
+) -> MemoryPlan:
+    if zero_stage is not None and zero_stage not in (0, 1, 2, 3):
+        raise BadInput(f"--zero-stage {zero_stage} is not 0, 1, 2 or 3")
+    for name, v in (("tp", tp), ("pp", pp), ("gpus", gpus)):
+        if v is not None and v < 1:
+            raise BadInput(f"--{name} must be >= 1")
+    found = []
+    for par in candidates(shape, zero_stage, tp, pp):
+        n = min_gpus_for(shape, setup, par, acc)
+        if n is not None:
+            found.append((n, par.model_parallel, par.tp, par))
+    if not found:
+        raise BadInput(
+            f"the model ({shape.params:.3g} parameters, seq {setup.seq_len}, micro-batch "
+            f"{setup.micro_batch}) fits on no number of {acc.id} GPUs ({acc.memory_gb:g} GB) under "
+            f"{'ZeRO-' + str(zero_stage) if zero_stage is not None else 'any supported strategy'}",
+            remedy="use --recompute full, a smaller --micro-batch or --seq-len, ZeRO-3, more "
+            "tensor parallelism, CPU offload, or an accelerator with more memory",
+        )
+    n_min, _, _, par = min(found, key=lambda f: (f[0], f[1], f[2]))
+    used = n_min
+    if gpus is not None:
+        if gpus < n_min:
+            raise BadInput(
+                f"{gpus} x {acc.id} cannot hold the model: it needs at least {n_min} under {par.label(setup)}",
+                remedy=f"use --gpus {n_min} or more, or shard more (ZeRO-3, offload)",
+            )
+        used = gpus
+    bd = per_gpu(shape, setup, par, used, acc)
+    why_en, why_zh = explain(bd, shape, setup, par)
+    return MemoryPlan(par.label(setup), par, n_min, used, bd, acc.memory_bytes, why_en, why_zh)
+
+
+TERM_ZH = {
+    "weights": "权重",
+    "gradients": "梯度",
+    "optimizer_states": "优化器状态(含 fp32 主权重)",
+    "activations": "激活值",
+    "zero3_buffers": "ZeRO-3 参数聚合缓冲",
+    "runtime_reserve": "运行时预留",
+}
+
+
+def explain(bd: MemoryBreakdown, shape: ModelShape, setup: Setup, par: Parallel) -> tuple[str, str]:
+    d = bd.dominant
+    share = getattr(bd, d) / bd.total
+    st = state_bytes(shape, setup)
+    bpp = (st["weights"] + st["gradients"] + st["optimizer_states"]) / shape.params
+    en = (
+        f"{d.replace('_', ' ')} dominate ({share:.0%} of {bd.total / GIB:.1f} GiB per GPU); model "
+        f"states total {bpp:.2f} bytes/parameter before sharding ({setup.precision}, "
+        f"{setup.optimizer}{', ' + setup.task.value if setup.peft else ''}), sharded by "
+        f"{par.label(setup)}"
+    )
+    zh = (
+        f"{TERM_ZH[d]}占主导(每卡 {bd.total / GIB:.1f} GiB 中的 {share:.0%});分片前模型状态共 "
+        f"{bpp:.2f} 字节/参数,分片方式 {par.label(setup)}"
+    )
+    return en, zh

@@ -1,0 +1,79 @@
+"""Read the sourced priors (``data/priors.toml``) and MFU ranges (``data/mfu.toml``).
+
+Nothing numeric that the estimator does not compute lives in code: it is read from these files,
+each value with its source, evidence and — when assumed — owner.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from functools import cache
+from pathlib import Path
+
+from trainledger.estimate.quantities import Uncertain
+
+DATA = Path(__file__).parent / "data"
+FINETUNE_TASKS = ("full_finetune", "lora", "qlora")
+
+
+@cache
+def priors() -> dict:
+    with (DATA / "priors.toml").open("rb") as fh:
+        return tomllib.load(fh)
+
+
+@cache
+def mfu_table() -> dict:
+    with (DATA / "mfu.toml").open("rb") as fh:
+        return tomllib.load(fh)
+
+
+def prior(name: str, key: str, **kw) -> Uncertain:
+    """An Uncertain from a low/mode/high table, e.g. ``prior('overhead', 'overhead.pretrain')``."""
+    row = priors()
+    for part in key.split("."):
+        row = row[part]
+    return Uncertain.from_table(name, row, **kw)
+
+
+def triple(name: str, values: list, meta: dict, unit: str = "") -> Uncertain:
+    lo, mo, hi = (float(v) for v in values)
+    return Uncertain(
+        name,
+        lo,
+        mo,
+        hi,
+        unit=unit,
+        evidence=meta.get("evidence", "assumed"),
+        source=meta.get("source", ""),
+        owner=meta.get("owner", ""),
+    )
+
+
+def size_class(active_params: float) -> str:
+    if active_params < 3e9:
+        return "small"
+    if active_params < 30e9:
+        return "medium"
+    return "large"
+
+
+def mfu_prior(family: str, active_params: float) -> Uncertain:
+    table = mfu_table()
+    fam = family if family in table else "other"
+    cls = size_class(active_params)
+    return Uncertain.from_table(
+        f"MFU ({fam}, {cls} model, pre-training)",
+        table[fam][cls],
+        unit="fraction of dense BF16 peak",
+    )
+
+
+def overhead_prior(task: str) -> Uncertain:
+    key = "overhead.finetune" if task in FINETUNE_TASKS else "overhead.pretrain"
+    return prior("overhead factor (allocated / effective GPU-hours)", key, unit="x")
+
+
+def rounds_prior(task: str) -> Uncertain:
+    key = {"pretrain": "pretrain", "continued_pretrain": "continued_pretrain", "rag": "rag"}.get(task, "finetune")
+    return prior("experiment rounds (final-run equivalents)", f"rounds.{key}", unit="x")

@@ -1,0 +1,180 @@
+"""The estimate as a value: ``Estimate`` and its JSON shape (``to_dict``).
+
+GPU-hours and days are floats rounded to 4 significant digits; money is ``Decimal`` at the
+currency's minor unit (quantised from the Monte Carlo's floats, half-even). ``cost.total`` is the
+whole programme (all rounds) of compute + data + labor in one currency; ``cost_final_run`` is one
+run's compute plus one round of run-phase labor. Inference is a separate block, never in a total.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from trainledger.estimate.inference import InferenceEstimate
+from trainledger.estimate.memory import MemoryPlan
+from trainledger.estimate.montecarlo import Pct, Swing
+from trainledger.estimate.quantities import money_dec, round_sig
+from trainledger.model.prices import Assumption
+from trainledger.model.vocab import TaskType
+
+SCHEMA = "trainledger.estimate/1"
+
+
+@dataclass(frozen=True)
+class GpuInfo:
+    id: str
+    name: str
+    memory_bytes: int
+    peak_tflops: float
+    source: str
+
+
+@dataclass(frozen=True)
+class Estimate:
+    task: TaskType
+    name: str
+    currency: str
+    priced_on: str
+    price_book: str
+    samples: int
+    seed: int
+    gpu: GpuInfo | None
+    memory: MemoryPlan | None
+    training_strategy: str
+    training_per_gpu_bytes: float
+    gpus_used: int
+    gpus_chosen: bool
+    flops_model: float
+    flops_hardware: float
+    tokens: float
+    params: float
+    active_params: float
+    mfu: Pct
+    overhead: Pct
+    rounds: Pct
+    effective_gpu_hours: Pct
+    gpu_hours: Pct
+    programme_gpu_hours: Pct
+    wallclock_days: Pct | None
+    cost: dict[str, Pct]  # compute, data, labor, total (programme)
+    cost_final_run: dict[str, Pct]  # compute, labor, total
+    data_lines: dict[str, Pct]
+    labor_lines: dict[str, Pct]
+    inference: InferenceEstimate | None
+    assumptions: tuple[Assumption, ...]
+    sensitivity: tuple[Swing, ...]
+    warnings: tuple[str, ...]
+    notes: tuple[str, ...] = field(default=())
+    memory_why_zh: str = ""
+
+    def money(self, p: Pct) -> dict[str, Decimal]:
+        return {k: money_dec(getattr(p, k), self.currency) for k in ("p10", "p50", "p90")}
+
+    def to_dict(self) -> dict:
+        def hrs(p: Pct | None) -> dict | None:
+            return None if p is None else {k: round_sig(getattr(p, k), 4) for k in ("p10", "p50", "p90")}
+
+        mem = self.memory
+        d: dict = {
+            "schema": SCHEMA,
+            "task": self.task.value,
+            "name": self.name,
+            "gpu": None
+            if self.gpu is None
+            else {
+                "id": self.gpu.id,
+                "name": self.gpu.name,
+                "memory_bytes": self.gpu.memory_bytes,
+                "peak_tflops": self.gpu.peak_tflops,
+                "source": self.gpu.source,
+            },
+            "memory": {
+                "per_gpu_bytes": int(mem.breakdown.total) if mem else 0,
+                "model_states_per_gpu_bytes": int(mem.breakdown.model_states) if mem else 0,
+                "activations_per_gpu_bytes": int(mem.breakdown.activations) if mem else 0,
+                "min_gpus": mem.min_gpus if mem else 0,
+                "strategy": mem.strategy if mem else "none (rag: no training)",
+                "dominant_term": mem.breakdown.dominant if mem else "none",
+                "why": mem.why_en if mem else "",
+                "why_zh": mem.why_zh if mem else "",
+                "at_gpus": mem.gpus if mem else 0,
+                "terms_bytes": {}
+                if mem is None
+                else {
+                    t: int(getattr(mem.breakdown, t))
+                    for t in (
+                        "weights",
+                        "gradients",
+                        "optimizer_states",
+                        "activations",
+                        "zero3_buffers",
+                        "runtime_reserve",
+                    )
+                },
+                "training_strategy": self.training_strategy,
+                "training_per_gpu_bytes": int(self.training_per_gpu_bytes),
+            },
+            "gpus": {"count": self.gpus_used, "chosen_by_tool": self.gpus_chosen},
+            "flops": {
+                "model": float(f"{self.flops_model:.4g}"),
+                "hardware": float(f"{self.flops_hardware:.4g}"),
+                "tokens": self.tokens,
+                "params": self.params,
+                "active_params": self.active_params,
+            },
+            "mfu": {k: round(getattr(self.mfu, k), 4) for k in ("p10", "p50", "p90")},
+            "overhead_factor": {k: round(getattr(self.overhead, k), 4) for k in ("p10", "p50", "p90")},
+            "rounds": {k: round(getattr(self.rounds, k), 3) for k in ("p10", "p50", "p90")},
+            "effective_gpu_hours": hrs(self.effective_gpu_hours),
+            "gpu_hours": hrs(self.gpu_hours),
+            "programme_gpu_hours": hrs(self.programme_gpu_hours),
+            "wallclock_days": hrs(self.wallclock_days),
+            "cost": {
+                "currency": self.currency,
+                "basis": "estimate",
+                "scope": "whole programme: all rounds of compute + data + labor",
+                **{k: self.money(v) for k, v in self.cost.items()},
+                "data_lines": {k: self.money(v) for k, v in self.data_lines.items()},
+                "labor_lines": {k: self.money(v) for k, v in self.labor_lines.items()},
+            },
+            "cost_final_run": {
+                "currency": self.currency,
+                "scope": "one final run: compute + one round of run-phase labor",
+                **{k: self.money(v) for k, v in self.cost_final_run.items()},
+            },
+            "inference": None,
+            "assumptions": [a.as_dict() for a in self.assumptions],
+            "sensitivity": [
+                {
+                    "name": s.name,
+                    "input_p10": round_sig(s.input_low, 4),
+                    "input_p90": round_sig(s.input_high, 4),
+                    "unit": s.unit,
+                    "total_at_input_p10": money_dec(s.result_at_low, self.currency),
+                    "total_at_input_p90": money_dec(s.result_at_high, self.currency),
+                    "swing": money_dec(s.swing, self.currency),
+                }
+                for s in self.sensitivity
+            ],
+            "warnings": list(self.warnings),
+            "notes": list(self.notes),
+            "priced_on": self.priced_on,
+            "price_book": self.price_book,
+            "monte_carlo": {"samples": self.samples, "seed": self.seed},
+        }
+        inf = self.inference
+        if inf is not None:
+            d["inference"] = {
+                "separate_from_training": True,
+                "currency": self.currency,
+                "mode": inf.mode,
+                "months": inf.months,
+                "monthly": self.money(inf.monthly),
+                "total": self.money(inf.total),
+                "gpu_hours_per_month": hrs(inf.gpu_hours_per_month),
+                "retrieval_storage_monthly": None
+                if inf.retrieval_storage_monthly is None
+                else self.money(inf.retrieval_storage_monthly),
+            }
+        return d
