@@ -121,3 +121,16 @@ def test_demo_on_every_ledger_backend(tmp_path, db_url, demo):
     reference = json.loads((demo[0] / "reports" / f"{b}.json").read_text(encoding="utf-8"))
     for key in ("totals_by_basis", "compute_by_state", "runs", "storage_by_class", "labor_by_phase", "external"):
         assert sheet[key] == reference[key]
+
+
+def test_attribute_explains_the_unattributed_bucket(demo):
+    root, _ = demo
+    out = run("--workspace", root, "attribute").output
+    bucket = out.split("unattributed bucket")[1]
+    assert "allocated_idle  node gpu-node-0" in bucket  # idle node capacity, per node
+    assert "no_rule_matched: NAT Gateway" in bucket  # shared infrastructure nobody tagged
+    assert "matched no slurm rule" in bucket  # the platform's own maintenance job
+    amounts = [Decimal(line.split()[0]) for line in bucket.splitlines()[1:] if line.startswith("    ")]
+    cny = json.loads(run("--workspace", root, "attribute", "--json").output)
+    total = next(Decimal(r["unattributed"]) for r in cny if r["currency"] == "CNY")
+    assert sum(amounts) == total  # the demo's whole unattributed money is CNY

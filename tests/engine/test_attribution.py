@@ -34,7 +34,7 @@ def test_hand_worked_node_split(config):
     orphan = [ln for ln in cash if ln.run_id == "101"]
     assert sum(ln.amount.expected for ln in orphan) == Decimal("20.00") and orphan[0].batch_id is None
     nat = [ln for ln in cash if ln.provenance.row == 3 and ln.provenance.source_kind == "focus"]
-    assert nat[0].reason == "no_rule_matched" and nat[0].amount.expected == Decimal("5.55")
+    assert nat[0].reason == "no_rule_matched: nat-gw" and nat[0].amount.expected == Decimal("5.55")
     assert result.conservation == [{"currency": "CNY", "billed_total": "172.55", "attributed": "67.00",
                                     "unattributed": "105.55", "difference": "0.00"}]
     setup = [ln for ln in cash if ln.run_id == "100" and ln.detail == S.SETUP]

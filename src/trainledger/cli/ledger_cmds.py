@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections import defaultdict
+from decimal import Decimal
 from pathlib import Path
 
 import click
 
+from trainledger.model import CASH_BASES
 from trainledger.service import Workspace
 
 KINDS = ("slurm", "focus", "storage", "timesheet", "progress", "invoice")
@@ -67,8 +70,22 @@ def attribute(ctx: click.Context, as_json: bool) -> None:
     for rec in result.conservation:
         click.echo(f"  {rec['currency']}: billed {rec['billed_total']} = attributed {rec['attributed']}"
                    f" + unattributed {rec['unattributed']} (difference {rec['difference']})")
+    buckets = unattributed_by_reason(result.lines)
+    if buckets:
+        click.echo("  unattributed bucket / 未归属桶:")
+        for (basis, reason, cur), amount in buckets:
+            click.echo(f"    {amount:>16} {cur}  {basis:<15} {reason}")
     for p in result.problems:
         click.echo(f"  ! {p.kind}: {p.message}")
+
+
+def unattributed_by_reason(lines) -> list[tuple[tuple[str, str, str], Decimal]]:
+    """Cash in the unattributed bucket grouped by basis, reason and currency, largest first."""
+    acc: dict[tuple[str, str, str], Decimal] = defaultdict(Decimal)
+    for ln in lines:
+        if ln.batch_id is None and ln.basis in CASH_BASES:
+            acc[(str(ln.basis), ln.reason, ln.currency)] += ln.amount.expected
+    return sorted(acc.items(), key=lambda kv: -abs(kv[1]))
 
 
 @click.group("batch")

@@ -112,5 +112,5 @@ def external_stage(facts: Facts, ctx: Context) -> StageOutput:
             amount=AmountRange(amount, amount, amount, row["currency"]),
             provenance=Provenance(row["source_sha256"], int(row["row"]), rule, "invoice"),
             batch_id=batch_id, detail=f"{row['stage']}/{row['vendor']}",
-            reason="" if batch_id else NO_RULE))
+            reason="" if batch_id else f"{NO_RULE}: invoice {row['invoice_id']} ({row['vendor']}, {row['stage']})"))
     return StageOutput(tuple(lines))

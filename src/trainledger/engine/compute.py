@@ -83,7 +83,8 @@ def bill_stage(facts: Facts, ctx: Context) -> StageOutput:
             lines.append(_line(row, amount, Basis.RESERVED_UNUSED, "commitment_unused",
                                reason="reserved capacity left unused", detail=ComputeState.RESERVED_UNUSED))
         else:
-            lines.append(_line(row, amount, Basis.BILLED, NO_RULE, reason=NO_RULE))
+            what = " ".join(str(x) for x in (row.get("service_name"), resource) if x) or "bill row"
+            lines.append(_line(row, amount, Basis.BILLED, NO_RULE, reason=f"{NO_RULE}: {what}"))
     return StageOutput(tuple(lines), tuple(problems))
 
 
