@@ -17,7 +17,7 @@ Story (times are Asia/Shanghai; the rental and the bill cover 2026-11-02 08:00 �
   dependency) shows stale refund-policy replies in the data → batch B. While the data is fixed, a
   second sweep settles the schedule knobs on the old data (two of its six runs chained behind
   the first four) until Saturday morning; then the nodes wait for the fix over the weekend.
-* Batch B (``csa-sft-2026-11-b``): the same model after the data fix (11-09 snapshot, clean-v5).
+* Batch B (``csa-sft-2026-11-b``): the same model after the data fix (11-06 snapshot, clean-v5 built 11-06..11-07).
   A data engineer's throughput check carries the wckey but no Comment tags (reason unrecorded).
   Two sweep runs are sized to end before Tuesday's maintenance window; an overnight one on the
   scavenger QoS is PREEMPTED by the platform team's firmware upgrade + burn-in job (all four
@@ -81,7 +81,7 @@ BATCHES = (
         "name": "SFT 批次 B：修正过期政策样本后重训 (SFT round B, after the data fix)",
         "goal": "语气与政策合规率 ≥ 92%（eval-v3，后扩充为 eval-v3.1）/ tone + policy compliance"
                 " ≥ 92% on eval-v3 (extended to eval-v3.1)",
-        "data_snapshot": "tickets-2026-11-09",
+        "data_snapshot": "tickets-2026-11-06",
         "data_processing_version": "clean-v5",
         "model_version": "qwen2.5-7b-instruct",
         "code_version": "git:8b17e02",
