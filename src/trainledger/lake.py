@@ -46,9 +46,29 @@ class PartitionExists(FileExistsError, TrainledgerError):
 
 @dataclass(frozen=True, slots=True)
 class Committed:
-    path: Path
+    path: Path | None  # None: every row was a duplicate, so no partition was published
     rows: int
-    duplicates: int  # rows dropped by ``unique_by`` (same key as an earlier row of the file)
+    duplicates: int  # rows dropped by ``unique_by`` or ``dedup_by``
+
+
+@dataclass(frozen=True, slots=True)
+class Settle:
+    """What ``PartitionWriter.commit`` does to the rows before publishing them.
+
+    ``dedup_by``: a column (``row_hash``) whose value names a row's content. A row the table's
+    *other* partitions already hold is a duplicate and is dropped; identical rows *within* this
+    partition are all kept (the file is the statement) and get the note ``repeated`` in their
+    ``flags``. Counting is by copies: the k-th copy of a value in this partition is a duplicate
+    when the other partitions hold at least k copies of it.
+
+    ``conflicts``: (column, note) pairs — a kept row whose ``column`` value is shared by a row of
+    different ``dedup_by`` value, in this partition or another, gets ``note`` (e.g. an invoice id
+    reused for different content).
+    """
+
+    dedup_by: str = "row_hash"
+    repeated: str = "repeated_row_in_file"
+    conflicts: tuple[tuple[str, str], ...] = ()
 
 
 def _check_name(kind: str, value: str) -> str:
@@ -103,7 +123,7 @@ class PartitionWriter:
     """
 
     def __init__(self, lake: Lake, table: str, sha256: str, schema: pa.Schema) -> None:
-        self.table, self.sha256, self.schema = table, sha256, schema
+        self.lake, self.table, self.sha256, self.schema = lake, table, sha256, schema
         self.final = lake.partition_path(table, sha256)
         self.tmp = lake.tmp_path(f"{table}-{sha256[:16]}", ".parquet")
         self._writer: pq.ParquetWriter | None = None
@@ -138,10 +158,18 @@ class PartitionWriter:
             self._writer.close()
             self._writer = None
 
-    def commit(self, *, unique_by: str | None = None, keep_empty: bool = False) -> Committed | None:
+    def commit(
+        self,
+        *,
+        unique_by: str | None = None,
+        settle: Settle | None = None,
+        keep_empty: bool = False,
+    ) -> Committed | None:
         """Publish the partition; None (and nothing written) when no rows were written, unless
         ``keep_empty``. ``unique_by`` names a column: a row whose value repeats an earlier
-        row's value is dropped (and counted in ``Committed.duplicates``).
+        row's value is dropped (and counted in ``Committed.duplicates``). ``settle``: drop the
+        rows other partitions already hold and flag repeats and conflicts (see ``Settle``);
+        when every row is dropped nothing is published and ``Committed.path`` is None.
         """
         if self.rows == 0 and not keep_empty:
             self.abort()
@@ -150,6 +178,11 @@ class PartitionWriter:
             self._flush()
             self._close()
             duplicates = _drop_repeats(self.tmp, unique_by) if unique_by else 0
+            if settle is not None:
+                duplicates += _settle(self.tmp, self.lake, self.table, self.sha256, settle)
+                if duplicates == self.rows and not keep_empty:
+                    self.abort()
+                    return Committed(None, 0, duplicates)
             with open(self.tmp, "rb+") as f:
                 os.fsync(f.fileno())
             _link_into_place(self.tmp, self.final)
@@ -202,6 +235,126 @@ def _drop_repeats(path: Path, column: str) -> int:
     finally:
         out.unlink(missing_ok=True)
     return n - int(keep.sum())
+
+
+def _settle(path: Path, lake: Lake, table: str, own: str, settle: Settle) -> int:
+    """Apply ``settle`` to the temp partition at ``path`` (see ``Settle``); rewrite it only
+    when a row is dropped or flagged. Returns the number of rows dropped as duplicates.
+
+    The other partitions are read one at a time, and only the columns needed (``row_hash``,
+    plus each conflict column): no table is loaded whole, and no Python set is built.
+    """
+    by = settle.dedup_by
+    conflict_cols = [c for c, _ in settle.conflicts]
+    pf = pq.ParquetFile(path)
+    mine = pf.read(columns=[by, *conflict_cols])
+    keys = mine.column(by).combine_chunks()
+    n = len(keys)
+    repeated: pa.Array | None = None
+    if pc.count_distinct(keys).as_py() != n:
+        counts = pc.value_counts(keys)
+        repeated = counts.field("values").filter(pc.greater(counts.field("counts"), 1))
+    ids = {c: mine.column(c).combine_chunks() for c in conflict_cols}
+    wanted_ids = {c: pc.unique(v.drop_null()) for c, v in ids.items()}
+
+    held = np.zeros(n, dtype=bool)  # the value is in another partition
+    held_repeats: list[pa.Array] = []  # the other partitions' copies of repeated values
+    others: dict[str, list[pa.Table]] = {c: [] for c in conflict_cols}
+    for part in lake.partitions(table):
+        if part.parent.name == f"source={own}":
+            continue
+        other_pf = pq.ParquetFile(part)
+        if by not in other_pf.schema_arrow.names:
+            continue
+        have = [c for c in conflict_cols if c in other_pf.schema_arrow.names]
+        theirs = other_pf.read(columns=[by, *have])
+        their_keys = theirs.column(by).combine_chunks()
+        held |= _mask(pc.is_in(keys, value_set=their_keys))
+        if repeated is not None:
+            held_repeats.append(their_keys.filter(pc.is_in(their_keys, value_set=repeated)))
+        for c in have:
+            hit = theirs.filter(pc.is_in(theirs.column(c), value_set=wanted_ids[c]))
+            if hit.num_rows:
+                others[c].append(pa.table({"id": hit.column(c), "key": hit.column(by)}))
+
+    drop = held
+    in_repeat = np.zeros(n, dtype=bool)
+    if repeated is not None:
+        in_repeat = _mask(pc.is_in(keys, value_set=repeated))
+        if (held & in_repeat).any():  # count copies: keep those beyond what others hold
+            theirs = pc.value_counts(pa.chunked_array(held_repeats, keys.type).combine_chunks())
+            cap = np.zeros(len(repeated), dtype=np.int64)
+            cap[_ints(pc.index_in(theirs.field("values"), value_set=repeated))] = _ints(
+                theirs.field("counts")
+            )
+            where = np.flatnonzero(in_repeat)
+            codes = _ints(pc.index_in(keys.take(pa.array(where)), value_set=repeated))
+            drop = held & ~in_repeat
+            drop[where] = _rank_within(codes) < cap[codes]
+
+    keep = ~drop
+    notes: list[tuple[np.ndarray, str]] = []
+    if repeated is not None:
+        notes.append((in_repeat & keep, settle.repeated))
+    kept_keys = keys.filter(pa.array(keep))
+    for c, note in settle.conflicts:
+        kept = pa.table({"id": ids[c].filter(pa.array(keep)), "key": kept_keys})
+        pairs = pa.concat_tables([kept.filter(pc.is_valid(kept.column("id"))), *others[c]])
+        groups = pairs.group_by("id", use_threads=False).aggregate([("key", "count_distinct")])
+        reused = groups.column("id").filter(pc.greater(groups.column("key_count_distinct"), 1))
+        notes.append((_mask(pc.is_in(ids[c], value_set=reused)) & keep, note))
+    notes = [(m, note) for m, note in notes if m.any()]
+    if not drop.any() and not notes:
+        return 0
+    out = path.with_name(path.name + ".settled")
+    try:
+        flags_at = pf.schema_arrow.get_field_index("flags")
+        with pq.ParquetWriter(out, pf.schema_arrow, compression="zstd") as w:
+            offset = 0
+            for group in range(pf.num_row_groups):
+                t = pf.read_row_group(group)
+                span = slice(offset, offset + t.num_rows)
+                offset += t.num_rows
+                for m, note in notes:
+                    if m[span].any():
+                        flags = _add_note(t.column(flags_at), m[span], note)
+                        t = t.set_column(flags_at, pf.schema_arrow.field(flags_at), flags)
+                w.write_table(t.filter(pa.array(keep[span])))
+        os.replace(out, path)
+    finally:
+        out.unlink(missing_ok=True)
+    return int(drop.sum())
+
+
+def _mask(result: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    return np.asarray(result.to_numpy(zero_copy_only=False), dtype=bool)
+
+
+def _ints(result: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    return np.asarray(result.to_numpy(zero_copy_only=False), dtype=np.int64)
+
+
+def _rank_within(codes: np.ndarray) -> np.ndarray:
+    """For each position, how many earlier positions have the same code (0 for the first)."""
+    order = np.argsort(codes, kind="stable")
+    ordered = codes[order]
+    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+    sizes = np.diff(np.r_[starts, len(codes)])
+    rank = np.empty(len(codes), dtype=np.int64)
+    rank[order] = np.arange(len(codes)) - np.repeat(starts, sizes)
+    return rank
+
+
+def _add_note(flags: pa.ChunkedArray, mask: np.ndarray, note: str) -> pa.ChunkedArray:
+    """Append ``note`` to the JSON-list ``flags`` of the rows in ``mask``."""
+    quoted = json.dumps(note, ensure_ascii=False)
+    inner = pc.utf8_slice_codeunits(flags, 1, -1)  # the list's items, without [ ]
+    added = pc.if_else(
+        pc.equal(inner, ""),
+        pa.scalar(f"[{quoted}]"),
+        pc.binary_join_element_wise(pa.scalar("["), inner, pa.scalar(f",{quoted}]"), ""),
+    )
+    return pc.if_else(pa.array(mask), added, flags)
 
 
 class QuarantineWriter:

@@ -150,20 +150,71 @@ def test_header_only_file_reads_no_rows(lake, write):
     assert not lake.has_source(r.sha256, "focus")
 
 
-def test_utf16_and_bom_files_are_read(lake, write):
+def test_utf16_and_bom_files_are_read(lake, tmp_path, write):
     text = FIXTURES["invoice"][1].replace("V,", "供应商,")
+    other = Lake(tmp_path / "other")
     a = run("invoice", write("a.csv", "\ufeff" + text), lake)
-    b = run("invoice", write("b.csv", text.encode("utf-16")), lake)
+    b = run("invoice", write("b.csv", text.encode("utf-16")), other)
     assert a.accepted == b.accepted == 1
-    assert lake.read("external_services").column("vendor").to_pylist() == ["供应商", "供应商"]
+    for lk in (lake, other):
+        assert lk.read("external_services").column("vendor").to_pylist() == ["供应商"]
+    # the same rows in another encoding are the same rows: duplicates across files
+    again = run("invoice", write("b.csv", text.encode("utf-16")), lake)
+    assert (again.accepted, again.duplicates) == (0, 1)
 
 
-def test_undecodable_bytes_quarantine_only_their_row(lake, write):
-    data = FIXTURES["invoice"][1].encode() + b"I2,V\xff\xfe,2026-01-02,1.00,CNY,ongoing\n"
-    r = run("invoice", write("bad.csv", data), lake)
-    assert (r.accepted, r.quarantined) == (1, 1)
-    (q,) = lake.quarantine("invoice", r.sha256)
-    assert q["row"] == 2 and "UTF-8" in q["reason"] and q["remedy"] == "save the file as UTF-8"
+def test_undecodable_bytes_stop_the_file_with_their_offset(lake, write):
+    good = FIXTURES["invoice"][1].encode()
+    data = good + b"I2,V\xff\xfe,2026-01-02,1.00,CNY,ongoing\n"
+    path = write("bad.csv", data)
+    with pytest.raises(BadInput) as e:
+        import_files("invoice", [path], lake)
+    offset = len(good) + len(b"I2,V")
+    assert e.value.path == str(path)
+    assert f"byte offset {offset} (0xff)" in str(e.value)
+    assert e.value.remedy == "pass --encoding gb18030 (or the file's encoding)"
+    # nothing was written: no partition, no quarantine, no leftovers, no log line
+    assert not list(lake.root.rglob("*.parquet")) and not list(lake.root.rglob("*.jsonl"))
+    assert not (lake.root / ".tmp").exists() or not list((lake.root / ".tmp").iterdir())
+
+
+def test_undecodable_progress_line_stops_the_file(lake, write):
+    line = FIXTURES["progress"][1].encode()
+    path = write("p.jsonl", line + line.replace(b'"1"', b'"\xc3("'))
+    offset = len(line) + line.index(b'"1"') + 1
+    with pytest.raises(BadInput, match=f"byte offset {offset} "):
+        import_files("progress", [path], lake)
+
+
+def test_unknown_encoding_stops_before_any_import(lake, write):
+    path = write(*FIXTURES["invoice"])
+    for bad in ("klingon", "base64"):
+        with pytest.raises(BadInput, match="encoding"):
+            import_files("invoice", [path], lake, options={"encoding": bad})
+    assert not lake.root.exists() or not list(lake.root.rglob("*"))
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 3, 5, 7, 64])
+@pytest.mark.parametrize(
+    ("encoding", "data", "bad"),
+    [
+        ("utf-8", "日期,活动\n数据清洗,😀\n".encode(), None),
+        ("utf-8", "日期,活动\n".encode() + b"\xe6\x97" + b",x\n", 14),
+        ("utf-8", b"\xef\xbb\xbf" + "a,é\n".encode() + b"\x80", 8),
+        ("gb18030", "日期,活动\n数据清洗,😀\n".encode("gb18030"), None),
+        ("utf-16", "a,数据\n".encode("utf-16") + b"\x00", 12),
+        ("utf-16", "a,数据\n".encode("utf-16-be") + b"\x00", 10),
+    ],
+)
+def test_first_bad_byte_across_chunk_boundaries(
+    monkeypatch, tmp_path, chunk, encoding, data, bad
+):
+    from trainledger.ingest import base
+
+    monkeypatch.setattr(base, "DECODE_CHUNK", chunk)
+    path = tmp_path / "x.csv"
+    path.write_bytes(data)
+    assert base.first_bad_byte(path, encoding) == bad
 
 
 def test_unbalanced_quote_is_one_quarantined_row_not_a_crash(lake, write):
@@ -219,8 +270,13 @@ def test_counts_always_add_up(tmp_path_factory, rows):
     assert r.accepted + r.duplicates + r.quarantined == r.rows_read
     assert lake.read("external_services").num_rows == r.accepted
     assert len(lake.quarantine("invoice", r.sha256)) == r.quarantined
-    assert r.duplicates == _repeats_of_valid_rows(rows)
+    # within one file nothing is a duplicate: repeated rows are all accepted, and flagged
+    assert r.duplicates == 0
+    assert r.accepted == sum(_valid(row) for row in rows)
     assert r.quarantined == sum(not _valid(row) for row in rows)
+    flags = [json.loads(f) for f in lake.read("external_services").column("flags").to_pylist()]
+    assert flags == [_expected_flags(row, rows) for row in rows if _valid(row)]
+    assert r.flagged == sum(bool(f) for f in flags)
 
 
 def _valid(row: tuple[str, str, str, str]) -> bool:
@@ -228,12 +284,37 @@ def _valid(row: tuple[str, str, str, str]) -> bool:
     return bool(i) and a in ("1.00", "-2.5", "1e3") and c in ("CNY", "usd") and s != "later"
 
 
-def _repeats_of_valid_rows(rows: list[tuple[str, str, str, str]]) -> int:
-    """A valid row identical to an earlier one is a duplicate; an invalid one is quarantined
-    every time it appears."""
-    seen: set[tuple[str, str, str, str]] = set()
-    n = 0
-    for r in rows:
-        n += r in seen and _valid(r)
-        seen.add(r)
-    return n
+def _expected_flags(
+    row: tuple[str, str, str, str], rows: list[tuple[str, str, str, str]]
+) -> list[str]:
+    """A valid row that appears twice is a repeat; an invoice id on valid rows of different
+    content is reused. Invalid rows are quarantined and count for neither."""
+    valid = [r for r in rows if _valid(r)]
+    notes = []
+    if valid.count(row) > 1:
+        notes.append("repeated_row_in_file")
+    if any(r[0] == row[0] and r != row for r in valid):
+        notes.append("invoice_id_reused")
+    return notes
+
+
+def test_content_key_is_one_to_one_on_awkward_values():
+    from trainledger.ingest.base import content_key, mapping_key
+
+    lists = [
+        [],
+        ["a", "b"],
+        ["a", "b\x00c", "d", "e"],
+        ["a", "b", "c", "d"],  # joins like ["a", "b\x00c", ...] would if NUL were not guarded
+        ["a\x00b", "c"],
+        ["a", "b\x00c"],
+        ["a", 1],
+        ["a", "1"],
+        ["\x01[\"a\",1]"],
+    ]
+    keys = [content_key(x) for x in lists]
+    assert len(set(keys)) == len(keys)
+    # a mapping's key ignores order and nulls; fold ignores the case of names
+    assert mapping_key({"A": "1", "b": None}, fold=True) == mapping_key({"a": "1"}, fold=True)
+    assert mapping_key({"x": 1, "y": 2}) == mapping_key({"y": 2, "x": 1})
+    assert mapping_key({"x": "1"}) == content_key(["x", "1"])

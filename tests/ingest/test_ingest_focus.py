@@ -46,7 +46,7 @@ BILL = (
     "1.00,1.00,1.00,1.00,USD,2026-11-03,2026-11-02,,Usage,Usage-Based,Compute,vm-4,,1,Hours,,\n"
     # no currency on the row and none given: quarantined
     "1.00,1.00,1.00,1.00,,2026-11-02,2026-11-03,,Usage,Usage-Based,Compute,vm-5,,1,Hours,,\n"
-    # the first row again (a resumed download): a duplicate
+    # the first row again: accepted (the file is the statement) and, like the first, flagged
     "12.50000,11.00,13.00,11.00,USD,2026-11-02 00:00:00,2026-11-02 01:00:00,2026-11-01 00:00:00,"
     'Usage,Usage-Based,Compute,i-gpu-01,SKU-H800,1,Hours,"{""batch"": ""b-2026-07"", '
     '"" org"": ""ai""}",H800\n'
@@ -60,19 +60,21 @@ def test_focus_golden(lake, write):
     result = run("focus", write("bill.csv", BILL), lake)
     assert (result.rows_read, result.accepted, result.duplicates, result.quarantined) == (
         8,
-        4,
-        1,
+        5,
+        0,
         3,
     )
-    assert result.flagged == 2
+    assert result.flagged == 4
     check_golden("focus_bill", snapshot(lake, "focus", [result]))
+    flags = {r["row"]: json.loads(r["flags"]) for r in lake.read("bill_lines").to_pylist()}
+    assert flags[1] == flags[7] == ["repeated_row_in_file"]
 
 
 def test_currency_option_fills_only_missing_currencies(lake, write):
     result = run("focus", write("bill.csv", BILL), lake, currency="EUR")
     assert result.quarantined == 2
     currencies = Counter(lake.read("bill_lines").column("currency").to_pylist())
-    assert currencies == {"USD": 4, "EUR": 1}
+    assert currencies == {"USD": 5, "EUR": 1}
 
 
 # -- the real sample: 1,000 rows of AWS, Microsoft and Oracle -------------------------------------
@@ -208,23 +210,24 @@ def test_parquet_float_money_is_flagged(tmp_path, lake):
 # -- the FOCUS spec's illustrative scenarios (no BillingCurrency column) --------------------------
 
 SPEC_FILES = sorted(p.name for p in SPEC.glob("*.csv"))
-# (accepted, duplicates, quarantined) with --currency USD. Two quirks of the files themselves:
-# purchase scenarios 2 and 3 have a ChargePeriodEnd of "2023-02-01T30:00:00Z" (hour 30), and
-# the two-resource flexibility file repeats one row exactly (its resource ids are placeholders).
-SPEC_COUNTS = {
-    "commitment_discount_purchase_scenario_2.csv": (2, 0, 1),
-    "commitment_discount_purchase_scenario_3.csv": (3, 0, 1),
-    "one_hundred_percent_utilization_with_commitment_discount_flexibility_with_2_resources.csv": (
-        2,
-        1,
-        0,
-    ),
+TWO_RESOURCES = (
+    "one_hundred_percent_utilization_with_commitment_discount_flexibility_with_2_resources.csv"
+)
+# Rows quarantined with --currency USD: purchase scenarios 2 and 3 have a ChargePeriodEnd of
+# "2023-02-01T30:00:00Z" (hour 30), which is not a time. Every other row of every file is in.
+SPEC_QUARANTINED = {
+    "commitment_discount_purchase_scenario_2.csv": 1,
+    "commitment_discount_purchase_scenario_3.csv": 1,
 }
 
 
 def _spec_rows(path: Path) -> list[dict[str, str]]:
     with open(path, newline="", encoding="utf-8") as f:
         return [r for r in csv.DictReader(f) if any(r.values())]
+
+
+def _total(values) -> Decimal:
+    return sum((Decimal(v) for v in values if v not in (None, *NULLS)), Decimal(0))
 
 
 def test_spec_files_without_currency_are_quarantined_with_a_remedy(lake):
@@ -243,39 +246,48 @@ def test_spec_files_without_currency_are_quarantined_with_a_remedy(lake):
 
 @pytest.mark.parametrize("name", SPEC_FILES)
 def test_spec_files_with_currency_conserve_every_cost(lake, name):
+    """Every cost of every spec file is in the lake or, for the hour-30 rows, in quarantine —
+    to the cent. Repeated rows are not dropped: the file's total is the bill."""
     path = SPEC / name
     rows = _spec_rows(path)
     result = run("focus", path, lake, currency="USD")
-    counts = SPEC_COUNTS.get(name, (len(rows), 0, 0))
-    assert (result.accepted, result.duplicates, result.quarantined) == counts
+    held_back = SPEC_QUARANTINED.get(name, 0)
+    assert (result.accepted, result.duplicates, result.quarantined) == (
+        len(rows) - held_back,
+        0,
+        held_back,
+    )
     table = lake.read("bill_lines")
     assert set(table.column("currency").to_pylist()) <= {"USD"}
-    # Rows the test itself finds repeated or unreadable, independently of the importer:
-    seen: set[tuple[str, ...]] = set()
-    repeated, unreadable = [], []
-    for r in rows:
-        key = tuple(r.values())
-        if key in seen:
-            repeated.append(r)
-            continue
-        seen.add(key)
-        if "T30:" in r["ChargePeriodEnd"]:
-            unreadable.append(r)
+    with open(path, newline="", encoding="utf-8") as f:
+        header = next(csv.reader(f))
+    quarantined = [
+        dict(zip(header, next(csv.reader([q["raw"]])), strict=True))
+        for q in lake.quarantine("focus", result.sha256)
+    ]
+    assert all("T30:" in q["ChargePeriodEnd"] for q in quarantined)
     for column, lake_col in MONEY.items():
         if column not in rows[0]:
             assert table.column(lake_col).null_count == table.num_rows
             continue
-        file_total = sum((Decimal(r[column]) for r in rows if r[column] not in NULLS), Decimal(0))
-        held_back = sum(
-            (Decimal(r[column]) for r in repeated + unreadable if r[column] not in NULLS),
-            Decimal(0),
-        )
-        lake_total = sum(
-            (Decimal(v) for v in table.column(lake_col).to_pylist() if v is not None), Decimal(0)
-        )
-        assert lake_total == file_total - held_back
-        if not repeated and not unreadable:
+        file_total = _total(r[column] for r in rows)
+        lake_total = _total(table.column(lake_col).to_pylist())
+        assert lake_total + _total(q[column] for q in quarantined) == file_total
+        if not held_back:
             assert lake_total == file_total
+
+
+def test_spec_two_resources_keeps_both_identical_rows(lake):
+    """Two byte-identical rows stand for two resources: both are money, both are flagged."""
+    result = run("focus", SPEC / TWO_RESOURCES, lake, currency="USD")
+    assert (result.rows_read, result.accepted, result.duplicates, result.flagged) == (3, 3, 0, 2)
+    rows = lake.read("bill_lines").to_pylist()
+    assert _total(r["effective_cost"] for r in rows) == Decimal("2.00")
+    assert _total(r["billed_cost"] for r in rows) == Decimal("2.00")
+    usage = [r for r in rows if r["charge_category"] == "Usage"]
+    assert [r["row"] for r in usage] == [2, 3]
+    assert usage[0]["row_hash"] == usage[1]["row_hash"]
+    assert all(json.loads(r["flags"]) == ["repeated_row_in_file"] for r in usage)
 
 
 def test_spec_amortisation_exact_answers(lake):
@@ -294,6 +306,116 @@ def test_reimporting_with_currency_after_a_quarantined_attempt_works(lake):
     third = run("focus", path, lake, currency="USD")
     assert (first.accepted, second.accepted, third.accepted) == (0, 1, 0)
     assert third.duplicates == third.rows_read == 1
+
+
+# -- overlapping exports: a mid-month and a full-month bill of the same period -------------------
+
+
+def _export(path: Path, rows: list[dict[str, str]], *, reverse: bool = False) -> Path:
+    """Write ``rows`` as another tool would: every field quoted, CRLF, columns maybe reversed."""
+    names = list(rows[0])[::-1] if reverse else list(rows[0])
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, names, quoting=csv.QUOTE_ALL, lineterminator="\r\n")
+        w.writeheader()
+        w.writerows(rows)
+    return path
+
+
+def _sample_totals(rows: list[dict[str, str]]) -> dict[str, Decimal]:
+    return {lake_col: _total(r[column] for r in rows) for column, lake_col in MONEY.items()}
+
+
+def _lake_totals(lake) -> dict[str, Decimal]:
+    table = lake.read("bill_lines")
+    return {c: _total(table.column(c).to_pylist()) for c in MONEY.values()}
+
+
+def test_overlapping_exports_accept_only_the_new_rows(lake, tmp_path, sample_rows):
+    mid = _export(tmp_path / "mid-month.csv", sample_rows[:600], reverse=True)
+    first = run("focus", mid, lake)
+    assert (first.accepted, first.duplicates) == (600, 0)
+    full = run("focus", SAMPLE, lake)  # the full month: the first 600 rows plus 400 new ones
+    assert (full.rows_read, full.accepted, full.duplicates, full.quarantined) == (1000, 400, 600, 0)
+    assert lake.read("bill_lines").num_rows == 1000
+    assert _lake_totals(lake) == _sample_totals(sample_rows)
+    new_rows = sorted(
+        r["row"]
+        for r in lake.read("bill_lines").to_pylist()
+        if r["source_sha256"] == full.sha256
+    )
+    assert new_rows == list(range(601, 1001))
+    # each file again: the fast path, nothing written
+    for path, n in ((SAMPLE, 1000), (mid, 600)):
+        again = run("focus", path, lake)
+        assert (again.accepted, again.duplicates) == (0, n)
+    assert _lake_totals(lake) == _sample_totals(sample_rows)
+
+
+def test_an_export_wholly_inside_the_lake_writes_nothing(lake, tmp_path, sample_rows):
+    run("focus", SAMPLE, lake)
+    mid = run("focus", _export(tmp_path / "mid.csv", sample_rows[:600]), lake)
+    assert (mid.rows_read, mid.accepted, mid.duplicates, mid.quarantined) == (600, 0, 600, 0)
+    assert not lake.has_source(mid.sha256, "focus")
+    assert len(lake.partitions("bill_lines")) == 1
+    assert lake.imports()[-1]["partition"] is None
+    assert _lake_totals(lake) == _sample_totals(sample_rows)
+
+
+OVERLAP_HEADER = "BilledCost,ChargePeriodStart,ChargePeriodEnd,BillingCurrency,ResourceId\n"
+ROW_A = "1.10,2026-11-01,2026-11-02,USD,vm-a\n"
+ROW_B = "2.20,2026-11-01,2026-11-02,USD,<placeholder>\n"
+ROW_C = "4.40,2026-11-02,2026-11-03,USD,vm-c\n"
+
+
+def test_overlap_counts_copies_of_repeated_rows(lake, write):
+    """The first export holds B twice, the second three times (and C): B's third copy and C
+    are new — after both imports the lake holds what the larger statement says."""
+    first = run("focus", write("mid.csv", OVERLAP_HEADER + ROW_A + ROW_B + ROW_B), lake)
+    assert (first.accepted, first.flagged) == (3, 2)
+    second = run(
+        "focus", write("full.csv", OVERLAP_HEADER + ROW_A + ROW_B + ROW_C + ROW_B + ROW_B), lake
+    )
+    assert (second.accepted, second.duplicates) == (2, 3)
+    new = [r for r in lake.read("bill_lines").to_pylist() if r["source_sha256"] == second.sha256]
+    assert [(r["row"], r["billed_cost"]) for r in new] == [(3, "4.40"), (5, "2.20")]
+    assert json.loads(new[1]["flags"]) == ["repeated_row_in_file"]
+    assert _total(lake.read("bill_lines").column("billed_cost").to_pylist()) == Decimal("12.10")
+    # a third export with fewer copies adds nothing
+    third = run("focus", write("part.csv", OVERLAP_HEADER + ROW_B + ROW_B), lake)
+    assert (third.accepted, third.duplicates) == (0, 2)
+
+
+def test_row_hash_ignores_how_the_row_was_written(lake, write):
+    """Same values, other column order, quoting, NULL spelling, line ending: the same row."""
+    run("focus", write("a.csv", OVERLAP_HEADER + ROW_A + "1,2026-11-05,2026-11-06,USD,\n"), lake)
+    other = (
+        'ResourceId,BillingCurrency,BilledCost,ChargePeriodEnd,ChargePeriodStart,x_New\r\n'
+        '"vm-a","USD","1.10","2026-11-02","2026-11-01",\r\n'
+        "NULL,USD,1,2026-11-06,2026-11-05,\r\n"
+        "vm-a,USD,1.1,2026-11-02,2026-11-01,\r\n"  # 1.1 is not written as 1.10: another row
+    )
+    r = run("focus", write("b.csv", other), lake)
+    assert (r.accepted, r.duplicates) == (1, 2)
+
+
+def test_cross_file_check_reads_only_row_hash_columns(lake, tmp_path, sample_rows, monkeypatch):
+    """The lake is never read whole during an import: only the row_hash column of each other
+    partition."""
+    from trainledger.lake import Lake
+
+    run("focus", _export(tmp_path / "mid.csv", sample_rows[:600]), lake)
+    read_columns: list[list[str] | None] = []
+    real = pq.ParquetFile.read
+
+    def spy(self, columns=None, **kw):
+        read_columns.append(columns)
+        return real(self, columns=columns, **kw)
+
+    monkeypatch.setattr(pq.ParquetFile, "read", spy)
+    monkeypatch.setattr(Lake, "read", lambda *a, **k: pytest.fail("the whole table was read"))
+    r = run("focus", SAMPLE, lake)
+    assert (r.accepted, r.duplicates) == (400, 600)
+    assert read_columns and all(c == ["row_hash"] for c in read_columns)
 
 
 def test_a_jsonl_file_is_not_a_bill(lake, write):

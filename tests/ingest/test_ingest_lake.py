@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 
 import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 from trainledger.errors import BadInput, NotFound
 from trainledger.ingest.schemas import KIND_TABLES, TABLES
-from trainledger.lake import Lake, PartitionExists
+from trainledger.lake import Committed, Lake, PartitionExists, Settle
 
 SHA_A, SHA_B = "a" * 64, "b" * 64
 
@@ -154,3 +155,123 @@ def test_old_partitions_are_conformed_to_a_wider_schema(lake):
 def test_lake_root_is_absolute(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert Lake("lake").root == tmp_path / "lake"
+
+
+# -- settling a partition against the lake: cross-file duplicates, repeats, conflicts ---------------
+
+
+def _with(t: pa.Table, column: str, values: list) -> pa.Table:
+    i = t.schema.get_field_index(column)
+    return t.set_column(i, t.schema.field(i), pa.array(values, t.schema.field(i).type))
+
+
+def _rows(hashes: list[str], sha: str, *, ids: list[str] | None = None, flags=None) -> pa.Table:
+    t = _with(_invoice_rows(len(hashes), sha), "row_hash", hashes)
+    if ids is not None:
+        t = _with(t, "invoice_id", ids)
+    if flags is not None:
+        t = _with(t, "flags", flags)
+    return t
+
+
+def _settle(lake, sha: str, t: pa.Table, settle: Settle | None = None, batch: int | None = None):
+    with lake.open_partition("external_services", sha) as w:
+        for b in t.to_batches(max_chunksize=batch) if batch else [t]:
+            w.write(b)
+        return w.commit(settle=settle or Settle())
+
+
+def _flag_lists(lake, sha: str) -> list[tuple[int, list[str]]]:
+    t = pq.read_table(lake.partition_path("external_services", sha))
+    return [(r["row"], json.loads(r["flags"])) for r in t.to_pylist()]
+
+
+SHA_C = "c" * 64
+
+
+def test_settle_drops_what_other_partitions_hold_and_flags_repeats(lake):
+    lake.write_partition("external_services", SHA_A, _rows(["x", "y"], SHA_A))
+    committed = _settle(
+        lake, SHA_B, _rows(["x", "z", "z", "y", "w"], SHA_B, flags=["[]", '["a"]', "[]", "[]", "[]"])
+    )
+    assert (committed.rows, committed.duplicates) == (3, 2)
+    assert _flag_lists(lake, SHA_B) == [
+        (2, ["a", "repeated_row_in_file"]),
+        (3, ["repeated_row_in_file"]),
+        (5, []),
+    ]
+
+
+def test_settle_counts_copies(lake):
+    """The lake holds x twice: of a new file's three x, the third is new."""
+    lake.write_partition("external_services", SHA_A, _rows(["x", "v"], SHA_A))
+    lake.write_partition("external_services", SHA_B, _rows(["x", "u"], SHA_B))
+    committed = _settle(lake, SHA_C, _rows(["x", "q", "x", "x", "q"], SHA_C))
+    assert (committed.rows, committed.duplicates) == (3, 2)
+    assert [r for r, _ in _flag_lists(lake, SHA_C)] == [2, 4, 5]
+    assert all(f == ["repeated_row_in_file"] for _, f in _flag_lists(lake, SHA_C))
+
+
+def test_settle_across_row_groups_keeps_order(lake, monkeypatch):
+    import trainledger.lake as lake_module
+
+    monkeypatch.setattr(lake_module, "ROW_GROUP", 2)
+    lake.write_partition("external_services", SHA_A, _rows(["b", "e"], SHA_A))
+    committed = _settle(lake, SHA_B, _rows(list("abcdeafg"), SHA_B), batch=1)
+    assert (committed.rows, committed.duplicates) == (6, 2)
+    assert _flag_lists(lake, SHA_B) == [
+        (1, ["repeated_row_in_file"]),
+        (3, []),
+        (4, []),
+        (6, ["repeated_row_in_file"]),
+        (7, []),
+        (8, []),
+    ]
+    assert not list((lake.root / ".tmp").iterdir())
+
+
+def test_settle_with_every_row_held_publishes_nothing(lake):
+    lake.write_partition("external_services", SHA_A, _rows(["x", "y"], SHA_A))
+    committed = _settle(lake, SHA_B, _rows(["y", "x"], SHA_B))
+    assert committed == Committed(None, 0, 2)
+    assert not lake.has_source(SHA_B, "invoice")
+    assert not list((lake.root / ".tmp").iterdir())
+
+
+def test_settle_without_anything_to_do_leaves_rows_as_written(lake):
+    lake.write_partition("external_services", SHA_A, _rows(["x"], SHA_A))
+    committed = _settle(lake, SHA_B, _rows(["p", "q"], SHA_B))
+    assert (committed.rows, committed.duplicates) == (2, 0)
+    assert _flag_lists(lake, SHA_B) == [(1, []), (2, [])]
+
+
+def test_settle_flags_conflicting_keys_here_and_in_the_lake(lake):
+    reuse = Settle(conflicts=(("invoice_id", "invoice_id_reused"),))
+    lake.write_partition(
+        "external_services", SHA_A, _rows(["h1", "h2"], SHA_A, ids=["I1", "I2"])
+    )
+    committed = _settle(
+        lake,
+        SHA_B,
+        # I1 again with its old content: a duplicate; I1 with new content: reused (lake);
+        # I3 twice with two contents: reused (file); I4 twice, same content: a repeat only
+        _rows(["h1", "h9", "h3", "h4", "h5", "h5"], SHA_B, ids=["I1", "I1", "I3", "I3", "I4", "I4"]),
+        reuse,
+    )
+    assert (committed.rows, committed.duplicates) == (5, 1)
+    assert _flag_lists(lake, SHA_B) == [
+        (2, ["invoice_id_reused"]),
+        (3, ["invoice_id_reused"]),
+        (4, ["invoice_id_reused"]),
+        (5, ["repeated_row_in_file"]),
+        (6, ["repeated_row_in_file"]),
+    ]
+
+
+def test_rank_within_counts_earlier_equal_codes():
+    import numpy as np
+
+    from trainledger.lake import _rank_within
+
+    codes = np.array([3, 1, 3, 3, 0, 1])
+    assert _rank_within(codes).tolist() == [0, 0, 1, 2, 0, 1]

@@ -34,10 +34,12 @@ def test_progress_golden(lake, write):
     result = run("progress", write("progress.jsonl", EVENTS), lake)
     assert (result.rows_read, result.accepted, result.duplicates, result.quarantined) == (
         11,
-        6,
-        1,
+        7,
+        0,
         4,
     )
+    flags = {r["row"]: r["flags"] for r in lake.read("progress_events").to_pylist()}
+    assert flags[1] == flags[12] == '["repeated_row_in_file"]'
     check_golden("progress_events", snapshot(lake, "progress", [result]))
 
 

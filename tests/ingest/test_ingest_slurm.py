@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 
 import pytest
@@ -42,7 +43,8 @@ SACCT = HEADER + (
     # a JobName with a '|' in it breaks the row: quarantined, not guessed
     "1006|a|b|llm||||2026-11-03T06:00:00|2026-11-03T06:00:00|2026-11-03T06:00:00|Unknown|"
     "RUNNING|0:0|cpu=8|gpu04|0\n"
-    # the first row again (a dump that overlapped itself): a duplicate
+    # the first row again (a dump that overlapped itself): accepted and flagged, like the first
+    # (the engine keeps one record per job id)
     "1001|pretrain-7b|llm|b-2026-07|batch=b-2026-07;run=r1;reason=planned_experiment|alice|"
     "2026-11-02T07:55:00|2026-11-02T07:55:00|2026-11-02T08:00:00|2026-11-02T20:00:00|COMPLETED|"
     "0:0|billing=1024,cpu=1024,gres/gpu:h800=64,gres/gpu=64,mem=8000G,node=8|gpu[01-08]|0\n"
@@ -54,10 +56,16 @@ def test_sacct_golden(lake, write):
     result = run("slurm", path, lake, tz="Asia/Shanghai")
     assert (result.rows_read, result.accepted, result.duplicates, result.quarantined) == (
         8,
-        4,
-        1,
+        5,
+        0,
         3,
     )
+    repeated = [
+        r["row"]
+        for r in lake.read("jobs").to_pylist()
+        if "repeated_row_in_file" in json.loads(r["flags"])
+    ]
+    assert repeated == [1, 8]
     check_golden("slurm_sacct", snapshot(lake, "slurm", [result]))
 
 

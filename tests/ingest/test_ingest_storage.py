@@ -76,3 +76,31 @@ def test_bad_prefix_rule_is_refused(lake, write):
             lake,
             options={"storage_prefixes": [("a", "hot_tier")]},
         )
+
+
+LISTING = (
+    "path,size_bytes,storage_class,owner,purpose,review_at\n"
+    "ml-data/ckpt/a.pt,10,checkpoint,bob,resume,2026-12-01\n"
+    "ml-data/ckpt/b.pt,20,checkpoint,bob,resume,2026-12-01\n"
+)
+
+
+def test_an_undated_listing_on_another_day_is_a_new_snapshot(lake, write):
+    """Without a snapshot_date column a row is a statement about the import date: the same
+    listing a month later is a new snapshot, not a duplicate — but the same day it is."""
+    nov = run("storage", write("nov.csv", LISTING), lake, import_date="2026-11-01")
+    dec = run("storage", write("dec.csv", LISTING + "\n"), lake, import_date="2026-12-01")
+    assert (nov.accepted, dec.accepted, dec.duplicates) == (2, 2, 0)
+    again = run("storage", write("dec2.csv", LISTING + "\n\n"), lake, import_date="2026-12-01")
+    assert (again.accepted, again.duplicates) == (0, 2)
+    dates = sorted(str(d) for d in lake.read("storage_objects").column("snapshot_date").to_pylist())
+    assert dates == ["2026-11-01", "2026-11-01", "2026-12-01", "2026-12-01"]
+
+
+def test_a_dated_listing_is_the_same_snapshot_whatever_the_import_date(lake, write):
+    dated = LISTING.replace("review_at\n", "review_at,snapshot_date\n").replace(
+        "2026-12-01\n", "2026-12-01,2026-11-01\n"
+    )
+    run("storage", write("a.csv", dated), lake, import_date="2026-11-01")
+    later = run("storage", write("b.csv", dated + "\n"), lake, import_date="2026-12-24")
+    assert (later.accepted, later.duplicates) == (0, 2)

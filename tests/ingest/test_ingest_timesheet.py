@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from ingest_helpers import check_golden, run, snapshot
+
+from trainledger.errors import BadInput
+from trainledger.ingest import import_files
 
 SHEET = (
     "date,person,role,activity,phase,hours,recurrence,project_batch\n"
@@ -45,3 +49,45 @@ def test_a_blank_person_is_empty_not_a_name(lake, write):
     result = run("timesheet", write("h.csv", text), lake)
     (q,) = lake.quarantine("timesheet", result.sha256)
     assert (result.quarantined, q["reason"]) == (1, "person is empty")
+
+
+# -- encodings: Excel on Chinese Windows saves CSV as GBK/GB18030 ---------------------------------
+
+GBK_SHEET = (
+    "date,person,role,activity,phase,hours,备注\r\n"
+    "2026-11-02,张伟,data_prep,清洗语料第三版,build,6.5,数据组\r\n"
+    "2026-11-02,李娜,training_engineering,启动训练并值守,run,8,夜班\r\n"
+    "2026-11-03,王芳,training_engineering,NCCL 挂起后重跑,rework,3.25,\r\n"
+)
+
+
+def test_gb18030_timesheet_needs_the_encoding_option(lake, write):
+    data = GBK_SHEET.encode("gb18030")
+    path = write("工时.csv", data)
+    with pytest.raises(BadInput) as e:
+        import_files("timesheet", [path], lake)
+    first_bad = next(i for i, b in enumerate(data) if b >= 0x80)  # 备 is the first non-ASCII
+    assert e.value.path == str(path)
+    assert f"not UTF-8 text: byte offset {first_bad} (0x{data[first_bad]:02x})" in str(e.value)
+    assert e.value.remedy == "pass --encoding gb18030 (or the file's encoding)"
+    assert not list(lake.root.rglob("*.parquet")) and not lake.imports()
+
+    result = run("timesheet", path, lake, encoding="gb18030")
+    assert (result.rows_read, result.accepted, result.quarantined) == (3, 3, 0)
+    rows = lake.read("labor_entries").to_pylist()
+    assert [(r["person"], r["activity"], r["hours"]) for r in rows] == [
+        ("张伟", "清洗语料第三版", "6.5"),
+        ("李娜", "启动训练并值守", "8"),
+        ("王芳", "NCCL 挂起后重跑", "3.25"),
+    ]
+    assert lake.imports()[-1]["options"] == {"encoding": "gb18030"}
+    # the same sheet saved as UTF-8 is the same rows: duplicates across files, whatever encoding
+    again = run("timesheet", write("工时-utf8.csv", GBK_SHEET), lake)
+    assert (again.accepted, again.duplicates) == (0, 3)
+
+
+def test_wrong_encoding_option_says_to_check_it(lake, write):
+    path = write("h.csv", GBK_SHEET.encode("gb18030"))
+    with pytest.raises(BadInput) as e:
+        import_files("timesheet", [path], lake, options={"encoding": "utf-8"})
+    assert "check --encoding" in (e.value.remedy or "")

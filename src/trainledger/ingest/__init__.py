@@ -5,7 +5,7 @@
 
     base.py       the Importer protocol, Record, ImportResult, the declarative CSV machinery
     convert.py    field converters: exact decimals, UTC timestamps, dates, vocabularies
-    run.py        the driver: hashing, counting, batching, within-file duplicates, the log
+    run.py        the driver: hashing, counting, batching, repeats and cross-file duplicates, log
     schemas.py    the pyarrow schema of each lake table (the contract of docs/formats.md)
     slurm.py      sacct --parsable2 → jobs (hostlists, AllocTRES, Comment tags, --tz)
     focus.py      FOCUS 1.0 CSV / Parquet → bill_lines (flag non-conformance, keep the money)
@@ -16,7 +16,9 @@
 
 Options (``import_files(..., options=...)``): ``tz`` (slurm, required), ``currency`` (focus and
 invoice default), ``storage_prefixes`` ((prefix, storage class) pairs), ``import_date``
-(storage snapshot date default), ``timesheet_batch_column`` (default ``batch``).
+(storage snapshot date default), ``timesheet_batch_column`` (default ``batch``), ``encoding``
+(text files; default: UTF-8 with or without BOM, or UTF-16 with BOM — e.g. ``gb18030`` for
+Excel exports on Chinese Windows).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from trainledger.errors import BadInput, WrongFileType
-from trainledger.ingest.base import Importer, ImportResult, sniff
+from trainledger.ingest.base import Importer, ImportResult, check_encoding, sniff
 from trainledger.ingest.focus import FocusImporter
 from trainledger.ingest.invoice import InvoiceImporter
 from trainledger.ingest.progress import ProgressImporter
@@ -105,5 +107,6 @@ def import_files(
     for p in files:
         check_file(importer, p)
     opts = dict(options or {})
-    importer.configure(opts)  # a missing or bad option stops the command before any import
+    check_encoding(opts.get("encoding"))  # a bad option stops the command before any import
+    importer.configure(opts)
     return [run_import(importer, p, lake, opts) for p in files]

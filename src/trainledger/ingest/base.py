@@ -15,6 +15,7 @@ flag it) — and derives computed columns, if any, in ``normalise``. ``run.py`` 
 
 from __future__ import annotations
 
+import codecs
 import csv
 import hashlib
 import json
@@ -27,6 +28,8 @@ from trainledger.errors import BadInput
 
 HEAD_BYTES = 64 * 1024
 UTF8_REMEDY = "save the file as UTF-8"
+ENCODING_REMEDY = "pass --encoding gb18030 (or the file's encoding)"
+DECODE_CHUNK = 1 << 20
 QUARANTINE: Literal["quarantine"] = "quarantine"
 FLAG: Literal["flag"] = "flag"
 
@@ -63,7 +66,8 @@ class Record:
     row: int
     line: int | None
     raw: str
-    key: str  # blake2b-128 of the raw text: equal rows have equal keys
+    key: str  # the row_hash: blake2b-128 of the row's content (``content_key``), never of its
+    # row number or file, so the same row in another file has the same key
     values: dict[str, Any]
     extra: dict[str, Any] | None = None
     problem: str | None = None  # a structural fault found while reading (wrong field count...)
@@ -120,7 +124,8 @@ def sha256_file(path: Path) -> str:
 
 
 def row_key(raw: str) -> tuple[str, str | None]:
-    """The row's dedup key and, when the text holds undecodable bytes, a problem to report."""
+    """The key of a row known only by its raw text (one that cannot be read into named values)
+    and, when the text holds undecodable bytes, a problem to report."""
     text = raw.rstrip("\r\n")
     try:
         data, problem = text.encode("utf-8"), None
@@ -130,10 +135,149 @@ def row_key(raw: str) -> tuple[str, str | None]:
     return hashlib.blake2b(data, digest_size=16).hexdigest(), problem
 
 
+_KEY_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str).encode
+
+
+def content_key(items: list[Any]) -> str:
+    """The row_hash of a row read into named values: blake2b-128 (hex) of ``items``, a flat
+    ``[name, value, name, value, ...]`` list of the row's *non-null* values sorted by name.
+
+    So the hash depends on what the row says, not on how the file wrote it: column order,
+    quoting, line endings, a trailing delimiter, an empty column the export added, the row's
+    number and the file itself do not change it. The same row in two files has one hash.
+
+    Text items are joined with NUL (fast); a list with a NUL inside an item, or with non-text
+    items, is written as JSON after a \x01 mark instead (JSON escapes control characters, so
+    the two forms never meet and the encoding stays one-to-one).
+    """
+    try:
+        data = "\x00".join(items)
+    except TypeError:
+        data = None
+    if data is None or len(items) == 1 or data.count("\x00") != len(items) - 1:
+        data = "\x01" + _KEY_JSON(items)
+    return hashlib.blake2b(data.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+def mapping_key(values: Mapping[str, Any], *, fold: bool = False) -> str:
+    """``content_key`` of a mapping (a Parquet row, a JSON object); ``fold`` case-folds names."""
+    items = sorted(
+        (((k.casefold() if fold else k), v) for k, v in values.items() if v is not None),
+        key=lambda kv: kv[0],
+    )
+    return content_key([x for pair in items for x in pair])
+
+
 def encoding_of(prefix: bytes) -> str:
+    """The encoding trainledger assumes without ``--encoding``: UTF-16 when the file starts
+    with its byte-order mark, else UTF-8 (with or without a BOM)."""
     if prefix.startswith((b"\xff\xfe", b"\xfe\xff")):
         return "utf-16"
     return "utf-8-sig"  # also reads plain UTF-8
+
+
+def check_encoding(name: Any) -> str | None:
+    """The ``encoding`` option checked: None (detect), or a codec name Python knows."""
+    if name is None or name == "":
+        return None
+    try:
+        codec = codecs.lookup(str(name))
+    except LookupError:
+        raise BadInput(
+            f"unknown encoding {name!r}",
+            remedy="pass a Python codec name, e.g. --encoding gb18030 (or utf-8, utf-16, big5)",
+        ) from None
+    if not codec._is_text_encoding:  # e.g. base64: bytes to bytes
+        raise BadInput(f"{name!r} is not a text encoding", remedy="pass e.g. --encoding gb18030")
+    return str(name)
+
+
+def text_encoding(path: Path, options: Mapping[str, Any]) -> tuple[str, bool]:
+    """How to decode ``path``: (codec, given) — the ``encoding`` option when there is one
+    (a UTF-8 BOM is still skipped when it says UTF-8), else ``encoding_of`` the file."""
+    given = check_encoding(options.get("encoding"))
+    if given is None:
+        with open(path, "rb") as f:
+            return encoding_of(f.read(4)), False
+    return ("utf-8-sig" if codecs.lookup(given).name == "utf-8" else given), True
+
+
+def first_bad_byte(path: Path, encoding: str) -> int | None:
+    """The 0-based offset of the first byte of ``path`` that ``encoding`` cannot decode, or
+    None. Reads the file in chunks (a multi-byte character split between chunks is joined)."""
+    with open(path, "rb") as f:
+        head = f.read(4)
+        codec, skip = _concrete(encoding, head)
+        f.seek(skip)
+        offset, data = skip, b""  # offset: the file position of data[0]
+        while True:
+            chunk = f.read(DECODE_CHUNK)
+            data += chunk
+            if not data:
+                return None
+            try:
+                data.decode(codec)
+            except UnicodeDecodeError as e:
+                if chunk and e.start >= len(data) - 4:  # maybe a character cut by the chunk
+                    offset, data = offset + e.start, data[e.start :]
+                    continue
+                return offset + e.start
+            if not chunk:
+                return None
+            offset, data = offset + len(data), b""
+
+
+def _concrete(encoding: str, head: bytes) -> tuple[str, int]:
+    """A codec that decodes any chunk of the file alike (no BOM sniffing), and the BOM size."""
+    name = codecs.lookup(encoding).name
+    if name in ("utf-8", "utf-8-sig"):
+        return "utf-8", 3 if head.startswith(codecs.BOM_UTF8) else 0
+    if name in ("utf-16", "utf-32"):
+        width = 2 if name == "utf-16" else 4
+        le = codecs.BOM_UTF16_LE if width == 2 else codecs.BOM_UTF32_LE
+        be = codecs.BOM_UTF16_BE if width == 2 else codecs.BOM_UTF32_BE
+        if head.startswith(le):
+            return f"{name}-le", width
+        if head.startswith(be):
+            return f"{name}-be", width
+        return f"{name}-le", 0
+    return name, 0
+
+
+def undecodable(path: Path, encoding: str, given: bool) -> BadInput:
+    """The error for a file that is not text in ``encoding``: where, and what to do."""
+    offset = first_bad_byte(path, encoding)
+    with open(path, "rb") as f:
+        f.seek(offset or 0)
+        byte = f.read(1)
+    name = codecs.lookup(encoding).name
+    what = "UTF-8" if name in ("utf-8", "utf-8-sig") else name.upper()
+    where = (
+        f"byte offset {offset} (0x{byte.hex()}) cannot be decoded"
+        if offset is not None
+        else "a byte cannot be decoded"
+    )
+    return BadInput(
+        f"the file is not {what} text: {where}",
+        path=str(path),
+        remedy=(
+            f"check --encoding: the file is not {what}; pass the encoding it was saved in"
+            if given
+            else ENCODING_REMEDY
+        ),
+    )
+
+
+def decoded_lines(path: Path, f: Any, encoding: str, given: bool) -> Iterator[str]:
+    """The lines of text file ``f`` (opened with ``errors="surrogateescape"``); the first line
+    holding an undecodable byte stops the file with ``undecodable`` — never one row per line."""
+    for ln in f:
+        if not ln.isascii():
+            try:
+                ln.encode("utf-8")
+            except UnicodeEncodeError:
+                raise undecodable(path, encoding, given) from None
+        yield ln
 
 
 _SEP = {",": "comma", "|": "pipe", "\t": "tab", ";": "semicolon"}
@@ -191,8 +335,14 @@ def sniff(path: Path) -> Head:
         return Head("zip")
     enc = encoding_of(data)
     text = data.decode(enc, errors="replace")
-    if "\x00" in text or text.count("\ufffd") > len(text) // 10 + 2:
+    if "\x00" in text:
         return Head("binary")
+    if text.count("\ufffd") > len(text) // 10 + 2:
+        # Not UTF-8: binary data, or text in a legacy encoding (Excel's GBK/GB18030 exports),
+        # which the header can still be read from; the import asks for --encoding.
+        if _controls(data) > len(data) // 100 + 2:
+            return Head("binary")
+        text = data.decode("gb18030", errors="replace")
     first = next((ln for ln in text.splitlines() if ln.strip()), "")
     if first.lstrip().startswith("{"):
         try:
@@ -204,6 +354,13 @@ def sniff(path: Path) -> Head:
     delim = max((",", "|", "\t", ";"), key=first.count)
     header = tuple(h.strip() for h in next(csv.reader([first], delimiter=delim), []))
     return Head("text", delim, header, folded=frozenset(h.casefold() for h in header))
+
+
+def _controls(data: bytes) -> int:
+    """How many bytes of ``data`` are control characters text does not use."""
+    return sum(data.count(bytes([c])) for c in range(32) if c not in (9, 10, 12, 13)) + data.count(
+        b"\x7f"
+    )
 
 
 # -- declarative columns --------------------------------------------------------------------------
@@ -286,7 +443,7 @@ class DelimitedImporter:
         return _SEP[self.delimiter]
 
     def parse(self, path: Path, ctx: Context) -> Iterator[Record]:
-        return read_delimited(path, self, self.layout(ctx.cfg))
+        return read_delimited(path, self, self.layout(ctx.cfg), ctx.options)
 
     def validate(self, record: Record, ctx: Context) -> dict[str, Any]:
         if record.problem:
@@ -375,20 +532,25 @@ def resolve_header(
 
 
 def read_delimited(
-    path: Path, spec: DelimitedImporter, columns: tuple[Column, ...]
+    path: Path,
+    spec: DelimitedImporter,
+    columns: tuple[Column, ...],
+    options: Mapping[str, Any] | None = None,
 ) -> Iterator[Record]:
     """Stream ``path`` as Records: header matched by name, raw text of each row kept.
 
     Blank lines are not rows. Row numbers count data rows from 1 (the header is row 0);
-    ``line`` is the physical line where the row starts.
+    ``line`` is the physical line where the row starts. The text is decoded as
+    ``options["encoding"]``, else as UTF-8 (or UTF-16 with a BOM); a byte that does not decode
+    stops the file with BadInput. A row's key is ``content_key`` of its non-null fields by
+    (case-folded) header name.
     """
-    with open(path, "rb") as fb:
-        enc = encoding_of(fb.read(4))
+    enc, given = text_encoding(path, options or {})
     with open(path, encoding=enc, errors="surrogateescape", newline="") as f:
         buf: list[str] = []
 
         def lines() -> Iterator[str]:
-            for ln in f:
+            for ln in decoded_lines(path, f, enc, given):
                 buf.append(ln)
                 yield ln
 
@@ -415,6 +577,7 @@ def read_delimited(
         used = {i for _, i in plan}
         extra_idx = [(header[i], i) for i in range(len(header)) if i not in used]
         nulls, width, keep_extra = spec.nulls, len(header), spec.keep_extra
+        keyed = sorted((h.casefold(), i) for i, h in enumerate(header))
         line_no = len(buf)
         buf.clear()
         row = 0
@@ -435,20 +598,16 @@ def read_delimited(
             if not fields:
                 continue
             row += 1
-            key, problem = row_key(raw)
-            remedy = UTF8_REMEDY
             if trailing and len(fields) == width + 1 and fields[-1] == "":
                 fields.pop()
-            if problem is None and len(fields) != width:
-                problem, remedy = (
-                    f"has {len(fields)} fields, the header has {width}",
-                    spec.width_remedy,
-                )
+            if len(fields) != width:
+                problem = f"has {len(fields)} fields, the header has {width}"
                 if line_no > start:
                     problem += f" (it spans lines {start}-{line_no}: an unbalanced quote?)"
-            if problem:
-                yield Record(row, start, raw, key, {}, None, problem, remedy)
+                key = row_key(raw)[0]
+                yield Record(row, start, raw, key, {}, None, problem, spec.width_remedy)
                 continue
+            key = content_key([x for h, i in keyed if (v := fields[i]) not in nulls for x in (h, v)])
             values = {name: (None if fields[i] in nulls else fields[i]) for name, i in plan}
             extra = None
             if keep_extra:

@@ -24,8 +24,8 @@ from trainledger.ingest.base import (
     Rejected,
     col,
     dumps,
+    mapping_key,
     resolve_header,
-    row_key,
     sniff,
 )
 from trainledger.ingest.convert import currency, decimal_text, timestamp_utc
@@ -201,11 +201,10 @@ class FocusImporter(DelimitedImporter):
         for batch in pf.iter_batches(batch_size=8192):
             for d in batch.to_pylist():
                 row += 1
-                raw = dumps(d)
-                key, problem = row_key(raw)
+                key = mapping_key({n: _null(v, nulls) for n, v in d.items()}, fold=True)
                 values = {k: _null(d[src], nulls) for k, src in plan_named}
                 extra = {n: d[n] for n in rest if _null(d[n], nulls) is not None}
-                yield Record(row, None, raw, key, values, extra, problem)
+                yield Record(row, None, dumps(d), key, values, extra)
 
     def normalise(self, values: dict[str, Any], record: Record, ctx: Context) -> dict[str, Any]:
         flags: list[str] = values["flags"]

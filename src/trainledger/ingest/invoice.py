@@ -2,7 +2,9 @@
 
 One row per invoice line: amount as exact decimal text (credit notes may be negative), an ISO
 currency (the file's, else ``options["currency"]``), and the stage — ``delivery`` work for the
-first build, or an ``ongoing`` dependency every upgrade needs.
+first build, or an ``ongoing`` dependency every upgrade needs. An ``invoice_id`` that comes
+again with different content (in this file or an earlier one) is accepted and flagged
+``invoice_id_reused``: the money is real, but someone must look.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ class InvoiceImporter(DelimitedImporter):
     description = "a vendor invoice CSV"
     signature = ("invoice_id", "vendor", "amount")
     missing_remedy = "an invoice file needs invoice_id, vendor, date, amount and stage columns"
+    # an invoice id seen with different content, in this file or the lake: kept, but flagged
+    conflicts = (("invoice_id", "invoice_id_reused"),)
     columns = (
         col("invoice_id", "invoice_id", convert=stripped, required=True, needed=True),
         col("vendor", "vendor", convert=stripped, required=True, needed=True),

@@ -14,16 +14,17 @@ from pathlib import Path
 from typing import Any
 
 from trainledger.ingest.base import (
-    UTF8_REMEDY,
     Context,
     Record,
     Rejected,
     col,
     convert_columns,
+    decoded_lines,
     dumps,
-    encoding_of,
+    mapping_key,
     row_key,
     sniff,
+    text_encoding,
 )
 from trainledger.ingest.convert import nonneg_integer, timestamp_with_offset
 
@@ -84,26 +85,25 @@ class ProgressImporter:
         return f"its first object has no {', '.join(missing)} key" if missing else True
 
     def parse(self, path: Path, ctx: Context) -> Iterator[Record]:
-        with open(path, "rb") as fb:
-            enc = encoding_of(fb.read(4))
+        enc, given = text_encoding(path, ctx.options)
         with open(path, encoding=enc, errors="surrogateescape", newline="") as f:
-            for line_no, line in enumerate(f, 1):
+            for line_no, line in enumerate(decoded_lines(path, f, enc, given), 1):
                 if not line.strip():
                     continue
-                key, problem = row_key(line)
-                remedy = UTF8_REMEDY if problem else None
                 values: dict[str, Any] = {}
-                if problem is None:
-                    try:
-                        obj = json.loads(line)
-                    except json.JSONDecodeError as e:
-                        problem = f"not JSON: {e.msg} at column {e.colno}"
+                problem = None
+                try:
+                    obj = json.loads(line)
+                except json.JSONDecodeError as e:
+                    problem = f"not JSON: {e.msg} at column {e.colno}"
+                else:
+                    if isinstance(obj, dict):
+                        values = obj
                     else:
-                        if isinstance(obj, dict):
-                            values = obj
-                        else:
-                            problem = f"a JSON {type(obj).__name__}, not an object"
-                yield Record(line_no, line_no, line, key, values, None, problem, remedy)
+                        problem = f"a JSON {type(obj).__name__}, not an object"
+                # the key is the object's content: key order and spacing do not change it
+                key = row_key(line)[0] if problem else mapping_key(values)
+                yield Record(line_no, line_no, line, key, values, None, problem)
 
     def validate(self, record: Record, ctx: Context) -> dict[str, Any]:
         if record.problem:

@@ -6,9 +6,17 @@
        │         └─ Rejected ─► quarantine (file, row, line, reason, remedy, raw)
        └─ counts: rows_read = accepted + duplicates + quarantined, always
 
-Within-file duplicates are found after the stream, on the ``row_hash`` column of the temp
-partition (no per-row Python set: a 10M-row file stays within memory). A row identical to an
-earlier *valid* row of the file is a duplicate; rejected rows are each quarantined.
+Rows are settled after the stream, on the ``row_hash`` column of the temp partition (no
+per-row Python set: a 10M-row file stays within memory; see ``trainledger.lake.Settle``):
+
+- identical rows *within* the file are all accepted and flagged ``repeated_row_in_file`` — the
+  provider's file is the statement, and its total is the bill;
+- a row the table already holds from *another* file (overlapping exports: a mid-month and a
+  full-month bill of the same period) is a duplicate and is not written;
+- an importer's ``conflicts`` ((column, note) pairs, e.g. invoice ids) flag a row whose key is
+  shared by a row of different content, in this file or in the lake.
+
+Rejected rows are each quarantined.
 """
 
 from __future__ import annotations
@@ -34,7 +42,7 @@ BATCH_ROWS = 16_384  # small enough that the GC does not crawl over many live ro
 def run_import(
     importer: Importer, path: Path, lake: Lake, options: Mapping[str, Any]
 ) -> ImportResult:
-    from trainledger.lake import PartitionExists
+    from trainledger.lake import PartitionExists, Settle
 
     cfg = importer.configure(options)
     sha = sha256_file(path)
@@ -74,14 +82,14 @@ def run_import(
         part.write(_batch(rows, schema, names, importer))
         qfile = q.commit()
         try:
-            committed = part.commit(unique_by="row_hash")
+            committed = part.commit(settle=Settle(conflicts=getattr(importer, "conflicts", ())))
         except PartitionExists:  # a concurrent import of the same file won the race
             committed = None
             accepted, duplicates, flagged = 0, rows_read - quarantined, 0
         else:
             accepted = committed.rows if committed else 0
             duplicates = committed.duplicates if committed else 0
-            flagged = _count_flagged(committed.path) if committed else 0
+            flagged = _count_flagged(committed.path) if committed and committed.path else 0
 
     if accepted + duplicates + quarantined != rows_read:  # pragma: no cover - a bug, not input
         raise RuntimeError(

@@ -8,13 +8,23 @@ purpose, neither retention nor review date — are accepted and flagged.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from pathlib import Path
 from typing import Any
 
 from trainledger.errors import BadInput
-from trainledger.ingest.base import FLAG, Context, DelimitedImporter, Head, Record, Rejected, col
+from trainledger.ingest.base import (
+    FLAG,
+    Context,
+    DelimitedImporter,
+    Head,
+    Record,
+    Rejected,
+    col,
+    content_key,
+)
 from trainledger.ingest.convert import (
     iso_date,
     nonneg_integer,
@@ -81,6 +91,16 @@ class StorageImporter(DelimitedImporter):
         rules.sort(key=lambda r: -len(r[0]))
         day = options.get("import_date") or datetime.now(UTC).date()
         return StorageSettings(tuple(rules), iso_date(day))
+
+    def parse(self, path: Path, ctx: Context) -> Iterator[Record]:
+        """A row of an inventory without ``snapshot_date`` is a statement about the import
+        date: its key includes that date, so the same listing imported on another day is a
+        new snapshot, not a duplicate."""
+        day = ctx.cfg.import_date.isoformat()
+        for rec in super().parse(path, ctx):
+            if rec.problem is None and "snapshot_date" not in rec.values:
+                rec.key = content_key([rec.key, "snapshot_date", day])
+            yield rec
 
     def normalise(self, values: dict[str, Any], record: Record, ctx: Context) -> dict[str, Any]:
         cfg: StorageSettings = ctx.cfg
