@@ -46,3 +46,15 @@ def test_wrong_file_type_is_one_clear_error_and_changes_nothing(tmp_path):
 def test_missing_workspace_says_how_to_make_one(tmp_path):
     result = cli_run("--workspace", tmp_path / "nowhere", "attribute")
     assert result.exit_code == 2 and "trainledger init" in result.output
+
+
+def test_gb18030_timesheet_needs_and_takes_encoding(tmp_path):
+    ws = tmp_path / "ws"
+    cli_run("init", ws)
+    src = tmp_path / "工时.csv"
+    src.write_bytes("date,person,role,activity,phase,hours,batch\n"
+                    "2026-11-03,张伟,data_prep,数据清洗与去重,build,6,\n".encode("gb18030"))
+    refused = cli_run("--workspace", ws, "import", "timesheet", src)
+    assert refused.exit_code == 2 and "--encoding gb18030" in refused.output
+    ok = json.loads(cli_run("--workspace", ws, "import", "timesheet", src, "--encoding", "gb18030", "--json").output)
+    assert ok["accepted"] == 1 and ok["quarantined"] == 0
