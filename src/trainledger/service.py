@@ -87,8 +87,8 @@ class Workspace:
         book = load_price_book(path)
 
         def lookup(item: str, on: date) -> PriceEntry | None:
-            try:
-                return book.lookup(item, on)
+            try:  # stale entries come back too: the engine flags them (engine.context.price_of)
+                return book.lookup(item, on, allow_stale=True)
             except NotFound:
                 return None
 

@@ -74,3 +74,24 @@ def test_overlapping_sacct_dumps_keep_the_latest_row_per_job(config):
         result = attribute(Facts(jobs=rows), config, price_lookup, T0.date())
         assert list(result.runs) == ["100"]
         assert result.runs["100"].run.state == "COMPLETED" and result.runs["100"].row == 7
+
+
+def test_a_stale_price_is_used_but_flagged(config):
+    from datetime import timedelta
+
+    facts = Facts(jobs=(job("100", submit=at(-60), start=at(0), end=at(60), gpus=8),))
+    late = T0.date() + timedelta(days=400)
+
+    def stale_lookup(item, on):
+        p = price_lookup(item, on)
+        from dataclasses import replace
+
+        return p and replace(p, expires=T0.date() + timedelta(days=30))
+
+    result = attribute(facts, config, stale_lookup, late)
+    queued = [ln for ln in result.lines if ln.basis is Basis.QUEUED]
+    assert queued[0].amount.expected == 80  # 8 GPU-hours at 10: still valued...
+    stale = [p for p in result.problems if p.kind == "stale_price"]
+    assert stale and "gpu_hour:h800" in stale[0].message and "expires" in stale[0].message  # ...never silently
+    fresh = attribute(facts, config, price_lookup, T0.date())
+    assert not [p for p in fresh.problems if p.kind == "stale_price"]

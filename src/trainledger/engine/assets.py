@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import date, datetime
 from decimal import Decimal
 
-from trainledger.engine.context import Context, Facts, Problem, StageOutput
+from trainledger.engine.context import Context, Facts, Problem, StageOutput, price_of
 from trainledger.engine.rules import NO_RULE
 from trainledger.model import AmountRange, Assumption, Basis, CostLine, Evidence, Provenance
 
@@ -46,7 +46,7 @@ def storage_stage(facts: Facts, ctx: Context) -> StageOutput:
         item = f"storage:{tier}"
         snap = _day(row.get("snapshot_date")) or ctx.as_of
         if item not in priced:
-            priced[item] = ctx.price(item, snap)
+            priced[item] = price_of(ctx, item, snap, problems)
             p = priced[item]
             if p is None:
                 problems.append(Problem("unpriced_storage", f"no price-book entry {item!r}: objects of tier"

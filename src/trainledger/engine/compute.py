@@ -16,7 +16,7 @@ from collections import defaultdict
 from datetime import datetime, timedelta
 from decimal import Decimal
 
-from trainledger.engine.context import Context, Facts, Problem, RunInfo, StageOutput
+from trainledger.engine.context import Context, Facts, Problem, RunInfo, StageOutput, price_of
 from trainledger.engine.rules import NO_RULE
 from trainledger.model import AmountRange, Assumption, Basis, CostLine, Evidence, Provenance, allocate
 from trainledger.model.vocab import ComputeState
@@ -137,8 +137,8 @@ def _split_node_row(row, node, amount, idx, slots, problems) -> list[CostLine]:
 def queued_stage(facts: Facts, ctx: Context) -> StageOutput:
     """Queued GPU-hours per run: cycle time and opportunity, valued but never cash."""
     item = ctx.config.get("cluster.gpu_item")
-    price = ctx.price(item, ctx.as_of) if item else None
     lines, assumptions, problems = [], [], []
+    price = price_of(ctx, item, ctx.as_of, problems) if item else None
     currency = price.currency if price else ctx.config.get("workspace.currency")
     if price is None:
         problems.append(Problem("unpriced_queue", "queued GPU-hours are counted but not valued: set"

@@ -74,6 +74,17 @@ class StageOutput:
     assumptions: tuple[Assumption, ...] = ()
 
 
+def price_of(ctx: Context, item: str, on: date, problems: list[Problem]) -> PriceEntry | None:
+    """The price of ``item`` on ``on``. A stale one is still used — a figure beats a silent gap —
+    but never quietly: it yields a ``stale_price`` problem naming the entry and its dates."""
+    entry = ctx.price(item, on)
+    if entry is not None and entry.is_stale(on):
+        problems.append(Problem(
+            "stale_price", f"price {item} is stale on {on}: effective {entry.effective}, expires {entry.expires}"
+            f" — update the price book ({entry.source})", {"item": item, "on": on.isoformat()}))
+    return entry
+
+
 def tags_of(row: Mapping) -> dict:
     tags = row.get("tags")
     if isinstance(tags, dict):
