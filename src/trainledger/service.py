@@ -34,6 +34,29 @@ timezone = "UTC"
 [cluster]
 gpus_per_node = 8
 gpu_item = ""
+
+# A project says why training happens; a batch is the cost object every cost is joined to.
+# [[projects]]
+# id = "cs-assistant"
+# goal = "answer tier-1 tickets in our tone"
+#
+# [[batches]]
+# id = "csa-sft-2026-11-a"
+# project = "cs-assistant"
+# goal = "policy compliance >= 92% on eval-v3"
+# data_snapshot = "tickets-2026-10-31"
+# data_processing_version = "clean-v4"
+# model_version = "qwen2.5-7b"
+# code_version = "git:4f2a9c1"
+# config_version = "sft-a-v2"
+# team = "applied-ml"
+#
+# Rules map source fields to a batch; the first match wins.
+# [[rules]]
+# id = "slurm-wckey"
+# source = "slurm"
+# field = "wckey"
+# match = "template"
 """
 
 
