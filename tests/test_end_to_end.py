@@ -134,3 +134,13 @@ def test_attribute_explains_the_unattributed_bucket(demo):
     cny = json.loads(run("--workspace", root, "attribute", "--json").output)
     total = next(Decimal(r["unattributed"]) for r in cny if r["currency"] == "CNY")
     assert sum(amounts) == total  # the demo's whole unattributed money is CNY
+
+
+def test_demo_runs_again_in_place_but_refuses_to_mix_data_sets(demo):
+    root, _ = demo
+    before = json.loads(run("--workspace", root, "attribute", "--json").output)
+    run("demo", "--dir", root)  # the same demo again: nothing added
+    assert json.loads(run("--workspace", root, "attribute", "--json").output) == before
+    other = run("demo", "--dir", root, "--seed", 7, ok=False)
+    assert other.exit_code == 2 and "not empty" in other.output and "--dir" in other.output
+    assert json.loads(run("--workspace", root, "attribute", "--json").output) == before

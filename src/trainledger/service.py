@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import getpass
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 
 from trainledger import workspace as ws
 from trainledger.engine import Attribution, Facts, attribute
+from trainledger.engine.context import Problem
 from trainledger.errors import ConfigError, NotFound
 from trainledger.ledger import ImportRecord, Ledger
 from trainledger.model import PriceEntry
@@ -100,7 +101,7 @@ class Workspace:
     def price_lookup(self):
         name = self.config.get("workspace.price_book")
         if not name:
-            return lambda item, on: None
+            return lambda item, on, unit: None
         path = self.config.root / name
         if not path.exists():
             raise ConfigError(f"{self.config.path}: price_book {name!r} does not exist at {path}",
@@ -109,9 +110,9 @@ class Workspace:
 
         book = load_price_book(path)
 
-        def lookup(item: str, on: date) -> PriceEntry | None:
+        def lookup(item: str, on: date, unit: str) -> PriceEntry | None:
             try:  # stale entries come back too: the engine flags them (engine.context.price_of)
-                return book.lookup(item, on, allow_stale=True)
+                return book.unit_price(item, unit, on, allow_stale=True)
             except NotFound:
                 return None
 
@@ -133,16 +134,38 @@ class Workspace:
         return results
 
     # --- attribution -------------------------------------------------------------------------
-    def attribute(self, *, as_of: date | None = None) -> Attribution:
-        as_of = as_of or ws.today()
+    def sync_config(self) -> None:
+        """Projects and batches are declared in the config; the ledger mirrors them."""
         for p in self.config.projects:
             self.ledger.upsert_project(p)
         for b in self.config.batches:
             self.ledger.upsert_batch(b)
+
+    def quarantine_problems(self) -> list[Problem]:
+        """Rows the lake holds in quarantine: their money and hours are in no figure until fixed."""
+        latest: dict[tuple[str, str], dict] = {}
+        for rec in self.lake.imports():
+            key = (rec["kind"], rec["sha256"])
+            if key not in latest or rec.get("partition") or not latest[key].get("partition"):
+                latest[key] = rec
+        per_kind: dict[str, list[dict]] = {}
+        for rec in latest.values():
+            if rec.get("quarantined"):
+                per_kind.setdefault(rec["kind"], []).append(rec)
+        return [Problem("quarantined_rows", f"{sum(r['quarantined'] for r in recs)} {kind} row(s) are in"
+                        " quarantine and in no figure: fix them and import again ("
+                        + ", ".join(str(r["quarantine_file"]) for r in recs) + ")",
+                        {"kind": kind, "rows": sum(r["quarantined"] for r in recs)})
+                for kind, recs in sorted(per_kind.items())]
+
+    def attribute(self, *, as_of: date | None = None) -> Attribution:
+        as_of = as_of or ws.today()
+        self.sync_config()
         result = attribute(Facts.from_lake(self.lake), self.config, self.price_lookup(), as_of)
-        self.ledger.upsert_runs(info.run for info in result.runs.values() if info.batch_id)
+        result = replace(result, problems=result.problems + tuple(self.quarantine_problems()))
         summary = result.summary() | {"as_of": as_of.isoformat()}
-        self.ledger.replace_cost_lines(result.lines, summary=summary)
+        self.ledger.replace_cost_lines(result.lines, summary=summary,
+                                       runs=[info.run for info in result.runs.values() if info.batch_id])
         self.ledger.audit(_actor(), "attribute", "workspace", {"lines": len(result.lines),
                                                               "conservation": result.conservation})
         return result
@@ -152,6 +175,7 @@ class Workspace:
         from trainledger.report.sheet import build_sheet
 
         self.config.batch(batch_id)  # NotFound with a remedy when the id is wrong
+        self.sync_config()  # a batch declared since the last `attribute` still gets its (empty) sheet
         return build_sheet(self, batch_id)
 
 

@@ -74,8 +74,8 @@ def event(run, minutes, kind, **kw):
             "samples": None, "duration_s": kw.get("duration_s"), "source_sha256": SHA_PROG, "row": 1}
 
 
-def price_lookup(item, on):
-    if item == "gpu_hour:h800":
+def price_lookup(item, on, unit="gpu_hour"):
+    if item == "gpu_hour:h800" and unit == "gpu_hour":
         return PriceEntry(item=item, unit="gpu_hour", price=Decimal("10"), low=Decimal("8"), high=Decimal("12"),
                           currency="CNY", source="quote", effective=T0.date(), evidence="contract")
     return None

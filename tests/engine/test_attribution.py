@@ -82,8 +82,8 @@ def test_a_stale_price_is_used_but_flagged(config):
     facts = Facts(jobs=(job("100", submit=at(-60), start=at(0), end=at(60), gpus=8),))
     late = T0.date() + timedelta(days=400)
 
-    def stale_lookup(item, on):
-        p = price_lookup(item, on)
+    def stale_lookup(item, on, unit):
+        p = price_lookup(item, on, unit)
         from dataclasses import replace
 
         return p and replace(p, expires=T0.date() + timedelta(days=30))

@@ -49,3 +49,11 @@ def test_retry_after_preemption_and_a_stale_gap_mid_run():
 def test_no_progress_signal_is_never_called_effective():
     assert _by_state(classify(at(0), at(30), "COMPLETED", [])) == {S.UNCLASSIFIED: 30}
     assert classify(None, at(30), "CANCELLED", []) == []
+
+
+def test_a_checkpoint_saved_after_the_last_step_sample_loses_nothing():
+    # "log step N, then save step N": the save finishes after the last sample, then the node dies
+    ev = [*steps("r", 10, 50), event("r", 52, "checkpoint_saved", step=90, duration_s=60)]
+    got = _by_state(classify(at(0), at(55), "FAILED", ev))
+    assert S.LOST_PROGRESS not in got
+    assert got == {S.SETUP: 10, S.EFFECTIVE: 40, S.CHECKPOINT: 1, S.HANG: 4}  # save 51→52 inside the hang

@@ -50,6 +50,23 @@ def test_replace_cost_lines_replaces_and_keeps_history(seeded):
     assert seeded.latest_attribution()["summary"] == {"run": 2}
 
 
+def test_replace_cost_lines_can_replace_runs_in_the_same_transaction(seeded):
+    r1 = Run(id="job-1", batch_id="b1", reason="planned_experiment")
+    r2 = Run(id="job-2", batch_id="b2", reason="fault_retry", cause="infra_fault")
+    seeded.replace_cost_lines([line(1)], summary={}, runs=[r1, r2])
+    assert seeded.runs() == [r1, r2]
+    # a rule change moved job-2 out of every batch: it leaves the runs table with its lines
+    seeded.replace_cost_lines([line(1)], summary={}, runs=[r1])
+    assert seeded.runs() == [r1] and seeded.runs("b2") == []
+    # without ``runs`` the runs table is left alone
+    seeded.replace_cost_lines([], summary={})
+    assert seeded.runs() == [r1]
+    # a refused run leaves lines and runs as they were
+    with pytest.raises(NotFound, match="b9"):
+        seeded.replace_cost_lines([line(5)], summary={}, runs=[Run(id="x", batch_id="b9", reason="data_fix")])
+    assert seeded.runs() == [r1] and seeded.cost_lines() == []
+
+
 def test_cost_line_filters(seeded):
     lines = [line(1, "b1"), line(2, None), line(3, "b2"), line(4, "b1")]
     seeded.replace_cost_lines(lines, summary={})

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from trainledger.errors import BadInput
 from trainledger.report.render import render
 from trainledger.service import Workspace
 
@@ -15,6 +16,7 @@ IMPORT_ORDER = ("slurm", "focus", "progress", "storage", "timesheet", "invoice")
 def run_demo(directory: Path, seed: int, echo=click.echo, *, db_url: str = "") -> dict[str, Path]:
     from trainledger.demo import generate
 
+    _check_reusable(directory, seed, db_url)
     files = generate(directory, seed=seed)
     if db_url:
         _set_db_url(files.config, db_url)
@@ -39,6 +41,27 @@ def run_demo(directory: Path, seed: int, echo=click.echo, *, db_url: str = "") -
             echo(f"  conservation {rec['currency']}: billed {rec['billed_total']} = attributed"
                  f" {rec['attributed']} + unattributed {rec['unattributed']}; difference {rec['difference']}")
     return reports
+
+
+def _check_reusable(directory: Path, seed: int, db_url: str) -> None:
+    """Run into an empty directory, or into the same demo again (idempotent). Anything else would
+    mix two data sets in one lake, so it is refused."""
+    if not directory.exists() or not any(directory.iterdir()):
+        return
+    import tempfile
+
+    from trainledger.demo import generate
+
+    with tempfile.TemporaryDirectory() as tmp:
+        fresh = generate(Path(tmp), seed=seed)
+        if db_url:
+            _set_db_url(fresh.config, db_url)
+        same = all((directory / Path(p).relative_to(tmp)).is_file()
+                   and (directory / Path(p).relative_to(tmp)).read_bytes() == Path(p).read_bytes()
+                   for p in vars(fresh).values())
+    if not same:
+        raise BadInput(f"{directory} is not empty and does not hold this demo (seed {seed})",
+                       remedy="choose a new directory with --dir, or remove this one")
 
 
 def _set_db_url(config: Path, db_url: str) -> None:

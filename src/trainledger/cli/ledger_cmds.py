@@ -101,10 +101,7 @@ def batch() -> None:
 def batch_list(ctx: click.Context, as_json: bool) -> None:
     """List batches with their attribution keys."""
     with open_ws(ctx) as wsp:
-        for p in wsp.config.projects:
-            wsp.ledger.upsert_project(p)
-        for b in wsp.config.batches:
-            wsp.ledger.upsert_batch(b)
+        wsp.sync_config()
         batches = wsp.ledger.list_batches()
     if as_json:
         click.echo(json.dumps([{"id": b.id, "project": b.project, "name": b.name, "team": b.team,

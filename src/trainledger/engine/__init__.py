@@ -23,8 +23,8 @@ expressions (DuckDB / Spark) when the engine-at-depth issue lands.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import date
+from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime, time, timedelta
 
 from trainledger.engine import conservation
 from trainledger.engine.assets import external_stage, labor_stage, storage_stage
@@ -69,10 +69,11 @@ class Attribution:
 
 
 def attribute(facts: Facts, config: Config, price: PriceLookup, as_of: date) -> Attribution:
+    cutoff = min(datetime.now(UTC), datetime.combine(as_of + timedelta(days=1), time(0), UTC))
     ctx = Context(config=config, matcher=matcher(config.rules, (b.id for b in config.batches)),
-                  price=price, as_of=as_of)
+                  price=price, as_of=as_of, cutoff=cutoff)
     runs, problems = derive_runs(facts, ctx)
-    ctx = Context(config=ctx.config, matcher=ctx.matcher, price=price, as_of=as_of, runs=runs)
+    ctx = replace(ctx, runs=runs)
     lines: list[CostLine] = []
     assumptions: dict[str, Assumption] = {}
     for stage in STAGES:

@@ -22,10 +22,14 @@ DAYS_PER_MONTH = Decimal("30.4375")  # 365.25 / 12
 UNOWNED = "unassigned: set owner in the price book"
 
 
-def _batch(ctx: Context, source: str, row) -> tuple[str | None, str]:
+def _batch(ctx: Context, source: str, row, problems: list[Problem]) -> tuple[str | None, str]:
     explicit = str(row.get("batch") or "").strip()
     if explicit and explicit in ctx.matcher.batch_ids:
         return explicit, f"{source}_batch_column"
+    if explicit:
+        problems.append(Problem("unknown_batch", f"{source} row {row['row']} names batch {explicit!r}, which the"
+                                " workspace does not define; rules decide instead",
+                                {"source": source, "row": row["row"], "batch": explicit}))
     return ctx.matcher.match(source, row)
 
 
@@ -40,29 +44,42 @@ def _day(value) -> date | None:
 
 
 def storage_stage(facts: Facts, ctx: Context) -> StageOutput:
-    lines, problems, assumptions, priced = [], [], [], {}
-    for row in facts.storage_objects:
+    """Each inventory row pays for the time since the object's previous snapshot (or since it was
+    written), so an object listed in every monthly inventory is charged once per month, not
+    again from its creation each time."""
+    lines, problems, assumptions = [], [], []
+    priced: dict[tuple[str, date], object] = {}
+    described: set[str] = set()
+    rows = sorted(facts.storage_objects, key=lambda r: (str(r["path"]), _day(r.get("snapshot_date")) or ctx.as_of))
+    previous: dict[str, date] = {}
+    for row in rows:
         tier = str(row.get("tier") or "standard")
         item = f"storage:{tier}"
         snap = _day(row.get("snapshot_date")) or ctx.as_of
-        if item not in priced:
-            priced[item] = price_of(ctx, item, snap, problems)
-            p = priced[item]
-            if p is None:
+        if (item, snap) not in priced:
+            priced[(item, snap)] = price = price_of(ctx, item, snap, "gb_month", problems)
+            if price is None and item not in described:
                 problems.append(Problem("unpriced_storage", f"no price-book entry {item!r}: objects of tier"
                                         f" {tier} are listed but not priced", {"item": item}))
-            else:
+            elif price is not None and item not in described:
                 assumptions.append(Assumption(
-                    name=f"storage price {item}", evidence=p.evidence, source=p.source,
-                    value=str(p.price) if p.low == p.high else None,
-                    low=str(p.low), high=str(p.high), unit=f"{p.currency}/{p.unit}",
-                    owner=(p.owner or UNOWNED) if p.evidence is Evidence.ASSUMED else ""))
-        price = priced[item]
-        size = Decimal(int(row["size_bytes"])) / GIB
-        since = _day(row.get("last_modified")) or snap
+                    name=f"storage price {item}", evidence=price.evidence, source=price.source,
+                    value=str(price.price) if price.low == price.high else None,
+                    low=str(price.low), high=str(price.high), unit=f"{price.currency}/gb_month (GB = 2^30 bytes)",
+                    owner=(price.owner or UNOWNED) if price.evidence is Evidence.ASSUMED else ""))
+            described.add(item)
+        price = priced[(item, snap)]
+        path = str(row["path"])
+        written = _day(row.get("last_modified"))
+        if written is not None and written > snap:
+            problems.append(Problem("modified_after_snapshot", f"storage row {row['row']}: {path} was modified"
+                                    f" {written}, after its inventory date {snap}; it is not charged",
+                                    {"path": path, "row": row["row"]}))
+        since = max(d for d in (written or snap, previous.get(path, date.min)) if d is not None)
+        previous[path] = snap
         months = max(Decimal((snap - since).days), Decimal(0)) / DAYS_PER_MONTH
-        gib_months = size * months
-        batch_id, rule = _batch(ctx, "storage", row)
+        gib_months = Decimal(int(row["size_bytes"])) / GIB * months
+        batch_id, rule = _batch(ctx, "storage", row, problems)
         cur = price.currency if price else ctx.config.get("workspace.currency")
         amount = (AmountRange(gib_months * price.low, gib_months * price.price, gib_months * price.high, cur)
                   if price else AmountRange.zero(cur))
@@ -84,7 +101,7 @@ def labor_stage(facts: Facts, ctx: Context) -> StageOutput:
         role = str(row["role"])
         rate = ctx.config.labor_rate(role)
         hours = Decimal(str(row["hours"]))
-        batch_id, rule = _batch(ctx, "timesheet", row)
+        batch_id, rule = _batch(ctx, "timesheet", row, problems)
         if rate is None:
             missing.add(role)
             amount, evidence = AmountRange.zero(ctx.config.get("workspace.currency")), Evidence.ASSUMED
@@ -103,14 +120,14 @@ def labor_stage(facts: Facts, ctx: Context) -> StageOutput:
 
 
 def external_stage(facts: Facts, ctx: Context) -> StageOutput:
-    lines = []
+    lines, problems = [], []
     for row in facts.external_services:
         amount = Decimal(str(row["amount"]))
-        batch_id, rule = _batch(ctx, "invoice", row)
+        batch_id, rule = _batch(ctx, "invoice", row, problems)
         lines.append(CostLine(
             category="external", basis=Basis.BILLED, evidence=Evidence.CONTRACT,
             amount=AmountRange(amount, amount, amount, row["currency"]),
             provenance=Provenance(row["source_sha256"], int(row["row"]), rule, "invoice"),
             batch_id=batch_id, detail=f"{row['stage']}/{row['vendor']}",
             reason="" if batch_id else f"{NO_RULE}: invoice {row['invoice_id']} ({row['vendor']}, {row['stage']})"))
-    return StageOutput(tuple(lines))
+    return StageOutput(tuple(lines), tuple(problems))

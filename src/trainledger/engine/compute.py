@@ -43,7 +43,7 @@ def _index(runs: dict[str, RunInfo]) -> dict[tuple[str, datetime], list[tuple[Ru
     for info in runs.values():
         if not info.nodes or not info.run.gpus:
             continue
-        per_node = Decimal(info.run.gpus) / len(info.nodes)
+        per_node = Decimal(info.run.gpus) / len(info.nodes)  # sacct -X has no per-node split: even
         for seg in info.segments:
             for h in _hours(seg.start, seg.end):
                 for node in info.nodes:
@@ -62,7 +62,7 @@ def _line(row, amount: Decimal, basis, rule: str, **kw) -> CostLine:
 def bill_stage(facts: Facts, ctx: Context) -> StageOutput:
     lines: list[CostLine] = []
     problems: list[Problem] = []
-    nodes = {n for r in ctx.runs.values() for n in r.nodes}
+    nodes = {n for r in ctx.runs.values() if r.run.gpus for n in r.nodes}  # GPU nodes only
     idx = _index(ctx.runs)
     slots = Decimal(ctx.config.get("cluster.gpus_per_node"))
     for row in facts.bill_lines:
@@ -138,7 +138,7 @@ def queued_stage(facts: Facts, ctx: Context) -> StageOutput:
     """Queued GPU-hours per run: cycle time and opportunity, valued but never cash."""
     item = ctx.config.get("cluster.gpu_item")
     lines, assumptions, problems = [], [], []
-    price = price_of(ctx, item, ctx.as_of, problems) if item else None
+    price = price_of(ctx, item, ctx.as_of, "gpu_hour", problems) if item else None
     currency = price.currency if price else ctx.config.get("workspace.currency")
     if price is None:
         problems.append(Problem("unpriced_queue", "queued GPU-hours are counted but not valued: set"

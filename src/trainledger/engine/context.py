@@ -55,7 +55,7 @@ class RunInfo:
     eligible: datetime | None = None
 
 
-PriceLookup = Callable[[str, date], PriceEntry | None]
+PriceLookup = Callable[[str, date, str], PriceEntry | None]  # (item, on, unit wanted)
 
 
 @dataclass(frozen=True)
@@ -65,6 +65,7 @@ class Context:
     price: PriceLookup
     as_of: date
     runs: Mapping[str, RunInfo] = field(default_factory=dict)  # by job id
+    cutoff: datetime | None = None  # open jobs are classified up to here (end of as_of, or now)
 
 
 @dataclass(frozen=True)
@@ -74,10 +75,11 @@ class StageOutput:
     assumptions: tuple[Assumption, ...] = ()
 
 
-def price_of(ctx: Context, item: str, on: date, problems: list[Problem]) -> PriceEntry | None:
-    """The price of ``item`` on ``on``. A stale one is still used — a figure beats a silent gap —
-    but never quietly: it yields a ``stale_price`` problem naming the entry and its dates."""
-    entry = ctx.price(item, on)
+def price_of(ctx: Context, item: str, on: date, unit: str, problems: list[Problem]) -> PriceEntry | None:
+    """The price of ``item`` on ``on`` per ``unit`` (the price book converts units, or refuses a
+    mismatch). A stale one is still used — a figure beats a silent gap — but never quietly: it
+    yields a ``stale_price`` problem naming the entry and its dates."""
+    entry = ctx.price(item, on, unit)
     if entry is not None and entry.is_stale(on):
         problems.append(Problem(
             "stale_price", f"price {item} is stale on {on}: effective {entry.effective}, expires {entry.expires}"

@@ -9,6 +9,8 @@ from trainledger.engine.context import Context, Facts, Problem, RunInfo, tags_of
 from trainledger.engine.timeline import classify
 from trainledger.model import FailureCause, Run, RunReason
 
+EVENT_TOLERANCE = timedelta(minutes=5)  # loggers and schedulers disagree by seconds, not by hours
+
 
 def _enum(enum, value, problems, job_id, what):
     if not value:
@@ -38,6 +40,24 @@ def latest_job_rows(rows) -> list:
     return [j for _, j in sorted(best.values(), key=lambda x: x[0][3])]
 
 
+def _events_for(events, job_id: str, run_tag: str, start, end, problems) -> list:
+    """A job's progress events: logged under its job id or its run tag, and inside its allocation.
+    A run tag shared by a failed job and its retry (a resumed tracker run) is split by time."""
+    found = list(events.get(job_id, ()))
+    if run_tag and run_tag != job_id:
+        found += events.get(run_tag, ())
+    if start is None or end is None or not found:
+        return found
+    lo, hi = start - EVENT_TOLERANCE, end + EVENT_TOLERANCE
+    inside = [e for e in found if lo <= e["ts"] <= hi]
+    own = events.get(job_id, ())
+    if own and not any(lo <= e["ts"] <= hi for e in own):
+        problems.append(Problem("progress_outside_allocation", f"job {job_id}: {len(own)} progress events, none"
+                                f" between its start {start.isoformat()} and end {end.isoformat()} — a clock or"
+                                " time-zone error? The allocation stays unclassified", {"job_id": job_id}))
+    return inside
+
+
 def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Problem]]:
     problems: list[Problem] = []
     events = defaultdict(list)
@@ -65,8 +85,13 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
         used[run_id] = job_id
         prev = by_id.get(str(tags.get("retry_of", "")))
         after_preemption = prev is not None and str(prev.get("state", "")).upper() == "PREEMPTED"
-        run_events = events.get(job_id, []) or events.get(run_id, [])
-        segments = classify(j.get("start"), j.get("end"), str(j.get("state", "")), run_events,
+        start, end = j.get("start"), j.get("end")
+        if start is not None and end is None:
+            end = max(ctx.cutoff, start)
+            problems.append(Problem("open_job", f"job {job_id} ({j.get('state')}) has not ended: classified up to"
+                                    f" {end.isoformat()}; attribute again when it has", {"job_id": job_id}))
+        run_events = _events_for(events, job_id, str(tags.get("run") or ""), start, end, problems)
+        segments = classify(start, end, str(j.get("state", "")), run_events,
                             after_preemption=after_preemption, stale_gap=stale)
         run = Run(id=run_id, batch_id=batch_id or "", reason=reason, cause=cause, source_job=job_id,
                   state=str(j.get("state", "")), submitted_at=j.get("submit"), started_at=j.get("start"),
@@ -75,6 +100,9 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
         out[job_id] = RunInfo(run=run, batch_id=batch_id, rule=rule, nodes=nodes, segments=tuple(segments),
                               source_sha256=j["source_sha256"], row=int(j["row"]),
                               eligible=j.get("eligible") or j.get("submit"))
+        if nodes and run.gpus % len(nodes):
+            problems.append(Problem("uneven_gpu_split", f"job {job_id}: {run.gpus} GPUs on {len(nodes)} nodes do not"
+                                    " divide evenly; its node-hours are split as if they did", {"job_id": job_id}))
         if batch_id is None:
             problems.append(Problem("job_without_batch", f"job {job_id} matched no slurm rule; its compute"
                                     " stays in the unattributed bucket", {"job_id": job_id}))

@@ -56,6 +56,28 @@ def _flatten(window: tuple[datetime, datetime], layers: Iterable[tuple[int, S, d
     return out
 
 
+def _lost_from(steps: list[Mapping], ckpts: list[Mapping], first: datetime) -> datetime | None:
+    """When the work a failed run will redo began: the last step sample at or below the highest
+    saved step (a checkpoint may finish after the last step sample: it still saved that step).
+    None when everything was saved."""
+    top = max((e.get("step") or 0) for e in steps)
+    saved_steps = []
+    for c in ckpts:
+        step = c.get("step")
+        if step is None:  # a save without a step number saved what had been reached by then
+            before = [e.get("step") or 0 for e in steps if e["ts"] <= c["ts"]]
+            step = max(before) if before else None
+        if step is not None:
+            saved_steps.append(step)
+    if not saved_steps:
+        return first
+    saved = max(saved_steps)
+    if top <= saved:
+        return None
+    reached = [e["ts"] for e in steps if (e.get("step") or 0) <= saved]
+    return reached[-1] if reached else first
+
+
 def classify(
     start: datetime | None,
     end: datetime | None,
@@ -79,15 +101,10 @@ def classify(
     layers.append((1, S.PREEMPTION_RECOVERY if after_preemption else S.SETUP, start, first))
     steps = [e for e in events if e["event"] == "step"]
     ckpts = [e for e in events if e["event"] == "checkpoint_saved"]
-    # effective span, with failed-run progress past the last checkpoint marked lost
+    # effective span, with failed-run progress past the last saved step marked lost
     lost_from = None
     if failed and steps:
-        saved = [c for c in ckpts if c["ts"] <= last]
-        last_saved_ts = saved[-1]["ts"] if saved else first
-        last_saved_step = saved[-1].get("step") if saved else None
-        top_step = max((e.get("step") or 0) for e in steps)
-        if last_saved_step is None or top_step > (last_saved_step or 0):
-            lost_from = last_saved_ts
+        lost_from = _lost_from(steps, ckpts, first)
     layers.append((1, S.EFFECTIVE, first, lost_from or last))
     if lost_from is not None:
         layers.append((1, S.LOST_PROGRESS, lost_from, last))

@@ -19,6 +19,7 @@ from sqlalchemy.exc import OperationalError
 from trainledger.errors import BadInput, ConfigError, NotFound
 from trainledger.ledger import audit as chain
 from trainledger.ledger import migrate
+from trainledger.ledger import schema as _schema
 from trainledger.ledger.backends import WRITE_OPTION, bind_rows, make_engine
 from trainledger.ledger.rows import (
     ImportRecord,
@@ -277,12 +278,16 @@ class Ledger:
 
     # -- attribution results ----------------------------------------------------------------
 
-    def replace_cost_lines(self, lines: Iterable[CostLine], *, summary: dict) -> int:
+    def replace_cost_lines(self, lines: Iterable[CostLine], *, summary: dict,
+                           runs: Iterable[Run] | None = None) -> int:
         """Replace every cost line with ``lines`` in one transaction; returns the attribution id.
 
+        With ``runs``, the runs table is replaced in the same transaction, so a run that a rule
+        change moved out of a batch disappears from it together with its cost lines.
         If any line is refused (unknown batch, a broken constraint) nothing changes: the
         previous lines and the previous latest attribution stay as they were.
         """
+        run_rows = None if runs is None else [run_row(r) for r in runs]
         summary_json = chain.jsonable(summary)
         with self._write() as conn:
             known = set(conn.scalars(select(batches.c.id)))
@@ -306,8 +311,14 @@ class Ledger:
                         remedy="fix the attribution that produced these lines and run it again",
                     ) from exc
                 count += len(rows)
+            if run_rows is not None:
+                self._require_batches(conn, sorted({r["batch_id"] for r in run_rows}), "replace_cost_lines")
+                conn.execute(delete(_schema.runs))
+                if run_rows:
+                    self._upsert(conn, _schema.runs, run_rows)
             self._append(conn, "", "replace_cost_lines", f"attribution:{attribution_id}",
-                         {"lines": count, "replaced": replaced})
+                         {"lines": count, "replaced": replaced,
+                          "runs": None if run_rows is None else len(run_rows)})
         return attribution_id
 
     def cost_lines(

@@ -27,9 +27,17 @@ def _money(items: list[dict[str, str]]) -> str:
     return "; ".join(out)
 
 
+_LINE_BREAKS = str.maketrans({"\r": " ", "\n": " ", "\u2028": " ", "\u2029": " ", "\x85": " "})
+
+
+def _inline(x: Any) -> str:
+    """Text from the data (tags, paths, vendor names) kept on one line and inert in Markdown."""
+    return str(x).translate(_LINE_BREAKS).replace("\\", "\\\\").replace("`", "\\`").replace("<", "&lt;")
+
+
 def _table(head: list[str], rows: list[list[Any]]) -> list[str]:
     def cell(x: Any) -> str:
-        return str(x).replace("|", "\\|").replace("\n", " ")
+        return _inline(x).replace("|", "\\|")
 
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(cell(c) for c in r) + " |" for r in rows]
@@ -41,9 +49,10 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
     b = s["batch"]
     out = [f"# {L('title')}: {b['id']}", ""]
     if b.get("name"):
-        out.append(f"**{b['name']}** — {L('project')} `{b['project']}`, {L('team')} {b['team']}")
-    out += [f"{L('goal')}: {s['key']['goal']}", "", f"## {L('key')}", ""]
-    out += _table([L("name"), L("value")], [[k, f"`{val}`"] for k, val in s["key"].items()])
+        out.append(f"**{_inline(b['name'])}** — {L('project')} {_inline(b['project'])},"
+                   f" {L('team')} {_inline(b['team'])}")
+    out += [f"{L('goal')}: {_inline(s['key']['goal'])}", "", f"## {L('key')}", ""]
+    out += _table([L("name"), L("value")], [[k, val] for k, val in s["key"].items()])
     out += ["", f"## {L('totals')}", ""]
     out += _table([L("basis"), L("evidence"), L("cash"), L("expected"), L("low"), L("high"), L("currency")],
                   [[v(r["basis"], lang), v(r["evidence"], lang), L("yes") if r["cash"] else L("no"),
@@ -85,7 +94,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
                    for r in c["by_currency"]])
     out += ["", f"_{c['rounding']}_"]
     if s.get("problems"):
-        out += ["", f"## {L('problems')}", ""] + [f"- `{p['kind']}` {p['message']}" for p in s["problems"]]
+        out += ["", f"## {L('problems')}", ""] + [f"- `{p['kind']}` {_inline(p['message'])}" for p in s["problems"]]
     return "\n".join(out) + "\n"
 
 

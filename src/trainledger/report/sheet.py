@@ -97,7 +97,11 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
 
     hours_by_state = summary.get("run_gpu_hours_by_state", {})
     run_rows = []
-    for r in sorted(runs, key=lambda r: (r.started_at or r.submitted_at or r.ended_at, r.id)):
+    def when(r):
+        ts = r.started_at or r.submitted_at or r.ended_at
+        return (ts is None, ts.timestamp() if ts else 0.0, r.id)
+
+    for r in sorted(runs, key=when):
         run_rows.append({
             "id": r.id, "job": r.source_job, "reason": str(r.reason),
             "cause": str(r.cause) if r.cause else None, "state": r.state, "gpus": r.gpus,
@@ -145,12 +149,17 @@ def _iso(ts) -> str | None:
 def _storage(wsp, batch_id: str, lines: list[CostLine], by_class: _Acc) -> list[dict[str, Any]]:
     objects = {(o["source_sha256"], int(o["row"])): o for o in wsp.lake.read("storage_objects").to_pylist()}
     per_class: dict[str, dict[str, Any]] = {}
+    latest: dict[str, dict] = {}  # an object listed in several inventories counts once, at its latest size
     for ln in lines:
         if ln.category != "storage":
             continue
         obj = objects.get((ln.provenance.source_sha256, ln.provenance.row), {})
-        c = per_class.setdefault(ln.detail, {"storage_class": ln.detail, "objects": 0, "bytes": 0,
-                                             "findings": []})
+        path = str(obj.get("path") or f"row {ln.provenance.row}")
+        prev = latest.get(path)
+        if prev is None or str(obj.get("snapshot_date") or "") >= str(prev[1].get("snapshot_date") or ""):
+            latest[path] = (ln.detail, obj)
+    for cls, obj in latest.values():
+        c = per_class.setdefault(cls, {"storage_class": cls, "objects": 0, "bytes": 0, "findings": []})
         c["objects"] += 1
         c["bytes"] += int(obj.get("size_bytes") or 0)
         flags = obj.get("flags") or []
