@@ -8,6 +8,7 @@ from decimal import Decimal
 
 from trainledger.engine.context import Facts, Problem
 from trainledger.model import CASH_BASES, CostLine
+from trainledger.model.money import minor_quantum
 
 
 def bill_totals(facts: Facts) -> dict[str, Decimal]:
@@ -32,8 +33,9 @@ def check(facts: Facts, lines: Iterable[CostLine]) -> tuple[list[dict], list[Pro
         bucket[line.currency] += line.amount.expected
     records, problems = [], []
     for cur in sorted(set(totals) | set(attributed) | set(unattributed)):
-        total = totals.get(cur, Decimal(0))
-        a, u = attributed.get(cur, Decimal(0)), unattributed.get(cur, Decimal(0))
+        zero = Decimal(0).quantize(minor_quantum(cur))  # "0.00", not "0": amounts keep the currency's scale
+        total = totals.get(cur, zero) + zero
+        a, u = attributed.get(cur, zero) + zero, unattributed.get(cur, zero) + zero
         diff = total - a - u
         records.append({"currency": cur, "billed_total": str(total), "attributed": str(a),
                         "unattributed": str(u), "difference": str(diff)})
