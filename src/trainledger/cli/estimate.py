@@ -14,11 +14,12 @@ import click
 
 from trainledger.errors import BadInput
 from trainledger.estimate import calibrate, engine
+from trainledger.estimate.messages import Term, text, tr
 from trainledger.estimate.procurement import compare as run_compare
 from trainledger.estimate.quantities import parse_count, parse_range
 from trainledger.estimate.render import FORMATS, LANGS, render_compare, render_estimate
 from trainledger.estimate.spec import build_spec, load_spec_file
-from trainledger.estimate.tasks import RAG_ROUTE_EN, RAG_ROUTE_ZH, classify
+from trainledger.estimate.tasks import classify
 from trainledger.pricebook import SAMPLE_PRICE_BOOK, load_price_book
 
 _TEXT_OPTS = (
@@ -109,52 +110,35 @@ def estimate(ctx: click.Context, spec_file, fmt, lang, guided, output, **options
     workspace = (ctx.obj or {}).get("workspace")
     ratios, note = calibrate.workspace_ratios(workspace)
     book = load_price_book(spec.price_book or SAMPLE_PRICE_BOOK)
-    route = RAG_ROUTE_ZH if lang == "zh-CN" else RAG_ROUTE_EN
-    est = engine.run(spec, book=book, history_ratios=ratios, history_note=note, rag_route=route)
+    est = engine.run(spec, book=book, history_ratios=ratios, history_note=note)
     _emit(render_estimate(est.to_dict(), fmt, lang), output)
     if output or fmt == "json":  # md / html on a terminal show their warnings already
-        for w in est.warnings:
-            click.echo(f"warning: {w}", err=True)
+        _echo_warnings(est.warnings, lang)
+
+
+def _echo_warnings(warnings, lang: str) -> None:
+    for w in warnings:
+        click.echo(text("cli.warning", lang, text=tr(w, lang)), err=True)
 
 
 def _guided(values: dict, lang: str) -> dict:
-    zh = lang == "zh-CN"
-
-    def ask(en: str, cn: str) -> str:
-        return cn if zh else en
-
-    changes = click.confirm(ask("Do the model's weights change?", "要改动模型权重吗?"), default=True, err=True)
-    labelled = click.prompt(
-        ask(
-            "How many labelled samples? (0 = raw text only)",
-            "需要多少条标注样本?(0 = 只有原始语料)",
-        ),
-        type=int,
-        default=0,
-        err=True,
-    )
-    rounds = click.confirm(ask("Will it run for several rounds?", "要重复跑多轮吗?"), default=True, err=True)
+    """The seed's three questions (weights? labelled samples? several rounds?), asked in ``lang``."""
+    changes = click.confirm(text("guided.q_weights", lang), default=True, err=True)
+    labelled = click.prompt(text("guided.q_labelled", lang), type=int, default=0, err=True)
+    rounds = click.confirm(text("guided.q_rounds", lang), default=True, err=True)
     existing = True
     if changes and labelled == 0:
-        existing = click.confirm(
-            ask("Starting from an existing model?", "基于已有模型继续训练吗?"),
-            default=True,
-            err=True,
-        )
+        existing = click.confirm(text("guided.q_existing", lang), default=True, err=True)
     c = classify(changes, labelled, rounds, from_existing_model=existing)
-    click.echo(ask("Task type: ", "任务类型:") + c.task.value, err=True)
+    click.echo(text("guided.task_type", lang, task=Term(c.task.value)), err=True)
     for r in c.reasons(lang):
         click.echo(f"  - {r}", err=True)
     out = dict(values, task=c.task.value)
     out.setdefault("rounds", "..".join(f"{x:g}" for x in c.rounds_hint))
     if c.task.value != "rag":
-        for key, en, cn in (
-            ("params", "Parameters (e.g. 7B)", "参数量(如 7B)"),
-            ("tokens", "Training tokens (e.g. 20M)", "训练 token 数(如 20M)"),
-            ("gpu", "Accelerator id (e.g. a100-80gb)", "加速卡(如 a100-80gb)"),
-        ):
+        for key in ("params", "tokens", "gpu"):
             if key not in out:
-                out[key] = click.prompt(ask(en, cn), err=True)
+                out[key] = click.prompt(text(f"guided.ask_{key}", lang), err=True)
     return out
 
 
@@ -227,8 +211,7 @@ def compare(
     )
     _emit(render_compare(cmp.to_dict(), fmt, lang), output)
     if output or fmt == "json":
-        for w in cmp.warnings:
-            click.echo(f"warning: {w}", err=True)
+        _echo_warnings(cmp.warnings, lang)
 
 
 COMMANDS = (estimate, compare)

@@ -24,6 +24,8 @@ Modules (one line each):
     engine.py        run(spec): the pipeline in order -> Estimate
     result.py        Estimate and its JSON shape
     procurement.py   on-demand vs reserved vs own vs platform over N years (trainledger compare)
+    messages.py      the message catalogue: every sentence and label, English and Chinese side by side
+                     (Msg = English str + id/params; JSON adds warnings_zh, notes_zh, name_zh …)
     render/          json, md, html (en / zh-CN)
     data/            accelerators.toml, mfu.toml, priors.toml, sample_pricebook.toml — all sourced
 """

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from trainledger.errors import BadInput
+from trainledger.estimate.messages import Msg
 from trainledger.estimate.priors import overhead_prior
 from trainledger.estimate.quantities import Uncertain
 from trainledger.model.vocab import Evidence
@@ -48,7 +49,7 @@ def overhead_from_history(
             max(vals),
             unit=base.unit,
             evidence=Evidence.MEASURED,
-            source=f"{n} finished batches of this workspace (actual / effective GPU-hours): min, median, max",
+            source=Msg("src.history_all", n=n),
         )
     return Uncertain(
         base.name,
@@ -57,31 +58,34 @@ def overhead_from_history(
         max(base.high, max(vals)),
         unit=base.unit,
         evidence=Evidence.MEASURED,
-        source=f"{n} finished batch(es) of this workspace (median {med:.3g}), range "
-        f"widened to the sourced prior ({base.low:g}-{base.high:g}) because "
-        f"fewer than {MIN_BATCHES_ALONE} batches exist; prior: {base.source}",
+        source=Msg(
+            "src.history_widened",
+            n=n,
+            median=med,
+            low=base.low,
+            high=base.high,
+            min_batches=MIN_BATCHES_ALONE,
+            prior=base.source,
+        ),
     )
 
 
-def workspace_ratios(workspace: str | None) -> tuple[list[float], str]:
+def workspace_ratios(workspace: str | None) -> tuple[list[float], Msg]:
     """Ratios from the ledger hook if it is installed: (ratios, what happened, for the drawer)."""
     if workspace is None:
-        return [], "no workspace given: overhead from sourced priors"
+        return [], Msg("hist.no_workspace")
     try:
         from trainledger.engine.history import finished_batch_ratios  # type: ignore[import-not-found]
     except ImportError:
-        return [], "ledger history hook not available: overhead from sourced priors"
+        return [], Msg("hist.no_hook")
     try:
         raw = [float(r) for r in finished_batch_ratios(workspace)]
     except Exception as exc:  # noqa: BLE001 - the ledger may be absent or empty; say so
-        return [], (
-            f"no ledger history read from workspace {workspace!r} ({type(exc).__name__}): overhead from sourced priors"
-        )
+        return [], Msg("hist.unreadable", workspace=workspace, error=type(exc).__name__)
     ratios = [max(r, 1.0) for r in raw if math.isfinite(r) and r >= 0.99]  # 0.99-1: rounding
     dropped = len(raw) - len(ratios)
     if not ratios:
-        return [], "workspace has no finished batches yet: overhead from sourced priors"
-    return ratios, (
-        f"overhead calibrated from {len(ratios)} finished batch(es) of the workspace"
-        + (f"; {dropped} with a ratio below 0.99 ignored as inconsistent" if dropped else "")
-    )
+        return [], Msg("hist.empty")
+    if dropped:
+        return ratios, Msg("hist.calibrated_dropped", n=len(ratios), dropped=dropped)
+    return ratios, Msg("hist.calibrated", n=len(ratios))

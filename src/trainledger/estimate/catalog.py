@@ -12,6 +12,7 @@ from functools import cache
 from pathlib import Path
 
 from trainledger.errors import BadInput, NotFound
+from trainledger.estimate.messages import Msg
 from trainledger.model.vocab import Evidence
 
 DATA = Path(__file__).parent / "data"
@@ -81,22 +82,22 @@ def custom(
     if base is not None:
         return Accelerator(
             base.id,
-            base.name + " (overridden)",
+            Msg("acc.overridden", name=base.name),
             memory_gb,
             peak_tflops,
             base.family,
-            "user input (--gpu-memory-gb / --peak-tflops)",
+            Msg("src.user_accelerator"),
             Evidence.ASSUMED,
             "requester",
             base.fp8_tflops,
         )
     return Accelerator(
         (gpu_id or "custom").lower(),
-        f"custom accelerator ({memory_gb:g} GB, {peak_tflops:g} TFLOPS)",
+        Msg("acc.custom", gb=memory_gb, tflops=peak_tflops),
         memory_gb,
         peak_tflops,
         "other",
-        "user input (--gpu-memory-gb / --peak-tflops)",
+        Msg("src.user_accelerator"),
         Evidence.ASSUMED,
         "requester",
     )

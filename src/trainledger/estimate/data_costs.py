@@ -11,9 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from trainledger.errors import BadInput
+from trainledger.estimate.messages import Msg
 from trainledger.estimate.montecarlo import Sampler
 from trainledger.estimate.pricing import Pricing
-from trainledger.estimate.priors import priors
+from trainledger.estimate.priors import placeholder_meta, priors
 from trainledger.estimate.quantities import Uncertain
 
 FIELDS = ("licensing", "cleaning_person_months", "labelled_items", "review_fraction", "eval_items")
@@ -62,7 +63,7 @@ def data_cost(
 ) -> tuple[np.ndarray, dict[str, np.ndarray], list[str]]:
     """(total, per-line samples, names of the inputs that came from placeholders)."""
     defaults = priors()["defaults"][task if task in priors()["defaults"] else "lora"]["data"]
-    meta = dict(priors()["defaults"]["meta"], owner="data lead")
+    meta = placeholder_meta("data lead")
     unknown = sorted(set(spec_data) - set(FIELDS) - {"extra"})
     if unknown:
         raise BadInput(f"[data]: unknown keys {unknown}", remedy="use " + ", ".join(FIELDS) + ", extra")
@@ -74,8 +75,8 @@ def data_cost(
             raw, src = defaults[f], meta
             placeholders.append(f)
         else:
-            src = {"evidence": "assumed", "source": "spec [data]", "owner": "data lead"}
-        name = f"data: {f.replace('_', ' ')}"
+            src = {"evidence": "assumed", "source": Msg("src.spec_table", table="[data]"), "owner": "data lead"}
+        name = Msg(f"name.data.{f}")
         q[f] = read_input(name, raw, UNITS[f], src, "[data]")
     n = sampler.n
     lines: dict[str, np.ndarray] = {}
@@ -112,10 +113,10 @@ def data_cost(
         if not isinstance(extra, dict) or "name" not in extra or "currency" not in extra:
             raise BadInput(f"[[data.extra]] #{i}: needs name, currency and low/mode/high")
         u = read_input(
-            f"data: {extra['name']}",
+            Msg("name.data.extra", name=extra["name"]),
             extra,
             "",
-            {"evidence": "assumed", "source": "spec [[data.extra]]", "owner": "data lead"},
+            {"evidence": "assumed", "source": Msg("src.spec_table", table="[[data.extra]]"), "owner": "data lead"},
             "[data.extra]",
         )
         lines[str(extra["name"])] = sampler.draw(

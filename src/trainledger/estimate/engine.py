@@ -27,13 +27,14 @@ from trainledger.estimate.memory import (
     per_gpu,
     plan_memory,
 )
+from trainledger.estimate.messages import Msg
 from trainledger.estimate.montecarlo import Pct, Sampler, tornado
 from trainledger.estimate.pricing import Pricing
 from trainledger.estimate.priors import overhead_prior, priors, rounds_prior
 from trainledger.estimate.quantities import Uncertain, fmt_num
 from trainledger.estimate.result import Estimate, GpuInfo
 from trainledger.estimate.spec import EstimateSpec
-from trainledger.estimate.tasks import RAG_ROUTE_EN
+from trainledger.estimate.tasks import RAG_ROUTE, RAG_ROUTE_EN, RAG_ROUTE_ZH
 from trainledger.estimate.throughput import (
     MFU_CEILING,
     accelerator_assumptions,
@@ -66,7 +67,7 @@ def nodes_round(n: int, mp: int) -> int:
     return -(-n // m) * m
 
 
-def memory_stage(spec: EstimateSpec, acc: Accelerator, shape, notes: list[str]) -> tuple[MemoryPlan, Setup, int, bool]:
+def memory_stage(spec: EstimateSpec, acc: Accelerator, shape, notes: list[Msg]) -> tuple[MemoryPlan, Setup, int, bool]:
     """(least-GPU plan evaluated at the GPU count used, the training setup, count, chosen?)."""
     base = dict(
         task=spec.task,
@@ -115,16 +116,9 @@ def memory_stage(spec: EstimateSpec, acc: Accelerator, shape, notes: list[str]) 
             plan_memory(shape, Setup(recompute="selective", **base), acc, gpus=used, **par)
             train_rc = "selective"
         except BadInput:
-            notes.append(
-                "selective recomputation does not fit at this GPU count: the run is "
-                "costed with full recomputation (+~33% hardware FLOPs)"
-            )
+            notes.append(Msg("note.selective_no_fit"))
     if chosen:
-        notes.append(
-            f"no --gpus given: costed on {used} GPU(s), chosen so the final run takes about "
-            f"{priors()['schedule']['target_days']} days at the most likely utilisation "
-            "(at least the least-GPU minimum, whole 8-GPU nodes); pass --gpus for yours"
-        )
+        notes.append(Msg("note.gpus_chosen", gpus=used, days=priors()["schedule"]["target_days"]))
     return plan, Setup(recompute=train_rc, **base), used, chosen
 
 
@@ -144,7 +138,7 @@ def choose_gpus(spec: EstimateSpec, acc: Accelerator, shape, setup: Setup, least
     return nodes_round(n, mp)
 
 
-def compute_price(spec: EstimateSpec, acc: Accelerator, pricing: Pricing, warnings: list[str]) -> Uncertain:
+def compute_price(spec: EstimateSpec, acc: Accelerator, pricing: Pricing, warnings: list[Msg]) -> Uncertain:
     """The GPU-hour price; for an accelerator outside the catalog with no price of its own, the
     nearest catalog accelerator's (by peak and memory) — as a visible, owned assumption."""
     item = spec.price_item or f"gpu_hour:{acc.id}"
@@ -163,17 +157,13 @@ def compute_price(spec: EstimateSpec, acc: Accelerator, pricing: Pricing, warnin
         known,
         key=lambda a: abs(math.log(a.peak_tflops / acc.peak_tflops)) + abs(math.log(a.memory_gb / acc.memory_gb)),
     )
-    u = pricing.rate(f"gpu_hour:{near.id}", "gpu_hour", f"price gpu_hour (proxy: {near.id})")
-    warnings.append(
-        f"no price for {item!r}: priced like the nearest catalog accelerator {near.id} "
-        f"({near.peak_tflops:g} TFLOP/s, {near.memory_gb:g} GB) — pass --price-item or add "
-        "your own price"
-    )
+    u = pricing.rate(f"gpu_hour:{near.id}", "gpu_hour", Msg("name.proxy_price", acc=near.id))
+    warnings.append(Msg("warn.proxy_price", item=item, near=near.id, tflops=near.peak_tflops, gb=near.memory_gb))
     return replace(
         u,
         evidence=Evidence.ASSUMED,
         owner="procurement",
-        note=f"proxy for an accelerator outside the catalog; {u.note}",
+        note=Msg("note.proxy", note=u.note),
     )
 
 
@@ -184,22 +174,25 @@ def run(
     on: date | None = None,
     history_ratios: list[float] | None = None,
     history_note: str = "",
-    rag_route: str = RAG_ROUTE_EN,
+    rag_route: str = RAG_ROUTE,
 ) -> Estimate:
+    """The whole pipeline. Warnings and notes are catalogue messages (``messages.Msg``): English
+    in ``warnings`` / ``notes``, Chinese in ``warnings_zh`` / ``notes_zh`` of ``to_dict()``.
+    ``rag_route`` is kept for callers that passed either language's text; both give the message."""
     on = on or spec.on or date.today()
     book = book or load_price_book(spec.price_book or SAMPLE_PRICE_BOOK)
     currency = spec.currency or book.currency or "USD"
     pricing = Pricing(book, on, currency)
     sampler = Sampler(spec.samples, spec.seed)
-    warnings: list[str] = []
-    notes: list[str] = []
+    warnings: list[Msg] = []
+    notes: list[Msg] = []
     extra: list[Assumption] = []
     n = sampler.n
     task = spec.task
 
     # 1. task type -------------------------------------------------------------------------
     if task is TaskType.RAG:
-        notes.append(rag_route)
+        notes.append(RAG_ROUTE if rag_route in (RAG_ROUTE, RAG_ROUTE_EN, RAG_ROUTE_ZH) else rag_route)
         acc = accelerator_for(spec) if (spec.gpu or spec.gpu_memory_gb) else None
         plan, setup, used, chosen, shape = None, None, 0, False, None
         flops_m = flops_h = 0.0
@@ -219,34 +212,40 @@ def run(
         if shape.derived:
             extra.append(
                 Assumption(
-                    "model shape (derived)",
+                    Msg("name.model_shape"),
                     Evidence.ASSUMED,
                     "N ~ 12*L*h^2 with h/L ~ 128 (data/priors.toml [shape])",
-                    value=f"{shape.layers} layers, hidden {shape.hidden}, {shape.heads} heads, vocab {shape.vocab}",
+                    value=Msg(
+                        "value.model_shape",
+                        layers=shape.layers,
+                        hidden=shape.hidden,
+                        heads=shape.heads,
+                        vocab=shape.vocab,
+                    ),
                     owner="requester",
-                    note="give --layers/--hidden for the real shape",
+                    note=Msg("note.give_shape"),
                 )
             )
         if task is TaskType.PRETRAIN and spec.tokens < spec.params:
             warnings.append(
-                f"implausible: pre-training {fmt_num(spec.params)} parameters on only "
-                f"{fmt_num(spec.tokens)} tokens (fewer tokens than parameters; compute-optimal is "
-                f"~{CHINCHILLA_TOKENS_PER_PARAM} tokens per parameter, Hoffmann et al. 2022)"
+                Msg(
+                    "warn.implausible_pretrain",
+                    params=fmt_num(spec.params),
+                    tokens=fmt_num(spec.tokens),
+                    ratio=CHINCHILLA_TOKENS_PER_PARAM,
+                )
             )
 
         # 2. memory -> GPU count ---------------------------------------------------------------
         plan, setup, used, chosen = memory_stage(spec, acc, shape, notes)
         if spec.gpus is not None and spec.gpus % plan.parallel.model_parallel:
-            warnings.append(
-                f"--gpus {spec.gpus} is not a multiple of tensor x pipeline parallel "
-                f"{plan.parallel.model_parallel}: some GPUs would idle"
-            )
+            warnings.append(Msg("warn.gpus_not_multiple", gpus=spec.gpus, mp=plan.parallel.model_parallel))
         if not spec.recompute:
             extra.append(
                 Assumption(
-                    "activation recomputation",
+                    Msg("name.recompute"),
                     Evidence.ASSUMED,
-                    "default: selective when it fits (Korthikanti et al. 2022)",
+                    Msg("src.recompute_default"),
                     value=setup.recompute,
                     owner="requester",
                 )
@@ -280,11 +279,11 @@ def run(
     # 4-6. data, labor, prices, rounds -----------------------------------------------------------
     rounds_u = (
         Uncertain(
-            "experiment rounds (final-run equivalents)",
+            Msg("name.rounds"),
             *spec.rounds,
             unit="x",
             evidence="assumed",
-            source="requester (--rounds)",
+            source=Msg("src.requester_rounds"),
             owner="requester",
         )
         if spec.rounds
@@ -298,12 +297,8 @@ def run(
     data_total, data_lines, data_ph = data_cost(sampler, spec.data, task.value, pricing)
     build, run_round, labor_lines, labor_ph = labor_cost(sampler, spec.labor, task.value, pricing)
     if data_ph or labor_ph:
-        warnings.append(
-            "placeholders used for "
-            + ", ".join([f"data {f}" for f in data_ph] + [f"labor {p}" for p in labor_ph])
-            + ": assumed by task type, each needs its owner's confirmation — give [data] / [labor] "
-            "in a spec (--from)"
-        )
+        items = [Msg(f"warn.ph.data.{f}") for f in data_ph] + [Msg(f"warn.ph.labor.{p}") for p in labor_ph]
+        warnings.append(Msg("warn.placeholders", items=items))
     compute_prog = compute_final * rounds
     labor_total = build + run_round * rounds
     total = compute_prog + data_total + labor_total
@@ -324,18 +319,15 @@ def run(
     if used:
         wall = Pct.of(gpu_h).scaled(1.0 / used / 24.0)
         if wall.p50 > 365:
-            warnings.append(
-                f"the final run takes ~{wall.p50:.0f} days on {used} GPUs at P50: "
-                "pass --gpus with the cluster size you will really have"
-            )
+            warnings.append(Msg("warn.long_run", days=wall.p50, gpus=used))
     drawer = [u.as_assumption() for u in sampler.uncertain()] + extra + list(pricing.fx_used.values())
     if task is not TaskType.RAG and not history_ratios:
         drawer.append(
             Assumption(
-                "overhead calibration",
+                Msg("name.overhead_calibration"),
                 Evidence.ASSUMED,
-                history_note or "no ledger history given",
-                value="sourced prior",
+                history_note or Msg("hist.none_given"),
+                value=Msg("value.sourced_prior"),
                 owner="platform team",
             )
         )

@@ -17,6 +17,7 @@ import numpy as np
 from trainledger.errors import BadInput
 from trainledger.estimate.catalog import Accelerator, get_accelerator
 from trainledger.estimate.data_costs import read_input
+from trainledger.estimate.messages import Msg
 from trainledger.estimate.montecarlo import Pct, Sampler
 from trainledger.estimate.pricing import Pricing
 from trainledger.estimate.priors import priors
@@ -65,7 +66,7 @@ def estimate_inference(
     unknown = sorted(set(spec) - set(KEYS))
     if unknown:
         raise BadInput(f"[inference]: unknown keys {unknown}", remedy="use " + ", ".join(KEYS))
-    src = {"evidence": "assumed", "source": "spec [inference]", "owner": "serving team"}
+    src = {"evidence": "assumed", "source": Msg("src.spec_table", table="[inference]"), "owner": "serving team"}
     months = int(spec.get("months", 12))
     if months < 1:
         raise BadInput("[inference]: months must be >= 1")
@@ -76,7 +77,7 @@ def estimate_inference(
     if "requests_per_day" in spec:
         req = sampler.draw(
             read_input(
-                "inference: requests per day",
+                Msg("name.inf_requests"),
                 spec["requests_per_day"],
                 "request/day",
                 src,
@@ -85,7 +86,7 @@ def estimate_inference(
         )
         tok = sampler.draw(
             read_input(
-                "inference: tokens per request",
+                Msg("name.inf_tokens"),
                 spec.get("tokens_per_request", [500, 1000, 2000]),
                 "token",
                 src,
@@ -106,7 +107,7 @@ def estimate_inference(
             sv = priors()["serving"]
             mfu = sampler.draw(
                 Uncertain(
-                    "serving FLOP utilisation",
+                    Msg("name.serving_mfu"),
                     sv["mfu_low"],
                     sv["mfu_mode"],
                     sv["mfu_high"],
@@ -118,7 +119,7 @@ def estimate_inference(
             )
             util = sampler.draw(
                 Uncertain(
-                    "serving fleet utilisation",
+                    Msg("name.serving_util"),
                     sv["utilisation_low"],
                     sv["utilisation_mode"],
                     sv["utilisation_high"],
@@ -141,7 +142,7 @@ def estimate_inference(
             raise BadInput(f"[inference]: mode {mode!r} is not self_hosted or api")
     storage = None
     if "index_gb" in spec:
-        gb = sampler.draw(read_input("retrieval index size", spec["index_gb"], "GB", src, "[inference]"))
+        gb = sampler.draw(read_input(Msg("name.index_size"), spec["index_gb"], "GB", src, "[inference]"))
         item = spec.get("storage_item", "storage:standard")
         storage_arr = gb * sampler.draw(pricing.rate(item, "gb_month"))
         monthly = monthly + storage_arr

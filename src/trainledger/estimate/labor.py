@@ -11,9 +11,10 @@ import numpy as np
 
 from trainledger.errors import BadInput
 from trainledger.estimate.data_costs import read_input
+from trainledger.estimate.messages import Msg, Term
 from trainledger.estimate.montecarlo import Sampler
 from trainledger.estimate.pricing import Pricing
-from trainledger.estimate.priors import priors
+from trainledger.estimate.priors import placeholder_meta, priors
 from trainledger.model.vocab import LaborRole
 
 PHASES = ("build", "run")
@@ -24,7 +25,7 @@ def labor_cost(
 ) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray], list[str]]:
     """(build total, run total per round, per-line samples, placeholder phases)."""
     defaults = priors()["defaults"][task if task in priors()["defaults"] else "lora"]["labor"]
-    meta = dict(priors()["defaults"]["meta"], owner="project lead")
+    meta = placeholder_meta("project lead")
     unknown = sorted(set(spec_labor) - set(PHASES))
     if unknown:
         raise BadInput(f"[labor]: unknown tables {unknown}", remedy="use [labor.build] and [labor.run]")
@@ -39,7 +40,7 @@ def labor_cost(
         else:
             src = {
                 "evidence": "assumed",
-                "source": f"spec [labor.{phase}]",
+                "source": Msg("src.spec_table", table=f"[labor.{phase}]"),
                 "owner": "project lead",
             }
         for role, raw in given.items():
@@ -50,8 +51,7 @@ def labor_cost(
                     f"[labor.{phase}]: unknown role {role!r}",
                     remedy="roles: " + ", ".join(r.value for r in LaborRole),
                 ) from None
-            what = "per round" if phase == "run" else "one-time"
-            u = read_input(f"labor {phase}: {role} ({what})", raw, "person_month", src, "[labor]")
+            u = read_input(Msg(f"name.labor.{phase}", role=Term(role)), raw, "person_month", src, "[labor]")
             if u.high == 0:
                 continue
             rate = sampler.draw(pricing.rate(f"labor:{role}", "person_month"))

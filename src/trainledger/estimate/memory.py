@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from trainledger.errors import BadInput
 from trainledger.estimate.catalog import GIB, Accelerator
+from trainledger.estimate.messages import Msg, Term, text
 from trainledger.estimate.priors import priors
 from trainledger.model.vocab import TaskType
 
@@ -328,29 +329,27 @@ def plan_memory(
     return MemoryPlan(par.label(setup), par, n_min, used, bd, acc.memory_bytes, why_en, why_zh)
 
 
-TERM_ZH = {
-    "weights": "权重",
-    "gradients": "梯度",
-    "optimizer_states": "优化器状态(含 fp32 主权重)",
-    "activations": "激活值",
-    "zero3_buffers": "ZeRO-3 参数聚合缓冲",
-    "runtime_reserve": "运行时预留",
-}
+TERM_ZH = {t: text(f"term.{t}", "zh-CN") for t in TERMS}
+
+
+def explain_msg(bd: MemoryBreakdown, shape: ModelShape, setup: Setup, par: Parallel) -> Msg:
+    """Why the memory is what it is: the dominant term, bytes/parameter, the sharding."""
+    d = bd.dominant
+    st = state_bytes(shape, setup)
+    return Msg(
+        "memory.why",
+        term=Msg(f"term.{d}"),
+        share=getattr(bd, d) / bd.total,
+        total=bd.total / GIB,
+        bpp=(st["weights"] + st["gradients"] + st["optimizer_states"]) / shape.params,
+        precision=setup.precision,
+        optimizer=setup.optimizer,
+        peft=Msg("memory.peft", task=Term(setup.task.value)) if setup.peft else "",
+        strategy=par.label(setup),
+    )
 
 
 def explain(bd: MemoryBreakdown, shape: ModelShape, setup: Setup, par: Parallel) -> tuple[str, str]:
-    d = bd.dominant
-    share = getattr(bd, d) / bd.total
-    st = state_bytes(shape, setup)
-    bpp = (st["weights"] + st["gradients"] + st["optimizer_states"]) / shape.params
-    en = (
-        f"{d.replace('_', ' ')} dominate ({share:.0%} of {bd.total / GIB:.1f} GiB per GPU); model "
-        f"states total {bpp:.2f} bytes/parameter before sharding ({setup.precision}, "
-        f"{setup.optimizer}{', ' + setup.task.value if setup.peft else ''}), sharded by "
-        f"{par.label(setup)}"
-    )
-    zh = (
-        f"{TERM_ZH[d]}占主导(每卡 {bd.total / GIB:.1f} GiB 中的 {share:.0%});分片前模型状态共 "
-        f"{bpp:.2f} 字节/参数,分片方式 {par.label(setup)}"
-    )
-    return en, zh
+    """(English, Chinese) of ``explain_msg``."""
+    m = explain_msg(bd, shape, setup, par)
+    return m.text("en"), m.text("zh-CN")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
+from trainledger.estimate.messages import Msg
 from trainledger.estimate.quantities import Uncertain, fmt_num
 from trainledger.model.prices import Assumption
 from trainledger.model.vocab import Evidence
@@ -22,8 +23,8 @@ class Pricing:
         self.on = on
         self.currency = currency
         self.fx_used: dict[str, Assumption] = {}
-        self.warnings: list[str] = []
-        self.stale_items: dict[str, str] = {}
+        self.warnings: list[Msg] = []
+        self.stale_items: dict[str, Msg] = {}
         self.items_used: list[str] = []
 
     def fx(self, ccy: str) -> Decimal:
@@ -34,16 +35,16 @@ class Pricing:
         if key not in self.fx_used:
             owner = r.owner or ("finance" if r.evidence is Evidence.ASSUMED else "")
             self.fx_used[key] = Assumption(
-                f"FX {key}",
+                Msg("name.fx", pair=key),
                 r.evidence,
                 f"{r.source} ({r.origin})",
                 value=fmt_num(float(r.rate), 6),
-                unit=f"{self.currency} per {ccy}",
+                unit=Msg("unit.fx", quote=self.currency, base=ccy),
                 owner=owner,
-                note=f"rate dated {r.day}",
+                note=Msg("note.fx_dated", day=r.day),
             )
             if r.is_stale(self.on):
-                self.warnings.append(f"FX rate {key} dated {r.day} has expired ({r.origin})")
+                self.warnings.append(Msg("warn.fx_expired", key=key, day=r.day, origin=r.origin))
         return r.rate
 
     def rate(self, item: str, unit: str, name: str | None = None) -> Uncertain:
@@ -51,18 +52,21 @@ class Pricing:
         be = self.book.entry_for(item, self.on, allow_stale=True)
         e = self.book.unit_price(item, unit, self.on, allow_stale=True)
         k = self.fx(e.currency)
-        note = f"{be.origin}; effective {e.effective}" + (f", expires {e.expires}" if e.expires else "")
+        if e.expires:
+            note = Msg("note.price_expires", origin=be.origin, effective=e.effective, expires=e.expires)
+        else:
+            note = Msg("note.price", origin=be.origin, effective=e.effective)
         if e.is_stale(self.on):
-            note = "STALE: " + note
+            note = Msg("note.stale", note=note)
             self.stale_items[e.item] = (
-                f"expired {e.expires}" if e.effective <= self.on else f"effective only from {e.effective}"
+                Msg("price.expired", day=e.expires) if e.effective <= self.on else Msg("price.not_yet", day=e.effective)
             )
         if e.currency != self.currency:
-            note += f"; converted from {e.currency}"
+            note = Msg("note.converted", note=note, ccy=e.currency)
         self.items_used.append(e.item)
         owner = be.owner or ("procurement" if e.evidence is Evidence.ASSUMED else "")
         return Uncertain(
-            name or f"price {e.item}",
+            name or Msg("name.price", item=e.item),
             float(e.low * k),
             float(e.price * k),
             float(e.high * k),
@@ -73,14 +77,11 @@ class Pricing:
             note=note,
         )
 
-    def summary_warnings(self) -> list[str]:
+    def summary_warnings(self) -> list[Msg]:
         out = list(dict.fromkeys(self.warnings))
         if self.stale_items:
-            items = ", ".join(f"{k} ({v})" for k, v in self.stale_items.items())
-            out.append(
-                f"{len(self.stale_items)} stale price(s) on {self.on}, used only as flagged "
-                f"assumptions: {items} — update {self.book.path}"
-            )
+            items = [Msg("price.stale_item", item=k, why=v) for k, v in self.stale_items.items()]
+            out.append(Msg("warn.stale_prices", n=len(self.stale_items), on=self.on, items=items, path=self.book.path))
         return out
 
     def money(
@@ -96,7 +97,7 @@ class Pricing:
         owner: str,
     ) -> Uncertain:
         k = float(self.fx(ccy))
-        note = f"converted from {ccy}" if ccy != self.currency else ""
+        note = Msg("note.converted_only", ccy=ccy) if ccy != self.currency else ""
         return Uncertain(
             name,
             low * k,

@@ -10,6 +10,7 @@ import tomllib
 from functools import cache
 from pathlib import Path
 
+from trainledger.estimate.messages import Msg
 from trainledger.estimate.quantities import Uncertain
 
 DATA = Path(__file__).parent / "data"
@@ -50,6 +51,16 @@ def triple(name: str, values: list, meta: dict, unit: str = "") -> Uncertain:
     )
 
 
+def placeholder_meta(owner: str) -> dict:
+    """Evidence and source of the task-type placeholders (``[defaults.meta]``), with ``owner``;
+    the source is the catalogue's ``src.placeholder`` (so it reads in Chinese too) while the data
+    file still says the same words."""
+    meta = dict(priors()["defaults"]["meta"], owner=owner)
+    if meta.get("source") == Msg("src.placeholder"):
+        meta["source"] = Msg("src.placeholder")
+    return meta
+
+
 def size_class(active_params: float) -> str:
     if active_params < 3e9:
         return "small"
@@ -63,7 +74,7 @@ def mfu_prior(family: str, active_params: float) -> Uncertain:
     fam = family if family in table else "other"
     cls = size_class(active_params)
     return Uncertain.from_table(
-        f"MFU ({fam}, {cls} model, pre-training)",
+        Msg("name.mfu", family=fam, size=Msg(f"size.{cls}")),
         table[fam][cls],
         unit="fraction of dense BF16 peak",
     )
@@ -71,9 +82,9 @@ def mfu_prior(family: str, active_params: float) -> Uncertain:
 
 def overhead_prior(task: str) -> Uncertain:
     key = "overhead.finetune" if task in FINETUNE_TASKS else "overhead.pretrain"
-    return prior("overhead factor (allocated / effective GPU-hours)", key, unit="x")
+    return prior(Msg("name.overhead"), key, unit="x")
 
 
 def rounds_prior(task: str) -> Uncertain:
     key = {"pretrain": "pretrain", "continued_pretrain": "continued_pretrain", "rag": "rag"}.get(task, "finetune")
-    return prior("experiment rounds (final-run equivalents)", f"rounds.{key}", unit="x")
+    return prior(Msg("name.rounds"), f"rounds.{key}", unit="x")

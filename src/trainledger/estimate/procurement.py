@@ -20,11 +20,11 @@ import numpy as np
 
 from trainledger.errors import BadInput, NotFound
 from trainledger.estimate.catalog import get_accelerator
+from trainledger.estimate.messages import Msg, bilingual, both, text
 from trainledger.estimate.montecarlo import Pct, Sampler
 from trainledger.estimate.pricing import Pricing
 from trainledger.estimate.priors import priors, triple
 from trainledger.estimate.quantities import Uncertain, money_dec
-from trainledger.estimate.render.labels import fmt_money, t
 from trainledger.model.prices import Assumption
 from trainledger.pricebook import PriceBook
 
@@ -53,7 +53,7 @@ class Comparison:
     demand: Pct
     options: tuple[Option, ...]
     assumptions: tuple[Assumption, ...]
-    warnings: tuple[str, ...]
+    warnings: tuple[str, ...]  # catalogue messages (``messages.Msg``): English, with ``.zh``
 
     def to_dict(self) -> dict:
         def m(p: Pct | None) -> dict | None:
@@ -61,6 +61,7 @@ class Comparison:
                 return None
             return {k: money_dec(getattr(p, k), self.currency) for k in ("p10", "p50", "p90")}
 
+        warnings_en, warnings_zh = both(self.warnings)
         return {
             "schema": "trainledger.compare/1",
             "gpu": self.gpu,
@@ -69,23 +70,27 @@ class Comparison:
             "currency": self.currency,
             "priced_on": self.priced_on,
             "price_book": self.price_book,
-            "basis": "cash to serve the same demand for the same years; own hardware amortised "
-            "(purchase - resale); exit costs included",
+            "basis": text("compare.basis", "en"),
+            "basis_zh": text("compare.basis", "zh-CN"),
             "demand_gpu_hours_per_year": {k: round(getattr(self.demand, k)) for k in ("p10", "p50", "p90")},
             "options": [
-                {
-                    "name": o.name,
-                    "basis": o.basis,
-                    "available": not o.unavailable,
-                    "unavailable_reason": o.unavailable,
-                    "total": m(o.total),
-                    "per_gpu_hour": m(o.per_gpu_hour),
-                    "lines": {k: m(v) for k, v in o.lines.items()},
-                }
+                bilingual(
+                    {
+                        "name": o.name,
+                        "basis": o.basis,
+                        "available": not o.unavailable,
+                        "unavailable_reason": o.unavailable,
+                        "total": m(o.total),
+                        "per_gpu_hour": m(o.per_gpu_hour),
+                        "lines": {k: m(v) for k, v in o.lines.items()},
+                    },
+                    ("basis", "unavailable_reason"),
+                )
                 for o in self.options
             ],
-            "assumptions": [a.as_dict() for a in self.assumptions],
-            "warnings": list(self.warnings),
+            "assumptions": [bilingual(a.as_dict()) for a in self.assumptions],
+            "warnings": warnings_en,
+            "warnings_zh": warnings_zh,
         }
 
 
@@ -116,11 +121,11 @@ def compare(
     if gpu_hours_per_year is not None:
         demand = s.draw(
             Uncertain(
-                "demand (GPU-hours per year)",
+                Msg("name.demand"),
                 *gpu_hours_per_year,
                 unit="gpu_hour",
                 evidence="assumed",
-                source="requester",
+                source=Msg("src.requester"),
                 owner="requester",
             )
         )
@@ -130,19 +135,19 @@ def compare(
             raise BadInput("--utilisation must be within (0, 1]")
         demand = capacity * s.draw(
             Uncertain(
-                "fleet utilisation (share of hours used)",
+                Msg("name.utilisation"),
                 lo,
                 mo,
                 hi,
                 unit="fraction",
                 evidence="assumed",
-                source="requester (--utilisation)",
+                source=Msg("src.requester_utilisation"),
                 owner="requester",
             )
         )
     used_hours = demand * years
     od = s.draw(pr.rate(price_item or f"gpu_hour:{acc.id}", "gpu_hour"))
-    egress_tb = s.draw(triple("exit: data to move out", meta["exit_egress_tb"], meta, "TB"))
+    egress_tb = s.draw(triple(Msg("name.exit_data"), meta["exit_egress_tb"], meta, "TB"))
     egress = egress_tb * 1000 * s.draw(pr.rate("egress:internet", "gb"))
     overflow = np.maximum(demand - capacity, 0.0) * years * od
     options = []
@@ -157,12 +162,13 @@ def compare(
             {k: Pct.of(v) for k, v in lines.items()},
         )
 
-    options.append(option("on_demand", "billed", {"rent": used_hours * od, "exit_egress": egress}))
-    disc = s.draw(triple("reserved discount vs on-demand", meta["reserved_discount"], meta))
+    billed = Msg("compare.basis.billed")
+    options.append(option("on_demand", billed, {"rent": used_hours * od, "exit_egress": egress}))
+    disc = s.draw(triple(Msg("name.reserved_discount"), meta["reserved_discount"], meta))
     options.append(
         option(
             "reserved",
-            "billed (unused reservation included)",
+            Msg("compare.basis.billed_reserved"),
             {
                 "reservation": capacity * years * od * (1 - disc),
                 "overflow_on_demand": overflow,
@@ -171,20 +177,20 @@ def compare(
         )
     )
     options.append(_own(s, pr, acc, gpus, years, meta, overflow, used_hours))
-    markup = s.draw(triple("managed platform markup over on-demand", meta["platform_markup"], meta))
-    options.append(option("platform", "billed", {"platform": used_hours * od * markup, "exit_egress": egress}))
+    markup = s.draw(triple(Msg("name.platform_markup"), meta["platform_markup"], meta))
+    options.append(option("platform", billed, {"platform": used_hours * od * markup, "exit_egress": egress}))
     if external_per_year is not None:
         fee = s.draw(
             Uncertain(
-                "external service fee per year",
+                Msg("name.external_fee"),
                 *external_per_year,
                 unit=cur,
                 evidence="assumed",
-                source="requester (--external-per-year): a vendor's quote",
+                source=Msg("src.external_quote"),
                 owner="procurement",
             )
         )
-        options.append(option("external_service", "billed", {"vendor": fee * years, "exit_egress": egress}))
+        options.append(option("external_service", billed, {"vendor": fee * years, "exit_egress": egress}))
     drawer = [u.as_assumption() for u in s.uncertain()] + list(pr.fx_used.values())
     return Comparison(
         acc.id,
@@ -211,27 +217,34 @@ def _own(
     used_hours: np.ndarray,
 ) -> Option:
     servers = math.ceil(gpus / GPUS_PER_SERVER)
+    amortized = Msg("compare.basis.amortized")
+    capex_item = f"capex:server:{acc.id}"
+    known = pr.book.items()
+    for item in (capex_item, "power:grid", "colo:kw", "labor:platform_support"):
+        if item not in known:
+            why = Msg("compare.own_no_price", path=pr.book.path, item=item)
+            return Option("own", amortized, None, None, {}, unavailable=why)
     try:
-        capex_each = s.draw(pr.rate(f"capex:server:{acc.id}", "each", f"server price ({acc.id})"))
+        capex_each = s.draw(pr.rate(capex_item, "each", Msg("name.server_price", acc=acc.id)))
         kwh = s.draw(pr.rate("power:grid", "kwh"))
         colo = s.draw(pr.rate("colo:kw", "kw_month"))
         staff = s.draw(pr.rate("labor:platform_support", "person_month"))
     except NotFound as exc:
-        return Option("own", "amortized", None, None, {}, unavailable=exc.message)
+        return Option("own", amortized, None, None, {}, unavailable=Msg("compare.own_unavailable", reason=exc.message))
     kw_key = "server_kw_h100" if acc.family == "hopper" else "server_kw_a100"
     kw = Uncertain.point(
-        f"server power ({kw_key[10:].upper()}-class, max)",
+        Msg("name.server_power", cls=kw_key[10:].upper()),
         meta[kw_key],
         unit="kW",
         evidence="measured",
         source=meta["source"],
     )
     server_kw = s.draw(kw)
-    load = s.draw(triple("average power load (share of max)", meta["load_factor"], meta))
-    pue = s.draw(triple("PUE", meta["pue"], meta))
-    fte = s.draw(triple("operations staff (FTE per 256 GPUs)", meta["ops_fte_per_256_gpus"], meta))
-    support = s.draw(triple("support contract (share of capex per year)", meta["support_fraction_per_year"], meta))
-    residual = s.draw(triple("resale value at the end (share of capex)", meta["residual_value_fraction"], meta))
+    load = s.draw(triple(Msg("name.power_load"), meta["load_factor"], meta))
+    pue = s.draw(triple(Msg("name.pue"), meta["pue"], meta))
+    fte = s.draw(triple(Msg("name.ops_fte"), meta["ops_fte_per_256_gpus"], meta))
+    support = s.draw(triple(Msg("name.support"), meta["support_fraction_per_year"], meta))
+    residual = s.draw(triple(Msg("name.residual"), meta["residual_value_fraction"], meta))
     capex = servers * capex_each
     lines = {
         "purchase": capex,
@@ -245,7 +258,7 @@ def _own(
     total = sum(lines.values(), np.zeros(s.n))
     return Option(
         "own",
-        "amortized",
+        amortized,
         Pct.of(total),
         Pct.of(total / used_hours),
         {k: Pct.of(v) for k, v in lines.items()},
@@ -253,51 +266,10 @@ def _own(
 
 
 def compare_view(d: dict, lang: str) -> dict:
-    cur = d["currency"]
+    """Moved to ``trainledger.estimate.render.view``; kept here for existing imports."""
+    from trainledger.estimate.render.view import compare_view as view
 
-    def row(p: dict | None) -> list[str]:
-        return ["—"] * 3 if p is None else [fmt_money(p[k], cur) for k in ("p10", "p50", "p90")]
-
-    options, breakdowns = [], []
-    for o in d["options"]:
-        if not o["available"]:
-            options.append([o["name"], o["basis"], t("unavailable", lang), o["unavailable_reason"], "", ""])
-            continue
-        per = o["per_gpu_hour"]
-        options.append([o["name"], o["basis"], *row(o["total"]), fmt_money(per["p50"], cur) if per else "—"])
-        breakdowns.append((o["name"], [(k, row(v)) for k, v in o["lines"].items()]))
-    dm = d["demand_gpu_hours_per_year"]
-    head = [
-        ("GPU", f"{d['gpu']} x {d['gpus']}"),
-        (t("priced_on", lang), d["priced_on"]),
-        (t("price_book", lang), d["price_book"]),
-        (t("currency", lang), cur),
-        (t("basis", lang), d["basis"]),
-        ("demand GPU-h/yr (P10/P50/P90)", f"{dm['p10']:,} / {dm['p50']:,} / {dm['p90']:,}"),
-    ]
-    drawer = [
-        (
-            a["name"],
-            a.get("value") or f"{a['low']} – {a['high']}",
-            a.get("unit", ""),
-            a["evidence"],
-            a["source"],
-            a.get("owner", ""),
-            a.get("note", ""),
-        )
-        for a in d["assumptions"]
-    ]
-    return {
-        "title": t("compare_title", lang),
-        "head": head,
-        "warnings": d["warnings"],
-        "notes": [],
-        "options": options,
-        "breakdowns": breakdowns,
-        "drawer": drawer,
-        "total_label": t("total", lang, y=d["years"]),
-        "lang": lang,
-    }
+    return view(d, lang)
 
 
 __all__ = ["Comparison", "Option", "compare", "compare_view"]

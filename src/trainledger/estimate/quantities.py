@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
 
 from trainledger.errors import BadInput
+from trainledger.estimate.messages import Msg
 from trainledger.model.money import minor_quantum
 from trainledger.model.prices import Assumption
 from trainledger.model.vocab import Evidence
@@ -126,7 +127,8 @@ class Uncertain:
                 owner=owner,
                 note=self.note,
             )
-        note = f"mode {fmt_num(self.mode)}" + (f"; {self.note}" if self.note else "")
+        mode = fmt_num(self.mode)
+        note = Msg("note.mode_and", mode=mode, note=self.note) if self.note else Msg("note.mode", mode=mode)
         return Assumption(
             self.name,
             self.evidence,

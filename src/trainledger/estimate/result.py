@@ -4,6 +4,10 @@ GPU-hours and days are floats rounded to 4 significant digits; money is ``Decima
 currency's minor unit (quantised from the Monte Carlo's floats, half-even). ``cost.total`` is the
 whole programme (all rounds) of compute + data + labor in one currency; ``cost_final_run`` is one
 run's compute plus one round of run-phase labor. Inference is a separate block, never in a total.
+
+People's text is in English where it always was; a parallel ``*_zh`` field carries the Chinese
+(``warnings_zh``, ``notes_zh``, ``memory.why_zh``, and ``name_zh`` / ``note_zh`` / ``unit_zh`` …
+on assumption and sensitivity rows where the Chinese differs) — see ``messages.bilingual``.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from decimal import Decimal
 
 from trainledger.estimate.inference import InferenceEstimate
 from trainledger.estimate.memory import MemoryPlan
+from trainledger.estimate.messages import bilingual, both
 from trainledger.estimate.montecarlo import Pct, Swing
 from trainledger.estimate.quantities import money_dec, round_sig
 from trainledger.model.prices import Assumption
@@ -76,19 +81,24 @@ class Estimate:
             return None if p is None else {k: round_sig(getattr(p, k), 4) for k in ("p10", "p50", "p90")}
 
         mem = self.memory
+        warnings_en, warnings_zh = both(self.warnings)
+        notes_en, notes_zh = both(self.notes)
         d: dict = {
             "schema": SCHEMA,
             "task": self.task.value,
             "name": self.name,
             "gpu": None
             if self.gpu is None
-            else {
-                "id": self.gpu.id,
-                "name": self.gpu.name,
-                "memory_bytes": self.gpu.memory_bytes,
-                "peak_tflops": self.gpu.peak_tflops,
-                "source": self.gpu.source,
-            },
+            else bilingual(
+                {
+                    "id": self.gpu.id,
+                    "name": self.gpu.name,
+                    "memory_bytes": self.gpu.memory_bytes,
+                    "peak_tflops": self.gpu.peak_tflops,
+                    "source": self.gpu.source,
+                },
+                ("name", "source"),
+            ),
             "memory": {
                 "per_gpu_bytes": int(mem.breakdown.total) if mem else 0,
                 "model_states_per_gpu_bytes": int(mem.breakdown.model_states) if mem else 0,
@@ -144,21 +154,25 @@ class Estimate:
                 **{k: self.money(v) for k, v in self.cost_final_run.items()},
             },
             "inference": None,
-            "assumptions": [a.as_dict() for a in self.assumptions],
+            "assumptions": [bilingual(a.as_dict()) for a in self.assumptions],
             "sensitivity": [
-                {
-                    "name": s.name,
-                    "input_p10": round_sig(s.input_low, 4),
-                    "input_p90": round_sig(s.input_high, 4),
-                    "unit": s.unit,
-                    "total_at_input_p10": money_dec(s.result_at_low, self.currency),
-                    "total_at_input_p90": money_dec(s.result_at_high, self.currency),
-                    "swing": money_dec(s.swing, self.currency),
-                }
+                bilingual(
+                    {
+                        "name": s.name,
+                        "input_p10": round_sig(s.input_low, 4),
+                        "input_p90": round_sig(s.input_high, 4),
+                        "unit": s.unit,
+                        "total_at_input_p10": money_dec(s.result_at_low, self.currency),
+                        "total_at_input_p90": money_dec(s.result_at_high, self.currency),
+                        "swing": money_dec(s.swing, self.currency),
+                    }
+                )
                 for s in self.sensitivity
             ],
-            "warnings": list(self.warnings),
-            "notes": list(self.notes),
+            "warnings": warnings_en,
+            "warnings_zh": warnings_zh,
+            "notes": notes_en,
+            "notes_zh": notes_zh,
             "priced_on": self.priced_on,
             "price_book": self.price_book,
             "monte_carlo": {"samples": self.samples, "seed": self.seed},

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from trainledger.errors import BadInput
 from trainledger.estimate.catalog import Accelerator
 from trainledger.estimate.memory import ModelShape, Setup, adapter_params
+from trainledger.estimate.messages import Msg
 from trainledger.estimate.priors import FINETUNE_TASKS, mfu_prior, prior, priors
 from trainledger.estimate.quantities import Uncertain
 from trainledger.estimate.tasks import PROFILES
@@ -99,34 +100,34 @@ def mfu_model(acc: Accelerator, shape: ModelShape, setup: Setup, gpus: int) -> M
     sf = scale_factor(gpus)
     if sf < 1:
         sc = priors()["scale"]
-        fixed.append((f"scale: {gpus} accelerators", sf, sc["source"]))
+        fixed.append((Msg("name.scale", gpus=gpus), sf, sc["source"]))
     if shape.is_moe:
-        factors.append(prior("MoE utilisation factor", "moe", unit="x"))
+        factors.append(prior(Msg("name.moe"), "moe", unit="x"))
     if setup.precision == "fp8":
         if acc.fp8_tflops is None:
             raise BadInput(
                 f"{acc.id} has no FP8 tensor cores in the catalog",
                 remedy="use --precision bf16 on this accelerator",
             )
-        factors.append(prior("FP8 end-to-end speed-up over BF16", "fp8", unit="x"))
+        factors.append(prior(Msg("name.fp8"), "fp8", unit="x"))
     if setup.precision == "fp32":
         fixed.append(
             (
-                "fp32 (TF32) training",
+                Msg("name.fp32"),
                 0.5,
                 "A100/H100 datasheets: TF32 tensor peak is half the BF16 peak",
             )
         )
     if setup.task.value in FINETUNE_TASKS:
-        factors.append(prior("fine-tuning utilisation factor", "finetune", unit="x"))
+        factors.append(prior(Msg("name.finetune"), "finetune", unit="x"))
     if setup.task is TaskType.QLORA:
-        factors.append(prior("QLoRA dequantisation factor", "qlora", unit="x"))
+        factors.append(prior(Msg("name.qlora"), "qlora", unit="x"))
     _, hw_sel = flops_per_token(shape, setup, "selective")
     _, hw = flops_per_token(shape, setup)
     if abs(hw - hw_sel) > 1e-9 * hw:
         fixed.append(
             (
-                f"recompute {setup.recompute} vs selective (hardware FLOPs)",
+                Msg("name.recompute_vs_selective", recompute=Msg(f"recompute.{setup.recompute}")),
                 hw_sel / hw,
                 "Korthikanti et al. 2022: time follows hardware FLOPs; MFU sources used selective recomputation",
             )
@@ -138,7 +139,7 @@ def accelerator_assumptions(acc: Accelerator) -> list[Uncertain]:
     owner = acc.owner if acc.evidence is Evidence.ASSUMED else ""
     return [
         Uncertain.point(
-            f"{acc.id} memory",
+            Msg("name.acc_memory", acc=acc.id),
             acc.memory_gb,
             unit="GiB",
             evidence=acc.evidence,
@@ -146,7 +147,7 @@ def accelerator_assumptions(acc: Accelerator) -> list[Uncertain]:
             owner=owner,
         ),
         Uncertain.point(
-            f"{acc.id} dense BF16 peak",
+            Msg("name.acc_peak", acc=acc.id),
             acc.peak_tflops,
             unit="TFLOP/s",
             evidence=acc.evidence,

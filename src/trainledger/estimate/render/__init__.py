@@ -1,7 +1,8 @@
 """Renderers: JSON (the contract), Markdown and HTML (people, ``en`` or ``zh-CN``).
 
-labels.py     headings and row labels in both languages; number formatting
-view.py       Estimate JSON -> labelled, formatted rows (shared by md and html)
+labels.py     headings and row labels (texts in ../messages.py); number formatting
+view.py       Estimate / Comparison JSON -> labelled, formatted rows (shared by md and html), picking
+              the ``*_zh`` fields for zh-CN
 markdown.py   Markdown layout
 html.py       HTML layout via templates/report.html.j2 (autoescaped)
 jsonout.py    JSON text with Decimal money written as exact JSON numbers
@@ -13,7 +14,7 @@ from trainledger.errors import BadInput
 from trainledger.estimate.render.html import compare_html, estimate_html
 from trainledger.estimate.render.jsonout import dumps
 from trainledger.estimate.render.markdown import compare_markdown, estimate_markdown
-from trainledger.estimate.render.view import estimate_view
+from trainledger.estimate.render.view import compare_view, estimate_view
 
 FORMATS = ("json", "md", "html")
 LANGS = ("en", "zh-CN")
@@ -37,8 +38,6 @@ def render_estimate(d: dict, fmt: str, lang: str = "en") -> str:
 
 def render_compare(d: dict, fmt: str, lang: str = "en") -> str:
     """``d`` is ``Comparison.to_dict()``."""
-    from trainledger.estimate.procurement import compare_view
-
     check(fmt, lang)
     if fmt == "json":
         return dumps(d)

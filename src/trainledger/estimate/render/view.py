@@ -6,8 +6,9 @@ formats can never disagree.
 
 from __future__ import annotations
 
+from trainledger.estimate.messages import fixed, is_zh, owner_text, text, unit_text
 from trainledger.estimate.render.labels import fmt_money, fmt_qty, t, vocab
-from trainledger.estimate.tasks import PROFILES, RAG_ROUTE_EN, RAG_ROUTE_ZH
+from trainledger.estimate.tasks import RAG_ROUTE_EN, RAG_ROUTE_ZH
 from trainledger.model.vocab import TaskType
 
 
@@ -17,6 +18,38 @@ def _pct(d: dict | None, f) -> list[str]:
     return [f(d[k]) for k in ("p10", "p50", "p90")]
 
 
+def pick(row: dict, key: str, lang: str, default: str = "") -> str:
+    """``row[key]`` in ``lang``: the ``<key>_zh`` field when Chinese is asked for and present."""
+    if is_zh(lang) and row.get(f"{key}_zh"):
+        return row[f"{key}_zh"]
+    return row.get(key) or default
+
+
+def drawer_rows(assumptions: list[dict], lang: str) -> list[tuple[str, ...]]:
+    """Rows of the assumptions drawer; sources and citations are references: as written."""
+    rows = []
+    for a in assumptions:
+        value = pick(a, "value", lang) or f"{a['low']} – {a['high']}"
+        rows.append(
+            (
+                pick(a, "name", lang),
+                value,
+                pick(a, "unit", lang) or unit_text(a.get("unit", ""), lang),
+                vocab(a["evidence"], lang),
+                pick(a, "source", lang),
+                pick(a, "owner", lang) or owner_text(a.get("owner", ""), lang),
+                pick(a, "note", lang),
+            )
+        )
+    return rows
+
+
+def messages(d: dict, key: str, lang: str) -> list[str]:
+    """``d[key]`` (English) or ``d[key + '_zh']`` (Chinese) — warnings and notes."""
+    zh = d.get(f"{key}_zh")
+    return list(zh) if is_zh(lang) and zh is not None else list(d.get(key, []))
+
+
 def estimate_view(d: dict, lang: str) -> dict:
     cur = d["cost"]["currency"]
 
@@ -24,11 +57,9 @@ def estimate_view(d: dict, lang: str) -> dict:
         return fmt_money(x, cur)
 
     task = TaskType(d["task"])
-    prof = PROFILES[task]
-    zh = lang.lower().startswith("zh")
     head = [
         (t("task", lang), f"{vocab(task, lang)} ({task.value})"),
-        (t("main_cost", lang), prof.main_cost_zh if zh else prof.main_cost_en),
+        (t("main_cost", lang), text(f"task.main_cost.{task.value}", lang)),
         (t("priced_on", lang), d["priced_on"]),
         (t("price_book", lang), d["price_book"]),
         (t("currency", lang), cur),
@@ -37,7 +68,7 @@ def estimate_view(d: dict, lang: str) -> dict:
         head.append(
             (
                 t("gpu", lang),
-                f"{d['gpu']['name']} ({d['gpu']['id']}, "
+                f"{pick(d['gpu'], 'name', lang)} ({d['gpu']['id']}, "
                 f"{d['gpu']['memory_bytes'] / 2**30:.0f} GiB, {d['gpu']['peak_tflops']:g} TFLOP/s)",
             )
         )
@@ -66,24 +97,33 @@ def estimate_view(d: dict, lang: str) -> dict:
     memory = []
     if task is not TaskType.RAG:
         memory = [
-            (t("per_gpu", lang), f"{m['per_gpu_bytes'] / 2**30:.1f} GiB @ {m['at_gpus']} GPUs"),
+            (t("per_gpu", lang), text("mem.per_gpu_at", lang, gib=m["per_gpu_bytes"] / 2**30, n=m["at_gpus"])),
             (t("min_gpus", lang), str(m["min_gpus"])),
             (t("strategy", lang), m["strategy"]),
             (
                 t("training_strategy", lang),
-                f"{m['training_strategy']} ({m['training_per_gpu_bytes'] / 2**30:.1f} GiB/GPU)",
+                text(
+                    "mem.training_strategy",
+                    lang,
+                    strategy=m["training_strategy"],
+                    gib=m["training_per_gpu_bytes"] / 2**30,
+                ),
             ),
-            (t("dominant", lang), m["dominant_term"].replace("_", " ")),
-            (t("why", lang), m["why_zh"] if zh and m.get("why_zh") else m["why"]),
+            (t("dominant", lang), fixed("term", m["dominant_term"], lang)),
+            (t("why", lang), pick(m, "why", lang)),
         ]
-    lines = [(f"{t('cost_data', lang)}: {k}", _pct(v, money)) for k, v in d["cost"]["data_lines"].items()]
+    lines = [
+        (t("line_of", lang, group=t("cost_data", lang), line=fixed("line", k, lang)), _pct(v, money))
+        for k, v in d["cost"]["data_lines"].items()
+    ]
     for k, v in d["cost"]["labor_lines"].items():
         phase, role = k.split(":", 1)
-        lines.append((f"{t('cost_labor', lang)}: {vocab(phase, lang)} / {vocab(role, lang)}", _pct(v, money)))
+        line = t("labor_line", lang, phase=vocab(phase, lang), role=vocab(role, lang))
+        lines.append((t("line_of", lang, group=t("cost_labor", lang), line=line), _pct(v, money)))
     sens = [
         (
-            s["name"],
-            f"{fmt_qty(s['input_p10'])} – {fmt_qty(s['input_p90'])} {s['unit']}".strip(),
+            pick(s, "name", lang),
+            f"{fmt_qty(s['input_p10'])} – {fmt_qty(s['input_p90'])} {pick(s, 'unit', lang)}".strip(),
             f"{money(s['total_at_input_p10'])} / {money(s['total_at_input_p90'])}",
             money(s["swing"]),
         )
@@ -100,33 +140,58 @@ def estimate_view(d: dict, lang: str) -> dict:
             inference.append((t("gpu_hours_month", lang), _pct(inf["gpu_hours_per_month"], fmt_qty)))
         if inf.get("retrieval_storage_monthly"):
             inference.append((t("storage_month", lang), _pct(inf["retrieval_storage_monthly"], money)))
-    drawer = []
-    for a in d["assumptions"]:
-        value = a.get("value") or f"{a['low']} – {a['high']}"
-        drawer.append(
-            (
-                a["name"],
-                value,
-                a.get("unit", ""),
-                vocab(a["evidence"], lang),
-                a["source"],
-                a.get("owner", ""),
-                a.get("note", ""),
-            )
-        )
-    notes = [n for n in d["notes"] if n not in (RAG_ROUTE_EN, RAG_ROUTE_ZH)]
+    notes = [n for n in messages(d, "notes", lang) if n not in (RAG_ROUTE_EN, RAG_ROUTE_ZH)]
     if task is TaskType.RAG:
-        notes.insert(0, RAG_ROUTE_ZH if zh else RAG_ROUTE_EN)
+        notes.insert(0, text("note.rag_route", lang))
     return {
         "title": t("title", lang) + (f" — {d['name']}" if d.get("name") else ""),
         "head": head,
-        "warnings": d["warnings"],
+        "warnings": messages(d, "warnings", lang),
         "notes": notes,
         "result": result,
         "memory": memory,
         "lines": lines,
         "sensitivity": sens,
         "inference": inference,
-        "drawer": drawer,
+        "drawer": drawer_rows(d["assumptions"], lang),
+        "lang": lang,
+    }
+
+
+def compare_view(d: dict, lang: str) -> dict:
+    """``Comparison.to_dict()`` -> labelled, formatted rows (shared by md and html)."""
+    cur = d["currency"]
+
+    def row(p: dict | None) -> list[str]:
+        return ["—"] * 3 if p is None else [fmt_money(p[k], cur) for k in ("p10", "p50", "p90")]
+
+    options, breakdowns = [], []
+    for o in d["options"]:
+        name = fixed("compare.option", o["name"], lang)
+        basis = pick(o, "basis", lang)
+        if not o["available"]:
+            options.append([name, basis, t("unavailable", lang), pick(o, "unavailable_reason", lang), "", ""])
+            continue
+        per = o["per_gpu_hour"]
+        options.append([name, basis, *row(o["total"]), fmt_money(per["p50"], cur) if per else "—"])
+        breakdowns.append((name, [(fixed("compare.line", k, lang), row(v)) for k, v in o["lines"].items()]))
+    dm = d["demand_gpu_hours_per_year"]
+    head = [
+        (t("fleet", lang), f"{d['gpu']} x {d['gpus']}"),
+        (t("priced_on", lang), d["priced_on"]),
+        (t("price_book", lang), d["price_book"]),
+        (t("currency", lang), cur),
+        (t("basis", lang), pick(d, "basis", lang)),
+        (t("demand", lang), f"{dm['p10']:,} / {dm['p50']:,} / {dm['p90']:,}"),
+    ]
+    return {
+        "title": t("compare_title", lang),
+        "head": head,
+        "warnings": messages(d, "warnings", lang),
+        "notes": [],
+        "options": options,
+        "breakdowns": breakdowns,
+        "drawer": drawer_rows(d["assumptions"], lang),
+        "total_label": t("total", lang, y=d["years"]),
         "lang": lang,
     }
