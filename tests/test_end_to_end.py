@@ -80,6 +80,11 @@ def test_sheet_shows_every_concept(demo):
         assert sheet["storage_by_class"] and sheet["labor_by_phase"]
         assert any(a["evidence"] == "assumed" and a.get("owner") for a in sheet["assumptions"])
         assert all(Decimal(r["difference"]) == 0 for r in sheet["conservation"]["by_currency"])
+        for e in sheet["compute_efficiency"]:  # effective + other states = billed run compute, exactly
+            assert Decimal(e["effective"]) + Decimal(e["other_states"]) == Decimal(e["billed"])
+            assert 0 < Decimal(e["effective_share"]) < 1
+        grouped = sum(g["runs"] for g in sheet["runs_by_review_class"])
+        assert grouped == len(sheet["runs"])  # every run is in exactly one review class
     all_runs = [r for b in batches(root) for r in
                 json.loads(run("--workspace", root, "sheet", b["id"], "--format", "json").output)["runs"]]
     assert len(all_runs) >= 12

@@ -35,7 +35,8 @@ def test_sheet_page_shows_every_section_with_no_network(page, demo, tmp_path, la
     assert all(u.startswith("file://") for u in requests), requests  # self-contained: nothing fetched
     sheet = json.loads((demo / "reports" / f"{batch}.json").read_text(encoding="utf-8"))
     assert page.locator("html").get_attribute("lang") == lang
-    for table in ("totals", "compute", "runs", "storage", "labor", "external", "conservation", "assumptions"):
+    for table in ("totals", "compute", "review", "runs", "storage", "labor", "external", "conservation",
+                  "assumptions"):
         assert page.locator(f"table#{table}").is_visible(), table
     # one row per run, per basis total, per assumption: the page shows what the JSON holds
     assert page.locator("table#runs tr[data-run]").count() == len(sheet["runs"])
@@ -65,3 +66,12 @@ def test_conservation_difference_is_zero_on_the_page(page, demo):
     assert cells.count() >= 2
     assert {cells.nth(i).inner_text() for i in range(cells.count())} <= {"0.00", "0"}
     assert page.locator("table#conservation td.bad").count() == 0
+
+
+def test_review_classes_add_up_to_the_runs_on_the_page(page, demo):
+    _open(page, demo / "reports" / "csa-sft-2026-11-b.html")
+    counts = page.locator("table#review tr[data-class] td:nth-child(2)")
+    total = sum(int(counts.nth(i).inner_text()) for i in range(counts.count()))
+    assert total == page.locator("table#runs tr[data-run]").count()
+    share = page.locator("p.efficiency b").first.inner_text()
+    assert share.endswith("%") and 0 < float(share[:-1]) < 100

@@ -138,7 +138,7 @@ ZH: dict[str, str] = {
     "goal_change": "目标变化", "exploration": "探索性试验",
     # review classes
     "reasonable_exploration": "合理探索", "unforeseeable_fault": "不可预见故障",
-    "avoidable_rework": "可避免返工",
+    "avoidable_rework": "可避免返工", "planned": "计划内", "needs_review": "待复盘归类",
     # compute states
     "queued": "排队未分配", "setup": "环境准备", "data_stall": "数据等待", "effective": "有效训练",
     "checkpoint": "检查点保存", "hang": "故障后悬挂", "lost_progress": "失败损失进度",

@@ -61,6 +61,18 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
     out += _table([L("state"), L("basis"), L("gpu_hours"), L("amount")],
                   [[v(r["state"], lang), v(r["basis"], lang), r["gpu_hours"], _money(r["amounts"])]
                    for r in s["compute_by_state"]])
+    if s.get("compute_efficiency"):
+        out += ["", f"### {L('efficiency')}", ""]
+        out += _table([L("currency"), L("billed"), L("expected") + " · " + v("effective", lang), L("other_states"),
+                       L("gpu_hours"), L("effective_share")],
+                      [[e["currency"], e["billed"], e["effective"], e["other_states"], e["gpu_hours"],
+                        f"{Decimal(e['effective_share']) * 100:.1f}%"] for e in s["compute_efficiency"]])
+    if s.get("runs_by_review_class"):
+        out += ["", f"## {L('review')}", ""]
+        out += _table([L("review_class"), L("runs_count"), L("gpu_hours"), L("billed")],
+                      [[v(g["review_class"], lang), g["runs"], g["gpu_hours"],
+                        "; ".join(f"{m['amount']} {m['currency']}" for m in g["billed"]) or "—"]
+                       for g in s["runs_by_review_class"]])
     out += ["", f"## {L('runs')}", ""]
     out += _table([L("run"), L("job"), L("reason"), L("cause"), L("review_class"), L("final_state"), L("gpus"),
                    L("billed"), L("queued")],

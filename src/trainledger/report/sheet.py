@@ -113,6 +113,8 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
         })
 
     storage = _storage(wsp, batch_id, lines, by_class)
+    efficiency = _efficiency(lines)
+    review = _by_review_class(runs, by_run, hours_by_state)
     labor = []
     for phase in sorted(by_phase.data):
         roles = [{"role": role, "hours": _qty(by_role.qty[(ph, role)]),
@@ -128,6 +130,8 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
         "key": batch.key.as_dict(),
         "totals_by_basis": totals,
         "compute_by_state": compute,
+        "compute_efficiency": efficiency,
+        "runs_by_review_class": review,
         "runs": run_rows,
         "storage_by_class": storage,
         "labor_by_phase": labor,
@@ -140,6 +144,50 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
         "problems": summary.get("problems", []),
         "attribution_id": latest.get("id"),
     }
+
+
+def _efficiency(lines: list[CostLine]) -> list[dict[str, str]]:
+    """Effective training's share of the billed GPU time and money held by this batch's runs."""
+    acc: dict[str, dict[str, Decimal]] = {}
+    for ln in lines:
+        if ln.category != "compute" or ln.basis is not Basis.BILLED or not ln.run_id:
+            continue
+        a = acc.setdefault(ln.currency, defaultdict(Decimal))
+        a["amount"] += ln.amount.expected
+        a["gpu_hours"] += ln.quantity or 0
+        if ln.detail == "effective":
+            a["effective_amount"] += ln.amount.expected
+            a["effective_gpu_hours"] += ln.quantity or 0
+    out = []
+    for cur, a in sorted(acc.items()):
+        share = a["effective_gpu_hours"] / a["gpu_hours"] if a["gpu_hours"] else Decimal(0)
+        out.append({"currency": cur, "billed": _fmt(a["amount"], cur), "effective": _fmt(a["effective_amount"], cur),
+                    "other_states": _fmt(a["amount"] - a["effective_amount"], cur),
+                    "gpu_hours": _qty(a["gpu_hours"]), "effective_gpu_hours": _qty(a["effective_gpu_hours"]),
+                    "effective_share": format(share.quantize(Q), "f")})
+    return out
+
+
+def _review_key(r) -> str:
+    cls = r.suggested_review_class
+    if cls is not None:
+        return str(cls)
+    return "planned" if r.cause is None and str(r.reason) == "planned_experiment" else "needs_review"
+
+
+def _by_review_class(runs, by_run: _Acc, hours: dict) -> list[dict[str, Any]]:
+    """探索成本 vs 问题损耗: what the batch spent per (suggested) review class of its runs."""
+    groups: dict[str, dict[str, Any]] = {}
+    for r in runs:
+        g = groups.setdefault(_review_key(r), {"runs": 0, "gpu_hours": Decimal(0), "billed": {}})
+        g["runs"] += 1
+        g["gpu_hours"] += sum((Decimal(str(v)) for v in hours.get(r.id, {}).values()), Decimal(0))
+        for cur, rg in by_run.data.get((r.id, Basis.BILLED), {}).items():
+            g["billed"][cur] = rg.expected + g["billed"].get(cur, Decimal(0))
+    order = ("planned", "reasonable_exploration", "unforeseeable_fault", "avoidable_rework", "needs_review")
+    return [{"review_class": k, "runs": g["runs"], "gpu_hours": _qty(g["gpu_hours"]),
+             "billed": [{"amount": _fmt(v, c), "currency": c} for c, v in sorted(g["billed"].items())]}
+            for k in order if (g := groups.get(k))]
 
 
 def _iso(ts) -> str | None:
