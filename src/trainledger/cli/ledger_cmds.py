@@ -112,4 +112,33 @@ def batch_list(ctx: click.Context, as_json: bool) -> None:
         click.echo(f"{b.id}\t{b.project}\t{b.key.data_snapshot}\t{b.key.model_version}\t{b.team}\t{b.name}")
 
 
-COMMANDS = (init, import_, attribute, batch)
+@click.command("audit")
+@click.option("--expect", "expected", default=None, metavar="HASH",
+              help="A head hash published earlier (a report, a ticket): it must still be in the chain.")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def audit(ctx: click.Context, expected: str | None, as_json: bool) -> None:
+    """Verify the ledger's tamper-evident audit log. / 校验审计日志哈希链。
+
+    Exits 1 when an entry was edited, removed or reordered, or when --expect names a head that is
+    no longer in the chain (the newest entries were cut off)."""
+    with open_ws(ctx) as wsp:
+        log = wsp.ledger.audit_log()
+        problems = wsp.ledger.verify_audit_chain()
+    if expected and not any(e["hash"] == expected for e in log):
+        problems.append(f"the published head {expected} is not in the chain: entries were removed or rewritten")
+    head = log[-1] if log else None
+    report = {"entries": len(log), "head_id": head["id"] if head else None,
+              "head_hash": head["hash"] if head else None, "intact": not problems, "problems": problems}
+    if as_json:
+        click.echo(json.dumps(report))
+    else:
+        click.echo(f"{len(log)} audit entries; head {report['head_id']} {report['head_hash']}")
+        click.echo("chain intact / 哈希链完整" if not problems else "CHAIN BROKEN / 哈希链被破坏:")
+        for p in problems:
+            click.echo(f"  ! {p}")
+    if problems:
+        ctx.exit(1)
+
+
+COMMANDS = (init, import_, attribute, batch, audit)
