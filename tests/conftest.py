@@ -13,9 +13,16 @@ import os
 import uuid
 
 import pytest
+from hypothesis import settings
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
+
+# Shared machines are noisy: no per-example deadline. In CI the examples are derandomized, so a run
+# is repeatable; locally Hypothesis keeps exploring new inputs.
+settings.register_profile("dev", deadline=None)
+settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 PG_URL_ENV = "TRAINLEDGER_TEST_PG_URL"
 REQUIRE_PG_ENV = "TRAINLEDGER_REQUIRE_PG"
