@@ -63,10 +63,11 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
                    for r in s["compute_by_state"]])
     if s.get("compute_efficiency"):
         out += ["", f"### {L('efficiency')}", ""]
-        out += _table([L("currency"), L("billed"), L("expected") + " · " + v("effective", lang), L("other_states"),
-                       L("gpu_hours"), L("effective_share")],
+        out += _table([L("currency"), L("billed"), v("effective", lang), L("other_states"), L("gpu_hours"),
+                       v("effective", lang) + " " + L("gpu_hours"), L("effective_share")],
                       [[e["currency"], e["billed"], e["effective"], e["other_states"], e["gpu_hours"],
-                        f"{Decimal(e['effective_share']) * 100:.1f}%"] for e in s["compute_efficiency"]])
+                        e["effective_gpu_hours"], f"{Decimal(e['effective_share']) * 100:.1f}%"]
+                       for e in s["compute_efficiency"]])
     if s.get("runs_by_review_class"):
         out += ["", f"## {L('review')}", ""]
         out += _table([L("review_class"), L("runs_count"), L("gpu_hours"), L("billed")],
