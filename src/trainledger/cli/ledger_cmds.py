@@ -72,6 +72,9 @@ def attribute(ctx: click.Context, as_json: bool) -> None:
     for rec in result.conservation:
         click.echo(f"  {rec['currency']}: billed {rec['billed_total']} = attributed {rec['attributed']}"
                    f" + unattributed {rec['unattributed']} (difference {rec['difference']})")
+    for rec in result.conservation_amortized:
+        click.echo(f"  {rec['currency']} amortized (EffectiveCost): {rec['billed_total']} = attributed"
+                   f" {rec['attributed']} + unattributed {rec['unattributed']} (difference {rec['difference']})")
     buckets = unattributed_by_reason(result.lines)
     if buckets:
         click.echo("  unattributed bucket / 未归属桶:")
@@ -85,7 +88,7 @@ def unattributed_by_reason(lines) -> list[tuple[tuple[str, str, str], Decimal]]:
     """Cash in the unattributed bucket grouped by basis, reason and currency, largest first."""
     acc: dict[tuple[str, str, str], Decimal] = defaultdict(Decimal)
     for ln in lines:
-        if ln.batch_id is None and ln.basis in CASH_BASES:
+        if ln.batch_id is None and (ln.basis in CASH_BASES or ln.basis == "amortized"):
             acc[(str(ln.basis), ln.reason, ln.currency)] += ln.amount.expected
     return sorted(acc.items(), key=lambda kv: -abs(kv[1]))
 

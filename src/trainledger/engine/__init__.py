@@ -32,7 +32,7 @@ from trainledger.engine.compute import bill_stage, queued_stage
 from trainledger.engine.context import Context, Facts, PriceLookup, Problem, RunInfo, StageOutput
 from trainledger.engine.rules import matcher
 from trainledger.engine.runs import derive_runs
-from trainledger.model import Assumption, CostLine
+from trainledger.model import Assumption, Basis, CostLine
 from trainledger.workspace import Config
 
 STAGES: tuple[Callable[[Facts, Context], StageOutput], ...] = (
@@ -51,6 +51,7 @@ class Attribution:
     problems: tuple[Problem, ...]
     assumptions: tuple[Assumption, ...]
     conservation: list[dict] = field(default_factory=list)
+    conservation_amortized: list[dict] = field(default_factory=list)  # EffectiveCost view, with commitments
 
     def summary(self) -> dict:
         """What the ledger keeps beside the lines: conservation, problems, assumptions, run states."""
@@ -62,6 +63,7 @@ class Attribution:
             states[info.run.id] = {k: round(v, 6) for k, v in acc.items()}
         return {
             "conservation": self.conservation,
+            "conservation_amortized": self.conservation_amortized,
             "problems": [p.as_dict() for p in self.problems],
             "assumptions": [a.as_dict() for a in self.assumptions],
             "run_gpu_hours_by_state": states,
@@ -84,8 +86,13 @@ def attribute(facts: Facts, config: Config, price: PriceLookup, as_of: date) -> 
             assumptions.setdefault(a.name, a)
     records, cons_problems = conservation.check(facts, lines)
     problems.extend(cons_problems)
+    amortized: list[dict] = []
+    if any(ln.basis is Basis.AMORTIZED for ln in lines):
+        amortized, am_problems = conservation.check(facts, lines, view="amortized")
+        problems.extend(am_problems)
     return Attribution(runs=runs, lines=tuple(lines), problems=tuple(problems),
-                       assumptions=tuple(assumptions.values()), conservation=records)
+                       assumptions=tuple(assumptions.values()), conservation=records,
+                       conservation_amortized=amortized)
 
 
 __all__ = ["STAGES", "Attribution", "Facts", "attribute"]

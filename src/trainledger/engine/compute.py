@@ -13,6 +13,7 @@ Shares are exact (``model.allocate``): every row's lines sum to its BilledCost.
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 from datetime import datetime, timedelta
 from decimal import Decimal
 
@@ -59,33 +60,57 @@ def _line(row, amount: Decimal, basis, rule: str, **kw) -> CostLine:
         provenance=Provenance(row["source_sha256"], int(row["row"]), rule, "focus"), **kw)
 
 
+def _amortized_view(rows) -> bool:
+    """Commitments make billed and effective cost differ (paid up front, used over time); only
+    then is the amortized view worth its lines. Without them it would repeat the billed view."""
+    for r in rows:
+        eff, billed = r.get("effective_cost"), r.get("billed_cost")
+        if eff is not None and Decimal(eff) != Decimal(billed or 0):
+            return True
+    return False
+
+
 def bill_stage(facts: Facts, ctx: Context) -> StageOutput:
+    """Every bill row in the billed (cash) view; with commitments, also in the amortized view
+    (EffectiveCost). The two views are two bases: they are never added together."""
     lines: list[CostLine] = []
     problems: list[Problem] = []
     nodes = {n for r in ctx.runs.values() if r.run.gpus for n in r.nodes}  # GPU nodes only
     idx = _index(ctx.runs)
     slots = Decimal(ctx.config.get("cluster.gpus_per_node"))
+    views = (("billed_cost", Basis.BILLED),) + ((("effective_cost", Basis.AMORTIZED),)
+                                                  if _amortized_view(facts.bill_lines) else ())
     for row in facts.bill_lines:
-        raw = row.get("billed_cost")
-        if raw is None:
-            continue
-        amount = Decimal(raw)
-        if amount == 0:
-            continue
-        batch_id, rule = ctx.matcher.match("focus", row)
-        resource = row.get("resource_id") or row.get("resource_name") or ""
-        if batch_id is not None:
-            lines.append(_line(row, amount, Basis.BILLED, rule, batch_id=batch_id, detail="tagged_resource"))
-        elif resource in nodes or row.get("resource_name") in nodes:
-            node = resource if resource in nodes else row["resource_name"]
-            lines.extend(_split_node_row(row, node, amount, idx, slots, problems))
-        elif str(row.get("commitment_discount_status") or "").lower() == "unused":
-            lines.append(_line(row, amount, Basis.RESERVED_UNUSED, "commitment_unused",
-                               reason="reserved capacity left unused", detail=ComputeState.RESERVED_UNUSED))
-        else:
-            what = " ".join(str(x) for x in (row.get("service_name"), resource) if x) or "bill row"
-            lines.append(_line(row, amount, Basis.BILLED, NO_RULE, reason=f"{NO_RULE}: {what}"))
+        for column, basis in views:
+            raw = row.get(column)
+            if raw is None or Decimal(raw) == 0:
+                continue
+            out = _attribute_row(row, Decimal(raw), ctx, nodes, idx, slots, problems)
+            if basis is Basis.AMORTIZED:
+                out = [replace(ln, basis=Basis.AMORTIZED,
+                               provenance=replace(ln.provenance, rule=f"{ln.provenance.rule} (EffectiveCost)"))
+                       for ln in out]
+            lines.extend(out)
     return StageOutput(tuple(lines), tuple(problems))
+
+
+def _attribute_row(row, amount: Decimal, ctx: Context, nodes, idx, slots, problems) -> list[CostLine]:
+    resource = row.get("resource_id") or row.get("resource_name") or ""
+    if str(row.get("commitment_discount_status") or "").lower() == "unused":
+        return [_line(row, amount, Basis.RESERVED_UNUSED, "commitment_unused",
+                      reason="reserved capacity left unused", detail=ComputeState.RESERVED_UNUSED)]
+    batch_id, rule = ctx.matcher.match("focus", row)
+    if batch_id is not None:
+        return [_line(row, amount, Basis.BILLED, rule, batch_id=batch_id, detail="tagged_resource")]
+    if resource in nodes or row.get("resource_name") in nodes:
+        node = resource if resource in nodes else row["resource_name"]
+        return _split_node_row(row, node, amount, idx, slots, problems)
+    if str(row.get("charge_category") or "").lower() == "purchase" and row.get("commitment_discount_id"):
+        return [_line(row, amount, Basis.BILLED, "commitment_purchase", detail="commitment_purchase",
+                      reason=f"commitment purchase {row['commitment_discount_id']}: paid here, used over its"
+                             " term (see the amortized view)")]
+    what = " ".join(str(x) for x in (row.get("service_name"), resource) if x) or "bill row"
+    return [_line(row, amount, Basis.BILLED, NO_RULE, reason=f"{NO_RULE}: {what}")]
 
 
 def _split_node_row(row, node, amount, idx, slots, problems) -> list[CostLine]:

@@ -7,27 +7,32 @@ from collections.abc import Iterable
 from decimal import Decimal
 
 from trainledger.engine.context import Facts, Problem
-from trainledger.model import CASH_BASES, CostLine
+from trainledger.model import CASH_BASES, Basis, CostLine
 from trainledger.model.money import minor_quantum
 
 
-def bill_totals(facts: Facts) -> dict[str, Decimal]:
+def bill_totals(facts: Facts, column: str = "billed_cost") -> dict[str, Decimal]:
     totals: dict[str, Decimal] = defaultdict(Decimal)
     for row in facts.bill_lines:
-        if row.get("billed_cost") is not None:
-            totals[row["currency"]] += Decimal(row["billed_cost"])
-    for row in facts.external_services:
-        totals[row["currency"]] += Decimal(str(row["amount"]))
+        if row.get(column) is not None:
+            totals[row["currency"]] += Decimal(row[column])
+    if column == "billed_cost":
+        for row in facts.external_services:
+            totals[row["currency"]] += Decimal(str(row["amount"]))
     return dict(totals)
 
 
-def check(facts: Facts, lines: Iterable[CostLine]) -> tuple[list[dict], list[Problem]]:
-    """One record per currency, as the ``attribute --json`` contract prints it, and the problems."""
-    totals = bill_totals(facts)
+def check(facts: Facts, lines: Iterable[CostLine], *, view: str = "billed") -> tuple[list[dict], list[Problem]]:
+    """One record per currency, as the ``attribute --json`` contract prints it, and the problems.
+
+    ``view="billed"`` reconciles the cash bases against BilledCost (and invoices);
+    ``view="amortized"`` reconciles amortized lines against EffectiveCost."""
+    totals = bill_totals(facts, "billed_cost" if view == "billed" else "effective_cost")
+    wanted = CASH_BASES if view == "billed" else (Basis.AMORTIZED,)
     attributed: dict[str, Decimal] = defaultdict(Decimal)
     unattributed: dict[str, Decimal] = defaultdict(Decimal)
     for line in lines:
-        if line.basis not in CASH_BASES:
+        if line.basis not in wanted:
             continue
         bucket = attributed if line.batch_id else unattributed
         bucket[line.currency] += line.amount.expected
@@ -41,6 +46,6 @@ def check(facts: Facts, lines: Iterable[CostLine]) -> tuple[list[dict], list[Pro
                         "unattributed": str(u), "difference": str(diff)})
         if diff != 0:
             side = "too little" if diff > 0 else "too much"
-            problems.append(Problem("conservation", f"{cur}: bills total {total} but cost lines carry {a + u}"
+            problems.append(Problem("conservation", f"{cur} ({view}): bills total {total} but cost lines carry {a + u}"
                                     f" ({side} attributed by {abs(diff)})", records[-1]))
     return records, problems

@@ -15,6 +15,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "external": ("External services", "外部服务"),
     "assumptions": ("Assumptions drawer", "假设抽屉"),
     "conservation": ("Conservation check (workspace)", "守恒校验（工作区）"),
+    "conservation_amortized": ("Conservation, amortized view (EffectiveCost)", "守恒校验（摊销视图，EffectiveCost）"),
     "problems": ("Problems found", "发现的问题"),
     "efficiency": ("Effective training share of billed GPU time", "有效训练在计费卡时中的占比"),
     "review": ("Exploration vs problem loss (runs by review class)", "探索成本与问题损耗（按复盘归类）"),

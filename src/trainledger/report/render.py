@@ -105,6 +105,11 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
     out += _table([L("currency"), L("billed_total"), L("attributed"), L("unattributed"), L("difference")],
                   [[r["currency"], r["billed_total"], r["attributed"], r["unattributed"], r["difference"]]
                    for r in c["by_currency"]])
+    if c.get("amortized_by_currency"):
+        out += ["", f"### {L('conservation_amortized')}", ""]
+        out += _table([L("currency"), L("billed_total"), L("attributed"), L("unattributed"), L("difference")],
+                      [[r["currency"], r["billed_total"], r["attributed"], r["unattributed"], r["difference"]]
+                       for r in c["amortized_by_currency"]])
     out += ["", f"_{c['rounding']}_"]
     if s.get("problems"):
         out += ["", f"## {L('problems')}", ""] + [f"- `{p['kind']}` {_inline(p['message'])}" for p in s["problems"]]

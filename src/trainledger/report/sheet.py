@@ -139,6 +139,7 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
         "assumptions": _assumptions(summary, lines),
         "conservation": {"scope": "workspace", "as_of": summary.get("as_of"),
                          "by_currency": summary.get("conservation", []),
+                         "amortized_by_currency": summary.get("conservation_amortized", []),
                          "rounding": "shares truncated at the split amount's precision; left-over units"
                                      " to the largest remainders (model/money.py)"},
         "problems": summary.get("problems", []),
