@@ -141,3 +141,46 @@ def test_more_gpus_never_raise_memory_per_gpu_under_zero3(params, gpus, extra, t
     a = per_gpu(s, setup, Parallel(3, tp), gpus * tp, A100).total
     b = per_gpu(s, setup, Parallel(3, tp), (gpus + extra) * tp, A100).total
     assert b <= a
+
+
+# ---------------------------------------------------------------- ZeRO-3 gather buffers
+
+
+def test_zero3_gathers_nothing_with_one_replica():
+    s = derive_shape(65e9, layers=80, hidden=8192)
+    for task in (TaskType.QLORA, TaskType.LORA, TaskType.PRETRAIN):
+        bd = per_gpu(s, Setup(task, recompute="full"), Parallel(3), 1, A100)
+        assert bd.zero3_buffers == 0, task
+        assert per_gpu(s, Setup(task), Parallel(3, tp=2), 2, A100).zero3_buffers == 0  # tp2 x dp1
+    # offloaded weights are streamed in through the same buffers even on one GPU
+    off = per_gpu(s, Setup(TaskType.PRETRAIN, offload="optimizer+params"), Parallel(3), 1, A100)
+    assert off.weights == 0 and off.zero3_buffers > 0
+
+
+def test_zero3_buffers_hold_two_layers_at_the_weights_precision():
+    s = derive_shape(65e9, layers=80, hidden=8192)
+    q = Setup(TaskType.QLORA, lora_rank=16)
+    base_and_adapters = s.params * 4.127 / 8 + 2 * adapter_params(s, 16)  # NF4 base + bf16 adapters
+    assert per_gpu(s, q, Parallel(3), 4, A100).zero3_buffers == pytest.approx(2 * base_and_adapters / 80)
+    full = per_gpu(s, Setup(TaskType.PRETRAIN), Parallel(3, tp=2), 8, A100)
+    assert full.zero3_buffers == pytest.approx(2 * 2 * s.params / 80 / 2)  # bf16, split over tp
+    fp32 = per_gpu(s, Setup(TaskType.PRETRAIN, precision="fp32"), Parallel(3), 8, A100)
+    assert fp32.zero3_buffers == pytest.approx(2 * 4 * s.params / 80)
+
+
+def test_min_gpus_counts_the_buffers_that_appear_with_a_second_replica():
+    # a shape where one replica fits only without the buffers: the minimum must still fit
+    s = derive_shape(7e9)
+    acc = get_accelerator("rtx-4090")
+    for task in (TaskType.FULL_FINETUNE, TaskType.QLORA, TaskType.PRETRAIN):
+        plan = plan_memory(s, Setup(task, recompute="full"), acc, zero_stage=3)
+        assert plan.breakdown.total <= acc.memory_bytes
+        for n in (plan.min_gpus, plan.min_gpus + 1, 2 * plan.min_gpus + 3):
+            assert per_gpu(s, Setup(task, recompute="full"), plan.parallel, n, acc).total <= acc.memory_bytes
+
+
+def test_strategy_names_the_attention_kernel():
+    plan = plan_memory(derive_shape(7e9), Setup(TaskType.PRETRAIN, recompute="none"), A100)
+    assert plan.strategy.endswith("none-recompute+flash-attention")
+    eager = Setup(TaskType.PRETRAIN, recompute="none", flash_attention=False)
+    assert plan_memory(derive_shape(7e9), eager, A100).strategy.endswith("+no-flash-attention")

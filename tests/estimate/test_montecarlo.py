@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from trainledger.errors import BadInput
 from trainledger.estimate.montecarlo import Pct, Sampler, tornado, triangular
 from trainledger.estimate.quantities import Uncertain
 
@@ -51,3 +52,38 @@ def test_uncertain_refuses_bad_ranges():
 
     with pytest.raises(BadInput):
         Uncertain("x", 3, 2, 4)
+
+
+# ---------------------------------------------------------------- a right tail (troubled runs)
+
+TAIL = dict(tail_p=0.1, tail_low=1.4, tail_mode=2.2, tail_high=4.0)
+
+
+def test_tail_holds_its_probability_above_the_body():
+    s = Sampler(200_000, seed=3)
+    x = s.draw(Uncertain("overhead-like", 1.03, 1.11, 1.4, **TAIL))
+    assert (x > 1.4).mean() == pytest.approx(0.1, abs=0.005)
+    assert x.min() >= 1.03 and x.max() <= 4.0
+    assert np.percentile(x, 99) > 2.5  # the troubled runs reach OPT-175B's 2-4x
+    body = Sampler(200_000, seed=3).draw(Uncertain("overhead-like", 1.03, 1.11, 1.4))
+    assert np.percentile(x, 50) < np.percentile(body, 60)  # the body is not fattened
+
+
+@settings(max_examples=50, deadline=None)
+@given(u=st.lists(st.floats(0, 1), min_size=2, max_size=30), p=st.floats(0.01, 0.5))
+def test_tail_quantiles_are_monotone_in_the_uniform(u, p):
+    from trainledger.estimate.montecarlo import quantiles
+
+    x = Uncertain("x", 1.0, 1.2, 1.5, tail_p=p, tail_low=1.5, tail_mode=2.0, tail_high=4.0)
+    arr = np.sort(np.array(u))
+    q = quantiles(arr, x)
+    assert np.all(np.diff(q) >= -1e-12)
+
+
+def test_tail_in_the_drawer_and_refused_when_it_overlaps_the_body():
+    row = Uncertain("o", 1.03, 1.11, 1.4, unit="x", evidence="assumed", owner="platform team", **TAIL).as_assumption()
+    assert row.high == "4" and "probability 10%" in row.note and "1.4-4" in row.note
+    with pytest.raises(BadInput):
+        Uncertain("o", 1.0, 1.1, 1.5, tail_p=0.1, tail_low=1.2, tail_mode=2, tail_high=3)
+    with pytest.raises(BadInput):
+        Uncertain("o", 1.0, 1.1, 1.5, tail_p=1.0, tail_low=1.5, tail_mode=2, tail_high=3)

@@ -54,3 +54,30 @@ def test_few_batches_widen_the_prior():
 def test_ratio_below_one_is_refused():
     with pytest.raises(BadInput, match="below 1"):
         overhead_from_history([1.2, 0.8])
+
+
+@pytest.mark.parametrize(
+    ("changes", "labelled", "existing", "key"),
+    [
+        (False, 0, True, "rag"),
+        (True, 0, False, "pretrain"),
+        (True, 0, True, "continued_pretrain"),
+        (True, 500, True, "finetune"),
+    ],
+)
+def test_rounds_hint_is_the_tasks_sourced_prior_scaled_by_the_answer(changes, labelled, existing, key):
+    from trainledger.estimate.priors import rounds_prior
+
+    prior = rounds_prior({"finetune": "lora"}.get(key, key))
+    yes = classify(changes, labelled, True, from_existing_model=existing)
+    no = classify(changes, labelled, False, from_existing_model=existing)
+    assert yes.rounds_hint == (prior.low, prior.mode, prior.high)  # several rounds: the prior itself
+    assert no.rounds_hint == tuple(1 + (x - 1) * 0.5 for x in (prior.low, prior.mode, prior.high))
+    assert f"{prior.high:.3g}" in yes.reasons_en[-1]
+
+
+def test_few_batches_keep_the_priors_troubled_run_tail_above_them():
+    u = overhead_from_history([1.2, 1.6])
+    prior = overhead_prior("pretrain")
+    assert u.high == 1.6 and u.tail_p == prior.tail_p and u.tail_low >= 1.6 and u.tail_high == prior.tail_high
+    assert not overhead_from_history([1.2, 1.4, 1.3, 1.9, 1.25]).has_tail  # five batches stand alone

@@ -31,7 +31,7 @@ _TEXT_OPTS = (
     ("--gpus", "GPUs you will run on (default: chosen for ~90 days)"),
     ("--seq-len", "sequence length (default 4096)"),
     ("--micro-batch", "micro-batch per GPU (default 1)"),
-    ("--zero-stage", "ZeRO stage 0-3 (default: least-GPU strategy)"),
+    ("--zero-stage", "ZeRO stage 0-3 (default: searched; min_gpus: least-GPU plan over on-GPU options left open)"),
     ("--tp", "tensor parallel degree"),
     ("--pp", "pipeline parallel degree"),
     ("--layers", "transformer layers (default: derived)"),
@@ -42,7 +42,7 @@ _TEXT_OPTS = (
     ("--gpu-memory-gb", "memory of an accelerator not in the catalog (GB as on its datasheet)"),
     ("--peak-tflops", "dense BF16 peak of an accelerator not in the catalog"),
     ("--price-item", "price-book item for compute (default gpu_hour:<gpu>)"),
-    ("--rounds", "experiment rounds: 2, 1..3 or 1..2..4 (final-run equivalents)"),
+    ("--rounds", "experiment rounds: 2, 1..3 or 1..2..4 (final-run equivalents; default: the task's prior)"),
     ("--currency", "reporting currency (default: the price book's)"),
     ("--on", "pricing date YYYY-MM-DD (default today)"),
     ("--samples", "Monte Carlo samples (default 100000)"),
@@ -69,7 +69,14 @@ def _estimate_options(f):
     "--offload",
     type=click.Choice(["none", "optimizer", "optimizer+params"]),
     default=None,
-    help="ZeRO CPU offload",
+    help="ZeRO CPU offload (default: none; not searched for min_gpus, host memory is not modelled)",
+)
+@click.option(
+    "--no-flash-attention",
+    "flash_attention",
+    flag_value=False,
+    default=None,
+    help="the stack has no FlashAttention: --recompute none then stores the s x s attention scores",
 )
 @click.option("--precision", type=click.Choice(["bf16", "fp16", "fp8", "fp32"]), default=None)
 @click.option("--optimizer", type=click.Choice(["adamw", "adam8bit", "sgd"]), default=None)
@@ -134,7 +141,8 @@ def _guided(values: dict, lang: str) -> dict:
     for r in c.reasons(lang):
         click.echo(f"  - {r}", err=True)
     out = dict(values, task=c.task.value)
-    out.setdefault("rounds", "..".join(f"{x:g}" for x in c.rounds_hint))
+    if "rounds" not in out:  # an explicit --rounds wins; else the task's prior, scaled by the answer
+        out["several_rounds"] = c.several_rounds
     if c.task.value != "rag":
         for key in ("params", "tokens", "gpu"):
             if key not in out:
@@ -152,7 +160,7 @@ def _emit(text: str, output: str | None) -> None:
 @click.command("compare")
 @click.option("--gpu", required=True, help="accelerator id")
 @click.option("--gpus", required=True, help="fleet size for reserved / own hardware")
-@click.option("--years", default="3", show_default=True, help="horizon in years")
+@click.option("--years", default="3", show_default=True, help="horizon in whole years")
 @click.option("--utilisation", default=None, help="share of fleet hours used: 0.6 or 0.4..0.6..0.8")
 @click.option("--gpu-hours-per-year", default=None, help="demand instead of utilisation: 1e6..2e6")
 @click.option("--price-book", type=click.Path(dir_okay=False), default=None)
@@ -198,20 +206,29 @@ def compare(
     cmp = run_compare(
         book,
         gpu=gpu,
-        gpus=int(parse_count(gpus, "--gpus")),
-        years=int(parse_count(years, "--years")),
+        gpus=_whole(gpus, "--gpus"),
+        years=_whole(years, "--years"),
         utilisation=parse_range(utilisation, "--utilisation") if utilisation else None,
         gpu_hours_per_year=(parse_range(gpu_hours_per_year, "--gpu-hours-per-year") if gpu_hours_per_year else None),
         on=day,
         currency=currency.upper() if currency else None,
         price_item=price_item,
         external_per_year=parse_range(external_per_year, "--external-per-year") if external_per_year else None,
-        samples=int(parse_count(samples, "--samples")),
-        seed=int(parse_count(seed, "--seed")),
+        samples=_whole(samples, "--samples"),
+        seed=_whole(seed, "--seed", allow_zero=True),
     )
     _emit(render_compare(cmp.to_dict(), fmt, lang), output)
     if output or fmt == "json":
         _echo_warnings(cmp.warnings, lang)
+
+
+def _whole(value: str, what: str, *, allow_zero: bool = False) -> int:
+    """A whole number, as ``estimate`` requires of its counts: 8.9 GPUs or 2.9 years are refused,
+    never truncated."""
+    x = parse_count(value, what, allow_zero=allow_zero)
+    if x != int(x):
+        raise BadInput(f"{what} must be a whole number, got {value!r}")
+    return int(x)
 
 
 COMMANDS = (estimate, compare)

@@ -1,6 +1,6 @@
 """The estimator: a training budget as an honest range, in the seed's fixed order.
 
-    spec  ->  task type  ->  memory -> GPU count  ->  FLOPs / (peak x MFU) -> effective GPU-hours
+    spec  ->  task type  ->  memory -> setup and GPU count  ->  FLOPs / (peak x MFU) -> effective GPU-hours
           ->  x overhead (sourced prior, or the workspace's own finished batches)
           ->  data  ->  labor  ->  dated prices (units normalised, FX)  ->  x rounds
           ->  Monte Carlo P10 / P50 / P90 + tornado  ->  JSON / Markdown / HTML with the drawer
@@ -14,6 +14,7 @@ Modules (one line each):
     catalog.py       accelerator catalog (data/accelerators.toml), custom accelerators
     priors.py        sourced priors (data/priors.toml) and MFU ranges (data/mfu.toml)
     memory.py        bytes/parameter, ZeRO 0-3, TP/PP, offload, LoRA/QLoRA, activations, min GPUs
+    layout.py        the least-GPU plan (min_gpus, strategy) and the costed run's setup and GPU count
     throughput.py    training FLOPs (recomputation), MFU model, effective GPU-hours
     calibrate.py     overhead factor from finished batches' actual/effective ratios
     pricing.py       price-book entries as uncertain inputs in one currency (FX, staleness)
@@ -25,7 +26,8 @@ Modules (one line each):
     result.py        Estimate and its JSON shape
     procurement.py   on-demand vs reserved vs own vs platform over N years (trainledger compare)
     messages.py      the message catalogue: every sentence and label, English and Chinese side by side
-                     (Msg = English str + id/params; JSON adds warnings_zh, notes_zh, name_zh …)
+                     (Msg = English str + id/params; JSON adds warnings_zh, notes_zh, name_zh …);
+                     the texts themselves in texts_report.py and texts_inputs.py
     render/          json, md, html (en / zh-CN)
     data/            accelerators.toml, mfu.toml, priors.toml, sample_pricebook.toml — all sourced
 """

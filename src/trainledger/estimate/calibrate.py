@@ -3,7 +3,8 @@
 The seed's advice: do not guess the extra-occupancy factor, take the ratio of actual to effective
 training time of your team's past runs. ``overhead_from_history`` turns those ratios into the
 overhead input of the estimate: with five or more batches it is their own range (min, median, max);
-with fewer it widens the sourced prior to include them, centred on their median. The CLI fetches
+with fewer it widens the sourced prior to include them, centred on their median (keeping the prior's
+troubled-run tail above them: a few batches need not include a troubled run). The CLI fetches
 the ratios through ``trainledger.engine.history.finished_batch_ratios(workspace)`` when that hook
 exists, and otherwise says in the assumptions drawer that the sourced prior was used.
 """
@@ -51,11 +52,18 @@ def overhead_from_history(
             evidence=Evidence.MEASURED,
             source=Msg("src.history_all", n=n),
         )
+    high = max(base.high, max(vals))
+    tail = {}
+    if base.has_tail:  # a few batches need not include a troubled run: keep the prior's tail above them
+        tl = max(base.tail_low, high)
+        tm = max(base.tail_mode, tl)
+        tail = dict(tail_p=base.tail_p, tail_low=tl, tail_mode=tm, tail_high=max(base.tail_high, tm))
     return Uncertain(
         base.name,
         min(base.low, min(vals)),
         med,
-        max(base.high, max(vals)),
+        high,
+        **tail,
         unit=base.unit,
         evidence=Evidence.MEASURED,
         source=Msg(

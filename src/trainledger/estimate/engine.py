@@ -13,34 +13,23 @@ from datetime import date
 
 import numpy as np
 
-from trainledger.errors import BadInput, NotFound
+from trainledger.errors import NotFound
 from trainledger.estimate import calibrate
 from trainledger.estimate.catalog import Accelerator, catalog, custom, get_accelerator
 from trainledger.estimate.data_costs import data_cost
 from trainledger.estimate.inference import estimate_inference
 from trainledger.estimate.labor import labor_cost
-from trainledger.estimate.memory import (
-    MemoryPlan,
-    Setup,
-    derive_shape,
-    explain,
-    per_gpu,
-    plan_memory,
-)
+from trainledger.estimate.layout import plan_training
+from trainledger.estimate.memory import derive_shape
 from trainledger.estimate.messages import Msg
 from trainledger.estimate.montecarlo import Pct, Sampler, tornado
 from trainledger.estimate.pricing import Pricing
-from trainledger.estimate.priors import overhead_prior, priors, rounds_prior
+from trainledger.estimate.priors import guided_rounds_prior, rounds_prior
 from trainledger.estimate.quantities import Uncertain, fmt_num
 from trainledger.estimate.result import Estimate, GpuInfo
 from trainledger.estimate.spec import EstimateSpec
 from trainledger.estimate.tasks import RAG_ROUTE, RAG_ROUTE_EN, RAG_ROUTE_ZH
-from trainledger.estimate.throughput import (
-    MFU_CEILING,
-    accelerator_assumptions,
-    mfu_model,
-    training_flops,
-)
+from trainledger.estimate.throughput import MFU_CEILING, accelerator_assumptions, mfu_model, training_flops
 from trainledger.model.prices import Assumption
 from trainledger.model.vocab import Evidence, TaskType
 from trainledger.pricebook import SAMPLE_PRICE_BOOK, PriceBook, load_price_book
@@ -60,82 +49,39 @@ def accelerator_for(spec: EstimateSpec) -> Accelerator:
     return get_accelerator(spec.gpu or "")
 
 
-def nodes_round(n: int, mp: int) -> int:
-    if n <= 8:
-        return n
-    m = 8 * mp // math.gcd(8, mp)
-    return -(-n // m) * m
-
-
-def memory_stage(spec: EstimateSpec, acc: Accelerator, shape, notes: list[Msg]) -> tuple[MemoryPlan, Setup, int, bool]:
-    """(least-GPU plan evaluated at the GPU count used, the training setup, count, chosen?)."""
-    base = dict(
-        task=spec.task,
-        seq_len=spec.seq_len,
-        micro_batch=spec.micro_batch,
-        precision=spec.precision,
-        optimizer=spec.optimizer,
-        offload=spec.offload,
-        lora_rank=spec.lora_rank,
+def setup_assumptions(spec: EstimateSpec, setup) -> list[Assumption]:
+    """Drawer rows for the training setup's defaults: recomputation, CPU offload, attention kernel."""
+    rows = []
+    if not spec.recompute:
+        rows.append(
+            Assumption(
+                Msg("name.recompute"),
+                Evidence.ASSUMED,
+                Msg("src.recompute_default"),
+                value=setup.recompute,
+                owner="requester",
+            )
+        )
+    if spec.offload is None:
+        rows.append(
+            Assumption(
+                Msg("name.offload_choice"),
+                Evidence.ASSUMED,
+                Msg("src.offload_default"),
+                value=setup.offload,
+                owner="requester",
+            )
+        )
+    rows.append(
+        Assumption(
+            Msg("name.attention"),
+            Evidence.ASSUMED,
+            Msg("src.flash_attention" if spec.flash_attention else "src.no_flash_attention"),
+            value=Msg("value.flash_attention" if spec.flash_attention else "value.no_flash_attention"),
+            owner="requester",
+        )
     )
-    par = dict(zero_stage=spec.zero_stage, tp=spec.tp, pp=spec.pp)
-    options = [spec.recompute] if spec.recompute else ["selective", "full"]
-    plans, err = [], None
-    for rc in options:
-        try:
-            plans.append((rc, plan_memory(shape, Setup(recompute=rc, **base), acc, **par)))
-        except BadInput as exc:
-            err = err or exc
-    if not plans:
-        raise err  # type: ignore[misc]
-    rc_least, least = min(plans, key=lambda p: p[1].min_gpus)  # ties keep selective (first)
-    setup_least = Setup(recompute=rc_least, **base)
-    chosen = spec.gpus is None
-    if chosen:
-        used = choose_gpus(spec, acc, shape, Setup(recompute=options[0], **base), least)
-    else:
-        used = spec.gpus
-        if used < least.min_gpus:
-            plan_memory(shape, setup_least, acc, gpus=used, **par)  # raises with the remedy
-    at_used = per_gpu(shape, setup_least, least.parallel, used, acc)
-    why_en, why_zh = explain(at_used, shape, setup_least, least.parallel)
-    plan = MemoryPlan(
-        least.strategy,
-        least.parallel,
-        least.min_gpus,
-        used,
-        at_used,
-        least.memory_bytes,
-        why_en,
-        why_zh,
-    )
-    # the recompute the run itself uses: the given one, else selective when it fits at `used`
-    train_rc = rc_least
-    if not spec.recompute and rc_least != "selective":
-        try:
-            plan_memory(shape, Setup(recompute="selective", **base), acc, gpus=used, **par)
-            train_rc = "selective"
-        except BadInput:
-            notes.append(Msg("note.selective_no_fit"))
-    if chosen:
-        notes.append(Msg("note.gpus_chosen", gpus=used, days=priors()["schedule"]["target_days"]))
-    return plan, Setup(recompute=train_rc, **base), used, chosen
-
-
-def choose_gpus(spec: EstimateSpec, acc: Accelerator, shape, setup: Setup, least: MemoryPlan) -> int:
-    """Enough GPUs for ~target_days at the modes of MFU and overhead; never below the minimum."""
-    mp = least.parallel.model_parallel
-    n = least.min_gpus
-    fl = training_flops(shape, setup, spec.tokens)
-    ov = overhead_prior(spec.task.value).mode
-    for _ in range(2):  # the scale factor depends on the count: one refinement is enough
-        mm = mfu_model(acc, shape, setup, n)
-        mode = mm.fixed_product
-        for f in mm.factors:
-            mode *= f.mode
-        hours = fl.model_total / (acc.peak_flops() * min(mode, MFU_CEILING)) / 3600 * ov
-        n = max(least.min_gpus, math.ceil(hours / (24 * priors()["schedule"]["target_days"])))
-    return nodes_round(n, mp)
+    return rows
 
 
 def compute_price(spec: EstimateSpec, acc: Accelerator, pricing: Pricing, warnings: list[Msg]) -> Uncertain:
@@ -194,7 +140,7 @@ def run(
     if task is TaskType.RAG:
         notes.append(RAG_ROUTE if rag_route in (RAG_ROUTE, RAG_ROUTE_EN, RAG_ROUTE_ZH) else rag_route)
         acc = accelerator_for(spec) if (spec.gpu or spec.gpu_memory_gb) else None
-        plan, setup, used, chosen, shape = None, None, 0, False, None
+        training, shape, used, chosen = None, None, 0, False
         flops_m = flops_h = 0.0
         eff = gpu_h = np.zeros(n)
         mfu = overhead = np.ones(n)
@@ -237,19 +183,12 @@ def run(
             )
 
         # 2. memory -> GPU count ---------------------------------------------------------------
-        plan, setup, used, chosen = memory_stage(spec, acc, shape, notes)
-        if spec.gpus is not None and spec.gpus % plan.parallel.model_parallel:
-            warnings.append(Msg("warn.gpus_not_multiple", gpus=spec.gpus, mp=plan.parallel.model_parallel))
-        if not spec.recompute:
-            extra.append(
-                Assumption(
-                    Msg("name.recompute"),
-                    Evidence.ASSUMED,
-                    Msg("src.recompute_default"),
-                    value=setup.recompute,
-                    owner="requester",
-                )
-            )
+        training = plan_training(spec, acc, shape, notes)
+        setup, used, chosen = training.setup, training.gpus, training.chosen
+        mp = training.costed.parallel.model_parallel
+        if spec.gpus is not None and spec.gpus % mp:
+            warnings.append(Msg("warn.gpus_not_multiple", gpus=spec.gpus, mp=mp))
+        extra += setup_assumptions(spec, setup)
 
         # 3. throughput -> effective GPU-hours -> overhead ------------------------------------
         fl = training_flops(shape, setup, spec.tokens)
@@ -277,8 +216,8 @@ def run(
         gpu_h = eff * overhead
 
     # 4-6. data, labor, prices, rounds -----------------------------------------------------------
-    rounds_u = (
-        Uncertain(
+    if spec.rounds:
+        rounds_u = Uncertain(
             Msg("name.rounds"),
             *spec.rounds,
             unit="x",
@@ -286,9 +225,10 @@ def run(
             source=Msg("src.requester_rounds"),
             owner="requester",
         )
-        if spec.rounds
-        else rounds_prior(task.value)
-    )
+    elif spec.several_rounds is not None:
+        rounds_u = guided_rounds_prior(task.value, spec.several_rounds)
+    else:
+        rounds_u = rounds_prior(task.value)
     rounds = sampler.draw(rounds_u)
     if task is TaskType.RAG:
         compute_final = np.zeros(n)
@@ -315,7 +255,7 @@ def run(
 
     # 8. ranges, sensitivity, drawer ------------------------------------------------------------
     warnings += pricing.summary_warnings()
-    wall = None
+    wall = Pct.zero()  # rag: no training run, no days
     if used:
         wall = Pct.of(gpu_h).scaled(1.0 / used / 24.0)
         if wall.p50 > 365:
@@ -332,9 +272,6 @@ def run(
             )
         )
     gpu_info = None if acc is None else GpuInfo(acc.id, acc.name, acc.memory_bytes, acc.peak_tflops, acc.source)
-    train_bytes = 0.0
-    if plan is not None:
-        train_bytes = per_gpu(shape, setup, plan.parallel, used, acc).total
     return Estimate(
         task=task,
         name=spec.name,
@@ -344,9 +281,7 @@ def run(
         samples=n,
         seed=spec.seed,
         gpu=gpu_info,
-        memory=plan,
-        training_strategy=(plan.parallel.label(setup) if plan else "none"),
-        training_per_gpu_bytes=train_bytes,
+        memory=training,
         gpus_used=used,
         gpus_chosen=chosen,
         flops_model=flops_m,
@@ -379,5 +314,4 @@ def run(
         sensitivity=tuple(s for s in tornado(sampler, total) if s.swing > 0),
         warnings=tuple(warnings),
         notes=tuple(notes),
-        memory_why_zh=plan.why_zh if plan else "",
     )

@@ -14,7 +14,14 @@ Activations (Korthikanti et al. 2022, arXiv:2205.05198, section 4) per layer wit
 sequence parallelism t: s*b*h*(34 + 5*a*s/h)/t bytes without recomputation, 34*s*b*h/t with
 selective recomputation (or FlashAttention, which never stores the s x s scores), and the layer
 input 2*s*b*h/t with full recomputation (plus one layer live). A 1F1B pipeline's first stage
-holds p micro-batches of L/p layers, i.e. L layers: pipeline depth does not reduce it.
+holds p micro-batches of L/p layers, i.e. L layers: pipeline depth does not reduce it. FlashAttention
+(Dao et al. 2022, arXiv:2205.14135) is assumed unless ``flash_attention=False`` (``--no-flash-attention``):
+only then does ``--recompute none`` store the 5*a*s/h attention scores.
+
+ZeRO-3 gathers each layer's weights before using them: two layers (the current and the prefetched
+one) at the precision the weights are held in (16 bits, or 4.127 bits for a QLoRA base). With one
+data-parallel replica nothing is sharded, so nothing is gathered — unless the weights are offloaded
+to the CPU, when the same buffers stream them in.
 """
 
 from __future__ import annotations
@@ -149,6 +156,7 @@ class Parallel:
         if self.pp > 1:
             parts.append(f"pp{self.pp}")
         parts.append(f"{setup.recompute}-recompute")
+        parts.append("flash-attention" if setup.flash_attention else "no-flash-attention")
         if setup.offload != "none":
             parts.append(f"offload-{setup.offload}")
         return "+".join(parts)
@@ -231,11 +239,18 @@ def per_gpu(shape: ModelShape, setup: Setup, par: Parallel, gpus: int, acc: Acce
         opt = 0.0
     if setup.offload == "optimizer+params" and z >= 3:
         weights = 0.0
-    buffers = 0.0
-    if z >= 3:  # all-gather of the current and the prefetched layer's weights
-        wb = 4.0 if setup.precision == "fp32" else 2.0
-        buffers = 2 * wb * shape.active_params / shape.layers / par.tp
-    return MemoryBreakdown(weights, grads, opt, activation_bytes(shape, setup, par.tp), buffers, reserve_bytes(acc))
+    act = activation_bytes(shape, setup, par.tp)
+    return MemoryBreakdown(weights, grads, opt, act, gather_bytes(shape, setup, par, dp), reserve_bytes(acc))
+
+
+def gather_bytes(shape: ModelShape, setup: Setup, par: Parallel, dp: int) -> float:
+    """ZeRO-3 all-gather buffers: the current and the prefetched layer's (active) weights, at the
+    precision they are held in; none when one replica holds every weight itself (dp = 1, no
+    parameter offload)."""
+    if par.zero_stage < 3 or (dp <= 1 and setup.offload != "optimizer+params"):
+        return 0.0
+    layer = state_bytes(shape, setup)["weights"] * (shape.active_params / shape.params) / shape.layers
+    return min(2, shape.layers) * layer / par.tp
 
 
 def min_gpus_for(shape: ModelShape, setup: Setup, par: Parallel, acc: Accelerator) -> int | None:
@@ -249,16 +264,20 @@ def min_gpus_for(shape: ModelShape, setup: Setup, par: Parallel, acc: Accelerato
         return mp
     if par.zero_stage == 0:
         return None
-    # the terms that shrink with the data-parallel degree, at dp = 1
+    # the terms that shrink with the data-parallel degree, at dp = 1; the gather buffers that
+    # ZeRO-3 needs from dp = 2 on do not shrink
     z = par.zero_stage
     shard = one.optimizer_states + (one.gradients if z >= 2 else 0.0) + (one.weights if z >= 3 else 0.0)
-    fixed = one.total - shard
+    gather = per_gpu(shape, setup, par, 2 * mp, acc).zero3_buffers - one.zero3_buffers
+    fixed = one.total - shard + gather
     if fixed >= cap:
         return None
-    dp = math.ceil(shard / (cap - fixed))
+    dp = max(2, math.ceil(shard / (cap - fixed)))
     # guard float rounding: step up until it fits
     while per_gpu(shape, setup, par, dp * mp, acc).total > cap:
         dp += 1
+        if dp * mp > MAX_GPUS:
+            return None
     n = dp * mp
     return n if n <= MAX_GPUS else None
 

@@ -10,7 +10,7 @@ import tomllib
 from functools import cache
 from pathlib import Path
 
-from trainledger.estimate.messages import Msg
+from trainledger.estimate.messages import Msg, Term
 from trainledger.estimate.quantities import Uncertain
 
 DATA = Path(__file__).parent / "data"
@@ -88,3 +88,23 @@ def overhead_prior(task: str) -> Uncertain:
 def rounds_prior(task: str) -> Uncertain:
     key = {"pretrain": "pretrain", "continued_pretrain": "continued_pretrain", "rag": "rag"}.get(task, "finetune")
     return prior(Msg("name.rounds"), f"rounds.{key}", unit="x")
+
+
+def guided_rounds_prior(task: str, several_rounds: bool) -> Uncertain:
+    """The task's rounds prior, as the guided mode's answer scales it: the rounds beyond the final
+    run are multiplied by ``[rounds.guided]`` (1 for "several rounds: yes", less for "no")."""
+    base = rounds_prior(task)
+    g = priors()["rounds"]["guided"]
+    k = float(g["several_scale" if several_rounds else "one_scale"])
+    lo, mo, hi = (1.0 + (x - 1.0) * k for x in (base.low, base.mode, base.high))
+    answer = Msg("answer.yes" if several_rounds else "answer.no")
+    return Uncertain(
+        base.name,
+        lo,
+        mo,
+        hi,
+        unit=base.unit,
+        evidence="assumed",
+        source=Msg("src.guided_rounds", answer=answer, scale=k, task=Term(task), prior=base.source, why=g["source"]),
+        owner=g.get("owner", "requester"),
+    )

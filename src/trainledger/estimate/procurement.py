@@ -7,7 +7,9 @@ the cash it takes to serve the same demand (GPU-hours per year, a range) for N y
 currency, from the same price book and the same Monte Carlo draws. Own hardware counts the
 purchase minus its resale value at the end (amortised), power with PUE, colocation per kW,
 operations staff and support; demand above a fleet's capacity overflows to on-demand rent. Exit
-costs are the data egress when leaving a cloud and the (negative) resale when selling hardware.
+costs are the data egress when leaving a cloud and the (negative) resale when selling hardware;
+the resale value falls with the horizon: straight-line over a sourced server useful life, times a
+used-market haircut, floored at salvage (``priors.toml [procurement.resale]``).
 """
 
 from __future__ import annotations
@@ -244,7 +246,7 @@ def _own(
     pue = s.draw(triple(Msg("name.pue"), meta["pue"], meta))
     fte = s.draw(triple(Msg("name.ops_fte"), meta["ops_fte_per_256_gpus"], meta))
     support = s.draw(triple(Msg("name.support"), meta["support_fraction_per_year"], meta))
-    residual = s.draw(triple(Msg("name.residual"), meta["residual_value_fraction"], meta))
+    residual = resale_fraction(s, years, meta["resale"])
     capex = servers * capex_each
     lines = {
         "purchase": capex,
@@ -263,6 +265,16 @@ def _own(
         Pct.of(total / used_hours),
         {k: Pct.of(v) for k, v in lines.items()},
     )
+
+
+def resale_fraction(s: Sampler, years: int, rs: dict) -> np.ndarray:
+    """Resale value at the end as a share of the purchase price: the straight-line remaining book
+    value after ``years`` of a sourced useful life, times a used-market haircut, never below a
+    salvage floor — so a longer horizon never resells for more."""
+    life = s.draw(triple(Msg("name.useful_life"), rs["useful_life_years"], rs, "years"))
+    haircut = s.draw(triple(Msg("name.resale_haircut"), rs["haircut"], rs))
+    floor = s.draw(triple(Msg("name.salvage_floor"), rs["floor"], rs))
+    return np.maximum(floor, haircut * np.clip(1.0 - years / life, 0.0, 1.0))
 
 
 def compare_view(d: dict, lang: str) -> dict:

@@ -3,7 +3,10 @@
 ``Uncertain`` is one input of the estimate that is not known exactly: low / mode / high with a
 unit, an evidence level, a source and — when assumed — the owner who must confirm it. The Monte
 Carlo samples it from a triangular distribution (low and high are the ends a reviewer would
-defend, mode the most likely value); a point value has low == mode == high.
+defend, mode the most likely value); a point value has low == mode == high. An input may add a
+right tail: with probability ``tail_p`` the value comes from a second triangle
+(``tail_low`` >= ``high``, e.g. a troubled training run), so a low-probability mass can sit far
+above the body without fattening the body itself.
 """
 
 from __future__ import annotations
@@ -76,6 +79,10 @@ class Uncertain:
     source: str = ""
     owner: str = ""
     note: str = ""
+    tail_p: float = 0.0  # probability of the right tail; 0: a plain triangle
+    tail_low: float = 0.0
+    tail_mode: float = 0.0
+    tail_high: float = 0.0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "evidence", Evidence(self.evidence))
@@ -85,6 +92,14 @@ class Uncertain:
         object.__setattr__(self, "low", lo)
         object.__setattr__(self, "mode", mo)
         object.__setattr__(self, "high", hi)
+        if self.tail_p:
+            tl, tm, th = float(self.tail_low), float(self.tail_mode), float(self.tail_high)
+            if not (0 < self.tail_p < 1 and math.isfinite(th) and hi <= tl <= tm <= th):
+                raise BadInput(f"{self.name}: need 0 < tail_p < 1 and high <= tail_low <= tail_mode <= tail_high")
+
+    @property
+    def has_tail(self) -> bool:
+        return self.tail_p > 0
 
     @classmethod
     def point(cls, name: str, value: float, **kw) -> Uncertain:
@@ -98,12 +113,19 @@ class Uncertain:
         else:
             lo, mo, hi = float(row["low"]), float(row["mode"]), float(row["high"])
         opts = {k: row[k] for k in ("unit", "evidence", "source", "owner", "note") if k in row}
+        if "tail_probability" in row:
+            opts.update(
+                tail_p=float(row["tail_probability"]),
+                tail_low=float(row["tail_low"]),
+                tail_mode=float(row["tail_mode"]),
+                tail_high=float(row["tail_high"]),
+            )
         opts.update(kw)
         return cls(name, lo, mo, hi, **opts)
 
     @property
     def is_point(self) -> bool:
-        return self.low == self.high
+        return self.low == self.high and not self.has_tail
 
     def scaled(self, factor: float, name: str | None = None, unit: str | None = None) -> Uncertain:
         return replace(
@@ -113,6 +135,9 @@ class Uncertain:
             mode=self.mode * factor,
             high=self.high * factor,
             unit=self.unit if unit is None else unit,
+            tail_low=self.tail_low * factor,
+            tail_mode=self.tail_mode * factor,
+            tail_high=self.tail_high * factor,
         )
 
     def as_assumption(self) -> Assumption:
@@ -129,12 +154,21 @@ class Uncertain:
             )
         mode = fmt_num(self.mode)
         note = Msg("note.mode_and", mode=mode, note=self.note) if self.note else Msg("note.mode", mode=mode)
+        if self.has_tail:
+            note = Msg(
+                "note.tail",
+                mode=mode,
+                p=self.tail_p,
+                low=fmt_num(self.tail_low),
+                high=fmt_num(self.tail_high),
+                tail_mode=fmt_num(self.tail_mode),
+            )
         return Assumption(
             self.name,
             self.evidence,
             self.source,
             low=fmt_num(self.low),
-            high=fmt_num(self.high),
+            high=fmt_num(self.tail_high if self.has_tail else self.high),
             unit=self.unit,
             owner=owner,
             note=note,

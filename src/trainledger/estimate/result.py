@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from trainledger.estimate.inference import InferenceEstimate
-from trainledger.estimate.memory import MemoryPlan
+from trainledger.estimate.layout import TrainingPlan
+from trainledger.estimate.memory import TERMS, MemoryPlan
 from trainledger.estimate.messages import bilingual, both
 from trainledger.estimate.montecarlo import Pct, Swing
 from trainledger.estimate.quantities import money_dec, round_sig
@@ -45,9 +46,7 @@ class Estimate:
     samples: int
     seed: int
     gpu: GpuInfo | None
-    memory: MemoryPlan | None
-    training_strategy: str
-    training_per_gpu_bytes: float
+    memory: TrainingPlan | None
     gpus_used: int
     gpus_chosen: bool
     flops_model: float
@@ -71,7 +70,14 @@ class Estimate:
     sensitivity: tuple[Swing, ...]
     warnings: tuple[str, ...]
     notes: tuple[str, ...] = field(default=())
-    memory_why_zh: str = ""
+
+    @property
+    def training_strategy(self) -> str:
+        return self.memory.costed.strategy if self.memory else "none"
+
+    @property
+    def training_per_gpu_bytes(self) -> float:
+        return self.memory.costed.breakdown.total if self.memory else 0.0
 
     def money(self, p: Pct) -> dict[str, Decimal]:
         return {k: money_dec(getattr(p, k), self.currency) for k in ("p10", "p50", "p90")}
@@ -80,7 +86,6 @@ class Estimate:
         def hrs(p: Pct | None) -> dict | None:
             return None if p is None else {k: round_sig(getattr(p, k), 4) for k in ("p10", "p50", "p90")}
 
-        mem = self.memory
         warnings_en, warnings_zh = both(self.warnings)
         notes_en, notes_zh = both(self.notes)
         d: dict = {
@@ -99,32 +104,7 @@ class Estimate:
                 },
                 ("name", "source"),
             ),
-            "memory": {
-                "per_gpu_bytes": int(mem.breakdown.total) if mem else 0,
-                "model_states_per_gpu_bytes": int(mem.breakdown.model_states) if mem else 0,
-                "activations_per_gpu_bytes": int(mem.breakdown.activations) if mem else 0,
-                "min_gpus": mem.min_gpus if mem else 0,
-                "strategy": mem.strategy if mem else "none (rag: no training)",
-                "dominant_term": mem.breakdown.dominant if mem else "none",
-                "why": mem.why_en if mem else "",
-                "why_zh": mem.why_zh if mem else "",
-                "at_gpus": mem.gpus if mem else 0,
-                "terms_bytes": {}
-                if mem is None
-                else {
-                    t: int(getattr(mem.breakdown, t))
-                    for t in (
-                        "weights",
-                        "gradients",
-                        "optimizer_states",
-                        "activations",
-                        "zero3_buffers",
-                        "runtime_reserve",
-                    )
-                },
-                "training_strategy": self.training_strategy,
-                "training_per_gpu_bytes": int(self.training_per_gpu_bytes),
-            },
+            "memory": memory_block(self.memory),
             "gpus": {"count": self.gpus_used, "chosen_by_tool": self.gpus_chosen},
             "flops": {
                 "model": float(f"{self.flops_model:.4g}"),
@@ -139,7 +119,7 @@ class Estimate:
             "effective_gpu_hours": hrs(self.effective_gpu_hours),
             "gpu_hours": hrs(self.gpu_hours),
             "programme_gpu_hours": hrs(self.programme_gpu_hours),
-            "wallclock_days": hrs(self.wallclock_days),
+            "wallclock_days": hrs(self.wallclock_days or Pct.zero()),
             "cost": {
                 "currency": self.currency,
                 "basis": "estimate",
@@ -192,3 +172,61 @@ class Estimate:
                 else self.money(inf.retrieval_storage_monthly),
             }
         return d
+
+
+def plan_figures(p: MemoryPlan) -> dict:
+    bd = p.breakdown
+    return {
+        "per_gpu_bytes": int(bd.total),
+        "model_states_per_gpu_bytes": int(bd.model_states),
+        "activations_per_gpu_bytes": int(bd.activations),
+        "dominant_term": bd.dominant,
+        "why": p.why_en,
+        "why_zh": p.why_zh,
+        "at_gpus": p.gpus,
+        "terms_bytes": {t: int(getattr(bd, t)) for t in TERMS},
+    }
+
+
+def memory_block(tp: TrainingPlan | None) -> dict:
+    """The ``memory`` block. Its per-GPU figures describe the costed run (``training_strategy`` on
+    ``at_gpus`` GPUs); ``min_gpus`` and ``strategy`` name the least-GPU plan (searched over
+    ``min_gpus_scope``), whose own figures at ``min_gpus`` are in ``least_gpu_plan``."""
+    if tp is None:
+        empty = plan_figures_empty()
+        return {
+            **empty,
+            "min_gpus": 0,
+            "strategy": "none (rag: no training)",
+            "min_gpus_scope": "",
+            "least_gpu_plan": None,
+            "training_strategy": "none",
+            "training_per_gpu_bytes": 0,
+        }
+    costed = plan_figures(tp.costed)
+    least = {"strategy": tp.least.strategy, "min_gpus": tp.least.min_gpus, **plan_figures(tp.least)}
+    return bilingual(
+        {
+            **costed,
+            "min_gpus": tp.least.min_gpus,
+            "strategy": tp.least.strategy,
+            "min_gpus_scope": tp.scope,
+            "least_gpu_plan": least,
+            "training_strategy": tp.costed.strategy,
+            "training_per_gpu_bytes": costed["per_gpu_bytes"],
+        },
+        ("min_gpus_scope",),
+    )
+
+
+def plan_figures_empty() -> dict:
+    return {
+        "per_gpu_bytes": 0,
+        "model_states_per_gpu_bytes": 0,
+        "activations_per_gpu_bytes": 0,
+        "dominant_term": "none",
+        "why": "",
+        "why_zh": "",
+        "at_gpus": 0,
+        "terms_bytes": {},
+    }

@@ -8,7 +8,8 @@ A spec file uses the CLI's option names (``-`` or ``_``) at top level, plus opti
     tokens = "2T"
     gpu = "a100-80gb"
     gpus = 2048
-    rounds = "1.2..1.5..2.5"
+    rounds = "1.2..1.5..2.5"    # or several_rounds = true: the task's prior, as the guided mode asks
+    flash_attention = false     # --no-flash-attention (default true)
     [data]                      # each a [low, mode, high] list or a table with low/mode/high,
     licensing = { low = 0, mode = 50000, high = 200000, currency = "USD", owner = "data lead",
                   source = "vendor quote Q-17", evidence = "contract" }
@@ -68,6 +69,7 @@ TEXT_FIELDS = (
     "name",
 )
 FLOAT_FIELDS = ("gpu_memory_gb", "peak_tflops")
+BOOL_FIELDS = ("flash_attention", "several_rounds")
 TABLES = ("data", "labor", "inference")
 
 
@@ -87,7 +89,8 @@ class EstimateSpec:
     tp: int | None = None
     pp: int | None = None
     recompute: str | None = None
-    offload: str = "none"
+    offload: str | None = None  # None: no offload (and not searched: host memory is not modelled)
+    flash_attention: bool = True
     precision: str = "bf16"
     optimizer: str = "adamw"
     layers: int | None = None
@@ -98,6 +101,7 @@ class EstimateSpec:
     price_book: str | None = None
     price_item: str | None = None
     rounds: tuple[float, float, float] | None = None
+    several_rounds: bool | None = None  # the guided answer; --rounds wins over it
     currency: str | None = None
     on: date | None = None
     samples: int = 100_000
@@ -153,6 +157,9 @@ def build_spec(values: dict, *, where: str = "options") -> EstimateSpec:
     for f in FLOAT_FIELDS:
         if f in v:
             kw[f] = parse_count(v[f], f.replace("_", "-"))
+    for f in BOOL_FIELDS:
+        if f in v:
+            kw[f] = parse_bool(v[f], f.replace("_", "-"), where)
     for f in TEXT_FIELDS:
         if f in v:
             kw[f] = str(v[f]).strip().lower() if f not in ("price_book", "name") else str(v[f])
@@ -179,6 +186,17 @@ def build_spec(values: dict, *, where: str = "options") -> EstimateSpec:
     spec = EstimateSpec(**kw)
     check(spec, where)
     return spec
+
+
+def parse_bool(value: object, what: str, where: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("true", "yes", "y", "1"):
+        return True
+    if text in ("false", "no", "n", "0"):
+        return False
+    raise BadInput(f"{where}: {what} must be true or false, got {value!r}")
 
 
 def check(spec: EstimateSpec, where: str) -> None:

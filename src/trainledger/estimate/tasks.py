@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from trainledger.errors import BadInput
 from trainledger.estimate.messages import Msg, text
+from trainledger.estimate.priors import guided_rounds_prior
 from trainledger.model.vocab import TaskType
 
 
@@ -63,7 +64,8 @@ def parse_task(value: str) -> TaskType:
 class Classification:
     task: TaskType
     reasons_msg: tuple[Msg, ...]
-    rounds_hint: tuple[float, float, float]  # low, mode, high experiment rounds
+    rounds_hint: tuple[float, float, float]  # low, mode, high: the task's prior scaled by the answer
+    several_rounds: bool = True
 
     @property
     def reasons_en(self) -> tuple[str, ...]:
@@ -89,13 +91,18 @@ def classify(
     """The guided classification of seed 004, with its reasons (catalogue ids ``reason.*``)."""
     if labelled_samples < 0:
         raise BadInput("labelled samples must be >= 0")
-    rounds = (2.0, 3.0, 6.0) if several_rounds else (1.0, 1.5, 2.0)
-    plan = Msg("reason.several_rounds" if several_rounds else "reason.one_round")
+
+    def answer(task: TaskType, why: Msg) -> Classification:
+        u = guided_rounds_prior(task.value, several_rounds)
+        key = "reason.several_rounds" if several_rounds else "reason.one_round"
+        plan = Msg(key, low=u.low, high=u.high)
+        return Classification(task, (why, plan), (u.low, u.mode, u.high), several_rounds)
+
     if not changes_weights:
-        return Classification(TaskType.RAG, (Msg("reason.no_weight_change"), plan), (1.0, 1.0, 1.0))
+        return answer(TaskType.RAG, Msg("reason.no_weight_change"))
     if labelled_samples == 0:
         task = TaskType.CONTINUED_PRETRAIN if from_existing_model else TaskType.PRETRAIN
-        return Classification(task, (Msg(f"reason.{task.value}"), plan), rounds)
+        return answer(task, Msg(f"reason.{task.value}"))
     peft = parameter_efficient if parameter_efficient is not None else (labelled_samples < LARGE_LABELLED)
     if peft:
         task = TaskType.QLORA if memory_constrained else TaskType.LORA
@@ -107,4 +114,4 @@ def classify(
     else:
         task = TaskType.FULL_FINETUNE
         why = Msg("reason.full_finetune", n=labelled_samples)
-    return Classification(task, (why, plan), rounds)
+    return answer(task, why)

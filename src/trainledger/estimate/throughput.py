@@ -122,6 +122,9 @@ def mfu_model(acc: Accelerator, shape: ModelShape, setup: Setup, gpus: int) -> M
         factors.append(prior(Msg("name.finetune"), "finetune", unit="x"))
     if setup.task is TaskType.QLORA:
         factors.append(prior(Msg("name.qlora"), "qlora", unit="x"))
+    if setup.offload != "none":
+        key = setup.offload.replace("+", "_")
+        factors.append(prior(Msg("name.offload", offload=setup.offload), f"offload.{key}", unit="x"))
     _, hw_sel = flops_per_token(shape, setup, "selective")
     _, hw = flops_per_token(shape, setup)
     if abs(hw - hw_sel) > 1e-9 * hw:

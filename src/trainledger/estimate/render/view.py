@@ -98,8 +98,12 @@ def estimate_view(d: dict, lang: str) -> dict:
     if task is not TaskType.RAG:
         memory = [
             (t("per_gpu", lang), text("mem.per_gpu_at", lang, gib=m["per_gpu_bytes"] / 2**30, n=m["at_gpus"])),
-            (t("min_gpus", lang), str(m["min_gpus"])),
+            (t("min_gpus", lang), f"{m['min_gpus']} — {pick(m, 'min_gpus_scope', lang)}"),
             (t("strategy", lang), m["strategy"]),
+            (
+                t("least_gpu", lang),
+                text("mem.per_gpu_at", lang, gib=m["least_gpu_plan"]["per_gpu_bytes"] / 2**30, n=m["min_gpus"]),
+            ),
             (
                 t("training_strategy", lang),
                 text(

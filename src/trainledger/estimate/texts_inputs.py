@@ -1,0 +1,224 @@
+"""Message texts of the inputs (assumption names, sources, units, owners, memory terms, compare):
+``id -> (English, Chinese)`` templates, merged into ``messages.MESSAGES`` (see ``messages.py`` for
+the rules: both languages, the same placeholders)."""
+
+from __future__ import annotations
+
+INPUTS: dict[str, tuple[str, str]] = {
+    # ---------------------------------------------------------------- assumption (input) names
+    "name.mfu": ("MFU ({family}, {size} model, pre-training)", "MFU（{family} 架构，{size}模型，预训练实测）"),
+    "size.small": ("small", "小"),
+    "size.medium": ("medium", "中等规模"),
+    "size.large": ("large", "大"),
+    "name.moe": ("MoE utilisation factor", "MoE 利用率系数"),
+    "name.fp8": ("FP8 end-to-end speed-up over BF16", "FP8 相对 BF16 的端到端加速比"),
+    "name.finetune": ("fine-tuning utilisation factor", "微调利用率系数"),
+    "name.qlora": ("QLoRA dequantisation factor", "QLoRA 反量化系数"),
+    "name.overhead": ("overhead factor (allocated / effective GPU-hours)", "额外占用系数（分配卡时 / 有效卡时）"),
+    "name.rounds": ("experiment rounds (final-run equivalents)", "实验轮次（折合最终运行次数）"),
+    "name.acc_memory": ("{acc} memory", "{acc} 显存"),
+    "name.acc_peak": ("{acc} dense BF16 peak", "{acc} BF16 稠密峰值算力"),
+    "name.model_shape": ("model shape (derived)", "模型结构（推导值）"),
+    "name.recompute": ("activation recomputation", "激活重计算"),
+    "name.scale": ("scale: {gpus} accelerators", "规模：{gpus} 张加速卡"),
+    "name.fp32": ("fp32 (TF32) training", "fp32（TF32）训练"),
+    "recompute.none": ("none", "不做"),
+    "recompute.selective": ("selective", "选择性"),
+    "recompute.full": ("full", "完全"),
+    "name.recompute_vs_selective": (
+        "recompute {recompute} vs selective (hardware FLOPs)",
+        "{recompute} 重计算相对选择性重计算（硬件 FLOPs）",
+    ),
+    "name.offload": ("CPU offload ({offload}): throughput vs no offload", "CPU 卸载（{offload}）：相对不卸载的吞吐"),
+    "name.offload_choice": ("CPU offload", "CPU 卸载"),
+    "name.attention": ("attention kernel", "注意力计算内核"),
+    "name.useful_life": ("server useful life (straight-line)", "服务器使用年限（直线折旧）"),
+    "name.resale_haircut": ("used-market price vs remaining book value", "二手市场价相对剩余账面价值"),
+    "name.salvage_floor": ("resale floor (share of capex)", "残值下限（占采购额比例）"),
+    "name.overhead_calibration": ("overhead calibration", "额外占用系数校准"),
+    "name.price": ("price {item}", "单价 {item}"),
+    "name.proxy_price": ("price gpu_hour (proxy: {acc})", "单价 gpu_hour（替代：{acc}）"),
+    "name.server_price": ("server price ({acc})", "服务器单价（{acc}）"),
+    "name.fx": ("FX {pair}", "汇率 {pair}"),
+    "name.data.licensing": ("data: licensing", "数据：授权费"),
+    "name.data.cleaning_person_months": ("data: cleaning person months", "数据：清洗工作量（人月）"),
+    "name.data.labelled_items": ("data: labelled items", "数据：标注条数"),
+    "name.data.review_fraction": ("data: review fraction", "数据：复核比例"),
+    "name.data.eval_items": ("data: eval items", "数据：评测集条数"),
+    "name.data.extra": ("data: {name}", "数据：{name}"),
+    "name.labor.build": ("labor build: {role} (one-time)", "一次性建设人力：{role}"),
+    "name.labor.run": ("labor run: {role} (per round)", "每轮运行人力：{role}"),
+    "name.inf_requests": ("inference: requests per day", "推理：每日请求量"),
+    "name.inf_tokens": ("inference: tokens per request", "推理：每次请求的 token 数"),
+    "name.serving_mfu": ("serving FLOP utilisation", "推理算力利用率（FLOP）"),
+    "name.serving_util": ("serving fleet utilisation", "推理集群利用率"),
+    "name.index_size": ("retrieval index size", "检索索引大小"),
+    "name.demand": ("demand (GPU-hours per year)", "需求（每年卡时）"),
+    "name.utilisation": ("fleet utilisation (share of hours used)", "集群利用率（实际使用时长占比）"),
+    "name.exit_data": ("exit: data to move out", "退出：需迁出的数据量"),
+    "name.reserved_discount": ("reserved discount vs on-demand", "预留相对按需的折扣"),
+    "name.platform_markup": ("managed platform markup over on-demand", "托管平台相对按需的加价倍数"),
+    "name.external_fee": ("external service fee per year", "外部服务年费"),
+    "name.server_power": ("server power ({cls}-class, max)", "服务器功率（{cls} 级，峰值）"),
+    "name.power_load": ("average power load (share of max)", "平均功率负载（占峰值比例）"),
+    "name.pue": ("PUE", "PUE（电能使用效率）"),
+    "name.ops_fte": ("operations staff (FTE per 256 GPUs)", "运维人员（每 256 卡的全职人数）"),
+    "name.support": ("support contract (share of capex per year)", "维保合同（每年占采购额比例）"),
+    # ---------------------------------------------------------------- assumption values, notes, sources
+    "value.model_shape": (
+        "{layers} layers, hidden {hidden}, {heads} heads, vocab {vocab}",
+        "{layers} 层，隐藏维度 {hidden}，{heads} 个注意力头，词表 {vocab}",
+    ),
+    "value.sourced_prior": ("sourced prior", "有出处的先验值"),
+    "value.flash_attention": ("FlashAttention (scores never stored)", "FlashAttention（不保存注意力分数）"),
+    "value.no_flash_attention": ("standard attention (no FlashAttention)", "标准注意力（无 FlashAttention）"),
+    "answer.yes": ("yes", "是"),
+    "answer.no": ("no", "否"),
+    "note.tail": (
+        "mode {mode}; with probability {p:.0%} a troubled run: {low}-{high} (mode {tail_mode})",
+        "最可能值 {mode}；有 {p:.0%} 的概率是一次出问题的运行：{low}-{high}（最可能值 {tail_mode}）",
+    ),
+    "note.give_shape": ("give --layers/--hidden for the real shape", "请用 --layers / --hidden 给出真实结构"),
+    "note.mode": ("mode {mode}", "最可能值 {mode}"),
+    "note.mode_and": ("mode {mode}; {note}", "最可能值 {mode}；{note}"),
+    "note.price": ("{origin}; effective {effective}", "{origin}；{effective} 起生效"),
+    "note.price_expires": (
+        "{origin}; effective {effective}, expires {expires}",
+        "{origin}；{effective} 起生效，{expires} 到期",
+    ),
+    "note.stale": ("STALE: {note}", "过期价格：{note}"),
+    "note.converted": ("{note}; converted from {ccy}", "{note}；由 {ccy} 换算"),
+    "note.converted_only": ("converted from {ccy}", "由 {ccy} 换算"),
+    "note.fx_dated": ("rate dated {day}", "汇率日期 {day}"),
+    "note.proxy": ("proxy for an accelerator outside the catalog; {note}", "目录外加速卡的替代价格；{note}"),
+    "src.requester_rounds": ("requester (--rounds)", "需求方（--rounds）"),
+    "src.requester_utilisation": ("requester (--utilisation)", "需求方（--utilisation）"),
+    "src.requester": ("requester", "需求方"),
+    "src.external_quote": (
+        "requester (--external-per-year): a vendor's quote",
+        "需求方（--external-per-year）：供应商报价",
+    ),
+    "src.recompute_default": (
+        "default: selective when it fits (Korthikanti et al. 2022)",
+        "默认：放得下时用选择性重计算（Korthikanti et al. 2022）",
+    ),
+    "src.offload_default": (
+        "default: none, and not searched for min_gpus (host memory is not modelled); --offload to plan with it, "
+        "at a throughput cost (ZeRO-Offload, Ren et al. 2021)",
+        "默认：不卸载，最少卡数的搜索也不含卸载（工具不模拟主机内存）；如需卸载请用 --offload，"
+        "吞吐会下降（ZeRO-Offload，Ren et al. 2021）",
+    ),
+    "src.flash_attention": (
+        "assumed: FlashAttention (Dao et al. 2022, arXiv:2205.14135) never stores the s x s attention scores and "
+        "recomputes them in the backward pass, so --recompute none costs like selective; --no-flash-attention "
+        "if your stack lacks it",
+        "假设使用 FlashAttention（Dao et al. 2022，arXiv:2205.14135）：不保存 s×s 注意力分数、反向时重算，"
+        "因此 --recompute none 与选择性重计算代价相同；若训练框架没有它，请加 --no-flash-attention",
+    ),
+    "src.no_flash_attention": (
+        "requester (--no-flash-attention): with --recompute none the 5*a*s/h attention scores per layer are "
+        "stored (Korthikanti et al. 2022)",
+        "需求方（--no-flash-attention）：--recompute none 时每层保存 5*a*s/h 的注意力分数（Korthikanti et al. 2022）",
+    ),
+    "src.guided_rounds": (
+        "guided answer (several rounds: {answer}): the {task} prior with the rounds beyond the final run x{scale:g} "
+        "({why}); prior: {prior}",
+        "引导问答的回答（是否多轮：{answer}）：{task} 的先验，最终运行之外的轮次 ×{scale:g}"
+        "（{why}）；先验出处：{prior}",
+    ),
+    "src.spec_table": ("spec {table}", "规格文件 {table}"),
+    "src.placeholder": (
+        "trainledger placeholder by task type — no public base rate; replace with your plan in the spec's "
+        "[data] and [labor] tables",
+        "trainledger 按任务类型给出的占位值——没有公开的基准数据；请在规格文件的 [data] 和 [labor] 表中填写你的计划",
+    ),
+    "src.user_accelerator": (
+        "user input (--gpu-memory-gb / --peak-tflops)",
+        "用户输入（--gpu-memory-gb / --peak-tflops）",
+    ),
+    "acc.custom": ("custom accelerator ({gb:g} GB, {tflops:g} TFLOPS)", "自定义加速卡（{gb:g} GB，{tflops:g} TFLOPS）"),
+    "acc.overridden": ("{name} (overridden)", "{name}（参数已覆盖）"),
+    # ---------------------------------------------------------------- units (drawer and tornado)
+    "unit.x": ("x", "倍"),
+    "unit.fraction": ("fraction", "比例"),
+    "unit.fraction of dense BF16 peak": ("fraction of dense BF16 peak", "占 BF16 稠密峰值的比例"),
+    "unit.person_month": ("person_month", "人月"),
+    "unit.person_hour": ("person_hour", "人时"),
+    "unit.item": ("item", "条"),
+    "unit.gpu_hour": ("gpu_hour", "卡时"),
+    "unit.node_hour": ("node_hour", "节点时"),
+    "unit.each": ("each", "台"),
+    "unit.kwh": ("kwh", "kWh"),
+    "unit.kw_month": ("kw_month", "kW·月"),
+    "unit.gb": ("gb", "GB"),
+    "unit.gb_month": ("gb_month", "GB·月"),
+    "unit.mtok": ("mtok", "百万 token"),
+    "unit.token": ("token", "token"),
+    "unit.request/day": ("request/day", "请求/天"),
+    "unit.fx": ("{quote} per {base}", "{quote}（每 1 {base}）"),
+    # ---------------------------------------------------------------- owners who confirm an assumption
+    "owner.requester": ("requester", "需求方"),
+    "owner.platform team": ("platform team", "平台团队"),
+    "owner.procurement": ("procurement", "采购"),
+    "owner.finance": ("finance", "财务"),
+    "owner.facilities": ("facilities", "机房设施"),
+    "owner.data lead": ("data lead", "数据负责人"),
+    "owner.project lead": ("project lead", "项目负责人"),
+    "owner.serving team": ("serving team", "推理服务团队"),
+    "owner.unassigned": ("unassigned", "未指定"),
+    # ---------------------------------------------------------------- memory terms (the dominant one)
+    "term.weights": ("weights", "权重"),
+    "term.gradients": ("gradients", "梯度"),
+    "term.optimizer_states": ("optimizer states", "优化器状态（含 fp32 主权重）"),
+    "term.activations": ("activations", "激活值"),
+    "term.zero3_buffers": ("zero3 buffers", "ZeRO-3 参数聚合缓冲"),
+    "term.runtime_reserve": ("runtime reserve", "运行时预留"),
+    "memory.why": (
+        "{term} dominate ({share:.0%} of {total:.1f} GiB per GPU); model states total {bpp:.2f} "
+        "bytes/parameter before sharding ({precision}, {optimizer}{peft}), sharded by {strategy}",
+        "{term}占主导（占每卡 {total:.1f} GiB 的 {share:.0%}）；分片前模型状态共 {bpp:.2f} 字节/参数"
+        "（{precision}，{optimizer}{peft}），分片方式 {strategy}",
+    ),
+    "memory.peft": (", {task}", "，{task}"),
+    # ---------------------------------------------------------------- data lines
+    "line.licensing": ("licensing", "授权费"),
+    "line.cleaning": ("cleaning", "清洗与去重"),
+    "line.labelling": ("labelling", "标注"),
+    "line.eval_set": ("eval_set", "评测集"),
+    "line.validation": ("validation", "复核"),
+    # ---------------------------------------------------------------- compare (procurement)
+    "compare.basis": (
+        "cash to serve the same demand for the same years; own hardware amortised: purchase minus an assumed "
+        "resale value that falls with the horizon (straight-line over the useful life x a used-market haircut, "
+        "floored); exit costs included",
+        "同等需求、同样年限所需的现金；自建硬件按摊销计：采购额减去假设的残值——残值随年限下降"
+        "（按使用年限直线折旧 × 二手市场折价，并设下限）；含退出成本",
+    ),
+    "compare.option.on_demand": ("on_demand", "按需租用"),
+    "compare.option.reserved": ("reserved", "预留实例"),
+    "compare.option.own": ("own", "自建（自购硬件）"),
+    "compare.option.platform": ("platform", "托管平台"),
+    "compare.option.external_service": ("external_service", "外部服务"),
+    "compare.basis.billed": ("billed", "账单现金"),
+    "compare.basis.billed_reserved": ("billed (unused reservation included)", "账单现金（含预留未使用部分）"),
+    "compare.basis.amortized": ("amortized", "摊销"),
+    "compare.line.rent": ("rent", "租金"),
+    "compare.line.exit_egress": ("exit_egress", "退出：数据迁出流量费"),
+    "compare.line.reservation": ("reservation", "预留费用"),
+    "compare.line.overflow_on_demand": ("overflow_on_demand", "超出容量部分按需租用"),
+    "compare.line.purchase": ("purchase", "硬件采购"),
+    "compare.line.power": ("power", "电费"),
+    "compare.line.colocation": ("colocation", "机柜托管"),
+    "compare.line.operations_staff": ("operations_staff", "运维人力"),
+    "compare.line.support": ("support", "维保"),
+    "compare.line.exit_resale": ("exit_resale", "退出：硬件残值回收"),
+    "compare.line.platform": ("platform", "平台费用"),
+    "compare.line.vendor": ("vendor", "供应商费用"),
+    "compare.own_no_price": (
+        "{path}: no price for {item!r}",
+        "价目表 {path} 中没有 {item!r} 的价格，无法估算自建方案",
+    ),
+    "compare.own_unavailable": ("{reason}", "无法估算自建方案：{reason}"),
+    # ---------------------------------------------------------------- CLI
+    "cli.warning": ("warning: {text}", "警告：{text}"),
+}

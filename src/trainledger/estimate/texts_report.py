@@ -1,0 +1,263 @@
+"""Message texts of the reports (headings, guided mode, warnings and notes): ``id -> (English,
+Chinese)`` templates, merged into ``messages.MESSAGES`` (see ``messages.py`` for the rules: both
+languages, the same placeholders)."""
+
+from __future__ import annotations
+
+REPORT: dict[str, tuple[str, str]] = {
+    # ---------------------------------------------------------------- report headings and labels
+    "label.title": ("Training budget estimate", "训练预算估算"),
+    "label.compare_title": ("Procurement comparison", "采购方式对比"),
+    "label.task": ("Task type", "任务类型"),
+    "label.main_cost": ("Where the money usually goes", "主要开销"),
+    "label.priced_on": ("Prices as of", "价格日期"),
+    "label.price_book": ("Price book", "价目表"),
+    "label.currency": ("Currency", "币种"),
+    "label.warnings": ("Warnings", "警告"),
+    "label.notes": ("Notes", "说明"),
+    "label.result": ("Result (P10 / P50 / P90)", "估算结果（P10 / P50 / P90）"),
+    "label.figure": ("Figure", "项目"),
+    "label.effective_gpu_hours": ("Effective GPU-hours (final run)", "有效卡时（最终运行）"),
+    "label.gpu_hours": ("GPU-hours with overhead (final run)", "含额外占用的卡时（最终运行）"),
+    "label.programme_gpu_hours": ("GPU-hours, whole programme (all rounds)", "全部实验轮次的卡时"),
+    "label.wallclock_days": ("Wall-clock days on {n} GPUs", "{n} 卡上的日历天数"),
+    "label.mfu": ("Utilisation (MFU)", "算力利用率（MFU）"),
+    "label.overhead": ("Overhead factor", "额外占用系数"),
+    "label.rounds": ("Experiment rounds", "实验轮次系数"),
+    "label.cost_compute": ("Compute, all rounds", "算力（全部轮次）"),
+    "label.cost_data": ("Data", "数据"),
+    "label.cost_labor": ("Labor", "人力"),
+    "label.cost_total": ("Total programme budget", "总预算（全部轮次）"),
+    "label.final_compute": ("Final run: compute", "最终运行：算力"),
+    "label.final_labor": ("Final run: one round of run labor", "最终运行：一轮运行人力"),
+    "label.final_total": ("Final run: total", "最终运行：合计"),
+    "label.memory": ("Memory and GPU count", "显存与卡数"),
+    "label.per_gpu": ("Memory per GPU", "每卡显存"),
+    "label.min_gpus": ("Minimum GPUs", "最少卡数"),
+    "label.strategy": ("Least-GPU strategy", "最省卡的并行策略"),
+    "label.training_strategy": ("Strategy costed for the run", "计价所用的并行策略"),
+    "label.dominant": ("Dominant term", "显存主导项"),
+    "label.why": ("Why", "原因"),
+    "label.gpu": ("Accelerator", "加速卡"),
+    "label.lines": ("Data and labor lines", "数据与人力明细"),
+    "label.line": ("Line", "明细"),
+    "label.sensitivity": ("What moves the total most (tornado)", "对总预算影响最大的假设（龙卷风图）"),
+    "label.input": ("Input", "输入项"),
+    "label.input_range": ("Input P10 - P90", "输入项 P10 – P90"),
+    "label.total_at": ("Total at input P10 / P90", "输入项取 P10 / P90 时的总预算"),
+    "label.swing": ("Swing", "摆幅"),
+    "label.inference": (
+        "Inference (serving) — separate, never added to training",
+        "推理（长期服务）——单独估算，不计入训练",
+    ),
+    "label.monthly": ("Per month", "每月"),
+    "label.gpu_hours_month": ("GPU-hours per month", "每月卡时"),
+    "label.storage_month": ("Retrieval index storage per month", "检索索引每月存储费"),
+    "label.over_months": ("Over {m} months", "{m} 个月合计"),
+    "label.drawer": ("Assumptions drawer", "假设抽屉"),
+    "label.name": ("Name", "名称"),
+    "label.value": ("Value or range", "取值或区间"),
+    "label.unit": ("Unit", "单位"),
+    "label.evidence": ("Evidence", "证据等级"),
+    "label.source": ("Source", "来源"),
+    "label.owner": ("Owner to confirm", "待确认人"),
+    "label.note": ("Note", "备注"),
+    "label.option": ("Option", "方案"),
+    "label.total": ("Total over {y} years", "{y} 年合计"),
+    "label.per_hour": ("Per used GPU-hour", "每实际使用卡时"),
+    "label.basis": ("Basis", "口径"),
+    "label.unavailable": ("not available", "不可用"),
+    "label.not_added": ("not added to any training figure", "不计入任何训练数字"),
+    "label.fleet": ("GPU", "加速卡 × 卡数"),
+    "label.demand": ("demand GPU-h/yr (P10/P50/P90)", "每年需求卡时（P10 / P50 / P90）"),
+    "label.line_of": ("{group}: {line}", "{group}：{line}"),
+    "label.labor_line": ("{phase} / {role}", "{phase} / {role}"),
+    "mem.per_gpu_at": ("{gib:.1f} GiB @ {n} GPUs", "{gib:.1f} GiB（按 {n} 卡计）"),
+    "scope.min_gpus": (
+        "least-GPU plan over the on-GPU options the request leaves open ({searched}); as given: {given}; {offload}",
+        "最省卡方案：在请求未指定的显存内选项中搜索（{searched}）；已指定：{given}；{offload}",
+    ),
+    "scope.offload_not_searched": (
+        "CPU offload not searched (host memory is not modelled): pass --offload to plan with it",
+        "未搜索 CPU 卸载（工具不模拟主机内存）：如需卸载请用 --offload 指定",
+    ),
+    "scope.offload_given": ("CPU offload as given", "CPU 卸载按指定方式"),
+    "label.least_gpu": ("Least-GPU plan: memory per GPU", "最省卡方案：每卡显存"),
+    "mem.training_strategy": ("{strategy} ({gib:.1f} GiB/GPU)", "{strategy}（每卡 {gib:.1f} GiB）"),
+    # ---------------------------------------------------------------- where the money goes, by task type
+    "task.main_cost.pretrain": ("compute, and overwhelmingly so", "算力，且占绝对大头"),
+    "task.main_cost.continued_pretrain": (
+        "compute plus licensing of high-quality corpora",
+        "算力，加上高质量语料的授权费",
+    ),
+    "task.main_cost.full_finetune": (
+        "moderate compute; data and evaluation dominate",
+        "算力中等，数据与评测是主要开销",
+    ),
+    "task.main_cost.lora": ("little compute; mostly data and people", "算力很少，主要花在数据和人力上"),
+    "task.main_cost.qlora": ("little compute; mostly data and people", "算力很少，主要花在数据和人力上"),
+    "task.main_cost.rag": (
+        "data preparation and retrieval quality; almost no training compute",
+        "数据整理与检索质量，几乎不消耗训练算力",
+    ),
+    # ---------------------------------------------------------------- guided mode (--guided)
+    "guided.q_weights": ("Do the model's weights change?", "需要改动模型权重吗？"),
+    "guided.q_labelled": (
+        "How many labelled samples? (0 = raw text only)",
+        "有多少条标注样本？（0 表示只有原始语料）",
+    ),
+    "guided.q_rounds": ("Will it run for several rounds?", "是否计划跑多轮实验？"),
+    "guided.q_existing": ("Starting from an existing model?", "是否基于已有模型继续训练？"),
+    "guided.task_type": ("Task type: {task}", "任务类型：{task}"),
+    "guided.ask_params": ("Parameters (e.g. 7B)", "参数量（如 7B）"),
+    "guided.ask_tokens": ("Training tokens (e.g. 20M)", "训练 token 数（如 20M）"),
+    "guided.ask_gpu": ("Accelerator id (e.g. a100-80gb)", "加速卡型号（如 a100-80gb）"),
+    "reason.several_rounds": (
+        "several rounds planned: budget {low:.3g}-{high:.3g} final-run equivalents (the task type's prior)",
+        "计划跑多轮：按该任务类型的先验，预算按 {low:.3g}–{high:.3g} 次最终运行的量预留",
+    ),
+    "reason.one_round": (
+        "one main run planned: still budget {low:.3g}-{high:.3g} final-run equivalents for the usual retries "
+        "(the task type's prior, extra rounds scaled down)",
+        "计划只跑一次主训练：预算仍按 {low:.3g}–{high:.3g} 次最终运行预留，以备常见的重跑"
+        "（该任务类型的先验，额外轮次按比例缩小）",
+    ),
+    "reason.no_weight_change": (
+        "the weights do not change: this is prompting plus retrieval, not training",
+        "不改动权重：这是提示词加检索（RAG），不是训练",
+    ),
+    "reason.continued_pretrain": (
+        "weights change, no labelled samples, starting from an existing model: continued pre-training on raw text",
+        "改动权重、没有标注样本、基于已有模型：在原始语料上继续预训练",
+    ),
+    "reason.pretrain": (
+        "weights change, no labelled samples, no starting model: pre-training from scratch — compute will "
+        "dominate the bill",
+        "改动权重、没有标注样本、没有基础模型：从零预训练——算力将是压倒性的开销",
+    ),
+    "reason.peft": (
+        "weights change with {n:,} labelled samples: a fine-tune; parameter-efficient (adapters) usually "
+        "suffices at this size{qlora}",
+        "改动权重，有 {n:,} 条标注样本：属于微调；这个规模用参数高效微调（适配器）通常就够了{qlora}",
+    ),
+    "reason.qlora_suffix": (
+        " and 4-bit base weights fit small GPUs (QLoRA)",
+        "；底座权重量化到 4 比特后，小显存的卡也放得下（QLoRA）",
+    ),
+    "reason.full_finetune": (
+        "weights change with {n:,} labelled samples: full fine-tuning; data and evaluation, not compute, are "
+        "usually the larger cost",
+        "改动权重，有 {n:,} 条标注样本：全参微调；通常数据与评测比算力更贵",
+    ),
+    # ---------------------------------------------------------------- warnings
+    "warn.implausible_pretrain": (
+        "implausible: pre-training {params} parameters on only {tokens} tokens (fewer tokens than parameters; "
+        "compute-optimal is ~{ratio} tokens per parameter, Hoffmann et al. 2022)",
+        "不合理：用仅 {tokens} 个 token 从零预训练 {params} 参数的模型（token 数少于参数量；"
+        "按 Hoffmann et al. 2022，算力最优约为每个参数 {ratio} 个 token）",
+    ),
+    "warn.gpus_not_multiple": (
+        "--gpus {gpus} is not a multiple of tensor x pipeline parallel {mp}: some GPUs would idle",
+        "--gpus {gpus} 不是张量并行 × 流水线并行度 {mp} 的整数倍：会有卡闲置",
+    ),
+    "warn.proxy_price": (
+        "no price for {item!r}: priced like the nearest catalog accelerator {near} ({tflops:g} TFLOP/s, "
+        "{gb:g} GB) — pass --price-item or add your own price",
+        "价目表中没有 {item!r} 的价格：按目录中最接近的加速卡 {near}（{tflops:g} TFLOP/s，{gb:g} GB）"
+        "计价——请用 --price-item 指定，或在价目表中补上自己的价格",
+    ),
+    "warn.placeholders": (
+        "placeholders used for {items}: assumed by task type, each needs its owner's confirmation — give "
+        "[data] / [labor] in a spec (--from)",
+        "以下输入沿用了按任务类型给出的占位值：{items}。这些都是假设，需由各自负责人确认——"
+        "请在规格文件（--from）的 [data] / [labor] 中填写实际计划",
+    ),
+    "warn.ph.data.licensing": ("data licensing", "数据授权费（[data] licensing）"),
+    "warn.ph.data.cleaning_person_months": (
+        "data cleaning_person_months",
+        "数据清洗人月（[data] cleaning_person_months）",
+    ),
+    "warn.ph.data.labelled_items": ("data labelled_items", "标注条数（[data] labelled_items）"),
+    "warn.ph.data.review_fraction": ("data review_fraction", "复核比例（[data] review_fraction）"),
+    "warn.ph.data.eval_items": ("data eval_items", "评测集条数（[data] eval_items）"),
+    "warn.ph.labor.build": ("labor build", "一次性建设人力（[labor.build]）"),
+    "warn.ph.labor.run": ("labor run", "每轮运行人力（[labor.run]）"),
+    "warn.long_run": (
+        "the final run takes ~{days:.0f} days on {gpus} GPUs at P50: pass --gpus with the cluster size you "
+        "will really have",
+        "按 P50，最终运行在 {gpus} 张卡上约需 {days:.0f} 天：请用 --gpus 填写实际能拿到的集群规模",
+    ),
+    "warn.fx_expired": (
+        "FX rate {key} dated {day} has expired ({origin})",
+        "汇率 {key}（日期 {day}）已过期（{origin}）",
+    ),
+    "warn.stale_prices": (
+        "{n} stale price(s) on {on}, used only as flagged assumptions: {items} — update {path}",
+        "截至 {on} 有 {n} 个过期价格，仅作为已标记的假设使用：{items}——请更新价目表 {path}",
+    ),
+    "price.stale_item": ("{item} ({why})", "{item}（{why}）"),
+    "price.expired": ("expired {day}", "已于 {day} 过期"),
+    "price.not_yet": ("effective only from {day}", "{day} 起才生效"),
+    # ---------------------------------------------------------------- notes
+    "note.rag_route": (
+        "rag changes no weights: there is no training compute to estimate. Budget instead: document cleaning "
+        "and chunking and an evaluation set ([data]), the retrieval index (embedding the corpus, vector-store "
+        "storage) and serving ([inference]), and the people who own answer quality ([labor]).",
+        "RAG 不改动模型权重，没有训练算力可估。请改为估算：文档清洗与切分、评测集（[data]）；"
+        "检索索引（语料向量化、向量库存储）与推理服务（[inference]）；以及对回答质量负责的人力（[labor]）。",
+    ),
+    "note.selective_no_fit": (
+        "selective recomputation does not fit on {gpus} GPUs (it needs {n}): the run is costed with full "
+        "recomputation (+~33% hardware FLOPs)",
+        "在 {gpus} 张卡上选择性重计算放不下显存（至少需要 {n} 张）：本次按完全重计算计价（硬件 FLOPs 约多 33%）",
+    ),
+    "note.selective_no_fit_any": (
+        "selective recomputation fits on no number of GPUs: the run is costed with full recomputation "
+        "(+~33% hardware FLOPs)",
+        "选择性重计算在任何卡数下都放不下显存：本次按完全重计算计价（硬件 FLOPs 约多 33%）",
+    ),
+    "note.gpus_chosen": (
+        "no --gpus given: costed on {gpus} GPU(s), chosen so the final run takes about {days} days at the "
+        "most likely utilisation (at least the fewest GPUs that hold the costed setup, whole 8-GPU nodes); "
+        "pass --gpus for yours",
+        "未指定 --gpus：按 {gpus} 张卡计价——按最可能的利用率，使最终运行约 {days} 天跑完"
+        "（不少于计价所用方案的最少卡数，按整台 8 卡节点取整）；请用 --gpus 填写实际卡数",
+    ),
+    # ---------------------------------------------------------------- overhead calibration (ledger history)
+    "hist.no_workspace": (
+        "no workspace given: overhead from sourced priors",
+        "未指定工作区：额外占用系数取有出处的先验值",
+    ),
+    "hist.no_hook": (
+        "ledger history hook not available: overhead from sourced priors",
+        "台账历史接口不可用：额外占用系数取有出处的先验值",
+    ),
+    "hist.unreadable": (
+        "no ledger history read from workspace {workspace!r} ({error}): overhead from sourced priors",
+        "未能从工作区 {workspace!r} 读到台账历史（{error}）：额外占用系数取有出处的先验值",
+    ),
+    "hist.empty": (
+        "workspace has no finished batches yet: overhead from sourced priors",
+        "工作区还没有已完成的批次：额外占用系数取有出处的先验值",
+    ),
+    "hist.calibrated": (
+        "overhead calibrated from {n} finished batch(es) of the workspace",
+        "额外占用系数已按工作区 {n} 个已完成批次校准",
+    ),
+    "hist.calibrated_dropped": (
+        "overhead calibrated from {n} finished batch(es) of the workspace; {dropped} with a ratio below 0.99 "
+        "ignored as inconsistent",
+        "额外占用系数已按工作区 {n} 个已完成批次校准；另有 {dropped} 个批次比值低于 0.99，数据不一致，已忽略",
+    ),
+    "hist.none_given": ("no ledger history given", "未提供台账历史"),
+    "src.history_all": (
+        "{n} finished batches of this workspace (actual / effective GPU-hours): min, median, max",
+        "本工作区 {n} 个已完成批次的实际卡时 / 有效卡时：取最小值、中位数、最大值",
+    ),
+    "src.history_widened": (
+        "{n} finished batch(es) of this workspace (median {median:.3g}), range widened to the sourced prior "
+        "({low:g}-{high:g}) because fewer than {min_batches} batches exist; prior: {prior}",
+        "本工作区 {n} 个已完成批次（中位数 {median:.3g}）；已完成批次不足 {min_batches} 个，"
+        "区间放宽到有出处的先验（{low:g}-{high:g}）；先验出处：{prior}",
+    ),
+}
