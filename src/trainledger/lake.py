@@ -1,43 +1,58 @@
-"""The lake: append-only Parquet facts, one immutable partition per imported file.
+"""The lake: append-only Parquet facts, immutable partitions, one directory per source file.
 
 ``Lake(root)`` takes the lake directory itself (a workspace's ``WORKSPACE/lake``)::
 
-    <root>/<table>/source=<sha256>/part-0.parquet    accepted rows of one source file
+    <root>/<table>/source=<sha256>/part-<n>.parquet  accepted rows of one import of a file
+    <root>/<table>/.lock                               held while an import settles and publishes
     <root>/quarantine/<kind>/<sha256>.jsonl            rejected rows: file, row, line, reason, raw
     <root>/imports.jsonl                               one JSON line per import attempt
     <root>/.tmp/                                       files being written; never read
 
-A partition is written to ``.tmp`` first and then hard-linked into place, so a reader sees either
-no partition or a complete one, and an existing partition is never overwritten (a second writer
-gets ``PartitionExists``). Nothing in the lake is ever modified or deleted by trainledger.
+The first import of a file that accepts rows writes ``part-0``; a re-import of the same content
+with other options (e.g. ``--currency`` after a quarantine) that accepts rows adds ``part-1``,
+and so on. A partition is written to ``.tmp`` first and then hard-linked into place, so a reader
+sees either no partition or a complete one, and an existing partition is never overwritten.
+Settling a partition against the others (``trainledger.ingest.settle``) and publishing it happen
+under the table's lock, so concurrent imports of overlapping files never count a row twice.
+Nothing in the lake is ever modified or deleted by trainledger, except leftovers in ``.tmp``.
+``read`` returns partitions in import order (the order of ``imports.jsonl``).
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
+import logging
 import os
 import re
+import time
 import uuid
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from trainledger.errors import BadInput, NotFound, TrainledgerError
+from trainledger.ingest.lakefs import FileLock, alive, append_line, lock_for, read_jsonl
+from trainledger.ingest.lakefs import file_sha as _file_sha
+from trainledger.ingest.lakefs import link_into_place as _link_into_place
 from trainledger.ingest.schemas import KIND_TABLES, TABLES
+from trainledger.ingest.settle import Settle, drop_repeats, meta_of, settle_partition
 
-PART = "part-0.parquet"
+__all__ = ["Committed", "Lake", "PartitionExists", "PartitionWriter", "QuarantineWriter", "Settle"]
+
+PART = "part-0.parquet"  # the first import's partition of a file
 ROW_GROUP = 131_072
+TMP_MAX_AGE = 3600.0  # seconds: a leftover in .tmp older than this, of a finished process, goes
 _NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 _SHA_RE = re.compile(r"^[0-9a-f]{64}$")
+_PART_RE = re.compile(r"^part-(\d+)\.parquet$")
+_TMP_PID = re.compile(r"-(\d+)-[0-9a-f]{8}\.")
+log = logging.getLogger(__name__)
 
 
 class PartitionExists(FileExistsError, TrainledgerError):
@@ -49,26 +64,6 @@ class Committed:
     path: Path | None  # None: every row was a duplicate, so no partition was published
     rows: int
     duplicates: int  # rows dropped by ``unique_by`` or ``dedup_by``
-
-
-@dataclass(frozen=True, slots=True)
-class Settle:
-    """What ``PartitionWriter.commit`` does to the rows before publishing them.
-
-    ``dedup_by``: a column (``row_hash``) whose value names a row's content. A row the table's
-    *other* partitions already hold is a duplicate and is dropped; identical rows *within* this
-    partition are all kept (the file is the statement) and get the note ``repeated`` in their
-    ``flags``. Counting is by copies: the k-th copy of a value in this partition is a duplicate
-    when the other partitions hold at least k copies of it.
-
-    ``conflicts``: (column, note) pairs — a kept row whose ``column`` value is shared by a row of
-    different ``dedup_by`` value, in this partition or another, gets ``note`` (e.g. an invoice id
-    reused for different content).
-    """
-
-    dedup_by: str = "row_hash"
-    repeated: str = "repeated_row_in_file"
-    conflicts: tuple[tuple[str, str], ...] = ()
 
 
 def _check_name(kind: str, value: str) -> str:
@@ -83,48 +78,34 @@ def _check_sha(sha256: str) -> str:
     return sha256
 
 
-def _fsync_dir(path: Path) -> None:
-    with contextlib.suppress(OSError):  # not every filesystem lets a directory be fsynced
-        fd = os.open(path, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
-def _link_into_place(tmp: Path, final: Path) -> None:
-    """Atomically publish ``tmp`` as ``final``; raise FileExistsError if ``final`` exists."""
-    final.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        os.link(tmp, final)  # atomic and refuses an existing target
-    except FileExistsError:
-        raise
-    except OSError:  # a filesystem without hard links: check, then rename (small race window)
-        if final.exists():
-            raise FileExistsError(final) from None
-        os.replace(tmp, final)
-    else:
-        tmp.unlink()
-    _fsync_dir(final.parent)
-
-
-def _file_sha(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
+# -- writers --------------------------------------------------------------------------------------
 
 
 class PartitionWriter:
     """Streams record batches into a temp Parquet file; ``commit`` publishes it.
 
     Batches are buffered into row groups of about ``ROW_GROUP`` rows (Arrow memory, compact).
+    ``identity`` and ``statement`` are recorded in the file's metadata (``settle.META_KEY``);
+    ``index`` fixes the part number (``write_partition``: 0), else the next free one is taken.
     """
 
-    def __init__(self, lake: Lake, table: str, sha256: str, schema: pa.Schema) -> None:
-        self.lake, self.table, self.sha256, self.schema = lake, table, sha256, schema
-        self.final = lake.partition_path(table, sha256)
+    def __init__(
+        self,
+        lake: Lake,
+        table: str,
+        sha256: str,
+        schema: pa.Schema,
+        *,
+        identity: str = "",
+        statement: str = "",
+        index: int | None = None,
+    ) -> None:
+        self.lake, self.table, self.sha256 = lake, table, sha256
+        self.schema = schema.with_metadata(meta_of(identity, statement))
+        self.statement = statement
+        self.index = index
+        self.dir = lake.partition_path(table, sha256).parent
+        self.final: Path | None = None
         self.tmp = lake.tmp_path(f"{table}-{sha256[:16]}", ".parquet")
         self._writer: pq.ParquetWriter | None = None
         self._pending: list[pa.RecordBatch] = []
@@ -135,7 +116,7 @@ class PartitionWriter:
     def write(self, data: pa.RecordBatch | pa.Table) -> None:
         if data.num_rows == 0:
             return
-        if data.schema != self.schema:
+        if not data.schema.equals(self.schema):
             data = data.select(self.schema.names).cast(self.schema)
         batches = [data] if isinstance(data, pa.RecordBatch) else data.to_batches()
         self._pending.extend(batches)
@@ -169,7 +150,8 @@ class PartitionWriter:
         ``keep_empty``. ``unique_by`` names a column: a row whose value repeats an earlier
         row's value is dropped (and counted in ``Committed.duplicates``). ``settle``: drop the
         rows other partitions already hold and flag repeats and conflicts (see ``Settle``);
-        when every row is dropped nothing is published and ``Committed.path`` is None.
+        when every row is dropped nothing is published and ``Committed.path`` is None. Settling
+        and publishing happen under the table's lock (``Lake.lock``).
         """
         if self.rows == 0 and not keep_empty:
             self.abort()
@@ -177,15 +159,18 @@ class PartitionWriter:
         try:
             self._flush()
             self._close()
-            duplicates = _drop_repeats(self.tmp, unique_by) if unique_by else 0
-            if settle is not None:
-                duplicates += _settle(self.tmp, self.lake, self.table, self.sha256, settle)
-                if duplicates == self.rows and not keep_empty:
-                    self.abort()
-                    return Committed(None, 0, duplicates)
-            with open(self.tmp, "rb+") as f:
-                os.fsync(f.fileno())
-            _link_into_place(self.tmp, self.final)
+            duplicates = drop_repeats(self.tmp, unique_by) if unique_by else 0
+            with self.lake.lock(self.table):
+                if settle is not None:
+                    duplicates += settle_partition(
+                        self.tmp, self.lake, self.table, self.sha256, settle, self.statement
+                    )
+                    if duplicates == self.rows and not keep_empty:
+                        self.abort()
+                        return Committed(None, 0, duplicates)
+                with open(self.tmp, "rb+") as f:
+                    os.fsync(f.fileno())
+                self.final = self._publish()
         except FileExistsError:
             raise PartitionExists(
                 f"lake partition {self.table}/source={self.sha256} already exists; "
@@ -195,6 +180,20 @@ class PartitionWriter:
             self.done = True
             self.tmp.unlink(missing_ok=True)  # already gone after a successful publish
         return Committed(self.final, self.rows - duplicates, duplicates)
+
+    def _publish(self) -> Path:
+        if self.index is not None:
+            final = self.dir / f"part-{self.index}.parquet"
+            _link_into_place(self.tmp, final)
+            return final
+        while True:  # the next free part number (under the lock, no other import races)
+            taken = [int(m[1]) for p in _part_files(self.dir) if (m := _PART_RE.match(p.name))]
+            final = self.dir / f"part-{max(taken, default=-1) + 1}.parquet"
+            try:
+                _link_into_place(self.tmp, final)
+            except FileExistsError:  # a writer that does not lock: take the next number
+                continue
+            return final
 
     def abort(self) -> None:
         self._pending = []
@@ -212,149 +211,9 @@ class PartitionWriter:
             self.abort()
 
 
-def _drop_repeats(path: Path, column: str) -> int:
-    """Rewrite ``path`` without rows whose ``column`` repeats an earlier row. Returns the count."""
-    pf = pq.ParquetFile(path)
-    keys = pf.read(columns=[column]).column(column)
-    n = len(keys)
-    if pc.count_distinct(keys).as_py() == n:
-        return 0
-    idx = pa.table({"k": keys, "i": pa.array(np.arange(n, dtype=np.int64))})
-    first = idx.group_by("k", use_threads=False).aggregate([("i", "min")]).column("i_min")
-    keep = np.zeros(n, dtype=bool)
-    keep[first.to_numpy()] = True
-    out = path.with_name(path.name + ".dedup")
-    try:
-        with pq.ParquetWriter(out, pf.schema_arrow, compression="zstd") as w:
-            offset = 0
-            for group in range(pf.num_row_groups):
-                t = pf.read_row_group(group)
-                w.write_table(t.filter(pa.array(keep[offset : offset + t.num_rows])))
-                offset += t.num_rows
-        os.replace(out, path)
-    finally:
-        out.unlink(missing_ok=True)
-    return n - int(keep.sum())
+def _part_files(directory: Path) -> list[Path]:
+    return [p for p in directory.glob("part-*.parquet") if _PART_RE.match(p.name)]
 
-
-def _settle(path: Path, lake: Lake, table: str, own: str, settle: Settle) -> int:
-    """Apply ``settle`` to the temp partition at ``path`` (see ``Settle``); rewrite it only
-    when a row is dropped or flagged. Returns the number of rows dropped as duplicates.
-
-    The other partitions are read one at a time, and only the columns needed (``row_hash``,
-    plus each conflict column): no table is loaded whole, and no Python set is built.
-    """
-    by = settle.dedup_by
-    conflict_cols = [c for c, _ in settle.conflicts]
-    pf = pq.ParquetFile(path)
-    mine = pf.read(columns=[by, *conflict_cols])
-    keys = mine.column(by).combine_chunks()
-    n = len(keys)
-    repeated: pa.Array | None = None
-    if pc.count_distinct(keys).as_py() != n:
-        counts = pc.value_counts(keys)
-        repeated = counts.field("values").filter(pc.greater(counts.field("counts"), 1))
-    ids = {c: mine.column(c).combine_chunks() for c in conflict_cols}
-    wanted_ids = {c: pc.unique(v.drop_null()) for c, v in ids.items()}
-
-    held = np.zeros(n, dtype=bool)  # the value is in another partition
-    held_repeats: list[pa.Array] = []  # the other partitions' copies of repeated values
-    others: dict[str, list[pa.Table]] = {c: [] for c in conflict_cols}
-    for part in lake.partitions(table):
-        if part.parent.name == f"source={own}":
-            continue
-        other_pf = pq.ParquetFile(part)
-        if by not in other_pf.schema_arrow.names:
-            continue
-        have = [c for c in conflict_cols if c in other_pf.schema_arrow.names]
-        theirs = other_pf.read(columns=[by, *have])
-        their_keys = theirs.column(by).combine_chunks()
-        held |= _mask(pc.is_in(keys, value_set=their_keys))
-        if repeated is not None:
-            held_repeats.append(their_keys.filter(pc.is_in(their_keys, value_set=repeated)))
-        for c in have:
-            hit = theirs.filter(pc.is_in(theirs.column(c), value_set=wanted_ids[c]))
-            if hit.num_rows:
-                others[c].append(pa.table({"id": hit.column(c), "key": hit.column(by)}))
-
-    drop = held
-    in_repeat = np.zeros(n, dtype=bool)
-    if repeated is not None:
-        in_repeat = _mask(pc.is_in(keys, value_set=repeated))
-        if (held & in_repeat).any():  # count copies: keep those beyond what others hold
-            theirs = pc.value_counts(pa.chunked_array(held_repeats, keys.type).combine_chunks())
-            cap = np.zeros(len(repeated), dtype=np.int64)
-            cap[_ints(pc.index_in(theirs.field("values"), value_set=repeated))] = _ints(
-                theirs.field("counts")
-            )
-            where = np.flatnonzero(in_repeat)
-            codes = _ints(pc.index_in(keys.take(pa.array(where)), value_set=repeated))
-            drop = held & ~in_repeat
-            drop[where] = _rank_within(codes) < cap[codes]
-
-    keep = ~drop
-    notes: list[tuple[np.ndarray, str]] = []
-    if repeated is not None:
-        notes.append((in_repeat & keep, settle.repeated))
-    kept_keys = keys.filter(pa.array(keep))
-    for c, note in settle.conflicts:
-        kept = pa.table({"id": ids[c].filter(pa.array(keep)), "key": kept_keys})
-        pairs = pa.concat_tables([kept.filter(pc.is_valid(kept.column("id"))), *others[c]])
-        groups = pairs.group_by("id", use_threads=False).aggregate([("key", "count_distinct")])
-        reused = groups.column("id").filter(pc.greater(groups.column("key_count_distinct"), 1))
-        notes.append((_mask(pc.is_in(ids[c], value_set=reused)) & keep, note))
-    notes = [(m, note) for m, note in notes if m.any()]
-    if not drop.any() and not notes:
-        return 0
-    out = path.with_name(path.name + ".settled")
-    try:
-        flags_at = pf.schema_arrow.get_field_index("flags")
-        with pq.ParquetWriter(out, pf.schema_arrow, compression="zstd") as w:
-            offset = 0
-            for group in range(pf.num_row_groups):
-                t = pf.read_row_group(group)
-                span = slice(offset, offset + t.num_rows)
-                offset += t.num_rows
-                for m, note in notes:
-                    if m[span].any():
-                        flags = _add_note(t.column(flags_at), m[span], note)
-                        t = t.set_column(flags_at, pf.schema_arrow.field(flags_at), flags)
-                w.write_table(t.filter(pa.array(keep[span])))
-        os.replace(out, path)
-    finally:
-        out.unlink(missing_ok=True)
-    return int(drop.sum())
-
-
-def _mask(result: pa.Array | pa.ChunkedArray) -> np.ndarray:
-    return np.asarray(result.to_numpy(zero_copy_only=False), dtype=bool)
-
-
-def _ints(result: pa.Array | pa.ChunkedArray) -> np.ndarray:
-    return np.asarray(result.to_numpy(zero_copy_only=False), dtype=np.int64)
-
-
-def _rank_within(codes: np.ndarray) -> np.ndarray:
-    """For each position, how many earlier positions have the same code (0 for the first)."""
-    order = np.argsort(codes, kind="stable")
-    ordered = codes[order]
-    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
-    sizes = np.diff(np.r_[starts, len(codes)])
-    rank = np.empty(len(codes), dtype=np.int64)
-    rank[order] = np.arange(len(codes)) - np.repeat(starts, sizes)
-    return rank
-
-
-def _add_note(flags: pa.ChunkedArray, mask: np.ndarray, note: str) -> pa.ChunkedArray:
-    """Append ``note`` to the JSON-list ``flags`` of the rows in ``mask``."""
-    quoted = json.dumps(note, ensure_ascii=False)
-    inner = pc.utf8_slice_codeunits(flags, 1, -1)  # the list's items, without [ ]
-    added = pc.if_else(
-        pc.equal(inner, ""),
-        pa.scalar(f"[{quoted}]"),
-        pc.binary_join_element_wise(pa.scalar("["), inner, pa.scalar(f",{quoted}]"), ""),
-    )
-    return pc.if_else(pa.array(mask), added, flags)
 
 
 class QuarantineWriter:
@@ -423,59 +282,118 @@ class QuarantineWriter:
 class Lake:
     def __init__(self, root: Path | str) -> None:
         self.root = Path(root).absolute()
+        self.log_damage: list[int] = []  # lines of imports.jsonl last found damaged (skipped)
+        self._reported: list[int] = []
 
     # -- paths ------------------------------------------------------------------------------
-    def partition_path(self, table: str, sha256: str) -> Path:
-        return self.root / _check_name("table", table) / f"source={_check_sha(sha256)}" / PART
+    def partition_path(self, table: str, sha256: str, index: int = 0) -> Path:
+        """Where import ``index`` (0: the first) of the file ``sha256`` has its partition."""
+        source = f"source={_check_sha(sha256)}"
+        return self.root / _check_name("table", table) / source / f"part-{index}.parquet"
+
+    def partition_files(self, table: str) -> list[Path]:
+        """Every published partition of ``table``, in no particular order."""
+        return [
+            p
+            for p in (self.root / _check_name("table", table)).glob("source=*/part-*.parquet")
+            if _PART_RE.match(p.name)
+        ]
 
     def partitions(self, table: str) -> list[Path]:
-        """Every published partition of ``table``, in a stable order (by source hash)."""
-        return sorted((self.root / _check_name("table", table)).glob(f"source=*/{PART}"))
+        """Every published partition of ``table`` in import order: the order of their lines
+        in imports.jsonl; a partition the log does not name (a crash between publishing and
+        logging) comes after those, by modification time."""
+        parts = self.partition_files(table)
+        order: dict[str, int] = {}
+        for rec in self.imports():
+            where = rec.get("partition")
+            if where:
+                order.setdefault("/".join(Path(where).parts[-3:]), len(order))
+        tail = len(order)
+
+        def position(p: Path) -> tuple[int, float, str]:
+            at = order.get("/".join(p.parts[-3:]))
+            if at is not None:
+                return (at, 0.0, "")
+            return (tail, p.stat().st_mtime, str(p))
+
+        return sorted(parts, key=position)
 
     def tmp_path(self, stem: str, suffix: str) -> Path:
         tmp = self.root / ".tmp"
         tmp.mkdir(parents=True, exist_ok=True)
         return tmp / f"{stem}-{os.getpid()}-{uuid.uuid4().hex[:8]}{suffix}"
 
+    def clean_tmp(self, max_age: float = TMP_MAX_AGE) -> int:
+        """Remove leftovers in ``.tmp`` (from a killed import) older than ``max_age`` seconds
+        whose writing process is gone. Returns how many were removed."""
+        tmp = self.root / ".tmp"
+        if not tmp.is_dir():
+            return 0
+        cutoff, removed = time.time() - max_age, 0
+        for p in tmp.iterdir():
+            try:
+                if p.stat().st_mtime >= cutoff:
+                    continue
+            except FileNotFoundError:
+                continue
+            m = _TMP_PID.search(p.name)
+            if m and alive(int(m[1])):
+                continue
+            with contextlib.suppress(FileNotFoundError):
+                p.unlink()
+                removed += 1
+        return removed
+
+    def lock(self, table: str) -> FileLock:
+        """The table's exclusive lock (``<table>/.lock``): held from the cross-file duplicate
+        check through publishing a partition and logging the import."""
+        return lock_for(self.root / _check_name("table", table) / ".lock")
+
     # -- partitions ---------------------------------------------------------------------------
-    def open_partition(self, table: str, sha256: str) -> PartitionWriter:
+    def open_partition(
+        self, table: str, sha256: str, *, identity: str = "", statement: str = ""
+    ) -> PartitionWriter:
         schema = TABLES.get(table)
         if schema is None:
             raise ValueError(f"unknown lake table {table!r}; known: {', '.join(TABLES)}")
-        return PartitionWriter(self, table, sha256, schema)
+        return PartitionWriter(
+            self, table, sha256, schema, identity=identity, statement=statement
+        )
 
     def write_partition(self, table: str, sha256: str, arrow_table: pa.Table) -> Path:
-        """Write ``arrow_table`` as the partition of ``sha256``; refuses to overwrite one.
+        """Write ``arrow_table`` as the (first) partition of ``sha256``; refuses to overwrite.
 
         An empty table still writes a (row-less) partition: it records that the source is in.
         """
         if self.partition_path(table, sha256).exists():
             raise PartitionExists(f"lake partition {table}/source={sha256} already exists")
         schema = TABLES.get(table, arrow_table.schema)
-        with PartitionWriter(self, table, sha256, schema) as writer:
+        with PartitionWriter(self, table, sha256, schema, index=0) as writer:
             writer.write(arrow_table)
             committed = writer.commit(keep_empty=True)
-        assert committed is not None
+        assert committed is not None and committed.path is not None
         return committed.path
 
     def has_source(self, sha256: str, kind: str) -> bool:
-        """True when the file with this content hash is already in the lake as ``kind``."""
+        """True when rows of the file with this content hash are in the lake as ``kind``."""
         table = KIND_TABLES.get(kind)
         if table is None:
             raise BadInput(
                 f"unknown import kind {kind!r}", remedy=f"use one of {', '.join(KIND_TABLES)}"
             )
-        return self.partition_path(table, sha256).is_file()
+        return bool(_part_files(self.partition_path(table, sha256).parent))
 
     def read(self, table: str) -> pa.Table:
-        """All partitions of ``table`` as one Arrow table (empty, with the schema, when none)."""
+        """All partitions of ``table`` as one Arrow table, in import order (``partitions``);
+        empty, with the schema, when there are none."""
         schema = TABLES.get(table)
         parts = self.partitions(table)
         if schema is None:
             if not parts:
                 raise NotFound(f"no lake table {table!r}", remedy=f"known: {', '.join(TABLES)}")
             return pa.concat_tables(
-                [pq.ParquetFile(p).read() for p in parts], promote_options="default"
+                [_plain(pq.ParquetFile(p).read()) for p in parts], promote_options="default"
             )
         if not parts:
             return schema.empty_table()
@@ -498,50 +416,50 @@ class Lake:
     def quarantine(self, kind: str, sha256: str) -> list[dict[str, Any]]:
         """The records of the first quarantine file of ``sha256`` (empty when there is none)."""
         path = self.root / "quarantine" / kind / f"{sha256}.jsonl"
-        return list(_read_jsonl(path)) if path.exists() else []
+        return list(read_jsonl(path, [])) if path.exists() else []
 
     def log_import(self, record: Mapping[str, Any]) -> None:
-        """Append one line to imports.jsonl with a single O_APPEND write (safe for concurrent
-        writers on a local filesystem)."""
+        """Append one line to imports.jsonl: under an exclusive lock of the file, after a
+        newline when the file does not end with one (a line torn by a crash stays alone), and
+        looping until every byte is written."""
         self.root.mkdir(parents=True, exist_ok=True)
         line = (json.dumps(dict(record), ensure_ascii=False, default=str) + "\n").encode("utf-8")
-        fd = os.open(self.root / "imports.jsonl", os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            os.write(fd, line)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        append_line(self.root / "imports.jsonl", line)
 
     def imports(self) -> list[dict[str, Any]]:
+        """The import log's records. A damaged line (torn by a crash) is skipped, its line
+        number kept in ``log_damage`` and reported in the log (``logging``)."""
         path = self.root / "imports.jsonl"
-        return list(_read_jsonl(path)) if path.exists() else []
+        damage: list[int] = []
+        records = list(read_jsonl(path, damage)) if path.exists() else []
+        self.log_damage = damage
+        if damage and damage != self._reported:  # once per Lake, not at every read
+            log.warning("%s: skipped damaged line(s) %s", path, ", ".join(map(str, damage)))
+            self._reported = damage
+        return records
 
 
-def _read_jsonl(path: Path) -> Iterator[dict[str, Any]]:
-    with open(path, encoding="utf-8") as f:
-        lines = f.readlines()
-    for i, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            yield json.loads(line)
-        except json.JSONDecodeError:
-            if i == len(lines) and not line.endswith("\n"):
-                return  # a torn last line from a crash mid-append: not a record
-            raise BadInput(
-                "not a JSON line",
-                path=str(path),
-                row=i,
-                remedy="the lake log is damaged; restore it from a backup",
-            ) from None
+def _plain(t: pa.Table) -> pa.Table:
+    return t.replace_schema_metadata(None) if t.schema.metadata else t
 
 
 def _conform(t: pa.Table, schema: pa.Schema) -> pa.Table:
-    """Fit a partition written under an older schema to the current one (new columns null)."""
+    """Fit a partition to the current schema: its own metadata dropped; a column added since
+    it was written is null, or empty text ("{}" for ``extra``) when it cannot be null."""
+    t = _plain(t)
     if t.schema == schema:
         return t
     cols = [
-        t.column(f.name).cast(f.type) if f.name in t.column_names else pa.nulls(t.num_rows, f.type)
+        t.column(f.name).cast(f.type)
+        if f.name in t.column_names
+        else (
+            pa.array([_EMPTY.get(f.name, "")] * t.num_rows, f.type)
+            if not f.nullable and pa.types.is_string(f.type)
+            else pa.nulls(t.num_rows, f.type)
+        )
         for f in schema
     ]
     return pa.Table.from_arrays(cols, schema=schema.with_metadata(None))
+
+
+_EMPTY = {"extra": "{}", "tags": "{}", "flags": "[]"}

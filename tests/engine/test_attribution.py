@@ -95,3 +95,35 @@ def test_a_stale_price_is_used_but_flagged(config):
     assert stale and "gpu_hour:h800" in stale[0].message and "expires" in stale[0].message  # ...never silently
     fresh = attribute(facts, config, price_lookup, T0.date())
     assert not [p for p in fresh.problems if p.kind == "stale_price"]
+
+
+def test_latest_job_rows_keeps_jobs_of_two_clusters_with_one_id():
+    from trainledger.engine.runs import latest_job_rows
+
+    a = job("1000", start=at(0), end=at(600), nodes="a1", row=1) | {"cluster": "a"}
+    b = job("1000", start=at(0), end=at(120), nodes="b1", row=2) | {"cluster": "b"}
+    assert [j["nodes"] for j in latest_job_rows([a, b])] == ["a1", "b1"]
+
+
+def test_latest_job_rows_keeps_each_allocation_of_a_requeued_job():
+    """`sacct -D`: one row per allocation, each with its own Start; a later dump repeats the
+    second allocation while it was still running."""
+    from trainledger.engine.runs import latest_job_rows
+
+    first = job("2000", start=at(0), end=at(360), state="REQUEUED", row=1)
+    running = job("2000", start=at(420), end=None, state="RUNNING", row=2)
+    done = job("2000", start=at(420), end=at(540), state="COMPLETED", row=3)
+    pending = job("2000", start=None, end=None, state="PENDING", row=4)
+    kept = latest_job_rows([pending, first, running, done])
+    assert [(j["state"], j["row"]) for j in kept] == [("REQUEUED", 1), ("COMPLETED", 3)]
+    alone = latest_job_rows([pending])
+    assert [j["state"] for j in alone] == ["PENDING"]
+
+
+def test_latest_job_rows_breaks_ties_by_import_order():
+    from trainledger.engine.runs import latest_job_rows
+
+    older = job("3000", start=at(0), end=at(60), state="COMPLETED", row=9) | {"source_sha256": "f" * 64}
+    newer = job("3000", start=at(0), end=at(60), state="COMPLETED", row=1) | {"source_sha256": "0" * 64}
+    assert latest_job_rows([older, newer])[0]["source_sha256"] == "0" * 64
+    assert latest_job_rows([newer, older])[0]["source_sha256"] == "f" * 64

@@ -118,7 +118,6 @@ def test_as_json_has_exactly_the_cli_keys():
         ("invoice", "hours.csv", FIXTURES["timesheet"][1], "timesheet"),
         ("storage", "sacct.txt", FIXTURES["slurm"][1], "sacct"),
         ("focus", "bill.csv.gz", gzip.compress(FIXTURES["focus"][1].encode()), "gzip"),
-        ("focus", "empty.csv", "", "empty"),
         ("timesheet", "odd.csv", "a,b,c\n1,2,3\n", "comma-separated text with header a, b, c"),
     ],
 )
@@ -209,7 +208,7 @@ def test_unknown_encoding_stops_before_any_import(lake, write):
 def test_first_bad_byte_across_chunk_boundaries(
     monkeypatch, tmp_path, chunk, encoding, data, bad
 ):
-    from trainledger.ingest import base
+    from trainledger.ingest import text as base
 
     monkeypatch.setattr(base, "DECODE_CHUNK", chunk)
     path = tmp_path / "x.csv"
@@ -218,14 +217,18 @@ def test_first_bad_byte_across_chunk_boundaries(
 
 
 def test_unbalanced_quote_is_one_quarantined_row_not_a_crash(lake, write):
+    """The quote opened on line 3 never closes: that row alone is quarantined, and the line
+    after it is read again as the row it is."""
     text = (
         FIXTURES["invoice"][1]
         + 'I2,"V,2026-01-02,1.00,CNY,ongoing\nI3,V,2026-01-03,2,CNY,ongoing\n'
     )
     r = run("invoice", write("q.csv", text), lake)
-    assert (r.rows_read, r.accepted, r.quarantined) == (2, 1, 1)
+    assert (r.rows_read, r.accepted, r.quarantined) == (3, 2, 1)
     (q,) = lake.quarantine("invoice", r.sha256)
-    assert "unbalanced quote" in q["reason"] and q["line"] == 3
+    assert "unbalanced quote" in q["reason"] and (q["row"], q["line"]) == (2, 3)
+    assert q["raw"] == 'I2,"V,2026-01-02,1.00,CNY,ongoing'
+    assert lake.read("external_services").column("invoice_id").to_pylist() == ["I1", "I3"]
 
 
 def test_log_records_options_and_counts(lake, write):
@@ -299,7 +302,7 @@ def _expected_flags(
 
 
 def test_content_key_is_one_to_one_on_awkward_values():
-    from trainledger.ingest.base import content_key, mapping_key
+    from trainledger.ingest.keys import content_key, mapping_key
 
     lists = [
         [],

@@ -392,10 +392,12 @@ def test_row_hash_ignores_how_the_row_was_written(lake, write):
         'ResourceId,BillingCurrency,BilledCost,ChargePeriodEnd,ChargePeriodStart,x_New\r\n'
         '"vm-a","USD","1.10","2026-11-02","2026-11-01",\r\n'
         "NULL,USD,1,2026-11-06,2026-11-05,\r\n"
-        "vm-a,USD,1.1,2026-11-02,2026-11-01,\r\n"  # 1.1 is not written as 1.10: another row
+        "vm-a,USD,1.1,2026-11-02,2026-11-01,\r\n"  # 1.1 is 1.10: a second copy of row A
     )
     r = run("focus", write("b.csv", other), lake)
-    assert (r.accepted, r.duplicates) == (1, 2)
+    assert (r.accepted, r.duplicates) == (1, 2)  # the lake held one copy of A, this file two
+    (new,) = [x for x in lake.read("bill_lines").to_pylist() if x["source_sha256"] == r.sha256]
+    assert (new["row"], new["billed_cost"]) == (3, "1.1")
 
 
 def test_cross_file_check_reads_only_row_hash_columns(lake, tmp_path, sample_rows, monkeypatch):
@@ -429,3 +431,28 @@ def test_a_jsonl_file_is_not_a_bill(lake, write):
 def test_sacct_is_not_a_bill(lake, write):
     with pytest.raises(WrongFileType, match="sacct"):
         import_files("focus", [write("s.txt", "JobID|State\n1|RUNNING\n")], lake)
+
+
+def test_nanosecond_timestamps_are_truncated_and_flagged(tmp_path, lake):
+    ns = pa.timestamp("ns", tz="UTC")
+    start = pa.array([1704067200000000000] * 2, ns)
+    end = pa.array([1704070800000000000, 1704070800000000001], ns)
+    path = tmp_path / "ns.parquet"
+    pq.write_table(
+        pa.table(
+            {
+                "BilledCost": ["1", "2"],
+                "ChargePeriodStart": start,
+                "ChargePeriodEnd": end,
+                "BillingCurrency": ["USD"] * 2,
+            }
+        ),
+        path,
+    )
+    result = run("focus", path, lake)
+    assert (result.accepted, result.flagged) == (2, 1)
+    rows = lake.read("bill_lines").to_pylist()
+    assert json.loads(rows[1]["flags"]) == [
+        "ChargePeriodEnd: nanoseconds truncated to microseconds"
+    ]
+    assert rows[0]["charge_period_end"] == rows[1]["charge_period_end"]

@@ -271,7 +271,145 @@ def test_settle_flags_conflicting_keys_here_and_in_the_lake(lake):
 def test_rank_within_counts_earlier_equal_codes():
     import numpy as np
 
-    from trainledger.lake import _rank_within
+    from trainledger.ingest.settle import _rank_within
 
     codes = np.array([3, 1, 3, 3, 0, 1])
     assert _rank_within(codes).tolist() == [0, 0, 1, 2, 0, 1]
+
+
+# -- concurrency, import order, the log -------------------------------------------------------------
+
+OVERLAP_HEAD = "BilledCost,BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ResourceId\n"
+
+
+def _bill(n: int) -> str:
+    return OVERLAP_HEAD + "".join(
+        f"1.00,USD,2024-01-01T00:00:00Z,2024-01-02T00:00:00Z,r{i}\n" for i in range(n)
+    )
+
+
+def _import_slowly(path: str, root: str, barrier, delay: float) -> None:
+    """In a child process: import ``path``, with a slow disk between settling and publishing."""
+    import time
+
+    import trainledger.lake as lake_module
+    from trainledger.ingest import import_files
+
+    publish = lake_module._link_into_place
+
+    def slow(tmp, final):
+        time.sleep(delay)
+        return publish(tmp, final)
+
+    lake_module._link_into_place = slow
+    barrier.wait()
+    import_files("focus", [path], Lake(root))
+
+
+@pytest.mark.filterwarnings("ignore:.*fork.*:DeprecationWarning")  # Python >= 3.12, threads
+def test_concurrent_imports_of_overlapping_exports_count_each_row_once(lake, write):
+    import multiprocessing
+    from decimal import Decimal
+
+    mid, full = write("mid.csv", _bill(500)), write("full.csv", _bill(550))
+    mp = multiprocessing.get_context("fork")
+    barrier = mp.Barrier(2)
+    procs = [
+        mp.Process(target=_import_slowly, args=(str(p), str(lake.root), barrier, 0.3))
+        for p in (mid, full)
+    ]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(60)
+    assert [p.exitcode for p in procs] == [0, 0]
+    total = sum(Decimal(x) for x in lake.read("bill_lines").column("billed_cost").to_pylist())
+    assert total == Decimal("550.00")
+    log = {r["path"]: r for r in lake.imports()}
+    assert sum(r["accepted"] for r in log.values()) == 550
+    assert sum(r["duplicates"] for r in log.values()) == 500
+
+
+@pytest.mark.filterwarnings("ignore:.*fork.*:DeprecationWarning")
+def test_lock_is_reentrant_and_exclusive_across_processes(lake):
+    import multiprocessing
+
+    with lake.lock("jobs"), lake.lock("jobs"):
+        mp = multiprocessing.get_context("fork")
+        child = mp.Process(target=_try_lock, args=(str(lake.root),))
+        child.start()
+        child.join(10)
+        assert child.exitcode == 3  # the child could not take the lock while we hold it
+    child = mp.Process(target=_try_lock, args=(str(lake.root),))
+    child.start()
+    child.join(10)
+    assert child.exitcode == 0
+
+
+def _try_lock(root: str) -> None:
+    import fcntl
+    import os
+
+    fd = os.open(os.path.join(root, "jobs", ".lock"), os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os._exit(3)
+    os._exit(0)
+
+
+def test_read_returns_partitions_in_import_order(lake, write):
+    from trainledger.ingest import import_files
+
+    head = "invoice_id,vendor,date,amount,currency,stage\n"
+    files = [write(f"i{n}.csv", head + f"I{n},V,2026-01-01,1.00,CNY,ongoing\n") for n in range(6)]
+    results = [import_files("invoice", [p], lake)[0] for p in files]
+    assert sorted(r.sha256 for r in results) != [r.sha256 for r in results]  # not hash order
+    assert lake.read("external_services").column("invoice_id").to_pylist() == [
+        f"I{n}" for n in range(6)
+    ]
+
+
+def test_a_torn_last_log_line_and_the_next_append(lake, write):
+    from trainledger.ingest import import_files
+
+    head = "BilledCost,BillingCurrency,ChargePeriodStart,ChargePeriodEnd\n"
+    a = write("a.csv", head + "1,USD,2024-01-01,2024-01-02\n")
+    b = write("b.csv", head + "2,USD,2024-01-01,2024-01-02\n")
+    import_files("focus", [a], lake)
+    log = lake.root / "imports.jsonl"
+    log.write_bytes(log.read_bytes()[:-40])  # power lost mid-append
+    assert lake.imports() == [] and lake.log_damage == [1]
+    import_files("focus", [b], lake)  # its line starts on a line of its own
+    assert [r["path"] for r in lake.imports()] == [str(b)] and lake.log_damage == [1]
+    (again,) = import_files("focus", [a], lake)  # the lost record: read again, still a duplicate
+    assert (again.accepted, again.duplicates) == (0, 1)
+    assert lake.read("bill_lines").num_rows == 2
+
+
+def test_a_short_write_to_the_log_is_completed(lake, monkeypatch):
+    import os
+
+    real = os.write
+    monkeypatch.setattr(os, "write", lambda fd, data: real(fd, bytes(data[:7])))
+    lake.log_import({"kind": "focus", "sha256": SHA_A, "note": "x" * 100})
+    lake.log_import({"kind": "slurm", "sha256": SHA_B})
+    assert [r["kind"] for r in lake.imports()] == ["focus", "slurm"]
+
+
+def test_partitions_record_their_row_hash_scheme(lake):
+    from trainledger.ingest.keys import ROW_HASH_VERSION
+    from trainledger.ingest.settle import partition_meta
+
+    path = lake.write_partition("external_services", SHA_A, _invoice_rows(1, SHA_A))
+    assert partition_meta(pq.read_schema(path))["row_hash"] == ROW_HASH_VERSION
+    assert lake.read("external_services").schema.metadata is None
+
+
+def test_a_partition_from_before_the_row_hash_scheme_stops_the_settle(lake):
+    old = lake.partition_path("external_services", SHA_A)
+    old.parent.mkdir(parents=True)
+    pq.write_table(_invoice_rows(1, SHA_A), old)  # no trainledger metadata
+    with pytest.raises(BadInput, match="earlier trainledger") as e:
+        _settle(lake, SHA_B, _rows(["x"], SHA_B))
+    assert "new workspace" in (e.value.remedy or "")

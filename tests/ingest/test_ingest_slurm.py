@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from hypothesis import given
@@ -211,3 +211,84 @@ def test_alloc_tres_gpu_counts():
     assert count == 8 and notes
     with pytest.raises(ValueError):
         parse_tres("cpu")
+
+
+# -- clusters, requeues, other columns, the hour DST repeats -----------------------------------------
+
+
+def test_cluster_job_id_raw_and_other_columns_are_kept(lake, write):
+    """`sacct -M a,b`: two clusters reuse job id 1000 — both rows are stored with their
+    cluster; columns trainledger does not model are kept in extra."""
+    text = (
+        "Cluster|JobID|JobIDRaw|Partition|Submit|Start|End|State|AllocTRES|NodeList\n"
+        "a|1000|1000|gpu|2024-01-01T00:00:00|2024-01-01T00:00:00|2024-01-01T10:00:00|COMPLETED|"
+        "gres/gpu=8|a1\n"
+        "b|1000|1000|h800|2024-01-01T00:00:00|2024-01-01T00:00:00|2024-01-01T02:00:00|COMPLETED|"
+        "gres/gpu=8|b1\n"
+        "b|7_3|1042||2024-01-01T00:00:00|Unknown|Unknown|PENDING||\n"
+    )
+    result = run("slurm", write("sacct.txt", text), lake, tz="UTC")
+    assert (result.accepted, result.flagged) == (3, 0)
+    rows = lake.read("jobs").to_pylist()
+    assert [(r["cluster"], r["job_id"], r["job_id_raw"]) for r in rows] == [
+        ("a", "1000", "1000"),
+        ("b", "1000", "1000"),
+        ("b", "7_3", "1042"),
+    ]
+    assert [json.loads(r["extra"]) for r in rows] == [
+        {"Partition": "gpu"},
+        {"Partition": "h800"},
+        {},
+    ]
+
+
+def test_without_cluster_columns_they_are_empty(lake, write):
+    run("slurm", write("sacct.txt", SACCT), lake, tz="UTC")
+    rows = lake.read("jobs").to_pylist()
+    assert {(r["cluster"], r["job_id_raw"], r["extra"]) for r in rows} == {("", "", "{}")}
+
+
+DST_HEADER = "JobID|JobName|Submit|Start|End|Elapsed|State|AllocTRES|NodeList\n"
+DST_ROWS = (
+    # 01:50 EDT to 01:10 EST: 20 minutes across the fall-back
+    "500|crossfallback|2024-11-03T01:40:00|2024-11-03T01:50:00|2024-11-03T01:10:00|00:20:00|"
+    "COMPLETED|cpu=8,gres/gpu=8|n1\n"
+    # 00:10 EDT to 01:05 EST: Elapsed says the second 01:05
+    "501|long|2024-11-03T00:00:00|2024-11-03T00:10:00|2024-11-03T01:05:00|01:55:00|COMPLETED|"
+    "cpu=8,gres/gpu=8|n1\n"
+)
+
+
+def test_dst_fall_back_uses_elapsed(lake, write):
+    r = run("slurm", write("dst.txt", DST_HEADER + DST_ROWS), lake, tz="America/New_York")
+    assert (r.rows_read, r.accepted, r.quarantined) == (2, 2, 0)
+    rows = {x["job_id"]: x for x in lake.read("jobs").to_pylist()}
+    assert rows["500"]["start"] == datetime(2024, 11, 3, 5, 50, tzinfo=UTC)
+    assert rows["500"]["end"] == datetime(2024, 11, 3, 6, 10, tzinfo=UTC)
+    assert rows["501"]["end"] - rows["501"]["start"] == timedelta(hours=1, minutes=55)
+    notes = json.loads(rows["501"]["flags"])
+    assert any("End" in n and "second occurrence" in n and "Elapsed" in n for n in notes)
+
+
+def test_dst_fall_back_without_elapsed_tries_the_second_occurrence(lake, write):
+    header = DST_HEADER.replace("Elapsed|", "")
+    rows = "".join(
+        "|".join(f for i, f in enumerate(line.split("|")) if i != 5) + "\n"
+        for line in DST_ROWS.splitlines()
+    )
+    r = run("slurm", write("dst.txt", header + rows), lake, tz="America/New_York")
+    assert (r.accepted, r.quarantined) == (2, 0)
+    got = {x["job_id"]: x for x in lake.read("jobs").to_pylist()}
+    assert got["500"]["end"] - got["500"]["start"] == timedelta(minutes=20)
+    # without Elapsed nothing says which 01:05 ended job 501: the first, and flagged
+    assert got["501"]["end"] == datetime(2024, 11, 3, 5, 5, tzinfo=UTC)
+    assert any("ambiguous" in n for n in json.loads(got["501"]["flags"]))
+
+
+def test_elapsed_formats():
+    from trainledger.ingest.slurm import elapsed
+
+    assert elapsed("00:20:00") == timedelta(minutes=20)
+    assert elapsed("1-02:03:04") == timedelta(days=1, hours=2, minutes=3, seconds=4)
+    assert elapsed("12:34") == timedelta(minutes=12, seconds=34)
+    assert elapsed("INVALID") is None and elapsed(None) is None

@@ -104,3 +104,50 @@ def test_a_dated_listing_is_the_same_snapshot_whatever_the_import_date(lake, wri
     run("storage", write("a.csv", dated), lake, import_date="2026-11-01")
     later = run("storage", write("b.csv", dated + "\n"), lake, import_date="2026-12-24")
     assert (later.accepted, later.duplicates) == (0, 2)
+
+
+@pytest.mark.parametrize(
+    ("given", "tier"),
+    [
+        ("STANDARD", "standard"),
+        ("INTELLIGENT_TIERING", "standard"),
+        ("STANDARD_IA", "infrequent"),
+        ("ONEZONE_IA", "infrequent"),
+        ("GLACIER_IR", "archive"),
+        ("GLACIER", "cold_archive"),
+        ("DEEP_ARCHIVE", "deep_archive"),
+        ("Standard", "standard"),
+        ("IA", "infrequent"),
+        ("Archive", "archive"),
+        ("ColdArchive", "cold_archive"),
+        ("DeepColdArchive", "deep_archive"),
+    ],
+)
+def test_a_provider_storage_class_is_the_tier(lake, write, given, tier):
+    text = (
+        "bucket,key,size,last_modified_date,storage_class,owner,purpose,review_at\n"
+        f"my-bucket,ckpt/run1/a.pt,5368709120,2024-01-01T00:00:00.000Z,{given},al,tr,2024-06-01\n"
+    )
+    prefixes = [("my-bucket/ckpt/", "checkpoint")]
+    r = run("storage", write("s3.csv", text), lake, storage_prefixes=prefixes)
+    assert (r.accepted, r.flagged) == (1, 0)
+    (row,) = lake.read("storage_objects").to_pylist()
+    assert (row["storage_class"], row["tier"]) == ("checkpoint", tier)
+    assert row["last_modified"] is not None
+
+
+def test_a_provider_class_without_a_prefix_rule_is_quarantined_saying_so(lake, write):
+    text = "path,size,storage_class\nb/k,1,DEEP_ARCHIVE\n"
+    r = run("storage", write("s3.csv", text), lake)
+    (q,) = lake.quarantine("storage", r.sha256)
+    assert "provider's class (tier deep_archive)" in q["reason"] and "prefix rule" in q["remedy"]
+
+
+def test_a_headerless_s3_inventory_is_refused_with_the_header_to_add(lake, write):
+    from trainledger.errors import WrongFileType
+
+    line = '"my-bucket","ckpt/run1/step100.pt","1048576","2024-01-01T00:00:00.000Z","abc","STANDARD"\n'
+    with pytest.raises(WrongFileType) as e:
+        import_files("storage", [write("s3inv.csv", line)], lake)
+    assert "no header line" in str(e.value)
+    assert "bucket,key,size,last_modified_date,e_tag,storage_class" in (e.value.remedy or "")

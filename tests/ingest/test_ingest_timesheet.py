@@ -91,3 +91,30 @@ def test_wrong_encoding_option_says_to_check_it(lake, write):
     with pytest.raises(BadInput) as e:
         import_files("timesheet", [path], lake, options={"encoding": "utf-8"})
     assert "check --encoding" in (e.value.remedy or "")
+
+
+@pytest.mark.parametrize(
+    ("hours", "reason", "remedy"),
+    [
+        ('"7,5"', "decimal comma", "7.5"),
+        ("1:30", "clock duration", "1.5"),
+        ("0:45", "clock duration", "0.75"),
+        ("seven", "not a number", "7.5"),
+    ],
+)
+def test_hours_in_another_notation_are_quarantined_with_how_to_write_them(
+    lake, write, hours, reason, remedy
+):
+    text = f"date,person,role,phase,hours\n2026-01-01,me,vendor,run,{hours}\n"
+    r = run("timesheet", write("h.csv", text), lake)
+    (q,) = lake.quarantine("timesheet", r.sha256)
+    assert reason in q["reason"] and remedy in q["remedy"]
+
+
+def test_semicolon_timesheet_from_european_excel(lake, write):
+    text = "date;person;role;phase;hours\r\n2026-01-01;me;vendor;run;7,5\r\n"
+    text += "2026-01-02;me;vendor;run;2\r\n"
+    r = run("timesheet", write("h.csv", text), lake)
+    assert (r.rows_read, r.accepted, r.quarantined) == (2, 1, 1)
+    (q,) = lake.quarantine("timesheet", r.sha256)
+    assert q["remedy"] == "write it with a point: 7.5"

@@ -25,19 +25,29 @@ def _enum(enum, value, problems, job_id, what):
 
 
 def latest_job_rows(rows) -> list:
-    """One row per job: overlapping sacct dumps repeat a job, first RUNNING and later finished.
-    The row that knows most wins: one with an End over one without, then the later End, then the
-    later position in the lake (a later import)."""
-    best: dict[str, tuple] = {}
+    """One row per allocation of a job. A job is (cluster, job_id): ``sacct -M a,b`` prints jobs of
+    several clusters, which reuse ids. Overlapping sacct dumps repeat an allocation, first RUNNING and
+    later finished: the rows of one job with the same Start are one allocation, and the row that knows
+    most wins — one with an End over one without, then the later End, then the later import (rows come
+    in import order: ``Lake.read``). A job requeued and listed by ``sacct -D`` has one row per
+    allocation, each with its own Start: each is kept. A row without a Start (the job never started)
+    stands for the job only when no row of it has a Start. Kept rows are in the order they came."""
+    jobs: dict[tuple[str, str], dict] = {}
     for pos, j in enumerate(rows):
         if j.get("is_step"):
             continue
         end = j.get("end")
-        rank = (end is not None, end.timestamp() if end else 0.0, j.get("start") is not None, pos)
-        job_id = str(j["job_id"])
-        if job_id not in best or rank > best[job_id][0]:
-            best[job_id] = (rank, j)
-    return [j for _, j in sorted(best.values(), key=lambda x: x[0][3])]
+        rank = (end is not None, end.timestamp() if end else 0.0, pos)
+        allocations = jobs.setdefault((str(j.get("cluster") or ""), str(j["job_id"])), {})
+        start = j.get("start")
+        if start not in allocations or rank > allocations[start][0]:
+            allocations[start] = (rank, j)
+    kept = []
+    for allocations in jobs.values():
+        if len(allocations) > 1:
+            allocations.pop(None, None)
+        kept.extend(allocations.values())
+    return [j for _, j in sorted(kept, key=lambda x: x[0][2])]
 
 
 def _events_for(events, job_id: str, run_tag: str, start, end, problems) -> list:

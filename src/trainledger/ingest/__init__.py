@@ -3,9 +3,14 @@
     file ─► identify ─► configure(options) ─► parse ─► validate ─► normalise ─► lake partition
                                                           └─► quarantine (row, reason, raw)
 
-    base.py       the Importer protocol, Record, ImportResult, the declarative CSV machinery
+    base.py       the Importer protocol, Record, ImportResult, declarative Columns
+    delimited.py  DelimitedImporter and the strict CSV reader (unbalanced quotes, `;` CSV)
+    text.py       encodings, what a file looks like (sniff), reads hashed as they go
+    keys.py       row hashes over canonical values (1.10 == 1.1, times in UTC)
     convert.py    field converters: exact decimals, UTC timestamps, dates, vocabularies
-    run.py        the driver: hashing, counting, batching, repeats and cross-file duplicates, log
+    run.py        the driver: identity, hashing, counting, batching, cross-file duplicates, log
+    settle.py     a new partition against the lake: duplicates, repeats, conflicts (under lock)
+    lakefs.py     the lake's filesystem primitives: atomic publish, locks, append-only lines
     schemas.py    the pyarrow schema of each lake table (the contract of docs/formats.md)
     slurm.py      sacct --parsable2 → jobs (hostlists, AllocTRES, Comment tags, --tz)
     focus.py      FOCUS 1.0 CSV / Parquet → bill_lines (flag non-conformance, keep the money)
@@ -18,7 +23,8 @@ Options (``import_files(..., options=...)``): ``tz`` (slurm, required), ``curren
 invoice default), ``storage_prefixes`` ((prefix, storage class) pairs), ``import_date``
 (storage snapshot date default), ``timesheet_batch_column`` (default ``batch``), ``encoding``
 (text files; default: UTF-8 with or without BOM, or UTF-16 with BOM — e.g. ``gb18030`` for
-Excel exports on Chinese Windows).
+Excel exports on Chinese Windows). The options that change what rows become are part of an
+import's identity: the same file imported again with the same ones is not read again.
 """
 
 from __future__ import annotations
@@ -28,13 +34,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from trainledger.errors import BadInput, WrongFileType
-from trainledger.ingest.base import Importer, ImportResult, check_encoding, sniff
+from trainledger.ingest.base import Importer, ImportResult
 from trainledger.ingest.focus import FocusImporter
 from trainledger.ingest.invoice import InvoiceImporter
 from trainledger.ingest.progress import ProgressImporter
 from trainledger.ingest.run import run_import
 from trainledger.ingest.slurm import SlurmImporter
 from trainledger.ingest.storage import StorageImporter
+from trainledger.ingest.text import check_encoding, sniff
 from trainledger.ingest.timesheet import TimesheetImporter
 
 if TYPE_CHECKING:
@@ -83,6 +90,9 @@ def check_file(importer: Importer, path: Path) -> None:
     verdict = importer.identify(path)
     if verdict is True:
         return
+    remedy = getattr(verdict, "remedy", None)  # a base.Verdict knows what to do
+    if remedy:
+        raise WrongFileType(f"not {importer.description}: {verdict}", path=str(path), remedy=remedy)
     what, other = looks_like(path, besides=importer.kind)
     raise WrongFileType(
         f"not {importer.description}: {verdict}; it looks like {what}",

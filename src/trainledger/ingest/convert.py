@@ -19,6 +19,16 @@ from trainledger.model.money import check_currency, to_decimal
 
 _NUMBER = re.compile(r"\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*")
 _INTEGER = re.compile(r"\s*[+-]?\d+\s*")
+_DECIMAL_COMMA = re.compile(r"\s*[+-]?\d+,\d+\s*")
+_UTC_WORD = re.compile(r"(?i)\s*(?:utc|gmt)\s*$")  # BigQuery: "2024-09-01 00:00:00 UTC"
+
+
+def not_a_number(value: Any) -> ValueError:
+    """The error for text that is not a plain decimal; a decimal comma says how to write it."""
+    if isinstance(value, str) and _DECIMAL_COMMA.fullmatch(value):
+        fixed = value.strip().replace(",", ".")
+        return ValueError(f"not a number: {value!r} has a decimal comma (write {fixed})")
+    return ValueError(f"not a number: {value!r}")
 
 
 def decimal_plain(d: Decimal) -> str:
@@ -36,7 +46,7 @@ def to_exact(value: Any) -> Decimal | Flagged:
             raise ValueError(f"not a finite number: {value!r}")
         return Flagged(Decimal(repr(value)), "stored as a binary float in the source")
     if isinstance(value, str) and not _NUMBER.fullmatch(value):
-        raise ValueError(f"not a number: {value!r}")
+        raise not_a_number(value)
     if isinstance(value, bool):
         raise ValueError(f"not a number: {value!r}")
     try:
@@ -48,7 +58,7 @@ def to_exact(value: Any) -> Decimal | Flagged:
 def decimal_text(value: Any, ctx: Context | None = None) -> str | Flagged:
     if type(value) is str:  # the common case, kept short: 10M-row bills pass through here
         if not _NUMBER.fullmatch(value):
-            raise ValueError(f"not a number: {value!r}")
+            raise not_a_number(value)
         d = Decimal(value)
         return format(d.copy_abs() if d.is_zero() else d, "f")
     d = to_exact(value)
@@ -95,16 +105,40 @@ def parse_datetime(value: Any) -> datetime:
     try:
         return datetime.fromisoformat(value.strip())
     except ValueError:
+        pass
+    utc_word = _UTC_WORD.search(value)
+    if utc_word is None or not value[: utc_word.start()].strip():
+        raise ValueError(f"not an ISO 8601 timestamp: {value!r}")
+    try:  # "2024-09-01 00:00:00 UTC" (BigQuery): a time in UTC
+        dt = datetime.fromisoformat(value[: utc_word.start()].strip())
+    except ValueError:
         raise ValueError(f"not an ISO 8601 timestamp: {value!r}") from None
+    if dt.tzinfo is not None and dt.utcoffset():
+        raise ValueError(f"{value!r} has an offset and says UTC")
+    return dt.replace(tzinfo=UTC)
+
+
+def repeated_local_time(dt: datetime, tz: tzinfo) -> bool:
+    """True when the naive ``dt`` happens twice in ``tz`` (the hour repeated when DST ends)."""
+    first = dt.replace(tzinfo=tz, fold=0).utcoffset()
+    second = dt.replace(tzinfo=tz, fold=1).utcoffset()
+    return first is not None and second is not None and first > second
 
 
 def localize(dt: datetime, tz: tzinfo) -> datetime | Flagged:
-    """Read a naive local time in ``tz`` as UTC; an ambiguous or skipped (DST) time is flagged."""
+    """Read a naive local time in ``tz`` as UTC; an ambiguous or skipped (DST) time is flagged
+    and read as its first occurrence (``fold=0``)."""
     first = dt.replace(tzinfo=tz, fold=0)
     utc = first.astimezone(UTC)
-    if first.utcoffset() != dt.replace(tzinfo=tz, fold=1).utcoffset():
-        return Flagged(utc, f"local time {dt.isoformat()} is ambiguous or skipped in {tz}")
+    second = dt.replace(tzinfo=tz, fold=1).utcoffset()
+    if first.utcoffset() != second:
+        what = "ambiguous (DST ends)" if repeated_local_time(dt, tz) else "skipped (DST starts)"
+        return Flagged(utc, f"local time {dt.isoformat()} is {what} in {tz}; read as {_z(utc)}")
     return utc
+
+
+def _z(dt: datetime) -> str:
+    return dt.isoformat().replace("+00:00", "Z")
 
 
 def timestamp_utc(value: Any, ctx: Context | None = None) -> datetime:

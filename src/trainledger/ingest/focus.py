@@ -15,20 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from trainledger.errors import BadInput
-from trainledger.ingest.base import (
-    FLAG,
-    Context,
-    DelimitedImporter,
-    Head,
-    Record,
-    Rejected,
-    col,
-    dumps,
-    mapping_key,
-    resolve_header,
-    sniff,
-)
+from trainledger.ingest.base import FLAG, Context, Record, Rejected, col, dumps
 from trainledger.ingest.convert import currency, decimal_text, timestamp_utc
+from trainledger.ingest.delimited import DelimitedImporter, resolve_header
+from trainledger.ingest.keys import canon_for, canon_json, canon_loose, canon_text, mapping_key
+from trainledger.ingest.text import Head, sniff
 from trainledger.model.money import check_currency
 
 # FOCUS 1.0 allowed values; anything else is accepted and flagged.
@@ -94,6 +85,7 @@ class FocusImporter(DelimitedImporter):
     signature = ("BilledCost", "ChargePeriodStart")
     nulls = frozenset({"", "NULL", "null"})
     keep_extra = True
+    options_used = ("currency",)
     missing_remedy = "export the bill in FOCUS 1.0 format (BilledCost, ChargePeriodStart/End)"
     columns = (
         col(
@@ -158,7 +150,7 @@ class FocusImporter(DelimitedImporter):
         _text("PricingUnit"),
         col("list_unit_price", "ListUnitPrice", convert=decimal_text, on_error=FLAG),
         col("contracted_unit_price", "ContractedUnitPrice", convert=decimal_text, on_error=FLAG),
-        col("tags", "Tags", convert=_as_is),
+        col("tags", "Tags", convert=_as_is, canon=canon_json),
     )
 
     def configure(self, options: Mapping[str, Any]) -> FocusSettings:
@@ -182,6 +174,7 @@ class FocusImporter(DelimitedImporter):
         return super().parse(path, ctx)
 
     def _parse_parquet(self, path: Path) -> Iterator[Record]:
+        import pyarrow as pa
         import pyarrow.parquet as pq
 
         pf = pq.ParquetFile(path)
@@ -194,17 +187,34 @@ class FocusImporter(DelimitedImporter):
             raise BadInput(
                 f"no {', '.join(missing)} column", path=str(path), remedy=self.missing_remedy
             )
+        by_name = {c.name: c for c in self.columns}
         plan_named = [(name, names[i]) for name, i in plan]
+        canon = {names[i]: canon_for(by_name[name]) or canon_text for name, i in plan}
         used = {names[i] for _, i in plan}
         rest = [n for n in names if n not in used]
         nulls, row = self.nulls, 0
         for batch in pf.iter_batches(batch_size=8192):
-            for d in batch.to_pylist():
+            batch, notes = _microseconds(batch)
+            try:
+                rows = batch.to_pylist()
+            except (ValueError, OverflowError, pa.ArrowException) as e:
+                raise BadInput(
+                    f"a value in the Parquet file cannot be read: {e}",
+                    path=str(path),
+                    remedy="export the bill again with plain types (decimal or text money, "
+                    "timestamps in microseconds)",
+                ) from None
+            for i, d in enumerate(rows):
                 row += 1
-                key = mapping_key({n: _null(v, nulls) for n, v in d.items()}, fold=True)
+                key = mapping_key(
+                    {n: _null(v, nulls) for n, v in d.items()},
+                    fold=True,
+                    canon=canon,
+                    default=canon_loose,
+                )
                 values = {k: _null(d[src], nulls) for k, src in plan_named}
                 extra = {n: d[n] for n in rest if _null(d[n], nulls) is not None}
-                yield Record(row, None, dumps(d), key, values, extra)
+                yield Record(row, None, dumps(d), key, values, extra, notes=notes.get(i))
 
     def normalise(self, values: dict[str, Any], record: Record, ctx: Context) -> dict[str, Any]:
         flags: list[str] = values["flags"]
@@ -239,6 +249,31 @@ class FocusImporter(DelimitedImporter):
         values["tags"] = dumps(tags)
         values["extra"] = dumps(extra)
         return values
+
+
+def _microseconds(batch: Any) -> tuple[Any, dict[int, list[str]]]:
+    """``batch`` with nanosecond timestamps cast to microseconds (Python's resolution), and the
+    rows whose value lost digits, each with a note: the time is truncated, never refused."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    notes: dict[int, list[str]] = {}
+    columns = []
+    changed = False
+    for field, arr in zip(batch.schema, batch.columns, strict=True):
+        if pa.types.is_timestamp(field.type) and field.type.unit == "ns":
+            us = pc.cast(arr, pa.timestamp("us", field.type.tz), safe=False)
+            lost = pc.fill_null(pc.not_equal(pc.cast(us, field.type), arr), False)
+            for i in np.flatnonzero(lost.to_numpy(zero_copy_only=False)):
+                notes.setdefault(int(i), []).append(
+                    f"{field.name}: nanoseconds truncated to microseconds"
+                )
+            arr, changed = us, True
+        columns.append(arr)
+    if not changed:
+        return batch, notes
+    return pa.RecordBatch.from_arrays(columns, names=batch.schema.names), notes
 
 
 def _camel(name: str) -> str:

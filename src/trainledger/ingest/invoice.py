@@ -13,8 +13,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from trainledger.errors import BadInput
-from trainledger.ingest.base import Context, DelimitedImporter, Record, Rejected, col
+from trainledger.ingest.base import Context, Record, Rejected, col
 from trainledger.ingest.convert import currency, decimal_text, iso_date, one_of, stripped
+from trainledger.ingest.delimited import DelimitedImporter
 from trainledger.model.money import check_currency
 from trainledger.model.vocab import ServiceStage
 
@@ -25,6 +26,7 @@ class InvoiceImporter(DelimitedImporter):
     description = "a vendor invoice CSV"
     signature = ("invoice_id", "vendor", "amount")
     missing_remedy = "an invoice file needs invoice_id, vendor, date, amount and stage columns"
+    options_used = ("currency",)
     # an invoice id seen with different content, in this file or the lake: kept, but flagged
     conflicts = (("invoice_id", "invoice_id_reused"),)
     columns = (

@@ -13,20 +13,11 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from trainledger.ingest.base import (
-    Context,
-    Record,
-    Rejected,
-    col,
-    convert_columns,
-    decoded_lines,
-    dumps,
-    mapping_key,
-    row_key,
-    sniff,
-    text_encoding,
-)
+from trainledger.ingest.base import Context, Record, Rejected, col, convert_columns, dumps
 from trainledger.ingest.convert import nonneg_integer, timestamp_with_offset
+from trainledger.ingest.delimited import reading_options
+from trainledger.ingest.keys import mapping_key, row_key
+from trainledger.ingest.text import decoded_lines, open_text, sniff, text_encoding
 
 NEEDS: Mapping[str, tuple[str, ...]] = {
     "start": (),
@@ -77,8 +68,15 @@ class ProgressImporter:
     def configure(self, options: Mapping[str, Any]) -> None:
         return None
 
+    def identity(
+        self, path: Path, options: Mapping[str, Any], cfg: Any
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        return reading_options(options, ()), {}
+
     def identify(self, path: Path) -> bool | str:
         head = sniff(path)
+        if head.container == "empty":
+            return True  # nothing in it: a valid, empty import
         if head.container != "text" or head.json_keys is None:
             return f"it is {head.describe()}, not JSON lines"
         missing = [k for k in ("ts", "event") if k not in head.json_keys]
@@ -86,7 +84,7 @@ class ProgressImporter:
 
     def parse(self, path: Path, ctx: Context) -> Iterator[Record]:
         enc, given = text_encoding(path, ctx.options)
-        with open(path, encoding=enc, errors="surrogateescape", newline="") as f:
+        with open_text(path, enc, ctx.watch) as f:
             for line_no, line in enumerate(decoded_lines(path, f, enc, given), 1):
                 if not line.strip():
                     continue

@@ -1,26 +1,33 @@
 """Drive one importer over one file into the lake, keeping the books straight.
 
-    hash the file ─► already in the lake? ─► yes: every row a duplicate, nothing written
-                          │ no
+    identity = (content hash, the options that shape its rows) ─► imported like this before?
+       │ yes: the fast path — nothing read or written; its accepted rows are duplicates and
+       │      its quarantined rows quarantined again
+       │ no
     parse ─► validate ─► normalise ─► batch of rows ─► temp partition (streamed)
        │         └─ Rejected ─► quarantine (file, row, line, reason, remedy, raw)
        └─ counts: rows_read = accepted + duplicates + quarantined, always
+    the bytes parsed hash to the content hash? (else BadInput: the file changed meanwhile)
+    table lock ─► settle against the lake ─► publish ─► log ─► unlock
 
 Rows are settled after the stream, on the ``row_hash`` column of the temp partition (no
-per-row Python set: a 10M-row file stays within memory; see ``trainledger.lake.Settle``):
+per-row Python set: a 10M-row file stays within memory; see ``trainledger.ingest.settle``):
 
 - identical rows *within* the file are all accepted and flagged ``repeated_row_in_file`` — the
   provider's file is the statement, and its total is the bill;
 - a row the table already holds from *another* file (overlapping exports: a mid-month and a
-  full-month bill of the same period) is a duplicate and is not written;
+  full-month bill of the same period) is a duplicate and is not written; so is a row of this
+  same file already accepted by an import with other options (only rows that were quarantined
+  then can be added by a re-import with, e.g., ``--currency``);
 - an importer's ``conflicts`` ((column, note) pairs, e.g. invoice ids) flag a row whose key is
   shared by a row of different content, in this file or in the lake.
-
-Rejected rows are each quarantined.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import json
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -30,13 +37,37 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from trainledger.ingest.base import Context, Importer, ImportResult, Rejected, dumps, sha256_file
+from trainledger.errors import BadInput
+from trainledger.ingest.base import Context, Importer, ImportResult, Rejected, dumps
 from trainledger.ingest.schemas import TABLES
+from trainledger.ingest.text import ContentWatch, sha256_file
 
 if TYPE_CHECKING:
     from trainledger.lake import Lake
 
 BATCH_ROWS = 16_384  # small enough that the GC does not crawl over many live rows
+CHANGED_REMEDY = "import the file when whatever writes it has finished (or import a copy of it)"
+
+
+def import_identity(
+    importer: Importer, path: Path, sha: str, options: Mapping[str, Any], cfg: Any
+) -> tuple[str, str]:
+    """(identity, statement) of importing ``path`` (content ``sha``) with ``options``: the
+    identity names the content and the options that change what its rows become (time zone,
+    currency, encoding, ...); the statement names what, besides the content, the rows are a
+    statement about (an undated inventory: the import date)."""
+    ident = getattr(importer, "identity", None)
+    if ident is not None:
+        reading, statement = ident(path, options, cfg)
+    else:  # an importer without the hook: every option counts
+        reading, statement = dict(options), {}
+    text = json.dumps(
+        {"kind": importer.kind, "sha256": sha, "options": reading},
+        sort_keys=True,
+        default=str,
+    )
+    stated = json.dumps(statement, sort_keys=True, default=str) if statement else ""
+    return hashlib.sha256(text.encode()).hexdigest(), stated
 
 
 def run_import(
@@ -45,17 +76,24 @@ def run_import(
     from trainledger.lake import PartitionExists, Settle
 
     cfg = importer.configure(options)
+    lake.clean_tmp()
     sha = sha256_file(path)
-    kind = importer.kind
-    if lake.has_source(sha, kind):
-        return _already_in(importer, path, lake, sha, options, cfg)
+    kind, table = importer.kind, importer.table
+    identity, statement = import_identity(importer, path, sha, options, cfg)
+    previous = _previous(lake, importer, sha, identity)
+    if previous is not None:
+        return _again(importer, path, lake, sha, identity, previous, options)
 
-    ctx = Context(path=path, sha256=sha, kind=kind, options=options, cfg=cfg)
-    schema = TABLES[importer.table]
+    watch = ContentWatch()
+    ctx = Context(path=path, sha256=sha, kind=kind, options=options, cfg=cfg, watch=watch)
+    schema = TABLES[table]
     names = set(schema.names)
     rows_read = quarantined = 0
     rows: list[dict[str, Any]] = []
-    with lake.open_partition(importer.table, sha) as part, lake.open_quarantine(kind, sha) as q:
+    with (
+        lake.open_partition(table, sha, identity=identity, statement=statement) as part,
+        lake.open_quarantine(kind, sha) as q,
+    ):
         for rec in importer.parse(path, ctx):
             rows_read += 1
             try:
@@ -80,34 +118,46 @@ def run_import(
                 part.write(_batch(rows, schema, names, importer))
                 rows = []
         part.write(_batch(rows, schema, names, importer))
-        qfile = q.commit()
-        try:
-            committed = part.commit(settle=Settle(conflicts=getattr(importer, "conflicts", ())))
-        except PartitionExists:  # a concurrent import of the same file won the race
-            committed = None
-            accepted, duplicates, flagged = 0, rows_read - quarantined, 0
-        else:
-            accepted = committed.rows if committed else 0
-            duplicates = committed.duplicates if committed else 0
-            flagged = _count_flagged(committed.path) if committed and committed.path else 0
+        seen = watch.digest() or sha256_file(path)  # a Parquet parser reads on its own
+        if seen != sha:
+            raise BadInput(
+                "the file changed while it was being imported (its content hash differs "
+                "from the bytes read); nothing was written",
+                path=str(path),
+                remedy=CHANGED_REMEDY,
+            )
+        # settle, publish and log as one step against other imports (no rows: nothing to lock)
+        with lake.lock(table) if part.rows else contextlib.nullcontext():
+            qfile = q.commit()
+            try:
+                committed = part.commit(
+                    settle=Settle(conflicts=getattr(importer, "conflicts", ()))
+                )
+            except PartitionExists:  # a writer that does not lock took the name
+                committed = None
+                accepted, duplicates, flagged = 0, rows_read - quarantined, 0
+            else:
+                accepted = committed.rows if committed else 0
+                duplicates = committed.duplicates if committed else 0
+                flagged = _count_flagged(committed.path) if committed and committed.path else 0
 
-    if accepted + duplicates + quarantined != rows_read:  # pragma: no cover - a bug, not input
-        raise RuntimeError(
-            f"{path}: {accepted} accepted + {duplicates} duplicates + {quarantined} quarantined "
-            f"!= {rows_read} rows read"
-        )
-    result = ImportResult(
-        kind=kind,
-        path=str(path),
-        sha256=sha,
-        rows_read=rows_read,
-        accepted=accepted,
-        duplicates=duplicates,
-        quarantined=quarantined,
-        quarantine_file=str(qfile) if qfile else None,
-        flagged=flagged,
-    )
-    _log(lake, importer, result, options, committed.path if committed else None)
+            if accepted + duplicates + quarantined != rows_read:  # pragma: no cover - a bug
+                raise RuntimeError(
+                    f"{path}: {accepted} accepted + {duplicates} duplicates + {quarantined} "
+                    f"quarantined != {rows_read} rows read"
+                )
+            result = ImportResult(
+                kind=kind,
+                path=str(path),
+                sha256=sha,
+                rows_read=rows_read,
+                accepted=accepted,
+                duplicates=duplicates,
+                quarantined=quarantined,
+                quarantine_file=str(qfile) if qfile else None,
+                flagged=flagged,
+            )
+            _log(lake, importer, result, options, committed.path if committed else None, identity)
     return result
 
 
@@ -127,32 +177,42 @@ def _count_flagged(partition: Path) -> int:
     return int(pc.sum(pc.not_equal(flags, "[]")).as_py() or 0)
 
 
-def _already_in(
-    importer: Importer, path: Path, lake: Lake, sha: str, options: Mapping[str, Any], cfg: Any
+def _previous(lake: Lake, importer: Importer, sha: str, identity: str) -> dict[str, Any] | None:
+    """The first logged import with this identity, if the lake still holds what it wrote."""
+    for rec in lake.imports():
+        if rec.get("identity") != identity or rec.get("kind") != importer.kind:
+            continue
+        if rec.get("accepted") and not lake.has_source(sha, importer.kind):
+            return None  # the log says rows went in, the lake does not have them: read again
+        return rec
+    return None
+
+
+def _again(
+    importer: Importer,
+    path: Path,
+    lake: Lake,
+    sha: str,
+    identity: str,
+    previous: Mapping[str, Any],
+    options: Mapping[str, Any],
 ) -> ImportResult:
-    """The file's content is in the lake: report its rows as duplicates and write no data."""
-    previous = [
-        r
-        for r in lake.imports()
-        if r.get("sha256") == sha and r.get("kind") == importer.kind and r.get("partition")
-    ]
-    if previous:
-        n = int(previous[0]["rows_read"])
-    else:  # the partition landed but the log line did not (a crash): count the rows again
-        ctx = Context(path=path, sha256=sha, kind=importer.kind, options=options, cfg=cfg)
-        n = sum(1 for _ in importer.parse(path, ctx))
+    """The same content imported the same way before: its rows that went in (or were
+    duplicates then) are duplicates now, its quarantined rows are quarantined again (the
+    same quarantine file); nothing is read or written but a log line."""
+    n, quarantined = int(previous["rows_read"]), int(previous.get("quarantined") or 0)
     result = ImportResult(
         kind=importer.kind,
         path=str(path),
         sha256=sha,
         rows_read=n,
         accepted=0,
-        duplicates=n,
-        quarantined=0,
-        quarantine_file=None,
+        duplicates=n - quarantined,
+        quarantined=quarantined,
+        quarantine_file=previous.get("quarantine_file") if quarantined else None,
         flagged=0,
     )
-    _log(lake, importer, result, options, None)
+    _log(lake, importer, result, options, None, identity)
     return result
 
 
@@ -162,6 +222,7 @@ def _log(
     result: ImportResult,
     options: Mapping[str, Any],
     partition: Path | None,
+    identity: str,
 ) -> None:
     lake.log_import(
         {
@@ -169,6 +230,7 @@ def _log(
             "kind": result.kind,
             "path": result.path,
             "sha256": result.sha256,
+            "identity": identity,
             "table": importer.table,
             "rows_read": result.rows_read,
             "accepted": result.accepted,

@@ -5,7 +5,8 @@ Every table ends with the same provenance columns:
 
     source_sha256   content hash of the imported file (the partition key)
     row             1-based data row (CSV-like) or line (JSONL) in that file
-    row_hash        blake2b-128 of the row's raw text: finds the same row across files
+    row_hash        blake2b-128 of the row's canonical content (keys.py): finds the same row
+                    across files, whatever the format
     flags           JSON list of notes on an accepted row (non-conformance, missing owner, ...)
 """
 
@@ -33,7 +34,9 @@ def _schema(*fields: tuple[str, pa.DataType] | tuple[str, pa.DataType, bool]) ->
 
 
 JOBS = _schema(
+    ("cluster", TEXT, False),
     ("job_id", TEXT, False),
+    ("job_id_raw", TEXT, False),
     ("job_name", TEXT, False),
     ("account", TEXT, False),
     ("wckey", TEXT, False),
@@ -52,6 +55,7 @@ JOBS = _schema(
     ("tags", TEXT, False),
     ("is_step", pa.bool_(), False),
     ("alloc_tres", TEXT, False),
+    ("extra", TEXT, False),
 )
 
 BILL_LINES = _schema(

@@ -1,8 +1,11 @@
 """``slurm``: ``sacct --parsable2`` output → table ``jobs``.
 
 Columns are matched by header name. Times are local to the cluster (``options["tz"]``) and
-stored as UTC; ``Unknown``/``None`` become null. AllocTRES gives the GPU count and type,
-NodeList is expanded, and ``key=value`` pairs in Comment become the row's tags.
+stored as UTC; ``Unknown``/``None`` become null; a Start or End in the hour DST repeats is read
+as the occurrence that ``Elapsed`` (or End not before Start) says. AllocTRES gives the GPU count
+and type, NodeList is expanded, and ``key=value`` pairs in Comment become the row's tags.
+``Cluster`` and ``JobIDRaw`` are kept (``sacct -M a,b`` reuses job ids across clusters);
+every other sacct column is kept in ``extra``.
 """
 
 from __future__ import annotations
@@ -11,26 +14,26 @@ import csv
 import itertools
 import re
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from trainledger.errors import BadInput
-from trainledger.ingest.base import (
-    Context,
-    DelimitedImporter,
-    Flagged,
-    Record,
-    Rejected,
-    col,
-    dumps,
+from trainledger.ingest.base import Context, Flagged, Record, Rejected, col, dumps
+from trainledger.ingest.convert import (
+    localize,
+    nonneg_integer,
+    parse_datetime,
+    repeated_local_time,
+    stripped,
 )
-from trainledger.ingest.convert import localize, nonneg_integer, parse_datetime, stripped
+from trainledger.ingest.delimited import DelimitedImporter
+from trainledger.ingest.keys import canon_time_local
 from trainledger.model.vocab import FailureCause, RunReason
 
 SACCT_FORMAT = (
-    "JobID,JobName,Account,WCKey,Comment,User,Submit,Eligible,Start,End,State,ExitCode,"
-    "AllocTRES,NodeList,Restarts"
+    "Cluster,JobID,JobIDRaw,JobName,Account,WCKey,Comment,User,Submit,Eligible,Start,End,"
+    "Elapsed,State,ExitCode,AllocTRES,NodeList,Restarts"
 )
 # sacct's job states; a State word outside them is kept and flagged.
 # fmt: off
@@ -212,6 +215,61 @@ def slurm_time(value: Any, ctx: Context) -> datetime | Flagged | None:
     return localize(dt, ctx.cfg)
 
 
+def elapsed(text: Any) -> timedelta | None:
+    """sacct's Elapsed, ``[DD-][HH:]MM:SS``, or None when it is not one."""
+    m = re.fullmatch(r"\s*(?:(\d+)-)?(?:(\d+):)?(\d+):(\d+)(?:\.\d+)?\s*", str(text or ""))
+    if not m:
+        return None
+    d, h, mi, sec = (int(g or 0) for g in m.groups())
+    return timedelta(days=d, hours=h, minutes=mi, seconds=sec)
+
+
+def _occurrences(raw: Any, tz: ZoneInfo) -> list[datetime] | None:
+    """Both UTC readings of a local time DST repeats (first, second); None for any other."""
+    if not isinstance(raw, str) or raw.strip() in NO_TIME:
+        return None
+    dt = parse_datetime(raw)
+    if dt.tzinfo is not None or not repeated_local_time(dt, tz):
+        return None
+    return [dt.replace(tzinfo=tz, fold=f).astimezone(UTC) for f in (0, 1)]
+
+
+def settle_repeated_hour(values: dict[str, Any], record: Record, tz: ZoneInfo) -> None:
+    """Start and End in the hour DST repeats: choose the readings that agree with Elapsed, or
+    else (no Elapsed) the first readings that do not end before they start. The notes the
+    converter wrote about those times are replaced by what was chosen and why."""
+    start, end = values["start"], values["end"]
+    if start is None or end is None:
+        return
+    s_opts = _occurrences(record.values.get("start"), tz)
+    e_opts = _occurrences(record.values.get("end"), tz)
+    if not (s_opts or e_opts):
+        return
+    pairs = [(s, e) for s in (s_opts or [start]) for e in (e_opts or [end])]
+    said = (record.extra or {}).get("Elapsed")
+    took = elapsed(said)
+    if took is not None and any(e - s == took for s, e in pairs):
+        chosen = next((s, e) for s, e in pairs if e - s == took)
+        why = f"Elapsed {said} says so"
+    elif end < start and any(e >= s for s, e in pairs):
+        chosen = next((s, e) for s, e in pairs if e >= s)
+        why = "End is not before Start"
+    else:
+        return
+    flags: list[str] = values["flags"]
+    for label, opts, value in (("Start", s_opts, chosen[0]), ("End", e_opts, chosen[1])):
+        if not opts:
+            continue
+        flags[:] = [f for f in flags if not f.startswith(f"{label}: local time")]
+        which = "first" if value == opts[0] else "second"
+        local = record.values["start" if label == "Start" else "end"].strip()
+        flags.append(
+            f"{label}: local time {local} is ambiguous (DST ends) in {tz}; read as the {which} "
+            f"occurrence, {value.isoformat().replace('+00:00', 'Z')}: {why}"
+        )
+    values["start"], values["end"] = chosen
+
+
 def first_word(value: Any, ctx: Context) -> str:
     words = str(value).split()
     if not words:
@@ -229,20 +287,25 @@ class SlurmImporter(DelimitedImporter):
     description = "sacct --parsable2 output"
     delimiter = "|"
     quoting = csv.QUOTE_NONE
+    keep_extra = True
+    local_times = True
+    options_used = ("tz",)
     signature = ("JobID",)
     missing_remedy = f"run sacct with --parsable2 --format={SACCT_FORMAT}"
     width_remedy = "a field (JobName or Comment?) contains '|': fix the row or rename the job"
     columns = (
+        col("cluster", "Cluster", convert=stripped, default=""),
         col("job_id", "JobID", convert=stripped, required=True, needed=True),
+        col("job_id_raw", "JobIDRaw", convert=stripped, default=""),
         col("job_name", "JobName", default=""),
         col("account", "Account", default=""),
         col("wckey", "WCKey", default=""),
         col("comment", "Comment", default=""),
         col("user", "User", default=""),
-        col("submit", "Submit", convert=slurm_time, required=True),
-        col("eligible", "Eligible", convert=slurm_time),
-        col("start", "Start", convert=slurm_time, required=True),
-        col("end", "End", convert=slurm_time, required=True),
+        col("submit", "Submit", convert=slurm_time, canon=canon_time_local, required=True),
+        col("eligible", "Eligible", convert=slurm_time, canon=canon_time_local),
+        col("start", "Start", convert=slurm_time, canon=canon_time_local, required=True),
+        col("end", "End", convert=slurm_time, canon=canon_time_local, required=True),
         col("state", "State", convert=first_word, required=True, needed=True),
         col("exit_code", "ExitCode", default=""),
         col("alloc_tres", "AllocTRES", required=True, default=""),
@@ -271,6 +334,7 @@ class SlurmImporter(DelimitedImporter):
         except ValueError as e:
             raise Rejected(str(e), "fix AllocTRES: comma-separated name=value items") from None
         flags += notes
+        settle_repeated_hour(values, record, ctx.cfg)
         start, end, submit = values["start"], values["end"], values["submit"]
         if start is not None and end is not None and end < start:
             raise Rejected(
@@ -289,5 +353,6 @@ class SlurmImporter(DelimitedImporter):
             "gpu_type": gpu_type,
             "tags": dumps(tags),
             "is_step": "." in values["job_id"],
+            "extra": dumps(record.extra or {}),
             "flags": flags,
         }

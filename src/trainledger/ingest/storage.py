@@ -2,12 +2,15 @@
 
 Each object needs a storage class: the file's own ``storage_class`` column when it names a
 trainledger StorageClass, else the workspace's prefix rules (``options["storage_prefixes"]``,
-longest matching prefix wins), else the row is quarantined. Governance gaps — no owner, no
-purpose, neither retention nor review date — are accepted and flagged.
+longest matching prefix wins), else the row is quarantined. A provider's storage class in that
+column (S3 ``DEEP_ARCHIVE``, OSS ``ColdArchive``) is the object's *tier* (``PROVIDER_TIERS``).
+Governance gaps — no owner, no purpose, neither retention nor review date — are accepted and
+flagged. An S3 Inventory CSV has no header line: it is refused with the line to add.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -15,16 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from trainledger.errors import BadInput
-from trainledger.ingest.base import (
-    FLAG,
-    Context,
-    DelimitedImporter,
-    Head,
-    Record,
-    Rejected,
-    col,
-    content_key,
-)
+from trainledger.ingest.base import FLAG, Context, Record, Rejected, Verdict, col
 from trainledger.ingest.convert import (
     iso_date,
     nonneg_integer,
@@ -32,10 +26,67 @@ from trainledger.ingest.convert import (
     stripped,
     timestamp_flag_naive,
 )
+from trainledger.ingest.delimited import DelimitedImporter, reading_options
+from trainledger.ingest.keys import content_key
+from trainledger.ingest.text import Head, sniff
 from trainledger.model.vocab import StorageClass
 
 _storage_class = one_of(StorageClass)
 CLASSES = ", ".join(m.value for m in StorageClass)
+# A provider's storage class names the object's tier (its price), not what the object is for.
+# Keys are case-folded: S3 StorageClass values, then OSS storage classes.
+PROVIDER_TIERS = {
+    "standard": "standard",  # S3 STANDARD, OSS Standard
+    "reduced_redundancy": "standard",
+    "intelligent_tiering": "standard",  # starts in the frequent-access tier
+    "express_onezone": "standard",
+    "standard_ia": "infrequent",
+    "onezone_ia": "infrequent",
+    "ia": "infrequent",  # OSS IA
+    "glacier_ir": "archive",  # S3 Glacier Instant Retrieval
+    "archive": "archive",  # OSS Archive
+    "glacier": "cold_archive",  # S3 Glacier Flexible Retrieval
+    "coldarchive": "cold_archive",  # OSS ColdArchive
+    "deep_archive": "deep_archive",  # S3 Glacier Deep Archive
+    "deepcoldarchive": "deep_archive",  # OSS DeepColdArchive
+}
+S3_HEADER = "bucket,key,size,last_modified_date,e_tag,storage_class"
+OSS_ONLY = ("ia", "archive", "coldarchive", "deepcoldarchive")
+S3_CLASSES = frozenset(k.upper() for k in PROVIDER_TIERS if k not in OSS_ONLY)
+_TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
+
+
+def provider_tier(value: str | None) -> str | None:
+    """The tier a provider's storage class names (``DEEP_ARCHIVE`` → ``deep_archive``)."""
+    return PROVIDER_TIERS.get(value.strip().casefold()) if value else None
+
+
+def headerless_s3(head: Head) -> Verdict | None:
+    """An S3 Inventory CSV (no header; its first line is an object) and the header to add."""
+    fields = head.header
+    if len(fields) < 3 or not fields[2].isdigit():
+        return None
+    if not any(_TIME.match(f) or f in S3_CLASSES for f in fields[3:]):
+        return None
+    names = ["bucket", "key", "size"]
+    for i, f in enumerate(fields[3:], 4):
+        if _TIME.match(f) and "last_modified_date" not in names:
+            names.append("last_modified_date")
+        elif f in S3_CLASSES and "storage_class" not in names:
+            names.append("storage_class")
+        elif "e_tag" not in names and (
+            re.fullmatch(r"[0-9a-f]{32}(-\d+)?", f) or names[-1] == "last_modified_date"
+        ):
+            names.append("e_tag")  # S3 lists ETag after LastModifiedDate
+        else:
+            names.append(f"field{i}")
+    return Verdict(
+        "it has no header line: its first line is an object (an S3 Inventory CSV?)",
+        remedy=(
+            f"add a header line naming the fields in order, e.g. `{','.join(names)}` "
+            f"(S3 Inventory: `{S3_HEADER},...` as the manifest's fileSchema lists them)"
+        ),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,26 +107,48 @@ class StorageImporter(DelimitedImporter):
         col("key", "key", convert=stripped),
         col("bucket", "bucket", convert=stripped),
         col("size_bytes", "size_bytes", "size", convert=nonneg_integer, needed=True),
-        col("storage_class", "storage_class", convert=stripped),
-        col("tier", "tier", convert=stripped, default="standard"),
+        col("storage_class", "storage_class", "StorageClass", convert=stripped),
+        col("tier", "tier", convert=stripped),
         col("owner", "owner", convert=stripped, default=""),
         col("purpose", "purpose", convert=stripped, default=""),
         col("retention_until", "retention_until", convert=iso_date, on_error=FLAG),
         col("review_at", "review_at", convert=iso_date, on_error=FLAG),
-        col("last_modified", "last_modified", convert=timestamp_flag_naive, on_error=FLAG),
+        col(
+            "last_modified",
+            "last_modified",
+            "last_modified_date",
+            "LastModifiedDate",
+            convert=timestamp_flag_naive,
+            on_error=FLAG,
+        ),
         col("snapshot_date", "snapshot_date", convert=iso_date),
         col("batch", "batch", convert=stripped),
     )
 
+    options_used = ("storage_prefixes",)
+
     def identify_head(self, head: Head) -> bool | str:
         verdict = super().identify_head(head)
-        if verdict is not True:
+        if verdict is not True or head.container == "empty":
             return verdict
         if not (head.has("path") or head.has("key")) or not (
             head.has("size_bytes") or head.has("size")
         ):
-            return "its header has no path (or key) and size_bytes (or size) columns"
+            return headerless_s3(head) or (
+                "its header has no path (or key) and size_bytes (or size) columns"
+            )
         return True
+
+    def identity(
+        self, path: Path, options: Mapping[str, Any], cfg: StorageSettings
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """An inventory without a ``snapshot_date`` column is a statement about the import
+        date: that date is part of its identity, and makes its rows a new snapshot."""
+        reading = reading_options(options, self.options_used)
+        if sniff(path).has("snapshot_date"):
+            return reading, {}
+        day = {"snapshot_date": cfg.import_date.isoformat()}
+        return {**reading, **day}, day
 
     def configure(self, options: Mapping[str, Any]) -> StorageSettings:
         rules = []
@@ -116,20 +189,26 @@ class StorageImporter(DelimitedImporter):
                 klass = _storage_class(given)
             except ValueError:
                 klass = None
+        tier_of_class = provider_tier(given) if klass is None else None
+        tier = _tier(values["tier"], given, tier_of_class, flags)
         if klass is None:
             klass = next((c for p, c in cfg.prefixes if path.startswith(p)), None)
             if klass is None:
-                what = (
-                    f"storage_class {given!r} is not one of {CLASSES}"
-                    if given
-                    else ("no storage_class and no prefix rule matches")
-                )
+                if tier_of_class:
+                    what = (
+                        f"storage_class {given!r} is the provider's class (tier "
+                        f"{tier_of_class}), and no prefix rule matches"
+                    )
+                elif given:
+                    what = f"storage_class {given!r} is not one of {CLASSES}"
+                else:
+                    what = "no storage_class and no prefix rule matches"
                 raise Rejected(
                     f"{what} (path {path!r})",
                     "add a storage_class column, or a prefix rule for this path "
                     "(sources.storage.prefixes)",
                 )
-            if given:
+            if given and not tier_of_class:
                 flags.append(
                     f"storage_class {given!r} is not a trainledger class; "
                     f"{klass!r} from the prefix rule"
@@ -144,7 +223,19 @@ class StorageImporter(DelimitedImporter):
             **values,
             "path": path,
             "storage_class": klass,
+            "tier": tier,
             "snapshot_date": values["snapshot_date"] or cfg.import_date,
             "batch": values["batch"] or None,
             "flags": flags,
         }
+
+
+def _tier(column: str | None, given: str | None, of_class: str | None, flags: list[str]) -> str:
+    """The object's tier: the tier column (a provider's class name there is mapped too), else
+    the tier the provider's storage class names, else ``standard``."""
+    if not column:
+        return of_class or "standard"
+    tier = provider_tier(column) or column
+    if of_class and tier != of_class:
+        flags.append(f"tier {column!r} differs from storage_class {given!r} ({of_class}); kept {tier}")
+    return tier

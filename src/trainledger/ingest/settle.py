@@ -1,0 +1,231 @@
+"""Settling a new partition against the lake: cross-file duplicates, repeats, conflicts.
+
+``settle_partition`` runs while the table's lock is held (``Lake.lock``), between the end of an
+import's stream and the publication of its partition, so two imports of overlapping files can
+never both count the same rows. It reads only the columns it needs from each other partition.
+
+Each partition records, in its Parquet metadata (``META_KEY``), how its rows were hashed
+(``row_hash`` version), the identity of the import that wrote it, and its *statement* (what,
+besides the file's content, its rows are a statement about — e.g. the snapshot date of an
+undated storage inventory). A row of the same file (same content hash and statement) already
+in the lake is a duplicate by its row number, whatever its hash: a re-import with other options
+adds only the rows that were not accepted before.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from trainledger.errors import BadInput
+from trainledger.ingest.keys import ROW_HASH_VERSION
+
+if TYPE_CHECKING:
+    from trainledger.lake import Lake
+
+META_KEY = b"trainledger"
+
+
+def partition_meta(schema: pa.Schema) -> dict[str, Any] | None:
+    """What a partition records about itself (None: written before partitions did)."""
+    raw = (schema.metadata or {}).get(META_KEY)
+    if raw is None:
+        return None
+    try:
+        meta = json.loads(raw)
+    except ValueError:
+        return None
+    return meta if isinstance(meta, dict) else None
+
+
+def meta_of(identity: str = "", statement: str = "") -> dict[bytes, bytes]:
+    meta = {"row_hash": ROW_HASH_VERSION, "identity": identity, "statement": statement}
+    return {META_KEY: json.dumps(meta, sort_keys=True).encode()}
+
+
+@dataclass(frozen=True, slots=True)
+class Settle:
+    """What ``PartitionWriter.commit`` does to the rows before publishing them.
+
+    ``dedup_by``: a column (``row_hash``) whose value names a row's content. A row the table's
+    *other* partitions already hold is a duplicate and is dropped; identical rows *within* this
+    partition are all kept (the file is the statement) and get the note ``repeated`` in their
+    ``flags``. Counting is by copies: the k-th copy of a value in this partition is a duplicate
+    when the other partitions hold at least k copies of it.
+
+    ``conflicts``: (column, note) pairs — a kept row whose ``column`` value is shared by a row of
+    different ``dedup_by`` value, in this partition or another, gets ``note`` (e.g. an invoice id
+    reused for different content).
+    """
+
+    dedup_by: str = "row_hash"
+    repeated: str = "repeated_row_in_file"
+    conflicts: tuple[tuple[str, str], ...] = ()
+
+
+def drop_repeats(path: Path, column: str) -> int:
+    """Rewrite ``path`` without rows whose ``column`` repeats an earlier row. Returns the count."""
+    pf = pq.ParquetFile(path)
+    keys = pf.read(columns=[column]).column(column)
+    n = len(keys)
+    if pc.count_distinct(keys).as_py() == n:
+        return 0
+    idx = pa.table({"k": keys, "i": pa.array(np.arange(n, dtype=np.int64))})
+    first = idx.group_by("k", use_threads=False).aggregate([("i", "min")]).column("i_min")
+    keep = np.zeros(n, dtype=bool)
+    keep[first.to_numpy()] = True
+    out = path.with_name(path.name + ".dedup")
+    try:
+        with pq.ParquetWriter(out, pf.schema_arrow, compression="zstd") as w:
+            offset = 0
+            for group in range(pf.num_row_groups):
+                t = pf.read_row_group(group)
+                w.write_table(t.filter(pa.array(keep[offset : offset + t.num_rows])))
+                offset += t.num_rows
+        os.replace(out, path)
+    finally:
+        out.unlink(missing_ok=True)
+    return n - int(keep.sum())
+
+
+def settle_partition(
+    path: Path, lake: Lake, table: str, own: str, settle: Settle, statement: str = ""
+) -> int:
+    """Apply ``settle`` to the temp partition at ``path`` (see ``Settle``); rewrite it only
+    when a row is dropped or flagged. Returns the number of rows dropped as duplicates.
+
+    The other partitions are read one at a time, and only the columns needed (``row_hash``,
+    plus each conflict column; ``row`` for an earlier import of the same file): no table is
+    loaded whole, and no Python set is built. ``own`` is the file's content hash.
+    """
+    by = settle.dedup_by
+    conflict_cols = [c for c, _ in settle.conflicts]
+    pf = pq.ParquetFile(path)
+    mine = pf.read(columns=[by, *conflict_cols])
+    keys = mine.column(by).combine_chunks()
+    n = len(keys)
+    same_file: list[pa.Array] = []  # row numbers of this file already in the lake
+    repeated: pa.Array | None = None
+    if pc.count_distinct(keys).as_py() != n:
+        counts = pc.value_counts(keys)
+        repeated = counts.field("values").filter(pc.greater(counts.field("counts"), 1))
+    ids = {c: mine.column(c).combine_chunks() for c in conflict_cols}
+    wanted_ids = {c: pc.unique(v.drop_null()) for c, v in ids.items()}
+
+    held = np.zeros(n, dtype=bool)  # the value is in another partition
+    held_repeats: list[pa.Array] = []  # the other partitions' copies of repeated values
+    others: dict[str, list[pa.Table]] = {c: [] for c in conflict_cols}
+    for part in lake.partition_files(table):
+        other_pf = pq.ParquetFile(part)
+        meta = partition_meta(other_pf.schema_arrow)
+        if meta is None or meta.get("row_hash") != ROW_HASH_VERSION:
+            raise BadInput(
+                "the lake holds a partition written by an earlier trainledger, whose row "
+                "hashes are spelled differently: duplicates across files cannot be found",
+                path=str(part),
+                remedy="import the source files again into a new workspace's lake",
+            )
+        if part.parent.name == f"source={own}" and meta.get("statement", "") == statement:
+            same_file.append(other_pf.read(columns=["row"]).column("row").combine_chunks())
+        if by not in other_pf.schema_arrow.names:
+            continue
+        have = [c for c in conflict_cols if c in other_pf.schema_arrow.names]
+        theirs = other_pf.read(columns=[by, *have])
+        their_keys = theirs.column(by).combine_chunks()
+        held |= _mask(pc.is_in(keys, value_set=their_keys))
+        if repeated is not None:
+            held_repeats.append(their_keys.filter(pc.is_in(their_keys, value_set=repeated)))
+        for c in have:
+            hit = theirs.filter(pc.is_in(theirs.column(c), value_set=wanted_ids[c]))
+            if hit.num_rows:
+                others[c].append(pa.table({"id": hit.column(c), "key": hit.column(by)}))
+
+    drop = held
+    in_repeat = np.zeros(n, dtype=bool)
+    if repeated is not None:
+        in_repeat = _mask(pc.is_in(keys, value_set=repeated))
+        if (held & in_repeat).any():  # count copies: keep those beyond what others hold
+            theirs = pc.value_counts(pa.chunked_array(held_repeats, keys.type).combine_chunks())
+            cap = np.zeros(len(repeated), dtype=np.int64)
+            cap[_ints(pc.index_in(theirs.field("values"), value_set=repeated))] = _ints(
+                theirs.field("counts")
+            )
+            where = np.flatnonzero(in_repeat)
+            codes = _ints(pc.index_in(keys.take(pa.array(where)), value_set=repeated))
+            drop = held & ~in_repeat
+            drop[where] = _rank_within(codes) < cap[codes]
+
+    if same_file:
+        rows = pf.read(columns=["row"]).column("row").combine_chunks()
+        drop = drop | _mask(pc.is_in(rows, value_set=pa.concat_arrays(same_file)))
+    keep = ~drop
+    notes: list[tuple[np.ndarray, str]] = []
+    if repeated is not None:
+        notes.append((in_repeat & keep, settle.repeated))
+    kept_keys = keys.filter(pa.array(keep))
+    for c, note in settle.conflicts:
+        kept = pa.table({"id": ids[c].filter(pa.array(keep)), "key": kept_keys})
+        pairs = pa.concat_tables([kept.filter(pc.is_valid(kept.column("id"))), *others[c]])
+        groups = pairs.group_by("id", use_threads=False).aggregate([("key", "count_distinct")])
+        reused = groups.column("id").filter(pc.greater(groups.column("key_count_distinct"), 1))
+        notes.append((_mask(pc.is_in(ids[c], value_set=reused)) & keep, note))
+    notes = [(m, note) for m, note in notes if m.any()]
+    if not drop.any() and not notes:
+        return 0
+    out = path.with_name(path.name + ".settled")
+    try:
+        flags_at = pf.schema_arrow.get_field_index("flags")
+        with pq.ParquetWriter(out, pf.schema_arrow, compression="zstd") as w:
+            offset = 0
+            for group in range(pf.num_row_groups):
+                t = pf.read_row_group(group)
+                span = slice(offset, offset + t.num_rows)
+                offset += t.num_rows
+                for m, note in notes:
+                    if m[span].any():
+                        flags = _add_note(t.column(flags_at), m[span], note)
+                        t = t.set_column(flags_at, pf.schema_arrow.field(flags_at), flags)
+                w.write_table(t.filter(pa.array(keep[span])))
+        os.replace(out, path)
+    finally:
+        out.unlink(missing_ok=True)
+    return int(drop.sum())
+
+
+def _mask(result: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    return np.asarray(result.to_numpy(zero_copy_only=False), dtype=bool)
+
+
+def _ints(result: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    return np.asarray(result.to_numpy(zero_copy_only=False), dtype=np.int64)
+
+
+def _rank_within(codes: np.ndarray) -> np.ndarray:
+    """For each position, how many earlier positions have the same code (0 for the first)."""
+    order = np.argsort(codes, kind="stable")
+    ordered = codes[order]
+    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
+    sizes = np.diff(np.r_[starts, len(codes)])
+    rank = np.empty(len(codes), dtype=np.int64)
+    rank[order] = np.arange(len(codes)) - np.repeat(starts, sizes)
+    return rank
+
+
+def _add_note(flags: pa.ChunkedArray, mask: np.ndarray, note: str) -> pa.ChunkedArray:
+    """Append ``note`` to the JSON-list ``flags`` of the rows in ``mask``."""
+    quoted = json.dumps(note, ensure_ascii=False)
+    inner = pc.utf8_slice_codeunits(flags, 1, -1)  # the list's items, without [ ]
+    added = pc.if_else(
+        pc.equal(inner, ""),
+        pa.scalar(f"[{quoted}]"),
+        pc.binary_join_element_wise(pa.scalar("["), inner, pa.scalar(f",{quoted}]"), ""),
+    )
+    return pc.if_else(pa.array(mask), added, flags)
