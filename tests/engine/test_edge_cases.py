@@ -79,3 +79,16 @@ def test_unknown_batch_and_future_writes_are_reported(config):
     result = attribute(Facts(storage_objects=rows), config, _gb_month, T0.date())
     kinds = {p.kind for p in result.problems}
     assert {"unknown_batch", "modified_after_snapshot"} <= kinds
+
+
+def test_jobs_of_two_clusters_and_requeued_allocations_all_pay(config):
+    a = job("1000", start=at(0), end=at(60), gpus=4, row=1) | {"cluster": "east"}
+    b = job("1000", start=at(0), end=at(60), gpus=4, row=2, nodes="n2") | {"cluster": "west"}
+    first = job("2000", start=at(0), end=at(30), gpus=4, row=3, nodes="n3", state="REQUEUED")
+    again = job("2000", start=at(30), end=at(60), gpus=4, row=4, nodes="n3")
+    bills = (bill(at(0), row=1), bill(at(0), resource="n2", row=2), bill(at(0), resource="n3", row=3))
+    result = attribute(Facts(jobs=(a, b, first, again), bill_lines=bills), config, price_lookup, T0.date())
+    assert set(result.runs) == {"east/1000", "west/1000", "2000", "2000@20261102T003000Z"}
+    # each node-hour: 4 of 8 GPUs held all hour → half of 80.00 to b1, half idle
+    assert _cash(result, batch_id="b1") == Decimal("120.00")
+    assert len({info.run.id for info in result.runs.values()}) == 4

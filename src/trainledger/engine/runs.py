@@ -68,6 +68,17 @@ def _events_for(events, job_id: str, run_tag: str, start, end, problems) -> list
     return inside
 
 
+def _job_key(j, seen) -> str:
+    """The job's id, prefixed by its cluster when sacct named one; a further allocation of a
+    requeued job (``sacct -D``) gets its start time appended, so no allocation hides another."""
+    cluster, raw = str(j.get("cluster") or ""), str(j["job_id"])
+    key = f"{cluster}/{raw}" if cluster else raw
+    if key in seen:
+        start = j.get("start")
+        key = f"{key}@{start.strftime('%Y%m%dT%H%M%SZ')}" if start else f"{key}@{len(seen)}"
+    return key
+
+
 def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Problem]]:
     problems: list[Problem] = []
     events = defaultdict(list)
@@ -79,7 +90,7 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
     out: dict[str, RunInfo] = {}
     used: dict[str, str] = {}
     for j in jobs:
-        job_id = str(j["job_id"])
+        job_id = _job_key(j, out)
         tags = tags_of(j)
         batch_id, rule = ctx.matcher.match("slurm", j)
         reason = _enum(RunReason, tags.get("reason"), problems, job_id, "reason") or RunReason.UNRECORDED
@@ -100,7 +111,7 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
             end = max(ctx.cutoff, start)
             problems.append(Problem("open_job", f"job {job_id} ({j.get('state')}) has not ended: classified up to"
                                     f" {end.isoformat()}; attribute again when it has", {"job_id": job_id}))
-        run_events = _events_for(events, job_id, str(tags.get("run") or ""), start, end, problems)
+        run_events = _events_for(events, str(j["job_id"]), str(tags.get("run") or ""), start, end, problems)
         segments = classify(start, end, str(j.get("state", "")), run_events,
                             after_preemption=after_preemption, stale_gap=stale)
         run = Run(id=run_id, batch_id=batch_id or "", reason=reason, cause=cause, source_job=job_id,
