@@ -149,3 +149,34 @@ def test_demo_runs_again_in_place_but_refuses_to_mix_data_sets(demo):
     other = run("demo", "--dir", root, "--seed", 7, ok=False)
     assert other.exit_code == 2 and "not empty" in other.output and "--dir" in other.output
     assert json.loads(run("--workspace", root, "attribute", "--json").output) == before
+
+
+def _sum(items, currency, key="expected"):
+    return sum((Decimal(m[key]) for m in items if m["currency"] == currency), Decimal(0))
+
+
+def test_the_sheet_parts_add_up_to_its_totals(demo):
+    """Per basis and currency, the sections of a sheet sum exactly to its totals row."""
+    root, _ = demo
+    for b in batches(root):
+        s = json.loads(run("--workspace", root, "sheet", b["id"], "--format", "json").output)
+        totals = {}
+        for t in s["totals_by_basis"]:
+            key = (t["basis"], t["currency"])
+            totals[key] = totals.get(key, Decimal(0)) + Decimal(t["expected"])
+        for cur in {c for _, c in totals}:
+            compute = _sum([m for r in s["compute_by_state"] if r["basis"] == "billed" for m in r["amounts"]], cur)
+            external = _sum(s["external"], cur)
+            assert compute + external == totals.get(("billed", cur), 0), (b["id"], cur)
+            runs = _sum([m for r in s["runs"] for m in r["billed"]], cur)
+            tagged = _sum([m for r in s["compute_by_state"] if r["state"] == "tagged_resource"
+                           for m in r["amounts"]], cur)
+            assert runs + tagged == compute  # every billed compute line is a run's or a tagged resource's
+            review = sum((Decimal(m["amount"]) for g in s["runs_by_review_class"] for m in g["billed"]
+                          if m["currency"] == cur), Decimal(0))
+            assert review == runs
+            # estimates and internal labor are rounded for display: equal to the cent
+            labor = _sum([m for p in s["labor_by_phase"] for m in p["cost"]], cur)
+            assert abs(labor - totals.get(("internal", cur), 0)) <= Decimal("0.01") * len(s["labor_by_phase"])
+            storage = _sum([m for c in s["storage_by_class"] for m in c["cost"]], cur)
+            assert abs(storage - totals.get(("estimate", cur), 0)) <= Decimal("0.01") * len(s["storage_by_class"])
