@@ -13,13 +13,12 @@ from __future__ import annotations
 from datetime import date, datetime
 from decimal import Decimal
 
-from trainledger.engine.context import Context, Facts, Problem, StageOutput, price_of
+from trainledger.engine.context import Context, Facts, Problem, StageOutput, price_assumption, price_of
 from trainledger.engine.rules import NO_RULE
-from trainledger.model import AmountRange, Assumption, Basis, CostLine, Evidence, Provenance
+from trainledger.model import AmountRange, Basis, CostLine, Evidence, Provenance
 
 GIB = Decimal(1024**3)
 DAYS_PER_MONTH = Decimal("30.4375")  # 365.25 / 12
-UNOWNED = "unassigned: set owner in the price book"
 
 
 def _batch(ctx: Context, source: str, row, problems: list[Problem]) -> tuple[str | None, str]:
@@ -62,11 +61,7 @@ def storage_stage(facts: Facts, ctx: Context) -> StageOutput:
                 problems.append(Problem("unpriced_storage", f"no price-book entry {item!r}: objects of tier"
                                         f" {tier} are listed but not priced", {"item": item}))
             elif price is not None and item not in described:
-                assumptions.append(Assumption(
-                    name=f"storage price {item}", evidence=price.evidence, source=price.source,
-                    value=str(price.price) if price.low == price.high else None,
-                    low=str(price.low), high=str(price.high), unit=f"{price.currency}/gb_month (GB = 2^30 bytes)",
-                    owner=(price.owner or UNOWNED) if price.evidence is Evidence.ASSUMED else ""))
+                assumptions.append(price_assumption(f"storage price {item}", price, "gb_month (GB = 2^30 bytes)"))
             described.add(item)
         price = priced[(item, snap)]
         path = str(row["path"])

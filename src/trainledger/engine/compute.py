@@ -17,13 +17,12 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from decimal import Decimal
 
-from trainledger.engine.context import Context, Facts, Problem, RunInfo, StageOutput, price_of
+from trainledger.engine.context import Context, Facts, Problem, RunInfo, StageOutput, price_assumption, price_of
 from trainledger.engine.rules import NO_RULE
-from trainledger.model import AmountRange, Assumption, Basis, CostLine, Evidence, Provenance, allocate
+from trainledger.model import AmountRange, Basis, CostLine, Evidence, Provenance, allocate
 from trainledger.model.vocab import ComputeState
 
 HOUR = 3600
-UNOWNED = "unassigned: set owner in the price book"
 CATEGORY = {"compute": "compute", "storage": "storage", "networking": "network"}
 
 
@@ -169,10 +168,7 @@ def queued_stage(facts: Facts, ctx: Context) -> StageOutput:
         problems.append(Problem("unpriced_queue", "queued GPU-hours are counted but not valued: set"
                                 " cluster.gpu_item to a price-book entry", {"item": item}))
     else:
-        assumptions.append(Assumption(
-            name="value of a queued GPU-hour (opportunity, not cash)", evidence=price.evidence,
-            source=price.source, low=str(price.low), high=str(price.high), unit=f"{currency}/gpu_hour",
-            owner=price.owner or UNOWNED if price.evidence is Evidence.ASSUMED else ""))
+        assumptions.append(price_assumption("value of a queued GPU-hour (opportunity, not cash)", price, "gpu_hour"))
     for info in ctx.runs.values():
         j_start = info.run.started_at or info.run.ended_at
         if info.eligible is None or j_start is None or j_start <= info.eligible:

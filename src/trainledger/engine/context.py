@@ -87,6 +87,17 @@ def price_of(ctx: Context, item: str, on: date, unit: str, problems: list[Proble
     return entry
 
 
+UNOWNED = "unassigned: set owner in the price book"
+
+
+def price_assumption(name: str, price: PriceEntry, unit: str) -> Assumption:
+    """The drawer row for a price the engine used: its range, evidence, source and owner."""
+    return Assumption(
+        name=name, evidence=price.evidence, source=price.source,
+        value=str(price.price) if price.low == price.high else None, low=str(price.low), high=str(price.high),
+        unit=f"{price.currency}/{unit}", owner=(price.owner or UNOWNED) if price.evidence == "assumed" else "")
+
+
 def tags_of(row: Mapping) -> dict:
     tags = row.get("tags")
     if isinstance(tags, dict):
