@@ -6,6 +6,8 @@ import json
 from decimal import Decimal
 from typing import Any
 
+from trainledger.mdtext import inline as _inline
+from trainledger.mdtext import table as _table
 from trainledger.report.i18n import storage_class, t, v
 
 FORMATS = ("json", "md", "html")
@@ -25,23 +27,6 @@ def _money(items: list[dict[str, str]]) -> str:
         else:
             out.append(f"{m['expected']} {m['currency']} ({m['low']}–{m['high']})")
     return "; ".join(out)
-
-
-_LINE_BREAKS = str.maketrans({"\r": " ", "\n": " ", "\u2028": " ", "\u2029": " ", "\x85": " "})
-
-
-def _inline(x: Any) -> str:
-    """Text from the data (tags, paths, vendor names) kept on one line and inert in Markdown."""
-    return str(x).translate(_LINE_BREAKS).replace("\\", "\\\\").replace("`", "\\`").replace("<", "&lt;")
-
-
-def _table(head: list[str], rows: list[list[Any]]) -> list[str]:
-    def cell(x: Any) -> str:
-        return _inline(x).replace("|", "\\|")
-
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    lines += ["| " + " | ".join(cell(c) for c in r) + " |" for r in rows]
-    return lines
 
 
 def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
