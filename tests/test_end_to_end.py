@@ -180,3 +180,12 @@ def test_the_sheet_parts_add_up_to_its_totals(demo):
             assert abs(labor - totals.get(("internal", cur), 0)) <= Decimal("0.01") * len(s["labor_by_phase"])
             storage = _sum([m for c in s["storage_by_class"] for m in c["cost"]], cur)
             assert abs(storage - totals.get(("estimate", cur), 0)) <= Decimal("0.01") * len(s["storage_by_class"])
+
+
+def test_reading_a_sheet_writes_nothing_to_the_audit_log(demo):
+    root, _ = demo
+    before = json.loads(run("--workspace", root, "audit", "--json").output)
+    run("--workspace", root, "sheet", batches(root)[0]["id"], "--format", "json")
+    run("--workspace", root, "batch", "list")
+    after = json.loads(run("--workspace", root, "audit", "--json").output)
+    assert after["entries"] == before["entries"] and after["intact"]

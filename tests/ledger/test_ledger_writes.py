@@ -168,3 +168,12 @@ def test_hundred_thousand_lines_in_one_replace(seeded):
     back = seeded.cost_lines()
     assert len(back) == 100_000 and back[0] == lines[0] and back[-1] == lines[-1]
     assert written < 30, f"replace_cost_lines took {written:.1f}s for 100k lines"
+
+
+def test_an_unchanged_upsert_writes_nothing(seeded):
+    before = len(seeded.audit_log())
+    seeded.upsert_project(Project(id="p1", name="support bot", goal="deflect tickets", owner="zhang.min"))
+    seeded.upsert_batch(make_batch("b1"))
+    assert len(seeded.audit_log()) == before
+    seeded.upsert_batch(replace(make_batch("b1"), owner="someone.else"))
+    assert len(seeded.audit_log()) == before + 1 and seeded.get_batch("b1").owner == "someone.else"

@@ -203,8 +203,18 @@ class Ledger:
         for chunk in chunks(rows, CHUNK):
             conn.execute(stmt, chunk)
 
+    def _same(self, table: Table, row: dict[str, Any]) -> bool:
+        """True when ``row`` is already stored exactly: an upsert that changes nothing writes nothing
+        (and adds nothing to the audit log), so syncing the config before a read is free."""
+        (key,) = [c.name for c in table.primary_key.columns]
+        with self._read() as conn:
+            have = conn.execute(select(table).where(table.c[key] == row[key])).mappings().first()
+        return have is not None and all(have[k] == v for k, v in row.items())
+
     def upsert_project(self, p: Project) -> None:
         row = project_row(p)
+        if self._same(projects, row):
+            return
         with self._write() as conn:
             self._upsert(conn, projects, [row])
             self._append(conn, "", "upsert_project", f"project:{p.id}", row)
@@ -216,6 +226,8 @@ class Ledger:
 
     def upsert_batch(self, b: Batch) -> None:
         row = batch_row(b)
+        if self._same(batches, row):
+            return
         with self._write() as conn:
             if not self._known(conn, projects, [b.project]):
                 raise NotFound(
