@@ -2,7 +2,7 @@
 
 import json
 
-from trainledger.report.render import to_html, to_markdown
+from trainledger.report.render import to_html, to_json, to_markdown
 
 
 def _sheet(evil: str) -> dict:
@@ -39,4 +39,4 @@ def test_markdown_keeps_data_on_its_line():
 def test_html_escapes_data():
     html = to_html(_sheet(EVIL), "en")
     assert "<script>alert(1)</script>" not in html and "&lt;script&gt;" in html
-    json.dumps(_sheet(EVIL))  # the JSON form carries the text as it is
+    assert json.loads(to_json(_sheet(EVIL)))["external"][0]["vendor"] == EVIL  # JSON carries the text as it is

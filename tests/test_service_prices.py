@@ -69,7 +69,7 @@ def test_units_are_normalised_before_they_are_multiplied(tmp_path, book, what):
     with workspace(tmp_path, book) as wsp:
         queued, storage = _figures(wsp)
     assert queued == 16 * 36, what  # 8 GPUs queued 2 h at 36 per GPU-hour
-    assert storage.quantize(1) == round(1000 * 30 / 30.4375 * 0.12), what  # 1000 GiB for 30 days at 0.12
+    assert storage.quantize(1) == round(1000 * 30 / (730 / 24) * 0.12), what  # 1000 GiB for 30 days at 0.12
 
 
 def test_a_price_in_the_wrong_dimension_is_a_clear_error(tmp_path):

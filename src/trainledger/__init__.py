@@ -1,7 +1,7 @@
 """trainledger: where did this model's money go, and should we keep spending it?
 
 The public API is the domain model (``trainledger.model``) and the error tree
-(``trainledger.errors``); everything else is reached through the CLI or the web app.
+(``trainledger.errors``); everything else is reached through the CLI (``trainledger --help``).
 """
 
 from trainledger.errors import (

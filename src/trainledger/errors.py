@@ -8,7 +8,7 @@
 
 Row-level problems during an import are *not* exceptions: they become quarantine records and the
 import goes on. Exceptions are for what stops the whole command. The CLI turns each into one
-message and exit code 2; the web layer maps them to 4xx statuses via ``http_status``.
+message and exit code 2; ``http_status`` is the status a web API will answer with.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Application services: what a command does, without the command line or HTTP around it.
 
 ``Workspace`` ties the parts together — config (``workspace.py``), ledger (system of record),
-lake (immutable facts) and engine — so the CLI, the web app and tests call the same few methods:
+lake (immutable facts) and engine — so the CLI and tests (and a web API later) call the same few methods:
 ``init``, ``open``, ``import_files``, ``attribute``, ``sheet``.
 """
 

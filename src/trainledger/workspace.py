@@ -31,7 +31,7 @@ class Setting:
 
 SETTINGS: tuple[Setting, ...] = (
     Setting("workspace.name", str, "trainledger", "A name for this workspace, shown in reports."),
-    Setting("workspace.currency", str, "USD", "Default currency for inputs that carry none."),
+    Setting("workspace.currency", str, "USD", "Currency of figures valued without a price (e.g. unpriced hours)."),
     Setting("workspace.language", str, "en", "Language of rendered reports: en or zh-CN."),
     Setting("workspace.db_url", str, "", "Ledger database URL; empty means sqlite:///<workspace>/ledger.db."),
     Setting("workspace.price_book", str, "",

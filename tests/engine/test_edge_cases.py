@@ -71,7 +71,7 @@ def test_monthly_inventories_charge_each_month_once(config):
     rows = (_storage("oss://b/x", "2026-10-01", 1), _storage("oss://b/x", "2026-10-31", 2))
     result = attribute(Facts(storage_objects=rows), config, _gb_month, T0.date())
     months = sum(ln.quantity for ln in result.lines if ln.category == "storage")
-    assert months == Decimal(60) / Decimal("30.4375")  # 09-01 → 10-31, not 30 + 60 days
+    assert months == Decimal(60) / (Decimal(730) / 24)  # 09-01 → 10-31, not 30 + 60 days
 
 
 def test_unknown_batch_and_future_writes_are_reported(config):

@@ -6,11 +6,13 @@ from pathlib import Path
 
 import click
 
+from trainledger.demo import DEFAULT_SEED
 from trainledger.errors import BadInput
+from trainledger.ingest import KINDS
 from trainledger.report.render import render
 from trainledger.service import Workspace
 
-IMPORT_ORDER = ("slurm", "focus", "progress", "storage", "timesheet", "invoice")
+IMPORT_ORDER = KINDS  # every source kind the demo generates, through the same importers a user calls
 
 
 def run_demo(directory: Path, seed: int, echo=click.echo, *, db_url: str = "") -> dict[str, Path]:
@@ -84,7 +86,7 @@ def _summary(sheet: dict, echo) -> None:
 @click.command("demo")
 @click.option("--dir", "directory", default="trainledger-demo", show_default=True,
               type=click.Path(file_okay=False), help="Where to write the demo workspace.")
-@click.option("--seed", default=20261129, show_default=True, help="Seed of the generated data.")
+@click.option("--seed", default=DEFAULT_SEED, show_default=True, help="Seed of the generated data.")
 @click.option("--db", "db_url", default="", help="Ledger URL (default: SQLite inside the demo directory).")
 def demo(directory: str, seed: int, db_url: str) -> None:
     """Build a demo workspace end to end and print a summary. / 生成演示工作区并输出成本底稿。"""

@@ -1,4 +1,4 @@
-"""init, import, attribute and batch list: the commands that build a workspace's ledger."""
+"""init, import, attribute, batch list and audit: the commands that build and check a workspace's ledger."""
 
 from __future__ import annotations
 
@@ -9,10 +9,9 @@ from pathlib import Path
 
 import click
 
+from trainledger.ingest import KINDS as INGEST_KINDS
 from trainledger.model import CASH_BASES
 from trainledger.service import Workspace
-
-KINDS = ("slurm", "focus", "storage", "timesheet", "progress", "invoice")
 
 
 def open_ws(ctx: click.Context) -> Workspace:
@@ -33,7 +32,7 @@ def init(ctx: click.Context, directory: str | None, db_url: str, currency: str) 
 
 
 @click.command("import")
-@click.argument("kind", type=click.Choice(KINDS))
+@click.argument("kind", type=click.Choice(INGEST_KINDS))
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
 @click.option("--tz", default=None, help="Time zone of offset-less times (slurm), e.g. Asia/Shanghai.")
 @click.option("--currency", default=None, help="Currency for FOCUS files without BillingCurrency.")

@@ -11,9 +11,13 @@ Data flow (``attribute``)::
                        external_stage  vendor invoices (basis billed)
                  ──► conservation.check (exact, per currency; a problem record when it fails)
 
-    rules.py        attribution rules (exact / prefix / regex / template)
+    runs.py         jobs → runs (one per allocation), progress matched by key and time
+    compute.py      bill_stage (billed and, with commitments, amortized views) and queued_stage
+    assets.py       storage_stage, labor_stage, external_stage
+    conservation.py the exact per-currency check, per view
+    rules.py        attribution rules (exact / prefix / regex / template) and row tags
     timeline.py     one run's allocation → compute-state segments
-    context.py      Facts, Context, RunInfo, Problem, StageOutput
+    context.py      Facts, Context, RunInfo, Problem, StageOutput, price lookups with staleness
     history.py      actual/effective ratios of finished batches (calibrates the estimator)
 
 Written in plain Python over lake rows for now; the same stages move to portable dataframe

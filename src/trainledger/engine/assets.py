@@ -18,7 +18,7 @@ from trainledger.engine.rules import NO_RULE
 from trainledger.model import AmountRange, Basis, CostLine, Evidence, Provenance
 
 GIB = Decimal(1024**3)
-DAYS_PER_MONTH = Decimal("30.4375")  # 365.25 / 12
+DAYS_PER_MONTH = Decimal(730) / 24  # a month is 730 hours, as the price book and cloud bills count it
 
 
 def _batch(ctx: Context, source: str, row, problems: list[Problem]) -> tuple[str | None, str]:

@@ -13,6 +13,7 @@ Shares are exact (``model.allocate``): every row's lines sum to its BilledCost.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -80,11 +81,13 @@ def bill_stage(facts: Facts, ctx: Context) -> StageOutput:
     views = (("billed_cost", Basis.BILLED),) + ((("effective_cost", Basis.AMORTIZED),)
                                                   if _amortized_view(facts.bill_lines) else ())
     for row in facts.bill_lines:
-        for column, basis in views:
-            raw = row.get(column)
-            if raw is None or Decimal(raw) == 0:
-                continue
-            out = _attribute_row(row, Decimal(raw), ctx, nodes, idx, slots, problems)
+        amounts = [(basis, Decimal(row[column])) for column, basis in views
+                   if row.get(column) is not None and Decimal(row[column]) != 0]
+        if not amounts:
+            continue
+        route = _route(row, ctx, nodes, idx, slots, problems)  # once per row, whatever the views
+        for basis, amount in amounts:
+            out = route(amount)
             if basis is Basis.AMORTIZED:
                 out = [replace(ln, basis=Basis.AMORTIZED,
                                provenance=replace(ln.provenance, rule=f"{ln.provenance.rule} (EffectiveCost)"))
@@ -93,26 +96,29 @@ def bill_stage(facts: Facts, ctx: Context) -> StageOutput:
     return StageOutput(tuple(lines), tuple(problems))
 
 
-def _attribute_row(row, amount: Decimal, ctx: Context, nodes, idx, slots, problems) -> list[CostLine]:
+def _route(row, ctx: Context, nodes, idx, slots, problems) -> Callable[[Decimal], list[CostLine]]:
+    """Where a bill row's money goes, decided once; the result turns an amount into cost lines."""
     resource = row.get("resource_id") or row.get("resource_name") or ""
     if str(row.get("commitment_discount_status") or "").lower() == "unused":
-        return [_line(row, amount, Basis.RESERVED_UNUSED, "commitment_unused",
-                      reason="reserved capacity left unused", detail=ComputeState.RESERVED_UNUSED)]
+        return lambda amount: [_line(row, amount, Basis.RESERVED_UNUSED, "commitment_unused",
+                                     reason="reserved capacity left unused", detail=ComputeState.RESERVED_UNUSED)]
     batch_id, rule = ctx.matcher.match("focus", row)
     if batch_id is not None:
-        return [_line(row, amount, Basis.BILLED, rule, batch_id=batch_id, detail="tagged_resource")]
+        return lambda amount: [_line(row, amount, Basis.BILLED, rule, batch_id=batch_id, detail="tagged_resource")]
     if resource in nodes or row.get("resource_name") in nodes:
         node = resource if resource in nodes else row["resource_name"]
-        return _split_node_row(row, node, amount, idx, slots, problems)
+        return _node_split(row, node, idx, slots, problems)
     if str(row.get("charge_category") or "").lower() == "purchase" and row.get("commitment_discount_id"):
-        return [_line(row, amount, Basis.BILLED, "commitment_purchase", detail="commitment_purchase",
-                      reason=f"commitment purchase {row['commitment_discount_id']}: paid here, used over its"
-                             " term (see the amortized view)")]
+        reason = (f"commitment purchase {row['commitment_discount_id']}: paid here, used over its term"
+                  " (see the amortized view)")
+        return lambda amount: [_line(row, amount, Basis.BILLED, "commitment_purchase",
+                                     detail="commitment_purchase", reason=reason)]
     what = " ".join(str(x) for x in (row.get("service_name"), resource) if x) or "bill row"
-    return [_line(row, amount, Basis.BILLED, NO_RULE, reason=f"{NO_RULE}: {what}")]
+    return lambda amount: [_line(row, amount, Basis.BILLED, NO_RULE, reason=f"{NO_RULE}: {what}")]
 
 
-def _split_node_row(row, node, amount, idx, slots, problems) -> list[CostLine]:
+def _node_split(row, node, idx, slots, problems) -> Callable[[Decimal], list[CostLine]]:
+    """GPU-seconds of each (run, state) on ``node`` in the row's charge period, and the idle rest."""
     p0, p1 = row["charge_period_start"], row["charge_period_end"]
     period = Decimal(int((p1 - p0).total_seconds()))
     pieces: dict[tuple[str, str], tuple[RunInfo, str, Decimal]] = {}
@@ -130,8 +136,7 @@ def _split_node_row(row, node, amount, idx, slots, problems) -> list[CostLine]:
             prev = pieces.get(key)
             pieces[key] = (info, seg.state, w + (prev[2] if prev else 0))
     used = sum((p[2] for p in pieces.values()), Decimal(0))
-    capacity = slots * period
-    idle = capacity - used
+    idle = slots * period - used
     if idle < 0:
         problems.append(Problem("oversubscribed_node", f"{node} {p0.isoformat()}: jobs hold {used / period}"
                                 f" GPUs but the node has {slots}", {"node": node, "row": row["row"]}))
@@ -140,22 +145,26 @@ def _split_node_row(row, node, amount, idx, slots, problems) -> list[CostLine]:
     weights = [pieces[k][2] for k in keys] + [idle]
     if sum(weights) == 0:
         weights[-1] = Decimal(1)
-    shares = allocate(amount, weights, row["currency"])
-    out = []
-    for k, share in zip(keys, shares, strict=False):
-        info, state, w = pieces[k]
-        if share == 0 and w == 0:
-            continue
-        kw = {"batch_id": info.batch_id, "run_id": info.run.id}
-        if info.batch_id is None:
-            kw = {"run_id": info.run.id, "reason": f"job {info.run.source_job} matched no slurm rule"}
-        out.append(_line(row, share, Basis.BILLED, f"gpu_seconds_on_node/{info.rule}", category="compute",
-                         detail=str(state), quantity=w / HOUR, unit="gpu_hour", **kw))
-    if shares[-1] != 0:
-        out.append(_line(row, shares[-1], Basis.ALLOCATED_IDLE, "gpu_seconds_on_node/idle", category="compute",
-                         detail=ComputeState.ALLOCATED_IDLE, quantity=idle / HOUR, unit="gpu_hour",
-                         reason=f"node {node} capacity no job held"))
-    return out
+
+    def lines(amount: Decimal) -> list[CostLine]:
+        shares = allocate(amount, weights, row["currency"])
+        out = []
+        for k, share in zip(keys, shares, strict=False):
+            info, state, w = pieces[k]
+            if share == 0 and w == 0:
+                continue
+            kw = {"batch_id": info.batch_id, "run_id": info.run.id}
+            if info.batch_id is None:
+                kw = {"run_id": info.run.id, "reason": f"job {info.run.source_job} matched no slurm rule"}
+            out.append(_line(row, share, Basis.BILLED, f"gpu_seconds_on_node/{info.rule}", category="compute",
+                             detail=str(state), quantity=w / HOUR, unit="gpu_hour", **kw))
+        if shares[-1] != 0:
+            out.append(_line(row, shares[-1], Basis.ALLOCATED_IDLE, "gpu_seconds_on_node/idle",
+                             category="compute", detail=ComputeState.ALLOCATED_IDLE, quantity=idle / HOUR,
+                             unit="gpu_hour", reason=f"node {node} capacity no job held"))
+        return out
+
+    return lines
 
 
 def queued_stage(facts: Facts, ctx: Context) -> StageOutput:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -96,16 +95,3 @@ def price_assumption(name: str, price: PriceEntry, unit: str) -> Assumption:
         name=name, evidence=price.evidence, source=price.source,
         value=str(price.price) if price.low == price.high else None, low=str(price.low), high=str(price.high),
         unit=f"{price.currency}/{unit}", owner=(price.owner or UNOWNED) if price.evidence == "assumed" else "")
-
-
-def tags_of(row: Mapping) -> dict:
-    tags = row.get("tags")
-    if isinstance(tags, dict):
-        return tags
-    if not tags:
-        return {}
-    try:
-        value = json.loads(tags)
-    except (TypeError, json.JSONDecodeError):
-        return {}
-    return value if isinstance(value, dict) else {}

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-HELD_STATES = frozenset({"setup", "data_stall", "effective", "checkpoint", "hang", "lost_progress",
-                         "preemption_recovery", "allocated_idle", "unclassified"})
+from trainledger.model import ComputeState
+
+# every state in which a GPU was allocated to the run: all but waiting for one, and unused reservations
+HELD_STATES = frozenset(s.value for s in ComputeState) - {ComputeState.QUEUED, ComputeState.RESERVED_UNUSED}
 ACTIVE = frozenset({"RUNNING", "PENDING", "REQUEUED", "RESIZING", "SUSPENDED"})
 
 

@@ -18,17 +18,23 @@ from trainledger.workspace import Rule
 NO_RULE = "no_rule_matched"
 
 
-def field_value(row: Mapping, name: str) -> str:
+def tags_of(row: Mapping) -> dict:
+    """A row's tags as a dict, whether the lake holds them as JSON text or a mapping; {} if unreadable."""
+    tags = row.get("tags")
+    if isinstance(tags, dict):
+        return tags
+    if not tags:
+        return {}
+    try:
+        value = json.loads(tags)
+    except (TypeError, json.JSONDecodeError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def field_value(row: Mapping, name: str, tags: dict | None = None) -> str:
     if name.startswith("tags."):
-        tags = row.get("tags") or {}
-        if isinstance(tags, str):
-            try:
-                tags = json.loads(tags) if tags.strip() else {}
-            except json.JSONDecodeError:
-                return ""
-        if not isinstance(tags, dict):
-            return ""
-        value = tags.get(name[5:], "")
+        value = (tags if tags is not None else tags_of(row)).get(name[5:], "")
     else:
         value = row.get(name, "")
     return "" if value is None else str(value).strip()
@@ -43,15 +49,15 @@ class Matcher:
     def _regex(self) -> dict[str, re.Pattern]:
         return {r.id: re.compile(r.pattern) for r in self.rules if r.match == "regex"}
 
-    def for_source(self, source: str) -> tuple[Rule, ...]:
-        return tuple(r for r in self.rules if r.source == source)
-
     def match(self, source: str, row: Mapping) -> tuple[str | None, str]:
         """Return (batch id or None, rule id or ``no_rule_matched``)."""
+        tags = None
         for rule in self.rules:
             if rule.source != source:
                 continue
-            value = field_value(row, rule.field)
+            if tags is None and rule.field.startswith("tags."):
+                tags = tags_of(row)  # parsed once per row, not once per rule
+            value = field_value(row, rule.field, tags)
             if not value:
                 continue
             if rule.match == "template":

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import defaultdict
 from datetime import timedelta
 
-from trainledger.engine.context import Context, Facts, Problem, RunInfo, tags_of
+from trainledger.engine.context import Context, Facts, Problem, RunInfo
+from trainledger.engine.rules import tags_of
 from trainledger.engine.timeline import classify
 from trainledger.model import FailureCause, Run, RunReason
 

@@ -2,5 +2,6 @@
 
     sheet.py     build_sheet(workspace, batch) -> dict (the JSON contract of `trainledger sheet`)
     render.py    to_json / to_markdown / to_html, in en or zh-CN
+    i18n.py      headings and column names in both languages (vocabulary labels: model/vocab.py)
     templates/   the HTML page (self-contained: inline CSS, no network)
 """

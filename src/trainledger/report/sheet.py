@@ -11,8 +11,8 @@ from collections import defaultdict
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
-from trainledger.model import CASH_BASES, AmountRange, Basis, CostLine, Evidence
-from trainledger.model.money import MINOR_UNITS
+from trainledger.model import CASH_BASES, AmountRange, Basis, CostLine, Evidence, ReviewClass
+from trainledger.model.money import minor_quantum
 
 Q = Decimal("0.0001")
 
@@ -26,7 +26,7 @@ def rng(r: AmountRange, *, exact: bool = True) -> dict[str, str]:
 
 
 def _fmt(d: Decimal, currency: str, exact: bool = True) -> str:
-    minor = Decimal(1).scaleb(-MINOR_UNITS.get(currency, 2))
+    minor = minor_quantum(currency)
     exp = d.as_tuple().exponent
     if not exact or (isinstance(exp, int) and exp > minor.as_tuple().exponent):
         d = d.quantize(minor, ROUND_HALF_EVEN)
@@ -185,7 +185,7 @@ def _by_review_class(runs, by_run: _Acc, hours: dict) -> list[dict[str, Any]]:
         g["gpu_hours"] += sum((Decimal(str(v)) for v in hours.get(r.id, {}).values()), Decimal(0))
         for cur, rg in by_run.data.get((r.id, Basis.BILLED), {}).items():
             g["billed"][cur] = rg.expected + g["billed"].get(cur, Decimal(0))
-    order = ("planned", "reasonable_exploration", "unforeseeable_fault", "avoidable_rework", "needs_review")
+    order = ("planned", *(c.value for c in ReviewClass), "needs_review")
     return [{"review_class": k, "runs": g["runs"], "gpu_hours": _qty(g["gpu_hours"]),
              "billed": [{"amount": _fmt(v, c), "currency": c} for c, v in sorted(g["billed"].items())]}
             for k in order if (g := groups.get(k))]
