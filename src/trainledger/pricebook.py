@@ -20,7 +20,8 @@ A month is 730 hours (8760 / 12, the cloud billing convention); a person-month i
 hours. Converting between dimensions, or to a node unit without ``gpus_per_node``, is a unit
 mismatch: ``ConfigError`` naming the file and the entry. A price used after its expiry or before
 its effective date is *stale*: ``lookup`` refuses it unless the caller passes ``allow_stale=True``
-(and then must show a warning); ``PriceBook.stale(on)`` lists every stale entry.
+(and then must show a warning); ``PriceBook.stale(on)`` lists every stale entry. ``stale_reason``
+words why (``expired 2025-06-01`` / ``effective only from 2026-01-01``) for all of them.
 
 TOML layout::
 
@@ -53,11 +54,15 @@ from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from trainledger.errors import ConfigError, NotFound
 from trainledger.model.money import Money, check_currency, to_decimal
 from trainledger.model.prices import PriceEntry
 from trainledger.model.vocab import Evidence
+
+if TYPE_CHECKING:
+    from trainledger.estimate.messages import Msg
 
 SAMPLE_PRICE_BOOK = Path(__file__).parent / "estimate" / "data" / "sample_pricebook.toml"
 
@@ -202,9 +207,9 @@ class PriceBook:
         if allow_stale:
             return best
         e = best.entry
-        why = f"expired on {e.expires}" if e.effective <= on else f"is effective only from {e.effective}"
+        why = stale_reason(on, e.effective, e.expires)
         raise NotFound(
-            f"{best.origin}: the price of {key!r} {why}; no current price on {on}",
+            f"{best.origin}: the price of {key!r} is stale ({why}); no current price on {on}",
             remedy="add a current dated price to the price book (stale prices are never used silently)",
         )
 
@@ -215,6 +220,13 @@ class PriceBook:
 
     def unit_price(self, item: str, unit: str, on: date, *, allow_stale: bool = False) -> PriceEntry:
         """``lookup`` with price, low and high converted to ``unit`` (e.g. card_day -> gpu_hour)."""
+        return self.priced_entry(item, unit, on, allow_stale=allow_stale)[1]
+
+    def priced_entry(
+        self, item: str, unit: str, on: date, *, allow_stale: bool = False
+    ) -> tuple[BookEntry, PriceEntry]:
+        """One lookup for callers that need both: the ``entry_for`` (origin, owner, node size, note)
+        and its price, low and high converted to ``unit`` as ``unit_price`` gives them."""
         be = self.entry_for(item, on, allow_stale=allow_stale)
         e = be.entry
         where = f"{be.origin} ({e.item})"
@@ -226,7 +238,7 @@ class PriceBook:
                 remedy=f"price {e.item} in a {dim_to} unit such as {_base_unit(dim_to)}",
             )
         k = f_to / f_from
-        return replace(e, unit=unit, price=e.price * k, low=e.low * k, high=e.high * k)
+        return be, replace(e, unit=unit, price=e.price * k, low=e.low * k, high=e.high * k)
 
     def fx_rate(self, base: str, quote: str, on: date) -> FxRate:
         """The latest rate dated on or before ``on`` (direct, else the inverse of quote/base)."""
@@ -251,13 +263,29 @@ class PriceBook:
         out = []
         for be in self.entries:
             e = be.entry
-            if e.is_stale(on):
-                why = f"expired {e.expires}" if e.effective <= on else f"effective from {e.effective}"
+            why = stale_reason(on, e.effective, e.expires)
+            if why is not None:
                 out.append(StaleItem("price", e.item, why, be.origin))
-        for r in self.fx:
+        for r in self.fx:  # a rate dated after ``on`` is simply not used (``fx_rate``): only expiry counts
             if r.expires is not None and on > r.expires:
-                out.append(StaleItem("fx", f"{r.base}/{r.quote}", f"expired {r.expires}", r.origin))
+                out.append(StaleItem("fx", f"{r.base}/{r.quote}", stale_reason(on, r.day, r.expires), r.origin))
         return out
+
+
+def stale_reason(on: date, effective: date, expires: date | None) -> Msg | None:
+    """Why a price (or rate) in force from ``effective`` to ``expires`` is stale on ``on``, None
+    while it is in force: ``expired 2025-06-01`` or ``effective only from 2026-01-01``.
+
+    The one wording of staleness for the price book's errors, ``stale()`` and the estimator's
+    warnings: a catalogue message, so its ``str`` is English and ``.text("zh-CN")`` Chinese.
+    """
+    from trainledger.estimate.messages import Msg  # here, not above: the estimate package imports this module
+
+    if effective > on:
+        return Msg("price.not_yet", day=effective)
+    if expires is not None and on > expires:
+        return Msg("price.expired", day=expires)
+    return None
 
 
 def _base_unit(dim: str) -> str:

@@ -22,6 +22,7 @@ from trainledger.model.vocab import TaskType
 
 SRC = Path(messages.__file__).parent
 CLI_SRC = SRC.parent / "cli" / "estimate.py"
+PRICEBOOK_SRC = SRC.parent / "pricebook.py"  # stale_reason words staleness with catalogue messages
 CJK = re.compile(r"[\u4e00-\u9fff]")
 ON = "2026-11-29"  # the sample price book has stale prices on this date: the stale warning shows
 LORA = ["estimate", "--task", "lora", "--params", "7B", "--tokens", "50M", "--gpu", "h800"]
@@ -54,7 +55,7 @@ def test_every_message_has_both_languages_and_the_same_placeholders(msg_id):
 def _ids_used_in_code() -> set[str]:
     pattern = re.compile(r"""(?<![.\w])(?:Msg|text|t)\(\s*f?["']([a-z_][a-z0-9_.{}/ -]*)["']""")
     found = set()
-    for path in [*SRC.rglob("*.py"), CLI_SRC]:
+    for path in [*SRC.rglob("*.py"), CLI_SRC, PRICEBOOK_SRC]:
         for m in pattern.finditer(path.read_text(encoding="utf-8")):
             found.add(m.group(1))
     return found

@@ -134,7 +134,7 @@ def test_expired_price_is_flagged_never_silently_used(tmp_path):
         'currency = "USD"\nsource = "x"\neffective = 2024-01-01\nexpires = 2024-12-31\n'
     )
     b = load_price_book(p)
-    with pytest.raises(NotFound, match="expired on 2024-12-31"):
+    with pytest.raises(NotFound, match=r"is stale \(expired 2024-12-31\)"):
         b.lookup("gpu_hour:x", date(2025, 1, 1))
     e = b.lookup("gpu_hour:x", date(2025, 1, 1), allow_stale=True)
     assert e.is_stale(date(2025, 1, 1))

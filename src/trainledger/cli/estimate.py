@@ -1,8 +1,9 @@
 """``trainledger estimate`` and ``trainledger compare``: thin click edges over the estimator.
 
 Options left out fall back to the spec file (``--from``), then to the estimator's defaults. The
-overhead is calibrated from the workspace's finished batches when the ledger history hook exists;
-otherwise the assumptions drawer says the sourced prior was used.
+overhead is calibrated from the finished batches of the ``--workspace`` ledger; outside a workspace
+(no ``trainledger.toml``), or with no finished batches, the assumptions drawer says the sourced prior
+was used (``calibrate.workspace_ratios``).
 """
 
 from __future__ import annotations
@@ -115,9 +116,9 @@ def estimate(ctx: click.Context, spec_file, fmt, lang, guided, output, **options
         values = _guided(values, lang)
     spec = build_spec(values, where=spec_file or "options")
     workspace = (ctx.obj or {}).get("workspace")
-    ratios, note = calibrate.workspace_ratios(workspace)
+    hist = calibrate.workspace_ratios(workspace)
     book = load_price_book(spec.price_book or SAMPLE_PRICE_BOOK)
-    est = engine.run(spec, book=book, history_ratios=ratios, history_note=note)
+    est = engine.run(spec, book=book, history_ratios=hist.ratios, history_note=hist.note, history_warning=hist.warning)
     _emit(render_estimate(est.to_dict(), fmt, lang), output)
     if output or fmt == "json":  # md / html on a terminal show their warnings already
         _echo_warnings(est.warnings, lang)

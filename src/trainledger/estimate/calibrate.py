@@ -4,9 +4,14 @@ The seed's advice: do not guess the extra-occupancy factor, take the ratio of ac
 training time of your team's past runs. ``overhead_from_history`` turns those ratios into the
 overhead input of the estimate: with five or more batches it is their own range (min, median, max);
 with fewer it widens the sourced prior to include them, centred on their median (keeping the prior's
-troubled-run tail above them: a few batches need not include a troubled run). The CLI fetches
-the ratios through ``trainledger.engine.history.finished_batch_ratios(workspace)`` when that hook
-exists, and otherwise says in the assumptions drawer that the sourced prior was used.
+troubled-run tail above them: a few batches need not include a troubled run).
+
+``workspace_ratios`` reads those ratios from the ledger (``trainledger.engine.history``) of the
+workspace the CLI names, and says for the notes and the assumptions drawer what happened: a
+directory without ``trainledger.toml`` (the CLI's default ``.`` outside a workspace) is no workspace
+and the sourced prior is used; a workspace whose ledger cannot be read (a ``TrainledgerError``
+such as a broken config) also falls back to the prior, but with a warning naming the error; any
+other exception is a bug and is raised.
 """
 
 from __future__ import annotations
@@ -15,12 +20,16 @@ import math
 import statistics
 from collections.abc import Sequence
 from decimal import Decimal
+from pathlib import Path
+from typing import NamedTuple
 
-from trainledger.errors import BadInput
+from trainledger.engine.history import finished_batch_ratios
+from trainledger.errors import BadInput, NotFound, TrainledgerError
 from trainledger.estimate.messages import Msg
 from trainledger.estimate.priors import overhead_prior
 from trainledger.estimate.quantities import Uncertain
 from trainledger.model.vocab import Evidence
+from trainledger.workspace import CONFIG_NAME
 
 MIN_BATCHES_ALONE = 5
 
@@ -78,22 +87,40 @@ def overhead_from_history(
     )
 
 
-def workspace_ratios(workspace: str | None) -> tuple[list[float], Msg]:
-    """Ratios from the ledger hook if it is installed: (ratios, what happened, for the drawer)."""
+class History(NamedTuple):
+    """What ``workspace_ratios`` read: the ratios, a note for the notes and the assumptions drawer,
+    and a warning when the workspace's ledger could not be read."""
+
+    ratios: list[float]
+    note: Msg
+    warning: Msg | None = None
+
+
+def workspace_ratios(workspace: str | Path | None) -> History:
+    """Finished-batch ratios of the workspace's ledger, and what happened, for the drawer."""
     if workspace is None:
-        return [], Msg("hist.no_workspace")
-    try:
-        from trainledger.engine.history import finished_batch_ratios  # type: ignore[import-not-found]
-    except ImportError:
-        return [], Msg("hist.no_hook")
+        return History([], Msg("hist.no_workspace"))
     try:
         raw = [float(r) for r in finished_batch_ratios(workspace)]
-    except Exception as exc:  # noqa: BLE001 - the ledger may be absent or empty; say so
-        return [], Msg("hist.unreadable", workspace=workspace, error=type(exc).__name__)
+    except NotFound as exc:
+        if not (Path(workspace) / CONFIG_NAME).is_file():  # not a workspace: the estimate needs none
+            return History([], Msg("hist.not_a_workspace", workspace=str(workspace)))
+        return _unreadable(workspace, exc)
+    except TrainledgerError as exc:  # a workspace whose ledger cannot be read: the prior, loudly
+        return _unreadable(workspace, exc)
     ratios = [max(r, 1.0) for r in raw if math.isfinite(r) and r >= 0.99]  # 0.99-1: rounding
     dropped = len(raw) - len(ratios)
     if not ratios:
-        return [], Msg("hist.empty")
+        return History([], Msg("hist.empty"))
     if dropped:
-        return ratios, Msg("hist.calibrated_dropped", n=len(ratios), dropped=dropped)
-    return ratios, Msg("hist.calibrated", n=len(ratios))
+        return History(ratios, Msg("hist.calibrated_dropped", n=len(ratios), dropped=dropped))
+    return History(ratios, Msg("hist.calibrated", n=len(ratios)))
+
+
+def _unreadable(workspace: str | Path, exc: TrainledgerError) -> History:
+    error = type(exc).__name__
+    return History(
+        [],
+        Msg("hist.unreadable", workspace=str(workspace), error=error),
+        Msg("warn.history_unreadable", workspace=str(workspace), error=error, message=exc.message),
+    )

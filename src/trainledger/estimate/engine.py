@@ -120,6 +120,7 @@ def run(
     on: date | None = None,
     history_ratios: list[float] | None = None,
     history_note: str = "",
+    history_warning: str | None = None,
     rag_route: str = RAG_ROUTE,
 ) -> Estimate:
     """The whole pipeline. Warnings and notes are catalogue messages (``messages.Msg``): English
@@ -213,6 +214,8 @@ def run(
         overhead = sampler.draw(ov)
         if history_note:
             notes.append(history_note)
+        if history_warning:  # the workspace's ledger could not be read (calibrate.workspace_ratios)
+            warnings.append(history_warning)
         gpu_h = eff * overhead
 
     # 4-6. data, labor, prices, rounds -----------------------------------------------------------

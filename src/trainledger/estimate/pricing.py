@@ -1,8 +1,9 @@
 """Prices for the estimate: price-book entries as uncertain inputs in one reporting currency.
 
-Every price is read with its unit normalised to the unit the quantity is in (``unit_price``),
+Every price is read with its unit normalised to the unit the quantity is in (``priced_entry``),
 converted with the dated FX rate in force on the pricing date (each rate used becomes a row of the
-assumptions drawer), and flagged when stale: a stale price is used only with a visible warning.
+assumptions drawer), and flagged when stale: a stale price is used only with a visible warning
+that says why in the price book's own words (``stale_reason``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from trainledger.estimate.messages import Msg
 from trainledger.estimate.quantities import Uncertain, fmt_num
 from trainledger.model.prices import Assumption
 from trainledger.model.vocab import Evidence
-from trainledger.pricebook import PriceBook
+from trainledger.pricebook import PriceBook, stale_reason
 
 
 class Pricing:
@@ -49,18 +50,16 @@ class Pricing:
 
     def rate(self, item: str, unit: str, name: str | None = None) -> Uncertain:
         """The price of ``item`` per ``unit`` in the reporting currency, as an uncertain input."""
-        be = self.book.entry_for(item, self.on, allow_stale=True)
-        e = self.book.unit_price(item, unit, self.on, allow_stale=True)
+        be, e = self.book.priced_entry(item, unit, self.on, allow_stale=True)
         k = self.fx(e.currency)
         if e.expires:
             note = Msg("note.price_expires", origin=be.origin, effective=e.effective, expires=e.expires)
         else:
             note = Msg("note.price", origin=be.origin, effective=e.effective)
-        if e.is_stale(self.on):
+        why = stale_reason(self.on, e.effective, e.expires)
+        if why is not None:
             note = Msg("note.stale", note=note)
-            self.stale_items[e.item] = (
-                Msg("price.expired", day=e.expires) if e.effective <= self.on else Msg("price.not_yet", day=e.effective)
-            )
+            self.stale_items[e.item] = why
         if e.currency != self.currency:
             note = Msg("note.converted", note=note, ccy=e.currency)
         self.items_used.append(e.item)

@@ -195,6 +195,12 @@ REPORT: dict[str, tuple[str, str]] = {
         "{n} stale price(s) on {on}, used only as flagged assumptions: {items} — update {path}",
         "截至 {on} 有 {n} 个过期价格，仅作为已标记的假设使用：{items}——请更新价目表 {path}",
     ),
+    "warn.history_unreadable": (
+        "the ledger history of workspace {workspace!r} could not be read ({error}: {message}): the overhead "
+        "factor falls back to the sourced prior; fix the workspace to calibrate it",
+        "无法读取工作区 {workspace!r} 的台账历史（{error}：{message}）：额外占用系数改用有出处的先验值；"
+        "修复工作区后即可按历史校准",
+    ),
     "price.stale_item": ("{item} ({why})", "{item}（{why}）"),
     "price.expired": ("expired {day}", "已于 {day} 过期"),
     "price.not_yet": ("effective only from {day}", "{day} 起才生效"),
@@ -228,9 +234,9 @@ REPORT: dict[str, tuple[str, str]] = {
         "no workspace given: overhead from sourced priors",
         "未指定工作区：额外占用系数取有出处的先验值",
     ),
-    "hist.no_hook": (
-        "ledger history hook not available: overhead from sourced priors",
-        "台账历史接口不可用：额外占用系数取有出处的先验值",
+    "hist.not_a_workspace": (
+        "no workspace (no trainledger.toml in {workspace!r}): overhead from sourced priors",
+        "未找到工作区（{workspace!r} 下没有 trainledger.toml）：额外占用系数取有出处的先验值",
     ),
     "hist.unreadable": (
         "no ledger history read from workspace {workspace!r} ({error}): overhead from sourced priors",

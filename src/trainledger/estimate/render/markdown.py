@@ -1,32 +1,42 @@
-"""Markdown layout of an estimate view or a procurement comparison view."""
+"""Markdown layout of an estimate view or a procurement comparison view.
+
+Every piece of text that comes from the user or from data — the estimate's name, the price book's
+path, sources, owners, notes, warnings, anything in a table cell — goes through the shared
+``trainledger.mdtext`` helpers (``inline``, ``table``): it stays on its line and inert, so a name
+such as ``x\\r# heading <img …>`` can neither start a heading nor open HTML. Only the renderer's own
+headings and column labels are written as they are.
+"""
 
 from __future__ import annotations
 
 from trainledger.estimate.render.labels import t
+from trainledger.mdtext import inline, table
 
 
-def _cell(x: object) -> str:
-    return str(x).replace("|", "\\|").replace("\n", " ")
+def _table(header: list[str], rows: list[list[object]]) -> list[str]:
+    return [*table(header, rows), ""]
 
 
-def _table(header: list[str], rows: list[list[str]]) -> list[str]:
-    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    out += ["| " + " | ".join(_cell(c) for c in r) + " |" for r in rows]
-    return out + [""]
+def _items(pairs: list[tuple[str, str]]) -> list[str]:
+    return [f"- **{inline(k)}**: {inline(val)}" for k, val in pairs] + [""]
+
+
+def _section(title: str, lines: list[str], bullet: str = "- ") -> list[str]:
+    return [f"## {title}", ""] + [bullet + inline(x) for x in lines] + [""]
 
 
 def estimate_markdown(v: dict) -> str:
     lang = v["lang"]
-    out = [f"# {v['title']}", ""]
-    out += [f"- **{k}**: {val}" for k, val in v["head"]] + [""]
+    out = [f"# {inline(v['title'])}", ""]
+    out += _items(v["head"])
     if v["warnings"]:
-        out += [f"## {t('warnings', lang)}", ""] + [f"- ⚠ {w}" for w in v["warnings"]] + [""]
+        out += _section(t("warnings", lang), v["warnings"], "- ⚠ ")
     if v["notes"]:
-        out += [f"## {t('notes', lang)}", ""] + [f"- {n}" for n in v["notes"]] + [""]
+        out += _section(t("notes", lang), v["notes"])
     out += [f"## {t('result', lang)}", ""]
     out += _table([t("figure", lang), "P10", "P50", "P90"], [[k, *vals] for k, vals in v["result"]])
     if v["memory"]:
-        out += [f"## {t('memory', lang)}", ""] + [f"- **{k}**: {val}" for k, val in v["memory"]] + [""]
+        out += [f"## {t('memory', lang)}", ""] + _items(v["memory"])
     if v["lines"]:
         out += [f"## {t('lines', lang)}", ""]
         out += _table([t("line", lang), "P10", "P50", "P90"], [[k, *vals] for k, vals in v["lines"]])
@@ -49,9 +59,9 @@ def estimate_markdown(v: dict) -> str:
 
 def compare_markdown(v: dict) -> str:
     lang = v["lang"]
-    out = [f"# {v['title']}", ""] + [f"- **{k}**: {val}" for k, val in v["head"]] + [""]
+    out = [f"# {inline(v['title'])}", ""] + _items(v["head"])
     if v["warnings"]:
-        out += [f"## {t('warnings', lang)}", ""] + [f"- ⚠ {w}" for w in v["warnings"]] + [""]
+        out += _section(t("warnings", lang), v["warnings"], "- ⚠ ")
     out += _table(
         [
             t("option", lang),
@@ -64,7 +74,8 @@ def compare_markdown(v: dict) -> str:
         [list(r) for r in v["options"]],
     )
     for name, rows in v["breakdowns"]:
-        out += [f"### {name}", ""] + _table([t("line", lang), "P10", "P50", "P90"], [[k, *vals] for k, vals in rows])
+        out += [f"### {inline(name)}", ""]
+        out += _table([t("line", lang), "P10", "P50", "P90"], [[k, *vals] for k, vals in rows])
     out += [f"## {t('drawer', lang)}", ""]
     out += _table(
         [t(k, lang) for k in ("name", "value", "unit", "evidence", "source", "owner", "note")],
