@@ -189,3 +189,15 @@ def test_reading_a_sheet_writes_nothing_to_the_audit_log(demo):
     run("--workspace", root, "batch", "list")
     after = json.loads(run("--workspace", root, "audit", "--json").output)
     assert after["entries"] == before["entries"] and after["intact"]
+
+
+def test_runs_table_and_review_table_agree(demo):
+    root, _ = demo
+    for b in batches(root):
+        s = json.loads(run("--workspace", root, "sheet", b["id"], "--format", "json").output)
+        per_class: dict[str, int] = {}
+        for r in s["runs"]:
+            per_class[r["suggested_review_class"]] = per_class.get(r["suggested_review_class"], 0) + 1
+            if r["state"] in ("FAILED", "NODE_FAIL", "TIMEOUT", "PREEMPTED") and not r["cause"]:
+                assert r["suggested_review_class"] == "needs_review", r
+        assert per_class == {g["review_class"]: g["runs"] for g in s["runs_by_review_class"]}

@@ -62,7 +62,7 @@ def _figures(wsp):
 
 @pytest.mark.parametrize(("book", "what"), [
     (price_book("gpu_hour", "36", "gb_month", "0.12"), "base units"),
-    (price_book("node_hour", "288", "tb_month", "120"), "node-hours and TB-months"),
+    (price_book("node_hour", "288", "tb_month", "122.88"), "node-hours and TB-months (1 TB = 1024 GB)"),
     (price_book("card_day", "864", "gb_month", "0.12"), "card-days"),
 ])
 def test_units_are_normalised_before_they_are_multiplied(tmp_path, book, what):
@@ -78,3 +78,18 @@ def test_a_price_in_the_wrong_dimension_is_a_clear_error(tmp_path):
         wsp.attribute()
     result = CliRunner().invoke(cli, ["--workspace", str(tmp_path / "ws"), "attribute", "--json"])
     assert result.exit_code == 2 and "gpu_hour:h800" in result.output
+
+
+def test_a_storage_bill_is_shown_beside_the_inventory_estimate_not_mixed_in(tmp_path):
+    bill = tmp_path / "oss-bill.csv"
+    bill.write_text("BilledCost,BillingCurrency,ChargePeriodStart,ChargePeriodEnd,ServiceCategory,ResourceId,Tags\n"
+                    '12.34,CNY,2026-10-01T00:00:00Z,2026-11-01T00:00:00Z,Storage,oss-bucket,"{""batch"": ""b1""}"\n',
+                    encoding="utf-8")
+    with workspace(tmp_path, price_book("gpu_hour", "36", "gb_month", "0.12")) as wsp:
+        wsp.import_files("focus", [bill])
+        wsp.attribute()
+        rows = wsp.sheet("b1")["storage_by_class"]
+    billed = [r for r in rows if r["basis"] == "billed"]
+    estimate = [r for r in rows if r["basis"] == "estimate"]
+    assert [(r["objects"], r["cost"][0]["expected"]) for r in billed] == [(0, "12.34")]
+    assert estimate and estimate[0]["objects"] == 1 and estimate[0]["storage_class"] == "checkpoint"

@@ -60,3 +60,9 @@ def test_errors_name_the_file_and_entry(tmp_path):
                                               'high="2"\nsource="s"\nevidence="assumed"\n'))
     with pytest.raises(NotFound, match="trainledger init"):
         workspace.load(tmp_path / "missing")
+
+
+def test_a_broken_regex_is_a_config_error(tmp_path):
+    rule = '[[rules]]\nid="r"\nsource="slurm"\nfield="wckey"\nmatch="regex"\npattern="a-(b"\nbatch="b1"\n'
+    with pytest.raises(ConfigError, match="not a regular expression"):
+        workspace.load(write(tmp_path, BASE + rule))

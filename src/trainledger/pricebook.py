@@ -11,10 +11,10 @@ dimension and has a factor to that dimension's base unit::
     gpu time   gpu_hour (base), card_hour, gpu_day = card_day (24), gpu_month = card_month (730),
                node_hour / node_day / node_month (x gpus_per_node)
     time       hour (base), day (24), week (168), month (730), year (8760)
-    storage    gb_month (base), tb_month (1000)
+    storage    gb_month (base), tb_month (1024: a GB is 2^30 bytes, as cloud storage bills count it)
     labor      person_hour (base), person_day (8), person_month (168 = 21 days x 8 h), person_year
     energy     kwh (base), mwh (1000);  power capacity: kw_month
-    volume     gb (base), tb (1000);   tokens: token, ktok, mtok;   count: item;   each: each
+    volume     gb (base), tb (1024);   tokens: token, ktok, mtok;   count: item;   each: each
 
 A month is 730 hours (8760 / 12, the cloud billing convention); a person-month is 168 working
 hours. Converting between dimensions, or to a node unit without ``gpus_per_node``, is a unit
@@ -83,7 +83,7 @@ UNITS: dict[str, tuple[str, Decimal, bool]] = {
     "month": ("time", Decimal(730), False),
     "year": ("time", Decimal(8760), False),
     "gb_month": ("storage", Decimal(1), False),
-    "tb_month": ("storage", Decimal(1000), False),
+    "tb_month": ("storage", Decimal(1024), False),
     "person_hour": ("labor", Decimal(1), False),
     "person_day": ("labor", Decimal(8), False),
     "person_month": ("labor", Decimal(168), False),
@@ -92,7 +92,7 @@ UNITS: dict[str, tuple[str, Decimal, bool]] = {
     "mwh": ("energy", Decimal(1000), False),
     "kw_month": ("power_capacity", Decimal(1), False),
     "gb": ("volume", Decimal(1), False),
-    "tb": ("volume", Decimal(1000), False),
+    "tb": ("volume", Decimal(1024), False),
     "token": ("tokens", Decimal(1), False),
     "ktok": ("tokens", Decimal(1000), False),
     "mtok": ("tokens", Decimal(1000000), False),

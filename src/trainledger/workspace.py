@@ -153,7 +153,10 @@ def _rule(item: dict) -> Rule:
     if rule.match == "regex":
         import re
 
-        re.compile(rule.pattern)
+        try:
+            re.compile(rule.pattern)
+        except re.error as exc:
+            raise ValueError(f"pattern {rule.pattern!r} is not a regular expression: {exc}") from None
     return rule
 
 

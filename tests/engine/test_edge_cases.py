@@ -92,3 +92,30 @@ def test_jobs_of_two_clusters_and_requeued_allocations_all_pay(config):
     # each node-hour: 4 of 8 GPUs held all hour → half of 80.00 to b1, half idle
     assert _cash(result, batch_id="b1") == Decimal("120.00")
     assert len({info.run.id for info in result.runs.values()}) == 4
+
+
+def test_a_default_wckey_marked_with_a_star_still_names_its_batch(config):
+    result = attribute(Facts(jobs=(job("1", start=at(0), end=at(60), wckey="*b1"),)), config, price_lookup,
+                       T0.date())
+    assert result.runs["1"].batch_id == "b1"
+
+
+def test_bills_naming_nodes_by_fqdn_or_not_at_all(config):
+    jobs = (job("1", start=at(0), end=at(60), gpus=8),)
+    fqdn = bill(at(0)) | {"resource_id": "i-2ze0abc", "resource_name": "n1.cluster.internal"}
+    result = attribute(Facts(jobs=jobs, bill_lines=(fqdn,)), config, price_lookup, T0.date())
+    assert _cash(result, batch_id="b1") == Decimal("80.00")
+    other = bill(at(0)) | {"resource_id": "i-2ze0abc", "resource_name": None}
+    result = attribute(Facts(jobs=jobs, bill_lines=(other,)), config, price_lookup, T0.date())
+    assert any(p.kind == "no_node_on_bill" and "n1" in p.message for p in result.problems)
+
+
+def test_a_rule_on_a_field_that_does_not_exist_is_reported(config):
+    from dataclasses import replace as dc_replace
+
+    from trainledger.workspace import Rule
+
+    bad = dc_replace(config, rules=(*config.rules, Rule(id="typo", source="slurm", field="wc_key", match="template")))
+    result = attribute(Facts(jobs=(job("1", start=at(0), end=at(60)),)), bad, price_lookup, T0.date())
+    (p,) = [p for p in result.problems if p.kind == "unknown_rule_field"]
+    assert "wc_key" in p.message and "wckey" in p.message

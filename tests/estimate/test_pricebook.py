@@ -80,7 +80,7 @@ def test_node_month_is_730_hours_times_gpus_per_node(book):
 
 def test_tb_month_to_gb_month(book):
     e = book.unit_price("storage:standard", "gb_month", date(2026, 3, 1))
-    assert e.price == Decimal("0.023")
+    assert e.price == Decimal(23) / 1024  # a TB is 1024 GB of 2^30 bytes, as storage bills count
 
 
 def test_unit_mismatch_names_file_and_entry(book):

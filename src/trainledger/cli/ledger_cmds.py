@@ -52,8 +52,12 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
     if as_json:
         click.echo(json.dumps(total))
         return
+    if kind == "slurm":
+        click.echo(f"(sacct times read as {tz or wsp.config.get('sources.slurm.timezone')}; set --tz or"
+                   " sources.slurm.timezone if that is not the cluster's zone)")
     for r in results:
         click.echo(f"{r.path}: {r.accepted} accepted, {r.duplicates} duplicate, {r.quarantined} quarantined"
+                   + (f", {r.flagged} accepted with flags (see the lake's imports.jsonl)" if r.flagged else "")
                    + (f" → {r.quarantine_file}" if r.quarantine_file else ""))
 
 

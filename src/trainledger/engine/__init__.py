@@ -74,11 +74,29 @@ class Attribution:
         }
 
 
+SOURCE_TABLES = {"slurm": "jobs", "focus": "bill_lines", "storage": "storage_objects",
+                 "timesheet": "labor_entries", "invoice": "external_services"}
+
+
+def _rule_field_problems(facts: Facts, config: Config) -> list[Problem]:
+    """A rule naming a column its source does not have can never match: say so instead of silence."""
+    out = []
+    for rule in config.rules:
+        rows = getattr(facts, SOURCE_TABLES[rule.source])
+        if rows and not rule.field.startswith("tags.") and rule.field not in rows[0]:
+            known = ", ".join(sorted(k for k in rows[0] if k not in ("source_sha256", "row", "row_hash")))
+            out.append(Problem("unknown_rule_field", f"rule {rule.id}: {rule.source} rows have no field"
+                               f" {rule.field!r}; it can never match. Fields: {known}, or tags.<key>",
+                               {"rule": rule.id}))
+    return out
+
+
 def attribute(facts: Facts, config: Config, price: PriceLookup, as_of: date) -> Attribution:
     cutoff = min(datetime.now(UTC), datetime.combine(as_of + timedelta(days=1), time(0), UTC))
     ctx = Context(config=config, matcher=matcher(config.rules, (b.id for b in config.batches)),
                   price=price, as_of=as_of, cutoff=cutoff)
     runs, problems = derive_runs(facts, ctx)
+    problems.extend(_rule_field_problems(facts, config))
     ctx = replace(ctx, runs=runs)
     lines: list[CostLine] = []
     assumptions: dict[str, Assumption] = {}

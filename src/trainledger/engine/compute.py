@@ -78,6 +78,7 @@ def bill_stage(facts: Facts, ctx: Context) -> StageOutput:
     nodes = {n for r in ctx.runs.values() if r.run.gpus for n in r.nodes}  # GPU nodes only
     idx = _index(ctx.runs)
     slots = Decimal(ctx.config.get("cluster.gpus_per_node"))
+    matched_nodes = 0
     views = (("billed_cost", Basis.BILLED),) + ((("effective_cost", Basis.AMORTIZED),)
                                                   if _amortized_view(facts.bill_lines) else ())
     for row in facts.bill_lines:
@@ -86,6 +87,7 @@ def bill_stage(facts: Facts, ctx: Context) -> StageOutput:
         if not amounts:
             continue
         route = _route(row, ctx, nodes, idx, slots, problems)  # once per row, whatever the views
+        matched_nodes += _node_of(row, nodes) is not None
         for basis, amount in amounts:
             out = route(amount)
             if basis is Basis.AMORTIZED:
@@ -93,7 +95,23 @@ def bill_stage(facts: Facts, ctx: Context) -> StageOutput:
                                provenance=replace(ln.provenance, rule=f"{ln.provenance.rule} (EffectiveCost)"))
                        for ln in out]
             lines.extend(out)
+    if nodes and facts.bill_lines and not matched_nodes:
+        problems.append(Problem(
+            "no_node_on_bill", f"no bill row names any of the {len(nodes)} Slurm nodes (e.g. {sorted(nodes)[0]}):"
+            " GPU compute cannot be split by job and stays unattributed — bill ResourceId/ResourceName must be the"
+            " node's host name, or add a focus rule per node", {"nodes": sorted(nodes)[:10]}))
     return StageOutput(tuple(lines), tuple(problems))
+
+
+def _node_of(row, nodes) -> str | None:
+    """The cluster node a bill row is for: its ResourceId or ResourceName, also as a short host name
+    (``h800-n01.h800sh.internal`` → ``h800-n01``), as Slurm names nodes."""
+    for value in (row.get("resource_id"), row.get("resource_name")):
+        if value:
+            for name in (str(value), str(value).split(".")[0]):
+                if name in nodes:
+                    return name
+    return None
 
 
 def _route(row, ctx: Context, nodes, idx, slots, problems) -> Callable[[Decimal], list[CostLine]]:
@@ -105,8 +123,8 @@ def _route(row, ctx: Context, nodes, idx, slots, problems) -> Callable[[Decimal]
     batch_id, rule = ctx.matcher.match("focus", row)
     if batch_id is not None:
         return lambda amount: [_line(row, amount, Basis.BILLED, rule, batch_id=batch_id, detail="tagged_resource")]
-    if resource in nodes or row.get("resource_name") in nodes:
-        node = resource if resource in nodes else row["resource_name"]
+    node = _node_of(row, nodes)
+    if node is not None:
         return _node_split(row, node, idx, slots, problems)
     if str(row.get("charge_category") or "").lower() == "purchase" and row.get("commitment_discount_id"):
         reason = (f"commitment purchase {row['commitment_discount_id']}: paid here, used over its term"
@@ -138,7 +156,8 @@ def _node_split(row, node, idx, slots, problems) -> Callable[[Decimal], list[Cos
     used = sum((p[2] for p in pieces.values()), Decimal(0))
     idle = slots * period - used
     if idle < 0:
-        problems.append(Problem("oversubscribed_node", f"{node} {p0.isoformat()}: jobs hold {used / period}"
+        problems.append(Problem("oversubscribed_node", f"{node} {p0.isoformat()}: jobs hold"
+                                f" {(used / period).quantize(Decimal('0.01'))}"
                                 f" GPUs but the node has {slots}", {"node": node, "row": row["row"]}))
         idle = Decimal(0)
     keys = sorted(pieces)

@@ -37,7 +37,10 @@ def field_value(row: Mapping, name: str, tags: dict | None = None) -> str:
         value = (tags if tags is not None else tags_of(row)).get(name[5:], "")
     else:
         value = row.get(name, "")
-    return "" if value is None else str(value).strip()
+    text = "" if value is None else str(value).strip()
+    if name == "wckey":
+        text = text.lstrip("*")  # Slurm marks a job's *default* WCKey with a leading '*'
+    return text
 
 
 @dataclass(frozen=True)

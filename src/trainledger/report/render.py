@@ -66,8 +66,9 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
                     v(r["suggested_review_class"], lang), r["state"], r["gpus"], _money(r["billed"]),
                     _money(r["queued"])] for r in s["runs"]])
     out += ["", f"## {L('storage')}", ""]
-    out += _table([L("class"), L("objects"), L("size"), L("gib_months"), L("cost"), L("findings")],
-                  [[storage_class(r["storage_class"], lang), r["objects"], f"{Decimal(r['bytes']) / 1024**3:.1f}",
+    out += _table([L("class"), L("basis"), L("objects"), L("size"), L("gib_months"), L("cost"), L("findings")],
+                  [[storage_class(r["storage_class"], lang), v(r["basis"], lang), r["objects"],
+                    f"{Decimal(r['bytes']) / 1024**3:.1f}",
                     r["gib_months"], _money(r["cost"]),
                     "; ".join(f"{f['path']}: {', '.join(f['flags'])}" for f in r["findings"]) or "—"]
                    for r in s["storage_by_class"]])

@@ -11,6 +11,7 @@ from collections import defaultdict
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
+from trainledger.engine.timeline import FAILED_STATES
 from trainledger.model import CASH_BASES, AmountRange, Basis, CostLine, Evidence, ReviewClass
 from trainledger.model.money import minor_quantum
 
@@ -74,7 +75,7 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
             if ln.run_id:
                 by_run.add((ln.run_id, ln.basis), ln)
         elif ln.category == "storage":
-            by_class.add(ln.detail, ln)
+            by_class.add((ln.detail, ln.basis), ln)
         elif ln.category == "labor":
             phase, _, role = ln.detail.partition("/")
             by_phase.add(phase, ln)
@@ -105,7 +106,7 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
         run_rows.append({
             "id": r.id, "job": r.source_job, "reason": str(r.reason),
             "cause": str(r.cause) if r.cause else None, "state": r.state, "gpus": r.gpus,
-            "suggested_review_class": str(r.suggested_review_class) if r.suggested_review_class else None,
+            "suggested_review_class": review_key(r),
             "submitted_at": _iso(r.submitted_at), "started_at": _iso(r.started_at), "ended_at": _iso(r.ended_at),
             "gpu_hours_by_state": hours_by_state.get(r.id, {}),
             "billed": by_run.money((r.id, Basis.BILLED)) if (r.id, Basis.BILLED) in by_run.data else [],
@@ -169,18 +170,24 @@ def _efficiency(lines: list[CostLine]) -> list[dict[str, str]]:
     return out
 
 
-def _review_key(r) -> str:
+def review_key(r) -> str:
+    """The review class a run is shown under until a review sets one. A recorded cause decides (a goal
+    change waits for a human); without one, a run that failed waits for review, parameter tuning is
+    exploration, a planned experiment is planned, and anything else waits for review."""
     cls = r.suggested_review_class
     if cls is not None:
         return str(cls)
-    return "planned" if r.cause is None and str(r.reason) == "planned_experiment" else "needs_review"
+    if r.cause is not None or r.state.split(" ")[0].upper() in FAILED_STATES:
+        return "needs_review"
+    return {"planned_experiment": "planned",
+            "param_tuning": ReviewClass.REASONABLE_EXPLORATION.value}.get(str(r.reason), "needs_review")
 
 
 def _by_review_class(runs, by_run: _Acc, hours: dict) -> list[dict[str, Any]]:
     """探索成本 vs 问题损耗: what the batch spent per (suggested) review class of its runs."""
     groups: dict[str, dict[str, Any]] = {}
     for r in runs:
-        g = groups.setdefault(_review_key(r), {"runs": 0, "gpu_hours": Decimal(0), "billed": {}})
+        g = groups.setdefault(review_key(r), {"runs": 0, "gpu_hours": Decimal(0), "billed": {}})
         g["runs"] += 1
         g["gpu_hours"] += sum((Decimal(str(v)) for v in hours.get(r.id, {}).values()), Decimal(0))
         for cur, rg in by_run.data.get((r.id, Basis.BILLED), {}).items():
@@ -200,15 +207,16 @@ def _storage(wsp, batch_id: str, lines: list[CostLine], by_class: _Acc) -> list[
     per_class: dict[str, dict[str, Any]] = {}
     latest: dict[str, dict] = {}  # an object listed in several inventories counts once, at its latest size
     for ln in lines:
-        if ln.category != "storage":
-            continue
+        if ln.category != "storage" or ln.provenance.source_kind != "storage":
+            continue  # storage rows of a bill are cash: listed apart, below, with their own basis
         obj = objects.get((ln.provenance.source_sha256, ln.provenance.row), {})
         path = str(obj.get("path") or f"row {ln.provenance.row}")
         prev = latest.get(path)
         if prev is None or str(obj.get("snapshot_date") or "") >= str(prev[1].get("snapshot_date") or ""):
             latest[path] = (ln.detail, obj)
     for cls, obj in latest.values():
-        c = per_class.setdefault(cls, {"storage_class": cls, "objects": 0, "bytes": 0, "findings": []})
+        c = per_class.setdefault((cls, Basis.ESTIMATE), {"storage_class": cls, "basis": "estimate", "objects": 0,
+                                                         "bytes": 0, "findings": []})
         c["objects"] += 1
         c["bytes"] += int(obj.get("size_bytes") or 0)
         flags = obj.get("flags") or []
@@ -216,10 +224,15 @@ def _storage(wsp, batch_id: str, lines: list[CostLine], by_class: _Acc) -> list[
             flags = json.loads(flags) if flags.startswith("[") else [flags]
         if flags:
             c["findings"].append({"path": obj.get("path"), "flags": list(flags)})
+    for key in by_class.data:  # billed storage (bill rows): no objects behind them in the inventory
+        if key not in per_class:
+            per_class[key] = {"storage_class": key[0], "basis": str(key[1]), "objects": 0, "bytes": 0,
+                              "findings": []}
     out = []
-    for cls in sorted(per_class):
-        c = per_class[cls]
-        out.append({**c, "gib_months": _qty(by_class.qty[cls]), "cost": by_class.money(cls, exact=False)})
+    for key in sorted(per_class):
+        c = per_class[key]
+        out.append({**c, "gib_months": _qty(by_class.qty[key]),
+                    "cost": by_class.money(key, exact=key[1] in CASH_BASES)})
     return out
 
 
