@@ -102,6 +102,8 @@ def test_sheet_renders_in_both_languages(demo):
     md_zh = run("--workspace", root, "sheet", b, "--format", "md", "--lang", "zh-CN").output
     md_en = run("--workspace", root, "sheet", b, "--format", "md", "--lang", "en").output
     assert "训练批次成本底稿" in md_zh and "假设抽屉" in md_zh and "有效训练" in md_zh
+    assert "资源状态边界" in md_zh and "数据快照" in md_zh and "人力费率：训练工程" in md_zh
+    assert "compute-state boundaries" not in md_zh and "labor rate:" not in md_zh
     assert "Batch cost sheet" in md_en and "Assumptions drawer" in md_en
     out = root / "x.html"
     run("--workspace", root, "sheet", b, "--format", "html", "--out", out)

@@ -40,6 +40,35 @@ TEXT: dict[str, tuple[str, str]] = {
 }
 
 
+KEY_FIELDS: dict[str, tuple[str, str]] = {
+    "project": ("project", "项目"), "goal": ("goal", "业务目标"), "data_snapshot": ("data snapshot", "数据快照"),
+    "data_processing_version": ("data processing version", "数据处理版本"),
+    "model_version": ("model version", "模型版本"), "code_version": ("code version", "代码版本"),
+    "config_version": ("config version", "配置版本"), "batch_id": ("batch id", "训练批次 ID"),
+}
+
+
+def key_field(name: str, lang: str) -> str:
+    """A field of the attribution key (统一归属键), named for people."""
+    en, zh = KEY_FIELDS.get(name, (name, name))
+    return zh if lang.lower().startswith("zh") else en
+
+
+def assumption_name(name: str, lang: str) -> str:
+    """Names of the assumptions the ledger itself writes, in Chinese when asked."""
+    if not lang.lower().startswith("zh"):
+        return name
+    fixed = {"value of a queued GPU-hour (opportunity, not cash)": "排队卡时的价值（机会成本，非现金）",
+             "compute-state boundaries": "资源状态边界", "node-hour split": "节点小时分摊"}
+    if name in fixed:
+        return fixed[name]
+    if name.startswith("storage price "):
+        return "存储单价 " + name.removeprefix("storage price ")
+    if name.startswith("labor rate: "):
+        return "人力费率：" + label(name.removeprefix("labor rate: "), lang)
+    return name
+
+
 def t(key: str, lang: str) -> str:
     en, zh = TEXT[key]
     return zh if lang.lower().startswith("zh") else en

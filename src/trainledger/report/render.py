@@ -8,7 +8,7 @@ from typing import Any
 
 from trainledger.mdtext import inline as _inline
 from trainledger.mdtext import table as _table
-from trainledger.report.i18n import storage_class, t, v
+from trainledger.report.i18n import assumption_name, key_field, storage_class, t, v
 
 FORMATS = ("json", "md", "html")
 
@@ -31,13 +31,14 @@ def _money(items: list[dict[str, str]]) -> str:
 
 def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
     L = lambda k: t(k, lang)  # noqa: E731
+    zh = lang.lower().startswith("zh")
     b = s["batch"]
     out = [f"# {L('title')}: {b['id']}", ""]
     if b.get("name"):
         out.append(f"**{_inline(b['name'])}** — {L('project')} {_inline(b['project'])},"
                    f" {L('team')} {_inline(b['team'])}")
     out += [f"{L('goal')}: {_inline(s['key']['goal'])}", "", f"## {L('key')}", ""]
-    out += _table([L("name"), L("value")], [[k, val] for k, val in s["key"].items()])
+    out += _table([L("name"), L("value")], [[key_field(k, lang), val] for k, val in s["key"].items()])
     out += ["", f"## {L('totals')}", ""]
     out += _table([L("basis"), L("evidence"), L("cash"), L("expected"), L("low"), L("high"), L("currency")],
                   [[v(r["basis"], lang), v(r["evidence"], lang), L("yes") if r["cash"] else L("no"),
@@ -84,7 +85,10 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
                    for e in s["external"]]) if s["external"] else [L("none")]
     out += ["", f"## {L('assumptions')}", ""]
     out += _table([L("name"), L("value"), L("evidence"), L("source"), L("owner")],
-                  [[a["name"], a.get("value") or f"{a.get('low')}–{a.get('high')}", v(a["evidence"], lang),
+                  [[assumption_name(a["name"], lang),
+                    ((zh and a.get("value_zh")) or a.get("value") or f"{a.get('low')}–{a.get('high')}")
+                    + (f" {a['unit']}" if a.get("unit") else ""),
+                    v(a["evidence"], lang),
                     a.get("source", ""), a.get("owner", "")] for a in s["assumptions"]])
     c = s["conservation"]
     out += ["", f"## {L('conservation')}", ""]
@@ -96,7 +100,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
         out += _table([L("currency"), L("billed_total"), L("attributed"), L("unattributed"), L("difference")],
                       [[r["currency"], r["billed_total"], r["attributed"], r["unattributed"], r["difference"]]
                        for r in c["amortized_by_currency"]])
-    out += ["", f"_{c['rounding']}_"]
+    out += ["", f"_{(zh and c.get('rounding_zh')) or c['rounding']}_"]
     if s.get("problems"):
         out += ["", f"## {L('problems')}", ""] + [f"- `{p['kind']}` {_inline(p['message'])}" for p in s["problems"]]
     return "\n".join(out) + "\n"
@@ -108,7 +112,8 @@ def to_html(s: dict[str, Any], lang: str = "en") -> str:
     env = Environment(loader=PackageLoader("trainledger.report", "templates"),
                       autoescape=select_autoescape(["html", "j2"]))
     env.globals.update(t=lambda k: t(k, lang), v=lambda x: v(x, lang), money=_money, lang=lang,
-                       sc=lambda x: storage_class(x, lang),
+                       sc=lambda x: storage_class(x, lang), kf=lambda x: key_field(x, lang),
+                       an=lambda x: assumption_name(x, lang), zh=lang.lower().startswith("zh"),
                        gib=lambda b: f"{Decimal(b) / 1024**3:.1f}")
     return env.get_template("sheet.html.j2").render(s=s)
 

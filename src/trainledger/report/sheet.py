@@ -142,7 +142,9 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
                          "by_currency": summary.get("conservation", []),
                          "amortized_by_currency": summary.get("conservation_amortized", []),
                          "rounding": "shares truncated at the split amount's precision; left-over units"
-                                     " to the largest remainders (model/money.py)"},
+                                     " to the largest remainders (model/money.py)",
+                         "rounding_zh": "分摊时各份按被分摊金额的精度截断，余下的最小单位依次给余数最大的份额"
+                                        "（model/money.py）"},
         "problems": summary.get("problems", []),
         "attribution_id": latest.get("id"),
     }
@@ -242,8 +244,11 @@ def _assumptions(summary: dict, lines: list[CostLine]) -> list[dict[str, str]]:
     items.append({"name": "compute-state boundaries", "evidence": str(Evidence.MEASURED),
                   "source": "scheduler times + progress events (engine/timeline.py)",
                   "value": "approximate: allocation time with no progress signal is 'unclassified'"
-                           + (" (present in this batch)" if unclassified else "")})
+                           + (" (present in this batch)" if unclassified else ""),
+                  "value_zh": "近似边界：没有进度信号的已分配时间记为“无进度信号”"
+                              + ("（本批次存在）" if unclassified else "")})
     items.append({"name": "node-hour split", "evidence": str(Evidence.MEASURED),
                   "source": "workspace cluster.gpus_per_node",
-                  "value": "a billed node-hour is split by GPU-seconds held; the rest is allocated_idle"})
+                  "value": "a billed node-hour is split by GPU-seconds held; the rest is allocated_idle",
+                  "value_zh": "计费的节点小时按各任务占用的卡秒分摊，其余记为“已分配未使用”"})
     return items
