@@ -15,21 +15,10 @@ from click.testing import CliRunner
 from trainledger.cli import cli
 from trainledger.service import Workspace
 
+from .configs import ONE_BATCH
+
 SPEC = Path(__file__).resolve().parents[2] / "shared" / "data" / "focus-spec-examples"
-CONFIG = """
-[[projects]]
-id = "p1"
-goal = "g"
-[[batches]]
-id = "b1"
-project = "p1"
-goal = "g"
-data_snapshot = "d"
-data_processing_version = "v"
-model_version = "m"
-code_version = "c"
-config_version = "k"
-team = "t"
+CONFIG = ONE_BATCH + """
 [[rules]]
 id = "vm"
 source = "focus"

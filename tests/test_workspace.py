@@ -6,23 +6,11 @@ import pytest
 from trainledger import workspace
 from trainledger.errors import ConfigError, NotFound
 
+from .configs import ONE_BATCH
+
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "workspace.md"
 
-BASE = """
-[[projects]]
-id = "p1"
-goal = "g"
-[[batches]]
-id = "b1"
-project = "p1"
-goal = "g"
-data_snapshot = "d"
-data_processing_version = "v"
-model_version = "m"
-code_version = "c"
-config_version = "k"
-team = "t"
-"""
+BASE = ONE_BATCH
 
 
 def write(tmp_path, text):
