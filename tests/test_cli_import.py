@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 from trainledger.cli import cli
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+DATA = Path(__file__).resolve().parent / "data"
 SACCT = """JobID|JobName|Account|WCKey|Comment|User|Submit|Eligible|Start|End|State|ExitCode|AllocTRES|NodeList|Restarts
 7001|sft|ml|b1|reason=planned_experiment|li|2026-11-02T08:00:00|2026-11-02T08:00:00|2026-11-02T08:10:00|2026-11-02T10:10:00|COMPLETED|0:0|billing=64,cpu=64,gres/gpu=8,mem=500G,node=1|gpu-node-01|0
 7002|sft|ml|b1|reason=fault_retry;cause=infra_fault|li|2026-11-02T11:00:00|2026-11-02T11:00:00|not-a-time|2026-11-02T12:00:00|COMPLETED|0:0|gres/gpu=8,node=1|gpu-node-01|0

@@ -17,7 +17,7 @@ from trainledger.service import Workspace
 
 from .configs import ONE_BATCH
 
-SPEC = Path(__file__).resolve().parents[2] / "shared" / "data" / "focus-spec-examples"
+SPEC = Path(__file__).resolve().parent / "data" / "focus-spec-examples"
 CONFIG = ONE_BATCH + """
 [[rules]]
 id = "vm"

@@ -21,7 +21,7 @@ from trainledger.ingest.schemas import KIND_TABLES
 from trainledger.lake import Lake
 
 REPO = Path(__file__).resolve().parents[2]
-DATA = REPO.parent / "shared" / "data"
+DATA = REPO / "tests" / "data"
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("TRAINLEDGER_UPDATE_GOLDEN") == "1"
 JSON_COLUMNS = ("tags", "flags", "extra")
