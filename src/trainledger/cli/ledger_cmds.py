@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from trainledger.ingest import KINDS as INGEST_KINDS
+from trainledger.cli.output import KindChoice, grouped, note
 from trainledger.model import CASH_BASES
 from trainledger.service import Workspace
 
@@ -32,7 +32,7 @@ def init(ctx: click.Context, directory: str | None, db_url: str, currency: str) 
 
 
 @click.command("import")
-@click.argument("kind", type=click.Choice(INGEST_KINDS))
+@click.argument("kind", type=KindChoice())
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
 @click.option("--tz", default=None, help="Time zone of offset-less times (slurm), e.g. Asia/Shanghai.")
 @click.option("--currency", default=None, help="Currency for FOCUS files without BillingCurrency.")
@@ -44,6 +44,7 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
             encoding: str | None, as_json: bool) -> None:
     """Import source files into the lake (idempotent). / 导入源数据（可重复执行）。"""
     options = {k: val for k, val in (("tz", tz), ("currency", currency), ("encoding", encoding)) if val}
+    check_options_apply(kind, options)
     with open_ws(ctx) as wsp:
         results = wsp.import_files(kind, paths, options=options)
     total = {"accepted": sum(r.accepted for r in results), "duplicates": sum(r.duplicates for r in results),
@@ -53,8 +54,8 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
         click.echo(json.dumps(total))
         return
     if kind == "slurm":
-        click.echo(f"(sacct times read as {tz or wsp.config.get('sources.slurm.timezone')}; set --tz or"
-                   " sources.slurm.timezone if that is not the cluster's zone)")
+        note(f"(sacct times read as {tz or wsp.config.get('sources.slurm.timezone')}; set --tz or"
+             " sources.slurm.timezone if that is not the cluster's zone)")
     for r in results:
         click.echo(f"{r.path}: {r.accepted} accepted, {r.duplicates} duplicate, {r.quarantined} quarantined"
                    + (f", {r.flagged} accepted with flags (see the lake's imports.jsonl)" if r.flagged else "")
@@ -83,8 +84,20 @@ def attribute(ctx: click.Context, as_json: bool) -> None:
         click.echo("  unattributed bucket / 未归属桶:")
         for (basis, reason, cur), amount in buckets:
             click.echo(f"    {amount:>16} {cur}  {basis:<15} {reason}")
-    for p in result.problems:
-        click.echo(f"  ! {p.kind}: {p.message}")
+    grouped((p.kind, p.message) for p in result.problems)
+
+
+def check_options_apply(kind: str, options: dict) -> None:
+    """An option the importer of ``kind`` does not read is a usage error, never silently ignored."""
+    from trainledger.ingest import IMPORTERS
+
+    reads = {"encoding"} | {o for imp in IMPORTERS if imp.kind == kind for o in getattr(imp, "options_used", ())}
+    for name in options:
+        if name not in reads:
+            kinds = [imp.kind for imp in IMPORTERS if name in getattr(imp, "options_used", ())]
+            raise click.BadOptionUsage(
+                name, f"--{name} does not apply to `import {kind}` (it is read by: {', '.join(kinds)});"
+                f" leave it out")
 
 
 def unattributed_by_reason(lines) -> list[tuple[tuple[str, str, str], Decimal]]:
