@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from trainledger import fmt
 from trainledger.cli.output import KindChoice, grouped, note
 from trainledger.model import CASH_BASES
 from trainledger.service import Workspace
@@ -72,18 +73,24 @@ def attribute(ctx: click.Context, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(result.conservation))
         return
-    click.echo(f"{len(result.lines)} cost lines from {len(result.runs)} runs")
+    click.echo(f"{len(result.lines):,} cost lines from {len(result.runs):,} runs")
     for rec in result.conservation:
-        click.echo(f"  {rec['currency']}: billed {rec['billed_total']} = attributed {rec['attributed']}"
-                   f" + unattributed {rec['unattributed']} (difference {rec['difference']})")
+        a = _amounts(rec)
+        click.echo(f"  {rec['currency']}: billed {a['billed_total']} = attributed {a['attributed']}"
+                   f" + unattributed {a['unattributed']} (difference {a['difference']})")
     for rec in result.conservation_amortized:
-        click.echo(f"  {rec['currency']} amortized (EffectiveCost): {rec['billed_total']} = attributed"
-                   f" {rec['attributed']} + unattributed {rec['unattributed']} (difference {rec['difference']})")
+        a = _amounts(rec)
+        click.echo(f"  {rec['currency']} amortized (EffectiveCost): {a['billed_total']} = attributed"
+                   f" {a['attributed']} + unattributed {a['unattributed']} (difference {a['difference']})")
     buckets = unattributed_by_reason(result.lines)
     if buckets:
         click.echo("  unattributed bucket / 未归属桶:")
         for (basis, reason, cur), amount in buckets:
-            click.echo(f"    {amount:>16} {cur}  {basis:<15} {reason}")
+            click.echo(f"    {fmt.amount(amount, cur, exact=True):>16} {cur}  {basis:<15} {reason}")
+    if any(fmt.MARK in fmt.amount(x, r["currency"], exact=True) for r in result.conservation
+           for x in (r["billed_total"], r["attributed"], r["unattributed"], r["difference"])) or \
+            any(fmt.MARK in fmt.amount(amount, cur, exact=True) for (_, _, cur), amount in buckets):
+        click.echo(f"  {fmt.precision_note('en')}")
     grouped((p.kind, p.message) for p in result.problems)
 
 
@@ -98,6 +105,12 @@ def check_options_apply(kind: str, options: dict) -> None:
             raise click.BadOptionUsage(
                 name, f"--{name} does not apply to `import {kind}` (it is read by: {', '.join(kinds)});"
                 f" leave it out")
+
+
+def _amounts(rec: dict) -> dict[str, str]:
+    """A conservation record's figures as finance reads them (every digit of cash kept)."""
+    return {k: fmt.amount(rec[k], rec["currency"], exact=True)
+            for k in ("billed_total", "attributed", "unattributed", "difference")}
 
 
 def unattributed_by_reason(lines) -> list[tuple[tuple[str, str, str], Decimal]]:
