@@ -229,3 +229,16 @@ def test_the_table_short_help_is_the_commands_own(name, target, short):
     cmd = load(target)
     assert cmd.name == name
     assert (cmd.help or "").strip().splitlines()[0].strip() == short
+
+
+def test_init_where_one_may_not_write_names_the_path_and_the_remedy(tmp_path, monkeypatch):
+    import errno
+
+    def refuse(self, *a, **kw):
+        raise PermissionError(errno.EACCES, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "mkdir", refuse)  # as root, chmod would not stop the write
+    result = run("init", tmp_path / "locked")
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"{tmp_path / 'locked'}: Permission denied" in result.output
+    assert "choose a path you may write to" in result.output

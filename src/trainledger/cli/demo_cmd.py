@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from trainledger import fmt
+from trainledger.cli.output import note
 from trainledger.demo import DEFAULT_SEED
 from trainledger.errors import BadInput
 from trainledger.ingest import KINDS
@@ -97,9 +98,9 @@ def _summary(sheet: dict, echo) -> None:
 def demo(directory: str, seed: int, db_url: str) -> None:
     """Build a demo workspace end to end and print a summary. / 生成演示工作区并输出成本底稿。"""
     root = Path(directory)
-    click.echo(f"trainledger demo → {root}")
-    reports = run_demo(root, seed, db_url=db_url)
-    click.echo("\nreports / 成本底稿:")
+    note(f"trainledger demo → {root}")
+    reports = run_demo(root, seed, db_url=db_url, echo=note)
+    note("\nreports / 成本底稿:")
     for path in reports.values():
         click.echo(f"  {path}  (.json, .html beside it)")
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from trainledger.cli.output import note
 from trainledger.errors import BadInput
 from trainledger.estimate import calibrate, engine
 from trainledger.estimate.messages import Term, text, tr
@@ -133,7 +134,7 @@ def _lang(lang: str | None) -> str:
 
 def _echo_warnings(warnings, lang: str) -> None:
     for w in warnings:
-        click.echo(text("cli.warning", lang, text=tr(w, lang)), err=True)
+        note(text("cli.warning", lang, text=tr(w, lang)), err=True)
 
 
 def _guided(values: dict, lang: str) -> dict:
