@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import json
 import re
+from decimal import Decimal
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from trainledger.model.vocab import COMPUTE_STATE_ORDER, StorageClass
 from trainledger.report.render import render, to_html, to_json, to_markdown
@@ -104,3 +108,18 @@ def test_a_gap_beyond_rounding_is_not_called_rounding():
     s = sheet()
     s["totals_by_basis"][0]["expected"] = "5.00"  # rows add to 0.09: that is not rounding
     assert "Storage by class · estimate" not in to_markdown(s, "en")
+
+
+@settings(max_examples=25)
+@given(st.lists(st.tuples(st.integers(0, 1), st.lists(st.integers(0, 9), min_size=1, max_size=18),
+                          st.integers(-25, 8)).map(lambda t: str(Decimal((t[0], tuple(t[1]), t[2])))),
+                min_size=6, max_size=6))
+def test_any_decimal_text_the_sheet_carries_renders_without_an_exponent(values):
+    a, b, c, d, e, f = values  # str(Decimal) spells these 0E-11, 2.015E-7, 1.5E+9 …
+    s = sheet()
+    s["totals_by_basis"][1].update(expected=a, low=b, high=c)
+    s["compute_by_state"][0].update(gpu_hours=d, amounts=m(e, f, a))
+    s["storage_by_class"][0].update(gib_months=f, cost=m(b))
+    s["conservation"]["by_currency"][0].update(billed_total=c, difference=d)
+    for text in (to_markdown(s, "en"), re.sub(r"<style>.*?</style>", "", to_html(s, "zh-CN"), flags=re.S)):
+        assert not SCIENTIFIC.search(text), SCIENTIFIC.search(text)
