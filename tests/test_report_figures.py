@@ -123,3 +123,17 @@ def test_any_decimal_text_the_sheet_carries_renders_without_an_exponent(values):
     s["conservation"]["by_currency"][0].update(billed_total=c, difference=d)
     for text in (to_markdown(s, "en"), re.sub(r"<style>.*?</style>", "", to_html(s, "zh-CN"), flags=re.S)):
         assert not SCIENTIFIC.search(text), SCIENTIFIC.search(text)
+
+
+def test_problems_of_one_kind_are_grouped_on_the_sheet_with_all_of_them_in_json():
+    s = sheet()
+    s["problems"] = [{"kind": "job_without_batch", "message": f"job {i} matched no slurm rule"} for i in range(50)]
+    s["problems"].append({"kind": "stale_price", "message": "one stale price"})
+    md = to_markdown(s, "en")
+    assert "- `job_without_batch` × 50" in md and md.count("matched no slurm rule") == 3
+    assert "… and 47 more: every one is in the JSON sheet (--format json)" in md
+    assert "- `stale_price` one stale price" in md
+    assert "另有 47 条" in to_markdown(s, "zh-CN")
+    html = to_html(s, "en")
+    assert html.count("matched no slurm rule") == 3 and "× 50" in html
+    assert len(json.loads(to_json(s))["problems"]) == 51

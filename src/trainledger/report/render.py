@@ -103,6 +103,23 @@ def _range_text(a: dict[str, Any], f: Figures) -> str:
     return f"{f.number(a.get('low'))}–{f.number(a.get('high'))}"
 
 
+FIRST_PROBLEMS = 3
+MORE = {"en": "… and {n} more: every one is in the JSON sheet (--format json)",
+        "zh-CN": "…… 另有 {n} 条：完整列表见 JSON 底稿（--format json）"}
+
+
+def problem_groups(s: dict[str, Any], lang: str) -> list[dict[str, Any]]:
+    """Problems grouped by kind, in first-seen order: the count, the first few messages and how many
+    more (a trace with 1,391 unmatched jobs must not print 1,391 lines on a sheet)."""
+    groups: dict[str, list[str]] = {}
+    for p in s.get("problems", []):
+        groups.setdefault(p["kind"], []).append(p["message"])
+    zh = "zh-CN" if lang.lower().startswith("zh") else "en"
+    return [{"kind": k, "count": len(msgs), "messages": msgs[:FIRST_PROBLEMS],
+             "more": MORE[zh].format(n=len(msgs) - FIRST_PROBLEMS) if len(msgs) > FIRST_PROBLEMS else None}
+            for k, msgs in groups.items()]
+
+
 def rounding_notes(s: dict[str, Any], lang: str) -> list[str]:
     """Where the sheet's rounded rows do not add to the total they make up: the GPU-hours of a basis
     in the compute table (rows shown to two decimals), and the non-cash bases whose rows the sheet
@@ -213,7 +230,15 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
     if notes:
         out += [""] + [f"_{_inline(n)}_  " for n in notes]
     if s.get("problems"):
-        out += ["", f"## {L('problems')}", ""] + [f"- `{p['kind']}` {_inline(p['message'])}" for p in s["problems"]]
+        out += ["", f"## {L('problems')}", ""]
+        for g in problem_groups(s, lang):
+            if g["count"] == 1:
+                out.append(f"- `{g['kind']}` {_inline(g['messages'][0])}")
+                continue
+            out.append(f"- `{g['kind']}` × {g['count']}")
+            out += [f"  - {_inline(msg)}" for msg in g["messages"]]
+            if g["more"]:
+                out.append(f"  - {_inline(g['more'])}")
     return "\n".join(out) + "\n"
 
 
@@ -229,7 +254,8 @@ def to_html(s: dict[str, Any], lang: str = "en") -> str:
                        an=lambda x: assumption_name(x, lang), zh=lang.lower().startswith("zh"),
                        gib=f.gib, hours=f.hours, amount=f.amount, pairs=f.pairs, share=f.share,
                        cash=lambda basis: basis in CASH, range_text=lambda a: _range_text(a, f),
-                       figure_notes=lambda: rounding_notes(s, lang) + ([f.note()] if f.note() else []))
+                       figure_notes=lambda: rounding_notes(s, lang) + ([f.note()] if f.note() else []),
+                       problem_groups=lambda: problem_groups(s, lang))
     return env.get_template("sheet.html.j2").render(s=s)
 
 
