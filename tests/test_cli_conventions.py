@@ -242,3 +242,9 @@ def test_init_where_one_may_not_write_names_the_path_and_the_remedy(tmp_path, mo
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert f"{tmp_path / 'locked'}: Permission denied" in result.output
     assert "choose a path you may write to" in result.output
+
+
+def test_a_misspelled_command_gets_a_suggestion():
+    result = run("atribute")
+    assert result.exit_code == 2 and "Did you mean 'attribute'?" in result.output
+    assert "trainledger --help" in run("zzz").output

@@ -120,6 +120,16 @@ class LazyGroup(click.Group):
         self.commands[cmd_name] = cmd
         return cmd
 
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            import difflib
+
+            close = difflib.get_close_matches(name, self.list_commands(ctx), n=2)
+            hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+            raise click.UsageError(f"No such command {name!r}.{hint} `trainledger --help` lists them all.", ctx)
+        return super().resolve_command(ctx, args)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, short) for name, (_, short) in self.table.items()]
         rows += [(n, c.get_short_help_str(80)) for n, c in sorted(self.commands.items()) if n not in self.table]
