@@ -248,3 +248,14 @@ def test_a_misspelled_command_gets_a_suggestion():
     result = run("atribute")
     assert result.exit_code == 2 and "Did you mean 'attribute'?" in result.output
     assert "trainledger --help" in run("zzz").output
+
+
+def test_a_reader_that_closes_the_pipe_early_gets_no_error(ws, monkeypatch):
+    from trainledger.cli import ledger_cmds
+
+    def closed(*a, **kw):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(ledger_cmds.click, "echo", closed)
+    result = run("--workspace", ws, "batch", "list")
+    assert result.exit_code == 141 and "error" not in result.output

@@ -25,6 +25,7 @@ W``); the value given last wins. A command reads them from ``ctx.obj`` (``worksp
     2  usage or input error: a bad option, a missing file or workspace, an unknown batch — the
        message names the remedy (``TrainledgerError``, ``OSError`` and click usage errors)
     3  internal error: a bug in trainledger; one line on stderr, ``--verbose`` shows the traceback
+  141  the reader closed the output early (``| head``): nothing printed
 
 Nothing below this package knows about click.
 """

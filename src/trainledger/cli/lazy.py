@@ -14,8 +14,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import importlib
+import os
 import sys
 import traceback
 from collections.abc import Callable
@@ -147,6 +149,10 @@ class LazyGroup(click.Group):
         except TrainledgerError as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(2)
+        except BrokenPipeError:  # `trainledger batch list | head -1`: the reader has all it wanted
+            with contextlib.suppress(OSError, ValueError, AttributeError):  # no flush error at exit
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(141)
         except OSError as exc:
             click.echo(f"error: {os_message(exc)}", err=True)
             sys.exit(2)
@@ -172,7 +178,6 @@ _OS_REMEDY = {
 
 def os_message(exc: OSError) -> str:
     """An ``OSError`` as one sentence naming the path and the remedy."""
-    where = exc.filename if exc.filename is not None else "a file"
     what = exc.strerror or str(exc)
     remedy = _OS_REMEDY.get(exc.errno or 0, "check the path and its permissions")
-    return f"{where}: {what}\n  remedy: {remedy}"
+    return (f"{exc.filename}: {what}" if exc.filename is not None else what) + f"\n  remedy: {remedy}"
