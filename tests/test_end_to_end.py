@@ -137,7 +137,8 @@ def test_attribute_explains_the_unattributed_bucket(demo):
     assert "allocated_idle  node gpu-node-0" in bucket  # idle node capacity, per node
     assert "no_rule_matched: NAT Gateway" in bucket  # shared infrastructure nobody tagged
     assert "matched no slurm rule" in bucket  # the platform's own maintenance job
-    amounts = [Decimal(line.split()[0]) for line in bucket.splitlines()[1:] if line.startswith("    ")]
+    amounts = [Decimal(line.split()[0].replace(",", "")) for line in bucket.split("\n  !")[0].splitlines()[1:]
+               if line.startswith("    ")]  # figures with thousands separators (trainledger.fmt)
     cny = json.loads(run("--workspace", root, "attribute", "--json").output)
     total = next(Decimal(r["unattributed"]) for r in cny if r["currency"] == "CNY")
     assert sum(amounts) == total  # the demo's whole unattributed money is CNY

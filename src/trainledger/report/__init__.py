@@ -1,7 +1,8 @@
 """Reports: the batch cost sheet (成本底稿) as data, and its renderers.
 
     sheet.py     build_sheet(workspace, batch) -> dict (the JSON contract of `trainledger sheet`)
-    render.py    to_json / to_markdown / to_html, in en or zh-CN
+    render.py    to_json / to_markdown / to_html, in en or zh-CN; lists in model/vocab order, figures
+                 through trainledger/fmt.py, rounding gaps and grouped problems told
     i18n.py      headings and column names in both languages (vocabulary labels: model/vocab.py)
     templates/   the HTML page (self-contained: inline CSS, no network)
 """

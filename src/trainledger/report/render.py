@@ -1,37 +1,162 @@
-"""Render a cost sheet (the dict from ``build_sheet``) as JSON, Markdown or HTML, in en or zh-CN."""
+"""Render a cost sheet (the dict from ``build_sheet``) as JSON, Markdown or HTML, in en or zh-CN.
+
+Every format first puts the sheet's lists in the vocabularies' reading order (``in_seed_order``:
+compute states in lifecycle order, bases and storage classes in their fixed order — never
+alphabetical). Markdown and HTML format every figure through ``trainledger.fmt`` (money at the
+currency's minor unit with separators, GPU-hours to two decimals, no scientific notation) and
+say where rounded rows do not add to their total (``rounding_notes``); JSON keeps the exact text.
+"""
 
 from __future__ import annotations
 
 import json
+from collections import defaultdict
 from decimal import Decimal
 from typing import Any
 
+from trainledger import fmt
 from trainledger.mdtext import inline as _inline
 from trainledger.mdtext import table as _table
+from trainledger.model.money import minor_quantum
+from trainledger.model.vocab import CASH_BASES, rank
 from trainledger.report.i18n import assumption_name, key_field, storage_class, t, v
 
 FORMATS = ("json", "md", "html")
+CASH = frozenset(str(b) for b in CASH_BASES)
+GIB = Decimal(1024) ** 3
+# Non-cash bases that one table carries whole (engine: storage estimates, queued compute, labor):
+# their rows, each rounded to the minor unit by the sheet, are compared with the basis total.
+ROWS_OF_BASIS = {"estimate": ("storage_by_class", "cost"), "queued": ("compute_by_state", "amounts"),
+                 "internal": ("labor_by_phase", "cost")}
+
+
+def in_seed_order(sheet: dict[str, Any]) -> dict[str, Any]:
+    """The sheet with its lists in ``model.vocab.ORDERS`` order (a copy; JSON shows the same order)."""
+    s = dict(sheet)
+    basis, evidence, state = rank("basis"), rank("evidence"), rank("state")
+    s["totals_by_basis"] = sorted(s.get("totals_by_basis", []),
+                                  key=lambda r: (basis(r["basis"]), evidence(r["evidence"]), r["currency"]))
+    s["compute_by_state"] = sorted(s.get("compute_by_state", []), key=lambda r: (state(r["state"]), basis(r["basis"])))
+    s["storage_by_class"] = sorted(s.get("storage_by_class", []),
+                                   key=lambda r: (rank("storage_class")(r["storage_class"]), basis(r["basis"])))
+    s["labor_by_phase"] = [dict(p, roles=sorted(p.get("roles", []), key=lambda r: rank("role")(r["role"])))
+                           for p in sorted(s.get("labor_by_phase", []), key=lambda p: rank("phase")(p["phase"]))]
+    s["external"] = sorted(s.get("external", []), key=lambda e: rank("stage")(e["stage"]))
+    return s
 
 
 def to_json(sheet: dict[str, Any]) -> str:
-    return json.dumps(sheet, ensure_ascii=False, indent=2, sort_keys=False) + "\n"
+    return json.dumps(in_seed_order(sheet), ensure_ascii=False, indent=2, sort_keys=False) + "\n"
 
 
-def _money(items: list[dict[str, str]]) -> str:
-    if not items:
-        return "—"
-    out = []
-    for m in items:
-        if m["low"] == m["high"]:
-            out.append(f"{m['expected']} {m['currency']}")
-        else:
-            out.append(f"{m['expected']} {m['currency']} ({m['low']}–{m['high']})")
-    return "; ".join(out)
+class Figures:
+    """The sheet's number formatting for one rendering; remembers whether a † note is owed."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+        self.marked = False
+
+    def amount(self, value: Any, currency: str, cash: bool = True) -> str:
+        text = fmt.amount(value, currency, exact=cash)
+        self.marked |= text.endswith(fmt.MARK)
+        return text
+
+    def money(self, items: list[dict[str, str]], cash: bool = True) -> str:
+        """``[{low, expected, high, currency}]`` as ``1,234.50 CNY (1,100.00–1,400.00)``, ``—`` if none."""
+        if not items:
+            return fmt.DASH
+        out = []
+        for m in items:
+            cur, text = m["currency"], self.amount(m["expected"], m["currency"], cash)
+            if m["low"] != m["high"]:
+                text += f" {cur} ({self.amount(m['low'], cur, cash)}–{self.amount(m['high'], cur, cash)})"
+            else:
+                text += f" {cur}"
+            out.append(text)
+        return "; ".join(out)
+
+    def pairs(self, items: list[dict[str, str]]) -> str:
+        """``[{amount, currency}]`` (cash) as ``1,234.50 CNY; 10.00 USD``."""
+        return "; ".join(f"{self.amount(m['amount'], m['currency'])} {m['currency']}" for m in items) or fmt.DASH
+
+    @staticmethod
+    def hours(value: Any) -> str:
+        return fmt.quantity(value, 2)
+
+    @staticmethod
+    def gib(size_bytes: Any) -> str:
+        return fmt.quantity(Decimal(int(size_bytes or 0)) / GIB, 1)
+
+    @staticmethod
+    def share(value: Any) -> str:
+        return fmt.percent(value, 1)
+
+    @staticmethod
+    def number(value: Any) -> str:
+        return fmt.quantity_sig(value, 6) if fmt.dec(value) is not None else str(value or "")
+
+    def note(self) -> str | None:
+        return fmt.precision_note(self.lang) if self.marked else None
+
+
+def _range_text(a: dict[str, Any], f: Figures) -> str:
+    return f"{f.number(a.get('low'))}–{f.number(a.get('high'))}"
+
+
+FIRST_PROBLEMS = 3
+MORE = {"en": "… and {n} more: every one is in the JSON sheet (--format json)",
+        "zh-CN": "…… 另有 {n} 条：完整列表见 JSON 底稿（--format json）"}
+
+
+def problem_groups(s: dict[str, Any], lang: str) -> list[dict[str, Any]]:
+    """Problems grouped by kind, in first-seen order: the count, the first few messages and how many
+    more (a trace with 1,391 unmatched jobs must not print 1,391 lines on a sheet)."""
+    groups: dict[str, list[str]] = {}
+    for p in s.get("problems", []):
+        groups.setdefault(p["kind"], []).append(p["message"])
+    zh = "zh-CN" if lang.lower().startswith("zh") else "en"
+    return [{"kind": k, "count": len(msgs), "messages": msgs[:FIRST_PROBLEMS],
+             "more": MORE[zh].format(n=len(msgs) - FIRST_PROBLEMS) if len(msgs) > FIRST_PROBLEMS else None}
+            for k, msgs in groups.items()]
+
+
+def rounding_notes(s: dict[str, Any], lang: str) -> list[str]:
+    """Where the sheet's rounded rows do not add to the total they make up: the GPU-hours of a basis
+    in the compute table (rows shown to two decimals), and the non-cash bases whose rows the sheet
+    rounds one by one (storage estimates, queued value, labor)."""
+    notes: list[str] = []
+    hours: dict[str, list[str]] = defaultdict(list)
+    for r in s.get("compute_by_state", []):
+        hours[r["basis"]].append(r["gpu_hours"])
+    for basis, rows in hours.items():
+        total = sum((fmt.dec(x) or Decimal(0) for x in rows), Decimal(0))
+        note = fmt.rounding_note(rows, total, lang, unit=t("gpu_hours", lang))
+        if note:
+            notes.append(f"{t('compute', lang)} · {v(basis, lang)}: {note}")
+    for basis, (section, field) in ROWS_OF_BASIS.items():
+        rows: dict[str, list[str]] = defaultdict(list)
+        for r in s.get(section, []):
+            if section != "labor_by_phase" and r.get("basis") != basis:
+                continue
+            for m in r.get(field, []):
+                rows[m["currency"]].append(m["expected"])
+        for cur, values in rows.items():
+            total = sum((fmt.dec(x["expected"]) or Decimal(0) for x in s.get("totals_by_basis", [])
+                         if x["basis"] == basis and x["currency"] == cur), Decimal(0))
+            q = minor_quantum(cur)
+            gap = fmt.rounding_gap(values, total, q)
+            if gap is None or abs(gap[1]) > q * len(values) / 2:  # beyond rounding: not ours to explain
+                continue
+            note = fmt.rounding_note(values, total, lang, q, unit=cur)
+            notes.append(f"{t(section.split('_by_')[0], lang)} · {v(basis, lang)}: {note}")
+    return notes
 
 
 def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
     L = lambda k: t(k, lang)  # noqa: E731
     zh = lang.lower().startswith("zh")
+    s = in_seed_order(s)
+    f = Figures(lang)
     b = s["batch"]
     out = [f"# {L('title')}: {b['id']}", ""]
     if b.get("name"):
@@ -42,79 +167,95 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
     out += ["", f"## {L('totals')}", ""]
     out += _table([L("basis"), L("evidence"), L("cash"), L("expected"), L("low"), L("high"), L("currency")],
                   [[v(r["basis"], lang), v(r["evidence"], lang), L("yes") if r["cash"] else L("no"),
-                    r["expected"], r["low"], r["high"], r["currency"]] for r in s["totals_by_basis"]])
+                    *(f.amount(r[k], r["currency"], r["basis"] in CASH) for k in ("expected", "low", "high")),
+                    r["currency"]] for r in s["totals_by_basis"]])
     out += ["", f"## {L('compute')}", ""]
     out += _table([L("state"), L("basis"), L("gpu_hours"), L("amount")],
-                  [[v(r["state"], lang), v(r["basis"], lang), r["gpu_hours"], _money(r["amounts"])]
-                   for r in s["compute_by_state"]])
+                  [[v(r["state"], lang), v(r["basis"], lang), f.hours(r["gpu_hours"]),
+                    f.money(r["amounts"], r["basis"] in CASH)] for r in s["compute_by_state"]])
     if s.get("compute_efficiency"):
         out += ["", f"### {L('efficiency')}", ""]
         out += _table([L("currency"), L("billed"), v("effective", lang), L("other_states"), L("gpu_hours"),
                        v("effective", lang) + " " + L("gpu_hours"), L("effective_share")],
-                      [[e["currency"], e["billed"], e["effective"], e["other_states"], e["gpu_hours"],
-                        e["effective_gpu_hours"], f"{Decimal(e['effective_share']) * 100:.1f}%"]
+                      [[e["currency"], f.amount(e["billed"], e["currency"]), f.amount(e["effective"], e["currency"]),
+                        f.amount(e["other_states"], e["currency"]), f.hours(e["gpu_hours"]),
+                        f.hours(e["effective_gpu_hours"]), f.share(e["effective_share"])]
                        for e in s["compute_efficiency"]])
     if s.get("runs_by_review_class"):
         out += ["", f"## {L('review')}", ""]
         out += _table([L("review_class"), L("runs_count"), L("gpu_hours"), L("billed")],
-                      [[v(g["review_class"], lang), g["runs"], g["gpu_hours"],
-                        "; ".join(f"{m['amount']} {m['currency']}" for m in g["billed"]) or "—"]
+                      [[v(g["review_class"], lang), g["runs"], f.hours(g["gpu_hours"]), f.pairs(g["billed"])]
                        for g in s["runs_by_review_class"]])
     out += ["", f"## {L('runs')}", ""]
     out += _table([L("run"), L("job"), L("reason"), L("cause"), L("review_class"), L("final_state"), L("gpus"),
                    L("billed"), L("queued")],
                   [[r["id"], r["job"], v(r["reason"], lang), v(r["cause"], lang),
-                    v(r["suggested_review_class"], lang), r["state"], r["gpus"], _money(r["billed"]),
-                    _money(r["queued"])] for r in s["runs"]])
+                    v(r["suggested_review_class"], lang), r["state"], r["gpus"], f.money(r["billed"]),
+                    f.money(r["queued"], cash=False)] for r in s["runs"]])
     out += ["", f"## {L('storage')}", ""]
     out += _table([L("class"), L("basis"), L("objects"), L("size"), L("gib_months"), L("cost"), L("findings")],
-                  [[storage_class(r["storage_class"], lang), v(r["basis"], lang), r["objects"],
-                    f"{Decimal(r['bytes']) / 1024**3:.1f}",
-                    r["gib_months"], _money(r["cost"]),
-                    "; ".join(f"{f['path']}: {', '.join(f['flags'])}" for f in r["findings"]) or "—"]
+                  [[storage_class(r["storage_class"], lang), v(r["basis"], lang), r["objects"], f.gib(r["bytes"]),
+                    f.hours(r["gib_months"]), f.money(r["cost"], r["basis"] in CASH),
+                    "; ".join(f"{fd['path']}: {', '.join(fd['flags'])}" for fd in r["findings"]) or "—"]
                    for r in s["storage_by_class"]])
     out += ["", f"## {L('labor')}", ""]
     rows = []
     for p in s["labor_by_phase"]:
-        rows.append([f"**{v(p['phase'], lang)}**", "", p["hours"], _money(p["cost"])])
-        rows += [["", v(r["role"], lang), r["hours"], _money(r["cost"])] for r in p["roles"]]
+        rows.append([f"**{v(p['phase'], lang)}**", "", f.hours(p["hours"]), f.money(p["cost"], cash=False)])
+        rows += [["", v(r["role"], lang), f.hours(r["hours"]), f.money(r["cost"], cash=False)] for r in p["roles"]]
     out += _table([L("phase"), L("role"), L("hours"), L("cost")], rows)
     out += ["", f"## {L('external')}", ""]
     out += _table([L("vendor"), L("stage"), L("amount"), L("evidence")],
-                  [[e["vendor"], v(e["stage"], lang), f"{e['expected']} {e['currency']}", v(e["evidence"], lang)]
-                   for e in s["external"]]) if s["external"] else [L("none")]
+                  [[e["vendor"], v(e["stage"], lang), f"{f.amount(e['expected'], e['currency'])} {e['currency']}",
+                    v(e["evidence"], lang)] for e in s["external"]]) if s["external"] else [L("none")]
     out += ["", f"## {L('assumptions')}", ""]
     out += _table([L("name"), L("value"), L("evidence"), L("source"), L("owner")],
                   [[assumption_name(a["name"], lang),
-                    ((zh and a.get("value_zh")) or a.get("value") or f"{a.get('low')}–{a.get('high')}")
+                    ((zh and a.get("value_zh")) or a.get("value") or _range_text(a, f))
                     + (f" {a['unit']}" if a.get("unit") else ""),
                     v(a["evidence"], lang),
                     a.get("source", ""), a.get("owner", "")] for a in s["assumptions"]])
     c = s["conservation"]
     out += ["", f"## {L('conservation')}", ""]
-    out += _table([L("currency"), L("billed_total"), L("attributed"), L("unattributed"), L("difference")],
-                  [[r["currency"], r["billed_total"], r["attributed"], r["unattributed"], r["difference"]]
-                   for r in c["by_currency"]])
+    cols = ("billed_total", "attributed", "unattributed", "difference")
+    out += _table([L("currency"), *(L(k) for k in cols)],
+                  [[r["currency"], *(f.amount(r[k], r["currency"]) for k in cols)] for r in c["by_currency"]])
     if c.get("amortized_by_currency"):
         out += ["", f"### {L('conservation_amortized')}", ""]
-        out += _table([L("currency"), L("billed_total"), L("attributed"), L("unattributed"), L("difference")],
-                      [[r["currency"], r["billed_total"], r["attributed"], r["unattributed"], r["difference"]]
+        out += _table([L("currency"), *(L(k) for k in cols)],
+                      [[r["currency"], *(f.amount(r[k], r["currency"]) for k in cols)]
                        for r in c["amortized_by_currency"]])
     out += ["", f"_{(zh and c.get('rounding_zh')) or c['rounding']}_"]
+    notes = rounding_notes(s, lang) + ([f.note()] if f.note() else [])
+    if notes:
+        out += [""] + [f"_{_inline(n)}_  " for n in notes]
     if s.get("problems"):
-        out += ["", f"## {L('problems')}", ""] + [f"- `{p['kind']}` {_inline(p['message'])}" for p in s["problems"]]
+        out += ["", f"## {L('problems')}", ""]
+        for g in problem_groups(s, lang):
+            if g["count"] == 1:
+                out.append(f"- `{g['kind']}` {_inline(g['messages'][0])}")
+                continue
+            out.append(f"- `{g['kind']}` × {g['count']}")
+            out += [f"  - {_inline(msg)}" for msg in g["messages"]]
+            if g["more"]:
+                out.append(f"  - {_inline(g['more'])}")
     return "\n".join(out) + "\n"
 
 
 def to_html(s: dict[str, Any], lang: str = "en") -> str:
     from jinja2 import Environment, PackageLoader, select_autoescape
 
+    s = in_seed_order(s)
+    f = Figures(lang)
     env = Environment(loader=PackageLoader("trainledger.report", "templates"),
                       autoescape=select_autoescape(["html", "j2"]))
-    env.globals.update(t=lambda k: t(k, lang), v=lambda x: v(x, lang), money=_money, lang=lang,
+    env.globals.update(t=lambda k: t(k, lang), v=lambda x: v(x, lang), money=f.money, lang=lang,
                        sc=lambda x: storage_class(x, lang), kf=lambda x: key_field(x, lang),
                        an=lambda x: assumption_name(x, lang), zh=lang.lower().startswith("zh"),
-                       gib=lambda b: f"{Decimal(b) / 1024**3:.1f}")
+                       gib=f.gib, hours=f.hours, amount=f.amount, pairs=f.pairs, share=f.share,
+                       cash=lambda basis: basis in CASH, range_text=lambda a: _range_text(a, f),
+                       figure_notes=lambda: rounding_notes(s, lang) + ([f.note()] if f.note() else []),
+                       problem_groups=lambda: problem_groups(s, lang))
     return env.get_template("sheet.html.j2").render(s=s)
 
 
