@@ -38,12 +38,17 @@ FIXTURES = {
         "inv.csv",
         "invoice_id,vendor,date,amount,currency,stage\nI1,V,2026-01-01,5.00,CNY,ongoing\n",
     ),
+    "jobs": (
+        "pods.csv",
+        "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,"
+        "deletion_time,scheduled_time\np1,1000,1024,1,500,,LS,Running,0,3600,60\n",
+    ),
 }
-OPTIONS = {"slurm": {"tz": "Asia/Shanghai"}}
+OPTIONS = {"slurm": {"tz": "Asia/Shanghai"}, "jobs": {"preset": "alibaba-openb-2023"}}
 
 
 def test_registry():
-    assert KINDS == ("slurm", "focus", "storage", "timesheet", "progress", "invoice")
+    assert KINDS == ("slurm", "focus", "storage", "timesheet", "progress", "invoice", "jobs")
     assert set(KINDS) == set(KIND_TABLES) == set(FIXTURES)
     for imp in IMPORTERS:
         assert isinstance(imp, Importer)

@@ -18,6 +18,8 @@
     timesheet.py  time entries CSV → labor_entries
     progress.py   training progress JSONL → progress_events
     invoice.py    vendor invoices CSV → external_services
+    mapping.py    declarative TOML mappings (presets/*.toml): columns → fields, times, states
+    mapped.py     any job table CSV through a mapping → jobs (presets: openb pods, Helios/Acme)
 
 Options (``import_files(..., options=...)``): ``tz`` (slurm, required), ``currency`` (focus and
 invoice default), ``storage_prefixes`` ((prefix, storage class) pairs), ``import_date``
@@ -37,6 +39,7 @@ from trainledger.errors import BadInput, WrongFileType
 from trainledger.ingest.base import Importer, ImportResult
 from trainledger.ingest.focus import FocusImporter
 from trainledger.ingest.invoice import InvoiceImporter
+from trainledger.ingest.mapped import MappedJobsImporter
 from trainledger.ingest.progress import ProgressImporter
 from trainledger.ingest.run import run_import
 from trainledger.ingest.slurm import SlurmImporter
@@ -54,6 +57,7 @@ IMPORTERS: tuple[Importer, ...] = (
     TimesheetImporter(),
     ProgressImporter(),
     InvoiceImporter(),
+    MappedJobsImporter(),
 )
 KINDS: tuple[str, ...] = tuple(i.kind for i in IMPORTERS)
 
@@ -78,7 +82,8 @@ def importer_for(kind: str) -> Importer:
 def looks_like(path: Path, *, besides: str | None = None) -> tuple[str, str | None]:
     """What ``path`` appears to be: (description, the kind that would import it, if any)."""
     for imp in IMPORTERS:
-        if imp.kind != besides and imp.identify(path) is True:
+        # an importer that takes any table (through a mapping) claims no file for itself
+        if imp.kind != besides and getattr(imp, "claims", True) and imp.identify(path) is True:
             return imp.description, imp.kind
     return sniff(path).describe(), None
 
