@@ -43,12 +43,15 @@ FIXTURES = {
         "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,"
         "deletion_time,scheduled_time\np1,1000,1024,1,500,,LS,Running,0,3600,60\n",
     ),
+    "occupancy": ("seq.csv", "time,active,total\n2017-10-03 00:00:00,312,420\n"),
 }
-OPTIONS = {"slurm": {"tz": "Asia/Shanghai"}, "jobs": {"preset": "alibaba-openb-2023"}}
+OPTIONS = {"slurm": {"tz": "Asia/Shanghai"}, "jobs": {"preset": "alibaba-openb-2023"},
+           "occupancy": {"preset": "philly", "tz": "UTC"}}  # fmt: skip
 
 
 def test_registry():
-    assert KINDS == ("slurm", "focus", "storage", "timesheet", "progress", "invoice", "jobs")
+    assert KINDS == ("slurm", "focus", "storage", "timesheet", "progress", "invoice", "jobs",
+                     "occupancy")  # fmt: skip
     assert set(KINDS) == set(KIND_TABLES) == set(FIXTURES)
     for imp in IMPORTERS:
         assert isinstance(imp, Importer)

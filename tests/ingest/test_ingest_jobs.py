@@ -244,7 +244,7 @@ def test_mapping_options_are_checked(lake, write, options, message):
 def test_bad_mappings(lake, write):
     path = write("log.csv", HELIOS)
     for text, message in [
-        ("[columns]\nid = 'job_id'\n", "no job field id"),
+        ("[columns]\nid = 'job_id'\n", "no jobs field id"),
         ("[columns]\njob_id = 'job_id'\nstart='start_time'\n", "numbers need an origin"),
         ("colums = 1\n", "unknown key"),
         ("table = 'occupancy'\n[columns]\njob_id='x'\n", "for table 'occupancy'"),

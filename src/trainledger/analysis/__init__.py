@@ -16,8 +16,11 @@ numbers, not their text.
 from __future__ import annotations
 
 from trainledger.analysis.jobs import JobSummary, job_summary
+from trainledger.analysis.occupancy import OccupancySummary, occupancy_summary
 
 __all__ = [
     "JobSummary",
+    "OccupancySummary",
     "job_summary",
+    "occupancy_summary",
 ]

@@ -41,13 +41,16 @@ def init(ctx: click.Context, directory: str | None, db_url: str, currency: str) 
 @click.option("--preset", default=None, help="Built-in mapping (jobs, occupancy, steps), e.g. alibaba-openb-2023.")
 @click.option("--mapping", default=None, type=click.Path(exists=True, dir_okay=False),
               help="A TOML mapping of the file's columns (jobs, occupancy, steps); see docs/formats.md.")
+@click.option("--set", "fixed", multiple=True, metavar="FIELD=VALUE",
+              help="A field the file does not hold (mapped kinds), e.g. --set vc=vc6YE or --set job=job_1.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the counts.")
 @click.pass_context
 def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | None, currency: str | None,
-            encoding: str | None, preset: str | None, mapping: str | None, as_json: bool) -> None:
+            encoding: str | None, preset: str | None, mapping: str | None, fixed: tuple[str, ...],
+            as_json: bool) -> None:
     """Import source files into the lake (idempotent). / 导入源数据（可重复执行）。"""
     options = {k: val for k, val in (("tz", tz), ("currency", currency), ("encoding", encoding),
-                                     ("preset", preset), ("mapping", mapping)) if val}
+                                     ("preset", preset), ("mapping", mapping), ("set", list(fixed))) if val}
     with open_ws(ctx) as wsp:
         results = wsp.import_files(kind, paths, options=options)
     total = {"accepted": sum(r.accepted for r in results), "duplicates": sum(r.duplicates for r in results),

@@ -72,4 +72,31 @@ def jobs(ctx: click.Context, as_json: bool, lang: str | None) -> None:
         click.echo(f"  {t['by_state']} {state}: {h}")
 
 
-COMMANDS = (jobs,)
+@click.command("occupancy")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per series, in a list.")
+@click.option("--lang", type=click.Choice(["en", "zh-CN"]), default=None, help="Default: the workspace language.")
+@click.pass_context
+def occupancy(ctx: click.Context, as_json: bool, lang: str | None) -> None:
+    """Idle capacity and waiting demand from occupancy series. / 占用序列：空闲容量与排队需求。"""
+    from trainledger.analysis.occupancy import occupancy_summary
+
+    lake, default = _lake(ctx)
+    series = occupancy_summary(lake)
+    if as_json:
+        click.echo(json.dumps([s.as_json() for s in series], ensure_ascii=False))
+        return
+    t = _lang(lang, default)
+    if not series:
+        click.echo(f"{t['occ']}: {t['none']}")
+    for s in series:
+        u = s.unit.upper() if s.unit == "gpu" else s.unit
+        click.echo(f"{t['occ']} {s.cluster}/{s.vc or '*'} ({s.first:%Y-%m-%d %H:%M} – {s.last:%Y-%m-%d %H:%M} UTC):"
+                   f" {t['samples']} {s.samples}, {t['hours']} {s.covered_hours}, gaps {s.gaps}")
+        for key, value in (("total", s.capacity_hours), ("running", s.running_hours), ("idle", s.idle_hours),
+                           ("pending", s.pending_hours)):
+            click.echo(f"  {t[key].format(u=u)}: {'–' if value is None else value}")
+        pwi = "–" if s.pending_while_idle_hours is None else s.pending_while_idle_hours
+        click.echo(f"  {t['pending_idle']} ({u}-h): {pwi}")
+
+
+COMMANDS = (jobs, occupancy)

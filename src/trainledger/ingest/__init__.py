@@ -19,7 +19,9 @@
     progress.py   training progress JSONL → progress_events
     invoice.py    vendor invoices CSV → external_services
     mapping.py    declarative TOML mappings (presets/*.toml): columns → fields, times, states
+    tabular.py    MappedImporter: a CSV read through a mapping (header check, --set constants)
     mapped.py     any job table CSV through a mapping → jobs (presets: openb pods, Helios/Acme)
+    occupancy.py  running / pending / idle GPUs or nodes over time → occupancy (helios, philly)
 
 Options (``import_files(..., options=...)``): ``tz`` (slurm, required), ``currency`` (focus and
 invoice default), ``storage_prefixes`` ((prefix, storage class) pairs), ``import_date``
@@ -40,6 +42,7 @@ from trainledger.ingest.base import Importer, ImportResult
 from trainledger.ingest.focus import FocusImporter
 from trainledger.ingest.invoice import InvoiceImporter
 from trainledger.ingest.mapped import MappedJobsImporter
+from trainledger.ingest.occupancy import OccupancyImporter
 from trainledger.ingest.progress import ProgressImporter
 from trainledger.ingest.run import run_import
 from trainledger.ingest.slurm import SlurmImporter
@@ -58,6 +61,7 @@ IMPORTERS: tuple[Importer, ...] = (
     ProgressImporter(),
     InvoiceImporter(),
     MappedJobsImporter(),
+    OccupancyImporter(),
 )
 KINDS: tuple[str, ...] = tuple(i.kind for i in IMPORTERS)
 

@@ -15,19 +15,14 @@ started (no Start) is kept, with its waiting (Submit to End, when End is known).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
 from datetime import timedelta
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
-from trainledger.errors import BadInput
-from trainledger.ingest.base import Column, Context, Record, Rejected, Verdict, col, dumps
+from trainledger.ingest.base import Context, Record, Rejected, dumps
 from trainledger.ingest.convert import decimal_plain, nonneg_decimal_text, nonneg_integer, stripped
-from trainledger.ingest.delimited import DelimitedImporter, reading_options
-from trainledger.ingest.keys import canon_number, canon_time_local
-from trainledger.ingest.mapping import Settings, mapped_time, presets, settings
-from trainledger.ingest.text import Head, sniff
+from trainledger.ingest.mapping import mapped_time
+from trainledger.ingest.tabular import MappedImporter, constants
 
 TIME_FIELDS = ("submit", "eligible", "start", "end")
 TEXT_FIELDS = ("cluster", "job_name", "account", "wckey", "comment", "user", "exit_code", "nodes")
@@ -62,101 +57,24 @@ REMEDY = {
     "gpu_milli": "write thousandths of a GPU, 0 to 1000", "restarts": "write a whole number",
     "duration": "write seconds as a plain number", "queue": "write seconds as a plain number",
 }  # fmt: skip
-TIME_REMEDY = {"number": "write the time as a plain number of {unit} from the origin",
-               "iso": "write the time as ISO 8601, e.g. 2026-01-01 08:00:00"}  # fmt: skip
 
 
-def other_kind(path: Path, head: Head, me: str) -> Verdict | None:
-    """A Verdict naming the importer the file belongs to, when another one claims it."""
-    from trainledger.ingest import IMPORTERS  # the registry imports this module
-
-    for imp in IMPORTERS:
-        if imp.kind != me and getattr(imp, "claims", True) and imp.identify(path) is True:
-            return Verdict(
-                f"this looks like {imp.description}",
-                remedy=f"import it with `trainledger import {imp.kind}`",
-            )
-    return None
-
-
-class MappedJobsImporter(DelimitedImporter):
+class MappedJobsImporter(MappedImporter):
     kind = "jobs"
     table = "jobs"
     description = "a job table (read through --preset / --mapping)"
     keep_extra = True
-    claims = False  # any CSV could be a job table: never claim another kind's file
     mapping_table = "jobs"
-
-    def configure(self, options: Mapping[str, Any]) -> Settings:
-        return settings(options, self.mapping_table)
-
-    def identity(
-        self, path: Path, options: Mapping[str, Any], cfg: Settings
-    ) -> tuple[dict[str, Any], dict[str, Any]]:
-        reading = reading_options(options, ("tz",) if cfg.mapping.needs_tz else ())
-        reading["mapping"] = cfg.mapping.digest
-        return reading, {}
-
-    def identify(self, path: Path) -> bool | str:
-        head = sniff(path)
-        if head.container == "empty":
-            return True
-        verdict = other_kind(path, head, self.kind)
-        if verdict is not None:
-            return verdict
-        if head.container != "text" or head.json_keys is not None:
-            return f"it is {head.describe()}, not a delimited table with a header"
-        return True
-
-    def layout(self, cfg: Settings) -> tuple[Column, ...]:
-        m = cfg.mapping
-        cached = getattr(self, "_layout", None)
-        if cached is not None and cached[0] is m:
-            return cached[1]
-        unknown = sorted(set(m.columns) - FIELDS)
-        if unknown:
-            raise BadInput(
-                f"mapping {m.name}: no job field {', '.join(unknown)}",
-                path=m.source,
-                remedy=f"map columns to {', '.join(sorted(FIELDS))}",
-            )
-        if "job_id" not in m.columns:
-            raise BadInput(f"mapping {m.name} maps no column to job_id", path=m.source,
-                           remedy='add job_id = "…" under [columns]')  # fmt: skip
-        cols = []
-        for name, source in m.columns.items():
-            convert = CONVERT.get(name, stripped)
-            canon, remedy = None, REMEDY.get(name)
-            if name in TIME_FIELDS:
-                canon = canon_number if m.time_format == "number" else canon_time_local
-                remedy = TIME_REMEDY[m.time_format].format(unit=m.time_unit)
-            cols.append(col(name, source, convert=convert, required=True, needed=name == "job_id",
-                            canon=canon, remedy=remedy))  # fmt: skip
-        cols += [col(f"tag:{t}", s, convert=stripped) for t, s in m.tags.items()]
-        layout = tuple(cols)
-        self._layout = (m, layout)
-        return layout
-
-    def parse(self, path: Path, ctx: Context) -> Iterator[Record]:
-        m = ctx.cfg.mapping
-        head = sniff(path)
-        if head.container == "text" and head.header:
-            missing = [s for s in m.signature if not head.has(s)]
-            if missing:
-                fits = [n for n, t in presets(self.mapping_table).items() if n != m.name and _fits(t, head)]
-                raise BadInput(
-                    f"its header has no {', '.join(missing)} column: it is not the layout of "
-                    f"{m.source}; it has {head.describe()}",
-                    path=str(path),
-                    remedy=f"use --preset {fits[0]}" if fits else "write a mapping for it (--mapping FILE)",
-                )
-        self.nulls = m.nulls
-        return super().parse(path, ctx)
+    fields = FIELDS
+    needed = ("job_id",)
+    converters = CONVERT
+    remedies = REMEDY
+    time_fields = TIME_FIELDS
 
     def normalise(self, values: dict[str, Any], record: Record, ctx: Context) -> dict[str, Any]:
         m = ctx.cfg.mapping
         flags: list[str] = values["flags"]
-        for k, v in m.constants.items():
+        for k, v in constants(ctx.cfg).items():
             if values.get(k) is None:
                 values[k] = v
         raw_state = values.get("state")
@@ -225,10 +143,3 @@ class MappedJobsImporter(DelimitedImporter):
             "extra": dumps(extra),
             "flags": flags,
         }
-
-
-def _fits(text: str, head: Head) -> bool:
-    import tomllib
-
-    sig = tomllib.loads(text).get("signature", [])
-    return bool(sig) and head.has(*sig)

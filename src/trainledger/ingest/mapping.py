@@ -197,10 +197,27 @@ class Settings:
 
     mapping: Mapping
     tz: ZoneInfo | None
+    overrides: MappingProxyType[str, str] = field(default_factory=lambda: MappingProxyType({}))
+
+
+def overrides(value: Any) -> dict[str, str]:
+    """``--set FIELD=VALUE`` pairs (a mapping, or texts ``FIELD=VALUE``) as a dict."""
+    if not value:
+        return {}
+    if isinstance(value, dict):
+        return {str(k): str(v) for k, v in value.items()}
+    out = {}
+    for item in value:
+        k, sep, v = str(item).partition("=")
+        if not sep or not k.strip():
+            raise BadInput(f"--set {item!r} is not FIELD=VALUE", remedy="write e.g. --set vc=vc6YE")
+        out[k.strip()] = v.strip()
+    return out
 
 
 def settings(options: Any, table: str) -> Settings:
     m = load_mapping(options, table)
+    fixed = MappingProxyType(overrides(options.get("set")))
     tz = None
     if m.time_format == "iso":
         name = m.tz or options.get("tz")
@@ -210,7 +227,7 @@ def settings(options: Any, table: str) -> Settings:
                 remedy="pass --tz ZONE (e.g. Asia/Shanghai), or set [time] tz in the mapping",
             )
         tz = check_tz(str(name))
-    return Settings(m, tz)
+    return Settings(m, tz, fixed)
 
 
 def mapped_time(value: Any, ctx: Context) -> datetime | Flagged | None:

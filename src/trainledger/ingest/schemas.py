@@ -180,6 +180,7 @@ TABLES: MappingProxyType[str, pa.Schema] = MappingProxyType(
         "labor_entries": LABOR_ENTRIES,
         "progress_events": PROGRESS_EVENTS,
         "external_services": EXTERNAL_SERVICES,
+        "occupancy": OCCUPANCY,
     }
 )
 
@@ -193,5 +194,6 @@ KIND_TABLES: MappingProxyType[str, str] = MappingProxyType(
         "progress": "progress_events",
         "invoice": "external_services",
         "jobs": "jobs",
+        "occupancy": "occupancy",
     }
 )
