@@ -44,14 +44,15 @@ FIXTURES = {
         "deletion_time,scheduled_time\np1,1000,1024,1,500,,LS,Running,0,3600,60\n",
     ),
     "occupancy": ("seq.csv", "time,active,total\n2017-10-03 00:00:00,312,420\n"),
+    "steps": ("job.csv", ",worker,gpu,time,batch_time_norm\n0,0,25,1,476\n"),
 }
 OPTIONS = {"slurm": {"tz": "Asia/Shanghai"}, "jobs": {"preset": "alibaba-openb-2023"},
-           "occupancy": {"preset": "philly", "tz": "UTC"}}  # fmt: skip
+           "occupancy": {"preset": "philly", "tz": "UTC"}, "steps": {"preset": "alibaba-pai-2020"}}  # fmt: skip
 
 
 def test_registry():
     assert KINDS == ("slurm", "focus", "storage", "timesheet", "progress", "invoice", "jobs",
-                     "occupancy")  # fmt: skip
+                     "occupancy", "steps")  # fmt: skip
     assert set(KINDS) == set(KIND_TABLES) == set(FIXTURES)
     for imp in IMPORTERS:
         assert isinstance(imp, Importer)

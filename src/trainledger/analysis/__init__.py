@@ -17,10 +17,13 @@ from __future__ import annotations
 
 from trainledger.analysis.jobs import JobSummary, job_summary
 from trainledger.analysis.occupancy import OccupancySummary, occupancy_summary
+from trainledger.analysis.stragglers import StragglerSummary, barrier_wait
 
 __all__ = [
     "JobSummary",
     "OccupancySummary",
+    "StragglerSummary",
+    "barrier_wait",
     "job_summary",
     "occupancy_summary",
 ]

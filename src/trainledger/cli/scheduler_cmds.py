@@ -99,4 +99,27 @@ def occupancy(ctx: click.Context, as_json: bool, lang: str | None) -> None:
         click.echo(f"  {t['pending_idle']} ({u}-h): {pwi}")
 
 
-COMMANDS = (jobs, occupancy)
+@click.command("steps")
+@click.option("--job", default=None, help="Only this job.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per job, in a list.")
+@click.option("--lang", type=click.Choice(["en", "zh-CN"]), default=None, help="Default: the workspace language.")
+@click.pass_context
+def steps(ctx: click.Context, job: str | None, as_json: bool, lang: str | None) -> None:
+    """Waiting at the iteration barrier, from per-worker step times. / 同步屏障等待（慢节点）。"""
+    from trainledger.analysis.stragglers import barrier_wait
+
+    lake, default = _lake(ctx)
+    found = barrier_wait(lake, job)
+    if as_json:
+        click.echo(json.dumps([s.as_json() for s in found], ensure_ascii=False))
+        return
+    t = _lang(lang, default)
+    click.echo(f"{t['steps']}: {len(found) or t['none']}")
+    for s in found:
+        share = "–" if s.share is None else f"{s.share:.2%}"
+        slow = ", ".join(f"{w} ({n})" for w, n in s.slowest)
+        click.echo(f"  {s.job}: {s.workers} workers, {s.complete} iterations (+{s.incomplete} incomplete);"
+                   f" {t['barrier']}: {share}; slowest: {slow}")
+
+
+COMMANDS = (jobs, occupancy, steps)

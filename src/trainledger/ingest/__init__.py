@@ -22,6 +22,7 @@
     tabular.py    MappedImporter: a CSV read through a mapping (header check, --set constants)
     mapped.py     any job table CSV through a mapping → jobs (presets: openb pods, Helios/Acme)
     occupancy.py  running / pending / idle GPUs or nodes over time → occupancy (helios, philly)
+    steps.py      per-worker step times of a distributed job → worker_steps (alibaba-pai-2020)
 
 Options (``import_files(..., options=...)``): ``tz`` (slurm, required), ``currency`` (focus and
 invoice default), ``storage_prefixes`` ((prefix, storage class) pairs), ``import_date``
@@ -46,6 +47,7 @@ from trainledger.ingest.occupancy import OccupancyImporter
 from trainledger.ingest.progress import ProgressImporter
 from trainledger.ingest.run import run_import
 from trainledger.ingest.slurm import SlurmImporter
+from trainledger.ingest.steps import StepsImporter
 from trainledger.ingest.storage import StorageImporter
 from trainledger.ingest.text import check_encoding, sniff
 from trainledger.ingest.timesheet import TimesheetImporter
@@ -62,6 +64,7 @@ IMPORTERS: tuple[Importer, ...] = (
     InvoiceImporter(),
     MappedJobsImporter(),
     OccupancyImporter(),
+    StepsImporter(),
 )
 KINDS: tuple[str, ...] = tuple(i.kind for i in IMPORTERS)
 

@@ -181,6 +181,7 @@ TABLES: MappingProxyType[str, pa.Schema] = MappingProxyType(
         "progress_events": PROGRESS_EVENTS,
         "external_services": EXTERNAL_SERVICES,
         "occupancy": OCCUPANCY,
+        "worker_steps": WORKER_STEPS,
     }
 )
 
@@ -195,5 +196,6 @@ KIND_TABLES: MappingProxyType[str, str] = MappingProxyType(
         "invoice": "external_services",
         "jobs": "jobs",
         "occupancy": "occupancy",
+        "steps": "worker_steps",
     }
 )
