@@ -45,6 +45,12 @@ FIXTURES = {
     ),
     "occupancy": ("seq.csv", "time,active,total\n2017-10-03 00:00:00,312,420\n"),
     "steps": ("job.csv", ",worker,gpu,time,batch_time_norm\n0,0,25,1,476\n"),
+    "k8s": (
+        "pods.json",
+        '{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"Pod","metadata":'
+        '{"name":"p","namespace":"ns","creationTimestamp":"2026-01-01T00:00:00Z"},"status":'
+        '{"phase":"Pending"}}]}\n',
+    ),
 }
 OPTIONS = {"slurm": {"tz": "Asia/Shanghai"}, "jobs": {"preset": "alibaba-openb-2023"},
            "occupancy": {"preset": "philly", "tz": "UTC"}, "steps": {"preset": "alibaba-pai-2020"}}  # fmt: skip
@@ -52,7 +58,7 @@ OPTIONS = {"slurm": {"tz": "Asia/Shanghai"}, "jobs": {"preset": "alibaba-openb-2
 
 def test_registry():
     assert KINDS == ("slurm", "focus", "storage", "timesheet", "progress", "invoice", "jobs",
-                     "occupancy", "steps")  # fmt: skip
+                     "occupancy", "steps", "k8s")  # fmt: skip
     assert set(KINDS) == set(KIND_TABLES) == set(FIXTURES)
     for imp in IMPORTERS:
         assert isinstance(imp, Importer)

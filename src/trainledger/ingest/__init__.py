@@ -23,6 +23,7 @@
     mapped.py     any job table CSV through a mapping → jobs (presets: openb pods, Helios/Acme)
     occupancy.py  running / pending / idle GPUs or nodes over time → occupancy (helios, philly)
     steps.py      per-worker step times of a distributed job → worker_steps (alibaba-pai-2020)
+    kube.py       Kubernetes pods (kubectl get pods -o json, watch streams) → jobs
 
 Options (``import_files(..., options=...)``): ``tz`` (slurm, required), ``currency`` (focus and
 invoice default), ``storage_prefixes`` ((prefix, storage class) pairs), ``import_date``
@@ -42,6 +43,7 @@ from trainledger.errors import BadInput, WrongFileType
 from trainledger.ingest.base import Importer, ImportResult
 from trainledger.ingest.focus import FocusImporter
 from trainledger.ingest.invoice import InvoiceImporter
+from trainledger.ingest.kube import KubeImporter
 from trainledger.ingest.mapped import MappedJobsImporter
 from trainledger.ingest.occupancy import OccupancyImporter
 from trainledger.ingest.progress import ProgressImporter
@@ -65,6 +67,7 @@ IMPORTERS: tuple[Importer, ...] = (
     MappedJobsImporter(),
     OccupancyImporter(),
     StepsImporter(),
+    KubeImporter(),
 )
 KINDS: tuple[str, ...] = tuple(i.kind for i in IMPORTERS)
 

@@ -195,6 +195,7 @@ KIND_TABLES: MappingProxyType[str, str] = MappingProxyType(
         "progress": "progress_events",
         "invoice": "external_services",
         "jobs": "jobs",
+        "k8s": "jobs",
         "occupancy": "occupancy",
         "steps": "worker_steps",
     }
