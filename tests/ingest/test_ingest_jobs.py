@@ -272,3 +272,32 @@ def test_fuzzed_rows_keep_the_books(tmp_path_factory, rows):
         return
     assert r.accepted + r.duplicates + r.quarantined == r.rows_read
     assert job_summary(lake).attempts <= r.accepted
+
+
+def test_philly_runtimes_are_no_job_table(lake):
+    """One column of runtimes (no id, times, GPUs or state): no preset reads it, and the error
+    says what the file has."""
+    with pytest.raises(BadInput, match="header runtime") as e:
+        import_files("jobs", [DATA / "philly" / "philly_runtime.csv"], lake,
+                     options={"preset": "slurm-trace", "tz": "UTC"})  # fmt: skip
+    assert "--mapping" in e.value.remedy
+
+
+def test_cli_import_jobs_and_summary(tmp_path):
+    from click.testing import CliRunner
+
+    from trainledger.cli import cli
+
+    runner = CliRunner()
+    ws = str(tmp_path / "ws")
+    assert runner.invoke(cli, ["init", ws]).exit_code == 0
+    res = runner.invoke(cli, ["--workspace", ws, "import", "jobs", str(OPENB), "--preset", "alibaba-openb-2023",
+                              "--json"])  # fmt: skip
+    assert res.exit_code == 0 and json.loads(res.output)["accepted"] == 8152
+    res = runner.invoke(cli, ["--workspace", ws, "jobs", "--json"])
+    got = json.loads(res.output)
+    assert (got["jobs"], got["never_started"], got["gpu_hours"]["total"]) == (8152, 897, "51470.674158")
+    res = runner.invoke(cli, ["--workspace", ws, "jobs", "--lang", "zh-CN"])
+    assert "从未启动: 897" in res.output and "GPU 小时" in res.output
+    res = runner.invoke(cli, ["--workspace", ws, "import", "jobs", str(OPENB)])
+    assert res.exit_code == 2 and "--preset NAME" in res.output
