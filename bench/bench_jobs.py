@@ -70,8 +70,10 @@ def main(rows: int = 1_000_000) -> list[tuple[str, float, str]]:
         for kind in ("import", "summary", "duckdb"):
             try:
                 cpu, rss = step(kind, Path(d) / "lake", csv)
-            except subprocess.CalledProcessError:
-                continue  # DuckDB not installed
+            except subprocess.CalledProcessError as e:
+                tail = (e.stderr or "").strip().splitlines()[-1:] or ["?"]
+                print(f"  {kind}: failed ({tail[0]})", file=sys.stderr)  # e.g. DuckDB not installed
+                continue
             out += [(f"{kind} {rows:,} pods: CPU", cpu, "s"), (f"{kind}: per row", cpu / rows * 1e6, "µs"),
                     (f"{kind}: peak RSS", rss, "MiB")]  # fmt: skip
     return out

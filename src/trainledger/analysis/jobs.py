@@ -106,6 +106,21 @@ def _micros(col: pa.ChunkedArray) -> np.ndarray:
     return ints.fill_null(NONE).to_numpy()
 
 
+def _exact_sums(keys: np.ndarray, values: np.ndarray) -> list[tuple[int, int]]:
+    """(key, Σ values of that key) as Python ints, exact: int64 sums where they cannot overflow."""
+    if not len(keys):
+        return []
+    order = np.argsort(keys, kind="stable")
+    k, v = keys[order], values[order].astype(np.int64)
+    starts = np.flatnonzero(np.r_[True, k[1:] != k[:-1]])
+    if float(np.abs(v).astype(np.float64).sum()) < 2.0**62:
+        sums = np.add.reduceat(v, starts).tolist()
+    else:  # pragma: no cover - more than 146,000 years of µs: add as Python ints
+        bounds = [*starts.tolist(), len(v)]
+        sums = [sum(int(x) for x in v[a:b]) for a, b in zip(bounds, bounds[1:], strict=False)]
+    return list(zip(k[starts].tolist(), sums, strict=True))
+
+
 def job_summary(lake: Lake) -> JobSummary:
     t = _read(lake)
     if t.num_rows:
@@ -139,8 +154,10 @@ def job_summary(lake: Lake) -> JobSummary:
     fj = kjob[final_order]
     is_last = np.ones(len(fj), dtype=bool)
     is_last[:-1] = fj[1:] != fj[:-1]
-    states = t["state"].to_numpy(zero_copy_only=False).astype(object)
-    final_state = {int(fj[i]): str(states[kept[final_order[i]]]) for i in np.flatnonzero(is_last)}
+    states = pc.dictionary_encode(pc.fill_null(t["state"], "")).combine_chunks()
+    state_no, state_names = states.indices.to_numpy(), states.dictionary.to_pylist()
+    final_of_job = np.zeros(job.max() + 1, dtype=np.int64)
+    final_of_job[fj[is_last]] = state_no[kept[final_order[is_last]]]
 
     queued = started & (ksub != NONE)
     queue = (ks[queued] - ksub[queued]) / 1e6
@@ -149,19 +166,19 @@ def job_summary(lake: Lake) -> JobSummary:
     wait = (ke[waited] - ksub[waited]) / 1e6
 
     closed = started & (ke != NONE)
-    share = t["gpu_share"].to_numpy(zero_copy_only=False).astype(object)[kept]
-    gpus = pc.fill_null(t["gpus"], 0).to_numpy()[kept]
-    micros: dict[tuple[str, str], int] = {}  # (final state, share text) → exact µs of holding
-    whole_us = 0
-    for i in np.flatnonzero(closed):
-        held = int(ke[i] - ks[i])
-        sh = share[i] if share[i] is not None else str(int(gpus[i]))
-        k = (final_state[int(kjob[i])], sh)
-        micros[k] = micros.get(k, 0) + held
-        whole_us += held * int(gpus[i])
+    # a share's text for each attempt: its gpu_share, else its whole GPUs
+    gpus = pc.fill_null(t["gpus"], 0)
+    share_text = pc.coalesce(t["gpu_share"], pc.cast(gpus, pa.string()))
+    shares = pc.dictionary_encode(share_text).combine_chunks()
+    share_no, share_names = shares.indices.to_numpy()[kept], shares.dictionary.to_pylist()
+    held = (ke - ks)[closed]
+    group = final_of_job[kjob[closed]] * len(share_names) + share_no[closed]
     by_state: dict[str, Decimal] = {}
-    for (state, sh), us in micros.items():
+    for g, us in _exact_sums(group, held):  # (final state, share) → exact µs of holding
+        state, sh = state_names[g // len(share_names)], share_names[g % len(share_names)]
         by_state[state] = by_state.get(state, Decimal(0)) + Decimal(sh) * us / 1_000_000
+    devices = gpus.to_numpy()[kept][closed]
+    whole_us = sum(int(n) * us for n, us in _exact_sums(devices, held))
     total, split = split_hours(by_state)
     return JobSummary(
         jobs=n_jobs,
