@@ -13,6 +13,8 @@ import json
 from decimal import Decimal
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from ingest_helpers import DATA, check_golden, run, snapshot
 
 from trainledger.analysis.jobs import job_summary
@@ -20,6 +22,7 @@ from trainledger.engine.rules import matcher
 from trainledger.engine.runs import latest_job_rows
 from trainledger.errors import BadInput, WrongFileType
 from trainledger.ingest import import_files
+from trainledger.lake import Lake
 from trainledger.workspace import Rule
 
 
@@ -168,3 +171,33 @@ def test_idempotent_and_wrong_kinds(lake, write):
         import_files("jobs", [path], lake, options={"preset": "alibaba-openb-2023"})
     with pytest.raises(BadInput, match="not a k8s setting"):
         import_files("k8s", [path], lake, options={"set": ["vc=x"]})
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 10**6) | st.text(max_size=12)
+    | st.sampled_from(["2026-11-02T08:00:00Z", "True", "8", "nvidia.com/gpu", "Pod", "List"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=8,
+)  # fmt: skip
+PATHS = [("metadata",), ("metadata", "name"), ("metadata", "creationTimestamp"), ("metadata", "labels"),
+         ("spec",), ("spec", "containers"), ("status",), ("status", "phase"), ("status", "conditions"),
+         ("status", "containerStatuses"), ("kind",)]  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(edits=st.lists(st.tuples(st.sampled_from(PATHS), JSON), max_size=4), extra=st.lists(JSON, max_size=2))
+def test_fuzzed_pods_keep_the_books(tmp_path_factory, edits, extra):
+    doc = json.loads(json.dumps(pod("p", gpus={"nvidia.com/gpu": "1"}, finished="2026-11-02T09:00:00Z",
+                                    phase="Succeeded")))  # fmt: skip
+    for path, value in edits:
+        target = doc
+        for k in path[:-1]:
+            target = target.setdefault(k, {}) if isinstance(target, dict) else {}
+        if isinstance(target, dict):
+            target[path[-1]] = value
+    path = tmp_path_factory.mktemp("k") / "pods.json"
+    path.write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": [doc, *extra]}), encoding="utf-8")
+    lake = Lake(tmp_path_factory.mktemp("lake"))
+    (r,) = import_files("k8s", [path], lake)
+    assert r.accepted + r.duplicates + r.quarantined == r.rows_read == 1 + len(extra)
+    job_summary(lake)

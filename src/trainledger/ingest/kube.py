@@ -184,14 +184,17 @@ class KubeImporter:
             raise Rejected(f"{what}, not a Pod: trainledger counts GPUs where pods hold them",
                            "import the pods (kubectl get pods -o json); their owner is kept with each")  # fmt: skip
         meta = pod.get("metadata")
-        if not isinstance(meta, dict) or not meta.get("name"):
+        if not isinstance(meta, dict) or not isinstance(meta.get("name"), str) or not meta["name"]:
             raise Rejected("the pod has no metadata.name", "export whole pod objects")
+        for part in ("spec", "status"):
+            if pod.get(part) is not None and not isinstance(pod[part], dict):
+                raise Rejected(f"the pod's {part} is a JSON {type(pod[part]).__name__}, not an object",
+                               "export whole pod objects (kubectl get pods -o json)")  # fmt: skip
         return {"pod": pod, "flags": []}
 
     def normalise(self, values: dict[str, Any], record: Record, ctx: Context) -> dict[str, Any]:
         pod, flags = values["pod"], values["flags"]
-        meta, spec = pod["metadata"], pod.get("spec") or {}
-        status = pod.get("status") or {}
+        meta, spec, status = pod["metadata"], _dict(pod.get("spec")), _dict(pod.get("status"))
         labels = _strings(meta.get("labels"))
         notes = _strings(meta.get("annotations"))
         submit = _time(meta.get("creationTimestamp"), "metadata.creationTimestamp")
@@ -223,9 +226,9 @@ class KubeImporter:
                 for key in (t, f"trainledger.io/{t}"):
                     if source.get(key):
                         tags[t] = source[key]
-        owners = meta.get("ownerReferences") or []
-        owner = owners[0] if owners and isinstance(owners[0], dict) else {}
-        ns = str(meta.get("namespace") or "default")
+        owners = _list(meta.get("ownerReferences"))
+        owner = _strings(owners[0]) if owners else {}
+        ns = meta.get("namespace") if isinstance(meta.get("namespace"), str) and meta["namespace"] else "default"
         extra = {k: v for k, v in {
             "namespace": ns, "uid": meta.get("uid"), "phase": phase, "reason": status.get("reason"),
             "owner_kind": owner.get("kind"), "owner_name": owner.get("name"), "node": spec.get("nodeName"),
@@ -253,8 +256,7 @@ class KubeImporter:
             "gpu_share": share,
             "gpu_type": gpu_type,
             "nodes": str(spec.get("nodeName") or ""),
-            "restarts": sum(int(c.get("restartCount") or 0)
-                            for c in _list(status.get("containerStatuses"))),  # fmt: skip
+            "restarts": sum(_int(c.get("restartCount")) for c in _list(status.get("containerStatuses"))),
             "tags": dumps(tags),
             "is_step": False,
             "alloc_tres": "",
@@ -267,6 +269,14 @@ def _record(row: int, line: int, item: Any) -> Record:
     raw = json.dumps(item, ensure_ascii=False, separators=(",", ":"))
     key = content_key([json.dumps(item, ensure_ascii=False, sort_keys=True, separators=(",", ":"))])
     return Record(row, line, raw, key, {"pod": item})
+
+
+def _dict(v: Any) -> dict:
+    return v if isinstance(v, dict) else {}
+
+
+def _int(v: Any) -> int:
+    return v if isinstance(v, int) and not isinstance(v, bool) and v >= 0 else 0
 
 
 def _list(v: Any) -> list[dict]:
@@ -288,7 +298,7 @@ def _terminated(status: dict) -> tuple[Any, str, bool]:
     """(last container finishedAt, exit code of the first container that failed else 0, OOMKilled?)"""
     last, code, oom = None, "", False
     for c in _list(status.get("containerStatuses")):
-        term = (c.get("state") or {}).get("terminated") or (c.get("lastState") or {}).get("terminated")
+        term = _dict(c.get("state")).get("terminated") or _dict(c.get("lastState")).get("terminated")
         if not isinstance(term, dict):
             continue
         t = _time(term.get("finishedAt"), "containerStatuses finishedAt")
@@ -302,7 +312,7 @@ def _terminated(status: dict) -> tuple[Any, str, bool]:
 
 
 def _resources(c: dict) -> dict[str, str]:
-    res = c.get("resources") or {}
+    res = _dict(c.get("resources"))
     limits, requests = _strings(res.get("limits")), _strings(res.get("requests"))
     return {**limits, **requests}  # extended resources: requests equal limits when both are given
 
@@ -350,8 +360,7 @@ def _gpus(spec: dict, labels: dict, notes: dict, cfg: dict) -> tuple[int, str, s
             raise Rejected(f"gpu-milli {milli!r} is not thousandths of a GPU (0 to 1000)", "fix the annotation")
         devices = n or 1
         n, share = devices, Decimal(devices) * int(milli) / 1000
-    product = (spec.get("nodeSelector") or {}).get("nvidia.com/gpu.product") if isinstance(
-        spec.get("nodeSelector"), dict) else None  # fmt: skip
+    product = _dict(spec.get("nodeSelector")).get("nvidia.com/gpu.product")
     gpu_type = ",".join(sorted(types | ({str(product)} if product else set()))) or None
     text = decimal_plain(share.quantize(PLACES, rounding=ROUND_HALF_EVEN).normalize()) if share else "0"
     return n, text, gpu_type, flags
