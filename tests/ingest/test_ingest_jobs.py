@@ -301,3 +301,16 @@ def test_cli_import_jobs_and_summary(tmp_path):
     assert "从未启动: 897" in res.output and "GPU 小时" in res.output
     res = runner.invoke(cli, ["--workspace", ws, "import", "jobs", str(OPENB)])
     assert res.exit_code == 2 and "--preset NAME" in res.output
+
+
+def test_acme_trace_without_vc_reads_through_slurm_trace(lake, write):
+    """Acme's trace_seren.csv has no vc column: a mapped column outside the preset's signature
+    may be absent (its field is null), the signature's may not."""
+    lines = HELIOS.splitlines(keepends=True)[:3]
+    acme = "".join(",".join(c for i, c in enumerate(ln.rstrip("\n").split(",")) if i != 2) + "\n" for ln in lines)
+    r = run("jobs", write("trace_seren.csv", acme), lake, preset="slurm-trace", tz="Asia/Shanghai")
+    assert r.accepted == 2
+    assert [json.loads(x["tags"]) for x in lake.read("jobs").to_pylist()] == [{}, {}]
+    no_state = "".join(",".join(c for i, c in enumerate(ln.rstrip("\n").split(",")) if i != 6) + "\n" for ln in lines)
+    with pytest.raises(BadInput, match="no state column"):
+        import_files("jobs", [write("x.csv", no_state)], lake, options={"preset": "slurm-trace", "tz": "UTC"})

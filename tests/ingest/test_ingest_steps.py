@@ -5,6 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from ingest_helpers import DATA, check_golden, run, snapshot
 
 from trainledger.analysis.stragglers import barrier_wait
@@ -89,3 +91,31 @@ def test_cli_steps(tmp_path):
     assert res.exit_code == 0 and '"waiting_share": 0.099856' in res.output
     res = runner.invoke(cli, ["--workspace", str(ws), "steps", "--lang", "zh-CN"])
     assert "同步屏障" in res.output and "9.99%" in res.output
+
+
+HEADERS = {
+    ("steps", "alibaba-pai-2020"): ",worker,gpu,time,batch_time_norm",
+    ("occupancy", "helios"): "time,total_gpu_num,running_gpu_num,pending_gpu_num,idle_gpu_num",
+    ("occupancy", "philly"): "time,active,total",
+    ("jobs", "slurm-trace"): "job_id,user,vc,gpu_num,cpu_num,node_num,state,submit_time,start_time,end_time,"
+    "duration,queue",
+}
+CELLS = st.sampled_from(["", "0", "7", "-1", "1.5", "x", "2020-05-01 00:00:00", "2020-05-01 00:01:00", '"', "a,b",
+                         "1e3", "NaN", "None", "COMPLETED"])  # fmt: skip
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(which=st.sampled_from(sorted(HEADERS)), rows=st.lists(st.lists(CELLS, min_size=1, max_size=13), max_size=5))
+def test_fuzzed_mapped_rows_keep_the_books(tmp_path_factory, which, rows):
+    from trainledger.analysis.jobs import job_summary
+    from trainledger.analysis.occupancy import occupancy_summary
+    from trainledger.lake import Lake
+
+    kind, preset = which
+    path = tmp_path_factory.mktemp("f") / "t.csv"
+    path.write_text(HEADERS[which] + "\n" + "".join(",".join(r) + "\n" for r in rows), encoding="utf-8")
+    lake = Lake(tmp_path_factory.mktemp("lake"))
+    options = {"preset": preset, "tz": "UTC", "set": ["job=j"] if kind == "steps" else []}
+    (r,) = import_files(kind, [path], lake, options=options)
+    assert r.accepted + r.duplicates + r.quarantined == r.rows_read
+    job_summary(lake), occupancy_summary(lake), barrier_wait(lake)

@@ -100,12 +100,15 @@ class MappedImporter(DelimitedImporter):
             raise BadInput(f"mapping {m.name} gives no {', '.join(missing)}", path=m.source,
                            remedy=f'add {missing[0]} = "…" under [columns] or [constants]')  # fmt: skip
         cols = []
+        signed = {x.casefold() for x in m.signature}
         for name, source in m.columns.items():
             canon, remedy = None, self.remedies.get(name)
             if name in self.time_fields:
                 canon = canon_number if m.time_format == "number" else canon_time_local
                 remedy = TIME_REMEDY[m.time_format].format(unit=m.time_unit)
-            cols.append(col(name, source, convert=self.converters.get(name, stripped), required=True,
+            # a column outside the signature may be missing from a file: its field is then null
+            required = name in self.needed or source.casefold() in signed
+            cols.append(col(name, source, convert=self.converters.get(name, stripped), required=required,
                             needed=name in self.needed, canon=canon, remedy=remedy))  # fmt: skip
         cols += [col(f"tag:{t}", s, convert=stripped) for t, s in m.tags.items()]
         layout = tuple(cols)
