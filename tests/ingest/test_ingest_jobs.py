@@ -301,6 +301,11 @@ def test_cli_import_jobs_and_summary(tmp_path):
     assert "从未启动: 897" in res.output and "GPU 小时" in res.output
     res = runner.invoke(cli, ["--workspace", ws, "import", "jobs", str(OPENB)])
     assert res.exit_code == 2 and "--preset NAME" in res.output
+    log = tmp_path / "cluster_log.csv"
+    log.write_text(HELIOS, encoding="utf-8")
+    res = runner.invoke(cli, ["--workspace", ws, "import", "jobs", str(log), "--preset", "slurm-trace"])
+    assert res.exit_code == 0 and "without an offset read as UTC" in res.output  # the workspace default
+    assert "5 accepted" in res.output and "2 quarantined" in res.output
 
 
 def test_acme_trace_without_vc_reads_through_slurm_trace(lake, write):

@@ -62,10 +62,22 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
     if kind == "slurm":
         click.echo(f"(sacct times read as {tz or wsp.config.get('sources.slurm.timezone')}; set --tz or"
                    " sources.slurm.timezone if that is not the cluster's zone)")
+    elif (preset or mapping) and _local_times(kind, options):
+        click.echo(f"(times without an offset read as {tz or wsp.config.get('sources.slurm.timezone')}; set --tz or"
+                   " sources.slurm.timezone if that is not the source's zone)")
     for r in results:
         click.echo(f"{r.path}: {r.accepted} accepted, {r.duplicates} duplicate, {r.quarantined} quarantined"
                    + (f", {r.flagged} accepted with flags (see the lake's imports.jsonl)" if r.flagged else "")
                    + (f" → {r.quarantine_file}" if r.quarantine_file else ""))
+
+
+def _local_times(kind: str, options: dict) -> bool:
+    """Whether the mapping of a mapped import reads offset-less times in the import's zone."""
+    from trainledger.ingest import importer_for
+    from trainledger.ingest.mapping import load_mapping
+
+    table = getattr(importer_for(kind), "mapping_table", None)
+    return bool(table) and load_mapping(options, table).needs_tz
 
 
 @click.command("attribute")
