@@ -201,3 +201,18 @@ def test_fuzzed_pods_keep_the_books(tmp_path_factory, edits, extra):
     (r,) = import_files("k8s", [path], lake)
     assert r.accepted + r.duplicates + r.quarantined == r.rows_read == 1 + len(extra)
     job_summary(lake)
+
+
+def test_kueue_gate_is_queueing_and_volcano_names_the_job(lake, write):
+    gated = pod("w-0", gpus={"nvidia.com/gpu": "1"}, phase="Pending", scheduled=None,
+                labels={"kueue.x-k8s.io/queue-name": "team-a", "volcano.sh/job-name": "vj"})  # fmt: skip
+    gated["status"]["conditions"][0]["reason"] = "SchedulingGated"
+    admitted = pod("w-0", gpus={"nvidia.com/gpu": "1"}, scheduled="2026-11-02T08:30:00Z", phase="Succeeded",
+                   finished="2026-11-02T09:30:00Z",
+                   labels={"kueue.x-k8s.io/queue-name": "team-a", "volcano.sh/job-name": "vj"})  # fmt: skip
+    r = run("k8s", write("w.jsonl", "".join(json.dumps(p) + "\n" for p in (gated, admitted))), lake)
+    assert r.accepted == 2
+    s = job_summary(lake)
+    assert (s.attempts, s.never_started, s.queue_seconds.mean, s.gpu_hours) == (1, 0, 1800.0, Decimal("1.000000"))
+    row = next(x for x in lake.read("jobs").to_pylist() if x["start"] is not None)
+    assert row["job_name"] == "vj" and json.loads(row["tags"])["labels.kueue.x-k8s.io/queue-name"] == "team-a"

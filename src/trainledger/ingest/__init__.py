@@ -29,7 +29,9 @@ Options (``import_files(..., options=...)``): ``tz`` (slurm, required), ``curren
 invoice default), ``storage_prefixes`` ((prefix, storage class) pairs), ``import_date``
 (storage snapshot date default), ``timesheet_batch_column`` (default ``batch``), ``encoding``
 (text files; default: UTF-8 with or without BOM, or UTF-16 with BOM — e.g. ``gb18030`` for
-Excel exports on Chinese Windows). The options that change what rows become are part of an
+Excel exports on Chinese Windows), ``preset`` / ``mapping`` (jobs, occupancy, steps: the TOML
+mapping of the file's columns), ``set`` (``FIELD=VALUE`` texts: fields the file does not hold;
+for k8s ``cluster`` and ``gpu_replicas``). The options that change what rows become are part of an
 import's identity: the same file imported again with the same ones is not read again.
 """
 
