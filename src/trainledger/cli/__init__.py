@@ -52,6 +52,11 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
      "Estimate a training batch before it runs: P10 / P50 / P90 with every assumption."),
     ("compare", "trainledger.cli.estimate:compare",
      "Rent on demand vs reserved vs own hardware vs a platform or external service, N years."),
+    ("jobs", "trainledger.cli.scheduler_cmds:jobs", "Summary of imported scheduler jobs. / 已导入调度作业的汇总。"),
+    ("occupancy", "trainledger.cli.scheduler_cmds:occupancy",
+     "Idle capacity and waiting demand from occupancy series. / 占用序列：空闲容量与排队需求。"),
+    ("steps", "trainledger.cli.scheduler_cmds:steps",
+     "Waiting at the iteration barrier, from per-worker step times. / 同步屏障等待（慢节点）。"),
 )
 """name → "module:attribute" → short help. One row per command; the registry is this tuple."""
 

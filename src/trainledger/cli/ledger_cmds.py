@@ -39,12 +39,19 @@ def init(ctx: click.Context, directory: str | None, db_url: str, currency: str) 
 @click.option("--currency", default=None, help="Currency for FOCUS files without BillingCurrency.")
 @click.option("--encoding", default=None,
               help="Text encoding when not UTF-8/UTF-16, e.g. gb18030 for Excel exports in Chinese.")
+@click.option("--preset", default=None, help="Built-in mapping (jobs, occupancy, steps), e.g. alibaba-openb-2023.")
+@click.option("--mapping", default=None, type=click.Path(dir_okay=False),
+              help="A TOML mapping of the file's columns (jobs, occupancy, steps); see docs/formats.md.")
+@click.option("--set", "fixed", multiple=True, metavar="FIELD=VALUE",
+              help="A field the file does not hold (mapped kinds), e.g. --set vc=vc6YE or --set job=job_1.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the counts.")
 @click.pass_context
 def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | None, currency: str | None,
-            encoding: str | None, as_json: bool) -> None:
+            encoding: str | None, preset: str | None, mapping: str | None, fixed: tuple[str, ...],
+            as_json: bool) -> None:
     """Import source files into the lake (idempotent). / 导入源数据（可重复执行）。"""
-    options = {k: val for k, val in (("tz", tz), ("currency", currency), ("encoding", encoding)) if val}
+    options = {k: val for k, val in (("tz", tz), ("currency", currency), ("encoding", encoding),
+                                     ("preset", preset), ("mapping", mapping), ("set", list(fixed))) if val}
     check_options_apply(kind, options)
     with open_ws(ctx) as wsp:
         results = wsp.import_files(kind, paths, options=options)
@@ -57,10 +64,22 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
     if kind == "slurm":
         note(f"(sacct times read as {tz or wsp.config.get('sources.slurm.timezone')}; set --tz or"
              " sources.slurm.timezone if that is not the cluster's zone)")
+    elif (preset or mapping) and _local_times(kind, options):
+        note(f"(times without an offset read as {tz or wsp.config.get('sources.slurm.timezone')}; set --tz or"
+             " sources.slurm.timezone if that is not the source's zone)")
     for r in results:
         click.echo(f"{r.path}: {r.accepted} accepted, {r.duplicates} duplicate, {r.quarantined} quarantined"
                    + (f", {r.flagged} accepted with flags (see the lake's imports.jsonl)" if r.flagged else "")
                    + (f" → {r.quarantine_file}" if r.quarantine_file else ""))
+
+
+def _local_times(kind: str, options: dict) -> bool:
+    """Whether the mapping of a mapped import reads offset-less times in the import's zone."""
+    from trainledger.ingest import importer_for
+    from trainledger.ingest.mapping import load_mapping
+
+    table = getattr(importer_for(kind), "mapping_table", None)
+    return bool(table) and load_mapping(options, table).needs_tz
 
 
 @click.command("attribute")
