@@ -9,9 +9,8 @@ from datetime import date
 import click
 
 from trainledger.errors import BadInput
-from trainledger.model.vocab import label
 from trainledger.review import service
-from trainledger.review.texts import t
+from trainledger.review.texts import label, storage_label, t
 from trainledger.service import Workspace
 
 LANGS = ("en", "zh-CN")
@@ -263,7 +262,7 @@ def show_decision(d: dict, lang: str) -> None:
     click.echo(f"  {t('evidence_hash', lang)}: {d['evidence_sha256']}")
     click.echo(f"  {t('assets', lang)}:")
     for a in d["reusable_assets"]:
-        click.echo(f"    {a['path']} [{label(a['storage_class'], lang)}] {t('owner', lang)} {a['owner']}"
+        click.echo(f"    {a['path']} [{storage_label(a['storage_class'], lang)}] {t('owner', lang)} {a['owner']}"
                    f" {t('expiry', lang)} {a['expiry'] or '-'} {t('monthly', lang)} {a['monthly_cost']} {a['currency']}")
     click.echo(f"  {t('unknowns', lang)}:")
     for u in d["unknowns_removed"]:

@@ -8,6 +8,7 @@ from typing import Any
 
 from trainledger.mdtext import inline as _inline
 from trainledger.mdtext import table as _table
+from trainledger.report import plan_section
 from trainledger.report.i18n import assumption_name, key_field, storage_class, t, v
 
 FORMATS = ("json", "md", "html")
@@ -83,6 +84,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
     out += _table([L("vendor"), L("stage"), L("amount"), L("evidence")],
                   [[e["vendor"], v(e["stage"], lang), f"{e['expected']} {e['currency']}", v(e["evidence"], lang)]
                    for e in s["external"]]) if s["external"] else [L("none")]
+    out += plan_section.to_markdown(s.get("plan_vs_actual"), lang)
     out += ["", f"## {L('assumptions')}", ""]
     out += _table([L("name"), L("value"), L("evidence"), L("source"), L("owner")],
                   [[assumption_name(a["name"], lang),
@@ -114,7 +116,7 @@ def to_html(s: dict[str, Any], lang: str = "en") -> str:
     env.globals.update(t=lambda k: t(k, lang), v=lambda x: v(x, lang), money=_money, lang=lang,
                        sc=lambda x: storage_class(x, lang), kf=lambda x: key_field(x, lang),
                        an=lambda x: assumption_name(x, lang), zh=lang.lower().startswith("zh"),
-                       gib=lambda b: f"{Decimal(b) / 1024**3:.1f}")
+                       gib=lambda b: f"{Decimal(b) / 1024**3:.1f}", **plan_section.html_globals(lang))
     return env.get_template("sheet.html.j2").render(s=s)
 
 

@@ -7,6 +7,8 @@
   as **unplanned** by (category, basis, currency). A line of a rerun (reason fault_retry, data_fix,
   eval_rework) or of the labor phase ``rework`` is **rework** quantity, keyed by reason and
   failure cause; every other line's quantity counts by its state (compute state, labor phase).
+  Each line's quantity is read at 1e-6 of its unit (``QTY``), so the split's figures stay short;
+  the split is exact over those quantities.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from trainledger.model import CostLine, Run
 from trainledger.review.plan import REWORK_REASONS, Plan, PlanLine, Rng
 
 MTOKEN = Decimal(1_000_000)
+QTY = Decimal("0.000001")  # quantities are read at 1e-6 of their unit (3.6 ms of a GPU-hour)
 
 
 @dataclass
@@ -34,7 +37,7 @@ class LineActual:
     def add(self, ln: CostLine, state: str, rework_key: tuple[str, str] | None) -> None:
         a = ln.amount
         self.amount = [self.amount[0] + a.low, self.amount[1] + a.expected, self.amount[2] + a.high]
-        q = ln.quantity or Decimal(0)
+        q = (ln.quantity or Decimal(0)).quantize(QTY)
         if rework_key is None:
             self.by_state[state] += q
             self.by_state_amount[state] += a.expected
@@ -130,7 +133,7 @@ def collect(plan: Plan, lines: list[CostLine], runs: list[Run], progress: list[d
             run = by_run.get(ln.run_id or "")
             key = (str(run.reason), str(run.cause or "none")) if is_rework(run) else None
             if str(ln.basis) == "billed":
-                hours[state] += ln.quantity or Decimal(0)
+                hours[state] += (ln.quantity or Decimal(0)).quantize(QTY)
         elif ln.category == "labor":
             phase, _, role = ln.detail.partition("/")
             state = phase

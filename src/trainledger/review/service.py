@@ -129,9 +129,9 @@ def review(wsp, batch_id: str) -> dict:
 
 def _line_dict(lv) -> dict:
     return {"line": lv.line, "basis": lv.basis, "currency": lv.currency,
-            **{k: format(getattr(lv, k), "f") for k in ("plan", "actual", *variance.PARTS)},
-            "efficiency_by_state": {k: format(v, "f") for k, v in lv.efficiency_by_state.items()},
-            "rework_by": {k: format(v, "f") for k, v in sorted(lv.rework_by.items())},
+            **{k: variance.text(getattr(lv, k), lv.currency) for k in ("plan", "actual", *variance.PARTS)},
+            "efficiency_by_state": {k: variance.text(v, lv.currency) for k, v in lv.efficiency_by_state.items()},
+            "rework_by": {k: variance.text(v, lv.currency) for k, v in sorted(lv.rework_by.items())},
             "quantities": lv.quantities}
 
 

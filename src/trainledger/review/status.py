@@ -20,7 +20,7 @@ from trainledger.model.money import minor_quantum
 from trainledger.review.actuals import Actuals
 from trainledger.review.plan import SCENARIOS, Plan, Rng, holds, parse_condition
 from trainledger.review.texts import Term, both
-from trainledger.review.variance import LineVariance
+from trainledger.review.variance import LineVariance, text
 
 HALF = Decimal("0.5")
 
@@ -29,8 +29,8 @@ def _q(d: Decimal, cur: str, rounding=ROUND_HALF_EVEN) -> Decimal:
     return d.quantize(minor_quantum(cur), rounding)
 
 
-def _r(d: Rng) -> dict[str, str]:
-    return d.as_dict()
+def _r(d: Rng, cur: str) -> dict[str, str]:
+    return {s: text(d.get(s), cur) for s in SCENARIOS}
 
 
 def groups(plan: Plan, act: Actuals) -> dict[tuple[str, str], dict]:
@@ -136,7 +136,7 @@ def build(plan: Plan, plan_id: int, act: Actuals, lines: list[LineVariance]) -> 
                               "eac": at_completion(x["plan"], x["ac"], plan.work, act.work, cur)}
 
     def listing(k: str) -> list[dict]:
-        return [{"basis": b, "currency": c, **_r(v[k])} for (b, c), v in figs.items()]
+        return [{"basis": b, "currency": c, **_r(v[k], c)} for (b, c), v in figs.items()]
 
     m = metrics(plan, act, lines, figs)
     gates = []

@@ -2,7 +2,29 @@
 
 from __future__ import annotations
 
-from trainledger.model.vocab import label
+from trainledger.model.vocab import StorageClass
+from trainledger.model.vocab import label as _vocab_label
+
+# Names the plan adds to the shared vocabulary (model/vocab.py stays as it is).
+EXTRA: dict[str, tuple[str, str]] = {
+    "overhead": ("overhead (planned)", "计划额外占用"), "rework (reruns)": ("rework (reruns)", "返工（重跑）"),
+    "none": ("no cause", "无原因"), "review": ("review", "复盘"),
+}
+
+
+def label(value: object, lang: str = "en") -> str:
+    """``model.vocab.label`` plus the plan's own terms."""
+    v = str(value)
+    if v in EXTRA:
+        return EXTRA[v][1] if lang.lower().startswith("zh") else EXTRA[v][0]
+    return _vocab_label(value, lang)
+
+
+def storage_label(value: str, lang: str = "en") -> str:
+    try:
+        return _vocab_label(StorageClass(value), lang)
+    except ValueError:
+        return label(value, lang)
 
 TEXT: dict[str, tuple[str, str]] = {
     "plan_title": ("Plan {batch} v{version}", "计划 {batch} 第 {version} 版"),
@@ -44,7 +66,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "supersedes": ("supersedes", "取代"), "answers": ("answers alerts", "答复预警"),
     "assets": ("reusable assets", "可复用资产"), "unknowns": ("unknowns removed", "已消除的未知"),
     "new_unknowns": ("new unknowns", "新的未知"), "to_verify": ("still to verify", "仍需验证"),
-    "yes": ("yes", "是"), "no": ("no", "否"),
+    "yes": ("yes", "是"), "no": ("no", "否"), "class": ("class", "类别"), "path": ("path", "路径"),
     "before": ("before", "之前"), "after": ("after", "之后"), "none": ("none", "无"),
     "monthly": ("monthly cost", "月成本"), "expiry": ("expiry / review", "到期 / 复核"),
     "unplanned": ("unplanned", "计划外"), "sheet_section": ("Plan vs actual", "计划与实际"),

@@ -25,6 +25,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from trainledger.model.money import minor_quantum
 from trainledger.review.actuals import Actuals, LineActual
 from trainledger.review.plan import Plan, PlanLine
 
@@ -100,6 +101,14 @@ def split(plan: Plan, act: Actuals) -> list[LineVariance]:
     return out
 
 
+def text(d: Decimal, currency: str) -> str:
+    """Exact decimal text: trailing zeros dropped down to the currency's minor unit, never a digit cut."""
+    q = minor_quantum(currency)
+    d = d.normalize()
+    exp = d.as_tuple().exponent
+    return format(d.quantize(q) if isinstance(exp, int) and exp > q.as_tuple().exponent else d, "f")
+
+
 def by_basis(lines: list[LineVariance]) -> list[dict]:
     """One row per basis and currency: sums of the lines' exact parts (never across bases)."""
     acc: dict[tuple[str, str], dict[str, Decimal]] = {}
@@ -107,5 +116,5 @@ def by_basis(lines: list[LineVariance]) -> list[dict]:
         row = acc.setdefault((lv.basis, lv.currency), defaultdict(Decimal))
         for k in ("plan", "actual", *PARTS):
             row[k] += getattr(lv, k)
-    return [{"basis": b, "currency": c, **{k: format(v[k], "f") for k in ("plan", "actual", *PARTS)}}
+    return [{"basis": b, "currency": c, **{k: text(v[k], c) for k in ("plan", "actual", *PARTS)}}
             for (b, c), v in sorted(acc.items())]

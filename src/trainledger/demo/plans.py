@@ -1,0 +1,145 @@
+"""The demo's plan / execution / review / decision loop (seed 000: 计划、执行和复盘要三次更新估算).
+
+Before the attribution, batch A gets a baseline from an estimate spec (``plans/spec-a.toml``, the
+estimator's ``--from`` format plus a ``[plan]`` table). The attribution then raises the alerts the
+figures call for (the demo imports the whole period at once, so every bound it crosses is crossed at
+that one attribution). After it, batch A's alerts are answered by a decision — retarget to batch B,
+which carries A's checkpoints and eval set over, overriding the rules' verdict with a second
+approver — and batch B's baseline is seeded from A's review (measured efficiency, rework and price).
+B's alerts stay open: its sheet shows them awaiting a decision. Re-running the demo changes nothing.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+
+from trainledger.demo import config
+from trainledger.demo.scenario import BATCH_A, BATCH_B
+from trainledger.review.variance import PARTS
+
+SPEC_A = """\
+# batch A's plan baseline: the estimator's --from spec, plus the plan's own [plan] table
+name = "csa-sft-2026-11-a"
+task = "full_finetune"
+params = "7B"
+tokens = "5.5G"            # one final run: ~3 epochs of the 10-31 snapshot
+gpu = "h800"
+gpus = 16
+rounds = "2..3..4"         # final-run equivalents, sweeps included
+currency = "CNY"
+price_book = "plan-prices.toml"
+on = "2026-11-02"
+samples = 4000
+
+[data]
+licensing = [0, 0, 0]
+cleaning_person_months = [0, 0, 0]
+labelled_items = [0, 0, 0]
+eval_items = [0, 0, 0]
+
+[labor.build]
+training_engineering = [0.05, 0.1, 0.2]
+[labor.run]
+training_engineering = [0.02, 0.04, 0.06]
+business_eval = [0.01, 0.02, 0.04]
+
+[plan]
+max_rounds = 16
+[plan.rework]               # rerun GPU-hours as a share of the first-pass GPU-hours
+fault_retry = [0.02, 0.05, 0.10]
+data_fix = [0, 0.02, 0.05]
+[plan.labor_rework]         # hours
+platform_support = [2, 4, 8]
+[[plan.gates]]
+id = "half"
+at_work = 0.5
+min_spend = "10000"
+[[plan.rules]]
+id = "same-fault-twice"
+when = ["rework_share > 0.15", "same_cause_max >= 2"]
+action = "review"
+[[plan.rules]]
+id = "over-budget"
+when = ["eac_over_plan > 0.3"]
+action = "shrink"
+[[plan.assumptions]]
+name = "eval-v3 reflects the current refund policy"
+owner = "business: zhou.qi"
+value = "yes, to be confirmed on the first candidate"
+[[plan.assumptions]]
+name = "H800 rental price holds for November"
+owner = "finance: zhao.min"
+value = "36.00 CNY per GPU-hour"
+"""
+
+LABOR = (("training_engineering", 30000, 25000, 38000), ("platform_support", 26000, 21000, 33000),
+         ("data_prep", 20000, 16000, 26000), ("business_eval", 24000, 19000, 30000),
+         ("project_coordination", 20000, 16000, 25000))
+
+
+def price_book() -> str:
+    """The demo's price book plus loaded labor rates per person-month and data item prices (CNY)."""
+    out = [config.render_price_book().rstrip("\n"), "",
+           "# plan-only entries (illustrative): loaded monthly labor cost and data work"]
+    for role, p, lo, hi in LABOR:
+        out += ["", "[[price]]", f'item = "labor:{role}"', 'unit = "person_month"', f'price = "{p}"',
+                f'low = "{lo}"', f'high = "{hi}"', 'currency = "CNY"', 'source = "demo data (illustrative)"',
+                "effective = 2026-11-01", "expires = 2027-03-31", 'evidence = "assumed"',
+                'owner = "finance: zhao.min"']
+    for item, p, lo, hi in (("data:label_item", "2", "0.5", "10"), ("data:review_item", "0.5", "0.1", "2")):
+        out += ["", "[[price]]", f'item = "{item}"', 'unit = "item"', f'price = "{p}"', f'low = "{lo}"',
+                f'high = "{hi}"', 'currency = "CNY"', 'source = "demo data (illustrative)"',
+                "effective = 2026-11-01", "expires = 2027-03-31", 'evidence = "assumed"',
+                'owner = "data lead: chen.yu"']
+    return "\n".join(out) + "\n"
+
+
+def write_specs(directory: Path) -> Path:
+    d = Path(directory) / "plans"
+    d.mkdir(parents=True, exist_ok=True)
+    (d / "plan-prices.toml").write_text(price_book(), encoding="utf-8")
+    spec = d / "spec-a.toml"
+    spec.write_text(SPEC_A, encoding="utf-8")
+    return spec
+
+
+def before_attribution(wsp, directory: Path, echo) -> None:
+    from trainledger.ledger import review_repo
+    from trainledger.review import service
+
+    spec = write_specs(directory)
+    wsp.sync_config()
+    if not review_repo.plan_versions(wsp.ledger, BATCH_A):
+        _id, plan = service.make_plan(wsp, BATCH_A, str(spec), reason="first baseline (demo)", author="wang.lei")
+        totals = "; ".join(f"{b} {v.expected.quantize(1)} {c}" for (b, c), v in sorted(plan.totals().items()))
+        echo(f"  plan {BATCH_A} v{plan.version}: {totals}")
+
+
+def after_attribution(wsp, echo) -> None:
+    from trainledger.ledger import review_repo
+    from trainledger.review import service
+
+    open_a = [a["id"] for a in service.alerts(wsp, BATCH_A, open_only=True)]
+    if open_a and not review_repo.decision_rows(wsp.ledger, BATCH_A):
+        d = service.decide(wsp, BATCH_A, action="retarget", by="wang.lei", approver="li.na", answers=open_a,
+                           reason="eval-v3 shows stale refund-policy replies: the data, not the training, is"
+                                  " wrong; retarget to batch B on the fixed snapshot, carrying the checkpoints"
+                                  " and eval set over / 评测显示退款政策样本过期，问题在数据而非训练：重定目标到"
+                                  "批次 B（修正后的数据），沿用检查点与评测集",
+                           next_review=date(2026, 11, 16), today=date(2026, 11, 6))
+        echo(f"  decide {BATCH_A}: {d['action']} (rules: {d['verdict']['action']}, override approved by"
+             f" {d['approver']}); answers alerts {d['answers']}")
+    if not review_repo.plan_versions(wsp.ledger, BATCH_B):
+        _id, plan = service.plan_from_review(wsp, BATCH_B, BATCH_A, reason="", author="wang.lei")
+        service.check(wsp, BATCH_B)
+        echo(f"  plan {BATCH_B} v{plan.version} from the review of {BATCH_A}")
+    rv = service.review(wsp, BATCH_A)
+    for v in rv["variance"]:
+        if v["basis"] == "billed":
+            r = {k: Decimal(v[k]).quantize(Decimal("0.01")) for k in ("plan", "actual", *PARTS)}
+            echo(f"  review {BATCH_A} {v['currency']}: actual {r['actual']} − plan {r['plan']} = price {r['price']}"
+                 f" + volume {r['volume']} + efficiency {r['efficiency']} + rework {r['rework']} (rounded; exact in"
+                 " review --json)")
+    echo(f"  open alerts: {len(service.alerts(wsp, open_only=True))}")
