@@ -19,7 +19,8 @@ def R(lo, ex=None, hi=None) -> Rng:
     return Rng(Decimal(str(lo)), Decimal(str(ex)), Decimal(str(hi)))
 
 
-def compute_line(price=R(30, 36, 45), eff=None, rework=None, fixed=None) -> PlanLine:
+def compute_line(price=None, eff=None, rework=None, fixed=None) -> PlanLine:
+    price = price if price is not None else R(30, 36, 45)
     return PlanLine(id="compute", category="compute", basis=Basis.BILLED, currency="CNY", unit="gpu_hour",
                     price=price, price_meta={"item": "gpu_hour:h800", "effective": "2026-11-01",
                                              "source": "test", "evidence": "assumed"},
@@ -27,7 +28,8 @@ def compute_line(price=R(30, 36, 45), eff=None, rework=None, fixed=None) -> Plan
                     rework=rework if rework is not None else {"fault_retry": R(10)}, fixed=fixed or {})
 
 
-def plan_of(*lines: PlanLine, work=R(100), max_rounds=16, rules=(), gates=()) -> Plan:
+def plan_of(*lines: PlanLine, work=None, max_rounds=16, rules=(), gates=()) -> Plan:
+    work = work if work is not None else R(100)
     return Plan(batch="b1", version=1, reason="test", author="t", source={"kind": "test"}, work=work,
                 work_evidence={"evidence": "assumed"}, lines=tuple(lines), max_rounds=max_rounds,
                 bounds=dict(DEFAULT_BOUNDS), gates=tuple(gates), rules=tuple(rules), assumptions=())

@@ -89,7 +89,8 @@ def plan(ctx, batch, spec, source, reason, author, show, as_json, lang) -> None:
 def _show_plan(b: dict, lang: str) -> None:
     click.echo(t("plan_title", lang, batch=b["batch"], version=b["version"]))
     click.echo(f"  {t('reason', lang)}: {b['reason']}   {t('author', lang)}: {b['author']}"
-               f"   {t('source', lang)}: {b['source'].get('kind')} {b['source'].get('spec', b['source'].get('batch', ''))}")
+               f"   {t('source', lang)}: {b['source'].get('kind')}"
+               f" {b['source'].get('spec', b['source'].get('batch', ''))}")
     w = b["work"]
     click.echo(f"  {t('work', lang)}: {w['expected']} ({w['low']}–{w['high']}) Mtoken [{label(w['evidence'], lang)}]"
                f"   {t('max_rounds', lang)}: {b['max_rounds']}")
@@ -97,14 +98,16 @@ def _show_plan(b: dict, lang: str) -> None:
         click.echo(f"  {t('plan', lang)} {label(x['basis'], lang)}: {_rng(x)} {x['currency']}")
     for ln in b["lines"]:
         p = ln["price"]
-        click.echo(f"  · {ln['id']} [{label(ln['basis'], lang)}] {t('price', lang)} {p['expected']} ({p['low']}–{p['high']})"
-                   f" {ln['currency']}/{ln['unit']}, {p.get('item')} {p.get('effective')} [{label(p.get('evidence', ''), lang)}]"
+        click.echo(f"  · {ln['id']} [{label(ln['basis'], lang)}] {t('price', lang)} {p['expected']}"
+                   f" ({p['low']}–{p['high']}) {ln['currency']}/{ln['unit']}, {p.get('item')} {p.get('effective')}"
+                   f" [{label(p.get('evidence', ''), lang)}]"
                    f" {p.get('source', '')}")
         for k, r in ln["efficiency"].items():
             click.echo(f"      {t('efficiency', lang)} {label(k, lang)}: {r['expected']} ({r['low']}–{r['high']})"
                        f" {ln['unit']} {t('per_unit', lang)}")
         for k, r in ln["fixed"].items():
-            click.echo(f"      {t('fixed', lang)} {label(k, lang)}: {r['expected']} ({r['low']}–{r['high']}) {ln['unit']}")
+            click.echo(f"      {t('fixed', lang)} {label(k, lang)}: {r['expected']} ({r['low']}–{r['high']})"
+                       f" {ln['unit']}")
         for k, r in ln["rework"].items():
             click.echo(f"      {t('rework_allowance', lang)} {label(k, lang)}: {r['expected']} ({r['low']}–{r['high']})"
                        f" {ln['unit']}")
@@ -141,7 +144,8 @@ def status(ctx, batch, as_json, lang) -> None:
         click.echo(f"  {t('hours_by_state', lang)}:")
         for h in st["gpu_hours_by_state"]:
             click.echo(f"    {label(h['state'], lang):<16} {_h(h['actual']):>12}  {t('planned_to_date', lang)}"
-                       f" {_h(h['planned_for_work_done'])}  {t('planned_total', lang)} {_h(h['planned_at_completion'])}")
+                       f" {_h(h['planned_for_work_done'])}  {t('planned_total', lang)}"
+                       f" {_h(h['planned_at_completion'])}")
         for g in st["gates"]:
             if g["reached"]:
                 click.echo("  " + t("gate_reached", lang, id=g["id"], frac=g["at_work"],
@@ -200,7 +204,8 @@ def review(ctx, batch, as_json, lang) -> None:
                     f"{label(k, lang)} {_money(x)}" for k, x in ln["efficiency_by_state"].items()))
             if ln["rework_by"]:
                 click.echo(f"  {ln['line']} — {t('by_reason', lang)}: " + ", ".join(
-                    f"{'/'.join(label(p, lang) for p in k.split('/'))} {_money(x)}" for k, x in ln["rework_by"].items()))
+                    f"{'/'.join(label(p, lang) for p in k.split('/'))} {_money(x)}"
+                    for k, x in ln["rework_by"].items()))
         click.echo(f"  {t('classes', lang)}: " + ", ".join(
             f"{label(c['review_class'], lang)} {c['runs']} ({_h(c['gpu_hours'])} GPU-h)" for c in rv["review_classes"]))
         click.echo(f"  {t('lessons', lang)}:")
@@ -263,7 +268,8 @@ def show_decision(d: dict, lang: str) -> None:
     click.echo(f"  {t('assets', lang)}:")
     for a in d["reusable_assets"]:
         click.echo(f"    {a['path']} [{storage_label(a['storage_class'], lang)}] {t('owner', lang)} {a['owner']}"
-                   f" {t('expiry', lang)} {a['expiry'] or '-'} {t('monthly', lang)} {a['monthly_cost']} {a['currency']}")
+                   f" {t('expiry', lang)} {a['expiry'] or '-'} {t('monthly', lang)} {a['monthly_cost']}"
+                   f" {a['currency']}")
     click.echo(f"  {t('unknowns', lang)}:")
     for u in d["unknowns_removed"]:
         b = u["before"]

@@ -31,7 +31,8 @@ def build(wsp, batch_id: str) -> dict[str, Any] | None:
     compute = next((ln for ln in rv["lines"] if ln["line"] == "compute"), None)
     return {"plan_version": st["plan_version"], "plan": st["plan"], "ac": st["ac"], "ev": st["ev"],
             "eac": st["eac"], "rounds": st["rounds"], "work": st["work"], "gates": st["gates"],
-            "variance": rv["variance"], "compute_efficiency_by_state": compute["efficiency_by_state"] if compute else {},
+            "variance": rv["variance"],
+            "compute_efficiency_by_state": compute["efficiency_by_state"] if compute else {},
             "compute_rework_by": compute["rework_by"] if compute else {},
             "alerts": st["alerts"], "open_alerts": sum(1 for a in st["alerts"] if a["open"]),
             "decisions": [{k: d[k] for k in ("id", "action", "reason", "by", "approver", "verdict", "override",
@@ -73,10 +74,12 @@ def to_markdown(sec: dict[str, Any] | None, lang: str) -> list[str]:
             f"{label(k, lang)} {money(x)}" for k, x in sec["compute_efficiency_by_state"].items())]
     if sec["compute_rework_by"]:
         out += ["", f"{t('by_reason', lang)}: " + ", ".join(
-            f"{' / '.join(label(p, lang) for p in k.split('/'))} {money(x)}" for k, x in sec["compute_rework_by"].items())]
+            f"{' / '.join(label(p, lang) for p in k.split('/'))} {money(x)}"
+            for k, x in sec["compute_rework_by"].items())]
     out += ["", f"### {t('alerts', lang)}", ""]
     out += _table(["#", t("alerts", lang), t("state", lang)],
-                  [[a["id"], _inline(a["text"][zh] + (f" — {a['driver'][zh]}" if (a.get("driver") or {}).get(zh) else "")),
+                  [[a["id"], _inline(a["text"][zh] + (f" — {a['driver'][zh]}"
+                                                     if (a.get("driver") or {}).get(zh) else "")),
                     t("open", lang) if a["open"] else t("answered", lang, d=a["answered_by"])]
                    for a in sec["alerts"]]) if sec["alerts"] else [t("no_alerts", lang)]
     out += ["", f"### {t('decisions', lang)}", ""]
@@ -89,7 +92,8 @@ def to_markdown(sec: dict[str, Any] | None, lang: str) -> list[str]:
     if sec["reusable_assets"]:
         out += ["", f"### {t('assets', lang)}", ""]
         out += _table([t("path", lang), t("class", lang), t("owner", lang), t("expiry", lang), t("monthly", lang)],
-                      [[_inline(a["path"]), storage_label(a["storage_class"], lang), _inline(a["owner"]), a["expiry"] or "—",
+                      [[_inline(a["path"]), storage_label(a["storage_class"], lang), _inline(a["owner"]),
+                        a["expiry"] or "—",
                         f"{a['monthly_cost']} {a['currency']}"] for a in sec["reusable_assets"]])
     if sec["unknowns_removed"]:
         out += ["", f"### {t('unknowns', lang)}", ""]

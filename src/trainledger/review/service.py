@@ -160,7 +160,8 @@ def lessons(plan: Plan, act) -> list[dict]:
     def item(name, before: Rng, after: Decimal | None, unit: str, ev_before: str):
         if after is None:
             return
-        change = ((after - before.expected) / before.expected * 100).quantize(Decimal("0.1")) if before.expected else None
+        change = (((after - before.expected) / before.expected * 100).quantize(Decimal("0.1"))
+                  if before.expected else None)
         out.append({"name": name, "unit": unit, "before": {**before.as_dict(), "evidence": ev_before},
                     "after": {"value": format(after, "f"), "evidence": "measured"},
                     "change_pct": None if change is None else format(change, "f")})
@@ -244,7 +245,8 @@ def decide(wsp, batch_id: str, *, action: str, reason: str, by: str, approver: s
     act = actuals(wsp, plan)
     st = _status.build(plan, plan_id, act, variance.split(plan, act))
     reached = [g for g in st["gates"] if g["reached"]]
-    rec = reached[-1]["verdict"] if reached else _status.verdict(plan, {k: Decimal(v) for k, v in st["metrics"].items()})
+    rec = (reached[-1]["verdict"] if reached
+           else _status.verdict(plan, {k: Decimal(v) for k, v in st["metrics"].items()}))
     override = rec["action"] not in ("review", action)
     if override and (not approver or approver.strip() == by.strip()):
         raise BadInput(f"decide {batch_id}: the rules recommend {rec['action']}; choosing {action} overrides them",

@@ -195,8 +195,8 @@ def _candidates(plan, act, lines, figs, gates, used, snapshot) -> list[dict]:
                 out.append({"key": f"spend:{basis}:{cur}:{b}", "kind": "spend", "bound": f"{b} %",
                             "value": format(f["ac"].expected, "f"), "plan": format(pe, "f"),
                             "basis": basis, "currency": cur, "driver": drv, "evidence_sha256": snapshot,
-                            "text": both("alert_spend", basis=Term(basis), currency=cur, value=_q(f["ac"].expected, cur),
-                                         bound=b, plan=_q(pe, cur))})
+                            "text": both("alert_spend", basis=Term(basis), currency=cur,
+                                         value=_q(f["ac"].expected, cur), bound=b, plan=_q(pe, cur))})
         if plan.bounds.get("eac_high_over_plan_high", True) and f["eac"].high > f["plan"].high:
             out.append({"key": f"eac_high:{basis}:{cur}", "kind": "eac_high", "bound": format(f["plan"].high, "f"),
                         "value": format(f["eac"].high, "f"), "plan": format(f["plan"].high, "f"),
