@@ -5,12 +5,13 @@ from __future__ import annotations
 import getpass
 import json
 from datetime import date
+from decimal import Decimal
 
 import click
 
 from trainledger.errors import BadInput
 from trainledger.review import service
-from trainledger.review.texts import label, storage_label, t
+from trainledger.review.texts import label, rework_text, storage_label, t
 from trainledger.service import Workspace
 
 LANGS = ("en", "zh-CN")
@@ -51,13 +52,15 @@ def _user() -> str:
 @click.argument("batch")
 @click.option("--from-estimate", "spec", type=click.Path(dir_okay=False), help="the estimator's --from spec TOML")
 @click.option("--from-review", "source", help="a reviewed batch whose measured rates seed this plan")
+@click.option("--work", default=None, help="with --from-review: planned useful work in Mtoken, LOW..EXPECTED..HIGH"
+              " (default: the reviewed batch's measured work)")
 @click.option("--reason", default="", help="why this baseline (required for v2 and later)")
 @click.option("--by", "author", default=None, help="who makes the plan (default: login name)")
 @click.option("--show", is_flag=True, help="show the latest version")
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--lang", type=click.Choice(LANGS), default=None)
 @click.pass_context
-def plan(ctx, batch, spec, source, reason, author, show, as_json, lang) -> None:
+def plan(ctx, batch, spec, source, work, reason, author, show, as_json, lang) -> None:
     """Make, show or list plan baselines (`plan list`). / 制定、查看或列出计划基线。"""
     with _ws(ctx) as wsp:
         lang = _lang(wsp, lang)
@@ -75,7 +78,8 @@ def plan(ctx, batch, spec, source, reason, author, show, as_json, lang) -> None:
             _id, p = service.make_plan(wsp, batch, spec, reason=reason, author=author or _user())
             service.check(wsp, batch)
         elif source:
-            _id, p = service.plan_from_review(wsp, batch, source, reason=reason, author=author or _user())
+            _id, p = service.plan_from_review(wsp, batch, source, reason=reason, author=author or _user(),
+                                              work=_work(work))
             service.check(wsp, batch)
         else:
             _id, p = service.latest_plan(wsp, batch)
@@ -84,6 +88,15 @@ def plan(ctx, batch, spec, source, reason, author, show, as_json, lang) -> None:
         if as_json:
             return _json(body)
         _show_plan(body, lang)
+
+
+def _work(text: str | None):
+    if text is None:
+        return None
+    from trainledger.review.plan import Rng
+
+    parts = [p.strip() for p in str(text).split("..")]
+    return Rng.parse(parts if len(parts) > 1 else parts[0], "--work")
 
 
 def _show_plan(b: dict, lang: str) -> None:
@@ -201,17 +214,17 @@ def review(ctx, batch, as_json, lang) -> None:
         for ln in rv["lines"]:
             if ln["efficiency_by_state"]:
                 click.echo(f"  {ln['line']} — {t('by_state', lang)}: " + ", ".join(
-                    f"{label(k, lang)} {_money(x)}" for k, x in ln["efficiency_by_state"].items()))
+                    f"{label(k, lang)} {_money(x)}" for k, x in ln["efficiency_by_state"].items() if Decimal(x)))
             if ln["rework_by"]:
-                click.echo(f"  {ln['line']} — {t('by_reason', lang)}: " + ", ".join(
-                    f"{'/'.join(label(p, lang) for p in k.split('/'))} {_money(x)}"
-                    for k, x in ln["rework_by"].items()))
+                click.echo(f"  {ln['line']} — {t('by_reason', lang)}: "
+                           + "; ".join(rework_text(ln["rework_by"], lang, _money)))
         click.echo(f"  {t('classes', lang)}: " + ", ".join(
             f"{label(c['review_class'], lang)} {c['runs']} ({_h(c['gpu_hours'])} GPU-h)" for c in rv["review_classes"]))
         click.echo(f"  {t('lessons', lang)}:")
         for x in rv["lessons"]:
             b = x["before"]
-            click.echo(f"    {x['name']}: {t('before', lang)} {b['expected']} ({b['low']}–{b['high']})"
+            name = x["name_zh"] if lang.startswith("zh") else x["name"]
+            click.echo(f"    {name}: {t('before', lang)} {b['expected']} ({b['low']}–{b['high']})"
                        f" [{label(b['evidence'], lang)}] → {t('after', lang)} {x['after']['value']}"
                        f" [{label('measured', lang)}] ({x['change_pct'] or '-'} %)")
 
@@ -273,7 +286,8 @@ def show_decision(d: dict, lang: str) -> None:
     click.echo(f"  {t('unknowns', lang)}:")
     for u in d["unknowns_removed"]:
         b = u["before"]
-        click.echo(f"    {u['name']}: {b['expected']} ({b['low']}–{b['high']}) → {u['after']['value']}")
+        name = u["name_zh"] if key == "zh-CN" else u["name"]
+        click.echo(f"    {name}: {b['expected']} ({b['low']}–{b['high']}) → {u['after']['value']}")
     for u in d.get("new_unknowns", []):
         click.echo(f"  {t('new_unknowns', lang)}: {u['why_zh'] if key == 'zh-CN' else u['why']}")
 

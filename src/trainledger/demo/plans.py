@@ -17,6 +17,7 @@ from pathlib import Path
 
 from trainledger.demo import config
 from trainledger.demo.scenario import BATCH_A, BATCH_B
+from trainledger.review.baseline import spread
 from trainledger.review.variance import PARTS
 
 SPEC_A = """\
@@ -132,9 +133,17 @@ def after_attribution(wsp, echo) -> None:
         echo(f"  decide {BATCH_A}: {d['action']} (rules: {d['verdict']['action']}, override approved by"
              f" {d['approver']}); answers alerts {d['answers']}")
     if not review_repo.plan_versions(wsp.ledger, BATCH_B):
-        _id, plan = service.plan_from_review(wsp, BATCH_B, BATCH_A, reason="", author="wang.lei")
+        _pid, plan_a = service.latest_plan(wsp, BATCH_A)
+        done_a = service.actuals(wsp, plan_a).work
+        scale = Decimal(wsp.config.batch(BATCH_B).max_rounds) / Decimal(plan_a.max_rounds)
+        work = spread(plan_a.work, (done_a * scale).quantize(Decimal("0.000001")))
+        _id, plan = service.plan_from_review(
+            wsp, BATCH_B, BATCH_A, author="wang.lei", work=work,
+            reason=f"A's measured efficiency, rework and price; work = A's useful work x {scale} (max rounds"
+                   f" {wsp.config.batch(BATCH_B).max_rounds} / {plan_a.max_rounds}) / 沿用 A 的实测效率、返工与价格，"
+                   "工作量按最大轮数比例放大")
         service.check(wsp, BATCH_B)
-        echo(f"  plan {BATCH_B} v{plan.version} from the review of {BATCH_A}")
+        echo(f"  plan {BATCH_B} v{plan.version} from the review of {BATCH_A}: work {work.expected} Mtoken")
     rv = service.review(wsp, BATCH_A)
     for v in rv["variance"]:
         if v["basis"] == "billed":

@@ -13,7 +13,7 @@ from typing import Any
 
 from trainledger.mdtext import inline as _inline
 from trainledger.mdtext import table as _table
-from trainledger.review.texts import label, storage_label, t
+from trainledger.review.texts import label, rework_text, storage_label, t
 
 PARTS = ("plan", "actual", "price", "volume", "efficiency", "rework")
 
@@ -71,11 +71,9 @@ def to_markdown(sec: dict[str, Any] | None, lang: str) -> list[str]:
                   [[label(v["basis"], lang), v["currency"], *(money(v[p]) for p in PARTS)] for v in sec["variance"]])
     if sec["compute_efficiency_by_state"]:
         out += ["", f"{t('by_state', lang)}: " + ", ".join(
-            f"{label(k, lang)} {money(x)}" for k, x in sec["compute_efficiency_by_state"].items())]
+            f"{label(k, lang)} {money(x)}" for k, x in sec["compute_efficiency_by_state"].items() if Decimal(x))]
     if sec["compute_rework_by"]:
-        out += ["", f"{t('by_reason', lang)}: " + ", ".join(
-            f"{' / '.join(label(p, lang) for p in k.split('/'))} {money(x)}"
-            for k, x in sec["compute_rework_by"].items())]
+        out += ["", f"{t('by_reason', lang)}: " + "; ".join(rework_text(sec["compute_rework_by"], lang, money))]
     out += ["", f"### {t('alerts', lang)}", ""]
     out += _table(["#", t("alerts", lang), t("state", lang)],
                   [[a["id"], _inline(a["text"][zh] + (f" — {a['driver'][zh]}"
@@ -98,7 +96,8 @@ def to_markdown(sec: dict[str, Any] | None, lang: str) -> list[str]:
     if sec["unknowns_removed"]:
         out += ["", f"### {t('unknowns', lang)}", ""]
         out += _table([t("line", lang), t("before", lang), t("after", lang)],
-                      [[_inline(u["name"]), f"{u['before']['expected']} ({u['before']['low']}–{u['before']['high']})"
+                      [[_inline(u["name_zh"] if zh == "zh-CN" else u["name"]),
+                        f"{u['before']['expected']} ({u['before']['low']}–{u['before']['high']})"
                         f" [{label(u['before']['evidence'], lang)}]",
                         f"{u['after']['value']} [{label('measured', lang)}]"] for u in sec["unknowns_removed"]])
     return out
@@ -108,4 +107,4 @@ def html_globals(lang: str) -> dict[str, Any]:
     """Helpers the ``plan_section.html.j2`` include calls."""
     return {"pt": lambda k, **kw: t(k, lang, **kw), "pmoney": money, "prng": rng,
             "pzh": "zh-CN" if lang.lower().startswith("zh") else "en", "pv": lambda x: label(x, lang),
-            "psc": lambda x: storage_label(x, lang)}
+            "psc": lambda x: storage_label(x, lang), "prework": lambda rb: rework_text(rb, lang, money)}

@@ -133,29 +133,55 @@ def _hours(pm: Rng) -> Rng:
     return Rng(*(x * HOURS_PER_PERSON_MONTH for x in (pm.low, pm.expected, pm.high)))
 
 
-def from_review(reviewed: Plan, measured: dict, *, batch_id: str, author: str, reason: str,
-                source_batch: str, batch_max_rounds: int | None) -> Plan:
+def spread(prior: Rng, measured: Decimal) -> Rng:
+    """``measured`` as the expected value, with the prior's relative spread around it: one batch is
+    one sample, so the range does not collapse to a point."""
+    if prior.expected <= 0:
+        return Rng.point(measured)
+    return Rng((measured * prior.low / prior.expected).quantize(Q6), measured,
+               (measured * prior.high / prior.expected).quantize(Q6))
+
+
+def _total(rs: dict[str, Rng]) -> Rng:
+    return Rng(*(sum((r.get(s) for r in rs.values()), Decimal(0)) for s in ("low", "expected", "high")))
+
+
+def from_review(reviewed: Plan, measured: dict, *, batch_id: str, author: str, reason: str, source_batch: str,
+                batch_max_rounds: int | None, measured_work: Decimal, work: Rng | None = None) -> Plan:
     """The next baseline: ``reviewed``'s shape with the measured rates of ``measured`` (see
-    ``review.actuals.measured_rates``) replacing its priors. Work and governance are carried over."""
+    ``review.actuals.measured_rates``) in place of its priors, each with the prior's relative spread.
+    The planned work is ``work`` when given, else the reviewed batch's measured useful work; the
+    gates, rules and bounds are carried over, the maximum rounds are the new batch's own."""
+    src = f"review of {source_batch}"
+    if work is None:
+        work = spread(reviewed.work, measured_work)
+        work_evidence = {"evidence": str(Evidence.MEASURED), "source": f"useful work measured in {source_batch}"
+                         " (the prior's spread kept)"}
+    else:
+        work_evidence = {"evidence": str(Evidence.ASSUMED), "source": f"given with --work; rates from the {src}"}
     lines = []
     for ln in reviewed.lines:
         m = measured.get(ln.id)
         if m is None:
             lines.append(ln)
             continue
-        eff = {k: Rng.point(v) for k, v in m["efficiency"].items()}
-        rework = {k: Rng(*(v * reviewed.work.get(s) for s in ("low", "expected", "high")))
-                  for k, v in m["rework_per_unit"].items()}
-        price = Rng.point(m["price"]) if m.get("price") is not None else ln.price
-        meta = dict(ln.price_meta)
+        whole = _total(ln.efficiency)
+        eff = {k: spread(ln.efficiency.get(k, whole), v) for k, v in m["efficiency"].items() if v > 0}
+        rw_prior = _total(ln.rework) if ln.rework else whole
+        rework = {k: spread(ln.rework.get(k, rw_prior), (v * work.expected).quantize(Q6))
+                  for k, v in m["rework_per_unit"].items() if v > 0}
+        price, meta = ln.price, dict(ln.price_meta)
         if m.get("price") is not None:
-            meta.update(evidence=str(Evidence.MEASURED), source=f"average paid by batch {source_batch}")
-        fixed = {k: Rng.point(v) for k, v in m.get("fixed", {}).items()} or ln.fixed
+            price = spread(ln.price, m["price"])
+            meta.update(evidence=str(Evidence.MEASURED), source=f"average paid by batch {source_batch}"
+                        " (the price book's spread kept)")
+        fixed = {k: spread(ln.fixed[k], v) for k, v in m.get("fixed", {}).items() if k in ln.fixed} or ln.fixed
         lines.append(replace(ln, efficiency=eff, rework=rework, price=price, price_meta=meta, fixed=fixed,
-                             evidence={"efficiency": {"evidence": "measured", "source": f"review of {source_batch}"},
-                                       "rework": {"evidence": "measured", "source": f"review of {source_batch}"
-                                                  " (rerun quantity per Mtoken of useful work)"}}))
+                             evidence={"efficiency": {"evidence": "measured", "source": src},
+                                       "rework": {"evidence": "measured",
+                                                  "source": f"{src} (rerun quantity per Mtoken of useful work)"}}))
     return replace(reviewed, batch=batch_id, version=0, author=author,
                    reason=reason or f"baseline from the review of {source_batch}",
                    source={"kind": "review", "batch": source_batch, "plan_version": reviewed.version},
-                   lines=tuple(lines), max_rounds=batch_max_rounds or reviewed.max_rounds)
+                   work=work, work_evidence=work_evidence, lines=tuple(lines),
+                   max_rounds=batch_max_rounds or reviewed.max_rounds)

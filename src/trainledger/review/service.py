@@ -18,7 +18,7 @@ from trainledger.review import actuals as _act
 from trainledger.review import baseline, variance
 from trainledger.review import status as _status
 from trainledger.review.plan import SCENARIOS, Plan, Rng
-from trainledger.review.texts import both
+from trainledger.review.texts import both, label
 
 REUSE_CLASSES = ("checkpoint", "processed_data", "eval_result", "final_artifact", "candidate_model")
 GiB = Decimal(1024 ** 3)
@@ -40,13 +40,18 @@ def _store(wsp, plan: Plan, reason: str) -> tuple[int, Plan]:
     return plan_id, Plan.from_dict({**plan.as_dict(), "version": version})
 
 
-def plan_from_review(wsp, next_batch: str, source_batch: str, *, reason: str, author: str) -> tuple[int, Plan]:
+def plan_from_review(wsp, next_batch: str, source_batch: str, *, reason: str, author: str,
+                     work: Rng | None = None) -> tuple[int, Plan]:
     b = wsp.config.batch(next_batch)
     wsp.sync_config()
     plan_id, plan = latest_plan(wsp, source_batch)
     act = actuals(wsp, plan)
+    if act.work <= 0:
+        raise BadInput(f"plan {next_batch} --from-review {source_batch}: {source_batch} has no measured useful work",
+                       remedy="import its progress events and attribute first")
     nxt = baseline.from_review(plan, _act.measured_rates(plan, act), batch_id=next_batch, author=author,
-                               reason=reason, source_batch=source_batch, batch_max_rounds=b.max_rounds)
+                               reason=reason, source_batch=source_batch, batch_max_rounds=b.max_rounds,
+                               measured_work=act.work, work=work)
     return _store(wsp, nxt, reason or nxt.reason)
 
 
@@ -162,35 +167,48 @@ def lessons(plan: Plan, act) -> list[dict]:
             return
         change = (((after - before.expected) / before.expected * 100).quantize(Decimal("0.1"))
                   if before.expected else None)
-        out.append({"name": name, "unit": unit, "before": {**before.as_dict(), "evidence": ev_before},
+        name, name_zh = name if isinstance(name, tuple) else (name, name)
+        out.append({"name": name, "name_zh": name_zh, "unit": unit,
+                    "before": {**before.as_dict(), "evidence": ev_before},
                     "after": {"value": format(after, "f"), "evidence": "measured"},
                     "change_pct": None if change is None else format(change, "f")})
 
-    item("useful work", plan.work, act.work.quantize(q), "Mtoken", plan.work_evidence.get("evidence", "assumed"))
+    item(("useful work", "有效工作量"), plan.work, act.work.quantize(q), "Mtoken",
+         plan.work_evidence.get("evidence", "assumed"))
     if plan.max_rounds:
-        item("rounds", Rng.point(Decimal(plan.max_rounds)), Decimal(len(act.runs)), "runs (max)", "assumed")
+        item(("rounds used of the maximum", "已用轮数（对照上限）"), Rng.point(Decimal(plan.max_rounds)),
+             Decimal(len(act.runs)), "runs", "assumed")
     measured = _act.measured_rates(plan, act)
     for pl in plan.lines:
         m = measured.get(pl.id)
         if m is None:
             continue
         ev = pl.evidence.get("efficiency", {}).get("evidence", "assumed")
+        ev_rw = pl.evidence.get("rework", {}).get("evidence", "assumed")
+        unit_zh = {"gpu_hour": "卡时", "hour": "工时"}.get(pl.unit, pl.unit)
         for state, r in pl.efficiency.items():
             if state == "overhead":
                 after = sum((v for s, v in m["efficiency"].items() if s != "effective"), Decimal(0))
             else:
                 after = m["efficiency"].get(state, Decimal(0))
-            item(f"{pl.id}: {state} {pl.unit} per Mtoken", r, after, f"{pl.unit}/Mtoken", ev)
+            item((f"{pl.id}: {state} {pl.unit} per Mtoken", f"{pl.id}：{label(state, 'zh-CN')} 每百万 token {unit_zh}"),
+                 r, after, f"{pl.unit}/Mtoken", ev)
         for reason in sorted(set(pl.rework) | set(m["rework_per_unit"])):
             before = pl.rework.get(reason, Rng.zero())
             per_unit = Rng(*((before.get(s) / plan.work.get(s)).quantize(q) if plan.work.get(s) else Decimal(0)
                              for s in SCENARIOS))
-            item(f"{pl.id}: rework {reason} {pl.unit} per Mtoken", per_unit,
-                 m["rework_per_unit"].get(reason, Decimal(0)), f"{pl.unit}/Mtoken", "assumed")
+            item((f"{pl.id}: rework {reason} {pl.unit} per Mtoken",
+                  f"{pl.id}：返工（{label(reason, 'zh-CN')}）每百万 token {unit_zh}"), per_unit,
+                 m["rework_per_unit"].get(reason, Decimal(0)), f"{pl.unit}/Mtoken", ev_rw)
         if m.get("price") is not None:
-            item(f"{pl.id}: price per {pl.unit}", pl.price, m["price"], f"{pl.currency}/{pl.unit}",
-                 pl.price_meta.get("evidence", "assumed"))
+            item((f"{pl.id}: price per {pl.unit}", f"{pl.id}：每{unit_zh}单价"), pl.price, m["price"],
+                 f"{pl.currency}/{pl.unit}", pl.price_meta.get("evidence", "assumed"))
     return out
+
+
+def unknowns_removed(items: list[dict]) -> list[dict]:
+    """The lessons whose evidence moved from assumed (at plan time) to measured."""
+    return [x for x in items if x["before"]["evidence"] == "assumed"]
 
 
 def new_unknowns(plan: Plan, act) -> list[dict]:
@@ -255,7 +273,7 @@ def decide(wsp, batch_id: str, *, action: str, reason: str, by: str, approver: s
     assets, _ = reusable_assets(wsp, batch_id)
     previous = repo.decision_rows(wsp.ledger, batch_id)
     today = today or date.today()
-    unknowns = lessons(plan, act)
+    unknowns = unknowns_removed(lessons(plan, act))
     body = {"batch": batch_id, "plan_version": plan.version, "action": action, "reason": reason, "by": by,
             "approver": approver or None, "gate": reached[-1]["id"] if reached else None,
             "verdict": rec, "override": override, "options": options,

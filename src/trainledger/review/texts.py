@@ -97,6 +97,23 @@ TEXT: dict[str, tuple[str, str]] = {
 }
 
 
+def rework_text(rework_by: dict[str, str], lang: str, fmt) -> list[str]:
+    """``fault retry +3,775.39 = infra fault 5,386.88 + config error 333.68 − allowance 1,944.17``:
+    each reason's net part, the causes' actual cost and the allowance it is measured against."""
+    from decimal import Decimal
+
+    out = []
+    for reason in sorted(k for k in rework_by if "/" not in k):
+        net = Decimal(rework_by[reason])
+        causes = {k.split("/", 1)[1]: Decimal(v) for k, v in rework_by.items() if k.startswith(reason + "/")}
+        allowance = sum(causes.values(), Decimal(0)) - net
+        expr = " + ".join(f"{label(c, lang)} {fmt(str(v))}" for c, v in sorted(causes.items())) or "0"
+        if allowance:
+            expr += f" − {t('rework_allowance', lang)} {fmt(str(allowance))}"
+        out.append(f"{label(reason, lang)} {fmt(str(net))} = {expr}")
+    return out
+
+
 def t(key: str, lang: str = "en", **kw: object) -> str:
     en, zh = TEXT[key]
     s = zh if lang.lower().startswith("zh") else en
