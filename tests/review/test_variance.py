@@ -120,3 +120,33 @@ def test_unplanned_costs_keep_the_identity(a, b, q):
         assert lv.price + lv.volume + lv.efficiency + lv.rework == lv.actual - lv.plan
     assert [lv.line for lv in out] == ["compute", "unplanned:storage"]
     assert R(1).expected == 1
+
+
+def test_alerts_say_in_words_what_drove_them():
+    plan, act = golden()
+    st_ = status.build(plan, 1, act, variance.split(plan, act))
+    alert = next(a for a in st_["_alerts"] if a["key"] == "spend:billed:CNY:80")
+    assert alert["driver"]["en"] == "volume -1800.00 CNY (-19% of plan): work done 80.00 of planned 100.00 Mtoken"
+    assert alert["driver"]["zh-CN"].startswith("工作量 -1800.00 CNY")
+    assert alert["value"] == "8700.00" and alert["bound"] == "80 %" and len(alert["evidence_sha256"]) == 64
+    # a data stall of 300 GPU-hours moves efficiency most: the words name the state and its share
+    lines = [cost("6600.00", 180, row=1), cost("10800.00", 300, state="data_stall", row=2)]
+    act = actuals.collect(plan, lines, [run("r1")], steps("r1", (50, 40_000_000), (100, 80_000_000)))
+    st_ = status.build(plan, 1, act, variance.split(plan, act))
+    alert = next(a for a in st_["_alerts"] if a["key"] == "spend:billed:CNY:100")
+    assert alert["driver"]["en"] == ("efficiency +10080.00 CNY (+108% of plan): data stall 62.5 % of allocated"
+                                     " gpu_hour")
+    assert "数据等待" in alert["driver"]["zh-CN"]
+
+
+def test_a_gate_gives_the_rules_verdict_only_once_reached():
+    rules = ({"id": "slow", "when": ["efficiency_variance_share > 0.5"], "action": "stop"},)
+    gates = ({"id": "g1", "at_work": "0.5", "min_spend": "0"}, {"id": "g2", "at_work": "0.9", "min_spend": "0"})
+    plan = plan_of(compute_line(), rules=rules, gates=gates)
+    lines = [cost("6600.00", 180, row=1), cost("10800.00", 300, state="data_stall", row=2)]
+    act = actuals.collect(plan, lines, [run("r1")], steps("r1", (50, 40_000_000), (100, 80_000_000)))
+    st_ = status.build(plan, 1, act, variance.split(plan, act))
+    g1, g2 = st_["gates"]
+    assert g1["reached"] and g1["verdict"]["action"] == "stop" and g1["verdict"]["rule"] == "slow"
+    assert not g2["reached"] and g2["verdict"] is None  # 80 of 100 Mtoken: the 0.9 gate is ahead
+    assert [a["key"] for a in st_["_alerts"] if a["kind"] == "gate"] == ["gate:g1"]

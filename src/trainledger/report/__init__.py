@@ -3,5 +3,6 @@
     sheet.py     build_sheet(workspace, batch) -> dict (the JSON contract of `trainledger sheet`)
     render.py    to_json / to_markdown / to_html, in en or zh-CN
     i18n.py      headings and column names in both languages (vocabulary labels: model/vocab.py)
+    plan_section.py  the sheet's plan-vs-actual section (from review/), its Markdown, its HTML include
     templates/   the HTML page (self-contained: inline CSS, no network)
 """

@@ -15,7 +15,6 @@ Data flow::
     actuals.py   useful work from progress; cost lines matched to plan lines; measured rates
     variance.py  the exact four-part split, per line and per basis and currency
     status.py    AC / EV / EAC, metrics, rule verdicts, alert candidates and their drivers
-    service.py   the workspace-level calls (CLI, demo, sheet)
-    sheet.py     the sheet's plan-vs-actual section
+    service.py   the workspace-level calls (CLI, demo, the sheet's section in report/plan_section.py)
     texts.py     English and zh-CN text
 """

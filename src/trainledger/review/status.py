@@ -100,23 +100,40 @@ def verdict(plan: Plan, m: dict[str, Decimal]) -> dict:
     return {"action": "continue", "rule": None, "when": []}
 
 
-def driver(lv: LineVariance, act: Actuals, plan: Plan) -> dict[str, str]:
-    """The variance part that moved this line most, in words (en + zh-CN)."""
-    parts = {k: getattr(lv, k) for k in ("price", "volume", "efficiency", "rework")}
+def driver(group: list[LineVariance], act: Actuals, plan: Plan) -> dict[str, str]:
+    """The variance part that moved this basis and currency most, in words (en + zh-CN), explained
+    by the plan line and the state, reason or price that moved most inside it."""
+    parts = {k: sum((getattr(lv, k) for lv in group), Decimal(0)) for k in ("price", "volume", "efficiency", "rework")}
     part = max(parts, key=lambda k: (abs(parts[k]), k))
-    amount = _q(parts[part], lv.currency)
-    share = f"{(parts[part] / lv.plan * 100).quantize(Decimal('1'), ROUND_HALF_EVEN):+}%" if lv.plan else "n/a"
-    amt = f"{amount:+} {lv.currency}"
+    lv = max(group, key=lambda x: (abs(getattr(x, part)), x.line))
+    cur = lv.currency
+    plan_total = sum((x.plan for x in group), Decimal(0))
+    share = f"{(parts[part] / plan_total * 100).quantize(Decimal('1'), ROUND_HALF_EVEN):+}%" if plan_total else "n/a"
+    amt = f"{_q(parts[part], cur):+} {cur}"
     unit = lv.quantities.get("unit", "")
     pl = next((p for p in plan.lines if p.id == lv.line), None)
     a = act.planned.get(lv.line)
-    if part == "efficiency" and a is not None and a.quantity > 0:
-        others = {s: v for s, v in a.by_state.items() if s not in ("effective", "run", "build")}
-        state = max(others, key=lambda s: (others[s], s)) if others else "effective"
-        pct = f"{(a.by_state.get(state, Decimal(0)) / a.quantity * 100).quantize(Decimal('1'))} %"
+    if part == "efficiency" and pl is not None and a is not None and a.quantity > 0 and lv.efficiency_by_state:
+        state = max(lv.efficiency_by_state, key=lambda s: (abs(lv.efficiency_by_state[s]), s))
+        if state in pl.efficiency and act.work > 0:
+            if state == "overhead":
+                actual = sum((v for k, v in a.by_state.items() if k not in pl.efficiency), Decimal(0))
+            else:
+                actual = a.by_state.get(state, Decimal(0))
+            return both("drv_eff_rate", amount=amt, share=share, state=Term(state), unit=unit,
+                        rate=(actual / act.work).quantize(Decimal("0.0001")),
+                        plan=pl.efficiency[state].expected.quantize(Decimal("0.0001")))
+        if state in pl.fixed:
+            return both("drv_eff_fixed", amount=amt, share=share, state=Term(state), unit=unit,
+                        qty=a.by_state.get(state, Decimal(0)).quantize(Decimal("0.01")),
+                        plan=pl.fixed[state].expected.quantize(Decimal("0.01")))
+        pct = f"{(a.by_state.get(state, Decimal(0)) / a.quantity * 100).quantize(Decimal('0.1'))} %"
         return both("drv_efficiency", amount=amt, share=share, state=Term(state), pct=pct, unit=unit)
     if part == "rework" and a is not None and a.rework:
         (reason, cause), qty = max(a.rework.items(), key=lambda kv: (kv[1], kv[0]))
+        if pl is not None and pl.category == "labor":
+            return both("drv_rework_labor", amount=amt, share=share, role=Term(cause),
+                        qty=f"{qty.quantize(Decimal('0.01'))}")
         return both("drv_rework", amount=amt, share=share, reason=Term(reason), cause=Term(cause),
                     qty=f"{qty.quantize(Decimal('0.01'))}", unit=unit)
     if part == "price" and pl is not None and a is not None and a.quantity > 0:
@@ -180,15 +197,15 @@ def _hours_by_state(plan: Plan, act: Actuals) -> list[dict]:
 
 def _candidates(plan, act, lines, figs, gates, used, snapshot) -> list[dict]:
     out = []
-    by_key = {}
+    by_key: dict[tuple[str, str], list[LineVariance]] = {}
     for lv in lines:
-        by_key.setdefault((lv.basis, lv.currency), lv)
+        by_key.setdefault((lv.basis, lv.currency), []).append(lv)
     for (basis, cur), f in figs.items():
         pe = f["plan"].expected
         if pe <= 0:
             continue
-        lv = by_key.get((basis, cur))
-        drv = driver(lv, act, plan) if lv is not None else {"en": "", "zh-CN": ""}
+        group = by_key.get((basis, cur))
+        drv = driver(group, act, plan) if group else {"en": "", "zh-CN": ""}
         share = f["ac"].expected / pe * 100
         for b in plan.bounds.get("spend_pct", []):
             if share >= Decimal(b):
