@@ -135,7 +135,7 @@ def test_alerts_say_in_words_what_drove_them():
     st_ = status.build(plan, 1, act, variance.split(plan, act))
     alert = next(a for a in st_["_alerts"] if a["key"] == "spend:billed:CNY:100")
     assert alert["driver"]["en"] == ("efficiency +10080.00 CNY (+108% of plan): data stall 62.5 % of allocated"
-                                     " gpu_hour")
+                                     " GPU-hour")
     assert "数据等待" in alert["driver"]["zh-CN"]
 
 

@@ -76,8 +76,14 @@ def plans(wsp, batch_id: str | None = None) -> list[dict]:
 def actuals(wsp, plan: Plan) -> _act.Actuals:
     lines = wsp.ledger.cost_lines(plan.batch)
     runs = wsp.ledger.runs(plan.batch)
-    keys = {k for r in runs for k in (r.id, r.source_job)}
-    progress = [e for e in wsp.lake.read("progress_events").to_pylist() if str(e.get("run")) in keys]
+    keys = sorted({k for r in runs for k in (r.id, r.source_job)})
+    table = wsp.lake.read("progress_events")
+    if table.num_rows:  # only this batch's runs' events become Python rows
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        table = table.filter(pc.is_in(table["run"], value_set=pa.array(keys, pa.string())))
+    progress = table.select(["ts", "run", "event", "step", "tokens"]).to_pylist() if table.num_rows else []
     return _act.collect(plan, lines, runs, progress)
 
 

@@ -110,7 +110,7 @@ def driver(group: list[LineVariance], act: Actuals, plan: Plan) -> dict[str, str
     plan_total = sum((x.plan for x in group), Decimal(0))
     share = f"{(parts[part] / plan_total * 100).quantize(Decimal('1'), ROUND_HALF_EVEN):+}%" if plan_total else "n/a"
     amt = f"{_q(parts[part], cur):+} {cur}"
-    unit = lv.quantities.get("unit", "")
+    unit = Term(lv.quantities.get("unit", ""))
     pl = next((p for p in plan.lines if p.id == lv.line), None)
     a = act.planned.get(lv.line)
     if part == "efficiency" and pl is not None and a is not None and a.quantity > 0 and lv.efficiency_by_state:

@@ -9,6 +9,7 @@ from trainledger.model.vocab import label as _vocab_label
 EXTRA: dict[str, tuple[str, str]] = {
     "overhead": ("overhead (planned)", "计划额外占用"), "rework (reruns)": ("rework (reruns)", "返工（重跑）"),
     "none": ("no cause", "无原因"), "review": ("review", "复盘"),
+    "gpu_hour": ("GPU-hour", "卡时"), "hour": ("hour", "工时"), "gib_month": ("GiB-month", "GiB·月"),
 }
 
 
