@@ -150,3 +150,24 @@ def test_a_gate_gives_the_rules_verdict_only_once_reached():
     assert g1["reached"] and g1["verdict"]["action"] == "stop" and g1["verdict"]["rule"] == "slow"
     assert not g2["reached"] and g2["verdict"] is None  # 80 of 100 Mtoken: the 0.9 gate is ahead
     assert [a["key"] for a in st_["_alerts"] if a["kind"] == "gate"] == ["gate:g1"]
+
+
+def test_storage_kept_past_retention_is_rework():
+    from trainledger.model import Basis
+    from trainledger.review.plan import PlanLine
+
+    storage = PlanLine(id="storage", category="storage", basis=Basis.ESTIMATE, currency="CNY", unit="gib_month",
+                       price=R("0.12"), price_meta={}, efficiency={}, fixed={"kept": R(1000)},
+                       rework={"retention": R(10)})
+    plan = plan_of(storage)
+    lines = [cost("96.00", 800, category="storage", basis="estimate", state="checkpoint", run=None, row=1),
+             cost("6.00", 50, category="storage", basis="estimate", state="log", run=None, row=2)]
+    act = actuals.collect(plan, lines, [], [], beyond_retention=frozenset({("a" * 64, 2)}))
+    (lv,) = variance.split(plan, act)
+    assert lv.plan == D("121.20")  # 0.12 x (1000 + 10)
+    assert lv.price == D("0")  # 102.00 = 0.12 x 850
+    assert lv.volume == D("0")  # a one-time quantity does not scale with work
+    assert lv.efficiency == D("-24.00")  # 0.12 x (800 - 1000)
+    assert lv.rework == D("4.80")  # 0.12 x (50 - 10): the log kept past its retention date
+    assert lv.rework_by["retention/log"] == D("6.00")
+    assert lv.price + lv.volume + lv.efficiency + lv.rework == lv.actual - lv.plan

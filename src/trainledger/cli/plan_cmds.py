@@ -232,7 +232,8 @@ def review(ctx, batch, as_json, lang) -> None:
 def _money(s: str) -> str:
     from decimal import ROUND_HALF_EVEN, Decimal
 
-    return format(Decimal(s).quantize(Decimal("0.01"), ROUND_HALF_EVEN), ",f")
+    d = Decimal(s).quantize(Decimal("0.01"), ROUND_HALF_EVEN)
+    return format(d if d else abs(d), ",f")  # no "-0.00" for a part that rounds to zero
 
 
 @click.command("decide")

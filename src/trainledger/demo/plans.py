@@ -54,6 +54,10 @@ fault_retry = [0.02, 0.05, 0.10]
 data_fix = [0, 0.02, 0.05]
 [plan.labor_rework]         # hours
 platform_support = [2, 4, 8]
+[plan.storage]              # GiB-months kept over the batch, and kept past retention dates
+item = "storage:standard"
+gib_months = [800, 1500, 2500]
+retention_rework = [0, 0, 50]
 [[plan.gates]]
 id = "half"
 at_work = 0.5

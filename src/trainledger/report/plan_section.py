@@ -46,7 +46,8 @@ def build(wsp, batch_id: str) -> dict[str, Any] | None:
 def money(s: str | None) -> str:
     if s is None:
         return "—"
-    return format(Decimal(s).quantize(Decimal("0.01"), ROUND_HALF_EVEN), ",f")
+    d = Decimal(s).quantize(Decimal("0.01"), ROUND_HALF_EVEN)
+    return format(d if d else abs(d), ",f")  # no "-0.00" for a part that rounds to zero
 
 
 def rng(r: dict) -> str:

@@ -116,7 +116,10 @@ def _match(plan: Plan, ln: CostLine) -> PlanLine | None:
     return None
 
 
-def collect(plan: Plan, lines: list[CostLine], runs: list[Run], progress: list[dict]) -> Actuals:
+def collect(plan: Plan, lines: list[CostLine], runs: list[Run], progress: list[dict],
+            beyond_retention: frozenset[tuple[str, int]] = frozenset()) -> Actuals:
+    """``beyond_retention``: (source sha256, row) of inventory rows kept past their retention date —
+    their GiB-months are storage rework ("retention beyond plan")."""
     by_run = {r.id: r for r in runs}
     work_by_run: dict[str, Decimal] = {}
     for r in runs:
@@ -138,6 +141,10 @@ def collect(plan: Plan, lines: list[CostLine], runs: list[Run], progress: list[d
             phase, _, role = ln.detail.partition("/")
             state = phase
             key = ("rework", role) if phase == "rework" else None
+        elif ln.category == "storage":
+            state = ln.detail or "storage"
+            held = (ln.provenance.source_sha256, ln.provenance.row) in beyond_retention
+            key = ("retention", state) if held else None
         else:
             state, key = ln.detail or ln.category, None
         pl = _match(plan, ln)
@@ -159,8 +166,11 @@ def measured_rates(plan: Plan, act: Actuals) -> dict[str, dict]:
         if a is None:
             continue
         fixed_states = set(pl.fixed)
-        eff = {s: (v / act.work).quantize(q) for s, v in sorted(a.by_state.items()) if s not in fixed_states}
-        fixed = {s: a.by_state.get(s, Decimal(0)) for s in fixed_states}
+        if not pl.efficiency and len(fixed_states) == 1:  # a one-time quantity by any state (storage)
+            eff, fixed = {}, {next(iter(fixed_states)): sum(a.by_state.values(), Decimal(0))}
+        else:
+            eff = {s: (v / act.work).quantize(q) for s, v in sorted(a.by_state.items()) if s not in fixed_states}
+            fixed = {s: a.by_state.get(s, Decimal(0)) for s in fixed_states}
         rework: dict[str, Decimal] = defaultdict(Decimal)
         for (reason, _cause), v in a.rework.items():
             rework[reason] += v

@@ -86,6 +86,8 @@ def from_estimate(spec_path: str | Path, *, batch_id: str, batch_max_rounds: int
                   "rework": {"evidence": "assumed", "source": f"{path} [plan.rework]: share of first-pass GPU-hours"}},
     )
     lines = [compute, *_labor_lines(spec.labor, table.get("labor_rework", {}), book, on, currency, mtok, path)]
+    if "storage" in table:
+        lines.append(_storage_line(table["storage"], book, on, currency, path))
     sha = hashlib.sha256(path.read_bytes()).hexdigest()
     return Plan(batch=batch_id, version=0, reason=reason or table.get("reason", "") or "first baseline",
                 author=author, source={"kind": "estimate", "spec": str(path), "spec_sha256": sha,
@@ -127,6 +129,29 @@ def _labor_lines(labor: dict, rework_hours: dict, book, on: date, currency: str,
                             efficiency=eff, fixed=fixed, rework=rw,
                             evidence={"efficiency": {"evidence": "assumed", "source": f"{path} [labor]"}}))
     return out
+
+
+def _storage_line(t: dict, book, on: date, currency: str, path) -> PlanLine:
+    """``[plan.storage]``: GiB-months the batch keeps (one-time quantity, by any class) at a storage
+    item's price, and an allowance of GiB-months kept beyond their retention date (rework)."""
+    unknown = sorted(set(t) - {"item", "gib_months", "retention_rework"})
+    if unknown or "gib_months" not in t:
+        raise BadInput(f"{path}: [plan.storage] needs gib_months (and may give item, retention_rework);"
+                       f" unknown keys {unknown}", remedy="e.g. gib_months = [800, 1500, 2500]")
+    item = str(t.get("item", "storage:standard"))
+    pe = book.unit_price(item, "gb_month", on, allow_stale=True)
+    if pe.currency != currency:
+        raise BadInput(f"{path}: {item} is priced in {pe.currency}, the plan in {currency}",
+                       remedy="price storage in the plan's currency")
+    rework = {"retention": Rng.parse(t["retention_rework"], f"{path}: [plan.storage] retention_rework")} \
+        if "retention_rework" in t else {}
+    return PlanLine(id="storage", category="storage", basis=Basis.ESTIMATE, currency=currency, unit="gib_month",
+                    price=Rng(pe.low, pe.price, pe.high),
+                    price_meta={"item": item, "effective": pe.effective.isoformat(), "source": pe.source,
+                                "evidence": str(pe.evidence), "owner": pe.owner, "unit": "gb_month (GB = 2^30 bytes)"},
+                    efficiency={}, fixed={"kept": Rng.parse(t["gib_months"], f"{path}: [plan.storage] gib_months")},
+                    rework=rework, evidence={"efficiency": {"evidence": "assumed", "source": f"{path} [plan.storage]"},
+                                             "rework": {"evidence": "assumed", "source": f"{path} [plan.storage]"}})
 
 
 def _hours(pm: Rng) -> Rng:

@@ -84,7 +84,18 @@ def actuals(wsp, plan: Plan) -> _act.Actuals:
 
         table = table.filter(pc.is_in(table["run"], value_set=pa.array(keys, pa.string())))
     progress = table.select(["ts", "run", "event", "step", "tokens"]).to_pylist() if table.num_rows else []
-    return _act.collect(plan, lines, runs, progress)
+    return _act.collect(plan, lines, runs, progress, _beyond_retention(wsp))
+
+
+def _beyond_retention(wsp) -> frozenset[tuple[str, int]]:
+    """Inventory rows whose object was still kept after its retention date (at the inventory's date)."""
+    out = set()
+    for o in wsp.lake.read("storage_objects").select(
+            ["retention_until", "snapshot_date", "source_sha256", "row"]).to_pylist():
+        kept, until = o["snapshot_date"], o["retention_until"]
+        if until is not None and kept is not None and until < kept:
+            out.add((o["source_sha256"], int(o["row"])))
+    return frozenset(out)
 
 
 def status(wsp, batch_id: str) -> dict:
@@ -191,7 +202,7 @@ def lessons(plan: Plan, act) -> list[dict]:
             continue
         ev = pl.evidence.get("efficiency", {}).get("evidence", "assumed")
         ev_rw = pl.evidence.get("rework", {}).get("evidence", "assumed")
-        unit_zh = {"gpu_hour": "卡时", "hour": "工时"}.get(pl.unit, pl.unit)
+        unit_zh = label(pl.unit, "zh-CN")
         for state, r in pl.efficiency.items():
             if state == "overhead":
                 after = sum((v for s, v in m["efficiency"].items() if s != "effective"), Decimal(0))
@@ -199,6 +210,10 @@ def lessons(plan: Plan, act) -> list[dict]:
                 after = m["efficiency"].get(state, Decimal(0))
             item((f"{pl.id}: {state} {pl.unit} per Mtoken", f"{pl.id}：{label(state, 'zh-CN')} 每百万 token {unit_zh}"),
                  r, after, f"{pl.unit}/Mtoken", ev)
+        for state, r in pl.fixed.items():
+            if state in m.get("fixed", {}):
+                item((f"{pl.id}: {state} {pl.unit} (one-time)",
+                      f"{pl.id}：{label(state, 'zh-CN')} {unit_zh}（一次性）"), r, m["fixed"][state], pl.unit, ev)
         for reason in sorted(set(pl.rework) | set(m["rework_per_unit"])):
             before = pl.rework.get(reason, Rng.zero())
             per_unit = Rng(*((before.get(s) / plan.work.get(s)).quantize(q) if plan.work.get(s) else Decimal(0)

@@ -9,6 +9,7 @@ from trainledger.model.vocab import label as _vocab_label
 EXTRA: dict[str, tuple[str, str]] = {
     "overhead": ("overhead (planned)", "计划额外占用"), "rework (reruns)": ("rework (reruns)", "返工（重跑）"),
     "none": ("no cause", "无原因"), "review": ("review", "复盘"),
+    "kept": ("kept", "留存"), "retention": ("retention beyond plan", "超期留存"),
     "gpu_hour": ("GPU-hour", "卡时"), "hour": ("hour", "工时"), "gib_month": ("GiB-month", "GiB·月"),
 }
 
@@ -114,6 +115,8 @@ def rework_text(rework_by: dict[str, str], lang: str, fmt) -> list[str]:
         net = Decimal(rework_by[reason])
         causes = {k.split("/", 1)[1]: Decimal(v) for k, v in rework_by.items() if k.startswith(reason + "/")}
         allowance = sum(causes.values(), Decimal(0)) - net
+        if not net and not causes:
+            continue
         expr = " + ".join(f"{label(c, lang)} {fmt(str(v))}" for c, v in sorted(causes.items())) or "0"
         if allowance:
             expr += f" − {t('rework_allowance', lang)} {fmt(str(allowance))}"
