@@ -171,3 +171,24 @@ def test_storage_kept_past_retention_is_rework():
     assert lv.rework == D("4.80")  # 0.12 x (50 - 10): the log kept past its retention date
     assert lv.rework_by["retention/log"] == D("6.00")
     assert lv.price + lv.volume + lv.efficiency + lv.rework == lv.actual - lv.plan
+
+
+def test_a_metric_behind_its_planned_curve_feeds_the_rules():
+    curve = {"metric": "loss", "better": "lower", "points": [["0", "2.0"], ["1", "1.0"]]}
+    rules = ({"id": "not-learning", "when": ["curve_gap > 0.2"], "action": "stop"},)
+    gates = ({"id": "g1", "at_work": "0.5", "min_spend": "0"},)
+    plan = plan_of(compute_line(), rules=rules, gates=gates)
+    from dataclasses import replace
+
+    plan = replace(plan, curves=(curve,))
+    ev = steps("r1", (50, 40_000_000), (100, 80_000_000))
+    ev[0]["extra"], ev[1]["extra"] = '{"loss": 1.9}', '{"loss": 1.68}'
+    act = actuals.collect(plan, [cost("6600.00", 180)], [run("r1")], ev)
+    st_ = status.build(plan, 1, act, variance.split(plan, act))
+    (c,) = st_["curves"]
+    # 80 of 100 Mtoken: the plan expects 2.0 - 0.8 x 1.0 = 1.2; the newest loss is 1.68: 40 % behind
+    assert c["planned"] == "1.20" and c["actual"] == "1.68" and c["gap"] == "0.4000"
+    assert st_["gates"][0]["verdict"]["action"] == "stop"
+    ev[1]["extra"] = '{"loss": 1.3}'
+    act = actuals.collect(plan, [cost("6600.00", 180)], [run("r1")], ev)
+    assert status.build(plan, 1, act, variance.split(plan, act))["gates"][0]["verdict"]["action"] == "continue"

@@ -159,6 +159,10 @@ def status(ctx, batch, as_json, lang) -> None:
             click.echo(f"    {label(h['state'], lang):<16} {_h(h['actual']):>12}  {t('planned_to_date', lang)}"
                        f" {_h(h['planned_for_work_done'])}  {t('planned_total', lang)}"
                        f" {_h(h['planned_at_completion'])}")
+        for c in st.get("curves", []):
+            click.echo(f"  {t('curve', lang, metric=c['metric'], frac=c['work_fraction'])}: {t('plan', lang)}"
+                       f" {c['planned']} / {t('actual', lang)} {c['actual'] or '-'}"
+                       f" ({t('gap', lang)} {c['gap'] or '-'})")
         for g in st["gates"]:
             if g["reached"]:
                 click.echo("  " + t("gate_reached", lang, id=g["id"], frac=g["at_work"],

@@ -58,6 +58,10 @@ platform_support = [2, 4, 8]
 item = "storage:standard"
 gib_months = [800, 1500, 2500]
 retention_rework = [0, 0, 50]
+[[plan.curves]]             # a progress metric's planned curve over the share of planned work
+metric = "loss"
+better = "lower"
+points = [[0.1, 1.2], [0.5, 0.8], [1.0, 0.5]]
 [[plan.gates]]
 id = "half"
 at_work = 0.5

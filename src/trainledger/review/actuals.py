@@ -13,8 +13,10 @@
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from decimal import Decimal
 
 from trainledger.engine.timeline import FAILED_STATES
@@ -22,6 +24,7 @@ from trainledger.model import CostLine, Run
 from trainledger.review.plan import REWORK_REASONS, Plan, PlanLine, Rng
 
 MTOKEN = Decimal(1_000_000)
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 QTY = Decimal("0.000001")  # quantities are read at 1e-6 of their unit (3.6 ms of a GPU-hour)
 
 
@@ -67,6 +70,7 @@ class Actuals:
     unplanned: dict[tuple[str, str, str], LineActual]  # (category, basis, currency)
     runs: list[Run]
     gpu_hours_by_state: dict[str, Decimal]
+    latest_metrics: dict[str, Decimal] = field(default_factory=dict)  # last logged value per metric name
 
 
 def useful_tokens(run: Run, events: list[dict]) -> Decimal:
@@ -151,7 +155,28 @@ def collect(plan: Plan, lines: list[CostLine], runs: list[Run], progress: list[d
         target = planned[pl.id] if pl is not None else unplanned[(ln.category, str(ln.basis), ln.currency)]
         target.add(ln, state, key)
     return Actuals(work=sum(work_by_run.values(), Decimal(0)), work_by_run=work_by_run, planned=dict(planned),
-                   unplanned=dict(unplanned), runs=list(runs), gpu_hours_by_state=dict(hours))
+                   unplanned=dict(unplanned), runs=list(runs), gpu_hours_by_state=dict(hours),
+                   latest_metrics=_latest_metrics(runs, progress))
+
+
+def _latest_metrics(runs: list[Run], progress: list[dict]) -> dict[str, Decimal]:
+    """The newest value of each numeric field in the step events' ``extra`` of the non-rerun runs."""
+    keys = {k for r in runs if not is_rework(r) for k in (r.id, r.source_job)}
+    best: dict[str, tuple] = {}
+    for e in progress:
+        extra = e.get("extra")
+        if e.get("event") != "step" or not extra or str(e.get("run")) not in keys:
+            continue
+        try:
+            values = json.loads(extra) if isinstance(extra, str) else dict(extra)
+        except ValueError:
+            continue
+        for name, v in values.items():
+            if isinstance(v, int | float) and not isinstance(v, bool):
+                when = e.get("ts") or EPOCH
+                if name not in best or when >= best[name][0]:
+                    best[name] = (when, Decimal(repr(v)))
+    return {k: v for k, (_w, v) in best.items()}
 
 
 def measured_rates(plan: Plan, act: Actuals) -> dict[str, dict]:

@@ -97,7 +97,7 @@ def from_estimate(spec_path: str | Path, *, batch_id: str, batch_max_rounds: int
                                           f" {rounds.low}..{rounds.expected}..{rounds.high} (estimator)"},
                 lines=tuple(lines), max_rounds=gov["max_rounds"], bounds=gov["bounds"], gates=gov["gates"],
                 rules=gov["rules"], assumptions=gov["assumptions"], shrink_factor=gov["shrink_factor"],
-                retention_months=gov["retention_months"])
+                retention_months=gov["retention_months"], curves=gov["curves"])
 
 
 def _labor_lines(labor: dict, rework_hours: dict, book, on: date, currency: str, mtok: Decimal,

@@ -26,7 +26,7 @@ HOURS_PER_PERSON_MONTH = Decimal(160)
 REWORK_REASONS = (RunReason.FAULT_RETRY.value, RunReason.DATA_FIX.value, RunReason.EVAL_REWORK.value)
 ACTIONS = (*(k.value for k in DecisionKind), "review")
 METRICS = ("spend_share", "eac_over_plan", "efficiency_variance_share", "rework_share", "same_cause_max",
-           "work_done", "rounds_used_share")
+           "work_done", "rounds_used_share", "curve_gap")
 _COND = re.compile(r"^\s*([a-z_]+)\s*(>=|<=|>|<|==)\s*(-?\d+(?:\.\d+)?)\s*$")
 SCENARIOS = ("low", "expected", "high")
 DEFAULT_BOUNDS = {"spend_pct": ["50", "80", "100"], "eac_high_over_plan_high": True, "rounds_at_max": True}
@@ -138,6 +138,7 @@ class Plan:
     assumptions: tuple[dict, ...]
     shrink_factor: Decimal = Decimal("0.5")
     retention_months: Decimal = Decimal(3)
+    curves: tuple[dict, ...] = ()  # a named progress metric's planned curve over the work fraction
 
     def totals(self) -> dict[tuple[str, str], Rng]:
         """Planned cost per (basis, currency), bound by bound."""
@@ -156,7 +157,7 @@ class Plan:
                 "lines": [ln.as_dict() for ln in self.lines], "max_rounds": self.max_rounds,
                 "bounds": self.bounds, "gates": list(self.gates), "rules": list(self.rules),
                 "assumptions": list(self.assumptions), "shrink_factor": format(self.shrink_factor, "f"),
-                "retention_months": format(self.retention_months, "f")}
+                "retention_months": format(self.retention_months, "f"), "curves": list(self.curves)}
 
     @classmethod
     def from_dict(cls, d: dict) -> Plan:
@@ -169,7 +170,7 @@ class Plan:
                    bounds=d.get("bounds", DEFAULT_BOUNDS), gates=tuple(d.get("gates", ())),
                    rules=tuple(d.get("rules", ())), assumptions=tuple(d.get("assumptions", ())),
                    shrink_factor=Decimal(d.get("shrink_factor", "0.5")),
-                   retention_months=Decimal(d.get("retention_months", "3")))
+                   retention_months=Decimal(d.get("retention_months", "3")), curves=tuple(d.get("curves", ())))
 
 
 def parse_condition(text: str, where: str) -> tuple[str, str, Decimal]:
@@ -192,7 +193,7 @@ def holds(cond: tuple[str, str, Decimal], metrics: dict[str, Decimal]) -> bool:
 def governance(table: dict, where: str, batch_max_rounds: int | None) -> dict:
     """Validate the spec's ``[plan]`` table: bounds, gates, rules, assumptions, max rounds."""
     known = {"max_rounds", "reason", "bounds", "gates", "rules", "assumptions", "rework", "labor_rework",
-             "shrink_factor", "retention_months", "storage"}
+             "shrink_factor", "retention_months", "storage", "curves"}
     unknown = sorted(set(table) - known)
     if unknown:
         raise BadInput(f"{where}: [plan] has unknown keys {unknown}", remedy=f"use {', '.join(sorted(known))}")
@@ -232,4 +233,29 @@ def governance(table: dict, where: str, batch_max_rounds: int | None) -> dict:
     return {"bounds": bounds, "gates": tuple(gates), "rules": tuple(rules), "assumptions": tuple(assumptions),
             "max_rounds": None if max_rounds is None else int(max_rounds),
             "shrink_factor": Decimal(str(table.get("shrink_factor", "0.5"))),
-            "retention_months": Decimal(str(table.get("retention_months", "3")))}
+            "retention_months": Decimal(str(table.get("retention_months", "3"))),
+            "curves": tuple(_curve(c, i, where) for i, c in enumerate(table.get("curves", []), 1))}
+
+
+def _curve(c: dict, i: int, where: str) -> dict:
+    """``[[plan.curves]] metric = "loss", better = "lower", points = [[0.25, 1.2], [1.0, 0.6]]``:
+    the metric's planned value at fractions of the planned work (linear in between)."""
+    metric, better = str(c.get("metric", "")), str(c.get("better", "lower"))
+    try:
+        pts = sorted((Decimal(str(f)), Decimal(str(v))) for f, v in c.get("points", []))
+    except (TypeError, ValueError, ArithmeticError):
+        pts = []
+    if not metric or better not in ("lower", "higher") or not pts or any(not 0 <= f <= 1 for f, _ in pts):
+        raise BadInput(f"{where}: [[plan.curves]] #{i} needs metric, better = lower|higher and points"
+                       " [[work fraction 0..1, value], ...]", remedy='e.g. metric = "loss", points = [[0.5, 0.9]]')
+    return {"metric": metric, "better": better, "points": [[format(f, "f"), format(v, "f")] for f, v in pts]}
+
+
+def planned_on_curve(curve: dict, fraction: Decimal) -> Decimal:
+    pts = [(Decimal(f), Decimal(v)) for f, v in curve["points"]]
+    if fraction <= pts[0][0]:
+        return pts[0][1]
+    for (f0, v0), (f1, v1) in zip(pts, pts[1:], strict=False):
+        if fraction <= f1:
+            return v0 + (v1 - v0) * (fraction - f0) / (f1 - f0) if f1 > f0 else v1
+    return pts[-1][1]

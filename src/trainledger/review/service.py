@@ -83,7 +83,7 @@ def actuals(wsp, plan: Plan) -> _act.Actuals:
         import pyarrow.compute as pc
 
         table = table.filter(pc.is_in(table["run"], value_set=pa.array(keys, pa.string())))
-    progress = table.select(["ts", "run", "event", "step", "tokens"]).to_pylist() if table.num_rows else []
+    progress = table.select(["ts", "run", "event", "step", "tokens", "extra"]).to_pylist() if table.num_rows else []
     return _act.collect(plan, lines, runs, progress, _beyond_retention(wsp))
 
 

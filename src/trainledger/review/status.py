@@ -18,7 +18,7 @@ from decimal import ROUND_DOWN, ROUND_HALF_EVEN, Decimal
 from trainledger.ledger.audit import canonical, jsonable
 from trainledger.model.money import minor_quantum
 from trainledger.review.actuals import Actuals
-from trainledger.review.plan import SCENARIOS, Plan, Rng, holds, parse_condition
+from trainledger.review.plan import SCENARIOS, Plan, Rng, holds, parse_condition, planned_on_curve
 from trainledger.review.texts import Term, both
 from trainledger.review.variance import LineVariance, text
 
@@ -89,7 +89,29 @@ def metrics(plan: Plan, act: Actuals, lines: list[LineVariance], ev_eac: dict) -
     m["same_cause_max"] = Decimal(max(causes.values(), default=0))
     if plan.max_rounds:
         m["rounds_used_share"] = Decimal(len(act.runs)) / Decimal(plan.max_rounds)
+    gaps = [c["gap"] for c in curves(plan, act) if c["gap"] is not None]
+    if gaps:
+        m["curve_gap"] = max(Decimal(g) for g in gaps)
     return m
+
+
+def curves(plan: Plan, act: Actuals) -> list[dict]:
+    """Each planned metric curve at the work done: planned value, latest actual, and the gap
+    (positive = behind plan: above a lower-is-better curve, below a higher-is-better one)."""
+    out = []
+    frac = min(act.work / plan.work.expected, Decimal(1)) if plan.work.expected > 0 else Decimal(0)
+    for c in plan.curves:
+        planned = planned_on_curve(c, frac)
+        actual = act.latest_metrics.get(c["metric"])
+        gap = None
+        if actual is not None and planned != 0:
+            gap = ((actual - planned) if c["better"] == "lower" else (planned - actual)) / abs(planned)
+            gap = gap.quantize(Decimal("0.0001"))
+        out.append({"metric": c["metric"], "better": c["better"], "work_fraction": format(frac.quantize(
+            Decimal("0.0001")), "f"), "planned": format(planned, "f"),
+            "actual": None if actual is None else format(actual, "f"),
+            "gap": None if gap is None else format(gap, "f")})
+    return out
 
 
 def verdict(plan: Plan, m: dict[str, Decimal]) -> dict:
@@ -170,7 +192,9 @@ def build(plan: Plan, plan_id: int, act: Actuals, lines: list[LineVariance]) -> 
               "plan": listing("plan"), "ac": listing("ac"), "ev": listing("ev"), "eac": listing("eac"),
               "rounds": {"used": used, "max": plan.max_rounds},
               "work": {"unit": "Mtoken", "done": format(act.work, "f"), **plan.work.as_dict()},
-              "gpu_hours_by_state": hours, "metrics": {k: format(v, "f") for k, v in sorted(m.items())},
+              "gpu_hours_by_state": hours,
+              "metrics": {k: format(v.quantize(Decimal("0.000001")), "f") for k, v in sorted(m.items())},
+              "curves": curves(plan, act),
               "gates": gates}
     snapshot = hashlib.sha256(canonical(jsonable(status)).encode()).hexdigest()
     status["evidence_sha256"] = snapshot

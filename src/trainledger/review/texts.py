@@ -70,6 +70,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "supersedes": ("supersedes", "取代"), "answers": ("answers alerts", "答复预警"),
     "assets": ("reusable assets", "可复用资产"), "unknowns": ("unknowns removed", "已消除的未知"),
     "new_unknowns": ("new unknowns", "新的未知"), "to_verify": ("still to verify", "仍需验证"),
+    "curve": ("{metric} at {frac} of planned work", "{metric}（计划工作量的 {frac}）"),
+    "gap": ("behind plan by", "落后计划"),
     "yes": ("yes", "是"), "no": ("no", "否"), "class": ("class", "类别"), "path": ("path", "路径"),
     "before": ("before", "之前"), "after": ("after", "之后"), "none": ("none", "无"),
     "monthly": ("monthly cost", "月成本"), "expiry": ("expiry / review", "到期 / 复核"),
