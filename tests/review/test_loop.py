@@ -204,3 +204,18 @@ def test_bad_plan_table_is_named(tmp_path, demo_dir):
     shutil.copy(demo_dir / "plans" / "plan-prices.toml", tmp_path / "plan-prices.toml")
     r = run(demo_dir, "plan", BATCH_A, "--from-estimate", bad, "--reason", "x", ok=False)
     assert r.exit_code == 2 and "bad.toml" in r.output and "eac_over_budget" in r.output
+
+
+def test_a_retarget_links_its_child_batch(ws, demo_dir):
+    (d,) = js(demo_dir, "alerts", "--batch", BATCH_A)[:1]
+    from trainledger.review import service
+    from trainledger.service import Workspace
+
+    with Workspace.open(demo_dir) as wsp:
+        (rec,) = service.decisions(wsp, BATCH_A)
+    assert rec["action"] == "retarget" and rec["child_batch"] == BATCH_B and rec["override"] is True
+    assert rec["assets_by_reference"] and all(p.startswith("oss://") for p in rec["assets_by_reference"])
+    assert d["answered_by"] == rec["id"]
+    r = run(ws, "decide", BATCH_A, "--action", "stop", "--reason", "x", "--by", "a", "--approver", "b",
+            "--child", BATCH_B, ok=False)
+    assert r.exit_code == 2 and "--child" in r.output

@@ -248,10 +248,11 @@ def _money(s: str) -> str:
 @click.option("--approver", default=None, help="second named approver (needed to override the rules)")
 @click.option("--answers", multiple=True, type=int, help="alert id this decision answers (repeatable)")
 @click.option("--next-review", default=None, help="YYYY-MM-DD (default: in 7 days)")
+@click.option("--child", default=None, help="retarget: the linked child batch that takes the assets by reference")
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--lang", type=click.Choice(LANGS), default=None)
 @click.pass_context
-def decide(ctx, batch, action, reason, by, approver, answers, next_review, as_json, lang) -> None:
+def decide(ctx, batch, action, reason, by, approver, answers, next_review, child, as_json, lang) -> None:
     """Record a continue / shrink / stop / retarget decision. / 记录继续、缩小、停止或重定目标决策。"""
     try:
         nr = date.fromisoformat(next_review) if next_review else None
@@ -260,7 +261,7 @@ def decide(ctx, batch, action, reason, by, approver, answers, next_review, as_js
     with _ws(ctx) as wsp:
         lang = _lang(wsp, lang)
         d = service.decide(wsp, batch, action=action, reason=reason, by=by, approver=approver,
-                           answers=list(answers), next_review=nr)
+                           answers=list(answers), next_review=nr, child=child)
         if as_json:
             return _json(d)
         show_decision(d, lang)
@@ -283,6 +284,8 @@ def show_decision(d: dict, lang: str) -> None:
     click.echo(f"  {t('answers', lang)}: {d['answers'] or t('none', lang)}   {t('supersedes', lang)}:"
                f" {d['supersedes'] or t('none', lang)}   {t('next_review', lang)}: {d['next_review']}")
     click.echo(f"  {t('evidence_hash', lang)}: {d['evidence_sha256']}")
+    if d.get("child_batch"):
+        click.echo(f"  {t('child', lang, child=d['child_batch'], n=len(d['assets_by_reference']))}")
     click.echo(f"  {t('assets', lang)}:")
     for a in d["reusable_assets"]:
         click.echo(f"    {a['path']} [{storage_label(a['storage_class'], lang)}] {t('owner', lang)} {a['owner']}"

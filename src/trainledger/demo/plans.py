@@ -134,7 +134,7 @@ def after_attribution(wsp, echo) -> None:
                                   " wrong; retarget to batch B on the fixed snapshot, carrying the checkpoints"
                                   " and eval set over / 评测显示退款政策样本过期，问题在数据而非训练：重定目标到"
                                   "批次 B（修正后的数据），沿用检查点与评测集",
-                           next_review=date(2026, 11, 16), today=date(2026, 11, 6))
+                           next_review=date(2026, 11, 16), today=date(2026, 11, 6), child=BATCH_B)
         echo(f"  decide {BATCH_A}: {d['action']} (rules: {d['verdict']['action']}, override approved by"
              f" {d['approver']}); answers alerts {d['answers']}")
     if not review_repo.plan_versions(wsp.ledger, BATCH_B):

@@ -36,7 +36,8 @@ def build(wsp, batch_id: str) -> dict[str, Any] | None:
             "compute_rework_by": compute["rework_by"] if compute else {},
             "alerts": st["alerts"], "open_alerts": sum(1 for a in st["alerts"] if a["open"]),
             "decisions": [{k: d[k] for k in ("id", "action", "reason", "by", "approver", "verdict", "override",
-                                             "answers", "next_review", "supersedes", "evidence_sha256")}
+                                             "answers", "next_review", "supersedes", "evidence_sha256",
+                                             "child_batch")}
                           for d in decisions],
             "reusable_assets": latest["reusable_assets"] if latest else [],
             "unknowns_removed": latest["unknowns_removed"] if latest else [],
@@ -84,7 +85,8 @@ def to_markdown(sec: dict[str, Any] | None, lang: str) -> list[str]:
     out += ["", f"### {t('decisions', lang)}", ""]
     out += _table(["#", t("decisions", lang), t("verdict", lang), t("override", lang), t("answers", lang),
                    t("next_review", lang), t("reason", lang)],
-                  [[d["id"], label(d["action"], lang), label(d["verdict"]["action"], lang),
+                  [[d["id"], label(d["action"], lang) + (f" → {d['child_batch']}" if d.get("child_batch") else ""),
+                    label(d["verdict"]["action"], lang),
                     t("yes" if d["override"] else "no", lang) + (f" ({d['approver']})" if d["approver"] else ""),
                     ", ".join(str(a) for a in d["answers"]) or "—", d["next_review"], _inline(d["reason"])]
                    for d in sec["decisions"]]) if sec["decisions"] else [t("none", lang)]

@@ -276,10 +276,18 @@ def reusable_assets(wsp, batch_id: str) -> tuple[list[dict], dict[str, Decimal]]
 
 
 def decide(wsp, batch_id: str, *, action: str, reason: str, by: str, approver: str | None,
-           answers: list[int], next_review: date | None = None, today: date | None = None) -> dict:
+           answers: list[int], next_review: date | None = None, today: date | None = None,
+           child: str | None = None) -> dict:
     action = DecisionKind(action).value
     if not reason.strip() or not by.strip():
         raise BadInput("decide: --reason and --by are required", remedy="say why and who decides")
+    if child is not None:
+        if action != "retarget":
+            raise BadInput(f"decide {batch_id}: --child names the batch a retarget opens; the action is {action}",
+                           remedy="use --action retarget, or leave --child out")
+        if child == batch_id:
+            raise BadInput(f"decide {batch_id}: a retarget's child must be another batch")
+        wsp.config.batch(child)  # NotFound with the known batches when it is not declared
     plan_id, plan = latest_plan(wsp, batch_id)
     act = actuals(wsp, plan)
     st = _status.build(plan, plan_id, act, variance.split(plan, act))
@@ -302,7 +310,9 @@ def decide(wsp, batch_id: str, *, action: str, reason: str, by: str, approver: s
             "evidence_sha256": st["evidence_sha256"], "answers": sorted(set(int(a) for a in answers)),
             "next_review": (next_review or today + timedelta(days=7)).isoformat(),
             "supersedes": previous[-1]["id"] if previous else None,
-            "new_unknowns": new_unknowns(plan, act)}
+            "new_unknowns": new_unknowns(plan, act),
+            "child_batch": child,
+            "assets_by_reference": [a["path"] for a in assets] if child else []}
     to_verify = [a["name"] for a in plan.assumptions] + [u["name"] for u in body["new_unknowns"]]
     decision_id = repo.add_decision_record(
         wsp.ledger, batch_id, kind=action, rationale=reason, author=by, reusable_assets=assets,
@@ -336,5 +346,6 @@ def decisions(wsp, batch_id: str | None = None) -> list[dict]:
              "unknowns_removed": d["unknowns_removed"], "next_to_verify": d["next_to_verify"], **{
                  k: d["body"].get(k) for k in ("approver", "gate", "verdict", "override", "options", "sunk_cost",
                                                "evidence_sha256", "answers", "next_review", "supersedes",
-                                               "new_unknowns", "plan_version")}}
+                                               "new_unknowns", "plan_version", "child_batch",
+                                               "assets_by_reference")}}
             for d in repo.decision_rows(wsp.ledger, batch_id)]

@@ -72,6 +72,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "new_unknowns": ("new unknowns", "新的未知"), "to_verify": ("still to verify", "仍需验证"),
     "curve": ("{metric} at {frac} of planned work", "{metric}（计划工作量的 {frac}）"),
     "gap": ("behind plan by", "落后计划"),
+    "child": ("child batch {child} takes {n} asset(s) by reference", "子批次 {child} 按引用沿用 {n} 项资产"),
     "yes": ("yes", "是"), "no": ("no", "否"), "class": ("class", "类别"), "path": ("path", "路径"),
     "before": ("before", "之前"), "after": ("after", "之后"), "none": ("none", "无"),
     "monthly": ("monthly cost", "月成本"), "expiry": ("expiry / review", "到期 / 复核"),
