@@ -219,3 +219,15 @@ def test_a_retarget_links_its_child_batch(ws, demo_dir):
     r = run(ws, "decide", BATCH_A, "--action", "stop", "--reason", "x", "--by", "a", "--approver", "b",
             "--child", BATCH_B, ok=False)
     assert r.exit_code == 2 and "--child" in r.output
+
+
+def test_a_stale_price_is_flagged_not_silently_used(tmp_path, ws):
+    book = (ws / "plans" / "plan-prices.toml").read_text()
+    stale = book.replace("expires = 2027-03-31", "expires = 2026-11-01", 1)  # the first entry: gpu_hour:h800
+    (ws / "plans" / "plan-prices.toml").write_text(stale)
+    p = js(ws, "plan", BATCH_A, "--from-estimate", ws / "plans" / "spec-a.toml", "--reason", "stale test")
+    comp = next(ln for ln in p["lines"] if ln["id"] == "compute")
+    assert comp["price"]["stale"] is True
+    assert any("gpu_hour:h800 expired 2026-11-01" in w for w in p["source"]["warnings"])
+    shown = run(ws, "plan", BATCH_A, "--show", "--lang", "zh-CN").output
+    assert "已于 2026-11-01 过期" in shown

@@ -124,6 +124,8 @@ def _show_plan(b: dict, lang: str) -> None:
         for k, r in ln["rework"].items():
             click.echo(f"      {t('rework_allowance', lang)} {label(k, lang)}: {r['expected']} ({r['low']}–{r['high']})"
                        f" {ln['unit']}")
+    for w in b["source"].get("warnings_zh" if lang.startswith("zh") else "warnings", []):
+        click.echo(f"  ! {w}")
     click.echo(f"  {t('bounds', lang)}: {json.dumps(b['bounds'], ensure_ascii=False)}")
     for g in b["gates"]:
         click.echo(f"  {t('gates', lang)}: {g['id']} @ {g['at_work']} (min {g['min_spend']})")

@@ -34,6 +34,15 @@ def _d(x: float) -> Decimal:
     return Decimal(repr(float(x)))
 
 
+def price_meta(pe, item: str, on: date, unit: str) -> dict:
+    """Where a plan price comes from; ``stale`` when the price book entry expired before the plan's
+    pricing date (used, and said so: the plan's warnings list it)."""
+    stale = pe.expires is not None and pe.expires < on
+    return {"item": item, "effective": pe.effective.isoformat(), "source": pe.source, "evidence": str(pe.evidence),
+            "owner": pe.owner, "unit": unit, "stale": stale,
+            "expires": pe.expires.isoformat() if pe.expires else None}
+
+
 def _per_unit(hours: float, mtokens: Decimal) -> Decimal:
     return (_d(hours) / mtokens).quantize(Q6)
 
@@ -77,8 +86,7 @@ def from_estimate(spec_path: str | Path, *, batch_id: str, batch_max_rounds: int
     compute = PlanLine(
         id="compute", category="compute", basis=Basis.BILLED, currency=currency, unit="gpu_hour",
         price=Rng(pe.low, pe.price, pe.high),
-        price_meta={"item": item, "effective": pe.effective.isoformat(), "source": pe.source,
-                    "evidence": str(pe.evidence), "owner": pe.owner, "unit": pe.unit},
+        price_meta=price_meta(pe, item, on, "gpu_hour"),
         efficiency={"effective": eff, "overhead": ovh},
         rework=rework,
         evidence={"efficiency": {"evidence": "assumed", "source": "estimator: FLOPs / (peak x MFU) and the overhead"
@@ -89,10 +97,19 @@ def from_estimate(spec_path: str | Path, *, batch_id: str, batch_max_rounds: int
     if "storage" in table:
         lines.append(_storage_line(table["storage"], book, on, currency, path))
     sha = hashlib.sha256(path.read_bytes()).hexdigest()
+    shown = est.to_dict()
+    warnings, warnings_zh = list(shown["warnings"]), list(shown["warnings_zh"])
+    for ln in lines:
+        if ln.price_meta.get("stale"):
+            warnings.append(f"price {ln.price_meta['item']} expired {ln.price_meta['expires']}, before the plan's"
+                            f" pricing date {on}: confirm it with {ln.price_meta.get('owner') or 'its owner'}")
+            warnings_zh.append(f"单价 {ln.price_meta['item']} 已于 {ln.price_meta['expires']} 过期（早于计划定价日"
+                               f" {on}）：请 {ln.price_meta.get('owner') or '负责人'} 确认")
     return Plan(batch=batch_id, version=0, reason=reason or table.get("reason", "") or "first baseline",
                 author=author, source={"kind": "estimate", "spec": str(path), "spec_sha256": sha,
                                        "estimate": est.name, "priced_on": est.priced_on,
-                                       "price_book": str(book.path)},
+                                       "price_book": str(book.path), "warnings": warnings,
+                                       "warnings_zh": warnings_zh},
                 work=work, work_evidence={"evidence": "assumed", "source": f"tokens {spec.tokens:.4g} x rounds"
                                           f" {rounds.low}..{rounds.expected}..{rounds.high} (estimator)"},
                 lines=tuple(lines), max_rounds=gov["max_rounds"], bounds=gov["bounds"], gates=gov["gates"],
@@ -123,9 +140,7 @@ def _labor_lines(labor: dict, rework_hours: dict, book, on: date, currency: str,
               if role in rework_hours else {})
         out.append(PlanLine(id=f"labor:{role}", category="labor", basis=Basis.INTERNAL, currency=currency,
                             unit="hour", role=role, price=rate,
-                            price_meta={"item": f"labor:{role}", "effective": pe.effective.isoformat(),
-                                        "source": pe.source, "evidence": str(pe.evidence), "owner": pe.owner,
-                                        "unit": "hour (person_month / 160)"},
+                            price_meta=price_meta(pe, f"labor:{role}", on, "hour (person_month / 160)"),
                             efficiency=eff, fixed=fixed, rework=rw,
                             evidence={"efficiency": {"evidence": "assumed", "source": f"{path} [labor]"}}))
     return out
@@ -147,8 +162,7 @@ def _storage_line(t: dict, book, on: date, currency: str, path) -> PlanLine:
         if "retention_rework" in t else {}
     return PlanLine(id="storage", category="storage", basis=Basis.ESTIMATE, currency=currency, unit="gib_month",
                     price=Rng(pe.low, pe.price, pe.high),
-                    price_meta={"item": item, "effective": pe.effective.isoformat(), "source": pe.source,
-                                "evidence": str(pe.evidence), "owner": pe.owner, "unit": "gb_month (GB = 2^30 bytes)"},
+                    price_meta=price_meta(pe, item, on, "gb_month (GB = 2^30 bytes)"),
                     efficiency={}, fixed={"kept": Rng.parse(t["gib_months"], f"{path}: [plan.storage] gib_months")},
                     rework=rework, evidence={"efficiency": {"evidence": "assumed", "source": f"{path} [plan.storage]"},
                                              "rework": {"evidence": "assumed", "source": f"{path} [plan.storage]"}})
