@@ -30,6 +30,8 @@ QTY = Decimal("0.000001")  # quantities are read at 1e-6 of their unit (3.6 ms o
 
 @dataclass
 class LineActual:
+    """One plan line's actuals, accumulated line by line while ``collect`` runs (then only read)."""
+
     amount: list = field(default_factory=lambda: [Decimal(0)] * 3)  # low, expected, high
     by_state: dict[str, Decimal] = field(default_factory=lambda: defaultdict(Decimal))
     by_state_amount: dict[str, Decimal] = field(default_factory=lambda: defaultdict(Decimal))
@@ -62,7 +64,7 @@ class LineActual:
         return sum(self.rework.values(), Decimal(0))
 
 
-@dataclass
+@dataclass(frozen=True)
 class Actuals:
     work: Decimal  # Mtoken of useful work done
     work_by_run: dict[str, Decimal]
