@@ -31,6 +31,7 @@ def build(wsp, batch_id: str) -> dict[str, Any] | None:
     compute = next((ln for ln in rv["lines"] if ln["line"] == "compute"), None)
     return {"plan_version": st["plan_version"], "plan": st["plan"], "ac": st["ac"], "ev": st["ev"],
             "eac": st["eac"], "rounds": st["rounds"], "work": st["work"], "gates": st["gates"],
+            "curves": st.get("curves", []),
             "variance": rv["variance"],
             "compute_efficiency_by_state": compute["efficiency_by_state"] if compute else {},
             "compute_rework_by": compute["rework_by"] if compute else {},
@@ -76,6 +77,13 @@ def to_markdown(sec: dict[str, Any] | None, lang: str) -> list[str]:
             f"{label(k, lang)} {money(x)}" for k, x in sec["compute_efficiency_by_state"].items() if Decimal(x))]
     if sec["compute_rework_by"]:
         out += ["", f"{t('by_reason', lang)}: " + "; ".join(rework_text(sec["compute_rework_by"], lang, money))]
+    for g in sec["gates"]:
+        out += ["", (t("gate_reached", lang, id=g["id"], frac=g["at_work"], verdict=label(g["verdict"]["action"], lang))
+                     + f" ({t('verdict_note', lang)})") if g["reached"]
+                else t("gate_pending", lang, id=g["id"], frac=g["at_work"])]
+    for c in sec["curves"]:
+        out += ["", f"{t('curve', lang, metric=c['metric'], frac=c['work_fraction'])}: {t('plan', lang)} {c['planned']}"
+                    f" / {t('actual', lang)} {c['actual'] or '—'} ({t('gap', lang)} {c['gap'] or '—'})"]
     out += ["", f"### {t('alerts', lang)}", ""]
     out += _table(["#", t("alerts", lang), t("state", lang)],
                   [[a["id"], _inline(a["text"][zh] + (f" — {a['driver'][zh]}"

@@ -56,6 +56,8 @@ def plan_from_review(wsp, next_batch: str, source_batch: str, *, reason: str, au
 
 
 def latest_plan(wsp, batch_id: str) -> tuple[int, Plan]:
+    wsp.config.batch(batch_id)  # NotFound naming the workspace's batches when the id is wrong
+    wsp.sync_config()
     rows = repo.plan_versions(wsp.ledger, batch_id)
     if not rows:
         raise NotFound(f"batch {batch_id} has no plan", remedy=f"make one: trainledger plan {batch_id}"
