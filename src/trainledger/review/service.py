@@ -336,6 +336,14 @@ def _options(plan: Plan, st: dict, wsp, batch_id: str) -> list[dict]:
     _, monthly = reusable_assets(wsp, batch_id)
     stop = [{"basis": "estimate", "currency": c, **{s: format(v * plan.retention_months, "f") for s in SCENARIOS}}
             for c, v in sorted(monthly.items())]
+    if Decimal(st["work"]["done"]) >= Decimal(st["work"]["expected"]):  # nothing planned is left to price
+        note = both("opt_exhausted")
+        return [{"action": "continue", "what": {k: f"{v} — {note[k]}" for k, v in both("opt_continue").items()},
+                 "cost_to_go": to_go},
+                {"action": "shrink", "what": {k: f"{v} — {note[k]}" for k, v in
+                                              both("opt_shrink", f=format(f, "f")).items()}, "cost_to_go": shrink},
+                {"action": "stop", "what": both("opt_stop", m=format(plan.retention_months, "f")), "cost_to_go": stop},
+                {"action": "retarget", "what": both("opt_retarget"), "cost_to_go": to_go}]
     return [{"action": "continue", "what": both("opt_continue"), "cost_to_go": to_go},
             {"action": "shrink", "what": both("opt_shrink", f=format(f, "f")), "cost_to_go": shrink},
             {"action": "stop", "what": both("opt_stop", m=format(plan.retention_months, "f")), "cost_to_go": stop},

@@ -103,6 +103,8 @@ TEXT: dict[str, tuple[str, str]] = {
                      "按计划继续：剩余工作按目前实测效率"),
     "opt_shrink": ("shrink: cut the remaining rounds to {f} of the plan", "缩小：剩余轮次压缩为计划的 {f}"),
     "opt_stop": ("stop: only the retention of kept objects for {m} months", "停止：只剩保留对象 {m} 个月的存储费用"),
+    "opt_exhausted": ("the planned work is done: the plan prices nothing further; re-plan before going on",
+                      "计划工作量已完成：计划不再覆盖后续成本；继续前请重新制定计划"),
     "opt_retarget": ("retarget: a linked child batch reusing the assets by reference; needs its own plan",
                      "重定目标：开一个关联子批次，按引用复用资产；需单独做计划"),
 }
