@@ -77,6 +77,12 @@ def bad_cases(ws: Path, tmp: Path) -> dict[str, tuple[list, str]]:
         "jobs": (["jobs", "--workspace", tmp / "nowhere"], "run `trainledger init` there"),
         "occupancy": (["occupancy", "--workspace", tmp / "nowhere"], "run `trainledger init` there"),
         "steps": (["--workspace", tmp / "nowhere", "steps"], "run `trainledger init` there"),
+        "plan": (["--workspace", ws, "plan", "no-such-batch", "--show"], "trainledger batch list"),
+        "status": (["--workspace", ws, "status", "no-such-batch"], "trainledger batch list"),
+        "alerts": (["alerts", "--workspace", tmp / "nowhere"], "run `trainledger init` there"),
+        "review": (["--workspace", ws, "review", "no-such-batch"], "trainledger batch list"),
+        "decide": (["--workspace", ws, "decide", "b1", "--action", "stop", "--reason", "x", "--by", "y",
+                    "--answers", "9999"], "make one: trainledger plan b1"),
     }
 
 

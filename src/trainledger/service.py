@@ -179,7 +179,14 @@ class Workspace:
                                        runs=[info.run for info in result.runs.values() if info.batch_id])
         self.ledger.audit(_actor(), "attribute", "workspace", {"lines": len(result.lines),
                                                               "conservation": result.conservation})
+        self._after_attribution()
         return result
+
+    def _after_attribution(self) -> None:
+        """Hard caps and reached gates of every planned batch raise their alerts (review/service.py)."""
+        from trainledger.review.service import check
+
+        check(self)
 
     # --- reports -----------------------------------------------------------------------------
     def sheet(self, batch_id: str) -> dict:

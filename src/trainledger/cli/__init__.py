@@ -57,6 +57,15 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
      "Idle capacity and waiting demand from occupancy series. / 占用序列：空闲容量与排队需求。"),
     ("steps", "trainledger.cli.scheduler_cmds:steps",
      "Waiting at the iteration barrier, from per-worker step times. / 同步屏障等待（慢节点）。"),
+    ("plan", "trainledger.cli.plan_cmds:plan",
+     "Make, show or list plan baselines (`plan list`). / 制定、查看或列出计划基线。"),
+    ("status", "trainledger.cli.plan_cmds:status",
+     "AC, EV and EAC against the plan; rounds, gates and open alerts. / 执行状态：实际、挣值、完工估算。"),
+    ("alerts", "trainledger.cli.plan_cmds:alerts", "Crossed bounds awaiting a decision. / 越界预警（等待决策）。"),
+    ("review", "trainledger.cli.plan_cmds:review",
+     "Plan against actual: price, volume, efficiency and rework, exactly. / 计划与实际差异分解。"),
+    ("decide", "trainledger.cli.plan_cmds:decide",
+     "Record a continue / shrink / stop / retarget decision. / 记录继续、缩小、停止或重定目标决策。"),
 )
 """name → "module:attribute" → short help. One row per command; the registry is this tuple."""
 

@@ -9,6 +9,7 @@ import click
 from trainledger import fmt
 from trainledger.cli.output import note
 from trainledger.demo import DEFAULT_SEED
+from trainledger.demo import plans as plan_loop
 from trainledger.errors import BadInput
 from trainledger.ingest import KINDS
 from trainledger.report.render import in_seed_order, render
@@ -30,7 +31,9 @@ def run_demo(directory: Path, seed: int, echo=click.echo, *, db_url: str = "") -
             for r in wsp.import_files(kind, [getattr(files, kind)]):
                 echo(f"  import {kind:<9} {r.accepted:>5} accepted {r.duplicates:>5} duplicate"
                      f" {r.quarantined:>3} quarantined")
+        plan_loop.before_attribution(wsp, directory, echo)
         result = wsp.attribute()
+        plan_loop.after_attribution(wsp, echo)
         lang = wsp.config.get("workspace.language")
         out_dir = directory / "reports"
         out_dir.mkdir(exist_ok=True)

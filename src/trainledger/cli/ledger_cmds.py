@@ -11,6 +11,7 @@ import click
 
 from trainledger import fmt
 from trainledger.cli.output import KindChoice, grouped, note
+from trainledger.ledger.review_repo import verify_records
 from trainledger.model import CASH_BASES
 from trainledger.service import Workspace
 
@@ -176,6 +177,7 @@ def audit(ctx: click.Context, expected: str | None, as_json: bool) -> None:
     with open_ws(ctx) as wsp:
         log = wsp.ledger.audit_log()
         problems = wsp.ledger.verify_audit_chain()
+        problems += verify_records(wsp.ledger)  # plans, alerts, decisions against their audit entries
     if expected and not any(e["hash"] == expected for e in log):
         problems.append(f"the published head {expected} is not in the chain: entries were removed or rewritten")
     head = log[-1] if log else None

@@ -12,6 +12,7 @@ seed → byte-identical files.
     storage.py    OSS inventory CSV (checkpoints from the runs)   → data/storage-inventory.csv
     labor.py      timesheet, vendor invoices    → data/timesheet.csv, data/vendor-invoices.csv
     config.py     trainledger.toml and prices.toml
+    plans.py      the plan / alert / decision / review loop the demo runs (plans/spec-a.toml)
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from trainledger.mdtext import inline as _inline
 from trainledger.mdtext import table as _table
 from trainledger.model.money import minor_quantum
 from trainledger.model.vocab import CASH_BASES, rank
+from trainledger.report import plan_section
 from trainledger.report.i18n import assumption_name, key_field, storage_class, t, v
 
 FORMATS = ("json", "md", "html")
@@ -208,6 +209,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
     out += _table([L("vendor"), L("stage"), L("amount"), L("evidence")],
                   [[e["vendor"], v(e["stage"], lang), f"{f.amount(e['expected'], e['currency'])} {e['currency']}",
                     v(e["evidence"], lang)] for e in s["external"]]) if s["external"] else [L("none")]
+    out += plan_section.to_markdown(s.get("plan_vs_actual"), lang)
     out += ["", f"## {L('assumptions')}", ""]
     out += _table([L("name"), L("value"), L("evidence"), L("source"), L("owner")],
                   [[assumption_name(a["name"], lang),
@@ -255,7 +257,7 @@ def to_html(s: dict[str, Any], lang: str = "en") -> str:
                        gib=f.gib, hours=f.hours, amount=f.amount, pairs=f.pairs, share=f.share,
                        cash=lambda basis: basis in CASH, range_text=lambda a: _range_text(a, f),
                        figure_notes=lambda: rounding_notes(s, lang) + ([f.note()] if f.note() else []),
-                       problem_groups=lambda: problem_groups(s, lang))
+                       problem_groups=lambda: problem_groups(s, lang), **plan_section.html_globals(lang))
     return env.get_template("sheet.html.j2").render(s=s)
 
 
