@@ -38,6 +38,7 @@ from trainledger.ingest.base import Importer, ImportResult
 from trainledger.ingest.focus import FocusImporter
 from trainledger.ingest.invoice import InvoiceImporter
 from trainledger.ingest.progress import ProgressImporter
+from trainledger.ingest.remap import MappedImporter
 from trainledger.ingest.run import run_import
 from trainledger.ingest.slurm import SlurmImporter
 from trainledger.ingest.storage import StorageImporter
@@ -54,6 +55,18 @@ IMPORTERS: tuple[Importer, ...] = (
     TimesheetImporter(),
     ProgressImporter(),
     InvoiceImporter(),
+    # native Chinese cloud bills: FOCUS's bill table through a preset mapping (presets/*.toml)
+    MappedImporter("aliyun", FocusImporter(), "an Alibaba Cloud split-item bill (分账账单)",
+                   "aliyun-split-bill"),
+    MappedImporter("huawei", FocusImporter(), "a Huawei Cloud resource detail bill (资源详单)",
+                   "huawei-resource-bill"),
+    MappedImporter("volcengine", FocusImporter(), "a Volcano Engine bill detail (账单明细)",
+                   "volcengine-bill"),
+    # any CSV / Parquet / JSONL through the user's mapping (``options["mapping"]``)
+    MappedImporter("mapped_bills", FocusImporter(), "a bill table read through a mapping"),
+    MappedImporter("mapped_storage", StorageImporter(), "a storage table read through a mapping"),
+    MappedImporter("mapped_labor", TimesheetImporter(), "a labor table read through a mapping"),
+    MappedImporter("mapped_progress", ProgressImporter(), "a progress table read through a mapping"),
 )
 KINDS: tuple[str, ...] = tuple(i.kind for i in IMPORTERS)
 
@@ -78,6 +91,8 @@ def importer_for(kind: str) -> Importer:
 def looks_like(path: Path, *, besides: str | None = None) -> tuple[str, str | None]:
     """What ``path`` appears to be: (description, the kind that would import it, if any)."""
     for imp in IMPORTERS:
+        if getattr(imp, "generic", False):
+            continue  # a mapped kind reads any table: it says nothing about what this one is
         if imp.kind != besides and imp.identify(path) is True:
             return imp.description, imp.kind
     return sniff(path).describe(), None

@@ -166,5 +166,12 @@ KIND_TABLES: MappingProxyType[str, str] = MappingProxyType(
         "timesheet": "labor_entries",
         "progress": "progress_events",
         "invoice": "external_services",
+        "aliyun": "bill_lines",
+        "huawei": "bill_lines",
+        "volcengine": "bill_lines",
+        "mapped_bills": "bill_lines",
+        "mapped_storage": "storage_objects",
+        "mapped_labor": "labor_entries",
+        "mapped_progress": "progress_events",
     }
 )
