@@ -8,8 +8,8 @@ import json
 from decimal import Decimal
 
 import pytest
-
 from tests.ingest.ingest_helpers import check_golden, run, snapshot
+
 from trainledger.errors import WrongFileType
 from trainledger.ingest import import_files
 
