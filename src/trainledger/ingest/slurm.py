@@ -5,7 +5,10 @@ stored as UTC; ``Unknown``/``None`` become null; a Start or End in the hour DST 
 as the occurrence that ``Elapsed`` (or End not before Start) says. AllocTRES gives the GPU count
 and type, NodeList is expanded, and ``key=value`` pairs in Comment become the row's tags.
 ``Cluster`` and ``JobIDRaw`` are kept (``sacct -M a,b`` reuses job ids across clusters);
-every other sacct column is kept in ``extra``.
+every other sacct column (Planned, Reason, Elapsed, ...) is kept in ``extra``, with the
+job's ``attempt`` (``sacct --duplicates``: one row per allocation of a requeued job), a step's
+name (``step``: batch, extern, 0, ...) and who cancelled it (``CANCELLED by UID``). Steps are
+kept with ``is_step``: the engine counts GPU time on the allocation row only.
 """
 
 from __future__ import annotations
@@ -13,8 +16,9 @@ from __future__ import annotations
 import csv
 import itertools
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -327,8 +331,35 @@ class SlurmImporter(DelimitedImporter):
         except (ZoneInfoNotFoundError, ValueError):
             raise BadInput(f"unknown time zone {name!r}", remedy=remedy) from None
 
+    def parse(self, path: Path, ctx: Context) -> Iterator[Record]:
+        """The rows as read, each job's allocations numbered (``extra.attempt``): ``sacct -D``
+        lists a requeued job once per allocation, oldest first, each with its own Start; a row
+        repeating an allocation (same Start) is the same attempt. A step (``1001.batch``,
+        ``1001.extern``, ``1001.0``) belongs to its job's latest attempt (``extra.step``)."""
+        starts: dict[tuple[str, str], list[Any]] = {}
+        for rec in super().parse(path, ctx):
+            if rec.problem is None and rec.values.get("job_id"):
+                cluster = str(rec.values.get("cluster") or "").strip()
+                job, dot, step = str(rec.values["job_id"]).strip().partition(".")
+                seen = starts.setdefault((cluster, job), [])
+                extra = rec.extra if rec.extra is not None else {}
+                if dot:
+                    extra["step"] = step
+                    if seen:
+                        extra["attempt"] = len(seen)
+                else:
+                    start = (rec.values.get("start") or "").strip()
+                    if start not in seen:
+                        seen.append(start)
+                    extra["attempt"] = seen.index(start) + 1
+                rec.extra = extra
+            yield rec
+
     def normalise(self, values: dict[str, Any], record: Record, ctx: Context) -> dict[str, Any]:
         flags: list[str] = values["flags"]
+        said = str(record.values.get("state") or "").split()
+        if len(said) >= 3 and said[1] == "by":  # "CANCELLED by 1234": who cancelled (a uid)
+            record.extra = {**(record.extra or {}), "cancelled_by": said[2]}
         try:
             gpus, gpu_type, notes = gpus_of(parse_tres(values["alloc_tres"]))
         except ValueError as e:
