@@ -37,6 +37,7 @@ from trainledger.errors import BadInput, WrongFileType
 from trainledger.ingest.base import Importer, ImportResult
 from trainledger.ingest.focus import FocusImporter
 from trainledger.ingest.invoice import InvoiceImporter
+from trainledger.ingest.mlflow import MlflowImporter
 from trainledger.ingest.progress import ProgressImporter
 from trainledger.ingest.remap import MappedImporter
 from trainledger.ingest.run import run_import
@@ -62,6 +63,10 @@ IMPORTERS: tuple[Importer, ...] = (
                    "huawei-resource-bill"),
     MappedImporter("volcengine", FocusImporter(), "a Volcano Engine bill detail (账单明细)",
                    "volcengine-bill"),
+    # experiment trackers, into the progress table
+    MlflowImporter(),
+    MappedImporter("wandb", ProgressImporter(), "a W&B run history (wandb-history.jsonl or CSV)",
+                   "wandb-history"),
     # any CSV / Parquet / JSONL through the user's mapping (``options["mapping"]``)
     MappedImporter("mapped_bills", FocusImporter(), "a bill table read through a mapping"),
     MappedImporter("mapped_storage", StorageImporter(), "a storage table read through a mapping"),

@@ -169,6 +169,8 @@ KIND_TABLES: MappingProxyType[str, str] = MappingProxyType(
         "aliyun": "bill_lines",
         "huawei": "bill_lines",
         "volcengine": "bill_lines",
+        "mlflow": "progress_events",
+        "wandb": "progress_events",
         "mapped_bills": "bill_lines",
         "mapped_storage": "storage_objects",
         "mapped_labor": "labor_entries",
