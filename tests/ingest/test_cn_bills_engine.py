@@ -7,9 +7,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
 from tests.engine.factories import CONFIG, T0, price_lookup
 from tests.ingest.ingest_helpers import run
+
 from trainledger import workspace
 from trainledger.engine import Facts, attribute
 from trainledger.lake import Lake

@@ -41,6 +41,7 @@ from trainledger.ingest.mlflow import MlflowImporter
 from trainledger.ingest.progress import ProgressImporter
 from trainledger.ingest.remap import MappedImporter
 from trainledger.ingest.run import run_import
+from trainledger.ingest.s3inv import InventoryImporter
 from trainledger.ingest.slurm import SlurmImporter
 from trainledger.ingest.storage import StorageImporter
 from trainledger.ingest.text import check_encoding, sniff
@@ -63,6 +64,7 @@ IMPORTERS: tuple[Importer, ...] = (
                    "huawei-resource-bill"),
     MappedImporter("volcengine", FocusImporter(), "a Volcano Engine bill detail (账单明细)",
                    "volcengine-bill"),
+    InventoryImporter(),  # S3 / OSS inventory reports, by their manifest.json
     # experiment trackers, into the progress table
     MlflowImporter(),
     MappedImporter("wandb", ProgressImporter(), "a W&B run history (wandb-history.jsonl or CSV)",

@@ -85,10 +85,7 @@ class MlflowImporter(ProgressImporter):
 
     def identify(self, path: Path) -> bool | str:
         if path.name != "meta.yaml":
-            return Verdict(
-                "it is not an MLflow run's meta.yaml",
-                "import the run's meta.yaml, e.g. mlruns/*/*/meta.yaml",
-            )
+            return "it is not an MLflow run's meta.yaml (mlruns/<experiment>/<run>/meta.yaml)"
         meta = read_meta(path)
         if "run_id" not in meta and "run_uuid" not in meta:
             return Verdict(

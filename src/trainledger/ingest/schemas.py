@@ -169,6 +169,7 @@ KIND_TABLES: MappingProxyType[str, str] = MappingProxyType(
         "aliyun": "bill_lines",
         "huawei": "bill_lines",
         "volcengine": "bill_lines",
+        "inventory": "storage_objects",
         "mlflow": "progress_events",
         "wandb": "progress_events",
         "mapped_bills": "bill_lines",
