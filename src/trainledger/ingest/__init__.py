@@ -46,6 +46,7 @@ from trainledger.ingest.slurm import SlurmImporter
 from trainledger.ingest.storage import StorageImporter
 from trainledger.ingest.text import check_encoding, sniff
 from trainledger.ingest.timesheet import TimesheetImporter
+from trainledger.ingest.worklog import WorklogImporter
 
 if TYPE_CHECKING:
     from trainledger.lake import Lake
@@ -65,6 +66,7 @@ IMPORTERS: tuple[Importer, ...] = (
     MappedImporter("volcengine", FocusImporter(), "a Volcano Engine bill detail (账单明细)",
                    "volcengine-bill"),
     InventoryImporter(),  # S3 / OSS inventory reports, by their manifest.json
+    WorklogImporter(),  # Jira-style worklogs into labor_entries
     # experiment trackers, into the progress table
     MlflowImporter(),
     MappedImporter("wandb", ProgressImporter(), "a W&B run history (wandb-history.jsonl or CSV)",

@@ -170,6 +170,7 @@ KIND_TABLES: MappingProxyType[str, str] = MappingProxyType(
         "huawei": "bill_lines",
         "volcengine": "bill_lines",
         "inventory": "storage_objects",
+        "worklog": "labor_entries",
         "mlflow": "progress_events",
         "wandb": "progress_events",
         "mapped_bills": "bill_lines",
