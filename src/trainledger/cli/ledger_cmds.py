@@ -38,12 +38,15 @@ def init(ctx: click.Context, directory: str | None, db_url: str, currency: str) 
 @click.option("--currency", default=None, help="Currency for FOCUS files without BillingCurrency.")
 @click.option("--encoding", default=None,
               help="Text encoding when not UTF-8/UTF-16, e.g. gb18030 for Excel exports in Chinese.")
+@click.option("--mapping", default=None,
+              help="mapped_* kinds: a TOML column mapping or a preset name (docs/formats.md).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the counts.")
 @click.pass_context
 def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | None, currency: str | None,
-            encoding: str | None, as_json: bool) -> None:
+            encoding: str | None, mapping: str | None, as_json: bool) -> None:
     """Import source files into the lake (idempotent). / 导入源数据（可重复执行）。"""
-    options = {k: val for k, val in (("tz", tz), ("currency", currency), ("encoding", encoding)) if val}
+    options = {k: val for k, val in (("tz", tz), ("currency", currency), ("encoding", encoding),
+                                     ("mapping", mapping)) if val}
     with open_ws(ctx) as wsp:
         results = wsp.import_files(kind, paths, options=options)
     total = {"accepted": sum(r.accepted for r in results), "duplicates": sum(r.duplicates for r in results),

@@ -113,6 +113,11 @@ class MappedImporter:
         columns = tuple(cols)
         native = copy.copy(self.base)
         if isinstance(self.base, DelimitedImporter):
+            # a header group the native format needs one of (path or key): the mapped headers
+            by_col = {c.name: c.sources for c in columns}
+            native.require_any = tuple(
+                tuple(s for name in group for s in by_col.get(name, (name,))) for group in self.base.require_any
+            )
             native.columns = columns
             native.layout = MethodType(lambda self, cfg: columns, native)
         day = options.get("import_date")
