@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
 from pathlib import Path
 
 import click
 
-from trainledger.demo import DEFAULT_SEED
+from trainledger.demo import DEFAULT_SEED, DemoFiles
 from trainledger.errors import BadInput
 from trainledger.ingest import KINDS
 from trainledger.report.render import render
 from trainledger.service import Workspace
 
-IMPORT_ORDER = KINDS  # every source kind the demo generates, through the same importers a user calls
+# every source kind the demo generates, through the same importers a user calls
+IMPORT_ORDER = tuple(k for k in KINDS if k in {f.name for f in fields(DemoFiles)})
 
 
 def run_demo(directory: Path, seed: int, echo=click.echo, *, db_url: str = "") -> dict[str, Path]:

@@ -33,6 +33,7 @@ from trainledger.ingest.base import Context, Record, Verdict
 from trainledger.ingest.delimited import reading_options
 from trainledger.ingest.keys import mapping_key
 from trainledger.ingest.progress import ProgressImporter
+from trainledger.ingest.text import sniff
 
 SUBDIRS = ("metrics", "tags", "params")
 SAVE, RESTORE = "checkpoint_save_s", "checkpoint_restored"
@@ -84,6 +85,8 @@ class MlflowImporter(ProgressImporter):
     description = "an MLflow run (mlruns/<experiment>/<run>/meta.yaml)"
 
     def identify(self, path: Path) -> bool | str:
+        if sniff(path).container == "empty":
+            return True  # nothing in it: a valid, empty import
         if path.name != "meta.yaml":
             return "it is not an MLflow run's meta.yaml (mlruns/<experiment>/<run>/meta.yaml)"
         meta = read_meta(path)
@@ -103,6 +106,8 @@ class MlflowImporter(ProgressImporter):
         return {**reading_options(options, ()), **files}, files
 
     def parse(self, path: Path, ctx: Context) -> Iterator[Record]:
+        if sniff(path).container == "empty":
+            return
         run_dir = path.parent
         meta = read_meta(path)
         run_id = meta.get("run_id") or meta.get("run_uuid") or run_dir.name

@@ -34,6 +34,7 @@ from trainledger.ingest.base import Context, Record, Verdict
 from trainledger.ingest.delimited import reading_options
 from trainledger.ingest.keys import content_key, mapping_key
 from trainledger.ingest.storage import StorageImporter
+from trainledger.ingest.text import sniff
 
 FIELDS = {  # fileSchema name (case-folded) → storage importer column
     "bucket": "bucket",
@@ -76,6 +77,8 @@ class InventoryImporter(StorageImporter):
     description = "an S3 / OSS inventory manifest.json"
 
     def identify(self, path: Path) -> bool | str:
+        if sniff(path).container == "empty":
+            return True  # nothing in it: a valid, empty import
         if path.suffix.lower() != ".json":
             return "it is not an inventory's manifest.json"  # check_file says what it looks like
         try:
@@ -95,6 +98,8 @@ class InventoryImporter(StorageImporter):
     def identity(
         self, path: Path, options: Mapping[str, Any], cfg: Any
     ) -> tuple[dict[str, Any], dict[str, Any]]:
+        if sniff(path).container == "empty":
+            return reading_options(options, self.options_used), {}
         m = read_manifest(path)
         h = hashlib.sha256()
         for f in m["files"]:
@@ -103,6 +108,8 @@ class InventoryImporter(StorageImporter):
         return {**reading_options(options, self.options_used), **day}, day
 
     def parse(self, path: Path, ctx: Context) -> Iterator[Record]:
+        if sniff(path).container == "empty":
+            return
         m = read_manifest(path)
         day = self._snapshot(m)
         schema = [s.strip() for s in str(m["fileSchema"]).split(",")]
