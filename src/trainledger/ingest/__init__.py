@@ -13,17 +13,25 @@
     lakefs.py     the lake's filesystem primitives: atomic publish, locks, append-only lines
     schemas.py    the pyarrow schema of each lake table (the contract of docs/formats.md)
     slurm.py      sacct --parsable2 → jobs (hostlists, AllocTRES, Comment tags, --tz)
-    focus.py      FOCUS 1.0 CSV / Parquet → bill_lines (flag non-conformance, keep the money)
+    focus.py      FOCUS 1.0 - 1.3 CSV / Parquet → bill_lines (flag non-conformance, keep the money)
     storage.py    storage inventory CSV → storage_objects (prefix rules, governance flags)
     timesheet.py  time entries CSV → labor_entries
     progress.py   training progress JSONL → progress_events
     invoice.py    vendor invoices CSV → external_services
+    s3inv.py      S3 / OSS inventory reports (manifest.json + data files) → storage_objects
+    worklog.py    Jira-style worklog CSV → labor_entries
+    mlflow.py     an MLflow file-store run (meta.yaml, metrics/, tags/, params/) → progress_events
+    mapping.py    the TOML mapping format and vendor spellings (times, ranges, tags)
+    remap.py      MappedImporter: a native importer behind a mapping — the Chinese cloud bills
+                  (aliyun, huawei, volcengine), W&B histories and the mapped_* kinds
+    presets/      the built-in mappings (TOML)
 
 Options (``import_files(..., options=...)``): ``tz`` (slurm, required), ``currency`` (focus and
 invoice default), ``storage_prefixes`` ((prefix, storage class) pairs), ``import_date``
 (storage snapshot date default), ``timesheet_batch_column`` (default ``batch``), ``encoding``
 (text files; default: UTF-8 with or without BOM, or UTF-16 with BOM — e.g. ``gb18030`` for
-Excel exports on Chinese Windows). The options that change what rows become are part of an
+Excel exports on Chinese Windows), ``mapping`` (mapped kinds: a TOML file or a preset name),
+``worklog_roles`` / ``worklog_phase`` (worklog). The options that change what rows become are part of an
 import's identity: the same file imported again with the same ones is not read again.
 """
 
