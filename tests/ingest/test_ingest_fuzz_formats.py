@@ -9,9 +9,9 @@ import itertools
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from tests.ingest.test_ingest_cn_bills import ALIYUN, HUAWEI, VOLC
 from tests.ingest.test_ingest_worklog import WORKLOG
+
 from trainledger.errors import BadInput
 from trainledger.ingest import import_files
 from trainledger.ingest.schemas import KIND_TABLES, TABLES
