@@ -258,12 +258,9 @@ class FocusImporter(DelimitedImporter):
         return values
 
 
-def _get(extra: Mapping[str, Any], name: str) -> Any:
-    """A FOCUS column trainledger keeps in ``extra``, found by name case-insensitively."""
-    if name in extra:
-        return extra[name]
-    folded = name.casefold()
-    return next((v for k, v in extra.items() if k.casefold() == folded), None)
+def _folded(extra: Mapping[str, Any]) -> dict[str, Any]:
+    """``extra`` by case-folded name: FOCUS columns trainledger keeps there, found by name."""
+    return {k.casefold(): v for k, v in extra.items()}
 
 
 CAPACITY_STATUS = frozenset({"Used", "Unused"})
@@ -273,20 +270,21 @@ def conformance(values: dict[str, Any], extra: Mapping[str, Any], tags: dict[str
     """FOCUS 1.1 - 1.3 requirements between columns (each a flag, never a quarantine), and the
     1.3 split-allocation tags merged into ``tags`` (allocated wins; kept in extra as written)."""
     out: list[str] = []
+    got = _folded(extra).get
     status, category = values["commitment_discount_status"], values["charge_category"]
     if status is not None and values["commitment_discount_id"] is None:
         out.append("CommitmentDiscountStatus is set but CommitmentDiscountId is null")
     if status is not None and category not in (None, "Usage"):
         out.append(f"CommitmentDiscountStatus is set on a {category} row (only Usage rows have one)")
-    cap_status, cap_id = _get(extra, "CapacityReservationStatus"), _get(extra, "CapacityReservationId")
+    cap_status, cap_id = got("capacityreservationstatus"), got("capacityreservationid")
     if cap_status is not None and cap_status not in CAPACITY_STATUS:
         out.append(f"CapacityReservationStatus {cap_status!r} is not a FOCUS 1.1 value")
     if cap_status is not None and cap_id is None:
         out.append("CapacityReservationStatus is set but CapacityReservationId is null")
-    allocated = [n for n in ALLOCATED if _get(extra, n) is not None]
-    if allocated and _get(extra, "AllocatedMethodId") is None:
+    allocated = [n for n in ALLOCATED if got(n.casefold()) is not None]
+    if allocated and got("allocatedmethodid") is None:
         out.append(f"AllocatedMethodId is null on an allocated charge ({', '.join(allocated)} set)")
-    raw = _get(extra, "AllocatedTags")
+    raw = got("allocatedtags")
     if raw is not None:
         more, note = parse_tags(raw)
         if note:

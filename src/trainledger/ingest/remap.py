@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from pathlib import Path
 from types import MethodType
@@ -41,6 +41,16 @@ class MappedSettings:
     native: Any  # the native importer, reading this mapping's headers
     columns: tuple[Column, ...]
     as_of: datetime
+    pseudo: tuple[Column, ...] = ()  # reading-only columns (fallbacks, periods)
+    memo: dict[int, Any] = field(default_factory=dict)  # the native importer's Context, by ctx
+
+    def native_ctx(self, ctx: Context) -> Context:
+        hit = self.memo.get(id(ctx))
+        if hit is None or hit[0] is not ctx:
+            hit = (ctx, replace(ctx, cfg=self.base_cfg))
+            self.memo.clear()
+            self.memo[id(ctx)] = hit
+        return hit[1]
 
 
 class _Reader(DelimitedImporter):
@@ -126,7 +136,8 @@ class MappedImporter:
             if day
             else datetime.now(UTC)
         )
-        return MappedSettings(spec, base_cfg, native, columns, as_of)
+        pseudo = tuple(c for c in columns if c.name.startswith("__"))
+        return MappedSettings(spec, base_cfg, native, columns, as_of, pseudo)
 
     def identity(
         self, path: Path, options: Mapping[str, Any], cfg: MappedSettings
@@ -203,7 +214,7 @@ class MappedImporter:
             values = {**rest, **out}
         elif rec.extra and not isinstance(self.base, DelimitedImporter):
             values = {**rec.extra, **values}  # progress keeps unmapped keys in ``extra``
-        pseudo = [c for c in cfg.columns if c.name.startswith("__")]
+        pseudo = cfg.pseudo
         if pseudo:  # what fed a fallback or a period stays on the row, in ``extra``
             extra = rec.extra if rec.extra is not None else {}
             for c in pseudo:
@@ -227,20 +238,20 @@ class MappedImporter:
                 values["charge_period_start"] = got[0]
                 if values.get("charge_period_end") is None:
                     values["charge_period_end"] = got[1]
-        for k in [k for k in values if k.startswith("__")]:
-            del values[k]
+        for c in pseudo:
+            values.pop(c.name, None)
         rec.values = values
 
     def validate(self, record: Record, ctx: Context) -> dict[str, Any]:
         cfg: MappedSettings = ctx.cfg
-        values = cfg.native.validate(record, replace(ctx, cfg=cfg.base_cfg))
-        for k in [k for k in values if k.startswith("__")]:
-            del values[k]  # the reading-only columns (fallbacks, periods) are no lake columns
+        values = cfg.native.validate(record, cfg.native_ctx(ctx))
+        for c in cfg.pseudo:
+            values.pop(c.name, None)  # the reading-only columns (fallbacks, periods) are no lake columns
         return values
 
     def normalise(self, values: dict[str, Any], record: Record, ctx: Context) -> dict[str, Any]:
         cfg: MappedSettings = ctx.cfg
-        out = cfg.native.normalise(values, record, replace(ctx, cfg=cfg.base_cfg))
+        out = cfg.native.normalise(values, record, cfg.native_ctx(ctx))
         flags: list[str] = out["flags"]
         for note in cfg.spec.notes:
             if note.when == "always":
