@@ -165,3 +165,21 @@ def test_vendor_tags_forms_agree(tags):
     assert vendor_tags(";".join(f"{k}={v}" for k, v in tags.items())) == tags
     if tags:
         assert vendor_tags("; ".join(f"key:{k} value:{v}" for k, v in tags.items())) == tags
+
+
+def test_parquet_storage_and_progress_through_a_mapping(lake, write, tmp_path):
+    sm = write("s.toml", 'table = "storage_objects"\n[columns]\npath = ["Object"]\nsize_bytes = ["Bytes"]\n'
+                         '[constants]\nstorage_class = "cache"\n')
+    pq.write_table(pa.table({"object": ["c/a", "c/b"], "Bytes": [10, 20]}), tmp_path / "s.parquet")
+    day1 = run("mapped_storage", tmp_path / "s.parquet", lake, mapping=str(sm), import_date="2026-11-02")
+    day2 = run("mapped_storage", tmp_path / "s.parquet", lake, mapping=str(sm), import_date="2026-11-09")
+    assert (day1.accepted, day2.accepted) == (2, 2)  # an undated listing on another day: a new snapshot
+    assert sorted({r["snapshot_date"] for r in lake.read("storage_objects").to_pylist()}) == [
+        date(2026, 11, 2), date(2026, 11, 9)]
+    pm = write("p.toml", 'table = "progress_events"\n[columns]\nts = { from = ["time"], type = "epoch_ms" }\n'
+                         'run = ["job"]\nstep = ["iter"]\n[constants]\nevent = "step"\n')
+    pq.write_table(pa.table({"time": [1793606400000], "job": ["7001"], "iter": [10], "loss": [2.5]}),
+                   tmp_path / "p.parquet")
+    res = run("mapped_progress", tmp_path / "p.parquet", lake, mapping=str(pm))
+    ev = lake.read("progress_events").to_pylist()[0]
+    assert res.accepted == 1 and ev["step"] == 10 and json.loads(ev["extra"]) == {"loss": 2.5}

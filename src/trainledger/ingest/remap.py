@@ -20,7 +20,7 @@ from types import MethodType
 from typing import Any
 
 from trainledger.errors import BadInput
-from trainledger.ingest.base import Column, Context, Record
+from trainledger.ingest.base import Column, Context, Record, dumps
 from trainledger.ingest.delimited import DelimitedImporter, read_delimited
 from trainledger.ingest.mapping import (
     MAPPING_REMEDY,
@@ -184,7 +184,10 @@ class MappedImporter:
         cfg: MappedSettings = ctx.cfg
         nctx = self._native_ctx(ctx, path)
         head = sniff(path)
-        if isinstance(self.base, DelimitedImporter):
+        if head.container == "parquet" and not hasattr(self.base, "_parse_parquet"):
+            records = _parquet_records(path, cfg)  # the focus reader has its own
+            rename = True
+        elif isinstance(self.base, DelimitedImporter):
             records = cfg.native.parse(path, nctx)
             rename = False
         elif head.json_keys is not None:
@@ -201,14 +204,16 @@ class MappedImporter:
     def _rewrite(self, rec: Record, cfg: MappedSettings, rename: bool, path: Path) -> None:
         spec, tz = cfg.spec, cfg.spec.tz
         values = rec.values
-        if rename:  # JSON objects: keys are the source's names
+        if rename:  # JSON objects, Parquet rows: keys are the source's names (any case)
             taken: set[str] = set()
             out: dict[str, Any] = {}
+            index = {k.casefold(): k for k in values}
             for c in cfg.columns:
                 for s in c.sources:
-                    if s in values:
-                        out[c.name] = values[s]
-                        taken.add(s)
+                    k = index.get(s.casefold())
+                    if k is not None:
+                        out[c.name] = values[k]
+                        taken.add(k)
                         break
             rest = {k: v for k, v in values.items() if k not in taken and k not in out}
             values = {**rest, **out}
@@ -265,6 +270,28 @@ class MappedImporter:
             if note:
                 flags.append(note)
         return out
+
+
+def _parquet_records(path: Path, cfg: MappedSettings) -> Iterator[Record]:
+    """A Parquet table's rows, keyed by column name like JSON objects. An undated storage row is
+    a statement about the import date, as in the ``storage`` importer: its key includes it."""
+    import pyarrow.parquet as pq
+
+    from trainledger.ingest.keys import canon_loose, content_key, mapping_key
+
+    day = getattr(cfg.base_cfg, "import_date", None)
+    pf = pq.ParquetFile(path)
+    names = {n.casefold() for n in pf.schema_arrow.names}
+    dated = any(s.casefold() in names for c in cfg.columns if c.name == "snapshot_date" for s in c.sources)
+    row = 0
+    for batch in pf.iter_batches(batch_size=8192):
+        for d in batch.to_pylist():
+            row += 1
+            values = {k: v for k, v in d.items() if v is not None and v != ""}
+            key = mapping_key(values, fold=True, default=canon_loose)
+            if day is not None and not dated:
+                key = content_key([key, "snapshot_date", day.isoformat()])
+            yield Record(row, None, dumps(d), key, values, {})
 
 
 def provisional(row: Mapping[str, Any], cfg: MappedSettings) -> str | None:
