@@ -5,6 +5,7 @@ carrying its table's required values."""
 from __future__ import annotations
 
 import itertools
+import json
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -58,3 +59,48 @@ def test_any_content_is_counted_or_refused(kind, ops, tmp_path):
     required = [f.name for f in TABLES[table] if not f.nullable]
     for r in rows:
         assert all(r[name] is not None for name in required)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(lines=st.lists(st.one_of(
+    st.tuples(st.integers(0, 2 ** 42),
+              st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.sampled_from(["inf", "nan", "1e999"])),
+              st.integers(-5, 10 ** 6))
+    .map(lambda t: f"{t[0]} {t[1]} {t[2]}"),
+    st.text(max_size=20)), max_size=12))
+def test_mlflow_metric_files_are_counted_or_refused(lines, tmp_path):
+    n = next(counter)
+    run_dir = tmp_path / f"r{n}" / "mlruns" / "0" / "abc"
+    (run_dir / "metrics").mkdir(parents=True)
+    (run_dir / "meta.yaml").write_text("run_id: abc\nstart_time: 1793606400000\nstatus: 3\nend_time: 1793606500000\n")
+    (run_dir / "metrics" / "loss").write_text("\n".join(lines), encoding="utf-8")
+    lake = Lake(tmp_path / f"lake{n}")
+    try:
+        (res,) = import_files("mlflow", [run_dir / "meta.yaml"], lake)
+    except BadInput:
+        return
+    assert res.accepted + res.duplicates + res.quarantined == res.rows_read
+    assert lake.read("progress_events").num_rows == res.accepted
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ops=edits)
+def test_inventory_data_lines_are_counted_or_refused(ops, tmp_path):
+    n = next(counter)
+    root = tmp_path / f"i{n}" / "cfg"
+    (root / "data").mkdir(parents=True)
+    (root / "2026").mkdir()
+    text = '"b","ckpt/a%20b","10","2026-11-01T00:00:00.000Z","STANDARD"\n"b","x","7","","GLACIER"\n'
+    (root / "data" / "a.csv").write_text(mutate(text, ops), encoding="utf-8", newline="")
+    (root / "2026" / "manifest.json").write_text(json.dumps({
+        "creationTimestamp": "1793577600000", "fileFormat": "CSV", "sourceBucket": "b",
+        "fileSchema": "Bucket, Key, Size, LastModifiedDate, StorageClass",
+        "files": [{"key": "cfg/data/a.csv", "size": 1}]}))
+    lake = Lake(tmp_path / f"lake{n}")
+    try:
+        (res,) = import_files("inventory", [root / "2026" / "manifest.json"], lake,
+                              options={"storage_prefixes": [("b/", "cache")]})
+    except BadInput:
+        return
+    assert res.accepted + res.duplicates + res.quarantined == res.rows_read
+    assert lake.read("storage_objects").num_rows == res.accepted

@@ -77,6 +77,15 @@ def test_mlflow_run_that_logged_more_is_read_again(lake, tmp_path):
     assert q[0]["raw"] == "metrics/train/loss:5: not a metric line" and "MLflow" in q[0]["reason"]
 
 
+def test_mlflow_diverged_values_are_kept_as_written(lake, tmp_path):
+    meta = mlrun(tmp_path, extra_loss=f"{T0 + 700000} nan 300\n{T0 + 710000} inf 301\n{T0 + 720000} 1E+400 302\n")
+    res = run("mlflow", meta, lake)
+    steps = {r["step"]: json.loads(r["extra"])["metrics"] for r in lake.read("progress_events").to_pylist()
+             if r["event"] == "step"}
+    assert res.quarantined == 0
+    assert [steps[s]["train/loss"] for s in (300, 301, 302)] == ["nan", "inf", "1E+400"]
+
+
 def test_mlflow_experiment_meta_is_refused_with_the_runs_to_import(lake, tmp_path):
     mlrun(tmp_path)
     with pytest.raises(WrongFileType) as e:

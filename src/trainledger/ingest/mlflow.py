@@ -72,11 +72,18 @@ def _ms(text: str) -> str:
 
 
 def _number(text: str) -> Any:
+    """A metric value: int when written as one, else float; NaN, infinities and values beyond
+    a float stay as written (a diverged loss is a fact worth keeping, not a number to guess)."""
     try:
         d = Decimal(text)
     except InvalidOperation:
         return text
-    return int(d) if d == d.to_integral_value() and "." not in text and "e" not in text.lower() else float(d)
+    if not d.is_finite():
+        return text
+    if d == d.to_integral_value() and "." not in text and "e" not in text.lower():
+        return int(d)
+    f = float(d)
+    return f if f not in (float("inf"), float("-inf")) else text
 
 
 class MlflowImporter(ProgressImporter):
