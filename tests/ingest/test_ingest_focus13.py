@@ -114,3 +114,19 @@ def test_parquet_reads_like_csv_and_is_a_duplicate(lake, write, tmp_path):
     pq.write_table(table, path)
     res = run("focus", path, lake)
     assert (res.accepted, res.duplicates) == (0, 6)
+
+
+def test_cli_prints_problems_per_rule(tmp_path):
+    from click.testing import CliRunner
+
+    from trainledger.cli import cli
+
+    ws = tmp_path / "ws"
+    runner = CliRunner()
+    assert runner.invoke(cli, ["init", str(ws)]).exit_code == 0
+    (tmp_path / "f.csv").write_text(_csv(), encoding="utf-8")
+    out = runner.invoke(cli, ["--workspace", str(ws), "import", "focus", str(tmp_path / "f.csv")],
+                        catch_exceptions=False).output
+    assert "5 accepted with flags" in out
+    assert "  allowed values: CapacityReservationStatus 1" in out
+    assert "  correction: ChargeClass 1" in out

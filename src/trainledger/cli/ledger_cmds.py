@@ -10,6 +10,8 @@ from pathlib import Path
 import click
 
 from trainledger.ingest import KINDS as INGEST_KINDS
+from trainledger.ingest.focus import source_report
+from trainledger.ingest.schemas import KIND_TABLES
 from trainledger.model import CASH_BASES
 from trainledger.service import Workspace
 
@@ -62,6 +64,9 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
         click.echo(f"{r.path}: {r.accepted} accepted, {r.duplicates} duplicate, {r.quarantined} quarantined"
                    + (f", {r.flagged} accepted with flags (see the lake's imports.jsonl)" if r.flagged else "")
                    + (f" → {r.quarantine_file}" if r.quarantine_file else ""))
+        if r.flagged and KIND_TABLES.get(kind) == "bill_lines":  # FOCUS problems per rule / 按规则
+            for rule, columns in source_report(wsp.lake, r.sha256).items():
+                click.echo(f"  {rule}: " + ", ".join(f"{c} {n}" for c, n in sorted(columns.items())))
 
 
 @click.command("attribute")

@@ -307,6 +307,8 @@ ALLOCATED = ("AllocatedResourceId", "AllocatedResourceName", "AllocatedTags", "A
 # non-conformance (a correction, a float read exactly) are not problems.
 RULES: tuple[tuple[str, str], ...] = (
     ("correction", r"^correction: "),
+    ("provisional bill", r"^provisional: "),  # evidence notes of a mapped vendor bill
+    ("evidence note", r"^note: "),
     ("allowed values", r"is not a FOCUS [\d.]+ value"),
     ("Tags is a JSON object", r"Tags is not (JSON|a JSON object)|Tags repeats key"),
     ("commitment discount columns agree", r"^CommitmentDiscountStatus is set"),
@@ -330,7 +332,9 @@ def validation_report(flag_lists: Any) -> dict[str, dict[str, int]]:
             flags = json.loads(flags)
         for f in flags:
             rule = next((r for r, rx in compiled if rx.search(f)), "other")
-            column = f.split(":", 1)[0].split(" ", 1)[0] if rule != "correction" else "ChargeClass"
+            column = {"correction": "ChargeClass", "provisional bill": "rows", "evidence note": "rows"}.get(
+                rule
+            ) or f.split(":", 1)[0].split(" ", 1)[0]
             by_col = out.setdefault(rule, {})
             by_col[column] = by_col.get(column, 0) + 1
     return out
@@ -396,3 +400,14 @@ def parse_tags(value: Any) -> tuple[dict[str, Any], str | None]:
     if repeated:
         return obj, f"Tags repeats key(s) {sorted(set(repeated))}; kept the last value"
     return obj, None
+
+
+def source_report(lake: Any, sha256: str) -> dict[str, dict[str, int]]:
+    """``validation_report`` of the bill lines a file (content hash) put in the lake."""
+    import pyarrow.parquet as pq
+
+    folder = lake.partition_path("bill_lines", sha256).parent
+    flags: list[str] = []
+    for part in sorted(folder.glob("part-*.parquet")):
+        flags += pq.read_table(part, columns=["flags"]).column("flags").to_pylist()
+    return validation_report(flags)

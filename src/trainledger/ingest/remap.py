@@ -260,11 +260,11 @@ class MappedImporter:
         flags: list[str] = out["flags"]
         for note in cfg.spec.notes:
             if note.when == "always":
-                flags.append(note.text)
+                flags.append(f"note: {note.text}")
             elif note.when == "decimals_over":
                 v = out.get(note.column)
                 if isinstance(v, str) and "." in v and len(v.split(".", 1)[1].rstrip("0")) > note.places:
-                    flags.append(note.text)
+                    flags.append(f"note: {note.text}")
         if cfg.spec.finalised is not None:
             note = provisional(out, cfg)
             if note:
