@@ -183,3 +183,16 @@ def test_parquet_storage_and_progress_through_a_mapping(lake, write, tmp_path):
     res = run("mapped_progress", tmp_path / "p.parquet", lake, mapping=str(pm))
     ev = lake.read("progress_events").to_pylist()[0]
     assert res.accepted == 1 and ev["step"] == 10 and json.loads(ev["extra"]) == {"loss": 2.5}
+
+
+def test_relative_times_from_an_origin(lake, write):
+    pm = write("p.toml", 'table = "progress_events"\n[columns]\n'
+                         'ts = { from = ["t"], type = "epoch_s", origin = "2026-11-02T08:00:00+08:00" }\n'
+                         'run = ["job"]\n[constants]\nevent = "start"\n')
+    run("mapped_progress", write("p.csv", "t,job\n90.5,1\n"), lake, mapping=str(pm))
+    ev = lake.read("progress_events").to_pylist()[0]
+    assert ev["ts"] == datetime.fromisoformat("2026-11-02T00:01:30.500000+00:00")
+    bad = write("b.toml", 'table = "progress_events"\n[columns]\nts = { from = ["t"], type = "epoch_s", '
+                          'origin = "2026-11-02T08:00:00" }\n')
+    with pytest.raises(BadInput, match="offset"):
+        import_files("mapped_progress", [write("p2.csv", "t,job\n1,1\n")], lake, options={"mapping": str(bad)})

@@ -36,7 +36,8 @@ Format (``docs/formats.md`` § Mapped files)::
     places = 2
 
 Types: ``text`` (default), ``decimal`` (``scale`` multiplies exactly), ``time`` (ISO, ``/``
-dates, ``GMT+08:00``; naive → ``timezone``), ``epoch_s``, ``epoch_ms``, ``date``, ``tags``
+dates, ``GMT+08:00``; naive → ``timezone``), ``epoch_s``, ``epoch_ms`` (from 1970, or from the
+column's ``origin``, an ISO time with offset: a trace's relative times), ``date``, ``tags``
 (JSON, ``key:k value:v;...``, ``k=v;...`` or ``k:v;...`` → a JSON object).
 """
 
@@ -76,6 +77,7 @@ class Field:
     unmapped: str = "keep"  # keep | null
     constant: Any = None
     fallback: tuple[str, ...] = ()  # headers read, in order, when the value is empty
+    origin: datetime | None = None  # epoch_s / epoch_ms: counted from this instant, not 1970
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +154,7 @@ def parse_spec(data: Mapping[str, Any], text: str, origin: str) -> Spec:
             MappingProxyType({str(k).casefold(): str(v) for k, v in values.items()}) if values else None,
             str(spec.get("unmapped", "keep")),
             fallback=_names(spec["fallback"], f"columns.{name}.fallback") if "fallback" in spec else (),
+            origin=_origin(spec.get("origin"), origin, name),
         )
     for name, value in (data.get("constants") or {}).items():
         if name not in names:
@@ -186,6 +189,21 @@ def parse_spec(data: Mapping[str, Any], text: str, origin: str) -> Spec:
         notes=notes,
         run_from_path=data.get("run_from_path"),
     )
+
+
+def _origin(value: Any, origin: str, name: str) -> datetime | None:
+    """A trace's time origin (``2020-04-01T00:00:00+08:00``): offsets count from it."""
+    if value is None:
+        return None
+    try:
+        dt = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+    except ValueError:
+        raise BadInput(f"mapping {origin}: column {name}: origin {value!r} is not an ISO time",
+                       remedy="e.g. origin = 2020-04-01T00:00:00+08:00") from None
+    if dt.tzinfo is None:
+        raise BadInput(f"mapping {origin}: column {name}: origin {value!r} has no UTC offset",
+                       remedy="write the origin with its offset, e.g. +08:00") from None
+    return dt.astimezone(UTC)
 
 
 def load_spec(ref: str | Path) -> Spec:
@@ -305,7 +323,8 @@ def transform(f: Field, value: Any, tz: ZoneInfo) -> Any:
         if f.type in ("epoch_s", "epoch_ms"):
             n = Decimal(str(value).strip())
             secs = n / 1000 if f.type == "epoch_ms" else n
-            return _iso(datetime(1970, 1, 1, tzinfo=UTC) + timedelta(seconds=float(secs)))
+            base = f.origin or datetime(1970, 1, 1, tzinfo=UTC)
+            return _iso(base + timedelta(seconds=float(secs)))
         if f.type == "date" and isinstance(value, str):
             m = _SLASH_DATE.match(value.strip())
             return f"{m[1]}-{int(m[2]):02d}-{int(m[3]):02d}" if m else value.strip()
