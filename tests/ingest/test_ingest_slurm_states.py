@@ -106,3 +106,19 @@ def test_steps_do_not_double_count_gpu_time(lake, write):
         for r in kept if r["job_id"] == "2001"
     )
     assert hours == 8 * 1.5 + 8 * 2  # 28 GPU-hours: 12 lost to the node failure, 16 to finish
+
+
+def test_an_untyped_allocation_takes_its_steps_gpu_type(lake, write):
+    text = FMT + "".join([
+        row("3001", "sft", "COMPLETED", "2026-11-02T08:00:00", "2026-11-02T10:00:00",
+            tres="cpu=64,gres/gpu=8,node=1"),
+        row("3001.batch", "batch", "COMPLETED", "2026-11-02T08:00:00", "2026-11-02T10:00:00",
+            comment="", wckey="", tres="cpu=64,gres/gpu:h800=8,node=1"),
+        row("3002", "sft", "COMPLETED", "2026-11-02T08:00:00", "2026-11-02T10:00:00",
+            tres="cpu=64,gres/gpu=8,node=1"),
+    ])
+    run("slurm", write("s.txt", text), lake, tz="UTC")
+    rows = lake.read("jobs").to_pylist()
+    assert [r["job_id"] for r in rows] == ["3001", "3001.batch", "3002"]  # order kept
+    assert (rows[0]["gpu_type"], rows[2]["gpu_type"]) == ("h800", None)
+    assert any("from the job's steps" in f for f in json.loads(rows[0]["flags"]))

@@ -274,6 +274,34 @@ def settle_repeated_hour(values: dict[str, Any], record: Record, tz: ZoneInfo) -
     values["start"], values["end"] = chosen
 
 
+def _job_of(rec: Record) -> tuple[str, str]:
+    return str(rec.values.get("cluster") or "").strip(), str(rec.values["job_id"]).strip()
+
+
+def _enriched(held: list[Record]) -> Iterator[Record]:
+    """``held`` (an allocation, then its steps) with the allocation told its steps' GPU type."""
+    if not held:
+        return
+    try:
+        _, own, _ = gpus_of(parse_tres(str(held[0].values.get("alloc_tres") or "")))
+    except ValueError:
+        own = None
+    if own or len(held) == 1:
+        yield from held
+        return
+    types: set[str] = set()
+    for step in held[1:]:
+        try:
+            _, t, _ = gpus_of(parse_tres(str(step.values.get("alloc_tres") or "")))
+        except ValueError:
+            continue
+        if t:
+            types.add(t)
+    if len(types) == 1 and held[0].extra is not None:
+        held[0].extra["gpu_type_from_steps"] = types.pop()
+    yield from held
+
+
 def first_word(value: Any, ctx: Context) -> str:
     words = str(value).split()
     if not words:
@@ -335,9 +363,13 @@ class SlurmImporter(DelimitedImporter):
         """The rows as read, each job's allocations numbered (``extra.attempt``): ``sacct -D``
         lists a requeued job once per allocation, oldest first, each with its own Start; a row
         repeating an allocation (same Start) is the same attempt. A step (``1001.batch``,
-        ``1001.extern``, ``1001.0``) belongs to its job's latest attempt (``extra.step``)."""
+        ``1001.extern``, ``1001.0``) belongs to its job's latest attempt (``extra.step``).
+        Steps follow their allocation: an allocation whose AllocTRES names no GPU type takes
+        the one type its steps name (``extra.gpu_type_from_steps``); rows keep their order."""
         starts: dict[tuple[str, str], list[Any]] = {}
+        held: list[Record] = []  # an allocation and the steps read after it
         for rec in super().parse(path, ctx):
+            job = None
             if rec.problem is None and rec.values.get("job_id"):
                 cluster = str(rec.values.get("cluster") or "").strip()
                 job, dot, step = str(rec.values["job_id"]).strip().partition(".")
@@ -353,7 +385,14 @@ class SlurmImporter(DelimitedImporter):
                         seen.append(start)
                     extra["attempt"] = seen.index(start) + 1
                 rec.extra = extra
-            yield rec
+                if dot and held and _job_of(held[0]) == (cluster, job):
+                    held.append(rec)
+                    continue
+            yield from _enriched(held)
+            held = [rec] if job is not None and "step" not in (rec.extra or {}) else []
+            if not held:
+                yield rec
+        yield from _enriched(held)
 
     def normalise(self, values: dict[str, Any], record: Record, ctx: Context) -> dict[str, Any]:
         flags: list[str] = values["flags"]
@@ -365,6 +404,10 @@ class SlurmImporter(DelimitedImporter):
         except ValueError as e:
             raise Rejected(str(e), "fix AllocTRES: comma-separated name=value items") from None
         flags += notes
+        from_steps = (record.extra or {}).get("gpu_type_from_steps")
+        if gpu_type is None and gpus and from_steps:
+            gpu_type = from_steps
+            flags.append(f"GPU type {from_steps} from the job's steps (its AllocTRES names none)")
         settle_repeated_hour(values, record, ctx.cfg)
         start, end, submit = values["start"], values["end"], values["submit"]
         if start is not None and end is not None and end < start:
