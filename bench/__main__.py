@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-BENCHMARKS = ("bench.bench_montecarlo", "bench.bench_pipeline", "bench.bench_scale")
+BENCHMARKS = ("bench.bench_montecarlo", "bench.bench_pipeline", "bench.bench_scale", "bench.bench_mapped")
 TARGETS_MS = {"montecarlo_core (100k samples, 20 inputs)": 100.0}
 
 

@@ -134,3 +134,13 @@ def test_wrong_vendor_gets_one_clear_error(lake, write):
     with pytest.raises(WrongFileType) as e:
         import_files("slurm", [write("v.csv", VOLC)], lake, options={"tz": "UTC"})
     assert "Volcano Engine" in str(e.value)
+
+
+def test_gb18030_export_with_mostly_ascii_rows_is_recognised(lake, write):
+    """Real exports are mostly digits and ids: the file's head looks like damaged UTF-8 with few
+    bad bytes, yet the Chinese header must still be read (as the preset's GB18030)."""
+    header, *rows = ALIYUN.splitlines(keepends=True)
+    ascii_row = ("2026-11,2026-11-02,1,1,x,ECS,ecs,GPU,i-{0},n{0},i-{0},n{0},,cn,1,h,1.00,0,1.00,CNY\n")
+    text = header + "".join(ascii_row.format(i) for i in range(3000))
+    res = run("aliyun", write("big.csv", text.encode("gb18030")), lake, import_date="2026-11-20")
+    assert (res.rows_read, res.accepted) == (3000, 3000)

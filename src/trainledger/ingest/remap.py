@@ -159,11 +159,13 @@ class MappedImporter:
             if head.container == "text" and not head.header and head.json_keys is None:
                 return "it has no header line"
             return True
-        return self._signature(head)
+        return self._signature(head, path)
 
-    def _signature(self, head: Head) -> bool | str:
+    def _signature(self, head: Head, path: Path) -> bool | str:
         spec = load_spec(self.preset)  # presets are small files; read when asked
         names = head.json_keys if head.json_keys is not None else head.header
+        if spec.encoding and any("\ufffd" in n for n in names):
+            names = _header_as(path, spec.encoding, head.delimiter or ",") or names
         folded = {n.casefold() for n in names}
         missing = [" or ".join(g) for g in spec.signature if not any(s.casefold() in folded for s in g)]
         if missing:
@@ -270,6 +272,22 @@ class MappedImporter:
             if note:
                 flags.append(note)
         return out
+
+
+def _header_as(path: Path, encoding: str, delimiter: str) -> tuple[str, ...] | None:
+    """The header line of ``path`` decoded as ``encoding`` (a GB18030 export whose mostly-ASCII
+    rows made it look like damaged UTF-8)."""
+    import csv
+
+    with open(path, "rb") as f:
+        for raw in f:
+            if raw.strip():
+                try:
+                    line = raw.decode(encoding)
+                except UnicodeDecodeError:
+                    return None
+                return tuple(h.strip() for h in next(csv.reader([line], delimiter=delimiter), []))
+    return None
 
 
 def _parquet_records(path: Path, cfg: MappedSettings) -> Iterator[Record]:
