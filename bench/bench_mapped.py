@@ -15,7 +15,8 @@ from trainledger.lake import Lake
 ROWS, REPEATS = 50_000, 3
 ALI = ("账期,账单日期,账号ID,Owner账号ID,财务单元,产品,产品Code,计费项,实例ID,实例昵称,分拆项ID,"
        "分拆项名称,实例标签,地域,用量,用量单位,官网价,优惠金额,应付金额,币种\n")
-FOCUS = "BilledCost,ListCost,ChargePeriodStart,ChargePeriodEnd,BillingCurrency,ResourceId,ResourceName,ServiceCategory,Tags\n"
+FOCUS = ("BilledCost,ListCost,ChargePeriodStart,ChargePeriodEnd,BillingCurrency,ResourceId,ResourceName,"
+         "ServiceCategory,Tags\n")
 
 
 def _write(d: Path) -> tuple[Path, Path]:
