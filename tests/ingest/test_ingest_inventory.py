@@ -123,3 +123,29 @@ def test_a_csv_is_not_a_manifest(lake, write):
     with pytest.raises(WrongFileType) as e:
         import_files("inventory", [write("l.csv", "path,size_bytes\na,1\n")], lake)
     assert "manifest.json" in str(e.value) and "import storage" in str(e.value).replace("`", "")
+
+
+def test_successive_reports_give_gib_months_in_the_engine(lake, tmp_path):
+    """Two weekly S3 reports of one 100 GiB checkpoint: the engine charges 1 day (written the
+    day before the first report) and then the 7 days between the reports — 8 days in all."""
+    import textwrap
+    from decimal import Decimal
+
+    from tests.engine.factories import CONFIG, T0, price_lookup
+
+    from trainledger import workspace
+    from trainledger.engine import Facts, attribute
+    from trainledger.engine.assets import DAYS_PER_MONTH
+
+    line = ('"llm-ckpt","runs/r1/model.pt","107374182400","2026-11-01T10:00:00.000Z",'
+            '"0cc175b9c0f1b6a831c399e269772661","STANDARD","true","false"\n')
+    run("inventory", s3_report(tmp_path, DAY1, [line]), lake, storage_prefixes=RULES)
+    run("inventory", s3_report(tmp_path, DAY2, [line], name="2026-11-09T01-00Z"), lake,
+        storage_prefixes=RULES)
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "trainledger.toml").write_text(textwrap.dedent(CONFIG), encoding="utf-8")
+    facts = Facts(storage_objects=tuple(lake.read("storage_objects").to_pylist()))
+    result = attribute(facts, workspace.load(root), price_lookup, T0.date())
+    qty = sorted(ln.quantity for ln in result.lines if ln.category == "storage")
+    assert qty == [100 * Decimal(1) / DAYS_PER_MONTH, 100 * Decimal(7) / DAYS_PER_MONTH]
