@@ -33,7 +33,7 @@ from trainledger.ingest.base import Context, Record, Verdict
 from trainledger.ingest.delimited import reading_options
 from trainledger.ingest.keys import mapping_key
 from trainledger.ingest.progress import ProgressImporter
-from trainledger.ingest.text import sniff
+from trainledger.ingest.text import sha256_file, sniff
 
 SUBDIRS = ("metrics", "tags", "params")
 SAVE, RESTORE = "checkpoint_save_s", "checkpoint_restored"
@@ -63,7 +63,7 @@ def run_digest(run_dir: Path) -> str:
     h = hashlib.sha256()
     for p in _files(run_dir):
         h.update(p.relative_to(run_dir).as_posix().encode() + b"\0")
-        h.update(hashlib.sha256(p.read_bytes()).digest())
+        h.update(bytes.fromhex(sha256_file(p)))
     return h.hexdigest()
 
 

@@ -34,7 +34,7 @@ from trainledger.ingest.base import Context, Record, Verdict
 from trainledger.ingest.delimited import reading_options
 from trainledger.ingest.keys import content_key, mapping_key
 from trainledger.ingest.storage import StorageImporter
-from trainledger.ingest.text import sniff
+from trainledger.ingest.text import sha256_file, sniff
 
 FIELDS = {  # fileSchema name (case-folded) → storage importer column
     "bucket": "bucket",
@@ -103,7 +103,7 @@ class InventoryImporter(StorageImporter):
         m = read_manifest(path)
         h = hashlib.sha256()
         for f in m["files"]:
-            h.update(hashlib.sha256(data_file(path, f["key"]).read_bytes()).digest())
+            h.update(bytes.fromhex(sha256_file(data_file(path, f["key"]))))  # streamed
         day = {"snapshot_date": self._snapshot(m), "data_files": h.hexdigest()}
         return {**reading_options(options, self.options_used), **day}, day
 
@@ -163,7 +163,9 @@ def _rows(src: Path, schema: list[str], fmt: str) -> Iterator[tuple[str, dict[st
                 yield json.dumps(d, default=str, ensure_ascii=False), {
                     _schema_name(schema, k): v for k, v in d.items()}
         return
-    opener = gzip.open if src.read_bytes()[:2] == b"\x1f\x8b" else open
+    with open(src, "rb") as f:
+        gzipped = f.read(2) == b"\x1f\x8b"
+    opener = gzip.open if gzipped else open
     with opener(src, "rb") as fb:
         text = io.TextIOWrapper(fb, encoding="utf-8", newline="")
         for line in text:
