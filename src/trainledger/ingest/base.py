@@ -170,7 +170,7 @@ def convert_columns(
             continue
         try:
             v = convert(v, ctx)
-        except (ValueError, TypeError) as e:
+        except (ValueError, TypeError, ArithmeticError) as e:  # Overflow: a value out of range
             if flag_errors:
                 flags.append(f"{label}: {e}")
                 out[name] = default

@@ -16,7 +16,7 @@ from typing import Any
 
 from trainledger.errors import BadInput
 from trainledger.ingest.base import FLAG, Context, Record, Rejected, col, dumps
-from trainledger.ingest.convert import currency, decimal_text, timestamp_utc
+from trainledger.ingest.convert import currency, decimal_text, money_text, timestamp_utc
 from trainledger.ingest.delimited import DelimitedImporter, resolve_header
 from trainledger.ingest.keys import canon_for, canon_json, canon_loose, canon_text, mapping_key
 from trainledger.ingest.text import Head, sniff
@@ -57,7 +57,7 @@ ALLOWED = {
 # FOCUS 1.0 columns that must not be null when present.
 NOT_NULL = ("effective_cost", "list_cost", "contracted_cost", "charge_category")
 CURRENCY_REMEDY = "pass --currency CODE (e.g. --currency USD) for rows without BillingCurrency"
-NUMBER = "write a plain decimal number, e.g. 12.50 or -0.003"
+NUMBER = "write a plain decimal number (no exponent), e.g. 12.50 or -0.003"
 TIME = "write an ISO 8601 time, e.g. 2024-09-01T00:00:00Z"
 
 
@@ -91,14 +91,14 @@ class FocusImporter(DelimitedImporter):
         col(
             "billed_cost",
             "BilledCost",
-            convert=decimal_text,
+            convert=money_text,
             remedy=NUMBER,
             required=True,
             needed=True,
         ),
-        col("effective_cost", "EffectiveCost", convert=decimal_text, remedy=NUMBER),
-        col("list_cost", "ListCost", convert=decimal_text, remedy=NUMBER),
-        col("contracted_cost", "ContractedCost", convert=decimal_text, remedy=NUMBER),
+        col("effective_cost", "EffectiveCost", convert=money_text, remedy=NUMBER),
+        col("list_cost", "ListCost", convert=money_text, remedy=NUMBER),
+        col("contracted_cost", "ContractedCost", convert=money_text, remedy=NUMBER),
         col(
             "currency",
             "BillingCurrency",

@@ -21,6 +21,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from trainledger.errors import BadInput
 from trainledger.ingest.base import Context, Flagged, Record, Rejected, col, dumps
 from trainledger.ingest.convert import (
+    as_utc,
     localize,
     nonneg_integer,
     parse_datetime,
@@ -169,7 +170,7 @@ def gpus_of(tres: Mapping[str, str]) -> tuple[int, str | None, list[str]]:
     typed: dict[str, int] = {}
     for k, v in tres.items():
         if k == "gres/gpu" or k.startswith("gres/gpu:"):
-            if not re.fullmatch(r"\d+", v):
+            if not re.fullmatch(r"[0-9]{1,18}", v):  # ASCII digits; fits the lake's int64
                 raise ValueError(f"AllocTRES {k}={v!r} is not a GPU count")
             if k == "gres/gpu":
                 generic = int(v)
@@ -211,7 +212,7 @@ def slurm_time(value: Any, ctx: Context) -> datetime | Flagged | None:
         return None
     dt = parse_datetime(value)
     if dt.tzinfo is not None:
-        return dt.astimezone(UTC)
+        return as_utc(dt)
     return localize(dt, ctx.cfg)
 
 

@@ -175,6 +175,13 @@ def undecodable(path: Path, encoding: str, given: bool) -> BadInput:
         if offset is not None
         else "a byte cannot be decoded"
     )
+    if offset is not None and offset >= path.stat().st_size - 3 and name.startswith(("utf-16", "utf-32")):
+        where = f"it ends inside a character at byte offset {offset} (the file looks truncated)"
+        return BadInput(
+            f"the file is not whole {name.upper()} text: {where}",
+            path=str(path),
+            remedy="export or copy the file again in full",
+        )
     return BadInput(
         f"the file is not {what} text: {where}",
         path=str(path),
@@ -188,14 +195,18 @@ def undecodable(path: Path, encoding: str, given: bool) -> BadInput:
 
 def decoded_lines(path: Path, f: Any, encoding: str, given: bool) -> Iterator[str]:
     """The lines of text file ``f`` (opened with ``errors="surrogateescape"``); the first line
-    holding an undecodable byte stops the file with ``undecodable`` — never one row per line."""
-    for ln in f:
-        if not ln.isascii():
-            try:
-                ln.encode("utf-8")
-            except UnicodeEncodeError:
-                raise undecodable(path, encoding, given) from None
-        yield ln
+    holding an undecodable byte stops the file with ``undecodable`` — never one row per line;
+    so does a file that ends inside a character (a truncated UTF-16 file)."""
+    try:
+        for ln in f:
+            if not ln.isascii():
+                try:
+                    ln.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise undecodable(path, encoding, given) from None
+            yield ln
+    except UnicodeDecodeError:  # "truncated data": errors="surrogateescape" does not cover it
+        raise undecodable(path, encoding, given) from None
 
 
 # -- what a file looks like ---------------------------------------------------------------------
