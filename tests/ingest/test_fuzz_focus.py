@@ -1,0 +1,24 @@
+"""Fuzz the ``focus`` importer with mutations of the demo's FOCUS bill and the public FOCUS
+sample (AWS, Microsoft, Oracle rows): no traceback, only the
+project's errors, and the counts identity (fuzz_helpers.py)."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from tests.ingest.fuzz_helpers import EXAMPLES, check_import, mutated, seed
+
+SEEDS = (seed("bill-focus.csv"), seed("focus-sample-data/focus_sample.csv"))
+OPTIONS = {}
+
+
+def test_the_seed_imports_cleanly():
+    for data in SEEDS:
+        r = check_import("focus", data, "bill.csv", **OPTIONS)
+        assert r is not None and r.rows_read == r.accepted > 0
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(SEEDS).flatmap(lambda s: mutated(s, ",")))
+def test_mutated_focus_never_crashes(data):
+    check_import("focus", data, "bill.csv", **OPTIONS)
