@@ -6,6 +6,7 @@ import json
 from decimal import Decimal
 from typing import Any
 
+from trainledger.mdtext import Md
 from trainledger.mdtext import inline as _inline
 from trainledger.mdtext import table as _table
 from trainledger.report.i18n import assumption_name, key_field, storage_class, t, v
@@ -33,7 +34,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
     L = lambda k: t(k, lang)  # noqa: E731
     zh = lang.lower().startswith("zh")
     b = s["batch"]
-    out = [f"# {L('title')}: {b['id']}", ""]
+    out = [f"# {L('title')}: {_inline(b['id'])}", ""]
     if b.get("name"):
         out.append(f"**{_inline(b['name'])}** — {L('project')} {_inline(b['project'])},"
                    f" {L('team')} {_inline(b['team'])}")
@@ -76,7 +77,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
     out += ["", f"## {L('labor')}", ""]
     rows = []
     for p in s["labor_by_phase"]:
-        rows.append([f"**{v(p['phase'], lang)}**", "", p["hours"], _money(p["cost"])])
+        rows.append([Md(f"**{_inline(v(p['phase'], lang))}**"), "", p["hours"], _money(p["cost"])])
         rows += [["", v(r["role"], lang), r["hours"], _money(r["cost"])] for r in p["roles"]]
     out += _table([L("phase"), L("role"), L("hours"), L("cost")], rows)
     out += ["", f"## {L('external')}", ""]
