@@ -105,6 +105,8 @@ JSON_HOSTILE: tuple[Any, ...] = (
     "",
     "\u0000",
 )
+# the --encoding a user may pass, right or wrong for the file: mostly none (detect)
+ENCODING_OPTION = st.sampled_from([{}] * 4 + [{"encoding": e} for e in ("utf-16", "utf-16-le", "gb18030", "latin-1")])
 ENCODINGS = ("utf-16", "utf-16-le", "utf-16-be", "gb18030", "latin-1", "utf-8-sig", "cp1252")
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.ingest.fuzz_helpers import EXAMPLES, check_import, mutated, seed
+from tests.ingest.fuzz_helpers import ENCODING_OPTION, EXAMPLES, check_import, mutated, seed
 
 SEEDS = (seed("sacct.txt"),)
 OPTIONS = {"tz": "Asia/Shanghai"}
@@ -19,6 +19,6 @@ def test_the_seed_imports_cleanly():
 
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(SEEDS).flatmap(lambda s: mutated(s, "|")))
-def test_mutated_slurm_never_crashes(data):
-    check_import("slurm", data, "sacct.txt", **OPTIONS)
+@given(st.sampled_from(SEEDS).flatmap(lambda s: mutated(s, "|")), ENCODING_OPTION)
+def test_mutated_slurm_never_crashes(data, encoding):
+    check_import("slurm", data, "sacct.txt", **OPTIONS, **encoding)

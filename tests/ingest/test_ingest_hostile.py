@@ -165,3 +165,11 @@ def test_driver_quarantines_a_row_the_batch_builder_refuses(lake, write, monkeyp
     assert (r.rows_read, r.accepted, r.quarantined) == (3, 2, 1)
     assert "does not fit the lake's int64 column" in reasons(lake, "slurm", r)[2]
     assert lake.read("jobs").column("gpus").to_pylist() == [8, 8]
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-32"])
+def test_a_wrong_utf16_encoding_option_is_refused_by_name(lake, write, encoding):
+    path = write("inv.csv", INVOICES + "I1,V,2026-11-06,1.00,CNY,delivery\n")  # ASCII, odd length
+    with pytest.raises(BadInput, match="encoding") as e:
+        imp("invoice", path, lake, encoding=encoding)
+    assert str(path) in str(e.value)

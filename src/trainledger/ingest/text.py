@@ -175,7 +175,8 @@ def undecodable(path: Path, encoding: str, given: bool) -> BadInput:
         if offset is not None
         else "a byte cannot be decoded"
     )
-    if offset is not None and offset >= path.stat().st_size - 3 and name.startswith(("utf-16", "utf-32")):
+    truncated = offset is not None and offset >= path.stat().st_size - 3
+    if truncated and not given and name.startswith(("utf-16", "utf-32")):
         where = f"it ends inside a character at byte offset {offset} (the file looks truncated)"
         return BadInput(
             f"the file is not whole {name.upper()} text: {where}",
@@ -207,6 +208,12 @@ def decoded_lines(path: Path, f: Any, encoding: str, given: bool) -> Iterator[st
             yield ln
     except UnicodeDecodeError:  # "truncated data": errors="surrogateescape" does not cover it
         raise undecodable(path, encoding, given) from None
+    except UnicodeError as e:  # --encoding utf-16 on a file without a byte-order mark
+        raise BadInput(
+            f"the file cannot be read as {encoding}: {e}",
+            path=str(path),
+            remedy="pass the byte order with the encoding, e.g. --encoding utf-16-le (or utf-16-be)",
+        ) from None
 
 
 # -- what a file looks like ---------------------------------------------------------------------
