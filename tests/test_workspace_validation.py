@@ -65,8 +65,10 @@ def test_values_outside_their_domain(tmp_path, extra, said):
     assert said in str(e.value) and "remedy:" in str(e.value)
 
 
-@pytest.mark.parametrize(("written", "read"), [("asia/shanghai", "Asia/Shanghai"), ("utc", "UTC"),
-                                               ("Europe/Berlin", "Europe/Berlin"), ("AMERICA/NEW_YORK", "America/New_York")])
+@pytest.mark.parametrize(("written", "read"), [
+    ("asia/shanghai", "Asia/Shanghai"), ("utc", "UTC"), ("Europe/Berlin", "Europe/Berlin"),
+    ("AMERICA/NEW_YORK", "America/New_York"),
+])
 def test_time_zones_match_case_insensitively(tmp_path, written, read):
     cfg = load(tmp_path, f"[sources.slurm]\ntimezone = '{written}'\n" + ONE_BATCH)
     assert cfg.get("sources.slurm.timezone") == read

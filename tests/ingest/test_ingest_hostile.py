@@ -83,6 +83,15 @@ def test_implausible_amounts_are_quarantined(lake, write, amount, why):
     assert sorted(lake.read("external_services").column("amount").to_pylist()) == ["1.00", "2"]
 
 
+def test_quarantined_values_say_what_to_do(lake, write):
+    rows = ["I1,V,2026-11-06,4.8E4,CNY,delivery\n", "I2,V,2026-11-06,١٢,CNY,delivery\n",
+            f"I3,V,2026-11-06,{'9' * 17},CNY,delivery\n"]
+    r = imp("invoice", write("inv.csv", INVOICES + "".join(rows)), lake)
+    remedies = [q["remedy"] for q in lake.quarantine("invoice", r.sha256)]
+    assert remedies == ["write it as 48000", "write the digits as ASCII 0-9",
+                        "check the value in the source system; a number this large is an export fault"]
+
+
 def test_the_largest_plausible_amount_is_read_exactly():
     assert money_text("999999999999999.999999") == "999999999999999.999999"
     assert money_text("-0.00") == "0.00"

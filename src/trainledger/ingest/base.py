@@ -175,7 +175,7 @@ def convert_columns(
                 flags.append(f"{label}: {e}")
                 out[name] = default
                 continue
-            raise Rejected(f"{label}: {e}", remedy) from None
+            raise Rejected(f"{label}: {e}", getattr(e, "remedy", None) or remedy) from None
         if type(v) is Flagged:
             flags.append(f"{label}: {v.note}")
             v = v.value

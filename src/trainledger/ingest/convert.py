@@ -34,6 +34,20 @@ INT64_MAX = (1 << 63) - 1
 _UTC_WORD = re.compile(r"(?i)\s*(?:utc|gmt)\s*$")  # BigQuery: "2024-09-01 00:00:00 UTC"
 
 
+class BadValue(ValueError):
+    """A value a converter refuses, with what to do about it (told with the quarantined row)."""
+
+    def __init__(self, message: str, remedy: str) -> None:
+        super().__init__(message)
+        self.remedy = remedy
+
+
+ASCII_REMEDY = "write the digits as ASCII 0-9"
+PLAIN_REMEDY = "write the amount as a plain decimal number, e.g. 48000.00"
+RANGE_REMEDY = "check the value in the source system; a number this large is an export fault"
+TIME_REMEDY = "check the time in the source: a year this far off is a placeholder, not a real time"
+
+
 def _shown(value: Any) -> str:
     """``value`` for a message: a huge value is cut, not printed in full."""
     text = repr(value)
@@ -43,14 +57,15 @@ def _shown(value: Any) -> str:
 def not_a_number(value: Any) -> ValueError:
     """The error for text that is not a plain decimal; a decimal comma says how to write it."""
     if isinstance(value, str) and len(value) > MAX_NUMBER_CHARS:
-        return ValueError(
-            f"not a plausible number: {_shown(value)} (more than {MAX_NUMBER_CHARS} characters)"
+        return BadValue(
+            f"not a plausible number: {_shown(value)} (more than {MAX_NUMBER_CHARS} characters)",
+            RANGE_REMEDY,
         )
     if isinstance(value, str) and _DECIMAL_COMMA.fullmatch(value):
         fixed = value.strip().replace(",", ".")
         return ValueError(f"not a number: {value!r} has a decimal comma (write {fixed})")
     if isinstance(value, str) and not value.isascii() and any(c.isdigit() for c in value):
-        return ValueError(f"not a number: {value!r} has digits that are not ASCII 0-9")
+        return BadValue(f"not a number: {value!r} has digits that are not ASCII 0-9", ASCII_REMEDY)
     return ValueError(f"not a number: {_shown(value)}")
 
 
@@ -59,18 +74,21 @@ def check_magnitude(d: Decimal, value: Any, digits: int, *, exponent: bool = Tru
     ``exponent`` is False, was not written with an exponent; else ValueError."""
     if not exponent and isinstance(value, str) and ("e" in value or "E" in value):
         plain = decimal_plain(d) if abs(d.adjusted()) <= MAX_NUMBER_CHARS else None
-        hint = f" (write {plain})" if plain is not None and len(plain) <= MAX_NUMBER_CHARS else ""
-        raise ValueError(
-            f"{value.strip()!r} is written with an exponent{hint}; an amount is a plain decimal"
+        fits = plain is not None and len(plain) <= MAX_NUMBER_CHARS
+        raise BadValue(
+            f"{_shown(value.strip())} is written with an exponent"
+            + (f" (write {plain})" if fits else "") + "; an amount is a plain decimal",
+            f"write it as {plain}" if fits else PLAIN_REMEDY,
         )
     if not d.is_zero() and d.adjusted() >= digits:
-        raise ValueError(
+        raise BadValue(
             f"implausible magnitude: {_shown(value)} has {d.adjusted() + 1} integer digits "
-            f"(the most trainledger reads is {digits})"
+            f"(the most trainledger reads is {digits})",
+            RANGE_REMEDY,
         )
     exp = d.as_tuple().exponent
     if isinstance(exp, int) and abs(exp) > MAX_NUMBER_CHARS:  # 0E-999999999: no one writes it
-        raise ValueError(f"implausible number: {_shown(value)}")
+        raise BadValue(f"implausible number: {_shown(value)}", RANGE_REMEDY)
     return d
 
 
@@ -93,7 +111,7 @@ def to_exact(value: Any) -> Decimal | Flagged:
     if isinstance(value, bool):
         raise ValueError(f"not a number: {value!r}")
     if isinstance(value, int) and abs(value) > INT64_MAX:
-        raise ValueError(f"implausible magnitude: {_shown(value)} does not fit 64 bits")
+        raise BadValue(f"implausible magnitude: {_shown(value)} does not fit 64 bits", RANGE_REMEDY)
     try:
         return to_decimal(value)
     except TypeError as e:
@@ -158,13 +176,14 @@ def integer(value: Any, ctx: Context | None = None) -> int:
     elif (isinstance(value, float) and value.is_integer()) or _is_integer_text(value):
         n = int(value)
     elif isinstance(value, str) and not value.isascii() and any(c.isdigit() for c in value):
-        raise ValueError(f"not an integer: {value!r} has digits that are not ASCII 0-9")
+        raise BadValue(f"not an integer: {value!r} has digits that are not ASCII 0-9", ASCII_REMEDY)
     else:
         raise ValueError(f"not an integer: {_shown(value)}")
     if abs(n) > INT64_MAX:
-        raise ValueError(
+        raise BadValue(
             f"implausible magnitude: {_shown(value)} does not fit a 64-bit integer "
-            f"(the most is {INT64_MAX})"
+            f"(the most is {INT64_MAX})",
+            RANGE_REMEDY,
         )
     return n
 
@@ -216,8 +235,10 @@ def as_utc(dt: datetime) -> datetime:
     try:
         return dt.astimezone(UTC)
     except OverflowError:
-        raise ValueError(
-            f"{dt.isoformat()} is out of range: in UTC it falls outside years 1-9999"
+        raise BadValue(
+            f"{dt.replace(tzinfo=None).isoformat()} ({dt.tzinfo}) is out of range: in UTC it "
+            "falls outside years 1-9999",
+            TIME_REMEDY,
         ) from None
 
 
