@@ -280,3 +280,84 @@ def check_import(kind: str, data: bytes, name: str, **options: Any) -> ImportRes
         for q in quarantined:
             assert q["reason"] and isinstance(q["row"], int)
         return r
+
+
+# -- typed values, for Parquet --------------------------------------------------------------------
+
+_INT64 = (0, 1, -1, (1 << 63) - 1, -(1 << 63))
+_TYPED: tuple[tuple[Any, tuple[Any, ...]], ...] = (
+    ("uint64", (0, (1 << 64) - 1, 1 << 63)),
+    ("int64", _INT64),
+    ("float64", (float("nan"), float("inf"), -0.0, 1e300, 5e-324, 288.0)),
+    ("decimal128(38,30)", ("0." + "1" * 30, "-9." + "9" * 30, "0")),
+    ("decimal128(38,0)", ("9" * 38, "-1", "0")),
+    ("decimal256(76,10)", ("9" * 66 + ".5", "1")),
+    ("timestamp_ns", _INT64),
+    ("timestamp_ms_utc", (1 << 62, -(1 << 62), 0)),
+    ("timestamp_us_shanghai", (-62135596800 * 10**6, 253402300799 * 10**6, 0)),
+    ("date32", (-719162, 2932896, 0)),
+    ("string", HOSTILE[:30]),
+    ("binary", (b"\xff\xfe", b"\x00", b"")),
+    ("bool", (True, False)),
+    ("null", (None,)),
+    ("list_int", ([1 << 62], [], [0, None])),
+    ("struct", ({"a": 1, "b": "x"}, {"a": None, "b": "\x00"})),
+    ("map", ([("k", "v")], [("", "\ud7ff")])),
+    ("duration_s", (10**18, -1, 0)),
+)
+
+
+def _arrow_type(name: str) -> Any:
+    import pyarrow as pa
+
+    return {
+        "uint64": pa.uint64(), "int64": pa.int64(), "float64": pa.float64(),
+        "decimal128(38,30)": pa.decimal128(38, 30), "decimal128(38,0)": pa.decimal128(38, 0),
+        "decimal256(76,10)": pa.decimal256(76, 10), "timestamp_ns": pa.timestamp("ns"),
+        "timestamp_ms_utc": pa.timestamp("ms", tz="UTC"),
+        "timestamp_us_shanghai": pa.timestamp("us", tz="Asia/Shanghai"), "date32": pa.date32(),
+        "string": pa.string(), "binary": pa.binary(), "bool": pa.bool_(), "null": pa.null(),
+        "list_int": pa.list_(pa.int64()), "struct": pa.struct([("a", pa.int64()), ("b", pa.string())]),
+        "map": pa.map_(pa.string(), pa.string()), "duration_s": pa.duration("s"),
+    }[name]
+
+
+@st.composite
+def parquet_of(draw: st.DrawFn, csv_data: bytes) -> bytes:
+    """``csv_data`` (a FOCUS CSV) as Parquet, with one to three columns replaced by typed
+    hostile values (or dropped, or one added)."""
+    from decimal import Decimal
+
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+    import pyarrow.parquet as pq
+
+    table = pacsv.read_csv(pa.py_buffer(csv_data))
+    n = table.num_rows
+    for _ in range(draw(st.integers(1, 3))):
+        name = draw(st.sampled_from(table.column_names + ["x_Hostile"]))
+        if draw(st.integers(0, 9)) == 0 and name in table.column_names:
+            table = table.drop_columns([name])
+            continue
+        kind, values = draw(st.sampled_from(_TYPED))
+        typ = _arrow_type(kind)
+        picked = [draw(st.sampled_from((*values, None))) for _ in range(n)]
+        if kind.startswith("decimal"):
+            picked = [Decimal(v) if v is not None else None for v in picked]
+        if kind == "string":
+            picked = [v.encode("utf-8", "surrogatepass").decode("utf-8", "replace") if v else v for v in picked]
+        try:
+            arr = pa.array(picked, type=typ)
+        except (pa.ArrowException, OverflowError, ValueError, TypeError):
+            continue
+        if name in table.column_names:
+            table = table.set_column(table.column_names.index(name), name, arr)
+        else:
+            table = table.append_column(name, arr)
+    sink = pa.BufferOutputStream()
+    try:
+        pq.write_table(table, sink)
+    except (pa.ArrowException, OverflowError, ValueError):  # not writable: write the original
+        sink = pa.BufferOutputStream()
+        pq.write_table(pacsv.read_csv(pa.py_buffer(csv_data)), sink)
+    return sink.getvalue().to_pybytes()
