@@ -19,6 +19,7 @@ def to_json(sheet: dict[str, Any]) -> str:
 
 
 def _money(items: list[dict[str, str]]) -> str:
+    """Amounts the renderer formats itself (decimal figures and ISO codes): Markdown as is."""
     if not items:
         return "—"
     out = []
@@ -27,7 +28,7 @@ def _money(items: list[dict[str, str]]) -> str:
             out.append(f"{m['expected']} {m['currency']}")
         else:
             out.append(f"{m['expected']} {m['currency']} ({m['low']}–{m['high']})")
-    return "; ".join(out)
+    return Md("; ".join(out))
 
 
 def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
