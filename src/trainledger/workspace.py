@@ -16,9 +16,8 @@ the remedy, in English and zh-CN.
 
 from __future__ import annotations
 
-import difflib
 import tomllib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -29,6 +28,7 @@ from trainledger.model import AmountRange, Assumption, AttributionKey, Batch, Ev
 from trainledger.model.batch import check_id
 from trainledger.model.money import ISO_4217
 from trainledger.model.vocab import LaborRole, StorageClass
+from trainledger.names import did_you_mean, time_zone
 
 CONFIG_NAME = "trainledger.toml"
 
@@ -133,14 +133,6 @@ class Config:
         ]
 
 
-def did_you_mean(name: str, known: Iterable[str]) -> str:
-    """" — did you mean X?" for the known name closest to ``name`` (case-insensitive), or ""."""
-    known = list(known)
-    by_fold = {k.casefold(): k for k in known}
-    close = difflib.get_close_matches(name.casefold(), list(by_fold), n=1, cutoff=0.6)
-    return f" — did you mean {by_fold[close[0]]}? / 是否想写 {by_fold[close[0]]}？" if close else ""
-
-
 def _unknown(path: Path, what: str, name: str, known: list[str]) -> ConfigError:
     leaf = name.strip("[]").rsplit(".", 1)[-1]
     leaves = {k.strip("[]").rsplit(".", 1)[-1]: k for k in known}
@@ -196,24 +188,6 @@ def _check_entries(path: Path, kind: str, entries: Any) -> None:
                     remedy=f"known: {', '.join(ENTRY_KEYS[kind])}; {DOCS_REMEDY}")
 
 
-def check_timezone(name: str) -> str:
-    """The IANA time-zone name ``name`` means, matched case-insensitively; else ValueError
-    with the closest name."""
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
-
-    if "/" in name and ".." not in name or name.isalpha():
-        try:
-            ZoneInfo(name)
-            return name
-        except (ZoneInfoNotFoundError, ValueError, OSError):
-            pass
-    zones = available_timezones() | {"UTC"}
-    by_fold = {z.casefold(): z for z in zones}
-    if name.casefold() in by_fold:
-        return by_fold[name.casefold()]
-    raise ValueError(f"unknown time zone {name!r}{did_you_mean(name, zones)} / 未知时区 {name!r}")
-
-
 def _check_settings(path: Path, settings: dict[str, Any]) -> None:
     def fail(name: str, problem: str, remedy: str) -> ConfigError:
         return ConfigError(f"{path}: {name} {problem}", remedy=remedy)
@@ -234,7 +208,7 @@ def _check_settings(path: Path, settings: dict[str, Any]) -> None:
         raise fail("workspace.language", f"{lang!r} is not a report language{hint} / 不是可用的报告语言",
                    "write en or zh-CN / 请填写 en 或 zh-CN")
     try:
-        settings["sources.slurm.timezone"] = check_timezone(settings["sources.slurm.timezone"])
+        settings["sources.slurm.timezone"] = time_zone(settings["sources.slurm.timezone"])
     except ValueError as e:
         raise fail("sources.slurm.timezone", str(e),
                    "write an IANA name such as Asia/Shanghai or UTC / 请填写 IANA 时区名，如 Asia/Shanghai") from None

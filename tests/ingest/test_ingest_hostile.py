@@ -182,3 +182,12 @@ def test_a_wrong_utf16_encoding_option_is_refused_by_name(lake, write, encoding)
     with pytest.raises(BadInput, match="encoding") as e:
         imp("invoice", path, lake, encoding=encoding)
     assert str(path) in str(e.value)
+
+
+def test_slurm_tz_option_is_matched_case_insensitively(lake, write):
+    path = write("sacct.txt", SACCT + job(1))
+    r = imp("slurm", path, lake, tz="asia/shanghai")
+    assert r.accepted == 1
+    assert lake.read("jobs").column("submit").to_pylist()[0].isoformat() == "2026-11-03T02:02:11+00:00"
+    with pytest.raises(BadInput, match="did you mean Asia/Shanghai"):
+        imp("slurm", path, lake, tz="Asia/Shangai")

@@ -31,6 +31,7 @@ from trainledger.ingest.convert import (
 from trainledger.ingest.delimited import DelimitedImporter
 from trainledger.ingest.keys import canon_time_local
 from trainledger.model.vocab import FailureCause, RunReason
+from trainledger.names import time_zone
 
 SACCT_FORMAT = (
     "Cluster,JobID,JobIDRaw,JobName,Account,WCKey,Comment,User,Submit,Eligible,Start,End,"
@@ -324,9 +325,9 @@ class SlurmImporter(DelimitedImporter):
                 remedy=remedy,
             )
         try:
-            return ZoneInfo(str(name))
-        except (ZoneInfoNotFoundError, ValueError):
-            raise BadInput(f"unknown time zone {name!r}", remedy=remedy) from None
+            return ZoneInfo(time_zone(str(name)))  # asia/shanghai is Asia/Shanghai
+        except (ZoneInfoNotFoundError, ValueError) as e:
+            raise BadInput(str(e), remedy=remedy) from None
 
     def normalise(self, values: dict[str, Any], record: Record, ctx: Context) -> dict[str, Any]:
         flags: list[str] = values["flags"]
