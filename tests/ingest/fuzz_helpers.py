@@ -107,6 +107,14 @@ JSON_HOSTILE: tuple[Any, ...] = (
 )
 # the --encoding a user may pass, right or wrong for the file: mostly none (detect)
 ENCODING_OPTION = st.sampled_from([{}] * 4 + [{"encoding": e} for e in ("utf-16", "utf-16-le", "gb18030", "latin-1")])
+# whole lines no JSON library reads: nesting beyond the recursion limit, a 5,000-digit integer
+RAW_LINES = (
+    "[" * 50_000 + "]" * 50_000,
+    '{"ts": "2026-11-03T10:00:00+08:00", "run": "r", "event": "step", "step": ' + "9" * 5000 + "}",
+    '{"ts": "2026-11-03T10:00:00+08:00", "run": "r", "event": "start", "x": ' + "[" * 50_000 + "]" * 50_000 + "}",
+    '{"ts": "2026-11-03T10:00:00+08:00", "run": "r", "event": "start", "tokens": 1e999999}',
+    '{"Tags": ' + '{"a":' * 50_000 + "1" + "}" * 50_001,
+)
 ENCODINGS = ("utf-16", "utf-16-le", "utf-16-be", "gb18030", "latin-1", "utf-8-sig", "cp1252")
 
 
@@ -188,8 +196,10 @@ def _reencoded(draw: st.DrawFn, data: bytes, enc: str) -> bytes:
 def _lines(draw: st.DrawFn, data: bytes) -> bytes:
     lines = _text(data).split("\n")
     i = draw(st.integers(0, max(len(lines) - 1, 0)))
-    what = draw(st.sampled_from(["blank", "space", "repeat", "swap", "drop", "crlf"]))
-    if what == "blank":
+    what = draw(st.sampled_from(["blank", "space", "repeat", "swap", "drop", "crlf", "raw"]))
+    if what == "raw":
+        lines.insert(i, draw(st.sampled_from(RAW_LINES)))
+    elif what == "blank":
         lines.insert(i, "")
     elif what == "space":
         lines.insert(i, draw(st.sampled_from([" ", "\t", " \t ", "\u3000", "\r"])))

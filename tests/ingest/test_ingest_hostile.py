@@ -191,3 +191,26 @@ def test_slurm_tz_option_is_matched_case_insensitively(lake, write):
     assert lake.read("jobs").column("submit").to_pylist()[0].isoformat() == "2026-11-03T02:02:11+00:00"
     with pytest.raises(BadInput, match="did you mean Asia/Shanghai"):
         imp("slurm", path, lake, tz="Asia/Shangai")
+
+
+DEEP = "[" * 100_000 + "]" * 100_000
+START = '{"ts": "2026-11-03T10:00:00+08:00", "run": "r", "event": "start"'
+
+
+@pytest.mark.parametrize(("line", "why"), [
+    (DEEP, "nested too deeply"),
+    (START + ', "x": ' + DEEP + "}", "nested too deeply"),
+    (START + ', "step": ' + "9" * 5000 + "}", "not JSON trainledger can read"),  # Python's 4,300-digit limit
+])
+def test_json_no_parser_reads_is_quarantined(lake, write, line, why):
+    r = imp("progress", write("p.jsonl", START + "}\n" + line + "\n" + START + "}\n"), lake)
+    assert (r.rows_read, r.accepted, r.quarantined) == (3, 2, 1)
+    assert why in reasons(lake, "progress", r)[2]
+
+
+def test_focus_tags_nested_too_deeply_are_kept_as_text(lake, write):
+    head = "BilledCost,BillingCurrency,ChargePeriodStart,ChargePeriodEnd,Tags\n"
+    deep = '"' + '{""a"":' * 50_000 + "1" + "}" * 50_000 + '"'
+    r = imp("focus", write("b.csv", head + f"1.00,USD,2026-11-01,2026-11-02,{deep}\n"), lake)
+    assert (r.rows_read, r.accepted) == (1, 1)
+    assert "Tags is not JSON" in lake.read("bill_lines").column("flags").to_pylist()[0]

@@ -8,7 +8,6 @@ are kept, non-null, in the ``extra`` JSON column so nothing on the bill is lost.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +18,7 @@ from trainledger.ingest.base import FLAG, Context, Record, Rejected, col, dumps
 from trainledger.ingest.convert import currency, decimal_text, money_text, timestamp_utc
 from trainledger.ingest.delimited import DelimitedImporter, resolve_header
 from trainledger.ingest.keys import canon_for, canon_json, canon_loose, canon_text, mapping_key
-from trainledger.ingest.text import Head, sniff
+from trainledger.ingest.text import Head, json_loads, sniff
 from trainledger.model.money import check_currency
 
 # FOCUS 1.0 allowed values; anything else is accepted and flagged.
@@ -303,8 +302,8 @@ def parse_tags(value: Any) -> tuple[dict[str, Any], str | None]:
         return out
 
     try:
-        obj = json.loads(str(value), object_pairs_hook=pairs)
-    except json.JSONDecodeError:
+        obj = json_loads(str(value), object_pairs_hook=pairs)
+    except ValueError:  # not JSON, or nested too deeply
         return {}, "Tags is not JSON; kept the text in extra.Tags"
     if not isinstance(obj, dict):
         return {}, "Tags is not a JSON object; kept the text in extra.Tags"

@@ -209,7 +209,7 @@ def canon_json(v: Any) -> str:
     if isinstance(v, str):
         try:
             obj = json.loads(v)
-        except ValueError:
+        except (ValueError, RecursionError):
             return v
         return _KEY_JSON(_sorted_json(obj)) if isinstance(obj, dict) else v
     return canon_value(v)

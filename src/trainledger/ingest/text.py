@@ -216,6 +216,23 @@ def decoded_lines(path: Path, f: Any, encoding: str, given: bool) -> Iterator[st
         ) from None
 
 
+def json_loads(text: str, **kw: Any) -> Any:
+    """``json.loads`` that fails only with ValueError: a document nested too deeply (Python's
+    RecursionError) or holding an integer of more than 4,300 digits is refused like malformed
+    JSON, never a traceback."""
+    try:
+        return json.loads(text, **kw)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
+
+
+def json_problem(e: ValueError) -> str:
+    """What was wrong with a line ``json_loads`` refused."""
+    if isinstance(e, json.JSONDecodeError):
+        return f"not JSON: {e.msg} at column {e.colno}"
+    return f"not JSON trainledger can read: {str(e).split(';')[0]}"
+
+
 # -- what a file looks like ---------------------------------------------------------------------
 
 SEP = {",": "comma", "|": "pipe", "\t": "tab", ";": "semicolon"}
@@ -296,8 +313,8 @@ def sniff(path: Path) -> Head:
     first = next((ln for ln in text.splitlines() if ln.strip()), "")
     if first.lstrip().startswith("{"):
         try:
-            obj = json.loads(first)
-        except json.JSONDecodeError:
+            obj = json_loads(first)
+        except ValueError:
             obj = None
         if isinstance(obj, dict):
             return Head("text", json_keys=tuple(obj), folded=frozenset(k.casefold() for k in obj))
