@@ -91,3 +91,10 @@ def test_allocation_is_exact_in_integers(weights, amount):
         for s, w in zip(shares, weights, strict=True):
             # |share - amount*w/total| < q, compared without dividing
             assert abs(s * total - amount * w) < q * total
+
+
+def test_conservation_figures_are_plain_decimals():
+    """An exact zero at the bill's 11 decimals reads 0.00000000000, not 0E-11."""
+    facts = Facts(bill_lines=({"billed_cost": "0.00000080000", "currency": "USD"},))
+    (rec,), problems = conservation.check(facts, [line("0.00000080000")])
+    assert rec["difference"] == "0.00000000000" and rec["billed_total"] == "0.00000080000" and problems == []

@@ -16,6 +16,10 @@ from trainledger.model import CASH_BASES, Basis, CostLine
 from trainledger.model.money import EXACT, minor_quantum
 
 
+def _plain(d: Decimal) -> str:
+    return format(d.copy_abs() if d.is_zero() else d, "f")
+
+
 def bill_totals(facts: Facts, column: str = "billed_cost") -> dict[str, Decimal]:
     totals: dict[str, Decimal] = defaultdict(Decimal)
     with localcontext(EXACT):
@@ -58,8 +62,9 @@ def _check(facts: Facts, lines: Iterable[CostLine], view: str) -> tuple[list[dic
             total = totals.get(cur, zero) + zero
             a, u = attributed.get(cur, zero) + zero, unattributed.get(cur, zero) + zero
             diff = total - a - u
-            records.append({"currency": cur, "billed_total": str(total), "attributed": str(a),
-                            "unattributed": str(u), "difference": str(diff)})
+            # plain notation: an exact zero at 11 decimals is "0.00000000000", never "0E-11"
+            records.append({"currency": cur, "billed_total": _plain(total), "attributed": _plain(a),
+                            "unattributed": _plain(u), "difference": _plain(diff)})
             if diff != 0:
                 side = "too little" if diff > 0 else "too much"
                 problems.append(Problem("conservation", f"{cur} ({view}): bills total {total} but cost lines carry "
