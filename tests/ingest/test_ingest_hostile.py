@@ -214,3 +214,11 @@ def test_focus_tags_nested_too_deeply_are_kept_as_text(lake, write):
     r = imp("focus", write("b.csv", head + f"1.00,USD,2026-11-01,2026-11-02,{deep}\n"), lake)
     assert (r.rows_read, r.accepted) == (1, 1)
     assert "Tags is not JSON" in lake.read("bill_lines").column("flags").to_pylist()[0]
+
+
+def test_a_hostlist_of_many_large_ranges_is_refused_not_expanded():
+    from trainledger.ingest.slurm import expand_hostlist
+
+    with pytest.raises(ValueError, match="too large"):
+        expand_hostlist("n[" + ",".join(["1-9000"] * 2000) + "]")  # 18M hosts, 9,000 per range
+    assert expand_hostlist("gpu-node-[01-03]") == ["gpu-node-01", "gpu-node-02", "gpu-node-03"]

@@ -103,14 +103,14 @@ def _split_top(text: str) -> list[str]:
 def _expand_ranges(spec: str) -> list[str]:
     out: list[str] = []
     for piece in spec.split(","):
-        m = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", piece)
+        m = re.fullmatch(r"\s*([0-9]+)\s*(?:-\s*([0-9]+)\s*)?", piece)
         if not m:
             raise ValueError(f"bad hostlist range {piece!r}")
         lo_s, hi_s = m.group(1), m.group(2) or m.group(1)
         lo, hi = int(lo_s), int(hi_s)
         if hi < lo:
             raise ValueError(f"hostlist range {piece!r} runs backwards")
-        if hi - lo >= MAX_HOSTS:
+        if len(out) + hi - lo >= MAX_HOSTS:  # across pieces too: [1-9999,1-9999,...]
             raise ValueError(f"hostlist range {piece!r} is too large")
         out.extend(str(n).zfill(len(lo_s)) for n in range(lo, hi + 1))
     return out
