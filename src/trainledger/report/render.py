@@ -15,6 +15,7 @@ from decimal import Decimal
 from typing import Any
 
 from trainledger import fmt
+from trainledger.mdtext import Md
 from trainledger.mdtext import inline as _inline
 from trainledger.mdtext import table as _table
 from trainledger.model.money import minor_quantum
@@ -74,11 +75,11 @@ class Figures:
             else:
                 text += f" {cur}"
             out.append(text)
-        return "; ".join(out)
+        return Md("; ".join(out))  # figures and ISO codes the renderer wrote: nothing to escape
 
     def pairs(self, items: list[dict[str, str]]) -> str:
         """``[{amount, currency}]`` (cash) as ``1,234.50 CNY; 10.00 USD``."""
-        return "; ".join(f"{self.amount(m['amount'], m['currency'])} {m['currency']}" for m in items) or fmt.DASH
+        return Md("; ".join(f"{self.amount(m['amount'], m['currency'])} {m['currency']}" for m in items) or fmt.DASH)
 
     @staticmethod
     def hours(value: Any) -> str:
@@ -159,7 +160,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
     s = in_seed_order(s)
     f = Figures(lang)
     b = s["batch"]
-    out = [f"# {L('title')}: {b['id']}", ""]
+    out = [f"# {L('title')}: {_inline(b['id'])}", ""]
     if b.get("name"):
         out.append(f"**{_inline(b['name'])}** — {L('project')} {_inline(b['project'])},"
                    f" {L('team')} {_inline(b['team'])}")
@@ -202,7 +203,8 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
     out += ["", f"## {L('labor')}", ""]
     rows = []
     for p in s["labor_by_phase"]:
-        rows.append([f"**{v(p['phase'], lang)}**", "", f.hours(p["hours"]), f.money(p["cost"], cash=False)])
+        rows.append([Md(f"**{_inline(v(p['phase'], lang))}**"), "", f.hours(p["hours"]),
+                     f.money(p["cost"], cash=False)])
         rows += [["", v(r["role"], lang), f.hours(r["hours"]), f.money(r["cost"], cash=False)] for r in p["roles"]]
     out += _table([L("phase"), L("role"), L("hours"), L("cost")], rows)
     out += ["", f"## {L('external')}", ""]
@@ -240,7 +242,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
             out.append(f"- `{g['kind']}` × {g['count']}")
             out += [f"  - {_inline(msg)}" for msg in g["messages"]]
             if g["more"]:
-                out.append(f"  - {_inline(g['more'])}")
+                out.append(f"  - {g['more']}")  # the renderer's own words
     return "\n".join(out) + "\n"
 
 
