@@ -1,10 +1,11 @@
 """The estimator: a training budget as an honest range, in the seed's fixed order.
 
-    spec  ->  task type  ->  memory -> setup and GPU count  ->  FLOPs / (peak x MFU) -> effective GPU-hours
+    spec  ->  task type  ->  data  ->  memory (setup and GPU count)  ->  throughput (FLOPs / (peak x MFU))
           ->  x overhead (sourced prior, or the workspace's own finished batches)
-          ->  data  ->  labor  ->  dated prices (units normalised, FX)  ->  x rounds
+          ->  x dated prices (units normalised, FX)  ->  x rounds (and the people per round)
+          ->  inference (beside, never added)  ->  totals: known vs placeholder money
           ->  Monte Carlo P10 / P50 / P90 + tornado  ->  JSON / Markdown / HTML with the drawer
-    inference (serving) is estimated beside it and never added to it.
+    each arrow is a stage of stages.py with one signature (ctx, figures) -> StageOutput.
 
 Modules (one line each):
 
@@ -22,7 +23,9 @@ Modules (one line each):
     labor.py         roles x person-months, build vs run per round
     inference.py     serving cost, separately
     montecarlo.py    sampler (one stream per input), percentiles, tornado
-    engine.py        run(spec): the pipeline in order -> Estimate
+    accelerator.py   the accelerator a request names, its GPU-hour price, the setup's default rows
+    stages.py        the stages in the seed's order, one signature; failures become Problem records
+    engine.py        run(spec): context -> stages -> every problem at once, or an Estimate
     result.py        Estimate and its JSON shape
     procurement.py   on-demand vs reserved vs own vs platform over N years (trainledger compare)
     messages.py      the message catalogue: every sentence and label, English and Chinese side by side

@@ -8,6 +8,8 @@ says so.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from trainledger.errors import BadInput
@@ -58,10 +60,25 @@ def read_input(name: str, raw: object, unit: str, default_meta: dict, what: str)
     return Uncertain(name, lo, mo, hi, unit=unit, **meta)
 
 
-def data_cost(
-    sampler: Sampler, spec_data: dict, task: str, pricing: Pricing
-) -> tuple[np.ndarray, dict[str, np.ndarray], list[str]]:
-    """(total, per-line samples, names of the inputs that came from placeholders)."""
+# which inputs each line's quantity rests on (its price comes from the dated price book)
+LINE_INPUTS = {
+    "licensing": ("licensing",),
+    "cleaning": ("cleaning_person_months",),
+    "labelling": ("labelled_items",),
+    "eval_set": ("eval_items",),
+    "validation": ("labelled_items", "review_fraction"),
+}
+
+
+class DataCost(NamedTuple):
+    total: np.ndarray
+    lines: dict[str, np.ndarray]  # per-line samples
+    placeholders: list[str]  # the inputs that came from the task type's placeholder
+    placeholder_lines: tuple[str, ...]  # the lines whose quantity rests on one of them
+
+
+def data_cost(sampler: Sampler, spec_data: dict, task: str, pricing: Pricing) -> DataCost:
+    """The data lines, their total, and which of them rest on placeholders."""
     defaults = priors()["defaults"][task if task in priors()["defaults"] else "lora"]["data"]
     meta = placeholder_meta("data lead")
     unknown = sorted(set(spec_data) - set(FIELDS) - {"extra"})
@@ -134,4 +151,5 @@ def data_cost(
     total = np.zeros(n)
     for arr in lines.values():
         total = total + arr
-    return total, lines, placeholders
+    ph_lines = tuple(k for k in lines if any(i in placeholders for i in LINE_INPUTS.get(k, ())))
+    return DataCost(total, lines, placeholders, ph_lines)

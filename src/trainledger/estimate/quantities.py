@@ -41,7 +41,8 @@ def parse_count(text: object, what: str = "number", *, allow_zero: bool = False)
         except InvalidOperation:
             raise BadInput(f"{what}: {text!r} is not a number") from None
     if not math.isfinite(value) or value < 0 or (value == 0 and not allow_zero):
-        raise BadInput(f"{what}: {text!r} must be a positive finite number")
+        floor = "0 or more" if allow_zero else "a number above 0"
+        raise BadInput(f"{what}: {text!r} must be a positive finite number", remedy=f"give --{what} {floor}")
     return value
 
 
@@ -62,7 +63,9 @@ def parse_range(text: object, what: str) -> tuple[float, float, float]:
     else:
         raise BadInput(f"{what}: {text!r} is not a value or a range", remedy="write 2, 1..3 or 1..2..4")
     if not lo <= mid <= hi:
-        raise BadInput(f"{what}: range {text!r} must satisfy low <= mode <= high")
+        raise BadInput(
+            f"{what}: range {text!r} must satisfy low <= mode <= high", remedy="write low..high or low..mode..high"
+        )
     return lo, mid, hi
 
 
