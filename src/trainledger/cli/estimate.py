@@ -15,7 +15,7 @@ import click
 
 from trainledger.errors import BadInput
 from trainledger.estimate import calibrate, engine
-from trainledger.estimate.messages import Term, text, tr
+from trainledger.estimate.messages import Msg, Term, text, tr
 from trainledger.estimate.procurement import compare as run_compare
 from trainledger.estimate.quantities import parse_count, parse_range
 from trainledger.estimate.render import FORMATS, LANGS, render_compare, render_estimate
@@ -142,6 +142,7 @@ def _guided(values: dict, lang: str) -> dict:
     for r in c.reasons(lang):
         click.echo(f"  - {r}", err=True)
     out = dict(values, task=c.task.value)
+    out["data"] = _labelled_answer(dict(out.get("data") or {}), labelled, c.task.value)
     if "rounds" not in out:  # an explicit --rounds wins; else the task's prior, scaled by the answer
         out["several_rounds"] = c.several_rounds
     if c.task.value != "rag":
@@ -149,6 +150,25 @@ def _guided(values: dict, lang: str) -> dict:
             if key not in out:
                 out[key] = click.prompt(text(f"guided.ask_{key}", lang), err=True)
     return out
+
+
+def _labelled_answer(data: dict, labelled: int, task: str) -> dict:
+    """The guided answer "how many labelled samples?" as the data quantity it names: the labelled
+    items (the evaluation set for rag, which trains nothing) — unless the spec's [data] gives it."""
+    key, src = (
+        ("eval_items", "src.guided_labelled_eval") if task == "rag" else ("labelled_items", "src.guided_labelled")
+    )
+    if key in data or (task == "rag" and labelled == 0):
+        return data
+    data[key] = {
+        "low": labelled,
+        "mode": labelled,
+        "high": labelled,
+        "evidence": "assumed",
+        "source": Msg(src, n=labelled),
+        "owner": "requester",
+    }
+    return data
 
 
 def _emit(text: str, output: str | None) -> None:

@@ -11,8 +11,7 @@ A spec file uses the CLI's option names (``-`` or ``_``) at top level, plus opti
     rounds = "1.2..1.5..2.5"    # or several_rounds = true: the task's prior, as the guided mode asks
     flash_attention = false     # --no-flash-attention (default true)
     [data]                      # each a [low, mode, high] list or a table with low/mode/high,
-    licensing = { low = 0, mode = 50000, high = 200000, currency = "USD", owner = "data lead",
-                  source = "vendor quote Q-17", evidence = "contract" }
+    licensing = { low = 0, mode = 50000, high = 200000, currency = "USD", source = "quote Q-17", evidence = "contract" }
     cleaning_person_months = [2, 4, 8]
     labelled_items = [0, 0, 0]
     review_fraction = [0, 0, 0]
@@ -26,7 +25,8 @@ A spec file uses the CLI's option names (``-`` or ``_``) at top level, plus opti
     tokens_per_request = [500, 1000, 2000]
     months = 12
 
-CLI options given explicitly override the file.
+CLI options given explicitly override the file. Every key, its unit and default:
+docs/estimate-spec.md (tests/estimate/test_spec_doc.py keeps the two in step).
 """
 
 from __future__ import annotations

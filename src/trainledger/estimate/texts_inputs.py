@@ -127,6 +127,14 @@ INPUTS: dict[str, tuple[str, str]] = {
         "（{why}）；先验出处：{prior}",
     ),
     "src.spec_table": ("spec {table}", "规格文件 {table}"),
+    "src.guided_labelled": (
+        "requester's guided answer: {n} labelled samples",
+        "需求方在引导问答中的回答：{n} 条标注样本",
+    ),
+    "src.guided_labelled_eval": (
+        "requester's guided answer: {n} labelled samples, used as the evaluation set (rag trains no weights)",
+        "需求方在引导问答中的回答：{n} 条标注样本，用作评测集（RAG 不训练权重）",
+    ),
     "src.placeholder": (
         "trainledger placeholder by task type — no public base rate; replace with your plan in the spec's "
         "[data] and [labor] tables",
