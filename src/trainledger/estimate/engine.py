@@ -15,7 +15,7 @@ from trainledger.errors import BadInput, NotFound
 from trainledger.estimate.accelerator import accelerator_for, compute_price, setup_assumptions
 from trainledger.estimate.montecarlo import Pct, Sampler, tornado
 from trainledger.estimate.pricing import Pricing
-from trainledger.estimate.result import Estimate, GpuInfo
+from trainledger.estimate.result import Estimate, GpuInfo, Split
 from trainledger.estimate.spec import EstimateSpec
 from trainledger.estimate.stages import STAGES, Context, Outcome, Problem, run_stages
 from trainledger.estimate.tasks import RAG_ROUTE
@@ -136,4 +136,5 @@ def assemble(ctx: Context, out: Outcome, book: PriceBook, currency: str) -> Esti
         sensitivity=tuple(s for s in tornado(sampler, f["total"]) if s.swing > 0),
         warnings=out.warnings,
         notes=out.notes,
+        split=Split.of(f),
     )

@@ -187,6 +187,14 @@ def fmt_num(x: float, sig: int = 4) -> str:
     return f"{round_sig(x, sig):g}"
 
 
+def fmt_count(x: float) -> str:
+    """``5e7`` -> ``50M``, ``2e12`` -> ``2T``: a count as people write it (3 significant digits)."""
+    for k, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "K")):
+        if abs(x) >= k:
+            return f"{x / k:.3g}{suffix}"
+    return f"{x:.3g}"
+
+
 def round_sig(x: float, sig: int = 3) -> float:
     if x == 0 or not math.isfinite(x):
         return x

@@ -136,7 +136,7 @@ def task_type_stage(ctx: Context, f: Mapping[str, Any]) -> StageOutput:
 
 # 2. data ---------------------------------------------------------------------------------------
 def data_stage(ctx: Context, f: Mapping[str, Any]) -> StageOutput:
-    d = data_cost(ctx.sampler, ctx.spec.data, ctx.spec.task.value, ctx.pricing)
+    d = data_cost(ctx.sampler, ctx.spec.data, ctx.spec.task.value, ctx.pricing, ctx.spec.tokens)
     return StageOutput(
         {"data_total": d.total, "data_lines": d.lines, "data_ph": d.placeholders, "data_ph_lines": d.placeholder_lines}
     )

@@ -135,6 +135,24 @@ INPUTS: dict[str, tuple[str, str]] = {
         "requester's guided answer: {n} labelled samples, used as the evaluation set (rag trains no weights)",
         "需求方在引导问答中的回答：{n} 条标注样本，用作评测集（RAG 不训练权重）",
     ),
+    "src.placeholder_labelled": (
+        "trainledger placeholder sized from the request: {tokens} training tokens / (1-3 epochs, mode 2, x "
+        "512-2048 tokens per sample, mode 1024); for scale, LIMA (Zhou et al. 2023, arXiv:2305.11206) fine-tuned "
+        "on 1,000 samples, Alpaca (Taori et al. 2023) on 52,000, Tulu 2 (Ivison et al. 2023, arXiv:2311.10702) on "
+        "326,000 — epochs and sample length assumed; replace with your plan in [data] labelled_items",
+        "trainledger 按需求规模给出的占位值：{tokens} 个训练 token ÷（1–3 轮，众数 2 轮 × 每条 512–2048 token，"
+        "众数 1024）；参照：LIMA（Zhou 等 2023，arXiv:2305.11206）用 1,000 条样本微调，Alpaca（Taori 等 2023）"
+        "用 52,000 条，Tulu 2（Ivison 等 2023，arXiv:2311.10702）用 326,000 条——轮数与样本长度为假设；"
+        "请在 [data] labelled_items 中填写你的计划",
+    ),
+    "src.placeholder_cleaning": (
+        "trainledger placeholder for a {task} corpus of {ref} tokens, x sqrt({tokens} / {ref}) = x{factor:.2f} "
+        "(kept within {floor:g}-{cap:g}: cleaning pipelines are reused, so the work grows slower than the corpus) "
+        "— no public base rate; replace with your plan in [data] cleaning_person_months",
+        "trainledger 按 {ref} token 的{task}语料给出的占位值，再乘 sqrt({tokens} / {ref}) = x{factor:.2f}"
+        "（限定在 {floor:g}–{cap:g}：清洗流程可复用，工作量增长慢于语料规模）——没有公开的基准数据；"
+        "请在 [data] cleaning_person_months 中填写你的计划",
+    ),
     "src.placeholder": (
         "trainledger placeholder by task type — no public base rate; replace with your plan in the spec's "
         "[data] and [labor] tables",

@@ -31,6 +31,32 @@ REPORT: dict[str, tuple[str, str]] = {
     "label.final_compute": ("Final run: compute", "最终运行：算力"),
     "label.final_labor": ("Final run: one round of run labor", "最终运行：一轮运行人力"),
     "label.final_total": ("Final run: total", "最终运行：合计"),
+    "label.split": ("Known vs placeholder money (whole programme)", "已知与占位金额（全部轮次）"),
+    "label.split_known": (
+        "Known: your inputs, dated prices, sourced priors",
+        "已知：你的输入、有日期的单价、有出处的先验",
+    ),
+    "label.split_placeholder": ("Placeholders: task-type defaults to replace", "占位：按任务类型给出、待替换的默认值"),
+    "label.split_lines": ("Lines resting on placeholders", "依赖占位值的明细"),
+    "label.means": ("Means (these add up)", "均值（可以相加）"),
+    "label.mean": ("Mean", "均值"),
+    "label.mean_parts": ("Compute + data + labor", "算力 + 数据 + 人力"),
+    "split.headline": (
+        "{share:.0%} of the P50 total ({total}) is driven by placeholders: without them the P50 would be {known}",
+        "总预算 P50（{total}）中有 {share:.0%} 由占位值驱动：去掉占位值，P50 为 {known}",
+    ),
+    "split.none": (
+        "no placeholders: every figure rests on your inputs, dated prices and sourced priors",
+        "没有占位值：所有数字都基于你的输入、有日期的单价和有出处的先验",
+    ),
+    "split.why_p50": (
+        "Why the components' P50s do not add up to the total's P50: percentiles are not additive — compute, "
+        "data and labor rarely sit at their medians together, and right-skewed components pull the total's "
+        "median away from the sum of theirs. The means do add up: compute + data + labor = total = known + "
+        "placeholder.",
+        "为什么各分项的 P50 相加不等于总预算的 P50：分位数不可相加——算力、数据、人力很少同时处在各自的中位数，"
+        "右偏的分项会让总额的中位数偏离分项中位数之和。均值可以相加：算力 + 数据 + 人力 = 总额 = 已知 + 占位。",
+    ),
     "label.memory": ("Memory and GPU count", "显存与卡数"),
     "label.per_gpu": ("Memory per GPU", "每卡显存"),
     "label.min_gpus": ("Minimum GPUs", "最少卡数"),
