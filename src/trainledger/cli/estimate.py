@@ -70,7 +70,7 @@ def _estimate_options(f):
     "--offload",
     type=click.Choice(["none", "optimizer", "optimizer+params"]),
     default=None,
-    help="ZeRO CPU offload (default: none; not searched for min_gpus, host memory is not modelled)",
+    help="ZeRO CPU offload (default: none; not searched for min_gpus; the host memory it needs is reported)",
 )
 @click.option(
     "--no-flash-attention",

@@ -2,9 +2,10 @@
 
 The on-GPU options the request leaves open are searched: ZeRO-3 with tensor parallelism 1, 2, 4 or
 8 (or the given ``--zero-stage`` / ``--tp`` / ``--pp``) and selective or full recomputation. CPU
-offload is *not* searched: the tool does not model host memory, so it cannot say how few GPUs an
-offloaded run needs (with parameter offload every model would "fit" on one GPU). Offload is used
-only when ``--offload`` asks for it (optimizer offload needs ZeRO >= 1, parameter offload ZeRO-3, as
+offload is *not* searched: with parameter offload every model would "fit" on one GPU, bounded only
+by host memory, which the tool estimates (DeepSpeed's formulas, ``memory.host_bytes``) and checks
+against a typical node's but does not know for your nodes. Offload is used only when ``--offload``
+asks for it (optimizer offload needs ZeRO >= 1, parameter offload ZeRO-3, as
 in DeepSpeed), and then it costs throughput (priors.toml [offload]). ``memory.min_gpus_scope`` says
 what was searched. Two questions get two answers:
 

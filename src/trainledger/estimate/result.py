@@ -246,6 +246,7 @@ def plan_figures(p: MemoryPlan) -> dict:
         "why_zh": p.why_zh,
         "at_gpus": p.gpus,
         "terms_bytes": {t: int(getattr(bd, t)) for t in TERMS},
+        "host_bytes_per_node": int(bd.host_per_node),
     }
 
 
@@ -290,4 +291,5 @@ def plan_figures_empty() -> dict:
         "why_zh": "",
         "at_gpus": 0,
         "terms_bytes": {},
+        "host_bytes_per_node": 0,
     }

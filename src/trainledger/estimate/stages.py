@@ -31,6 +31,7 @@ import numpy as np
 from trainledger.errors import TrainledgerError
 from trainledger.estimate import calibrate
 from trainledger.estimate.accelerator import accelerator_for, compute_price, setup_assumptions
+from trainledger.estimate.catalog import GIB
 from trainledger.estimate.data_costs import data_cost
 from trainledger.estimate.inference import estimate_inference
 from trainledger.estimate.labor import labor_cost
@@ -39,7 +40,7 @@ from trainledger.estimate.memory import derive_shape
 from trainledger.estimate.messages import Msg
 from trainledger.estimate.montecarlo import Pct, Sampler
 from trainledger.estimate.pricing import Pricing
-from trainledger.estimate.priors import guided_rounds_prior, rounds_prior
+from trainledger.estimate.priors import guided_rounds_prior, priors, rounds_prior
 from trainledger.estimate.quantities import Uncertain, fmt_num
 from trainledger.estimate.spec import EstimateSpec
 from trainledger.estimate.tasks import RAG_ROUTE, RAG_ROUTE_EN, RAG_ROUTE_ZH
@@ -150,9 +151,17 @@ def memory_stage(ctx: Context, f: Mapping[str, Any]) -> StageOutput:
     notes: list = []
     training = plan_training(spec, f["acc"], f["shape"], notes)
     mp = training.costed.parallel.model_parallel
-    warnings = ()
+    warnings: tuple = ()
     if spec.gpus is not None and spec.gpus % mp:
         warnings = (Msg("warn.gpus_not_multiple", gpus=spec.gpus, mp=mp),)
+    host = training.costed.breakdown.host_per_node
+    if host > 0:
+        m = priors()["memory"]
+        notes.append(Msg("note.host_memory", need=host / GIB))
+        if host > m["host_gib_per_node"] * GIB:
+            warnings += (
+                Msg("warn.host_memory", need=host / GIB, have=m["host_gib_per_node"], source=m["host_source"]),
+            )
     return StageOutput(
         {"training": training, "used": training.gpus, "chosen": training.chosen},
         tuple(setup_assumptions(spec, training.setup)),

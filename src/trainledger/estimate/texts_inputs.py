@@ -103,9 +103,9 @@ INPUTS: dict[str, tuple[str, str]] = {
         "默认：放得下时用选择性重计算（Korthikanti et al. 2022）",
     ),
     "src.offload_default": (
-        "default: none, and not searched for min_gpus (host memory is not modelled); --offload to plan with it, "
-        "at a throughput cost (ZeRO-Offload, Ren et al. 2021)",
-        "默认：不卸载，最少卡数的搜索也不含卸载（工具不模拟主机内存）；如需卸载请用 --offload，"
+        "default: none, and not searched for min_gpus (your nodes' host memory is not known); "
+        "--offload to plan with it, at a throughput cost (ZeRO-Offload, Ren et al. 2021)",
+        "默认：不卸载，最少卡数的搜索也不含卸载（工具不知道你节点的主机内存）；如需卸载请用 --offload，"
         "吞吐会下降（ZeRO-Offload，Ren et al. 2021）",
     ),
     "src.flash_attention": (

@@ -104,8 +104,9 @@ REPORT: dict[str, tuple[str, str]] = {
         "最省卡方案：在请求未指定的显存内选项中搜索（{searched}）；已指定：{given}；{offload}",
     ),
     "scope.offload_not_searched": (
-        "CPU offload not searched (host memory is not modelled): pass --offload to plan with it",
-        "未搜索 CPU 卸载（工具不模拟主机内存）：如需卸载请用 --offload 指定",
+        "CPU offload not searched (your nodes' host memory is not known): pass --offload to plan with it "
+        "and see the host memory it needs",
+        "未搜索 CPU 卸载（工具不知道你节点的主机内存）：如需卸载请用 --offload 指定，并查看所需主机内存",
     ),
     "scope.offload_given": ("CPU offload as given", "CPU 卸载按指定方式"),
     "label.least_gpu": ("Least-GPU plan: memory per GPU", "最省卡方案：每卡显存"),
@@ -176,6 +177,12 @@ REPORT: dict[str, tuple[str, str]] = {
         "改动权重，有 {n:,} 条标注样本：全参微调；通常数据与评测比算力更贵",
     ),
     # ---------------------------------------------------------------- warnings
+    "warn.host_memory": (
+        "CPU offload needs {need:.0f} GiB of host memory per 8-GPU node, more than the {have:.0f} GiB of a typical "
+        "node ({source}): use more GPUs, offload less, or check your nodes' memory",
+        "CPU 卸载每台 8 卡节点需要 {need:.0f} GiB 主机内存，超过典型节点的 {have:.0f} GiB（{source}）："
+        "请增加卡数、减少卸载内容，或核对节点内存",
+    ),
     "warn.implausible_pretrain": (
         "implausible: pre-training {params} parameters on only {tokens} tokens (fewer tokens than parameters; "
         "compute-optimal is ~{ratio} tokens per parameter, Hoffmann et al. 2022)",
@@ -237,6 +244,10 @@ REPORT: dict[str, tuple[str, str]] = {
         "storage) and serving ([inference]), and the people who own answer quality ([labor]).",
         "RAG 不改动模型权重，没有训练算力可估。请改为估算：文档清洗与切分、评测集（[data]）；"
         "检索索引（语料向量化、向量库存储）与推理服务（[inference]）；以及对回答质量负责的人力（[labor]）。",
+    ),
+    "note.host_memory": (
+        "CPU offload needs {need:.0f} GiB of host memory per 8-GPU node (DeepSpeed's estimators, x1.5 buffers)",
+        "CPU 卸载每台 8 卡节点需要 {need:.0f} GiB 主机内存（按 DeepSpeed 估算公式，含 1.5 倍缓冲）",
     ),
     "note.selective_no_fit": (
         "selective recomputation does not fit on {gpus} GPUs (it needs {n}): the run is costed with full "
