@@ -290,10 +290,12 @@ def totals_stage(ctx: Context, f: Mapping[str, Any]) -> StageOutput:
     warnings += ctx.pricing.summary_warnings()
     used = f["used"]
     wall = Pct.zero()  # rag: no training run, no days
+    notes: tuple = ()
     if used:
         wall = Pct.of(f["gpu_h"]).scaled(1.0 / used / 24.0)
         if wall.p50 > 365:
             warnings.append(Msg("warn.long_run", days=wall.p50, gpus=used))
+        notes = chosen_note(f["training"], wall)
     return StageOutput(
         {
             "compute_prog": compute_prog,
@@ -303,8 +305,21 @@ def totals_stage(ctx: Context, f: Mapping[str, Any]) -> StageOutput:
             "known": total - placeholder,
             "wall": wall,
         },
+        notes=notes,
         warnings=tuple(warnings),
     )
+
+
+def chosen_note(training, wall: Pct) -> tuple:
+    """When the tool chose the GPU count: why (the memory minimum or the schedule), whether it
+    rounded to whole nodes, and the days the costed run takes at P50 — all from the plan costed."""
+    if training is None or not training.chosen:
+        return ()
+    rounded = Msg("note.rounded_nodes") if training.rounded else ""
+    if training.chosen_by == "schedule":
+        target = priors()["schedule"]["target_days"]
+        return (Msg("note.gpus_chosen_schedule", gpus=training.gpus, target=target, rounded=rounded, days=wall.p50),)
+    return (Msg("note.gpus_chosen_memory", gpus=training.gpus, rounded=rounded, days=wall.p50),)
 
 
 def placeholder_money(f: Mapping[str, Any], rounds: np.ndarray) -> np.ndarray:

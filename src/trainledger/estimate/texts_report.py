@@ -259,13 +259,19 @@ REPORT: dict[str, tuple[str, str]] = {
         "(+~33% hardware FLOPs)",
         "选择性重计算在任何卡数下都放不下显存：本次按完全重计算计价（硬件 FLOPs 约多 33%）",
     ),
-    "note.gpus_chosen": (
-        "no --gpus given: costed on {gpus} GPU(s), chosen so the final run takes about {days} days at the "
-        "most likely utilisation (at least the fewest GPUs that hold the costed setup, whole 8-GPU nodes); "
-        "pass --gpus for yours",
-        "未指定 --gpus：按 {gpus} 张卡计价——按最可能的利用率，使最终运行约 {days} 天跑完"
-        "（不少于计价所用方案的最少卡数，按整台 8 卡节点取整）；请用 --gpus 填写实际卡数",
+    "note.gpus_chosen_memory": (
+        "no --gpus given: costed on {gpus} GPU(s), the fewest that hold the costed setup{rounded}; on them the "
+        "final run takes {days:.3g} days (P50); pass --gpus for yours",
+        "未指定 --gpus：按 {gpus} 张卡计价——能放下计价方案的最少卡数{rounded}；在这些卡上最终运行约需 {days:.3g} 天"
+        "（P50）；请用 --gpus 填写实际卡数",
     ),
+    "note.gpus_chosen_schedule": (
+        "no --gpus given: costed on {gpus} GPUs, chosen so the final run takes about {target} days at the most "
+        "likely utilisation{rounded}; at P50 it takes {days:.3g} days; pass --gpus for yours",
+        "未指定 --gpus：按 {gpus} 张卡计价——按最可能的利用率使最终运行约 {target} 天跑完{rounded}；"
+        "P50 为 {days:.3g} 天；请用 --gpus 填写实际卡数",
+    ),
+    "note.rounded_nodes": (", rounded up to whole 8-GPU nodes", "，并按整台 8 卡节点向上取整"),
     # ---------------------------------------------------------------- overhead calibration (ledger history)
     "hist.no_workspace": (
         "no workspace given: overhead from sourced priors",
