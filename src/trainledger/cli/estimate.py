@@ -21,6 +21,7 @@ from trainledger.estimate.quantities import parse_count, parse_range
 from trainledger.estimate.render import FORMATS, LANGS, render_compare, render_estimate
 from trainledger.estimate.spec import build_spec, load_spec_file
 from trainledger.estimate.tasks import classify
+from trainledger.estimate.workspace_book import WorkspaceBook
 from trainledger.pricebook import SAMPLE_PRICE_BOOK, load_price_book
 
 _TEXT_OPTS = (
@@ -114,11 +115,30 @@ def estimate(ctx: click.Context, spec_file, fmt, lang, guided, output, **options
     values.update({k: v for k, v in options.items() if v is not None})
     if guided:
         values = _guided(values, lang)
-    spec = build_spec(values, where=spec_file or "options")
     workspace = (ctx.obj or {}).get("workspace")
+    wb, wb_error = WorkspaceBook.read(workspace)  # inside a workspace: its price book, currency, labor rates
+    if wb is not None:
+        if wb.price_book and not values.get("price_book"):
+            values["price_book"] = wb.price_book
+        if wb.currency and not values.get("currency"):
+            values["currency"] = wb.currency
+    spec = build_spec(values, where=spec_file or "options")
     hist = calibrate.workspace_ratios(workspace)
     book = load_price_book(spec.price_book or SAMPLE_PRICE_BOOK)
-    est = engine.run(spec, book=book, history_ratios=hist.ratios, history_note=hist.note, history_warning=hist.warning)
+    est = engine.run(
+        spec,
+        book=book,
+        history_ratios=hist.ratios,
+        history_note=hist.note,
+        history_warning=hist.warning,
+        labor_rates=wb.labor_rates if wb else None,
+        price_notes=(wb.note(book.path, spec.currency or book.currency or "USD"),) if wb else (),
+        price_warnings=(
+            Msg("warn.workspace_book_unreadable", workspace=str(workspace), error=wb_error, book=book.path),
+        )
+        if wb_error
+        else (),
+    )
     _emit(render_estimate(est.to_dict(), fmt, lang), output)
     if output or fmt == "json":  # md / html on a terminal show their warnings already
         _echo_warnings(est.warnings, lang)

@@ -49,23 +49,38 @@ def run(
     history_note: str = "",
     history_warning: str | None = None,
     rag_route: str = RAG_ROUTE,
+    labor_rates: dict | None = None,
+    price_notes: tuple[str, ...] = (),
+    price_warnings: tuple[str, ...] = (),
 ) -> Estimate:
     """The whole pipeline. Warnings and notes are catalogue messages (``messages.Msg``): English
     in ``warnings`` / ``notes``, Chinese in ``warnings_zh`` / ``notes_zh`` of ``to_dict()``.
     ``rag_route`` is kept for callers that passed either language's text; both give the message.
     Raises ``EstimateFailed`` (a ``BadInput``) listing every problem when a stage fails or prices
-    are missing; a single failure keeps its own error type."""
+    are missing; a single failure keeps its own error type. ``labor_rates`` (role ->
+    ``workspace_book.LaborRateRange``) replace the book's ``labor:<role>`` prices."""
     on = on or spec.on or date.today()
     book = book or load_price_book(spec.price_book or SAMPLE_PRICE_BOOK)
     currency = spec.currency or book.currency or "USD"
-    pricing = Pricing(book, on, currency, collect_missing=True)
+    pricing = Pricing(book, on, currency, collect_missing=True, labor_rates=labor_rates)
     try:
         sampler = Sampler(spec.samples, spec.seed)
     except ValueError as exc:
         raise BadInput(
             f"--samples {spec.samples}: {exc}", remedy="pass --samples 100 or more (default 100000)"
         ) from None
-    ctx = Context(spec, pricing, sampler, on, tuple(history_ratios or ()), history_note, history_warning, rag_route)
+    ctx = Context(
+        spec,
+        pricing,
+        sampler,
+        on,
+        tuple(history_ratios or ()),
+        history_note,
+        history_warning,
+        rag_route,
+        tuple(price_notes),
+        tuple(price_warnings),
+    )
     out = run_stages(ctx)
     refuse(out, pricing, book)
     return assemble(ctx, out, book, currency)

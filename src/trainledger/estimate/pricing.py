@@ -24,8 +24,17 @@ class Pricing:
     book's message) and stands in as zero, so one estimate lists every missing item at once; the
     engine then refuses to give a result. Without it (``compare``) the first one raises."""
 
-    def __init__(self, book: PriceBook, on: date, currency: str, *, collect_missing: bool = False) -> None:
+    def __init__(
+        self,
+        book: PriceBook,
+        on: date,
+        currency: str,
+        *,
+        collect_missing: bool = False,
+        labor_rates: dict | None = None,
+    ) -> None:
         self.collect_missing = collect_missing
+        self.labor_rates = labor_rates or {}  # role -> workspace_book.LaborRateRange (per hour)
         self.missing: dict[str, str] = {}
         self.book = book
         self.on = on
@@ -56,7 +65,11 @@ class Pricing:
         return r.rate
 
     def rate(self, item: str, unit: str, name: str | None = None, *, strict: bool = False) -> Uncertain:
-        """The price of ``item`` per ``unit`` in the reporting currency, as an uncertain input."""
+        """The price of ``item`` per ``unit`` in the reporting currency, as an uncertain input; a
+        ``labor:<role>`` the workspace rates itself comes from its ``[[labor_rates]]``."""
+        role = item.removeprefix("labor:") if item.startswith("labor:") else None
+        if role in self.labor_rates:
+            return self.workspace_rate(self.labor_rates[role], item, unit, name)
         try:
             be, e = self.book.priced_entry(item, unit, self.on, allow_stale=True)
         except NotFound as exc:
@@ -86,6 +99,23 @@ class Pricing:
             evidence=e.evidence,
             source=e.source,
             owner=owner,
+            note=note,
+        )
+
+    def workspace_rate(self, r, item: str, unit: str, name: str | None) -> Uncertain:
+        lo, mo, hi = r.per(unit)
+        k = self.fx(r.currency)
+        self.items_used.append(item)
+        note = Msg("note.workspace_rate", ccy=r.currency, low=r.low, high=r.high)
+        return Uncertain(
+            name or Msg("name.price", item=item),
+            float(lo * k),
+            float(mo * k),
+            float(hi * k),
+            unit=f"{self.currency}/{unit}",
+            evidence=r.evidence,
+            source=r.source,
+            owner=r.owner or ("finance" if r.evidence == "assumed" else ""),
             note=note,
         )
 

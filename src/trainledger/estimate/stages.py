@@ -63,6 +63,8 @@ class Context:
     history_note: str = ""
     history_warning: str | None = None
     rag_route: str = RAG_ROUTE
+    price_notes: tuple[str, ...] = ()  # where the prices come from (the workspace's own book)
+    price_warnings: tuple[str, ...] = ()  # the workspace's book could not be read
 
     @property
     def n(self) -> int:
@@ -223,10 +225,12 @@ def overhead_stage(ctx: Context, f: Mapping[str, Any]) -> StageOutput:
 # 6. prices -----------------------------------------------------------------------------------
 def prices_stage(ctx: Context, f: Mapping[str, Any]) -> StageOutput:
     if not ctx.trains:
-        return StageOutput({"compute_final": np.zeros(ctx.n)})
-    warnings: list = []
+        return StageOutput({"compute_final": np.zeros(ctx.n)}, notes=ctx.price_notes, warnings=ctx.price_warnings)
+    warnings: list = list(ctx.price_warnings)
     price = compute_price(ctx.spec, f["acc"], ctx.pricing, warnings)
-    return StageOutput({"compute_final": f["gpu_h"] * ctx.sampler.draw(price)}, warnings=tuple(warnings))
+    return StageOutput(
+        {"compute_final": f["gpu_h"] * ctx.sampler.draw(price)}, notes=ctx.price_notes, warnings=tuple(warnings)
+    )
 
 
 # 7. rounds, and the people who run them -----------------------------------------------------------

@@ -127,6 +127,10 @@ INPUTS: dict[str, tuple[str, str]] = {
         "（{why}）；先验出处：{prior}",
     ),
     "src.spec_table": ("spec {table}", "规格文件 {table}"),
+    "note.workspace_rate": (
+        "workspace [[labor_rates]]: {low}-{high} {ccy}/hour, x hours per unit (person-month = 168 h)",
+        "工作区 [[labor_rates]]：每小时 {low}-{high} {ccy}，按单位折算工时（人月 = 168 小时）",
+    ),
     "src.guided_labelled": (
         "requester's guided answer: {n} labelled samples",
         "需求方在引导问答中的回答：{n} 条标注样本",

@@ -234,6 +234,12 @@ REPORT: dict[str, tuple[str, str]] = {
         "无法读取工作区 {workspace!r} 的台账历史（{error}：{message}）：额外占用系数改用有出处的先验值；"
         "修复工作区后即可按历史校准",
     ),
+    "warn.workspace_book_unreadable": (
+        "the configuration of workspace {workspace!r} could not be read ({error}): priced with {book} instead "
+        "of the workspace's own price book, currency and labor rates; fix the workspace",
+        "无法读取工作区 {workspace!r} 的配置（{error}）：改用 {book} 计价，而不是工作区自己的价目表、币种和人力费率；"
+        "请修复工作区",
+    ),
     "price.stale_item": ("{item} ({why})", "{item}（{why}）"),
     "price.expired": ("expired {day}", "已于 {day} 过期"),
     "price.not_yet": ("effective only from {day}", "{day} 起才生效"),
@@ -244,6 +250,12 @@ REPORT: dict[str, tuple[str, str]] = {
         "storage) and serving ([inference]), and the people who own answer quality ([labor]).",
         "RAG 不改动模型权重，没有训练算力可估。请改为估算：文档清洗与切分、评测集（[data]）；"
         "检索索引（语料向量化、向量库存储）与推理服务（[inference]）；以及对回答质量负责的人力（[labor]）。",
+    ),
+    "note.workspace_book": (
+        "priced with workspace {root}'s own book: {book}, in {currency}; labor rates from its trainledger.toml "
+        "[[labor_rates]] ({roles})",
+        "按工作区 {root} 自己的价目计价：{book}，币种 {currency}；人力费率取自其 trainledger.toml 的 "
+        "[[labor_rates]]（{roles}）",
     ),
     "note.host_memory": (
         "CPU offload needs {need:.0f} GiB of host memory per 8-GPU node (DeepSpeed's estimators, x1.5 buffers)",
