@@ -119,6 +119,7 @@ FLAG_FIGURES = {
     "--name": ("mine", "name"),
     "--recompute": ("full", "flops.hardware"),
     "--offload": ("optimizer", "memory.training_strategy"),
+    "--fsdp": ("hybrid", "memory.training_strategy"),
     "--precision": ("fp8", "mfu.p50"),
     "--optimizer": ("sgd", "memory.model_states_per_gpu_bytes"),
 }

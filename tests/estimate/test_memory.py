@@ -275,3 +275,65 @@ def test_offload_host_memory_beyond_a_node_is_a_warning(book):
     assert host == pytest.approx(e.params * max(4 * 8, 16) * 1.5, rel=1e-6)
     assert any("host memory" in w for w in e.warnings) == (host > 2048 * GIB)
     assert any("host memory" in n for n in e.notes)
+
+
+# ---------------------------------------------------------------- PyTorch FSDP
+# PyTorch docs, torch.distributed.fsdp.ShardingStrategy (pytorch.org/docs/stable/fsdp.html):
+#   FULL_SHARD: "Parameters, gradients, and optimizer states are sharded" (unshard via all-gather
+#     before forward / backward, reshard after; gradients reduce-scattered after backward);
+#   SHARD_GRAD_OP: "Gradients and optimizer states are sharded during computation, and
+#     additionally, parameters are sharded outside computation" (kept unsharded from forward
+#     through backward);
+#   HYBRID_SHARD: "Apply FULL_SHARD within a node, and replicate parameters across nodes";
+#   NO_SHARD: like DDP.
+# With MixedPrecision(param_dtype=bf16) the sharded flat parameter stays fp32 (the master copy),
+# the gradient shard is fp32 and Adam's two moments are per shard: 4 + 4 + 8 = 16 bytes/param.
+
+
+def fsdp(mode, gpus, task=TaskType.PRETRAIN, **kw):
+    from trainledger.estimate.memory import FSDP_MODES
+
+    return per_gpu(shape(7e9), Setup(task, **kw), Parallel(FSDP_MODES[mode], fsdp=mode), gpus, A100)
+
+
+@pytest.mark.parametrize("gpus", [8, 64, 512])
+def test_fsdp_full_shard_shards_all_three(gpus):
+    assert fsdp("full", gpus).model_states == pytest.approx(16 * 7e9 / gpus)
+    # one FSDP unit gathered (and the next prefetched) in 16 bits
+    assert fsdp("full", gpus).zero3_buffers > 0
+
+
+@pytest.mark.parametrize("gpus", [8, 64, 512])
+def test_fsdp_hybrid_shard_shards_within_a_node_only(gpus):
+    assert fsdp("hybrid", gpus).model_states == pytest.approx(16 * 7e9 / 8)
+
+
+def test_fsdp_shard_grad_op_keeps_16_bit_parameters_unsharded_in_computation():
+    assert fsdp("shard_grad_op", 64).model_states == pytest.approx(2 * 7e9 + 16 * 7e9 / 64)
+    assert fsdp("shard_grad_op", 64).zero3_buffers == 0
+
+
+def test_fsdp_no_shard_is_ddp():
+    ddp = per_gpu(shape(7e9), Setup(TaskType.PRETRAIN), Parallel(0), 64, A100).model_states
+    assert fsdp("no_shard", 64).model_states == pytest.approx(ddp) == pytest.approx(16 * 7e9)
+
+
+def test_fsdp_full_shard_holds_less_than_deepspeed_zero3_by_its_16_bit_shard():
+    z3 = per_gpu(shape(7e9), Setup(TaskType.PRETRAIN), Parallel(3), 64, A100).model_states
+    assert z3 - fsdp("full", 64).model_states == pytest.approx(2 * 7e9 / 64)
+
+
+def test_fsdp_lora_shards_the_frozen_base_at_its_precision():
+    s = shape(7e9)
+    a = adapter_params(s, 16)
+    bd = fsdp("full", 8, task=TaskType.LORA)
+    assert bd.model_states == pytest.approx((2 * (7e9) + 16 * a) / 8)
+
+
+def test_fsdp_is_given_without_zero_stage_or_offload(book):
+    from tests.estimate.helpers import estimate
+
+    e = estimate(book, task="full_finetune", params="13B", tokens="1B", gpu="a100-80gb", gpus=16, fsdp="hybrid")
+    assert e.training_strategy.startswith("fsdp-hybrid") and "--fsdp hybrid" in str(e.memory.scope)
+    with pytest.raises(BadInput, match="without --zero-stage"):
+        estimate(book, task="full_finetune", params="13B", tokens="1B", gpu="a100-80gb", fsdp="full", zero_stage=3)

@@ -74,6 +74,13 @@ def _estimate_options(f):
     help="ZeRO CPU offload (default: none; not searched for min_gpus; the host memory it needs is reported)",
 )
 @click.option(
+    "--fsdp",
+    type=click.Choice(["full", "hybrid", "shard_grad_op", "no_shard"]),
+    default=None,
+    help="plan with PyTorch FSDP (FULL_SHARD, HYBRID_SHARD within 8-GPU nodes, SHARD_GRAD_OP, NO_SHARD) "
+    "instead of DeepSpeed ZeRO",
+)
+@click.option(
     "--no-flash-attention",
     "flash_attention",
     flag_value=False,

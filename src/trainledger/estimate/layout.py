@@ -98,7 +98,8 @@ def scope(spec) -> Msg:
     """What ``min_gpus`` was searched over: the options left open, those given, and offload."""
     open_, given = [], []
     for flag, value, searched in (
-        ("--zero-stage", spec.zero_stage, "3"),
+        ("--fsdp", spec.fsdp, None),
+        ("--zero-stage", spec.zero_stage, None if spec.fsdp else "3"),
         ("--tp", spec.tp, "1/2/4/8"),
         ("--pp", spec.pp, "1" if spec.zero_stage in (None, 3) else "1-128"),
         ("--recompute", spec.recompute, "/".join(RECOMPUTE_ORDER)),
@@ -113,7 +114,7 @@ def scope(spec) -> Msg:
 
 
 def plan_training(spec, acc: Accelerator, shape: ModelShape, notes: list) -> TrainingPlan:
-    par = dict(zero_stage=spec.zero_stage, tp=spec.tp, pp=spec.pp)
+    par = dict(zero_stage=spec.zero_stage, tp=spec.tp, pp=spec.pp, fsdp=spec.fsdp)
     cap = float(acc.memory_bytes)
     feasible: list[tuple[Setup, MemoryPlan]] = []
     err = None

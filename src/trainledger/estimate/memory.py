@@ -8,7 +8,9 @@ data-parallel degree (4 + K/N). ZeRO-2 and ZeRO-3 follow DeepSpeed's own estimat
 (``estimate_zero2_model_states_mem_needs``: 4 + 16/N, the full 16-bit gradients being held during
 the backward pass and an fp32 gradient partition beside the optimizer's; ``estimate_zero3_...``:
 18/N plus the gathered layers), and CPU offload's host memory per node likewise (``per_gpu``,
-``host_bytes``). Tensor x pipeline parallelism splits all of them.
+``host_bytes``). ``--fsdp`` plans with PyTorch FSDP instead (``fsdp_states``: FULL_SHARD 16/N,
+HYBRID_SHARD 16/8 within a node, SHARD_GRAD_OP 2 + 16/N, NO_SHARD 16; its fp32 flat parameter is
+the master copy). Tensor x pipeline parallelism splits all of them.
 
 LoRA / QLoRA (Hu et al. 2021; Dettmers et al. 2023, arXiv:2305.14314): the frozen base is held in
 16 bits, or in 4-bit NF4 with double-quantised constants (4 + 0.127 bits per parameter); only the
@@ -143,18 +145,22 @@ class Setup:
         return self.task in (TaskType.LORA, TaskType.QLORA)
 
 
+FSDP_MODES = {"full": 3, "hybrid": 3, "shard_grad_op": 2, "no_shard": 0}  # PyTorch ShardingStrategy ~ ZeRO stage
+
+
 @dataclass(frozen=True, slots=True)
 class Parallel:
     zero_stage: int
     tp: int = 1
     pp: int = 1
+    fsdp: str = ""  # "" = DeepSpeed ZeRO; else a PyTorch FSDP sharding strategy (FSDP_MODES)
 
     @property
     def model_parallel(self) -> int:
         return self.tp * self.pp
 
     def label(self, setup: Setup) -> str:
-        parts = [f"zero{self.zero_stage}"]
+        parts = [f"fsdp-{self.fsdp.replace('_', '-')}" if self.fsdp else f"zero{self.zero_stage}"]
         if self.tp > 1:
             parts.append(f"tp{self.tp}")
         if self.pp > 1:
@@ -250,6 +256,8 @@ def per_gpu(shape: ModelShape, setup: Setup, par: Parallel, gpus: int, acc: Acce
     mp = par.model_parallel
     dp = max(1, gpus // mp)
     st = state_bytes(shape, setup)
+    if par.fsdp:
+        return fsdp_per_gpu(shape, setup, par, dp, st, acc)
     z = par.zero_stage
     mixed = setup.precision != "fp32"
     fp32_grads = 4.0 * st["trainable"] if mixed and z >= 2 else 0.0
@@ -268,6 +276,44 @@ def per_gpu(shape: ModelShape, setup: Setup, par: Parallel, gpus: int, acc: Acce
     return MemoryBreakdown(
         weights, grads, opt, act, gather_bytes(shape, setup, par, dp), reserve_bytes(acc), host_per_node=host
     )
+
+
+def fsdp_per_gpu(shape: ModelShape, setup: Setup, par: Parallel, dp: int, st: dict, acc: Accelerator):
+    weights, grads, opt, gather = fsdp_states(shape, setup, par, dp, st)
+    act = activation_bytes(shape, setup, par.tp)
+    return MemoryBreakdown(weights, grads, opt, act, gather, reserve_bytes(acc))
+
+
+def fsdp_states(shape: ModelShape, setup: Setup, par: Parallel, dp: int, st: dict) -> tuple[float, ...]:
+    """PyTorch FSDP (torch.distributed.fsdp.ShardingStrategy, with MixedPrecision): the sharded
+    flat parameter stays in the original fp32 and is the master copy; gradients are reduce-
+    scattered into fp32 shards; the optimizer's moments are per shard. FULL_SHARD shards all of it
+    over the data-parallel ranks and gathers one unit (and the prefetched next) in 16 bits;
+    HYBRID_SHARD does the same within a node and replicates across nodes; SHARD_GRAD_OP keeps the
+    16-bit parameters unsharded through forward and backward; NO_SHARD is DDP."""
+    mp = par.model_parallel
+    mixed = setup.precision != "fp32"
+    a = st["trainable"]
+    w = 2.0 if mixed else 4.0
+    frozen = st["weights"] - w * a  # a LoRA / QLoRA base, held at its own precision
+    moments = st["optimizer_states"] - (4.0 * a if mixed else 0.0)
+    if par.fsdp == "no_shard":
+        s_deg = 1
+    elif par.fsdp == "hybrid":
+        s_deg = max(1, min(dp, GPUS_PER_NODE // mp or 1))
+    else:
+        s_deg = dp
+    master = 4.0 * a if mixed else 0.0  # the fp32 flat parameter of the trainable weights
+    weights = (frozen + (master if mixed else w * a)) / mp / s_deg
+    if par.fsdp == "shard_grad_op":  # unsharded 16-bit parameters from forward through backward
+        weights = (frozen + w * a) / mp + master / mp / s_deg
+    grads = (4.0 if mixed else w) * a / mp / s_deg
+    opt = moments / mp / s_deg
+    gather = 0.0
+    if par.fsdp in ("full", "hybrid") and s_deg > 1:
+        layer = st["weights"] * (shape.active_params / shape.params) / shape.layers
+        gather = min(2, shape.layers) * layer / par.tp
+    return weights, grads, opt, gather
 
 
 def host_bytes(st: dict, setup: Setup, z: int, gpus: int, fp32_grads: float) -> float:
@@ -335,7 +381,11 @@ class MemoryPlan:
     why_zh: str
 
 
-def candidates(shape: ModelShape, zero_stage: int | None, tp: int | None, pp: int | None) -> list[Parallel]:
+def candidates(
+    shape: ModelShape, zero_stage: int | None, tp: int | None, pp: int | None, fsdp: str | None = None
+) -> list[Parallel]:
+    if fsdp:
+        zero_stage = FSDP_MODES[fsdp]
     stages = (3,) if zero_stage is None else (zero_stage,)
     tps = (tp,) if tp else TP_CHOICES
     if pp:
@@ -344,7 +394,7 @@ def candidates(shape: ModelShape, zero_stage: int | None, tp: int | None, pp: in
         pps = (1,)  # under ZeRO-3 a pipeline only adds bubbles
     else:
         pps = tuple(p for p in (1, 2, 4, 8, 16, 32, 64, 128) if p <= shape.layers)
-    return [Parallel(z, t, p) for z in stages for t in tps for p in pps]
+    return [Parallel(z, t, p, fsdp or "") for z in stages for t in tps for p in pps]
 
 
 def plan_memory(
@@ -356,6 +406,7 @@ def plan_memory(
     tp: int | None = None,
     pp: int | None = None,
     gpus: int | None = None,
+    fsdp: str | None = None,
 ) -> MemoryPlan:
     if zero_stage is not None and zero_stage not in (0, 1, 2, 3):
         raise BadInput(f"--zero-stage {zero_stage} is not 0, 1, 2 or 3")
@@ -363,7 +414,14 @@ def plan_memory(
         if v is not None and v < 1:
             raise BadInput(f"--{name} must be >= 1")
     found = []
-    for par in candidates(shape, zero_stage, tp, pp):
+    if fsdp is not None and fsdp not in FSDP_MODES:
+        raise BadInput(f"--fsdp {fsdp} is not one of {', '.join(FSDP_MODES)}")
+    if fsdp and (zero_stage is not None or setup.offload != "none"):
+        raise BadInput(
+            "--fsdp is PyTorch FSDP: give it without --zero-stage (DeepSpeed) and without --offload",
+            remedy="drop --zero-stage / --offload, or drop --fsdp to plan with DeepSpeed ZeRO",
+        )
+    for par in candidates(shape, zero_stage, tp, pp, fsdp):
         n = min_gpus_for(shape, setup, par, acc)
         if n is not None:
             found.append((n, par.model_parallel, par.tp, par))
@@ -397,9 +455,11 @@ def explain_msg(bd: MemoryBreakdown, shape: ModelShape, setup: Setup, par: Paral
     d = bd.dominant
     st = state_bytes(shape, setup)
     held = st["weights"] + st["optimizer_states"]
-    if par.zero_stage <= 2:
+    if par.fsdp:
+        held = sum(fsdp_states(shape, setup, Parallel(par.zero_stage, 1, 1, par.fsdp), 1, st)[:3])
+    elif par.zero_stage <= 2:
         held += st["gradients"]
-    if par.zero_stage >= 2 and setup.precision != "fp32":
+    if not par.fsdp and par.zero_stage >= 2 and setup.precision != "fp32":
         held += 4.0 * st["trainable"]  # the fp32 gradient partition DeepSpeed keeps
     return Msg(
         "memory.why",

@@ -62,6 +62,7 @@ TEXT_FIELDS = (
     "gpu",
     "recompute",
     "offload",
+    "fsdp",
     "precision",
     "optimizer",
     "price_book",
@@ -89,7 +90,8 @@ class EstimateSpec:
     tp: int | None = None
     pp: int | None = None
     recompute: str | None = None
-    offload: str | None = None  # None: no offload (and not searched: host memory is not modelled)
+    offload: str | None = None  # None: no offload (not searched: your nodes' host memory is not known)
+    fsdp: str | None = None  # PyTorch FSDP sharding strategy instead of DeepSpeed ZeRO: full, hybrid, …
     flash_attention: bool = True
     precision: str = "bf16"
     optimizer: str = "adamw"
