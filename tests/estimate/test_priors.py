@@ -87,3 +87,15 @@ def test_quantiles_without_a_tail_are_the_triangle():
 
     u = np.linspace(0, 1, 11)
     assert np.allclose(quantiles(u, Uncertain("t", 1, 2, 4)), triangular(u, 1, 2, 4))
+
+
+def test_every_sourced_prior_keeps_its_date():
+    def walk(t, path=""):
+        for k, v in t.items():
+            if isinstance(v, dict):
+                if "source" in v:
+                    assert v.get("source_date"), f"{path}{k} has a source but no source_date"
+                walk(v, f"{path}{k}.")
+
+    walk(priors())
+    walk(mfu_table())
