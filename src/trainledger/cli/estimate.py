@@ -30,7 +30,7 @@ _TEXT_OPTS = (
     ("--active-params", "active parameters per token (mixture of experts)"),
     ("--tokens", "training tokens: 2T, 500M…"),
     ("--gpu", "accelerator id, e.g. a100-80gb, h100-80gb, h800, tpu-v5p"),
-    ("--gpus", "GPUs you will run on (default: chosen for ~90 days)"),
+    ("--gpus", "GPUs you will run on (default: the fewest that hold it, more for a ~90-day final run)"),
     ("--seq-len", "sequence length (default 4096)"),
     ("--micro-batch", "micro-batch per GPU (default 1)"),
     ("--zero-stage", "ZeRO stage 0-3 (default: searched; min_gpus: least-GPU plan over on-GPU options left open)"),
