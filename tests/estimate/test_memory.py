@@ -337,3 +337,21 @@ def test_fsdp_is_given_without_zero_stage_or_offload(book):
     assert e.training_strategy.startswith("fsdp-hybrid") and "--fsdp hybrid" in str(e.memory.scope)
     with pytest.raises(BadInput, match="without --zero-stage"):
         estimate(book, task="full_finetune", params="13B", tokens="1B", gpu="a100-80gb", fsdp="full", zero_stage=3)
+
+
+def test_qlora_65b_fits_one_48gb_gpu_as_the_paper_says(book):
+    # QLoRA (Dettmers et al. 2023, arXiv:2305.14314), abstract: "finetune a 65B parameter model on a
+    # single 48GB GPU" (4-bit NF4 base, paged optimizers, gradient checkpointing)
+    from tests.estimate.helpers import estimate
+
+    e = estimate(
+        book, task="qlora", params="65.2B", layers=80, hidden=8192, tokens="10M", gpu="a6000", seq_len=512, samples=500
+    )
+    assert e.gpu.memory_bytes == 48 * GIB and e.memory.min_gpus == 1
+    row = next(a for a in e.assumptions if a.name == "QLoRA paged optimizer")
+    assert "2305.14314" in row.source and row.owner == "requester"
+    # a 16-bit LoRA base of the same model does not fit one such GPU
+    lora = estimate(
+        book, task="lora", params="65.2B", layers=80, hidden=8192, tokens="10M", gpu="a6000", seq_len=512, samples=500
+    )
+    assert lora.memory.min_gpus > 1

@@ -55,6 +55,16 @@ def setup_assumptions(spec: EstimateSpec, setup) -> list[Assumption]:
                 owner="requester",
             )
         )
+    if setup.task.value == "qlora":
+        rows.append(
+            Assumption(
+                Msg("name.paged_optimizer"),
+                Evidence.ASSUMED,
+                Msg("src.paged_optimizer"),
+                value=Msg("value.paged_optimizer"),
+                owner="requester",
+            )
+        )
     rows.append(
         Assumption(
             Msg("name.attention"),

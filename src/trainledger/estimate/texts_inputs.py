@@ -31,6 +31,17 @@ INPUTS: dict[str, tuple[str, str]] = {
     ),
     "name.offload": ("CPU offload ({offload}): throughput vs no offload", "CPU 卸载（{offload}）：相对不卸载的吞吐"),
     "name.offload_choice": ("CPU offload", "CPU 卸载"),
+    "name.paged_optimizer": ("QLoRA paged optimizer", "QLoRA 分页优化器"),
+    "value.paged_optimizer": ("optimizer states counted on the GPU", "优化器状态按常驻显存计"),
+    "src.paged_optimizer": (
+        "QLoRA (Dettmers et al. 2023, arXiv:2305.14314) section 3: paged optimizers move optimizer states to CPU "
+        "memory (NVIDIA unified memory) when a gradient-checkpointing spike would run the GPU out of memory, and "
+        "back for the update; the plan counts the adapters' states on the GPU (the steady state), so a paged run "
+        "fits at least where this one does — the 4-bit NF4 base is 4.127 bits/parameter (section 3)",
+        "QLoRA（Dettmers 等 2023，arXiv:2305.14314）第 3 节：分页优化器在梯度检查点造成显存峰值时"
+        "把优化器状态移到 CPU 内存（NVIDIA 统一内存），更新时再取回；本方案把适配器的优化器状态按常驻显存计，"
+        "因此分页运行至少在本方案能放下的地方也能放下——4 位 NF4 底座按每参数 4.127 比特（第 3 节）",
+    ),
     "name.attention": ("attention kernel", "注意力计算内核"),
     "name.useful_life": ("server useful life (straight-line)", "服务器使用年限（直线折旧）"),
     "name.resale_haircut": ("used-market price vs remaining book value", "二手市场价相对剩余账面价值"),
