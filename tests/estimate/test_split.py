@@ -43,6 +43,9 @@ def test_a_lora_on_placeholders_says_so_in_the_headline(book):
     assert sp.placeholder_share_of_p50 > 0.99
     md = render_estimate(e.to_dict(), "md", "en")
     assert f"{sp.placeholder_share_of_p50:.0%} of the P50 total" in md
+    head = md.split("## ", 1)[0]  # the headline, above the first section
+    assert "Placeholder-driven share of the P50" in head and f"{sp.placeholder_share_of_p50:.0%}" in head
+    assert "由占位值驱动" in render_estimate(e.to_dict(), "md", "zh-CN").split("## ", 1)[0]
     assert "percentiles are not additive" in md
 
 

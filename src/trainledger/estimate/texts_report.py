@@ -37,6 +37,7 @@ REPORT: dict[str, tuple[str, str]] = {
         "已知：你的输入、有日期的单价、有出处的先验",
     ),
     "label.split_placeholder": ("Placeholders: task-type defaults to replace", "占位：按任务类型给出、待替换的默认值"),
+    "label.split_share": ("Placeholder-driven share of the P50", "P50 中由占位值驱动的比例"),
     "label.split_lines": ("Lines resting on placeholders", "依赖占位值的明细"),
     "label.means": ("Means (these add up)", "均值（可以相加）"),
     "label.mean": ("Mean", "均值"),

@@ -145,6 +145,8 @@ def estimate_view(d: dict, lang: str) -> dict:
         if inf.get("retrieval_storage_monthly"):
             inference.append((t("storage_month", lang), _pct(inf["retrieval_storage_monthly"], money)))
     split = split_view(d, lang, money)
+    if split is not None:
+        head.append((t("split_share", lang), split["headline"]))
     notes = [n for n in messages(d, "notes", lang) if n not in (RAG_ROUTE_EN, RAG_ROUTE_ZH)]
     if task is TaskType.RAG:
         notes.insert(0, text("note.rag_route", lang))
