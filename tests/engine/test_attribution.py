@@ -36,7 +36,11 @@ def test_hand_worked_node_split(config):
     nat = [ln for ln in cash if ln.provenance.row == 3 and ln.provenance.source_kind == "focus"]
     assert nat[0].reason == "no_rule_matched: nat-gw" and nat[0].amount.expected == Decimal("5.55")
     assert result.conservation == [{"currency": "CNY", "billed_total": "172.55", "attributed": "67.00",
-                                    "unattributed": "105.55", "difference": "0.00"}]
+                                    "unattributed": "105.55", "difference": "0.00",
+                                    "unattributed_by_reason": [
+                                        {"reason": "capacity_unheld", "detail": "node n1", "amount": "80.00"},
+                                        {"reason": "job_without_batch", "detail": "job 101", "amount": "20.00"},
+                                        {"reason": "no_rule_matched", "detail": "nat-gw", "amount": "5.55"}]}]
     setup = [ln for ln in cash if ln.run_id == "100" and ln.detail == S.SETUP]
     assert sum(ln.quantity for ln in setup) == Decimal("4") * 10 / 60  # 4 GPUs × 10 minutes
     kinds = {p.kind for p in result.problems}

@@ -32,6 +32,7 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from trainledger.engine import conservation
 from trainledger.engine.assets import external_stage, labor_stage, storage_stage
+from trainledger.engine.causes import explain
 from trainledger.engine.compute import bill_stage, queued_stage
 from trainledger.engine.context import Context, Facts, PriceLookup, Problem, RunInfo, StageOutput
 from trainledger.engine.rules import matcher
@@ -65,7 +66,10 @@ class Attribution:
             for seg in info.segments:
                 acc[str(seg.state)] = acc.get(str(seg.state), 0.0) + seg.seconds * info.run.gpus / 3600
             states[info.run.id] = {k: round(v, 6) for k, v in acc.items()}
+        facts = [info.facts for info in self.runs.values() if info.facts is not None]
         return {
+            "run_facts": [f.as_dict() for f in facts],
+            "runs_explained": {k: e.as_dict() for k, e in explain(facts).items()},
             "conservation": self.conservation,
             "conservation_amortized": self.conservation_amortized,
             "problems": [p.as_dict() for p in self.problems],

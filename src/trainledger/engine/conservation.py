@@ -1,4 +1,10 @@
-"""Promise 1: attributed + unattributed cash equals the bill total, exactly, per currency."""
+"""Promise 1: attributed + unattributed cash equals the bill total, exactly, per currency.
+
+Each currency record also breaks the unattributed bucket down by reason
+(``unattributed_by_reason``: ``[{"reason", "detail", "amount"}]``, largest first, then by reason and
+detail), and those amounts sum exactly to ``unattributed``. A line's reason is written
+``"<reason>: <detail>"`` by the stage that made it (``reason_of`` reads it back).
+"""
 
 from __future__ import annotations
 
@@ -22,6 +28,25 @@ def bill_totals(facts: Facts, column: str = "billed_cost") -> dict[str, Decimal]
     return dict(totals)
 
 
+def reason_of(line: CostLine) -> tuple[str, str]:
+    """(reason code, detail) of an unattributed line: ``"capacity_unheld: node n1"`` →
+    ``("capacity_unheld", "node n1")``; a reason without a code is its own code."""
+    code, sep, detail = line.reason.partition(": ")
+    code = code.strip()
+    if not sep or " " in code:
+        return line.reason.strip(), ""
+    return code, detail.strip()
+
+
+def by_reason(lines: Iterable[CostLine], currency: str, zero: Decimal) -> list[dict]:
+    acc: dict[tuple[str, str], Decimal] = defaultdict(Decimal)
+    for ln in lines:
+        if ln.currency == currency:
+            acc[reason_of(ln)] += ln.amount.expected
+    items = sorted(acc.items(), key=lambda kv: (-abs(kv[1]), kv[0]))
+    return [{"reason": r, "detail": d, "amount": str(a + zero)} for (r, d), a in items]
+
+
 def check(facts: Facts, lines: Iterable[CostLine], *, view: str = "billed") -> tuple[list[dict], list[Problem]]:
     """One record per currency, as the ``attribute --json`` contract prints it, and the problems.
 
@@ -31,11 +56,14 @@ def check(facts: Facts, lines: Iterable[CostLine], *, view: str = "billed") -> t
     wanted = CASH_BASES if view == "billed" else (Basis.AMORTIZED,)
     attributed: dict[str, Decimal] = defaultdict(Decimal)
     unattributed: dict[str, Decimal] = defaultdict(Decimal)
+    bucket_lines: list[CostLine] = []
     for line in lines:
         if line.basis not in wanted:
             continue
         bucket = attributed if line.batch_id else unattributed
         bucket[line.currency] += line.amount.expected
+        if not line.batch_id:
+            bucket_lines.append(line)
     records, problems = [], []
     for cur in sorted(set(totals) | set(attributed) | set(unattributed)):
         zero = Decimal(0).quantize(minor_quantum(cur))  # "0.00", not "0": amounts keep the currency's scale
@@ -43,7 +71,8 @@ def check(facts: Facts, lines: Iterable[CostLine], *, view: str = "billed") -> t
         a, u = attributed.get(cur, zero) + zero, unattributed.get(cur, zero) + zero
         diff = total - a - u
         records.append({"currency": cur, "billed_total": str(total), "attributed": str(a),
-                        "unattributed": str(u), "difference": str(diff)})
+                        "unattributed": str(u), "difference": str(diff),
+                        "unattributed_by_reason": by_reason(bucket_lines, cur, zero)})
         if diff != 0:
             side = "too little" if diff > 0 else "too much"
             problems.append(Problem("conservation", f"{cur} ({view}): bills total {total} but cost lines carry {a + u}"

@@ -52,6 +52,7 @@ class RunInfo:
     source_sha256: str
     row: int
     eligible: datetime | None = None
+    facts: Any = None  # causes.RunFacts: what explaining the run's cause needs
 
 
 PriceLookup = Callable[[str, date, str], PriceEntry | None]  # (item, on, unit wanted)

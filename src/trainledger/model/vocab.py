@@ -53,6 +53,7 @@ class ComputeState(StrEnum):
     ALLOCATED_IDLE = "allocated_idle"
     RESERVED_UNUSED = "reserved_unused"
     UNCLASSIFIED = "unclassified"  # allocated time with no progress signal to classify it
+    CAPACITY_UNHELD = "capacity_unheld"  # capacity (billed or owned) that no job held; not allocated_idle
 
 
 class Basis(StrEnum):
@@ -65,6 +66,7 @@ class Basis(StrEnum):
     AMORTIZED = "amortized"  # own hardware or prepaid commitments spread over their life
     INTERNAL = "internal"  # existing staff time at a loaded rate: opportunity cost, not new cash
     ESTIMATE = "estimate"  # quantity measured or planned × a price from the price book
+    RATE_CARD = "rate_card"  # owned or reserved capacity at an internal, dated rate card price
 
 
 CASH_BASES = (Basis.BILLED, Basis.ALLOCATED_IDLE, Basis.RESERVED_UNUSED)
@@ -144,6 +146,10 @@ ZH: dict[str, str] = {
     "checkpoint": "检查点保存", "hang": "故障后悬挂", "lost_progress": "失败损失进度",
     "preemption_recovery": "抢占后恢复", "allocated_idle": "已分配未使用",
     "reserved_unused": "预留未使用", "unclassified": "无进度信号", "tagged_resource": "按标签归属的资源",
+    "capacity_unheld": "无作业占用的容量", "credit": "赔付/退款", "adjustment": "账单调整", "tax": "税费",
+    "rate_card": "内部费率", "not_valued": "未计价",
+    # unattributed reasons
+    "job_without_batch": "作业未匹配批次", "no_rule_matched": "无规则匹配", "commitment_purchase": "承诺购买",
     # bases
     "billed": "账单现金", "amortized": "摊销", "internal": "内部人力(机会成本)", "estimate": "估算",
     # evidence
