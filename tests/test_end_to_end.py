@@ -50,7 +50,8 @@ def test_attribution_difference_is_exactly_zero(demo):
         assert set(r) == {"currency", "billed_total", "attributed", "unattributed", "difference",
                           "unattributed_by_reason"}
         assert Decimal(r["difference"]) == 0
-        assert sum((Decimal(x["amount"]) for x in r["unattributed_by_reason"]), Decimal(0)) == Decimal(r["unattributed"])
+        by_reason = sum((Decimal(x["amount"]) for x in r["unattributed_by_reason"]), Decimal(0))
+        assert by_reason == Decimal(r["unattributed"])
         assert Decimal(r["attributed"]) + Decimal(r["unattributed"]) == Decimal(r["billed_total"])
         assert Decimal(r["attributed"]) > 0
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
+from decimal import Decimal
 
 from trainledger.engine import conservation
 from trainledger.engine.assets import external_stage, labor_stage, storage_stage
@@ -60,12 +61,12 @@ class Attribution:
 
     def summary(self) -> dict:
         """What the ledger keeps beside the lines: conservation, problems, assumptions, run states."""
-        states: dict[str, dict[str, float]] = {}
+        states: dict[str, dict[str, str]] = {}
         for info in self.runs.values():
-            acc: dict[str, float] = {}
+            acc: dict[str, Decimal] = {}  # GPU-seconds, exact
             for seg in info.segments:
-                acc[str(seg.state)] = acc.get(str(seg.state), 0.0) + seg.seconds * info.run.gpus / 3600
-            states[info.run.id] = {k: round(v, 6) for k, v in acc.items()}
+                acc[str(seg.state)] = acc.get(str(seg.state), Decimal(0)) + seg.exact_seconds * info.run.gpus
+            states[info.run.id] = {k: str(Decimal(v) / 3600) for k, v in acc.items()}  # exact decimal text
         facts = [info.facts for info in self.runs.values() if info.facts is not None]
         return {
             "run_facts": [f.as_dict() for f in facts],

@@ -4,7 +4,8 @@
 attribution summary), so the sheet can apply a confirmation recorded after the attribution:
 
 1. a cause *confirmed* by a person (``trainledger runs confirm``, in the audit chain) wins;
-2. else the cause the job recorded itself (a ``cause=`` tag in its Comment) — ``measured``;
+2. else the cause the job recorded itself (a ``cause=`` tag in its Comment) — ``measured`` — except
+   that on a failed attempt ``exploration`` says why it ran, not why it failed: 3 and 4 come first;
 3. else, for a failed attempt, the cause its retry names (the retry's ``cause`` tag says why it
    had to run) — ``assumed``;
 4. else the cause its scheduler state suggests (``STATE_CAUSE``: NODE_FAIL, PREEMPTED, BOOT_FAIL →
@@ -81,10 +82,12 @@ def _cause(f: RunFacts, retried_by: Mapping[str, list[RunFacts]], confirmed: Map
     c = confirmed.get(f.run_id)
     if c:
         return c["cause"], "measured", f"confirmed by {c['by']}" + (f" ({c['note']})" if c.get("note") else "")
-    if f.tag_cause:
-        return f.tag_cause, "measured", "recorded on the job (Comment cause=)"
+    recorded = (f.tag_cause, "measured", "recorded on the job (Comment cause=)")
+    if f.tag_cause and (not f.failed or f.tag_cause != FailureCause.EXPLORATION):
+        return recorded
     if not f.failed:
         return None, None, ""
+    # a failed sweep run's tag says why it ran (exploration); what made it fail may be another matter
     for retry in retried_by.get(f.run_id, ()):
         cause = (confirmed.get(retry.run_id) or {}).get("cause") or retry.tag_cause
         if cause:
@@ -92,6 +95,8 @@ def _cause(f: RunFacts, retried_by: Mapping[str, list[RunFacts]], confirmed: Map
     if f.state in STATE_CAUSE:
         return (str(STATE_CAUSE[f.state]), "assumed",
                 f"suggested by scheduler state {f.state}; {CONFIRM_HINT}")
+    if f.tag_cause:
+        return recorded
     return None, None, f"{f.state}: no cause recorded or suggested; needs review"
 
 

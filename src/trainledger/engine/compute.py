@@ -30,6 +30,7 @@ from decimal import Decimal
 
 from trainledger.engine.context import Context, Facts, Problem, RunInfo, StageOutput, price_assumption, price_of
 from trainledger.engine.rules import NO_RULE
+from trainledger.engine.timeline import exact_seconds
 from trainledger.model import AmountRange, Basis, CostLine, Evidence, Provenance, allocate
 from trainledger.model.evidence import weakest
 from trainledger.model.vocab import ComputeState
@@ -150,13 +151,15 @@ def _route(row, ctx: Context, nodes, idx, slots, problems) -> Callable[[Decimal]
                                      reason=f"reserved_unused: {what}", detail=ComputeState.RESERVED_UNUSED)]
     batch_id, rule = ctx.matcher.match("focus", row)
     if batch_id is not None:
-        return lambda amount: [_line(row, amount, Basis.BILLED, rule, batch_id=batch_id, detail="tagged_resource")]
+        detail = "tagged_resource" if _category(row) == "compute" else str(
+            row.get("service_name") or resource or "tagged_resource")  # the line's row in its section
+        return lambda amount: [_line(row, amount, Basis.BILLED, rule, batch_id=batch_id, detail=detail)]
     node = _node_of(row, nodes)
     if node is not None:
         return node_split(row, node, idx, slots, problems)
     if str(row.get("charge_category") or "").lower() == "purchase" and row.get("commitment_discount_id"):
-        reason = (f"commitment_purchase: {row['commitment_discount_id']}, paid here, used over its term"
-                  " (see the amortized view)")
+        reason = (f"commitment_purchase: commitment purchase {row['commitment_discount_id']}, paid here,"
+                  " used over its term (see the amortized view)")
         return lambda amount: [_line(row, amount, Basis.BILLED, "commitment_purchase",
                                      detail="commitment_purchase", reason=reason)]
     what = " ".join(str(x) for x in (row.get("service_name"), resource) if x) or f"bill row {row['row']}"
@@ -169,7 +172,7 @@ def node_split(row, node, idx, slots, problems, *, basis=Basis.BILLED, idle_basi
     held. ``basis``/``idle_basis`` name the kind of money split (a cloud bill's cash, or an owned
     capacity's amortized or rate-card cost); ``money_evidence`` is the evidence of the amount."""
     p0, p1 = row["charge_period_start"], row["charge_period_end"]
-    period = Decimal(int((p1 - p0).total_seconds()))
+    period = exact_seconds(p0, p1)
     pieces: dict[tuple[str, str], tuple[RunInfo, str, Decimal]] = {}
     seen = set()
     for h in _hours(p0, p1):
@@ -180,7 +183,7 @@ def node_split(row, node, idx, slots, problems, *, basis=Basis.BILLED, idle_basi
             a, b = max(seg.start, p0), min(seg.end, p1)
             if a >= b:
                 continue
-            w = per_node * Decimal(int((b - a).total_seconds()))
+            w = per_node * exact_seconds(a, b)
             key = (info.run.id, seg.state)
             prev = pieces.get(key)
             pieces[key] = (info, seg.state, w + (prev[2] if prev else 0))
@@ -237,7 +240,7 @@ def queued_stage(facts: Facts, ctx: Context) -> StageOutput:
         j_start = info.run.started_at or info.run.ended_at
         if info.eligible is None or j_start is None or j_start <= info.eligible:
             continue
-        gpu_h = Decimal(int((j_start - info.eligible).total_seconds())) * info.run.gpus / HOUR
+        gpu_h = exact_seconds(info.eligible, j_start) * info.run.gpus / HOUR
         if gpu_h == 0:
             continue
         rng = (AmountRange(gpu_h * price.low, gpu_h * price.price, gpu_h * price.high, currency)

@@ -22,6 +22,7 @@ import statistics
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from decimal import Decimal
 
 from trainledger.model.vocab import ComputeState as S
 
@@ -38,6 +39,15 @@ class Segment:
     @property
     def seconds(self) -> float:
         return (self.end - self.start).total_seconds()
+
+    @property
+    def exact_seconds(self) -> Decimal:
+        return exact_seconds(self.start, self.end)
+
+
+def exact_seconds(a: datetime, b: datetime) -> Decimal:
+    """``b - a`` in seconds, exactly (microsecond resolution, no float): hours must conserve."""
+    return Decimal((b - a) // timedelta(microseconds=1)) / 1_000_000
 
 
 def _flatten(window: tuple[datetime, datetime], layers: Iterable[tuple[int, S, datetime, datetime]]) -> list[Segment]:

@@ -29,6 +29,17 @@ def _money(items: list[dict[str, str]]) -> str:
     return "; ".join(out)
 
 
+def _amounts(items: list[dict[str, str]]) -> str:
+    return "; ".join(f"{m['amount']} {m['currency']}" for m in items) or "—"
+
+
+def _cause(cause, evidence, lang: str) -> str:
+    """A cause with its evidence when it is only suggested: ``infra_fault (assumed)``."""
+    if not cause:
+        return "—"
+    return v(cause, lang) + (f" ({v(evidence, lang)})" if evidence == "assumed" else "")
+
+
 def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
     L = lambda k: t(k, lang)  # noqa: E731
     zh = lang.lower().startswith("zh")
@@ -43,10 +54,30 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
     out += _table([L("basis"), L("evidence"), L("cash"), L("expected"), L("low"), L("high"), L("currency")],
                   [[v(r["basis"], lang), v(r["evidence"], lang), L("yes") if r["cash"] else L("no"),
                     r["expected"], r["low"], r["high"], r["currency"]] for r in s["totals_by_basis"]])
+    if s.get("sections"):
+        out += ["", f"## {L('sections')}", ""]
+        rows = []
+        for c in s["sections"]:
+            rows += [[L(f"sec_{x['section']}"), x["amount"], c["currency"]] for x in c["sections"]]
+            rows += [[f"**{L('total')}**", f"**{c['total']}**", c["currency"]],
+                     [L("difference"), c["difference"], c["currency"]]]
+        out += _table([L("section"), L("amount"), L("currency")], rows)
+        items = [(c["currency"], i) for c in s["sections"] for i in c["items"]]
+        if items:
+            out += [""] + _table([L("section"), L("item"), L("amount"), L("currency")],
+                                 [[L(f"sec_{i['section']}"), _inline(i["item"]), i["amount"], cur] for cur, i in items])
     out += ["", f"## {L('compute')}", ""]
-    out += _table([L("state"), L("basis"), L("gpu_hours"), L("amount")],
-                  [[v(r["state"], lang), v(r["basis"], lang), r["gpu_hours"], _money(r["amounts"])]
+    out += _table([L("state"), L("basis"), L("gpu_hours"), L("amount"), L("price_per_gpu_hour"), L("evidence")],
+                  [[v(r["state"], lang), v(r["basis"], lang), r["gpu_hours"] or "—",
+                    _money(r["amounts"]) if r.get("valued", True) else L("not_valued"),
+                    f"{r['price_per_gpu_hour']['amount']} {r['price_per_gpu_hour']['currency']}"
+                    if r.get("price_per_gpu_hour") else "—",
+                    ", ".join(v(e, lang) for e in r.get("evidence", []))]
                    for r in s["compute_by_state"]])
+    if s.get("compute_hours"):
+        h = s["compute_hours"]
+        out += ["", "_" + L("hours_check").format(valued=h["valued_gpu_hours"], not_valued=h["not_valued_gpu_hours"],
+                                                  runs=h["runs_gpu_hours"]) + "_"]
     if s.get("compute_efficiency"):
         out += ["", f"### {L('efficiency')}", ""]
         out += _table([L("currency"), L("billed"), v("effective", lang), L("other_states"), L("gpu_hours"),
@@ -60,11 +91,21 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
                       [[v(g["review_class"], lang), g["runs"], g["gpu_hours"],
                         "; ".join(f"{m['amount']} {m['currency']}" for m in g["billed"]) or "—"]
                        for g in s["runs_by_review_class"]])
+    if s.get("retry_chains"):
+        out += ["", f"## {L('retry_chains')}", ""]
+        out += _table([L("failed_run"), L("final_state"), L("cause"), L("attempts"), L("lost_gpu_hours"),
+                       L("failure_cost"), L("recovery_cost"), L("total")],
+                      [[c["failed"], c["state"], _cause(c["cause"], c["cause_evidence"], lang),
+                        " → ".join(c["attempts"]), c["lost_gpu_hours"], _amounts(c["failure_cost"]),
+                        _amounts(c["recovery_cost"]), _amounts(c["total"])] for c in s["retry_chains"]])
     out += ["", f"## {L('runs')}", ""]
     out += _table([L("run"), L("job"), L("reason"), L("cause"), L("review_class"), L("final_state"), L("gpus"),
-                   L("billed"), L("queued")],
-                  [[r["id"], r["job"], v(r["reason"], lang), v(r["cause"], lang),
-                    v(r["suggested_review_class"], lang), r["state"], r["gpus"], _money(r["billed"]),
+                   L("retry_of"), L("billed"), L("queued")],
+                  [[r["id"], r["job"], v(r["reason"], lang), _cause(r["cause"], r.get("cause_evidence"), lang),
+                    v(r["suggested_review_class"], lang) + (f" ({_inline(r['review_note'])})" if r.get("review_note")
+                                                            else ""),
+                    r["state"], r["gpus"], r.get("retry_of") or "—",
+                    _amounts(r["compute_cost"]) if r.get("compute_cost") else _money(r["billed"]),
                     _money(r["queued"])] for r in s["runs"]])
     out += ["", f"## {L('storage')}", ""]
     out += _table([L("class"), L("basis"), L("objects"), L("size"), L("gib_months"), L("cost"), L("findings")],
@@ -100,6 +141,11 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
         out += _table([L("currency"), L("billed_total"), L("attributed"), L("unattributed"), L("difference")],
                       [[r["currency"], r["billed_total"], r["attributed"], r["unattributed"], r["difference"]]
                        for r in c["amortized_by_currency"]])
+    reasons = [(r["currency"], x) for r in c["by_currency"] for x in r.get("unattributed_by_reason", [])]
+    if reasons:
+        out += ["", f"### {L('unattributed_by_reason')}", ""]
+        out += _table([L("reason"), L("detail"), L("amount"), L("currency")],
+                      [[v(x["reason"], lang), _inline(x["detail"]), x["amount"], cur] for cur, x in reasons])
     out += ["", f"_{(zh and c.get('rounding_zh')) or c['rounding']}_"]
     if s.get("problems"):
         out += ["", f"## {L('problems')}", ""] + [f"- `{p['kind']}` {_inline(p['message'])}" for p in s["problems"]]
@@ -114,6 +160,7 @@ def to_html(s: dict[str, Any], lang: str = "en") -> str:
     env.globals.update(t=lambda k: t(k, lang), v=lambda x: v(x, lang), money=_money, lang=lang,
                        sc=lambda x: storage_class(x, lang), kf=lambda x: key_field(x, lang),
                        an=lambda x: assumption_name(x, lang), zh=lang.lower().startswith("zh"),
+                       amounts=_amounts, cause=lambda c, e: _cause(c, e, lang),
                        gib=lambda b: f"{Decimal(b) / 1024**3:.1f}")
     return env.get_template("sheet.html.j2").render(s=s)
 

@@ -11,9 +11,11 @@ from collections import defaultdict
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
+from trainledger.engine.causes import RunFacts, confirmations_from_audit, explain
 from trainledger.engine.timeline import FAILED_STATES
 from trainledger.model import CASH_BASES, AmountRange, Basis, CostLine, Evidence, ReviewClass
 from trainledger.model.money import minor_quantum
+from trainledger.report import sheet_compute as sc
 
 Q = Decimal("0.0001")
 
@@ -66,12 +68,11 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
     summary = latest["summary"]
     runs = wsp.ledger.runs(batch_id)
 
-    by_basis, by_state, by_run, by_class, by_phase, by_role = (_Acc() for _ in range(6))
+    by_basis, by_run, by_class, by_phase, by_role = (_Acc() for _ in range(5))
     external = []
     for ln in lines:
         by_basis.add((ln.basis, ln.evidence), ln)
         if ln.category == "compute":
-            by_state.add((ln.detail, ln.basis), ln)
             if ln.run_id:
                 by_run.add((ln.run_id, ln.basis), ln)
         elif ln.category == "storage":
@@ -91,31 +92,35 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
             totals.append({"basis": str(basis), "evidence": str(evidence), "cash": basis in CASH_BASES,
                            **rng(r, exact=basis in CASH_BASES), "lines": by_basis.count[(basis, evidence)]})
 
-    compute = []
-    for (state, basis), _ in sorted(by_state.data.items()):
-        compute.append({"state": state, "basis": str(basis), "gpu_hours": _qty(by_state.qty[(state, basis)]),
-                        "amounts": by_state.money((state, basis), exact=basis in CASH_BASES)})
-
     hours_by_state = summary.get("run_gpu_hours_by_state", {})
+    compute, hours_check = sc.compute_view(lines, runs, hours_by_state, lambda r, exact: rng(r, exact=exact))
+    explained = _explained(wsp, summary)
+    run_money = sc.money_by_run(lines)
     run_rows = []
     def when(r):
         ts = r.started_at or r.submitted_at or r.ended_at
         return (ts is None, ts.timestamp() if ts else 0.0, r.id)
 
     for r in sorted(runs, key=when):
+        ex = explained.get(r.id) or {}
         run_rows.append({
             "id": r.id, "job": r.source_job, "reason": str(r.reason),
-            "cause": str(r.cause) if r.cause else None, "state": r.state, "gpus": r.gpus,
-            "suggested_review_class": review_key(r),
+            "cause": ex.get("cause") or (str(r.cause) if r.cause else None),
+            "cause_evidence": ex.get("cause_evidence"), "cause_source": ex.get("cause_source", ""),
+            "retry_of": ex.get("retry_of"), "review_note": ex.get("review_note", ""),
+            "state": r.state, "gpus": r.gpus,
+            "suggested_review_class": review_key(r, ex),
             "submitted_at": _iso(r.submitted_at), "started_at": _iso(r.started_at), "ended_at": _iso(r.ended_at),
             "gpu_hours_by_state": hours_by_state.get(r.id, {}),
             "billed": by_run.money((r.id, Basis.BILLED)) if (r.id, Basis.BILLED) in by_run.data else [],
+            "compute_cost": [{"amount": sc.fmt(a, c), "currency": c}
+                             for c, a in sorted(run_money.get(r.id, {}).items())],
             "queued": by_run.money((r.id, Basis.QUEUED), exact=False) if (r.id, Basis.QUEUED) in by_run.data else [],
         })
 
     storage = _storage(wsp, batch_id, lines, by_class)
     efficiency = _efficiency(lines)
-    review = _by_review_class(runs, by_run, hours_by_state)
+    review = _by_review_class(runs, by_run, hours_by_state, explained)
     labor = []
     for phase in sorted(by_phase.data):
         roles = [{"role": role, "hours": _qty(by_role.qty[(ph, role)]),
@@ -131,6 +136,9 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
         "key": batch.key.as_dict(),
         "totals_by_basis": totals,
         "compute_by_state": compute,
+        "compute_hours": hours_check,
+        "sections": sc.sections(lines),
+        "retry_chains": sc.retry_chains(runs, explained, run_money, hours_by_state),
         "compute_efficiency": efficiency,
         "runs_by_review_class": review,
         "runs": run_rows,
@@ -172,24 +180,38 @@ def _efficiency(lines: list[CostLine]) -> list[dict[str, str]]:
     return out
 
 
-def review_key(r) -> str:
-    """The review class a run is shown under until a review sets one. A recorded cause decides (a goal
-    change waits for a human); without one, a run that failed waits for review, parameter tuning is
-    exploration, a planned experiment is planned, and anything else waits for review."""
-    cls = r.suggested_review_class
+def _explained(wsp, summary: dict) -> dict[str, dict]:
+    """Causes and review classes of the runs (engine/causes.py), with every confirmation the audit
+    chain holds — also those recorded after the attribution."""
+    facts = [RunFacts.from_dict(d) for d in summary.get("run_facts", [])]
+    if not facts:
+        return summary.get("runs_explained", {})
+    return {k: e.as_dict() for k, e in explain(facts, confirmations_from_audit(wsp.ledger.audit_log())).items()}
+
+
+def review_key(r, ex: dict | None = None) -> str:
+    """The review class a run is shown under until a review sets one. The cause decides — recorded,
+    confirmed or suggested (engine/causes.py; a goal change waits for a human); without one, a run
+    that failed waits for review, parameter tuning is exploration, a planned experiment is planned,
+    and anything else waits for review."""
+    if r.review_class is not None:
+        return str(r.review_class)
+    if ex and ex.get("review_class"):
+        return ex["review_class"]
+    cls = r.suggested_review_class if not ex else None
     if cls is not None:
         return str(cls)
-    if r.cause is not None or r.state.split(" ")[0].upper() in FAILED_STATES:
+    if r.cause is not None or (ex or {}).get("cause") or r.state.split(" ")[0].upper() in FAILED_STATES:
         return "needs_review"
     return {"planned_experiment": "planned",
             "param_tuning": ReviewClass.REASONABLE_EXPLORATION.value}.get(str(r.reason), "needs_review")
 
 
-def _by_review_class(runs, by_run: _Acc, hours: dict) -> list[dict[str, Any]]:
+def _by_review_class(runs, by_run: _Acc, hours: dict, explained: dict) -> list[dict[str, Any]]:
     """探索成本 vs 问题损耗: what the batch spent per (suggested) review class of its runs."""
     groups: dict[str, dict[str, Any]] = {}
     for r in runs:
-        g = groups.setdefault(review_key(r), {"runs": 0, "gpu_hours": Decimal(0), "billed": {}})
+        g = groups.setdefault(review_key(r, explained.get(r.id)), {"runs": 0, "gpu_hours": Decimal(0), "billed": {}})
         g["runs"] += 1
         g["gpu_hours"] += sum((Decimal(str(v)) for v in hours.get(r.id, {}).values()), Decimal(0))
         for cur, rg in by_run.data.get((r.id, Basis.BILLED), {}).items():
