@@ -45,7 +45,8 @@ def runs_confirm(ctx: click.Context, run_id: str, cause: str, by: str, note: str
     """Confirm or override a run's failure cause; recorded in the audit chain. / 确认失败原因。"""
     with open_ws(ctx) as wsp:
         r = run_causes.confirm(wsp, run_id, cause, by, note)
-    click.echo(f"{run_id}: cause {r['cause']} ({r['cause_source']}); review class {r['review_class'] or 'needs_review'}")
+    click.echo(f"{run_id}: cause {r['cause']} ({r['cause_source']});"
+               f" review class {r['review_class'] or 'needs_review'}")
 
 
 COMMANDS = (runs,)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from datetime import timedelta
 
+from trainledger.engine import tzcheck
 from trainledger.engine.causes import VERSION_TAGS, RunFacts
 from trainledger.engine.context import Context, Facts, Problem, RunInfo
 from trainledger.engine.rules import tags_of
@@ -91,6 +92,7 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
     stale = timedelta(minutes=ctx.config.get("cluster.stale_gap_minutes"))
     out: dict[str, RunInfo] = {}
     used: dict[str, str] = {}
+    samples: list[tzcheck.Sample] = []
     for j in jobs:
         job_id = _job_key(j, out)
         tags = tags_of(j)
@@ -114,6 +116,9 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
             problems.append(Problem("open_job", f"job {job_id} ({j.get('state')}) has not ended: classified up to"
                                     f" {end.isoformat()}; attribute again when it has", {"job_id": job_id}))
         run_events = _events_for(events, str(j["job_id"]), str(tags.get("run") or ""), start, end, problems)
+        own = events.get(str(j["job_id"]), ())
+        if own and start is not None and end is not None:
+            samples.append(tzcheck.Sample(j["source_sha256"], start, end, tuple(e["ts"] for e in own)))
         segments = classify(start, end, str(j.get("state", "")), run_events,
                             after_preemption=after_preemption, stale_gap=stale)
         run = Run(id=run_id, batch_id=batch_id or "", reason=reason, cause=cause, source_job=job_id,
@@ -134,6 +139,7 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
         if batch_id is None:
             problems.append(Problem("job_without_batch", f"job {job_id} matched no slurm rule; its compute"
                                     " stays in the unattributed bucket", {"job_id": job_id}))
+    problems.extend(tzcheck.problems(samples, facts.imports))
     return _link_retries(out), problems
 
 
