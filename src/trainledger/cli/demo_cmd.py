@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from trainledger.demo import DEFAULT_SEED
+from trainledger.demo import DEFAULT_SEED, SCENARIOS
 from trainledger.errors import BadInput
 from trainledger.ingest import KINDS
 from trainledger.report.render import render
@@ -15,11 +15,12 @@ from trainledger.service import Workspace
 IMPORT_ORDER = KINDS  # every source kind the demo generates, through the same importers a user calls
 
 
-def run_demo(directory: Path, seed: int, echo=click.echo, *, db_url: str = "") -> dict[str, Path]:
+def run_demo(directory: Path, seed: int, echo=click.echo, *, db_url: str = "",
+             scenario: str = "rented") -> dict[str, Path]:
     from trainledger.demo import generate
 
-    _check_reusable(directory, seed, db_url)
-    files = generate(directory, seed=seed)
+    _check_reusable(directory, seed, db_url, scenario)
+    files = generate(directory, seed=seed, scenario=scenario)
     if db_url:
         _set_db_url(files.config, db_url)
     reports: dict[str, Path] = {}
@@ -42,10 +43,15 @@ def run_demo(directory: Path, seed: int, echo=click.echo, *, db_url: str = "") -
         for rec in result.conservation:
             echo(f"  conservation {rec['currency']}: billed {rec['billed_total']} = attributed"
                  f" {rec['attributed']} + unattributed {rec['unattributed']}; difference {rec['difference']}")
+        for rec in result.conservation_capacity:
+            echo(f"  capacity {rec['capacity']} ({rec['basis']},"
+                 f" {rec['price_per_gpu_hour']} {rec['currency']}/GPU-hour):"
+                 f" {rec['total']} = attributed {rec['attributed']} + unheld {rec['unheld']};"
+                 f" difference {rec['difference']}")
     return reports
 
 
-def _check_reusable(directory: Path, seed: int, db_url: str) -> None:
+def _check_reusable(directory: Path, seed: int, db_url: str, scenario: str = "rented") -> None:
     """Run into an empty directory, or into the same demo again (idempotent). Anything else would
     mix two data sets in one lake, so it is refused."""
     if not directory.exists() or not any(directory.iterdir()):
@@ -55,7 +61,7 @@ def _check_reusable(directory: Path, seed: int, db_url: str) -> None:
     from trainledger.demo import generate
 
     with tempfile.TemporaryDirectory() as tmp:
-        fresh = generate(Path(tmp), seed=seed)
+        fresh = generate(Path(tmp), seed=seed, scenario=scenario)
         if db_url:
             _set_db_url(fresh.config, db_url)
         same = all((directory / Path(p).relative_to(tmp)).is_file()
@@ -88,11 +94,13 @@ def _summary(sheet: dict, echo) -> None:
               type=click.Path(file_okay=False), help="Where to write the demo workspace.")
 @click.option("--seed", default=DEFAULT_SEED, show_default=True, help="Seed of the generated data.")
 @click.option("--db", "db_url", default="", help="Ledger URL (default: SQLite inside the demo directory).")
-def demo(directory: str, seed: int, db_url: str) -> None:
+@click.option("--scenario", type=click.Choice(SCENARIOS), default="rented", show_default=True,
+              help="rented: a rented cluster on the cloud bill; owned: owned and reserved capacity, no GPU bill.")
+def demo(directory: str, seed: int, db_url: str, scenario: str) -> None:
     """Build a demo workspace end to end and print a summary. / 生成演示工作区并输出成本底稿。"""
     root = Path(directory)
-    click.echo(f"trainledger demo → {root}")
-    reports = run_demo(root, seed, db_url=db_url)
+    click.echo(f"trainledger demo → {root}" + (f" (scenario {scenario})" if scenario != "rented" else ""))
+    reports = run_demo(root, seed, db_url=db_url, scenario=scenario)
     click.echo("\nreports / 成本底稿:")
     for path in reports.values():
         click.echo(f"  {path}  (.json, .html beside it)")

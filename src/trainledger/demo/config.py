@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from datetime import date
 
+from trainledger.demo import owned
 from trainledger.demo.scenario import BATCH_A as A
 from trainledger.demo.scenario import BATCH_B as B
 from trainledger.demo.scenario import BATCHES, GPU_TYPE, GPUS_PER_NODE, PROJECT, SLURM_TIMEZONE
@@ -56,7 +57,7 @@ LABOR_RATES = (
 )
 
 
-def workspace() -> dict:
+def workspace(scenario: str = "rented") -> dict:
     rules: list[dict] = [
         {"id": "slurm-wckey", "source": "slurm", "field": "wckey", "match": "template"},
         {"id": "focus-tag-batch", "source": "focus", "field": "tags.batch", "match": "template"},
@@ -82,7 +83,7 @@ def workspace() -> dict:
              "source": src, "evidence": ev, "owner": owner}
             for role, lo, mid, hi, src, ev, owner in LABOR_RATES
         ],
-    }
+    } | ({"capacity": [dict(c) for c in owned.CAPACITY]} if scenario == "owned" else {})
 
 
 def _price(item: str, unit: str, price: str, low: str, high: str, note: str) -> dict:
@@ -114,6 +115,8 @@ def price_book() -> dict:
 def _value(v: object) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
+    if isinstance(v, list):
+        return "[" + ", ".join(_value(x) for x in v) + "]"
     if isinstance(v, int | date):
         return v.isoformat() if isinstance(v, date) else str(v)
     if isinstance(v, str):
@@ -142,7 +145,11 @@ def _toml(doc: dict, comments: dict[str, str]) -> str:
                 block(f"[{name}.{sub}]", table, comments.get(f"{name}.{sub}"))
         else:
             for i, table in enumerate(value):
-                block(f"[[{name}]]", table, comments.get(name) if i == 0 else None)
+                subs = {k: v for k, v in table.items() if isinstance(v, dict)}
+                block(f"[[{name}]]", {k: v for k, v in table.items() if k not in subs},
+                      comments.get(name) if i == 0 else None)
+                for sub, inner in subs.items():
+                    block(f"[{name}.{sub}]", inner, comments.get(f"{name}.{sub}") if i == 0 else None)
     return "\n".join(out)
 
 
@@ -155,11 +162,14 @@ WORKSPACE_COMMENTS = {
     "rules": "attribution rules, tried in order; the first match wins",
     "storage_prefixes": "storage class by path prefix, for inventory rows that carry none",
     "labor_rates": "loaded internal rates per hour (internal basis), ranges with their evidence",
+    "capacity": "owned and reserved clusters: no cloud bill, priced by amortised hardware or a rate card",
+    "capacity.amortized": "per node: purchase over depreciation_years, power, hosting; ops staff per year for the"
+                          " cluster → a cost per GPU-hour (basis amortized)",
 }
 
 
-def render_workspace() -> str:
-    return _toml(workspace(), WORKSPACE_COMMENTS)
+def render_workspace(scenario: str = "rented") -> str:
+    return _toml(workspace(scenario), WORKSPACE_COMMENTS)
 
 
 def render_price_book() -> str:

@@ -58,8 +58,8 @@ def check(facts: Facts, lines: Iterable[CostLine], *, view: str = "billed") -> t
     unattributed: dict[str, Decimal] = defaultdict(Decimal)
     bucket_lines: list[CostLine] = []
     for line in lines:
-        if line.basis not in wanted:
-            continue
+        if line.basis not in wanted or (view != "billed" and line.provenance.source_kind != "focus"):
+            continue  # owned capacity's amortized lines reconcile against the capacity (capacity.check)
         bucket = attributed if line.batch_id else unattributed
         bucket[line.currency] += line.amount.expected
         if not line.batch_id:

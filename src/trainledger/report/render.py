@@ -141,6 +141,12 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
         out += _table([L("currency"), L("billed_total"), L("attributed"), L("unattributed"), L("difference")],
                       [[r["currency"], r["billed_total"], r["attributed"], r["unattributed"], r["difference"]]
                        for r in c["amortized_by_currency"]])
+    if c.get("capacity"):
+        out += ["", f"### {L('capacity')}", ""]
+        out += _table(["id", L("basis"), L("price_per_gpu_hour"), L("capacity_total"), L("attributed"),
+                       v("capacity_unheld", lang), L("difference"), L("currency")],
+                      [[r["capacity"], v(r["basis"], lang), r["price_per_gpu_hour"], r["total"], r["attributed"],
+                        r["unheld"], r["difference"], r["currency"]] for r in c["capacity"]])
     reasons = [(r["currency"], x) for r in c["by_currency"] for x in r.get("unattributed_by_reason", [])]
     if reasons:
         out += ["", f"### {L('unattributed_by_reason')}", ""]

@@ -149,6 +149,7 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
         "conservation": {"scope": "workspace", "as_of": summary.get("as_of"),
                          "by_currency": summary.get("conservation", []),
                          "amortized_by_currency": summary.get("conservation_amortized", []),
+                         "capacity": summary.get("conservation_capacity", []),
                          "rounding": "shares truncated at the split amount's precision; left-over units"
                                      " to the largest remainders (model/money.py)",
                          "rounding_zh": "分摊时各份按被分摊金额的精度截断，余下的最小单位依次给余数最大的份额"
