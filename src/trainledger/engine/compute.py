@@ -106,7 +106,6 @@ def bill_stage(facts: Facts, ctx: Context) -> StageOutput:
     nodes = {n for r in ctx.runs.values() if r.run.gpus for n in r.nodes}  # GPU nodes only
     idx = _index(ctx.runs)
     slots = Decimal(ctx.config.get("cluster.gpus_per_node"))
-    matched_nodes = 0
     views = (("billed_cost", Basis.BILLED),) + ((("effective_cost", Basis.AMORTIZED),)
                                                   if _amortized_view(facts.bill_lines) else ())
     for row in facts.bill_lines:
@@ -115,7 +114,6 @@ def bill_stage(facts: Facts, ctx: Context) -> StageOutput:
         if not amounts:
             continue
         route = _route(row, ctx, nodes, idx, slots, problems)  # once per row, whatever the views
-        matched_nodes += _node_of(row, nodes) is not None
         for basis, amount in amounts:
             out = route(amount)
             if basis is Basis.AMORTIZED:
@@ -123,11 +121,15 @@ def bill_stage(facts: Facts, ctx: Context) -> StageOutput:
                                provenance=replace(ln.provenance, rule=f"{ln.provenance.rule} (EffectiveCost)"))
                        for ln in out]
             lines.extend(out)
-    if nodes and facts.bill_lines and not matched_nodes:
+    owned = {str(n) for c in ctx.config.raw.get("capacity", []) or [] for n in c.get("nodes", [])}
+    nodes_billed = nodes - owned  # owned / reserved nodes are priced by capacity.py, not by a bill
+    if nodes_billed and facts.bill_lines and not any(_node_of(r, nodes_billed) for r in facts.bill_lines):
         problems.append(Problem(
-            "no_node_on_bill", f"no bill row names any of the {len(nodes)} Slurm nodes (e.g. {sorted(nodes)[0]}):"
+            "no_node_on_bill", f"no bill row names any of the {len(nodes_billed)} Slurm nodes"
+            f" (e.g. {sorted(nodes_billed)[0]}):"
             " GPU compute cannot be split by job and stays unattributed — bill ResourceId/ResourceName must be the"
-            " node's host name, or add a focus rule per node", {"nodes": sorted(nodes)[:10]}))
+            " node's host name, add a focus rule per node, or declare the cluster as [[capacity]] if it is owned",
+            {"nodes": sorted(nodes_billed)[:10]}))
     return StageOutput(tuple(lines), tuple(problems))
 
 
