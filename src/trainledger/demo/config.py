@@ -57,6 +57,21 @@ LABOR_RATES = (
 )
 
 
+# optional views beside the direct cost: idle capacity and shared costs spread by a declared driver
+ALLOCATION = {
+    "capacity_unheld": "spread_by_gpu_hours",
+    "shared": [
+        {"id": "untagged-network", "category": "network", "reason": "no_rule_matched", "driver": "gpu_hours"},
+        {"id": "onboarding-invoice", "category": "external", "reason": "no_rule_matched",
+         "detail_prefix": "invoice YQ-2026-1106-01", "driver": "equal"},
+        {"id": "build-phase-labor", "category": "labor", "reason": "shared_work", "detail_prefix": "build/",
+         "driver": "gpu_hours"},
+        {"id": "raw-data-storage", "category": "storage", "reason": "no_rule_matched",
+         "detail_prefix": "storage oss://train-data/raw/", "driver": "gpu_hours"},
+    ],
+}
+
+
 def workspace(scenario: str = "rented") -> dict:
     rules: list[dict] = [
         {"id": "slurm-wckey", "source": "slurm", "field": "wckey", "match": "template"},
@@ -83,6 +98,7 @@ def workspace(scenario: str = "rented") -> dict:
              "source": src, "evidence": ev, "owner": owner}
             for role, lo, mid, hi, src, ev, owner in LABOR_RATES
         ],
+        "allocation": ALLOCATION,
     } | ({"capacity": [dict(c) for c in owned.CAPACITY]} if scenario == "owned" else {})
 
 
@@ -138,11 +154,15 @@ def _toml(doc: dict, comments: dict[str, str]) -> str:
     for name, value in doc.items():
         if isinstance(value, dict):
             subs = {k: v for k, v in value.items() if isinstance(v, dict)}
-            scalars = {k: v for k, v in value.items() if k not in subs}
+            arrays = {k: v for k, v in value.items() if isinstance(v, list) and v and isinstance(v[0], dict)}
+            scalars = {k: v for k, v in value.items() if k not in subs and k not in arrays}
             if scalars:
                 block(f"[{name}]", scalars, comments.get(name))
             for sub, table in subs.items():
                 block(f"[{name}.{sub}]", table, comments.get(f"{name}.{sub}"))
+            for sub, tables in arrays.items():
+                for i, table in enumerate(tables):
+                    block(f"[[{name}.{sub}]]", table, comments.get(f"{name}.{sub}") if i == 0 else None)
         else:
             for i, table in enumerate(value):
                 subs = {k: v for k, v in table.items() if isinstance(v, dict)}
@@ -162,6 +182,8 @@ WORKSPACE_COMMENTS = {
     "rules": "attribution rules, tried in order; the first match wins",
     "storage_prefixes": "storage class by path prefix, for inventory rows that carry none",
     "labor_rates": "loaded internal rates per hour (internal basis), ranges with their evidence",
+    "allocation": "allocation policies: views beside the direct cost, never instead of it (docs/workspace.md)",
+    "allocation.shared": "shared costs spread by a declared driver (gpu_hours, billed or equal)",
     "capacity": "owned and reserved clusters: no cloud bill, priced by amortised hardware or a rate card",
     "capacity.amortized": "per node: purchase over depreciation_years, power, hosting; ops staff per year for the"
                           " cluster → a cost per GPU-hour (basis amortized)",

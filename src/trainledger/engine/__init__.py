@@ -12,12 +12,14 @@ Data flow (``attribute``)::
                        external_stage  vendor invoices (basis billed)
                  ──► conservation.check (exact, per currency; a problem record when it fails;
                      the unattributed bucket by reason) and capacity.check (per capacity)
+                 ──► allocation.allocate_views (declared policies; basis allocated, beside the direct cost)
 
     runs.py         jobs → runs (one per allocation), progress matched by key and time
     compute.py      bill_stage (billed and, with commitments, amortized views) and queued_stage
     capacity.py     capacity_stage: owned / reserved clusters at a rate card or amortised cost
     causes.py       failure causes on the failed attempt, retry chains, repeated causes
     tzcheck.py      whole-hour offsets between progress events and sacct windows
+    allocation.py   declared policies spreading idle and shared cost (basis allocated: a view)
     assets.py       storage_stage, labor_stage, external_stage
     conservation.py the exact per-currency check, per view
     rules.py        attribution rules (exact / prefix / regex / template) and row tags
@@ -37,6 +39,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 
 from trainledger.engine import capacity, conservation
+from trainledger.engine.allocation import allocate_views
 from trainledger.engine.assets import external_stage, labor_stage, storage_stage
 from trainledger.engine.capacity import capacity_stage
 from trainledger.engine.causes import explain
@@ -66,6 +69,7 @@ class Attribution:
     conservation: list[dict] = field(default_factory=list)
     conservation_amortized: list[dict] = field(default_factory=list)  # EffectiveCost view, with commitments
     conservation_capacity: list[dict] = field(default_factory=list)  # owned / reserved capacity, per capacity
+    allocation: list[dict] = field(default_factory=list)  # allocation policies: pools spread (allocation.py)
 
     def summary(self) -> dict:
         """What the ledger keeps beside the lines: conservation, problems, assumptions, run states."""
@@ -82,6 +86,7 @@ class Attribution:
             "conservation": self.conservation,
             "conservation_amortized": self.conservation_amortized,
             "conservation_capacity": self.conservation_capacity,
+            "allocation": self.allocation,
             "problems": [p.as_dict() for p in self.problems],
             "assumptions": [a.as_dict() for a in self.assumptions],
             "run_gpu_hours_by_state": states,
@@ -128,9 +133,12 @@ def attribute(facts: Facts, config: Config, price: PriceLookup, as_of: date) -> 
         problems.extend(am_problems)
     owned, cap_problems = capacity.check(facts, ctx, lines)
     problems.extend(cap_problems)
+    allocated, policies = allocate_views(lines, config.raw.get("allocation") or {}, str(config.path),
+                                         tuple(b.id for b in config.batches))
+    lines.extend(allocated)  # a view beside the direct cost: basis allocated, never cash
     return Attribution(runs=runs, lines=tuple(lines), problems=tuple(problems),
                        assumptions=tuple(assumptions.values()), conservation=records,
-                       conservation_amortized=amortized, conservation_capacity=owned)
+                       conservation_amortized=amortized, conservation_capacity=owned, allocation=policies)
 
 
 __all__ = ["STAGES", "Attribution", "Facts", "attribute"]

@@ -106,7 +106,7 @@ def labor_stage(facts: Facts, ctx: Context) -> StageOutput:
             amount, evidence = AmountRange.zero(ctx.config.get("workspace.currency")), Evidence.ASSUMED
         else:
             amount, evidence = rate.rate.scale(hours), rate.evidence
-        reason = "" if batch_id else "shared work: no batch named"
+        reason = "" if batch_id else f"shared_work: {row['phase']}/{role} (no batch named)"
         lines.append(CostLine(
             category="labor", basis=Basis.INTERNAL, evidence=evidence, amount=amount,
             provenance=Provenance(row["source_sha256"], int(row["row"]), rule, "timesheet"),

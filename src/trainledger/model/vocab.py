@@ -67,6 +67,7 @@ class Basis(StrEnum):
     INTERNAL = "internal"  # existing staff time at a loaded rate: opportunity cost, not new cash
     ESTIMATE = "estimate"  # quantity measured or planned × a price from the price book
     RATE_CARD = "rate_card"  # owned or reserved capacity at an internal, dated rate card price
+    ALLOCATED = "allocated"  # a share of idle or shared cost spread by a declared policy: a view, never summed
 
 
 CASH_BASES = (Basis.BILLED, Basis.ALLOCATED_IDLE, Basis.RESERVED_UNUSED)
@@ -147,7 +148,9 @@ ZH: dict[str, str] = {
     "preemption_recovery": "抢占后恢复", "allocated_idle": "已分配未使用",
     "reserved_unused": "预留未使用", "unclassified": "无进度信号", "tagged_resource": "按标签归属的资源",
     "capacity_unheld": "无作业占用的容量", "credit": "赔付/退款", "adjustment": "账单调整", "tax": "税费",
-    "rate_card": "内部费率", "not_valued": "未计价",
+    "rate_card": "内部费率", "not_valued": "未计价", "allocated": "按口径分摊（视图）",
+    "spread_by_gpu_hours": "按卡时分摊", "cost_centre": "计入平台成本中心", "separate": "单列",
+    "gpu_hours": "卡时", "equal": "均摊",
     # unattributed reasons
     "job_without_batch": "作业未匹配批次", "no_rule_matched": "无规则匹配", "commitment_purchase": "承诺购买",
     # bases

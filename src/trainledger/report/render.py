@@ -29,6 +29,14 @@ def _money(items: list[dict[str, str]]) -> str:
     return "; ".join(out)
 
 
+def _valued(row: dict, L) -> str:
+    """Money, and the hours no rate valued: "not valued", never 0.00."""
+    text = _money(row["cost"]) if row["cost"] else ""
+    if row.get("not_valued_hours"):
+        text = (text + "; " if text else "") + f"{L('not_valued')} ({row['not_valued_hours']} h)"
+    return text or "—"
+
+
 def _amounts(items: list[dict[str, str]]) -> str:
     return "; ".join(f"{m['amount']} {m['currency']}" for m in items) or "—"
 
@@ -91,6 +99,13 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
                       [[v(g["review_class"], lang), g["runs"], g["gpu_hours"],
                         "; ".join(f"{m['amount']} {m['currency']}" for m in g["billed"]) or "—"]
                        for g in s["runs_by_review_class"]])
+    if s.get("allocation"):
+        out += ["", f"## {L('allocation')}", ""]
+        out += _table([L("policy"), L("basis"), L("driver"), L("share"), L("total"), L("currency")],
+                      [[v(a["policy"], lang), v(a["source_basis"], lang), v(a["driver"], lang)
+                        + (f" ({a['driver_quantity']})" if a["driver_quantity"] not in ("0", "0.0000") else ""),
+                        a["share"] if not a["charged_to"] else f"→ {_inline(a['charged_to'])}", a["pool"],
+                        a["currency"]] for a in s["allocation"]])
     if s.get("retry_chains"):
         out += ["", f"## {L('retry_chains')}", ""]
         out += _table([L("failed_run"), L("final_state"), L("cause"), L("attempts"), L("lost_gpu_hours"),
@@ -117,8 +132,8 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
     out += ["", f"## {L('labor')}", ""]
     rows = []
     for p in s["labor_by_phase"]:
-        rows.append([f"**{v(p['phase'], lang)}**", "", p["hours"], _money(p["cost"])])
-        rows += [["", v(r["role"], lang), r["hours"], _money(r["cost"])] for r in p["roles"]]
+        rows.append([f"**{v(p['phase'], lang)}**", "", p["hours"], _valued(p, L)])
+        rows += [["", v(r["role"], lang), r["hours"], _valued(r, L)] for r in p["roles"]]
     out += _table([L("phase"), L("role"), L("hours"), L("cost")], rows)
     out += ["", f"## {L('external')}", ""]
     out += _table([L("vendor"), L("stage"), L("amount"), L("evidence")],
@@ -167,6 +182,7 @@ def to_html(s: dict[str, Any], lang: str = "en") -> str:
                        sc=lambda x: storage_class(x, lang), kf=lambda x: key_field(x, lang),
                        an=lambda x: assumption_name(x, lang), zh=lang.lower().startswith("zh"),
                        amounts=_amounts, cause=lambda c, e: _cause(c, e, lang),
+                       valued=lambda r: _valued(r, lambda k: t(k, lang)),
                        gib=lambda b: f"{Decimal(b) / 1024**3:.1f}")
     return env.get_template("sheet.html.j2").render(s=s)
 

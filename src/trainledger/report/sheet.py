@@ -48,15 +48,26 @@ class _Acc:
         self.qty: dict[Any, Decimal] = defaultdict(Decimal)
         self.count: dict[Any, int] = defaultdict(int)
 
+        self.not_valued: dict[Any, Decimal] = defaultdict(Decimal)
+
     def add(self, key: Any, line: CostLine) -> None:
+        self.qty[key] += line.quantity or 0
+        self.count[key] += 1
+        if not_valued(line):  # a quantity with no price: counted, never shown as 0.00
+            self.not_valued[key] += line.quantity or 0
+            self.data.setdefault(key, {})
+            return
         cur = line.currency
         prev = self.data[key].get(cur)
         self.data[key][cur] = line.amount if prev is None else prev + line.amount
-        self.qty[key] += line.quantity or 0
-        self.count[key] += 1
 
     def money(self, key: Any, *, exact: bool = True) -> list[dict[str, str]]:
-        return [rng(self.data[key][c], exact=exact) for c in sorted(self.data[key])]
+        return [rng(self.data[key][c], exact=exact) for c in sorted(self.data.get(key, {}))]
+
+
+def not_valued(line: CostLine) -> bool:
+    """A line whose quantity has no price (engine: reason ``not_valued: …``, amount zero)."""
+    return line.reason.startswith("not_valued") and line.amount.high == 0 and line.amount.low == 0
 
 
 def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
@@ -70,8 +81,11 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
 
     by_basis, by_run, by_class, by_phase, by_role = (_Acc() for _ in range(5))
     external = []
+    allocated = [ln for ln in lines if ln.basis is Basis.ALLOCATED]  # a view: never in a basis total
+    lines = [ln for ln in lines if ln.basis is not Basis.ALLOCATED]
     for ln in lines:
-        by_basis.add((ln.basis, ln.evidence), ln)
+        if not not_valued(ln):
+            by_basis.add((ln.basis, ln.evidence), ln)
         if ln.category == "compute":
             if ln.run_id:
                 by_run.add((ln.run_id, ln.basis), ln)
@@ -124,9 +138,11 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
     labor = []
     for phase in sorted(by_phase.data):
         roles = [{"role": role, "hours": _qty(by_role.qty[(ph, role)]),
-                  "cost": by_role.money((ph, role), exact=False)}
+                  "cost": by_role.money((ph, role), exact=False),
+                  "not_valued_hours": _qty(by_role.not_valued[(ph, role)]) if by_role.not_valued[(ph, role)] else None}
                  for (ph, role) in sorted(by_role.data) if ph == phase]
         labor.append({"phase": phase, "hours": _qty(by_phase.qty[phase]), "cost": by_phase.money(phase, exact=False),
+                      "not_valued_hours": _qty(by_phase.not_valued[phase]) if by_phase.not_valued[phase] else None,
                       "roles": roles})
 
     return {
@@ -142,6 +158,7 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
         "compute_efficiency": efficiency,
         "runs_by_review_class": review,
         "runs": run_rows,
+        "allocation": _allocation(allocated, summary.get("allocation", [])),
         "storage_by_class": storage,
         "labor_by_phase": labor,
         "external": external,
@@ -157,6 +174,27 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
         "problems": summary.get("problems", []),
         "attribution_id": latest.get("id"),
     }
+
+
+def _allocation(lines: list[CostLine], records: list[dict]) -> list[dict[str, Any]]:
+    """This batch's share of each declared allocation policy, beside (never inside) its direct cost."""
+    mine: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for ln in lines:
+        policy, _, source = ln.detail.partition("/")
+        m = mine.setdefault((policy, source, ln.currency), {"amount": Decimal(0), "driver_quantity": Decimal(0),
+                                                            "driver": ln.unit})
+        m["amount"] += ln.amount.expected
+        m["driver_quantity"] += ln.quantity or 0
+    out = []
+    for r in records:
+        m = mine.get((r["policy"], r["source_basis"], r["currency"]))
+        cash = Basis(r["source_basis"]) in CASH_BASES  # estimates and internal cost: to the minor unit
+        out.append({"policy": r["policy"], "driver": r["driver"], "source_basis": r["source_basis"],
+                    "currency": r["currency"], "pool": _fmt(Decimal(r["pool"]), r["currency"], cash),
+                    "share": _fmt(m["amount"] if m else Decimal(0), r["currency"], cash),
+                    "driver_quantity": _qty(m["driver_quantity"]) if m else "0",
+                    "charged_to": r.get("charged_to", "")})
+    return out
 
 
 def _efficiency(lines: list[CostLine]) -> list[dict[str, str]]:
