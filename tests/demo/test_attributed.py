@@ -185,3 +185,14 @@ def test_allocation_policies_are_a_view_beside_the_direct_cost(rented):
             assert sum(shares) == pool
     for s in sheets.values():
         assert "allocated" not in {t["basis"] for t in s["totals_by_basis"]}  # never in a basis total
+
+
+def test_evidence_is_never_stronger_than_its_inputs(rented):
+    _, sheets, _ = rented
+    for s in sheets.values():
+        ev = {(t["basis"], t["evidence"]) for t in s["totals_by_basis"]}
+        assert ("internal", "contract") not in ev  # the finance rate card is internal, not a contract
+        assert ("estimate", "measured") not in ev  # storage at assumed prices is assumed
+        assert ("queued", "assumed") in ev
+        unclassified = [r for r in s["compute_by_state"] if r["state"] == "unclassified"]
+        assert all(r["evidence"] == ["assumed"] for r in unclassified)

@@ -42,11 +42,12 @@ STORAGE_BATCH_PREFIXES = (
 
 # role, low, expected, high (CNY per loaded hour), source, evidence, owner
 LABOR_RATES = (
-    ("data_prep", "220", "260", "320", "finance rate card FY2026, data engineer band", "contract",
+    # an internal rate card is not a contract: assumed until finance confirms it (issue 4, item 7)
+    ("data_prep", "220", "260", "320", "finance rate card FY2026, data engineer band", "assumed",
      "finance: zhao.min"),
     ("training_engineering", "300", "380", "450", "finance rate card FY2026, ML engineer band",
-     "contract", "finance: zhao.min"),
-    ("platform_support", "260", "310", "380", "finance rate card FY2026, SRE band", "contract",
+     "assumed", "finance: zhao.min"),
+    ("platform_support", "260", "310", "380", "finance rate card FY2026, SRE band", "assumed",
      "finance: zhao.min"),
     ("business_eval", "150", "190", "240", "estimate from the support team's cost centre",
      "assumed", "cs-ops: sun.yue"),
