@@ -14,7 +14,7 @@ import click
 
 from trainledger.errors import TrainledgerError
 
-_MODULES = ("ledger_cmds", "report_cmds", "demo_cmd", "estimate", "runs_cmd")
+_MODULES = ("ledger_cmds", "report_cmds", "demo_cmd", "estimate", "runs_cmd", "export_cmd")
 
 
 class _Group(click.Group):

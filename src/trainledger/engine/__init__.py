@@ -20,6 +20,7 @@ Data flow (``attribute``)::
     causes.py       failure causes on the failed attempt, retry chains, repeated causes
     tzcheck.py      whole-hour offsets between progress events and sacct windows
     allocation.py   declared policies spreading idle and shared cost (basis allocated: a view)
+    focus_export.py the split as FOCUS 1.3 allocation rows (``trainledger export focus-allocation``)
     assets.py       storage_stage, labor_stage, external_stage
     conservation.py the exact per-currency check, per view
     rules.py        attribution rules (exact / prefix / regex / template) and row tags

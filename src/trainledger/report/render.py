@@ -101,7 +101,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
                        for g in s["runs_by_review_class"]])
     if s.get("allocation"):
         out += ["", f"## {L('allocation')}", ""]
-        out += _table([L("policy"), L("basis"), L("driver"), L("share"), L("total"), L("currency")],
+        out += _table([L("policy"), L("source_basis"), L("driver"), L("share"), L("total"), L("currency")],
                       [[v(a["policy"], lang), v(a["source_basis"], lang), v(a["driver"], lang)
                         + (f" ({a['driver_quantity']})" if a["driver_quantity"] not in ("0", "0.0000") else ""),
                         a["share"] if not a["charged_to"] else f"→ {_inline(a['charged_to'])}", a["pool"],
