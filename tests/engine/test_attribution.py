@@ -131,3 +131,14 @@ def test_latest_job_rows_breaks_ties_by_import_order():
     newer = job("3000", start=at(0), end=at(60), state="COMPLETED", row=1) | {"source_sha256": "0" * 64}
     assert latest_job_rows([older, newer])[0]["source_sha256"] == "0" * 64
     assert latest_job_rows([newer, older])[0]["source_sha256"] == "f" * 64
+
+
+def test_unpriced_queue_time_is_not_valued_never_zero_measured(config):
+    facts = Facts(jobs=(job("100", submit=at(-60), start=at(0), end=at(60), gpus=8),))
+    result = attribute(facts, config, lambda item, on, unit: None, T0.date())
+    (q,) = [ln for ln in result.lines if ln.basis is Basis.QUEUED]
+    assert q.quantity == 8 and q.reason.startswith("not_valued") and str(q.evidence) == "assumed"
+    from trainledger.report.sheet_compute import compute_view
+
+    rows, _ = compute_view([q], [], {}, lambda r, exact: {"expected": str(r.expected)})
+    assert rows[0]["valued"] is False and rows[0]["amounts"] == []

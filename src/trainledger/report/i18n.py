@@ -55,7 +55,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "cause_evidence": ("cause evidence", "原因证据"),
     "allocation": ("Allocation policies (a view beside the direct cost, never instead of it)",
                    "分摊口径（与直接成本并列展示，不替代直接成本）"),
-    "policy": ("policy", "分摊方式"), "source_basis": ("from basis", "来源口径"), "driver": ("driver", "分摊依据"), "share": ("this batch's share", "本批次分摊"),
+    "policy": ("policy", "分摊方式"), "source_basis": ("from basis", "来源口径"),
+    "driver": ("driver", "分摊依据"), "share": ("this batch's share", "本批次分摊"),
     "capacity": ("Owned and reserved capacity (conservation per capacity)", "自有与预留算力（按容量守恒）"),
     "capacity_total": ("capacity cost", "容量总成本"),
 }

@@ -69,9 +69,11 @@ def compute_view(lines: list[CostLine], runs, hours_by_state: dict, exact_range)
         if ln.category != "compute":
             continue
         key = (ln.detail, str(ln.basis))
-        m = money.setdefault(key, {"amounts": {}, "gpu_hours": None, "evidence": set()})
-        prev = m["amounts"].get(ln.currency)
-        m["amounts"][ln.currency] = ln.amount if prev is None else prev + ln.amount
+        m = money.setdefault(key, {"amounts": {}, "gpu_hours": None, "evidence": set(), "priced": False})
+        if not ln.reason.startswith("not_valued"):  # a quantity with no price is not 0.00
+            m["priced"] = True
+            prev = m["amounts"].get(ln.currency)
+            m["amounts"][ln.currency] = ln.amount if prev is None else prev + ln.amount
         m["evidence"].add(str(ln.evidence))
         if ln.quantity is not None and ln.unit == "gpu_hour":
             m["gpu_hours"] = (m["gpu_hours"] or Decimal(0)) + ln.quantity
@@ -87,7 +89,7 @@ def compute_view(lines: list[CostLine], runs, hours_by_state: dict, exact_range)
             (cur, r), = m["amounts"].items()
             price = {"amount": format((r.expected / m["gpu_hours"]).quantize(Q), "f"), "currency": cur}
         rows.append({"state": state, "basis": basis, "gpu_hours": qty(m["gpu_hours"]), "amounts": amounts,
-                     "price_per_gpu_hour": price, "evidence": sorted(m["evidence"]), "valued": True})
+                     "price_per_gpu_hour": price, "evidence": sorted(m["evidence"]), "valued": m["priced"]})
     not_valued = Decimal(0)
     for state, h in runs_h.items():
         gap = h - held.get(state, Decimal(0))
