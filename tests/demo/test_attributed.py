@@ -49,8 +49,13 @@ def test_the_demo_reports_exactly_these_problem_kinds(request, scenario):
 
 @pytest.mark.parametrize("scenario", ["rented", "owned"])
 def test_every_sheet_adds_up(request, scenario):
+    from trainledger.report.render import render
+
     _, sheets, _ = request.getfixturevalue(scenario)
     for s in sheets.values():
+        md = render(s, "md", "en")
+        assert "Unattributed bucket by reason" in md and "| capacity unheld | node gpu-node-01 |" in md
+        assert "未归属桶按原因" in render(s, "md", "zh-CN")
         cash = {}
         for t in s["totals_by_basis"]:
             if t["cash"]:

@@ -117,3 +117,16 @@ def test_an_assumed_rate_card_needs_an_owner(tmp_path):
     cfg = _config(tmp_path, RATE_CARD.replace('owner = "platform: zhou"\n', ""))
     with pytest.raises(ConfigError, match="owner"):
         attribute(Facts(), cfg, price_lookup, T0.date())
+
+
+def test_an_open_period_is_charged_to_the_hour_the_cutoff_is_in(tmp_path):
+    from datetime import datetime
+
+    from trainledger.engine.capacity import capacity_rows
+
+    cfg = _config(tmp_path, AMORTIZED)
+    (cap,) = parse(cfg.raw["capacity"], "t")
+    cutoff = datetime.fromisoformat("2026-11-02T05:20:31.123456+00:00")
+    rows = list(capacity_rows(cap, cutoff))
+    assert [(r["charge_period_start"].hour, r["charge_period_end"].hour) for _, _, r in rows] == [(0, 6), (0, 6)]
+    assert {amount for _, amount, _ in rows} == {Decimal("5.8750") * 8 * 6}  # exact: 282.0000 per node

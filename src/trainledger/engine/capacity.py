@@ -163,8 +163,12 @@ def _days(a: datetime, b: datetime):
 
 
 def capacity_rows(cap: Capacity, cutoff: datetime | None):
-    """One pseudo bill row per node and (UTC) day of the capacity's period, up to ``cutoff``."""
-    end = min(cap.end, cutoff) if cutoff else cap.end
+    """One pseudo bill row per node and (UTC) day of the capacity's period, up to ``cutoff`` — rounded
+    up to the whole hour, as an hourly bill charges the hour it is in, so every amount is exact."""
+    end = cap.end
+    if cutoff is not None and cutoff < end:
+        hour = cutoff.replace(minute=0, second=0, microsecond=0)
+        end = min(end, hour + timedelta(hours=1) if hour < cutoff else hour)
     n = 0
     for node in cap.nodes:
         for a, b in _days(cap.start, end):
