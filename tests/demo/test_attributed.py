@@ -205,3 +205,11 @@ def test_evidence_is_never_stronger_than_its_inputs(rented):
         assert ("queued", "assumed") in ev
         unclassified = [r for r in s["compute_by_state"] if r["state"] == "unclassified"]
         assert all(r["evidence"] == ["assumed"] for r in unclassified)
+
+
+def test_a_retry_on_another_cluster_is_never_summed_across_bases(owned):
+    _, sheets, _ = owned
+    (chain,) = [c for c in sheets[A]["retry_chains"] if c["failed"] == "a-r03"]
+    assert [(m["basis"], m["currency"]) for m in chain["total"]] == [("amortized", "CNY"), ("rate_card", "CNY")]
+    (eff_amortized,) = [e for e in sheets[A]["compute_efficiency"] if e["basis"] == "amortized"]
+    assert Decimal(eff_amortized["effective_share"]) > Decimal("0.9")

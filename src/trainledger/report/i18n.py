@@ -17,7 +17,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "conservation": ("Conservation check (workspace)", "守恒校验（工作区）"),
     "conservation_amortized": ("Conservation, amortized view (EffectiveCost)", "守恒校验（摊销视图，EffectiveCost）"),
     "problems": ("Problems found", "发现的问题"),
-    "efficiency": ("Effective training share of billed GPU time", "有效训练在计费卡时中的占比"),
+    "efficiency": ("Effective training share of the GPU time held", "有效训练在占用卡时中的占比"),
     "review": ("Exploration vs problem loss (runs by review class)", "探索成本与问题损耗（按复盘归类）"),
     "effective_share": ("effective share", "有效占比"), "other_states": ("other states", "其他状态"),
     "runs_count": ("runs", "运行数"),

@@ -37,8 +37,11 @@ def _valued(row: dict, L) -> str:
     return text or "—"
 
 
-def _amounts(items: list[dict[str, str]]) -> str:
-    return "; ".join(f"{m['amount']} {m['currency']}" for m in items) or "—"
+def _amounts(items: list[dict[str, str]], lang: str = "en") -> str:
+    """Amounts per currency — and per basis when it is not the bill's cash: never summed across."""
+    return "; ".join(f"{m['amount']} {m['currency']}"
+                     + (f" ({v(m['basis'], lang)})" if m.get("basis", "billed") != "billed" else "")
+                     for m in items) or "—"
 
 
 def _cause(cause, evidence, lang: str) -> str:
@@ -88,16 +91,19 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
                                                   runs=h["runs_gpu_hours"]) + "_"]
     if s.get("compute_efficiency"):
         out += ["", f"### {L('efficiency')}", ""]
-        out += _table([L("currency"), L("billed"), v("effective", lang), L("other_states"), L("gpu_hours"),
+        out += _table([L("currency"), L("basis"), L("amount"), v("effective", lang), L("other_states"), L("gpu_hours"),
                        v("effective", lang) + " " + L("gpu_hours"), L("effective_share")],
-                      [[e["currency"], e["billed"], e["effective"], e["other_states"], e["gpu_hours"],
+                      [[e["currency"], v(e.get("basis", "billed"), lang), e["billed"], e["effective"],
+                        e["other_states"], e["gpu_hours"],
                         e["effective_gpu_hours"], f"{Decimal(e['effective_share']) * 100:.1f}%"]
                        for e in s["compute_efficiency"]])
     if s.get("runs_by_review_class"):
         out += ["", f"## {L('review')}", ""]
         out += _table([L("review_class"), L("runs_count"), L("gpu_hours"), L("billed")],
                       [[v(g["review_class"], lang), g["runs"], g["gpu_hours"],
-                        "; ".join(f"{m['amount']} {m['currency']}" for m in g["billed"]) or "—"]
+                        "; ".join([f"{m['amount']} {m['currency']}" for m in g["billed"]]
+                                  + [f"{m['amount']} {m['currency']} ({v(m['basis'], lang)})"
+                                     for m in g.get("capacity_cost", [])]) or "—"]
                        for g in s["runs_by_review_class"]])
     if s.get("allocation"):
         out += ["", f"## {L('allocation')}", ""]
@@ -111,8 +117,8 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
         out += _table([L("failed_run"), L("final_state"), L("cause"), L("attempts"), L("lost_gpu_hours"),
                        L("failure_cost"), L("recovery_cost"), L("total")],
                       [[c["failed"], c["state"], _cause(c["cause"], c["cause_evidence"], lang),
-                        " → ".join(c["attempts"]), c["lost_gpu_hours"], _amounts(c["failure_cost"]),
-                        _amounts(c["recovery_cost"]), _amounts(c["total"])] for c in s["retry_chains"]])
+                        " → ".join(c["attempts"]), c["lost_gpu_hours"], _amounts(c["failure_cost"], lang),
+                        _amounts(c["recovery_cost"], lang), _amounts(c["total"], lang)] for c in s["retry_chains"]])
     out += ["", f"## {L('runs')}", ""]
     out += _table([L("run"), L("job"), L("reason"), L("cause"), L("review_class"), L("final_state"), L("gpus"),
                    L("retry_of"), L("billed"), L("queued")],
@@ -120,7 +126,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
                     v(r["suggested_review_class"], lang) + (f" ({_inline(r['review_note'])})" if r.get("review_note")
                                                             else ""),
                     r["state"], r["gpus"], r.get("retry_of") or "—",
-                    _amounts(r["compute_cost"]) if r.get("compute_cost") else _money(r["billed"]),
+                    _amounts(r["compute_cost"], lang) if r.get("compute_cost") else _money(r["billed"]),
                     _money(r["queued"])] for r in s["runs"]])
     out += ["", f"## {L('storage')}", ""]
     out += _table([L("class"), L("basis"), L("objects"), L("size"), L("gib_months"), L("cost"), L("findings")],
@@ -181,7 +187,7 @@ def to_html(s: dict[str, Any], lang: str = "en") -> str:
     env.globals.update(t=lambda k: t(k, lang), v=lambda x: v(x, lang), money=_money, lang=lang,
                        sc=lambda x: storage_class(x, lang), kf=lambda x: key_field(x, lang),
                        an=lambda x: assumption_name(x, lang), zh=lang.lower().startswith("zh"),
-                       amounts=_amounts, cause=lambda c, e: _cause(c, e, lang),
+                       amounts=lambda xs: _amounts(xs, lang), cause=lambda c, e: _cause(c, e, lang),
                        valued=lambda r: _valued(r, lambda k: t(k, lang)),
                        gib=lambda b: f"{Decimal(b) / 1024**3:.1f}")
     return env.get_template("sheet.html.j2").render(s=s)

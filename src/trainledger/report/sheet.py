@@ -127,8 +127,7 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
             "submitted_at": _iso(r.submitted_at), "started_at": _iso(r.started_at), "ended_at": _iso(r.ended_at),
             "gpu_hours_by_state": hours_by_state.get(r.id, {}),
             "billed": by_run.money((r.id, Basis.BILLED)) if (r.id, Basis.BILLED) in by_run.data else [],
-            "compute_cost": [{"amount": sc.fmt(a, c), "currency": c}
-                             for c, a in sorted(run_money.get(r.id, {}).items())],
+            "compute_cost": sc.money_list(run_money.get(r.id, {})),
             "queued": by_run.money((r.id, Basis.QUEUED), exact=False) if (r.id, Basis.QUEUED) in by_run.data else [],
         })
 
@@ -198,22 +197,25 @@ def _allocation(lines: list[CostLine], records: list[dict]) -> list[dict[str, An
 
 
 def _efficiency(lines: list[CostLine]) -> list[dict[str, str]]:
-    """Effective training's share of the billed GPU time and money held by this batch's runs."""
-    acc: dict[str, dict[str, Decimal]] = {}
+    """Effective training's share of the GPU time and money held by this batch's runs, per basis
+    (a bill's cash, an owned capacity's amortized or rate-card cost) and currency."""
+    acc: dict[tuple[str, str], dict[str, Decimal]] = {}
     for ln in lines:
-        if ln.category != "compute" or ln.basis is not Basis.BILLED or not ln.run_id:
+        if not ln.run_id or not sc.primary(ln):
             continue
-        a = acc.setdefault(ln.currency, defaultdict(Decimal))
+        a = acc.setdefault((ln.currency, str(ln.basis)), defaultdict(Decimal))
         a["amount"] += ln.amount.expected
         a["gpu_hours"] += ln.quantity or 0
         if ln.detail == "effective":
             a["effective_amount"] += ln.amount.expected
             a["effective_gpu_hours"] += ln.quantity or 0
     out = []
-    for cur, a in sorted(acc.items()):
+    for (cur, basis), a in sorted(acc.items()):
         share = a["effective_gpu_hours"] / a["gpu_hours"] if a["gpu_hours"] else Decimal(0)
-        out.append({"currency": cur, "billed": _fmt(a["amount"], cur), "effective": _fmt(a["effective_amount"], cur),
-                    "other_states": _fmt(a["amount"] - a["effective_amount"], cur),
+        exact = Basis(basis) in CASH_BASES
+        out.append({"currency": cur, "basis": basis, "billed": _fmt(a["amount"], cur, exact),
+                    "effective": _fmt(a["effective_amount"], cur, exact),
+                    "other_states": _fmt(a["amount"] - a["effective_amount"], cur, exact),
                     "gpu_hours": _qty(a["gpu_hours"]), "effective_gpu_hours": _qty(a["effective_gpu_hours"]),
                     "effective_share": format(share.quantize(Q), "f")})
     return out
@@ -255,9 +257,15 @@ def _by_review_class(runs, by_run: _Acc, hours: dict, explained: dict) -> list[d
         g["gpu_hours"] += sum((Decimal(str(v)) for v in hours.get(r.id, {}).values()), Decimal(0))
         for cur, rg in by_run.data.get((r.id, Basis.BILLED), {}).items():
             g["billed"][cur] = rg.expected + g["billed"].get(cur, Decimal(0))
+        for basis in (Basis.AMORTIZED, Basis.RATE_CARD):  # owned / reserved capacity, per basis
+            for cur, rg in by_run.data.get((r.id, basis), {}).items():
+                g.setdefault("capacity", {})
+                g["capacity"][(str(basis), cur)] = rg.expected + g["capacity"].get((str(basis), cur), Decimal(0))
     order = ("planned", *(c.value for c in ReviewClass), "needs_review")
     return [{"review_class": k, "runs": g["runs"], "gpu_hours": _qty(g["gpu_hours"]),
-             "billed": [{"amount": _fmt(v, c), "currency": c} for c, v in sorted(g["billed"].items())]}
+             "billed": [{"amount": _fmt(v, c), "currency": c} for c, v in sorted(g["billed"].items())],
+             "capacity_cost": [{"basis": b, "amount": _fmt(v, c, False), "currency": c}
+                               for (b, c), v in sorted(g.get("capacity", {}).items())]}
             for k in order if (g := groups.get(k))]
 
 
@@ -310,6 +318,6 @@ def _assumptions(summary: dict, lines: list[CostLine]) -> list[dict[str, str]]:
                               + ("（本批次存在）" if unclassified else "")})
     items.append({"name": "node-hour split", "evidence": str(Evidence.MEASURED),
                   "source": "workspace cluster.gpus_per_node",
-                  "value": "a billed node-hour is split by GPU-seconds held; the rest is allocated_idle",
-                  "value_zh": "计费的节点小时按各任务占用的卡秒分摊，其余记为“已分配未使用”"})
+                  "value": "a billed (or owned) node-hour is split by GPU-seconds held; the rest is capacity_unheld",
+                  "value_zh": "计费（或自有）的节点小时按各任务占用的卡秒分摊，其余记为“无作业占用的容量”"})
     return items

@@ -49,8 +49,14 @@ def primary(ln: CostLine) -> bool:
     return not (ln.basis is Basis.AMORTIZED and ln.provenance.source_kind == "focus")
 
 
-def _money(acc: dict[str, Decimal]) -> list[dict[str, str]]:
-    return [{"amount": fmt(v, c), "currency": c} for c, v in sorted(acc.items())]
+def money_list(acc: dict[tuple[str, str], Decimal]) -> list[dict[str, str]]:
+    """Per (basis, currency), never summed across bases; cash keeps every digit, other bases are
+    shown to the currency's minor unit."""
+    out = []
+    for (basis, c), v in sorted(acc.items()):
+        shown = v if Basis(basis) in CASH_BASES else v.quantize(minor_quantum(c))
+        out.append({"amount": fmt(shown, c), "currency": c, "basis": basis})
+    return out
 
 
 def run_hours(runs, hours_by_state: dict) -> dict[str, Decimal]:
@@ -131,12 +137,14 @@ def sections(lines: list[CostLine]) -> list[dict[str, Any]]:
     return out
 
 
-def money_by_run(lines: list[CostLine]) -> dict[str, dict[str, Decimal]]:
-    """Compute money per run: a bill's cash or an owned capacity's cost, each hour counted once."""
-    out: dict[str, dict[str, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
+def money_by_run(lines: list[CostLine]) -> dict[str, dict[tuple[str, str], Decimal]]:
+    """Compute money per run and (basis, currency): a bill's cash or an owned capacity's cost, each
+    hour counted once, bases kept apart."""
+    out: dict[str, dict[tuple[str, str], Decimal]] = defaultdict(lambda: defaultdict(Decimal))
     for ln in lines:
         if ln.run_id and primary(ln):
-            out[ln.run_id][ln.currency] += ln.amount.expected
+            basis = "billed" if ln.basis in CASH_BASES else str(ln.basis)
+            out[ln.run_id][(basis, ln.currency)] += ln.amount.expected
     return out
 
 
@@ -175,6 +183,6 @@ def retry_chains(runs, explained: dict, by_run: dict, hours_by_state: dict) -> l
         ex = explained.get(r.id) or {}
         chains.append({"failed": r.id, "state": r.state, "cause": ex.get("cause"),
                        "cause_evidence": ex.get("cause_evidence"), "attempts": chain,
-                       "failure_cost": _money(fail_cost), "recovery_cost": _money(rec_cost),
-                       "total": _money(total), "lost_gpu_hours": qty(lost)})
+                       "failure_cost": money_list(fail_cost), "recovery_cost": money_list(rec_cost),
+                       "total": money_list(total), "lost_gpu_hours": qty(lost)})
     return chains
