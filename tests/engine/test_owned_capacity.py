@@ -100,7 +100,7 @@ def test_amortized_hardware_cost_per_gpu_hour_by_hand(tmp_path):
 
 
 @pytest.mark.parametrize(("change", "message"), [
-    ('rate = "1"', "either rate"),  # both rate and amortized
+    ('rate = "1"', "give one of"),  # both rate and amortized
     ('bogus = 1', "unknown key"),
     ('until = 2026-11-01T00:00:00Z', "until must be after from"),
 ])
@@ -130,3 +130,36 @@ def test_an_open_period_is_charged_to_the_hour_the_cutoff_is_in(tmp_path):
     rows = list(capacity_rows(cap, cutoff))
     assert [(r["charge_period_start"].hour, r["charge_period_end"].hour) for _, _, r in rows] == [(0, 6), (0, 6)]
     assert {amount for _, amount, _ in rows} == {Decimal("5.8750") * 8 * 6}  # exact: 282.0000 per node
+
+
+def test_a_price_book_rate_card_is_looked_up_per_day(tmp_path):
+    """``price_item``: the price-book entry in force each day — 10.00 per GPU-hour on 11-02, 12.00 from
+    11-03 (a new rate card) — with the entry's evidence; conservation per capacity still exact."""
+    from datetime import date
+
+    from trainledger.model import PriceEntry
+
+    extra = AMORTIZED.split("[capacity.amortized]")[0].replace('id = "own-b"', 'id = "own-c"').replace(
+        "until = 2026-11-03T00:00:00Z", "until = 2026-11-04T00:00:00Z") + 'price_item = "gpu_hour:own"\n'
+    cfg = _config(tmp_path, extra)
+
+    def lookup(item, on, unit):
+        if item != "gpu_hour:own":
+            return None
+        price, eff = ("12.00", date(2026, 11, 3)) if on >= date(2026, 11, 3) else ("10.00", date(2026, 10, 1))
+        return PriceEntry(item=item, unit="gpu_hour", price=price, currency="CNY", source="rate card v2",
+                          effective=eff, evidence="measured")
+
+    facts = Facts(jobs=(job("100", start=at(0), end=at(60), gpus=8, nodes="n1"),))
+    from datetime import timedelta
+
+    result = attribute(facts, cfg, lookup, T0.date() + timedelta(days=2))
+    (rec,) = result.conservation_capacity
+    assert Decimal(rec["total"]) == Decimal("10.00") * 16 * 24 + Decimal("12.00") * 16 * 24  # 2 nodes × 8 GPUs
+    assert rec["difference"] == "0.00" and rec["price_per_gpu_hour"] == "gpu_hour:own"
+    job_lines = [ln for ln in result.lines if ln.run_id == "100"]
+    assert sum(ln.amount.expected for ln in job_lines) == Decimal("80.00")  # 8 GPU-hours on 11-02 at 10.00
+    assert {ln.evidence for ln in job_lines} == {Evidence.ASSUMED}  # unclassified: no progress signal
+    unheld = {ln.evidence for ln in result.lines if ln.batch_id is None}
+    assert unheld == {Evidence.MEASURED}  # the entry's evidence, not stronger
+    assert [a.value for a in result.assumptions if a.name.startswith("capacity own-c")] == ["10.00", "12.00"]

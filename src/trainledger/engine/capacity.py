@@ -5,6 +5,9 @@ docs/workspace.md) with either
 
 * a **rate card** — an internal price per ``gpu_hour`` or ``node_hour``, dated (``effective``),
   with a ``source`` and an ``owner``; basis ``rate_card``; or
+* a **price-book rate card** (``price_item``) — a dated entry of the price book (unit gpu_hour,
+  node_hour…), looked up for each day, so a rate that changes mid-period is honoured; a stale
+  entry is used and flagged; its evidence and owner come from the entry; or
 * **amortised hardware** (``[capacity.amortized]``) — purchase price per node over
   ``depreciation_years``, power (kW per node × price per kWh), hosting per node-month and
   operations staff per year for the whole cluster → a cost per GPU-hour; basis ``amortized``.
@@ -32,7 +35,7 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
 from trainledger.engine.compute import HOUR, _index, node_split
-from trainledger.engine.context import Context, Facts, Problem, StageOutput
+from trainledger.engine.context import Context, Facts, Problem, StageOutput, price_of
 from trainledger.errors import ConfigError
 from trainledger.model import Assumption, Basis, CostLine, Evidence, to_decimal
 from trainledger.model.money import check_currency, minor_quantum
@@ -40,7 +43,7 @@ from trainledger.model.money import check_currency, minor_quantum
 PRICE_QUANTUM = Decimal("0.0001")
 HOURS_PER_YEAR, HOURS_PER_MONTH = Decimal(8760), Decimal(730)
 KEYS = {"id", "name", "nodes", "gpus_per_node", "from", "until", "currency", "source", "owner", "evidence",
-        "rate", "unit", "effective", "amortized", "note"}
+        "rate", "unit", "effective", "amortized", "price_item", "note"}
 AMORTIZED_KEYS = {"purchase_price_per_node", "depreciation_years", "power_kw_per_node", "power_price_per_kwh",
                   "hosting_per_node_month", "ops_staff_per_year"}
 
@@ -61,6 +64,7 @@ class Capacity:
     sha256: str
     inputs: tuple[tuple[str, str], ...] = ()  # amortized inputs, for the drawer
     effective: date | None = None
+    price_item: str = ""  # a dated price-book entry, looked up per day (then price_per_gpu_hour is unused)
 
 
 def _aware(value: Any, what: str) -> datetime:
@@ -114,11 +118,14 @@ def parse(entries: list[dict], where: str) -> tuple[Capacity, ...]:
             if end <= start:
                 raise ValueError("until must be after from")
             evidence = Evidence(d.get("evidence", "assumed"))
-            if evidence is Evidence.ASSUMED and not d.get("owner"):
+            if evidence is Evidence.ASSUMED and not d.get("owner") and "price_item" not in d:
                 raise ValueError("an assumed price needs an owner who will confirm it")
-            if ("rate" in d) == ("amortized" in d):
-                raise ValueError("give either rate (+ unit) or an [capacity.amortized] table, not both or neither")
-            if "rate" in d:
+            if sum(k in d for k in ("rate", "amortized", "price_item")) != 1:
+                raise ValueError("give one of rate (+ unit), price_item (a price-book entry) or an"
+                                 " [capacity.amortized] table")
+            if "price_item" in d:  # dated, sourced and owned in the price book; evidence from the entry
+                price, basis, inputs = Decimal(0), Basis.RATE_CARD, ()
+            elif "rate" in d:
                 unit = d.get("unit", "gpu_hour")
                 if unit not in ("gpu_hour", "node_hour"):
                     raise ValueError(f"unit must be gpu_hour or node_hour, got {unit!r}")
@@ -140,7 +147,8 @@ def parse(entries: list[dict], where: str) -> tuple[Capacity, ...]:
             out.append(Capacity(
                 id=str(d["id"]), nodes=nodes, gpus_per_node=gpus, start=start, end=end,
                 currency=check_currency(d["currency"]), price_per_gpu_hour=price, basis=basis, evidence=evidence,
-                source=str(d["source"]), owner=str(d.get("owner", "")),
+                source=str(d.get("source") or ("price book" if "price_item" in d else d["source"])),
+                owner=str(d.get("owner", "")), price_item=str(d.get("price_item", "")),
                 sha256=hashlib.sha256(text.encode()).hexdigest(), inputs=inputs,
                 effective=eff if isinstance(eff, date) else (date.fromisoformat(str(eff)) if eff else None)))
         except KeyError as exc:
@@ -160,6 +168,24 @@ def _days(a: datetime, b: datetime):
         nxt = min(b, (t + timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0))
         yield t, nxt
         t = nxt
+
+
+def priced_rows(cap: Capacity, ctx: Context, problems: list[Problem]):
+    """``capacity_rows`` with each row's price: the capacity's own, or its price-book entry in force
+    on that day (a stale one is used and flagged; a missing one leaves the day not valued)."""
+    for node, amount, row in capacity_rows(cap, ctx.cutoff):
+        if not cap.price_item:
+            yield node, amount, row, cap.price_per_gpu_hour, cap.evidence
+            continue
+        on = row["charge_period_start"].date()
+        entry = price_of(ctx, cap.price_item, on, "gpu_hour", problems)
+        if entry is None or entry.currency != cap.currency:
+            problems.append(Problem("unpriced_capacity", f"capacity {cap.id}: no price-book entry"
+                                    f" {cap.price_item!r} in {cap.currency} on {on}: {row['resource_id']} that day is"
+                                    " not valued", {"capacity": cap.id, "on": on.isoformat()}))
+            continue
+        hours = Decimal((row["charge_period_end"] - row["charge_period_start"]) // timedelta(hours=1))
+        yield node, entry.price * cap.gpus_per_node * hours, row, entry.price, entry.evidence  # whole hours
 
 
 def capacity_rows(cap: Capacity, cutoff: datetime | None):
@@ -190,10 +216,19 @@ def capacity_stage(facts: Facts, ctx: Context) -> StageOutput:
     problems: list[Problem] = []
     assumptions = []
     for cap in caps:
-        for node, amount, row in capacity_rows(cap, ctx.cutoff):
+        used: dict[Decimal, tuple[Evidence, date]] = {}
+        for node, amount, row, price, evidence in priced_rows(cap, ctx, problems):
+            used.setdefault(price, (evidence, row["charge_period_start"].date()))
             split = node_split(row, node, idx, Decimal(cap.gpus_per_node), problems, basis=cap.basis,
-                               idle_basis=cap.basis, source_kind="config", money_evidence=cap.evidence)
+                               idle_basis=cap.basis, source_kind="config", money_evidence=evidence)
             lines.extend(split(amount))
+        if cap.price_item:
+            for price, (evidence, first) in sorted(used.items(), key=lambda kv: kv[1][1]):
+                assumptions.append(Assumption(
+                    name=f"capacity {cap.id}: rate card {cap.price_item} from {first}", evidence=evidence,
+                    source="price book",
+                    value=f"{price}", unit=f"{cap.currency}/gpu_hour", owner=cap.owner or "see the price book"))
+            continue
         what = "rate card" if cap.basis is Basis.RATE_CARD else "amortized hardware"
         assumptions.append(Assumption(
             name=f"capacity {cap.id}: {what}", evidence=cap.evidence, source=cap.source,
@@ -211,7 +246,7 @@ def check(facts: Facts, ctx: Context, lines) -> tuple[list[dict], list[Problem]]
     sha_of = {}
     for cap in capacities(ctx):
         sha_of[cap.sha256] = cap.id
-        for _node, amount, _row in capacity_rows(cap, ctx.cutoff):
+        for _node, amount, _row, _price, _ev in priced_rows(cap, ctx, []):
             by_cap[cap.id]["total"] += amount
     for ln in lines:
         cap_id = sha_of.get(ln.provenance.source_sha256) if ln.provenance.source_kind == "config" else None
@@ -223,7 +258,7 @@ def check(facts: Facts, ctx: Context, lines) -> tuple[list[dict], list[Problem]]
         z = Decimal(0).quantize(minor_quantum(cap.currency))
         diff = a["total"] - a["attributed"] - a["unheld"]
         rec = {"capacity": cap.id, "basis": str(cap.basis), "currency": cap.currency,
-               "price_per_gpu_hour": str(cap.price_per_gpu_hour), "total": str(a["total"] + z),
+               "price_per_gpu_hour": cap.price_item or str(cap.price_per_gpu_hour), "total": str(a["total"] + z),
                "attributed": str(a["attributed"] + z), "unheld": str(a["unheld"] + z), "difference": str(diff + z)}
         records.append(rec)
         if diff != 0:
