@@ -5,8 +5,10 @@ from __future__ import annotations
 import importlib
 import sys
 
-BENCHMARKS = ("bench.bench_montecarlo", "bench.bench_pipeline", "bench.bench_scale")
-TARGETS_MS = {"montecarlo_core (100k samples, 20 inputs)": 100.0}
+BENCHMARKS = ("bench.startup", "bench.bench_montecarlo", "bench.bench_pipeline", "bench.bench_scale")
+TARGETS_MS = {"montecarlo_core (100k samples, 20 inputs)": 100.0,
+              "trainledger --help CPU": 300.0, "trainledger batch list CPU": 300.0}
+REPORT_ONLY = {"trainledger --help CPU", "trainledger batch list CPU"}  # start-up: a busy machine is no failure
 
 
 def main() -> int:
@@ -19,7 +21,7 @@ def main() -> int:
             verdict = (
                 "" if target is None else (f"  (target < {target:g} {unit}: {'ok' if value < target else 'MISSED'})")
             )
-            if target is not None and value >= target:
+            if target is not None and value >= target and label not in REPORT_ONLY:
                 worst = 1
             print(f"  {label:<45} {value:8.1f} {unit}{verdict}")
     return worst

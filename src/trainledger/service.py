@@ -11,14 +11,18 @@ import getpass
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date
+from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from trainledger import workspace as ws
-from trainledger.engine import Attribution, Facts, attribute
-from trainledger.engine.context import Problem
 from trainledger.errors import ConfigError, NotFound
 from trainledger.ledger import ImportRecord, Ledger
 from trainledger.model import PriceEntry
+
+if TYPE_CHECKING:  # the engine is imported by the methods that run it: `batch list` need not pay for it
+    from trainledger.engine import Attribution
+    from trainledger.engine.context import Problem
 
 STARTER_CONFIG = """\
 # trainledger workspace — see docs/workspace.md for every section.
@@ -65,7 +69,13 @@ gpu_item = ""
 class Workspace:
     config: ws.Config
     ledger: Ledger
-    lake: object
+
+    @cached_property
+    def lake(self):
+        """The workspace's lake, opened on first use (pyarrow is not paid by `batch list`)."""
+        from trainledger.lake import Lake
+
+        return Lake(self.config.root / "lake")
 
     # --- lifecycle ---------------------------------------------------------------------------
     @classmethod
@@ -82,11 +92,8 @@ class Workspace:
 
     @classmethod
     def open(cls, root: str | Path) -> Workspace:
-        from trainledger.lake import Lake
-
         config = ws.load(root)
-        ledger = Ledger.open(ws.db_url(config))
-        return cls(config=config, ledger=ledger, lake=Lake(config.root / "lake"))
+        return cls(config=config, ledger=Ledger.open(ws.db_url(config)))
 
     def close(self) -> None:
         self.ledger.close()
@@ -143,6 +150,8 @@ class Workspace:
 
     def quarantine_problems(self) -> list[Problem]:
         """Rows the lake holds in quarantine: their money and hours are in no figure until fixed."""
+        from trainledger.engine.context import Problem
+
         latest: dict[tuple[str, str], dict] = {}
         for rec in self.lake.imports():
             key = (rec["kind"], rec["sha256"])
@@ -159,6 +168,8 @@ class Workspace:
                 for kind, recs in sorted(per_kind.items())]
 
     def attribute(self, *, as_of: date | None = None) -> Attribution:
+        from trainledger.engine import Facts, attribute
+
         as_of = as_of or ws.today()
         self.sync_config()
         result = attribute(Facts.from_lake(self.lake), self.config, self.price_lookup(), as_of)
@@ -168,7 +179,14 @@ class Workspace:
                                        runs=[info.run for info in result.runs.values() if info.batch_id])
         self.ledger.audit(_actor(), "attribute", "workspace", {"lines": len(result.lines),
                                                               "conservation": result.conservation})
+        self._after_attribution()
         return result
+
+    def _after_attribution(self) -> None:
+        """Hard caps and reached gates of every planned batch raise their alerts (review/service.py)."""
+        from trainledger.review.service import check
+
+        check(self)
 
     # --- reports -----------------------------------------------------------------------------
     def sheet(self, batch_id: str) -> dict:

@@ -11,6 +11,7 @@ import os
 import shutil
 
 import pytest
+from click.testing import CliRunner
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
@@ -43,3 +44,14 @@ def page(browser):
     pg = context.new_page()
     yield pg
     context.close()
+
+
+@pytest.fixture(scope="session")
+def demo(tmp_path_factory):
+    """The demo workspace, built once for every browser test."""
+    from trainledger.cli import cli
+
+    root = tmp_path_factory.mktemp("demo")
+    result = CliRunner().invoke(cli, ["demo", "--dir", str(root)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return root

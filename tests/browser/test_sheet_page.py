@@ -10,14 +10,6 @@ from trainledger.cli import cli
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory):
-    root = tmp_path_factory.mktemp("demo")
-    result = CliRunner().invoke(cli, ["demo", "--dir", str(root)], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return root
-
-
 def _open(page, path):
     requests = []
     page.on("request", lambda r: requests.append(r.url))

@@ -38,12 +38,27 @@ FIXTURES = {
         "inv.csv",
         "invoice_id,vendor,date,amount,currency,stage\nI1,V,2026-01-01,5.00,CNY,ongoing\n",
     ),
+    "jobs": (
+        "pods.csv",
+        "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,"
+        "deletion_time,scheduled_time\np1,1000,1024,1,500,,LS,Running,0,3600,60\n",
+    ),
+    "occupancy": ("seq.csv", "time,active,total\n2017-10-03 00:00:00,312,420\n"),
+    "steps": ("job.csv", ",worker,gpu,time,batch_time_norm\n0,0,25,1,476\n"),
+    "k8s": (
+        "pods.json",
+        '{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"Pod","metadata":'
+        '{"name":"p","namespace":"ns","creationTimestamp":"2026-01-01T00:00:00Z"},"status":'
+        '{"phase":"Pending"}}]}\n',
+    ),
 }
-OPTIONS = {"slurm": {"tz": "Asia/Shanghai"}}
+OPTIONS = {"slurm": {"tz": "Asia/Shanghai"}, "jobs": {"preset": "alibaba-openb-2023"},
+           "occupancy": {"preset": "philly", "tz": "UTC"}, "steps": {"preset": "alibaba-pai-2020"}}  # fmt: skip
 
 
 def test_registry():
-    assert KINDS == ("slurm", "focus", "storage", "timesheet", "progress", "invoice")
+    assert KINDS == ("slurm", "focus", "storage", "timesheet", "progress", "invoice", "jobs",
+                     "occupancy", "steps", "k8s")  # fmt: skip
     assert set(KINDS) == set(KIND_TABLES) == set(FIXTURES)
     for imp in IMPORTERS:
         assert isinstance(imp, Importer)

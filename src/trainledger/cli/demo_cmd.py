@@ -6,13 +6,16 @@ from pathlib import Path
 
 import click
 
+from trainledger import fmt
+from trainledger.cli.output import note
 from trainledger.demo import DEFAULT_SEED, SCENARIOS
+from trainledger.demo import plans as plan_loop
 from trainledger.errors import BadInput
 from trainledger.ingest import KINDS
-from trainledger.report.render import render
+from trainledger.report.render import in_seed_order, render
 from trainledger.service import Workspace
 
-IMPORT_ORDER = KINDS  # every source kind the demo generates, through the same importers a user calls
+IMPORT_ORDER = KINDS  # every source kind, in registry order; the demo imports those it generates
 
 
 def run_demo(directory: Path, seed: int, echo=click.echo, *, db_url: str = "",
@@ -25,29 +28,35 @@ def run_demo(directory: Path, seed: int, echo=click.echo, *, db_url: str = "",
         _set_db_url(files.config, db_url)
     reports: dict[str, Path] = {}
     with Workspace.init(directory) as wsp:
-        for kind in IMPORT_ORDER:
+        for kind in (k for k in IMPORT_ORDER if hasattr(files, k)):
             for r in wsp.import_files(kind, [getattr(files, kind)]):
                 echo(f"  import {kind:<9} {r.accepted:>5} accepted {r.duplicates:>5} duplicate"
                      f" {r.quarantined:>3} quarantined")
+        plan_loop.before_attribution(wsp, directory, echo)
         result = wsp.attribute()
+        plan_loop.after_attribution(wsp, echo)
         lang = wsp.config.get("workspace.language")
         out_dir = directory / "reports"
         out_dir.mkdir(exist_ok=True)
         for b in wsp.config.batches:
             data = wsp.sheet(b.id)
-            for fmt in ("md", "json", "html"):
-                path = out_dir / f"{b.id}.{fmt}"
-                path.write_text(render(data, fmt, lang), encoding="utf-8")
+            for kind in ("md", "json", "html"):
+                path = out_dir / f"{b.id}.{kind}"
+                path.write_text(render(data, kind, lang), encoding="utf-8")
             reports[b.id] = out_dir / f"{b.id}.md"
             _summary(data, echo)
         for rec in result.conservation:
-            echo(f"  conservation {rec['currency']}: billed {rec['billed_total']} = attributed"
-                 f" {rec['attributed']} + unattributed {rec['unattributed']}; difference {rec['difference']}")
+            a = {k: fmt.amount(rec[k], rec["currency"], exact=True)
+                 for k in ("billed_total", "attributed", "unattributed", "difference")}
+            echo(f"  conservation {rec['currency']}: billed {a['billed_total']} = attributed"
+                 f" {a['attributed']} + unattributed {a['unattributed']}; difference {a['difference']}")
         for rec in result.conservation_capacity:
+            a = {k: fmt.amount(rec[k], rec["currency"], exact=True)
+                 for k in ("total", "attributed", "unheld", "difference")}
             echo(f"  capacity {rec['capacity']} ({rec['basis']},"
                  f" {rec['price_per_gpu_hour']} {rec['currency']}/GPU-hour):"
-                 f" {rec['total']} = attributed {rec['attributed']} + unheld {rec['unheld']};"
-                 f" difference {rec['difference']}")
+                 f" {a['total']} = attributed {a['attributed']} + unheld {a['unheld']};"
+                 f" difference {a['difference']}")
     return reports
 
 
@@ -84,8 +93,11 @@ def _set_db_url(config: Path, db_url: str) -> None:
 
 def _summary(sheet: dict, echo) -> None:
     echo(f"\n  {sheet['batch']['id']}  ({len(sheet['runs'])} runs)")
-    for t in sheet["totals_by_basis"]:
-        rng = t["expected"] if t["low"] == t["high"] else f"{t['expected']} ({t['low']}–{t['high']})"
+    for t in in_seed_order(sheet)["totals_by_basis"]:
+        cash, cur = t["cash"], t["currency"]
+        rng = fmt.amount(t["expected"], cur, exact=cash)
+        if t["low"] != t["high"]:
+            rng += f" ({fmt.amount(t['low'], cur, exact=cash)}–{fmt.amount(t['high'], cur, exact=cash)})"
         echo(f"    {t['basis']:<16} {t['evidence']:<9} {rng:>34} {t['currency']}")
 
 
@@ -99,9 +111,9 @@ def _summary(sheet: dict, echo) -> None:
 def demo(directory: str, seed: int, db_url: str, scenario: str) -> None:
     """Build a demo workspace end to end and print a summary. / 生成演示工作区并输出成本底稿。"""
     root = Path(directory)
-    click.echo(f"trainledger demo → {root}" + (f" (scenario {scenario})" if scenario != "rented" else ""))
-    reports = run_demo(root, seed, db_url=db_url, scenario=scenario)
-    click.echo("\nreports / 成本底稿:")
+    note(f"trainledger demo → {root}" + (f" (scenario {scenario})" if scenario != "rented" else ""))
+    reports = run_demo(root, seed, db_url=db_url, echo=note, scenario=scenario)
+    note("\nreports / 成本底稿:")
     for path in reports.values():
         click.echo(f"  {path}  (.json, .html beside it)")
 

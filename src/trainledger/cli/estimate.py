@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from trainledger.cli.output import note
 from trainledger.errors import BadInput
 from trainledger.estimate import calibrate, engine
 from trainledger.estimate.messages import Term, text, tr
@@ -95,7 +96,7 @@ def _estimate_options(f):
     help="a spec TOML with the same names plus [data], [labor], [inference]",
 )
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="md", show_default=True)
-@click.option("--lang", type=click.Choice(LANGS), default="en", show_default=True)
+@click.option("--lang", type=click.Choice(LANGS), default=None, help="en (default) or zh-CN; also a global option")
 @click.option("--guided", is_flag=True, help="answer the three questions to find the task type")
 @click.option(
     "-o",
@@ -110,6 +111,7 @@ def estimate(ctx: click.Context, spec_file, fmt, lang, guided, output, **options
 
     预估一个训练批次:任务类型 → 显存 → 吞吐 → 额外占用 → 数据 → 人力 → 单价 → 轮次。
     """
+    lang = _lang(lang)
     values = load_spec_file(spec_file) if spec_file else {}
     values.update({k: v for k, v in options.items() if v is not None})
     if guided:
@@ -124,9 +126,15 @@ def estimate(ctx: click.Context, spec_file, fmt, lang, guided, output, **options
         _echo_warnings(est.warnings, lang)
 
 
+def _lang(lang: str | None) -> str:
+    """The command's --lang, else the global --lang (before the subcommand), else English."""
+    ctx = click.get_current_context(silent=True)
+    return lang or ((ctx.obj or {}).get("lang") if ctx else None) or "en"
+
+
 def _echo_warnings(warnings, lang: str) -> None:
     for w in warnings:
-        click.echo(text("cli.warning", lang, text=tr(w, lang)), err=True)
+        note(text("cli.warning", lang, text=tr(w, lang)), err=True)
 
 
 def _guided(values: dict, lang: str) -> dict:
@@ -174,7 +182,7 @@ def _emit(text: str, output: str | None) -> None:
 @click.option("--samples", default="100000")
 @click.option("--seed", default="20240607")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="md", show_default=True)
-@click.option("--lang", type=click.Choice(LANGS), default="en", show_default=True)
+@click.option("--lang", type=click.Choice(LANGS), default=None, help="en (default) or zh-CN; also a global option")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None)
 def compare(
     gpu,
@@ -197,6 +205,7 @@ def compare(
 
     按需租用、预留、自建、平台或外部服务的 N 年总成本对比(同一口径,含退出成本)。
     """
+    lang = _lang(lang)
     if utilisation and gpu_hours_per_year:
         raise BadInput("give --utilisation or --gpu-hours-per-year, not both")
     try:

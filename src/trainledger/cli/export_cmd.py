@@ -14,7 +14,7 @@ from trainledger.errors import NotFound
 
 @click.group("export")
 def export() -> None:
-    """Export the attribution in other tools' formats."""
+    """Export the attribution, e.g. as FOCUS 1.3 allocation rows. / 导出归属结果（如 FOCUS 分摊行）。"""
 
 
 @export.command("focus-allocation")

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import click
 
-from trainledger.ingest import KINDS as INGEST_KINDS
+from trainledger import fmt
+from trainledger.cli.output import KindChoice, grouped, note
+from trainledger.ledger.review_repo import verify_records
 from trainledger.model import CASH_BASES
 from trainledger.service import Workspace
 
@@ -32,18 +34,26 @@ def init(ctx: click.Context, directory: str | None, db_url: str, currency: str) 
 
 
 @click.command("import")
-@click.argument("kind", type=click.Choice(INGEST_KINDS))
+@click.argument("kind", type=KindChoice())
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
 @click.option("--tz", default=None, help="Time zone of offset-less times (slurm), e.g. Asia/Shanghai.")
 @click.option("--currency", default=None, help="Currency for FOCUS files without BillingCurrency.")
 @click.option("--encoding", default=None,
               help="Text encoding when not UTF-8/UTF-16, e.g. gb18030 for Excel exports in Chinese.")
+@click.option("--preset", default=None, help="Built-in mapping (jobs, occupancy, steps), e.g. alibaba-openb-2023.")
+@click.option("--mapping", default=None, type=click.Path(dir_okay=False),
+              help="A TOML mapping of the file's columns (jobs, occupancy, steps); see docs/formats.md.")
+@click.option("--set", "fixed", multiple=True, metavar="FIELD=VALUE",
+              help="A field the file does not hold (mapped kinds), e.g. --set vc=vc6YE or --set job=job_1.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the counts.")
 @click.pass_context
 def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | None, currency: str | None,
-            encoding: str | None, as_json: bool) -> None:
+            encoding: str | None, preset: str | None, mapping: str | None, fixed: tuple[str, ...],
+            as_json: bool) -> None:
     """Import source files into the lake (idempotent). / 导入源数据（可重复执行）。"""
-    options = {k: val for k, val in (("tz", tz), ("currency", currency), ("encoding", encoding)) if val}
+    options = {k: val for k, val in (("tz", tz), ("currency", currency), ("encoding", encoding),
+                                     ("preset", preset), ("mapping", mapping), ("set", list(fixed))) if val}
+    check_options_apply(kind, options)
     with open_ws(ctx) as wsp:
         results = wsp.import_files(kind, paths, options=options)
     total = {"accepted": sum(r.accepted for r in results), "duplicates": sum(r.duplicates for r in results),
@@ -53,12 +63,24 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
         click.echo(json.dumps(total))
         return
     if kind == "slurm":
-        click.echo(f"(sacct times read as {tz or wsp.config.get('sources.slurm.timezone')}; set --tz or"
-                   " sources.slurm.timezone if that is not the cluster's zone)")
+        note(f"(sacct times read as {tz or wsp.config.get('sources.slurm.timezone')}; set --tz or"
+             " sources.slurm.timezone if that is not the cluster's zone)")
+    elif (preset or mapping) and _local_times(kind, options):
+        note(f"(times without an offset read as {tz or wsp.config.get('sources.slurm.timezone')}; set --tz or"
+             " sources.slurm.timezone if that is not the source's zone)")
     for r in results:
         click.echo(f"{r.path}: {r.accepted} accepted, {r.duplicates} duplicate, {r.quarantined} quarantined"
                    + (f", {r.flagged} accepted with flags (see the lake's imports.jsonl)" if r.flagged else "")
                    + (f" → {r.quarantine_file}" if r.quarantine_file else ""))
+
+
+def _local_times(kind: str, options: dict) -> bool:
+    """Whether the mapping of a mapped import reads offset-less times in the import's zone."""
+    from trainledger.ingest import importer_for
+    from trainledger.ingest.mapping import load_mapping
+
+    table = getattr(importer_for(kind), "mapping_table", None)
+    return bool(table) and load_mapping(options, table).needs_tz
 
 
 @click.command("attribute")
@@ -71,20 +93,44 @@ def attribute(ctx: click.Context, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(result.conservation))
         return
-    click.echo(f"{len(result.lines)} cost lines from {len(result.runs)} runs")
+    click.echo(f"{len(result.lines):,} cost lines from {len(result.runs):,} runs")
     for rec in result.conservation:
-        click.echo(f"  {rec['currency']}: billed {rec['billed_total']} = attributed {rec['attributed']}"
-                   f" + unattributed {rec['unattributed']} (difference {rec['difference']})")
+        a = _amounts(rec)
+        click.echo(f"  {rec['currency']}: billed {a['billed_total']} = attributed {a['attributed']}"
+                   f" + unattributed {a['unattributed']} (difference {a['difference']})")
     for rec in result.conservation_amortized:
-        click.echo(f"  {rec['currency']} amortized (EffectiveCost): {rec['billed_total']} = attributed"
-                   f" {rec['attributed']} + unattributed {rec['unattributed']} (difference {rec['difference']})")
+        a = _amounts(rec)
+        click.echo(f"  {rec['currency']} amortized (EffectiveCost): {a['billed_total']} = attributed"
+                   f" {a['attributed']} + unattributed {a['unattributed']} (difference {a['difference']})")
     buckets = unattributed_by_reason(result.lines)
     if buckets:
         click.echo("  unattributed bucket / 未归属桶:")
         for (basis, reason, cur), amount in buckets:
-            click.echo(f"    {amount:>16} {cur}  {basis:<15} {reason}")
-    for p in result.problems:
-        click.echo(f"  ! {p.kind}: {p.message}")
+            click.echo(f"    {fmt.amount(amount, cur, exact=True):>16} {cur}  {basis:<15} {reason}")
+    if any(fmt.MARK in fmt.amount(x, r["currency"], exact=True) for r in result.conservation
+           for x in (r["billed_total"], r["attributed"], r["unattributed"], r["difference"])) or \
+            any(fmt.MARK in fmt.amount(amount, cur, exact=True) for (_, _, cur), amount in buckets):
+        click.echo(f"  {fmt.precision_note('en')}")
+    grouped((p.kind, p.message) for p in result.problems)
+
+
+def check_options_apply(kind: str, options: dict) -> None:
+    """An option the importer of ``kind`` does not read is a usage error, never silently ignored."""
+    from trainledger.ingest import IMPORTERS
+
+    reads = {"encoding"} | {o for imp in IMPORTERS if imp.kind == kind for o in getattr(imp, "options_used", ())}
+    for name in options:
+        if name not in reads:
+            kinds = [imp.kind for imp in IMPORTERS if name in getattr(imp, "options_used", ())]
+            raise click.BadOptionUsage(
+                name, f"--{name} does not apply to `import {kind}` (it is read by: {', '.join(kinds)});"
+                f" leave it out")
+
+
+def _amounts(rec: dict) -> dict[str, str]:
+    """A conservation record's figures as finance reads them (every digit of cash kept)."""
+    return {k: fmt.amount(rec[k], rec["currency"], exact=True)
+            for k in ("billed_total", "attributed", "unattributed", "difference")}
 
 
 def unattributed_by_reason(lines) -> list[tuple[tuple[str, str, str], Decimal]]:
@@ -131,6 +177,7 @@ def audit(ctx: click.Context, expected: str | None, as_json: bool) -> None:
     with open_ws(ctx) as wsp:
         log = wsp.ledger.audit_log()
         problems = wsp.ledger.verify_audit_chain()
+        problems += verify_records(wsp.ledger)  # plans, alerts, decisions against their audit entries
     if expected and not any(e["hash"] == expected for e in log):
         problems.append(f"the published head {expected} is not in the chain: entries were removed or rewritten")
     head = log[-1] if log else None

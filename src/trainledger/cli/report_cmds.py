@@ -20,7 +20,7 @@ def sheet(ctx: click.Context, batch_id: str, fmt: str, lang: str | None, out: st
     """Render one batch's cost sheet. / 输出训练批次成本底稿。"""
     with open_ws(ctx) as wsp:
         data = wsp.sheet(batch_id)
-        text = render(data, fmt, lang or wsp.config.get("workspace.language"))
+        text = render(data, fmt, lang or ctx.obj.get("lang") or wsp.config.get("workspace.language"))
     if out:
         Path(out).write_text(text, encoding="utf-8")
         click.echo(f"wrote {out}")

@@ -13,7 +13,7 @@ from trainledger.model import FailureCause
 
 @click.group("runs")
 def runs() -> None:
-    """Runs and their failure causes (运行与失败归因)."""
+    """Runs and their failure causes; confirm a cause. / 运行与失败归因。"""
 
 
 @runs.command("list")

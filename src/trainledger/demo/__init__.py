@@ -13,6 +13,7 @@ seed → byte-identical files.
     labor.py      timesheet, vendor invoices    → data/timesheet.csv, data/vendor-invoices.csv
     config.py     trainledger.toml and prices.toml
     owned.py      the ``owned`` scenario: owned (amortised) and reserved (rate card) capacity
+    plans.py      the plan / alert / decision / review loop the demo runs (plans/spec-a.toml)
 """
 
 from __future__ import annotations

@@ -18,12 +18,20 @@
     timesheet.py  time entries CSV → labor_entries
     progress.py   training progress JSONL → progress_events
     invoice.py    vendor invoices CSV → external_services
+    mapping.py    declarative TOML mappings (presets/*.toml): columns → fields, times, states
+    tabular.py    MappedImporter: a CSV read through a mapping (header check, --set constants)
+    mapped.py     any job table CSV through a mapping → jobs (presets: openb pods, Helios/Acme)
+    occupancy.py  running / pending / idle GPUs or nodes over time → occupancy (helios, philly)
+    steps.py      per-worker step times of a distributed job → worker_steps (alibaba-pai-2020)
+    kube.py       Kubernetes pods (kubectl get pods -o json, watch streams) → jobs
 
 Options (``import_files(..., options=...)``): ``tz`` (slurm, required), ``currency`` (focus and
 invoice default), ``storage_prefixes`` ((prefix, storage class) pairs), ``import_date``
 (storage snapshot date default), ``timesheet_batch_column`` (default ``batch``), ``encoding``
 (text files; default: UTF-8 with or without BOM, or UTF-16 with BOM — e.g. ``gb18030`` for
-Excel exports on Chinese Windows). The options that change what rows become are part of an
+Excel exports on Chinese Windows), ``preset`` / ``mapping`` (jobs, occupancy, steps: the TOML
+mapping of the file's columns), ``set`` (``FIELD=VALUE`` texts: fields the file does not hold;
+for k8s ``cluster`` and ``gpu_replicas``). The options that change what rows become are part of an
 import's identity: the same file imported again with the same ones is not read again.
 """
 
@@ -37,9 +45,13 @@ from trainledger.errors import BadInput, WrongFileType
 from trainledger.ingest.base import Importer, ImportResult
 from trainledger.ingest.focus import FocusImporter
 from trainledger.ingest.invoice import InvoiceImporter
+from trainledger.ingest.kube import KubeImporter
+from trainledger.ingest.mapped import MappedJobsImporter
+from trainledger.ingest.occupancy import OccupancyImporter
 from trainledger.ingest.progress import ProgressImporter
 from trainledger.ingest.run import run_import
 from trainledger.ingest.slurm import SlurmImporter
+from trainledger.ingest.steps import StepsImporter
 from trainledger.ingest.storage import StorageImporter
 from trainledger.ingest.text import check_encoding, sniff
 from trainledger.ingest.timesheet import TimesheetImporter
@@ -54,6 +66,10 @@ IMPORTERS: tuple[Importer, ...] = (
     TimesheetImporter(),
     ProgressImporter(),
     InvoiceImporter(),
+    MappedJobsImporter(),
+    OccupancyImporter(),
+    StepsImporter(),
+    KubeImporter(),
 )
 KINDS: tuple[str, ...] = tuple(i.kind for i in IMPORTERS)
 
@@ -78,7 +94,8 @@ def importer_for(kind: str) -> Importer:
 def looks_like(path: Path, *, besides: str | None = None) -> tuple[str, str | None]:
     """What ``path`` appears to be: (description, the kind that would import it, if any)."""
     for imp in IMPORTERS:
-        if imp.kind != besides and imp.identify(path) is True:
+        # an importer that takes any table (through a mapping) claims no file for itself
+        if imp.kind != besides and getattr(imp, "claims", True) and imp.identify(path) is True:
             return imp.description, imp.kind
     return sniff(path).describe(), None
 

@@ -56,6 +56,7 @@ JOBS = _schema(
     ("is_step", pa.bool_(), False),
     ("alloc_tres", TEXT, False),
     ("extra", TEXT, False),
+    ("gpu_share", MONEY),  # GPU-equivalents held (exact decimal text; 0.5 = half a GPU); null: gpus
 )
 
 BILL_LINES = _schema(
@@ -146,6 +147,31 @@ EXTERNAL_SERVICES = _schema(
     ("batch", TEXT),
 )
 
+OCCUPANCY = _schema(
+    ("ts", TS, False),
+    ("interval_s", pa.int64(), False),
+    ("cluster", TEXT, False),
+    ("vc", TEXT, False),  # "" for the whole cluster
+    ("unit", TEXT, False),  # gpu | node
+    ("total", pa.int64()),
+    ("running", pa.int64()),
+    ("pending", pa.int64()),
+    ("idle", pa.int64()),
+    ("running_jobs", pa.int64()),
+    ("pending_jobs", pa.int64()),
+    ("extra", TEXT, False),
+)
+
+WORKER_STEPS = _schema(
+    ("job", TEXT, False),
+    ("worker", TEXT, False),
+    ("iteration", pa.int64(), False),
+    ("step_time", MONEY, False),  # exact decimal text, in ``unit``
+    ("unit", TEXT, False),  # s | ms | normalised (a source's own scale, e.g. 0-1000)
+    ("gpu", TEXT),
+    ("extra", TEXT, False),
+)
+
 TABLES: MappingProxyType[str, pa.Schema] = MappingProxyType(
     {
         "jobs": JOBS,
@@ -154,6 +180,8 @@ TABLES: MappingProxyType[str, pa.Schema] = MappingProxyType(
         "labor_entries": LABOR_ENTRIES,
         "progress_events": PROGRESS_EVENTS,
         "external_services": EXTERNAL_SERVICES,
+        "occupancy": OCCUPANCY,
+        "worker_steps": WORKER_STEPS,
     }
 )
 
@@ -166,5 +194,9 @@ KIND_TABLES: MappingProxyType[str, str] = MappingProxyType(
         "timesheet": "labor_entries",
         "progress": "progress_events",
         "invoice": "external_services",
+        "jobs": "jobs",
+        "k8s": "jobs",
+        "occupancy": "occupancy",
+        "steps": "worker_steps",
     }
 )

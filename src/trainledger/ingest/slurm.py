@@ -355,4 +355,5 @@ class SlurmImporter(DelimitedImporter):
             "is_step": "." in values["job_id"],
             "extra": dumps(record.extra or {}),
             "flags": flags,
+            "gpu_share": None,  # whole GPUs: the engine reads ``gpus``
         }

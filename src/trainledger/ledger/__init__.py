@@ -8,6 +8,7 @@
     backends.py    what differs between SQLite and PostgreSQL, as data: pragmas, write locks, upsert
     audit.py       the sha256 hash chain over the audit log, and its verifier
     migrate.py     Alembic driven from code; migrations/ ships inside the package
+    review_repo.py plan versions, alerts and decision records (written once; verified against the audit log)
 
 Data flow: callers hand ``Ledger`` domain records (``trainledger.model``); ``rows`` turns them
 into rows of ``schema`` tables whose ``types`` keep them exact; reads turn rows back into equal

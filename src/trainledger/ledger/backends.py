@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection, Engine, Table, create_engine, event
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects import sqlite
 from sqlalchemy.engine import make_url
 
 from trainledger.errors import BadInput, ConfigError
@@ -116,6 +116,13 @@ def _pg_bulk_insert(conn: Connection, table: Table, columns: Sequence[str],
         cursor.close()
 
 
+def _pg_insert(*args: Any, **kwargs: Any) -> Any:
+    """PostgreSQL's insert(), its dialect imported only by a workspace on PostgreSQL (start-up)."""
+    from sqlalchemy.dialects import postgresql
+
+    return postgresql.insert(*args, **kwargs)
+
+
 @dataclass(frozen=True, slots=True)
 class Backend:
     name: str
@@ -139,7 +146,7 @@ BACKENDS: dict[str, Backend] = {
     ),
     "postgresql": Backend(
         name="postgresql",
-        insert=postgresql.insert,
+        insert=_pg_insert,
         install=_no_install,
         write_lock=("LOCK TABLE audit_log IN SHARE ROW EXCLUSIVE MODE",),
         # Two processes opening a fresh database must not both create the tables.

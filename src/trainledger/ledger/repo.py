@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Table, delete, insert, or_, select
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError, OperationalError
 
 from trainledger.errors import BadInput, ConfigError, NotFound
 from trainledger.ledger import audit as chain
@@ -118,6 +118,8 @@ class Ledger:
 
     def upgrade(self) -> None:
         """Migrate to the newest schema (one transaction); a no-op when already there."""
+        if self._at_packaged_head():
+            return
         with self._write(lock=False) as conn:
             for sql in self._backend.migrate_lock:
                 conn.exec_driver_sql(sql)
@@ -129,6 +131,19 @@ class Ledger:
                     conn.exec_driver_sql(sql)
                 self._append(conn, self.actor, "upgrade", "ledger schema",
                              {"from": before, "to": after})
+
+    def _at_packaged_head(self) -> bool:
+        """The common case, without Alembic: the database says it is at the scripts' one head.
+        Anything else (no version table, another revision, several heads) takes the full path."""
+        head = migrate.packaged_head()
+        if head is None:
+            return False
+        try:
+            with self._read() as conn:
+                rows = conn.exec_driver_sql("SELECT version_num FROM alembic_version").all()
+        except DBAPIError:
+            return False
+        return [r[0] for r in rows] == [head]
 
     def check_schema(self) -> None:
         """ConfigError unless the database is at the schema revision this code expects."""

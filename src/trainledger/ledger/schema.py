@@ -20,6 +20,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     Table,
+    UniqueConstraint,
 )
 
 from trainledger.ledger.types import CleanString, CleanText, DecimalText, UTCDateTime
@@ -188,4 +189,27 @@ audit_log = Table(
     Column("detail", JSON, nullable=False),
     Column("prev_hash", CleanString(64), nullable=False),
     Column("hash", CleanString(64), nullable=False, unique=True),
+)
+
+# Plan / execution / review (migration 0004). An alert is written once and never changed; it is
+# open until a decision record lists its id in ``answers``.
+alerts = Table(
+    "alerts",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("batch_id", CleanString(128), ForeignKey("batches.id"), nullable=False, index=True),
+    Column("plan_id", Integer, ForeignKey("plans.id"), nullable=False),
+    Column("key", CleanString(255), nullable=False),
+    Column("kind", CleanString(32), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("body", JSON, nullable=False),
+    UniqueConstraint("plan_id", "key", name="uq_alerts_plan_key"),
+)
+
+decision_records = Table(
+    "decision_records",
+    metadata,
+    Column("decision_id", Integer, ForeignKey("decisions.id"), primary_key=True),
+    Column("batch_id", CleanString(128), ForeignKey("batches.id"), nullable=False, index=True),
+    Column("body", JSON, nullable=False),
 )

@@ -2,10 +2,15 @@
 
 Each enum's values are the stable identifiers used in files, the database and the API; the
 labels are for people. ``label(member, lang)`` returns the English or Chinese name.
+
+**Order is meaning**: each enum lists its members in the order people read them (the seed's
+lifecycle order for compute states and storage classes, a fixed order for bases, evidence and
+labor), and every renderer sorts by it (``ORDERS``, ``rank``) — never alphabetically.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
 
 
@@ -80,14 +85,16 @@ class Evidence(StrEnum):
 
 
 class StorageClass(StrEnum):
+    """In lifecycle order: data in, training's own files, what comes out, what is kept around it."""
+
     RAW_DATA = "raw_data"
     PROCESSED_DATA = "processed_data"
     CACHE = "cache"
     CHECKPOINT = "checkpoint"
     CANDIDATE_MODEL = "candidate_model"
+    EVAL_RESULT = "eval_result"
     FINAL_ARTIFACT = "final_artifact"
     LOG = "log"
-    EVAL_RESULT = "eval_result"
     BACKUP = "backup"
 
 
@@ -127,6 +134,34 @@ class DecisionKind(StrEnum):
     SHRINK = "shrink"
     STOP = "stop"
     RETARGET = "retarget"
+
+
+COMPUTE_STATE_ORDER: tuple[str, ...] = (
+    *(s.value for s in ComputeState if s is not ComputeState.UNCLASSIFIED),
+    "tagged_resource",  # a billed resource joined to a batch by its tags: no job, no state of its own
+    "credit", "adjustment", "tax",  # money-only rows of a node's bill: no GPU-hours (engine/compute.py)
+    ComputeState.UNCLASSIFIED.value,
+)
+"""The seed's lifecycle order: queued, setup, data stall, effective, checkpoint, hang, lost progress,
+preemption recovery, allocated idle (in the unattributed bucket: capacity no job held), reserved
+unused; then tagged resources and, last, time with no progress signal."""
+
+ORDERS: dict[str, tuple[str, ...]] = {
+    "state": COMPUTE_STATE_ORDER,
+    "basis": tuple(b.value for b in Basis),
+    "evidence": tuple(e.value for e in Evidence),
+    "storage_class": tuple(c.value for c in StorageClass),
+    "phase": tuple(p.value for p in LaborPhase),
+    "role": tuple(r.value for r in LaborRole),
+    "stage": tuple(s.value for s in ServiceStage),
+}
+"""The reading order of each vocabulary, by the field name rows carry it under."""
+
+
+def rank(field: str) -> Callable[[object], tuple[int, str]]:
+    """A sort key: ``field``'s values in ``ORDERS`` order, unknown values after them (alphabetically)."""
+    order = {v: i for i, v in enumerate(ORDERS[field])}
+    return lambda value: (order.get(str(value), len(order)), str(value))
 
 
 ZH: dict[str, str] = {

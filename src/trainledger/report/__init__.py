@@ -2,7 +2,9 @@
 
     sheet.py     build_sheet(workspace, batch) -> dict (the JSON contract of `trainledger sheet`)
     sheet_compute.py  compute states with hours that conserve, sections that add up, retry chains
-    render.py    to_json / to_markdown / to_html, in en or zh-CN
+    render.py    to_json / to_markdown / to_html, in en or zh-CN; lists in model/vocab order, figures
+                 through trainledger/fmt.py, rounding gaps and grouped problems told
     i18n.py      headings and column names in both languages (vocabulary labels: model/vocab.py)
+    plan_section.py  the sheet's plan-vs-actual section (from review/), its Markdown, its HTML include
     templates/   the HTML page (self-contained: inline CSS, no network)
 """

@@ -1,59 +1,188 @@
-"""Render a cost sheet (the dict from ``build_sheet``) as JSON, Markdown or HTML, in en or zh-CN."""
+"""Render a cost sheet (the dict from ``build_sheet``) as JSON, Markdown or HTML, in en or zh-CN.
+
+Every format first puts the sheet's lists in the vocabularies' reading order (``in_seed_order``:
+compute states in lifecycle order, bases and storage classes in their fixed order — never
+alphabetical). Markdown and HTML format every figure through ``trainledger.fmt`` (money at the
+currency's minor unit with separators, GPU-hours to two decimals, no scientific notation) and
+say where rounded rows do not add to their total (``rounding_notes``); JSON keeps the exact text.
+"""
 
 from __future__ import annotations
 
 import json
+from collections import defaultdict
 from decimal import Decimal
 from typing import Any
 
+from trainledger import fmt
 from trainledger.mdtext import inline as _inline
 from trainledger.mdtext import table as _table
+from trainledger.model.money import minor_quantum
+from trainledger.model.vocab import CASH_BASES, rank
+from trainledger.report import plan_section
 from trainledger.report.i18n import assumption_name, key_field, storage_class, t, v
 
 FORMATS = ("json", "md", "html")
+CASH = frozenset(str(b) for b in CASH_BASES)
+GIB = Decimal(1024) ** 3
+# Non-cash bases that one table carries whole (engine: storage estimates, queued compute, labor):
+# their rows, each rounded to the minor unit by the sheet, are compared with the basis total.
+ROWS_OF_BASIS = {"estimate": ("storage_by_class", "cost"), "queued": ("compute_by_state", "amounts"),
+                 "internal": ("labor_by_phase", "cost")}
+
+
+def in_seed_order(sheet: dict[str, Any]) -> dict[str, Any]:
+    """The sheet with its lists in ``model.vocab.ORDERS`` order (a copy; JSON shows the same order)."""
+    s = dict(sheet)
+    basis, evidence, state = rank("basis"), rank("evidence"), rank("state")
+    s["totals_by_basis"] = sorted(s.get("totals_by_basis", []),
+                                  key=lambda r: (basis(r["basis"]), evidence(r["evidence"]), r["currency"]))
+    s["compute_by_state"] = sorted(s.get("compute_by_state", []), key=lambda r: (state(r["state"]), basis(r["basis"])))
+    s["storage_by_class"] = sorted(s.get("storage_by_class", []),
+                                   key=lambda r: (rank("storage_class")(r["storage_class"]), basis(r["basis"])))
+    s["labor_by_phase"] = [dict(p, roles=sorted(p.get("roles", []), key=lambda r: rank("role")(r["role"])))
+                           for p in sorted(s.get("labor_by_phase", []), key=lambda p: rank("phase")(p["phase"]))]
+    s["external"] = sorted(s.get("external", []), key=lambda e: rank("stage")(e["stage"]))
+    return s
 
 
 def to_json(sheet: dict[str, Any]) -> str:
-    return json.dumps(sheet, ensure_ascii=False, indent=2, sort_keys=False) + "\n"
+    return json.dumps(in_seed_order(sheet), ensure_ascii=False, indent=2, sort_keys=False) + "\n"
 
 
-def _money(items: list[dict[str, str]]) -> str:
-    if not items:
-        return "—"
-    out = []
-    for m in items:
-        if m["low"] == m["high"]:
-            out.append(f"{m['expected']} {m['currency']}")
-        else:
-            out.append(f"{m['expected']} {m['currency']} ({m['low']}–{m['high']})")
-    return "; ".join(out)
+class Figures:
+    """The sheet's number formatting for one rendering; remembers whether a † note is owed."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+        self.marked = False
+
+    def amount(self, value: Any, currency: str, cash: bool = True) -> str:
+        text = fmt.amount(value, currency, exact=cash)
+        self.marked |= text.endswith(fmt.MARK)
+        return text
+
+    def money(self, items: list[dict[str, str]], cash: bool = True) -> str:
+        """``[{low, expected, high, currency}]`` as ``1,234.50 CNY (1,100.00–1,400.00)``, ``—`` if none."""
+        if not items:
+            return fmt.DASH
+        out = []
+        for m in items:
+            cur, text = m["currency"], self.amount(m["expected"], m["currency"], cash)
+            if m["low"] != m["high"]:
+                text += f" {cur} ({self.amount(m['low'], cur, cash)}–{self.amount(m['high'], cur, cash)})"
+            else:
+                text += f" {cur}"
+            out.append(text)
+        return "; ".join(out)
+
+    def pairs(self, items: list[dict[str, str]]) -> str:
+        """``[{amount, currency}]`` (cash) as ``1,234.50 CNY; 10.00 USD``."""
+        return "; ".join(f"{self.amount(m['amount'], m['currency'])} {m['currency']}" for m in items) or fmt.DASH
+
+    def by_basis(self, items: list[dict[str, str]]) -> str:
+        """``[{amount, currency, basis}]``: per currency and basis — the basis named when it is not the
+        bill's cash (owned capacity's amortized or rate-card cost), never summed across bases."""
+        out = []
+        for m in items:
+            basis = m.get("basis", "billed")
+            text = f"{self.amount(m['amount'], m['currency'], basis in CASH or basis == 'billed')} {m['currency']}"
+            out.append(text + (f" ({v(basis, self.lang)})" if basis != "billed" else ""))
+        return "; ".join(out) or fmt.DASH
+
+    def valued(self, row: dict[str, Any]) -> str:
+        """Money, and the hours no rate valued: "not valued", never 0.00."""
+        text = self.money(row["cost"], cash=False) if row["cost"] else ""
+        if row.get("not_valued_hours"):
+            unvalued = f"{t('not_valued', self.lang)} ({self.hours(row['not_valued_hours'])} h)"
+            text = (text + "; " if text else "") + unvalued
+        return text or fmt.DASH
+
+    @staticmethod
+    def hours(value: Any) -> str:
+        return fmt.quantity(value, 2)
+
+    @staticmethod
+    def gib(size_bytes: Any) -> str:
+        return fmt.quantity(Decimal(int(size_bytes or 0)) / GIB, 1)
+
+    @staticmethod
+    def share(value: Any) -> str:
+        return fmt.percent(value, 1)
+
+    @staticmethod
+    def number(value: Any) -> str:
+        return fmt.quantity_sig(value, 6) if fmt.dec(value) is not None else str(value or "")
+
+    def note(self) -> str | None:
+        return fmt.precision_note(self.lang) if self.marked else None
 
 
-def _valued(row: dict, L) -> str:
-    """Money, and the hours no rate valued: "not valued", never 0.00."""
-    text = _money(row["cost"]) if row["cost"] else ""
-    if row.get("not_valued_hours"):
-        text = (text + "; " if text else "") + f"{L('not_valued')} ({row['not_valued_hours']} h)"
-    return text or "—"
-
-
-def _amounts(items: list[dict[str, str]], lang: str = "en") -> str:
-    """Amounts per currency — and per basis when it is not the bill's cash: never summed across."""
-    return "; ".join(f"{m['amount']} {m['currency']}"
-                     + (f" ({v(m['basis'], lang)})" if m.get("basis", "billed") != "billed" else "")
-                     for m in items) or "—"
-
-
-def _cause(cause, evidence, lang: str) -> str:
-    """A cause with its evidence when it is only suggested: ``infra_fault (assumed)``."""
+def cause_text(cause: str | None, evidence: str | None, lang: str) -> str:
+    """A cause with its evidence when it is only suggested: ``infra fault (assumed)``."""
     if not cause:
-        return "—"
+        return fmt.DASH
     return v(cause, lang) + (f" ({v(evidence, lang)})" if evidence == "assumed" else "")
+
+
+def _range_text(a: dict[str, Any], f: Figures) -> str:
+    return f"{f.number(a.get('low'))}–{f.number(a.get('high'))}"
+
+
+FIRST_PROBLEMS = 3
+MORE = {"en": "… and {n} more: every one is in the JSON sheet (--format json)",
+        "zh-CN": "…… 另有 {n} 条：完整列表见 JSON 底稿（--format json）"}
+
+
+def problem_groups(s: dict[str, Any], lang: str) -> list[dict[str, Any]]:
+    """Problems grouped by kind, in first-seen order: the count, the first few messages and how many
+    more (a trace with 1,391 unmatched jobs must not print 1,391 lines on a sheet)."""
+    groups: dict[str, list[str]] = {}
+    for p in s.get("problems", []):
+        groups.setdefault(p["kind"], []).append(p["message"])
+    zh = "zh-CN" if lang.lower().startswith("zh") else "en"
+    return [{"kind": k, "count": len(msgs), "messages": msgs[:FIRST_PROBLEMS],
+             "more": MORE[zh].format(n=len(msgs) - FIRST_PROBLEMS) if len(msgs) > FIRST_PROBLEMS else None}
+            for k, msgs in groups.items()]
+
+
+def rounding_notes(s: dict[str, Any], lang: str) -> list[str]:
+    """Where the sheet's rounded rows do not add to the total they make up: the GPU-hours of a basis
+    in the compute table (rows shown to two decimals), and the non-cash bases whose rows the sheet
+    rounds one by one (storage estimates, queued value, labor)."""
+    notes: list[str] = []
+    hours: dict[str, list[str]] = defaultdict(list)
+    for r in s.get("compute_by_state", []):
+        hours[r["basis"]].append(r["gpu_hours"])
+    for basis, rows in hours.items():
+        total = sum((fmt.dec(x) or Decimal(0) for x in rows), Decimal(0))
+        note = fmt.rounding_note(rows, total, lang, unit=t("gpu_hours", lang))
+        if note:
+            notes.append(f"{t('compute', lang)} · {v(basis, lang)}: {note}")
+    for basis, (section, field) in ROWS_OF_BASIS.items():
+        rows: dict[str, list[str]] = defaultdict(list)
+        for r in s.get(section, []):
+            if section != "labor_by_phase" and r.get("basis") != basis:
+                continue
+            for m in r.get(field, []):
+                rows[m["currency"]].append(m["expected"])
+        for cur, values in rows.items():
+            total = sum((fmt.dec(x["expected"]) or Decimal(0) for x in s.get("totals_by_basis", [])
+                         if x["basis"] == basis and x["currency"] == cur), Decimal(0))
+            q = minor_quantum(cur)
+            gap = fmt.rounding_gap(values, total, q)
+            if gap is None or abs(gap[1]) > q * len(values) / 2:  # beyond rounding: not ours to explain
+                continue
+            note = fmt.rounding_note(values, total, lang, q, unit=cur)
+            notes.append(f"{t(section.split('_by_')[0], lang)} · {v(basis, lang)}: {note}")
+    return notes
 
 
 def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
     L = lambda k: t(k, lang)  # noqa: E731
     zh = lang.lower().startswith("zh")
+    s = in_seed_order(s)
+    f = Figures(lang)
     b = s["batch"]
     out = [f"# {L('title')}: {b['id']}", ""]
     if b.get("name"):
@@ -64,132 +193,155 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
     out += ["", f"## {L('totals')}", ""]
     out += _table([L("basis"), L("evidence"), L("cash"), L("expected"), L("low"), L("high"), L("currency")],
                   [[v(r["basis"], lang), v(r["evidence"], lang), L("yes") if r["cash"] else L("no"),
-                    r["expected"], r["low"], r["high"], r["currency"]] for r in s["totals_by_basis"]])
+                    *(f.amount(r[k], r["currency"], r["basis"] in CASH) for k in ("expected", "low", "high")),
+                    r["currency"]] for r in s["totals_by_basis"]])
     if s.get("sections"):
         out += ["", f"## {L('sections')}", ""]
         rows = []
         for c in s["sections"]:
-            rows += [[L(f"sec_{x['section']}"), x["amount"], c["currency"]] for x in c["sections"]]
-            rows += [[f"**{L('total')}**", f"**{c['total']}**", c["currency"]],
-                     [L("difference"), c["difference"], c["currency"]]]
+            cur = c["currency"]
+            rows += [[L(f"sec_{x['section']}"), f.amount(x["amount"], cur), cur] for x in c["sections"]]
+            rows += [[f"**{L('total')}**", f"**{f.amount(c['total'], cur)}**", cur],
+                     [L("difference"), f.amount(c["difference"], cur), cur]]
         out += _table([L("section"), L("amount"), L("currency")], rows)
         items = [(c["currency"], i) for c in s["sections"] for i in c["items"]]
         if items:
             out += [""] + _table([L("section"), L("item"), L("amount"), L("currency")],
-                                 [[L(f"sec_{i['section']}"), _inline(i["item"]), i["amount"], cur] for cur, i in items])
+                                 [[L(f"sec_{i['section']}"), _inline(i["item"]), f.amount(i["amount"], cur), cur]
+                                  for cur, i in items])
     out += ["", f"## {L('compute')}", ""]
     out += _table([L("state"), L("basis"), L("gpu_hours"), L("amount"), L("price_per_gpu_hour"), L("evidence")],
-                  [[v(r["state"], lang), v(r["basis"], lang), r["gpu_hours"] or "—",
-                    _money(r["amounts"]) if r.get("valued", True) else L("not_valued"),
-                    f"{r['price_per_gpu_hour']['amount']} {r['price_per_gpu_hour']['currency']}"
-                    if r.get("price_per_gpu_hour") else "—",
+                  [[v(r["state"], lang), v(r["basis"], lang), f.hours(r["gpu_hours"]),
+                    f.money(r["amounts"], r["basis"] in CASH) if r.get("valued", True) else L("not_valued"),
+                    f"{f.number(r['price_per_gpu_hour']['amount'])} {r['price_per_gpu_hour']['currency']}"
+                    if r.get("price_per_gpu_hour") else fmt.DASH,
                     ", ".join(v(e, lang) for e in r.get("evidence", []))]
                    for r in s["compute_by_state"]])
     if s.get("compute_hours"):
         h = s["compute_hours"]
-        out += ["", "_" + L("hours_check").format(valued=h["valued_gpu_hours"], not_valued=h["not_valued_gpu_hours"],
-                                                  runs=h["runs_gpu_hours"]) + "_"]
+        out += ["", "_" + L("hours_check").format(valued=f.hours(h["valued_gpu_hours"]),
+                                                  not_valued=f.hours(h["not_valued_gpu_hours"]),
+                                                  runs=f.hours(h["runs_gpu_hours"])) + "_"]
     if s.get("compute_efficiency"):
         out += ["", f"### {L('efficiency')}", ""]
-        out += _table([L("currency"), L("basis"), L("amount"), v("effective", lang), L("other_states"), L("gpu_hours"),
-                       v("effective", lang) + " " + L("gpu_hours"), L("effective_share")],
-                      [[e["currency"], v(e.get("basis", "billed"), lang), e["billed"], e["effective"],
-                        e["other_states"], e["gpu_hours"],
-                        e["effective_gpu_hours"], f"{Decimal(e['effective_share']) * 100:.1f}%"]
+        out += _table([L("currency"), L("basis"), L("amount"), v("effective", lang), L("other_states"),
+                       L("gpu_hours"), v("effective", lang) + " " + L("gpu_hours"), L("effective_share")],
+                      [[e["currency"], v(e.get("basis", "billed"), lang), f.amount(e["billed"], e["currency"]),
+                        f.amount(e["effective"], e["currency"]),
+                        f.amount(e["other_states"], e["currency"]), f.hours(e["gpu_hours"]),
+                        f.hours(e["effective_gpu_hours"]), f.share(e["effective_share"])]
                        for e in s["compute_efficiency"]])
     if s.get("runs_by_review_class"):
         out += ["", f"## {L('review')}", ""]
         out += _table([L("review_class"), L("runs_count"), L("gpu_hours"), L("billed")],
-                      [[v(g["review_class"], lang), g["runs"], g["gpu_hours"],
-                        "; ".join([f"{m['amount']} {m['currency']}" for m in g["billed"]]
-                                  + [f"{m['amount']} {m['currency']} ({v(m['basis'], lang)})"
-                                     for m in g.get("capacity_cost", [])]) or "—"]
+                      [[v(g["review_class"], lang), g["runs"], f.hours(g["gpu_hours"]),
+                        f.by_basis(g["billed"] + g.get("capacity_cost", []))]
                        for g in s["runs_by_review_class"]])
     if s.get("allocation"):
         out += ["", f"## {L('allocation')}", ""]
         out += _table([L("policy"), L("source_basis"), L("driver"), L("share"), L("total"), L("currency")],
                       [[v(a["policy"], lang), v(a["source_basis"], lang), v(a["driver"], lang)
-                        + (f" ({a['driver_quantity']})" if a["driver_quantity"] not in ("0", "0.0000") else ""),
-                        a["share"] if not a["charged_to"] else f"→ {_inline(a['charged_to'])}", a["pool"],
-                        a["currency"]] for a in s["allocation"]])
+                        + (f" ({f.hours(a['driver_quantity'])})" if fmt.dec(a["driver_quantity"]) else ""),
+                        f.amount(a["share"], a["currency"], a["source_basis"] in CASH) if not a["charged_to"]
+                        else f"→ {_inline(a['charged_to'])}",
+                        f.amount(a["pool"], a["currency"], a["source_basis"] in CASH), a["currency"]]
+                       for a in s["allocation"]])
     if s.get("retry_chains"):
         out += ["", f"## {L('retry_chains')}", ""]
         out += _table([L("failed_run"), L("final_state"), L("cause"), L("attempts"), L("lost_gpu_hours"),
                        L("failure_cost"), L("recovery_cost"), L("total")],
-                      [[c["failed"], c["state"], _cause(c["cause"], c["cause_evidence"], lang),
-                        " → ".join(c["attempts"]), c["lost_gpu_hours"], _amounts(c["failure_cost"], lang),
-                        _amounts(c["recovery_cost"], lang), _amounts(c["total"], lang)] for c in s["retry_chains"]])
+                      [[c["failed"], c["state"], cause_text(c["cause"], c["cause_evidence"], lang),
+                        " → ".join(c["attempts"]), f.hours(c["lost_gpu_hours"]), f.by_basis(c["failure_cost"]),
+                        f.by_basis(c["recovery_cost"]), f.by_basis(c["total"])] for c in s["retry_chains"]])
     out += ["", f"## {L('runs')}", ""]
     out += _table([L("run"), L("job"), L("reason"), L("cause"), L("review_class"), L("final_state"), L("gpus"),
                    L("retry_of"), L("billed"), L("queued")],
-                  [[r["id"], r["job"], v(r["reason"], lang), _cause(r["cause"], r.get("cause_evidence"), lang),
-                    v(r["suggested_review_class"], lang) + (f" ({_inline(r['review_note'])})" if r.get("review_note")
-                                                            else ""),
-                    r["state"], r["gpus"], r.get("retry_of") or "—",
-                    _amounts(r["compute_cost"], lang) if r.get("compute_cost") else _money(r["billed"]),
-                    _money(r["queued"])] for r in s["runs"]])
+                  [[r["id"], r["job"], v(r["reason"], lang), cause_text(r["cause"], r.get("cause_evidence"), lang),
+                    v(r["suggested_review_class"], lang)
+                    + (f" ({_inline(r['review_note'])})" if r.get("review_note") else ""),
+                    r["state"], r["gpus"], r.get("retry_of") or fmt.DASH,
+                    f.by_basis(r["compute_cost"]) if r.get("compute_cost") else f.money(r["billed"]),
+                    f.money(r["queued"], cash=False)] for r in s["runs"]])
     out += ["", f"## {L('storage')}", ""]
     out += _table([L("class"), L("basis"), L("objects"), L("size"), L("gib_months"), L("cost"), L("findings")],
-                  [[storage_class(r["storage_class"], lang), v(r["basis"], lang), r["objects"],
-                    f"{Decimal(r['bytes']) / 1024**3:.1f}",
-                    r["gib_months"], _money(r["cost"]),
-                    "; ".join(f"{f['path']}: {', '.join(f['flags'])}" for f in r["findings"]) or "—"]
+                  [[storage_class(r["storage_class"], lang), v(r["basis"], lang), r["objects"], f.gib(r["bytes"]),
+                    f.hours(r["gib_months"]), f.money(r["cost"], r["basis"] in CASH),
+                    "; ".join(f"{fd['path']}: {', '.join(fd['flags'])}" for fd in r["findings"]) or "—"]
                    for r in s["storage_by_class"]])
     out += ["", f"## {L('labor')}", ""]
     rows = []
     for p in s["labor_by_phase"]:
-        rows.append([f"**{v(p['phase'], lang)}**", "", p["hours"], _valued(p, L)])
-        rows += [["", v(r["role"], lang), r["hours"], _valued(r, L)] for r in p["roles"]]
+        rows.append([f"**{v(p['phase'], lang)}**", "", f.hours(p["hours"]), f.valued(p)])
+        rows += [["", v(r["role"], lang), f.hours(r["hours"]), f.valued(r)] for r in p["roles"]]
     out += _table([L("phase"), L("role"), L("hours"), L("cost")], rows)
     out += ["", f"## {L('external')}", ""]
     out += _table([L("vendor"), L("stage"), L("amount"), L("evidence")],
-                  [[e["vendor"], v(e["stage"], lang), f"{e['expected']} {e['currency']}", v(e["evidence"], lang)]
-                   for e in s["external"]]) if s["external"] else [L("none")]
+                  [[e["vendor"], v(e["stage"], lang), f"{f.amount(e['expected'], e['currency'])} {e['currency']}",
+                    v(e["evidence"], lang)] for e in s["external"]]) if s["external"] else [L("none")]
+    out += plan_section.to_markdown(s.get("plan_vs_actual"), lang)
     out += ["", f"## {L('assumptions')}", ""]
     out += _table([L("name"), L("value"), L("evidence"), L("source"), L("owner")],
                   [[assumption_name(a["name"], lang),
-                    ((zh and a.get("value_zh")) or a.get("value") or f"{a.get('low')}–{a.get('high')}")
+                    ((zh and a.get("value_zh")) or a.get("value") or _range_text(a, f))
                     + (f" {a['unit']}" if a.get("unit") else ""),
                     v(a["evidence"], lang),
                     a.get("source", ""), a.get("owner", "")] for a in s["assumptions"]])
     c = s["conservation"]
     out += ["", f"## {L('conservation')}", ""]
-    out += _table([L("currency"), L("billed_total"), L("attributed"), L("unattributed"), L("difference")],
-                  [[r["currency"], r["billed_total"], r["attributed"], r["unattributed"], r["difference"]]
-                   for r in c["by_currency"]])
+    cols = ("billed_total", "attributed", "unattributed", "difference")
+    out += _table([L("currency"), *(L(k) for k in cols)],
+                  [[r["currency"], *(f.amount(r[k], r["currency"]) for k in cols)] for r in c["by_currency"]])
     if c.get("amortized_by_currency"):
         out += ["", f"### {L('conservation_amortized')}", ""]
-        out += _table([L("currency"), L("billed_total"), L("attributed"), L("unattributed"), L("difference")],
-                      [[r["currency"], r["billed_total"], r["attributed"], r["unattributed"], r["difference"]]
+        out += _table([L("currency"), *(L(k) for k in cols)],
+                      [[r["currency"], *(f.amount(r[k], r["currency"]) for k in cols)]
                        for r in c["amortized_by_currency"]])
     if c.get("capacity"):
         out += ["", f"### {L('capacity')}", ""]
         out += _table(["id", L("basis"), L("price_per_gpu_hour"), L("capacity_total"), L("attributed"),
                        v("capacity_unheld", lang), L("difference"), L("currency")],
-                      [[r["capacity"], v(r["basis"], lang), r["price_per_gpu_hour"], r["total"], r["attributed"],
-                        r["unheld"], r["difference"], r["currency"]] for r in c["capacity"]])
+                      [[r["capacity"], v(r["basis"], lang), r["price_per_gpu_hour"],
+                        *(f.amount(r[k], r["currency"]) for k in ("total", "attributed", "unheld", "difference")),
+                        r["currency"]] for r in c["capacity"]])
     reasons = [(r["currency"], x) for r in c["by_currency"] for x in r.get("unattributed_by_reason", [])]
     if reasons:
         out += ["", f"### {L('unattributed_by_reason')}", ""]
         out += _table([L("reason"), L("detail"), L("amount"), L("currency")],
-                      [[v(x["reason"], lang), _inline(x["detail"]), x["amount"], cur] for cur, x in reasons])
+                      [[v(x["reason"], lang), _inline(x["detail"]), f.amount(x["amount"], cur), cur]
+                       for cur, x in reasons])
     out += ["", f"_{(zh and c.get('rounding_zh')) or c['rounding']}_"]
+    notes = rounding_notes(s, lang) + ([f.note()] if f.note() else [])
+    if notes:
+        out += [""] + [f"_{_inline(n)}_  " for n in notes]
     if s.get("problems"):
-        out += ["", f"## {L('problems')}", ""] + [f"- `{p['kind']}` {_inline(p['message'])}" for p in s["problems"]]
+        out += ["", f"## {L('problems')}", ""]
+        for g in problem_groups(s, lang):
+            if g["count"] == 1:
+                out.append(f"- `{g['kind']}` {_inline(g['messages'][0])}")
+                continue
+            out.append(f"- `{g['kind']}` × {g['count']}")
+            out += [f"  - {_inline(msg)}" for msg in g["messages"]]
+            if g["more"]:
+                out.append(f"  - {_inline(g['more'])}")
     return "\n".join(out) + "\n"
 
 
 def to_html(s: dict[str, Any], lang: str = "en") -> str:
     from jinja2 import Environment, PackageLoader, select_autoescape
 
+    s = in_seed_order(s)
+    f = Figures(lang)
     env = Environment(loader=PackageLoader("trainledger.report", "templates"),
                       autoescape=select_autoescape(["html", "j2"]))
-    env.globals.update(t=lambda k: t(k, lang), v=lambda x: v(x, lang), money=_money, lang=lang,
+    env.globals.update(t=lambda k: t(k, lang), v=lambda x: v(x, lang), money=f.money, lang=lang,
                        sc=lambda x: storage_class(x, lang), kf=lambda x: key_field(x, lang),
                        an=lambda x: assumption_name(x, lang), zh=lang.lower().startswith("zh"),
-                       amounts=lambda xs: _amounts(xs, lang), cause=lambda c, e: _cause(c, e, lang),
-                       valued=lambda r: _valued(r, lambda k: t(k, lang)),
-                       gib=lambda b: f"{Decimal(b) / 1024**3:.1f}")
+                       gib=f.gib, hours=f.hours, amount=f.amount, pairs=f.pairs, share=f.share,
+                       cash=lambda basis: basis in CASH, range_text=lambda a: _range_text(a, f),
+                       figure_notes=lambda: rounding_notes(s, lang) + ([f.note()] if f.note() else []),
+                       problem_groups=lambda: problem_groups(s, lang), by_basis=f.by_basis, valued=f.valued,
+                       cause=lambda c, e: cause_text(c, e, lang), number=f.number,
+                       **plan_section.html_globals(lang))
     return env.get_template("sheet.html.j2").render(s=s)
 
 

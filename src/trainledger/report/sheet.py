@@ -172,7 +172,14 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
                                         "（model/money.py）"},
         "problems": summary.get("problems", []),
         "attribution_id": latest.get("id"),
+        "plan_vs_actual": _plan_section(wsp, batch_id),
     }
+
+
+def _plan_section(wsp, batch_id: str):
+    from trainledger.report.plan_section import build
+
+    return build(wsp, batch_id)
 
 
 def _allocation(lines: list[CostLine], records: list[dict]) -> list[dict[str, Any]]:

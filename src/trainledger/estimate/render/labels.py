@@ -21,15 +21,21 @@ def vocab(value: str, lang: str) -> str:
 
 
 def fmt_money(x, currency: str) -> str:
-    """3 significant figures with separators: the honest precision of a budget range."""
-    from trainledger.estimate.quantities import round_sig
+    """3 significant figures with separators: the honest precision of a budget range (``trainledger.fmt``)."""
+    from trainledger import fmt
 
-    v = round_sig(float(x), 3)
-    return f"{v:,.0f} {currency}" if abs(v) >= 100 else f"{v:,.2f} {currency}"
+    return fmt.money_sig(x, currency, 3)
 
 
 def fmt_qty(x) -> str:
-    from trainledger.estimate.quantities import round_sig
+    from trainledger import fmt
 
-    v = round_sig(float(x), 3)
-    return f"{v:,.0f}" if abs(v) >= 100 else f"{v:g}"
+    return fmt.quantity_sig(x, 3)
+
+
+def fmt_number(x) -> str:
+    """An input as given (every digit, no exponent): ``2.015E-7`` reads ``0.0000002015``."""
+    from trainledger import fmt
+
+    d = fmt.dec(x)
+    return str(x) if d is None else fmt.quantity_sig(d, max(len(d.as_tuple().digits), 1))

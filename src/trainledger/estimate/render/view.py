@@ -7,7 +7,7 @@ formats can never disagree.
 from __future__ import annotations
 
 from trainledger.estimate.messages import fixed, is_zh, owner_text, text, unit_text
-from trainledger.estimate.render.labels import fmt_money, fmt_qty, t, vocab
+from trainledger.estimate.render.labels import fmt_money, fmt_number, fmt_qty, t, vocab
 from trainledger.estimate.tasks import RAG_ROUTE_EN, RAG_ROUTE_ZH
 from trainledger.model.vocab import TaskType
 
@@ -29,7 +29,7 @@ def drawer_rows(assumptions: list[dict], lang: str) -> list[tuple[str, ...]]:
     """Rows of the assumptions drawer; sources and citations are references: as written."""
     rows = []
     for a in assumptions:
-        value = pick(a, "value", lang) or f"{a['low']} – {a['high']}"
+        value = pick(a, "value", lang) or f"{fmt_number(a['low'])} – {fmt_number(a['high'])}"
         rows.append(
             (
                 pick(a, "name", lang),

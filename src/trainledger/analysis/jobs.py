@@ -1,0 +1,193 @@
+"""``trainledger jobs``: what the imported scheduler jobs say, whichever scheduler wrote them.
+
+One *job* is (cluster, job_id); an *attempt* is one allocation of it. Rows are settled as the
+engine settles them (``engine.runs.latest_job_rows``): the rows of a job with the same Start are
+one attempt and the one that knows most wins (an End over none, then the later End, then the
+later import); a row without a Start stands for the job only when no row of it started. Steps
+(``is_step``) are not attempts.
+
+- ``never_started``: jobs none of whose attempts started; their waiting (Submit to End, the time
+  they were given up) is in ``never_started_wait_seconds``.
+- ``queue_seconds``: Start − Submit over the started attempts that have a Submit (the traces'
+  definition of queueing; the engine's queued cost counts from Eligible).
+- ``gpu_hours``: Σ GPU-equivalents × (End − Start) over started attempts with an End, where a
+  row's GPU-equivalents are its ``gpu_share`` (fractional GPUs pro rata) or else its ``gpus``;
+  ``by_final_state`` groups each attempt under its job's last state. ``whole_gpu_hours`` counts
+  every device touched as a whole GPU, to show what pro rata changes. ``open_attempts`` started
+  and have no End yet: they are in no hour figure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from trainledger.analysis.hours import hours, split_hours
+
+if TYPE_CHECKING:
+    from trainledger.lake import Lake
+
+COLUMNS = ("cluster", "job_id", "is_step", "submit", "start", "end", "state", "gpus", "gpu_share")
+NONE = np.iinfo(np.int64).min  # a null time
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    count: int
+    mean: float | None
+    p50: float | None
+    p90: float | None
+    p99: float | None
+
+    def as_json(self) -> dict[str, Any]:
+        return {"count": self.count, "mean": self.mean, "p50": self.p50, "p90": self.p90, "p99": self.p99}
+
+
+def stats(values: np.ndarray) -> Stats:
+    """Mean and percentiles (linear interpolation, numpy's and pandas' default), in seconds."""
+    if not len(values):
+        return Stats(0, None, None, None, None)
+    p = np.percentile(values, [50, 90, 99])
+    return Stats(len(values), round(float(values.mean()), 3), *(round(float(x), 3) for x in p))
+
+
+@dataclass(frozen=True, slots=True)
+class JobSummary:
+    jobs: int
+    attempts: int
+    never_started: int
+    open_attempts: int
+    queue_seconds: Stats
+    never_started_wait_seconds: Stats
+    gpu_hours: Decimal
+    gpu_hours_by_final_state: tuple[tuple[str, Decimal], ...]
+    whole_gpu_hours: Decimal
+
+    def as_json(self) -> dict[str, Any]:
+        q = self.queue_seconds.as_json()
+        return {
+            "jobs": self.jobs,
+            "attempts": self.attempts,
+            "never_started": self.never_started,
+            "open_attempts": self.open_attempts,
+            "queue_seconds": q,
+            "never_started_wait_seconds": self.never_started_wait_seconds.as_json(),
+            "gpu_hours": {
+                "total": str(self.gpu_hours),
+                "by_final_state": {k: str(v) for k, v in self.gpu_hours_by_final_state},
+                "whole_gpu_total": str(self.whole_gpu_hours),
+            },
+        }
+
+
+def _read(lake: Lake) -> pa.Table:
+    """The columns the summary needs from every jobs partition, in import order."""
+    parts = []
+    for p in lake.partitions("jobs"):
+        f = pq.ParquetFile(p)
+        have = [c for c in COLUMNS if c in f.schema_arrow.names]
+        t = f.read(columns=have)
+        if "gpu_share" not in have:  # written before the column existed: whole GPUs
+            t = t.append_column("gpu_share", pa.nulls(t.num_rows, pa.string()))
+        parts.append(t.select(list(COLUMNS)).replace_schema_metadata(None))
+    if not parts:
+        return pa.table({c: pa.array([], pa.string()) for c in COLUMNS})
+    return pa.concat_tables(parts, promote_options="default")
+
+
+def _micros(col: pa.ChunkedArray) -> np.ndarray:
+    ints = pc.cast(col, pa.timestamp("us", tz="UTC")).cast(pa.int64())
+    return ints.fill_null(NONE).to_numpy()
+
+
+def _exact_sums(keys: np.ndarray, values: np.ndarray) -> list[tuple[int, int]]:
+    """(key, Σ values of that key) as Python ints, exact: int64 sums where they cannot overflow."""
+    if not len(keys):
+        return []
+    order = np.argsort(keys, kind="stable")
+    k, v = keys[order], values[order].astype(np.int64)
+    starts = np.flatnonzero(np.r_[True, k[1:] != k[:-1]])
+    if float(np.abs(v).astype(np.float64).sum()) < 2.0**62:
+        sums = np.add.reduceat(v, starts).tolist()
+    else:  # pragma: no cover - more than 146,000 years of µs: add as Python ints
+        bounds = [*starts.tolist(), len(v)]
+        sums = [sum(int(x) for x in v[a:b]) for a, b in zip(bounds, bounds[1:], strict=False)]
+    return list(zip(k[starts].tolist(), sums, strict=True))
+
+
+def job_summary(lake: Lake) -> JobSummary:
+    t = _read(lake)
+    if t.num_rows:
+        t = t.filter(pc.invert(pc.fill_null(t["is_step"], False)))
+    n = t.num_rows
+    if not n:
+        empty = stats(np.array([]))
+        return JobSummary(0, 0, 0, 0, empty, empty, Decimal("0.000000"), (), Decimal("0.000000"))
+    key = pc.binary_join_element_wise(pc.fill_null(t["cluster"], ""), t["job_id"], "\x1f")
+    job = pc.dictionary_encode(key).combine_chunks().indices.to_numpy()  # job number per row
+    submit, start, end = _micros(t["submit"]), _micros(t["start"]), _micros(t["end"])
+    pos = np.arange(n)
+    has_end = end != NONE
+    # the winning row of each (job, start): sort so it comes last in its group
+    order = np.lexsort((pos, end, has_end, start, job))
+    j, s = job[order], start[order]
+    last = np.ones(n, dtype=bool)
+    last[:-1] = (j[1:] != j[:-1]) | (s[1:] != s[:-1])
+    kept = order[last]
+    started = start[kept] != NONE
+    jobs_with_start = np.zeros(job.max() + 1, dtype=bool)
+    jobs_with_start[job[kept][started]] = True
+    keep = started | ~jobs_with_start[job[kept]]  # an unstarted row stands alone or not at all
+    kept = np.sort(kept[keep])  # back to import order
+    kjob, ks, ke, ksub = job[kept], start[kept], end[kept], submit[kept]
+    started = ks != NONE
+    n_jobs = int(len(np.unique(kjob)))
+
+    # the final state of a job: its attempt with the latest start (then the later row)
+    final_order = np.lexsort((kept, ks, kjob))
+    fj = kjob[final_order]
+    is_last = np.ones(len(fj), dtype=bool)
+    is_last[:-1] = fj[1:] != fj[:-1]
+    states = pc.dictionary_encode(pc.fill_null(t["state"], "")).combine_chunks()
+    state_no, state_names = states.indices.to_numpy(), states.dictionary.to_pylist()
+    final_of_job = np.zeros(job.max() + 1, dtype=np.int64)
+    final_of_job[fj[is_last]] = state_no[kept[final_order[is_last]]]
+
+    queued = started & (ksub != NONE)
+    queue = (ks[queued] - ksub[queued]) / 1e6
+    never = ~started
+    waited = never & (ksub != NONE) & (ke != NONE)
+    wait = (ke[waited] - ksub[waited]) / 1e6
+
+    closed = started & (ke != NONE)
+    # a share's text for each attempt: its gpu_share, else its whole GPUs
+    gpus = pc.fill_null(t["gpus"], 0)
+    share_text = pc.coalesce(t["gpu_share"], pc.cast(gpus, pa.string()))
+    shares = pc.dictionary_encode(share_text).combine_chunks()
+    share_no, share_names = shares.indices.to_numpy()[kept], shares.dictionary.to_pylist()
+    held = (ke - ks)[closed]
+    group = final_of_job[kjob[closed]] * len(share_names) + share_no[closed]
+    by_state: dict[str, Decimal] = {}
+    for g, us in _exact_sums(group, held):  # (final state, share) → exact µs of holding
+        state, sh = state_names[g // len(share_names)], share_names[g % len(share_names)]
+        by_state[state] = by_state.get(state, Decimal(0)) + Decimal(sh) * us / 1_000_000
+    devices = gpus.to_numpy()[kept][closed]
+    whole_us = sum(int(n) * us for n, us in _exact_sums(devices, held))
+    total, split = split_hours(by_state)
+    return JobSummary(
+        jobs=n_jobs,
+        attempts=len(kept),
+        never_started=n_jobs - int(len(np.unique(kjob[started]))),
+        open_attempts=int((started & (ke == NONE)).sum()),
+        queue_seconds=stats(queue),
+        never_started_wait_seconds=stats(wait),
+        gpu_hours=total,
+        gpu_hours_by_final_state=tuple(split.items()),
+        whole_gpu_hours=hours(Decimal(whole_us) / 1_000_000),
+    )

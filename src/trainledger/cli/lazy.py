@@ -1,0 +1,183 @@
+"""LazyGroup: the root ``trainledger`` group, built from a table of commands.
+
+* ``--help`` lists the table's names and short help without importing a command module;
+  ``get_command`` imports the one module a command lives in, when it runs.
+* Every loaded command (and every command of a loaded group) also accepts the global options
+  after its own name: ``--workspace``, ``--lang``, ``--quiet``, ``--verbose``. Given there, they
+  override the value given before the subcommand (``ctx.obj``). A command that declares one of
+  these options itself (``sheet --lang``) keeps its own.
+* An option or argument given an empty value on the command line (``--tz ""``) is a usage error.
+* The error edge: ``TrainledgerError`` and ``OSError`` become ``error: …`` plus the remedy and
+  exit code 2; any other exception is an internal error, exit code 3, one line plus how to see
+  the traceback (``--verbose``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import importlib
+import os
+import sys
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+import click
+from click.core import ParameterSource
+
+GLOBAL_LANGS = ("en", "zh-CN")
+_INJECTED = "_trainledger_globals"
+
+REPORT_HINT = ("this is a bug in trainledger, not in your input: run the command again with --verbose and"
+               " report the traceback, with the command line, to the trainledger maintainers")
+
+
+def _store(key: str, *, flag: bool = False) -> Callable[[click.Context, click.Parameter, Any], None]:
+    def callback(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+        if ctx.get_parameter_source(param.name) not in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT):
+            return
+        if flag and not value:
+            return
+        ctx.ensure_object(dict)[key] = value
+    return callback
+
+
+def _global_options() -> tuple[click.Option, ...]:
+    """Fresh copies for one command (click parameters are not shared between commands)."""
+    return (
+        click.Option(["--workspace"], type=click.Path(file_okay=False), default=None, expose_value=False,
+                     callback=_store("workspace"), help="Workspace directory (global option)."),
+        click.Option(["--lang"], type=click.Choice(GLOBAL_LANGS), default=None, expose_value=False,
+                     callback=_store("lang"), help="Language of reports and messages (global option)."),
+        click.Option(["-q", "--quiet"], is_flag=True, default=False, expose_value=False,
+                     callback=_store("quiet", flag=True), help="Only results and errors (global option)."),
+        click.Option(["-v", "--verbose"], is_flag=True, default=False, expose_value=False,
+                     callback=_store("verbose", flag=True), help="Every warning; tracebacks (global option)."),
+    )
+
+
+def _not_empty(param: click.Parameter) -> None:
+    """Wrap ``param``'s callback so an empty value typed on the command line is refused."""
+    if getattr(param, "is_flag", False) or getattr(param, "count", False):
+        return
+    if not isinstance(param.type, click.types.StringParamType | click.Path):
+        return
+    inner = param.callback
+
+    def callback(ctx: click.Context, p: click.Parameter, value: Any) -> Any:
+        given = ctx.get_parameter_source(p.name) in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
+        values = value if isinstance(value, tuple | list) else (value,)
+        if given and any(isinstance(x, str) and not x.strip() for x in values):
+            raise click.BadParameter("must not be empty: give a value, or leave the option out for its default",
+                                     ctx=ctx, param=p)
+        return inner(ctx, p, value) if inner else value
+
+    param.callback = callback
+
+
+def prepare(cmd: click.Command) -> click.Command:
+    """Give ``cmd`` (and, for a group, each of its commands) the global options and the empty
+    value check. Idempotent."""
+    if getattr(cmd, _INJECTED, False):
+        return cmd
+    for param in cmd.params:
+        _not_empty(param)
+    taken = {o for p in cmd.params for o in (*getattr(p, "opts", ()), *getattr(p, "secondary_opts", ()))}
+    taken |= {p.name for p in cmd.params}
+    for opt in _global_options():
+        if opt.name not in taken and not set(opt.opts) & taken:
+            _not_empty(opt)
+            cmd.params.append(opt)
+    setattr(cmd, _INJECTED, True)
+    if isinstance(cmd, click.Group):
+        for sub in cmd.commands.values():
+            prepare(sub)
+    return cmd
+
+
+def load(target: str) -> click.Command:
+    module, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+class LazyGroup(click.Group):
+    """A group whose commands are rows ``(name, "module:attribute", short help)``."""
+
+    def __init__(self, *args: Any, commands_table: tuple[tuple[str, str, str], ...] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.table = {name: (target, short) for name, target, short in commands_table}
+        for param in self.params:
+            _not_empty(param)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [*self.table, *sorted(n for n in self.commands if n not in self.table)]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.commands:
+            return prepare(self.commands[cmd_name])
+        if cmd_name not in self.table:
+            return None
+        cmd = prepare(load(self.table[cmd_name][0]))
+        self.commands[cmd_name] = cmd
+        return cmd
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
+        name = args[0] if args else ""
+        if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            import difflib
+
+            close = difflib.get_close_matches(name, self.list_commands(ctx), n=2)
+            hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+            raise click.UsageError(f"No such command {name!r}.{hint} `trainledger --help` lists them all.", ctx)
+        return super().resolve_command(ctx, args)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, short) for name, (_, short) in self.table.items()]
+        rows += [(n, c.get_short_help_str(80)) for n, c in sorted(self.commands.items()) if n not in self.table]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        from trainledger.errors import TrainledgerError
+
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except TrainledgerError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(2)
+        except BrokenPipeError:  # `trainledger batch list | head -1`: the reader has all it wanted
+            with contextlib.suppress(OSError, ValueError, AttributeError):  # no flush error at exit
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(141)
+        except OSError as exc:
+            click.echo(f"error: {os_message(exc)}", err=True)
+            sys.exit(2)
+        except Exception as exc:  # noqa: BLE001 - the edge: no traceback unless asked for
+            if (ctx.obj or {}).get("verbose"):
+                traceback.print_exc(file=sys.stderr)
+            first = (str(exc).splitlines() or [""])[0][:200]
+            click.echo(f"internal error: {type(exc).__name__}: {first}\n  {REPORT_HINT}", err=True)
+            sys.exit(3)
+
+
+_OS_REMEDY = {
+    errno.EACCES: "choose a path you may write to, or fix its permissions",
+    errno.EPERM: "choose a path you may write to, or fix its permissions",
+    errno.EROFS: "the file system is read-only: choose a path on a writable one",
+    errno.ENOTDIR: "a part of the path is a file, not a directory: choose another path",
+    errno.EEXIST: "the path exists already: choose another one, or remove it",
+    errno.ENOENT: "check the path (its parent directories must exist or be creatable)",
+    errno.ENOSPC: "the disk is full: free some space and run the command again",
+    errno.EISDIR: "the path is a directory: give a file name",
+}
+
+
+def os_message(exc: OSError) -> str:
+    """An ``OSError`` as one sentence naming the path and the remedy."""
+    what = exc.strerror or str(exc)
+    remedy = _OS_REMEDY.get(exc.errno or 0, "check the path and its permissions")
+    return (f"{exc.filename}: {what}" if exc.filename is not None else what) + f"\n  remedy: {remedy}"

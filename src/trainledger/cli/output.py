@@ -1,0 +1,85 @@
+"""What a command prints besides its result: notes and grouped warnings, honouring the global
+``--quiet`` / ``--verbose`` (``ctx.obj``).
+
+* ``note``: an aside for a person (which time zone was read, where a file went); not with --quiet.
+* ``grouped``: warnings of one kind as one line with the count, the first few, and how to list
+  them all (``--verbose``) — a 100k-job trace must not print a line per unmatched job.
+* ``KindChoice``: the import kinds as a click choice, read from the ingest registry only when the
+  value is checked, so loading the ``import`` command does not import every importer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import click
+
+FIRST = 3
+"""How many warnings of one kind are printed before the rest are counted."""
+
+
+def _flags(ctx: click.Context | None) -> dict[str, Any]:
+    ctx = ctx or click.get_current_context(silent=True)
+    return (ctx.obj if ctx is not None and isinstance(ctx.obj, dict) else None) or {}
+
+
+def quiet(ctx: click.Context | None = None) -> bool:
+    return bool(_flags(ctx).get("quiet"))
+
+
+def verbose(ctx: click.Context | None = None) -> bool:
+    return bool(_flags(ctx).get("verbose"))
+
+
+def note(text: str, *, ctx: click.Context | None = None, err: bool = False) -> None:
+    """An aside (not a result): hidden by --quiet."""
+    if not quiet(ctx):
+        click.echo(text, err=err)
+
+
+def grouped(items: Iterable[tuple[str, str]], *, ctx: click.Context | None = None, indent: str = "  ",
+            list_all: str = "run the command again with --verbose to list them all") -> list[str]:
+    """``(kind, message)`` warnings grouped by kind, in first-seen order, as printed lines.
+
+    One warning of a kind prints as itself; more print as ``! kind: N warnings, e.g.:`` with the
+    first ``FIRST`` and ``… and M more (how to list all)``. ``--verbose`` prints every one;
+    ``--quiet`` prints none. Returns the lines it printed (for tests)."""
+    if quiet(ctx):
+        return []
+    by_kind: dict[str, list[str]] = {}
+    for kind, message in items:
+        by_kind.setdefault(kind, []).append(message)
+    show_all = verbose(ctx)
+    lines: list[str] = []
+    for kind, messages in by_kind.items():
+        if len(messages) == 1:
+            lines.append(f"{indent}! {kind}: {messages[0]}")
+            continue
+        shown = messages if show_all else messages[:FIRST]
+        lines.append(f"{indent}! {kind}: {len(messages)} warnings" + ("" if show_all else ", e.g.:"))
+        lines += [f"{indent}    - {m}" for m in shown]
+        if len(messages) > len(shown):
+            lines.append(f"{indent}    … and {len(messages) - len(shown)} more ({list_all})")
+    for line in lines:
+        click.echo(line)
+    return lines
+
+
+class KindChoice(click.Choice):
+    """``click.Choice`` over the ingest registry's kinds, loaded on first use."""
+
+    name = "kind"
+
+    def __init__(self) -> None:
+        super().__init__((), case_sensitive=True)
+
+    @property
+    def choices(self) -> tuple[str, ...]:  # type: ignore[override]
+        from trainledger.ingest import KINDS
+
+        return KINDS
+
+    @choices.setter
+    def choices(self, value: Any) -> None:  # click's __init__ assigns; the registry is the truth
+        pass

@@ -1,0 +1,305 @@
+"""plan, status, alerts, review, decide: the plan / execution / review / decision loop of a batch."""
+
+from __future__ import annotations
+
+import getpass
+import json
+from datetime import date
+from decimal import Decimal
+
+import click
+
+from trainledger.errors import BadInput
+from trainledger.review import service
+from trainledger.review.texts import label, rework_text, storage_label, t
+from trainledger.service import Workspace
+
+LANGS = ("en", "zh-CN")
+
+
+def _ws(ctx) -> Workspace:
+    return Workspace.open(ctx.obj["workspace"])
+
+
+def _lang(wsp, lang):
+    return lang or wsp.config.get("workspace.language") or "en"
+
+
+def _json(obj) -> None:
+    click.echo(json.dumps(obj, ensure_ascii=False, indent=2, default=str))
+
+
+def _rng(r: dict) -> str:
+    """Figures rounded for reading (half-even, 2 places); --json keeps every digit."""
+    lo, ex, hi = (_money(r[k]) for k in ("low", "expected", "high"))
+    return ex if r["low"] == r["high"] else f"{ex} ({lo}–{hi})"
+
+
+def _h(s: str | None) -> str:
+    from decimal import Decimal
+
+    return "-" if s is None else format(Decimal(s).quantize(Decimal("0.01")), ",f")
+
+
+def _user() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:  # noqa: BLE001 - no login name in some containers
+        return "unknown"
+
+
+@click.command("plan")
+@click.argument("batch")
+@click.option("--from-estimate", "spec", type=click.Path(dir_okay=False), help="the estimator's --from spec TOML")
+@click.option("--from-review", "source", help="a reviewed batch whose measured rates seed this plan")
+@click.option("--work", default=None, help="with --from-review: planned useful work in Mtoken, LOW..EXPECTED..HIGH"
+              " (default: the reviewed batch's measured work)")
+@click.option("--reason", default="", help="why this baseline (required for v2 and later)")
+@click.option("--by", "author", default=None, help="who makes the plan (default: login name)")
+@click.option("--show", is_flag=True, help="show the latest version")
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--lang", type=click.Choice(LANGS), default=None)
+@click.pass_context
+def plan(ctx, batch, spec, source, work, reason, author, show, as_json, lang) -> None:
+    """Make, show or list plan baselines (`plan list`). / 制定、查看或列出计划基线。"""
+    with _ws(ctx) as wsp:
+        lang = _lang(wsp, lang)
+        if batch == "list":
+            rows = service.plans(wsp)
+            if as_json:
+                return _json(rows)
+            for r in rows:
+                tot = "; ".join(f"{label(x['basis'], lang)} {_rng(x)} {x['currency']}" for x in r["totals"])
+                click.echo(f"{r['batch']} v{r['version']}  {r['created_at'][:19]}  {r['author']}  {r['reason']}  {tot}")
+            return
+        if sum(bool(x) for x in (spec, source, show)) != 1:
+            raise BadInput("plan: give one of --from-estimate SPEC.toml, --from-review BATCH or --show")
+        if spec:
+            _id, p = service.make_plan(wsp, batch, spec, reason=reason, author=author or _user())
+            service.check(wsp, batch)
+        elif source:
+            _id, p = service.plan_from_review(wsp, batch, source, reason=reason, author=author or _user(),
+                                              work=_work(work))
+            service.check(wsp, batch)
+        else:
+            _id, p = service.latest_plan(wsp, batch)
+        body = p.as_dict()
+        body["totals"] = [{"basis": b, "currency": c, **v.as_dict()} for (b, c), v in sorted(p.totals().items())]
+        if as_json:
+            return _json(body)
+        _show_plan(body, lang)
+
+
+def _work(text: str | None):
+    if text is None:
+        return None
+    from trainledger.review.plan import Rng
+
+    parts = [p.strip() for p in str(text).split("..")]
+    return Rng.parse(parts if len(parts) > 1 else parts[0], "--work")
+
+
+def _show_plan(b: dict, lang: str) -> None:
+    click.echo(t("plan_title", lang, batch=b["batch"], version=b["version"]))
+    click.echo(f"  {t('reason', lang)}: {b['reason']}   {t('author', lang)}: {b['author']}"
+               f"   {t('source', lang)}: {b['source'].get('kind')}"
+               f" {b['source'].get('spec', b['source'].get('batch', ''))}")
+    w = b["work"]
+    click.echo(f"  {t('work', lang)}: {w['expected']} ({w['low']}–{w['high']}) Mtoken [{label(w['evidence'], lang)}]"
+               f"   {t('max_rounds', lang)}: {b['max_rounds']}")
+    for x in b["totals"]:
+        click.echo(f"  {t('plan', lang)} {label(x['basis'], lang)}: {_rng(x)} {x['currency']}")
+    for ln in b["lines"]:
+        p = ln["price"]
+        click.echo(f"  · {ln['id']} [{label(ln['basis'], lang)}] {t('price', lang)} {p['expected']}"
+                   f" ({p['low']}–{p['high']}) {ln['currency']}/{ln['unit']}, {p.get('item')} {p.get('effective')}"
+                   f" [{label(p.get('evidence', ''), lang)}]"
+                   f" {p.get('source', '')}")
+        for k, r in ln["efficiency"].items():
+            click.echo(f"      {t('efficiency', lang)} {label(k, lang)}: {r['expected']} ({r['low']}–{r['high']})"
+                       f" {ln['unit']} {t('per_unit', lang)}")
+        for k, r in ln["fixed"].items():
+            click.echo(f"      {t('fixed', lang)} {label(k, lang)}: {r['expected']} ({r['low']}–{r['high']})"
+                       f" {ln['unit']}")
+        for k, r in ln["rework"].items():
+            click.echo(f"      {t('rework_allowance', lang)} {label(k, lang)}: {r['expected']} ({r['low']}–{r['high']})"
+                       f" {ln['unit']}")
+    for w in b["source"].get("warnings_zh" if lang.startswith("zh") else "warnings", []):
+        click.echo(f"  ! {w}")
+    click.echo(f"  {t('bounds', lang)}: {json.dumps(b['bounds'], ensure_ascii=False)}")
+    for g in b["gates"]:
+        click.echo(f"  {t('gates', lang)}: {g['id']} @ {g['at_work']} (min {g['min_spend']})")
+    for r in b["rules"]:
+        click.echo(f"  {t('rules', lang)}: {r['id']}: {' and '.join(r['when'])} → {label(r['action'], lang)}")
+    for a in b["assumptions"]:
+        click.echo(f"  {t('assumptions', lang)}: {a['name']} = {a['value']} [{label(a['evidence'], lang)}]"
+                   f" {t('owner', lang)}: {a['owner']}")
+
+
+@click.command("status")
+@click.argument("batch")
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--lang", type=click.Choice(LANGS), default=None)
+@click.pass_context
+def status(ctx, batch, as_json, lang) -> None:
+    """AC, EV and EAC against the plan; rounds, gates and open alerts. / 执行状态：实际、挣值、完工估算。"""
+    with _ws(ctx) as wsp:
+        lang = _lang(wsp, lang)
+        st = service.status(wsp, batch)
+        if as_json:
+            return _json(st)
+        click.echo(t("status_title", lang, batch=batch, version=st["plan_version"]))
+        w = st["work"]
+        click.echo(f"  {t('work_done', lang)}: {w['done']} / {w['expected']} Mtoken")
+        click.echo(f"  {t('rounds', lang)}: {st['rounds']['used']} {t('of', lang)} {st['rounds']['max']}")
+        for k in ("plan", "ac", "ev", "eac"):
+            for r in st[k]:
+                click.echo(f"  {t(k, lang) if k != 'plan' else t('plan', lang)} {label(r['basis'], lang)}:"
+                           f" {_rng(r)} {r['currency']}")
+        click.echo(f"  {t('hours_by_state', lang)}:")
+        for h in st["gpu_hours_by_state"]:
+            click.echo(f"    {label(h['state'], lang):<16} {_h(h['actual']):>12}  {t('planned_to_date', lang)}"
+                       f" {_h(h['planned_for_work_done'])}  {t('planned_total', lang)}"
+                       f" {_h(h['planned_at_completion'])}")
+        for c in st.get("curves", []):
+            click.echo(f"  {t('curve', lang, metric=c['metric'], frac=c['work_fraction'])}: {t('plan', lang)}"
+                       f" {c['planned']} / {t('actual', lang)} {c['actual'] or '-'}"
+                       f" ({t('gap', lang)} {c['gap'] or '-'})")
+        for g in st["gates"]:
+            if g["reached"]:
+                click.echo("  " + t("gate_reached", lang, id=g["id"], frac=g["at_work"],
+                                    verdict=label(g["verdict"]["action"], lang)) + f" ({t('verdict_note', lang)})")
+            else:
+                click.echo("  " + t("gate_pending", lang, id=g["id"], frac=g["at_work"]))
+        _print_alerts(st["alerts"], lang)
+
+
+def _print_alerts(rows, lang) -> None:
+    key = "zh-CN" if lang.startswith("zh") else "en"
+    if not rows:
+        click.echo(f"  {t('no_alerts', lang)}")
+    for a in rows:
+        state = t("open", lang) if a["open"] else t("answered", lang, d=a["answered_by"])
+        drv = (a.get("driver") or {}).get(key) or ""
+        click.echo(f"  [{a['id']}] {a['batch']} {a['text'][key]} — {state}" + (f"\n       {drv}" if drv else ""))
+
+
+@click.command("alerts")
+@click.option("--batch", default=None)
+@click.option("--open", "open_only", is_flag=True, help="only alerts no decision has answered")
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--lang", type=click.Choice(LANGS), default=None)
+@click.pass_context
+def alerts(ctx, batch, open_only, as_json, lang) -> None:
+    """Crossed bounds awaiting a decision. / 越界预警（等待决策）。"""
+    with _ws(ctx) as wsp:
+        rows = service.alerts(wsp, batch, open_only=open_only)
+        if as_json:
+            return _json(rows)
+        _print_alerts(rows, _lang(wsp, lang))
+
+
+@click.command("review")
+@click.argument("batch")
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--lang", type=click.Choice(LANGS), default=None)
+@click.pass_context
+def review(ctx, batch, as_json, lang) -> None:
+    """Plan against actual: price, volume, efficiency and rework, exactly. / 计划与实际差异分解。"""
+    with _ws(ctx) as wsp:
+        lang = _lang(wsp, lang)
+        rv = service.review(wsp, batch)
+        if as_json:
+            return _json(rv)
+        click.echo(t("review_title", lang, batch=batch, version=rv["plan_version"]))
+        click.echo(f"  {t('bridge', lang)}")
+        cols = ("plan", "actual", "price", "volume", "efficiency", "rework")
+        for v in rv["variance"]:
+            click.echo(f"  {label(v['basis'], lang)} {v['currency']}: "
+                       + "  ".join(f"{t(c, lang)} {_money(v[c])}" for c in cols))
+        for ln in rv["lines"]:
+            if ln["efficiency_by_state"]:
+                click.echo(f"  {ln['line']} — {t('by_state', lang)}: " + ", ".join(
+                    f"{label(k, lang)} {_money(x)}" for k, x in ln["efficiency_by_state"].items() if Decimal(x)))
+            if ln["rework_by"]:
+                click.echo(f"  {ln['line']} — {t('by_reason', lang)}: "
+                           + "; ".join(rework_text(ln["rework_by"], lang, _money)))
+        click.echo(f"  {t('classes', lang)}: " + ", ".join(
+            f"{label(c['review_class'], lang)} {c['runs']} ({_h(c['gpu_hours'])} GPU-h)" for c in rv["review_classes"]))
+        click.echo(f"  {t('lessons', lang)}:")
+        for x in rv["lessons"]:
+            b = x["before"]
+            name = x["name_zh"] if lang.startswith("zh") else x["name"]
+            click.echo(f"    {name}: {t('before', lang)} {b['expected']} ({b['low']}–{b['high']})"
+                       f" [{label(b['evidence'], lang)}] → {t('after', lang)} {x['after']['value']}"
+                       f" [{label('measured', lang)}] ({x['change_pct'] or '-'} %)")
+
+
+def _money(s: str) -> str:
+    from decimal import ROUND_HALF_EVEN, Decimal
+
+    d = Decimal(s).quantize(Decimal("0.01"), ROUND_HALF_EVEN)
+    return format(d if d else abs(d), ",f")  # no "-0.00" for a part that rounds to zero
+
+
+@click.command("decide")
+@click.argument("batch")
+@click.option("--action", type=click.Choice(["continue", "shrink", "stop", "retarget"]), required=True)
+@click.option("--reason", required=True)
+@click.option("--by", "by", required=True, help="who decides")
+@click.option("--approver", default=None, help="second named approver (needed to override the rules)")
+@click.option("--answers", multiple=True, type=int, help="alert id this decision answers (repeatable)")
+@click.option("--next-review", default=None, help="YYYY-MM-DD (default: in 7 days)")
+@click.option("--child", default=None, help="retarget: the linked child batch that takes the assets by reference")
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--lang", type=click.Choice(LANGS), default=None)
+@click.pass_context
+def decide(ctx, batch, action, reason, by, approver, answers, next_review, child, as_json, lang) -> None:
+    """Record a continue / shrink / stop / retarget decision. / 记录继续、缩小、停止或重定目标决策。"""
+    try:
+        nr = date.fromisoformat(next_review) if next_review else None
+    except ValueError:
+        raise BadInput(f"--next-review {next_review!r} is not an ISO date (YYYY-MM-DD)") from None
+    with _ws(ctx) as wsp:
+        lang = _lang(wsp, lang)
+        d = service.decide(wsp, batch, action=action, reason=reason, by=by, approver=approver,
+                           answers=list(answers), next_review=nr, child=child)
+        if as_json:
+            return _json(d)
+        show_decision(d, lang)
+
+
+def show_decision(d: dict, lang: str) -> None:
+    key = "zh-CN" if lang.startswith("zh") else "en"
+    click.echo(t("decision_title", lang, id=d["id"], batch=d["batch"], action=label(d["action"], lang)))
+    click.echo(f"  {t('reason', lang)}: {d['reason']}   {t('author', lang)}: {d['by']}"
+               + (f"   {t('approver', lang)}: {d['approver']}" if d.get("approver") else ""))
+    v = d["verdict"]
+    click.echo(f"  {t('verdict', lang)}: {label(v['action'], lang)} ({v.get('rule') or '-'}; {t('verdict_note', lang)})"
+               f"   {t('override', lang)}: {t('yes' if d['override'] else 'no', lang)}")
+    click.echo(f"  {t('options', lang)}:")
+    for o in d["options"]:
+        rng = "; ".join(f"{label(x['basis'], lang)} {_rng(x)} {x['currency']}" for x in o["cost_to_go"]) or "0"
+        click.echo(f"    {label(o['action'], lang)}: {o['what'][key]} — {rng}")
+    click.echo(f"  {t('sunk', lang)}: " + "; ".join(f"{label(x['basis'], lang)} {_rng(x)} {x['currency']}"
+                                                   for x in d["sunk_cost"]))
+    click.echo(f"  {t('answers', lang)}: {d['answers'] or t('none', lang)}   {t('supersedes', lang)}:"
+               f" {d['supersedes'] or t('none', lang)}   {t('next_review', lang)}: {d['next_review']}")
+    click.echo(f"  {t('evidence_hash', lang)}: {d['evidence_sha256']}")
+    if d.get("child_batch"):
+        click.echo(f"  {t('child', lang, child=d['child_batch'], n=len(d['assets_by_reference']))}")
+    click.echo(f"  {t('assets', lang)}:")
+    for a in d["reusable_assets"]:
+        click.echo(f"    {a['path']} [{storage_label(a['storage_class'], lang)}] {t('owner', lang)} {a['owner']}"
+                   f" {t('expiry', lang)} {a['expiry'] or '-'} {t('monthly', lang)} {a['monthly_cost']}"
+                   f" {a['currency']}")
+    click.echo(f"  {t('unknowns', lang)}:")
+    for u in d["unknowns_removed"]:
+        b = u["before"]
+        name = u["name_zh"] if key == "zh-CN" else u["name"]
+        click.echo(f"    {name}: {b['expected']} ({b['low']}–{b['high']}) → {u['after']['value']}")
+    for u in d.get("new_unknowns", []):
+        click.echo(f"  {t('new_unknowns', lang)}: {u['why_zh'] if key == 'zh-CN' else u['why']}")
+
+
+COMMANDS = (plan, status, alerts, review, decide)

@@ -1,0 +1,125 @@
+"""jobs, occupancy and steps: summaries of what schedulers and workers recorded (lake only, no ledger)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from trainledger import workspace as ws
+
+TEXT = {
+    "en": {
+        "jobs": "jobs", "attempts": "attempts", "never_started": "never started",
+        "open": "started, not ended", "queue": "queue (start − submit) over {n} started attempts",
+        "wait": "never started: waited {n} times", "gpu_hours": "GPU-hours (fractional GPUs pro rata)",
+        "whole": "if every GPU touched counted whole", "by_state": "by final state",
+        "occ": "occupancy", "samples": "samples", "hours": "hours covered", "idle": "idle {u}-hours",
+        "pending": "pending {u}-hours", "pending_idle": "demand left waiting while capacity was idle",
+        "running": "running {u}-hours", "total": "capacity {u}-hours", "none": "(none imported)",
+        "steps": "jobs with per-worker step times", "barrier": "share of worker time waiting at the barrier",
+    },
+    "zh-CN": {
+        "jobs": "作业数", "attempts": "尝试数", "never_started": "从未启动",
+        "open": "已启动未结束", "queue": "排队时长（启动 − 提交），{n} 次已启动尝试",
+        "wait": "从未启动：{n} 次等待", "gpu_hours": "GPU 小时（分数 GPU 按比例）",
+        "whole": "若按整卡计", "by_state": "按最终状态",
+        "occ": "占用序列", "samples": "采样点", "hours": "覆盖小时", "idle": "空闲{u}小时",
+        "pending": "排队{u}小时", "pending_idle": "有空闲容量时仍在排队的需求",
+        "running": "运行{u}小时", "total": "容量{u}小时", "none": "（尚未导入）",
+        "steps": "有逐 worker 步时的作业", "barrier": "worker 在同步屏障处等待的时间占比",
+    },
+}  # fmt: skip
+
+
+def _lake(ctx: click.Context):
+    from trainledger.lake import Lake
+
+    config = ws.load(ctx.obj["workspace"])
+    return Lake(config.root / "lake"), config.get("workspace.language")
+
+
+def _lang(lang: str | None, default: str) -> dict[str, str]:
+    return TEXT.get(lang or default, TEXT["en"])
+
+
+def _s(x) -> str:
+    return "–" if x is None else f"{x:g}"
+
+
+@click.command("jobs")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+@click.option("--lang", type=click.Choice(["en", "zh-CN"]), default=None, help="Default: the workspace language.")
+@click.pass_context
+def jobs(ctx: click.Context, as_json: bool, lang: str | None) -> None:
+    """Summary of imported scheduler jobs. / 已导入调度作业的汇总。"""
+    from trainledger.analysis.jobs import job_summary
+
+    lake, default = _lake(ctx)
+    s = job_summary(lake)
+    if as_json:
+        click.echo(json.dumps(s.as_json(), ensure_ascii=False))
+        return
+    t = _lang(lang, default)
+    q, w = s.queue_seconds, s.never_started_wait_seconds
+    click.echo(f"{t['jobs']}: {s.jobs}   {t['attempts']}: {s.attempts}   {t['never_started']}: {s.never_started}"
+               f"   {t['open']}: {s.open_attempts}")
+    click.echo(f"{t['queue'].format(n=q.count)}: mean {_s(q.mean)} s, p50 {_s(q.p50)}, p90 {_s(q.p90)},"
+               f" p99 {_s(q.p99)}")
+    click.echo(f"{t['wait'].format(n=w.count)}: mean {_s(w.mean)} s, p50 {_s(w.p50)}, p90 {_s(w.p90)}")
+    click.echo(f"{t['gpu_hours']}: {s.gpu_hours}   ({t['whole']}: {s.whole_gpu_hours})")
+    for state, h in s.gpu_hours_by_final_state:
+        click.echo(f"  {t['by_state']} {state}: {h}")
+
+
+@click.command("occupancy")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per series, in a list.")
+@click.option("--lang", type=click.Choice(["en", "zh-CN"]), default=None, help="Default: the workspace language.")
+@click.pass_context
+def occupancy(ctx: click.Context, as_json: bool, lang: str | None) -> None:
+    """Idle capacity and waiting demand from occupancy series. / 占用序列：空闲容量与排队需求。"""
+    from trainledger.analysis.occupancy import occupancy_summary
+
+    lake, default = _lake(ctx)
+    series = occupancy_summary(lake)
+    if as_json:
+        click.echo(json.dumps([s.as_json() for s in series], ensure_ascii=False))
+        return
+    t = _lang(lang, default)
+    if not series:
+        click.echo(f"{t['occ']}: {t['none']}")
+    for s in series:
+        u = s.unit.upper() if s.unit == "gpu" else s.unit
+        click.echo(f"{t['occ']} {s.cluster}/{s.vc or '*'} ({s.first:%Y-%m-%d %H:%M} – {s.last:%Y-%m-%d %H:%M} UTC):"
+                   f" {t['samples']} {s.samples}, {t['hours']} {s.covered_hours}, gaps {s.gaps}")
+        for key, value in (("total", s.capacity_hours), ("running", s.running_hours), ("idle", s.idle_hours),
+                           ("pending", s.pending_hours)):
+            click.echo(f"  {t[key].format(u=u)}: {'–' if value is None else value}")
+        pwi = "–" if s.pending_while_idle_hours is None else s.pending_while_idle_hours
+        click.echo(f"  {t['pending_idle']} ({u}-h): {pwi}")
+
+
+@click.command("steps")
+@click.option("--job", default=None, help="Only this job.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per job, in a list.")
+@click.option("--lang", type=click.Choice(["en", "zh-CN"]), default=None, help="Default: the workspace language.")
+@click.pass_context
+def steps(ctx: click.Context, job: str | None, as_json: bool, lang: str | None) -> None:
+    """Waiting at the iteration barrier, from per-worker step times. / 同步屏障等待（慢节点）。"""
+    from trainledger.analysis.stragglers import barrier_wait
+
+    lake, default = _lake(ctx)
+    found = barrier_wait(lake, job)
+    if as_json:
+        click.echo(json.dumps([s.as_json() for s in found], ensure_ascii=False))
+        return
+    t = _lang(lang, default)
+    click.echo(f"{t['steps']}: {len(found) or t['none']}")
+    for s in found:
+        share = "–" if s.share is None else f"{s.share:.2%}"
+        slow = ", ".join(f"{w} ({n})" for w, n in s.slowest)
+        click.echo(f"  {s.job}: {s.workers} workers, {s.complete} iterations (+{s.incomplete} incomplete);"
+                   f" {t['barrier']}: {share}; slowest: {slow}")
+
+
+COMMANDS = (jobs, occupancy, steps)

@@ -1,0 +1,121 @@
+"""The batch sheet's plan-vs-actual section: built from ``review.service``, rendered beside the sheet.
+
+``build`` returns ``None`` for a batch without a plan (the section is left out). The figures are the
+ones ``status`` / ``review`` / ``alerts`` / ``decide`` print: plan totals, AC / EV / EAC, rounds used,
+the variance bridge per basis and currency (exact strings, rounded only when rendered), open and
+answered alerts, decisions, and the latest decision's reusable assets and unknowns removed.
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_EVEN, Decimal
+from typing import Any
+
+from trainledger.mdtext import inline as _inline
+from trainledger.mdtext import table as _table
+from trainledger.review.texts import label, rework_text, storage_label, t
+
+PARTS = ("plan", "actual", "price", "volume", "efficiency", "rework")
+
+
+def build(wsp, batch_id: str) -> dict[str, Any] | None:
+    from trainledger.ledger import review_repo
+    from trainledger.review import service
+
+    if not review_repo.plan_versions(wsp.ledger, batch_id):
+        return None
+    st = service.status(wsp, batch_id)
+    rv = service.review(wsp, batch_id)
+    decisions = service.decisions(wsp, batch_id)
+    latest = decisions[-1] if decisions else None
+    compute = next((ln for ln in rv["lines"] if ln["line"] == "compute"), None)
+    return {"plan_version": st["plan_version"], "plan": st["plan"], "ac": st["ac"], "ev": st["ev"],
+            "eac": st["eac"], "rounds": st["rounds"], "work": st["work"], "gates": st["gates"],
+            "curves": st.get("curves", []),
+            "variance": rv["variance"],
+            "compute_efficiency_by_state": compute["efficiency_by_state"] if compute else {},
+            "compute_rework_by": compute["rework_by"] if compute else {},
+            "alerts": st["alerts"], "open_alerts": sum(1 for a in st["alerts"] if a["open"]),
+            "decisions": [{k: d[k] for k in ("id", "action", "reason", "by", "approver", "verdict", "override",
+                                             "answers", "next_review", "supersedes", "evidence_sha256",
+                                             "child_batch")}
+                          for d in decisions],
+            "reusable_assets": latest["reusable_assets"] if latest else [],
+            "unknowns_removed": latest["unknowns_removed"] if latest else [],
+            "lessons": rv["lessons"]}
+
+
+def money(s: str | None) -> str:
+    if s is None:
+        return "—"
+    d = Decimal(s).quantize(Decimal("0.01"), ROUND_HALF_EVEN)
+    return format(d if d else abs(d), ",f")  # no "-0.00" for a part that rounds to zero
+
+
+def rng(r: dict) -> str:
+    return money(r["expected"]) if r["low"] == r["high"] else \
+        f"{money(r['expected'])} ({money(r['low'])}–{money(r['high'])})"
+
+
+def to_markdown(sec: dict[str, Any] | None, lang: str) -> list[str]:
+    if sec is None:
+        return []
+    zh = "zh-CN" if lang.lower().startswith("zh") else "en"
+    out = ["", f"## {t('sheet_section', lang)} (v{sec['plan_version']})", ""]
+    out += [f"{t('rounds', lang)}: {sec['rounds']['used']} {t('of', lang)} {sec['rounds']['max']} · "
+            f"{t('work_done', lang)}: {money(sec['work']['done'])} / {money(sec['work']['expected'])} Mtoken", ""]
+    rows = []
+    for k in ("plan", "ac", "ev", "eac"):
+        for r in sec[k]:
+            rows.append([t(k, lang), label(r["basis"], lang), rng(r), r["currency"]])
+    out += _table([t("line", lang), t("basis", lang), t("expected", lang), t("currency", lang)], rows)
+    out += ["", f"### {t('bridge', lang)}", ""]
+    out += _table([t("basis", lang), t("currency", lang), *(t(p, lang) for p in PARTS)],
+                  [[label(v["basis"], lang), v["currency"], *(money(v[p]) for p in PARTS)] for v in sec["variance"]])
+    if sec["compute_efficiency_by_state"]:
+        out += ["", f"{t('by_state', lang)}: " + ", ".join(
+            f"{label(k, lang)} {money(x)}" for k, x in sec["compute_efficiency_by_state"].items() if Decimal(x))]
+    if sec["compute_rework_by"]:
+        out += ["", f"{t('by_reason', lang)}: " + "; ".join(rework_text(sec["compute_rework_by"], lang, money))]
+    for g in sec["gates"]:
+        out += ["", (t("gate_reached", lang, id=g["id"], frac=g["at_work"], verdict=label(g["verdict"]["action"], lang))
+                     + f" ({t('verdict_note', lang)})") if g["reached"]
+                else t("gate_pending", lang, id=g["id"], frac=g["at_work"])]
+    for c in sec["curves"]:
+        out += ["", f"{t('curve', lang, metric=c['metric'], frac=c['work_fraction'])}: {t('plan', lang)} {c['planned']}"
+                    f" / {t('actual', lang)} {c['actual'] or '—'} ({t('gap', lang)} {c['gap'] or '—'})"]
+    out += ["", f"### {t('alerts', lang)}", ""]
+    out += _table(["#", t("alerts", lang), t("state", lang)],
+                  [[a["id"], _inline(a["text"][zh] + (f" — {a['driver'][zh]}"
+                                                     if (a.get("driver") or {}).get(zh) else "")),
+                    t("open", lang) if a["open"] else t("answered", lang, d=a["answered_by"])]
+                   for a in sec["alerts"]]) if sec["alerts"] else [t("no_alerts", lang)]
+    out += ["", f"### {t('decisions', lang)}", ""]
+    out += _table(["#", t("decisions", lang), t("verdict", lang), t("override", lang), t("answers", lang),
+                   t("next_review", lang), t("reason", lang)],
+                  [[d["id"], label(d["action"], lang) + (f" → {d['child_batch']}" if d.get("child_batch") else ""),
+                    label(d["verdict"]["action"], lang),
+                    t("yes" if d["override"] else "no", lang) + (f" ({d['approver']})" if d["approver"] else ""),
+                    ", ".join(str(a) for a in d["answers"]) or "—", d["next_review"], _inline(d["reason"])]
+                   for d in sec["decisions"]]) if sec["decisions"] else [t("none", lang)]
+    if sec["reusable_assets"]:
+        out += ["", f"### {t('assets', lang)}", ""]
+        out += _table([t("path", lang), t("class", lang), t("owner", lang), t("expiry", lang), t("monthly", lang)],
+                      [[_inline(a["path"]), storage_label(a["storage_class"], lang), _inline(a["owner"]),
+                        a["expiry"] or "—",
+                        f"{a['monthly_cost']} {a['currency']}"] for a in sec["reusable_assets"]])
+    if sec["unknowns_removed"]:
+        out += ["", f"### {t('unknowns', lang)}", ""]
+        out += _table([t("line", lang), t("before", lang), t("after", lang)],
+                      [[_inline(u["name_zh"] if zh == "zh-CN" else u["name"]),
+                        f"{u['before']['expected']} ({u['before']['low']}–{u['before']['high']})"
+                        f" [{label(u['before']['evidence'], lang)}]",
+                        f"{u['after']['value']} [{label('measured', lang)}]"] for u in sec["unknowns_removed"]])
+    return out
+
+
+def html_globals(lang: str) -> dict[str, Any]:
+    """Helpers the ``plan_section.html.j2`` include calls."""
+    return {"pt": lambda k, **kw: t(k, lang, **kw), "pmoney": money, "prng": rng,
+            "pzh": "zh-CN" if lang.lower().startswith("zh") else "en", "pv": lambda x: label(x, lang),
+            "psc": lambda x: storage_label(x, lang), "prework": lambda rb: rework_text(rb, lang, money)}

@@ -1,0 +1,20 @@
+"""Plan, execution, review, decision: a batch budget that updates itself and ends in a record.
+
+Data flow::
+
+    estimate spec (+ [plan] table) ──► baseline.from_estimate ──► Plan v1 (ledger ``plans``, immutable)
+    ledger cost lines + runs, lake progress ──► actuals.collect ──► Actuals (work, quantities by state)
+    Plan + Actuals ──► variance.split (price / volume / efficiency / rework, exact)
+                   ──► status.build (AC, EV, EAC, rounds, gates, alert candidates)
+    service.check (after every attribution) ──► alerts (ledger, open until a decision answers them)
+    service.decide ──► decision record (ledger, hash-chained audit) with options, verdict, assets
+    service.plan_from_review ──► Plan v1 of the next batch from measured rates
+
+    plan.py      Plan, PlanLine, Rng; the [plan] table (bounds, gates, rules, assumptions)
+    baseline.py  plans from an estimate spec or from a review
+    actuals.py   useful work from progress; cost lines matched to plan lines; measured rates
+    variance.py  the exact four-part split, per line and per basis and currency
+    status.py    AC / EV / EAC, metrics, rule verdicts, alert candidates and their drivers
+    service.py   the workspace-level calls (CLI, demo, the sheet's section in report/plan_section.py)
+    texts.py     English and zh-CN text
+"""

@@ -1,0 +1,226 @@
+"""Build a plan baseline: from the estimator's ``--from`` spec, or from a finished batch's review.
+
+``from_estimate``: the estimator's own figures (tokens, rounds, effective and allocated GPU-hours
+per final run, the dated price-book price) become the compute line; the spec's ``[labor]``
+person-months and the price book's ``labor:<role>`` rates become one labor line per role; the
+spec's ``[plan]`` table adds rework allowances, max rounds, bounds, gates, stop rules and the
+high-risk assumptions with owners. ``from_review``: the same shape with the measured efficiency,
+rework rates and price of a reviewed batch in place of the priors, each marked ``measured``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import replace
+from datetime import date
+from decimal import Decimal
+from pathlib import Path
+
+from trainledger.errors import BadInput
+from trainledger.model import Basis, Evidence
+from trainledger.review.plan import (
+    HOURS_PER_PERSON_MONTH,
+    REWORK_REASONS,
+    Plan,
+    PlanLine,
+    Rng,
+    governance,
+)
+
+Q6 = Decimal("0.000001")
+
+
+def _d(x: float) -> Decimal:
+    return Decimal(repr(float(x)))
+
+
+def price_meta(pe, item: str, on: date, unit: str) -> dict:
+    """Where a plan price comes from; ``stale`` when the price book entry expired before the plan's
+    pricing date (used, and said so: the plan's warnings list it)."""
+    stale = pe.expires is not None and pe.expires < on
+    return {"item": item, "effective": pe.effective.isoformat(), "source": pe.source, "evidence": str(pe.evidence),
+            "owner": pe.owner, "unit": unit, "stale": stale,
+            "expires": pe.expires.isoformat() if pe.expires else None}
+
+
+def _per_unit(hours: float, mtokens: Decimal) -> Decimal:
+    return (_d(hours) / mtokens).quantize(Q6)
+
+
+def from_estimate(spec_path: str | Path, *, batch_id: str, batch_max_rounds: int | None, author: str,
+                  reason: str, workspace: str | None) -> Plan:
+    from trainledger.estimate import calibrate, engine
+    from trainledger.estimate.spec import build_spec, load_spec_file
+    from trainledger.pricebook import SAMPLE_PRICE_BOOK, load_price_book
+
+    path = Path(spec_path)
+    values = load_spec_file(path)
+    table = values.pop("plan", {})
+    gov = governance(table, str(path), batch_max_rounds)
+    spec = build_spec(values, where=str(path))
+    if spec.tokens is None:
+        raise BadInput(f"{path}: a plan needs tokens (its volume driver)", remedy="add tokens = \"…\" to the spec")
+    hist = calibrate.workspace_ratios(workspace)
+    book = load_price_book(spec.price_book or SAMPLE_PRICE_BOOK)
+    est = engine.run(spec, book=book, history_ratios=hist.ratios, history_note=hist.note,
+                     history_warning=hist.warning)
+    on = date.fromisoformat(est.priced_on)
+    item = spec.price_item or f"gpu_hour:{est.gpu.id if est.gpu else spec.gpu}"
+    pe = book.unit_price(item, "gpu_hour", on, allow_stale=True)
+    currency = est.currency
+    if pe.currency != currency:
+        raise BadInput(f"{path}: price {item} is in {pe.currency}, the estimate in {currency}",
+                       remedy="set currency = the price's currency in the spec")
+    mtok = _d(est.tokens) / Decimal(1_000_000)
+    rounds = Rng(*(_d(getattr(est.rounds, k)).quantize(Decimal("0.001")) for k in ("p10", "p50", "p90")))
+    work = Rng(*(mtok * rounds.get(s) for s in ("low", "expected", "high")))
+    eff = Rng(*(_per_unit(getattr(est.effective_gpu_hours, k), mtok) for k in ("p10", "p50", "p90")))
+    ovh_h = [max(getattr(est.gpu_hours, k) - getattr(est.effective_gpu_hours, k), 0.0) for k in ("p10", "p50", "p90")]
+    ovh = Rng(*sorted(_per_unit(h, mtok) for h in ovh_h))
+    rework_share = {k: Rng.parse(v, f"{path}: [plan.rework] {k}") for k, v in table.get("rework", {}).items()}
+    bad = sorted(set(rework_share) - set(REWORK_REASONS))
+    if bad:
+        raise BadInput(f"{path}: [plan.rework] reasons {bad}", remedy=f"use {', '.join(REWORK_REASONS)}")
+    first = {s: work.get(s) * (eff.get(s) + ovh.get(s)) for s in ("low", "expected", "high")}
+    rework = {k: Rng(*(r.get(s) * first[s] for s in ("low", "expected", "high"))) for k, r in rework_share.items()}
+    compute = PlanLine(
+        id="compute", category="compute", basis=Basis.BILLED, currency=currency, unit="gpu_hour",
+        price=Rng(pe.low, pe.price, pe.high),
+        price_meta=price_meta(pe, item, on, "gpu_hour"),
+        efficiency={"effective": eff, "overhead": ovh},
+        rework=rework,
+        evidence={"efficiency": {"evidence": "assumed", "source": "estimator: FLOPs / (peak x MFU) and the overhead"
+                                 f" factor {est.overhead.p10:.3g}..{est.overhead.p90:.3g} ({hist.note})"},
+                  "rework": {"evidence": "assumed", "source": f"{path} [plan.rework]: share of first-pass GPU-hours"}},
+    )
+    lines = [compute, *_labor_lines(spec.labor, table.get("labor_rework", {}), book, on, currency, mtok, path)]
+    if "storage" in table:
+        lines.append(_storage_line(table["storage"], book, on, currency, path))
+    sha = hashlib.sha256(path.read_bytes()).hexdigest()
+    shown = est.to_dict()
+    warnings, warnings_zh = list(shown["warnings"]), list(shown["warnings_zh"])
+    for ln in lines:
+        if ln.price_meta.get("stale"):
+            warnings.append(f"price {ln.price_meta['item']} expired {ln.price_meta['expires']}, before the plan's"
+                            f" pricing date {on}: confirm it with {ln.price_meta.get('owner') or 'its owner'}")
+            warnings_zh.append(f"单价 {ln.price_meta['item']} 已于 {ln.price_meta['expires']} 过期（早于计划定价日"
+                               f" {on}）：请 {ln.price_meta.get('owner') or '负责人'} 确认")
+    return Plan(batch=batch_id, version=0, reason=reason or table.get("reason", "") or "first baseline",
+                author=author, source={"kind": "estimate", "spec": str(path), "spec_sha256": sha,
+                                       "estimate": est.name, "priced_on": est.priced_on,
+                                       "price_book": str(book.path), "warnings": warnings,
+                                       "warnings_zh": warnings_zh},
+                work=work, work_evidence={"evidence": "assumed", "source": f"tokens {spec.tokens:.4g} x rounds"
+                                          f" {rounds.low}..{rounds.expected}..{rounds.high} (estimator)"},
+                lines=tuple(lines), max_rounds=gov["max_rounds"], bounds=gov["bounds"], gates=gov["gates"],
+                rules=gov["rules"], assumptions=gov["assumptions"], shrink_factor=gov["shrink_factor"],
+                retention_months=gov["retention_months"], curves=gov["curves"])
+
+
+def _labor_lines(labor: dict, rework_hours: dict, book, on: date, currency: str, mtok: Decimal,
+                 path) -> list[PlanLine]:
+    """One line per role: build person-months are one-time hours; run person-months per round become
+    hours per Mtoken (a round is one pass over the spec's tokens); rework hours are an allowance."""
+    roles = sorted({r for phase in ("build", "run") for r in labor.get(phase, {})} | set(rework_hours))
+    out = []
+    for role in roles:
+        pe = book.unit_price(f"labor:{role}", "person_month", on, allow_stale=True)
+        if pe.currency != currency:
+            raise BadInput(f"{path}: labor:{role} is priced in {pe.currency}, the plan in {currency}",
+                           remedy="price labor in the plan's currency")
+        rate = Rng(*(x / HOURS_PER_PERSON_MONTH for x in (pe.low, pe.price, pe.high)))
+        build = labor.get("build", {}).get(role)
+        run = labor.get("run", {}).get(role)
+        fixed = {"build": _hours(Rng.parse(build, f"{path}: [labor.build] {role}"))} if build is not None else {}
+        eff = {}
+        if run is not None:
+            per_round = _hours(Rng.parse(run, f"{path}: [labor.run] {role}"))
+            eff["run"] = Rng(*((per_round.get(s) / mtok).quantize(Q6) for s in ("low", "expected", "high")))
+        rw = ({"rework": Rng.parse(rework_hours[role], f"{path}: [plan.labor_rework] {role}")}
+              if role in rework_hours else {})
+        out.append(PlanLine(id=f"labor:{role}", category="labor", basis=Basis.INTERNAL, currency=currency,
+                            unit="hour", role=role, price=rate,
+                            price_meta=price_meta(pe, f"labor:{role}", on, "hour (person_month / 160)"),
+                            efficiency=eff, fixed=fixed, rework=rw,
+                            evidence={"efficiency": {"evidence": "assumed", "source": f"{path} [labor]"}}))
+    return out
+
+
+def _storage_line(t: dict, book, on: date, currency: str, path) -> PlanLine:
+    """``[plan.storage]``: GiB-months the batch keeps (one-time quantity, by any class) at a storage
+    item's price, and an allowance of GiB-months kept beyond their retention date (rework)."""
+    unknown = sorted(set(t) - {"item", "gib_months", "retention_rework"})
+    if unknown or "gib_months" not in t:
+        raise BadInput(f"{path}: [plan.storage] needs gib_months (and may give item, retention_rework);"
+                       f" unknown keys {unknown}", remedy="e.g. gib_months = [800, 1500, 2500]")
+    item = str(t.get("item", "storage:standard"))
+    pe = book.unit_price(item, "gb_month", on, allow_stale=True)
+    if pe.currency != currency:
+        raise BadInput(f"{path}: {item} is priced in {pe.currency}, the plan in {currency}",
+                       remedy="price storage in the plan's currency")
+    rework = {"retention": Rng.parse(t["retention_rework"], f"{path}: [plan.storage] retention_rework")} \
+        if "retention_rework" in t else {}
+    return PlanLine(id="storage", category="storage", basis=Basis.ESTIMATE, currency=currency, unit="gib_month",
+                    price=Rng(pe.low, pe.price, pe.high),
+                    price_meta=price_meta(pe, item, on, "gb_month (GB = 2^30 bytes)"),
+                    efficiency={}, fixed={"kept": Rng.parse(t["gib_months"], f"{path}: [plan.storage] gib_months")},
+                    rework=rework, evidence={"efficiency": {"evidence": "assumed", "source": f"{path} [plan.storage]"},
+                                             "rework": {"evidence": "assumed", "source": f"{path} [plan.storage]"}})
+
+
+def _hours(pm: Rng) -> Rng:
+    return Rng(*(x * HOURS_PER_PERSON_MONTH for x in (pm.low, pm.expected, pm.high)))
+
+
+def spread(prior: Rng, measured: Decimal) -> Rng:
+    """``measured`` as the expected value, with the prior's relative spread around it: one batch is
+    one sample, so the range does not collapse to a point."""
+    if prior.expected <= 0:
+        return Rng.point(measured)
+    return Rng((measured * prior.low / prior.expected).quantize(Q6), measured,
+               (measured * prior.high / prior.expected).quantize(Q6))
+
+
+def _total(rs: dict[str, Rng]) -> Rng:
+    return Rng(*(sum((r.get(s) for r in rs.values()), Decimal(0)) for s in ("low", "expected", "high")))
+
+
+def from_review(reviewed: Plan, measured: dict, *, batch_id: str, author: str, reason: str, source_batch: str,
+                batch_max_rounds: int | None, measured_work: Decimal, work: Rng | None = None) -> Plan:
+    """The next baseline: ``reviewed``'s shape with the measured rates of ``measured`` (see
+    ``review.actuals.measured_rates``) in place of its priors, each with the prior's relative spread.
+    The planned work is ``work`` when given, else the reviewed batch's measured useful work; the
+    gates, rules and bounds are carried over, the maximum rounds are the new batch's own."""
+    src = f"review of {source_batch}"
+    if work is None:
+        work = spread(reviewed.work, measured_work)
+        work_evidence = {"evidence": str(Evidence.MEASURED), "source": f"useful work measured in {source_batch}"
+                         " (the prior's spread kept)"}
+    else:
+        work_evidence = {"evidence": str(Evidence.ASSUMED), "source": f"given with --work; rates from the {src}"}
+    lines = []
+    for ln in reviewed.lines:
+        m = measured.get(ln.id)
+        if m is None:
+            lines.append(ln)
+            continue
+        whole = _total(ln.efficiency)
+        eff = {k: spread(ln.efficiency.get(k, whole), v) for k, v in m["efficiency"].items() if v > 0}
+        rw_prior = _total(ln.rework) if ln.rework else whole
+        rework = {k: spread(ln.rework.get(k, rw_prior), (v * work.expected).quantize(Q6))
+                  for k, v in m["rework_per_unit"].items() if v > 0}
+        price, meta = ln.price, dict(ln.price_meta)
+        if m.get("price") is not None:
+            price = spread(ln.price, m["price"])
+            meta.update(evidence=str(Evidence.MEASURED), source=f"average paid by batch {source_batch}"
+                        " (the price book's spread kept)")
+        fixed = {k: spread(ln.fixed[k], v) for k, v in m.get("fixed", {}).items() if k in ln.fixed} or ln.fixed
+        lines.append(replace(ln, efficiency=eff, rework=rework, price=price, price_meta=meta, fixed=fixed,
+                             evidence={"efficiency": {"evidence": "measured", "source": src},
+                                       "rework": {"evidence": "measured",
+                                                  "source": f"{src} (rerun quantity per Mtoken of useful work)"}}))
+    return replace(reviewed, batch=batch_id, version=0, author=author,
+                   reason=reason or f"baseline from the review of {source_batch}",
+                   source={"kind": "review", "batch": source_batch, "plan_version": reviewed.version},
+                   work=work, work_evidence=work_evidence, lines=tuple(lines),
+                   max_rounds=batch_max_rounds or reviewed.max_rounds)

@@ -1,0 +1,361 @@
+"""Plan / status / alerts / review / decide over a workspace: the calls the CLI and the demo make.
+
+Reads the engine's outputs (the ledger's cost lines and runs of the latest attribution, the lake's
+progress events and storage objects) and writes only through ``ledger.review_repo``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import date, timedelta
+from decimal import ROUND_HALF_EVEN, Decimal
+
+from trainledger.errors import BadInput, NotFound
+from trainledger.ledger import review_repo as repo
+from trainledger.model import DecisionKind
+from trainledger.model.money import minor_quantum
+from trainledger.review import actuals as _act
+from trainledger.review import baseline, variance
+from trainledger.review import status as _status
+from trainledger.review.plan import SCENARIOS, Plan, Rng
+from trainledger.review.texts import both, label
+
+REUSE_CLASSES = ("checkpoint", "processed_data", "eval_result", "final_artifact", "candidate_model")
+GiB = Decimal(1024 ** 3)
+
+
+def make_plan(wsp, batch_id: str, spec: str, *, reason: str, author: str) -> tuple[int, Plan]:
+    b = wsp.config.batch(batch_id)
+    wsp.sync_config()
+    plan = baseline.from_estimate(spec, batch_id=batch_id, batch_max_rounds=b.max_rounds, author=author,
+                                  reason=reason, workspace=str(wsp.config.root))
+    return _store(wsp, plan, reason)
+
+
+def _store(wsp, plan: Plan, reason: str) -> tuple[int, Plan]:
+    if repo.plan_versions(wsp.ledger, plan.batch) and not reason:
+        raise BadInput(f"plan {plan.batch}: a plan exists already; a new version needs --reason",
+                       remedy="say why the baseline changes: --reason TEXT (v1 is kept as it is)")
+    plan_id, version = repo.add_plan_version(wsp.ledger, plan.batch, plan.as_dict())
+    return plan_id, Plan.from_dict({**plan.as_dict(), "version": version})
+
+
+def plan_from_review(wsp, next_batch: str, source_batch: str, *, reason: str, author: str,
+                     work: Rng | None = None) -> tuple[int, Plan]:
+    b = wsp.config.batch(next_batch)
+    wsp.sync_config()
+    plan_id, plan = latest_plan(wsp, source_batch)
+    act = actuals(wsp, plan)
+    if act.work <= 0:
+        raise BadInput(f"plan {next_batch} --from-review {source_batch}: {source_batch} has no measured useful work",
+                       remedy="import its progress events and attribute first")
+    nxt = baseline.from_review(plan, _act.measured_rates(plan, act), batch_id=next_batch, author=author,
+                               reason=reason, source_batch=source_batch, batch_max_rounds=b.max_rounds,
+                               measured_work=act.work, work=work)
+    return _store(wsp, nxt, reason or nxt.reason)
+
+
+def latest_plan(wsp, batch_id: str) -> tuple[int, Plan]:
+    wsp.config.batch(batch_id)  # NotFound naming the workspace's batches when the id is wrong
+    wsp.sync_config()
+    rows = repo.plan_versions(wsp.ledger, batch_id)
+    if not rows:
+        raise NotFound(f"batch {batch_id} has no plan", remedy=f"make one: trainledger plan {batch_id}"
+                       " --from-estimate SPEC.toml")
+    row = rows[-1]
+    return row["id"], Plan.from_dict(row["body"])
+
+
+def plans(wsp, batch_id: str | None = None) -> list[dict]:
+    return [{"batch": r["batch_id"], "version": r["body"]["version"], "plan_id": r["id"],
+             "created_at": r["created_at"].isoformat(), "reason": r["body"].get("reason", ""),
+             "author": r["body"].get("author", ""), "source": r["body"].get("source", {}).get("kind", ""),
+             "totals": [{"basis": b, "currency": c, **v.as_dict()} for (b, c), v in
+                        sorted(Plan.from_dict(r["body"]).totals().items())]}
+            for r in repo.plan_versions(wsp.ledger, batch_id)]
+
+
+def actuals(wsp, plan: Plan) -> _act.Actuals:
+    lines = wsp.ledger.cost_lines(plan.batch)
+    runs = wsp.ledger.runs(plan.batch)
+    keys = sorted({k for r in runs for k in (r.id, r.source_job)})
+    table = wsp.lake.read("progress_events")
+    if table.num_rows:  # only this batch's runs' events become Python rows
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        table = table.filter(pc.is_in(table["run"], value_set=pa.array(keys, pa.string())))
+    progress = table.select(["ts", "run", "event", "step", "tokens", "extra"]).to_pylist() if table.num_rows else []
+    return _act.collect(plan, lines, runs, progress, _beyond_retention(wsp))
+
+
+def _beyond_retention(wsp) -> frozenset[tuple[str, int]]:
+    """Inventory rows whose object was still kept after its retention date (at the inventory's date)."""
+    out = set()
+    for o in wsp.lake.read("storage_objects").select(
+            ["retention_until", "snapshot_date", "source_sha256", "row"]).to_pylist():
+        kept, until = o["snapshot_date"], o["retention_until"]
+        if until is not None and kept is not None and until < kept:
+            out.add((o["source_sha256"], int(o["row"])))
+    return frozenset(out)
+
+
+def status(wsp, batch_id: str) -> dict:
+    plan_id, plan = latest_plan(wsp, batch_id)
+    act = actuals(wsp, plan)
+    st = _status.build(plan, plan_id, act, variance.split(plan, act))
+    st.pop("_alerts")
+    st["alerts"] = alerts(wsp, batch_id)
+    return st
+
+
+def check(wsp, batch_id: str | None = None) -> list[int]:
+    """Raise the alerts the current figures call for (hard caps and reached gates); returns new ids.
+    Called after every attribution; an alert already raised under this plan version is not repeated."""
+    new: list[int] = []
+    done = {r["batch_id"] for r in repo.plan_versions(wsp.ledger)}
+    for b in sorted(done if batch_id is None else {batch_id} & done):
+        plan_id, plan = latest_plan(wsp, b)
+        act = actuals(wsp, plan)
+        st = _status.build(plan, plan_id, act, variance.split(plan, act))
+        new += repo.add_alerts(wsp.ledger, b, plan_id, [{**a, "plan_version": plan.version}
+                                                         for a in st["_alerts"]])
+    return new
+
+
+def alerts(wsp, batch_id: str | None = None, *, open_only: bool = False) -> list[dict]:
+    answered: dict[int, int] = {}
+    for d in repo.decision_rows(wsp.ledger, batch_id):
+        for a in d["body"].get("answers", []):
+            answered.setdefault(int(a), d["id"])
+    out = []
+    for r in repo.alert_rows(wsp.ledger, batch_id):
+        by = answered.get(r["id"])
+        if open_only and by is not None:
+            continue
+        out.append({"id": r["id"], "batch": r["batch_id"], "plan_version": r["body"].get("plan_version"),
+                    "kind": r["kind"], "key": r["key"], "created_at": r["created_at"].isoformat(),
+                    "bound": r["body"].get("bound"), "value": r["body"].get("value"),
+                    "text": r["body"].get("text"), "driver": r["body"].get("driver"),
+                    "evidence_sha256": r["body"].get("evidence_sha256"),
+                    "open": by is None, "answered_by": by})
+    return out
+
+
+def review(wsp, batch_id: str) -> dict:
+    plan_id, plan = latest_plan(wsp, batch_id)
+    act = actuals(wsp, plan)
+    lines = variance.split(plan, act)
+    return {"batch": batch_id, "plan_version": plan.version, "variance": variance.by_basis(lines),
+            "lines": [_line_dict(lv) for lv in lines], "review_classes": _classes(wsp, act),
+            "lessons": lessons(plan, act)}
+
+
+def _line_dict(lv) -> dict:
+    return {"line": lv.line, "basis": lv.basis, "currency": lv.currency,
+            **{k: variance.text(getattr(lv, k), lv.currency) for k in ("plan", "actual", *variance.PARTS)},
+            "efficiency_by_state": {k: variance.text(v, lv.currency) for k, v in lv.efficiency_by_state.items()},
+            "rework_by": {k: variance.text(v, lv.currency) for k, v in sorted(lv.rework_by.items())},
+            "quantities": lv.quantities}
+
+
+def _classes(wsp, act) -> list[dict]:
+    hours: dict[str, Decimal] = defaultdict(Decimal)
+    for ln in wsp.ledger.cost_lines(act.runs[0].batch_id) if act.runs else []:
+        if ln.category == "compute" and ln.run_id and str(ln.basis) == "billed":
+            hours[ln.run_id] += ln.quantity or Decimal(0)
+    acc: dict[str, dict] = {}
+    for r in act.runs:
+        cls = r.suggested_review_class
+        key = str(cls) if cls is not None else ("planned" if str(r.reason) == "planned_experiment"
+                                               and r.cause is None else "needs_review")
+        g = acc.setdefault(key, {"review_class": key, "runs": 0, "gpu_hours": Decimal(0), "run_ids": []})
+        g["runs"] += 1
+        g["gpu_hours"] += hours.get(r.id, Decimal(0))
+        g["run_ids"].append(r.id)
+    return [{**g, "gpu_hours": format(g["gpu_hours"], "f")} for _k, g in sorted(acc.items())]
+
+
+def lessons(plan: Plan, act) -> list[dict]:
+    """Assumptions that moved: the plan's range before, the measured value after."""
+    out = []
+    q = Decimal("0.000001")
+
+    def item(name, before: Rng, after: Decimal | None, unit: str, ev_before: str):
+        if after is None:
+            return
+        change = (((after - before.expected) / before.expected * 100).quantize(Decimal("0.1"))
+                  if before.expected else None)
+        name, name_zh = name if isinstance(name, tuple) else (name, name)
+        out.append({"name": name, "name_zh": name_zh, "unit": unit,
+                    "before": {**before.as_dict(), "evidence": ev_before},
+                    "after": {"value": format(after, "f"), "evidence": "measured"},
+                    "change_pct": None if change is None else format(change, "f")})
+
+    item(("useful work", "有效工作量"), plan.work, act.work.quantize(q), "Mtoken",
+         plan.work_evidence.get("evidence", "assumed"))
+    if plan.max_rounds:
+        item(("rounds used of the maximum", "已用轮数（对照上限）"), Rng.point(Decimal(plan.max_rounds)),
+             Decimal(len(act.runs)), "runs", "assumed")
+    measured = _act.measured_rates(plan, act)
+    for pl in plan.lines:
+        m = measured.get(pl.id)
+        if m is None:
+            continue
+        ev = pl.evidence.get("efficiency", {}).get("evidence", "assumed")
+        ev_rw = pl.evidence.get("rework", {}).get("evidence", "assumed")
+        unit_zh = label(pl.unit, "zh-CN")
+        for state, r in pl.efficiency.items():
+            if state == "overhead":
+                after = sum((v for s, v in m["efficiency"].items() if s != "effective"), Decimal(0))
+            else:
+                after = m["efficiency"].get(state, Decimal(0))
+            item((f"{pl.id}: {state} {pl.unit} per Mtoken", f"{pl.id}：{label(state, 'zh-CN')} 每百万 token {unit_zh}"),
+                 r, after, f"{pl.unit}/Mtoken", ev)
+        for state, r in pl.fixed.items():
+            if state in m.get("fixed", {}):
+                item((f"{pl.id}: {state} {pl.unit} (one-time)",
+                      f"{pl.id}：{label(state, 'zh-CN')} {unit_zh}（一次性）"), r, m["fixed"][state], pl.unit, ev)
+        for reason in sorted(set(pl.rework) | set(m["rework_per_unit"])):
+            before = pl.rework.get(reason, Rng.zero())
+            per_unit = Rng(*((before.get(s) / plan.work.get(s)).quantize(q) if plan.work.get(s) else Decimal(0)
+                             for s in SCENARIOS))
+            item((f"{pl.id}: rework {reason} {pl.unit} per Mtoken",
+                  f"{pl.id}：返工（{label(reason, 'zh-CN')}）每百万 token {unit_zh}"), per_unit,
+                 m["rework_per_unit"].get(reason, Decimal(0)), f"{pl.unit}/Mtoken", ev_rw)
+        if m.get("price") is not None:
+            item((f"{pl.id}: price per {pl.unit}", f"{pl.id}：每{unit_zh}单价"), pl.price, m["price"],
+                 f"{pl.currency}/{pl.unit}", pl.price_meta.get("evidence", "assumed"))
+    return out
+
+
+def unknowns_removed(items: list[dict]) -> list[dict]:
+    """The lessons whose evidence moved from assumed (at plan time) to measured."""
+    return [x for x in items if x["before"]["evidence"] == "assumed"]
+
+
+def new_unknowns(plan: Plan, act) -> list[dict]:
+    allowed = {r for pl in plan.lines for r in pl.rework}
+    out = []
+    seen = sorted({(str(r.reason), str(r.cause or "none")) for r in act.runs if _act.is_rework(r)})
+    for reason, cause in seen:
+        if reason not in allowed:
+            out.append({"name": f"rework by {reason} ({cause})",
+                        "why": f"reruns for {reason} ({cause}) with no allowance in the plan",
+                        "why_zh": f"计划未留额度的重跑：{reason}（{cause}）"})
+    unrec = [r.id for r in act.runs if str(r.reason) == "unrecorded"]
+    if unrec:
+        out.append({"name": "runs without a recorded reason", "why": f"{len(unrec)} run(s): " + ", ".join(unrec),
+                    "why_zh": f"{len(unrec)} 个运行未记录原因：" + ", ".join(unrec)})
+    return out
+
+
+def reusable_assets(wsp, batch_id: str) -> tuple[list[dict], dict[str, Decimal]]:
+    """Storage objects of the batch kept for reuse, baseline or audit; and every kept object's
+    monthly cost per currency (what stopping still costs)."""
+    objects = {(o["source_sha256"], int(o["row"])): o for o in wsp.lake.read("storage_objects").to_pylist()}
+    latest: dict[str, tuple] = {}
+    for ln in wsp.ledger.cost_lines(batch_id):
+        if ln.category != "storage" or ln.provenance.source_kind != "storage" or not ln.quantity:
+            continue
+        obj = objects.get((ln.provenance.source_sha256, ln.provenance.row))
+        if obj is None:
+            continue
+        prev = latest.get(obj["path"])
+        if prev is None or str(obj["snapshot_date"]) >= str(prev[0]["snapshot_date"]):
+            latest[obj["path"]] = (obj, ln)
+    assets, monthly = [], defaultdict(Decimal)
+    for path, (obj, ln) in sorted(latest.items()):
+        per_month = (Decimal(int(obj["size_bytes"])) / GiB * ln.amount.expected / ln.quantity).quantize(
+            minor_quantum(ln.currency), ROUND_HALF_EVEN)
+        monthly[ln.currency] += per_month
+        if ln.detail in REUSE_CLASSES:
+            expiry = obj.get("retention_until") or obj.get("review_at")
+            assets.append({"path": path, "storage_class": ln.detail, "owner": obj.get("owner", ""),
+                           "purpose": obj.get("purpose", ""), "expiry": expiry.isoformat() if expiry else None,
+                           "monthly_cost": format(per_month, "f"), "currency": ln.currency})
+    return assets, dict(monthly)
+
+
+def decide(wsp, batch_id: str, *, action: str, reason: str, by: str, approver: str | None,
+           answers: list[int], next_review: date | None = None, today: date | None = None,
+           child: str | None = None) -> dict:
+    action = DecisionKind(action).value
+    if not reason.strip() or not by.strip():
+        raise BadInput("decide: --reason and --by are required", remedy="say why and who decides")
+    if child is not None:
+        if action != "retarget":
+            raise BadInput(f"decide {batch_id}: --child names the batch a retarget opens; the action is {action}",
+                           remedy="use --action retarget, or leave --child out")
+        if child == batch_id:
+            raise BadInput(f"decide {batch_id}: a retarget's child must be another batch")
+        wsp.config.batch(child)  # NotFound with the known batches when it is not declared
+    plan_id, plan = latest_plan(wsp, batch_id)
+    act = actuals(wsp, plan)
+    st = _status.build(plan, plan_id, act, variance.split(plan, act))
+    reached = [g for g in st["gates"] if g["reached"]]
+    rec = (reached[-1]["verdict"] if reached
+           else _status.verdict(plan, {k: Decimal(v) for k, v in st["metrics"].items()}))
+    override = rec["action"] not in ("review", action)
+    if override and (not approver or approver.strip() == by.strip()):
+        raise BadInput(f"decide {batch_id}: the rules recommend {rec['action']}; choosing {action} overrides them",
+                       remedy="an override needs a second named approver: --approver NAME (not the decider)")
+    options = _options(plan, st, wsp, batch_id)
+    assets, _ = reusable_assets(wsp, batch_id)
+    previous = repo.decision_rows(wsp.ledger, batch_id)
+    today = today or date.today()
+    unknowns = unknowns_removed(lessons(plan, act))
+    body = {"batch": batch_id, "plan_version": plan.version, "action": action, "reason": reason, "by": by,
+            "approver": approver or None, "gate": reached[-1]["id"] if reached else None,
+            "verdict": rec, "override": override, "options": options,
+            "sunk_cost": st["ac"], "sunk_cost_note": both("sunk"),
+            "evidence_sha256": st["evidence_sha256"], "answers": sorted(set(int(a) for a in answers)),
+            "next_review": (next_review or today + timedelta(days=7)).isoformat(),
+            "supersedes": previous[-1]["id"] if previous else None,
+            "new_unknowns": new_unknowns(plan, act),
+            "child_batch": child,
+            "assets_by_reference": [a["path"] for a in assets] if child else []}
+    to_verify = [a["name"] for a in plan.assumptions] + [u["name"] for u in body["new_unknowns"]]
+    decision_id = repo.add_decision_record(
+        wsp.ledger, batch_id, kind=action, rationale=reason, author=by, reusable_assets=assets,
+        unknowns_removed=unknowns, next_to_verify=to_verify, body=body)
+    return {"id": decision_id, **body, "reusable_assets": assets, "unknowns_removed": unknowns,
+            "next_to_verify": to_verify}
+
+
+def _options(plan: Plan, st: dict, wsp, batch_id: str) -> list[dict]:
+    ac = {(r["basis"], r["currency"]): r for r in st["ac"]}
+    to_go = []
+    for r in st["eac"]:
+        a = ac[(r["basis"], r["currency"])]
+        to_go.append({"basis": r["basis"], "currency": r["currency"],
+                      **{s: format(max(Decimal(r[s]) - Decimal(a[s]), Decimal(0)), "f") for s in SCENARIOS}})
+    f = plan.shrink_factor
+    shrink = [{**x, **{s: format((Decimal(x[s]) * f).quantize(minor_quantum(x["currency"])), "f")
+                       for s in SCENARIOS}} for x in to_go]
+    _, monthly = reusable_assets(wsp, batch_id)
+    stop = [{"basis": "estimate", "currency": c, **{s: format(v * plan.retention_months, "f") for s in SCENARIOS}}
+            for c, v in sorted(monthly.items())]
+    if Decimal(st["work"]["done"]) >= Decimal(st["work"]["expected"]):  # nothing planned is left to price
+        note = both("opt_exhausted")
+        return [{"action": "continue", "what": {k: f"{v} — {note[k]}" for k, v in both("opt_continue").items()},
+                 "cost_to_go": to_go},
+                {"action": "shrink", "what": {k: f"{v} — {note[k]}" for k, v in
+                                              both("opt_shrink", f=format(f, "f")).items()}, "cost_to_go": shrink},
+                {"action": "stop", "what": both("opt_stop", m=format(plan.retention_months, "f")), "cost_to_go": stop},
+                {"action": "retarget", "what": both("opt_retarget"), "cost_to_go": to_go}]
+    return [{"action": "continue", "what": both("opt_continue"), "cost_to_go": to_go},
+            {"action": "shrink", "what": both("opt_shrink", f=format(f, "f")), "cost_to_go": shrink},
+            {"action": "stop", "what": both("opt_stop", m=format(plan.retention_months, "f")), "cost_to_go": stop},
+            {"action": "retarget", "what": both("opt_retarget"), "cost_to_go": to_go}]
+
+
+def decisions(wsp, batch_id: str | None = None) -> list[dict]:
+    return [{"id": d["id"], "batch": d["batch_id"], "action": d["kind"], "created_at": d["created_at"].isoformat(),
+             "reason": d["rationale"], "by": d["author"], "reusable_assets": d["reusable_assets"],
+             "unknowns_removed": d["unknowns_removed"], "next_to_verify": d["next_to_verify"], **{
+                 k: d["body"].get(k) for k in ("approver", "gate", "verdict", "override", "options", "sunk_cost",
+                                               "evidence_sha256", "answers", "next_review", "supersedes",
+                                               "new_unknowns", "plan_version", "child_batch",
+                                               "assets_by_reference")}}
+            for d in repo.decision_rows(wsp.ledger, batch_id)]

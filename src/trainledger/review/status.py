@@ -1,0 +1,257 @@
+"""Execution: AC, EV, EAC, rounds, GPU-hours by state, gates and the alerts they raise (pure).
+
+Per plan basis and currency (figures of different bases are never added):
+
+* **AC** — the actual lines' low / expected / high.
+* **EV** — planned value of the useful work done: plan × min(Wa / Wp, 1), truncated to the minor
+  unit, so EV never exceeds the plan.
+* **EAC** — AC + remaining work (Wp − Wa, per scenario) × cost per unit: expected at the cost per
+  unit measured so far; low at the lower of that and the plan's low per unit; high at the higher of
+  it and the plan's high per unit. With no work measured yet: AC + the plan.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from decimal import ROUND_DOWN, ROUND_HALF_EVEN, Decimal
+
+from trainledger.ledger.audit import canonical, jsonable
+from trainledger.model.money import minor_quantum
+from trainledger.review.actuals import Actuals
+from trainledger.review.plan import SCENARIOS, Plan, Rng, holds, parse_condition, planned_on_curve
+from trainledger.review.texts import Term, both
+from trainledger.review.variance import LineVariance, text
+
+HALF = Decimal("0.5")
+
+
+def _q(d: Decimal, cur: str, rounding=ROUND_HALF_EVEN) -> Decimal:
+    return d.quantize(minor_quantum(cur), rounding)
+
+
+def _r(d: Rng, cur: str) -> dict[str, str]:
+    return {s: text(d.get(s), cur) for s in SCENARIOS}
+
+
+def groups(plan: Plan, act: Actuals) -> dict[tuple[str, str], dict]:
+    """(basis, currency) → plan Rng, AC Rng."""
+    out: dict[tuple[str, str], dict] = {}
+    for key, rng in plan.totals().items():
+        out[key] = {"plan": rng, "ac": Rng.zero()}
+    for pl in plan.lines:
+        a = act.planned.get(pl.id)
+        if a is not None:
+            g = out[(str(pl.basis), pl.currency)]
+            g["ac"] = Rng(*(g["ac"].get(s) + a.ac.get(s) for s in SCENARIOS))
+    for (_cat, basis, cur), a in act.unplanned.items():
+        g = out.setdefault((basis, cur), {"plan": Rng.zero(), "ac": Rng.zero()})
+        g["ac"] = Rng(*(g["ac"].get(s) + a.ac.get(s) for s in SCENARIOS))
+    return out
+
+
+def earned(plan_rng: Rng, work: Rng, done: Decimal, cur: str) -> Rng:
+    wp = work.expected
+    f = min(done / wp, Decimal(1)) if wp > 0 else Decimal(0)
+    return Rng(*(_q(plan_rng.get(s) * f, cur, ROUND_DOWN) for s in SCENARIOS))
+
+
+def at_completion(plan_rng: Rng, ac: Rng, work: Rng, done: Decimal, cur: str) -> Rng:
+    if done <= 0 or plan_rng.expected == 0:
+        return Rng(*(_q(ac.get(s) + plan_rng.get(s), cur) for s in SCENARIOS))
+    measured = ac.expected / done
+    per = {s: plan_rng.get(s) / work.get(s) if work.get(s) > 0 else Decimal(0) for s in SCENARIOS}
+    left = {s: max(work.get(s) - done, Decimal(0)) for s in SCENARIOS}
+    low = ac.low + left["low"] * min(measured, per["low"])
+    exp = ac.expected + left["expected"] * measured
+    high = ac.high + left["high"] * max(measured, per["high"])
+    return Rng(_q(low, cur), _q(max(exp, low), cur), _q(max(high, exp), cur))
+
+
+def metrics(plan: Plan, act: Actuals, lines: list[LineVariance], ev_eac: dict) -> dict[str, Decimal]:
+    """Figures stop rules may name (plan.METRICS), from the compute line when there is one."""
+    m: dict[str, Decimal] = {}
+    wp = plan.work.expected
+    m["work_done"] = act.work / wp if wp > 0 else Decimal(0)
+    comp = next((lv for lv in lines if lv.line == "compute"), None)
+    if comp is not None and comp.plan > 0:
+        m["spend_share"] = comp.actual / comp.plan
+        m["efficiency_variance_share"] = comp.efficiency / comp.plan
+        eac = ev_eac.get((comp.basis, comp.currency))
+        if eac is not None:
+            m["eac_over_plan"] = eac["eac"].expected / comp.plan - 1
+    a = act.planned.get("compute")
+    if a is not None and a.quantity > 0:
+        m["rework_share"] = a.rework_quantity / a.quantity
+    causes: dict[str, int] = {}
+    for r in act.runs:
+        if r.cause is not None and str(r.cause) != "exploration":
+            causes[str(r.cause)] = causes.get(str(r.cause), 0) + 1
+    m["same_cause_max"] = Decimal(max(causes.values(), default=0))
+    if plan.max_rounds:
+        m["rounds_used_share"] = Decimal(len(act.runs)) / Decimal(plan.max_rounds)
+    gaps = [c["gap"] for c in curves(plan, act) if c["gap"] is not None]
+    if gaps:
+        m["curve_gap"] = max(Decimal(g) for g in gaps)
+    return m
+
+
+def curves(plan: Plan, act: Actuals) -> list[dict]:
+    """Each planned metric curve at the work done: planned value, latest actual, and the gap
+    (positive = behind plan: above a lower-is-better curve, below a higher-is-better one)."""
+    out = []
+    frac = min(act.work / plan.work.expected, Decimal(1)) if plan.work.expected > 0 else Decimal(0)
+    for c in plan.curves:
+        planned = planned_on_curve(c, frac)
+        actual = act.latest_metrics.get(c["metric"])
+        gap = None
+        if actual is not None and planned != 0:
+            gap = ((actual - planned) if c["better"] == "lower" else (planned - actual)) / abs(planned)
+            gap = gap.quantize(Decimal("0.0001"))
+        out.append({"metric": c["metric"], "better": c["better"], "work_fraction": format(frac.quantize(
+            Decimal("0.0001")), "f"), "planned": format(planned, "f"),
+            "actual": None if actual is None else format(actual, "f"),
+            "gap": None if gap is None else format(gap, "f")})
+    return out
+
+
+def verdict(plan: Plan, m: dict[str, Decimal]) -> dict:
+    for rule in plan.rules:
+        conds = [parse_condition(c, f"rule {rule['id']}") for c in rule["when"]]
+        if all(holds(c, m) for c in conds):
+            return {"action": rule["action"], "rule": rule["id"], "when": rule["when"]}
+    return {"action": "continue", "rule": None, "when": []}
+
+
+def driver(group: list[LineVariance], act: Actuals, plan: Plan) -> dict[str, str]:
+    """The variance part that moved this basis and currency most, in words (en + zh-CN), explained
+    by the plan line and the state, reason or price that moved most inside it."""
+    parts = {k: sum((getattr(lv, k) for lv in group), Decimal(0)) for k in ("price", "volume", "efficiency", "rework")}
+    part = max(parts, key=lambda k: (abs(parts[k]), k))
+    lv = max(group, key=lambda x: (abs(getattr(x, part)), x.line))
+    cur = lv.currency
+    plan_total = sum((x.plan for x in group), Decimal(0))
+    share = f"{(parts[part] / plan_total * 100).quantize(Decimal('1'), ROUND_HALF_EVEN):+}%" if plan_total else "n/a"
+    amt = f"{_q(parts[part], cur):+} {cur}"
+    unit = Term(lv.quantities.get("unit", ""))
+    pl = next((p for p in plan.lines if p.id == lv.line), None)
+    a = act.planned.get(lv.line)
+    if part == "efficiency" and pl is not None and a is not None and a.quantity > 0 and lv.efficiency_by_state:
+        state = max(lv.efficiency_by_state, key=lambda s: (abs(lv.efficiency_by_state[s]), s))
+        if state in pl.efficiency and act.work > 0:
+            if state == "overhead":
+                actual = sum((v for k, v in a.by_state.items() if k not in pl.efficiency), Decimal(0))
+            else:
+                actual = a.by_state.get(state, Decimal(0))
+            return both("drv_eff_rate", amount=amt, share=share, state=Term(state), unit=unit,
+                        rate=(actual / act.work).quantize(Decimal("0.0001")),
+                        plan=pl.efficiency[state].expected.quantize(Decimal("0.0001")))
+        if state in pl.fixed:
+            return both("drv_eff_fixed", amount=amt, share=share, state=Term(state), unit=unit,
+                        qty=a.by_state.get(state, Decimal(0)).quantize(Decimal("0.01")),
+                        plan=pl.fixed[state].expected.quantize(Decimal("0.01")))
+        pct = f"{(a.by_state.get(state, Decimal(0)) / a.quantity * 100).quantize(Decimal('0.1'))} %"
+        return both("drv_efficiency", amount=amt, share=share, state=Term(state), pct=pct, unit=unit)
+    if part == "rework" and a is not None and a.rework:
+        (reason, cause), qty = max(a.rework.items(), key=lambda kv: (kv[1], kv[0]))
+        if pl is not None and pl.category == "labor":
+            return both("drv_rework_labor", amount=amt, share=share, role=Term(cause),
+                        qty=f"{qty.quantize(Decimal('0.01'))}")
+        return both("drv_rework", amount=amt, share=share, reason=Term(reason), cause=Term(cause),
+                    qty=f"{qty.quantize(Decimal('0.01'))}", unit=unit)
+    if part == "price" and pl is not None and a is not None and a.quantity > 0:
+        pa = (a.ac.expected / a.quantity).quantize(Decimal("0.0001"))
+        return both("drv_price", amount=amt, share=share, pa=pa, pp=pl.price.expected, unit=unit)
+    return both("drv_volume", amount=amt, share=share, wa=act.work.quantize(Decimal("0.01")),
+                wp=plan.work.expected.quantize(Decimal("0.01")))
+
+
+def build(plan: Plan, plan_id: int, act: Actuals, lines: list[LineVariance]) -> dict:
+    """The status object (``status --json``) and the alert candidates (``_alerts``, not shown)."""
+    g = groups(plan, act)
+    figs: dict[tuple[str, str], dict] = {}
+    for (basis, cur), x in sorted(g.items()):
+        figs[(basis, cur)] = {"plan": x["plan"], "ac": x["ac"],
+                              "ev": earned(x["plan"], plan.work, act.work, cur),
+                              "eac": at_completion(x["plan"], x["ac"], plan.work, act.work, cur)}
+
+    def listing(k: str) -> list[dict]:
+        return [{"basis": b, "currency": c, **_r(v[k], c)} for (b, c), v in figs.items()]
+
+    m = metrics(plan, act, lines, figs)
+    gates = []
+    cash_ac = sum((v["ac"].expected for (b, _c), v in figs.items() if b == "billed"), Decimal(0))
+    rec = verdict(plan, m)
+    for gate in plan.gates:
+        reached = (act.work >= Decimal(gate["at_work"]) * plan.work.expected
+                   and cash_ac >= Decimal(gate["min_spend"]))
+        gates.append({"id": gate["id"], "at_work": gate["at_work"], "min_spend": gate["min_spend"],
+                      "reached": reached, "verdict": rec if reached else None})
+    hours = _hours_by_state(plan, act)
+    used = len(act.runs)
+    status = {"batch": plan.batch, "plan_version": plan.version, "plan_id": plan_id,
+              "plan": listing("plan"), "ac": listing("ac"), "ev": listing("ev"), "eac": listing("eac"),
+              "rounds": {"used": used, "max": plan.max_rounds},
+              "work": {"unit": "Mtoken", "done": format(act.work, "f"), **plan.work.as_dict()},
+              "gpu_hours_by_state": hours,
+              "metrics": {k: format(v.quantize(Decimal("0.000001")), "f") for k, v in sorted(m.items())},
+              "curves": curves(plan, act),
+              "gates": gates}
+    snapshot = hashlib.sha256(canonical(jsonable(status)).encode()).hexdigest()
+    status["evidence_sha256"] = snapshot
+    status["_alerts"] = _candidates(plan, act, lines, figs, gates, used, snapshot)
+    return status
+
+
+def _hours_by_state(plan: Plan, act: Actuals) -> list[dict]:
+    comp = next((p for p in plan.lines if p.id == "compute"), None)
+    rows = []
+    planned_states = set(comp.efficiency) if comp else set()
+    for s in sorted(set(act.gpu_hours_by_state) | planned_states):
+        e = comp.efficiency.get(s) if comp else None
+        rows.append({"state": s, "actual": format(act.gpu_hours_by_state.get(s, Decimal(0)), "f"),
+                     "planned_for_work_done": format(act.work * e.expected, "f") if e else None,
+                     "planned_at_completion": format(plan.work.expected * e.expected, "f") if e else None})
+    if comp is not None and comp.rework:
+        a = act.planned.get("compute")
+        rows.append({"state": "rework (reruns)", "actual": format(a.rework_quantity if a else Decimal(0), "f"),
+                     "planned_for_work_done": None,
+                     "planned_at_completion": format(sum((r.expected for r in comp.rework.values()), Decimal(0)), "f")})
+    return rows
+
+
+def _candidates(plan, act, lines, figs, gates, used, snapshot) -> list[dict]:
+    out = []
+    by_key: dict[tuple[str, str], list[LineVariance]] = {}
+    for lv in lines:
+        by_key.setdefault((lv.basis, lv.currency), []).append(lv)
+    for (basis, cur), f in figs.items():
+        pe = f["plan"].expected
+        if pe <= 0:
+            continue
+        group = by_key.get((basis, cur))
+        drv = driver(group, act, plan) if group else {"en": "", "zh-CN": ""}
+        share = f["ac"].expected / pe * 100
+        for b in plan.bounds.get("spend_pct", []):
+            if share >= Decimal(b):
+                out.append({"key": f"spend:{basis}:{cur}:{b}", "kind": "spend", "bound": f"{b} %",
+                            "value": format(f["ac"].expected, "f"), "plan": format(pe, "f"),
+                            "basis": basis, "currency": cur, "driver": drv, "evidence_sha256": snapshot,
+                            "text": both("alert_spend", basis=Term(basis), currency=cur,
+                                         value=_q(f["ac"].expected, cur), bound=b, plan=_q(pe, cur))})
+        if plan.bounds.get("eac_high_over_plan_high", True) and f["eac"].high > f["plan"].high:
+            out.append({"key": f"eac_high:{basis}:{cur}", "kind": "eac_high", "bound": format(f["plan"].high, "f"),
+                        "value": format(f["eac"].high, "f"), "plan": format(f["plan"].high, "f"),
+                        "basis": basis, "currency": cur, "driver": drv, "evidence_sha256": snapshot,
+                        "text": both("alert_eac", basis=Term(basis), currency=cur, value=f["eac"].high,
+                                     plan=_q(f["plan"].high, cur))})
+    if plan.bounds.get("rounds_at_max", True) and plan.max_rounds and used >= plan.max_rounds:
+        out.append({"key": "rounds", "kind": "rounds", "bound": str(plan.max_rounds), "value": str(used),
+                    "driver": {"en": "", "zh-CN": ""}, "evidence_sha256": snapshot,
+                    "text": both("alert_rounds", value=used, bound=plan.max_rounds)})
+    for gate in gates:
+        if gate["reached"]:
+            v = gate["verdict"]["action"]
+            out.append({"key": f"gate:{gate['id']}", "kind": "gate", "bound": gate["at_work"], "value":
+                        format(act.work, "f"), "verdict": gate["verdict"], "driver": {"en": "", "zh-CN": ""},
+                        "evidence_sha256": snapshot, "text": both("alert_gate", id=gate["id"], verdict=Term(v))})
+    return out

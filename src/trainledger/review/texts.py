@@ -1,0 +1,143 @@
+"""English and Simplified Chinese text of plan / status / alerts / review / decide output."""
+
+from __future__ import annotations
+
+from trainledger.model.vocab import StorageClass
+from trainledger.model.vocab import label as _vocab_label
+
+# Names the plan adds to the shared vocabulary (model/vocab.py stays as it is).
+EXTRA: dict[str, tuple[str, str]] = {
+    "overhead": ("overhead (planned)", "计划额外占用"), "rework (reruns)": ("rework (reruns)", "返工（重跑）"),
+    "none": ("no cause", "无原因"), "review": ("review", "复盘"),
+    "kept": ("kept", "留存"), "retention": ("retention beyond plan", "超期留存"),
+    "gpu_hour": ("GPU-hour", "卡时"), "hour": ("hour", "工时"), "gib_month": ("GiB-month", "GiB·月"),
+}
+
+
+def label(value: object, lang: str = "en") -> str:
+    """``model.vocab.label`` plus the plan's own terms."""
+    v = str(value)
+    if v in EXTRA:
+        return EXTRA[v][1] if lang.lower().startswith("zh") else EXTRA[v][0]
+    return _vocab_label(value, lang)
+
+
+def storage_label(value: str, lang: str = "en") -> str:
+    try:
+        return _vocab_label(StorageClass(value), lang)
+    except ValueError:
+        return label(value, lang)
+
+TEXT: dict[str, tuple[str, str]] = {
+    "plan_title": ("Plan {batch} v{version}", "计划 {batch} 第 {version} 版"),
+    "reason": ("reason", "原因"), "author": ("by", "制定人"), "source": ("source", "来源"),
+    "work": ("planned useful work", "计划有效工作量"), "max_rounds": ("max rounds", "最大试验轮数"),
+    "line": ("line", "计划行"), "price": ("price", "价格"), "volume": ("volume", "工作量"),
+    "efficiency": ("efficiency", "效率"), "rework": ("rework", "返工"),
+    "rework_allowance": ("rework allowance", "返工额度"), "fixed": ("one-time", "一次性"),
+    "plan": ("plan", "计划"), "actual": ("actual", "实际"), "basis": ("basis", "口径"),
+    "currency": ("currency", "币种"), "low": ("low", "低"), "expected": ("expected", "预期"),
+    "high": ("high", "高"), "evidence": ("evidence", "证据等级"), "owner": ("owner", "负责人"),
+    "gates": ("gates", "评审关口"), "rules": ("stop rules", "停止规则"), "bounds": ("bounds", "约定边界"),
+    "assumptions": ("high-risk assumptions", "高风险假设"), "per_unit": ("per Mtoken", "每百万 token"),
+    "status_title": ("Status of {batch} against plan v{version}", "{batch} 执行状态（对照计划第 {version} 版）"),
+    "ac": ("actual cost (AC)", "实际成本 (AC)"), "ev": ("earned value (EV)", "挣值 (EV)"),
+    "eac": ("estimate at completion (EAC)", "完工估算 (EAC)"),
+    "rounds": ("rounds used", "已用轮数"), "of": ("of", "/"),
+    "work_done": ("useful work done", "已完成有效工作量"),
+    "hours_by_state": ("GPU-hours by state vs plan", "按资源状态的卡时与计划对比"),
+    "state": ("state", "状态"), "planned_to_date": ("plan for work done", "已完成工作对应计划"),
+    "planned_total": ("plan at completion", "完工计划"),
+    "alerts": ("alerts", "预警"), "open": ("open — awaiting a decision", "未决——等待决策"),
+    "answered": ("answered by decision {d}", "已由决策 {d} 答复"),
+    "no_alerts": ("no alerts", "无预警"),
+    "gate_reached": ("gate {id} reached at {frac} of planned work; rules recommend: {verdict}",
+                     "关口 {id} 已到（计划工作量的 {frac}）；规则建议：{verdict}"),
+    "gate_pending": ("gate {id} at {frac} of planned work: not reached", "关口 {id}（计划工作量的 {frac}）：未到"),
+    "verdict_note": ("a recommendation, never an automatic stop", "仅为建议，不会自动停止"),
+    "review_title": ("Review of {batch} against plan v{version}", "{batch} 复盘（对照计划第 {version} 版）"),
+    "bridge": ("variance bridge: actual − plan = price + volume + efficiency + rework",
+               "差异桥：实际 − 计划 = 价格 + 工作量 + 效率 + 返工"),
+    "by_state": ("efficiency by state", "效率差异按资源状态"),
+    "by_reason": ("rework by reason and cause", "返工差异按原因与失败归因"),
+    "classes": ("runs by review class", "运行按复盘归类"),
+    "lessons": ("lessons: assumptions that moved", "教训：变动的假设"),
+    "decision_title": ("Decision {id} on {batch}: {action}", "关于 {batch} 的决策 {id}：{action}"),
+    "options": ("options and cost to go", "选项与剩余成本"), "verdict": ("rule verdict", "规则建议"),
+    "override": ("override of the rule", "推翻规则建议"), "approver": ("second approver", "第二审批人"),
+    "sunk": ("sunk cost (shown, not used by the rule)", "沉没成本（仅展示，不参与规则）"),
+    "evidence_hash": ("evidence hash", "证据哈希"), "next_review": ("next review", "下次复核"),
+    "supersedes": ("supersedes", "取代"), "answers": ("answers alerts", "答复预警"),
+    "assets": ("reusable assets", "可复用资产"), "unknowns": ("unknowns removed", "已消除的未知"),
+    "new_unknowns": ("new unknowns", "新的未知"), "to_verify": ("still to verify", "仍需验证"),
+    "curve": ("{metric} at {frac} of planned work", "{metric}（计划工作量的 {frac}）"),
+    "gap": ("behind plan by", "落后计划"),
+    "child": ("child batch {child} takes {n} asset(s) by reference", "子批次 {child} 按引用沿用 {n} 项资产"),
+    "yes": ("yes", "是"), "no": ("no", "否"), "class": ("class", "类别"), "path": ("path", "路径"),
+    "before": ("before", "之前"), "after": ("after", "之后"), "none": ("none", "无"),
+    "monthly": ("monthly cost", "月成本"), "expiry": ("expiry / review", "到期 / 复核"),
+    "unplanned": ("unplanned", "计划外"), "sheet_section": ("Plan vs actual", "计划与实际"),
+    "decisions": ("decisions", "决策"), "no_plan": ("no plan yet", "尚无计划"),
+    # alert drivers
+    "alert_spend": ("{basis} {currency}: actual {value} reached {bound} % of plan expected {plan}",
+                    "{basis} {currency}：实际 {value} 已达计划预期 {plan} 的 {bound} %"),
+    "alert_eac": ("{basis} {currency}: EAC high {value} above plan high {plan}",
+                  "{basis} {currency}：完工估算上限 {value} 高于计划上限 {plan}"),
+    "alert_rounds": ("rounds used {value} reached the maximum {bound}", "已用轮数 {value} 达到上限 {bound}"),
+    "alert_gate": ("gate {id} reached: rules recommend {verdict}", "关口 {id} 已到：规则建议{verdict}"),
+    "drv_efficiency": ("efficiency {amount} ({share} of plan): {state} {pct} of allocated {unit}",
+                       "效率 {amount}（占计划 {share}）：{state}占已分配{unit}的 {pct}"),
+    "drv_eff_rate": ("efficiency {amount} ({share} of plan): {state} {rate} {unit} per Mtoken against plan {plan}",
+                     "效率 {amount}（占计划 {share}）：{state}每百万 token {rate} {unit}，计划 {plan}"),
+    "drv_eff_fixed": ("efficiency {amount} ({share} of plan): {state} {qty} {unit} against a one-time plan of {plan}",
+                      "效率 {amount}（占计划 {share}）：{state} {qty} {unit}，一次性计划 {plan}"),
+    "drv_rework_labor": ("rework {amount} ({share} of plan): {role} {qty} hours of rework",
+                         "返工 {amount}（占计划 {share}）：{role}返工 {qty} 工时"),
+    "drv_rework": ("rework {amount} ({share} of plan): {reason} ({cause}) {qty} {unit}",
+                   "返工 {amount}（占计划 {share}）：{reason}（{cause}）{qty} {unit}"),
+    "drv_price": ("price {amount} ({share} of plan): paid {pa} per {unit} against plan {pp}",
+                  "价格 {amount}（占计划 {share}）：实付每{unit} {pa}，计划 {pp}"),
+    "drv_volume": ("volume {amount} ({share} of plan): work done {wa} of planned {wp} Mtoken",
+                   "工作量 {amount}（占计划 {share}）：已完成 {wa} / 计划 {wp} 百万 token"),
+    "opt_continue": ("continue as planned: remaining work at the efficiency measured so far",
+                     "按计划继续：剩余工作按目前实测效率"),
+    "opt_shrink": ("shrink: cut the remaining rounds to {f} of the plan", "缩小：剩余轮次压缩为计划的 {f}"),
+    "opt_stop": ("stop: only the retention of kept objects for {m} months", "停止：只剩保留对象 {m} 个月的存储费用"),
+    "opt_exhausted": ("the planned work is done: the plan prices nothing further; re-plan before going on",
+                      "计划工作量已完成：计划不再覆盖后续成本；继续前请重新制定计划"),
+    "opt_retarget": ("retarget: a linked child batch reusing the assets by reference; needs its own plan",
+                     "重定目标：开一个关联子批次，按引用复用资产；需单独做计划"),
+}
+
+
+def rework_text(rework_by: dict[str, str], lang: str, fmt) -> list[str]:
+    """``fault retry +3,775.39 = infra fault 5,386.88 + config error 333.68 − allowance 1,944.17``:
+    each reason's net part, the causes' actual cost and the allowance it is measured against."""
+    from decimal import Decimal
+
+    out = []
+    for reason in sorted(k for k in rework_by if "/" not in k):
+        net = Decimal(rework_by[reason])
+        causes = {k.split("/", 1)[1]: Decimal(v) for k, v in rework_by.items() if k.startswith(reason + "/")}
+        allowance = sum(causes.values(), Decimal(0)) - net
+        if not net and not causes:
+            continue
+        expr = " + ".join(f"{label(c, lang)} {fmt(str(v))}" for c, v in sorted(causes.items())) or "0"
+        if allowance:
+            expr += f" − {t('rework_allowance', lang)} {fmt(str(allowance))}"
+        out.append(f"{label(reason, lang)} {fmt(str(net))} = {expr}")
+    return out
+
+
+def t(key: str, lang: str = "en", **kw: object) -> str:
+    en, zh = TEXT[key]
+    s = zh if lang.lower().startswith("zh") else en
+    return s.format(**{k: (label(v, lang) if isinstance(v, Term) else v) for k, v in kw.items()})
+
+
+class Term(str):
+    """A vocabulary value to show through ``model.vocab.label`` in the reader's language."""
+
+
+def both(key: str, **kw: object) -> dict[str, str]:
+    return {"en": t(key, "en", **kw), "zh-CN": t(key, "zh-CN", **kw)}

@@ -1,0 +1,120 @@
+"""Plan against actual, split exactly into price, volume, efficiency and rework (no leftover).
+
+For one plan line with plan price ``Pp``, planned work ``Wp``, efficiency ``E = Σ E[state]``
+(quantity per unit of work), fixed quantity ``F`` and rework allowance ``Rp``; and actuals: cost
+``A``, useful work ``Wa``, non-rework quantity ``H = Σ H[state]`` and rework quantity ``Ra``
+(``Qa = H + Ra``)::
+
+    plan        = Pp × (F + Wp × E + Rp)
+    price       = A − Pp × Qa                 = (Pa − Pp) × Qa   with Pa = A / Qa
+    volume      = Pp × E × (Wa − Wp)          useful work done vs planned, at plan price and efficiency
+    efficiency  = Pp × (H − F − Wa × E)       quantity per unit of work vs plan, by state
+    rework      = Pp × (Ra − Rp)              rerun quantity vs the allowance, by reason and cause
+
+    price + volume + efficiency + rework = A − plan      (exact in Decimal; no division anywhere)
+
+Every figure uses the plan's *expected* values and the actual lines' *expected* amounts. A cost of
+a kind the plan has no line for is **unplanned**: plan 0, its rework lines under rework and the rest
+under volume (work the plan did not foresee).
+"""
+
+from __future__ import annotations
+
+import decimal
+from collections import defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from trainledger.model.money import minor_quantum
+from trainledger.review.actuals import Actuals, LineActual
+from trainledger.review.plan import Plan, PlanLine
+
+CTX = decimal.Context(prec=80)  # products of exact decimals stay exact far beyond money's needs
+PARTS = ("price", "volume", "efficiency", "rework")
+
+
+@dataclass(frozen=True)
+class LineVariance:
+    line: str
+    basis: str
+    currency: str
+    plan: Decimal
+    actual: Decimal
+    price: Decimal
+    volume: Decimal
+    efficiency: Decimal
+    rework: Decimal
+    efficiency_by_state: dict[str, Decimal] = field(default_factory=dict)
+    rework_by: dict[str, Decimal] = field(default_factory=dict)  # "reason" or "reason/cause"
+    quantities: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def total(self) -> Decimal:
+        return self.actual - self.plan
+
+
+def split_line(pl: PlanLine, work_plan: Decimal, a: LineActual | None, work_done: Decimal) -> LineVariance:
+    with decimal.localcontext(CTX):
+        a = a or LineActual()
+        pp = pl.price.expected
+        e = {k: r.expected for k, r in pl.efficiency.items()}
+        f = {k: r.expected for k, r in pl.fixed.items()}
+        rp = {k: r.expected for k, r in pl.rework.items()}
+        e_tot, f_tot, rp_tot = (sum(x.values(), Decimal(0)) for x in (e, f, rp))
+        plan = pp * (f_tot + work_plan * e_tot + rp_tot)
+        actual = a.ac.expected
+        h = sum(a.by_state.values(), Decimal(0))
+        ra = a.rework_quantity
+        price = actual - pp * (h + ra)
+        volume = pp * e_tot * (work_done - work_plan)
+        eff_by: dict[str, Decimal] = {}
+        for s in sorted(set(a.by_state) | set(e) | set(f)):
+            eff_by[s] = pp * (a.by_state.get(s, Decimal(0)) - f.get(s, Decimal(0)) - work_done * e.get(s, Decimal(0)))
+        efficiency = sum(eff_by.values(), Decimal(0))
+        rw_by: dict[str, Decimal] = defaultdict(Decimal)
+        for k, v in rp.items():
+            rw_by[k] -= pp * v
+        for (reason, cause), q in a.rework.items():
+            rw_by[reason] += pp * q
+            rw_by[f"{reason}/{cause}"] += pp * q  # detail inside its reason; not added twice below
+        rework = sum((v for k, v in rw_by.items() if "/" not in k), Decimal(0))
+    return LineVariance(line=pl.id, basis=str(pl.basis), currency=pl.currency, plan=plan, actual=actual,
+                        price=price, volume=volume, efficiency=efficiency, rework=rework,
+                        efficiency_by_state=eff_by, rework_by=dict(rw_by),
+                        quantities={"unit": pl.unit, "planned_work": format(work_plan, "f"),
+                                    "work_done": format(work_done, "f"), "actual_quantity": format(h + ra, "f"),
+                                    "rework_quantity": format(ra, "f"),
+                                    "planned_quantity": format(f_tot + work_plan * e_tot + rp_tot, "f")})
+
+
+def split_unplanned(key: tuple[str, str, str], a: LineActual) -> LineVariance:
+    category, basis, currency = key
+    actual = a.ac.expected
+    return LineVariance(line=f"unplanned:{category}", basis=basis, currency=currency, plan=Decimal(0),
+                        actual=actual, price=Decimal(0), volume=actual - a.rework_amount,
+                        efficiency=Decimal(0), rework=a.rework_amount)
+
+
+def split(plan: Plan, act: Actuals) -> list[LineVariance]:
+    out = [split_line(pl, plan.work.expected, act.planned.get(pl.id), act.work) for pl in plan.lines]
+    out += [split_unplanned(k, a) for k, a in sorted(act.unplanned.items())]
+    return out
+
+
+def text(d: Decimal, currency: str) -> str:
+    """Exact decimal text: trailing zeros dropped down to the currency's minor unit, never a digit cut."""
+    q = minor_quantum(currency)
+    d = d.normalize()
+    exp = d.as_tuple().exponent
+    return format(d.quantize(q) if isinstance(exp, int) and exp > q.as_tuple().exponent else d, "f")
+
+
+def by_basis(lines: list[LineVariance]) -> list[dict]:
+    """One row per basis and currency: sums of the lines' exact parts (never across bases)."""
+    acc: dict[tuple[str, str], dict[str, Decimal]] = {}
+    for lv in lines:
+        row = acc.setdefault((lv.basis, lv.currency), defaultdict(Decimal))
+        for k in ("plan", "actual", *PARTS):
+            row[k] += getattr(lv, k)
+    return [{"basis": b, "currency": c, **{k: text(v[k], c) for k in ("plan", "actual", *PARTS)}}
+            for (b, c), v in sorted(acc.items())]
