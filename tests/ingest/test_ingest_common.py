@@ -51,14 +51,52 @@ FIXTURES = {
         '{"name":"p","namespace":"ns","creationTimestamp":"2026-01-01T00:00:00Z"},"status":'
         '{"phase":"Pending"}}]}\n',
     ),
+    "aliyun": ("split.csv", "账单日期,分拆项ID,应付金额\n2026-01-01,i-1,1.50\n"),
+    "huawei": (
+        "res.csv",
+        "资源ID,使用开始时间,使用结束时间,应付金额\n"
+        "vm-1,2026-01-01 00:00:00 GMT+08:00,2026-01-01 01:00:00 GMT+08:00,0.12345678\n",
+    ),
+    "volcengine": (
+        "volc.csv",
+        "InstanceNo,ExpenseDate,PayableAmount\ni-1,2026-01-01,2\n",
+    ),
+    "inventory": (
+        "cfg/2026-01-01/manifest.json",
+        '{"sourceBucket": "b", "fileFormat": "CSV", "fileSchema": "Bucket, Key, Size, StorageClass",'
+        ' "creationTimestamp": "1767225600000", "files": [{"key": "data/a.csv", "size": 1}]}',
+    ),
+    "worklog": (
+        "worklog.csv",
+        "Issue Key,Author,Started,Time Spent (s),Labels\n"
+        "LLM-1,me,2026-01-01T09:00:00.000+0800,3600,role:vendor phase:run\n",
+    ),
+    "mlflow": ("mlruns/0/r1/meta.yaml", "run_id: r1\nstart_time: 1767225600000\nstatus: 1\n"),
+    "wandb": ("h.jsonl", '{"_step": 1, "_timestamp": 1767225600, "run": "r1"}\n'),
+    "mapped_bills": ("b.csv", "cost,day\n1.50,2026-01-01\n"),
+    "mapped_storage": ("s.csv", "object,bytes\na/b,10\n"),
+    "mapped_labor": ("l.csv", "who,day,h\nme,2026-01-01,2\n"),
+    "mapped_progress": ("p.csv", "t,job\n2026-01-01T00:00:00Z,1\n"),
 }
 OPTIONS = {"slurm": {"tz": "Asia/Shanghai"}, "jobs": {"preset": "alibaba-openb-2023"},
-           "occupancy": {"preset": "philly", "tz": "UTC"}, "steps": {"preset": "alibaba-pai-2020"}}  # fmt: skip
+           "occupancy": {"preset": "philly", "tz": "UTC"}, "steps": {"preset": "alibaba-pai-2020"},
+           "inventory": {"storage_prefixes": [("b/", "cache")]}}  # fmt: skip
+# files a fixture needs beside it (an inventory's data file), and the mapped kinds' mappings
+EXTRA_FILES = {"inventory": ("cfg/data/a.csv", '"b","k","10","STANDARD"\n')}
+MAPPINGS = {
+    "mapped_bills": 'table = "bill_lines"\n[columns]\nbilled_cost = ["cost"]\n[constants]\n'
+    'currency = "CNY"\n[period]\nday = ["day"]\n',
+    "mapped_storage": 'table = "storage_objects"\n[columns]\npath = ["object"]\nsize_bytes = ["bytes"]\n'
+    '[constants]\nstorage_class = "cache"\nowner = "me"\npurpose = "x"\n',
+    "mapped_labor": 'table = "labor_entries"\n[columns]\nperson = ["who"]\ndate = ["day"]\nhours = ["h"]\n'
+    '[constants]\nrole = "vendor"\nphase = "run"\n',
+    "mapped_progress": 'table = "progress_events"\n[columns]\nts = ["t"]\nrun = ["job"]\n[constants]\n'
+    'event = "start"\n',
+}
 
 
 def test_registry():
-    assert KINDS == ("slurm", "focus", "storage", "timesheet", "progress", "invoice", "jobs",
-                     "occupancy", "steps", "k8s")  # fmt: skip
+    assert KINDS[:6] == ("slurm", "focus", "storage", "timesheet", "progress", "invoice")
     assert set(KINDS) == set(KIND_TABLES) == set(FIXTURES)
     for imp in IMPORTERS:
         assert isinstance(imp, Importer)
@@ -82,6 +120,12 @@ def test_unknown_kind(lake, write):
 def test_reimport_adds_nothing(kind, lake, write):
     name, text = FIXTURES[kind]
     path = write(name, text)
+    if kind in EXTRA_FILES:
+        write(*EXTRA_FILES[kind])
+    options = dict(OPTIONS.get(kind, {}))
+    if kind in MAPPINGS:
+        options["mapping"] = str(write(f"{kind}.toml", MAPPINGS[kind]))
+    OPTIONS[kind] = options  # the second import below uses the same options
     first = run(kind, path, lake, **OPTIONS.get(kind, {}))
     assert first.accepted == first.rows_read > 0 and first.quarantined == 0
     part = lake.partition_path(KIND_TABLES[kind], first.sha256)

@@ -236,16 +236,16 @@ def test_cluster_job_id_raw_and_other_columns_are_kept(lake, write):
         ("b", "7_3", "1042"),
     ]
     assert [json.loads(r["extra"]) for r in rows] == [
-        {"Partition": "gpu"},
-        {"Partition": "h800"},
-        {},
+        {"Partition": "gpu", "attempt": 1},
+        {"Partition": "h800", "attempt": 1},  # another cluster's job 1000: its own first attempt
+        {"attempt": 1},
     ]
 
 
 def test_without_cluster_columns_they_are_empty(lake, write):
     run("slurm", write("sacct.txt", SACCT), lake, tz="UTC")
     rows = lake.read("jobs").to_pylist()
-    assert {(r["cluster"], r["job_id_raw"], r["extra"]) for r in rows} == {("", "", "{}")}
+    assert {(r["cluster"], r["job_id_raw"]) for r in rows} == {("", "")}
 
 
 DST_HEADER = "JobID|JobName|Submit|Start|End|Elapsed|State|AllocTRES|NodeList\n"

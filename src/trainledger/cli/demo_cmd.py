@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
 from pathlib import Path
 
 import click
 
 from trainledger import fmt
 from trainledger.cli.output import note
-from trainledger.demo import DEFAULT_SEED, SCENARIOS
+from trainledger.demo import DEFAULT_SEED, SCENARIOS, DemoFiles
 from trainledger.demo import plans as plan_loop
 from trainledger.errors import BadInput
 from trainledger.ingest import KINDS
 from trainledger.report.render import in_seed_order, render
 from trainledger.service import Workspace
 
-IMPORT_ORDER = KINDS  # every source kind, in registry order; the demo imports those it generates
+# every source kind the demo generates, through the same importers a user calls
+IMPORT_ORDER = tuple(k for k in KINDS if k in {f.name for f in fields(DemoFiles)})
 
 
 def run_demo(directory: Path, seed: int, echo=click.echo, *, db_url: str = "",

@@ -42,7 +42,8 @@ def init(ctx: click.Context, directory: str | None, db_url: str, currency: str) 
               help="Text encoding when not UTF-8/UTF-16, e.g. gb18030 for Excel exports in Chinese.")
 @click.option("--preset", default=None, help="Built-in mapping (jobs, occupancy, steps), e.g. alibaba-openb-2023.")
 @click.option("--mapping", default=None, type=click.Path(dir_okay=False),
-              help="A TOML mapping of the file's columns (jobs, occupancy, steps); see docs/formats.md.")
+              help="A TOML mapping of the file's columns (jobs, occupancy, steps; mapped_* kinds also take a"
+                   " vendor preset name); see docs/formats.md.")
 @click.option("--set", "fixed", multiple=True, metavar="FIELD=VALUE",
               help="A field the file does not hold (mapped kinds), e.g. --set vc=vc6YE or --set job=job_1.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the counts.")
@@ -72,6 +73,17 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
         click.echo(f"{r.path}: {r.accepted} accepted, {r.duplicates} duplicate, {r.quarantined} quarantined"
                    + (f", {r.flagged} accepted with flags (see the lake's imports.jsonl)" if r.flagged else "")
                    + (f" → {r.quarantine_file}" if r.quarantine_file else ""))
+        if r.flagged and _bill_kind(kind):  # FOCUS problems per rule / 按规则
+            from trainledger.ingest.focus import source_report
+
+            for rule, columns in source_report(wsp.lake, r.sha256).items():
+                click.echo(f"  {rule}: " + ", ".join(f"{c} {n}" for c, n in sorted(columns.items())))
+
+
+def _bill_kind(kind: str) -> bool:
+    from trainledger.ingest.schemas import KIND_TABLES
+
+    return KIND_TABLES.get(kind) == "bill_lines"
 
 
 def _local_times(kind: str, options: dict) -> bool:

@@ -13,24 +13,32 @@
     lakefs.py     the lake's filesystem primitives: atomic publish, locks, append-only lines
     schemas.py    the pyarrow schema of each lake table (the contract of docs/formats.md)
     slurm.py      sacct --parsable2 → jobs (hostlists, AllocTRES, Comment tags, --tz)
-    focus.py      FOCUS 1.0 CSV / Parquet → bill_lines (flag non-conformance, keep the money)
+    focus.py      FOCUS 1.0 - 1.3 CSV / Parquet → bill_lines (flag non-conformance, keep the money)
     storage.py    storage inventory CSV → storage_objects (prefix rules, governance flags)
     timesheet.py  time entries CSV → labor_entries
     progress.py   training progress JSONL → progress_events
     invoice.py    vendor invoices CSV → external_services
-    mapping.py    declarative TOML mappings (presets/*.toml): columns → fields, times, states
+    mapping.py    job-side TOML mappings (presets/*.toml): columns → fields, times, states
     tabular.py    MappedImporter: a CSV read through a mapping (header check, --set constants)
     mapped.py     any job table CSV through a mapping → jobs (presets: openb pods, Helios/Acme)
     occupancy.py  running / pending / idle GPUs or nodes over time → occupancy (helios, philly)
     steps.py      per-worker step times of a distributed job → worker_steps (alibaba-pai-2020)
     kube.py       Kubernetes pods (kubectl get pods -o json, watch streams) → jobs
+    s3inv.py      S3 / OSS inventory reports (manifest.json + data files) → storage_objects
+    worklog.py    Jira-style worklog CSV → labor_entries
+    mlflow.py     an MLflow file-store run (meta.yaml, metrics/, tags/, params/) → progress_events
+    vendor_mapping.py  the vendor-file TOML mapping format and vendor spellings (times, ranges, tags)
+    remap.py      MappedImporter: a native importer behind a mapping — the Chinese cloud bills
+                  (aliyun, huawei, volcengine), W&B histories and the mapped_* kinds
+    vendor_presets/  the built-in vendor mappings (TOML): Chinese cloud bills, W&B
 
 Options (``import_files(..., options=...)``): ``tz`` (slurm, required), ``currency`` (focus and
 invoice default), ``storage_prefixes`` ((prefix, storage class) pairs), ``import_date``
 (storage snapshot date default), ``timesheet_batch_column`` (default ``batch``), ``encoding``
 (text files; default: UTF-8 with or without BOM, or UTF-16 with BOM — e.g. ``gb18030`` for
 Excel exports on Chinese Windows), ``preset`` / ``mapping`` (jobs, occupancy, steps: the TOML
-mapping of the file's columns), ``set`` (``FIELD=VALUE`` texts: fields the file does not hold;
+mapping of the file's columns; mapped_* kinds: a TOML file or a vendor preset name),
+``worklog_roles`` / ``worklog_phase`` (worklog), ``set`` (``FIELD=VALUE`` texts: fields the file does not hold;
 for k8s ``cluster`` and ``gpu_replicas``). The options that change what rows become are part of an
 import's identity: the same file imported again with the same ones is not read again.
 """
@@ -47,14 +55,18 @@ from trainledger.ingest.focus import FocusImporter
 from trainledger.ingest.invoice import InvoiceImporter
 from trainledger.ingest.kube import KubeImporter
 from trainledger.ingest.mapped import MappedJobsImporter
+from trainledger.ingest.mlflow import MlflowImporter
 from trainledger.ingest.occupancy import OccupancyImporter
 from trainledger.ingest.progress import ProgressImporter
+from trainledger.ingest.remap import MappedImporter
 from trainledger.ingest.run import run_import
+from trainledger.ingest.s3inv import InventoryImporter
 from trainledger.ingest.slurm import SlurmImporter
 from trainledger.ingest.steps import StepsImporter
 from trainledger.ingest.storage import StorageImporter
 from trainledger.ingest.text import check_encoding, sniff
 from trainledger.ingest.timesheet import TimesheetImporter
+from trainledger.ingest.worklog import WorklogImporter
 
 if TYPE_CHECKING:
     from trainledger.lake import Lake
@@ -70,6 +82,24 @@ IMPORTERS: tuple[Importer, ...] = (
     OccupancyImporter(),
     StepsImporter(),
     KubeImporter(),
+    # native Chinese cloud bills: FOCUS's bill table through a preset mapping (vendor_presets/*.toml)
+    MappedImporter("aliyun", FocusImporter(), "an Alibaba Cloud split-item bill (分账账单)",
+                   "aliyun-split-bill"),
+    MappedImporter("huawei", FocusImporter(), "a Huawei Cloud resource detail bill (资源详单)",
+                   "huawei-resource-bill"),
+    MappedImporter("volcengine", FocusImporter(), "a Volcano Engine bill detail (账单明细)",
+                   "volcengine-bill"),
+    InventoryImporter(),  # S3 / OSS inventory reports, by their manifest.json
+    WorklogImporter(),  # Jira-style worklogs into labor_entries
+    # experiment trackers, into the progress table
+    MlflowImporter(),
+    MappedImporter("wandb", ProgressImporter(), "a W&B run history (wandb-history.jsonl or CSV)",
+                   "wandb-history"),
+    # any CSV / Parquet / JSONL through the user's mapping (``options["mapping"]``)
+    MappedImporter("mapped_bills", FocusImporter(), "a bill table read through a mapping"),
+    MappedImporter("mapped_storage", StorageImporter(), "a storage table read through a mapping"),
+    MappedImporter("mapped_labor", TimesheetImporter(), "a labor table read through a mapping"),
+    MappedImporter("mapped_progress", ProgressImporter(), "a progress table read through a mapping"),
 )
 KINDS: tuple[str, ...] = tuple(i.kind for i in IMPORTERS)
 

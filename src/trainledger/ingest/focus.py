@@ -1,9 +1,15 @@
-"""``focus``: FinOps FOCUS 1.0 bills, CSV or Parquet → table ``bill_lines``.
+"""``focus``: FinOps FOCUS 1.0 - 1.3 bills, CSV or Parquet → table ``bill_lines``.
 
 Money is real, so a row whose money parses is kept even when its enumerations do not conform to
 FOCUS (it is *flagged*); a row whose money does not parse, whose charge period is missing or
 runs backwards, or which has no currency, is quarantined. Columns trainledger does not model
 are kept, non-null, in the ``extra`` JSON column so nothing on the bill is lost.
+
+Later versions: ``ServiceProviderName`` (1.3) feeds ``provider`` before the deprecated
+``ProviderName``; ``HostProviderName``, capacity reservations (1.1) and the split-allocation
+columns (1.3, ``Allocated*``) are kept in ``extra`` and checked against each other; an allocated
+charge's ``AllocatedTags`` join its ``tags``; a ``ChargeClass = Correction`` row that corrects an
+earlier charge period is noted. ``validation_report`` counts the flags per FOCUS rule.
 """
 
 from __future__ import annotations
@@ -139,7 +145,7 @@ class FocusImporter(DelimitedImporter):
         _text("SkuPriceId"),
         _text("ServiceName"),
         _text("ServiceCategory"),
-        _text("ProviderName", "provider", "Provider"),
+        _text("ServiceProviderName", "provider", "ProviderName", "Provider"),  # 1.3 renamed it
         _text("RegionId", "region", "Region"),
         _text("BillingAccountId"),
         _text("SubAccountId"),
@@ -246,9 +252,92 @@ class FocusImporter(DelimitedImporter):
         if note:
             flags.append(note)
             extra["Tags"] = values["tags"]
+        flags += conformance(values, extra, tags)
         values["tags"] = dumps(tags)
         values["extra"] = dumps(extra)
         return values
+
+
+def _folded(extra: Mapping[str, Any]) -> dict[str, Any]:
+    """``extra`` by case-folded name: FOCUS columns trainledger keeps there, found by name."""
+    return {k.casefold(): v for k, v in extra.items()}
+
+
+CAPACITY_STATUS = frozenset({"Used", "Unused"})
+
+
+def conformance(values: dict[str, Any], extra: Mapping[str, Any], tags: dict[str, Any]) -> list[str]:
+    """FOCUS 1.1 - 1.3 requirements between columns (each a flag, never a quarantine), and the
+    1.3 split-allocation tags merged into ``tags`` (allocated wins; kept in extra as written)."""
+    out: list[str] = []
+    got = _folded(extra).get
+    status, category = values["commitment_discount_status"], values["charge_category"]
+    if status is not None and values["commitment_discount_id"] is None:
+        out.append("CommitmentDiscountStatus is set but CommitmentDiscountId is null")
+    if status is not None and category not in (None, "Usage"):
+        out.append(f"CommitmentDiscountStatus is set on a {category} row (only Usage rows have one)")
+    cap_status, cap_id = got("capacityreservationstatus"), got("capacityreservationid")
+    if cap_status is not None and cap_status not in CAPACITY_STATUS:
+        out.append(f"CapacityReservationStatus {cap_status!r} is not a FOCUS 1.1 value")
+    if cap_status is not None and cap_id is None:
+        out.append("CapacityReservationStatus is set but CapacityReservationId is null")
+    allocated = [n for n in ALLOCATED if got(n.casefold()) is not None]
+    if allocated and got("allocatedmethodid") is None:
+        out.append(f"AllocatedMethodId is null on an allocated charge ({', '.join(allocated)} set)")
+    raw = got("allocatedtags")
+    if raw is not None:
+        more, note = parse_tags(raw)
+        if note:
+            out.append("Allocated" + note)
+        for k, v in more.items():
+            if k in tags and tags[k] != v:
+                out.append(f"AllocatedTags: tag {k!r} overrides the origin charge's value")
+            tags[k] = v
+    period, billing = values["charge_period_start"], values["billing_period_start"]
+    if values["charge_class"] == "Correction" and billing is not None and period < billing:
+        out.append(
+            f"correction: corrects the charge period from {period.date().isoformat()} in the "
+            f"billing period from {billing.date().isoformat()}"
+        )
+    return out
+
+
+ALLOCATED = ("AllocatedResourceId", "AllocatedResourceName", "AllocatedTags", "AllocatedMethodDetails")
+# Each flag of a bill line, by the FOCUS rule it reports (first match wins); notes that are no
+# non-conformance (a correction, a float read exactly) are not problems.
+RULES: tuple[tuple[str, str], ...] = (
+    ("correction", r"^correction: "),
+    ("provisional bill", r"^provisional: "),  # evidence notes of a mapped vendor bill
+    ("evidence note", r"^note: "),
+    ("allowed values", r"is not a FOCUS [\d.]+ value"),
+    ("Tags is a JSON object", r"Tags is not (JSON|a JSON object)|Tags repeats key"),
+    ("commitment discount columns agree", r"^CommitmentDiscountStatus is set"),
+    ("capacity reservation columns agree", r"^CapacityReservationStatus is set"),
+    ("allocated charges name their method", r"^AllocatedMethodId is null"),
+    ("allocated tags", r"^AllocatedTags: "),
+    ("timestamp precision", r"nanoseconds truncated"),
+    ("decimal type", r"binary float"),
+    ("not null", r" is null"),
+)
+
+
+def validation_report(flag_lists: Any) -> dict[str, dict[str, int]]:
+    """{rule: {column: rows}} over the flag lists of bill lines: FOCUS problems per rule."""
+    import re
+
+    compiled = [(rule, re.compile(rx)) for rule, rx in RULES]
+    out: dict[str, dict[str, int]] = {}
+    for flags in flag_lists:
+        if isinstance(flags, str):
+            flags = json.loads(flags)
+        for f in flags:
+            rule = next((r for r, rx in compiled if rx.search(f)), "other")
+            column = {"correction": "ChargeClass", "provisional bill": "rows", "evidence note": "rows"}.get(
+                rule
+            ) or f.split(":", 1)[0].split(" ", 1)[0]
+            by_col = out.setdefault(rule, {})
+            by_col[column] = by_col.get(column, 0) + 1
+    return out
 
 
 def _microseconds(batch: Any) -> tuple[Any, dict[int, list[str]]]:
@@ -311,3 +400,14 @@ def parse_tags(value: Any) -> tuple[dict[str, Any], str | None]:
     if repeated:
         return obj, f"Tags repeats key(s) {sorted(set(repeated))}; kept the last value"
     return obj, None
+
+
+def source_report(lake: Any, sha256: str) -> dict[str, dict[str, int]]:
+    """``validation_report`` of the bill lines a file (content hash) put in the lake."""
+    import pyarrow.parquet as pq
+
+    folder = lake.partition_path("bill_lines", sha256).parent
+    flags: list[str] = []
+    for part in sorted(folder.glob("part-*.parquet")):
+        flags += pq.read_table(part, columns=["flags"]).column("flags").to_pylist()
+    return validation_report(flags)

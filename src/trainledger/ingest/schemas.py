@@ -198,5 +198,16 @@ KIND_TABLES: MappingProxyType[str, str] = MappingProxyType(
         "k8s": "jobs",
         "occupancy": "occupancy",
         "steps": "worker_steps",
+        "aliyun": "bill_lines",
+        "huawei": "bill_lines",
+        "volcengine": "bill_lines",
+        "inventory": "storage_objects",
+        "worklog": "labor_entries",
+        "mlflow": "progress_events",
+        "wandb": "progress_events",
+        "mapped_bills": "bill_lines",
+        "mapped_storage": "storage_objects",
+        "mapped_labor": "labor_entries",
+        "mapped_progress": "progress_events",
     }
 )

@@ -5,7 +5,10 @@ stored as UTC; ``Unknown``/``None`` become null; a Start or End in the hour DST 
 as the occurrence that ``Elapsed`` (or End not before Start) says. AllocTRES gives the GPU count
 and type, NodeList is expanded, and ``key=value`` pairs in Comment become the row's tags.
 ``Cluster`` and ``JobIDRaw`` are kept (``sacct -M a,b`` reuses job ids across clusters);
-every other sacct column is kept in ``extra``.
+every other sacct column (Planned, Reason, Elapsed, ...) is kept in ``extra``, with the
+job's ``attempt`` (``sacct --duplicates``: one row per allocation of a requeued job), a step's
+name (``step``: batch, extern, 0, ...) and who cancelled it (``CANCELLED by UID``). Steps are
+kept with ``is_step``: the engine counts GPU time on the allocation row only.
 """
 
 from __future__ import annotations
@@ -13,8 +16,9 @@ from __future__ import annotations
 import csv
 import itertools
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -270,6 +274,34 @@ def settle_repeated_hour(values: dict[str, Any], record: Record, tz: ZoneInfo) -
     values["start"], values["end"] = chosen
 
 
+def _job_of(rec: Record) -> tuple[str, str]:
+    return str(rec.values.get("cluster") or "").strip(), str(rec.values["job_id"]).strip()
+
+
+def _enriched(held: list[Record]) -> Iterator[Record]:
+    """``held`` (an allocation, then its steps) with the allocation told its steps' GPU type."""
+    if not held:
+        return
+    try:
+        _, own, _ = gpus_of(parse_tres(str(held[0].values.get("alloc_tres") or "")))
+    except ValueError:
+        own = None
+    if own or len(held) == 1:
+        yield from held
+        return
+    types: set[str] = set()
+    for step in held[1:]:
+        try:
+            _, t, _ = gpus_of(parse_tres(str(step.values.get("alloc_tres") or "")))
+        except ValueError:
+            continue
+        if t:
+            types.add(t)
+    if len(types) == 1 and held[0].extra is not None:
+        held[0].extra["gpu_type_from_steps"] = types.pop()
+    yield from held
+
+
 def first_word(value: Any, ctx: Context) -> str:
     words = str(value).split()
     if not words:
@@ -327,13 +359,55 @@ class SlurmImporter(DelimitedImporter):
         except (ZoneInfoNotFoundError, ValueError):
             raise BadInput(f"unknown time zone {name!r}", remedy=remedy) from None
 
+    def parse(self, path: Path, ctx: Context) -> Iterator[Record]:
+        """The rows as read, each job's allocations numbered (``extra.attempt``): ``sacct -D``
+        lists a requeued job once per allocation, oldest first, each with its own Start; a row
+        repeating an allocation (same Start) is the same attempt. A step (``1001.batch``,
+        ``1001.extern``, ``1001.0``) belongs to its job's latest attempt (``extra.step``).
+        Steps follow their allocation: an allocation whose AllocTRES names no GPU type takes
+        the one type its steps name (``extra.gpu_type_from_steps``); rows keep their order."""
+        starts: dict[tuple[str, str], list[Any]] = {}
+        held: list[Record] = []  # an allocation and the steps read after it
+        for rec in super().parse(path, ctx):
+            job = None
+            if rec.problem is None and rec.values.get("job_id"):
+                cluster = str(rec.values.get("cluster") or "").strip()
+                job, dot, step = str(rec.values["job_id"]).strip().partition(".")
+                seen = starts.setdefault((cluster, job), [])
+                extra = rec.extra if rec.extra is not None else {}
+                if dot:
+                    extra["step"] = step
+                    if seen:
+                        extra["attempt"] = len(seen)
+                else:
+                    start = (rec.values.get("start") or "").strip()
+                    if start not in seen:
+                        seen.append(start)
+                    extra["attempt"] = seen.index(start) + 1
+                rec.extra = extra
+                if dot and held and _job_of(held[0]) == (cluster, job):
+                    held.append(rec)
+                    continue
+            yield from _enriched(held)
+            held = [rec] if job is not None and "step" not in (rec.extra or {}) else []
+            if not held:
+                yield rec
+        yield from _enriched(held)
+
     def normalise(self, values: dict[str, Any], record: Record, ctx: Context) -> dict[str, Any]:
         flags: list[str] = values["flags"]
+        said = str(record.values.get("state") or "").split()
+        if len(said) >= 3 and said[1] == "by":  # "CANCELLED by 1234": who cancelled (a uid)
+            record.extra = {**(record.extra or {}), "cancelled_by": said[2]}
         try:
             gpus, gpu_type, notes = gpus_of(parse_tres(values["alloc_tres"]))
         except ValueError as e:
             raise Rejected(str(e), "fix AllocTRES: comma-separated name=value items") from None
         flags += notes
+        from_steps = (record.extra or {}).get("gpu_type_from_steps")
+        if gpu_type is None and gpus and from_steps:
+            gpu_type = from_steps
+            flags.append(f"GPU type {from_steps} from the job's steps (its AllocTRES names none)")
         settle_repeated_hour(values, record, ctx.cfg)
         start, end, submit = values["start"], values["end"], values["submit"]
         if start is not None and end is not None and end < start:

@@ -93,6 +93,54 @@ def headerless_s3(head: Head) -> Verdict | None:
 class StorageSettings:
     prefixes: tuple[tuple[str, str], ...]  # (prefix, storage class), longest prefix first
     import_date: date
+    path_rules: tuple[tuple[str, Mapping[str, Any]], ...] = ()  # (prefix, owner/purpose/...)
+
+
+TAG_FIELDS = ("owner", "purpose", "retention_until", "review_at", "batch")
+RULE_KEYS = frozenset({"prefix", "storage_class", "owner", "purpose", "retention_days", "review_days"})
+
+
+def from_tags(values: dict[str, Any], raw: Any, flags: list[str]) -> None:
+    """Fill the governance columns an object's tags name (``owner``, ``purpose``,
+    ``retention_until``, ``review_at``, ``batch``, ``storage_class`` or ``class``) where the row
+    has none; the file's own columns win."""
+    from trainledger.ingest.vendor_mapping import vendor_tags
+
+    try:
+        tags = vendor_tags(str(raw))
+    except ValueError as e:
+        flags.append(f"tags: {e}; not used")
+        return
+    for k in TAG_FIELDS:
+        v = tags.get(k)
+        if v and not values.get(k):
+            if k in ("retention_until", "review_at"):
+                try:
+                    v = iso_date(v)
+                except ValueError as e:
+                    flags.append(f"tag {k}: {e}")
+                    continue
+            values[k] = v
+    klass = tags.get("storage_class") or tags.get("class")
+    if klass and not values.get("storage_class"):
+        values["storage_class"] = klass
+
+
+def apply_path_rules(values: dict[str, Any], path: str, cfg: StorageSettings) -> None:
+    """Owner, purpose and retention from the longest path rule that names them, where the row
+    (and its tags) did not; retention / review in days after the snapshot date."""
+    from datetime import timedelta
+
+    day = values["snapshot_date"] or cfg.import_date
+    for prefix, rule in cfg.path_rules:
+        if not path.startswith(prefix):
+            continue
+        for k in ("owner", "purpose"):
+            if rule.get(k) and not values.get(k):
+                values[k] = str(rule[k])
+        for k, days in (("retention_until", "retention_days"), ("review_at", "review_days")):
+            if rule.get(days) is not None and values.get(k) is None:
+                values[k] = day + timedelta(days=int(rule[days]))
 
 
 class StorageImporter(DelimitedImporter):
@@ -123,6 +171,7 @@ class StorageImporter(DelimitedImporter):
         ),
         col("snapshot_date", "snapshot_date", convert=iso_date),
         col("batch", "batch", convert=stripped),
+        col("tags", "tags", "Tags", "object_tags"),  # read for the columns above, not stored
     )
 
     options_used = ("storage_prefixes",)
@@ -151,9 +200,17 @@ class StorageImporter(DelimitedImporter):
         return {**reading, **day}, day
 
     def configure(self, options: Mapping[str, Any]) -> StorageSettings:
-        rules = []
+        rules, path_rules = [], []
         for item in options.get("storage_prefixes") or ():
             try:
+                if isinstance(item, Mapping):  # {prefix, storage_class?, owner?, purpose?, ...}
+                    unknown = set(item) - RULE_KEYS
+                    if unknown or "prefix" not in item:
+                        raise ValueError(f"keys are {', '.join(sorted(RULE_KEYS))}")
+                    if item.get("storage_class"):
+                        rules.append((str(item["prefix"]), _storage_class(item["storage_class"])))
+                    path_rules.append((str(item["prefix"]), dict(item)))
+                    continue
                 prefix, klass = item
                 rules.append((str(prefix), _storage_class(klass)))
             except (TypeError, ValueError) as e:
@@ -162,8 +219,9 @@ class StorageImporter(DelimitedImporter):
                     remedy=f"give (prefix, storage class) pairs; classes: {CLASSES}",
                 ) from None
         rules.sort(key=lambda r: -len(r[0]))
+        path_rules.sort(key=lambda r: -len(r[0]))
         day = options.get("import_date") or datetime.now(UTC).date()
-        return StorageSettings(tuple(rules), iso_date(day))
+        return StorageSettings(tuple(rules), iso_date(day), tuple(path_rules))
 
     def parse(self, path: Path, ctx: Context) -> Iterator[Record]:
         """A row of an inventory without ``snapshot_date`` is a statement about the import
@@ -182,6 +240,10 @@ class StorageImporter(DelimitedImporter):
         path = values["path"] or (f"{bucket}/{key}" if bucket and key else key)
         if not path:
             raise Rejected("path (or key) is empty", "fill in the object's path")
+        raw_tags = values.pop("tags", None)
+        if raw_tags:
+            from_tags(values, raw_tags, flags)
+        apply_path_rules(values, path, cfg)
         given = values["storage_class"]
         klass = None
         if given:

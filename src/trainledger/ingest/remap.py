@@ -1,0 +1,332 @@
+"""``MappedImporter``: a native importer (focus, storage, timesheet, progress) behind a mapping.
+
+The mapping (``vendor_mapping.py``) renames the file's headers onto the native importer's columns and
+rewrites vendor spellings; the native importer then validates and normalises each row as it
+would its own format, so a mapped file keeps every guarantee of the native one. A preset
+(a vendor's bill, a tracker's export) is an importer with a fixed mapping and its own kind; the
+``mapped-*`` kinds take the user's mapping from ``options["mapping"]`` (a TOML file or a preset
+name).
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime
+from pathlib import Path
+from types import MethodType
+from typing import Any
+
+from trainledger.errors import BadInput
+from trainledger.ingest.base import Column, Context, Record, dumps
+from trainledger.ingest.delimited import DelimitedImporter, read_delimited
+from trainledger.ingest.text import Head, first_bad_byte, sniff
+from trainledger.ingest.vendor_mapping import (
+    MAPPING_REMEDY,
+    Spec,
+    load_spec,
+    month_start,
+    next_month,
+    period_of,
+    transform,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class MappedSettings:
+    spec: Spec
+    base_cfg: Any
+    native: Any  # the native importer, reading this mapping's headers
+    columns: tuple[Column, ...]
+    as_of: datetime
+    pseudo: tuple[Column, ...] = ()  # reading-only columns (fallbacks, periods)
+    memo: dict[int, Any] = field(default_factory=dict)  # the native importer's Context, by ctx
+
+    def native_ctx(self, ctx: Context) -> Context:
+        hit = self.memo.get(id(ctx))
+        if hit is None or hit[0] is not ctx:
+            hit = (ctx, replace(ctx, cfg=self.base_cfg))
+            self.memo.clear()
+            self.memo[id(ctx)] = hit
+        return hit[1]
+
+
+class _Reader(DelimitedImporter):
+    """How a non-delimited native importer (progress) reads a mapped CSV."""
+
+    kind = "mapped"
+    table = ""
+    description = "a mapped table"
+    keep_extra = True
+    nulls = frozenset({"", "NULL", "null"})
+
+
+class MappedImporter:
+    def __init__(
+        self, kind: str, base: Any, description: str, preset: str | None = None
+    ) -> None:
+        self.kind = kind
+        self.base = base
+        self.table = base.table
+        self.description = description
+        self.preset = preset
+        self.generic = preset is None  # identifies any table: never offered for another kind
+        self.claims = not self.generic  # (the registry's name for it: claims no file for itself)
+        # the options the CLI lets through: the native importer's, and the user's mapping
+        self.options_used = tuple(getattr(base, "options_used", ())) + (("mapping",) if self.generic else ())
+
+    # -- settings ---------------------------------------------------------------------------
+
+    def spec_for(self, options: Mapping[str, Any]) -> Spec:
+        ref = self.preset or options.get("mapping")
+        if not ref:
+            raise BadInput(
+                f"`import {self.kind}` needs a mapping",
+                remedy=f"pass --mapping FILE.toml (or a preset name); {MAPPING_REMEDY}",
+            )
+        spec = load_spec(ref)
+        if spec.table != self.table:
+            raise BadInput(
+                f"mapping {spec.name} fills {spec.table}, but `import {self.kind}` fills "
+                f"{self.table}",
+                remedy="use the import kind of the mapping's table",
+            )
+        return spec
+
+    def configure(self, options: Mapping[str, Any]) -> MappedSettings:
+        spec = self.spec_for(options)
+        base_cfg = self.base.configure(options)
+        native_cols = (
+            self.base.layout(base_cfg) if isinstance(self.base, DelimitedImporter)
+            else tuple(self.base.columns)
+        )
+        by_name = {f.name: f for f in spec.fields}
+        cols: list[Column] = []
+        periodic = ("charge_period_start", "charge_period_end") if spec.period else ()
+        for c in native_cols:
+            f = by_name.get(c.name)
+            if c.name in periodic:  # a day, month or range column can give the period instead
+                c = replace(c, required=False)
+            if f is None:
+                cols.append(c)
+                continue
+            sources = f.sources or c.sources
+            required = c.required and f.constant is None
+            cols.append(replace(c, sources=sources, required=required))
+        known = {c.name for c in cols}
+        for f in spec.fields:  # a mapped column the native reader has no Column for
+            if f.name not in known and f.sources:
+                cols.append(Column(f.name, f.sources))
+        for key, sources in spec.period.items():
+            cols.append(Column(f"__period_{key}", sources))
+        for f in spec.fields:
+            cols.extend(Column(f"__fb_{f.name}_{i}", (s,)) for i, s in enumerate(f.fallback))
+        columns = tuple(cols)
+        native = copy.copy(self.base)
+        if isinstance(self.base, DelimitedImporter):
+            # a header group the native format needs one of (path or key): the mapped headers
+            by_col = {c.name: c.sources for c in columns}
+            native.require_any = tuple(
+                tuple(s for name in group for s in by_col.get(name, (name,))) for group in self.base.require_any
+            )
+            native.columns = columns
+            native.layout = MethodType(lambda self, cfg: columns, native)
+        day = options.get("import_date")
+        as_of = (
+            datetime.combine(date.fromisoformat(str(day)), datetime.min.time(), spec.tz)
+            if day
+            else datetime.now(UTC)
+        )
+        pseudo = tuple(c for c in columns if c.name.startswith("__"))
+        return MappedSettings(spec, base_cfg, native, columns, as_of, pseudo)
+
+    def identity(
+        self, path: Path, options: Mapping[str, Any], cfg: MappedSettings
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        ident = getattr(self.base, "identity", None)
+        reading, statement = ident(path, options, cfg.base_cfg) if ident else (dict(options), {})
+        reading = {k: v for k, v in reading.items() if k != "mapping"}
+        return {**reading, "mapping": f"{cfg.spec.name}@{cfg.spec.digest}"}, statement
+
+    # -- identify ---------------------------------------------------------------------------
+
+    def identify(self, path: Path) -> bool | str:
+        head = sniff(path)
+        if head.container == "empty":
+            return True
+        if head.container not in ("text", "parquet"):
+            return f"it is {head.describe()}"
+        if self.preset is None:
+            if head.container == "text" and not head.header and head.json_keys is None:
+                return "it has no header line"
+            return True
+        return self._signature(head, path)
+
+    def _signature(self, head: Head, path: Path) -> bool | str:
+        spec = load_spec(self.preset)  # presets are small files; read when asked
+        names = head.json_keys if head.json_keys is not None else head.header
+        if spec.encoding and any("\ufffd" in n for n in names):
+            names = _header_as(path, spec.encoding, head.delimiter or ",") or names
+        folded = {n.casefold() for n in names}
+        missing = [" or ".join(g) for g in spec.signature if not any(s.casefold() in folded for s in g)]
+        if missing:
+            return f"its header has no {'; no '.join(missing)} column"
+        return True
+
+    # -- rows -------------------------------------------------------------------------------
+
+    def _native_ctx(self, ctx: Context, path: Path) -> Context:
+        cfg: MappedSettings = ctx.cfg
+        options = ctx.options
+        enc = cfg.spec.encoding
+        if enc and not options.get("encoding") and first_bad_byte(path, "utf-8-sig") is not None:
+            options = {**options, "encoding": enc}  # e.g. a GB18030 export from a Chinese console
+        return replace(ctx, cfg=cfg.base_cfg, options=options)
+
+    def parse(self, path: Path, ctx: Context) -> Iterator[Record]:
+        cfg: MappedSettings = ctx.cfg
+        nctx = self._native_ctx(ctx, path)
+        head = sniff(path)
+        if head.container == "parquet" and not hasattr(self.base, "_parse_parquet"):
+            records = _parquet_records(path, cfg)  # the focus reader has its own
+            rename = True
+        elif isinstance(self.base, DelimitedImporter):
+            records = cfg.native.parse(path, nctx)
+            rename = False
+        elif head.json_keys is not None:
+            records = self.base.parse(path, nctx)
+            rename = True
+        else:
+            records = read_delimited(path, _Reader(), cfg.columns, nctx.options, nctx.watch)
+            rename = False
+        for rec in records:
+            if rec.problem is None:
+                self._rewrite(rec, cfg, rename, path)
+            yield rec
+
+    def _rewrite(self, rec: Record, cfg: MappedSettings, rename: bool, path: Path) -> None:
+        spec, tz = cfg.spec, cfg.spec.tz
+        values = rec.values
+        if rename:  # JSON objects, Parquet rows: keys are the source's names (any case)
+            taken: set[str] = set()
+            out: dict[str, Any] = {}
+            index = {k.casefold(): k for k in values}
+            for c in cfg.columns:
+                for s in c.sources:
+                    k = index.get(s.casefold())
+                    if k is not None:
+                        out[c.name] = values[k]
+                        taken.add(k)
+                        break
+            rest = {k: v for k, v in values.items() if k not in taken and k not in out}
+            values = {**rest, **out}
+        elif rec.extra and not isinstance(self.base, DelimitedImporter):
+            values = {**rec.extra, **values}  # progress keeps unmapped keys in ``extra``
+        pseudo = cfg.pseudo
+        if pseudo:  # what fed a fallback or a period stays on the row, in ``extra``
+            extra = rec.extra if rec.extra is not None else {}
+            for c in pseudo:
+                if values.get(c.name) is not None:
+                    extra.setdefault(c.label, values[c.name])
+            rec.extra = extra
+        for f in spec.fields:
+            v = values.get(f.name)
+            for i in range(len(f.fallback)):
+                if v is not None:
+                    break
+                v = values.get(f"__fb_{f.name}_{i}")
+            values[f.name] = transform(f, v, tz)
+        if spec.run_from_path and values.get("run") is None:
+            m = re.search(spec.run_from_path, str(path))
+            if m:
+                values["run"] = m.group("run")
+        if spec.period and values.get("charge_period_start") is None:
+            got = period_of(values, tz)
+            if got is not None:
+                values["charge_period_start"] = got[0]
+                if values.get("charge_period_end") is None:
+                    values["charge_period_end"] = got[1]
+        for c in pseudo:
+            values.pop(c.name, None)
+        rec.values = values
+
+    def validate(self, record: Record, ctx: Context) -> dict[str, Any]:
+        cfg: MappedSettings = ctx.cfg
+        values = cfg.native.validate(record, cfg.native_ctx(ctx))
+        for c in cfg.pseudo:
+            values.pop(c.name, None)  # the reading-only columns (fallbacks, periods) are no lake columns
+        return values
+
+    def normalise(self, values: dict[str, Any], record: Record, ctx: Context) -> dict[str, Any]:
+        cfg: MappedSettings = ctx.cfg
+        out = cfg.native.normalise(values, record, cfg.native_ctx(ctx))
+        flags: list[str] = out["flags"]
+        for note in cfg.spec.notes:
+            if note.when == "always":
+                flags.append(f"note: {note.text}")
+            elif note.when == "decimals_over":
+                v = out.get(note.column)
+                if isinstance(v, str) and "." in v and len(v.split(".", 1)[1].rstrip("0")) > note.places:
+                    flags.append(f"note: {note.text}")
+        if cfg.spec.finalised is not None:
+            note = provisional(out, cfg)
+            if note:
+                flags.append(note)
+        return out
+
+
+def _header_as(path: Path, encoding: str, delimiter: str) -> tuple[str, ...] | None:
+    """The header line of ``path`` decoded as ``encoding`` (a GB18030 export whose mostly-ASCII
+    rows made it look like damaged UTF-8)."""
+    import csv
+
+    with open(path, "rb") as f:
+        for raw in f:
+            if raw.strip():
+                try:
+                    line = raw.decode(encoding)
+                except UnicodeDecodeError:
+                    return None
+                return tuple(h.strip() for h in next(csv.reader([line], delimiter=delimiter), []))
+    return None
+
+
+def _parquet_records(path: Path, cfg: MappedSettings) -> Iterator[Record]:
+    """A Parquet table's rows, keyed by column name like JSON objects. An undated storage row is
+    a statement about the import date, as in the ``storage`` importer: its key includes it."""
+    import pyarrow.parquet as pq
+
+    from trainledger.ingest.keys import canon_loose, content_key, mapping_key
+
+    day = getattr(cfg.base_cfg, "import_date", None)
+    pf = pq.ParquetFile(path)
+    names = {n.casefold() for n in pf.schema_arrow.names}
+    dated = any(s.casefold() in names for c in cfg.columns if c.name == "snapshot_date" for s in c.sources)
+    row = 0
+    for batch in pf.iter_batches(batch_size=8192):
+        for d in batch.to_pylist():
+            row += 1
+            values = {k: v for k, v in d.items() if v is not None and v != ""}
+            key = mapping_key(values, fold=True, default=canon_loose)
+            if day is not None and not dated:
+                key = content_key([key, "snapshot_date", day.isoformat()])
+            yield Record(row, None, dumps(d), key, values, {})
+
+
+def provisional(row: Mapping[str, Any], cfg: MappedSettings) -> str | None:
+    """The note for a row of a billing month the vendor had not finalised at ``as_of``."""
+    day, hour = cfg.spec.finalised or (1, 0)
+    tz = cfg.spec.tz
+    at = row.get("billing_period_start") or row.get("charge_period_start")
+    if not isinstance(at, datetime):
+        return None
+    month = month_start(at.astimezone(tz).strftime("%Y-%m"), tz)
+    final = next_month(month).replace(day=day, hour=hour)
+    if cfg.as_of >= final:
+        return None
+    return (
+        f"provisional: the {cfg.spec.name} bill for {month:%Y-%m} is final after "
+        f"{final.isoformat()}; import the final export then (this row may still change)"
+    )
