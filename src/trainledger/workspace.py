@@ -2,7 +2,16 @@
 
 Every scalar setting is declared once in ``SETTINGS`` (name, type, default, help); ``load`` validates
 the file against it and against the domain model, and names the file and entry in every error.
-Projects, batches, rules, storage prefixes and labor rates are arrays of tables (see docs/workspace.md).
+Projects, batches, rules, storage prefixes and labor rates are arrays of tables (see docs/workspace.md)
+whose keys are declared once in ``ENTRY_KEYS``.
+
+Validated on load: an unknown section or key is an error with a "did you mean" suggestion (a typo
+is never silently ignored); ``gpus_per_node`` and ``stale_gap_minutes`` > 0; the currency an ISO
+4217 code; the language ``en`` or ``zh-CN``; the slurm time zone a known IANA name, matched
+case-insensitively (``asia/shanghai`` reads as ``Asia/Shanghai``); an id (project, batch, rule)
+may use letters of any script (``客服-批次-a``), digits, ``-``, ``_``, ``.`` and ``:``, but never a
+path separator, ``..`` or a blank (``model.batch.check_id``). Errors name the file, the key and
+the remedy, in English and zh-CN.
 """
 
 from __future__ import annotations
@@ -16,7 +25,10 @@ from typing import Any
 
 from trainledger.errors import ConfigError, NotFound
 from trainledger.model import AmountRange, Assumption, AttributionKey, Batch, Evidence, Project
+from trainledger.model.batch import check_id
+from trainledger.model.money import ISO_4217
 from trainledger.model.vocab import LaborRole, StorageClass
+from trainledger.names import did_you_mean, time_zone
 
 CONFIG_NAME = "trainledger.toml"
 
@@ -42,6 +54,23 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("cluster.stale_gap_minutes", int, 15,
             "A gap between progress samples longer than this (and 3x the usual interval) counts as a hang."),
 )
+
+LANGUAGES = ("en", "zh-CN")
+ENTRY_KEYS: dict[str, tuple[str, ...]] = {
+    "projects": ("id", "name", "goal", "owner"),
+    "batches": ("id", "project", "name", "goal", "data_snapshot", "data_processing_version", "model_version",
+                "code_version", "config_version", "team", "owner", "task_type", "max_rounds"),
+    "rules": ("id", "source", "field", "match", "pattern", "batch"),
+    "storage_prefixes": ("prefix", "storage_class"),
+    "labor_rates": ("role", "currency", "low", "expected", "high", "source", "evidence", "owner"),
+    # owned / reserved clusters; values and [capacity.amortized] checked by engine/capacity.py
+    "capacity": ("id", "name", "nodes", "gpus_per_node", "from", "until", "currency", "source", "owner",
+                 "evidence", "rate", "unit", "effective", "amortized", "price_item", "note"),
+}
+# sections whose keys their own module validates on attribution (unknown keys are errors there too)
+VALIDATED_BY = {"allocation": "engine/allocation.py"}
+POSITIVE = ("cluster.gpus_per_node", "cluster.stale_gap_minutes")
+DOCS_REMEDY = "see docs/workspace.md / 见 docs/workspace.md"
 
 RULE_SOURCES = ("slurm", "focus", "storage", "timesheet", "invoice")
 RULE_MATCHES = ("exact", "prefix", "regex", "template")
@@ -109,6 +138,89 @@ class Config:
         ]
 
 
+def _unknown(path: Path, what: str, name: str, known: list[str]) -> ConfigError:
+    leaf = name.strip("[]").rsplit(".", 1)[-1]
+    leaves = {k.strip("[]").rsplit(".", 1)[-1]: k for k in known}
+    hint = did_you_mean(leaf, leaves)
+    for short, full in leaves.items():  # "did you mean gpus_per_node?" → the full spelling
+        hint = hint.replace(f" {short}?", f" {full}?").replace(f" {short}？", f" {full}？")
+    zh = "配置节" if what == "section" else "配置项"
+    return ConfigError(f"{path}: unknown {what} {name}{hint} / 未知的{zh} {name}",
+                       remedy=f"known: {', '.join(known)}; {DOCS_REMEDY}")
+
+
+def check_keys(path: Path, data: dict) -> None:
+    """Every section and key of ``data`` is declared (SETTINGS, ENTRY_KEYS), else ConfigError."""
+    sections: dict[str, set[str]] = {}
+    for setting in SETTINGS:
+        section, _, key = setting.name.rpartition(".")
+        sections.setdefault(section, set()).add(key)
+    containers = {".".join(sec.split(".")[: i + 1]) for sec in sections for i in range(sec.count(".") + 1)}
+
+    def below(prefix: str) -> list[str]:
+        depth = prefix.count(".") + 1 if prefix else 0
+        return sorted(f"[{c}]" for c in containers if c.count(".") == depth and c.startswith(prefix))
+
+    def walk(prefix: str, table: dict) -> None:
+        for name, value in table.items():
+            dotted = f"{prefix}.{name}" if prefix else name
+            if not prefix and name in ENTRY_KEYS:
+                _check_entries(path, name, value)
+            elif not prefix and name in VALIDATED_BY:
+                continue
+            elif dotted in containers:
+                if not isinstance(value, dict):
+                    raise ConfigError(f"{path}: {dotted} must be a section, written [{dotted}] "
+                                      f"/ {dotted} 应是配置节 [{dotted}]", remedy=DOCS_REMEDY)
+                walk(dotted, value)
+            elif prefix in sections and name not in sections[prefix]:
+                raise _unknown(path, "key", dotted, sorted(f"{prefix}.{k}" for k in sections[prefix]))
+            elif prefix not in sections:
+                known = below(prefix) + ([f"[[{k}]]" for k in ENTRY_KEYS] if not prefix else [])
+                raise _unknown(path, "section", f"[{dotted}]", known)
+
+    walk("", data)
+
+
+def _check_entries(path: Path, kind: str, entries: Any) -> None:
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise ConfigError(f"{path}: {kind} must be an array of tables, written [[{kind}]] / {kind} 应写作 [[{kind}]]",
+                          remedy=DOCS_REMEDY)
+    for i, item in enumerate(entries):
+        for key in item:
+            if key not in ENTRY_KEYS[kind]:
+                raise ConfigError(
+                    f"{path}: [[{kind}]] entry {i + 1} ({item.get('id', item.get('role', '?'))}): unknown key "
+                    f"{key}{did_you_mean(key, ENTRY_KEYS[kind])} / 未知配置项 {key}",
+                    remedy=f"known: {', '.join(ENTRY_KEYS[kind])}; {DOCS_REMEDY}")
+
+
+def _check_settings(path: Path, settings: dict[str, Any]) -> None:
+    def fail(name: str, problem: str, remedy: str) -> ConfigError:
+        return ConfigError(f"{path}: {name} {problem}", remedy=remedy)
+
+    for name in POSITIVE:
+        if settings[name] <= 0:
+            raise fail(name, f"must be > 0, got {settings[name]} / 必须大于 0",
+                       "write a whole number >= 1 / 请填写正整数")
+    cur = settings["workspace.currency"]
+    if cur not in ISO_4217:
+        hint = f" (did you mean {cur.upper()}? / 是否想写 {cur.upper()}？)" if cur.upper() in ISO_4217 else ""
+        raise fail("workspace.currency", f"{cur!r} is not an ISO 4217 currency code{hint} / 不是 ISO 4217 币种代码",
+                   "write a three-letter code such as CNY, USD or EUR / 请填写三位币种代码，如 CNY、USD、EUR")
+    lang = settings["workspace.language"]
+    if lang not in LANGUAGES:
+        fixed = next((x for x in LANGUAGES if x.casefold() == lang.casefold().replace("_", "-")), None)
+        hint = f" (did you mean {fixed}? / 是否想写 {fixed}？)" if fixed else ""
+        raise fail("workspace.language", f"{lang!r} is not a report language{hint} / 不是可用的报告语言",
+                   "write en or zh-CN / 请填写 en 或 zh-CN")
+    try:
+        settings["sources.slurm.timezone"] = time_zone(settings["sources.slurm.timezone"])
+    except ValueError as e:
+        raise fail("sources.slurm.timezone", str(e),
+                   "write an IANA name such as Asia/Shanghai or UTC / 请填写 IANA 时区名，如 Asia/Shanghai") from None
+
+
 def _lookup(data: dict, dotted: str) -> tuple[bool, Any]:
     cur: Any = data
     for part in dotted.split("."):
@@ -142,7 +254,7 @@ def _batch(item: dict) -> Batch:
 
 
 def _rule(item: dict) -> Rule:
-    rule = Rule(id=item["id"], source=item["source"], field=item["field"], match=item["match"],
+    rule = Rule(id=check_id(item["id"], "rule"), source=item["source"], field=item["field"], match=item["match"],
                 pattern=str(item.get("pattern", "")), batch=str(item.get("batch", "")))
     if rule.source not in RULE_SOURCES:
         raise ValueError(f"source must be one of {', '.join(RULE_SOURCES)}, got {rule.source!r}")
@@ -161,6 +273,8 @@ def _rule(item: dict) -> Rule:
 
 
 def _rate(item: dict) -> LaborRate:
+    if item["currency"] not in ISO_4217:
+        raise ValueError(f"currency {item['currency']!r} is not an ISO 4217 code (e.g. CNY, USD)")
     rng = AmountRange(str(item["low"]), str(item.get("expected", item["low"])), str(item["high"]),
                       item["currency"])
     ev = Evidence(item.get("evidence", "assumed"))
@@ -179,7 +293,8 @@ def load(root: str | Path) -> Config:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML: {exc}") from None
+        raise ConfigError(f"{path}: not valid TOML: {exc} / 不是有效的 TOML", remedy=DOCS_REMEDY) from None
+    check_keys(path, data)
     settings: dict[str, Any] = {}
     for s in SETTINGS:
         found, value = _lookup(data, s.name)
@@ -189,6 +304,7 @@ def load(root: str | Path) -> Config:
             raise ConfigError(f"{path}: {s.name} must be {s.type.__name__}, got {value!r}",
                               remedy=s.help)
         settings[s.name] = value
+    _check_settings(path, settings)
     projects = tuple(_entry(path, "projects", i, it, lambda d: Project(
         id=d["id"], name=d.get("name", d["id"]), goal=d["goal"], owner=d.get("owner", "")))
         for i, it in enumerate(data.get("projects", [])))

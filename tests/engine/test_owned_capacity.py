@@ -108,9 +108,8 @@ def test_bad_capacity_entries_are_config_errors(tmp_path, change, message):
     text = AMORTIZED.replace('currency = "CNY"', f'currency = "CNY"\n{change}')
     if change.startswith("until"):
         text = AMORTIZED.replace("until = 2026-11-03T00:00:00Z", change)
-    cfg = _config(tmp_path, text)
-    with pytest.raises(ConfigError, match=message):
-        attribute(Facts(), cfg, price_lookup, T0.date())
+    with pytest.raises(ConfigError, match=message):  # on load (unknown keys) or on attribution (values)
+        attribute(Facts(), _config(tmp_path, text), price_lookup, T0.date())
 
 
 def test_an_assumed_rate_card_needs_an_owner(tmp_path):

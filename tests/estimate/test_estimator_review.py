@@ -128,7 +128,7 @@ def _assert_inert(md: str, *markers: str) -> None:
 def test_name_cannot_inject_markdown(lang):
     md = invoke(["estimate", "--name", INJECTED_NAME, *LORA[1:], "--format", "md", "--lang", lang]).stdout
     _assert_inert(md, "# INJECTED")
-    assert "x # INJECTED &lt;img onerror=1>" in md.splitlines()[0]
+    assert "x \\# INJECTED &lt;img onerror=1>" in md.splitlines()[0]
 
 
 def test_price_book_text_cannot_inject_markdown(tmp_path):
@@ -141,7 +141,7 @@ def test_price_book_text_cannot_inject_markdown(tmp_path):
     load_price_book(p)
     md = invoke([*LORA, "--price-book", str(p), "--format", "md"]).stdout
     _assert_inert(md, "# SOURCE", "## OWNER", "| row |")
-    drawer = [ln for ln in md.splitlines() if "quote # SOURCE" in ln]
+    drawer = [ln for ln in md.splitlines() if "quote \\# SOURCE" in ln]
     assert len(drawer) == 1 and "\\| row \\|" in drawer[0] and "\\`code\\`" in drawer[0]
     assert drawer[0].count(" | ") == 6  # still seven cells: the injected pipes are escaped
 

@@ -174,13 +174,15 @@ def test_zero3_open_setup_more_gpus_lower_memory_or_a_faster_setup(book, case, g
 
 
 def test_min_gpus_excludes_offload_unless_given_and_says_so(book):
-    kw = dict(task="full_finetune", params="70B", tokens="1B", gpu="a100-80gb", gpus=16, samples=500)
+    # 70B: 18 bytes/parameter over the GPUs under ZeRO-3 (DeepSpeed's estimator) -> 18 x A100-80GB
+    kw = dict(task="full_finetune", params="70B", tokens="1B", gpu="a100-80gb", gpus=24, samples=500)
     open_ = estimate(book, **kw).to_dict()["memory"]
     asked = estimate(book, offload="optimizer+params", **kw).to_dict()["memory"]
-    assert open_["min_gpus"] == 16 and "offload" not in open_["strategy"]
+    assert open_["min_gpus"] == 18 and "offload" not in open_["strategy"]
     assert "CPU offload not searched" in open_["min_gpus_scope"] and "--offload" in open_["min_gpus_scope"]
     assert "未搜索 CPU 卸载" in open_["min_gpus_scope_zh"]
-    assert asked["min_gpus"] < 16 and "offload-optimizer+params" in asked["strategy"]
+    assert asked["min_gpus"] < 18 and "offload-optimizer+params" in asked["strategy"]
+    assert asked["host_bytes_per_node"] > 0 and open_["host_bytes_per_node"] == 0
     assert "--offload optimizer+params" in asked["min_gpus_scope"]
     row = next(a for a in estimate(book, **kw).assumptions if a.name == "CPU offload")
     assert row.value == "none" and "not searched" in row.source and row.owner == "requester"

@@ -18,6 +18,7 @@ from trainledger.estimate.labor import PHASES
 from trainledger.estimate.memory import TERMS
 from trainledger.estimate.messages import MESSAGES, Msg, Term, placeholders, text
 from trainledger.estimate.render import render_compare, render_estimate
+from trainledger.mdtext import inline
 from trainledger.model.vocab import TaskType
 
 SRC = Path(messages.__file__).parent
@@ -111,12 +112,12 @@ def test_zh_markdown_has_chinese_warnings_and_notes_and_no_english_ones(args):
     assert len(d["notes"]) == len(d["notes_zh"])
     md = run([*args, *COMMON, "--format", "md", "--lang", "zh-CN"]).stdout
     for en, zh in zip(d["warnings"] + d["notes"], d["warnings_zh"] + d["notes_zh"], strict=True):
-        assert zh in md and CJK.search(zh)
-        assert en not in md
+        assert inline(zh) in md and CJK.search(zh)  # as Markdown: [data] is written \[data\]
+        assert inline(en) not in md
     assert "以下输入沿用了按任务类型给出的占位值" in md and "placeholders used for" not in md
     assert "个过期价格" in md and "stale price(s)" not in md
     for s in d["sensitivity"]:  # the tornado's labels
-        assert s.get("name_zh", s["name"]) in md
+        assert inline(s.get("name_zh", s["name"]), lead=False) in md
     assert "mode " not in md and "STALE" not in md and "最可能值" in md  # drawer notes
 
 
@@ -172,7 +173,7 @@ def test_render_falls_back_to_english_without_zh_fields():
     for k in ("warnings_zh", "notes_zh"):
         d.pop(k)
     md = render_estimate(d, "md", "zh-CN")
-    assert d["warnings"][0] in md  # an older JSON still renders
+    assert inline(d["warnings"][0]) in md  # an older JSON still renders
 
 
 # ---------------------------------------------------------------- guided mode
@@ -205,7 +206,7 @@ def test_compare_zh_markdown():
     assert len(d["warnings"]) == len(d["warnings_zh"])
     md = render_compare(d, "md", "zh-CN")
     for en, zh in zip(d["warnings"], d["warnings_zh"], strict=True):
-        assert zh in md and en not in md
+        assert inline(zh) in md and inline(en) not in md
     for english in ("on_demand", "billed", "amortized", "cash to serve", "exit_egress", "demand GPU-h/yr", "mode "):
         assert english not in md
     assert "按需租用" in md and "自建（自购硬件）" in md and "集群利用率（实际使用时长占比）" in md

@@ -3,13 +3,13 @@ troubled-run tail, the offload slowdown, and the width of the band they give tog
 
 from __future__ import annotations
 
+import math
 import re
 import statistics
 
 import numpy as np
 import pytest
 
-from tests.estimate.helpers import estimate
 from trainledger.estimate.montecarlo import Sampler, triangular
 from trainledger.estimate.priors import mfu_table, overhead_prior, priors
 from trainledger.estimate.quantities import Uncertain
@@ -22,17 +22,32 @@ def test_rows_with_five_or_more_figures_list_them():
 
 
 @pytest.mark.parametrize(("fam", "cls"), MEASURED_ROWS, ids=[f"{f}.{c}" for f, c in MEASURED_ROWS])
-def test_measured_mfu_rows_put_their_cited_extremes_at_p10_and_p90(fam, cls):
+def test_measured_mfu_rows_put_their_cited_extremes_at_the_quantiles_n_figures_estimate(fam, cls):
     row = mfu_table()[fam][cls]
     figs = row["figures"]
-    assert len(figs) >= 5 and row["evidence"] == "measured"
-    assert f"of {len(figs)} " in row["source"]  # the text cites as many figures as the row lists
-    p10, p90 = triangular(np.array([0.1, 0.9]), row["low"], row["mode"], row["high"])
-    assert p10 == pytest.approx(min(figs), abs=0.01) and p90 == pytest.approx(max(figs), abs=0.01)
+    n = len(figs)
+    assert n >= 5 and row["evidence"] == "measured"
+    assert f"of {n} " in row["source"]  # the text cites as many figures as the row lists
+    lo, hi = triangular(np.array([1 / (n + 1), n / (n + 1)]), row["low"], row["mode"], row["high"])
+    assert lo == pytest.approx(min(figs), abs=0.01) and hi == pytest.approx(max(figs), abs=0.01)
     assert row["mode"] == pytest.approx(statistics.median(figs), abs=0.01)
     cited = [float(x) for x in re.findall(r"(\d+(?:\.\d+)?)%", row["source"])]
     for fig in figs:  # every figure is written in the source text as a percentage
         assert any(abs(fig * 100 - c) <= 0.6 for c in cited), fig
+
+
+def test_all_in_figures_are_kept_out_of_the_mfu_prior():
+    """All-in figures (published GPU-hours, restarts included) would count the overhead twice:
+    they are listed apart and never among the figures the triangle is set from."""
+    for fam, t in mfu_table().items():
+        for cls, row in t.items():
+            assert row.get("source_date"), f"{fam}.{cls} has no source date"
+            if row.get("all_in"):
+                # the steady-state figures are cited before "Kept apart", the all-in ones after it
+                steady, apart = row["source"].split("Kept apart", 1)
+                assert f"of {len(row['figures'])} steady-state" in steady
+                assert "all-in" in apart and "all-in" not in steady
+    assert mfu_table()["ampere"]["large"]["all_in"] == [0.46]  # LLaMA-2 70B (Touvron et al. 2023 Table 2)
 
 
 def test_overhead_has_the_troubled_run_tail_its_source_describes():
@@ -52,21 +67,19 @@ def test_offload_priors_never_speed_a_run_up():
     assert priors()["offload"]["optimizer_params"]["mode"] < priors()["offload"]["optimizer"]["mode"]
 
 
-@pytest.mark.parametrize(
-    "kw",
-    [
-        dict(params="70B", tokens="2T", gpu="a100-80gb", gpus=2048, layers=80, hidden=8192),
-        dict(params="13B", tokens="2T", gpu="a100-80gb", layers=40, hidden=5120),
-        dict(params="405B", tokens="15.6T", gpu="h100-80gb", gpus=16384, seq_len=8192),
-        dict(params="8B", tokens="15T", gpu="h100-80gb", seq_len=8192),
-    ],
-    ids=["llama2-70b", "llama2-13b", "llama3-405b", "llama3-8b"],
-)
-def test_gpu_hours_band_is_as_wide_as_the_published_spread(book, kw):
-    # the published / P50 ratios of 11 runs spread with a log-sd of ~0.26: an honest 80% band is
-    # ~exp(2 x 1.28 x 0.26) = 1.9x; the band was 1.45-1.66x before the priors followed their sources
-    g = estimate(book, task="pretrain", samples=50_000, **kw).gpu_hours
-    assert g.p90 / g.p10 >= 1.9
+def test_gpu_hours_bands_are_as_wide_as_the_published_spread(book):
+    """An honest 80% band is about exp(2 x 1.28 x s) wide, s the log-sd of published / P50 over the
+    published runs the estimator contains (tests/estimate/test_published_runs.py): the median band
+    over those runs is at least that wide (a well-measured class may be narrower, another wider)."""
+    from tests.estimate.test_published_runs import INSIDE, _pcts
+
+    logs, bands = [], []
+    for run, figure in INSIDE:
+        p10, p50, p90 = _pcts(book, run, figure)
+        logs.append(math.log(run[1] / p50))
+        bands.append(p90 / p10)
+    implied = math.exp(2 * 1.2816 * statistics.stdev(logs))
+    assert statistics.median(bands) >= implied
 
 
 def test_quantiles_without_a_tail_are_the_triangle():
@@ -74,3 +87,15 @@ def test_quantiles_without_a_tail_are_the_triangle():
 
     u = np.linspace(0, 1, 11)
     assert np.allclose(quantiles(u, Uncertain("t", 1, 2, 4)), triangular(u, 1, 2, 4))
+
+
+def test_every_sourced_prior_keeps_its_date():
+    def walk(t, path=""):
+        for k, v in t.items():
+            if isinstance(v, dict):
+                if "source" in v:
+                    assert v.get("source_date"), f"{path}{k} has a source but no source_date"
+                walk(v, f"{path}{k}.")
+
+    walk(priors())
+    walk(mfu_table())

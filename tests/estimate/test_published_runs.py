@@ -10,11 +10,17 @@ total is one of two kinds, and is compared with the matching range:
   with no failures, so it is compared with ``effective_gpu_hours``.
 
 Runs the estimator does *not* contain are marked strict xfail with the reason: they document its
-limits, and the test fails if a change silently moves them inside (update the note then). The
-report test prints where every run lands, inside or not.
+limits, and the test fails if a change silently moves them inside (update the note then).
+``test_validation_figures_meet_their_goals`` prints where every run lands and the three figures
+(coverage of P10-P90, median |ln(P50 / published)|, median P90 / P10) and checks them against the
+goals. The MFU prior holds steady-state figures only (data/mfu.toml ``all_in`` lists the all-in
+ones apart), so the overhead is counted once.
 """
 
 from __future__ import annotations
+
+import math
+import statistics
 
 import pytest
 
@@ -146,59 +152,145 @@ LLAMA1_65B = (
     "A100-80GB, 1,022,362 GPU hours (= 1.4T tokens / 380 tokens/s: throughput-derived)",
 )
 
+LLAMA1_7B = (
+    "LLaMA-7B",
+    82_432,
+    dict(params="6.7B", tokens="1T", gpu="a100-80gb", seq_len=2048, layers=32, hidden=4096),
+    "Touvron et al. 2023, arXiv:2302.13971 Table 15: 82,432 A100-80GB GPU hours (1.0T tokens, section 2.4: "
+    "GPU hours from the measured throughput)",
+)
+LLAMA1_13B = (
+    "LLaMA-13B",
+    135_168,
+    dict(params="13.0B", tokens="1T", gpu="a100-80gb", seq_len=2048, layers=40, hidden=5120),
+    "Touvron et al. 2023, arXiv:2302.13971 Table 15: 135,168 A100-80GB GPU hours (1.0T tokens)",
+)
+LLAMA1_33B = (
+    "LLaMA-33B",
+    530_432,
+    dict(params="32.5B", tokens="1.4T", gpu="a100-80gb", seq_len=2048, layers=60, hidden=6656),
+    "Touvron et al. 2023, arXiv:2302.13971 Table 15: 530,432 A100-80GB GPU hours (1.4T tokens)",
+)
+LLAMA2_34B = (
+    "LLaMA-2-34B",
+    1_038_336,
+    dict(params="34B", tokens="2T", gpu="a100-80gb", seq_len=4096, layers=48, hidden=8192),
+    "Touvron et al. 2023, arXiv:2307.09288 Table 2: 1,038,336 A100-80GB GPU hours, 2T tokens",
+)
+DEEPSEEK_67B = (
+    "DeepSeek-LLM-67B",
+    601_200,
+    dict(params="67B", tokens="2T", gpu="h800", seq_len=4096, layers=95, hidden=8192, vocab=102400),
+    "DeepSeek-AI 2024, arXiv:2405.04434 (DeepSeek-V2) section 3.2.3: 300.6K H800 GPU hours per trillion "
+    "tokens for DeepSeek 67B (trained on 2T tokens, arXiv:2401.02954): a measured rate",
+)
+DEEPSEEK_V2 = (
+    "DeepSeek-V2",
+    1_399_680,
+    dict(
+        params="236B",
+        active_params="21B",
+        tokens="8.1T",
+        gpu="h800",
+        seq_len=4096,
+        layers=60,
+        hidden=5120,
+        vocab=102400,
+    ),
+    "DeepSeek-AI 2024, arXiv:2405.04434 section 3.2.3: 172.8K H800 GPU hours per trillion tokens, 8.1T tokens",
+)
+TINYLLAMA = (
+    "TinyLlama-1.1B",
+    34_722,
+    dict(params="1.1B", tokens="3T", gpu="a100-40gb", gpus=16, seq_len=2048, layers=22, hidden=2048),
+    "TinyLlama README (github.com/jzhang38/TinyLlama, 2023-09) and Zhang et al. 2024, arXiv:2401.02385: "
+    "24k tokens/s per A100-40G on 16 GPUs, 3T tokens (= 34,722 GPU-hours: throughput-derived)",
+)
+
+# Every run once, with the figure its published total compares with (see the module docstring):
+# "gpu_hours" for cluster time, "effective_gpu_hours" for throughput-derived totals.
+ALL_RUNS = [
+    (BLOOM, "gpu_hours"),
+    (DEEPSEEK_V3, "gpu_hours"),
+    (LLAMA31_70B, "gpu_hours"),
+    (LLAMA31_405B, "gpu_hours"),
+    (LLAMA31_8B, "gpu_hours"),
+    (MPT_7B, "gpu_hours"),
+    (LLAMA2_70B, "gpu_hours"),
+    (LLAMA2_34B, "gpu_hours"),
+    (LLAMA2_13B, "gpu_hours"),
+    (LLAMA2_7B, "gpu_hours"),
+    (LLAMA1_65B, "effective_gpu_hours"),
+    (LLAMA1_33B, "effective_gpu_hours"),
+    (LLAMA1_13B, "effective_gpu_hours"),
+    (LLAMA1_7B, "effective_gpu_hours"),
+    (DEEPSEEK_67B, "effective_gpu_hours"),
+    (DEEPSEEK_V2, "effective_gpu_hours"),
+    (TINYLLAMA, "effective_gpu_hours"),
+]
+
+
+_CACHE: dict[tuple[str, str], tuple[float, float, float]] = {}
+
+
+def _pcts(book, run, figure) -> tuple[float, float, float]:
+    key = (run[0], figure)
+    if key not in _CACHE:
+        r = estimate(book, task="pretrain", samples=100_000, **run[2]).to_dict()[figure]
+        _CACHE[key] = (r["p10"], r["p50"], r["p90"])
+    return _CACHE[key]
+
 
 def _range(book, run, figure):
-    _, published, inputs, _ = run
-    r = estimate(book, task="pretrain", samples=100_000, **inputs).to_dict()[figure]
-    return r["p10"], published, r["p90"]
+    p10, _, p90 = _pcts(book, run, figure)
+    return p10, run[1], p90
 
 
 def _ids(runs):
     return [r[0] for r in runs]
 
 
-# Where each published total lands (gpu_hours P90/P10 ~2.1-2.5, effective ~1.7-2.0 after the
-# MFU rows were set from their sources' spread and the overhead prior got its troubled-run tail).
-# Cluster time is compared with gpu_hours; throughput-derived totals with effective_gpu_hours;
-# LLaMA-2's Table 2 ("total GPU time") and DeepSeek-V3's total are read both ways.
-CLUSTER_TIME_INSIDE = [BLOOM, DEEPSEEK_V3, LLAMA31_70B, LLAMA31_405B, MPT_7B, LLAMA2_70B, LLAMA2_13B, LLAMA2_7B]
-THROUGHPUT_DERIVED_INSIDE = [LLAMA2_70B, LLAMA2_13B, LLAMA2_7B, LLAMA1_65B, DEEPSEEK_V3]
+# Known misses: strict xfail with the reason; the test fails if a change silently moves them inside.
+MISSES = {
+    "TinyLlama-1.1B": (
+        "below P10 (34.7k vs ~38.6k): 24k tokens/s/GPU is 59% MFU with attention FLOPs counted, the highest "
+        "small-model figure published, at the top of the assumed ampere.small row (0.20-0.44-0.62); not widened "
+        "further to fit it. (Llama-3.1-8B, ~18% all-in MFU on an unpublished cluster size, lies near the top "
+        "of its band since the measured rows' extremes became their 1/(n+1) and n/(n+1) quantiles.)"
+    ),
+}
+INSIDE = [(r, f) for r, f in ALL_RUNS if r[0] not in MISSES]
 
 
-@pytest.mark.parametrize("run", CLUSTER_TIME_INSIDE, ids=_ids(CLUSTER_TIME_INSIDE))
-def test_published_gpu_hours_fall_inside_p10_p90(book, run):
-    p10, published, p90 = _range(book, run, "gpu_hours")
+@pytest.mark.parametrize(("run", "figure"), INSIDE, ids=[r[0] for r, _ in INSIDE])
+def test_published_totals_fall_inside_p10_p90(book, run, figure):
+    p10, published, p90 = _range(book, run, figure)
     assert p10 <= published <= p90, f"{run[0]}: {published:,} not in [{p10:,}, {p90:,}] ({run[3]})"
 
 
-@pytest.mark.parametrize("run", THROUGHPUT_DERIVED_INSIDE, ids=_ids(THROUGHPUT_DERIVED_INSIDE))
-def test_throughput_derived_figures_fall_inside_effective_p10_p90(book, run):
+# LLaMA-2's Table 2 ("total GPU time") and DeepSeek-V3's total are also read as throughput-derived.
+THROUGHPUT_DERIVED_TOO = [LLAMA2_70B, LLAMA2_13B, LLAMA2_7B, DEEPSEEK_V3]
+
+
+@pytest.mark.parametrize("run", THROUGHPUT_DERIVED_TOO, ids=_ids(THROUGHPUT_DERIVED_TOO))
+def test_also_inside_the_effective_range(book, run):
     p10, published, p90 = _range(book, run, "effective_gpu_hours")
     assert p10 <= published <= p90, f"{run[0]}: {published:,} not in [{p10:,}, {p90:,}] ({run[3]})"
 
 
 KNOWN_MISSES = [
-    pytest.param(
-        LLAMA31_8B,
-        "gpu_hours",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason=(
-                "above P90 (1.46M vs ~1.36M): 1.46M hours implies ~18% all-in MFU, below every cited H100 "
-                "figure for a mid-size model (27-54%): the figure likely includes more than one final run; "
-                "not tuned for"
-            ),
-        ),
-        id="Llama-3.1-8B-gpu_hours",
-    ),
+    pytest.param(r, f, marks=pytest.mark.xfail(strict=True, reason=MISSES[r[0]]), id=f"{r[0]}-{f}")
+    for r, f in ALL_RUNS
+    if r[0] in MISSES
+] + [
     pytest.param(
         LLAMA1_65B,
         "gpu_hours",
         marks=pytest.mark.xfail(
             strict=True,
             reason=(
-                "below the with-overhead P10 (1.02M vs ~1.06M), as a throughput-derived figure should be: "
-                "380 tokens/s/GPU excludes restarts; inside the effective range (tested above)"
+                "below the with-overhead P10, as a throughput-derived figure should be: 380 tokens/s/GPU "
+                "excludes restarts; inside the effective range (tested above)"
             ),
         ),
         id="LLaMA-65B-gpu_hours",
@@ -212,20 +304,42 @@ def test_known_misses(book, run, figure):
     assert p10 <= published <= p90
 
 
-def test_report_where_published_runs_land(book):
-    """The sanity report (``pytest -s`` or ``-rP`` shows it): every run, both figures, inside or not."""
-    rows = []
-    for run in [BLOOM, DEEPSEEK_V3, LLAMA31_70B, LLAMA31_405B, LLAMA31_8B, MPT_7B, *_LLAMA2, LLAMA1_65B]:
-        for figure in ("effective_gpu_hours", "gpu_hours"):
-            p10, published, p90 = _range(book, run, figure)
-            where = "inside" if p10 <= published <= p90 else ("below P10" if published < p10 else "above P90")
-            rows.append(
-                f"{run[0]:16} {figure:20} {p10:>13,.0f} {published:>13,} {p90:>13,.0f}  x{p90 / p10:.2f}  {where}"
-            )
-            assert p10 < p90
+def validation(book) -> dict:
+    """Coverage of the P10-P90 band, median |ln(P50 / published)| and median P90 / P10 over ALL_RUNS
+    (misses included), each run compared with its own figure."""
+    rows, inside, errors, bands = [], 0, [], []
+    for run, figure in ALL_RUNS:
+        p10, p50, p90 = _pcts(book, run, figure)
+        published = run[1]
+        ok = p10 <= published <= p90
+        inside += ok
+        errors.append(abs(math.log(p50 / published)))
+        bands.append(p90 / p10)
+        where = "inside" if ok else ("below P10" if published < p10 else "above P90")
+        rows.append(
+            f"{run[0]:17} {figure:20} {p10:>12,.0f} {p50:>12,.0f} {p90:>12,.0f} {published:>12,}"
+            f"  ln {math.log(p50 / published):+.3f}  x{p90 / p10:.2f}  {where}"
+        )
+    return {
+        "coverage": inside / len(ALL_RUNS),
+        "median_log_error": statistics.median(errors),
+        "median_band": statistics.median(bands),
+        "rows": rows,
+        "n": len(ALL_RUNS),
+    }
+
+
+def test_validation_figures_meet_their_goals(book):
+    """The sanity report (``pytest -s`` shows it) and its three figures against the goals:
+    >= 85 % of published totals inside P10-P90, median |ln(P50 / published)| <= 0.15, median
+    P90 / P10 <= 2.5 (an honest band, not a wide one)."""
+    v = validation(book)
+    header = f"{'run':17} {'figure':20} {'P10':>12} {'P50':>12} {'P90':>12} {'published':>12}"
+    print("\n".join([header, *v["rows"]]))
     print(
-        "\n".join(["run              figure                         P10     published           P90   P90/P10", *rows])
+        f"{v['n']} runs: coverage {v['coverage']:.0%}, median |ln(P50/published)| {v['median_log_error']:.3f}, "
+        f"median P90/P10 {v['median_band']:.2f}"
     )
-
-
-_LLAMA2 = [LLAMA2_70B, LLAMA2_13B, LLAMA2_7B]
+    assert v["coverage"] >= 0.85
+    assert v["median_log_error"] <= 0.15
+    assert v["median_band"] <= 2.5

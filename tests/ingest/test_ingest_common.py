@@ -343,7 +343,8 @@ def test_counts_always_add_up(tmp_path_factory, rows):
 
 def _valid(row: tuple[str, str, str, str]) -> bool:
     i, a, c, s = row
-    return bool(i) and a in ("1.00", "-2.5", "1e3") and c in ("CNY", "usd") and s != "later"
+    # an amount written with an exponent (1e3) is quarantined: a bill is written in plain decimals
+    return bool(i) and a in ("1.00", "-2.5") and c in ("CNY", "usd") and s != "later"
 
 
 def _expected_flags(

@@ -16,12 +16,13 @@ import click
 from trainledger.cli.output import note
 from trainledger.errors import BadInput
 from trainledger.estimate import calibrate, engine
-from trainledger.estimate.messages import Term, text, tr
+from trainledger.estimate.messages import Msg, Term, text, tr
 from trainledger.estimate.procurement import compare as run_compare
 from trainledger.estimate.quantities import parse_count, parse_range
 from trainledger.estimate.render import FORMATS, LANGS, render_compare, render_estimate
 from trainledger.estimate.spec import build_spec, load_spec_file
 from trainledger.estimate.tasks import classify
+from trainledger.estimate.workspace_book import WorkspaceBook
 from trainledger.pricebook import SAMPLE_PRICE_BOOK, load_price_book
 
 _TEXT_OPTS = (
@@ -30,7 +31,7 @@ _TEXT_OPTS = (
     ("--active-params", "active parameters per token (mixture of experts)"),
     ("--tokens", "training tokens: 2T, 500M…"),
     ("--gpu", "accelerator id, e.g. a100-80gb, h100-80gb, h800, tpu-v5p"),
-    ("--gpus", "GPUs you will run on (default: chosen for ~90 days)"),
+    ("--gpus", "GPUs you will run on (default: the fewest that hold it, more for a ~90-day final run)"),
     ("--seq-len", "sequence length (default 4096)"),
     ("--micro-batch", "micro-batch per GPU (default 1)"),
     ("--zero-stage", "ZeRO stage 0-3 (default: searched; min_gpus: least-GPU plan over on-GPU options left open)"),
@@ -71,7 +72,14 @@ def _estimate_options(f):
     "--offload",
     type=click.Choice(["none", "optimizer", "optimizer+params"]),
     default=None,
-    help="ZeRO CPU offload (default: none; not searched for min_gpus, host memory is not modelled)",
+    help="ZeRO CPU offload (default: none; not searched for min_gpus; the host memory it needs is reported)",
+)
+@click.option(
+    "--fsdp",
+    type=click.Choice(["full", "hybrid", "shard_grad_op", "no_shard"]),
+    default=None,
+    help="plan with PyTorch FSDP (FULL_SHARD, HYBRID_SHARD within 8-GPU nodes, SHARD_GRAD_OP, NO_SHARD) "
+    "instead of DeepSpeed ZeRO",
 )
 @click.option(
     "--no-flash-attention",
@@ -116,11 +124,30 @@ def estimate(ctx: click.Context, spec_file, fmt, lang, guided, output, **options
     values.update({k: v for k, v in options.items() if v is not None})
     if guided:
         values = _guided(values, lang)
-    spec = build_spec(values, where=spec_file or "options")
     workspace = (ctx.obj or {}).get("workspace")
+    wb, wb_error = WorkspaceBook.read(workspace)  # inside a workspace: its price book, currency, labor rates
+    if wb is not None:
+        if wb.price_book and not values.get("price_book"):
+            values["price_book"] = wb.price_book
+        if wb.currency and not values.get("currency"):
+            values["currency"] = wb.currency
+    spec = build_spec(values, where=spec_file or "options")
     hist = calibrate.workspace_ratios(workspace)
     book = load_price_book(spec.price_book or SAMPLE_PRICE_BOOK)
-    est = engine.run(spec, book=book, history_ratios=hist.ratios, history_note=hist.note, history_warning=hist.warning)
+    est = engine.run(
+        spec,
+        book=book,
+        history_ratios=hist.ratios,
+        history_note=hist.note,
+        history_warning=hist.warning,
+        labor_rates=wb.labor_rates if wb else None,
+        price_notes=(wb.note(book.path, spec.currency or book.currency or "USD"),) if wb else (),
+        price_warnings=(
+            Msg("warn.workspace_book_unreadable", workspace=str(workspace), error=wb_error, book=book.path),
+        )
+        if wb_error
+        else (),
+    )
     _emit(render_estimate(est.to_dict(), fmt, lang), output)
     if output or fmt == "json":  # md / html on a terminal show their warnings already
         _echo_warnings(est.warnings, lang)
@@ -150,6 +177,7 @@ def _guided(values: dict, lang: str) -> dict:
     for r in c.reasons(lang):
         click.echo(f"  - {r}", err=True)
     out = dict(values, task=c.task.value)
+    out["data"] = _labelled_answer(dict(out.get("data") or {}), labelled, c.task.value)
     if "rounds" not in out:  # an explicit --rounds wins; else the task's prior, scaled by the answer
         out["several_rounds"] = c.several_rounds
     if c.task.value != "rag":
@@ -157,6 +185,25 @@ def _guided(values: dict, lang: str) -> dict:
             if key not in out:
                 out[key] = click.prompt(text(f"guided.ask_{key}", lang), err=True)
     return out
+
+
+def _labelled_answer(data: dict, labelled: int, task: str) -> dict:
+    """The guided answer "how many labelled samples?" as the data quantity it names: the labelled
+    items (the evaluation set for rag, which trains nothing) — unless the spec's [data] gives it."""
+    key, src = (
+        ("eval_items", "src.guided_labelled_eval") if task == "rag" else ("labelled_items", "src.guided_labelled")
+    )
+    if key in data or (task == "rag" and labelled == 0):
+        return data
+    data[key] = {
+        "low": labelled,
+        "mode": labelled,
+        "high": labelled,
+        "evidence": "assumed",
+        "source": Msg(src, n=labelled),
+        "owner": "requester",
+    }
+    return data
 
 
 def _emit(text: str, output: str | None) -> None:

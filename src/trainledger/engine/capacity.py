@@ -39,11 +39,11 @@ from trainledger.engine.context import Context, Facts, Problem, StageOutput, pri
 from trainledger.errors import ConfigError
 from trainledger.model import Assumption, Basis, CostLine, Evidence, to_decimal
 from trainledger.model.money import check_currency, minor_quantum
+from trainledger.workspace import ENTRY_KEYS
 
 PRICE_QUANTUM = Decimal("0.0001")
 HOURS_PER_YEAR, HOURS_PER_MONTH = Decimal(8760), Decimal(730)
-KEYS = {"id", "name", "nodes", "gpus_per_node", "from", "until", "currency", "source", "owner", "evidence",
-        "rate", "unit", "effective", "amortized", "price_item", "note"}
+KEYS = set(ENTRY_KEYS["capacity"])  # declared once, in workspace.py
 AMORTIZED_KEYS = {"purchase_price_per_node", "depreciation_years", "power_kw_per_node", "power_price_per_kwh",
                   "hosting_per_node_month", "ops_staff_per_year"}
 

@@ -1,10 +1,11 @@
 """The estimator: a training budget as an honest range, in the seed's fixed order.
 
-    spec  ->  task type  ->  memory -> setup and GPU count  ->  FLOPs / (peak x MFU) -> effective GPU-hours
+    spec  ->  task type  ->  data  ->  memory (setup and GPU count)  ->  throughput (FLOPs / (peak x MFU))
           ->  x overhead (sourced prior, or the workspace's own finished batches)
-          ->  data  ->  labor  ->  dated prices (units normalised, FX)  ->  x rounds
+          ->  x dated prices (units normalised, FX)  ->  x rounds (and the people per round)
+          ->  inference (beside, never added)  ->  totals: known vs placeholder money
           ->  Monte Carlo P10 / P50 / P90 + tornado  ->  JSON / Markdown / HTML with the drawer
-    inference (serving) is estimated beside it and never added to it.
+    each arrow is a stage of stages.py with one signature (ctx, figures) -> StageOutput.
 
 Modules (one line each):
 
@@ -13,17 +14,23 @@ Modules (one line each):
     tasks.py         task profiles; guided classification (the seed's three questions)
     catalog.py       accelerator catalog (data/accelerators.toml), custom accelerators
     priors.py        sourced priors (data/priors.toml) and MFU ranges (data/mfu.toml)
-    memory.py        bytes/parameter, ZeRO 0-3, TP/PP, offload, LoRA/QLoRA, activations, min GPUs
+    memory.py        bytes/parameter: DDP, ZeRO 0-3 (DeepSpeed's estimators), FSDP, TP/PP, offload and
+                     its host memory, LoRA/QLoRA, activations, min GPUs
     layout.py        the least-GPU plan (min_gpus, strategy) and the costed run's setup and GPU count
     throughput.py    training FLOPs (recomputation), MFU model, effective GPU-hours
     calibrate.py     overhead factor from finished batches' actual/effective ratios
-    pricing.py       price-book entries as uncertain inputs in one currency (FX, staleness)
-    data_costs.py    licensing, cleaning, labelling, validation, evaluation set
+    pricing.py       price-book entries as uncertain inputs in one currency (FX, staleness); missing
+                     items collected so an estimate lists them all at once
+    workspace_book.py inside a workspace: its price book, currency and [[labor_rates]]
+    data_costs.py    licensing, cleaning, labelling, validation, evaluation set; placeholders sized
+                     from the task type and the request's tokens
     labor.py         roles x person-months, build vs run per round
     inference.py     serving cost, separately
     montecarlo.py    sampler (one stream per input), percentiles, tornado
-    engine.py        run(spec): the pipeline in order -> Estimate
-    result.py        Estimate and its JSON shape
+    accelerator.py   the accelerator a request names, its GPU-hour price, the setup's default rows
+    stages.py        the stages in the seed's order, one signature; failures become Problem records
+    engine.py        run(spec): context -> stages -> every problem at once, or an Estimate
+    result.py        Estimate and its JSON shape; Split: known vs placeholder money, component means
     procurement.py   on-demand vs reserved vs own vs platform over N years (trainledger compare)
     messages.py      the message catalogue: every sentence and label, English and Chinese side by side
                      (Msg = English str + id/params; JSON adds warnings_zh, notes_zh, name_zh …);

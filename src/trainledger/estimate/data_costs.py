@@ -8,14 +8,17 @@ says so.
 
 from __future__ import annotations
 
+import math
+from typing import NamedTuple
+
 import numpy as np
 
 from trainledger.errors import BadInput
-from trainledger.estimate.messages import Msg
+from trainledger.estimate.messages import Msg, Term
 from trainledger.estimate.montecarlo import Sampler
 from trainledger.estimate.pricing import Pricing
 from trainledger.estimate.priors import placeholder_meta, priors
-from trainledger.estimate.quantities import Uncertain
+from trainledger.estimate.quantities import Uncertain, fmt_count
 
 FIELDS = ("licensing", "cleaning_person_months", "labelled_items", "review_fraction", "eval_items")
 UNITS = {
@@ -58,11 +61,61 @@ def read_input(name: str, raw: object, unit: str, default_meta: dict, what: str)
     return Uncertain(name, lo, mo, hi, unit=unit, **meta)
 
 
-def data_cost(
-    sampler: Sampler, spec_data: dict, task: str, pricing: Pricing
-) -> tuple[np.ndarray, dict[str, np.ndarray], list[str]]:
-    """(total, per-line samples, names of the inputs that came from placeholders)."""
-    defaults = priors()["defaults"][task if task in priors()["defaults"] else "lora"]["data"]
+# which inputs each line's quantity rests on (its price comes from the dated price book)
+LINE_INPUTS = {
+    "licensing": ("licensing",),
+    "cleaning": ("cleaning_person_months",),
+    "labelling": ("labelled_items",),
+    "eval_set": ("eval_items",),
+    "validation": ("labelled_items", "review_fraction"),
+}
+
+
+class DataCost(NamedTuple):
+    total: np.ndarray
+    lines: dict[str, np.ndarray]  # per-line samples
+    placeholders: list[str]  # the inputs that came from the task type's placeholder
+    placeholder_lines: tuple[str, ...]  # the lines whose quantity rests on one of them
+
+
+FINETUNES = ("full_finetune", "lora", "qlora")
+PRETRAINS = ("pretrain", "continued_pretrain")
+
+
+def placeholders_for(task: str, tokens: float | None) -> dict[str, tuple[list, dict]]:
+    """The task type's data placeholders, sized from the request's tokens where the size says
+    something (``[defaults.scale]``): field -> ([low, mode, high], evidence/source/owner)."""
+    table = priors()["defaults"]
+    meta = placeholder_meta("data lead")
+    out = {f: (list(v), meta) for f, v in table[task if task in table else "lora"]["data"].items()}
+    if not tokens:
+        return out
+    sc = table["scale"]
+    if task in FINETUNES:
+        ep, tps = sc["epochs"], sc["tokens_per_sample"]
+        items = [tokens / (ep[2] * tps[2]), tokens / (ep[1] * tps[1]), tokens / (ep[0] * tps[0])]
+        src = Msg("src.placeholder_labelled", tokens=fmt_count(tokens))
+        out["labelled_items"] = ([round(x) for x in items], {**meta, "source": src})
+    elif task in PRETRAINS:
+        ref = float(sc[f"reference_tokens_{task}"])
+        k = min(sc["factor_cap"], max(sc["factor_floor"], math.sqrt(tokens / ref)))
+        base, _ = out["cleaning_person_months"]
+        src = Msg(
+            "src.placeholder_cleaning",
+            task=Term(task),
+            ref=fmt_count(ref),
+            tokens=fmt_count(tokens),
+            factor=k,
+            floor=sc["factor_floor"],
+            cap=sc["factor_cap"],
+        )
+        out["cleaning_person_months"] = ([x * k for x in base], {**meta, "source": src})
+    return out
+
+
+def data_cost(sampler: Sampler, spec_data: dict, task: str, pricing: Pricing, tokens: float | None = None) -> DataCost:
+    """The data lines, their total, and which of them rest on placeholders (sized from ``tokens``)."""
+    defaults = placeholders_for(task, tokens)
     meta = placeholder_meta("data lead")
     unknown = sorted(set(spec_data) - set(FIELDS) - {"extra"})
     if unknown:
@@ -72,7 +125,7 @@ def data_cost(
     for f in FIELDS:
         raw = spec_data.get(f)
         if raw is None:
-            raw, src = defaults[f], meta
+            raw, src = defaults[f]
             placeholders.append(f)
         else:
             src = {"evidence": "assumed", "source": Msg("src.spec_table", table="[data]"), "owner": "data lead"}
@@ -134,4 +187,5 @@ def data_cost(
     total = np.zeros(n)
     for arr in lines.values():
         total = total + arr
-    return total, lines, placeholders
+    ph_lines = tuple(k for k in lines if any(i in placeholders for i in LINE_INPUTS.get(k, ())))
+    return DataCost(total, lines, placeholders, ph_lines)

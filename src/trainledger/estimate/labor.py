@@ -7,6 +7,8 @@ task type's placeholder in ``data/priors.toml`` and the estimate says so.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from trainledger.errors import BadInput
@@ -20,10 +22,15 @@ from trainledger.model.vocab import LaborRole
 PHASES = ("build", "run")
 
 
-def labor_cost(
-    sampler: Sampler, spec_labor: dict, task: str, pricing: Pricing
-) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray], list[str]]:
-    """(build total, run total per round, per-line samples, placeholder phases)."""
+class LaborCost(NamedTuple):
+    build: np.ndarray  # one-time
+    run: np.ndarray  # per round
+    lines: dict[str, np.ndarray]  # "phase:role" -> samples
+    placeholders: list[str]  # the phases that came from the task type's placeholder
+
+
+def labor_cost(sampler: Sampler, spec_labor: dict, task: str, pricing: Pricing) -> LaborCost:
+    """Build and per-round run labor by role, and which phases are placeholders."""
     defaults = priors()["defaults"][task if task in priors()["defaults"] else "lora"]["labor"]
     meta = placeholder_meta("project lead")
     unknown = sorted(set(spec_labor) - set(PHASES))
@@ -58,4 +65,4 @@ def labor_cost(
             arr = sampler.draw(u) * rate
             lines[f"{phase}:{role}"] = arr
             totals[phase] = totals[phase] + arr
-    return totals["build"], totals["run"], lines, placeholders
+    return LaborCost(totals["build"], totals["run"], lines, placeholders)

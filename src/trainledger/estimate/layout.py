@@ -2,9 +2,10 @@
 
 The on-GPU options the request leaves open are searched: ZeRO-3 with tensor parallelism 1, 2, 4 or
 8 (or the given ``--zero-stage`` / ``--tp`` / ``--pp``) and selective or full recomputation. CPU
-offload is *not* searched: the tool does not model host memory, so it cannot say how few GPUs an
-offloaded run needs (with parameter offload every model would "fit" on one GPU). Offload is used
-only when ``--offload`` asks for it (optimizer offload needs ZeRO >= 1, parameter offload ZeRO-3, as
+offload is *not* searched: with parameter offload every model would "fit" on one GPU, bounded only
+by host memory, which the tool estimates (DeepSpeed's formulas, ``memory.host_bytes``) and checks
+against a typical node's but does not know for your nodes. Offload is used only when ``--offload``
+asks for it (optimizer offload needs ZeRO >= 1, parameter offload ZeRO-3, as
 in DeepSpeed), and then it costs throughput (priors.toml [offload]). ``memory.min_gpus_scope`` says
 what was searched. Two questions get two answers:
 
@@ -45,6 +46,8 @@ class TrainingPlan:
     gpus: int
     chosen: bool  # the tool chose the GPU count
     scope: Msg  # what min_gpus was searched over
+    chosen_by: str = "given"  # "given", "memory" (the fewest that hold it) or "schedule" (~target days)
+    rounded: bool = False  # the tool rounded its count up to whole 8-GPU nodes
 
     # the JSON ``memory`` block's reading: figures of the costed run, min_gpus of the least-GPU plan
     @property
@@ -95,7 +98,8 @@ def scope(spec) -> Msg:
     """What ``min_gpus`` was searched over: the options left open, those given, and offload."""
     open_, given = [], []
     for flag, value, searched in (
-        ("--zero-stage", spec.zero_stage, "3"),
+        ("--fsdp", spec.fsdp, None),
+        ("--zero-stage", spec.zero_stage, None if spec.fsdp else "3"),
         ("--tp", spec.tp, "1/2/4/8"),
         ("--pp", spec.pp, "1" if spec.zero_stage in (None, 3) else "1-128"),
         ("--recompute", spec.recompute, "/".join(RECOMPUTE_ORDER)),
@@ -110,7 +114,7 @@ def scope(spec) -> Msg:
 
 
 def plan_training(spec, acc: Accelerator, shape: ModelShape, notes: list) -> TrainingPlan:
-    par = dict(zero_stage=spec.zero_stage, tp=spec.tp, pp=spec.pp)
+    par = dict(zero_stage=spec.zero_stage, tp=spec.tp, pp=spec.pp, fsdp=spec.fsdp)
     cap = float(acc.memory_bytes)
     feasible: list[tuple[Setup, MemoryPlan]] = []
     err = None
@@ -124,9 +128,10 @@ def plan_training(spec, acc: Accelerator, shape: ModelShape, notes: list) -> Tra
     least_setup, least = min(feasible, key=lambda p: p[1].min_gpus)  # ties keep the faster setup
     chosen = spec.gpus is None
     costed = None
+    chosen_by, rounded = "given", False
     if chosen:
         setup, first = feasible[0]  # fixed before the count: it never flips with the tokens
-        used = choose_gpus(spec, acc, shape, setup, first)
+        used, chosen_by, rounded = choose_gpus(spec, acc, shape, setup, first)
         costed = plan_memory(shape, setup, acc, gpus=used, **par)
     else:
         used = spec.gpus
@@ -140,7 +145,7 @@ def plan_training(spec, acc: Accelerator, shape: ModelShape, notes: list) -> Tra
             plan_memory(shape, least_setup, acc, gpus=used, **par)  # raises with the remedy
             raise BadInput(f"{used} x {acc.id} cannot hold the model under any supported setup")
     _explain_choice(spec, feasible, setup, used, chosen, notes)
-    return TrainingPlan(least, least_setup, costed, setup, used, chosen, scope(spec))
+    return TrainingPlan(least, least_setup, costed, setup, used, chosen, scope(spec), chosen_by, rounded)
 
 
 def _explain_choice(spec, feasible, setup: Setup, used: int, chosen: bool, notes: list) -> None:
@@ -156,13 +161,11 @@ def _explain_choice(spec, feasible, setup: Setup, used: int, chosen: bool, notes
             notes.append(Msg("note.selective_no_fit_any"))
         else:
             notes.append(Msg("note.selective_no_fit", gpus=used, n=n))
-    if chosen:
-        notes.append(Msg("note.gpus_chosen", gpus=used, days=priors()["schedule"]["target_days"]))
 
 
-def choose_gpus(spec, acc: Accelerator, shape: ModelShape, setup: Setup, plan: MemoryPlan) -> int:
+def choose_gpus(spec, acc: Accelerator, shape: ModelShape, setup: Setup, plan: MemoryPlan) -> tuple[int, str, bool]:
     """Enough GPUs for ~target_days at the modes of MFU and overhead; never below the minimum of
-    the setup that is costed."""
+    the setup that is costed. Returns (count, "memory" | "schedule", rounded to whole nodes)."""
     mp = plan.parallel.model_parallel
     n = plan.min_gpus
     fl = training_flops(shape, setup, spec.tokens)
@@ -173,5 +176,8 @@ def choose_gpus(spec, acc: Accelerator, shape: ModelShape, setup: Setup, plan: M
         for f in mm.factors:
             mode *= f.mode
         hours = fl.model_total / (acc.peak_flops() * min(mode, MFU_CEILING)) / 3600 * ov
-        n = max(plan.min_gpus, math.ceil(hours / (24 * priors()["schedule"]["target_days"])))
-    return nodes_round(n, mp)
+        wanted = math.ceil(hours / (24 * priors()["schedule"]["target_days"]))
+        n = max(plan.min_gpus, wanted)
+    by = "schedule" if wanted > plan.min_gpus else "memory"
+    out = nodes_round(n, mp)
+    return out, by, out != n

@@ -3,8 +3,14 @@
 Model states (ZeRO paper, Rajbhandari et al. 2020, arXiv:1910.02054, section 3.1): mixed-precision
 AdamW keeps 2 bytes of 16-bit weights + 2 of gradients + K = 12 of fp32 master weights and Adam
 moments per parameter. 8-bit Adam (Dettmers et al. 2022, arXiv:2110.02861) keeps 2 bytes of
-moments; SGD with momentum 4. ZeRO stage 1 shards optimizer states over the data-parallel degree,
-stage 2 also gradients, stage 3 also weights; tensor x pipeline parallelism splits all of them.
+moments; SGD with momentum 4. DDP replicates them; ZeRO-1 shards the optimizer states over the
+data-parallel degree (4 + K/N). ZeRO-2 and ZeRO-3 follow DeepSpeed's own estimators
+(``estimate_zero2_model_states_mem_needs``: 4 + 16/N, the full 16-bit gradients being held during
+the backward pass and an fp32 gradient partition beside the optimizer's; ``estimate_zero3_...``:
+18/N plus the gathered layers), and CPU offload's host memory per node likewise (``per_gpu``,
+``host_bytes``). ``--fsdp`` plans with PyTorch FSDP instead (``fsdp_states``: FULL_SHARD 16/N,
+HYBRID_SHARD 16/8 within a node, SHARD_GRAD_OP 2 + 16/N, NO_SHARD 16; its fp32 flat parameter is
+the master copy). Tensor x pipeline parallelism splits all of them.
 
 LoRA / QLoRA (Hu et al. 2021; Dettmers et al. 2023, arXiv:2305.14314): the frozen base is held in
 16 bits, or in 4-bit NF4 with double-quantised constants (4 + 0.127 bits per parameter); only the
@@ -139,18 +145,22 @@ class Setup:
         return self.task in (TaskType.LORA, TaskType.QLORA)
 
 
+FSDP_MODES = {"full": 3, "hybrid": 3, "shard_grad_op": 2, "no_shard": 0}  # PyTorch ShardingStrategy ~ ZeRO stage
+
+
 @dataclass(frozen=True, slots=True)
 class Parallel:
     zero_stage: int
     tp: int = 1
     pp: int = 1
+    fsdp: str = ""  # "" = DeepSpeed ZeRO; else a PyTorch FSDP sharding strategy (FSDP_MODES)
 
     @property
     def model_parallel(self) -> int:
         return self.tp * self.pp
 
     def label(self, setup: Setup) -> str:
-        parts = [f"zero{self.zero_stage}"]
+        parts = [f"fsdp-{self.fsdp.replace('_', '-')}" if self.fsdp else f"zero{self.zero_stage}"]
         if self.tp > 1:
             parts.append(f"tp{self.tp}")
         if self.pp > 1:
@@ -206,6 +216,7 @@ class MemoryBreakdown:
     activations: float
     zero3_buffers: float
     runtime_reserve: float
+    host_per_node: float = 0.0  # CPU memory per 8-GPU node that offload needs (not a GPU term)
 
     @property
     def model_states(self) -> float:
@@ -226,21 +237,97 @@ def reserve_bytes(acc: Accelerator) -> float:
     return m["reserve_fixed_gib"] * GIB + m["reserve_fraction"] * acc.memory_bytes
 
 
+GPUS_PER_NODE = 8
+HOST_BUFFER_FACTOR = 1.5  # DeepSpeed's estimators: additional_buffer_factor=1.5
+
+
 def per_gpu(shape: ModelShape, setup: Setup, par: Parallel, gpus: int, acc: Accelerator) -> MemoryBreakdown:
-    """Bytes each GPU holds with ``gpus`` GPUs (data-parallel degree = gpus // (tp * pp))."""
+    """Bytes each GPU holds with ``gpus`` GPUs (data-parallel degree = gpus // (tp * pp)).
+
+    Model states follow DeepSpeed's own estimators (deepspeed/runtime/zero/stage_1_and_2.py
+    ``estimate_zero2_model_states_mem_needs`` and stage3.py ``estimate_zero3_model_states_mem_needs``):
+    mixed-precision ZeRO keeps an fp32 gradient partition beside the fp32 master weights and Adam
+    moments (16 bytes/trainable parameter over the data-parallel degree), ZeRO-2 holds the full
+    16-bit gradients during the backward pass (4 + 16/N bytes/parameter), ZeRO-3 only shards
+    (18/N). DDP and ZeRO-1 are the ZeRO paper's (2 + 2 + K) and 4 + K/N. With CPU offload the
+    optimizer states and the fp32 gradients (ZeRO-2/3) live in host memory, which is counted per
+    node (``host_per_node``) with the same estimators' formulas.
+    """
     mp = par.model_parallel
     dp = max(1, gpus // mp)
     st = state_bytes(shape, setup)
+    if par.fsdp:
+        return fsdp_per_gpu(shape, setup, par, dp, st, acc)
     z = par.zero_stage
+    mixed = setup.precision != "fp32"
+    fp32_grads = 4.0 * st["trainable"] if mixed and z >= 2 else 0.0
     weights = st["weights"] / mp / (dp if z >= 3 else 1)
-    grads = st["gradients"] / mp / (dp if z >= 2 else 1)
+    grads16 = st["gradients"] / mp if z <= 2 else 0.0  # ZeRO-3 reduce-scatters them bucket by bucket
+    grads = grads16 + fp32_grads / mp / dp
     opt = st["optimizer_states"] / mp / (dp if z >= 1 else 1)
+    host = 0.0
     if setup.offload != "none":
+        host = host_bytes(st, setup, z, gpus, fp32_grads)
         opt = 0.0
+        grads = grads16 if z <= 1 else 0.0  # ZeRO-2/3 stream gradients to the host as they are made
     if setup.offload == "optimizer+params" and z >= 3:
         weights = 0.0
     act = activation_bytes(shape, setup, par.tp)
-    return MemoryBreakdown(weights, grads, opt, act, gather_bytes(shape, setup, par, dp), reserve_bytes(acc))
+    return MemoryBreakdown(
+        weights, grads, opt, act, gather_bytes(shape, setup, par, dp), reserve_bytes(acc), host_per_node=host
+    )
+
+
+def fsdp_per_gpu(shape: ModelShape, setup: Setup, par: Parallel, dp: int, st: dict, acc: Accelerator):
+    weights, grads, opt, gather = fsdp_states(shape, setup, par, dp, st)
+    act = activation_bytes(shape, setup, par.tp)
+    return MemoryBreakdown(weights, grads, opt, act, gather, reserve_bytes(acc))
+
+
+def fsdp_states(shape: ModelShape, setup: Setup, par: Parallel, dp: int, st: dict) -> tuple[float, ...]:
+    """PyTorch FSDP (torch.distributed.fsdp.ShardingStrategy, with MixedPrecision): the sharded
+    flat parameter stays in the original fp32 and is the master copy; gradients are reduce-
+    scattered into fp32 shards; the optimizer's moments are per shard. FULL_SHARD shards all of it
+    over the data-parallel ranks and gathers one unit (and the prefetched next) in 16 bits;
+    HYBRID_SHARD does the same within a node and replicates across nodes; SHARD_GRAD_OP keeps the
+    16-bit parameters unsharded through forward and backward; NO_SHARD is DDP."""
+    mp = par.model_parallel
+    mixed = setup.precision != "fp32"
+    a = st["trainable"]
+    w = 2.0 if mixed else 4.0
+    frozen = st["weights"] - w * a  # a LoRA / QLoRA base, held at its own precision
+    moments = st["optimizer_states"] - (4.0 * a if mixed else 0.0)
+    if par.fsdp == "no_shard":
+        s_deg = 1
+    elif par.fsdp == "hybrid":
+        s_deg = max(1, min(dp, GPUS_PER_NODE // mp or 1))
+    else:
+        s_deg = dp
+    master = 4.0 * a if mixed else 0.0  # the fp32 flat parameter of the trainable weights
+    weights = (frozen + (master if mixed else w * a)) / mp / s_deg
+    if par.fsdp == "shard_grad_op":  # unsharded 16-bit parameters from forward through backward
+        weights = (frozen + w * a) / mp + master / mp / s_deg
+    grads = (4.0 if mixed else w) * a / mp / s_deg
+    opt = moments / mp / s_deg
+    gather = 0.0
+    if par.fsdp in ("full", "hybrid") and s_deg > 1:
+        layer = st["weights"] * (shape.active_params / shape.params) / shape.layers
+        gather = min(2, shape.layers) * layer / par.tp
+    return weights, grads, opt, gather
+
+
+def host_bytes(st: dict, setup: Setup, z: int, gpus: int, fp32_grads: float) -> float:
+    """Host memory per node for CPU offload, as DeepSpeed's estimators give it: ZeRO-1/2
+    max(4 x params x GPUs, optimizer states + fp32 gradients) x 1.5; ZeRO-3 (states + fp32
+    gradients, plus the 16-bit weights with parameter offload) x 1.5 / nodes."""
+    nodes = max(1, math.ceil(gpus / GPUS_PER_NODE))
+    states = st["optimizer_states"] + fp32_grads
+    if z >= 3:
+        if setup.offload == "optimizer+params":
+            states += st["weights"]
+        return states * HOST_BUFFER_FACTOR / nodes
+    n = st["weights"] / (2.0 if setup.precision != "fp32" else 4.0)  # parameters held
+    return max(4.0 * n * gpus, states) * HOST_BUFFER_FACTOR
 
 
 def gather_bytes(shape: ModelShape, setup: Setup, par: Parallel, dp: int) -> float:
@@ -264,13 +351,13 @@ def min_gpus_for(shape: ModelShape, setup: Setup, par: Parallel, acc: Accelerato
         return mp
     if par.zero_stage == 0:
         return None
-    # the terms that shrink with the data-parallel degree, at dp = 1; the gather buffers that
-    # ZeRO-3 needs from dp = 2 on do not shrink
-    z = par.zero_stage
-    shard = one.optimizer_states + (one.gradients if z >= 2 else 0.0) + (one.weights if z >= 3 else 0.0)
-    gather = per_gpu(shape, setup, par, 2 * mp, acc).zero3_buffers - one.zero3_buffers
-    fixed = one.total - shard + gather
-    if fixed >= cap:
+    # total(dp) = fixed + shard / dp for dp >= 2 (the ZeRO-3 gather buffers appear from dp = 2 on):
+    # read both off two evaluations instead of restating each stage's sharding here
+    t2 = per_gpu(shape, setup, par, 2 * mp, acc).total
+    t4 = per_gpu(shape, setup, par, 4 * mp, acc).total
+    shard = 4.0 * (t2 - t4)
+    fixed = t2 - shard / 2
+    if fixed >= cap or shard <= 0:
         return None
     dp = max(2, math.ceil(shard / (cap - fixed)))
     # guard float rounding: step up until it fits
@@ -294,7 +381,11 @@ class MemoryPlan:
     why_zh: str
 
 
-def candidates(shape: ModelShape, zero_stage: int | None, tp: int | None, pp: int | None) -> list[Parallel]:
+def candidates(
+    shape: ModelShape, zero_stage: int | None, tp: int | None, pp: int | None, fsdp: str | None = None
+) -> list[Parallel]:
+    if fsdp:
+        zero_stage = FSDP_MODES[fsdp]
     stages = (3,) if zero_stage is None else (zero_stage,)
     tps = (tp,) if tp else TP_CHOICES
     if pp:
@@ -303,7 +394,7 @@ def candidates(shape: ModelShape, zero_stage: int | None, tp: int | None, pp: in
         pps = (1,)  # under ZeRO-3 a pipeline only adds bubbles
     else:
         pps = tuple(p for p in (1, 2, 4, 8, 16, 32, 64, 128) if p <= shape.layers)
-    return [Parallel(z, t, p) for z in stages for t in tps for p in pps]
+    return [Parallel(z, t, p, fsdp or "") for z in stages for t in tps for p in pps]
 
 
 def plan_memory(
@@ -315,6 +406,7 @@ def plan_memory(
     tp: int | None = None,
     pp: int | None = None,
     gpus: int | None = None,
+    fsdp: str | None = None,
 ) -> MemoryPlan:
     if zero_stage is not None and zero_stage not in (0, 1, 2, 3):
         raise BadInput(f"--zero-stage {zero_stage} is not 0, 1, 2 or 3")
@@ -322,7 +414,14 @@ def plan_memory(
         if v is not None and v < 1:
             raise BadInput(f"--{name} must be >= 1")
     found = []
-    for par in candidates(shape, zero_stage, tp, pp):
+    if fsdp is not None and fsdp not in FSDP_MODES:
+        raise BadInput(f"--fsdp {fsdp} is not one of {', '.join(FSDP_MODES)}")
+    if fsdp and (zero_stage is not None or setup.offload != "none"):
+        raise BadInput(
+            "--fsdp is PyTorch FSDP: give it without --zero-stage (DeepSpeed) and without --offload",
+            remedy="drop --zero-stage / --offload, or drop --fsdp to plan with DeepSpeed ZeRO",
+        )
+    for par in candidates(shape, zero_stage, tp, pp, fsdp):
         n = min_gpus_for(shape, setup, par, acc)
         if n is not None:
             found.append((n, par.model_parallel, par.tp, par))
@@ -355,12 +454,19 @@ def explain_msg(bd: MemoryBreakdown, shape: ModelShape, setup: Setup, par: Paral
     """Why the memory is what it is: the dominant term, bytes/parameter, the sharding."""
     d = bd.dominant
     st = state_bytes(shape, setup)
+    held = st["weights"] + st["optimizer_states"]
+    if par.fsdp:
+        held = sum(fsdp_states(shape, setup, Parallel(par.zero_stage, 1, 1, par.fsdp), 1, st)[:3])
+    elif par.zero_stage <= 2:
+        held += st["gradients"]
+    if not par.fsdp and par.zero_stage >= 2 and setup.precision != "fp32":
+        held += 4.0 * st["trainable"]  # the fp32 gradient partition DeepSpeed keeps
     return Msg(
         "memory.why",
         term=Msg(f"term.{d}"),
         share=getattr(bd, d) / bd.total,
         total=bd.total / GIB,
-        bpp=(st["weights"] + st["gradients"] + st["optimizer_states"]) / shape.params,
+        bpp=held / shape.params,
         precision=setup.precision,
         optimizer=setup.optimizer,
         peft=Msg("memory.peft", task=Term(setup.task.value)) if setup.peft else "",

@@ -35,7 +35,7 @@ def triangular(u: np.ndarray, low: float, mode: float, high: float) -> np.ndarra
     c = (mode - low) / span
     left = low + np.sqrt(u * span * (mode - low))
     right = high - np.sqrt((1.0 - u) * span * (high - mode))
-    return np.where(u < c, left, right)
+    return np.clip(np.where(u < c, left, right), low, high)  # rounding never leaves [low, high]
 
 
 def quantiles(u: np.ndarray, x: Uncertain) -> np.ndarray:

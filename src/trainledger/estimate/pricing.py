@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
+from trainledger.errors import NotFound
 from trainledger.estimate.messages import Msg
 from trainledger.estimate.quantities import Uncertain, fmt_num
 from trainledger.model.prices import Assumption
@@ -19,7 +20,22 @@ from trainledger.pricebook import PriceBook, stale_reason
 
 
 class Pricing:
-    def __init__(self, book: PriceBook, on: date, currency: str) -> None:
+    """With ``collect_missing`` a price the book lacks is recorded in ``missing`` (item -> the
+    book's message) and stands in as zero, so one estimate lists every missing item at once; the
+    engine then refuses to give a result. Without it (``compare``) the first one raises."""
+
+    def __init__(
+        self,
+        book: PriceBook,
+        on: date,
+        currency: str,
+        *,
+        collect_missing: bool = False,
+        labor_rates: dict | None = None,
+    ) -> None:
+        self.collect_missing = collect_missing
+        self.labor_rates = labor_rates or {}  # role -> workspace_book.LaborRateRange (per hour)
+        self.missing: dict[str, str] = {}
         self.book = book
         self.on = on
         self.currency = currency
@@ -48,9 +64,19 @@ class Pricing:
                 self.warnings.append(Msg("warn.fx_expired", key=key, day=r.day, origin=r.origin))
         return r.rate
 
-    def rate(self, item: str, unit: str, name: str | None = None) -> Uncertain:
-        """The price of ``item`` per ``unit`` in the reporting currency, as an uncertain input."""
-        be, e = self.book.priced_entry(item, unit, self.on, allow_stale=True)
+    def rate(self, item: str, unit: str, name: str | None = None, *, strict: bool = False) -> Uncertain:
+        """The price of ``item`` per ``unit`` in the reporting currency, as an uncertain input; a
+        ``labor:<role>`` the workspace rates itself comes from its ``[[labor_rates]]``."""
+        role = item.removeprefix("labor:") if item.startswith("labor:") else None
+        if role in self.labor_rates:
+            return self.workspace_rate(self.labor_rates[role], item, unit, name)
+        try:
+            be, e = self.book.priced_entry(item, unit, self.on, allow_stale=True)
+        except NotFound as exc:
+            if strict or not self.collect_missing:
+                raise
+            self.missing.setdefault(item, exc.message)
+            return Uncertain.point(Msg("name.price", item=item), 0.0, unit=f"{self.currency}/{unit}")
         k = self.fx(e.currency)
         if e.expires:
             note = Msg("note.price_expires", origin=be.origin, effective=e.effective, expires=e.expires)
@@ -73,6 +99,23 @@ class Pricing:
             evidence=e.evidence,
             source=e.source,
             owner=owner,
+            note=note,
+        )
+
+    def workspace_rate(self, r, item: str, unit: str, name: str | None) -> Uncertain:
+        lo, mo, hi = r.per(unit)
+        k = self.fx(r.currency)
+        self.items_used.append(item)
+        note = Msg("note.workspace_rate", ccy=r.currency, low=r.low, high=r.high)
+        return Uncertain(
+            name or Msg("name.price", item=item),
+            float(lo * k),
+            float(mo * k),
+            float(hi * k),
+            unit=f"{self.currency}/{unit}",
+            evidence=r.evidence,
+            source=r.source,
+            owner=r.owner or ("finance" if r.evidence == "assumed" else ""),
             note=note,
         )
 

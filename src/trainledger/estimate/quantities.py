@@ -41,7 +41,8 @@ def parse_count(text: object, what: str = "number", *, allow_zero: bool = False)
         except InvalidOperation:
             raise BadInput(f"{what}: {text!r} is not a number") from None
     if not math.isfinite(value) or value < 0 or (value == 0 and not allow_zero):
-        raise BadInput(f"{what}: {text!r} must be a positive finite number")
+        floor = "0 or more" if allow_zero else "a number above 0"
+        raise BadInput(f"{what}: {text!r} must be a positive finite number", remedy=f"give --{what} {floor}")
     return value
 
 
@@ -62,7 +63,9 @@ def parse_range(text: object, what: str) -> tuple[float, float, float]:
     else:
         raise BadInput(f"{what}: {text!r} is not a value or a range", remedy="write 2, 1..3 or 1..2..4")
     if not lo <= mid <= hi:
-        raise BadInput(f"{what}: range {text!r} must satisfy low <= mode <= high")
+        raise BadInput(
+            f"{what}: range {text!r} must satisfy low <= mode <= high", remedy="write low..high or low..mode..high"
+        )
     return lo, mid, hi
 
 
@@ -182,6 +185,14 @@ def fmt_num(x: float, sig: int = 4) -> str:
     if abs(x) >= 1e6 or abs(x) < 1e-3:
         return f"{x:.{sig - 1}e}".replace("e+0", "e").replace("e+", "e").replace("e-0", "e-")
     return f"{round_sig(x, sig):g}"
+
+
+def fmt_count(x: float) -> str:
+    """``5e7`` -> ``50M``, ``2e12`` -> ``2T``: a count as people write it (3 significant digits)."""
+    for k, suffix in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "K")):
+        if abs(x) >= k:
+            return f"{x / k:.3g}{suffix}"
+    return f"{x:.3g}"
 
 
 def round_sig(x: float, sig: int = 3) -> float:

@@ -25,6 +25,10 @@ from trainledger.model.prices import Assumption
 from trainledger.model.vocab import TaskType
 
 SCHEMA = "trainledger.estimate/1"
+PERCENTILES_NOTE = (
+    "percentiles are not additive: the P50 of the total is not the sum of the components' P50s; "
+    "the means are, and mean.compute + mean.data + mean.labor = mean.total = mean.known + mean.placeholder"
+)
 
 
 @dataclass(frozen=True)
@@ -34,6 +38,50 @@ class GpuInfo:
     memory_bytes: int
     peak_tflops: float
     source: str
+
+
+@dataclass(frozen=True)
+class Split:
+    """Known vs placeholder money of the programme, and the components' means.
+
+    ``known`` rests on the requester's inputs, dated prices and sourced priors; ``placeholder`` on
+    the task type's placeholders (data lines fed by one, labor phases the spec left out). The two
+    add up to the total sample by sample, so their *means* add up to the total's mean, and so do
+    the means of compute, data and labor. Percentiles do not add: the P50 of a sum is not the sum
+    of the P50s (the components' highs and lows rarely coincide, and right-skewed components pull
+    the sum's median above the sum of theirs).
+    """
+
+    known: Pct
+    placeholder: Pct
+    total_p50: float
+    mean: dict[str, float]  # compute, data, labor, total, known, placeholder
+    placeholder_lines: tuple[str, ...]
+
+    @property
+    def placeholder_share_of_p50(self) -> float:
+        """How much of the P50 total the placeholders drive: (P50 total - P50 known) / P50 total."""
+        if self.total_p50 <= 0:
+            return 0.0
+        return max(0.0, (self.total_p50 - self.known.p50) / self.total_p50)
+
+    @property
+    def placeholder_share_of_mean(self) -> float:
+        t = self.mean["total"]
+        return self.mean["placeholder"] / t if t > 0 else 0.0
+
+    @classmethod
+    def of(cls, f) -> Split:
+        total = f["total"]
+        parts = {"compute": f["compute_prog"], "data": f["data_total"], "labor": f["labor_total"]}
+        mean = {k: float(v.mean()) for k, v in parts.items()}
+        mean.update(
+            total=float(total.mean()), known=float(f["known"].mean()), placeholder=float(f["placeholder"].mean())
+        )
+        lines = tuple(f"data:{k}" for k in f["data_ph_lines"]) + tuple(
+            f"labor:{k}" for k in f["labor_lines"] if k.split(":", 1)[0] in f["labor_ph"]
+        )
+        return cls(Pct.of(f["known"]), Pct.of(f["placeholder"]), Pct.of(total).p50, mean, lines)
 
 
 @dataclass(frozen=True)
@@ -70,6 +118,7 @@ class Estimate:
     sensitivity: tuple[Swing, ...]
     warnings: tuple[str, ...]
     notes: tuple[str, ...] = field(default=())
+    split: Split | None = None  # known vs placeholder money; component means (additive field)
 
     @property
     def training_strategy(self) -> str:
@@ -157,6 +206,18 @@ class Estimate:
             "price_book": self.price_book,
             "monte_carlo": {"samples": self.samples, "seed": self.seed},
         }
+        if self.split is not None:
+            sp = self.split
+            d["known_vs_placeholder"] = {
+                "currency": self.currency,
+                "known": self.money(sp.known),
+                "placeholder": self.money(sp.placeholder),
+                "placeholder_share_of_p50": round(sp.placeholder_share_of_p50, 4),
+                "placeholder_share_of_mean": round(sp.placeholder_share_of_mean, 4),
+                "placeholder_lines": list(sp.placeholder_lines),
+                "mean": {k: money_dec(v, self.currency) for k, v in sp.mean.items()},
+                "why_p50s_do_not_add": PERCENTILES_NOTE,
+            }
         inf = self.inference
         if inf is not None:
             d["inference"] = {
@@ -185,6 +246,7 @@ def plan_figures(p: MemoryPlan) -> dict:
         "why_zh": p.why_zh,
         "at_gpus": p.gpus,
         "terms_bytes": {t: int(getattr(bd, t)) for t in TERMS},
+        "host_bytes_per_node": int(bd.host_per_node),
     }
 
 
@@ -229,4 +291,5 @@ def plan_figures_empty() -> dict:
         "why_zh": "",
         "at_gpus": 0,
         "terms_bytes": {},
+        "host_bytes_per_node": 0,
     }

@@ -11,8 +11,7 @@ A spec file uses the CLI's option names (``-`` or ``_``) at top level, plus opti
     rounds = "1.2..1.5..2.5"    # or several_rounds = true: the task's prior, as the guided mode asks
     flash_attention = false     # --no-flash-attention (default true)
     [data]                      # each a [low, mode, high] list or a table with low/mode/high,
-    licensing = { low = 0, mode = 50000, high = 200000, currency = "USD", owner = "data lead",
-                  source = "vendor quote Q-17", evidence = "contract" }
+    licensing = { low = 0, mode = 50000, high = 200000, currency = "USD", source = "quote Q-17", evidence = "contract" }
     cleaning_person_months = [2, 4, 8]
     labelled_items = [0, 0, 0]
     review_fraction = [0, 0, 0]
@@ -26,7 +25,8 @@ A spec file uses the CLI's option names (``-`` or ``_``) at top level, plus opti
     tokens_per_request = [500, 1000, 2000]
     months = 12
 
-CLI options given explicitly override the file.
+CLI options given explicitly override the file. Every key, its unit and default:
+docs/estimate-spec.md (tests/estimate/test_spec_doc.py keeps the two in step).
 """
 
 from __future__ import annotations
@@ -62,6 +62,7 @@ TEXT_FIELDS = (
     "gpu",
     "recompute",
     "offload",
+    "fsdp",
     "precision",
     "optimizer",
     "price_book",
@@ -89,7 +90,8 @@ class EstimateSpec:
     tp: int | None = None
     pp: int | None = None
     recompute: str | None = None
-    offload: str | None = None  # None: no offload (and not searched: host memory is not modelled)
+    offload: str | None = None  # None: no offload (not searched: your nodes' host memory is not known)
+    fsdp: str | None = None  # PyTorch FSDP sharding strategy instead of DeepSpeed ZeRO: full, hybrid, …
     flash_attention: bool = True
     precision: str = "bf16"
     optimizer: str = "adamw"
@@ -152,7 +154,10 @@ def build_spec(values: dict, *, where: str = "options") -> EstimateSpec:
         if f in v:
             x = parse_count(v[f], f.replace("_", "-"), allow_zero=f in ("zero_stage", "seed"))
             if x != int(x):
-                raise BadInput(f"{where}: {f.replace('_', '-')} must be a whole number, got {v[f]!r}")
+                raise BadInput(
+                    f"{where}: {f.replace('_', '-')} must be a whole number, got {v[f]!r}",
+                    remedy=f"pass --{f.replace('_', '-')} as a whole number",
+                )
             kw[f] = int(x)
     for f in FLOAT_FIELDS:
         if f in v:
@@ -165,8 +170,6 @@ def build_spec(values: dict, *, where: str = "options") -> EstimateSpec:
             kw[f] = str(v[f]).strip().lower() if f not in ("price_book", "name") else str(v[f])
     if "rounds" in v:
         kw["rounds"] = parse_range(v["rounds"], "rounds")
-        if kw["rounds"][0] < 1:
-            raise BadInput(f"{where}: rounds must be >= 1 (final-run equivalents)")
     if "currency" in v:
         try:
             kw["currency"] = check_currency(str(v["currency"]))
@@ -199,7 +202,20 @@ def parse_bool(value: object, what: str, where: str) -> bool:
     raise BadInput(f"{where}: {what} must be true or false, got {value!r}")
 
 
+MIN_SAMPLES = 100  # P10 and P90 need at least ten samples beyond each of them
+
+
 def check(spec: EstimateSpec, where: str) -> None:
+    if spec.samples < MIN_SAMPLES:
+        raise BadInput(
+            f"{where}: --samples {spec.samples} is too few for P10 / P50 / P90",
+            remedy=f"pass --samples {MIN_SAMPLES} or more (default 100000; 20000 is fast and stable to ~1%)",
+        )
+    if spec.rounds and spec.rounds[0] < 1:
+        raise BadInput(
+            f"{where}: rounds must be >= 1 (final-run equivalents)",
+            remedy="e.g. --rounds 1..2..4 (1 = the final run alone)",
+        )
     if spec.task is TaskType.RAG:
         return
     if spec.params is None or spec.tokens is None:
@@ -209,11 +225,14 @@ def check(spec: EstimateSpec, where: str) -> None:
         )
     custom = spec.gpu_memory_gb is not None or spec.peak_tflops is not None
     if custom and (spec.gpu_memory_gb is None or spec.peak_tflops is None):
-        raise BadInput(f"{where}: give both --gpu-memory-gb and --peak-tflops")
+        raise BadInput(
+            f"{where}: give both --gpu-memory-gb and --peak-tflops",
+            remedy="an accelerator outside the catalog needs its memory (GB) and dense BF16 peak (TFLOP/s)",
+        )
     if spec.gpu is None and not custom:
         raise BadInput(
             f"{where}: no accelerator given",
             remedy="pass --gpu ID (e.g. a100-80gb) or --gpu-memory-gb and --peak-tflops",
         )
     if spec.zero_stage is not None and spec.zero_stage not in (0, 1, 2, 3):
-        raise BadInput(f"{where}: zero-stage must be 0, 1, 2 or 3")
+        raise BadInput(f"{where}: zero-stage must be 0, 1, 2 or 3", remedy="pass --zero-stage 0-3 or leave it out")

@@ -31,6 +31,17 @@ INPUTS: dict[str, tuple[str, str]] = {
     ),
     "name.offload": ("CPU offload ({offload}): throughput vs no offload", "CPU 卸载（{offload}）：相对不卸载的吞吐"),
     "name.offload_choice": ("CPU offload", "CPU 卸载"),
+    "name.paged_optimizer": ("QLoRA paged optimizer", "QLoRA 分页优化器"),
+    "value.paged_optimizer": ("optimizer states counted on the GPU", "优化器状态按常驻显存计"),
+    "src.paged_optimizer": (
+        "QLoRA (Dettmers et al. 2023, arXiv:2305.14314) section 3: paged optimizers move optimizer states to CPU "
+        "memory (NVIDIA unified memory) when a gradient-checkpointing spike would run the GPU out of memory, and "
+        "back for the update; the plan counts the adapters' states on the GPU (the steady state), so a paged run "
+        "fits at least where this one does — the 4-bit NF4 base is 4.127 bits/parameter (section 3)",
+        "QLoRA（Dettmers 等 2023，arXiv:2305.14314）第 3 节：分页优化器在梯度检查点造成显存峰值时"
+        "把优化器状态移到 CPU 内存（NVIDIA 统一内存），更新时再取回；本方案把适配器的优化器状态按常驻显存计，"
+        "因此分页运行至少在本方案能放下的地方也能放下——4 位 NF4 底座按每参数 4.127 比特（第 3 节）",
+    ),
     "name.attention": ("attention kernel", "注意力计算内核"),
     "name.useful_life": ("server useful life (straight-line)", "服务器使用年限（直线折旧）"),
     "name.resale_haircut": ("used-market price vs remaining book value", "二手市场价相对剩余账面价值"),
@@ -103,9 +114,9 @@ INPUTS: dict[str, tuple[str, str]] = {
         "默认：放得下时用选择性重计算（Korthikanti et al. 2022）",
     ),
     "src.offload_default": (
-        "default: none, and not searched for min_gpus (host memory is not modelled); --offload to plan with it, "
-        "at a throughput cost (ZeRO-Offload, Ren et al. 2021)",
-        "默认：不卸载，最少卡数的搜索也不含卸载（工具不模拟主机内存）；如需卸载请用 --offload，"
+        "default: none, and not searched for min_gpus (your nodes' host memory is not known); "
+        "--offload to plan with it, at a throughput cost (ZeRO-Offload, Ren et al. 2021)",
+        "默认：不卸载，最少卡数的搜索也不含卸载（工具不知道你节点的主机内存）；如需卸载请用 --offload，"
         "吞吐会下降（ZeRO-Offload，Ren et al. 2021）",
     ),
     "src.flash_attention": (
@@ -127,6 +138,36 @@ INPUTS: dict[str, tuple[str, str]] = {
         "（{why}）；先验出处：{prior}",
     ),
     "src.spec_table": ("spec {table}", "规格文件 {table}"),
+    "note.workspace_rate": (
+        "workspace [[labor_rates]]: {low}-{high} {ccy}/hour, x hours per unit (person-month = 168 h)",
+        "工作区 [[labor_rates]]：每小时 {low}-{high} {ccy}，按单位折算工时（人月 = 168 小时）",
+    ),
+    "src.guided_labelled": (
+        "requester's guided answer: {n} labelled samples",
+        "需求方在引导问答中的回答：{n} 条标注样本",
+    ),
+    "src.guided_labelled_eval": (
+        "requester's guided answer: {n} labelled samples, used as the evaluation set (rag trains no weights)",
+        "需求方在引导问答中的回答：{n} 条标注样本，用作评测集（RAG 不训练权重）",
+    ),
+    "src.placeholder_labelled": (
+        "trainledger placeholder sized from the request: {tokens} training tokens / (1-3 epochs, mode 2, x "
+        "512-2048 tokens per sample, mode 1024); for scale, LIMA (Zhou et al. 2023, arXiv:2305.11206) fine-tuned "
+        "on 1,000 samples, Alpaca (Taori et al. 2023) on 52,000, Tulu 2 (Ivison et al. 2023, arXiv:2311.10702) on "
+        "326,000 — epochs and sample length assumed; replace with your plan in [data] labelled_items",
+        "trainledger 按需求规模给出的占位值：{tokens} 个训练 token ÷（1–3 轮，众数 2 轮 × 每条 512–2048 token，"
+        "众数 1024）；参照：LIMA（Zhou 等 2023，arXiv:2305.11206）用 1,000 条样本微调，Alpaca（Taori 等 2023）"
+        "用 52,000 条，Tulu 2（Ivison 等 2023，arXiv:2311.10702）用 326,000 条——轮数与样本长度为假设；"
+        "请在 [data] labelled_items 中填写你的计划",
+    ),
+    "src.placeholder_cleaning": (
+        "trainledger placeholder for a {task} corpus of {ref} tokens, x sqrt({tokens} / {ref}) = x{factor:.2f} "
+        "(kept within {floor:g}-{cap:g}: cleaning pipelines are reused, so the work grows slower than the corpus) "
+        "— no public base rate; replace with your plan in [data] cleaning_person_months",
+        "trainledger 按 {ref} token 的{task}语料给出的占位值，再乘 sqrt({tokens} / {ref}) = x{factor:.2f}"
+        "（限定在 {floor:g}–{cap:g}：清洗流程可复用，工作量增长慢于语料规模）——没有公开的基准数据；"
+        "请在 [data] cleaning_person_months 中填写你的计划",
+    ),
     "src.placeholder": (
         "trainledger placeholder by task type — no public base rate; replace with your plan in the spec's "
         "[data] and [labor] tables",

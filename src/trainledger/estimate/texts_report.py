@@ -31,6 +31,33 @@ REPORT: dict[str, tuple[str, str]] = {
     "label.final_compute": ("Final run: compute", "最终运行：算力"),
     "label.final_labor": ("Final run: one round of run labor", "最终运行：一轮运行人力"),
     "label.final_total": ("Final run: total", "最终运行：合计"),
+    "label.split": ("Known vs placeholder money (whole programme)", "已知与占位金额（全部轮次）"),
+    "label.split_known": (
+        "Known: your inputs, dated prices, sourced priors",
+        "已知：你的输入、有日期的单价、有出处的先验",
+    ),
+    "label.split_placeholder": ("Placeholders: task-type defaults to replace", "占位：按任务类型给出、待替换的默认值"),
+    "label.split_share": ("Placeholder-driven share of the P50", "P50 中由占位值驱动的比例"),
+    "label.split_lines": ("Lines resting on placeholders", "依赖占位值的明细"),
+    "label.means": ("Means (these add up)", "均值（可以相加）"),
+    "label.mean": ("Mean", "均值"),
+    "label.mean_parts": ("Compute + data + labor", "算力 + 数据 + 人力"),
+    "split.headline": (
+        "{share:.0%} of the P50 total ({total}) is driven by placeholders: without them the P50 would be {known}",
+        "总预算 P50（{total}）中有 {share:.0%} 由占位值驱动：去掉占位值，P50 为 {known}",
+    ),
+    "split.none": (
+        "no placeholders: every figure rests on your inputs, dated prices and sourced priors",
+        "没有占位值：所有数字都基于你的输入、有日期的单价和有出处的先验",
+    ),
+    "split.why_p50": (
+        "Why the components' P50s do not add up to the total's P50: percentiles are not additive — compute, "
+        "data and labor rarely sit at their medians together, and right-skewed components pull the total's "
+        "median away from the sum of theirs. The means do add up: compute + data + labor = total = known + "
+        "placeholder.",
+        "为什么各分项的 P50 相加不等于总预算的 P50：分位数不可相加——算力、数据、人力很少同时处在各自的中位数，"
+        "右偏的分项会让总额的中位数偏离分项中位数之和。均值可以相加：算力 + 数据 + 人力 = 总额 = 已知 + 占位。",
+    ),
     "label.memory": ("Memory and GPU count", "显存与卡数"),
     "label.per_gpu": ("Memory per GPU", "每卡显存"),
     "label.min_gpus": ("Minimum GPUs", "最少卡数"),
@@ -78,8 +105,9 @@ REPORT: dict[str, tuple[str, str]] = {
         "最省卡方案：在请求未指定的显存内选项中搜索（{searched}）；已指定：{given}；{offload}",
     ),
     "scope.offload_not_searched": (
-        "CPU offload not searched (host memory is not modelled): pass --offload to plan with it",
-        "未搜索 CPU 卸载（工具不模拟主机内存）：如需卸载请用 --offload 指定",
+        "CPU offload not searched (your nodes' host memory is not known): pass --offload to plan with it "
+        "and see the host memory it needs",
+        "未搜索 CPU 卸载（工具不知道你节点的主机内存）：如需卸载请用 --offload 指定，并查看所需主机内存",
     ),
     "scope.offload_given": ("CPU offload as given", "CPU 卸载按指定方式"),
     "label.least_gpu": ("Least-GPU plan: memory per GPU", "最省卡方案：每卡显存"),
@@ -150,6 +178,12 @@ REPORT: dict[str, tuple[str, str]] = {
         "改动权重，有 {n:,} 条标注样本：全参微调；通常数据与评测比算力更贵",
     ),
     # ---------------------------------------------------------------- warnings
+    "warn.host_memory": (
+        "CPU offload needs {need:.0f} GiB of host memory per 8-GPU node, more than the {have:.0f} GiB of a typical "
+        "node ({source}): use more GPUs, offload less, or check your nodes' memory",
+        "CPU 卸载每台 8 卡节点需要 {need:.0f} GiB 主机内存，超过典型节点的 {have:.0f} GiB（{source}）："
+        "请增加卡数、减少卸载内容，或核对节点内存",
+    ),
     "warn.implausible_pretrain": (
         "implausible: pre-training {params} parameters on only {tokens} tokens (fewer tokens than parameters; "
         "compute-optimal is ~{ratio} tokens per parameter, Hoffmann et al. 2022)",
@@ -201,6 +235,12 @@ REPORT: dict[str, tuple[str, str]] = {
         "无法读取工作区 {workspace!r} 的台账历史（{error}：{message}）：额外占用系数改用有出处的先验值；"
         "修复工作区后即可按历史校准",
     ),
+    "warn.workspace_book_unreadable": (
+        "the configuration of workspace {workspace!r} could not be read ({error}): priced with {book} instead "
+        "of the workspace's own price book, currency and labor rates; fix the workspace",
+        "无法读取工作区 {workspace!r} 的配置（{error}）：改用 {book} 计价，而不是工作区自己的价目表、币种和人力费率；"
+        "请修复工作区",
+    ),
     "price.stale_item": ("{item} ({why})", "{item}（{why}）"),
     "price.expired": ("expired {day}", "已于 {day} 过期"),
     "price.not_yet": ("effective only from {day}", "{day} 起才生效"),
@@ -212,6 +252,16 @@ REPORT: dict[str, tuple[str, str]] = {
         "RAG 不改动模型权重，没有训练算力可估。请改为估算：文档清洗与切分、评测集（[data]）；"
         "检索索引（语料向量化、向量库存储）与推理服务（[inference]）；以及对回答质量负责的人力（[labor]）。",
     ),
+    "note.workspace_book": (
+        "priced with workspace {root}'s own book: {book}, in {currency}; labor rates from its trainledger.toml "
+        "[[labor_rates]] ({roles})",
+        "按工作区 {root} 自己的价目计价：{book}，币种 {currency}；人力费率取自其 trainledger.toml 的 "
+        "[[labor_rates]]（{roles}）",
+    ),
+    "note.host_memory": (
+        "CPU offload needs {need:.0f} GiB of host memory per 8-GPU node (DeepSpeed's estimators, x1.5 buffers)",
+        "CPU 卸载每台 8 卡节点需要 {need:.0f} GiB 主机内存（按 DeepSpeed 估算公式，含 1.5 倍缓冲）",
+    ),
     "note.selective_no_fit": (
         "selective recomputation does not fit on {gpus} GPUs (it needs {n}): the run is costed with full "
         "recomputation (+~33% hardware FLOPs)",
@@ -222,13 +272,19 @@ REPORT: dict[str, tuple[str, str]] = {
         "(+~33% hardware FLOPs)",
         "选择性重计算在任何卡数下都放不下显存：本次按完全重计算计价（硬件 FLOPs 约多 33%）",
     ),
-    "note.gpus_chosen": (
-        "no --gpus given: costed on {gpus} GPU(s), chosen so the final run takes about {days} days at the "
-        "most likely utilisation (at least the fewest GPUs that hold the costed setup, whole 8-GPU nodes); "
-        "pass --gpus for yours",
-        "未指定 --gpus：按 {gpus} 张卡计价——按最可能的利用率，使最终运行约 {days} 天跑完"
-        "（不少于计价所用方案的最少卡数，按整台 8 卡节点取整）；请用 --gpus 填写实际卡数",
+    "note.gpus_chosen_memory": (
+        "no --gpus given: costed on {gpus} GPU(s), the fewest that hold the costed setup{rounded}; on them the "
+        "final run takes {days:.3g} days (P50); pass --gpus for yours",
+        "未指定 --gpus：按 {gpus} 张卡计价——能放下计价方案的最少卡数{rounded}；在这些卡上最终运行约需 {days:.3g} 天"
+        "（P50）；请用 --gpus 填写实际卡数",
     ),
+    "note.gpus_chosen_schedule": (
+        "no --gpus given: costed on {gpus} GPUs, chosen so the final run takes about {target} days at the most "
+        "likely utilisation{rounded}; at P50 it takes {days:.3g} days; pass --gpus for yours",
+        "未指定 --gpus：按 {gpus} 张卡计价——按最可能的利用率使最终运行约 {target} 天跑完{rounded}；"
+        "P50 为 {days:.3g} 天；请用 --gpus 填写实际卡数",
+    ),
+    "note.rounded_nodes": (", rounded up to whole 8-GPU nodes", "，并按整台 8 卡节点向上取整"),
     # ---------------------------------------------------------------- overhead calibration (ledger history)
     "hist.no_workspace": (
         "no workspace given: overhead from sourced priors",

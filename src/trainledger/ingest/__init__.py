@@ -5,9 +5,10 @@
 
     base.py       the Importer protocol, Record, ImportResult, declarative Columns
     delimited.py  DelimitedImporter and the strict CSV reader (unbalanced quotes, `;` CSV)
-    text.py       encodings, what a file looks like (sniff), reads hashed as they go
+    text.py       encodings, what a file looks like (sniff), reads hashed as they go, safe JSON
     keys.py       row hashes over canonical values (1.10 == 1.1, times in UTC)
-    convert.py    field converters: exact decimals, UTC timestamps, dates, vocabularies
+    convert.py    field converters: exact decimals, UTC timestamps, dates, vocabularies; refuses
+                  implausible values (int64, 15-digit amounts, exponents, non-ASCII digits)
     run.py        the driver: identity, hashing, counting, batching, cross-file duplicates, log
     settle.py     a new partition against the lake: duplicates, repeats, conflicts (under lock)
     lakefs.py     the lake's filesystem primitives: atomic publish, locks, append-only lines

@@ -170,12 +170,12 @@ def convert_columns(
             continue
         try:
             v = convert(v, ctx)
-        except (ValueError, TypeError) as e:
+        except (ValueError, TypeError, ArithmeticError) as e:  # Overflow: a value out of range
             if flag_errors:
                 flags.append(f"{label}: {e}")
                 out[name] = default
                 continue
-            raise Rejected(f"{label}: {e}", remedy) from None
+            raise Rejected(f"{label}: {e}", getattr(e, "remedy", None) or remedy) from None
         if type(v) is Flagged:
             flags.append(f"{label}: {v.note}")
             v = v.value

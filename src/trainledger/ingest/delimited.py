@@ -3,7 +3,7 @@
 The reader is strict about quotes, because a quote that is never closed would otherwise swallow
 the rest of the file into one field: a row whose quoted field never closes (or closes in the
 middle of a field) is quarantined alone and the lines after its first are read again as rows,
-so ``rows_read`` counts what the file really holds. Blank lines are not rows.
+so ``rows_read`` counts what the file really holds. Blank and whitespace-only lines are not rows.
 """
 
 from __future__ import annotations
@@ -263,8 +263,8 @@ def read_delimited(
                 fields, lines, notes = broken
             else:
                 lines = src.take()
-                if not fields:
-                    continue
+                if not fields or (len(lines) == 1 and not lines[0].strip()):
+                    continue  # a blank or whitespace-only line is not a row
                 row += 1
                 if trailing and len(fields) == width + 1 and fields[-1] == "":
                     fields.pop()

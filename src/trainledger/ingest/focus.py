@@ -14,7 +14,6 @@ earlier charge period is noted. ``validation_report`` counts the flags per FOCUS
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,10 +21,10 @@ from typing import Any
 
 from trainledger.errors import BadInput
 from trainledger.ingest.base import FLAG, Context, Record, Rejected, col, dumps
-from trainledger.ingest.convert import currency, decimal_text, timestamp_utc
+from trainledger.ingest.convert import currency, decimal_text, money_text, timestamp_utc
 from trainledger.ingest.delimited import DelimitedImporter, resolve_header
 from trainledger.ingest.keys import canon_for, canon_json, canon_loose, canon_text, mapping_key
-from trainledger.ingest.text import Head, sniff
+from trainledger.ingest.text import Head, json_loads, sniff
 from trainledger.model.money import check_currency
 
 # FOCUS 1.0 allowed values; anything else is accepted and flagged.
@@ -63,7 +62,7 @@ ALLOWED = {
 # FOCUS 1.0 columns that must not be null when present.
 NOT_NULL = ("effective_cost", "list_cost", "contracted_cost", "charge_category")
 CURRENCY_REMEDY = "pass --currency CODE (e.g. --currency USD) for rows without BillingCurrency"
-NUMBER = "write a plain decimal number, e.g. 12.50 or -0.003"
+NUMBER = "write a plain decimal number (no exponent), e.g. 12.50 or -0.003"
 TIME = "write an ISO 8601 time, e.g. 2024-09-01T00:00:00Z"
 
 
@@ -97,14 +96,14 @@ class FocusImporter(DelimitedImporter):
         col(
             "billed_cost",
             "BilledCost",
-            convert=decimal_text,
+            convert=money_text,
             remedy=NUMBER,
             required=True,
             needed=True,
         ),
-        col("effective_cost", "EffectiveCost", convert=decimal_text, remedy=NUMBER),
-        col("list_cost", "ListCost", convert=decimal_text, remedy=NUMBER),
-        col("contracted_cost", "ContractedCost", convert=decimal_text, remedy=NUMBER),
+        col("effective_cost", "EffectiveCost", convert=money_text, remedy=NUMBER),
+        col("list_cost", "ListCost", convert=money_text, remedy=NUMBER),
+        col("contracted_cost", "ContractedCost", convert=money_text, remedy=NUMBER),
         col(
             "currency",
             "BillingCurrency",
@@ -329,7 +328,7 @@ def validation_report(flag_lists: Any) -> dict[str, dict[str, int]]:
     out: dict[str, dict[str, int]] = {}
     for flags in flag_lists:
         if isinstance(flags, str):
-            flags = json.loads(flags)
+            flags = json_loads(flags)
         for f in flags:
             rule = next((r for r, rx in compiled if rx.search(f)), "other")
             column = {"correction": "ChargeClass", "provisional bill": "rows", "evidence note": "rows"}.get(
@@ -392,8 +391,8 @@ def parse_tags(value: Any) -> tuple[dict[str, Any], str | None]:
         return out
 
     try:
-        obj = json.loads(str(value), object_pairs_hook=pairs)
-    except json.JSONDecodeError:
+        obj = json_loads(str(value), object_pairs_hook=pairs)
+    except ValueError:  # not JSON, or nested too deeply
         return {}, "Tags is not JSON; kept the text in extra.Tags"
     if not isinstance(obj, dict):
         return {}, "Tags is not a JSON object; kept the text in extra.Tags"

@@ -14,7 +14,7 @@ from typing import Any
 
 from trainledger.errors import BadInput
 from trainledger.ingest.base import Context, Record, Rejected, col
-from trainledger.ingest.convert import currency, decimal_text, iso_date, one_of, stripped
+from trainledger.ingest.convert import currency, iso_date, money_text, one_of, stripped
 from trainledger.ingest.delimited import DelimitedImporter
 from trainledger.model.money import check_currency
 from trainledger.model.vocab import ServiceStage
@@ -33,7 +33,7 @@ class InvoiceImporter(DelimitedImporter):
         col("invoice_id", "invoice_id", convert=stripped, required=True, needed=True),
         col("vendor", "vendor", convert=stripped, required=True, needed=True),
         col("date", "date", convert=iso_date, required=True, needed=True),
-        col("amount", "amount", convert=decimal_text, required=True, needed=True),
+        col("amount", "amount", convert=money_text, required=True, needed=True),
         col("currency", "currency", convert=currency),
         col("stage", "stage", convert=one_of(ServiceStage), required=True, needed=True),
         col("description", "description", default=""),

@@ -26,7 +26,7 @@ import json
 import re
 from collections.abc import Callable, Mapping
 from datetime import UTC, date, datetime
-from decimal import Decimal, InvalidOperation
+from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, Context, Decimal, InvalidOperation
 from typing import Any
 
 from trainledger.ingest import convert as cv
@@ -93,12 +93,15 @@ def mapping_key(
 # -- canonical spellings ------------------------------------------------------------------------
 
 
+_EXACT = Context(prec=MAX_PREC, Emax=MAX_EMAX, Emin=MIN_EMIN)  # normalize() never rounds
+
+
 def _plain(d: Decimal) -> str:
     if not d.is_finite():
         return str(d)
     if d.is_zero():
         return "0"
-    d = d.normalize()
+    d = d.normalize(_EXACT)  # the default context would round to 28 digits (or overflow)
     if abs(d.adjusted()) > 64:  # do not write a 1E+100000 out in full
         return str(d)
     return format(d, "f")
@@ -109,7 +112,10 @@ def _utc_z(dt: datetime, naive_utc: bool = True) -> str:
         if not naive_utc:
             return dt.isoformat()
         dt = dt.replace(tzinfo=UTC)
-    return dt.astimezone(UTC).replace(tzinfo=None).isoformat() + "Z"
+    try:
+        return dt.astimezone(UTC).replace(tzinfo=None).isoformat() + "Z"
+    except OverflowError:  # outside the calendar in UTC (year 1 at +08:00): as written
+        return dt.isoformat()
 
 
 def canon_value(v: Any, naive_utc: bool = True) -> str:
@@ -203,7 +209,7 @@ def canon_json(v: Any) -> str:
     if isinstance(v, str):
         try:
             obj = json.loads(v)
-        except ValueError:
+        except (ValueError, RecursionError):
             return v
         return _KEY_JSON(_sorted_json(obj)) if isinstance(obj, dict) else v
     return canon_value(v)
@@ -234,6 +240,7 @@ def canon_loose_local(v: Any) -> str:
 
 _BY_CONVERTER: dict[Any, Canon] = {
     cv.decimal_text: canon_number,
+    cv.money_text: canon_number,
     cv.nonneg_decimal_text: canon_number,
     cv.integer: canon_number,
     cv.nonneg_integer: canon_number,

@@ -8,7 +8,6 @@ needs its fields (``step`` needs ``step``, ``checkpoint_saved`` needs ``step`` a
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,14 @@ from trainledger.ingest.base import Context, Record, Rejected, col, convert_colu
 from trainledger.ingest.convert import nonneg_integer, timestamp_with_offset
 from trainledger.ingest.delimited import reading_options
 from trainledger.ingest.keys import mapping_key, row_key
-from trainledger.ingest.text import decoded_lines, open_text, sniff, text_encoding
+from trainledger.ingest.text import (
+    decoded_lines,
+    json_loads,
+    json_problem,
+    open_text,
+    sniff,
+    text_encoding,
+)
 
 NEEDS: Mapping[str, tuple[str, ...]] = {
     "start": (),
@@ -91,9 +97,9 @@ class ProgressImporter:
                 values: dict[str, Any] = {}
                 problem = None
                 try:
-                    obj = json.loads(line)
-                except json.JSONDecodeError as e:
-                    problem = f"not JSON: {e.msg} at column {e.colno}"
+                    obj = json_loads(line)
+                except ValueError as e:  # bad JSON, nested too deeply, a 5,000-digit integer
+                    problem = json_problem(e)
                 else:
                     if isinstance(obj, dict):
                         values = obj

@@ -6,6 +6,7 @@
        │ no
     parse ─► validate ─► normalise ─► batch of rows ─► temp partition (streamed)
        │         └─ Rejected ─► quarantine (file, row, line, reason, remedy, raw)
+       │                   a row the table's types refuse (int64, timestamp) ─► quarantine
        └─ counts: rows_read = accepted + duplicates + quarantined, always
     the bytes parsed hash to the content hash? (else BadInput: the file changed meanwhile)
     table lock ─► settle against the lake ─► publish ─► log ─► unlock
@@ -38,14 +39,15 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from trainledger.errors import BadInput
-from trainledger.ingest.base import Context, Importer, ImportResult, Rejected, dumps
-from trainledger.ingest.schemas import TABLES
+from trainledger.ingest.base import Context, Importer, ImportResult, Record, Rejected, dumps
+from trainledger.ingest.schemas import TABLES, row_problem
 from trainledger.ingest.text import ContentWatch, sha256_file
 
 if TYPE_CHECKING:
     from trainledger.lake import Lake
 
 BATCH_ROWS = 16_384  # small enough that the GC does not crawl over many live rows
+VALUE_REMEDY = "fix the value in the source (it is beyond what the lake stores)"
 CHANGED_REMEDY = "import the file when whatever writes it has finished (or import a copy of it)"
 
 
@@ -90,6 +92,7 @@ def run_import(
     names = set(schema.names)
     rows_read = quarantined = 0
     rows: list[dict[str, Any]] = []
+    recs: list[Record] = []  # beside rows: a row the lake's types refuse is quarantined
     with (
         lake.open_partition(table, sha, identity=identity, statement=statement) as part,
         lake.open_quarantine(kind, sha) as q,
@@ -100,24 +103,16 @@ def run_import(
                 row = importer.normalise(importer.validate(rec, ctx), rec, ctx)
             except Rejected as r:
                 quarantined += 1
-                q.write(
-                    {
-                        "file": str(path),
-                        "row": rec.row,
-                        "line": rec.line,
-                        "reason": r.reason,
-                        "remedy": r.remedy,
-                        "raw": rec.raw.rstrip("\r\n"),
-                    }
-                )
+                q.write(_quarantine_entry(path, rec, r.reason, r.remedy))
                 continue
             row["flags"] = dumps(row.get("flags") or [])
             row["source_sha256"], row["row"], row["row_hash"] = sha, rec.row, rec.key
             rows.append(row)
+            recs.append(rec)
             if len(rows) >= BATCH_ROWS:
-                part.write(_batch(rows, schema, names, importer))
-                rows = []
-        part.write(_batch(rows, schema, names, importer))
+                quarantined += _write(part, q, rows, recs, schema, names, importer, path)
+                rows, recs = [], []
+        quarantined += _write(part, q, rows, recs, schema, names, importer, path)
         seen = watch.digest() or sha256_file(path)  # a Parquet parser reads on its own
         if seen != sha:
             raise BadInput(
@@ -159,6 +154,48 @@ def run_import(
             )
             _log(lake, importer, result, options, committed.path if committed else None, identity)
     return result
+
+
+def _quarantine_entry(
+    path: Path, rec: Record, reason: str, remedy: str | None
+) -> dict[str, Any]:
+    return {
+        "file": str(path),
+        "row": rec.row,
+        "line": rec.line,
+        "reason": reason,
+        "remedy": remedy,
+        "raw": rec.raw.rstrip("\r\n"),
+    }
+
+
+def _write(
+    part: Any,
+    q: Any,
+    rows: list[dict[str, Any]],
+    recs: list[Record],
+    schema: pa.Schema,
+    names: set[str],
+    importer: Importer,
+    path: Path,
+) -> int:
+    """Write ``rows`` as one batch; when the lake's types refuse the batch (an integer beyond
+    64 bits, a time outside the calendar), quarantine the rows they refuse, write the others,
+    and return how many were quarantined."""
+    try:
+        part.write(_batch(rows, schema, names, importer))
+        return 0
+    except (pa.ArrowException, OverflowError, ValueError, TypeError):
+        pass
+    good = []
+    for row, rec in zip(rows, recs, strict=True):
+        problem = row_problem(row, schema)
+        if problem is None:
+            good.append(row)
+        else:
+            q.write(_quarantine_entry(path, rec, problem, VALUE_REMEDY))
+    part.write(_batch(good, schema, names, importer))
+    return len(rows) - len(good)
 
 
 def _batch(

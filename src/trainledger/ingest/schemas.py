@@ -13,6 +13,7 @@ Every table ends with the same provenance columns:
 from __future__ import annotations
 
 from types import MappingProxyType
+from typing import Any
 
 import pyarrow as pa
 
@@ -171,6 +172,22 @@ WORKER_STEPS = _schema(
     ("gpu", TEXT),
     ("extra", TEXT, False),
 )
+
+
+def row_problem(row: dict[str, Any], schema: pa.Schema) -> str | None:
+    """Why ``row`` cannot be stored in a table of ``schema`` (the first column whose value its
+    type refuses, e.g. an integer beyond 64 bits), or None."""
+    for f in schema:
+        value = row.get(f.name)
+        try:
+            pa.array([value], type=f.type)
+        except (pa.ArrowException, OverflowError, ValueError, TypeError) as e:
+            shown = repr(value)
+            if len(shown) > 40:
+                shown = shown[:24] + f"… ({len(shown)} characters)"
+            return f"{f.name}: {shown} does not fit the lake's {f.type} column ({e})"
+    return None
+
 
 TABLES: MappingProxyType[str, pa.Schema] = MappingProxyType(
     {

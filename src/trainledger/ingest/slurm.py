@@ -25,6 +25,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from trainledger.errors import BadInput
 from trainledger.ingest.base import Context, Flagged, Record, Rejected, col, dumps
 from trainledger.ingest.convert import (
+    as_utc,
     localize,
     nonneg_integer,
     parse_datetime,
@@ -34,6 +35,7 @@ from trainledger.ingest.convert import (
 from trainledger.ingest.delimited import DelimitedImporter
 from trainledger.ingest.keys import canon_time_local
 from trainledger.model.vocab import FailureCause, RunReason
+from trainledger.names import time_zone
 
 SACCT_FORMAT = (
     "Cluster,JobID,JobIDRaw,JobName,Account,WCKey,Comment,User,Submit,Eligible,Start,End,"
@@ -105,14 +107,14 @@ def _split_top(text: str) -> list[str]:
 def _expand_ranges(spec: str) -> list[str]:
     out: list[str] = []
     for piece in spec.split(","):
-        m = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", piece)
+        m = re.fullmatch(r"\s*([0-9]+)\s*(?:-\s*([0-9]+)\s*)?", piece)
         if not m:
             raise ValueError(f"bad hostlist range {piece!r}")
         lo_s, hi_s = m.group(1), m.group(2) or m.group(1)
         lo, hi = int(lo_s), int(hi_s)
         if hi < lo:
             raise ValueError(f"hostlist range {piece!r} runs backwards")
-        if hi - lo >= MAX_HOSTS:
+        if len(out) + hi - lo >= MAX_HOSTS:  # across pieces too: [1-9999,1-9999,...]
             raise ValueError(f"hostlist range {piece!r} is too large")
         out.extend(str(n).zfill(len(lo_s)) for n in range(lo, hi + 1))
     return out
@@ -173,7 +175,7 @@ def gpus_of(tres: Mapping[str, str]) -> tuple[int, str | None, list[str]]:
     typed: dict[str, int] = {}
     for k, v in tres.items():
         if k == "gres/gpu" or k.startswith("gres/gpu:"):
-            if not re.fullmatch(r"\d+", v):
+            if not re.fullmatch(r"[0-9]{1,18}", v):  # ASCII digits; fits the lake's int64
                 raise ValueError(f"AllocTRES {k}={v!r} is not a GPU count")
             if k == "gres/gpu":
                 generic = int(v)
@@ -215,7 +217,7 @@ def slurm_time(value: Any, ctx: Context) -> datetime | Flagged | None:
         return None
     dt = parse_datetime(value)
     if dt.tzinfo is not None:
-        return dt.astimezone(UTC)
+        return as_utc(dt)
     return localize(dt, ctx.cfg)
 
 
@@ -355,9 +357,9 @@ class SlurmImporter(DelimitedImporter):
                 remedy=remedy,
             )
         try:
-            return ZoneInfo(str(name))
-        except (ZoneInfoNotFoundError, ValueError):
-            raise BadInput(f"unknown time zone {name!r}", remedy=remedy) from None
+            return ZoneInfo(time_zone(str(name)))  # asia/shanghai is Asia/Shanghai
+        except (ZoneInfoNotFoundError, ValueError) as e:
+            raise BadInput(str(e), remedy=remedy) from None
 
     def parse(self, path: Path, ctx: Context) -> Iterator[Record]:
         """The rows as read, each job's allocations numbered (``extra.attempt``): ``sacct -D``

@@ -268,7 +268,7 @@ class StorageImporter(DelimitedImporter):
                 raise Rejected(
                     f"{what} (path {path!r})",
                     "add a storage_class column, or a prefix rule for this path "
-                    "(sources.storage.prefixes)",
+                    "([[storage_prefixes]] in trainledger.toml)",
                 )
             if given and not tier_of_class:
                 flags.append(

@@ -175,6 +175,14 @@ def undecodable(path: Path, encoding: str, given: bool) -> BadInput:
         if offset is not None
         else "a byte cannot be decoded"
     )
+    truncated = offset is not None and offset >= path.stat().st_size - 3
+    if truncated and not given and name.startswith(("utf-16", "utf-32")):
+        where = f"it ends inside a character at byte offset {offset} (the file looks truncated)"
+        return BadInput(
+            f"the file is not whole {name.upper()} text: {where}",
+            path=str(path),
+            remedy="export or copy the file again in full",
+        )
     return BadInput(
         f"the file is not {what} text: {where}",
         path=str(path),
@@ -188,14 +196,41 @@ def undecodable(path: Path, encoding: str, given: bool) -> BadInput:
 
 def decoded_lines(path: Path, f: Any, encoding: str, given: bool) -> Iterator[str]:
     """The lines of text file ``f`` (opened with ``errors="surrogateescape"``); the first line
-    holding an undecodable byte stops the file with ``undecodable`` — never one row per line."""
-    for ln in f:
-        if not ln.isascii():
-            try:
-                ln.encode("utf-8")
-            except UnicodeEncodeError:
-                raise undecodable(path, encoding, given) from None
-        yield ln
+    holding an undecodable byte stops the file with ``undecodable`` — never one row per line;
+    so does a file that ends inside a character (a truncated UTF-16 file)."""
+    try:
+        for ln in f:
+            if not ln.isascii():
+                try:
+                    ln.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise undecodable(path, encoding, given) from None
+            yield ln
+    except UnicodeDecodeError:  # "truncated data": errors="surrogateescape" does not cover it
+        raise undecodable(path, encoding, given) from None
+    except UnicodeError as e:  # --encoding utf-16 on a file without a byte-order mark
+        raise BadInput(
+            f"the file cannot be read as {encoding}: {e}",
+            path=str(path),
+            remedy="pass the byte order with the encoding, e.g. --encoding utf-16-le (or utf-16-be)",
+        ) from None
+
+
+def json_loads(text: str, **kw: Any) -> Any:
+    """``json.loads`` that fails only with ValueError: a document nested too deeply (Python's
+    RecursionError) or holding an integer of more than 4,300 digits is refused like malformed
+    JSON, never a traceback."""
+    try:
+        return json.loads(text, **kw)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
+
+
+def json_problem(e: ValueError) -> str:
+    """What was wrong with a line ``json_loads`` refused."""
+    if isinstance(e, json.JSONDecodeError):
+        return f"not JSON: {e.msg} at column {e.colno}"
+    return f"not JSON trainledger can read: {str(e).split(';')[0]}"
 
 
 # -- what a file looks like ---------------------------------------------------------------------
@@ -278,8 +313,8 @@ def sniff(path: Path) -> Head:
     first = next((ln for ln in text.splitlines() if ln.strip()), "")
     if first.lstrip().startswith("{"):
         try:
-            obj = json.loads(first)
-        except json.JSONDecodeError:
+            obj = json_loads(first)
+        except ValueError:
             obj = None
         if isinstance(obj, dict):
             return Head("text", json_keys=tuple(obj), folded=frozenset(k.casefold() for k in obj))

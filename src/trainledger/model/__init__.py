@@ -1,6 +1,6 @@
 """Pure domain types: no I/O, no imports from the rest of trainledger.
 
-    money.py    Money, AmountRange, allocate (exact splits; the rounding rule lives here)
+    money.py    Money, AmountRange, allocate, EXACT (exact sums and splits; the rounding rule lives here)
     vocab.py    closed vocabularies (DESIGN §2) as StrEnums, with zh-CN labels
     batch.py    AttributionKey, Project, Batch, Run (+ suggested review class)
     cost.py     Provenance, CostLine (basis, evidence, batch or unattributed reason)

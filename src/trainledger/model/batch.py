@@ -13,14 +13,17 @@ from datetime import datetime
 
 from trainledger.model.vocab import FailureCause, ReviewClass, RunReason
 
-_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$")
+# letters of any script (客服-批次-a), digits, and . _ : - inside; never a path separator, a blank
+# or "..": an id names report files and lake paths
+_ID_RE = re.compile(r"[^\W_](?:[\w.:\-]{0,126}[^\W_])?")
 
 
 def check_id(value: str, what: str) -> str:
-    if not isinstance(value, str) or not _ID_RE.match(value):
+    if not isinstance(value, str) or not _ID_RE.fullmatch(value) or ".." in value:
         raise ValueError(
-            f"{what} id {value!r} must be 1-128 characters of letters, digits and . _ : / -,"
-            " starting with a letter or digit"
+            f"{what} id {value!r} must be 1-128 characters of letters (any script), digits and . _ : -,"
+            " starting and ending with a letter or digit — no '/', '\\', '..' or blanks"
+            " / id 只能由文字、数字和 . _ : - 组成，不能含路径分隔符、'..' 或空白"
         )
     return value
 

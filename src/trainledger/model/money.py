@@ -9,6 +9,12 @@ being split (its own decimal exponent, never coarser than the currency's minor u
 is first truncated toward zero at that precision, then the left-over units go one by one to the
 shares with the largest truncated remainders, ties broken by position. The shares therefore sum
 to the amount exactly, and no share differs from its exact value by a unit or more.
+
+Exactness (stated once): sums, differences and products of money are computed in ``EXACT``, a
+decimal context that traps ``Inexact`` — an operation that would have to round raises
+``decimal.Inexact`` instead of rounding silently (the default context keeps 28 digits and
+rounds the 29th away without a word). ``exact_sum`` adds in it; ``allocate`` splits with
+integers only, so no division rounds.
 """
 
 from __future__ import annotations
@@ -16,11 +22,57 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from decimal import ROUND_DOWN, Decimal, InvalidOperation
+from decimal import (
+    MAX_EMAX,
+    MIN_EMIN,
+    ROUND_HALF_EVEN,
+    Context,
+    Decimal,
+    DivisionByZero,
+    Inexact,
+    InvalidOperation,
+    Overflow,
+)
 
 # ISO 4217 minor units for the currencies trainledger's users bill in; others default to 2.
 MINOR_UNITS = {"JPY": 0, "KRW": 0, "VND": 0, "CLP": 0, "ISK": 0, "BHD": 3, "KWD": 3, "JOD": 3}
 _CURRENCY_RE = re.compile(r"^[A-Z]{3}$")
+# ISO 4217 codes in use (list one, 2024), funds and precious metals included
+ISO_4217 = frozenset((
+    "AED", "AFN", "ALL", "AMD", "ANG", "AOA", "ARS", "AUD", "AWG", "AZN", "BAM", "BBD", "BDT",
+    "BGN", "BHD", "BIF", "BMD", "BND", "BOB", "BOV", "BRL", "BSD", "BTN", "BWP", "BYN", "BZD",
+    "CAD", "CDF", "CHE", "CHF", "CHW", "CLF", "CLP", "CNY", "COP", "COU", "CRC", "CUC", "CUP",
+    "CVE", "CZK", "DJF", "DKK", "DOP", "DZD", "EGP", "ERN", "ETB", "EUR", "FJD", "FKP", "GBP",
+    "GEL", "GHS", "GIP", "GMD", "GNF", "GTQ", "GYD", "HKD", "HNL", "HTG", "HUF", "IDR", "ILS",
+    "INR", "IQD", "IRR", "ISK", "JMD", "JOD", "JPY", "KES", "KGS", "KHR", "KMF", "KPW", "KRW",
+    "KWD", "KYD", "KZT", "LAK", "LBP", "LKR", "LRD", "LSL", "LYD", "MAD", "MDL", "MGA", "MKD",
+    "MMK", "MNT", "MOP", "MRU", "MUR", "MVR", "MWK", "MXN", "MXV", "MYR", "MZN", "NAD", "NGN",
+    "NIO", "NOK", "NPR", "NZD", "OMR", "PAB", "PEN", "PGK", "PHP", "PKR", "PLN", "PYG", "QAR",
+    "RON", "RSD", "RUB", "RWF", "SAR", "SBD", "SCR", "SDG", "SEK", "SGD", "SHP", "SLE", "SLL",
+    "SOS", "SRD", "SSP", "STN", "SVC", "SYP", "SZL", "THB", "TJS", "TMT", "TND", "TOP", "TRY",
+    "TTD", "TWD", "TZS", "UAH", "UGX", "USD", "USN", "UYI", "UYU", "UYW", "UZS", "VED", "VES",
+    "VND", "VUV", "WST", "XAF", "XAG", "XAU", "XBA", "XBB", "XBC", "XBD", "XCD", "XDR", "XOF",
+    "XPD", "XPF", "XPT", "XSU", "XTS", "XUA", "XXX", "YER", "ZAR", "ZMW", "ZWG", "ZWL",
+))
+
+# 200 digits hold any sum of amounts the importers accept (15 integer digits, 64 characters) by
+# a wide margin; past that, Inexact is raised — never a silent rounding.
+EXACT = Context(
+    prec=200,
+    rounding=ROUND_HALF_EVEN,
+    Emax=MAX_EMAX,
+    Emin=MIN_EMIN,
+    traps=[Inexact, InvalidOperation, DivisionByZero, Overflow],
+)
+
+
+def exact_sum(values: Iterable[Decimal], start: Decimal = Decimal(0)) -> Decimal:
+    """The sum of ``values``, exactly; raises ``decimal.Inexact`` rather than round."""
+    total = start
+    add = EXACT.add
+    for v in values:
+        total = add(total, v)
+    return total
 
 
 def check_currency(code: str) -> str:
@@ -78,11 +130,11 @@ class Money:
 
     def __add__(self, other: Money) -> Money:
         self._same(other)
-        return Money(self.amount + other.amount, self.currency)
+        return Money(EXACT.add(self.amount, other.amount), self.currency)
 
     def __sub__(self, other: Money) -> Money:
         self._same(other)
-        return Money(self.amount - other.amount, self.currency)
+        return Money(EXACT.subtract(self.amount, other.amount), self.currency)
 
     def __neg__(self) -> Money:
         return Money(-self.amount, self.currency)
@@ -90,14 +142,12 @@ class Money:
     def __mul__(self, factor: Decimal | int) -> Money:
         if isinstance(factor, float):
             raise TypeError("multiply Money by Decimal or int, not float")
-        return Money(self.amount * Decimal(factor), self.currency)
+        return Money(EXACT.multiply(self.amount, Decimal(factor)), self.currency)
 
     __rmul__ = __mul__
 
     def rounded(self) -> Money:
         """Half-even to the currency's minor unit, for display; never used inside allocation."""
-        from decimal import ROUND_HALF_EVEN
-
         return Money(self.amount.quantize(minor_quantum(self.currency), ROUND_HALF_EVEN), self.currency)
 
     def __str__(self) -> str:
@@ -148,15 +198,18 @@ class AmountRange:
             raise TypeError(f"cannot add AmountRange and {type(other).__name__}")
         if other.currency != self.currency:
             raise ValueError(f"cannot add {self.currency} range to {other.currency} range")
+        add = EXACT.add
         return AmountRange(
-            self.low + other.low, self.expected + other.expected, self.high + other.high, self.currency
+            add(self.low, other.low), add(self.expected, other.expected), add(self.high, other.high),
+            self.currency,
         )
 
     def scale(self, factor: Decimal | int) -> AmountRange:
         f = Decimal(factor)
         if f < 0:
             raise ValueError("scale factor must be >= 0")
-        return AmountRange(self.low * f, self.expected * f, self.high * f, self.currency)
+        mul = EXACT.multiply
+        return AmountRange(mul(self.low, f), mul(self.expected, f), mul(self.high, f), self.currency)
 
 
 def allocation_quantum(amount: Decimal, currency: str) -> Decimal:
@@ -177,17 +230,36 @@ def allocate(amount: Decimal, weights: Sequence[Decimal | int], currency: str = 
         raise ValueError("allocate needs at least one weight")
     if any(w < 0 for w in ws):
         raise ValueError("allocation weights must be >= 0")
-    total_w = sum(ws, Decimal(0))
-    if total_w == 0:
+    if all(w == 0 for w in ws):
         raise ValueError("allocation weights are all zero")
     q = allocation_quantum(amount, currency)
-    units_total = int((amount / q).to_integral_value())  # exact: q divides amount
+    units_total = _units(amount, q)
     sign = -1 if units_total < 0 else 1
     units_abs = abs(units_total)
-    exact = [Decimal(units_abs) * w / total_w for w in ws]
-    floors = [int(e.to_integral_value(rounding=ROUND_DOWN)) for e in exact]
+    # integers only: weight i is iw[i] / 10**scale, so share i is units_abs * iw[i] / total
+    # units, exactly; its floor and remainder are integer division — nothing rounds
+    scale = max(0, *(-_exponent(w) for w in ws))
+    iw = [_units(w, Decimal(1).scaleb(-scale)) for w in ws]
+    total = sum(iw)
+    floors, rems = zip(*(divmod(units_abs * w, total) for w in iw), strict=True)
+    floors = list(floors)
     left = units_abs - sum(floors)
-    order = sorted(range(len(ws)), key=lambda i: (-(exact[i] - floors[i]), i))
+    order = sorted(range(len(ws)), key=lambda i: (-rems[i], i))
     for i in order[:left]:
         floors[i] += 1
-    return [q * sign * f for f in floors]
+    return [EXACT.multiply(q, Decimal(sign * f)) for f in floors]
+
+
+def _exponent(d: Decimal) -> int:
+    exp = d.as_tuple().exponent
+    return exp if isinstance(exp, int) else 0
+
+
+def _units(d: Decimal, q: Decimal) -> int:
+    """``d`` as a whole number of ``q`` (a power of ten that divides it), exactly."""
+    sign, digits, exp = d.as_tuple()
+    shift = exp - _exponent(q)  # exp >= q's exponent
+    n = int("".join(map(str, digits)) or "0") * 10**shift if shift >= 0 else None
+    if n is None:
+        raise ValueError(f"{d} is not a whole number of {q}")
+    return -n if sign else n

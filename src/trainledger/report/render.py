@@ -15,6 +15,7 @@ from decimal import Decimal
 from typing import Any
 
 from trainledger import fmt
+from trainledger.mdtext import Md
 from trainledger.mdtext import inline as _inline
 from trainledger.mdtext import table as _table
 from trainledger.model.money import minor_quantum
@@ -74,11 +75,11 @@ class Figures:
             else:
                 text += f" {cur}"
             out.append(text)
-        return "; ".join(out)
+        return Md("; ".join(out))  # figures and ISO codes the renderer wrote: nothing to escape
 
     def pairs(self, items: list[dict[str, str]]) -> str:
         """``[{amount, currency}]`` (cash) as ``1,234.50 CNY; 10.00 USD``."""
-        return "; ".join(f"{self.amount(m['amount'], m['currency'])} {m['currency']}" for m in items) or fmt.DASH
+        return Md("; ".join(f"{self.amount(m['amount'], m['currency'])} {m['currency']}" for m in items) or fmt.DASH)
 
     def by_basis(self, items: list[dict[str, str]]) -> str:
         """``[{amount, currency, basis}]``: per currency and basis — the basis named when it is not the
@@ -88,7 +89,7 @@ class Figures:
             basis = m.get("basis", "billed")
             text = f"{self.amount(m['amount'], m['currency'], basis in CASH or basis == 'billed')} {m['currency']}"
             out.append(text + (f" ({v(basis, self.lang)})" if basis != "billed" else ""))
-        return "; ".join(out) or fmt.DASH
+        return Md("; ".join(out) or fmt.DASH)  # figures, ISO codes and vocabulary labels: nothing to escape
 
     def valued(self, row: dict[str, Any]) -> str:
         """Money, and the hours no rate valued: "not valued", never 0.00."""
@@ -96,7 +97,7 @@ class Figures:
         if row.get("not_valued_hours"):
             unvalued = f"{t('not_valued', self.lang)} ({self.hours(row['not_valued_hours'])} h)"
             text = (text + "; " if text else "") + unvalued
-        return text or fmt.DASH
+        return Md(text or fmt.DASH)
 
     @staticmethod
     def hours(value: Any) -> str:
@@ -184,7 +185,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
     s = in_seed_order(s)
     f = Figures(lang)
     b = s["batch"]
-    out = [f"# {L('title')}: {b['id']}", ""]
+    out = [f"# {L('title')}: {_inline(b['id'])}", ""]
     if b.get("name"):
         out.append(f"**{_inline(b['name'])}** — {L('project')} {_inline(b['project'])},"
                    f" {L('team')} {_inline(b['team'])}")
@@ -201,13 +202,13 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
         for c in s["sections"]:
             cur = c["currency"]
             rows += [[L(f"sec_{x['section']}"), f.amount(x["amount"], cur), cur] for x in c["sections"]]
-            rows += [[f"**{L('total')}**", f"**{f.amount(c['total'], cur)}**", cur],
+            rows += [[Md(f"**{L('total')}**"), Md(f"**{f.amount(c['total'], cur)}**"), cur],
                      [L("difference"), f.amount(c["difference"], cur), cur]]
         out += _table([L("section"), L("amount"), L("currency")], rows)
         items = [(c["currency"], i) for c in s["sections"] for i in c["items"]]
         if items:
             out += [""] + _table([L("section"), L("item"), L("amount"), L("currency")],
-                                 [[L(f"sec_{i['section']}"), _inline(i["item"]), f.amount(i["amount"], cur), cur]
+                                 [[L(f"sec_{i['section']}"), i["item"], f.amount(i["amount"], cur), cur]
                                   for cur, i in items])
     out += ["", f"## {L('compute')}", ""]
     out += _table([L("state"), L("basis"), L("gpu_hours"), L("amount"), L("price_per_gpu_hour"), L("evidence")],
@@ -243,7 +244,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
                       [[v(a["policy"], lang), v(a["source_basis"], lang), v(a["driver"], lang)
                         + (f" ({f.hours(a['driver_quantity'])})" if fmt.dec(a["driver_quantity"]) else ""),
                         f.amount(a["share"], a["currency"], a["source_basis"] in CASH) if not a["charged_to"]
-                        else f"→ {_inline(a['charged_to'])}",
+                        else f"→ {a['charged_to']}",
                         f.amount(a["pool"], a["currency"], a["source_basis"] in CASH), a["currency"]]
                        for a in s["allocation"]])
     if s.get("retry_chains"):
@@ -258,7 +259,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
                    L("retry_of"), L("billed"), L("queued")],
                   [[r["id"], r["job"], v(r["reason"], lang), cause_text(r["cause"], r.get("cause_evidence"), lang),
                     v(r["suggested_review_class"], lang)
-                    + (f" ({_inline(r['review_note'])})" if r.get("review_note") else ""),
+                    + (f" ({r['review_note']})" if r.get("review_note") else ""),
                     r["state"], r["gpus"], r.get("retry_of") or fmt.DASH,
                     f.by_basis(r["compute_cost"]) if r.get("compute_cost") else f.money(r["billed"]),
                     f.money(r["queued"], cash=False)] for r in s["runs"]])
@@ -271,7 +272,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
     out += ["", f"## {L('labor')}", ""]
     rows = []
     for p in s["labor_by_phase"]:
-        rows.append([f"**{v(p['phase'], lang)}**", "", f.hours(p["hours"]), f.valued(p)])
+        rows.append([Md(f"**{_inline(v(p['phase'], lang))}**"), "", f.hours(p["hours"]), f.valued(p)])
         rows += [["", v(r["role"], lang), f.hours(r["hours"]), f.valued(r)] for r in p["roles"]]
     out += _table([L("phase"), L("role"), L("hours"), L("cost")], rows)
     out += ["", f"## {L('external')}", ""]
@@ -307,7 +308,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
     if reasons:
         out += ["", f"### {L('unattributed_by_reason')}", ""]
         out += _table([L("reason"), L("detail"), L("amount"), L("currency")],
-                      [[v(x["reason"], lang), _inline(x["detail"]), f.amount(x["amount"], cur), cur]
+                      [[v(x["reason"], lang), x["detail"], f.amount(x["amount"], cur), cur]
                        for cur, x in reasons])
     out += ["", f"_{(zh and c.get('rounding_zh')) or c['rounding']}_"]
     notes = rounding_notes(s, lang) + ([f.note()] if f.note() else [])
@@ -322,7 +323,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
             out.append(f"- `{g['kind']}` × {g['count']}")
             out += [f"  - {_inline(msg)}" for msg in g["messages"]]
             if g["more"]:
-                out.append(f"  - {_inline(g['more'])}")
+                out.append(f"  - {g['more']}")  # the renderer's own words
     return "\n".join(out) + "\n"
 
 

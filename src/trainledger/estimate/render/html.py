@@ -50,6 +50,20 @@ def estimate_html(v: dict) -> str:
     lang = v["lang"]
     pct = [t("figure", lang), "P10", "P50", "P90"]
     sections = [_table(t("result", lang), pct, [[k, *vals] for k, vals in v["result"]])]
+    sp = v.get("split")
+    if sp:
+        sections.append(
+            {
+                "heading": t("split", lang),
+                "pairs": [("P50", sp["headline"]), (t("split_lines", lang), sp["lines"])],
+                "header": [],
+                "rows": [],
+            }
+        )
+        sections.append(_table(t("split", lang) + " — P10 / P50 / P90", pct, [[k, *vals] for k, vals in sp["rows"]]))
+        sections.append(
+            {"heading": t("means", lang), "pairs": [*sp["means"], ("", sp["why"])], "header": [], "rows": []}
+        )
     if v["memory"]:
         sections.append({"heading": t("memory", lang), "pairs": v["memory"], "header": [], "rows": []})
     if v["lines"]:

@@ -35,6 +35,13 @@ def estimate_markdown(v: dict) -> str:
         out += _section(t("notes", lang), v["notes"])
     out += [f"## {t('result', lang)}", ""]
     out += _table([t("figure", lang), "P10", "P50", "P90"], [[k, *vals] for k, vals in v["result"]])
+    sp = v.get("split")
+    if sp:
+        out += [f"## {t('split', lang)}", "", f"**{inline(sp['headline'])}**", ""]
+        out += _table([t("figure", lang), "P10", "P50", "P90"], [[k, *vals] for k, vals in sp["rows"]])
+        out += _items([(t("split_lines", lang), sp["lines"])])
+        out += _table([t("figure", lang), t("means", lang)], [list(r) for r in sp["means"]])
+        out += [inline(sp["why"]), ""]
     if v["memory"]:
         out += [f"## {t('memory', lang)}", ""] + _items(v["memory"])
     if v["lines"]:

@@ -144,6 +144,9 @@ def estimate_view(d: dict, lang: str) -> dict:
             inference.append((t("gpu_hours_month", lang), _pct(inf["gpu_hours_per_month"], fmt_qty)))
         if inf.get("retrieval_storage_monthly"):
             inference.append((t("storage_month", lang), _pct(inf["retrieval_storage_monthly"], money)))
+    split = split_view(d, lang, money)
+    if split is not None:
+        head.append((t("split_share", lang), split["headline"]))
     notes = [n for n in messages(d, "notes", lang) if n not in (RAG_ROUTE_EN, RAG_ROUTE_ZH)]
     if task is TaskType.RAG:
         notes.insert(0, text("note.rag_route", lang))
@@ -157,8 +160,48 @@ def estimate_view(d: dict, lang: str) -> dict:
         "lines": lines,
         "sensitivity": sens,
         "inference": inference,
+        "split": split,
         "drawer": drawer_rows(d["assumptions"], lang),
         "lang": lang,
+    }
+
+
+def split_view(d: dict, lang: str, money) -> dict | None:
+    """Known vs placeholder money, the headline share of the P50, and the means that add up."""
+    kp = d.get("known_vs_placeholder")
+    if kp is None:
+        return None
+    total = d["cost"]["total"]
+    if kp["placeholder_lines"]:
+        headline = text(
+            "split.headline",
+            lang,
+            share=kp["placeholder_share_of_p50"],
+            total=money(total["p50"]),
+            known=money(kp["known"]["p50"]),
+        )
+    else:
+        headline = text("split.none", lang)
+    rows = [
+        (t("split_known", lang), _pct(kp["known"], money)),
+        (t("split_placeholder", lang), _pct(kp["placeholder"], money)),
+        (t("cost_total", lang), _pct(total, money)),
+    ]
+    mean = kp["mean"]
+    means = [
+        (t("cost_compute", lang), money(mean["compute"])),
+        (t("cost_data", lang), money(mean["data"])),
+        (t("cost_labor", lang), money(mean["labor"])),
+        (t("cost_total", lang), money(mean["total"])),
+        (t("split_known", lang), money(mean["known"])),
+        (t("split_placeholder", lang), money(mean["placeholder"])),
+    ]
+    return {
+        "headline": headline,
+        "rows": rows,
+        "means": means,
+        "lines": ", ".join(kp["placeholder_lines"]) or "—",
+        "why": text("split.why_p50", lang),
     }
 
 

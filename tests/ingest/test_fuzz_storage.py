@@ -1,0 +1,25 @@
+"""Fuzz the ``storage`` importer with mutations of the demo's OSS storage inventory:
+no traceback, only the project's errors, and the counts identity (fuzz_helpers.py)."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from tests.ingest.fuzz_helpers import ENCODING_OPTION, EXAMPLES, check_import, mutated, seed
+
+from trainledger.demo.config import STORAGE_CLASSES
+
+SEEDS = (seed("storage-inventory.csv"),)
+OPTIONS = {"import_date": "2026-11-22", "storage_prefixes": STORAGE_CLASSES}
+
+
+def test_the_seed_imports_cleanly():
+    for data in SEEDS:
+        r = check_import("storage", data, "inventory.csv", **OPTIONS)
+        assert r is not None and r.rows_read == r.accepted > 0
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(SEEDS).flatmap(lambda s: mutated(s, ",")), ENCODING_OPTION)
+def test_mutated_storage_never_crashes(data, encoding):
+    check_import("storage", data, "inventory.csv", **OPTIONS, **encoding)

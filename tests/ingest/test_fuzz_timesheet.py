@@ -1,0 +1,23 @@
+"""Fuzz the ``timesheet`` importer with mutations of the demo's timesheet:
+no traceback, only the project's errors, and the counts identity (fuzz_helpers.py)."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from tests.ingest.fuzz_helpers import ENCODING_OPTION, EXAMPLES, check_import, mutated, seed
+
+SEEDS = (seed("timesheet.csv"),)
+OPTIONS = {}
+
+
+def test_the_seed_imports_cleanly():
+    for data in SEEDS:
+        r = check_import("timesheet", data, "timesheet.csv", **OPTIONS)
+        assert r is not None and r.rows_read == r.accepted > 0
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(SEEDS).flatmap(lambda s: mutated(s, ",")), ENCODING_OPTION)
+def test_mutated_timesheet_never_crashes(data, encoding):
+    check_import("timesheet", data, "timesheet.csv", **OPTIONS, **encoding)
