@@ -83,6 +83,9 @@ def bad_cases(ws: Path, tmp: Path) -> dict[str, tuple[list, str]]:
         "review": (["--workspace", ws, "review", "no-such-batch"], "trainledger batch list"),
         "decide": (["--workspace", ws, "decide", "b1", "--action", "stop", "--reason", "x", "--by", "y",
                     "--answers", "9999"], "make one: trainledger plan b1"),
+        "runs": (["--workspace", ws, "runs", "confirm", "r1", "--cause", "infra_fault", "--by", "x"],
+                 "run `trainledger attribute` first"),
+        "export": (["--workspace", ws, "export", "focus-allocation"], "run `trainledger attribute` first"),
     }
 
 

@@ -59,7 +59,10 @@ def test_used_and_unused_commitment_hours(ws):
     unused = [ln for ln in r.lines if ln.basis == "amortized" and ln.batch_id is None]
     assert [(ln.amount.expected, ln.detail) for ln in unused] == [(Decimal("0.25"), "reserved_unused")]
     assert r.conservation_amortized == [{"currency": "USD", "billed_total": "1.00", "attributed": "0.75",
-                                         "unattributed": "0.25", "difference": "0.00"}]
+                                         "unattributed": "0.25", "difference": "0.00",
+                                         "unattributed_by_reason": [{"reason": "reserved_unused",
+                                                                     "detail": "<my-commitment-discount-id>",
+                                                                     "amount": "0.25"}]}]
 
 
 def test_a_purchase_is_cash_up_front_and_nothing_amortized(ws):

@@ -47,8 +47,11 @@ def test_attribution_difference_is_exactly_zero(demo):
     currencies = {r["currency"] for r in records}
     assert {"CNY", "USD"} <= currencies  # two currencies, reported apart, never summed
     for r in records:
-        assert set(r) == {"currency", "billed_total", "attributed", "unattributed", "difference"}
+        assert set(r) == {"currency", "billed_total", "attributed", "unattributed", "difference",
+                          "unattributed_by_reason"}
         assert Decimal(r["difference"]) == 0
+        by_reason = sum((Decimal(x["amount"]) for x in r["unattributed_by_reason"]), Decimal(0))
+        assert by_reason == Decimal(r["unattributed"])
         assert Decimal(r["attributed"]) + Decimal(r["unattributed"]) == Decimal(r["billed_total"])
         assert Decimal(r["attributed"]) > 0
 
@@ -134,9 +137,9 @@ def test_attribute_explains_the_unattributed_bucket(demo):
     root, _ = demo
     out = run("--workspace", root, "attribute").output
     bucket = out.split("unattributed bucket")[1]
-    assert "allocated_idle  node gpu-node-0" in bucket  # idle node capacity, per node
+    assert "capacity_unheld: node gpu-node-0" in bucket  # capacity no job held, per node
     assert "no_rule_matched: NAT Gateway" in bucket  # shared infrastructure nobody tagged
-    assert "matched no slurm rule" in bucket  # the platform's own maintenance job
+    assert "job_without_batch: job 48139" in bucket  # the platform's own maintenance job
     amounts = [Decimal(line.split()[0].replace(",", "")) for line in bucket.split("\n  !")[0].splitlines()[1:]
                if line.startswith("    ")]  # figures with thousands separators (trainledger.fmt)
     cny = json.loads(run("--workspace", root, "attribute", "--json").output)

@@ -15,7 +15,8 @@ from trainledger.model.vocab import COMPUTE_STATE_ORDER, StorageClass
 from trainledger.report.render import render, to_html, to_json, to_markdown
 
 SCIENTIFIC = re.compile(r"\d[eE][+-]?\d")
-SHOWN = [x for x in COMPUTE_STATE_ORDER if x != "reserved_unused"]  # the states the sheet below holds
+SHOWN = [x for x in COMPUTE_STATE_ORDER  # the states the sheet below holds (capacity no job held and
+         if x not in ("reserved_unused", "capacity_unheld", "credit", "adjustment", "tax")]  # money-only rows: none)
 
 
 def m(expected, low=None, high=None, cur="CNY"):

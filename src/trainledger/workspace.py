@@ -63,7 +63,12 @@ ENTRY_KEYS: dict[str, tuple[str, ...]] = {
     "rules": ("id", "source", "field", "match", "pattern", "batch"),
     "storage_prefixes": ("prefix", "storage_class"),
     "labor_rates": ("role", "currency", "low", "expected", "high", "source", "evidence", "owner"),
+    # owned / reserved clusters; values and [capacity.amortized] checked by engine/capacity.py
+    "capacity": ("id", "name", "nodes", "gpus_per_node", "from", "until", "currency", "source", "owner",
+                 "evidence", "rate", "unit", "effective", "amortized", "price_item", "note"),
 }
+# sections whose keys their own module validates on attribution (unknown keys are errors there too)
+VALIDATED_BY = {"allocation": "engine/allocation.py"}
 POSITIVE = ("cluster.gpus_per_node", "cluster.stale_gap_minutes")
 DOCS_REMEDY = "see docs/workspace.md / 见 docs/workspace.md"
 
@@ -161,6 +166,8 @@ def check_keys(path: Path, data: dict) -> None:
             dotted = f"{prefix}.{name}" if prefix else name
             if not prefix and name in ENTRY_KEYS:
                 _check_entries(path, name, value)
+            elif not prefix and name in VALIDATED_BY:
+                continue
             elif dotted in containers:
                 if not isinstance(value, dict):
                     raise ConfigError(f"{path}: {dotted} must be a section, written [{dotted}] "

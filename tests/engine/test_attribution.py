@@ -36,7 +36,11 @@ def test_hand_worked_node_split(config):
     nat = [ln for ln in cash if ln.provenance.row == 3 and ln.provenance.source_kind == "focus"]
     assert nat[0].reason == "no_rule_matched: nat-gw" and nat[0].amount.expected == Decimal("5.55")
     assert result.conservation == [{"currency": "CNY", "billed_total": "172.55", "attributed": "67.00",
-                                    "unattributed": "105.55", "difference": "0.00"}]
+                                    "unattributed": "105.55", "difference": "0.00",
+                                    "unattributed_by_reason": [
+                                        {"reason": "capacity_unheld", "detail": "node n1", "amount": "80.00"},
+                                        {"reason": "job_without_batch", "detail": "job 101", "amount": "20.00"},
+                                        {"reason": "no_rule_matched", "detail": "nat-gw", "amount": "5.55"}]}]
     setup = [ln for ln in cash if ln.run_id == "100" and ln.detail == S.SETUP]
     assert sum(ln.quantity for ln in setup) == Decimal("4") * 10 / 60  # 4 GPUs × 10 minutes
     kinds = {p.kind for p in result.problems}
@@ -127,3 +131,14 @@ def test_latest_job_rows_breaks_ties_by_import_order():
     newer = job("3000", start=at(0), end=at(60), state="COMPLETED", row=1) | {"source_sha256": "0" * 64}
     assert latest_job_rows([older, newer])[0]["source_sha256"] == "0" * 64
     assert latest_job_rows([newer, older])[0]["source_sha256"] == "f" * 64
+
+
+def test_unpriced_queue_time_is_not_valued_never_zero_measured(config):
+    facts = Facts(jobs=(job("100", submit=at(-60), start=at(0), end=at(60), gpus=8),))
+    result = attribute(facts, config, lambda item, on, unit: None, T0.date())
+    (q,) = [ln for ln in result.lines if ln.basis is Basis.QUEUED]
+    assert q.quantity == 8 and q.reason.startswith("not_valued") and str(q.evidence) == "assumed"
+    from trainledger.report.sheet_compute import compute_view
+
+    rows, _ = compute_view([q], [], {}, lambda r, exact: {"expected": str(r.expected)})
+    assert rows[0]["valued"] is False and rows[0]["amounts"] == []

@@ -57,3 +57,20 @@ def test_a_checkpoint_saved_after_the_last_step_sample_loses_nothing():
     got = _by_state(classify(at(0), at(55), "FAILED", ev))
     assert S.LOST_PROGRESS not in got
     assert got == {S.SETUP: 10, S.EFFECTIVE: 40, S.CHECKPOINT: 1, S.HANG: 4}  # save 51→52 inside the hang
+
+
+def test_windows_from_another_analysis_enter_through_the_hook():
+    """STRAGGLER_HOOK: a window found elsewhere (e.g. waiting on a straggler) takes its share of the
+    effective span, and only that share; the timeline invents none by itself."""
+    from datetime import timedelta as td
+
+    from trainledger.engine.timeline import classify
+
+    from .factories import at, event
+
+    steps = [event("r", m, "step", step=m) for m in range(0, 61, 5)]
+    plain = classify(at(0), at(60), "COMPLETED", steps)
+    hooked = classify(at(0), at(60), "COMPLETED", steps, extra_layers=[("data_stall", at(20), at(30))])
+    assert [(s.state.value, s.end - s.start) for s in hooked] == [
+        ("effective", td(minutes=20)), ("data_stall", td(minutes=10)), ("effective", td(minutes=30))]
+    assert [s.state.value for s in plain] == ["effective"]

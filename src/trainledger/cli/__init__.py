@@ -66,6 +66,9 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
      "Plan against actual: price, volume, efficiency and rework, exactly. / 计划与实际差异分解。"),
     ("decide", "trainledger.cli.plan_cmds:decide",
      "Record a continue / shrink / stop / retarget decision. / 记录继续、缩小、停止或重定目标决策。"),
+    ("runs", "trainledger.cli.runs_cmd:runs", "Runs and their failure causes; confirm a cause. / 运行与失败归因。"),
+    ("export", "trainledger.cli.export_cmd:export",
+     "Export the attribution, e.g. as FOCUS 1.3 allocation rows. / 导出归属结果（如 FOCUS 分摊行）。"),
 )
 """name → "module:attribute" → short help. One row per command; the registry is this tuple."""
 

@@ -9,7 +9,7 @@ import click
 
 from trainledger import fmt
 from trainledger.cli.output import note
-from trainledger.demo import DEFAULT_SEED, DemoFiles
+from trainledger.demo import DEFAULT_SEED, SCENARIOS, DemoFiles
 from trainledger.demo import plans as plan_loop
 from trainledger.errors import BadInput
 from trainledger.ingest import KINDS
@@ -20,11 +20,12 @@ from trainledger.service import Workspace
 IMPORT_ORDER = tuple(k for k in KINDS if k in {f.name for f in fields(DemoFiles)})
 
 
-def run_demo(directory: Path, seed: int, echo=click.echo, *, db_url: str = "") -> dict[str, Path]:
+def run_demo(directory: Path, seed: int, echo=click.echo, *, db_url: str = "",
+             scenario: str = "rented") -> dict[str, Path]:
     from trainledger.demo import generate
 
-    _check_reusable(directory, seed, db_url)
-    files = generate(directory, seed=seed)
+    _check_reusable(directory, seed, db_url, scenario)
+    files = generate(directory, seed=seed, scenario=scenario)
     if db_url:
         _set_db_url(files.config, db_url)
     reports: dict[str, Path] = {}
@@ -51,10 +52,17 @@ def run_demo(directory: Path, seed: int, echo=click.echo, *, db_url: str = "") -
                  for k in ("billed_total", "attributed", "unattributed", "difference")}
             echo(f"  conservation {rec['currency']}: billed {a['billed_total']} = attributed"
                  f" {a['attributed']} + unattributed {a['unattributed']}; difference {a['difference']}")
+        for rec in result.conservation_capacity:
+            a = {k: fmt.amount(rec[k], rec["currency"], exact=True)
+                 for k in ("total", "attributed", "unheld", "difference")}
+            echo(f"  capacity {rec['capacity']} ({rec['basis']},"
+                 f" {rec['price_per_gpu_hour']} {rec['currency']}/GPU-hour):"
+                 f" {a['total']} = attributed {a['attributed']} + unheld {a['unheld']};"
+                 f" difference {a['difference']}")
     return reports
 
 
-def _check_reusable(directory: Path, seed: int, db_url: str) -> None:
+def _check_reusable(directory: Path, seed: int, db_url: str, scenario: str = "rented") -> None:
     """Run into an empty directory, or into the same demo again (idempotent). Anything else would
     mix two data sets in one lake, so it is refused."""
     if not directory.exists() or not any(directory.iterdir()):
@@ -64,7 +72,7 @@ def _check_reusable(directory: Path, seed: int, db_url: str) -> None:
     from trainledger.demo import generate
 
     with tempfile.TemporaryDirectory() as tmp:
-        fresh = generate(Path(tmp), seed=seed)
+        fresh = generate(Path(tmp), seed=seed, scenario=scenario)
         if db_url:
             _set_db_url(fresh.config, db_url)
         same = all((directory / Path(p).relative_to(tmp)).is_file()
@@ -100,11 +108,13 @@ def _summary(sheet: dict, echo) -> None:
               type=click.Path(file_okay=False), help="Where to write the demo workspace.")
 @click.option("--seed", default=DEFAULT_SEED, show_default=True, help="Seed of the generated data.")
 @click.option("--db", "db_url", default="", help="Ledger URL (default: SQLite inside the demo directory).")
-def demo(directory: str, seed: int, db_url: str) -> None:
+@click.option("--scenario", type=click.Choice(SCENARIOS), default="rented", show_default=True,
+              help="rented: a rented cluster on the cloud bill; owned: owned and reserved capacity, no GPU bill.")
+def demo(directory: str, seed: int, db_url: str, scenario: str) -> None:
     """Build a demo workspace end to end and print a summary. / 生成演示工作区并输出成本底稿。"""
     root = Path(directory)
-    note(f"trainledger demo → {root}")
-    reports = run_demo(root, seed, db_url=db_url, echo=note)
+    note(f"trainledger demo → {root}" + (f" (scenario {scenario})" if scenario != "rented" else ""))
+    reports = run_demo(root, seed, db_url=db_url, echo=note, scenario=scenario)
     note("\nreports / 成本底稿:")
     for path in reports.values():
         click.echo(f"  {path}  (.json, .html beside it)")

@@ -12,6 +12,7 @@ seed → byte-identical files.
     storage.py    OSS inventory CSV (checkpoints from the runs)   → data/storage-inventory.csv
     labor.py      timesheet, vendor invoices    → data/timesheet.csv, data/vendor-invoices.csv
     config.py     trainledger.toml and prices.toml
+    owned.py      the ``owned`` scenario: owned (amortised) and reserved (rate card) capacity
     plans.py      the plan / alert / decision / review loop the demo runs (plans/spec-a.toml)
 """
 
@@ -21,11 +22,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from trainledger.demo import bill, config, labor, progress, slurm, storage
+from trainledger.demo.owned import SCENARIOS
 from trainledger.demo.timeline import play
 
 DEFAULT_SEED = 20261129
 
-__all__ = ["DEFAULT_SEED", "DemoFiles", "generate"]
+__all__ = ["DEFAULT_SEED", "SCENARIOS", "DemoFiles", "generate"]
 
 
 @dataclass(frozen=True)
@@ -40,8 +42,12 @@ class DemoFiles:
     invoice: Path
 
 
-def generate(out_dir: Path, seed: int = DEFAULT_SEED) -> DemoFiles:
-    """Write the demo workspace config and source files under ``out_dir``; return their paths."""
+def generate(out_dir: Path, seed: int = DEFAULT_SEED, scenario: str = "rented") -> DemoFiles:
+    """Write the demo workspace config and source files under ``out_dir``; return their paths.
+    ``scenario``: ``rented`` (a rented cluster, hourly on the bill) or ``owned`` (owned and
+    reserved capacity, no GPU rows on the bill: owned.py)."""
+    if scenario not in SCENARIOS:
+        raise ValueError(f"unknown demo scenario {scenario!r}; choose one of {', '.join(SCENARIOS)}")
     out_dir = Path(out_dir)
     data = out_dir / "data"
     files = DemoFiles(
@@ -56,10 +62,10 @@ def generate(out_dir: Path, seed: int = DEFAULT_SEED) -> DemoFiles:
     )
     jobs = play(seed)
     texts = {
-        files.config: config.render_workspace(),
+        files.config: config.render_workspace(scenario),
         files.price_book: config.render_price_book(),
         files.slurm: slurm.render(jobs),
-        files.focus: bill.render(seed),
+        files.focus: bill.render(seed, scenario),
         files.progress: progress.render(jobs),
         files.storage: storage.render(jobs, seed),
         files.timesheet: labor.render_timesheet(),

@@ -156,9 +156,11 @@ def rows(seed: int) -> list[dict[str, str]]:
     return out
 
 
-def render(seed: int) -> str:
+def render(seed: int, scenario: str = "rented") -> str:
+    from trainledger.demo.owned import keep_bill_row
+
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
     w.writeheader()
-    w.writerows(rows(seed))
+    w.writerows(r for r in rows(seed) if scenario != "owned" or keep_bill_row(r))
     return buf.getvalue()

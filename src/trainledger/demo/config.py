@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from datetime import date
 
+from trainledger.demo import owned
 from trainledger.demo.scenario import BATCH_A as A
 from trainledger.demo.scenario import BATCH_B as B
 from trainledger.demo.scenario import BATCHES, GPU_TYPE, GPUS_PER_NODE, PROJECT, SLURM_TIMEZONE
@@ -41,11 +42,12 @@ STORAGE_BATCH_PREFIXES = (
 
 # role, low, expected, high (CNY per loaded hour), source, evidence, owner
 LABOR_RATES = (
-    ("data_prep", "220", "260", "320", "finance rate card FY2026, data engineer band", "contract",
+    # an internal rate card is not a contract: assumed until finance confirms it (issue 4, item 7)
+    ("data_prep", "220", "260", "320", "finance rate card FY2026, data engineer band", "assumed",
      "finance: zhao.min"),
     ("training_engineering", "300", "380", "450", "finance rate card FY2026, ML engineer band",
-     "contract", "finance: zhao.min"),
-    ("platform_support", "260", "310", "380", "finance rate card FY2026, SRE band", "contract",
+     "assumed", "finance: zhao.min"),
+    ("platform_support", "260", "310", "380", "finance rate card FY2026, SRE band", "assumed",
      "finance: zhao.min"),
     ("business_eval", "150", "190", "240", "estimate from the support team's cost centre",
      "assumed", "cs-ops: sun.yue"),
@@ -56,7 +58,22 @@ LABOR_RATES = (
 )
 
 
-def workspace() -> dict:
+# optional views beside the direct cost: idle capacity and shared costs spread by a declared driver
+ALLOCATION = {
+    "capacity_unheld": "spread_by_gpu_hours",
+    "shared": [
+        {"id": "untagged-network", "category": "network", "reason": "no_rule_matched", "driver": "gpu_hours"},
+        {"id": "onboarding-invoice", "category": "external", "reason": "no_rule_matched",
+         "detail_prefix": "invoice YQ-2026-1106-01", "driver": "equal"},
+        {"id": "build-phase-labor", "category": "labor", "reason": "shared_work", "detail_prefix": "build/",
+         "driver": "gpu_hours"},
+        {"id": "raw-data-storage", "category": "storage", "reason": "no_rule_matched",
+         "detail_prefix": "storage oss://train-data/raw/", "driver": "gpu_hours"},
+    ],
+}
+
+
+def workspace(scenario: str = "rented") -> dict:
     rules: list[dict] = [
         {"id": "slurm-wckey", "source": "slurm", "field": "wckey", "match": "template"},
         {"id": "focus-tag-batch", "source": "focus", "field": "tags.batch", "match": "template"},
@@ -82,7 +99,8 @@ def workspace() -> dict:
              "source": src, "evidence": ev, "owner": owner}
             for role, lo, mid, hi, src, ev, owner in LABOR_RATES
         ],
-    }
+        "allocation": ALLOCATION,
+    } | ({"capacity": [dict(c) for c in owned.CAPACITY]} if scenario == "owned" else {})
 
 
 def _price(item: str, unit: str, price: str, low: str, high: str, note: str) -> dict:
@@ -114,6 +132,8 @@ def price_book() -> dict:
 def _value(v: object) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
+    if isinstance(v, list):
+        return "[" + ", ".join(_value(x) for x in v) + "]"
     if isinstance(v, int | date):
         return v.isoformat() if isinstance(v, date) else str(v)
     if isinstance(v, str):
@@ -135,14 +155,22 @@ def _toml(doc: dict, comments: dict[str, str]) -> str:
     for name, value in doc.items():
         if isinstance(value, dict):
             subs = {k: v for k, v in value.items() if isinstance(v, dict)}
-            scalars = {k: v for k, v in value.items() if k not in subs}
+            arrays = {k: v for k, v in value.items() if isinstance(v, list) and v and isinstance(v[0], dict)}
+            scalars = {k: v for k, v in value.items() if k not in subs and k not in arrays}
             if scalars:
                 block(f"[{name}]", scalars, comments.get(name))
             for sub, table in subs.items():
                 block(f"[{name}.{sub}]", table, comments.get(f"{name}.{sub}"))
+            for sub, tables in arrays.items():
+                for i, table in enumerate(tables):
+                    block(f"[[{name}.{sub}]]", table, comments.get(f"{name}.{sub}") if i == 0 else None)
         else:
             for i, table in enumerate(value):
-                block(f"[[{name}]]", table, comments.get(name) if i == 0 else None)
+                subs = {k: v for k, v in table.items() if isinstance(v, dict)}
+                block(f"[[{name}]]", {k: v for k, v in table.items() if k not in subs},
+                      comments.get(name) if i == 0 else None)
+                for sub, inner in subs.items():
+                    block(f"[{name}.{sub}]", inner, comments.get(f"{name}.{sub}") if i == 0 else None)
     return "\n".join(out)
 
 
@@ -155,11 +183,16 @@ WORKSPACE_COMMENTS = {
     "rules": "attribution rules, tried in order; the first match wins",
     "storage_prefixes": "storage class by path prefix, for inventory rows that carry none",
     "labor_rates": "loaded internal rates per hour (internal basis), ranges with their evidence",
+    "allocation": "allocation policies: views beside the direct cost, never instead of it (docs/workspace.md)",
+    "allocation.shared": "shared costs spread by a declared driver (gpu_hours, billed or equal)",
+    "capacity": "owned and reserved clusters: no cloud bill, priced by amortised hardware or a rate card",
+    "capacity.amortized": "per node: purchase over depreciation_years, power, hosting; ops staff per year for the"
+                          " cluster → a cost per GPU-hour (basis amortized)",
 }
 
 
-def render_workspace() -> str:
-    return _toml(workspace(), WORKSPACE_COMMENTS)
+def render_workspace(scenario: str = "rented") -> str:
+    return _toml(workspace(scenario), WORKSPACE_COMMENTS)
 
 
 def render_price_book() -> str:

@@ -4,15 +4,23 @@ Data flow (``attribute``)::
 
     Facts (lake) ──► derive_runs (runs.py: batch by rule, reason/cause, compute-state timeline)
                  ──► STAGES, each (facts, context) -> StageOutput(lines, problems, assumptions):
-                       bill_stage      FOCUS rows → batch by rule / split by GPU-seconds / idle
+                       bill_stage      FOCUS rows → batch by rule / split by GPU-seconds / unheld
+                       capacity_stage  owned / reserved capacity → split the same way (rate card, amortized)
                        queued_stage    waiting GPU-hours (basis queued, never cash)
                        storage_stage   inventory × price book (basis estimate)
                        labor_stage     timesheet × rate ranges (basis internal)
                        external_stage  vendor invoices (basis billed)
-                 ──► conservation.check (exact, per currency; a problem record when it fails)
+                 ──► conservation.check (exact, per currency; a problem record when it fails;
+                     the unattributed bucket by reason) and capacity.check (per capacity)
+                 ──► allocation.allocate_views (declared policies; basis allocated, beside the direct cost)
 
     runs.py         jobs → runs (one per allocation), progress matched by key and time
     compute.py      bill_stage (billed and, with commitments, amortized views) and queued_stage
+    capacity.py     capacity_stage: owned / reserved clusters at a rate card or amortised cost
+    causes.py       failure causes on the failed attempt, retry chains, repeated causes
+    tzcheck.py      whole-hour offsets between progress events and sacct windows
+    allocation.py   declared policies spreading idle and shared cost (basis allocated: a view)
+    focus_export.py the split as FOCUS 1.3 allocation rows (``trainledger export focus-allocation``)
     assets.py       storage_stage, labor_stage, external_stage
     conservation.py the exact per-currency check, per view
     rules.py        attribution rules (exact / prefix / regex / template) and row tags
@@ -29,9 +37,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
+from decimal import Decimal
 
-from trainledger.engine import conservation
+from trainledger.engine import capacity, conservation
+from trainledger.engine.allocation import allocate_views
 from trainledger.engine.assets import external_stage, labor_stage, storage_stage
+from trainledger.engine.capacity import capacity_stage
+from trainledger.engine.causes import explain
 from trainledger.engine.compute import bill_stage, queued_stage
 from trainledger.engine.context import Context, Facts, PriceLookup, Problem, RunInfo, StageOutput
 from trainledger.engine.rules import matcher
@@ -41,6 +53,7 @@ from trainledger.workspace import Config
 
 STAGES: tuple[Callable[[Facts, Context], StageOutput], ...] = (
     bill_stage,
+    capacity_stage,
     queued_stage,
     storage_stage,
     labor_stage,
@@ -56,18 +69,25 @@ class Attribution:
     assumptions: tuple[Assumption, ...]
     conservation: list[dict] = field(default_factory=list)
     conservation_amortized: list[dict] = field(default_factory=list)  # EffectiveCost view, with commitments
+    conservation_capacity: list[dict] = field(default_factory=list)  # owned / reserved capacity, per capacity
+    allocation: list[dict] = field(default_factory=list)  # allocation policies: pools spread (allocation.py)
 
     def summary(self) -> dict:
         """What the ledger keeps beside the lines: conservation, problems, assumptions, run states."""
-        states: dict[str, dict[str, float]] = {}
+        states: dict[str, dict[str, str]] = {}
         for info in self.runs.values():
-            acc: dict[str, float] = {}
+            acc: dict[str, Decimal] = {}  # GPU-seconds, exact
             for seg in info.segments:
-                acc[str(seg.state)] = acc.get(str(seg.state), 0.0) + seg.seconds * info.run.gpus / 3600
-            states[info.run.id] = {k: round(v, 6) for k, v in acc.items()}
+                acc[str(seg.state)] = acc.get(str(seg.state), Decimal(0)) + seg.exact_seconds * info.run.gpus
+            states[info.run.id] = {k: str(Decimal(v) / 3600) for k, v in acc.items()}  # exact decimal text
+        facts = [info.facts for info in self.runs.values() if info.facts is not None]
         return {
+            "run_facts": [f.as_dict() for f in facts],
+            "runs_explained": {k: e.as_dict() for k, e in explain(facts).items()},
             "conservation": self.conservation,
             "conservation_amortized": self.conservation_amortized,
+            "conservation_capacity": self.conservation_capacity,
+            "allocation": self.allocation,
             "problems": [p.as_dict() for p in self.problems],
             "assumptions": [a.as_dict() for a in self.assumptions],
             "run_gpu_hours_by_state": states,
@@ -109,12 +129,17 @@ def attribute(facts: Facts, config: Config, price: PriceLookup, as_of: date) -> 
     records, cons_problems = conservation.check(facts, lines)
     problems.extend(cons_problems)
     amortized: list[dict] = []
-    if any(ln.basis is Basis.AMORTIZED for ln in lines):
+    if any(ln.basis is Basis.AMORTIZED and ln.provenance.source_kind == "focus" for ln in lines):
         amortized, am_problems = conservation.check(facts, lines, view="amortized")
         problems.extend(am_problems)
+    owned, cap_problems = capacity.check(facts, ctx, lines)
+    problems.extend(cap_problems)
+    allocated, policies = allocate_views(lines, config.raw.get("allocation") or {}, str(config.path),
+                                         tuple(b.id for b in config.batches))
+    lines.extend(allocated)  # a view beside the direct cost: basis allocated, never cash
     return Attribution(runs=runs, lines=tuple(lines), problems=tuple(problems),
                        assumptions=tuple(assumptions.values()), conservation=records,
-                       conservation_amortized=amortized)
+                       conservation_amortized=amortized, conservation_capacity=owned, allocation=policies)
 
 
 __all__ = ["STAGES", "Attribution", "Facts", "attribute"]

@@ -16,6 +16,9 @@ from decimal import Decimal
 from trainledger.engine.context import Context, Facts, Problem, StageOutput, price_assumption, price_of
 from trainledger.engine.rules import NO_RULE
 from trainledger.model import AmountRange, Basis, CostLine, Evidence, Provenance
+from trainledger.model.evidence import weakest
+
+NOT_VALUED = "not_valued"  # a quantity with no price: shown as "not valued", never as 0.00
 
 GIB = Decimal(1024**3)
 DAYS_PER_MONTH = Decimal(730) / 24  # a month is 730 hours, as the price book and cloud bills count it
@@ -78,11 +81,12 @@ def storage_stage(facts: Facts, ctx: Context) -> StageOutput:
         cur = price.currency if price else ctx.config.get("workspace.currency")
         amount = (AmountRange(gib_months * price.low, gib_months * price.price, gib_months * price.high, cur)
                   if price else AmountRange.zero(cur))
-        reason = "" if batch_id else (NO_RULE if price else f"{NO_RULE}; unpriced")
-        if batch_id and not price:
-            reason = f"unpriced: no price-book entry {item}"
-        lines.append(CostLine(
-            category="storage", basis=Basis.ESTIMATE, evidence=Evidence.MEASURED if price else Evidence.ASSUMED,
+        reason = "" if batch_id else f"{NO_RULE}: storage {path}"
+        if not price:
+            reason = f"{NOT_VALUED}: no price-book entry {item}" + (f"; {reason}" if reason else "")
+        lines.append(CostLine(  # measured size × the price's evidence: the weakest of the two
+            category="storage", basis=Basis.ESTIMATE,
+            evidence=weakest(Evidence.MEASURED, price.evidence) if price else Evidence.ASSUMED,
             amount=amount, provenance=Provenance(row["source_sha256"], int(row["row"]), rule, "storage"),
             batch_id=batch_id, detail=str(row.get("storage_class") or ""), quantity=gib_months,
             unit="gib_month", reason=reason))
@@ -102,12 +106,12 @@ def labor_stage(facts: Facts, ctx: Context) -> StageOutput:
             amount, evidence = AmountRange.zero(ctx.config.get("workspace.currency")), Evidence.ASSUMED
         else:
             amount, evidence = rate.rate.scale(hours), rate.evidence
-        reason = "" if batch_id else "shared work: no batch named"
+        reason = "" if batch_id else f"shared_work: {row['phase']}/{role} (no batch named)"
         lines.append(CostLine(
             category="labor", basis=Basis.INTERNAL, evidence=evidence, amount=amount,
             provenance=Provenance(row["source_sha256"], int(row["row"]), rule, "timesheet"),
             batch_id=batch_id, detail=f"{row['phase']}/{role}", quantity=hours, unit="hour",
-            reason=reason if rate else (reason + "; " if reason else "") + f"no labor rate for {role}"))
+            reason=reason if rate else f"{NOT_VALUED}: no labor rate for {role}" + (f"; {reason}" if reason else "")))
     for role in sorted(missing):
         problems.append(Problem("missing_labor_rate", f"no [[labor_rates]] entry for role {role}: its hours"
                                 " are counted but valued at zero", {"role": role}))

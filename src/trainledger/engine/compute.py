@@ -3,11 +3,21 @@
 A FOCUS row is attributed, in this order:
 1. by a ``focus`` rule (e.g. a ``batch`` tag) — the whole amount, basis billed;
 2. when its resource is a cluster node: split by GPU-seconds between the run segments on that node
-   in the charge period (each segment keeps its compute state) and the idle remainder
-   (``gpus_per_node`` × period − used), which goes to the unattributed bucket as allocated_idle;
+   in the charge period (each segment keeps its compute state) and the remainder no job held
+   (``gpus_per_node`` × period − used), which goes to the unattributed bucket as
+   ``capacity_unheld`` (basis ``allocated_idle``: idle capacity's cash);
 3. unused commitment (``CommitmentDiscountStatus = Unused``) → unattributed, reserved_unused;
 4. anything else → unattributed, ``no_rule_matched``.
 Shares are exact (``model.allocate``): every row's lines sum to its BilledCost.
+
+Hours conserve as well as money: only usage rows carry GPU-hours. A credit, refund, tax or
+adjustment on a node is split by the same weights but carries money only (``detail`` = its charge
+category, ``quantity`` None), so a state's GPU-hours are the runs' and its implied price per
+GPU-hour is the bill's. Evidence is the weakest input: a node row split by GPU-seconds is
+``measured`` (the bill is a contract, the split is measured), ``assumed`` for time no progress
+signal classified (``unclassified``).
+
+Unattributed lines say why as ``"<reason>: <detail>"`` (``conservation.reason_of`` reads it).
 """
 
 from __future__ import annotations
@@ -20,15 +30,28 @@ from decimal import Decimal
 
 from trainledger.engine.context import Context, Facts, Problem, RunInfo, StageOutput, price_assumption, price_of
 from trainledger.engine.rules import NO_RULE
+from trainledger.engine.timeline import exact_seconds
 from trainledger.model import AmountRange, Basis, CostLine, Evidence, Provenance, allocate
+from trainledger.model.evidence import weakest
 from trainledger.model.vocab import ComputeState
 
 HOUR = 3600
-CATEGORY = {"compute": "compute", "storage": "storage", "networking": "network"}
+CATEGORY = {"compute": "compute", "storage": "storage", "networking": "network", "network": "network"}
+# the FOCUS ChargeCategory of rows that carry money for time already counted by usage rows
+NO_QUANTITY = {"credit": "credit", "refund": "credit", "adjustment": "adjustment", "tax": "tax"}
 
 
 def _category(row) -> str:
-    return CATEGORY.get(str(row.get("service_category") or "").lower(), "other")
+    """The sheet section of a bill row: compute, storage, network or other (services)."""
+    return CATEGORY.get(str(row.get("service_category") or "").strip().lower(), "other")
+
+
+def charge_kind(row) -> str | None:
+    """None for a usage row (it carries quantity); else what kind of money-only row it is."""
+    cat = str(row.get("charge_category") or "usage").strip().lower()
+    if cat in ("usage", "purchase", ""):
+        return None
+    return NO_QUANTITY.get(cat, "adjustment")  # a non-FOCUS category (e.g. usage-adjust) corrects usage
 
 
 def _hours(a: datetime, b: datetime):
@@ -38,13 +61,18 @@ def _hours(a: datetime, b: datetime):
         t += timedelta(hours=1)
 
 
+def gpus_on_node(info: RunInfo) -> Decimal:
+    """GPUs a run holds on each of its nodes: sacct -X has no per-node split, so an even one."""
+    return Decimal(info.run.gpus) / len(info.nodes)
+
+
 def _index(runs: dict[str, RunInfo]) -> dict[tuple[str, datetime], list[tuple[RunInfo, object, Decimal]]]:
     """(node, hour) → [(run, segment, gpus on that node)]."""
     idx: dict[tuple[str, datetime], list] = defaultdict(list)
     for info in runs.values():
         if not info.nodes or not info.run.gpus:
             continue
-        per_node = Decimal(info.run.gpus) / len(info.nodes)  # sacct -X has no per-node split: even
+        per_node = gpus_on_node(info)
         for seg in info.segments:
             for h in _hours(seg.start, seg.end):
                 for node in info.nodes:
@@ -55,9 +83,9 @@ def _index(runs: dict[str, RunInfo]) -> dict[tuple[str, datetime], list[tuple[Ru
 def _line(row, amount: Decimal, basis, rule: str, **kw) -> CostLine:
     cur = row["currency"]
     return CostLine(
-        category=kw.pop("category", _category(row)), basis=basis, evidence=Evidence.CONTRACT,
+        category=kw.pop("category", _category(row)), basis=basis, evidence=kw.pop("evidence", Evidence.CONTRACT),
         amount=AmountRange(amount, amount, amount, cur),
-        provenance=Provenance(row["source_sha256"], int(row["row"]), rule, "focus"), **kw)
+        provenance=Provenance(row["source_sha256"], int(row["row"]), rule, kw.pop("source_kind", "focus")), **kw)
 
 
 def _amortized_view(rows) -> bool:
@@ -78,7 +106,6 @@ def bill_stage(facts: Facts, ctx: Context) -> StageOutput:
     nodes = {n for r in ctx.runs.values() if r.run.gpus for n in r.nodes}  # GPU nodes only
     idx = _index(ctx.runs)
     slots = Decimal(ctx.config.get("cluster.gpus_per_node"))
-    matched_nodes = 0
     views = (("billed_cost", Basis.BILLED),) + ((("effective_cost", Basis.AMORTIZED),)
                                                   if _amortized_view(facts.bill_lines) else ())
     for row in facts.bill_lines:
@@ -87,7 +114,6 @@ def bill_stage(facts: Facts, ctx: Context) -> StageOutput:
         if not amounts:
             continue
         route = _route(row, ctx, nodes, idx, slots, problems)  # once per row, whatever the views
-        matched_nodes += _node_of(row, nodes) is not None
         for basis, amount in amounts:
             out = route(amount)
             if basis is Basis.AMORTIZED:
@@ -95,11 +121,15 @@ def bill_stage(facts: Facts, ctx: Context) -> StageOutput:
                                provenance=replace(ln.provenance, rule=f"{ln.provenance.rule} (EffectiveCost)"))
                        for ln in out]
             lines.extend(out)
-    if nodes and facts.bill_lines and not matched_nodes:
+    owned = {str(n) for c in ctx.config.raw.get("capacity", []) or [] for n in c.get("nodes", [])}
+    nodes_billed = nodes - owned  # owned / reserved nodes are priced by capacity.py, not by a bill
+    if nodes_billed and facts.bill_lines and not any(_node_of(r, nodes_billed) for r in facts.bill_lines):
         problems.append(Problem(
-            "no_node_on_bill", f"no bill row names any of the {len(nodes)} Slurm nodes (e.g. {sorted(nodes)[0]}):"
+            "no_node_on_bill", f"no bill row names any of the {len(nodes_billed)} Slurm nodes"
+            f" (e.g. {sorted(nodes_billed)[0]}):"
             " GPU compute cannot be split by job and stays unattributed — bill ResourceId/ResourceName must be the"
-            " node's host name, or add a focus rule per node", {"nodes": sorted(nodes)[:10]}))
+            " node's host name, add a focus rule per node, or declare the cluster as [[capacity]] if it is owned",
+            {"nodes": sorted(nodes_billed)[:10]}))
     return StageOutput(tuple(lines), tuple(problems))
 
 
@@ -118,27 +148,33 @@ def _route(row, ctx: Context, nodes, idx, slots, problems) -> Callable[[Decimal]
     """Where a bill row's money goes, decided once; the result turns an amount into cost lines."""
     resource = row.get("resource_id") or row.get("resource_name") or ""
     if str(row.get("commitment_discount_status") or "").lower() == "unused":
+        what = row.get("commitment_discount_id") or resource or "commitment"
         return lambda amount: [_line(row, amount, Basis.RESERVED_UNUSED, "commitment_unused",
-                                     reason="reserved capacity left unused", detail=ComputeState.RESERVED_UNUSED)]
+                                     reason=f"reserved_unused: {what}", detail=ComputeState.RESERVED_UNUSED)]
     batch_id, rule = ctx.matcher.match("focus", row)
     if batch_id is not None:
-        return lambda amount: [_line(row, amount, Basis.BILLED, rule, batch_id=batch_id, detail="tagged_resource")]
+        detail = "tagged_resource" if _category(row) == "compute" else str(
+            row.get("service_name") or resource or "tagged_resource")  # the line's row in its section
+        return lambda amount: [_line(row, amount, Basis.BILLED, rule, batch_id=batch_id, detail=detail)]
     node = _node_of(row, nodes)
     if node is not None:
-        return _node_split(row, node, idx, slots, problems)
+        return node_split(row, node, idx, slots, problems)
     if str(row.get("charge_category") or "").lower() == "purchase" and row.get("commitment_discount_id"):
-        reason = (f"commitment purchase {row['commitment_discount_id']}: paid here, used over its term"
-                  " (see the amortized view)")
+        reason = (f"commitment_purchase: commitment purchase {row['commitment_discount_id']}, paid here,"
+                  " used over its term (see the amortized view)")
         return lambda amount: [_line(row, amount, Basis.BILLED, "commitment_purchase",
                                      detail="commitment_purchase", reason=reason)]
-    what = " ".join(str(x) for x in (row.get("service_name"), resource) if x) or "bill row"
+    what = " ".join(str(x) for x in (row.get("service_name"), resource) if x) or f"bill row {row['row']}"
     return lambda amount: [_line(row, amount, Basis.BILLED, NO_RULE, reason=f"{NO_RULE}: {what}")]
 
 
-def _node_split(row, node, idx, slots, problems) -> Callable[[Decimal], list[CostLine]]:
-    """GPU-seconds of each (run, state) on ``node`` in the row's charge period, and the idle rest."""
+def node_split(row, node, idx, slots, problems, *, basis=Basis.BILLED, idle_basis=Basis.ALLOCATED_IDLE,
+               source_kind: str = "focus", money_evidence=Evidence.CONTRACT) -> Callable[[Decimal], list[CostLine]]:
+    """GPU-seconds of each (run, state) on ``node`` in the row's charge period, and the rest no job
+    held. ``basis``/``idle_basis`` name the kind of money split (a cloud bill's cash, or an owned
+    capacity's amortized or rate-card cost); ``money_evidence`` is the evidence of the amount."""
     p0, p1 = row["charge_period_start"], row["charge_period_end"]
-    period = Decimal(int((p1 - p0).total_seconds()))
+    period = exact_seconds(p0, p1)
     pieces: dict[tuple[str, str], tuple[RunInfo, str, Decimal]] = {}
     seen = set()
     for h in _hours(p0, p1):
@@ -149,7 +185,7 @@ def _node_split(row, node, idx, slots, problems) -> Callable[[Decimal], list[Cos
             a, b = max(seg.start, p0), min(seg.end, p1)
             if a >= b:
                 continue
-            w = per_node * Decimal(int((b - a).total_seconds()))
+            w = per_node * exact_seconds(a, b)
             key = (info.run.id, seg.state)
             prev = pieces.get(key)
             pieces[key] = (info, seg.state, w + (prev[2] if prev else 0))
@@ -164,6 +200,7 @@ def _node_split(row, node, idx, slots, problems) -> Callable[[Decimal], list[Cos
     weights = [pieces[k][2] for k in keys] + [idle]
     if sum(weights) == 0:
         weights[-1] = Decimal(1)
+    money_only = charge_kind(row)  # a credit or adjustment: money, no GPU-hours
 
     def lines(amount: Decimal) -> list[CostLine]:
         shares = allocate(amount, weights, row["currency"])
@@ -174,13 +211,17 @@ def _node_split(row, node, idx, slots, problems) -> Callable[[Decimal], list[Cos
                 continue
             kw = {"batch_id": info.batch_id, "run_id": info.run.id}
             if info.batch_id is None:
-                kw = {"run_id": info.run.id, "reason": f"job {info.run.source_job} matched no slurm rule"}
-            out.append(_line(row, share, Basis.BILLED, f"gpu_seconds_on_node/{info.rule}", category="compute",
-                             detail=str(state), quantity=w / HOUR, unit="gpu_hour", **kw))
+                kw = {"run_id": info.run.id, "reason": f"job_without_batch: job {info.run.source_job}"}
+            ev = weakest(money_evidence, Evidence.ASSUMED if state == ComputeState.UNCLASSIFIED else Evidence.MEASURED)
+            out.append(_line(row, share, basis, f"gpu_seconds_on_node/{info.rule}", category="compute",
+                             detail=money_only or str(state), quantity=None if money_only else w / HOUR,
+                             unit="" if money_only else "gpu_hour", evidence=ev, source_kind=source_kind, **kw))
         if shares[-1] != 0:
-            out.append(_line(row, shares[-1], Basis.ALLOCATED_IDLE, "gpu_seconds_on_node/idle",
-                             category="compute", detail=ComputeState.ALLOCATED_IDLE, quantity=idle / HOUR,
-                             unit="gpu_hour", reason=f"node {node} capacity no job held"))
+            out.append(_line(row, shares[-1], idle_basis, "gpu_seconds_on_node/unheld", category="compute",
+                             detail=money_only or ComputeState.CAPACITY_UNHELD,
+                             quantity=None if money_only else idle / HOUR, unit="" if money_only else "gpu_hour",
+                             reason=f"capacity_unheld: node {node}", source_kind=source_kind,
+                             evidence=weakest(money_evidence, Evidence.MEASURED)))
         return out
 
     return lines
@@ -201,14 +242,18 @@ def queued_stage(facts: Facts, ctx: Context) -> StageOutput:
         j_start = info.run.started_at or info.run.ended_at
         if info.eligible is None or j_start is None or j_start <= info.eligible:
             continue
-        gpu_h = Decimal(int((j_start - info.eligible).total_seconds())) * info.run.gpus / HOUR
+        gpu_h = exact_seconds(info.eligible, j_start) * info.run.gpus / HOUR
         if gpu_h == 0:
             continue
         rng = (AmountRange(gpu_h * price.low, gpu_h * price.price, gpu_h * price.high, currency)
                if price else AmountRange.zero(currency))
-        kw = {"batch_id": info.batch_id} if info.batch_id else {"reason": "job matched no slurm rule"}
+        kw = ({"batch_id": info.batch_id} if info.batch_id
+              else {"reason": f"job_without_batch: job {info.run.source_job}"})
+        if price is None:
+            kw["reason"] = f"not_valued: no price for {item or 'cluster.gpu_item (unset)'}" + (
+                f"; {kw['reason']}" if "reason" in kw else "")
         lines.append(CostLine(
-            category="compute", basis=Basis.QUEUED, evidence=price.evidence if price else Evidence.MEASURED,
+            category="compute", basis=Basis.QUEUED, evidence=price.evidence if price else Evidence.ASSUMED,
             amount=rng, provenance=Provenance(info.source_sha256, info.row, f"queued/{info.rule}", "slurm"),
             run_id=info.run.id, detail=ComputeState.QUEUED, quantity=gpu_h, unit="gpu_hour", **kw))
     return StageOutput(tuple(lines), tuple(problems), tuple(assumptions))

@@ -24,10 +24,12 @@ class Facts:
     storage_objects: tuple[Mapping, ...] = ()
     labor_entries: tuple[Mapping, ...] = ()
     external_services: tuple[Mapping, ...] = ()
+    imports: tuple[Mapping, ...] = ()  # the lake's import log: path, kind, sha256, options (tz…)
 
     @classmethod
     def from_lake(cls, lake: Any) -> Facts:
-        return cls(**{t: tuple(lake.read(t).to_pylist()) for t in TABLES})
+        log = tuple(lake.imports()) if hasattr(lake, "imports") else ()
+        return cls(**{t: tuple(lake.read(t).to_pylist()) for t in TABLES}, imports=log)
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,7 @@ class RunInfo:
     source_sha256: str
     row: int
     eligible: datetime | None = None
+    facts: Any = None  # causes.RunFacts: what explaining the run's cause needs
 
 
 PriceLookup = Callable[[str, date, str], PriceEntry | None]  # (item, on, unit wanted)

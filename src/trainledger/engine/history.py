@@ -24,8 +24,8 @@ def batch_ratios(summary: dict, runs_by_batch: dict[str, list]) -> dict[str, flo
         held = eff = 0.0
         for r in runs:
             states = hours.get(r.id, {})
-            held += sum(v for k, v in states.items() if k in HELD_STATES)
-            eff += states.get("effective", 0.0)
+            held += sum(float(v) for k, v in states.items() if k in HELD_STATES)  # str (exact) or float
+            eff += float(states.get("effective", 0.0))
         if eff > 0:
             out[batch_id] = held / eff
     return out

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import defaultdict
 from datetime import timedelta
 
+from trainledger.engine import tzcheck
+from trainledger.engine.causes import VERSION_TAGS, RunFacts
 from trainledger.engine.context import Context, Facts, Problem, RunInfo
 from trainledger.engine.rules import tags_of
 from trainledger.engine.timeline import classify
@@ -90,6 +92,7 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
     stale = timedelta(minutes=ctx.config.get("cluster.stale_gap_minutes"))
     out: dict[str, RunInfo] = {}
     used: dict[str, str] = {}
+    samples: list[tzcheck.Sample] = []
     for j in jobs:
         job_id = _job_key(j, out)
         tags = tags_of(j)
@@ -113,19 +116,43 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
             problems.append(Problem("open_job", f"job {job_id} ({j.get('state')}) has not ended: classified up to"
                                     f" {end.isoformat()}; attribute again when it has", {"job_id": job_id}))
         run_events = _events_for(events, str(j["job_id"]), str(tags.get("run") or ""), start, end, problems)
+        own = events.get(str(j["job_id"]), ())
+        if own and start is not None and end is not None:
+            samples.append(tzcheck.Sample(j["source_sha256"], start, end, tuple(e["ts"] for e in own)))
         segments = classify(start, end, str(j.get("state", "")), run_events,
                             after_preemption=after_preemption, stale_gap=stale)
         run = Run(id=run_id, batch_id=batch_id or "", reason=reason, cause=cause, source_job=job_id,
                   state=str(j.get("state", "")), submitted_at=j.get("submit"), started_at=j.get("start"),
                   ended_at=j.get("end"), gpus=int(j.get("gpus") or 0))
         nodes = tuple(n for n in str(j.get("nodes") or "").split(",") if n and n != "None assigned")
+        when = j.get("start") or j.get("submit") or j.get("end")
+        rf = RunFacts(run_id=run_id, batch_id=batch_id, job=job_id, state=run.state.split(" ")[0].upper(),
+                      order=when.isoformat() if when else "", tag_cause=str(cause) if cause else None,
+                      retry_of=str(tags.get("retry_of") or "") or None,
+                      versions=tuple(str(tags.get(k) or "") for k in VERSION_TAGS))
         out[job_id] = RunInfo(run=run, batch_id=batch_id, rule=rule, nodes=nodes, segments=tuple(segments),
                               source_sha256=j["source_sha256"], row=int(j["row"]),
-                              eligible=j.get("eligible") or j.get("submit"))
+                              eligible=j.get("eligible") or j.get("submit"), facts=rf)
         if nodes and run.gpus % len(nodes):
             problems.append(Problem("uneven_gpu_split", f"job {job_id}: {run.gpus} GPUs on {len(nodes)} nodes do not"
                                     " divide evenly; its node-hours are split as if they did", {"job_id": job_id}))
         if batch_id is None:
             problems.append(Problem("job_without_batch", f"job {job_id} matched no slurm rule; its compute"
                                     " stays in the unattributed bucket", {"job_id": job_id}))
-    return out, problems
+    problems.extend(tzcheck.problems(samples, facts.imports))
+    return _link_retries(out), problems
+
+
+def _link_retries(out: dict[str, RunInfo]) -> dict[str, RunInfo]:
+    """``retry_of`` names a job id (or a run id): store the run id of the attempt retried."""
+    from dataclasses import replace
+
+    by_job = {info.run.source_job: info.run.id for info in out.values()}
+    by_job |= {k.split("/")[-1]: info.run.id for k, info in out.items()}
+    runs = {info.run.id for info in out.values()}
+    for key, info in out.items():
+        target = info.facts.retry_of
+        if target:
+            run_id = target if target in runs else by_job.get(target)
+            out[key] = replace(info, facts=replace(info.facts, retry_of=run_id or target))
+    return out

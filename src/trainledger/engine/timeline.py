@@ -13,7 +13,10 @@ The boundary is approximate by design (the seed: 不能仅凭设备利用率判�
   for a failed run with no ``end``, **hang** (allocated, no progress);
 * a run with no progress events at all: **unclassified** — never guessed to be effective.
 
-Overlapping windows resolve by priority (checkpoint, data_stall > hang gap > base state).
+Overlapping windows resolve by priority (checkpoint, data_stall, hook windows > hang gap > base state).
+
+``STRAGGLER_HOOK``: synchronous waiting on stragglers is measured from per-worker step times by a
+separate analysis; it enters here as ``classify(..., extra_layers=[(state, start, end), ...])``.
 """
 
 from __future__ import annotations
@@ -22,9 +25,11 @@ import statistics
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from decimal import Decimal
 
 from trainledger.model.vocab import ComputeState as S
 
+STRAGGLER_HOOK = "extra_layers"  # the classify() parameter straggler windows come in through
 FAILED_STATES = frozenset({"FAILED", "NODE_FAIL", "TIMEOUT", "OUT_OF_MEMORY", "PREEMPTED", "BOOT_FAIL",
                            "DEADLINE"})
 
@@ -38,6 +43,15 @@ class Segment:
     @property
     def seconds(self) -> float:
         return (self.end - self.start).total_seconds()
+
+    @property
+    def exact_seconds(self) -> Decimal:
+        return exact_seconds(self.start, self.end)
+
+
+def exact_seconds(a: datetime, b: datetime) -> Decimal:
+    """``b - a`` in seconds, exactly (microsecond resolution, no float): hours must conserve."""
+    return Decimal((b - a) // timedelta(microseconds=1)) / 1_000_000
 
 
 def _flatten(window: tuple[datetime, datetime], layers: Iterable[tuple[int, S, datetime, datetime]]) -> list[Segment]:
@@ -86,8 +100,13 @@ def classify(
     *,
     after_preemption: bool = False,
     stale_gap: timedelta = timedelta(minutes=15),
+    extra_layers: Iterable[tuple[S, datetime, datetime]] = (),
 ) -> list[Segment]:
-    """Segments covering [start, end) exactly, in time order. Empty when the job never ran."""
+    """Segments covering [start, end) exactly, in time order. Empty when the job never ran.
+
+    ``extra_layers`` is ``STRAGGLER_HOOK``: windows (state, start, end) another analysis found —
+    e.g. synchronous waiting on stragglers from per-worker step times — laid over the effective
+    span with the priority of checkpoint and data_stall. The timeline never guesses them."""
     if start is None or end is None or end <= start:
         return []
     window = (start, end)
@@ -125,6 +144,8 @@ def classify(
         for a, b, g in zip(steps, steps[1:], gaps, strict=False):
             if g > limit:
                 layers.append((2, S.HANG, a["ts"] + typical, b["ts"]))
+    for state_, a, b in extra_layers:
+        layers.append((3, S(state_), a, b))
     for e in events:
         dur = e.get("duration_s")
         if dur is None:

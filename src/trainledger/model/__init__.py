@@ -6,6 +6,7 @@
     cost.py     Provenance, CostLine (basis, evidence, batch or unattributed reason)
     assets.py   StorageObject, LaborEntry, ExternalService
     prices.py   PriceEntry (dated, sourced), Assumption (a row of the assumptions drawer)
+    evidence.py weakest(): a figure's evidence is the weakest of its inputs
 """
 
 from trainledger.model.assets import ExternalService, LaborEntry, StorageObject

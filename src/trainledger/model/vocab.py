@@ -58,6 +58,7 @@ class ComputeState(StrEnum):
     ALLOCATED_IDLE = "allocated_idle"
     RESERVED_UNUSED = "reserved_unused"
     UNCLASSIFIED = "unclassified"  # allocated time with no progress signal to classify it
+    CAPACITY_UNHELD = "capacity_unheld"  # capacity (billed or owned) that no job held; not allocated_idle
 
 
 class Basis(StrEnum):
@@ -70,6 +71,8 @@ class Basis(StrEnum):
     AMORTIZED = "amortized"  # own hardware or prepaid commitments spread over their life
     INTERNAL = "internal"  # existing staff time at a loaded rate: opportunity cost, not new cash
     ESTIMATE = "estimate"  # quantity measured or planned × a price from the price book
+    RATE_CARD = "rate_card"  # owned or reserved capacity at an internal, dated rate card price
+    ALLOCATED = "allocated"  # a share of idle or shared cost spread by a declared policy: a view, never summed
 
 
 CASH_BASES = (Basis.BILLED, Basis.ALLOCATED_IDLE, Basis.RESERVED_UNUSED)
@@ -136,6 +139,7 @@ class DecisionKind(StrEnum):
 COMPUTE_STATE_ORDER: tuple[str, ...] = (
     *(s.value for s in ComputeState if s is not ComputeState.UNCLASSIFIED),
     "tagged_resource",  # a billed resource joined to a batch by its tags: no job, no state of its own
+    "credit", "adjustment", "tax",  # money-only rows of a node's bill: no GPU-hours (engine/compute.py)
     ComputeState.UNCLASSIFIED.value,
 )
 """The seed's lifecycle order: queued, setup, data stall, effective, checkpoint, hang, lost progress,
@@ -178,6 +182,12 @@ ZH: dict[str, str] = {
     "checkpoint": "检查点保存", "hang": "故障后悬挂", "lost_progress": "失败损失进度",
     "preemption_recovery": "抢占后恢复", "allocated_idle": "已分配未使用",
     "reserved_unused": "预留未使用", "unclassified": "无进度信号", "tagged_resource": "按标签归属的资源",
+    "capacity_unheld": "无作业占用的容量", "credit": "赔付/退款", "adjustment": "账单调整", "tax": "税费",
+    "rate_card": "内部费率", "not_valued": "未计价", "allocated": "按口径分摊（视图）",
+    "spread_by_gpu_hours": "按卡时分摊", "cost_centre": "计入平台成本中心", "separate": "单列",
+    "gpu_hours": "卡时", "equal": "均摊",
+    # unattributed reasons
+    "job_without_batch": "作业未匹配批次", "no_rule_matched": "无规则匹配", "commitment_purchase": "承诺购买",
     # bases
     "billed": "账单现金", "amortized": "摊销", "internal": "内部人力(机会成本)", "estimate": "估算",
     # evidence

@@ -1,6 +1,7 @@
 """Reports: the batch cost sheet (成本底稿) as data, and its renderers.
 
     sheet.py     build_sheet(workspace, batch) -> dict (the JSON contract of `trainledger sheet`)
+    sheet_compute.py  compute states with hours that conserve, sections that add up, retry chains
     render.py    to_json / to_markdown / to_html, in en or zh-CN; lists in model/vocab order, figures
                  through trainledger/fmt.py, rounding gaps and grouped problems told
     i18n.py      headings and column names in both languages (vocabulary labels: model/vocab.py)

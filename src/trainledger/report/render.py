@@ -81,6 +81,24 @@ class Figures:
         """``[{amount, currency}]`` (cash) as ``1,234.50 CNY; 10.00 USD``."""
         return Md("; ".join(f"{self.amount(m['amount'], m['currency'])} {m['currency']}" for m in items) or fmt.DASH)
 
+    def by_basis(self, items: list[dict[str, str]]) -> str:
+        """``[{amount, currency, basis}]``: per currency and basis — the basis named when it is not the
+        bill's cash (owned capacity's amortized or rate-card cost), never summed across bases."""
+        out = []
+        for m in items:
+            basis = m.get("basis", "billed")
+            text = f"{self.amount(m['amount'], m['currency'], basis in CASH or basis == 'billed')} {m['currency']}"
+            out.append(text + (f" ({v(basis, self.lang)})" if basis != "billed" else ""))
+        return Md("; ".join(out) or fmt.DASH)  # figures, ISO codes and vocabulary labels: nothing to escape
+
+    def valued(self, row: dict[str, Any]) -> str:
+        """Money, and the hours no rate valued: "not valued", never 0.00."""
+        text = self.money(row["cost"], cash=False) if row["cost"] else ""
+        if row.get("not_valued_hours"):
+            unvalued = f"{t('not_valued', self.lang)} ({self.hours(row['not_valued_hours'])} h)"
+            text = (text + "; " if text else "") + unvalued
+        return Md(text or fmt.DASH)
+
     @staticmethod
     def hours(value: Any) -> str:
         return fmt.quantity(value, 2)
@@ -99,6 +117,13 @@ class Figures:
 
     def note(self) -> str | None:
         return fmt.precision_note(self.lang) if self.marked else None
+
+
+def cause_text(cause: str | None, evidence: str | None, lang: str) -> str:
+    """A cause with its evidence when it is only suggested: ``infra fault (assumed)``."""
+    if not cause:
+        return fmt.DASH
+    return v(cause, lang) + (f" ({v(evidence, lang)})" if evidence == "assumed" else "")
 
 
 def _range_text(a: dict[str, Any], f: Figures) -> str:
@@ -171,28 +196,72 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
                   [[v(r["basis"], lang), v(r["evidence"], lang), L("yes") if r["cash"] else L("no"),
                     *(f.amount(r[k], r["currency"], r["basis"] in CASH) for k in ("expected", "low", "high")),
                     r["currency"]] for r in s["totals_by_basis"]])
+    if s.get("sections"):
+        out += ["", f"## {L('sections')}", ""]
+        rows = []
+        for c in s["sections"]:
+            cur = c["currency"]
+            rows += [[L(f"sec_{x['section']}"), f.amount(x["amount"], cur), cur] for x in c["sections"]]
+            rows += [[Md(f"**{L('total')}**"), Md(f"**{f.amount(c['total'], cur)}**"), cur],
+                     [L("difference"), f.amount(c["difference"], cur), cur]]
+        out += _table([L("section"), L("amount"), L("currency")], rows)
+        items = [(c["currency"], i) for c in s["sections"] for i in c["items"]]
+        if items:
+            out += [""] + _table([L("section"), L("item"), L("amount"), L("currency")],
+                                 [[L(f"sec_{i['section']}"), i["item"], f.amount(i["amount"], cur), cur]
+                                  for cur, i in items])
     out += ["", f"## {L('compute')}", ""]
-    out += _table([L("state"), L("basis"), L("gpu_hours"), L("amount")],
+    out += _table([L("state"), L("basis"), L("gpu_hours"), L("amount"), L("price_per_gpu_hour"), L("evidence")],
                   [[v(r["state"], lang), v(r["basis"], lang), f.hours(r["gpu_hours"]),
-                    f.money(r["amounts"], r["basis"] in CASH)] for r in s["compute_by_state"]])
+                    f.money(r["amounts"], r["basis"] in CASH) if r.get("valued", True) else L("not_valued"),
+                    f"{f.number(r['price_per_gpu_hour']['amount'])} {r['price_per_gpu_hour']['currency']}"
+                    if r.get("price_per_gpu_hour") else fmt.DASH,
+                    ", ".join(v(e, lang) for e in r.get("evidence", []))]
+                   for r in s["compute_by_state"]])
+    if s.get("compute_hours"):
+        h = s["compute_hours"]
+        out += ["", "_" + L("hours_check").format(valued=f.hours(h["valued_gpu_hours"]),
+                                                  not_valued=f.hours(h["not_valued_gpu_hours"]),
+                                                  runs=f.hours(h["runs_gpu_hours"])) + "_"]
     if s.get("compute_efficiency"):
         out += ["", f"### {L('efficiency')}", ""]
-        out += _table([L("currency"), L("billed"), v("effective", lang), L("other_states"), L("gpu_hours"),
-                       v("effective", lang) + " " + L("gpu_hours"), L("effective_share")],
-                      [[e["currency"], f.amount(e["billed"], e["currency"]), f.amount(e["effective"], e["currency"]),
+        out += _table([L("currency"), L("basis"), L("amount"), v("effective", lang), L("other_states"),
+                       L("gpu_hours"), v("effective", lang) + " " + L("gpu_hours"), L("effective_share")],
+                      [[e["currency"], v(e.get("basis", "billed"), lang), f.amount(e["billed"], e["currency"]),
+                        f.amount(e["effective"], e["currency"]),
                         f.amount(e["other_states"], e["currency"]), f.hours(e["gpu_hours"]),
                         f.hours(e["effective_gpu_hours"]), f.share(e["effective_share"])]
                        for e in s["compute_efficiency"]])
     if s.get("runs_by_review_class"):
         out += ["", f"## {L('review')}", ""]
         out += _table([L("review_class"), L("runs_count"), L("gpu_hours"), L("billed")],
-                      [[v(g["review_class"], lang), g["runs"], f.hours(g["gpu_hours"]), f.pairs(g["billed"])]
+                      [[v(g["review_class"], lang), g["runs"], f.hours(g["gpu_hours"]),
+                        f.by_basis(g["billed"] + g.get("capacity_cost", []))]
                        for g in s["runs_by_review_class"]])
+    if s.get("allocation"):
+        out += ["", f"## {L('allocation')}", ""]
+        out += _table([L("policy"), L("source_basis"), L("driver"), L("share"), L("total"), L("currency")],
+                      [[v(a["policy"], lang), v(a["source_basis"], lang), v(a["driver"], lang)
+                        + (f" ({f.hours(a['driver_quantity'])})" if fmt.dec(a["driver_quantity"]) else ""),
+                        f.amount(a["share"], a["currency"], a["source_basis"] in CASH) if not a["charged_to"]
+                        else f"→ {a['charged_to']}",
+                        f.amount(a["pool"], a["currency"], a["source_basis"] in CASH), a["currency"]]
+                       for a in s["allocation"]])
+    if s.get("retry_chains"):
+        out += ["", f"## {L('retry_chains')}", ""]
+        out += _table([L("failed_run"), L("final_state"), L("cause"), L("attempts"), L("lost_gpu_hours"),
+                       L("failure_cost"), L("recovery_cost"), L("total")],
+                      [[c["failed"], c["state"], cause_text(c["cause"], c["cause_evidence"], lang),
+                        " → ".join(c["attempts"]), f.hours(c["lost_gpu_hours"]), f.by_basis(c["failure_cost"]),
+                        f.by_basis(c["recovery_cost"]), f.by_basis(c["total"])] for c in s["retry_chains"]])
     out += ["", f"## {L('runs')}", ""]
     out += _table([L("run"), L("job"), L("reason"), L("cause"), L("review_class"), L("final_state"), L("gpus"),
-                   L("billed"), L("queued")],
-                  [[r["id"], r["job"], v(r["reason"], lang), v(r["cause"], lang),
-                    v(r["suggested_review_class"], lang), r["state"], r["gpus"], f.money(r["billed"]),
+                   L("retry_of"), L("billed"), L("queued")],
+                  [[r["id"], r["job"], v(r["reason"], lang), cause_text(r["cause"], r.get("cause_evidence"), lang),
+                    v(r["suggested_review_class"], lang)
+                    + (f" ({r['review_note']})" if r.get("review_note") else ""),
+                    r["state"], r["gpus"], r.get("retry_of") or fmt.DASH,
+                    f.by_basis(r["compute_cost"]) if r.get("compute_cost") else f.money(r["billed"]),
                     f.money(r["queued"], cash=False)] for r in s["runs"]])
     out += ["", f"## {L('storage')}", ""]
     out += _table([L("class"), L("basis"), L("objects"), L("size"), L("gib_months"), L("cost"), L("findings")],
@@ -203,9 +272,8 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
     out += ["", f"## {L('labor')}", ""]
     rows = []
     for p in s["labor_by_phase"]:
-        rows.append([Md(f"**{_inline(v(p['phase'], lang))}**"), "", f.hours(p["hours"]),
-                     f.money(p["cost"], cash=False)])
-        rows += [["", v(r["role"], lang), f.hours(r["hours"]), f.money(r["cost"], cash=False)] for r in p["roles"]]
+        rows.append([Md(f"**{_inline(v(p['phase'], lang))}**"), "", f.hours(p["hours"]), f.valued(p)])
+        rows += [["", v(r["role"], lang), f.hours(r["hours"]), f.valued(r)] for r in p["roles"]]
     out += _table([L("phase"), L("role"), L("hours"), L("cost")], rows)
     out += ["", f"## {L('external')}", ""]
     out += _table([L("vendor"), L("stage"), L("amount"), L("evidence")],
@@ -229,6 +297,19 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
         out += _table([L("currency"), *(L(k) for k in cols)],
                       [[r["currency"], *(f.amount(r[k], r["currency"]) for k in cols)]
                        for r in c["amortized_by_currency"]])
+    if c.get("capacity"):
+        out += ["", f"### {L('capacity')}", ""]
+        out += _table(["id", L("basis"), L("price_per_gpu_hour"), L("capacity_total"), L("attributed"),
+                       v("capacity_unheld", lang), L("difference"), L("currency")],
+                      [[r["capacity"], v(r["basis"], lang), r["price_per_gpu_hour"],
+                        *(f.amount(r[k], r["currency"]) for k in ("total", "attributed", "unheld", "difference")),
+                        r["currency"]] for r in c["capacity"]])
+    reasons = [(r["currency"], x) for r in c["by_currency"] for x in r.get("unattributed_by_reason", [])]
+    if reasons:
+        out += ["", f"### {L('unattributed_by_reason')}", ""]
+        out += _table([L("reason"), L("detail"), L("amount"), L("currency")],
+                      [[v(x["reason"], lang), x["detail"], f.amount(x["amount"], cur), cur]
+                       for cur, x in reasons])
     out += ["", f"_{(zh and c.get('rounding_zh')) or c['rounding']}_"]
     notes = rounding_notes(s, lang) + ([f.note()] if f.note() else [])
     if notes:
@@ -259,7 +340,9 @@ def to_html(s: dict[str, Any], lang: str = "en") -> str:
                        gib=f.gib, hours=f.hours, amount=f.amount, pairs=f.pairs, share=f.share,
                        cash=lambda basis: basis in CASH, range_text=lambda a: _range_text(a, f),
                        figure_notes=lambda: rounding_notes(s, lang) + ([f.note()] if f.note() else []),
-                       problem_groups=lambda: problem_groups(s, lang), **plan_section.html_globals(lang))
+                       problem_groups=lambda: problem_groups(s, lang), by_basis=f.by_basis, valued=f.valued,
+                       cause=lambda c, e: cause_text(c, e, lang), number=f.number,
+                       **plan_section.html_globals(lang))
     return env.get_template("sheet.html.j2").render(s=s)
 
 

@@ -11,9 +11,11 @@ from collections import defaultdict
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
+from trainledger.engine.causes import RunFacts, confirmations_from_audit, explain
 from trainledger.engine.timeline import FAILED_STATES
 from trainledger.model import CASH_BASES, AmountRange, Basis, CostLine, Evidence, ReviewClass
 from trainledger.model.money import minor_quantum
+from trainledger.report import sheet_compute as sc
 
 Q = Decimal("0.0001")
 
@@ -46,15 +48,26 @@ class _Acc:
         self.qty: dict[Any, Decimal] = defaultdict(Decimal)
         self.count: dict[Any, int] = defaultdict(int)
 
+        self.not_valued: dict[Any, Decimal] = defaultdict(Decimal)
+
     def add(self, key: Any, line: CostLine) -> None:
+        self.qty[key] += line.quantity or 0
+        self.count[key] += 1
+        if not_valued(line):  # a quantity with no price: counted, never shown as 0.00
+            self.not_valued[key] += line.quantity or 0
+            self.data.setdefault(key, {})
+            return
         cur = line.currency
         prev = self.data[key].get(cur)
         self.data[key][cur] = line.amount if prev is None else prev + line.amount
-        self.qty[key] += line.quantity or 0
-        self.count[key] += 1
 
     def money(self, key: Any, *, exact: bool = True) -> list[dict[str, str]]:
-        return [rng(self.data[key][c], exact=exact) for c in sorted(self.data[key])]
+        return [rng(self.data[key][c], exact=exact) for c in sorted(self.data.get(key, {}))]
+
+
+def not_valued(line: CostLine) -> bool:
+    """A line whose quantity has no price (engine: reason ``not_valued: …``, amount zero)."""
+    return line.reason.startswith("not_valued") and line.amount.high == 0 and line.amount.low == 0
 
 
 def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
@@ -66,12 +79,14 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
     summary = latest["summary"]
     runs = wsp.ledger.runs(batch_id)
 
-    by_basis, by_state, by_run, by_class, by_phase, by_role = (_Acc() for _ in range(6))
+    by_basis, by_run, by_class, by_phase, by_role = (_Acc() for _ in range(5))
     external = []
+    allocated = [ln for ln in lines if ln.basis is Basis.ALLOCATED]  # a view: never in a basis total
+    lines = [ln for ln in lines if ln.basis is not Basis.ALLOCATED]
     for ln in lines:
-        by_basis.add((ln.basis, ln.evidence), ln)
+        if not not_valued(ln):
+            by_basis.add((ln.basis, ln.evidence), ln)
         if ln.category == "compute":
-            by_state.add((ln.detail, ln.basis), ln)
             if ln.run_id:
                 by_run.add((ln.run_id, ln.basis), ln)
         elif ln.category == "storage":
@@ -91,37 +106,42 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
             totals.append({"basis": str(basis), "evidence": str(evidence), "cash": basis in CASH_BASES,
                            **rng(r, exact=basis in CASH_BASES), "lines": by_basis.count[(basis, evidence)]})
 
-    compute = []
-    for (state, basis), _ in sorted(by_state.data.items()):
-        compute.append({"state": state, "basis": str(basis), "gpu_hours": _qty(by_state.qty[(state, basis)]),
-                        "amounts": by_state.money((state, basis), exact=basis in CASH_BASES)})
-
     hours_by_state = summary.get("run_gpu_hours_by_state", {})
+    compute, hours_check = sc.compute_view(lines, runs, hours_by_state, lambda r, exact: rng(r, exact=exact))
+    explained = _explained(wsp, summary)
+    run_money = sc.money_by_run(lines)
     run_rows = []
     def when(r):
         ts = r.started_at or r.submitted_at or r.ended_at
         return (ts is None, ts.timestamp() if ts else 0.0, r.id)
 
     for r in sorted(runs, key=when):
+        ex = explained.get(r.id) or {}
         run_rows.append({
             "id": r.id, "job": r.source_job, "reason": str(r.reason),
-            "cause": str(r.cause) if r.cause else None, "state": r.state, "gpus": r.gpus,
-            "suggested_review_class": review_key(r),
+            "cause": ex.get("cause") or (str(r.cause) if r.cause else None),
+            "cause_evidence": ex.get("cause_evidence"), "cause_source": ex.get("cause_source", ""),
+            "retry_of": ex.get("retry_of"), "review_note": ex.get("review_note", ""),
+            "state": r.state, "gpus": r.gpus,
+            "suggested_review_class": review_key(r, ex),
             "submitted_at": _iso(r.submitted_at), "started_at": _iso(r.started_at), "ended_at": _iso(r.ended_at),
             "gpu_hours_by_state": hours_by_state.get(r.id, {}),
             "billed": by_run.money((r.id, Basis.BILLED)) if (r.id, Basis.BILLED) in by_run.data else [],
+            "compute_cost": sc.money_list(run_money.get(r.id, {})),
             "queued": by_run.money((r.id, Basis.QUEUED), exact=False) if (r.id, Basis.QUEUED) in by_run.data else [],
         })
 
     storage = _storage(wsp, batch_id, lines, by_class)
     efficiency = _efficiency(lines)
-    review = _by_review_class(runs, by_run, hours_by_state)
+    review = _by_review_class(runs, by_run, hours_by_state, explained)
     labor = []
     for phase in sorted(by_phase.data):
         roles = [{"role": role, "hours": _qty(by_role.qty[(ph, role)]),
-                  "cost": by_role.money((ph, role), exact=False)}
+                  "cost": by_role.money((ph, role), exact=False),
+                  "not_valued_hours": _qty(by_role.not_valued[(ph, role)]) if by_role.not_valued[(ph, role)] else None}
                  for (ph, role) in sorted(by_role.data) if ph == phase]
         labor.append({"phase": phase, "hours": _qty(by_phase.qty[phase]), "cost": by_phase.money(phase, exact=False),
+                      "not_valued_hours": _qty(by_phase.not_valued[phase]) if by_phase.not_valued[phase] else None,
                       "roles": roles})
 
     return {
@@ -131,9 +151,13 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
         "key": batch.key.as_dict(),
         "totals_by_basis": totals,
         "compute_by_state": compute,
+        "compute_hours": hours_check,
+        "sections": sc.sections(lines),
+        "retry_chains": sc.retry_chains(runs, explained, run_money, hours_by_state),
         "compute_efficiency": efficiency,
         "runs_by_review_class": review,
         "runs": run_rows,
+        "allocation": _allocation(allocated, summary.get("allocation", [])),
         "storage_by_class": storage,
         "labor_by_phase": labor,
         "external": external,
@@ -141,6 +165,7 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
         "conservation": {"scope": "workspace", "as_of": summary.get("as_of"),
                          "by_currency": summary.get("conservation", []),
                          "amortized_by_currency": summary.get("conservation_amortized", []),
+                         "capacity": summary.get("conservation_capacity", []),
                          "rounding": "shares truncated at the split amount's precision; left-over units"
                                      " to the largest remainders (model/money.py)",
                          "rounding_zh": "分摊时各份按被分摊金额的精度截断，余下的最小单位依次给余数最大的份额"
@@ -157,53 +182,97 @@ def _plan_section(wsp, batch_id: str):
     return build(wsp, batch_id)
 
 
-def _efficiency(lines: list[CostLine]) -> list[dict[str, str]]:
-    """Effective training's share of the billed GPU time and money held by this batch's runs."""
-    acc: dict[str, dict[str, Decimal]] = {}
+def _allocation(lines: list[CostLine], records: list[dict]) -> list[dict[str, Any]]:
+    """This batch's share of each declared allocation policy, beside (never inside) its direct cost."""
+    mine: dict[tuple[str, str, str], dict[str, Any]] = {}
     for ln in lines:
-        if ln.category != "compute" or ln.basis is not Basis.BILLED or not ln.run_id:
+        policy, _, source = ln.detail.partition("/")
+        m = mine.setdefault((policy, source, ln.currency), {"amount": Decimal(0), "driver_quantity": Decimal(0),
+                                                            "driver": ln.unit})
+        m["amount"] += ln.amount.expected
+        m["driver_quantity"] += ln.quantity or 0
+    out = []
+    for r in records:
+        m = mine.get((r["policy"], r["source_basis"], r["currency"]))
+        cash = Basis(r["source_basis"]) in CASH_BASES  # estimates and internal cost: to the minor unit
+        out.append({"policy": r["policy"], "driver": r["driver"], "source_basis": r["source_basis"],
+                    "currency": r["currency"], "pool": _fmt(Decimal(r["pool"]), r["currency"], cash),
+                    "share": _fmt(m["amount"] if m else Decimal(0), r["currency"], cash),
+                    "driver_quantity": _qty(m["driver_quantity"]) if m else "0",
+                    "charged_to": r.get("charged_to", "")})
+    return out
+
+
+def _efficiency(lines: list[CostLine]) -> list[dict[str, str]]:
+    """Effective training's share of the GPU time and money held by this batch's runs, per basis
+    (a bill's cash, an owned capacity's amortized or rate-card cost) and currency."""
+    acc: dict[tuple[str, str], dict[str, Decimal]] = {}
+    for ln in lines:
+        if not ln.run_id or not sc.primary(ln):
             continue
-        a = acc.setdefault(ln.currency, defaultdict(Decimal))
+        a = acc.setdefault((ln.currency, str(ln.basis)), defaultdict(Decimal))
         a["amount"] += ln.amount.expected
         a["gpu_hours"] += ln.quantity or 0
         if ln.detail == "effective":
             a["effective_amount"] += ln.amount.expected
             a["effective_gpu_hours"] += ln.quantity or 0
     out = []
-    for cur, a in sorted(acc.items()):
+    for (cur, basis), a in sorted(acc.items()):
         share = a["effective_gpu_hours"] / a["gpu_hours"] if a["gpu_hours"] else Decimal(0)
-        out.append({"currency": cur, "billed": _fmt(a["amount"], cur), "effective": _fmt(a["effective_amount"], cur),
-                    "other_states": _fmt(a["amount"] - a["effective_amount"], cur),
+        exact = Basis(basis) in CASH_BASES
+        out.append({"currency": cur, "basis": basis, "billed": _fmt(a["amount"], cur, exact),
+                    "effective": _fmt(a["effective_amount"], cur, exact),
+                    "other_states": _fmt(a["amount"] - a["effective_amount"], cur, exact),
                     "gpu_hours": _qty(a["gpu_hours"]), "effective_gpu_hours": _qty(a["effective_gpu_hours"]),
                     "effective_share": format(share.quantize(Q), "f")})
     return out
 
 
-def review_key(r) -> str:
-    """The review class a run is shown under until a review sets one. A recorded cause decides (a goal
-    change waits for a human); without one, a run that failed waits for review, parameter tuning is
-    exploration, a planned experiment is planned, and anything else waits for review."""
-    cls = r.suggested_review_class
+def _explained(wsp, summary: dict) -> dict[str, dict]:
+    """Causes and review classes of the runs (engine/causes.py), with every confirmation the audit
+    chain holds — also those recorded after the attribution."""
+    facts = [RunFacts.from_dict(d) for d in summary.get("run_facts", [])]
+    if not facts:
+        return summary.get("runs_explained", {})
+    return {k: e.as_dict() for k, e in explain(facts, confirmations_from_audit(wsp.ledger.audit_log())).items()}
+
+
+def review_key(r, ex: dict | None = None) -> str:
+    """The review class a run is shown under until a review sets one. The cause decides — recorded,
+    confirmed or suggested (engine/causes.py; a goal change waits for a human); without one, a run
+    that failed waits for review, parameter tuning is exploration, a planned experiment is planned,
+    and anything else waits for review."""
+    if r.review_class is not None:
+        return str(r.review_class)
+    if ex and ex.get("review_class"):
+        return ex["review_class"]
+    cls = r.suggested_review_class if not ex else None
     if cls is not None:
         return str(cls)
-    if r.cause is not None or r.state.split(" ")[0].upper() in FAILED_STATES:
+    if r.cause is not None or (ex or {}).get("cause") or r.state.split(" ")[0].upper() in FAILED_STATES:
         return "needs_review"
     return {"planned_experiment": "planned",
             "param_tuning": ReviewClass.REASONABLE_EXPLORATION.value}.get(str(r.reason), "needs_review")
 
 
-def _by_review_class(runs, by_run: _Acc, hours: dict) -> list[dict[str, Any]]:
+def _by_review_class(runs, by_run: _Acc, hours: dict, explained: dict) -> list[dict[str, Any]]:
     """探索成本 vs 问题损耗: what the batch spent per (suggested) review class of its runs."""
     groups: dict[str, dict[str, Any]] = {}
     for r in runs:
-        g = groups.setdefault(review_key(r), {"runs": 0, "gpu_hours": Decimal(0), "billed": {}})
+        g = groups.setdefault(review_key(r, explained.get(r.id)), {"runs": 0, "gpu_hours": Decimal(0), "billed": {}})
         g["runs"] += 1
         g["gpu_hours"] += sum((Decimal(str(v)) for v in hours.get(r.id, {}).values()), Decimal(0))
         for cur, rg in by_run.data.get((r.id, Basis.BILLED), {}).items():
             g["billed"][cur] = rg.expected + g["billed"].get(cur, Decimal(0))
+        for basis in (Basis.AMORTIZED, Basis.RATE_CARD):  # owned / reserved capacity, per basis
+            for cur, rg in by_run.data.get((r.id, basis), {}).items():
+                g.setdefault("capacity", {})
+                g["capacity"][(str(basis), cur)] = rg.expected + g["capacity"].get((str(basis), cur), Decimal(0))
     order = ("planned", *(c.value for c in ReviewClass), "needs_review")
     return [{"review_class": k, "runs": g["runs"], "gpu_hours": _qty(g["gpu_hours"]),
-             "billed": [{"amount": _fmt(v, c), "currency": c} for c, v in sorted(g["billed"].items())]}
+             "billed": [{"amount": _fmt(v, c), "currency": c} for c, v in sorted(g["billed"].items())],
+             "capacity_cost": [{"basis": b, "amount": _fmt(v, c, False), "currency": c}
+                               for (b, c), v in sorted(g.get("capacity", {}).items())]}
             for k in order if (g := groups.get(k))]
 
 
@@ -256,6 +325,6 @@ def _assumptions(summary: dict, lines: list[CostLine]) -> list[dict[str, str]]:
                               + ("（本批次存在）" if unclassified else "")})
     items.append({"name": "node-hour split", "evidence": str(Evidence.MEASURED),
                   "source": "workspace cluster.gpus_per_node",
-                  "value": "a billed node-hour is split by GPU-seconds held; the rest is allocated_idle",
-                  "value_zh": "计费的节点小时按各任务占用的卡秒分摊，其余记为“已分配未使用”"})
+                  "value": "a billed (or owned) node-hour is split by GPU-seconds held; the rest is capacity_unheld",
+                  "value_zh": "计费（或自有）的节点小时按各任务占用的卡秒分摊，其余记为“无作业占用的容量”"})
     return items

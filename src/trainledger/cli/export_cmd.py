@@ -1,0 +1,47 @@
+"""export focus-allocation: the attribution as FOCUS 1.3 allocation rows (CSV or Parquet)."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import click
+
+from trainledger.cli.ledger_cmds import open_ws
+from trainledger.engine.focus_export import ALLOCATION_COLUMNS, allocation_rows
+from trainledger.errors import NotFound
+
+
+@click.group("export")
+def export() -> None:
+    """Export the attribution, e.g. as FOCUS 1.3 allocation rows. / 导出归属结果（如 FOCUS 分摊行）。"""
+
+
+@export.command("focus-allocation")
+@click.option("--out", type=click.Path(dir_okay=False), default=None, help="Default: reports/focus-allocation.<fmt>.")
+@click.option("--format", "fmt", type=click.Choice(["csv", "parquet"]), default="csv", show_default=True)
+@click.pass_context
+def focus_allocation(ctx: click.Context, out: str | None, fmt: str) -> None:
+    """Write the split as FOCUS 1.3 allocation rows. / 按 FOCUS 1.3 分摊格式导出。"""
+    with open_ws(ctx) as wsp:
+        if not wsp.ledger.latest_attribution():
+            raise NotFound("no attribution yet", remedy="run `trainledger attribute` first")
+        keys = {b.id: b.key.as_dict() for b in wsp.config.batches}
+        rows = allocation_rows(wsp.lake.read("bill_lines").to_pylist(), wsp.ledger.cost_lines(), keys)
+        path = Path(out) if out else wsp.config.root / "reports" / f"focus-allocation.{fmt}"
+    columns = list(dict.fromkeys(k for r in rows for k in r if k not in ALLOCATION_COLUMNS)) + list(ALLOCATION_COLUMNS)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if fmt == "csv":
+        with path.open("w", encoding="utf-8", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=columns, lineterminator="\n")
+            w.writeheader()
+            w.writerows({c: r.get(c, "") for c in columns} for r in rows)
+    else:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        pq.write_table(pa.table({c: [r.get(c, "") for r in rows] for c in columns}), path)
+    click.echo(f"wrote {len(rows)} allocation rows to {path}")
+
+
+COMMANDS = (export,)

@@ -1,0 +1,52 @@
+"""runs: list runs with their failure causes and evidence; confirm or override a cause."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from trainledger import run_causes
+from trainledger.cli.ledger_cmds import open_ws
+from trainledger.model import FailureCause
+
+
+@click.group("runs")
+def runs() -> None:
+    """Runs and their failure causes; confirm a cause. / 运行与失败归因。"""
+
+
+@runs.command("list")
+@click.option("--batch", "batch_id", default=None, help="Only this batch's runs.")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def runs_list(ctx: click.Context, batch_id: str | None, as_json: bool) -> None:
+    """Each run's failure cause, its evidence and source, and its review class."""
+    with open_ws(ctx) as wsp:
+        rows = run_causes.explained(wsp)
+    rows = {k: r for k, r in rows.items() if batch_id is None or r["batch_id"] == batch_id}
+    if as_json:
+        click.echo(json.dumps(rows, ensure_ascii=False))
+        return
+    for k, r in rows.items():
+        cause = f"{r['cause']} ({r['cause_evidence']})" if r["cause"] else "—"
+        click.echo(f"{k}\t{r['batch_id'] or '—'}\t{r['state']}\t{cause}\t{r['review_class'] or 'needs_review'}"
+                   f"\t{r['cause_source']}{'; ' + r['review_note'] if r['review_note'] else ''}")
+
+
+@runs.command("confirm")
+@click.argument("run_id")
+@click.option("--cause", required=True, type=click.Choice([c.value for c in FailureCause]),
+              help="The failure cause you confirm (or set instead of the suggestion).")
+@click.option("--by", "by", required=True, help="Who confirms it (recorded in the audit chain).")
+@click.option("--note", default="", help="Why, e.g. a ticket.")
+@click.pass_context
+def runs_confirm(ctx: click.Context, run_id: str, cause: str, by: str, note: str) -> None:
+    """Confirm or override a run's failure cause; recorded in the audit chain. / 确认失败原因。"""
+    with open_ws(ctx) as wsp:
+        r = run_causes.confirm(wsp, run_id, cause, by, note)
+    click.echo(f"{run_id}: cause {r['cause']} ({r['cause_source']});"
+               f" review class {r['review_class'] or 'needs_review'}")
+
+
+COMMANDS = (runs,)

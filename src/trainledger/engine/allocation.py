@@ -1,0 +1,170 @@
+"""Allocation policies: idle and shared costs spread to batches by a declared driver — as a view.
+
+The direct cost never changes. A policy reads lines of the unattributed bucket and writes
+*allocated* lines (basis ``allocated``, never cash, never in a basis total with the direct cost)
+that say which policy, which driver and which basis the money came from (``detail`` =
+``<policy>/<source basis>``). The sheet shows them in their own table beside the direct cost.
+
+``[allocation]`` in the workspace (docs/workspace.md)::
+
+    capacity_unheld = "separate"        # separate (default) | spread_by_gpu_hours | cost_centre
+    cost_centre = "platform"            # who carries it under cost_centre
+    [[allocation.shared]]
+    id = "untagged-network"
+    category = "network"                # compute | storage | network | other | labor | external
+    reason = "no_rule_matched"          # the unattributed reason code (conservation.reason_of)
+    detail_prefix = ""                  # optional: only lines whose reason detail starts with this
+    driver = "gpu_hours"                # gpu_hours | billed | equal
+
+Drivers: ``gpu_hours`` — each batch's held GPU-hours (its runs' compute lines); ``billed`` — each
+batch's direct cash per currency; ``equal`` — every batch of the workspace alike. Shares are exact
+(``model.allocate``): a pool's allocated lines sum to the pool.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+
+from trainledger.engine.conservation import reason_of
+from trainledger.errors import ConfigError
+from trainledger.model import CASH_BASES, AmountRange, Basis, CostLine, Provenance, allocate
+from trainledger.model.vocab import ComputeState
+
+CAPACITY_POLICIES = ("separate", "spread_by_gpu_hours", "cost_centre")
+DRIVERS = ("gpu_hours", "billed", "equal")
+CATEGORIES = ("compute", "storage", "network", "other", "labor", "external")
+ALLOCATED = "allocated"  # the basis of allocated lines: a view, not a cost of its own
+
+
+@dataclass(frozen=True)
+class SharedRule:
+    id: str
+    category: str
+    reason: str
+    driver: str
+    detail_prefix: str = ""
+
+    def selects(self, ln: CostLine) -> bool:
+        code, detail = reason_of(ln)
+        return (ln.category == self.category and code == self.reason
+                and detail.startswith(self.detail_prefix))
+
+
+@dataclass(frozen=True)
+class Policies:
+    capacity_unheld: str = "separate"
+    cost_centre: str = ""
+    shared: tuple[SharedRule, ...] = ()
+
+
+def parse(raw: dict, where: str) -> Policies:
+    d = dict(raw or {})
+    known = {"capacity_unheld", "cost_centre", "shared"}
+    if set(d) - known:
+        raise ConfigError(f"{where}: [allocation] has unknown key(s) {', '.join(sorted(set(d) - known))}",
+                          remedy=f"known: {', '.join(sorted(known))}; see docs/workspace.md")
+    cap = d.get("capacity_unheld", "separate")
+    if cap not in CAPACITY_POLICIES:
+        raise ConfigError(f"{where}: [allocation] capacity_unheld = {cap!r}",
+                          remedy=f"choose one of {', '.join(CAPACITY_POLICIES)}")
+    if cap == "cost_centre" and not d.get("cost_centre"):
+        raise ConfigError(f"{where}: [allocation] capacity_unheld = 'cost_centre' needs cost_centre = NAME")
+    rules = []
+    for i, s in enumerate(d.get("shared", []) or []):
+        try:
+            rule = SharedRule(id=str(s["id"]), category=str(s["category"]), reason=str(s["reason"]),
+                              driver=str(s.get("driver", "gpu_hours")), detail_prefix=str(s.get("detail_prefix", "")))
+        except KeyError as exc:
+            raise ConfigError(f"{where}: [[allocation.shared]] entry {i + 1}: missing key {exc}",
+                              remedy="see docs/workspace.md, [allocation]") from None
+        if rule.driver not in DRIVERS or rule.category not in CATEGORIES:
+            raise ConfigError(f"{where}: [[allocation.shared]] {rule.id}: driver {rule.driver!r} / category"
+                              f" {rule.category!r}", remedy=f"drivers: {', '.join(DRIVERS)}; categories:"
+                              f" {', '.join(CATEGORIES)}")
+        rules.append(rule)
+    return Policies(capacity_unheld=cap, cost_centre=str(d.get("cost_centre", "")), shared=tuple(rules))
+
+
+def _weights(driver: str, currency: str, lines: list[CostLine], batches: tuple[str, ...]) -> dict[str, Decimal]:
+    w: dict[str, Decimal] = defaultdict(Decimal)
+    if driver == "equal":
+        return {b: Decimal(1) for b in batches}
+    for ln in lines:
+        if not ln.batch_id:
+            continue
+        second_view = ln.basis is Basis.AMORTIZED and ln.provenance.source_kind == "focus"  # EffectiveCost view
+        if driver == "gpu_hours" and ln.category == "compute" and ln.run_id and ln.quantity is not None \
+                and ln.basis is not Basis.QUEUED and not second_view:
+            w[ln.batch_id] += ln.quantity
+        elif driver == "billed" and ln.basis in CASH_BASES and ln.currency == currency:
+            w[ln.batch_id] += ln.amount.expected
+    return {b: w.get(b, Decimal(0)) for b in batches}
+
+
+def _spread(policy: str, driver: str, pool: list[CostLine], lines, batches) -> tuple[list[CostLine], list[dict]]:
+    """Spread each (currency, basis) part of ``pool`` by ``driver``; one record per part."""
+    out, records = [], []
+    parts: dict[tuple[str, str], list[Decimal]] = defaultdict(lambda: [Decimal(0)] * 3)
+    for ln in pool:
+        p = parts[(ln.currency, str(ln.basis))]
+        parts[(ln.currency, str(ln.basis))] = [p[0] + ln.amount.low, p[1] + ln.amount.expected, p[2] + ln.amount.high]
+    for (cur, basis), (low, amount, high) in sorted(parts.items()):
+        weights = _weights(driver, cur, lines, batches)
+        keys = sorted(b for b, w in weights.items() if w > 0)
+        rec = {"policy": policy, "driver": driver, "source_basis": basis, "currency": cur, "pool": str(amount),
+               "lines": sum(1 for ln in pool if ln.currency == cur and str(ln.basis) == basis)}
+        if not keys or amount == 0:
+            records.append(rec | {"allocated": "0", "left": str(amount)})
+            continue
+        w = [weights[k] for k in keys]
+        shares = zip(allocate(low, w, cur), allocate(amount, w, cur), allocate(high, w, cur), strict=True)
+        for b, (lo, share, hi) in zip(keys, shares, strict=True):  # a range stays a range
+            out.append(CostLine(category="allocation", basis=Basis.ALLOCATED, evidence=_weakest(pool),
+                                amount=AmountRange(lo, share, hi, cur),
+                                provenance=Provenance(_sha(policy), 1, f"allocation/{policy}", "config"), batch_id=b,
+                                detail=f"{policy}/{basis}", quantity=weights[b], unit=driver,
+                                reason=f"{policy}: spread by {driver}"))
+        records.append(rec | {"allocated": str(amount), "left": "0"})
+    return out, records
+
+
+def _sha(policy: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(f"allocation:{policy}".encode()).hexdigest()
+
+
+def _weakest(pool: Iterable[CostLine]):
+    from trainledger.model.evidence import weakest
+
+    return weakest(*(ln.evidence for ln in pool))
+
+
+def allocate_views(lines: list[CostLine], raw: dict, where: str,
+                   batches: tuple[str, ...]) -> tuple[list[CostLine], list[dict]]:
+    """Allocated lines (their own basis) and one record per policy part, for the summary."""
+    pol = parse(raw, where)
+    bucket = [ln for ln in lines if ln.batch_id is None and ln.basis is not Basis.QUEUED]
+    out: list[CostLine] = []
+    records: list[dict] = []
+    unheld = [ln for ln in bucket if ln.detail == ComputeState.CAPACITY_UNHELD
+              or reason_of(ln)[0] == "capacity_unheld"]
+    if pol.capacity_unheld == "spread_by_gpu_hours":
+        got, recs = _spread("capacity_unheld", "gpu_hours", unheld, lines, batches)
+        out += got
+        records += recs
+    elif pol.capacity_unheld == "cost_centre":
+        parts: dict[tuple[str, str], Decimal] = defaultdict(Decimal)
+        for ln in unheld:
+            parts[(ln.currency, str(ln.basis))] += ln.amount.expected
+        records += [{"policy": "capacity_unheld", "driver": f"cost_centre:{pol.cost_centre}", "source_basis": b,
+                     "currency": c, "pool": str(a), "allocated": "0", "left": str(a), "charged_to": pol.cost_centre}
+                    for (c, b), a in sorted(parts.items())]
+    for rule in pol.shared:
+        got, recs = _spread(rule.id, rule.driver, [ln for ln in bucket if rule.selects(ln)], lines, batches)
+        out += got
+        records += recs
+    return out, records

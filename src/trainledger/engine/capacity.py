@@ -1,0 +1,268 @@
+"""Owned and reserved capacity, priced: a cluster with no cloud bill still costs money.
+
+A workspace declares each cluster it owns or has reserved as a ``[[capacity]]`` entry (see
+docs/workspace.md) with either
+
+* a **rate card** — an internal price per ``gpu_hour`` or ``node_hour``, dated (``effective``),
+  with a ``source`` and an ``owner``; basis ``rate_card``; or
+* a **price-book rate card** (``price_item``) — a dated entry of the price book (unit gpu_hour,
+  node_hour…), looked up for each day, so a rate that changes mid-period is honoured; a stale
+  entry is used and flagged; its evidence and owner come from the entry; or
+* **amortised hardware** (``[capacity.amortized]``) — purchase price per node over
+  ``depreciation_years``, power (kW per node × price per kWh), hosting per node-month and
+  operations staff per year for the whole cluster → a cost per GPU-hour; basis ``amortized``.
+
+The capacity's cost for its period (``from`` → ``until``, clipped to the attribution's cutoff) is
+``price per GPU-hour × gpus_per_node × nodes × hours``, exact. It is split per node and day like a
+bill row (``compute.node_split``): by GPU-seconds to the runs that held the node, each in its
+compute state, and the rest to the unattributed bucket as ``capacity_unheld``. Conservation is
+checked per capacity: attributed + unheld = the capacity's total, exactly.
+
+Rounding rule: an amortised price per GPU-hour is rounded half-even to ``PRICE_QUANTUM``
+(0.0001 of the currency) once, and that rounded price is the one every figure uses (stated in the
+assumptions drawer). Evidence is the declared one (default ``assumed``, which needs an owner); a
+rate card is ``contract`` only when the entry says so.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from decimal import ROUND_HALF_EVEN, Decimal
+from typing import Any
+
+from trainledger.engine.compute import HOUR, _index, node_split
+from trainledger.engine.context import Context, Facts, Problem, StageOutput, price_of
+from trainledger.errors import ConfigError
+from trainledger.model import Assumption, Basis, CostLine, Evidence, to_decimal
+from trainledger.model.money import check_currency, minor_quantum
+from trainledger.workspace import ENTRY_KEYS
+
+PRICE_QUANTUM = Decimal("0.0001")
+HOURS_PER_YEAR, HOURS_PER_MONTH = Decimal(8760), Decimal(730)
+KEYS = set(ENTRY_KEYS["capacity"])  # declared once, in workspace.py
+AMORTIZED_KEYS = {"purchase_price_per_node", "depreciation_years", "power_kw_per_node", "power_price_per_kwh",
+                  "hosting_per_node_month", "ops_staff_per_year"}
+
+
+@dataclass(frozen=True)
+class Capacity:
+    id: str
+    nodes: tuple[str, ...]
+    gpus_per_node: int
+    start: datetime
+    end: datetime
+    currency: str
+    price_per_gpu_hour: Decimal  # exact as used (amortized: rounded once to PRICE_QUANTUM)
+    basis: Basis
+    evidence: Evidence
+    source: str
+    owner: str
+    sha256: str
+    inputs: tuple[tuple[str, str], ...] = ()  # amortized inputs, for the drawer
+    effective: date | None = None
+    price_item: str = ""  # a dated price-book entry, looked up per day (then price_per_gpu_hour is unused)
+
+
+def _aware(value: Any, what: str) -> datetime:
+    if isinstance(value, datetime):
+        ts = value
+    elif isinstance(value, date):
+        ts = datetime(value.year, value.month, value.day)
+    else:
+        ts = datetime.fromisoformat(str(value))
+    if ts.tzinfo is None:
+        raise ValueError(f"{what} {value!r} needs a UTC offset, e.g. 2026-11-02T00:00:00+08:00")
+    return ts
+
+
+def _amortized(d: dict, gpus: int, nodes: int) -> tuple[Decimal, tuple[tuple[str, str], ...]]:
+    unknown = set(d) - AMORTIZED_KEYS
+    if unknown:
+        raise ValueError(f"unknown [capacity.amortized] key(s) {', '.join(sorted(unknown))};"
+                         f" known: {', '.join(sorted(AMORTIZED_KEYS))}")
+    v = {k: to_decimal(str(d.get(k, "0"))) for k in AMORTIZED_KEYS}
+    if v["depreciation_years"] <= 0:
+        raise ValueError("depreciation_years must be > 0")
+    if v["purchase_price_per_node"] <= 0:
+        raise ValueError("purchase_price_per_node must be > 0")
+    node_hour = (v["purchase_price_per_node"] / (v["depreciation_years"] * HOURS_PER_YEAR)
+                 + v["power_kw_per_node"] * v["power_price_per_kwh"]
+                 + v["hosting_per_node_month"] / HOURS_PER_MONTH
+                 + v["ops_staff_per_year"] / (HOURS_PER_YEAR * nodes))
+    price = (node_hour / gpus).quantize(PRICE_QUANTUM, ROUND_HALF_EVEN)
+    return price, tuple((k, str(v[k])) for k in sorted(AMORTIZED_KEYS) if k in d)
+
+
+def parse(entries: list[dict], where: str) -> tuple[Capacity, ...]:
+    """``[[capacity]]`` entries → Capacity records; a ConfigError names the entry and the fix."""
+    out, seen_nodes = [], {}
+    for i, d in enumerate(entries):
+        label = f"{where}: [[capacity]] entry {i + 1} ({d.get('id', '?')})"
+        try:
+            unknown = set(d) - KEYS
+            if unknown:
+                raise ValueError(f"unknown key(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(KEYS))}")
+            nodes = tuple(str(n) for n in d["nodes"])
+            gpus = int(d["gpus_per_node"])
+            if not nodes or gpus <= 0:
+                raise ValueError("needs nodes and gpus_per_node > 0")
+            for n in nodes:
+                if n in seen_nodes:
+                    raise ValueError(f"node {n} is already in capacity {seen_nodes[n]}")
+                seen_nodes[n] = d["id"]
+            start, end = _aware(d["from"], "from"), _aware(d["until"], "until")
+            if end <= start:
+                raise ValueError("until must be after from")
+            evidence = Evidence(d.get("evidence", "assumed"))
+            if evidence is Evidence.ASSUMED and not d.get("owner") and "price_item" not in d:
+                raise ValueError("an assumed price needs an owner who will confirm it")
+            if sum(k in d for k in ("rate", "amortized", "price_item")) != 1:
+                raise ValueError("give one of rate (+ unit), price_item (a price-book entry) or an"
+                                 " [capacity.amortized] table")
+            if "price_item" in d:  # dated, sourced and owned in the price book; evidence from the entry
+                price, basis, inputs = Decimal(0), Basis.RATE_CARD, ()
+            elif "rate" in d:
+                unit = d.get("unit", "gpu_hour")
+                if unit not in ("gpu_hour", "node_hour"):
+                    raise ValueError(f"unit must be gpu_hour or node_hour, got {unit!r}")
+                rate = to_decimal(str(d["rate"]))
+                price = rate if unit == "gpu_hour" else rate / gpus
+                if price * gpus != rate and unit == "node_hour":
+                    raise ValueError(f"a node_hour rate of {rate} does not divide into {gpus} GPUs exactly;"
+                                     " give a gpu_hour rate")
+                if "effective" not in d:
+                    raise ValueError("a rate card needs its effective date")
+                basis, inputs = Basis.RATE_CARD, ()
+            else:
+                price, inputs = _amortized(dict(d["amortized"]), gpus, len(nodes))
+                basis = Basis.AMORTIZED
+            if price < 0:
+                raise ValueError("the price must be >= 0")
+            eff = d.get("effective")
+            text = json.dumps(d, sort_keys=True, default=str)
+            out.append(Capacity(
+                id=str(d["id"]), nodes=nodes, gpus_per_node=gpus, start=start, end=end,
+                currency=check_currency(d["currency"]), price_per_gpu_hour=price, basis=basis, evidence=evidence,
+                source=str(d.get("source") or ("price book" if "price_item" in d else d["source"])),
+                owner=str(d.get("owner", "")), price_item=str(d.get("price_item", "")),
+                sha256=hashlib.sha256(text.encode()).hexdigest(), inputs=inputs,
+                effective=eff if isinstance(eff, date) else (date.fromisoformat(str(eff)) if eff else None)))
+        except KeyError as exc:
+            raise ConfigError(f"{label}: missing key {exc}", remedy="see docs/workspace.md, [[capacity]]") from None
+        except (TypeError, ValueError, ArithmeticError) as exc:
+            raise ConfigError(f"{label}: {exc}", remedy="see docs/workspace.md, [[capacity]]") from None
+    return tuple(out)
+
+
+def capacities(ctx: Context) -> tuple[Capacity, ...]:
+    return parse(list(ctx.config.raw.get("capacity", []) or []), str(ctx.config.path))
+
+
+def _days(a: datetime, b: datetime):
+    t = a
+    while t < b:
+        nxt = min(b, (t + timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0))
+        yield t, nxt
+        t = nxt
+
+
+def priced_rows(cap: Capacity, ctx: Context, problems: list[Problem]):
+    """``capacity_rows`` with each row's price: the capacity's own, or its price-book entry in force
+    on that day (a stale one is used and flagged; a missing one leaves the day not valued)."""
+    for node, amount, row in capacity_rows(cap, ctx.cutoff):
+        if not cap.price_item:
+            yield node, amount, row, cap.price_per_gpu_hour, cap.evidence
+            continue
+        on = row["charge_period_start"].date()
+        entry = price_of(ctx, cap.price_item, on, "gpu_hour", problems)
+        if entry is None or entry.currency != cap.currency:
+            problems.append(Problem("unpriced_capacity", f"capacity {cap.id}: no price-book entry"
+                                    f" {cap.price_item!r} in {cap.currency} on {on}: {row['resource_id']} that day is"
+                                    " not valued", {"capacity": cap.id, "on": on.isoformat()}))
+            continue
+        hours = Decimal((row["charge_period_end"] - row["charge_period_start"]) // timedelta(hours=1))
+        yield node, entry.price * cap.gpus_per_node * hours, row, entry.price, entry.evidence  # whole hours
+
+
+def capacity_rows(cap: Capacity, cutoff: datetime | None):
+    """One pseudo bill row per node and (UTC) day of the capacity's period, up to ``cutoff`` — rounded
+    up to the whole hour, as an hourly bill charges the hour it is in, so every amount is exact."""
+    end = cap.end
+    if cutoff is not None and cutoff < end:
+        hour = cutoff.replace(minute=0, second=0, microsecond=0)
+        end = min(end, hour + timedelta(hours=1) if hour < cutoff else hour)
+    n = 0
+    for node in cap.nodes:
+        for a, b in _days(cap.start, end):
+            n += 1
+            seconds = Decimal((b - a) // timedelta(microseconds=1)) / 1_000_000
+            amount = cap.price_per_gpu_hour * cap.gpus_per_node * seconds / HOUR
+            yield node, amount, {"currency": cap.currency, "charge_period_start": a, "charge_period_end": b,
+                                 "source_sha256": cap.sha256, "row": n, "resource_id": node,
+                                 "charge_category": "Usage", "service_category": "Compute"}
+
+
+def capacity_stage(facts: Facts, ctx: Context) -> StageOutput:
+    """Every owned or reserved capacity's cost for its period, split like a bill."""
+    caps = capacities(ctx)
+    if not caps:
+        return StageOutput()
+    idx = _index(ctx.runs)
+    lines: list[CostLine] = []
+    problems: list[Problem] = []
+    assumptions = []
+    for cap in caps:
+        used: dict[Decimal, tuple[Evidence, date]] = {}
+        for node, amount, row, price, evidence in priced_rows(cap, ctx, problems):
+            used.setdefault(price, (evidence, row["charge_period_start"].date()))
+            split = node_split(row, node, idx, Decimal(cap.gpus_per_node), problems, basis=cap.basis,
+                               idle_basis=cap.basis, source_kind="config", money_evidence=evidence)
+            lines.extend(split(amount))
+        if cap.price_item:
+            for price, (evidence, first) in sorted(used.items(), key=lambda kv: kv[1][1]):
+                assumptions.append(Assumption(
+                    name=f"capacity {cap.id}: rate card {cap.price_item} from {first}", evidence=evidence,
+                    source="price book",
+                    value=f"{price}", unit=f"{cap.currency}/gpu_hour", owner=cap.owner or "see the price book"))
+            continue
+        what = "rate card" if cap.basis is Basis.RATE_CARD else "amortized hardware"
+        assumptions.append(Assumption(
+            name=f"capacity {cap.id}: {what}", evidence=cap.evidence, source=cap.source,
+            value=f"{cap.price_per_gpu_hour}", unit=f"{cap.currency}/gpu_hour", owner=cap.owner,
+            note="; ".join(f"{k}={v}" for k, v in cap.inputs)
+                 + (f"; effective {cap.effective}" if cap.effective else "")
+                 + ("; rounded half-even to 0.0001/GPU-hour" if cap.inputs else "")))
+    return StageOutput(tuple(lines), tuple(problems), tuple(assumptions))
+
+
+def check(facts: Facts, ctx: Context, lines) -> tuple[list[dict], list[Problem]]:
+    """Per capacity: attributed + unheld = the capacity's total for the period, exactly."""
+    records, problems = [], []
+    by_cap: dict[str, dict[str, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
+    sha_of = {}
+    for cap in capacities(ctx):
+        sha_of[cap.sha256] = cap.id
+        for _node, amount, _row, _price, _ev in priced_rows(cap, ctx, []):
+            by_cap[cap.id]["total"] += amount
+    for ln in lines:
+        cap_id = sha_of.get(ln.provenance.source_sha256) if ln.provenance.source_kind == "config" else None
+        if cap_id is None:
+            continue
+        by_cap[cap_id]["attributed" if ln.batch_id else "unheld"] += ln.amount.expected
+    for cap in capacities(ctx):
+        a = by_cap[cap.id]
+        z = Decimal(0).quantize(minor_quantum(cap.currency))
+        diff = a["total"] - a["attributed"] - a["unheld"]
+        rec = {"capacity": cap.id, "basis": str(cap.basis), "currency": cap.currency,
+               "price_per_gpu_hour": cap.price_item or str(cap.price_per_gpu_hour), "total": str(a["total"] + z),
+               "attributed": str(a["attributed"] + z), "unheld": str(a["unheld"] + z), "difference": str(diff + z)}
+        records.append(rec)
+        if diff != 0:
+            side = "too little" if diff > 0 else "too much"
+            problems.append(Problem("conservation", f"capacity {cap.id}: cost {rec['total']} but lines carry"
+                                    f" {a['attributed'] + a['unheld']} ({side} attributed by {abs(diff)})", rec))
+    return records, problems

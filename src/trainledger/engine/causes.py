@@ -1,0 +1,136 @@
+"""Reruns explained: a failure cause on the failed attempt itself, retry chains, repeated causes.
+
+``explain(facts, confirmations)`` works on plain run records (``RunFacts``, kept in the
+attribution summary), so the sheet can apply a confirmation recorded after the attribution:
+
+1. a cause *confirmed* by a person (``trainledger runs confirm``, in the audit chain) wins;
+2. else the cause the job recorded itself (a ``cause=`` tag in its Comment) — ``measured`` — except
+   that on a failed attempt ``exploration`` says why it ran, not why it failed: 3 and 4 come first;
+3. else, for a failed attempt, the cause its retry names (the retry's ``cause`` tag says why it
+   had to run) — ``assumed``;
+4. else the cause its scheduler state suggests (``STATE_CAUSE``: NODE_FAIL, PREEMPTED, BOOT_FAIL →
+   infra_fault; OUT_OF_MEMORY → config_error) — ``assumed``; other failures wait for review.
+
+The *state* (NODE_FAIL…) is measured: the scheduler recorded it. Review class: the cause's
+suggestion (``model.batch.SUGGESTED_REVIEW_CLASS``), except that the same cause failing again in a
+batch with no change of data, code or config version (run tags ``data_version``,
+``code_version``, ``config_version``; the batch's own when absent) is ``avoidable_rework`` from its
+second occurrence on (the seed: 同类错误重复出现且没有改进动作 → 可避免返工).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass
+
+from trainledger.engine.timeline import FAILED_STATES as FAILED
+from trainledger.model import FailureCause, ReviewClass
+from trainledger.model.batch import SUGGESTED_REVIEW_CLASS
+
+STATE_CAUSE: dict[str, FailureCause] = {
+    "NODE_FAIL": FailureCause.INFRA_FAULT,
+    "PREEMPTED": FailureCause.INFRA_FAULT,
+    "BOOT_FAIL": FailureCause.INFRA_FAULT,
+    "OUT_OF_MEMORY": FailureCause.CONFIG_ERROR,
+}
+VERSION_TAGS = ("data_version", "code_version", "config_version")
+CONFIRM_HINT = "confirm with `trainledger runs confirm`"
+CONFIRM_ACTION = "confirm_cause"  # the audit-chain action a confirmation is recorded under
+
+
+@dataclass(frozen=True)
+class RunFacts:
+    """What explaining a run needs, as the engine saw it (JSON-safe)."""
+
+    run_id: str
+    batch_id: str | None
+    job: str
+    state: str  # the scheduler's final state, first word (``CANCELLED by 1004`` → CANCELLED)
+    order: str  # start (or submit) time, ISO text: the order attempts happened in
+    tag_cause: str | None = None
+    retry_of: str | None = None  # run id of the attempt this one retries
+    versions: tuple[str, str, str] = ("", "", "")
+
+    @property
+    def failed(self) -> bool:
+        return self.state in FAILED
+
+    def as_dict(self) -> dict:
+        return asdict(self) | {"versions": list(self.versions)}
+
+    @classmethod
+    def from_dict(cls, d: Mapping) -> RunFacts:
+        return cls(**{**d, "versions": tuple(d.get("versions") or ("", "", ""))})
+
+
+@dataclass(frozen=True)
+class Explained:
+    run_id: str
+    cause: str | None
+    cause_evidence: str | None  # measured (recorded/confirmed) | assumed (suggested) | None
+    cause_source: str
+    review_class: str | None  # None: needs a human (no cause, or a goal change)
+    review_note: str = ""
+    retry_of: str | None = None
+    state_evidence: str = "measured"
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def _cause(f: RunFacts, retried_by: Mapping[str, list[RunFacts]], confirmed: Mapping[str, Mapping]):
+    c = confirmed.get(f.run_id)
+    if c:
+        return c["cause"], "measured", f"confirmed by {c['by']}" + (f" ({c['note']})" if c.get("note") else "")
+    recorded = (f.tag_cause, "measured", "recorded on the job (Comment cause=)")
+    if f.tag_cause and (not f.failed or f.tag_cause != FailureCause.EXPLORATION):
+        return recorded
+    if not f.failed:
+        return None, None, ""
+    # a failed sweep run's tag says why it ran (exploration); what made it fail may be another matter
+    for retry in retried_by.get(f.run_id, ()):
+        cause = (confirmed.get(retry.run_id) or {}).get("cause") or retry.tag_cause
+        if cause:
+            return cause, "assumed", f"suggested: its retry {retry.run_id} names it; {CONFIRM_HINT}"
+    if f.state in STATE_CAUSE:
+        return (str(STATE_CAUSE[f.state]), "assumed",
+                f"suggested by scheduler state {f.state}; {CONFIRM_HINT}")
+    if f.tag_cause:
+        return recorded
+    return None, None, f"{f.state}: no cause recorded or suggested; needs review"
+
+
+def explain(facts: Iterable[RunFacts], confirmations: Mapping[str, Mapping] | None = None) -> dict[str, Explained]:
+    """Cause, its evidence and the review class of every run, by run id."""
+    facts = sorted(facts, key=lambda f: (f.order, f.run_id))
+    confirmed = confirmations or {}
+    retried_by: dict[str, list[RunFacts]] = {}
+    for f in facts:
+        if f.retry_of:
+            retried_by.setdefault(f.retry_of, []).append(f)
+    seen: dict[tuple, str] = {}  # (batch, cause, versions) → first failed run with it
+    out: dict[str, Explained] = {}
+    for f in facts:
+        cause, evidence, source = _cause(f, retried_by, confirmed)
+        cls = SUGGESTED_REVIEW_CLASS.get(FailureCause(cause)) if cause else None
+        note = ""
+        if cause and f.failed and cause != FailureCause.GOAL_CHANGE:
+            key = (f.batch_id, cause, f.versions)
+            first = seen.setdefault(key, f.run_id)
+            if first != f.run_id:
+                cls, note = ReviewClass.AVOIDABLE_REWORK, (
+                    f"repeats {first}'s {cause} with no change of data, code or config version")
+        out[f.run_id] = Explained(f.run_id, cause, evidence, source, str(cls) if cls else None, note, f.retry_of)
+    return out
+
+
+def confirmations_from_audit(entries: Iterable[Mapping]) -> dict[str, dict]:
+    """The latest confirmation per run from the audit chain's ``confirm_cause`` entries."""
+    out: dict[str, dict] = {}
+    for e in entries:
+        if e.get("action") == CONFIRM_ACTION:
+            d = e.get("detail") or {}
+            if d.get("run") and d.get("cause"):
+                out[str(d["run"])] = {"cause": d["cause"], "by": d.get("by", e.get("actor", "")),
+                                      "note": d.get("note", "")}
+    return out

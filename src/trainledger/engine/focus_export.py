@@ -1,0 +1,124 @@
+"""The split as FOCUS 1.3 allocation rows: each origin charge, once per target it was allocated to.
+
+For every bill row (the *origin charge*) and every target its money went to — a batch's run in a
+compute state, a tagged batch, or the unattributed bucket with its reason — one row with the
+origin's FOCUS columns and:
+
+* ``BilledCost`` / ``EffectiveCost`` — the allocated amounts; per origin they sum exactly to the
+  origin's (``x_OriginBilledCost`` / ``x_OriginEffectiveCost`` keep the origin's);
+* ``AllocatedMethodId`` — the rule that split it (e.g. ``gpu_seconds_on_node/slurm-wckey``);
+* ``AllocatedMethodDetails`` — JSON ``{"Elements": [{"AllocatedRatio", "UsageUnit",
+  "UsageQuantity"}]}``; per origin the ratios sum to exactly 1 (``RATIO_QUANTUM`` with the
+  largest-remainder rule of ``model.allocate``);
+* ``AllocatedResourceId`` — the batch id, or ``unattributed:<reason>``;
+* ``AllocatedTags`` — JSON: the batch's attribution key, the run and the compute state.
+
+A row whose lines have GPU-hours is weighted by them; otherwise by the size of each allocated
+amount. The EffectiveCost view: the amortized lines when the bill has commitments, the same
+split as BilledCost when the two columns agree, else EffectiveCost split by the same weights.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from decimal import Decimal
+from typing import Any
+
+from trainledger.engine.conservation import reason_of
+from trainledger.model import CASH_BASES, Basis, CostLine, allocate
+
+RATIO_QUANTUM = Decimal("0.000000000001")  # 12 places
+ALLOCATION_COLUMNS = ("AllocatedMethodId", "AllocatedMethodDetails", "AllocatedResourceId", "AllocatedTags",
+                      "x_OriginBilledCost", "x_OriginEffectiveCost", "x_SourceSha256", "x_SourceRow")
+
+
+def focus_names() -> dict[str, str]:
+    """Lake column → FOCUS column, from the FOCUS importer's own declaration (one source of truth)."""
+    from trainledger.ingest.focus import FocusImporter
+
+    return {c.name: c.sources[0] for c in FocusImporter.columns}
+
+
+def _text(v: Any) -> str:
+    if v is None:
+        return ""
+    if hasattr(v, "isoformat"):
+        return v.isoformat()
+    return str(v)
+
+
+def _target(ln: CostLine) -> tuple:
+    return (ln.batch_id or "", ln.run_id or "", ln.detail, "" if ln.batch_id else reason_of(ln)[0])
+
+
+def allocation_rows(bill_rows: Iterable[Mapping], lines: Iterable[CostLine],
+                    keys: Mapping[str, Mapping[str, str]]) -> list[dict[str, str]]:
+    """One dict per (origin charge, target), columns in a fixed order. ``keys``: batch → key."""
+    names = focus_names()
+    billed: dict[tuple, list[CostLine]] = defaultdict(list)
+    amortized: dict[tuple, list[CostLine]] = defaultdict(list)
+    for ln in lines:
+        if ln.provenance.source_kind != "focus":
+            continue
+        where = (ln.provenance.source_sha256, ln.provenance.row)
+        if ln.basis in CASH_BASES:
+            billed[where].append(ln)
+        elif ln.basis is Basis.AMORTIZED:
+            amortized[where].append(ln)
+    out = []
+    for row in bill_rows:
+        where = (row["source_sha256"], int(row["row"]))
+        origin_billed = Decimal(row["billed_cost"])
+        origin_eff = Decimal(row["effective_cost"]) if row.get("effective_cost") is not None else origin_billed
+        targets: dict[tuple, dict[str, Any]] = {}
+        for view, group in (("billed", billed.get(where, ())), ("effective", amortized.get(where, ()))):
+            for ln in group:
+                t = targets.setdefault(_target(ln), {"billed": Decimal(0), "effective": Decimal(0), "qty": None,
+                                                     "rule": ln.provenance.rule.removesuffix(" (EffectiveCost)"),
+                                                     "qty_view": view})
+                t[view] += ln.amount.expected
+                if ln.quantity is not None and t["qty_view"] == view:  # one view's hours, never both
+                    t["qty"] = (t["qty"] or Decimal(0)) + ln.quantity
+        if not targets:  # a zero row: allocated whole to where its zero went — the unattributed bucket
+            targets[("", "", "", "zero_amount")] = {"billed": Decimal(0), "effective": Decimal(0), "qty": None,
+                                                   "rule": "zero_amount", "qty_view": "billed"}
+        order = sorted(targets)
+        by_qty = all(targets[k]["qty"] is not None for k in order)
+        weights = [targets[k]["qty"] if by_qty else abs(targets[k]["billed"]) or abs(targets[k]["effective"])
+                   for k in order]
+        if sum(weights) == 0:
+            weights = [Decimal(1)] * len(order)
+        ratios = allocate(Decimal(1).quantize(RATIO_QUANTUM), weights, "USD")
+        if not amortized.get(where):
+            effs = ([targets[k]["billed"] for k in order] if origin_eff == origin_billed
+                    else allocate(origin_eff, weights, row["currency"]))
+            for k, e in zip(order, effs, strict=True):
+                targets[k]["effective"] = e
+        base = {names.get(k, k): _text(v) for k, v in row.items()
+                if k not in ("source_sha256", "row", "row_hash", "extra") and k in names}
+        extra = row.get("extra")
+        if extra:
+            with contextlib.suppress(TypeError, ValueError):  # unreadable extras: the named columns stand
+                base |= {str(k): _text(v) for k, v in json.loads(extra).items() if str(k) not in base}
+        for k, ratio in zip(order, ratios, strict=True):
+            t = targets[k]
+            batch, run, detail, reason = k
+            unit, qty = ("GPU-Hours", t["qty"]) if t["qty"] is not None else ("Cost", t["billed"])
+            tags = {"batch": batch, **dict(keys.get(batch, {}))} if batch else {"unattributed": reason}
+            if run:
+                tags["run"] = run
+            if detail:
+                tags["state"] = detail
+            out.append(base | {
+                "BilledCost": _text(t["billed"]), "EffectiveCost": _text(t["effective"]),
+                "AllocatedMethodId": f"trainledger:{t['rule']}",
+                "AllocatedMethodDetails": json.dumps({"Elements": [{"AllocatedRatio": str(ratio), "UsageUnit": unit,
+                                                                    "UsageQuantity": str(qty)}]}),
+                "AllocatedResourceId": batch or f"unattributed:{reason}",
+                "AllocatedTags": json.dumps(tags, ensure_ascii=False, sort_keys=True),
+                "x_OriginBilledCost": _text(origin_billed), "x_OriginEffectiveCost": _text(origin_eff),
+                "x_SourceSha256": row["source_sha256"], "x_SourceRow": str(row["row"])})
+    return out

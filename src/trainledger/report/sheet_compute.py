@@ -1,0 +1,188 @@
+"""The compute side of the batch cost sheet: states, hours that conserve, sections, retry chains.
+
+* ``compute_view`` — one row per (state, basis) in the seed's order; GPU-hours only where the
+  line carries quantity (a credit carries money only); the runs' held GPU-hours that no bill row
+  or owned capacity valued become a ``not_valued`` row, so the table's hours equal the runs'.
+* ``sections`` — every cash line of the batch in one section (compute, storage, network, other
+  services, external), summing exactly to the batch's cash total per currency.
+* ``retry_chains`` — each failed attempt with its retries: the cost of the failure and of its
+  recovery together.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from decimal import Decimal
+from typing import Any
+
+from trainledger.model import CASH_BASES, Basis, CostLine
+from trainledger.model.money import minor_quantum
+from trainledger.model.vocab import ComputeState
+
+Q = Decimal("0.0001")
+MONEY_ONLY = ("tagged_resource", "credit", "adjustment", "tax")  # compute lines without GPU-hours
+STATE_ORDER = tuple(s.value for s in ComputeState) + MONEY_ONLY
+LOST = (ComputeState.HANG, ComputeState.LOST_PROGRESS)
+SECTION_OF = {"compute": "compute", "storage": "storage", "network": "network", "other": "other_services",
+              "external": "external", "data": "other_services"}
+SECTIONS = ("compute", "storage", "network", "other_services", "external")
+
+
+def fmt(d: Decimal, currency: str) -> str:
+    minor = minor_quantum(currency)
+    exp = d.as_tuple().exponent
+    if isinstance(exp, int) and exp > minor.as_tuple().exponent:
+        d = d.quantize(minor)
+    return format(d, "f")
+
+
+def qty(d: Decimal | None) -> str | None:
+    return None if d is None else format(d.quantize(Q), "f")
+
+
+def primary(ln: CostLine) -> bool:
+    """A compute line that carries a run's held time once: cash from a bill, or an owned capacity's
+    cost. Queued value (no GPU held) and the bill's EffectiveCost view (a second view of the same
+    hours) are not."""
+    if ln.category != "compute" or ln.basis is Basis.QUEUED:
+        return False
+    return not (ln.basis is Basis.AMORTIZED and ln.provenance.source_kind == "focus")
+
+
+def money_list(acc: dict[tuple[str, str], Decimal]) -> list[dict[str, str]]:
+    """Per (basis, currency), never summed across bases; cash keeps every digit, other bases are
+    shown to the currency's minor unit."""
+    out = []
+    for (basis, c), v in sorted(acc.items()):
+        shown = v if Basis(basis) in CASH_BASES else v.quantize(minor_quantum(c))
+        out.append({"amount": fmt(shown, c), "currency": c, "basis": basis})
+    return out
+
+
+def run_hours(runs, hours_by_state: dict) -> dict[str, Decimal]:
+    out: dict[str, Decimal] = defaultdict(Decimal)
+    for r in runs:
+        for state, h in hours_by_state.get(r.id, {}).items():
+            out[state] += Decimal(str(h))
+    return out
+
+
+def compute_view(lines: list[CostLine], runs, hours_by_state: dict, exact_range) -> tuple[list, dict]:
+    """(compute_by_state rows, hours check). ``exact_range(AmountRange, exact)`` formats money."""
+    money: dict[tuple[str, str], dict[str, Any]] = {}
+    held: dict[str, Decimal] = defaultdict(Decimal)
+    for ln in lines:
+        if ln.category != "compute":
+            continue
+        key = (ln.detail, str(ln.basis))
+        m = money.setdefault(key, {"amounts": {}, "gpu_hours": None, "evidence": set(), "priced": False})
+        if not ln.reason.startswith("not_valued"):  # a quantity with no price is not 0.00
+            m["priced"] = True
+            prev = m["amounts"].get(ln.currency)
+            m["amounts"][ln.currency] = ln.amount if prev is None else prev + ln.amount
+        m["evidence"].add(str(ln.evidence))
+        if ln.quantity is not None and ln.unit == "gpu_hour":
+            m["gpu_hours"] = (m["gpu_hours"] or Decimal(0)) + ln.quantity
+            if ln.run_id and primary(ln):
+                held[ln.detail] += ln.quantity
+    runs_h = run_hours(runs, hours_by_state)
+    rows = []
+    for (state, basis), m in money.items():
+        cash = Basis(basis) in CASH_BASES
+        amounts = [exact_range(m["amounts"][c], cash) for c in sorted(m["amounts"])]
+        price = None
+        if m["gpu_hours"] and len(m["amounts"]) == 1 and state not in MONEY_ONLY:
+            (cur, r), = m["amounts"].items()
+            price = {"amount": format((r.expected / m["gpu_hours"]).quantize(Q), "f"), "currency": cur}
+        rows.append({"state": state, "basis": basis, "gpu_hours": qty(m["gpu_hours"]), "amounts": amounts,
+                     "price_per_gpu_hour": price, "evidence": sorted(m["evidence"]), "valued": m["priced"]})
+    not_valued = Decimal(0)
+    for state, h in runs_h.items():
+        gap = h - held.get(state, Decimal(0))
+        if gap.quantize(Q) != 0:
+            not_valued += gap
+            rows.append({"state": state, "basis": "not_valued", "gpu_hours": qty(gap), "amounts": [],
+                         "price_per_gpu_hour": None, "evidence": ["assumed"], "valued": False})
+    order = {s: i for i, s in enumerate(STATE_ORDER)}
+    rows.sort(key=lambda r: (order.get(r["state"], len(order)), r["state"], r["basis"]))
+    total_runs = sum(runs_h.values(), Decimal(0))
+    valued = sum(held.values(), Decimal(0))
+    check = {"runs_gpu_hours": qty(total_runs), "valued_gpu_hours": qty(valued),
+             "not_valued_gpu_hours": qty(not_valued),
+             "difference": qty(total_runs - valued - not_valued)}
+    return rows, check
+
+
+def sections(lines: list[CostLine]) -> list[dict[str, Any]]:
+    """Cash of the batch per currency and section; the sections sum exactly to the total."""
+    acc: dict[str, dict[str, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
+    items: dict[tuple[str, str, str], Decimal] = defaultdict(Decimal)
+    for ln in lines:
+        if ln.basis not in CASH_BASES:
+            continue
+        sec = SECTION_OF.get(ln.category, "other_services")
+        acc[ln.currency][sec] += ln.amount.expected
+        acc[ln.currency]["_total"] += ln.amount.expected
+        if sec in ("network", "other_services"):
+            items[(sec, ln.detail or ln.provenance.rule, ln.currency)] += ln.amount.expected
+    out = []
+    for cur in sorted(acc):
+        a = acc[cur]
+        parts = [{"section": s, "amount": fmt(a[s], cur)} for s in SECTIONS if s in a]
+        summed = sum((a[s] for s in SECTIONS), Decimal(0))
+        out.append({"currency": cur, "total": fmt(a["_total"], cur), "sections": parts,
+                    "difference": fmt(a["_total"] - summed, cur),
+                    "items": [{"section": s, "item": i, "amount": fmt(v, c)}
+                              for (s, i, c), v in sorted(items.items()) if c == cur]})
+    return out
+
+
+def money_by_run(lines: list[CostLine]) -> dict[str, dict[tuple[str, str], Decimal]]:
+    """Compute money per run and (basis, currency): a bill's cash or an owned capacity's cost, each
+    hour counted once, bases kept apart."""
+    out: dict[str, dict[tuple[str, str], Decimal]] = defaultdict(lambda: defaultdict(Decimal))
+    for ln in lines:
+        if ln.run_id and primary(ln):
+            basis = "billed" if ln.basis in CASH_BASES else str(ln.basis)
+            out[ln.run_id][(basis, ln.currency)] += ln.amount.expected
+    return out
+
+
+def retry_chains(runs, explained: dict, by_run: dict, hours_by_state: dict) -> list[dict[str, Any]]:
+    """Each attempt that was retried, with every retry after it (a retry of a retry too)."""
+    ids = {r.id for r in runs}
+    retries: dict[str, list[str]] = defaultdict(list)
+    for r in runs:
+        ex = explained.get(r.id) or {}
+        if ex.get("retry_of") in ids:
+            retries[ex["retry_of"]].append(r.id)
+    retried = {x for xs in retries.values() for x in xs}
+    chains = []
+    for r in sorted(runs, key=lambda r: (r.started_at is None, r.started_at or r.submitted_at, r.id)):
+        if r.id not in retries or r.id in retried:
+            continue
+        chain, todo = [r.id], list(retries[r.id])
+        while todo:
+            nxt = todo.pop(0)
+            chain.append(nxt)
+            todo.extend(retries.get(nxt, ()))
+        failed, recovery = chain[:-1], chain[1:]
+        fail_cost, rec_cost = defaultdict(Decimal), defaultdict(Decimal)
+        for x in failed:
+            for c, v in by_run.get(x, {}).items():
+                fail_cost[c] += v
+        for x in recovery[-1:]:  # the attempt that finally ran: the recovery
+            for c, v in by_run.get(x, {}).items():
+                rec_cost[c] += v
+        total = defaultdict(Decimal)
+        for d in (fail_cost, rec_cost):
+            for c, v in d.items():
+                total[c] += v
+        lost = sum((Decimal(str(h)) for x in failed for s, h in hours_by_state.get(x, {}).items()
+                    if s in LOST), Decimal(0))
+        ex = explained.get(r.id) or {}
+        chains.append({"failed": r.id, "state": r.state, "cause": ex.get("cause"),
+                       "cause_evidence": ex.get("cause_evidence"), "attempts": chain,
+                       "failure_cost": money_list(fail_cost), "recovery_cost": money_list(rec_cost),
+                       "total": money_list(total), "lost_gpu_hours": qty(lost)})
+    return chains

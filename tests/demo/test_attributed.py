@@ -1,0 +1,215 @@
+"""The demo attributed end to end, read as a finance user reads its sheets — rented and owned.
+
+Figures are checked against the raw files (bill CSV, sacct) with the standard library, not
+against the engine's own totals.
+"""
+
+import csv
+import json
+from datetime import datetime, timedelta, timezone
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from trainledger.cli import cli
+from trainledger.cli.demo_cmd import run_demo
+from trainledger.demo import DEFAULT_SEED
+from trainledger.service import Workspace
+
+SHANGHAI = timezone(timedelta(hours=8))
+A, B = "csa-sft-2026-11-a", "csa-sft-2026-11-b"
+
+
+def _build(tmp_path_factory, scenario):
+    root = tmp_path_factory.mktemp(scenario)
+    run_demo(root, DEFAULT_SEED, echo=lambda *a, **k: None, scenario=scenario)
+    with Workspace.open(root) as wsp:
+        sheets = {b.id: wsp.sheet(b.id) for b in wsp.config.batches}
+        summary = wsp.ledger.latest_attribution()["summary"]
+    return root, sheets, summary
+
+
+@pytest.fixture(scope="module")
+def rented(tmp_path_factory):
+    return _build(tmp_path_factory, "rented")
+
+
+@pytest.fixture(scope="module")
+def owned(tmp_path_factory):
+    return _build(tmp_path_factory, "owned")
+
+
+@pytest.mark.parametrize("scenario", ["rented", "owned"])
+def test_the_demo_reports_exactly_these_problem_kinds(request, scenario):
+    _, _, summary = request.getfixturevalue(scenario)
+    assert {p["kind"] for p in summary["problems"]} == {"job_without_batch"}  # the platform's maintenance job
+
+
+@pytest.mark.parametrize("scenario", ["rented", "owned"])
+def test_every_sheet_adds_up(request, scenario):
+    from trainledger.report.render import render
+
+    _, sheets, _ = request.getfixturevalue(scenario)
+    for s in sheets.values():
+        md = render(s, "md", "en")
+        assert "Unattributed bucket by reason" in md and "| no rule matched | NAT Gateway" in md
+        if scenario == "rented":
+            assert "| capacity unheld | node gpu-node-01 |" in md
+        else:  # owned capacity no job held is conserved per capacity, in its own table
+            assert "| h800-own | amortized | 11.8758 |" in md
+        assert "未归属桶按原因" in render(s, "md", "zh-CN")
+        cash = {}
+        for t in s["totals_by_basis"]:
+            if t["cash"]:
+                cash[t["currency"]] = cash.get(t["currency"], Decimal(0)) + Decimal(t["expected"])
+        assert {c["currency"]: Decimal(c["total"]) for c in s["sections"]} == cash
+        for c in s["sections"]:
+            assert sum(Decimal(x["amount"]) for x in c["sections"]) == Decimal(c["total"])
+            assert Decimal(c["difference"]) == 0
+        h = s["compute_hours"]
+        runs = sum(Decimal(v) for r in s["runs"] for v in r["gpu_hours_by_state"].values())
+        assert Decimal(h["runs_gpu_hours"]) == runs.quantize(Decimal("0.0001"))
+        assert h["valued_gpu_hours"] == h["runs_gpu_hours"] and Decimal(h["not_valued_gpu_hours"]) == 0
+        held = sum(Decimal(r["gpu_hours"]) for r in s["compute_by_state"] if r["gpu_hours"] and r["basis"] != "queued")
+        assert abs(held - runs) < Decimal("0.01")  # the table's rows (4 decimals each) against the runs
+
+
+def test_batch_a_hours_are_the_runs_not_the_credit(rented):
+    _, sheets, _ = rented
+    s = sheets[A]
+    assert s["compute_hours"]["runs_gpu_hours"] == "2249.5067"  # not 2285.10: the SLA credit carries no hours
+    credit = [r for r in s["compute_by_state"] if r["state"] == "credit"]
+    assert credit and credit[0]["gpu_hours"] is None and credit[0]["amounts"][0]["expected"].startswith("-")
+    for r in s["compute_by_state"]:
+        if r["basis"] == "billed" and r["gpu_hours"]:
+            assert r["price_per_gpu_hour"] == {"amount": "36.0000", "currency": "CNY"}  # 288.00 / 8 GPUs
+
+
+def _sacct(root: Path):
+    lines = (root / "data" / "sacct.txt").read_text(encoding="utf-8").splitlines()
+    head = lines[0].split("|")
+    for line in lines[1:]:
+        row = dict(zip(head, line.split("|"), strict=True))
+        if "." not in row["JobID"] and row["Start"] not in ("Unknown", "None"):
+            yield row
+
+
+def _hosts(nodelist: str) -> list[str]:
+    """Slurm's compressed host list: ``gpu-node-[01-02]`` → gpu-node-01, gpu-node-02."""
+    if "[" not in nodelist:
+        return nodelist.split(",")
+    prefix, rng = nodelist.rstrip("]").split("[")
+    lo, hi = rng.split("-")
+    return [f"{prefix}{i:0{len(lo)}d}" for i in range(int(lo), int(hi) + 1)]
+
+
+def _t(text):
+    return datetime.fromisoformat(text).replace(tzinfo=SHANGHAI)
+
+
+def test_idle_node_capacity_reproduced_from_the_raw_files(rented):
+    """gpu-node-01: its bill rows minus 36.00 per GPU-hour every job held on it (GPUs split evenly
+    over a job's nodes). 36.00 per GPU-hour is 0.01 per GPU-second, so the figure is exact."""
+    root, _, summary = rented
+    with (root / "data" / "bill-focus.csv").open(encoding="utf-8", newline="") as f:
+        billed = sum(Decimal(r["BilledCost"]) for r in csv.DictReader(f) if r["ResourceId"] == "gpu-node-01")
+    held_gpu_seconds = 0
+    for j in _sacct(root):
+        nodes = _hosts(j["NodeList"])
+        if "gpu-node-01" in nodes:
+            gpus = int(j["AllocTRES"].split("gres/gpu:h800=")[1].split(",")[0])
+            held_gpu_seconds += gpus // len(nodes) * int((_t(j["End"]) - _t(j["Start"])).total_seconds())
+    expected = billed - Decimal(held_gpu_seconds) * Decimal("0.01")
+    (cny,) = [r for r in summary["conservation"] if r["currency"] == "CNY"]
+    (item,) = [x for x in cny["unattributed_by_reason"] if x == {**x, "reason": "capacity_unheld",
+                                                                  "detail": "node gpu-node-01"}]
+    assert Decimal(item["amount"]) == expected
+    assert sum(Decimal(x["amount"]) for x in cny["unattributed_by_reason"]) == Decimal(cny["unattributed"])
+
+
+def test_the_node_failure_and_its_recovery_are_costed_together(rented):
+    _, sheets, _ = rented
+    (chain,) = [c for c in sheets[A]["retry_chains"] if c["failed"] == "a-r03"]
+    assert chain["attempts"] == ["a-r03", "a-r07"] and chain["state"] == "NODE_FAIL"
+    assert (chain["cause"], chain["cause_evidence"]) == ("infra_fault", "assumed")
+    runs = {r["id"]: r for r in sheets[A]["runs"]}
+    total = sum(Decimal(m["amount"]) for x in ("a-r03", "a-r07") for m in runs[x]["compute_cost"])
+    assert Decimal(chain["total"][0]["amount"]) == total
+    assert runs["a-r03"]["suggested_review_class"] == "unforeseeable_fault"  # no longer "needs review"
+    assert runs["a-r07"]["retry_of"] == "a-r03"
+
+
+def test_an_owned_cluster_gets_compute_cost_per_state(owned):
+    _, sheets, summary = owned
+    caps = {r["capacity"]: r for r in summary["conservation_capacity"]}
+    assert set(caps) == {"h800-own", "h800-reserved"}
+    for r in caps.values():
+        assert Decimal(r["difference"]) == 0
+        assert Decimal(r["attributed"]) + Decimal(r["unheld"]) == Decimal(r["total"])
+    # 2 nodes × 8 GPUs × 504 h of the period at the capacity's price per GPU-hour
+    assert Decimal(caps["h800-own"]["total"]) == Decimal("11.8758") * 2 * 8 * 504
+    assert Decimal(caps["h800-reserved"]["total"]) == Decimal("30.00") * 2 * 8 * 504
+    effective = {r["basis"]: r for r in sheets[A]["compute_by_state"] if r["state"] == "effective"}
+    assert set(effective) == {"amortized", "rate_card"}
+    assert effective["amortized"]["price_per_gpu_hour"]["amount"] == "11.8758"
+    assert effective["amortized"]["evidence"] == ["assumed"]  # assumed inputs: never measured or contract
+    billed_nodes = [r for r in sheets[A]["compute_by_state"] if r["basis"] == "billed" and r["gpu_hours"]]
+    assert billed_nodes == []  # no GPU rows on the bill
+
+
+def test_a_confirmed_cause_is_in_the_audit_chain_and_on_the_sheet(owned):
+    root, _, _ = owned
+    runner = CliRunner()
+    out = runner.invoke(cli, ["--workspace", str(root), "runs", "confirm", "a-r03", "--cause", "infra_fault",
+                              "--by", "li.na", "--note", "OPS-1182"], catch_exceptions=False)
+    assert out.exit_code == 0 and "confirmed by li.na" in out.output
+    bad = runner.invoke(cli, ["--workspace", str(root), "runs", "confirm", "nope", "--cause", "infra_fault",
+                              "--by", "li.na"])
+    assert bad.exit_code == 2 and "runs list" in bad.output
+    with Workspace.open(root) as wsp:
+        entry = wsp.ledger.audit_log()[-1]
+        assert (entry["action"], entry["detail"]["run"], entry["detail"]["previous"]["evidence"]) == (
+            "confirm_cause", "a-r03", "assumed")
+        assert wsp.ledger.verify_audit_chain() == []
+        runs = {r["id"]: r for r in wsp.sheet(A)["runs"]}
+    assert (runs["a-r03"]["cause"], runs["a-r03"]["cause_evidence"]) == ("infra_fault", "measured")
+    listed = json.loads(runner.invoke(cli, ["--workspace", str(root), "runs", "list", "--json"]).output)
+    assert listed["a-r03"]["cause_source"].startswith("confirmed by li.na")
+
+
+def test_allocation_policies_are_a_view_beside_the_direct_cost(rented):
+    _, sheets, summary = rented
+    pools = {(r["policy"], r["source_basis"]): Decimal(r["pool"]) for r in summary["allocation"]}
+    assert ("capacity_unheld", "allocated_idle") in pools and ("build-phase-labor", "internal") in pools
+    (cny,) = [r for r in summary["conservation"] if r["currency"] == "CNY"]
+    unheld = sum(Decimal(x["amount"]) for x in cny["unattributed_by_reason"] if x["reason"] == "capacity_unheld")
+    assert pools[("capacity_unheld", "allocated_idle")] == unheld
+    for (policy, basis), pool in pools.items():  # the batches' shares add up to each pool exactly
+        shares = [Decimal(a["share"]) for s in sheets.values() for a in s["allocation"]
+                  if (a["policy"], a["source_basis"]) == (policy, basis)]
+        assert abs(sum(shares) - pool) < Decimal("0.01") * len(shares)  # non-cash shares shown rounded
+        if basis in ("billed", "allocated_idle"):
+            assert sum(shares) == pool
+    for s in sheets.values():
+        assert "allocated" not in {t["basis"] for t in s["totals_by_basis"]}  # never in a basis total
+
+
+def test_evidence_is_never_stronger_than_its_inputs(rented):
+    _, sheets, _ = rented
+    for s in sheets.values():
+        ev = {(t["basis"], t["evidence"]) for t in s["totals_by_basis"]}
+        assert ("internal", "contract") not in ev  # the finance rate card is internal, not a contract
+        assert ("estimate", "measured") not in ev  # storage at assumed prices is assumed
+        assert ("queued", "assumed") in ev
+        unclassified = [r for r in s["compute_by_state"] if r["state"] == "unclassified"]
+        assert all(r["evidence"] == ["assumed"] for r in unclassified)
+
+
+def test_a_retry_on_another_cluster_is_never_summed_across_bases(owned):
+    _, sheets, _ = owned
+    (chain,) = [c for c in sheets[A]["retry_chains"] if c["failed"] == "a-r03"]
+    assert [(m["basis"], m["currency"]) for m in chain["total"]] == [("amortized", "CNY"), ("rate_card", "CNY")]
+    (eff_amortized,) = [e for e in sheets[A]["compute_efficiency"] if e["basis"] == "amortized"]
+    assert Decimal(eff_amortized["effective_share"]) > Decimal("0.9")
