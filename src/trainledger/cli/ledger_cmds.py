@@ -124,18 +124,23 @@ def batch_list(ctx: click.Context, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
 def audit(ctx: click.Context, expected: str | None, as_json: bool) -> None:
-    """Verify the ledger's tamper-evident audit log. / 校验审计日志哈希链。
+    """Verify the audit log and the figures it recorded. / 校验审计日志哈希链与账本数字。
 
-    Exits 1 when an entry was edited, removed or reordered, or when --expect names a head that is
-    no longer in the chain (the newest entries were cut off)."""
+    Exits 1 when an entry was edited, removed or reordered, when a stored cost line, run or
+    attribution summary differs from the digest the chain recorded for it, or when --expect names
+    a head that is no longer in the chain (the newest entries were cut off)."""
     with open_ws(ctx) as wsp:
         log = wsp.ledger.audit_log()
         problems = wsp.ledger.verify_audit_chain()
+        figure_problems, proof = wsp.ledger.verify_figures(log)
     if expected and not any(e["hash"] == expected for e in log):
         problems.append(f"the published head {expected} is not in the chain: entries were removed or rewritten")
     head = log[-1] if log else None
     report = {"entries": len(log), "head_id": head["id"] if head else None,
-              "head_hash": head["hash"] if head else None, "intact": not problems, "problems": problems}
+              "head_hash": head["hash"] if head else None, "intact": not problems and not figure_problems,
+              "chain_intact": not problems, "figures_intact": not figure_problems,
+              "attribution_id": proof["attribution_id"], "figures_digest": proof["figures_digest"],
+              "problems": problems + figure_problems}
     if as_json:
         click.echo(json.dumps(report))
     else:
@@ -143,7 +148,14 @@ def audit(ctx: click.Context, expected: str | None, as_json: bool) -> None:
         click.echo("chain intact / 哈希链完整" if not problems else "CHAIN BROKEN / 哈希链被破坏:")
         for p in problems:
             click.echo(f"  ! {p}")
-    if problems:
+        if not figure_problems:
+            click.echo(f"figures match the chain / 账本数字与哈希链一致: attribution {proof['attribution_id']},"
+                       f" figures digest {proof['figures_digest']}")
+        else:
+            click.echo("FIGURES CHANGED / 账本数字被改动:")
+            for p in figure_problems:
+                click.echo(f"  ! {p}")
+    if report["problems"]:
         ctx.exit(1)
 
 

@@ -37,6 +37,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "unattributed": ("unattributed", "未归属"), "difference": ("difference", "差额"),
     "none": ("none", "无"), "project": ("project", "项目"), "team": ("team", "责任团队"),
     "goal": ("goal", "目标"), "yes": ("yes", "是"), "no": ("no", "否"),
+    "proof": ("Built from the verified ledger", "依据已校验的账本生成"), "audit_head": ("audit head", "审计链头"),
+    "attribution": ("attribution", "归属计算"), "figures_digest": ("figures digest", "数字摘要"),
 }
 
 

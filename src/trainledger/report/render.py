@@ -29,6 +29,16 @@ def _money(items: list[dict[str, str]]) -> str:
     return "; ".join(out)
 
 
+def proof_line(s: dict[str, Any], lang: str = "en") -> str:
+    """The ledger state a sheet was built from (``Workspace.verify``): audit head and figures digest,
+    so a printed sheet can be checked against ``trainledger audit``. Empty when the sheet has none."""
+    p = s.get("ledger")
+    if not p:
+        return ""
+    return (f"{t('proof', lang)}: {t('audit_head', lang)} {p['audit_head_id']} {p['audit_head_hash']};"
+            f" {t('attribution', lang)} {p['attribution_id']}, {t('figures_digest', lang)} {p['figures_digest']}")
+
+
 def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
     L = lambda k: t(k, lang)  # noqa: E731
     zh = lang.lower().startswith("zh")
@@ -103,6 +113,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
     out += ["", f"_{(zh and c.get('rounding_zh')) or c['rounding']}_"]
     if s.get("problems"):
         out += ["", f"## {L('problems')}", ""] + [f"- `{p['kind']}` {_inline(p['message'])}" for p in s["problems"]]
+    out += ["", f"_{proof}_"] if (proof := proof_line(s, lang)) else []
     return "\n".join(out) + "\n"
 
 
@@ -114,7 +125,7 @@ def to_html(s: dict[str, Any], lang: str = "en") -> str:
     env.globals.update(t=lambda k: t(k, lang), v=lambda x: v(x, lang), money=_money, lang=lang,
                        sc=lambda x: storage_class(x, lang), kf=lambda x: key_field(x, lang),
                        an=lambda x: assumption_name(x, lang), zh=lang.lower().startswith("zh"),
-                       gib=lambda b: f"{Decimal(b) / 1024**3:.1f}")
+                       gib=lambda b: f"{Decimal(b) / 1024**3:.1f}", proof=proof_line(s, lang))
     return env.get_template("sheet.html.j2").render(s=s)
 
 
