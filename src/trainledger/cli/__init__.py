@@ -14,7 +14,7 @@ import click
 
 from trainledger.errors import TrainledgerError
 
-_MODULES = ("ledger_cmds", "report_cmds", "demo_cmd", "estimate")
+_MODULES = ("ledger_cmds", "report_cmds", "demo_cmd", "estimate", "imports_cmds")
 
 
 class _Group(click.Group):

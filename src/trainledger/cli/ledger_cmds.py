@@ -38,27 +38,63 @@ def init(ctx: click.Context, directory: str | None, db_url: str, currency: str) 
 @click.option("--currency", default=None, help="Currency for FOCUS files without BillingCurrency.")
 @click.option("--encoding", default=None,
               help="Text encoding when not UTF-8/UTF-16, e.g. gb18030 for Excel exports in Chinese.")
+@click.option("--replace", "replace_id", default=None, metavar="ID",
+              help="Drop this import first (see `trainledger imports list`), e.g. one read with the wrong --tz.")
+@click.option("--reason", default="", help="Why the replaced import is dropped (kept in the audit log).")
+@click.option("--strict", is_flag=True, help="Exit 1 when any row was quarantined (for pipelines).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the counts.")
 @click.pass_context
 def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | None, currency: str | None,
-            encoding: str | None, as_json: bool) -> None:
-    """Import source files into the lake (idempotent). / 导入源数据（可重复执行）。"""
+            encoding: str | None, replace_id: str | None, reason: str, strict: bool, as_json: bool) -> None:
+    """Import source files into the lake (idempotent). / 导入源数据（可重复执行）。
+
+    Exit codes: 0 imported (quarantined rows are reported, not fatal); 1 with --strict when any
+    row was quarantined; 2 a usage or input error (nothing imported)."""
     options = {k: val for k, val in (("tz", tz), ("currency", currency), ("encoding", encoding)) if val}
     with open_ws(ctx) as wsp:
-        results = wsp.import_files(kind, paths, options=options)
+        results = wsp.import_files(kind, paths, options=options, replace=replace_id, reason=reason)
+        held = {(r.kind, r.source_sha256): r for r in wsp.ledger.imports()}
+        reasons = {r.sha256: _first_reasons(r.quarantine_file) for r in results if r.quarantined}
     total = {"accepted": sum(r.accepted for r in results), "duplicates": sum(r.duplicates for r in results),
              "quarantined": sum(r.quarantined for r in results),
              "quarantine_file": next((r.quarantine_file for r in results if r.quarantine_file), None)}
     if as_json:
         click.echo(json.dumps(total))
-        return
-    if kind == "slurm":
-        click.echo(f"(sacct times read as {tz or wsp.config.get('sources.slurm.timezone')}; set --tz or"
-                   " sources.slurm.timezone if that is not the cluster's zone)")
-    for r in results:
-        click.echo(f"{r.path}: {r.accepted} accepted, {r.duplicates} duplicate, {r.quarantined} quarantined"
-                   + (f", {r.flagged} accepted with flags (see the lake's imports.jsonl)" if r.flagged else "")
-                   + (f" → {r.quarantine_file}" if r.quarantine_file else ""))
+    else:
+        if kind == "slurm":
+            click.echo(f"(sacct times read as {tz or wsp.config.get('sources.slurm.timezone')}; set --tz or"
+                       " sources.slurm.timezone if that is not the cluster's zone)")
+        for r in results:
+            click.echo(f"{r.path}: {r.accepted} accepted, {r.duplicates} duplicate, {r.quarantined} quarantined"
+                       + (f", {r.flagged} accepted with flags" if r.flagged else "")
+                       + f" (import {r.sha256[:12]})")
+            rec = held.get((r.kind, r.sha256))
+            if rec is not None and rec.accepted != r.accepted and not r.accepted:
+                click.echo(f"  the lake already holds {rec.accepted} accepted row(s) of this file from an earlier"
+                           " import; the ledger's import record says so (repaired from the lake's log)")
+            for q in reasons.get(r.sha256, []):
+                click.echo(f"  ! row {q.get('row')}: {q.get('reason')}"
+                           + (f" — {q['remedy']}" if q.get("remedy") else ""))
+            if r.quarantined:
+                more = r.quarantined - len(reasons.get(r.sha256, []))
+                click.echo(f"  {'… ' + str(more) + ' more; ' if more > 0 else ''}all quarantined rows:"
+                           f" `trainledger imports show {r.sha256[:12]}` ({r.quarantine_file})")
+    if strict and total["quarantined"]:
+        ctx.exit(1)
+
+
+def _first_reasons(qfile: str | None, n: int = 3) -> list[dict]:
+    """The first ``n`` records of a quarantine file (row, reason, remedy)."""
+    from trainledger.ingest.lakefs import read_jsonl
+
+    if not qfile or not Path(qfile).exists():
+        return []
+    out = []
+    for rec in read_jsonl(Path(qfile), []):
+        out.append(rec)
+        if len(out) >= n:
+            break
+    return out
 
 
 @click.command("attribute")
@@ -149,7 +185,9 @@ def audit(ctx: click.Context, expected: str | None, as_json: bool) -> None:
         for p in problems:
             click.echo(f"  ! {p}")
         if not figure_problems:
-            click.echo(f"figures match the chain / 账本数字与哈希链一致: attribution {proof['attribution_id']},"
+            which = (f"attribution {proof['attribution_id']}" if proof["attribution_id"] is not None
+                     else "no attribution yet")
+            click.echo(f"figures match the chain / 账本数字与哈希链一致: {which},"
                        f" figures digest {proof['figures_digest']}")
         else:
             click.echo("FIGURES CHANGED / 账本数字被改动:")

@@ -135,6 +135,10 @@ def columns_of(name: str) -> tuple[str, ...]:
     return tuple(c.name for c in table.columns if not (name == "cost_lines" and c.name == "id"))
 
 
+def _split(text: str) -> list[str]:
+    return text.split("\n") if text else []
+
+
 def _describe(conn: Any, name: str, index: int) -> str:
     """What the ``index``-th stored row of ``name`` is, for a message."""
     from sqlalchemy import select
@@ -188,13 +192,14 @@ def verify(conn: Any, entries: Sequence[Mapping[str, Any]]) -> tuple[list[str], 
         have = table_fingerprints(conn, name)
         digests[name] = digest_of(have)
         if want is None or digests[name] == want:
-            if want is not None and (name not in kept or kept[name]["digest"] != want):
+            if want is not None and (name not in kept or kept[name]["digest"] != want
+                                     or digest_of(_split(kept[name]["fingerprints"])) != want):
                 problems.append(f"{what}: the stored fingerprints of {name} (table figure_digests) were"
                                 " edited; the rows themselves still match the audit chain")
             continue
         plural = "cost lines" if name == "cost_lines" else "runs"
         stored = kept.get(name)
-        ref = stored["fingerprints"].split("\n") if stored and stored["fingerprints"] else []
+        ref = _split(stored["fingerprints"]) if stored else []
         if stored is not None and digest_of(ref) == want:
             at = first_difference(have, ref)
             assert at is not None  # the digests differ, so the lists do
