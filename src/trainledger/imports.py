@@ -141,7 +141,9 @@ def quarantined_rows(state: FileState, limit: int | None = None) -> list[dict[st
     out = []
     try:
         for rec in read_jsonl(Path(qfile), []):
-            out.append({"kind": state.kind, "import": short_id(state.sha256), "status": "quarantined", **rec})
+            rec = {"kind": state.kind, "import": short_id(state.sha256), "status": "quarantined", **rec}
+            rec["remedy"] = rec.get("remedy") or quarantine_remedy(state.kind)
+            out.append(rec)
             if limit is not None and len(out) >= limit:
                 break
     except FileNotFoundError:
@@ -172,8 +174,14 @@ def flagged_rows(lake: Lake, state: FileState, limit: int | None = None) -> list
     return out
 
 
+def quarantine_remedy(kind: str) -> str:
+    """What to do about a quarantined row whose importer gave no specific remedy."""
+    return (f"fix the row in the source (or export it again) and import the file again; docs/formats.md"
+            f" lists what {kind} expects in each column")
+
+
 FLAG_REMEDY = ("accepted and in the figures; check the source row (docs/formats.md lists each note)")
 
 
-__all__ = ["FileState", "flagged_rows", "quarantined_rows", "record_from_lake", "resolve", "short_id",
-           "states"]
+__all__ = ["FileState", "flagged_rows", "quarantine_remedy", "quarantined_rows", "record_from_lake", "resolve",
+           "short_id", "states"]

@@ -50,6 +50,8 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
 
     Exit codes: 0 imported (quarantined rows are reported, not fatal); 1 with --strict when any
     row was quarantined; 2 a usage or input error (nothing imported)."""
+    from trainledger.imports import quarantine_remedy
+
     options = {k: val for k, val in (("tz", tz), ("currency", currency), ("encoding", encoding)) if val}
     with open_ws(ctx) as wsp:
         results = wsp.import_files(kind, paths, options=options, replace=replace_id, reason=reason)
@@ -73,8 +75,7 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
                 click.echo(f"  the lake already holds {rec.accepted} accepted row(s) of this file from an earlier"
                            " import; the ledger's import record says so (repaired from the lake's log)")
             for q in reasons.get(r.sha256, []):
-                click.echo(f"  ! row {q.get('row')}: {q.get('reason')}"
-                           + (f" — {q['remedy']}" if q.get("remedy") else ""))
+                click.echo(f"  ! row {q.get('row')}: {q.get('reason')} — {q.get('remedy') or quarantine_remedy(kind)}")
             if r.quarantined:
                 more = r.quarantined - len(reasons.get(r.sha256, []))
                 click.echo(f"  {'… ' + str(more) + ' more; ' if more > 0 else ''}all quarantined rows:"
