@@ -2,7 +2,8 @@
 
 ``Workspace`` ties the parts together — config (``workspace.py``), ledger (system of record),
 lake (immutable facts) and engine — so the CLI and tests (and a web API later) call the same few methods:
-``init``, ``open``, ``import_files``, ``attribute``, ``sheet``.
+``init``, ``open``, ``import_files`` (with ``repair_imports`` and ``drop_import``), ``attribute``,
+``verify`` and ``sheet`` (built only from a ledger whose figures match its audit chain).
 """
 
 from __future__ import annotations
