@@ -70,7 +70,7 @@ def test_an_edited_cost_line_fails_audit_and_stops_the_sheet(ws):
     db.close()
     sql(ws, "UPDATE cost_lines SET expected = '999999.99' WHERE id = ?", line_id)
     audit = run("--workspace", ws, "audit", code=1).output
-    assert "FIGURES CHANGED" in audit and f"cost line {n} (id {line_id}" in audit and "999999.99" in audit
+    assert "FIGURES CHANGED" in audit and f"cost line {n} (id {line_id})" in audit and "999999.99" in audit
     report = json.loads(run("--workspace", ws, "audit", "--json", code=1).output)
     assert report["chain_intact"] and not report["figures_intact"]
     sheet = run("--workspace", ws, "sheet", BATCH, code=2).output

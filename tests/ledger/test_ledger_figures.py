@@ -143,3 +143,14 @@ def test_digest_written_equals_digest_read_back(attributed):
 def test_an_empty_ledger_verifies(ledger):
     problems, proof = ledger.verify_figures()
     assert problems == [] and proof["verified"] and proof["attribution_id"] is None
+
+
+def test_fingerprints_cannot_be_fooled_by_moving_text_between_columns():
+    cols = ("detail", "unit", "reason")
+    rows = [{"detail": "a,1:sb", "unit": "c", "reason": ""}, {"detail": "a", "unit": "b,1:sc", "reason": ""},
+            {"detail": "a", "unit": "", "reason": None}, {"detail": "a", "unit": None, "reason": ""},
+            {"detail": "1", "unit": 1, "reason": ""}]
+    fps = figures.fingerprints(rows, cols)
+    assert len(set(fps)) == len(rows)
+    assert figures.fingerprint({"x": Decimal("1.10")}, ["x"]) == figures.fingerprint({"x": Decimal("1.1")}, ["x"])
+    assert figures.fingerprint({"x": Decimal("0.00")}, ["x"]) == figures.fingerprint({"x": Decimal("-0")}, ["x"])

@@ -4,8 +4,9 @@ The audit chain (``audit.py``) proves the *events*; this module proves the *figu
 behind. Whenever the cost lines, the runs or the latest attribution change, the writer records in
 that same transaction's audit entry the digests of what it stored::
 
-    row fingerprint  sha256 of the row's canonical JSON (every column but the table id, in a fixed
-                     order; Decimals by value, instants in UTC ISO form), first 32 hex digits
+    row fingerprint  sha256 of the row's canonical text (every column but the table id, in a fixed
+                     order, each value typed and length-prefixed; Decimals by value, instants in
+                     UTC ISO form), first 32 hex digits
     table digest     sha256 of the fingerprints joined by newlines, in id order
     summary digest   sha256 of the canonical JSON of the attribution's summary (conservation,
                      problems, assumptions — what the sheet prints beside the lines)
@@ -34,17 +35,26 @@ KEYS = {"cost_lines": "lines_digest", "runs": "runs_digest"}  # table → audit 
 SUMMARY_KEY = "summary_digest"
 
 
-def _value(v: Any) -> Any:
-    if isinstance(v, Decimal):
-        return "0" if v == 0 else format(v.normalize(), "f")
-    if isinstance(v, datetime):
-        return v.astimezone(UTC).isoformat()
-    return v
+def _field(v: Any) -> str:
+    """One value, typed and length-prefixed (so no two rows serialise alike)."""
+    if v is None:
+        return "-"
+    if isinstance(v, str):
+        text = "s" + v
+    elif isinstance(v, Decimal):
+        text = "d" + ("0" if v == 0 else format(v.normalize(), "f"))
+    elif isinstance(v, bool | int):
+        text = "i" + str(int(v))
+    elif isinstance(v, datetime):
+        text = "t" + v.astimezone(UTC).isoformat()
+    else:
+        text = "j" + canonical(jsonable(v))
+    return f"{len(text)}:{text}"
 
 
 def fingerprint(row: Mapping[str, Any], columns: Sequence[str]) -> str:
-    body = canonical([_value(row[c]) for c in columns])
-    return hashlib.sha256(body.encode("utf-8")).hexdigest()[:FP_LEN]
+    body = ",".join([_field(row[c]) for c in columns])
+    return hashlib.sha256(body.encode("utf-8", "surrogatepass")).hexdigest()[:FP_LEN]
 
 
 def fingerprints(rows: Iterable[Mapping[str, Any]], columns: Sequence[str]) -> list[str]:
@@ -150,10 +160,10 @@ def _describe(conn: Any, name: str, index: int) -> str:
     if m is None:
         return f"row {index + 1} is missing (rows were deleted)"
     if name == "runs":
-        return f"run {m['id']!r} (batch {m['batch_id']}, {m['gpus']} GPUs, state {m['state']})"
+        return f"run {m['id']!r}, as stored now: batch {m['batch_id']}, {m['gpus']} GPUs, state {m['state']}"
     where = m["batch_id"] or "unattributed"
-    return (f"cost line {index + 1} (id {m['id']}, {where}, {m['category']} {m['detail']},"
-            f" {m['expected']} {m['currency']}, source row {m['source_row']})")
+    return (f"cost line {index + 1} (id {m['id']}), as stored now: {where}, {m['category']} {m['detail']},"
+            f" {m['expected']} {m['currency']}, source row {m['source_row']}")
 
 
 def verify(conn: Any, entries: Sequence[Mapping[str, Any]]) -> tuple[list[str], dict[str, Any]]:
