@@ -132,8 +132,12 @@ def test_quarantine_lists_rows_with_reasons_and_strict_exits_1(ws, tmp_path):
     (imp,) = listing(ws)
     show = cli_run("--workspace", ws, "imports", "show", imp["id"]).output
     assert "row 2 (line 3)" in show and "quarantine file" in show
+    with Workspace.open(ws) as wsp:
+        assert "quarantined_rows" in {p.kind for p in wsp.attribute().problems}
     cli_run("--workspace", ws, "imports", "drop", imp["id"], "--reason", "wrong export")
     assert json.loads(cli_run("--workspace", ws, "quarantine", "--json").output) == []  # a dropped file's rows
+    with Workspace.open(ws) as wsp:  # ...are in no problem either: the file is withdrawn
+        assert "quarantined_rows" not in {p.kind for p in wsp.attribute().problems}
     # usage errors are exit 2 with a remedy
     assert "imports list" in cli_run("--workspace", ws, "imports", "show", "abcdef123456", code=2).output
     assert "at least 6 hex" in cli_run("--workspace", ws, "imports", "drop", "zz", "--reason", "r", code=2).output

@@ -154,3 +154,13 @@ def test_fingerprints_cannot_be_fooled_by_moving_text_between_columns():
     assert len(set(fps)) == len(rows)
     assert figures.fingerprint({"x": Decimal("1.10")}, ["x"]) == figures.fingerprint({"x": Decimal("1.1")}, ["x"])
     assert figures.fingerprint({"x": Decimal("0.00")}, ["x"]) == figures.fingerprint({"x": Decimal("-0")}, ["x"])
+
+
+def test_an_attribution_from_before_digests_is_reported_unverifiable(seeded, db_url):
+    """A ledger migrated from revision 0001 holds attributions whose entries carry no digest."""
+    tamper(db_url, insert(attributions).values(created_at=datetime.now(UTC), actor="old", summary={}))
+    seeded.audit("old", "replace_cost_lines", "attribution:1", {"lines": 0, "replaced": 0, "runs": None})
+    (p,) = seeded.verify_figures()[0]
+    assert "before the ledger recorded figure digests" in p and "trainledger attribute" in p
+    seeded.replace_cost_lines([line(1, "1.00")], summary={})  # the documented way out
+    assert seeded.verify_figures()[0] == []

@@ -7,7 +7,7 @@ import json
 import click
 
 from trainledger.cli.ledger_cmds import open_ws
-from trainledger.imports import flagged_rows, quarantined_rows, resolve, short_id, states
+from trainledger.imports import FileState, flagged_rows, quarantined_rows, resolve, short_id, states
 
 SHOWN = 20  # rows of a kind listed before "... and N more"
 
@@ -59,7 +59,7 @@ def imports_show(ctx: click.Context, ident: str, as_json: bool) -> None:
     with open_ws(ctx) as wsp:
         wsp.repair_imports()
         rec = resolve(wsp.ledger.imports(), ident)
-        state = states(wsp.lake)[(rec.kind, rec.source_sha256)]
+        state = states(wsp.lake).get((rec.kind, rec.source_sha256)) or FileState(rec.kind, rec.source_sha256, (), None)
         out = _record(rec, state)
         out["attempts"] = [{k: a.get(k) for k in ("imported_at", "path", "accepted", "duplicates", "quarantined",
                                                   "partition", "options")} for a in state.records]
