@@ -3,6 +3,12 @@
 Every method runs in one transaction. Every mutating method takes the backend's write lock
 first (see ``backends``), makes its change, and appends a hash-chained audit entry in the same
 transaction — so the audit log and the data cannot disagree. Reads never take the write lock.
+
+A method that writes ``cost_lines``, ``runs`` or ``attributions`` also puts the new digests of
+what is stored into that entry (``figures``: ``lines_digest``, ``runs_digest``,
+``summary_digest``; see ``upsert_runs`` and ``replace_cost_lines``), so ``verify_figures`` can
+tell an audited change from an edit behind the ledger's back. A new writer of those tables must
+do the same, or every later verification (and so every sheet) will report a change.
 """
 
 from __future__ import annotations
