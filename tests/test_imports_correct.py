@@ -157,3 +157,30 @@ def test_replace_checks_the_new_file_before_dropping(ws, tmp_path):
     cli_run("--workspace", ws, "import", "slurm", bill, "--replace", imp["id"], code=2)
     (still,) = listing(ws)
     assert still["status"] == "live"  # a wrong file stops the command before anything is dropped
+
+
+def test_dropping_an_overlapping_export_says_how_to_get_the_shared_rows_back(ws, tmp_path):
+    head = ("BillingPeriodStart,BillingPeriodEnd,ChargePeriodStart,ChargePeriodEnd,ChargeCategory,"
+            "ResourceId,BilledCost,EffectiveCost,BillingCurrency\n")
+    rows = [f"2023-01-01T00:00:00Z,2023-02-01T00:00:00Z,2023-01-0{d}T00:00:00Z,2023-01-0{d}T01:00:00Z,Usage,"
+            f"vm-{d},{d}.25,{d}.25,USD\n" for d in range(1, 6)]
+    full = tmp_path / "full-month.csv"
+    full.write_text(head + "".join(rows), encoding="utf-8")
+    lines = [head, *rows]
+    part = tmp_path / "mid-month.csv"
+    part.write_text("".join(lines[:3]), encoding="utf-8")  # header + the first 2 rows of the full export
+    imp = lambda p, *more: cli_run("--workspace", ws, "import", "focus", p, "--currency", "USD", *more)  # noqa: E731
+    imp(part)
+    imp(full)
+    recs = {Path(r["path"]).name: r for r in listing(ws)}
+    assert (recs[full.name]["accepted"], recs[full.name]["duplicates"]) == (len(lines) - 3, 2)
+    out = cli_run("--workspace", ws, "imports", "drop", recs[part.name]["id"], "--reason", "superseded").output
+    assert recs[full.name]["id"] in out and "--replace" in out
+    with Workspace.open(ws) as wsp:
+        assert len(wsp.lake.read("bill_lines")) == len(lines) - 3  # the shared rows are gone for now
+    imp(full, "--replace", recs[full.name]["id"], "--reason", "re-read after dropping the mid-month export")
+    with Workspace.open(ws) as wsp:
+        assert len(wsp.lake.read("bill_lines")) == len(lines) - 1  # every row of the full export, once
+    recs = {Path(r["path"]).name: r for r in listing(ws)}
+    assert (recs[full.name]["status"], recs[full.name]["accepted"], recs[full.name]["duplicates"]) == \
+        ("live", len(lines) - 1, 0)

@@ -104,8 +104,15 @@ def imports_drop(ctx: click.Context, ident: str, reason: str) -> None:
     records the drop. Import the file again (with the right options) to bring it back."""
     with open_ws(ctx) as wsp:
         rec = wsp.drop_import(ident, reason)
+        overlapping = [r for r in wsp.ledger.imports() if r.kind == rec.kind and r.dropped_at is None
+                       and r.duplicates and r.imported_at >= rec.imported_at]
     click.echo(f"dropped import {short_id(rec.source_sha256)} ({rec.kind}, {rec.path}): {rec.accepted} accepted"
                " row(s) no longer feed any figure; run `trainledger attribute` to recompute")
+    if overlapping:
+        click.echo(f"note: {len(overlapping)} later {rec.kind} import(s) counted rows as duplicates of what the lake"
+                   " held then (" + ", ".join(short_id(r.source_sha256) for r in overlapping) + "); rows they shared"
+                   " with the dropped file are in no figure now. Re-read such a file with"
+                   f" `trainledger import {rec.kind} PATH --replace ID`.")
 
 
 @click.command("quarantine")
