@@ -73,12 +73,13 @@ def _rows(path: Any) -> int:
     return pq.ParquetFile(path).metadata.num_rows
 
 
-def record_from_lake(lake: Lake, state: FileState) -> ImportRecord | None:
+def record_from_lake(lake: Lake, state: FileState, dropped: set[str] | None = None) -> ImportRecord | None:
     """The ledger's record of one file, from the lake alone (None when the log has no import of it).
 
     accepted: the rows of the file's live partitions (for a dropped file: of those its drop
     tombstoned) — including a partition published just before a crash cut off its log line;
-    rows_read, quarantined and the quarantine file: the latest attempt's; duplicates: the rest."""
+    rows_read, quarantined and the quarantine file: the latest attempt's; duplicates: the rest.
+    ``dropped``: ``lake.dropped()``, when the caller already has it."""
     latest = state.latest
     if latest is None:
         return None
@@ -87,7 +88,7 @@ def record_from_lake(lake: Lake, state: FileState) -> ImportRecord | None:
         return None
     source = lake.partition_path(table, state.sha256).parent
     if state.drop is None:
-        dropped = lake.dropped()
+        dropped = lake.dropped() if dropped is None else dropped
         parts = [p for p in source.glob("part-*.parquet") if partition_key(p) not in dropped]
     else:
         wanted = set(state.drop.get("partitions") or ())

@@ -147,9 +147,10 @@ class Workspace:
         from trainledger.imports import record_from_lake, states
 
         have = {(r.kind, r.source_sha256): r for r in self.ledger.imports()}
+        dropped = self.lake.dropped()
         changed = []
         for key, state in states(self.lake).items():
-            rec = record_from_lake(self.lake, state)
+            rec = record_from_lake(self.lake, state, dropped)
             if rec is None:
                 continue
             old = have.get(key)
