@@ -8,6 +8,7 @@ import click
 
 from trainledger.cli.ledger_cmds import open_ws
 from trainledger.imports import FileState, flagged_rows, quarantined_rows, resolve, short_id, states
+from trainledger.ingest import KINDS as INGEST_KINDS
 
 SHOWN = 20  # rows of a kind listed before "... and N more"
 
@@ -55,7 +56,7 @@ def imports_list(ctx: click.Context, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
 def imports_show(ctx: click.Context, ident: str, as_json: bool) -> None:
-    """One import: counts, options, quarantine file, quarantined and flagged rows with reasons."""
+    """One import: counts, options, quarantine file, quarantined and flagged rows. / 查看一次导入。"""
     with open_ws(ctx) as wsp:
         wsp.repair_imports()
         rec = resolve(wsp.ledger.imports(), ident)
@@ -116,7 +117,7 @@ def imports_drop(ctx: click.Context, ident: str, reason: str) -> None:
 
 
 @click.command("quarantine")
-@click.option("--kind", default=None, help="Only this import kind, e.g. slurm.")
+@click.option("--kind", type=click.Choice(INGEST_KINDS), default=None, help="Only this import kind.")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
 def quarantine(ctx: click.Context, kind: str | None, as_json: bool) -> None:
