@@ -184,3 +184,22 @@ def test_dropping_an_overlapping_export_says_how_to_get_the_shared_rows_back(ws,
     recs = {Path(r["path"]).name: r for r in listing(ws)}
     assert (recs[full.name]["status"], recs[full.name]["accepted"], recs[full.name]["duplicates"]) == \
         ("live", len(lines) - 1, 0)
+
+
+def test_a_quarantine_fixed_by_a_reimport_stays_fixed(ws, tmp_path):
+    """Rows quarantined for want of a currency, accepted by a re-import with --currency: an
+    identical re-run of the first import repeats its old counts, but the file's record and the
+    problems follow the attempt that published rows."""
+    bill = tmp_path / "no-currency.csv"
+    bill.write_text("BillingPeriodStart,BillingPeriodEnd,ChargePeriodStart,ChargePeriodEnd,ChargeCategory,"
+                    "ResourceId,BilledCost,EffectiveCost\n"
+                    + "".join(f"2023-01-01T00:00:00Z,2023-02-01T00:00:00Z,2023-01-0{d}T00:00:00Z,"
+                              f"2023-01-0{d}T01:00:00Z,Usage,vm-{d},{d}.00,{d}.00\n" for d in (1, 2, 3)),
+                    encoding="utf-8")
+    cli_run("--workspace", ws, "import", "focus", bill)
+    assert [(r["accepted"], r["quarantined"]) for r in listing(ws)] == [(0, 3)]
+    cli_run("--workspace", ws, "import", "focus", bill, "--currency", "USD")
+    cli_run("--workspace", ws, "import", "focus", bill)  # the first reading again: nothing new
+    assert [(r["accepted"], r["duplicates"], r["quarantined"]) for r in listing(ws)] == [(3, 0, 0)]
+    with Workspace.open(ws) as wsp:
+        assert "quarantined_rows" not in {p.kind for p in wsp.attribute().problems}

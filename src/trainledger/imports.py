@@ -44,7 +44,10 @@ class FileState:
 
     @property
     def latest(self) -> Mapping[str, Any] | None:
-        return self.records[-1] if self.records else None
+        """The attempt that speaks for the file now: the last one that published a partition (a
+        later identical re-import only repeats an earlier attempt's counts), else the last one."""
+        with_rows = [r for r in self.records if r.get("partition")]
+        return (with_rows or list(self.records) or [None])[-1]
 
     @property
     def live(self) -> bool:

@@ -244,12 +244,6 @@ class Workspace:
         return proof
 
 
-def _now():
-    from datetime import UTC, datetime
-
-    return datetime.now(UTC)
-
-
 def _actor() -> str:
     try:
         return getpass.getuser()
