@@ -231,10 +231,8 @@ class Workspace:
         ever built from a verified ledger state, and prints this proof."""
         from trainledger.errors import LedgerTampered
 
-        log = self.ledger.audit_log()
-        problems = self.ledger.verify_audit_chain()
-        fig_problems, proof = self.ledger.verify_figures(log)
-        problems += fig_problems
+        _, chain_problems, fig_problems, proof = self.ledger.verify()
+        problems = chain_problems + fig_problems
         if problems:
             raise LedgerTampered(
                 f"the ledger at {self.ledger.where} does not match its audit chain, so no sheet is"

@@ -164,3 +164,24 @@ def test_an_attribution_from_before_digests_is_reported_unverifiable(seeded, db_
     assert "before the ledger recorded figure digests" in p and "trainledger attribute" in p
     seeded.replace_cost_lines([line(1, "1.00")], summary={})  # the documented way out
     assert seeded.verify_figures()[0] == []
+
+
+def test_an_attribution_committed_during_verification_is_no_false_alarm(attributed, db_url, monkeypatch):
+    """Verification reads the chain and the tables from one snapshot (REPEATABLE READ on PostgreSQL)."""
+    from trainledger.ledger import Ledger
+
+    real, raced = figures.table_fingerprints, []
+
+    def racing(conn, name):
+        if not raced:  # after the chain was read, before the tables are: another writer commits
+            raced.append(name)
+            with Ledger(db_url, actor="other") as other:
+                other.replace_cost_lines([line(9, "9.99")], summary={"other": True})
+        return real(conn, name)
+
+    monkeypatch.setattr(figures, "table_fingerprints", racing)
+    problems, proof = attributed.verify_figures()
+    assert raced and problems == []
+    assert proof["attribution_id"] == attributed.latest_attribution()["id"] - 1  # the state before the race
+    monkeypatch.undo()
+    assert attributed.verify_figures()[0] == []

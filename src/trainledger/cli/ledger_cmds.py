@@ -167,9 +167,7 @@ def audit(ctx: click.Context, expected: str | None, as_json: bool) -> None:
     attribution summary differs from the digest the chain recorded for it, or when --expect names
     a head that is no longer in the chain (the newest entries were cut off)."""
     with open_ws(ctx) as wsp:
-        log = wsp.ledger.audit_log()
-        problems = wsp.ledger.verify_audit_chain()
-        figure_problems, proof = wsp.ledger.verify_figures(log)
+        log, problems, figure_problems, proof = wsp.ledger.verify()
     if expected and not any(e["hash"] == expected for e in log):
         problems.append(f"the published head {expected} is not in the chain: entries were removed or rewritten")
     head = log[-1] if log else None

@@ -178,13 +178,22 @@ class Ledger:
         """Problems found in the audit hash chain; an empty list means intact."""
         return chain.verify(self.audit_log())
 
-    def verify_figures(self, log: list[dict] | None = None) -> tuple[list[str], dict[str, Any]]:
-        """Recompute the digests of the stored cost lines, runs and latest attribution summary and
-        compare them with the newest ones in the audit chain (``figures.verify``): (problems, proof)."""
-        with self._read() as conn:
-            entries = log if log is not None else [dict(m) for m in conn.execute(
-                select(audit_log).order_by(audit_log.c.id)).mappings()]
-            return figures.verify(conn, entries)
+    def verify(self) -> tuple[list[dict], list[str], list[str], dict[str, Any]]:
+        """(audit log, chain problems, figure problems, proof), all read from one snapshot — a
+        concurrent ``attribute`` is seen whole or not at all. Figures: the digests of the stored
+        cost lines, runs and latest attribution summary recomputed and compared with the newest
+        ones in the chain (``figures.verify``); proof: what a sheet prints."""
+        with self._engine.connect() as conn:
+            conn.execution_options(**dict(self._backend.snapshot))
+            with conn.begin():
+                log = [dict(m) for m in conn.execute(select(audit_log).order_by(audit_log.c.id)).mappings()]
+                problems, proof = figures.verify(conn, log)
+        return log, chain.verify(log), problems, proof
+
+    def verify_figures(self) -> tuple[list[str], dict[str, Any]]:
+        """(figure problems, proof) of ``verify``."""
+        _, _, problems, proof = self.verify()
+        return problems, proof
 
     def _runs_digest(self, conn: Connection) -> str:
         return figures.store(conn, "runs", figures.table_fingerprints(conn, "runs"))
