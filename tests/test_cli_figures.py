@@ -123,3 +123,25 @@ def test_raw_sql_edits_fail_audit_on_every_backend(tmp_path, db_url):
             run("--workspace", root, "sheet", BATCH, code=2)
     finally:
         engine.dispose()
+
+
+def test_a_write_while_the_sheet_is_read_is_never_paired_with_the_older_proof(ws, monkeypatch):
+    import trainledger.report.sheet as sheet_mod
+    from trainledger.service import Workspace
+
+    real, writes = sheet_mod.build_sheet, []
+
+    def racing(wsp, batch_id):
+        if not writes:  # another process appends to the ledger after the sheet was verified
+            writes.append(1)
+            with Workspace.open(ws) as other:
+                other.attribute()
+        return real(wsp, batch_id)
+
+    monkeypatch.setattr(sheet_mod, "build_sheet", racing)
+    with Workspace.open(ws) as wsp:
+        data = wsp.sheet(BATCH)
+        head = wsp.ledger.audit_head()
+        latest = wsp.ledger.latest_attribution()["id"]
+    assert writes and (data["ledger"]["audit_head_id"], data["ledger"]["audit_head_hash"]) == head
+    assert data["ledger"]["attribution_id"] == data["attribution_id"] == latest

@@ -216,14 +216,20 @@ class Workspace:
 
     # --- reports -----------------------------------------------------------------------------
     def sheet(self, batch_id: str) -> dict:
+        from trainledger.errors import TrainledgerError
         from trainledger.report.sheet import build_sheet
 
         self.config.batch(batch_id)  # NotFound with a remedy when the id is wrong
         self.sync_config()  # a batch declared since the last `attribute` still gets its (empty) sheet
-        proof = self.verify()
-        sheet = build_sheet(self, batch_id)
-        sheet["ledger"] = proof
-        return sheet
+        for _ in range(3):  # a write between verifying and reading would pair figures with another proof
+            proof = self.verify()
+            sheet = build_sheet(self, batch_id)
+            head = self.ledger.audit_head()
+            if (proof["audit_head_id"], proof["audit_head_hash"]) == (head or (None, None)):
+                sheet["ledger"] = proof
+                return sheet
+        raise TrainledgerError(f"the ledger at {self.ledger.where} kept changing while the sheet of {batch_id} was read",
+                                remedy="run the command again when the running `attribute` or import has finished")
 
     def verify(self) -> dict:
         """The audit head and figures digest the ledger proves now; LedgerTampered when the audit

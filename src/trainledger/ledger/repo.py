@@ -190,6 +190,14 @@ class Ledger:
                 problems, proof = figures.verify(conn, log)
         return log, chain.verify(log), problems, proof
 
+    def audit_head(self) -> tuple[int, str] | None:
+        """(id, hash) of the newest audit entry. Every write appends one, so an unchanged head
+        means nothing was written in between."""
+        q = select(audit_log.c.id, audit_log.c.hash).order_by(audit_log.c.id.desc()).limit(1)
+        with self._read() as conn:
+            row = conn.execute(q).first()
+        return None if row is None else (row.id, row.hash)
+
     def verify_figures(self) -> tuple[list[str], dict[str, Any]]:
         """(figure problems, proof) of ``verify``."""
         _, _, problems, proof = self.verify()
