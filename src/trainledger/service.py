@@ -228,8 +228,9 @@ class Workspace:
             if (proof["audit_head_id"], proof["audit_head_hash"]) == (head or (None, None)):
                 sheet["ledger"] = proof
                 return sheet
-        raise TrainledgerError(f"the ledger at {self.ledger.where} kept changing while the sheet of {batch_id} was read",
-                                remedy="run the command again when the running `attribute` or import has finished")
+        raise TrainledgerError(f"the ledger at {self.ledger.where} kept changing while the sheet of {batch_id}"
+                               " was read",
+                               remedy="run the command again when the running `attribute` or import has finished")
 
     def verify(self) -> dict:
         """The audit head and figures digest the ledger proves now; LedgerTampered when the audit
