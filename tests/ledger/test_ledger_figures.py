@@ -185,3 +185,10 @@ def test_an_attribution_committed_during_verification_is_no_false_alarm(attribut
     assert proof["attribution_id"] == attributed.latest_attribution()["id"] - 1  # the state before the race
     monkeypatch.undo()
     assert attributed.verify_figures()[0] == []
+
+
+def test_runs_inserted_behind_the_ledgers_back_are_found(seeded, db_url):
+    tamper(db_url, insert(runs).values(id="ghost", batch_id="b1", reason="planned_experiment", source_job="",
+                                       state="COMPLETED", gpus=8))
+    (p,) = seeded.verify_figures()[0]
+    assert "1 runs that no audited write recorded" in p
