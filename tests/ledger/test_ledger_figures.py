@@ -63,9 +63,11 @@ def test_an_edited_amount_names_the_attribution_and_the_line(attributed, db_url)
     assert not proof["verified"] and proof["figures_digest"] is None
 
 
-def test_the_same_value_written_differently_is_not_a_change(attributed, db_url):
-    tamper(db_url, update(cost_lines).where(cost_lines.c.source_row == 4).values(expected="100"))
-    assert attributed.verify_figures()[0] == []
+def test_the_same_value_written_with_other_digits_is_a_change(attributed, db_url):
+    """The sheet prints the digits stored (10.00, not 10.0): a rewrite of them is an edit."""
+    tamper(db_url, update(cost_lines).where(cost_lines.c.source_row == 1).values(expected="10.0"))
+    (p,) = attributed.verify_figures()[0]
+    assert "cost line 1 " in p
 
 
 @pytest.mark.parametrize("column, value", [("batch_id", "b2"), ("detail", "setup"), ("currency", "USD"),
@@ -152,8 +154,8 @@ def test_fingerprints_cannot_be_fooled_by_moving_text_between_columns():
             {"detail": "1", "unit": 1, "reason": ""}]
     fps = figures.fingerprints(rows, cols)
     assert len(set(fps)) == len(rows)
-    assert figures.fingerprint({"x": Decimal("1.10")}, ["x"]) == figures.fingerprint({"x": Decimal("1.1")}, ["x"])
-    assert figures.fingerprint({"x": Decimal("0.00")}, ["x"]) == figures.fingerprint({"x": Decimal("-0")}, ["x"])
+    assert figures.fingerprint({"x": Decimal("1.10")}, ["x"]) != figures.fingerprint({"x": Decimal("1.1")}, ["x"])
+    assert figures.fingerprint({"x": Decimal("1")}, ["x"]) != figures.fingerprint({"x": 1}, ["x"])
 
 
 def test_an_attribution_from_before_digests_is_reported_unverifiable(seeded, db_url):

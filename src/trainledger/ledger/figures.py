@@ -5,8 +5,8 @@ behind. Whenever the cost lines, the runs or the latest attribution change, the 
 that same transaction's audit entry the digests of what it stored::
 
     row fingerprint  sha256 of the row's canonical text (every column but the table id, in a fixed
-                     order, each value typed and length-prefixed; Decimals by value, instants in
-                     UTC ISO form), first 32 hex digits
+                     order, each value typed and length-prefixed; Decimals as their exact text,
+                     instants in UTC ISO form), first 32 hex digits
     table digest     sha256 of the fingerprints joined by newlines, in id order
     summary digest   sha256 of the canonical JSON of the attribution's summary (conservation,
                      problems, assumptions — what the sheet prints beside the lines)
@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal
+from hashlib import sha256
 from typing import Any
 
 from trainledger.ledger.audit import canonical, jsonable
@@ -36,17 +37,22 @@ SUMMARY_KEY = "summary_digest"
 
 
 def _field(v: Any) -> str:
-    """One value, typed and length-prefixed (so no two rows serialise alike)."""
-    if v is None:
-        return "-"
-    if isinstance(v, str):
+    """One value, typed and length-prefixed (so no two rows serialise alike). Decimals as their
+    exact text — the ledger stores and returns value *and* exponent, so ``1.10`` → ``1.1`` is a
+    change, as it is on the sheet, which prints the digits stored."""
+    t = type(v)
+    if t is str:
         text = "s" + v
-    elif isinstance(v, Decimal):
-        text = "d" + ("0" if v == 0 else format(v.normalize(), "f"))
-    elif isinstance(v, bool | int):
+    elif v is None:
+        return "-"
+    elif t is Decimal:
+        text = "d" + str(v)
+    elif t is int or t is bool:
         text = "i" + str(int(v))
     elif isinstance(v, datetime):
         text = "t" + v.astimezone(UTC).isoformat()
+    elif isinstance(v, str):
+        text = "s" + str(v)
     else:
         text = "j" + canonical(jsonable(v))
     return f"{len(text)}:{text}"
@@ -54,7 +60,7 @@ def _field(v: Any) -> str:
 
 def fingerprint(row: Mapping[str, Any], columns: Sequence[str]) -> str:
     body = ",".join([_field(row[c]) for c in columns])
-    return hashlib.sha256(body.encode("utf-8", "surrogatepass")).hexdigest()[:FP_LEN]
+    return sha256(body.encode("utf-8", "surrogatepass")).hexdigest()[:FP_LEN]
 
 
 def fingerprints(rows: Iterable[Mapping[str, Any]], columns: Sequence[str]) -> list[str]:
