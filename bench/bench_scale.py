@@ -75,7 +75,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         sacct, bill = write_data(tmp)
-        times: dict[str, list[float]] = {"slurm": [], "focus": [], "attribute": []}
+        times: dict[str, list[float]] = {"slurm": [], "focus": [], "attribute": [], "verify": []}
         lines = 0
         for i in range(REPEATS):
             root = tmp / f"ws{i}"
@@ -89,9 +89,13 @@ def main():
                 t0 = time.perf_counter()
                 lines = len(wsp.attribute().lines)
                 times["attribute"].append(time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                wsp.verify()  # what every `sheet` does first: the audit chain and the figure digests
+                times["verify"].append(time.perf_counter() - t0)
         bill_rows = NODES * DAYS * 24
         return [
             (f"import slurm ({JOBS} jobs)", statistics.median(times["slurm"]) * 1000, "ms"),
             (f"import focus ({bill_rows} rows)", statistics.median(times["focus"]) * 1000, "ms"),
             (f"attribute + ledger write ({lines} cost lines)", statistics.median(times["attribute"]) * 1000, "ms"),
+            (f"verify chain + figures ({lines} cost lines)", statistics.median(times["verify"]) * 1000, "ms"),
         ]

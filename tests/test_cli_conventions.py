@@ -77,6 +77,8 @@ def bad_cases(ws: Path, tmp: Path) -> dict[str, tuple[list, str]]:
         "jobs": (["jobs", "--workspace", tmp / "nowhere"], "run `trainledger init` there"),
         "occupancy": (["occupancy", "--workspace", tmp / "nowhere"], "run `trainledger init` there"),
         "steps": (["--workspace", tmp / "nowhere", "steps"], "run `trainledger init` there"),
+        "imports": (["--workspace", ws, "imports", "show", "0123456789ab"], "trainledger imports list"),
+        "quarantine": (["quarantine", "--workspace", tmp / "nowhere"], "run `trainledger init` there"),
         "plan": (["--workspace", ws, "plan", "no-such-batch", "--show"], "trainledger batch list"),
         "status": (["--workspace", ws, "status", "no-such-batch"], "trainledger batch list"),
         "alerts": (["alerts", "--workspace", tmp / "nowhere"], "run `trainledger init` there"),

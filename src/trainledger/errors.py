@@ -4,7 +4,8 @@
     ├── BadInput(ValueError)         input the user can fix: names the file, row and remedy
     │   └── WrongFileType            a whole file is not the format asked for
     ├── ConfigError(ValueError)      the workspace config or a price book is inconsistent
-    └── NotFound(LookupError)        a batch, run, workspace or price that does not exist
+    ├── NotFound(LookupError)        a batch, run, workspace or price that does not exist
+    └── LedgerTampered               stored figures or audit entries differ from the audit chain
 
 Row-level problems during an import are *not* exceptions: they become quarantine records and the
 import goes on. Exceptions are for what stops the whole command. The CLI turns each into one
@@ -52,3 +53,9 @@ class ConfigError(TrainledgerError, ValueError):
 
 class NotFound(TrainledgerError, LookupError):
     http_status = 404
+
+
+class LedgerTampered(TrainledgerError):
+    """The ledger's stored figures or audit log no longer match its hash chain: nothing is built on them."""
+
+    http_status = 409

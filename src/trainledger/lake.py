@@ -5,7 +5,8 @@
     <root>/<table>/source=<sha256>/part-<n>.parquet  accepted rows of one import of a file
     <root>/<table>/.lock                               held while an import settles and publishes
     <root>/quarantine/<kind>/<sha256>.jsonl            rejected rows: file, row, line, reason, raw
-    <root>/imports.jsonl                               one JSON line per import attempt
+    <root>/imports.jsonl                               one JSON line per import attempt, and
+                                                       one per drop ("action": "drop")
     <root>/.tmp/                                       files being written; never read
 
 The first import of a file that accepts rows writes ``part-0``; a re-import of the same content
@@ -14,21 +15,28 @@ and so on. A partition is written to ``.tmp`` first and then hard-linked into pl
 sees either no partition or a complete one, and an existing partition is never overwritten.
 Settling a partition against the others (``trainledger.ingest.settle``) and publishing it happen
 under the table's lock, so concurrent imports of overlapping files never count a row twice.
-Nothing in the lake is ever modified or deleted by trainledger, except leftovers in ``.tmp``.
+Nothing in the lake is ever modified or deleted by trainledger, except leftovers in ``.tmp``
+(a file whose writing process on this host is gone is removed at the next import; others after
+an hour). Dropping an import (``trainledger imports drop``) deletes nothing either: a drop line in
+imports.jsonl tombstones its partitions, which ``partition_files``, ``read`` and settling then
+skip — the lake stays the source of truth for what was accepted and what was withdrawn.
 ``read`` returns partitions in import order (the order of ``imports.jsonl``).
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import logging
 import os
 import re
+import socket
 import time
 import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -52,6 +60,9 @@ _NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 _SHA_RE = re.compile(r"^[0-9a-f]{64}$")
 _PART_RE = re.compile(r"^part-(\d+)\.parquet$")
 _TMP_PID = re.compile(r"-(\d+)-[0-9a-f]{8}\.")
+_TMP_HOST = re.compile(r"-h([0-9a-f]{8})-(\d+)-[0-9a-f]{8}\.")
+_HOST = hashlib.sha256(socket.gethostname().encode()).hexdigest()[:8]  # tags this host's temp files
+DROP = "drop"  # the ``action`` of a drop line in imports.jsonl
 log = logging.getLogger(__name__)
 
 
@@ -292,11 +303,12 @@ class Lake:
         return self.root / _check_name("table", table) / source / f"part-{index}.parquet"
 
     def partition_files(self, table: str) -> list[Path]:
-        """Every published partition of ``table``, in no particular order."""
+        """Every published partition of ``table`` that no drop tombstoned, in no particular order."""
+        dropped = self.dropped()
         return [
             p
             for p in (self.root / _check_name("table", table)).glob("source=*/part-*.parquet")
-            if _PART_RE.match(p.name)
+            if _PART_RE.match(p.name) and partition_key(p) not in dropped
         ]
 
     def partitions(self, table: str) -> list[Path]:
@@ -322,23 +334,27 @@ class Lake:
     def tmp_path(self, stem: str, suffix: str) -> Path:
         tmp = self.root / ".tmp"
         tmp.mkdir(parents=True, exist_ok=True)
-        return tmp / f"{stem}-{os.getpid()}-{uuid.uuid4().hex[:8]}{suffix}"
+        return tmp / f"{stem}-h{_HOST}-{os.getpid()}-{uuid.uuid4().hex[:8]}{suffix}"
 
     def clean_tmp(self, max_age: float = TMP_MAX_AGE) -> int:
-        """Remove leftovers in ``.tmp`` (from a killed import) older than ``max_age`` seconds
-        whose writing process is gone. Returns how many were removed."""
+        """Remove leftovers in ``.tmp`` (from a killed import): at once when the file was written
+        on this host by a process that is gone; otherwise (another host sharing the lake, a name
+        without a writer) when older than ``max_age`` seconds and its writer is not running here.
+        Returns how many were removed."""
         tmp = self.root / ".tmp"
         if not tmp.is_dir():
             return 0
         cutoff, removed = time.time() - max_age, 0
         for p in tmp.iterdir():
+            here = _TMP_HOST.search(p.name)
+            orphan = here is not None and here[1] == _HOST and not alive(int(here[2]))
             try:
-                if p.stat().st_mtime >= cutoff:
+                if not orphan and p.stat().st_mtime >= cutoff:
                     continue
             except FileNotFoundError:
                 continue
             m = _TMP_PID.search(p.name)
-            if m and alive(int(m[1])):
+            if not orphan and m and (here is None or here[1] == _HOST) and alive(int(m[1])):
                 continue
             with contextlib.suppress(FileNotFoundError):
                 p.unlink()
@@ -382,7 +398,9 @@ class Lake:
             raise BadInput(
                 f"unknown import kind {kind!r}", remedy=f"use one of {', '.join(KIND_TABLES)}"
             )
-        return bool(_part_files(self.partition_path(table, sha256).parent))
+        dropped = self.dropped()
+        return any(partition_key(p) not in dropped
+                   for p in _part_files(self.partition_path(table, sha256).parent))
 
     def read(self, table: str) -> pa.Table:
         """All partitions of ``table`` as one Arrow table, in import order (``partitions``);
@@ -427,8 +445,33 @@ class Lake:
         append_line(self.root / "imports.jsonl", line)
 
     def imports(self) -> list[dict[str, Any]]:
-        """The import log's records. A damaged line (torn by a crash) is skipped, its line
-        number kept in ``log_damage`` and reported in the log (``logging``)."""
+        """The import log's import records (drop lines left out: see ``events``)."""
+        return [r for r in self.events() if r.get("action") != DROP]
+
+    def log_drop(self, kind: str, sha256: str, reason: str, **detail: Any) -> dict[str, Any]:
+        """Tombstone every live partition of the file ``sha256`` imported as ``kind``: one drop
+        line in imports.jsonl, after which its rows are in no read. Returns that line; its
+        ``partitions`` are the keys (``table/source=<sha>/part-<n>.parquet``) dropped."""
+        table = KIND_TABLES.get(kind)
+        if table is None:
+            raise BadInput(f"unknown import kind {kind!r}", remedy=f"use one of {', '.join(KIND_TABLES)}")
+        with self.lock(table):
+            dropped = self.dropped()
+            keys = sorted(k for p in _part_files(self.partition_path(table, _check_sha(sha256)).parent)
+                          if (k := partition_key(p)) not in dropped)
+            line = {"action": DROP, "at": datetime.now(UTC).isoformat(), "kind": kind, "sha256": sha256,
+                    "table": table, "partitions": keys, "reason": reason, **detail}
+            self.log_import(line)
+        return line
+
+    def dropped(self) -> set[str]:
+        """Keys (``table/source=<sha>/part-<n>.parquet``) of the partitions a drop tombstoned."""
+        return {k for r in self.events() if r.get("action") == DROP for k in r.get("partitions") or ()}
+
+    def events(self) -> list[dict[str, Any]]:
+        """Every line of the import log (imports and drops), in order. A damaged line (torn by a
+        crash) is skipped, its line number kept in ``log_damage`` and reported in the log
+        (``logging``)."""
         path = self.root / "imports.jsonl"
         damage: list[int] = []
         records = list(read_jsonl(path, damage)) if path.exists() else []
@@ -437,6 +480,11 @@ class Lake:
             log.warning("%s: skipped damaged line(s) %s", path, ", ".join(map(str, damage)))
             self._reported = damage
         return records
+
+
+def partition_key(path: Path | str) -> str:
+    """``table/source=<sha>/part-<n>.parquet``: how the log names a partition wherever the lake is."""
+    return "/".join(Path(path).parts[-3:])
 
 
 def _plain(t: pa.Table) -> pa.Table:

@@ -2,7 +2,8 @@
 
 ``Workspace`` ties the parts together — config (``workspace.py``), ledger (system of record),
 lake (immutable facts) and engine — so the CLI and tests (and a web API later) call the same few methods:
-``init``, ``open``, ``import_files``, ``attribute``, ``sheet``.
+``init``, ``open``, ``import_files`` (with ``repair_imports`` and ``drop_import``), ``attribute``,
+``verify`` and ``sheet`` (built only from a ledger whose figures match its audit chain).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import getpass
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import date
+from datetime import date, datetime
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -126,19 +127,64 @@ class Workspace:
         return lookup
 
     # --- import ------------------------------------------------------------------------------
-    def import_files(self, kind: str, paths: Sequence[str | Path], *, options: dict | None = None):
-        from trainledger.ingest import import_files
+    def import_files(self, kind: str, paths: Sequence[str | Path], *, options: dict | None = None,
+                     replace: str | None = None, reason: str = ""):
+        """Import files into the lake, then bring the ledger's import records in line with the
+        lake's log (``repair_imports``). ``replace``: the id of an import to drop first (its rows
+        leave every figure; the files are identified before anything is dropped)."""
+        from trainledger.ingest import check_file, import_files, importer_for
 
         opts = {"tz": self.config.get("sources.slurm.timezone"),
                 "storage_prefixes": list(self.config.storage_prefixes)}
         opts.update(options or {})
+        if replace is not None:
+            importer = importer_for(kind)
+            for p in paths:
+                check_file(importer, Path(p))
+            self.drop_import(replace, reason or "replaced by the import of " + ", ".join(map(str, paths)),
+                             replaced_by=[str(p) for p in paths])
         results = import_files(kind, [Path(p) for p in paths], self.lake, options=opts)
-        for r in results:
-            self.ledger.record_import(ImportRecord(
-                kind=r.kind, path=str(r.path), source_sha256=r.sha256, rows_read=r.rows_read,
-                accepted=r.accepted, duplicates=r.duplicates, quarantined=r.quarantined,
-                quarantine_file=r.quarantine_file, imported_at=_now()))
+        self.repair_imports()
         return results
+
+    def repair_imports(self) -> list[ImportRecord]:
+        """Write the ledger's record of every file the lake's log names, rebuilt from the lake
+        (``imports.record_from_lake``): a crash between the lake and the ledger left it behind,
+        or a drop or re-import changed it. Returns the records that changed."""
+        from trainledger.imports import record_from_lake, states
+
+        have = {(r.kind, r.source_sha256): r for r in self.ledger.imports()}
+        dropped = self.lake.dropped()
+        changed = []
+        for key, state in states(self.lake).items():
+            rec = record_from_lake(self.lake, state, dropped)
+            if rec is None:
+                continue
+            old = have.get(key)
+            if old is not None and replace(rec, imported_at=old.imported_at) == old:
+                continue  # already true: no write, no audit entry
+            if self.ledger.sync_import(rec):
+                changed.append(rec)
+        return changed
+
+    def drop_import(self, ident: str, reason: str, *, replaced_by: list[str] | None = None) -> ImportRecord:
+        """Withdraw an import: the lake tombstones its partitions (the next ``attribute`` no longer
+        sees its rows) and the ledger marks its record dropped; both are logged."""
+        from trainledger.errors import BadInput
+        from trainledger.imports import resolve
+
+        if not reason.strip():
+            raise BadInput("a drop needs a reason", remedy="pass --reason TEXT (it is kept in the audit log)")
+        self.repair_imports()
+        rec = resolve(self.ledger.imports(), ident)
+        if rec.dropped_at is not None:
+            raise BadInput(f"import {ident} ({rec.path}) was already dropped on {rec.dropped_at:%Y-%m-%d %H:%M}"
+                           f" UTC: {rec.drop_reason}", remedy="import the file again to bring its rows back")
+        extra = {"replaced_by": replaced_by} if replaced_by else {}
+        line = self.lake.log_drop(rec.kind, rec.source_sha256, reason, actor=_actor(), **extra)
+        return self.ledger.drop_import(rec.kind, rec.source_sha256, reason,
+                                       {"partitions": line["partitions"], "at": line["at"], **extra},
+                                       at=datetime.fromisoformat(line["at"]))
 
     # --- attribution -------------------------------------------------------------------------
     def sync_config(self) -> None:
@@ -151,12 +197,9 @@ class Workspace:
     def quarantine_problems(self) -> list[Problem]:
         """Rows the lake holds in quarantine: their money and hours are in no figure until fixed."""
         from trainledger.engine.context import Problem
+        from trainledger.imports import states
 
-        latest: dict[tuple[str, str], dict] = {}
-        for rec in self.lake.imports():
-            key = (rec["kind"], rec["sha256"])
-            if key not in latest or rec.get("partition") or not latest[key].get("partition"):
-                latest[key] = rec
+        latest = {key: st.latest for key, st in states(self.lake).items() if st.live and st.latest}
         per_kind: dict[str, list[dict]] = {}
         for rec in latest.values():
             if rec.get("quarantined"):
@@ -190,17 +233,37 @@ class Workspace:
 
     # --- reports -----------------------------------------------------------------------------
     def sheet(self, batch_id: str) -> dict:
+        from trainledger.errors import TrainledgerError
         from trainledger.report.sheet import build_sheet
 
         self.config.batch(batch_id)  # NotFound with a remedy when the id is wrong
         self.sync_config()  # a batch declared since the last `attribute` still gets its (empty) sheet
-        return build_sheet(self, batch_id)
+        for _ in range(3):  # a write between verifying and reading would pair figures with another proof
+            proof = self.verify()
+            sheet = build_sheet(self, batch_id)
+            head = self.ledger.audit_head()
+            if (proof["audit_head_id"], proof["audit_head_hash"]) == (head or (None, None)):
+                sheet["ledger"] = proof
+                return sheet
+        raise TrainledgerError(f"the ledger at {self.ledger.where} kept changing while the sheet of {batch_id}"
+                               " was read",
+                               remedy="run the command again when the running `attribute` or import has finished")
 
+    def verify(self) -> dict:
+        """The audit head and figures digest the ledger proves now; LedgerTampered when the audit
+        chain is broken or the stored figures differ from what the chain recorded. A sheet is only
+        ever built from a verified ledger state, and prints this proof."""
+        from trainledger.errors import LedgerTampered
 
-def _now():
-    from datetime import UTC, datetime
-
-    return datetime.now(UTC)
+        _, chain_problems, fig_problems, proof = self.ledger.verify()
+        problems = chain_problems + fig_problems
+        if problems:
+            raise LedgerTampered(
+                f"the ledger at {self.ledger.where} does not match its audit chain, so no sheet is"
+                " built from it:\n  " + "\n  ".join(problems),
+                remedy="run `trainledger audit` for the details; restore the database from a backup, or run"
+                       " `trainledger attribute` to recompute the figures from the lake (recorded in the chain)")
+        return proof
 
 
 def _actor() -> str:

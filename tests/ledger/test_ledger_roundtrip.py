@@ -65,6 +65,7 @@ def test_cost_lines_round_trip_exactly(seeded, lines):
     seeded.replace_cost_lines(lines, summary={"n": len(lines)})
     back = seeded.cost_lines()
     assert back == lines
+    assert seeded.verify_figures()[0] == []  # the digest written is the digest read back
     for a, b in zip(back, lines, strict=True):
         for name in ("low", "expected", "high"):
             assert exact(getattr(a.amount, name)) == exact(getattr(b.amount, name))
@@ -98,6 +99,7 @@ def test_instants_round_trip_as_utc(seeded, submitted, hours):
     seeded.upsert_runs([run])
     (back,) = seeded.runs("b1")
     assert back == run
+    assert seeded.verify_figures()[0] == []
     assert back.submitted_at.utcoffset() == timedelta(0)
     assert back.submitted_at.tzinfo is UTC
 
@@ -171,3 +173,18 @@ def test_summary_json_keeps_decimals_as_text(seeded):
     latest = seeded.latest_attribution()
     assert latest["summary"] == {"billed": "10.50", "day": "2024-05-01"}
     assert latest["created_at"].tzinfo is UTC
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.text(max_size=10)
+    | st.floats(allow_nan=False, allow_infinity=False) | decimals,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@EXAMPLES
+@given(summary=st.dictionaries(st.text(max_size=8), json_values, max_size=5))
+def test_any_summary_verifies_after_the_database_round_trip(seeded, summary):
+    seeded.replace_cost_lines([], summary=summary)
+    assert seeded.verify_figures()[0] == []

@@ -46,38 +46,75 @@ def init(ctx: click.Context, directory: str | None, db_url: str, currency: str) 
                    " vendor preset name); see docs/formats.md.")
 @click.option("--set", "fixed", multiple=True, metavar="FIELD=VALUE",
               help="A field the file does not hold (mapped kinds), e.g. --set vc=vc6YE or --set job=job_1.")
+@click.option("--replace", "replace_id", default=None, metavar="ID",
+              help="Drop this import first (see `trainledger imports list`), e.g. one read with the wrong --tz.")
+@click.option("--reason", default="", help="Why the replaced import is dropped (kept in the audit log).")
+@click.option("--strict", is_flag=True, help="Exit 1 when any row was quarantined (for pipelines).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the counts.")
 @click.pass_context
 def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | None, currency: str | None,
             encoding: str | None, preset: str | None, mapping: str | None, fixed: tuple[str, ...],
-            as_json: bool) -> None:
-    """Import source files into the lake (idempotent). / 导入源数据（可重复执行）。"""
+            replace_id: str | None, reason: str, strict: bool, as_json: bool) -> None:
+    """Import source files into the lake (idempotent). / 导入源数据（可重复执行）。
+
+    Exit codes: 0 imported (quarantined rows are reported, not fatal); 1 with --strict when any
+    row was quarantined; 2 a usage or input error (nothing imported)."""
+    from trainledger.imports import quarantine_remedy
+
     options = {k: val for k, val in (("tz", tz), ("currency", currency), ("encoding", encoding),
                                      ("preset", preset), ("mapping", mapping), ("set", list(fixed))) if val}
     check_options_apply(kind, options)
     with open_ws(ctx) as wsp:
-        results = wsp.import_files(kind, paths, options=options)
+        results = wsp.import_files(kind, paths, options=options, replace=replace_id, reason=reason)
+        held = {(r.kind, r.source_sha256): r for r in wsp.ledger.imports()}
+        reasons = {r.sha256: _first_reasons(r.quarantine_file) for r in results if r.quarantined}
     total = {"accepted": sum(r.accepted for r in results), "duplicates": sum(r.duplicates for r in results),
              "quarantined": sum(r.quarantined for r in results),
              "quarantine_file": next((r.quarantine_file for r in results if r.quarantine_file), None)}
     if as_json:
         click.echo(json.dumps(total))
-        return
-    if kind == "slurm":
-        note(f"(sacct times read as {tz or wsp.config.get('sources.slurm.timezone')}; set --tz or"
-             " sources.slurm.timezone if that is not the cluster's zone)")
-    elif (preset or mapping) and _local_times(kind, options):
-        note(f"(times without an offset read as {tz or wsp.config.get('sources.slurm.timezone')}; set --tz or"
-             " sources.slurm.timezone if that is not the source's zone)")
-    for r in results:
-        click.echo(f"{r.path}: {r.accepted} accepted, {r.duplicates} duplicate, {r.quarantined} quarantined"
-                   + (f", {r.flagged} accepted with flags (see the lake's imports.jsonl)" if r.flagged else "")
-                   + (f" → {r.quarantine_file}" if r.quarantine_file else ""))
-        if r.flagged and _bill_kind(kind):  # FOCUS problems per rule / 按规则
-            from trainledger.ingest.focus import source_report
+    else:
+        if kind == "slurm":
+            note(f"(sacct times read as {tz or wsp.config.get('sources.slurm.timezone')}; set --tz or"
+                 " sources.slurm.timezone if that is not the cluster's zone)")
+        elif (preset or mapping) and _local_times(kind, options):
+            note(f"(times without an offset read as {tz or wsp.config.get('sources.slurm.timezone')}; set --tz or"
+                 " sources.slurm.timezone if that is not the source's zone)")
+        for r in results:
+            click.echo(f"{r.path}: {r.accepted} accepted, {r.duplicates} duplicate, {r.quarantined} quarantined"
+                       + (f", {r.flagged} accepted with flags" if r.flagged else "")
+                       + f" (import {r.sha256[:12]})")
+            rec = held.get((r.kind, r.sha256))
+            if rec is not None and rec.accepted != r.accepted and not r.accepted:
+                click.echo(f"  the lake already holds {rec.accepted} accepted row(s) of this file from an earlier"
+                           " import; the ledger's import record says so (repaired from the lake's log)")
+            for q in reasons.get(r.sha256, []):
+                click.echo(f"  ! row {q.get('row')}: {q.get('reason')} — {q.get('remedy') or quarantine_remedy(kind)}")
+            if r.quarantined:
+                more = r.quarantined - len(reasons.get(r.sha256, []))
+                click.echo(f"  {'… ' + str(more) + ' more; ' if more > 0 else ''}all quarantined rows:"
+                           f" `trainledger imports show {r.sha256[:12]}` ({r.quarantine_file})")
+            if r.flagged and _bill_kind(kind):  # FOCUS problems per rule / 按规则
+                from trainledger.ingest.focus import source_report
 
-            for rule, columns in source_report(wsp.lake, r.sha256).items():
-                click.echo(f"  {rule}: " + ", ".join(f"{c} {n}" for c, n in sorted(columns.items())))
+                for rule, columns in source_report(wsp.lake, r.sha256).items():
+                    click.echo(f"  {rule}: " + ", ".join(f"{c} {n}" for c, n in sorted(columns.items())))
+    if strict and total["quarantined"]:
+        ctx.exit(1)
+
+
+def _first_reasons(qfile: str | None, n: int = 3) -> list[dict]:
+    """The first ``n`` records of a quarantine file (row, reason, remedy)."""
+    from trainledger.ingest.lakefs import read_jsonl
+
+    if not qfile or not Path(qfile).exists():
+        return []
+    out = []
+    for rec in read_jsonl(Path(qfile), []):
+        out.append(rec)
+        if len(out) >= n:
+            break
+    return out
 
 
 def _bill_kind(kind: str) -> bool:
@@ -182,19 +219,22 @@ def batch_list(ctx: click.Context, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
 def audit(ctx: click.Context, expected: str | None, as_json: bool) -> None:
-    """Verify the ledger's tamper-evident audit log. / 校验审计日志哈希链。
+    """Verify the audit log and the figures it recorded. / 校验审计日志哈希链与账本数字。
 
-    Exits 1 when an entry was edited, removed or reordered, or when --expect names a head that is
-    no longer in the chain (the newest entries were cut off)."""
+    Exits 1 when an entry was edited, removed or reordered, when a stored cost line, run or
+    attribution summary differs from the digest the chain recorded for it, or when --expect names
+    a head that is no longer in the chain (the newest entries were cut off)."""
     with open_ws(ctx) as wsp:
-        log = wsp.ledger.audit_log()
-        problems = wsp.ledger.verify_audit_chain()
+        log, problems, figure_problems, proof = wsp.ledger.verify()
         problems += verify_records(wsp.ledger)  # plans, alerts, decisions against their audit entries
     if expected and not any(e["hash"] == expected for e in log):
         problems.append(f"the published head {expected} is not in the chain: entries were removed or rewritten")
     head = log[-1] if log else None
     report = {"entries": len(log), "head_id": head["id"] if head else None,
-              "head_hash": head["hash"] if head else None, "intact": not problems, "problems": problems}
+              "head_hash": head["hash"] if head else None, "intact": not problems and not figure_problems,
+              "chain_intact": not problems, "figures_intact": not figure_problems,
+              "attribution_id": proof["attribution_id"], "figures_digest": proof["figures_digest"],
+              "problems": problems + figure_problems}
     if as_json:
         click.echo(json.dumps(report))
     else:
@@ -202,7 +242,16 @@ def audit(ctx: click.Context, expected: str | None, as_json: bool) -> None:
         click.echo("chain intact / 哈希链完整" if not problems else "CHAIN BROKEN / 哈希链被破坏:")
         for p in problems:
             click.echo(f"  ! {p}")
-    if problems:
+        if not figure_problems:
+            which = (f"attribution {proof['attribution_id']}" if proof["attribution_id"] is not None
+                     else "no attribution yet")
+            click.echo(f"figures match the chain / 账本数字与哈希链一致: {which},"
+                       f" figures digest {proof['figures_digest']}")
+        else:
+            click.echo("FIGURES CHANGED / 账本数字被改动:")
+            for p in figure_problems:
+                click.echo(f"  ! {p}")
+    if report["problems"]:
         ctx.exit(1)
 
 

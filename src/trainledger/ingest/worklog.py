@@ -63,6 +63,9 @@ def spent_hours(value: str, unit: str) -> tuple[str, list[str]]:
         d = secs / 3600
     if d < 0:
         raise Rejected(f"time spent {value!r} is negative", "log time spent >= 0")
+    if d.adjusted() >= 6:  # a million hours in one worklog row is no one's time: a damaged cell
+        raise Rejected(f"time spent {value!r} is implausible (over 1,000,000 h)",
+                       "check the export's time-spent column (seconds or a Jira duration)")
     q = d.quantize(PLACES, rounding=ROUND_HALF_EVEN)
     if q != d:
         notes.append(f"time spent {value!r} is {q} h (rounded to 6 places)")

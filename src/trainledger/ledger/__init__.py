@@ -7,6 +7,8 @@
     types.py       DecimalText (exact money as text) and UTCDateTime (tz-aware instants only)
     backends.py    what differs between SQLite and PostgreSQL, as data: pragmas, write locks, upsert
     audit.py       the sha256 hash chain over the audit log, and its verifier
+    figures.py     digests of the stored cost lines, runs and summary, recorded in the chain and
+                   recomputed by ``Ledger.verify_figures`` (tamper evidence for the figures)
     migrate.py     Alembic driven from code; migrations/ ships inside the package
     review_repo.py plan versions, alerts and decision records (written once; verified against the audit log)
 

@@ -8,7 +8,8 @@ Both backends give the same guarantee: **one writer at a time**, readers never b
   writer committed in between; the busy timeout cannot help it.)
 * PostgreSQL: each write transaction first takes ``SHARE ROW EXCLUSIVE`` on ``audit_log``,
   which serialises writers (so the audit hash chain cannot fork and a replace of all cost
-  lines cannot interleave with another) but lets readers through.
+  lines cannot interleave with another) but lets readers through. Verification reads under
+  ``REPEATABLE READ`` (``Backend.snapshot``) so the chain and the tables it checks are one state.
 
 Bulk inserts (100k+ cost lines) skip SQLAlchemy's per-row parameter handling: values go through
 the same column types (``bind_rows``), then straight to the driver — ``executemany`` on SQLite,
@@ -132,6 +133,9 @@ class Backend:
     migrate_lock: tuple[str, ...]  # SQL run first when migrating (tables may not exist yet)
     bulk_insert: Callable[[Connection, Table, Sequence[str], Sequence[tuple[Any, ...]]], None]
     engine_kwargs: tuple[tuple[str, Any], ...] = ()
+    # execution options of a read that must see one snapshot across statements (verification);
+    # SQLite's deferred BEGIN already holds one from the first read on
+    snapshot: tuple[tuple[str, Any], ...] = ()
 
 
 BACKENDS: dict[str, Backend] = {
@@ -153,6 +157,7 @@ BACKENDS: dict[str, Backend] = {
         migrate_lock=("SELECT pg_advisory_xact_lock(hashtext('trainledger.ledger.migrate'))",),
         bulk_insert=_pg_bulk_insert,
         engine_kwargs=(("pool_pre_ping", True),),
+        snapshot=(("isolation_level", "REPEATABLE READ"),),
     ),
 }
 

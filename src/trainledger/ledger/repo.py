@@ -3,6 +3,12 @@
 Every method runs in one transaction. Every mutating method takes the backend's write lock
 first (see ``backends``), makes its change, and appends a hash-chained audit entry in the same
 transaction — so the audit log and the data cannot disagree. Reads never take the write lock.
+
+A method that writes ``cost_lines``, ``runs`` or ``attributions`` also puts the new digests of
+what is stored into that entry (``figures``: ``lines_digest``, ``runs_digest``,
+``summary_digest``; see ``upsert_runs`` and ``replace_cost_lines``), so ``verify_figures`` can
+tell an audited change from an edit behind the ledger's back. A new writer of those tables must
+do the same, or every later verification (and so every sheet) will report a change.
 """
 
 from __future__ import annotations
@@ -12,13 +18,13 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Table, delete, insert, or_, select
+from sqlalchemy import Connection, Table, delete, insert, or_, select, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, OperationalError
 
 from trainledger.errors import BadInput, ConfigError, NotFound
 from trainledger.ledger import audit as chain
-from trainledger.ledger import migrate
+from trainledger.ledger import figures, migrate
 from trainledger.ledger import schema as _schema
 from trainledger.ledger.backends import WRITE_OPTION, bind_rows, make_engine
 from trainledger.ledger.rows import (
@@ -187,6 +193,34 @@ class Ledger:
         """Problems found in the audit hash chain; an empty list means intact."""
         return chain.verify(self.audit_log())
 
+    def verify(self) -> tuple[list[dict], list[str], list[str], dict[str, Any]]:
+        """(audit log, chain problems, figure problems, proof), all read from one snapshot — a
+        concurrent ``attribute`` is seen whole or not at all. Figures: the digests of the stored
+        cost lines, runs and latest attribution summary recomputed and compared with the newest
+        ones in the chain (``figures.verify``); proof: what a sheet prints."""
+        with self._engine.connect() as conn:
+            conn.execution_options(**dict(self._backend.snapshot))
+            with conn.begin():
+                log = [dict(m) for m in conn.execute(select(audit_log).order_by(audit_log.c.id)).mappings()]
+                problems, proof = figures.verify(conn, log)
+        return log, chain.verify(log), problems, proof
+
+    def audit_head(self) -> tuple[int, str] | None:
+        """(id, hash) of the newest audit entry. Every write appends one, so an unchanged head
+        means nothing was written in between."""
+        q = select(audit_log.c.id, audit_log.c.hash).order_by(audit_log.c.id.desc()).limit(1)
+        with self._read() as conn:
+            row = conn.execute(q).first()
+        return None if row is None else (row.id, row.hash)
+
+    def verify_figures(self) -> tuple[list[str], dict[str, Any]]:
+        """(figure problems, proof) of ``verify``."""
+        _, _, problems, proof = self.verify()
+        return problems, proof
+
+    def _runs_digest(self, conn: Connection) -> str:
+        return figures.store(conn, "runs", figures.table_fingerprints(conn, "runs"))
+
     # -- projects, batches, runs ------------------------------------------------------------
 
     def _known(self, conn: Connection, table: Table, ids: Iterable[str]) -> set[str]:
@@ -273,7 +307,8 @@ class Ledger:
             self._require_batches(conn, by_batch, "upsert_runs")
             self._upsert(conn, runs, rows)
             self._append(conn, "", "upsert_runs", "runs",
-                         {"runs": len(rows), "batches": by_batch})
+                         {"runs": len(rows), "batches": by_batch,
+                          "runs_digest": self._runs_digest(conn)})
 
     def runs(self, batch_id: str | None = None) -> list[Run]:
         q = select(runs).order_by(runs.c.batch_id, runs.c.id)
@@ -297,6 +332,45 @@ class Ledger:
             self._append(conn, "", "record_import", f"import:{rec.kind}:{rec.source_sha256}",
                          row)
         return True
+
+    def sync_import(self, rec: ImportRecord, *, action: str = "record_import") -> bool:
+        """Make the ledger's record of (kind, sha256) equal ``rec`` — insert, or update one that
+        differs (a repair from the lake's log, a re-import after a drop); False when it already
+        was. ``imported_at`` of an existing record is kept. One audit entry per change."""
+        row = import_row(rec)
+        key = (imports.c.source_sha256 == rec.source_sha256, imports.c.kind == rec.kind)
+        with self._write() as conn:
+            have = conn.execute(select(imports).where(*key)).mappings().first()
+            if have is None:
+                conn.execute(insert(imports).values(row))
+                action_done = action
+            else:
+                action_done = "update_import"
+                row["imported_at"] = have["imported_at"]
+                if all(have[k] == v for k, v in row.items()):
+                    return False
+                conn.execute(update(imports).where(*key).values(row))
+            self._append(conn, "", action_done, f"import:{rec.kind}:{rec.source_sha256}",
+                         row | ({"before": {k: have[k] for k in row if have[k] != row[k]}} if have else {}))
+        return True
+
+    def drop_import(self, kind: str, sha256: str, reason: str, detail: dict, *,
+                    at: datetime | None = None) -> ImportRecord:
+        """Mark the import of (kind, sha256) dropped with ``reason``; ``detail`` (the lake partitions
+        tombstoned, a replacement) goes into the audit entry. NotFound when there is no such import."""
+        if not reason.strip():
+            raise BadInput("a drop needs a reason", remedy="pass --reason TEXT (it is kept in the audit log)")
+        key = (imports.c.source_sha256 == sha256, imports.c.kind == kind)
+        at = at or datetime.now(UTC)
+        with self._write() as conn:
+            have = conn.execute(select(imports).where(*key)).mappings().first()
+            if have is None:
+                raise NotFound(f"no {kind} import of {sha256} in the ledger at {self.where}",
+                               remedy="see `trainledger imports list`")
+            conn.execute(update(imports).where(*key).values(dropped_at=at, drop_reason=reason))
+            self._append(conn, "", "drop_import", f"import:{kind}:{sha256}",
+                         {"reason": reason, "path": have["path"], **detail})
+            return import_from({**have, "dropped_at": at, "drop_reason": reason})
 
     def imports(self) -> list[ImportRecord]:
         q = select(imports).order_by(imports.c.imported_at, imports.c.source_sha256)
@@ -323,8 +397,10 @@ class Ledger:
             )).inserted_primary_key[0]
             replaced = conn.execute(delete(cost_lines)).rowcount
             count = 0
+            fps: list[str] = []
             for chunk in chunks(lines, CHUNK):
                 rows = [cost_line_row(c, attribution_id) for c in chunk]
+                fps += figures.fingerprints(rows, COST_LINE_COLUMNS)
                 named = {r["batch_id"] for r in rows if r["batch_id"] is not None}
                 if not named <= known:
                     self._require_batches(conn, named, "replace_cost_lines")
@@ -345,7 +421,11 @@ class Ledger:
                     self._upsert(conn, _schema.runs, run_rows)
             self._append(conn, "", "replace_cost_lines", f"attribution:{attribution_id}",
                          {"lines": count, "replaced": replaced,
-                          "runs": None if run_rows is None else len(run_rows)})
+                          "runs": None if run_rows is None else len(run_rows),
+                          "attribution": attribution_id,
+                          "lines_digest": figures.store(conn, "cost_lines", fps),
+                          "runs_digest": self._runs_digest(conn),
+                          "summary_digest": figures.summary_digest(summary_json)})
         return attribution_id
 
     def cost_lines(

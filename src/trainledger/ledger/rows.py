@@ -73,6 +73,8 @@ class ImportRecord:
     quarantined: int
     quarantine_file: str | None = None
     imported_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    dropped_at: datetime | None = None  # set by ``imports drop``: its rows feed no figure
+    drop_reason: str | None = None
 
     def __post_init__(self) -> None:
         if len(self.source_sha256) != 64:
@@ -83,6 +85,8 @@ class ImportRecord:
             if getattr(self, name) < 0:
                 raise ValueError(f"import of {self.path}: {name} must be >= 0")
         check_aware(self.imported_at, f"import of {self.path} imported_at")
+        if self.dropped_at is not None:
+            check_aware(self.dropped_at, f"import of {self.path} dropped_at")
 
 
 def import_row(r: ImportRecord) -> dict[str, Any]:

@@ -96,6 +96,10 @@ imports = Table(
     Column("duplicates", Integer, nullable=False),
     Column("quarantined", Integer, nullable=False),
     Column("quarantine_file", CleanText, nullable=True),
+    # set when the import was dropped (``imports drop``, ``import --replace``): its lake
+    # partitions are tombstoned and feed no figure; cleared when the file is imported again
+    Column("dropped_at", UTCDateTime, nullable=True),
+    Column("drop_reason", CleanText, nullable=True),
 )
 
 attributions = Table(
@@ -174,6 +178,18 @@ decisions = Table(
     Column("unknowns_removed", JSON, nullable=False),
     Column("next_to_verify", JSON, nullable=False),
     Column("author", CleanText, nullable=False),
+)
+
+# The fingerprints of the rows the last write left in ``cost_lines`` and ``runs`` (one row per
+# table): their digest is in the audit chain, so ``Ledger.verify_figures`` can name the first row
+# that differs (see ledger/figures.py).
+figure_digests = Table(
+    "figure_digests",
+    metadata,
+    Column("name", CleanString(32), primary_key=True),
+    Column("digest", CleanString(64), nullable=False),
+    Column("rows", Integer, nullable=False),
+    Column("fingerprints", CleanText, nullable=False),
 )
 
 # Ids are assigned by the writer (last id + 1, under the write lock) because each id is part

@@ -59,6 +59,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "driver": ("driver", "分摊依据"), "share": ("this batch's share", "本批次分摊"),
     "capacity": ("Owned and reserved capacity (conservation per capacity)", "自有与预留算力（按容量守恒）"),
     "capacity_total": ("capacity cost", "容量总成本"),
+    "proof": ("Built from the verified ledger", "依据已校验的账本生成"), "audit_head": ("audit head", "审计链头"),
+    "attribution": ("attribution", "归属计算"), "figures_digest": ("figures digest", "数字摘要"),
 }
 
 

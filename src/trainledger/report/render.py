@@ -179,6 +179,16 @@ def rounding_notes(s: dict[str, Any], lang: str) -> list[str]:
     return notes
 
 
+def proof_line(s: dict[str, Any], lang: str = "en") -> str:
+    """The ledger state a sheet was built from (``Workspace.verify``): audit head and figures digest,
+    so a printed sheet can be checked against ``trainledger audit``. Empty when the sheet has none."""
+    p = s.get("ledger")
+    if not p:
+        return ""
+    return (f"{t('proof', lang)}: {t('audit_head', lang)} {p['audit_head_id']} {p['audit_head_hash']};"
+            f" {t('attribution', lang)} {p['attribution_id']}, {t('figures_digest', lang)} {p['figures_digest']}")
+
+
 def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
     L = lambda k: t(k, lang)  # noqa: E731
     zh = lang.lower().startswith("zh")
@@ -324,6 +334,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
             out += [f"  - {_inline(msg)}" for msg in g["messages"]]
             if g["more"]:
                 out.append(f"  - {g['more']}")  # the renderer's own words
+    out += ["", f"_{proof}_"] if (proof := proof_line(s, lang)) else []
     return "\n".join(out) + "\n"
 
 
@@ -342,7 +353,7 @@ def to_html(s: dict[str, Any], lang: str = "en") -> str:
                        figure_notes=lambda: rounding_notes(s, lang) + ([f.note()] if f.note() else []),
                        problem_groups=lambda: problem_groups(s, lang), by_basis=f.by_basis, valued=f.valued,
                        cause=lambda c, e: cause_text(c, e, lang), number=f.number,
-                       **plan_section.html_globals(lang))
+                       proof=proof_line(s, lang), **plan_section.html_globals(lang))
     return env.get_template("sheet.html.j2").render(s=s)
 
 

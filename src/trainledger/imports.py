@@ -1,0 +1,191 @@
+"""The imports as the lake's own log tells them: what each file left in the lake, for the ledger.
+
+The lake is the source of truth for what was accepted (``lake.py``): its partitions hold the rows
+and ``imports.jsonl`` the attempts and drops. The ledger's ``imports`` table is a record *of* that,
+written after the lake — so a crash in between leaves the ledger behind. ``record_from_lake``
+rebuilds a file's record from the lake alone (accepted = rows of its live partitions, whether the
+log names them or not); ``Workspace.import_files`` writes it after every import, repairing what a
+crash left. Also here: the state of every imported file (``states``), its quarantined and flagged
+rows (``quarantined_rows``, ``flagged_rows``) and resolving the short id a user types (``resolve``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+
+from trainledger.errors import BadInput, NotFound
+from trainledger.ingest.lakefs import read_jsonl
+from trainledger.ingest.schemas import KIND_TABLES
+from trainledger.lake import DROP, Lake, partition_key
+from trainledger.ledger import ImportRecord
+
+ID_LEN = 12  # hex digits of the content hash shown as an import's id
+
+
+def short_id(sha256: str) -> str:
+    return sha256[:ID_LEN]
+
+
+@dataclass(frozen=True, slots=True)
+class FileState:
+    """One (kind, file content) in the lake: its log records since the last drop, and the drop."""
+
+    kind: str
+    sha256: str
+    records: tuple[Mapping[str, Any], ...]  # import records after the last drop (or before it, if dropped)
+    drop: Mapping[str, Any] | None  # the drop line, when the file is dropped now
+
+    @property
+    def latest(self) -> Mapping[str, Any] | None:
+        """The attempt that speaks for the file now: the last one that published a partition (a
+        later identical re-import only repeats an earlier attempt's counts), else the last one."""
+        with_rows = [r for r in self.records if r.get("partition")]
+        return (with_rows or list(self.records) or [None])[-1]
+
+    @property
+    def live(self) -> bool:
+        return self.drop is None
+
+
+def states(lake: Lake) -> dict[tuple[str, str], FileState]:
+    """Every (kind, sha256) the lake's log names, in order of first appearance."""
+    seen: dict[tuple[str, str], dict[str, Any]] = {}
+    for ev in lake.events():
+        key = (ev.get("kind"), ev.get("sha256"))
+        if not all(isinstance(k, str) for k in key):
+            continue
+        st = seen.setdefault(key, {"before": [], "after": [], "drop": None})
+        if ev.get("action") == DROP:
+            st["before"] += st["after"]
+            st["after"], st["drop"] = [], ev
+        else:
+            st["after"].append(ev)
+            st["drop"] = None
+    return {(kind, sha): FileState(kind, sha, tuple(st["after"] or st["before"]), st["drop"])
+            for (kind, sha), st in seen.items()}
+
+
+def _rows(path: Any) -> int:
+    return pq.ParquetFile(path).metadata.num_rows
+
+
+def record_from_lake(lake: Lake, state: FileState, dropped: set[str] | None = None) -> ImportRecord | None:
+    """The ledger's record of one file, from the lake alone (None when the log has no import of it).
+
+    accepted: the rows of the file's live partitions (for a dropped file: of those its drop
+    tombstoned) — including a partition published just before a crash cut off its log line;
+    rows_read, quarantined and the quarantine file: the latest attempt's; duplicates: the rest.
+    ``dropped``: ``lake.dropped()``, when the caller already has it."""
+    latest = state.latest
+    if latest is None:
+        return None
+    table = KIND_TABLES.get(state.kind)
+    if table is None:
+        return None
+    source = lake.partition_path(table, state.sha256).parent
+    if state.drop is None:
+        dropped = lake.dropped() if dropped is None else dropped
+        parts = [p for p in source.glob("part-*.parquet") if partition_key(p) not in dropped]
+    else:
+        wanted = set(state.drop.get("partitions") or ())
+        parts = [p for p in source.glob("part-*.parquet") if partition_key(p) in wanted]
+    accepted = sum(_rows(p) for p in parts)
+    rows_read = int(latest.get("rows_read") or 0)
+    quarantined = int(latest.get("quarantined") or 0)
+    first = state.records[0]
+    return ImportRecord(
+        kind=state.kind, path=str(latest.get("path") or ""), source_sha256=state.sha256,
+        rows_read=rows_read, accepted=accepted, duplicates=max(rows_read - accepted - quarantined, 0),
+        quarantined=quarantined, quarantine_file=latest.get("quarantine_file") if quarantined else None,
+        imported_at=_when(first.get("imported_at")),
+        dropped_at=_when(state.drop["at"]) if state.drop else None,
+        drop_reason=str(state.drop.get("reason")) if state.drop else None,
+    )
+
+
+def _when(text: Any) -> datetime:
+    try:
+        at = datetime.fromisoformat(str(text))
+    except ValueError:
+        return datetime.now(UTC)
+    return at if at.tzinfo else at.replace(tzinfo=UTC)
+
+
+def resolve(records: Iterable[ImportRecord], ident: str) -> ImportRecord:
+    """The import a user named: a prefix (6+ hex digits) of its content hash, or ``KIND:PREFIX``."""
+    kind, _, prefix = ident.rpartition(":")
+    prefix = prefix.strip().lower()
+    records = list(records)
+    if len(prefix) < 6 or any(c not in "0123456789abcdef" for c in prefix):
+        raise BadInput(f"{ident!r} is not an import id",
+                       remedy="give the id `trainledger imports list` shows (at least 6 hex digits)")
+    hits = [r for r in records if r.source_sha256.startswith(prefix) and (not kind or r.kind == kind)]
+    if not hits:
+        raise NotFound(f"no import with id {ident!r}", remedy="see `trainledger imports list`")
+    if len(hits) > 1:
+        raise BadInput(f"import id {ident!r} is ambiguous: "
+                       + ", ".join(f"{r.kind}:{short_id(r.source_sha256)}" for r in hits),
+                       remedy="give more digits, or KIND:ID")
+    return hits[0]
+
+
+def quarantined_rows(state: FileState, limit: int | None = None) -> list[dict[str, Any]]:
+    """The rows the latest attempt of a file left in quarantine: file, row, line, reason, remedy, raw."""
+    latest = state.latest
+    qfile = latest.get("quarantine_file") if latest and latest.get("quarantined") else None
+    if not qfile:
+        return []
+    out = []
+    try:
+        for rec in read_jsonl(Path(qfile), []):
+            rec = {"kind": state.kind, "import": short_id(state.sha256), "status": "quarantined", **rec}
+            rec["remedy"] = rec.get("remedy") or quarantine_remedy(state.kind)
+            out.append(rec)
+            if limit is not None and len(out) >= limit:
+                break
+    except FileNotFoundError:
+        pass
+    return out
+
+
+def flagged_rows(lake: Lake, state: FileState, limit: int | None = None) -> list[dict[str, Any]]:
+    """Accepted rows of a live file that carry notes (``flags``): row number and the notes."""
+    table = KIND_TABLES.get(state.kind)
+    if table is None or not state.live:
+        return []
+    dropped = lake.dropped()
+    out: list[dict[str, Any]] = []
+    path = str(state.latest.get("path") or "") if state.latest else ""
+    for part in sorted(lake.partition_path(table, state.sha256).parent.glob("part-*.parquet")):
+        if partition_key(part) in dropped:
+            continue
+        t = pq.read_table(part, columns=["row", "flags"])
+        for row, flags in zip(t.column("row").to_pylist(), t.column("flags").to_pylist(), strict=True):
+            if flags and flags != "[]":
+                notes = json.loads(flags) if flags.startswith("[") else [flags]
+                out.append({"kind": state.kind, "import": short_id(state.sha256), "status": "flagged",
+                            "file": path, "row": row, "reason": ", ".join(map(str, notes)),
+                            "remedy": FLAG_REMEDY})
+                if limit is not None and len(out) >= limit:
+                    return out
+    return out
+
+
+def quarantine_remedy(kind: str) -> str:
+    """What to do about a quarantined row whose importer gave no specific remedy."""
+    return (f"fix the row in the source (or export it again) and import the file again; docs/formats.md"
+            f" lists what {kind} expects in each column")
+
+
+FLAG_REMEDY = ("accepted and in the figures; check the source row (docs/formats.md lists each note)")
+
+
+__all__ = ["FileState", "flagged_rows", "quarantine_remedy", "quarantined_rows", "record_from_lake", "resolve",
+           "short_id", "states"]
