@@ -74,7 +74,7 @@ def test_every_formula_cell_comes_from_the_builder(tmp_path, data, batch):
     found = _all_formulas(wb)
     assert found, "the workbook has live formulas"
     assert found == book.formulas  # same cells, same text: nothing else in the file is a formula
-    assert {sheet for sheet, _ in found} == {"Variance", "Control"}
+    assert {sheet for sheet, _ in found} == {"Summary", "Variance", "Control"}
 
 
 @pytest.mark.parametrize("batch", BATCHES)
@@ -228,3 +228,30 @@ def test_cli_requires_out_for_xlsx(demo, tmp_path):
                                  "--out", str(out)])
     assert r.exit_code == 0, r.output
     assert openpyxl.load_workbook(out)["README"]["B2"].value == BATCHES[0]
+
+
+@pytest.mark.parametrize("batch", BATCHES)
+def test_summary_totals_are_live_sums_over_lines(tmp_path, data, batch):
+    """Summary's SUMIFS, evaluated over the lines' exact amounts, gives the engine's total (cash:
+    every digit; estimates: the engine's minor-unit rounding), and its check cell comes to 0.00."""
+    sheet, lines = data[batch]
+    _, wb = _write(tmp_path, sheet, lines)
+    ws, lw = wb["Summary"], wb["Lines"]
+    n = len(lines) + 1
+    for r in lw.iter_rows(min_row=2):  # what SUMIFS adds: each exact amount to 15 significant digits
+        assert r[19].value == float(format(_exact(r[4]), ".15g"))
+    for i, t in enumerate(xlsx.in_seed_order(sheet)["totals_by_basis"], 2):
+        f = ws.cell(row=i, column=8).value
+        assert f == (f"=SUMIFS(Lines!$T$2:$T${n},Lines!$B$2:$B${n},A{i},Lines!$C$2:$C${n},B{i},"
+                     f"Lines!$G$2:$G${n},C{i})")
+        key = (ws[f"A{i}"].value, ws[f"B{i}"].value, ws[f"C{i}"].value)
+        assert key == (t["basis"], t["evidence"], t["currency"])
+        total = sum((_exact(r[4]) for r in lw.iter_rows(min_row=2) if (r[1].value, r[2].value, r[6].value) == key),
+                    Decimal(0))
+        engine = Decimal(t["expected"])
+        q = Decimal(1).scaleb(-xlsx.places(t["currency"]))
+        assert _exact(ws.cell(row=i, column=5)) == engine
+        assert (total if t["cash"] else total.quantize(q, ROUND_HALF_EVEN)) == engine
+        check = ws.cell(row=i, column=9).value
+        assert check == f"=ROUND(H{i},{xlsx.places(t['currency'])})-E{i}"
+        assert total.quantize(q, ROUND_HALF_EVEN) - engine == 0

@@ -134,9 +134,14 @@ class Book:
         return c
 
 
+def places(currency: str) -> int:
+    """Decimal places of the currency's minor unit (2 for a code that is not three letters)."""
+    return max(0, -minor_quantum(currency).as_tuple().exponent) if re.fullmatch(r"[A-Z]{3}", currency) else 2
+
+
 def money_format(currency: str) -> str:
-    places = max(0, -minor_quantum(currency).as_tuple().exponent) if re.fullmatch(r"[A-Z]{3}", currency) else 2
-    num = "#,##0" + ("." + "0" * places if places else "")
+    n = places(currency)
+    num = "#,##0" + ("." + "0" * n if n else "")
     return f'{num} "{currency}"' if re.fullmatch(r"[A-Z]{3}", currency) else num
 
 
@@ -154,7 +159,7 @@ def build_workbook(sheet: dict[str, Any], lines: list | None = None) -> Book:
     sheet = in_seed_order(sheet)
     b = Book()
     _readme(b, sheet)
-    _summary(b, sheet)
+    _summary(b, sheet, len(lines or []) + 1)
     _lines(b, sheet, lines or [])
     _assumptions(b, sheet)
     _variance(b, sheet)
@@ -192,9 +197,13 @@ def _readme(b: Book, s: dict) -> None:
         b.text(ws, 15 + 2 * i, 1, L[key][1])
 
 
-def _summary(b: Book, s: dict) -> None:
+def _summary(b: Book, s: dict, last: int) -> None:
+    """Totals as the engine states them; beside each, the same total as a live SUMIFS over Lines and a
+    check that the two agree at the currency's minor unit."""
     ws = b.sheet("Summary")
-    headings(b, ws, 1, ["basis", "evidence", "currency", "low", "expected", "high", "note"])
+    headings(b, ws, 1, ["basis", "evidence", "currency", "low", "expected", "high", "note", "from_lines", "check"])
+    col = lambda c: f"Lines!${c}$2:${c}${last}"  # noqa: E731 - the builder's own range text
+    sumifs = f"SUMIFS({col('T')},{col('B')},{{basis}},{col('C')},{{evidence}},{col('G')},{{cur}})"
     rows_of: dict[str, list[int]] = {}
     row = 2
     for r in s.get("totals_by_basis") or []:
@@ -205,6 +214,12 @@ def _summary(b: Book, s: dict) -> None:
         exact = all([b.money(ws, row, 4 + i, r.get(k), cur) for i, k in enumerate(("low", "expected", "high"))])
         if not exact:
             b.text(ws, row, 7, H("PRECISION"))
+        if last > 1:
+            fmt = money_format(cur)
+            b.formula(ws, row, 8, sumifs, fmt, basis=ref(row, 1), evidence=ref(row, 2), cur=ref(row, 3))
+            if ws.cell(row=row, column=5).data_type == "n":
+                b.formula(ws, row, 9, f"ROUND({{sum}},{places(cur)})-{{total}}", "0.00",
+                          sum=ref(row, 8), total=ref(row, 5))
         rows_of.setdefault(r.get("basis", ""), []).append(row)
         row += 1
     row += 1
@@ -224,7 +239,7 @@ def _summary(b: Book, s: dict) -> None:
         ch.y_axis.title = H("gpu_hours")
         ch.add_data(Reference(ws, min_col=3, min_row=first - 1, max_row=last), titles_from_data=True)
         ch.set_categories(Reference(ws, min_col=1, min_row=first, max_row=last))
-        ws.add_chart(ch, f"I{anchor}")
+        ws.add_chart(ch, f"K{anchor}")
     # cost: one chart per basis (its evidence × currency rows; low / expected / high side by side)
     for n, (basis, rows) in enumerate(rows_of.items()):
         if any(ws.cell(row=r, column=5).data_type == "s" for r in rows):
@@ -238,14 +253,15 @@ def _summary(b: Book, s: dict) -> None:
         ch.set_categories(Reference(ws, min_col=2, max_col=3, min_row=r0, max_row=r1))
         for ser, name in zip(ch.series, ("low", "expected", "high"), strict=True):
             ser.tx = SeriesLabel(v=H(name))
-        ws.add_chart(ch, f"I{anchor + 16 * (n + 1)}")
+        ws.add_chart(ch, f"K{anchor + 16 * (n + 1)}")
 
 
 def _lines(b: Book, s: dict, lines: list) -> None:
     ws = b.sheet("Lines")
     jobs = {r.get("id"): r.get("job") for r in s.get("runs") or []}
     cols = ["category", "basis", "evidence", "low", "expected", "high", "currency", "quantity", "unit", "run",
-            "job", "detail", "source_kind", "source_sha256", "row", "rule", "reason", "note", "quantity_exact"]
+            "job", "detail", "source_kind", "source_sha256", "row", "rule", "reason", "note", "quantity_exact",
+            "for_formulas"]
     headings(b, ws, 1, cols)
     for i, ln in enumerate(lines, 2):
         cur = ln.amount.currency
@@ -271,6 +287,7 @@ def _lines(b: Book, s: dict, lines: list) -> None:
         b.text(ws, i, 17, ln.reason)
         if not exact:
             b.text(ws, i, 18, H("PRECISION"))
+        b.number(ws, i, 20, ln.amount.expected, money_format(cur))  # 15 significant digits, for SUMIFS
     ws.freeze_panes = "A2"
 
 

@@ -45,6 +45,8 @@ L: dict[str, tuple[str, str]] = {
     "PRECISION": ("exact decimal kept as text (more than 15 significant digits)",
                   "精确小数以文本保存（有效数字超过 15 位）"),
     "rounded": ("formula input rounded to 15 significant digits: {f}", "公式输入四舍五入到 15 位有效数字：{f}"),
+    "from_lines": ("expected, from Lines (live SUMIFS)", "预期，来自明细（实时 SUMIFS）"),
+    "for_formulas": ("expected, 15 significant digits (for formulas)", "预期，15 位有效数字（供公式）"),
     "quantity_exact": ("quantity, exact", "数量（精确值）"), "kind": ("kind", "类型"),
     "text": ("text", "内容"), "open": ("open", "未关闭"), "id": ("id", "编号"),
     "action": ("action", "动作"), "by": ("by", "决策人"), "approver": ("approver", "批准人"),
