@@ -14,6 +14,7 @@ from trainledger.demo import plans as plan_loop
 from trainledger.errors import BadInput
 from trainledger.ingest import KINDS
 from trainledger.report.render import in_seed_order, render
+from trainledger.report.xlsx import write_xlsx
 from trainledger.service import Workspace
 
 # every source kind the demo generates, through the same importers a user calls
@@ -45,6 +46,7 @@ def run_demo(directory: Path, seed: int, echo=click.echo, *, db_url: str = "",
             for kind in ("md", "json", "html"):
                 path = out_dir / f"{b.id}.{kind}"
                 path.write_text(render(data, kind, lang), encoding="utf-8")
+            write_xlsx(data, wsp.ledger.cost_lines(b.id), out_dir / f"{b.id}.xlsx")
             reports[b.id] = out_dir / f"{b.id}.md"
             _summary(data, echo)
         for rec in result.conservation:
@@ -117,7 +119,7 @@ def demo(directory: str, seed: int, db_url: str, scenario: str) -> None:
     reports = run_demo(root, seed, db_url=db_url, echo=note, scenario=scenario)
     note("\nreports / 成本底稿:")
     for path in reports.values():
-        click.echo(f"  {path}  (.json, .html beside it)")
+        click.echo(f"  {path}  (.json, .html, .xlsx beside it)")
 
 
 COMMANDS = (demo,)

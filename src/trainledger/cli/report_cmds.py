@@ -1,4 +1,4 @@
-"""sheet: the batch cost sheet (成本底稿) in json, md or html."""
+"""sheet: the batch cost sheet (成本底稿) in json, md, html or xlsx."""
 
 from __future__ import annotations
 
@@ -18,8 +18,17 @@ from trainledger.report.render import FORMATS, render
 @click.pass_context
 def sheet(ctx: click.Context, batch_id: str, fmt: str, lang: str | None, out: str | None) -> None:
     """Render one batch's cost sheet. / 输出训练批次成本底稿。"""
+    if fmt == "xlsx" and not out:
+        raise click.UsageError("--format xlsx writes a workbook: give --out FILE.xlsx"
+                               " / xlsx 格式需要 --out 指定输出文件")
     with open_ws(ctx) as wsp:
         data = wsp.sheet(batch_id)
+        if fmt == "xlsx":
+            from trainledger.report.xlsx import write_xlsx
+
+            write_xlsx(data, wsp.ledger.cost_lines(batch_id), out)
+            click.echo(f"wrote {out}")
+            return
         text = render(data, fmt, lang or ctx.obj.get("lang") or wsp.config.get("workspace.language"))
     if out:
         Path(out).write_text(text, encoding="utf-8")

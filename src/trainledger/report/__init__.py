@@ -4,6 +4,9 @@
     sheet_compute.py  compute states with hours that conserve, sections that add up, retry chains
     render.py    to_json / to_markdown / to_html, in en or zh-CN; lists in model/vocab order, figures
                  through trainledger/fmt.py, rounding gaps and grouped problems told
+    xlsx.py      the sheet as a workbook (openpyxl): README, Summary + charts, Lines, named Assumptions,
+                 Variance and Control as live formulas beside the engine's exact figures, Decisions;
+                 its own words in xlsx_text.py
     i18n.py      headings and column names in both languages (vocabulary labels: model/vocab.py)
     plan_section.py  the sheet's plan-vs-actual section (from review/), its Markdown, its HTML include
     templates/   the HTML page (self-contained: inline CSS, no network)

@@ -23,7 +23,7 @@ from trainledger.model.vocab import CASH_BASES, rank
 from trainledger.report import plan_section
 from trainledger.report.i18n import assumption_name, key_field, storage_class, t, v
 
-FORMATS = ("json", "md", "html")
+FORMATS = ("json", "md", "html", "xlsx")  # xlsx is binary: report/xlsx.py, needs --out
 CASH = frozenset(str(b) for b in CASH_BASES)
 GIB = Decimal(1024) ** 3
 # Non-cash bases that one table carries whole (engine: storage estimates, queued compute, labor):

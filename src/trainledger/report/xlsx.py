@@ -1,0 +1,417 @@
+"""The batch cost sheet as an XLSX workbook (openpyxl), laid out the way financial modellers do.
+
+Sheets: README (bilingual), Summary (totals per basis and currency, native charts: GPU-hours by
+state, cost — one chart per basis, never stacked across bases), Lines (every cost line with its
+source file hash, row and rule), Assumptions (each value a defined name), Variance (the bridge as
+live formulas, the engine's exact figures beside them), Control (billed = attributed + unattributed
+per currency), Decisions (alerts and decisions of the plan).
+
+Safety: every data string goes through ``Book.text`` (stored as a string, ``quotePrefix`` set, illegal
+control characters removed): a name starting with ``=`` ``+`` ``-`` ``@`` never becomes a formula.
+Formulas come only from ``Book.formula``, which records each one (``Book.formulas``) so a test can
+check that every formula cell of the file was written by the builder.
+
+Precision: money is written from ``Decimal``. An amount of at most 15 significant digits (what a
+spreadsheet number keeps) is a number with the currency's number format; one with more digits is
+written as text, exact, and its row says so (``PRECISION``) — it is never rounded silently. Formula
+inputs (the variance parts) must be numbers: those are rounded to 15 significant digits (the row's
+note names them) and the exact decimal is kept as text in the ``exact`` columns beside them.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any
+
+from openpyxl import Workbook
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+from openpyxl.chart import BarChart, Reference
+from openpyxl.chart.series import SeriesLabel
+from openpyxl.styles import Font
+from openpyxl.utils import get_column_letter, quote_sheetname
+from openpyxl.workbook.defined_name import DefinedName
+
+from trainledger.model.money import minor_quantum
+from trainledger.report.i18n import assumption_name
+from trainledger.report.i18n import t as _t
+from trainledger.report.render import in_seed_order
+from trainledger.report.xlsx_text import L
+
+PARTS = ("plan", "actual", "price", "volume", "efficiency", "rework")
+SHEETS = ("README", "Summary", "Lines", "Assumptions", "Variance", "Control", "Decisions")
+BOLD = Font(bold=True)
+
+
+def H(key: str) -> str:
+    """A heading in both languages: 'basis / 口径'."""
+    en, zh = L[key] if key in L else (_t(key, "en"), _t(key, "zh-CN"))
+    return f"{en} / {zh}"
+
+
+def dec(value: Any) -> Decimal | None:
+    if value is None or value == "":
+        return None
+    try:
+        d = Decimal(str(value))
+    except InvalidOperation:
+        return None
+    return d if d.is_finite() else None
+
+
+SIGNIFICANT = 15  # what a spreadsheet keeps of a number (Excel: 15 significant digits)
+
+
+def float_exact(d: Decimal) -> bool:
+    """True when the decimal has at most ``SIGNIFICANT`` significant digits, so the number a
+    spreadsheet keeps is exactly what the engine computed."""
+    return abs(d) < Decimal(10) ** 15 and Decimal(nearest(d)) == d
+
+
+def nearest(d: Decimal) -> str:
+    """``d`` to ``SIGNIFICANT`` significant digits: the number a formula input holds."""
+    return format(d, f".{SIGNIFICANT}g")
+
+
+class Book:
+    """A workbook with the only two ways to put content in a cell: ``text`` and ``formula``."""
+
+    def __init__(self) -> None:
+        self.wb = Workbook()
+        self.formulas: dict[tuple[str, str], str] = {}  # (sheet, coordinate) -> formula, as written
+        self.inexact: list[tuple[str, str]] = []  # money cells written as exact text
+
+    def sheet(self, title: str):
+        ws = self.wb.active if self.wb.active.title == "Sheet" else self.wb.create_sheet()
+        ws.title = title
+        return ws
+
+    def text(self, ws, row: int, col: int, value: Any, *, bold: bool = False):
+        c = ws.cell(row=row, column=col)
+        if value is None:
+            return c
+        c.value = ILLEGAL_CHARACTERS_RE.sub("", str(value))
+        c.data_type = "s"  # never a formula, whatever the first character
+        if c.value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+            c.quotePrefix = True
+        if bold:
+            c.font = BOLD
+        return c
+
+    def number(self, ws, row: int, col: int, value: Any, fmt: str = "0.00"):
+        d = dec(value)
+        c = ws.cell(row=row, column=col)
+        if d is None:
+            return self.text(ws, row, col, value)
+        c.value = int(d) if d == d.to_integral_value() and abs(d) < 2**53 else float(nearest(d))
+        c.number_format = fmt
+        return c
+
+    def money(self, ws, row: int, col: int, value: Any, currency: str) -> bool:
+        """A money cell; False when it had to be written as exact text (``float_exact`` failed)."""
+        d = dec(value)
+        if d is None:
+            self.text(ws, row, col, value)
+            return True
+        if not float_exact(d):
+            self.text(ws, row, col, format(d, "f"))
+            self.inexact.append((ws.title, ws.cell(row=row, column=col).coordinate))
+            return False
+        self.number(ws, row, col, d, money_format(currency))
+        return True
+
+    def formula(self, ws, row: int, col: int, template: str, fmt: str = "0.00", **refs: str):
+        """The one place formulas are made: ``template`` is the builder's own text; ``refs`` are cell
+        coordinates this builder computed (checked to be plain A1 references)."""
+        for r in refs.values():
+            if not re.fullmatch(r"\$?[A-Z]{1,3}\$?[0-9]{1,7}", r):
+                raise ValueError(f"not a cell reference: {r!r}")
+        c = ws.cell(row=row, column=col)
+        c.value = "=" + template.format(**refs)
+        c.number_format = fmt
+        self.formulas[(ws.title, c.coordinate)] = c.value
+        return c
+
+
+def places(currency: str) -> int:
+    """Decimal places of the currency's minor unit (2 for a code that is not three letters)."""
+    return max(0, -minor_quantum(currency).as_tuple().exponent) if re.fullmatch(r"[A-Z]{3}", currency) else 2
+
+
+def money_format(currency: str) -> str:
+    n = places(currency)
+    num = "#,##0" + ("." + "0" * n if n else "")
+    return f'{num} "{currency}"' if re.fullmatch(r"[A-Z]{3}", currency) else num
+
+
+def ref(row: int, col: int) -> str:
+    return f"{get_column_letter(col)}{row}"
+
+
+def headings(b: Book, ws, row: int, keys: list[str]) -> None:
+    for i, k in enumerate(keys, 1):
+        b.text(ws, row, i, H(k), bold=True)
+
+
+def build_workbook(sheet: dict[str, Any], lines: list | None = None) -> Book:
+    """The workbook of one batch sheet (``report.sheet.build_sheet``) and its cost lines."""
+    sheet = in_seed_order(sheet)
+    b = Book()
+    _readme(b, sheet)
+    _summary(b, sheet, len(lines or []) + 1)
+    _lines(b, sheet, lines or [])
+    _assumptions(b, sheet)
+    _variance(b, sheet)
+    _control(b, sheet)
+    _decisions(b, sheet)
+    for ws in b.wb.worksheets:
+        for col in range(1, ws.max_column + 1):
+            ws.column_dimensions[get_column_letter(col)].width = 18
+    return b
+
+
+def write_xlsx(sheet: dict[str, Any], lines: list, out: str | Path) -> Book:
+    b = build_workbook(sheet, lines)
+    b.wb.save(str(out))
+    return b
+
+
+def _readme(b: Book, s: dict) -> None:
+    ws = b.sheet("README")
+    bt = s.get("batch") or {}
+    b.text(ws, 1, 1, f"{_t('title', 'en')} / {_t('title', 'zh-CN')}", bold=True)
+    b.text(ws, 2, 1, H("batch"))
+    b.text(ws, 2, 2, bt.get("id"))
+    b.text(ws, 2, 3, bt.get("name"))
+    b.text(ws, 3, 1, H("attribution"))
+    b.text(ws, 3, 2, s.get("attribution_id"))
+    headings(b, ws, 5, ["sheet", "what"])
+    for i, (name, key) in enumerate(zip(SHEETS, ("readme", "summary", "lines", "assumptions", "variance",
+                                                  "control", "decisions"), strict=True)):
+        b.text(ws, 6 + i, 1, name)
+        b.text(ws, 6 + i, 2, L[key][0])
+        b.text(ws, 6 + i, 3, L[key][1])
+    for i, key in enumerate(("bases", "evidence_levels", "verify", "precision", "price_version")):
+        b.text(ws, 14 + 2 * i, 1, L[key][0])
+        b.text(ws, 15 + 2 * i, 1, L[key][1])
+
+
+def _summary(b: Book, s: dict, last: int) -> None:
+    """Totals as the engine states them; beside each, the same total as a live SUMIFS over Lines and a
+    check that the two agree at the currency's minor unit."""
+    ws = b.sheet("Summary")
+    headings(b, ws, 1, ["basis", "evidence", "currency", "low", "expected", "high", "note", "from_lines", "check"])
+    col = lambda c: f"Lines!${c}$2:${c}${last}"  # noqa: E731 - the builder's own range text
+    sumifs = f"SUMIFS({col('T')},{col('B')},{{basis}},{col('C')},{{evidence}},{col('G')},{{cur}})"
+    rows_of: dict[str, list[int]] = {}
+    row = 2
+    for r in s.get("totals_by_basis") or []:
+        cur = r.get("currency", "")
+        b.text(ws, row, 1, r.get("basis"))
+        b.text(ws, row, 2, r.get("evidence"))
+        b.text(ws, row, 3, cur)
+        exact = all([b.money(ws, row, 4 + i, r.get(k), cur) for i, k in enumerate(("low", "expected", "high"))])
+        if not exact:
+            b.text(ws, row, 7, H("PRECISION"))
+        if last > 1:
+            fmt = money_format(cur)
+            b.formula(ws, row, 8, sumifs, fmt, basis=ref(row, 1), evidence=ref(row, 2), cur=ref(row, 3))
+            if ws.cell(row=row, column=5).data_type == "n":
+                b.formula(ws, row, 9, f"ROUND({{sum}},{places(cur)})-{{total}}", "0.00",
+                          sum=ref(row, 8), total=ref(row, 5))
+        rows_of.setdefault(r.get("basis", ""), []).append(row)
+        row += 1
+    row += 1
+    anchor = row
+    b.text(ws, row, 1, H("chart_hours"), bold=True)
+    headings(b, ws, row + 1, ["state", "basis", "gpu_hours"])
+    first = row + 2
+    for r in s.get("compute_by_state") or []:
+        row += 1
+        b.text(ws, row + 1, 1, r.get("state"))
+        b.text(ws, row + 1, 2, r.get("basis"))
+        b.number(ws, row + 1, 3, r.get("gpu_hours"), "#,##0.00")
+    last = row + 1
+    if last >= first:
+        ch = BarChart()
+        ch.type, ch.title = "col", H("chart_hours")
+        ch.y_axis.title = H("gpu_hours")
+        ch.add_data(Reference(ws, min_col=3, min_row=first - 1, max_row=last), titles_from_data=True)
+        ch.set_categories(Reference(ws, min_col=1, min_row=first, max_row=last))
+        ws.add_chart(ch, f"K{anchor}")
+    # cost: one chart per basis (its evidence × currency rows; low / expected / high side by side)
+    for n, (basis, rows) in enumerate(rows_of.items()):
+        if any(ws.cell(row=r, column=5).data_type == "s" for r in rows):
+            continue  # an exact-text amount cannot be charted without rounding it
+        ch = BarChart()
+        ch.type, ch.grouping = "col", "clustered"
+        en, zh = L["chart_cost"]
+        ch.title = f"{en.format(b=basis)} / {zh.format(b=basis)}"
+        r0, r1 = min(rows), max(rows)  # in seed order a basis's rows are adjacent
+        ch.add_data(Reference(ws, min_col=4, max_col=6, min_row=r0, max_row=r1), titles_from_data=False)
+        ch.set_categories(Reference(ws, min_col=2, max_col=3, min_row=r0, max_row=r1))
+        for ser, name in zip(ch.series, ("low", "expected", "high"), strict=True):
+            ser.tx = SeriesLabel(v=H(name))
+        ws.add_chart(ch, f"K{anchor + 16 * (n + 1)}")
+
+
+def _lines(b: Book, s: dict, lines: list) -> None:
+    ws = b.sheet("Lines")
+    jobs = {r.get("id"): r.get("job") for r in s.get("runs") or []}
+    cols = ["category", "basis", "evidence", "low", "expected", "high", "currency", "quantity", "unit", "run",
+            "job", "detail", "source_kind", "source_sha256", "row", "rule", "reason", "note", "quantity_exact",
+            "for_formulas"]
+    headings(b, ws, 1, cols)
+    for i, ln in enumerate(lines, 2):
+        cur = ln.amount.currency
+        b.text(ws, i, 1, ln.category)
+        b.text(ws, i, 2, str(ln.basis))
+        b.text(ws, i, 3, str(ln.evidence))
+        exact = all([b.money(ws, i, 4 + k, getattr(ln.amount, f), cur) for k, f in enumerate(("low", "expected",
+                                                                                              "high"))])
+        b.text(ws, i, 7, cur)
+        if ln.quantity is not None:
+            q = Decimal(ln.quantity)
+            b.number(ws, i, 8, q, "#,##0.0000")  # a quantity, not money: 15 digits, exact text beside
+            b.text(ws, i, 19, format(q, "f"))
+        b.text(ws, i, 9, ln.unit)
+        b.text(ws, i, 10, ln.run_id)
+        b.text(ws, i, 11, jobs.get(ln.run_id))
+        b.text(ws, i, 12, ln.detail)
+        p = ln.provenance
+        b.text(ws, i, 13, p.source_kind)
+        b.text(ws, i, 14, p.source_sha256)
+        b.number(ws, i, 15, p.row, "0")
+        b.text(ws, i, 16, p.rule)
+        b.text(ws, i, 17, ln.reason)
+        if not exact:
+            b.text(ws, i, 18, H("PRECISION"))
+        b.number(ws, i, 20, ln.amount.expected, money_format(cur))  # 15 significant digits, for SUMIFS
+    ws.freeze_panes = "A2"
+
+
+def _slug(name: str) -> str:
+    s = re.sub(r"[^A-Za-z0-9]+", "_", name).strip("_").lower()
+    return "asm_" + (s or "x")
+
+
+def _assumptions(b: Book, s: dict) -> None:
+    ws = b.sheet("Assumptions")
+    headings(b, ws, 1, ["name", "low", "high", "value", "unit", "owner", "evidence", "source", "defined_name"])
+    used: set[str] = set()
+    for i, a in enumerate(s.get("assumptions") or [], 2):
+        name = str(a.get("name", ""))
+        zh = assumption_name(name, "zh-CN")
+        b.text(ws, i, 1, name if zh == name else f"{name} / {zh}")
+        base = _slug(name)
+        while base in used:
+            base += "_"
+        used.add(base)
+        names = []
+        for col, key in ((2, "low"), (3, "high")):
+            if dec(a.get(key)) is not None:
+                b.number(ws, i, col, a[key], "General")
+                names.append((f"{base}_{key}", col))
+        val = a.get("value")
+        if val or a.get("value_zh"):
+            b.text(ws, i, 4, " / ".join(x for x in (val, a.get("value_zh")) if x))
+            names.append((base, 4))
+        b.text(ws, i, 5, a.get("unit"))
+        b.text(ws, i, 6, a.get("owner"))
+        b.text(ws, i, 7, a.get("evidence"))
+        b.text(ws, i, 8, a.get("source"))
+        for dn, col in names:
+            target = f"{quote_sheetname(ws.title)}!${get_column_letter(col)}${i}"
+            b.wb.defined_names[dn] = DefinedName(dn, attr_text=target)
+        b.text(ws, i, 9, ", ".join(n for n, _ in names))
+
+
+def _variance(b: Book, s: dict) -> None:
+    ws = b.sheet("Variance")
+    pva = s.get("plan_vs_actual")
+    if not pva:
+        b.text(ws, 1, 1, H("no_plan"))
+        return
+    cols = ["basis", "currency", *PARTS]
+    headings(b, ws, 1, cols)
+    n = len(cols)
+    extra = ["delta", "computed", "parts_sum", "computed", "check", "note"]
+    for k, key in enumerate(extra):
+        b.text(ws, 1, n + 1 + k, H(key), bold=True)
+    for k, p in enumerate(PARTS):
+        b.text(ws, 1, n + 7 + k, f"{H('exact')}: {p}", bold=True)
+    for i, v in enumerate(pva.get("variance") or [], 2):
+        cur = v.get("currency", "")
+        b.text(ws, i, 1, v.get("basis"))
+        b.text(ws, i, 2, cur)
+        rounded = []
+        for k, p in enumerate(PARTS):
+            d = dec(v.get(p)) or Decimal(0)
+            b.number(ws, i, 3 + k, d, money_format(cur))
+            b.text(ws, i, n + 7 + k, format(d, "f"))
+            if not float_exact(d):
+                rounded.append(p)
+        c = {p: ref(i, 3 + k) for k, p in enumerate(PARTS)}
+        b.formula(ws, i, n + 1, "{actual}-{plan}", money_format(cur), actual=c["actual"], plan=c["plan"])
+        b.money(ws, i, n + 2, (dec(v.get("actual")) or 0) - (dec(v.get("plan")) or 0), cur)
+        b.formula(ws, i, n + 3, "{price}+{volume}+{efficiency}+{rework}", money_format(cur),
+                  **{p: c[p] for p in ("price", "volume", "efficiency", "rework")})
+        b.money(ws, i, n + 4, sum((dec(v.get(p)) or Decimal(0) for p in PARTS[2:]), Decimal(0)), cur)
+        b.formula(ws, i, n + 5, "ROUND({d}-{p},2)", "0.00", d=ref(i, n + 1), p=ref(i, n + 3))
+        if rounded:
+            en, zh = L["rounded"]
+            b.text(ws, i, n + 6, f"{en.format(f=', '.join(rounded))} / {zh.format(f=', '.join(rounded))}")
+
+
+def _control(b: Book, s: dict) -> None:
+    ws = b.sheet("Control")
+    c = s.get("conservation") or {}
+    row = 1
+    for title, key in ((H("control"), "by_currency"), (H("amortized"), "amortized_by_currency")):
+        recs = c.get(key) or []
+        if not recs and key != "by_currency":
+            continue
+        b.text(ws, row, 1, title, bold=True)
+        headings(b, ws, row + 1, ["currency", "billed_total", "attributed", "unattributed", "formula", "computed"])
+        row += 2
+        for r in recs:
+            cur = r.get("currency", "")
+            b.text(ws, row, 1, cur)
+            for k, f in enumerate(("billed_total", "attributed", "unattributed")):
+                b.money(ws, row, 2 + k, r.get(f), cur)
+            b.formula(ws, row, 5, "ROUND({billed}-({attributed}+{unattributed}),2)", money_format(cur),
+                      billed=ref(row, 2), attributed=ref(row, 3), unattributed=ref(row, 4))
+            b.money(ws, row, 6, r.get("difference"), cur)
+            row += 1
+        row += 1
+    b.text(ws, row, 1, c.get("rounding"))
+    b.text(ws, row + 1, 1, c.get("rounding_zh"))
+
+
+def _decisions(b: Book, s: dict) -> None:
+    ws = b.sheet("Decisions")
+    pva = s.get("plan_vs_actual") or {}
+    b.text(ws, 1, 1, H("decisions"), bold=True)
+    headings(b, ws, 2, ["id", "kind", "text", "open"])
+    row = 3
+    for a in pva.get("alerts") or []:
+        text = a.get("text") or {}
+        b.number(ws, row, 1, a.get("id"), "0")
+        b.text(ws, row, 2, a.get("kind"))
+        b.text(ws, row, 3, " / ".join(x for x in (text.get("en"), text.get("zh-CN")) if x))
+        b.text(ws, row, 4, "yes / 是" if a.get("open") else "no / 否")
+        row += 1
+    row += 1
+    headings(b, ws, row, ["id", "action", "verdict", "by", "approver", "next_review", "reason"])
+    for d in pva.get("decisions") or []:
+        row += 1
+        b.number(ws, row, 1, d.get("id"), "0")
+        b.text(ws, row, 2, str(d.get("action")) + (f" → {d['child_batch']}" if d.get("child_batch") else ""))
+        b.text(ws, row, 3, (d.get("verdict") or {}).get("action"))
+        b.text(ws, row, 4, d.get("by"))
+        b.text(ws, row, 5, d.get("approver"))
+        b.text(ws, row, 6, d.get("next_review"))
+        b.text(ws, row, 7, d.get("reason"))
+    if not pva:
+        b.text(ws, row + 1, 1, H("none"))

@@ -1,0 +1,58 @@
+"""The workbook's own words (report/xlsx.py) in English and Simplified Chinese; column names shared
+with the other renderers come from i18n.py."""
+
+from __future__ import annotations
+
+L: dict[str, tuple[str, str]] = {
+    "readme": ("README", "说明"),
+    "summary": ("Summary: totals per basis and currency", "汇总：按口径与币种"),
+    "lines": ("Lines: every cost line of the batch", "明细：本批次每一条成本行"),
+    "assumptions": ("Assumptions: each value is a named cell", "假设：每个取值都是命名单元格"),
+    "variance": ("Variance bridge (live formulas)", "偏差桥（实时公式）"),
+    "control": ("Control: billed = attributed + unattributed", "控制：账单 = 已归属 + 未归属"),
+    "decisions": ("Alerts and decisions", "预警与决策"),
+    "bases": ("Bases are never summed: billed cash, queued opportunity value, internal labor and"
+              " storage estimates are different things; each has its own rows and its own chart.",
+              "不同口径从不相加：账单现金、排队机会价值、内部人力与存储估算是不同的东西，各有各的行和图。"),
+    "evidence_levels": ("Evidence levels: contract (a contract or bill), measured (task and storage records),"
+                        " assumed (a plan or estimate still to be confirmed — it has an owner).",
+                        "证据等级：contract 合同/账单；measured 任务与存储记录；"
+                        "assumed 待确认的计划或估算（有待确认人）。"),
+    "verify": ("How to verify: every line names its source file (SHA-256) and 1-based data row; re-import that"
+               " file and find the row. Formula cells recompute; the 'computed' column beside each is the"
+               " engine's exact decimal — the two must agree. Control must show 0.00.",
+               "如何核对：每一行都给出来源文件（SHA-256）与数据行号（从 1 起），重新导入该文件即可找到该行。"
+               "公式单元格会重算，旁边的“计算值”列是引擎的精确小数，两者应一致。控制表必须显示 0.00。"),
+    "precision": ("Amounts with more than 15 significant digits (what a spreadsheet number keeps) are written"
+                  " as exact text and marked; formula inputs are rounded to 15 significant digits, the exact"
+                  " decimal beside them.",
+                  "有效数字超过 15 位（电子表格数字所能保存的位数）的金额以精确文本写出并标注；公式的输入"
+                  "四舍五入到 15 位有效数字，精确小数列在旁边。"),
+    "price_version": ("Price version: cost lines record the rule that priced them, not a price-book version;"
+                      " the attribution id identifies the run of the engine.",
+                      "价格版本：成本行记录的是定价规则而非价目表版本；归属 ID 标识引擎的那一次运行。"),
+    "sheet": ("sheet", "工作表"), "what": ("what it holds", "内容"),
+    "category": ("category", "类别"), "quantity": ("quantity", "数量"), "unit": ("unit", "单位"),
+    "detail": ("detail", "明细"), "source_kind": ("source kind", "来源类型"),
+    "source_sha256": ("source file SHA-256", "来源文件 SHA-256"), "row": ("row", "行号"),
+    "rule": ("rule", "规则"), "note": ("note", "备注"), "defined_name": ("defined name", "命名单元格"),
+    "formula": ("formula", "公式"), "computed": ("computed (engine)", "计算值（引擎）"),
+    "delta": ("actual − plan", "实际 − 计划"), "parts_sum": ("price + volume + efficiency + rework",
+                                                          "价格 + 工作量 + 效率 + 返工"),
+    "check": ("check (must be 0.00)", "校验（必须为 0.00）"), "exact": ("exact", "精确值"),
+    "attribution": ("attribution id", "归属 ID"), "batch": ("batch", "批次"),
+    "chart_hours": ("GPU-hours by state", "各状态卡时"), "chart_cost": ("Cost, basis: {b}", "成本，口径：{b}"),
+    "PRECISION": ("exact decimal kept as text (more than 15 significant digits)",
+                  "精确小数以文本保存（有效数字超过 15 位）"),
+    "rounded": ("formula input rounded to 15 significant digits: {f}", "公式输入四舍五入到 15 位有效数字：{f}"),
+    "from_lines": ("expected, from Lines (live SUMIFS)", "预期，来自明细（实时 SUMIFS）"),
+    "for_formulas": ("expected, 15 significant digits (for formulas)", "预期，15 位有效数字（供公式）"),
+    "quantity_exact": ("quantity, exact", "数量（精确值）"), "kind": ("kind", "类型"),
+    "text": ("text", "内容"), "open": ("open", "未关闭"), "id": ("id", "编号"),
+    "action": ("action", "动作"), "by": ("by", "决策人"), "approver": ("approver", "批准人"),
+    "verdict": ("rule verdict", "规则建议"), "reason": ("reason", "原因"), "next_review": ("next review", "下次复核"),
+    "no_plan": ("no plan for this batch: no variance bridge", "本批次没有计划：无偏差桥"),
+    "plan": ("plan", "计划"), "actual": ("actual", "实际"), "price": ("price", "价格"),
+    "volume": ("volume", "工作量"), "efficiency": ("efficiency", "效率"), "rework": ("rework", "返工"),
+    "none": ("none", "无"), "amortized": ("amortized view (EffectiveCost)", "摊销视图（EffectiveCost）"),
+}

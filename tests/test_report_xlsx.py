@@ -1,0 +1,257 @@
+"""The XLSX workbook of a batch sheet, read back with openpyxl: formulas only from the builder, and
+recomputing them from the exact decimals gives the engine's figures; hostile names stay text."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from decimal import ROUND_HALF_EVEN, Decimal
+from pathlib import Path
+
+import openpyxl
+import pytest
+from click.testing import CliRunner
+
+from trainledger.report import xlsx
+from trainledger.service import Workspace
+
+BATCHES = ("csa-sft-2026-11-a", "csa-sft-2026-11-b")
+HOSTILE = ["=HYPERLINK(\"http://evil\",\"x\")", "+1+1", "-2+3", "@SUM(A1:A9)", "=cmd|' /C calc'!A0"]
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory) -> Path:
+    from trainledger.cli.demo_cmd import run_demo
+    from trainledger.demo import DEFAULT_SEED
+
+    root = tmp_path_factory.mktemp("xlsx-demo")
+    run_demo(root, DEFAULT_SEED, echo=lambda *a, **k: None)
+    return root
+
+
+@pytest.fixture(scope="module")
+def data(demo):
+    with Workspace.open(demo) as wsp:
+        return {b: (wsp.sheet(b), wsp.ledger.cost_lines(b)) for b in BATCHES}
+
+
+def _write(tmp_path, sheet, lines, name="b.xlsx"):
+    out = tmp_path / name
+    book = xlsx.write_xlsx(sheet, lines, out)
+    return book, openpyxl.load_workbook(out)
+
+
+def _exact(cell) -> Decimal:
+    """A cell as the decimal it stands for: exact text as is, a number through its shortest repr."""
+    v = cell.value
+    return Decimal(v) if isinstance(v, str) else Decimal(repr(v))
+
+
+def _evaluate(ws, formula: str, exact_of) -> Decimal:
+    """Evaluate the builder's small formulas (+, -, ROUND) in Decimal, each reference read through
+    ``exact_of`` — the check that a formula points at the cells it should."""
+    expr = re.sub(r"\$?([A-Z]{1,3})\$?([0-9]+)", lambda m: f"D({str(exact_of(ws, m.group(0)))!r})", formula[1:])
+    rnd = lambda x, n: x.quantize(Decimal(1).scaleb(-n), ROUND_HALF_EVEN)  # noqa: E731
+    assert re.fullmatch(r"[D()'0-9.\-+,ROUND E]*", expr), expr
+    return eval(expr, {"__builtins__": {}}, {"D": Decimal, "ROUND": rnd})  # noqa: S307 - checked above
+
+
+def _all_formulas(wb) -> dict[tuple[str, str], str]:
+    return {(ws.title, c.coordinate): c.value for ws in wb.worksheets for row in ws.iter_rows() for c in row
+            if c.data_type == "f"}
+
+
+def test_demo_writes_a_workbook_per_batch(demo):
+    for b in BATCHES:
+        wb = openpyxl.load_workbook(demo / "reports" / f"{b}.xlsx")
+        assert wb.sheetnames == list(xlsx.SHEETS)
+        assert wb["README"]["B2"].value == b
+
+
+@pytest.mark.parametrize("batch", BATCHES)
+def test_every_formula_cell_comes_from_the_builder(tmp_path, data, batch):
+    book, wb = _write(tmp_path, *data[batch])
+    found = _all_formulas(wb)
+    assert found, "the workbook has live formulas"
+    assert found == book.formulas  # same cells, same text: nothing else in the file is a formula
+    assert {sheet for sheet, _ in found} == {"Summary", "Variance", "Control"}
+
+
+@pytest.mark.parametrize("batch", BATCHES)
+def test_variance_formulas_recompute_to_the_engines_decimals(tmp_path, data, batch):
+    sheet, lines = data[batch]
+    _, wb = _write(tmp_path, sheet, lines)
+    ws = wb["Variance"]
+    head = [c.value for c in ws[1]]
+    col = {p: head.index(f"{xlsx.H('exact')}: {p}") + 1 for p in xlsx.PARTS}
+    inputs = {openpyxl.utils.get_column_letter(3 + k): p for k, p in enumerate(xlsx.PARTS)}
+
+    def exact_of(ws, ref):  # a formula input, read through its exact-text column
+        letter, row = re.fullmatch(r"([A-Z]+)([0-9]+)", ref).groups()
+        if letter in inputs:
+            return Decimal(ws.cell(row=int(row), column=col[inputs[letter]]).value)
+        return _evaluate(ws, ws[ref].value, exact_of)  # a formula over formulas
+
+    rows = sheet["plan_vs_actual"]["variance"]
+    assert len(rows) == ws.max_row - 1
+    for i, v in enumerate(rows, 2):
+        parts = {p: Decimal(v[p]) for p in xlsx.PARTS}
+        assert ws.cell(row=i, column=1).value == v["basis"] and ws.cell(row=i, column=2).value == v["currency"]
+        for k, p in enumerate(xlsx.PARTS):  # number cells: the exact text to 15 significant digits
+            assert ws.cell(row=i, column=3 + k).value == float(format(parts[p], ".15g"))
+            assert Decimal(ws.cell(row=i, column=col[p]).value) == parts[p]
+        delta, computed_delta, total, computed_total, check = (ws.cell(row=i, column=9 + k) for k in range(5))
+        assert delta.value == f"=D{i}-C{i}" and total.value == f"=E{i}+F{i}+G{i}+H{i}"
+        assert _exact(computed_delta) == parts["actual"] - parts["plan"] == _evaluate(ws, delta.value, exact_of)
+        engine_total = parts["price"] + parts["volume"] + parts["efficiency"] + parts["rework"]
+        assert _exact(computed_total) == engine_total == _evaluate(ws, total.value, exact_of)
+        assert _evaluate(ws, check.value, exact_of) == Decimal("0.00")
+
+
+@pytest.mark.parametrize("batch", BATCHES)
+def test_control_formula_references_the_engines_figures(tmp_path, data, batch):
+    sheet, lines = data[batch]
+    _, wb = _write(tmp_path, sheet, lines)
+    ws = wb["Control"]
+    recs = sheet["conservation"]["by_currency"]
+    assert recs
+    for i, r in enumerate(recs, 3):
+        assert ws.cell(row=i, column=1).value == r["currency"]
+        for k, f in enumerate(("billed_total", "attributed", "unattributed"), 2):
+            assert _exact(ws.cell(row=i, column=k)) == Decimal(r[f])
+        assert ws.cell(row=i, column=5).value == f"=ROUND(B{i}-(C{i}+D{i}),2)"
+        assert _evaluate(ws, ws.cell(row=i, column=5).value, lambda ws, ref: _exact(ws[ref])) == Decimal("0.00")
+        assert _exact(ws.cell(row=i, column=6)) == Decimal(r["difference"]) == Decimal("0.00")
+
+
+def test_lines_carry_provenance_and_exact_amounts(tmp_path, data):
+    sheet, lines = data["csa-sft-2026-11-b"]
+    book, wb = _write(tmp_path, sheet, lines)
+    ws = wb["Lines"]
+    assert ws.max_row == len(lines) + 1
+    inexact = 0
+    for i, ln in enumerate(lines, 2):
+        row = [c for c in ws[i]]
+        assert row[13].value == ln.provenance.source_sha256 and row[14].value == ln.provenance.row
+        assert row[15].value == ln.provenance.rule and row[1].value == str(ln.basis)
+        for k, f in enumerate(("low", "expected", "high"), 3):
+            assert _exact(row[k]) == getattr(ln.amount, f)  # exact, whether number or text
+        if any(row[k].data_type == "s" for k in (3, 4, 5)):
+            inexact += 1
+            assert row[17].value == xlsx.H("PRECISION")
+        else:
+            assert row[4].number_format.endswith(f'"{ln.currency}"')
+    assert inexact == len({(t, c[1:]) for t, c in book.inexact if t == "Lines"})
+
+
+def test_assumptions_are_defined_names(tmp_path, data):
+    sheet, lines = data["csa-sft-2026-11-a"]
+    _, wb = _write(tmp_path, sheet, lines)
+    ws = wb["Assumptions"]
+    by_name = {}
+    for a in sheet["assumptions"]:
+        base = xlsx._slug(a["name"])
+        for key in ("low", "high"):
+            if a.get(key) is not None:
+                by_name[f"{base}_{key}"] = Decimal(a[key])
+    assert len(by_name) >= 10
+    for name, value in by_name.items():
+        title, coord = next(wb.defined_names[name].destinations)
+        assert title == "Assumptions"
+        assert _exact(ws[coord]) == value
+        assert ws.cell(row=ws[coord].row, column=6).value  # its owner stands beside it
+
+
+def test_hostile_names_stay_text(tmp_path, data):
+    sheet, lines = data["csa-sft-2026-11-a"]
+    sheet = dict(sheet, batch=dict(sheet["batch"], id=HOSTILE[0], name=HOSTILE[1]),
+                 runs=[dict(r, job=HOSTILE[2], id=HOSTILE[3]) for r in sheet["runs"]],
+                 assumptions=[dict(a, owner=HOSTILE[3]) for a in sheet["assumptions"]],
+                 totals_by_basis=[dict(t, evidence=HOSTILE[4]) for t in sheet["totals_by_basis"]])
+    lines = [dataclasses.replace(ln, detail=HOSTILE[4], run_id=ln.run_id and HOSTILE[3]) for ln in lines]
+    book, wb = _write(tmp_path, sheet, lines)
+    assert _all_formulas(wb) == book.formulas
+    seen = set()
+    for ws in wb.worksheets:
+        for row in ws.iter_rows():
+            for c in row:
+                if c.value in HOSTILE:
+                    assert c.data_type == "s" and c.quotePrefix, (ws.title, c.coordinate)
+                    seen.add(c.value)
+    assert seen == set(HOSTILE)
+    assert wb["README"]["B2"].value == HOSTILE[0]
+
+
+def test_text_never_becomes_a_formula_even_for_control_characters(tmp_path):
+    book = xlsx.Book()
+    ws = book.sheet("T")
+    book.text(ws, 1, 1, "=1+1\x07")
+    book.wb.save(tmp_path / "t.xlsx")
+    c = openpyxl.load_workbook(tmp_path / "t.xlsx")["T"]["A1"]
+    assert (c.value, c.data_type) == ("=1+1", "s")
+    with pytest.raises(ValueError):
+        book.formula(ws, 1, 2, "{a}+1", a="A1);CMD(")
+
+
+def test_both_languages_and_charts(tmp_path, data):
+    sheet, lines = data["csa-sft-2026-11-b"]
+    _, wb = _write(tmp_path, sheet, lines)
+    readme = [c.value for row in wb["README"].iter_rows() for c in row if c.value]
+    for key in ("bases", "evidence_levels", "verify"):
+        assert xlsx.L[key][0] in readme and xlsx.L[key][1] in readme
+    assert wb["Summary"]["A1"].value == "basis / 口径"
+    charts = wb["Summary"]._charts
+    bases = {t["basis"] for t in sheet["totals_by_basis"]}
+    assert len(charts) == 1 + len(bases)  # GPU-hours by state, then one cost chart per basis
+    assert all(len(ch.series) in (1, 3) for ch in charts)
+
+
+def test_money_is_never_rounded_silently():
+    assert xlsx.float_exact(Decimal("282600.97"))
+    assert not xlsx.float_exact(Decimal("0.4799999999999999999999999999"))
+    assert not xlsx.float_exact(Decimal("221439.204953050402226688"))
+    book = xlsx.Book()
+    ws = book.sheet("M")
+    assert book.money(ws, 1, 1, "0.4799999999999999999999999999", "CNY") is False
+    assert ws["A1"].value == "0.4799999999999999999999999999" and book.inexact == [("M", "A1")]
+    assert book.money(ws, 2, 1, "1234.5", "JPY") is True
+    assert ws["A2"].number_format == '#,##0 "JPY"'
+
+
+def test_cli_requires_out_for_xlsx(demo, tmp_path):
+    from trainledger.cli import cli
+
+    r = CliRunner().invoke(cli, ["--workspace", str(demo), "sheet", BATCHES[0], "--format", "xlsx"])
+    assert r.exit_code == 2 and "--out" in r.output
+    out = tmp_path / "a.xlsx"
+    r = CliRunner().invoke(cli, ["--workspace", str(demo), "sheet", BATCHES[0], "--format", "xlsx",
+                                 "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    assert openpyxl.load_workbook(out)["README"]["B2"].value == BATCHES[0]
+
+
+@pytest.mark.parametrize("batch", BATCHES)
+def test_summary_totals_are_live_sums_over_lines(tmp_path, data, batch):
+    """Summary's SUMIFS, evaluated over the lines' exact amounts, gives the engine's total (cash:
+    every digit; estimates: the engine's minor-unit rounding), and its check cell comes to 0.00."""
+    sheet, lines = data[batch]
+    _, wb = _write(tmp_path, sheet, lines)
+    ws, lw = wb["Summary"], wb["Lines"]
+    n = len(lines) + 1
+    for r in lw.iter_rows(min_row=2):  # what SUMIFS adds: each exact amount to 15 significant digits
+        assert r[19].value == float(format(_exact(r[4]), ".15g"))
+    for i, t in enumerate(xlsx.in_seed_order(sheet)["totals_by_basis"], 2):
+        f = ws.cell(row=i, column=8).value
+        assert f == (f"=SUMIFS(Lines!$T$2:$T${n},Lines!$B$2:$B${n},A{i},Lines!$C$2:$C${n},B{i},"
+                     f"Lines!$G$2:$G${n},C{i})")
+        key = (ws[f"A{i}"].value, ws[f"B{i}"].value, ws[f"C{i}"].value)
+        assert key == (t["basis"], t["evidence"], t["currency"])
+        total = sum((_exact(r[4]) for r in lw.iter_rows(min_row=2) if (r[1].value, r[2].value, r[6].value) == key),
+                    Decimal(0))
+        engine = Decimal(t["expected"])
+        q = Decimal(1).scaleb(-xlsx.places(t["currency"]))
+        assert _exact(ws.cell(row=i, column=5)) == engine
+        assert (total if t["cash"] else total.quantize(q, ROUND_HALF_EVEN)) == engine
+        check = ws.cell(row=i, column=9).value
+        assert check == f"=ROUND(H{i},{xlsx.places(t['currency'])})-E{i}"
+        assert total.quantize(q, ROUND_HALF_EVEN) - engine == 0
