@@ -15,6 +15,7 @@ from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
+from trainledger import fmt
 from trainledger.demo import config
 from trainledger.demo.scenario import BATCH_A, BATCH_B
 from trainledger.review.baseline import spread
@@ -119,7 +120,7 @@ def before_attribution(wsp, directory: Path, echo) -> None:
     wsp.sync_config()
     if not review_repo.plan_versions(wsp.ledger, BATCH_A):
         _id, plan = service.make_plan(wsp, BATCH_A, str(spec), reason="first baseline (demo)", author="wang.lei")
-        totals = "; ".join(f"{b} {v.expected.quantize(1)} {c}" for (b, c), v in sorted(plan.totals().items()))
+        totals = "; ".join(f"{b} {fmt.amount(v.expected, c)} {c}" for (b, c), v in sorted(plan.totals().items()))
         echo(f"  plan {BATCH_A} v{plan.version}: {totals}")
 
 
@@ -148,11 +149,11 @@ def after_attribution(wsp, echo) -> None:
                    f" {wsp.config.batch(BATCH_B).max_rounds} / {plan_a.max_rounds}) / 沿用 A 的实测效率、返工与价格，"
                    "工作量按最大轮数比例放大")
         service.check(wsp, BATCH_B)
-        echo(f"  plan {BATCH_B} v{plan.version} from the review of {BATCH_A}: work {work.expected} Mtoken")
+        echo(f"  plan {BATCH_B} v{plan.version} from the review of {BATCH_A}: work {fmt.quantity(work.expected, 2)} Mtoken")
     rv = service.review(wsp, BATCH_A)
     for v in rv["variance"]:
         if v["basis"] == "billed":
-            r = {k: Decimal(v[k]).quantize(Decimal("0.01")) for k in ("plan", "actual", *PARTS)}
+            r = {k: fmt.amount(Decimal(v[k]), v["currency"]) for k in ("plan", "actual", *PARTS)}
             echo(f"  review {BATCH_A} {v['currency']}: actual {r['actual']} − plan {r['plan']} = price {r['price']}"
                  f" + volume {r['volume']} + efficiency {r['efficiency']} + rework {r['rework']} (rounded; exact in"
                  " review --json)")
