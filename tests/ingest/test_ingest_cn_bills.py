@@ -144,3 +144,16 @@ def test_gb18030_export_with_mostly_ascii_rows_is_recognised(lake, write):
     text = header + "".join(ascii_row.format(i) for i in range(3000))
     res = run("aliyun", write("big.csv", text.encode("gb18030")), lake, import_date="2026-11-20")
     assert (res.rows_read, res.accepted) == (3000, 3000)
+
+
+def test_a_carriage_return_before_a_header_is_no_traceback(tmp_path):
+    """Found by the FOCUS fuzz test: a stray CR and a non-UTF-8 byte before a header crashed the
+    GB18030 header re-read of the Chinese bill presets while another kind asked what the file is."""
+    from trainledger.ingest import looks_like
+
+    path = tmp_path / "bill.csv"
+    header = "AvailabilityZone-BilledCost,BillingAccountId,BillingCurrency,ChargePeriodStart\n"
+    row = "cn-wulanchabu-b,288.00,1498327710643215,杭州知言科技有限公司（示例）,CNY\n"
+    path.write_bytes(b"\r\x8a" + header.encode() + row.encode() * 3)
+    description, kind = looks_like(path)
+    assert kind is None and description

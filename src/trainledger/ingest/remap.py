@@ -289,7 +289,10 @@ def _header_as(path: Path, encoding: str, delimiter: str) -> tuple[str, ...] | N
                     line = raw.decode(encoding)
                 except UnicodeDecodeError:
                     return None
-                return tuple(h.strip() for h in next(csv.reader([line], delimiter=delimiter), []))
+                try:
+                    return tuple(h.strip() for h in next(csv.reader([line], delimiter=delimiter), []))
+                except csv.Error:  # a stray carriage return inside the header: no header to read
+                    return None
     return None
 
 
