@@ -178,3 +178,15 @@ def test_communication_lowers_utilisation(book):
 def test_bad_values_are_refused(key, value):
     with pytest.raises(BadInput, match=key):
         build_spec({"task": "pretrain", "params": "7B", "tokens": "1T", "gpu": "h100-80gb", key: value})
+
+
+def test_ep_is_capped_at_the_gpu_count():
+    from trainledger.estimate.interconnect import moe_plan
+
+    spec = build_spec(dict(task="pretrain", params="47B", active_params="13B", tokens="1T", gpu="h100-80gb", ep=64))
+    shape = ModelShape(47e9, 13e9, 32, 4096, 32, 32000, 14336, False)
+    assert moe_plan(spec, shape, 16).ep == 16
+    assert moe_plan(spec, shape, 128).ep == 64
+    default = build_spec(dict(task="pretrain", params="47B", active_params="13B", tokens="1T", gpu="h100-80gb"))
+    assert moe_plan(default, shape, 4).ep == 4 and moe_plan(default, shape, 64).ep == 8
+    assert moe_plan(default, shape, 64).moe_layers == 32 and moe_plan(default, shape, 64).top_k == 2

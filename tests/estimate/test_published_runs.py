@@ -14,7 +14,9 @@ limits, and the test fails if a change silently moves them inside (update the no
 ``test_validation_figures_meet_their_goals`` prints where every run lands and the three figures
 (coverage of P10-P90, median |ln(P50 / published)|, median P90 / P10) and checks them against the
 goals. The MFU prior holds steady-state figures only (data/mfu.toml ``all_in`` lists the all-in
-ones apart), so the overhead is counted once.
+ones apart), so the overhead is counted once. The MoE runs give their published layout (top_k,
+ep, moe_layers, ep_overlap: facts of the papers cited, not fitted values) for the all-to-all model
+of estimate/interconnect.py.
 """
 
 from __future__ import annotations
