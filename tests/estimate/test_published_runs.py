@@ -14,7 +14,9 @@ limits, and the test fails if a change silently moves them inside (update the no
 ``test_validation_figures_meet_their_goals`` prints where every run lands and the three figures
 (coverage of P10-P90, median |ln(P50 / published)|, median P90 / P10) and checks them against the
 goals. The MFU prior holds steady-state figures only (data/mfu.toml ``all_in`` lists the all-in
-ones apart), so the overhead is counted once.
+ones apart), so the overhead is counted once. The MoE runs give their published layout (top_k,
+ep, moe_layers, ep_overlap: facts of the papers cited, not fitted values) for the all-to-all model
+of estimate/interconnect.py.
 """
 
 from __future__ import annotations
@@ -55,8 +57,14 @@ DEEPSEEK_V3 = (
         layers=61,
         hidden=7168,
         vocab=129280,
+        top_k=8,
+        ep=64,
+        moe_layers=58,
+        ep_overlap="full",
     ),
-    "DeepSeek-AI 2024, arXiv:2412.19437 Table 1: 2.788M H800 GPU-hours (180K per trillion tokens)",
+    "DeepSeek-AI 2024, arXiv:2412.19437 Table 1: 2.788M H800 GPU-hours (180K per trillion tokens); "
+    "section 2.1.2 / 4.2: 8 of 256 routed experts per token, all layers but the first 3 MoE; section 3.2: "
+    "64-way expert parallelism over 8 nodes, DualPipe overlapping the all-to-all",
 )
 LLAMA31_70B = (
     "Llama-3.1-70B",
@@ -196,8 +204,14 @@ DEEPSEEK_V2 = (
         layers=60,
         hidden=5120,
         vocab=102400,
+        top_k=6,
+        ep=8,
+        moe_layers=59,
+        ep_overlap="partial",
     ),
-    "DeepSeek-AI 2024, arXiv:2405.04434 section 3.2.3: 172.8K H800 GPU hours per trillion tokens, 8.1T tokens",
+    "DeepSeek-AI 2024, arXiv:2405.04434 section 3.2.3: 172.8K H800 GPU hours per trillion tokens, 8.1T tokens; "
+    "section 3.1.2: 6 of 160 routed experts per token, all layers but the first MoE; section 3.2.3: 8-way "
+    "expert parallelism, shared experts' computation overlapped with the all-to-all",
 )
 TINYLLAMA = (
     "TinyLlama-1.1B",

@@ -61,6 +61,7 @@ def test_mfu_adjustments_are_listed():
     mm = mfu_model(h800, moe, Setup(TaskType.PRETRAIN, precision="fp8"), 2048)
     names = [f.name for f in mm.factors]
     assert names[0].startswith("MFU (hopper, large")
-    assert "MoE utilisation factor" in names and "FP8 end-to-end speed-up over BF16" in names
+    assert "MoE expert compute efficiency" in names and "FP8 end-to-end speed-up over BF16" in names
+    assert "MoE all-to-all (expert parallelism)" in names
     ft = mfu_model(h800, GPT3, Setup(TaskType.QLORA), 8)
     assert {"fine-tuning utilisation factor", "QLoRA dequantisation factor"} <= {f.name for f in ft.factors}

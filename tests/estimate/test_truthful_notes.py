@@ -3,6 +3,7 @@ GPUs, each note's numbers checked against the result's own fields."""
 
 from __future__ import annotations
 
+import math
 import re
 
 import pytest
@@ -30,10 +31,6 @@ NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
 
 def numbers(text: str) -> list[float]:
     return [float(x.replace(",", "")) for x in NUMBER.findall(text)]
-
-
-def sig3(x: float) -> float:
-    return float(f"{x:.3g}")
 
 
 def run(task, params, tokens, gpu, gpus):
@@ -73,7 +70,10 @@ def test_every_note_states_what_was_costed(task, params, tokens, gpu, gpus):
         if note.startswith("no --gpus given"):
             assert gpus is None and d["gpus"]["chosen_by_tool"]
             assert nums[0] == count, note
-            assert sig3(days) in nums, (note, days)
+            # the note rounds the unrounded P50 to 3 significant digits, the JSON to 4: 89.8512 is
+            # "89.9" in the note and 89.85 in the JSON, so allow the note's half unit plus the JSON's
+            unit = 10 ** (math.floor(math.log10(days)) - 2)
+            assert any(abs(n - days) <= 0.55 * unit for n in nums), (note, days)
             if "8-GPU nodes" in note:
                 assert tp.rounded and count % 8 == 0 and count > 8
             else:

@@ -18,6 +18,8 @@ Modules (one line each):
                      its host memory, LoRA/QLoRA, activations, min GPUs
     layout.py        the least-GPU plan (min_gpus, strategy) and the costed run's setup and GPU count
     throughput.py    training FLOPs (recomputation), MFU model, effective GPU-hours
+    interconnect.py  MoE all-to-all cost (top-k, ep, layers, link / NIC bandwidth, overlap) and the
+                     interconnect factors of multi-GPU plans (PCIe-only, reduced NVLink, RoCE / Ethernet)
     calibrate.py     overhead factor from finished batches' actual/effective ratios
     pricing.py       price-book entries as uncertain inputs in one currency (FX, staleness); missing
                      items collected so an estimate lists them all at once

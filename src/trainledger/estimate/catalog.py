@@ -1,7 +1,9 @@
 """The accelerator catalog (``data/accelerators.toml``): memory and dense peak per chip, sourced.
 
-Ids are case-insensitive. Any other accelerator is described with ``custom(memory_gb,
-peak_tflops)``; it gets the wide ``other`` MFU range and an assumption row saying so.
+Each row may carry its interconnect (``link``, ``link_gbps``, ``network_gbps``, with
+``interconnect_source``), read by interconnect.py. Ids are case-insensitive. Any other
+accelerator is described with ``custom(memory_gb, peak_tflops)``; it gets the wide ``other`` MFU
+range and an assumption row saying so.
 """
 
 from __future__ import annotations
@@ -30,6 +32,10 @@ class Accelerator:
     evidence: Evidence = Evidence.CONTRACT
     owner: str = ""
     fp8_tflops: float | None = None
+    link: str = ""  # GPU-to-GPU link inside a node: nvlink, pcie, infinity_fabric ("" = not published)
+    link_gbps: float | None = None  # per GPU per direction, GB/s
+    network_gbps: float | None = None  # scale-out NIC per GPU per direction, GB/s (reference server)
+    interconnect_source: str = ""
 
     @property
     def memory_bytes(self) -> int:
@@ -55,6 +61,10 @@ def catalog() -> dict[str, Accelerator]:
             evidence=Evidence(r.get("evidence", "contract")),
             owner=r.get("owner", ""),
             fp8_tflops=float(r["fp8_tflops"]) if "fp8_tflops" in r else None,
+            link=r.get("link", ""),
+            link_gbps=float(r["link_gbps"]) if "link_gbps" in r else None,
+            network_gbps=float(r["network_gbps"]) if "network_gbps" in r else None,
+            interconnect_source=r.get("interconnect_source", ""),
         )
         out[acc.id] = acc
     return out
@@ -90,6 +100,10 @@ def custom(
             Evidence.ASSUMED,
             "requester",
             base.fp8_tflops,
+            base.link,
+            base.link_gbps,
+            base.network_gbps,
+            base.interconnect_source,
         )
     return Accelerator(
         (gpu_id or "custom").lower(),

@@ -171,7 +171,7 @@ def choose_gpus(spec, acc: Accelerator, shape: ModelShape, setup: Setup, plan: M
     fl = training_flops(shape, setup, spec.tokens)
     ov = overhead_prior(spec.task.value).mode
     for _ in range(2):  # the scale factor depends on the count: one refinement is enough
-        mm = mfu_model(acc, shape, setup, n)
+        mm = mfu_model(acc, shape, setup, n, spec, plan.parallel.tp)
         mode = mm.fixed_product
         for f in mm.factors:
             mode *= f.mode

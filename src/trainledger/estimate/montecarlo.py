@@ -55,8 +55,10 @@ class Sampler:
         if samples < 100:
             from trainledger.errors import BadInput  # a ValueError too
 
-            raise BadInput(f"samples {samples}: at least 100 Monte Carlo samples are needed for P10/P90",
-                           remedy="pass --samples 100 or more (or samples in the spec file; default 100000)")
+            raise BadInput(
+                f"samples {samples}: at least 100 Monte Carlo samples are needed for P10/P90",
+                remedy="pass --samples 100 or more (or samples in the spec file; default 100000)",
+            )
         self.n = samples
         self.seed = seed
         self.inputs: dict[str, tuple[Uncertain, np.ndarray]] = {}

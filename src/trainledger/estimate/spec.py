@@ -56,6 +56,9 @@ INT_FIELDS = (
     "lora_rank",
     "samples",
     "seed",
+    "top_k",
+    "ep",
+    "moe_layers",
 )
 COUNT_FIELDS = ("params", "active_params", "tokens")
 TEXT_FIELDS = (
@@ -68,6 +71,8 @@ TEXT_FIELDS = (
     "price_book",
     "price_item",
     "name",
+    "ep_overlap",
+    "network",
 )
 FLOAT_FIELDS = ("gpu_memory_gb", "peak_tflops")
 BOOL_FIELDS = ("flash_attention", "several_rounds")
@@ -100,6 +105,11 @@ class EstimateSpec:
     heads: int | None = None
     vocab: int | None = None
     lora_rank: int = 16
+    top_k: int | None = None  # experts per token (MoE); None: [moe.defaults] top_k
+    ep: int | None = None  # expert-parallel degree; None: one node's GPUs at most
+    moe_layers: int | None = None  # layers with experts; None: all layers
+    ep_overlap: str | None = None  # all-to-all overlapped with compute: none, partial (default), full
+    network: str | None = None  # between nodes: infiniband (default), roce, ethernet
     price_book: str | None = None
     price_item: str | None = None
     rounds: tuple[float, float, float] | None = None
@@ -233,6 +243,17 @@ def check(spec: EstimateSpec, where: str) -> None:
         raise BadInput(
             f"{where}: no accelerator given",
             remedy="pass --gpu ID (e.g. a100-80gb) or --gpu-memory-gb and --peak-tflops",
+        )
+    if spec.ep_overlap is not None and spec.ep_overlap not in ("none", "partial", "full"):
+        raise BadInput(
+            f"{where}: ep_overlap {spec.ep_overlap!r} is not none, partial or full",
+            remedy="full = DualPipe-style overlap (DeepSeek-V3); partial = some; "
+            "none = all-to-all on the critical path",
+        )
+    if spec.network is not None and spec.network not in ("infiniband", "roce", "ethernet"):
+        raise BadInput(
+            f"{where}: network {spec.network!r} is not infiniband, roce or ethernet",
+            remedy="name the fabric between your nodes (ethernet = TCP without RDMA)",
         )
     if spec.zero_stage is not None and spec.zero_stage not in (0, 1, 2, 3):
         raise BadInput(f"{where}: zero-stage must be 0, 1, 2 or 3", remedy="pass --zero-stage 0-3 or leave it out")

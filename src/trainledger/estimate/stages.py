@@ -36,7 +36,7 @@ from trainledger.estimate.data_costs import data_cost
 from trainledger.estimate.inference import estimate_inference
 from trainledger.estimate.labor import labor_cost
 from trainledger.estimate.layout import plan_training
-from trainledger.estimate.memory import derive_shape
+from trainledger.estimate.memory import GPUS_PER_NODE, derive_shape
 from trainledger.estimate.messages import Msg
 from trainledger.estimate.montecarlo import Pct, Sampler
 from trainledger.estimate.pricing import Pricing
@@ -179,7 +179,7 @@ def throughput_stage(ctx: Context, f: Mapping[str, Any]) -> StageOutput:
         return StageOutput({"flops_m": 0.0, "flops_h": 0.0, "mfu": np.ones(n), "eff": np.zeros(n)})
     acc, shape, setup, used = f["acc"], f["shape"], f["training"].setup, f["used"]
     fl = training_flops(shape, setup, ctx.spec.tokens)
-    mm = mfu_model(acc, shape, setup, used)
+    mm = mfu_model(acc, shape, setup, used, ctx.spec, f["training"].costed.parallel.tp)
     mfu = np.full(n, mm.fixed_product)
     for factor in mm.factors:
         mfu = mfu * ctx.sampler.draw(factor)
@@ -194,6 +194,16 @@ def throughput_stage(ctx: Context, f: Mapping[str, Any]) -> StageOutput:
         )
         for name, mult, why in mm.fixed
     )
+    if used > GPUS_PER_NODE and ctx.spec.network is None:
+        rows += (
+            Assumption(
+                Msg("name.network_choice"),
+                Evidence.ASSUMED,
+                Msg("src.network_default"),
+                value=Msg("network.infiniband"),
+                owner="requester",
+            ),
+        )
     eff = fl.model_total / (acc.peak_flops() * mfu) / 3600.0
     return StageOutput({"flops_m": fl.model_total, "flops_h": fl.hardware_total, "mfu": mfu, "eff": eff}, rows)
 

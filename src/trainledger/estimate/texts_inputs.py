@@ -10,7 +10,42 @@ INPUTS: dict[str, tuple[str, str]] = {
     "size.small": ("small", "小"),
     "size.medium": ("medium", "中等规模"),
     "size.large": ("large", "大"),
-    "name.moe": ("MoE utilisation factor", "MoE 利用率系数"),
+    "name.moe_compute": ("MoE expert compute efficiency", "MoE 专家计算效率系数"),
+    "name.moe_a2a": ("MoE all-to-all (expert parallelism)", "MoE all-to-all 通信（专家并行）"),
+    "name.moe_overlap": ("share of the all-to-all hidden behind compute", "all-to-all 被计算掩盖的比例"),
+    "name.moe_efficiency": ("achieved all-to-all bandwidth / line rate", "all-to-all 实测带宽 / 标称带宽"),
+    "overlap.none": ("no", "无"),
+    "overlap.partial": ("partial", "部分"),
+    "overlap.full": ("full", "完全"),
+    "a2a.link": ("within one node over the GPU link", "节点内，经 GPU 互联"),
+    "a2a.network": ("across nodes, the slower of the GPU link and the NIC", "跨节点，取 GPU 互联与网卡中较慢者"),
+    "src.moe_a2a": (
+        "ep {ep}, top-{top_k}, {overlap_level} overlap: {mb:.1f} MB per token and step ({layers} MoE "
+        "layers x top-{top_k} x hidden {hidden}, {where}): all-to-all / compute r = {ratio:.2f} at the "
+        "MFU mode; factor "
+        "1 / (1 + (1 - overlap) x r / efficiency). Overlap: {overlap}. Efficiency: {eff}. Link: {link}",
+        "专家并行 {ep} 路，top-{top_k}，{overlap_level}重叠：每个 token 每步 {mb:.1f} MB（{layers} 个 MoE 层 "
+        "x top-{top_k} x 隐藏维度 {hidden}，{where}）：按 MFU 众数，all-to-all 时间 / 计算时间 r = {ratio:.2f}；系数 "
+        "1 / (1 + (1 - 重叠比例) x r / 带宽效率)。重叠：{overlap}。带宽效率：{eff}。互联：{link}",
+    ),
+    "name.link_pcie": (
+        "interconnect: {acc} over PCIe (no NVLink), data parallel",
+        "互联：{acc} 经 PCIe（无 NVLink）数据并行",
+    ),
+    "name.link_reduced": (
+        "interconnect: {acc} reduced NVLink under tensor parallelism",
+        "互联：{acc} 的受限 NVLink，张量并行",
+    ),
+    "name.network": ("network between nodes: {network}", "节点间网络：{network}"),
+    "name.network_choice": ("network between nodes", "节点间网络"),
+    "network.infiniband": ("InfiniBand", "InfiniBand 网络"),
+    "network.roce": ("RoCE", "RoCE 网络"),
+    "network.ethernet": ("Ethernet without RDMA", "无 RDMA 的以太网"),
+    "src.network_default": (
+        "not given: InfiniBand assumed, the MFU sources' own fabric (factor 1); set network = roce or "
+        "ethernet in the spec if your nodes use those",
+        "未给出：假定为 InfiniBand，即 MFU 来源所用网络（系数 1）；若节点间为 RoCE 或以太网，请在规格中设置 network",
+    ),
     "name.fp8": ("FP8 end-to-end speed-up over BF16", "FP8 相对 BF16 的端到端加速比"),
     "name.finetune": ("fine-tuning utilisation factor", "微调利用率系数"),
     "name.qlora": ("QLoRA dequantisation factor", "QLoRA 反量化系数"),

@@ -9,8 +9,10 @@ forward (selective recomputation or FlashAttention, +4*L*h*s) or the whole forwa
 
 Utilisation (MFU) is relative to the dense BF16 peak; its range comes from ``data/mfu.toml`` (by
 accelerator family and model size) and is adjusted by sourced factors: scale (more GPUs, lower
-MFU), MoE, FP8, fine-tuning, QLoRA dequantisation, and recomputation beyond selective (the MFU
-sources were measured with selective recomputation, so time scales with the extra hardware FLOPs).
+MFU), MoE (experts' compute and the exposed all-to-all, interconnect.py), the interconnect of
+multi-GPU plans (PCIe-only cards, reduced NVLink, RoCE / Ethernet between nodes), FP8,
+fine-tuning, QLoRA dequantisation, and recomputation beyond selective (the MFU sources were
+measured with selective recomputation, so time scales with the extra hardware FLOPs).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 
 from trainledger.errors import BadInput
 from trainledger.estimate.catalog import Accelerator
+from trainledger.estimate.interconnect import interconnect_factors, moe_all_to_all
 from trainledger.estimate.memory import ModelShape, Setup, adapter_params
 from trainledger.estimate.messages import Msg
 from trainledger.estimate.priors import FINETUNE_TASKS, mfu_prior, prior, priors
@@ -28,6 +31,20 @@ from trainledger.estimate.tasks import PROFILES
 from trainledger.model.vocab import Evidence, TaskType
 
 MFU_CEILING = 0.85  # no sampled utilisation above this: a physical sanity bound
+
+
+@dataclass(frozen=True, slots=True)
+class _NoSpec:
+    """The request keys interconnect.py reads, all left to their defaults."""
+
+    top_k: int | None = None
+    ep: int | None = None
+    moe_layers: int | None = None
+    ep_overlap: str | None = None
+    network: str | None = None
+
+
+NO_SPEC = _NoSpec()
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,22 +111,33 @@ class MfuModel:
         return out
 
 
-def mfu_model(acc: Accelerator, shape: ModelShape, setup: Setup, gpus: int) -> MfuModel:
-    factors = [mfu_prior(acc.family, shape.active_params)]
+def mfu_model(acc: Accelerator, shape: ModelShape, setup: Setup, gpus: int, spec=None, tp: int = 1) -> MfuModel:
+    """``spec`` (the request: MoE layout and network keys) and ``tp`` (the plan's tensor-parallel
+    degree) feed the communication factors of interconnect.py; without them, their defaults."""
+    base = mfu_prior(acc.family, shape.active_params)
+    factors = [base]
     fixed: list[tuple[str, float, str]] = []
     sf = scale_factor(gpus)
     if sf < 1:
         sc = priors()["scale"]
         fixed.append((Msg("name.scale", gpus=gpus), sf, sc["source"]))
-    if shape.is_moe:
-        factors.append(prior(Msg("name.moe"), "moe", unit="x"))
+    fp8 = None
     if setup.precision == "fp8":
         if acc.fp8_tflops is None:
             raise BadInput(
                 f"{acc.id} has no FP8 tensor cores in the catalog",
                 remedy="use --precision bf16 on this accelerator",
             )
-        factors.append(prior(Msg("name.fp8"), "fp8", unit="x"))
+        fp8 = prior(Msg("name.fp8"), "fp8", unit="x")
+    req = spec if spec is not None else NO_SPEC
+    if shape.is_moe:
+        factors.append(prior(Msg("name.moe_compute"), "moe.compute", unit="x"))
+        mode = base.mode * (fp8.mode if fp8 else 1.0) * sf
+        _, hw = flops_per_token(shape, setup)
+        factors.append(moe_all_to_all(req, acc, shape, setup, gpus, hw, mode))
+    if fp8 is not None:
+        factors.append(fp8)
+    factors += interconnect_factors(req, acc, setup, gpus, tp)
     if setup.precision == "fp32":
         fixed.append(
             (
