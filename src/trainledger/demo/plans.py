@@ -149,7 +149,8 @@ def after_attribution(wsp, echo) -> None:
                    f" {wsp.config.batch(BATCH_B).max_rounds} / {plan_a.max_rounds}) / 沿用 A 的实测效率、返工与价格，"
                    "工作量按最大轮数比例放大")
         service.check(wsp, BATCH_B)
-        echo(f"  plan {BATCH_B} v{plan.version} from the review of {BATCH_A}: work {fmt.quantity(work.expected, 2)} Mtoken")
+        echo(f"  plan {BATCH_B} v{plan.version} from the review of {BATCH_A}:"
+             f" work {fmt.quantity(work.expected, 2)} Mtoken")
     rv = service.review(wsp, BATCH_A)
     for v in rv["variance"]:
         if v["basis"] == "billed":
