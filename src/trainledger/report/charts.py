@@ -66,7 +66,7 @@ def hbars(chart_id: str, title: str, rows: list[dict[str, Any]]) -> Markup:
     bar is ``SCALE`` wide; a row with ``low``/``high`` gets a whisker over that range."""
     top = max([_d(r.get("high", r["value"])) for r in rows] + [_d(r["value"]) for r in rows] + [Decimal(0)])
     scale = SCALE / float(top) if top > 0 else 0.0
-    width = LABEL_W + SCALE + 150
+    width = LABEL_W + SCALE + 280  # room for the longest value text and its range
     body = []
     for i, r in enumerate(rows):
         y = PAD + i * ROW_H
