@@ -95,7 +95,10 @@ def compute_hours(s: dict[str, Any], lang: str) -> dict[str, Any] | None:
     rows = [r for r in rows if _d(r["gpu_hours"]) > 0]
     if not rows:
         return None
-    bars = [{"label": f"{v(r['state'], lang)} · {v(r['basis'], lang)}", "value": r["gpu_hours"],
+    def name(r: dict[str, Any]) -> str:
+        return v(r["state"], lang) if r["state"] == r["basis"] else f"{v(r['state'], lang)} · {v(r['basis'], lang)}"
+
+    bars = [{"label": name(r), "value": r["gpu_hours"],
              "text": fmt.quantity(r["gpu_hours"], 2), "colour": "hours"} for r in rows]
     title = t("chart_compute_hours", lang)
     return {"id": "chart-compute-hours", "title": title, "svg": hbars("chart-compute-hours", title, bars),
