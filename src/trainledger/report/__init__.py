@@ -9,5 +9,7 @@
                  its own words in xlsx_text.py
     i18n.py      headings and column names in both languages (vocabulary labels: model/vocab.py)
     plan_section.py  the sheet's plan-vs-actual section (from review/), its Markdown, its HTML include
+    charts.py    inline SVG charts from the sheet dict (compute by state, cost per basis, variance bridge)
+    balance.py   the balance view: consumption | delivery investment, and the assumptions' sensitivity
     templates/   the HTML page (self-contained: inline CSS, no network)
 """
