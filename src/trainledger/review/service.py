@@ -24,11 +24,15 @@ REUSE_CLASSES = ("checkpoint", "processed_data", "eval_result", "final_artifact"
 GiB = Decimal(1024 ** 3)
 
 
-def make_plan(wsp, batch_id: str, spec: str, *, reason: str, author: str) -> tuple[int, Plan]:
+def make_plan(wsp, batch_id: str, spec: str | None, *, reason: str, author: str, options: dict | None = None,
+              plan_toml: str | None = None, max_rounds: int | None = None) -> tuple[int, Plan]:
+    """A plan from the estimator: a spec file and/or the ``estimate`` options (``options``), the
+    ``[plan]`` table from the spec, ``plan_toml`` or ``max_rounds`` (see ``baseline.estimate_inputs``)."""
     b = wsp.config.batch(batch_id)
     wsp.sync_config()
     plan = baseline.from_estimate(spec, batch_id=batch_id, batch_max_rounds=b.max_rounds, author=author,
-                                  reason=reason, workspace=str(wsp.config.root))
+                                  reason=reason, workspace=str(wsp.config.root), options=options,
+                                  plan_toml=plan_toml, max_rounds=max_rounds)
     return _store(wsp, plan, reason)
 
 
