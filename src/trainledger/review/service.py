@@ -115,7 +115,8 @@ def status(wsp, batch_id: str) -> dict:
 
 def check(wsp, batch_id: str | None = None) -> list[int]:
     """Raise the alerts the current figures call for (hard caps and reached gates); returns new ids.
-    Called after every attribution; an alert already raised under this plan version is not repeated."""
+    Called after every attribution (and ``check_at_import`` at every import); an alert already raised
+    under this plan version is not repeated."""
     new: list[int] = []
     done = {r["batch_id"] for r in repo.plan_versions(wsp.ledger)}
     for b in sorted(done if batch_id is None else {batch_id} & done):
@@ -124,6 +125,61 @@ def check(wsp, batch_id: str | None = None) -> list[int]:
         st = _status.build(plan, plan_id, act, variance.split(plan, act))
         new += repo.add_alerts(wsp.ledger, b, plan_id, [{**a, "plan_version": plan.version}
                                                          for a in st["_alerts"]])
+    return new
+
+
+def rounds_from_jobs(wsp) -> dict[str, list[str]]:
+    """Jobs per batch straight from the lake's imported jobs, matched by the workspace's rules as the
+    attribution does (``engine.runs``: one run per allocation): the rounds the next attribution will count."""
+    from trainledger.engine.rules import matcher
+    from trainledger.engine.runs import latest_job_rows
+
+    match = matcher(wsp.config.rules, (b.id for b in wsp.config.batches))
+    out: dict[str, list[str]] = defaultdict(list)
+    for j in latest_job_rows(wsp.lake.read("jobs").to_pylist()):
+        batch_id, _rule = match.match("slurm", j)
+        if batch_id:
+            out[batch_id].append(str(j["job_id"]))
+    return dict(out)
+
+
+def check_at_import(wsp) -> list[int]:
+    """The hard caps of every planned batch, at an import (``Workspace.import_files``); returns new ids.
+
+    Rounds are counted from the imported jobs directly (``rounds_from_jobs``), so the rounds cap is
+    raised by the import that reaches it. Money needs prices, rules and splits — an attribution — so
+    the money caps are checked over the last attribution's figures and the alert says so. Gates and
+    their judgement rules wait for the attribution. An alert raised once under a plan version (by
+    key) is never raised again, by either check."""
+    rows = repo.plan_versions(wsp.ledger)
+    if not rows:
+        return []
+    import hashlib
+
+    jobs = rounds_from_jobs(wsp)
+    last = wsp.ledger.latest_attribution()
+    at = last["created_at"].isoformat(timespec="seconds") if last else None
+    new: list[int] = []
+    for b in sorted({r["batch_id"] for r in rows}):
+        plan_id, plan = latest_plan(wsp, b)
+        items = []
+        if last is not None:
+            act = actuals(wsp, plan)
+            st = _status.build(plan, plan_id, act, variance.split(plan, act))
+            note = both("as_of_attribution", at=at)
+            items += [{**a, "as_of": at, "text": {k: f"{v} — {note[k]}" for k, v in a["text"].items()}}
+                      for a in st["_alerts"] if a["kind"] in ("spend", "eac_high")]
+        used = len(jobs.get(b, ()))
+        if plan.bounds.get("rounds_at_max", True) and plan.max_rounds and used >= plan.max_rounds:
+            ids = sorted(jobs[b])
+            note = both("rounds_at_import")
+            items.append({"key": "rounds", "kind": "rounds", "bound": str(plan.max_rounds), "value": str(used),
+                          "as_of": "import", "jobs": ids,
+                          "driver": both("rounds_jobs", n=used, first=ids[0], last=ids[-1]),
+                          "evidence_sha256": hashlib.sha256("\n".join([b, *ids]).encode()).hexdigest(),
+                          "text": {k: f"{v} — {note[k]}" for k, v in
+                                   both("alert_rounds", value=used, bound=plan.max_rounds).items()}})
+        new += repo.add_alerts(wsp.ledger, b, plan_id, [{**a, "plan_version": plan.version} for a in items])
     return new
 
 
