@@ -306,6 +306,8 @@ def show_decision(d: dict, lang: str) -> None:
     for o in d["options"]:
         rng = "; ".join(f"{label(x['basis'], lang)} {_rng(x)} {x['currency']}" for x in o["cost_to_go"]) or "0"
         click.echo(f"    {label(o['action'], lang)}: {o['what'][key]} — {rng}")
+        if (o.get("estimated_from") or {}).get("text"):
+            click.echo(f"      {t('estimated_from', lang)}: {o['estimated_from']['text'][key]}")
     click.echo(f"  {t('sunk', lang)}: " + "; ".join(f"{label(x['basis'], lang)} {_rng(x)} {x['currency']}"
                                                    for x in d["sunk_cost"]))
     click.echo(f"  {t('answers', lang)}: {d['answers'] or t('none', lang)}   {t('supersedes', lang)}:"

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from trainledger.errors import BadInput
 from trainledger.model import Basis, Evidence
+from trainledger.review.options import check_shrink
 from trainledger.review.plan import (
     HOURS_PER_PERSON_MONTH,
     REWORK_REASONS,
@@ -106,6 +107,7 @@ def from_values(values: dict, table: dict, *, where: str, sha: str, batch_id: st
                 author: str, reason: str, workspace: str | None) -> Plan:
     path = where
     gov = governance(table, where, batch_max_rounds)
+    check_shrink(table, where)
     spec, est, book, hist = run_estimate(values, where, workspace)
     if spec.tokens is None:
         raise BadInput(f"{path}: a plan needs tokens (its volume driver)", remedy="add tokens = \"…\" to the spec")
@@ -151,7 +153,7 @@ def from_values(values: dict, table: dict, *, where: str, sha: str, batch_id: st
                                f" {on}）：请 {ln.price_meta.get('owner') or '负责人'} 确认")
     return Plan(batch=batch_id, version=0, reason=reason or table.get("reason", "") or "first baseline",
                 author=author, source={"kind": "estimate", "spec": where, "spec_sha256": sha,
-                                       "inputs": _jsonable(values),
+                                       "inputs": _jsonable(values), "plan_table": _jsonable(table),
                                        "estimate": est.name, "priced_on": est.priced_on,
                                        "price_book": str(book.path), "warnings": warnings,
                                        "warnings_zh": warnings_zh},

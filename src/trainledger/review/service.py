@@ -16,6 +16,7 @@ from trainledger.model import DecisionKind
 from trainledger.model.money import minor_quantum
 from trainledger.review import actuals as _act
 from trainledger.review import baseline, variance
+from trainledger.review import options as _opts
 from trainledger.review import status as _status
 from trainledger.review.plan import SCENARIOS, Plan, Rng
 from trainledger.review.texts import both, label
@@ -360,8 +361,10 @@ def decide(wsp, batch_id: str, *, action: str, reason: str, by: str, approver: s
     if override and (not approver or approver.strip() == by.strip()):
         raise BadInput(f"decide {batch_id}: the rules recommend {rec['action']}; choosing {action} overrides them",
                        remedy="an override needs a second named approver: --approver NAME (not the decider)")
-    options = _options(plan, st, wsp, batch_id)
-    assets, _ = reusable_assets(wsp, batch_id)
+    assets, monthly = reusable_assets(wsp, batch_id)
+    kid = latest_plan(wsp, child) if child and repo.plan_versions(wsp.ledger, child) else None
+    options = _opts.options(plan, st, monthly, workspace=str(wsp.config.root),
+                            child=(child, kid[1]) if kid else None)
     previous = repo.decision_rows(wsp.ledger, batch_id)
     today = today or date.today()
     unknowns = unknowns_removed(lessons(plan, act))
@@ -381,33 +384,6 @@ def decide(wsp, batch_id: str, *, action: str, reason: str, by: str, approver: s
         unknowns_removed=unknowns, next_to_verify=to_verify, body=body)
     return {"id": decision_id, **body, "reusable_assets": assets, "unknowns_removed": unknowns,
             "next_to_verify": to_verify}
-
-
-def _options(plan: Plan, st: dict, wsp, batch_id: str) -> list[dict]:
-    ac = {(r["basis"], r["currency"]): r for r in st["ac"]}
-    to_go = []
-    for r in st["eac"]:
-        a = ac[(r["basis"], r["currency"])]
-        to_go.append({"basis": r["basis"], "currency": r["currency"],
-                      **{s: format(max(Decimal(r[s]) - Decimal(a[s]), Decimal(0)), "f") for s in SCENARIOS}})
-    f = plan.shrink_factor
-    shrink = [{**x, **{s: format((Decimal(x[s]) * f).quantize(minor_quantum(x["currency"])), "f")
-                       for s in SCENARIOS}} for x in to_go]
-    _, monthly = reusable_assets(wsp, batch_id)
-    stop = [{"basis": "estimate", "currency": c, **{s: format(v * plan.retention_months, "f") for s in SCENARIOS}}
-            for c, v in sorted(monthly.items())]
-    if Decimal(st["work"]["done"]) >= Decimal(st["work"]["expected"]):  # nothing planned is left to price
-        note = both("opt_exhausted")
-        return [{"action": "continue", "what": {k: f"{v} — {note[k]}" for k, v in both("opt_continue").items()},
-                 "cost_to_go": to_go},
-                {"action": "shrink", "what": {k: f"{v} — {note[k]}" for k, v in
-                                              both("opt_shrink", f=format(f, "f")).items()}, "cost_to_go": shrink},
-                {"action": "stop", "what": both("opt_stop", m=format(plan.retention_months, "f")), "cost_to_go": stop},
-                {"action": "retarget", "what": both("opt_retarget"), "cost_to_go": to_go}]
-    return [{"action": "continue", "what": both("opt_continue"), "cost_to_go": to_go},
-            {"action": "shrink", "what": both("opt_shrink", f=format(f, "f")), "cost_to_go": shrink},
-            {"action": "stop", "what": both("opt_stop", m=format(plan.retention_months, "f")), "cost_to_go": stop},
-            {"action": "retarget", "what": both("opt_retarget"), "cost_to_go": to_go}]
 
 
 def decisions(wsp, batch_id: str | None = None) -> list[dict]:

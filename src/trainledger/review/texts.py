@@ -111,6 +111,22 @@ TEXT: dict[str, tuple[str, str]] = {
     "opt_stop": ("stop: only the retention of kept objects for {m} months", "停止：只剩保留对象 {m} 个月的存储费用"),
     "opt_exhausted": ("the planned work is done: the plan prices nothing further; re-plan before going on",
                       "计划工作量已完成：计划不再覆盖后续成本；继续前请重新制定计划"),
+    "opt_shrink_est": ("shrink: end at {rounds} rounds of {params}, re-estimated",
+                       "缩小：以 {params} 在 {rounds} 轮结束，重新预估"),
+    "estimated_from": ("estimated from", "估算依据"),
+    "from_eac": ("EAC − AC of plan v{v} at the efficiency measured so far",
+                 "计划第 {v} 版的完工估算减实际，按目前实测效率"),
+    "from_scaled": ("continue's cost to go × {f} (the plan has no estimator inputs to re-run)",
+                    "继续方案的剩余成本 × {f}（计划没有可重跑的预估输入）"),
+    "from_estimate": ("estimator re-run ({name}, params {params}): its rates per Mtoken × {work} Mtoken still to do"
+                      " for {rounds} rounds; one-time labor and storage left out",
+                      "重跑预估（{name}，参数量 {params}）：每百万 token 费率 × 尚余 {work} 百万 token（{rounds} 轮）；"
+                      "不含一次性人力与存储"),
+    "from_retention": ("kept storage objects' monthly cost (inventory at the last attribution) × {m} months",
+                       "保留对象的月存储费用（上次归集时的清单）× {m} 个月"),
+    "from_child": ("the latest plan of the child batch {child} (v{v})", "子批次 {child} 的最新计划（第 {v} 版）"),
+    "from_no_child": ("no child batch with a plan named (--child): continue's cost to go shown",
+                      "未指定已有计划的子批次（--child）：显示继续方案的剩余成本"),
     "opt_retarget": ("retarget: a linked child batch reusing the assets by reference; needs its own plan",
                      "重定目标：开一个关联子批次，按引用复用资产；需单独做计划"),
 }
