@@ -75,10 +75,10 @@ def _estimator_options(f):
 @click.pass_context
 def plan(ctx, batch, spec, plan_toml, max_rounds, source, work, reason, author, show, as_json, lang,
          **est_options) -> None:
-    """Make, show or list plan baselines (`plan list`): from an estimate spec (--from-estimate), the
-    same options as `estimate` (--task --params --tokens --gpu …), or a review (--from-review).
+    """Make, show or list plan baselines (`plan list`). / 制定、查看或列出计划基线。
 
-    制定、查看或列出计划基线：来自预估规格文件、与 estimate 相同的选项，或复盘。"""
+    From an estimate spec (--from-estimate), the same options as `estimate` (--task --params --tokens
+    --gpu …), or a review (--from-review). 来自预估规格文件、与 estimate 相同的选项，或复盘。"""
     est_options = {k: v for k, v in est_options.items() if v is not None}
     from_options = bool(est_options) and not spec
     with _ws(ctx) as wsp:
