@@ -145,7 +145,15 @@ class Workspace:
                              replaced_by=[str(p) for p in paths])
         results = import_files(kind, [Path(p) for p in paths], self.lake, options=opts)
         self.repair_imports()
+        self._after_import()
         return results
+
+    def _after_import(self) -> None:
+        """Hard caps (rounds from the imported jobs, money as of the last attribution) of every
+        planned batch raise their alerts (review/service.py ``check_at_import``)."""
+        from trainledger.review.service import check_at_import
+
+        check_at_import(self)
 
     def repair_imports(self) -> list[ImportRecord]:
         """Write the ledger's record of every file the lake's log names, rebuilt from the lake

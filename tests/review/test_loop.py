@@ -11,25 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from trainledger.cli import cli
-from trainledger.cli.demo_cmd import run_demo
 from trainledger.demo.scenario import BATCH_A, BATCH_B
 
 D = Decimal
-
-
-@pytest.fixture(scope="module")
-def demo_dir(tmp_path_factory):
-    d = tmp_path_factory.mktemp("loop") / "demo"
-    run_demo(d, 20261129, echo=lambda *a, **k: None)
-    return d
-
-
-@pytest.fixture
-def ws(demo_dir, tmp_path):
-    """A private copy: these tests write decisions and plan versions."""
-    dst = tmp_path / "ws"
-    shutil.copytree(demo_dir, dst)
-    return dst
 
 
 def run(ws, *args, ok=True):

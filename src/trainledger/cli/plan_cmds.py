@@ -48,9 +48,22 @@ def _user() -> str:
         return "unknown"
 
 
+def _estimator_options(f):
+    """The ``estimate`` command's own options (its parser, not a copy), plus its price book."""
+    from trainledger.cli.estimate import _estimate_options
+
+    f = click.option("--price-book", type=click.Path(dir_okay=False), default=None,
+                     help="estimate: TOML or CSV price book (default: the shipped sample)")(f)
+    return _estimate_options(f)
+
+
 @click.command("plan")
 @click.argument("batch")
 @click.option("--from-estimate", "spec", type=click.Path(dir_okay=False), help="the estimator's --from spec TOML")
+@click.option("--plan-toml", type=click.Path(dir_okay=False), default=None,
+              help="the plan's [plan] table (max_rounds, bounds, gates, rules…) when not in the spec")
+@click.option("--max-rounds", type=click.IntRange(min=1), default=None, help="the plan's maximum rounds")
+@_estimator_options
 @click.option("--from-review", "source", help="a reviewed batch whose measured rates seed this plan")
 @click.option("--work", default=None, help="with --from-review: planned useful work in Mtoken, LOW..EXPECTED..HIGH"
               " (default: the reviewed batch's measured work)")
@@ -60,8 +73,14 @@ def _user() -> str:
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--lang", type=click.Choice(LANGS), default=None)
 @click.pass_context
-def plan(ctx, batch, spec, source, work, reason, author, show, as_json, lang) -> None:
-    """Make, show or list plan baselines (`plan list`). / 制定、查看或列出计划基线。"""
+def plan(ctx, batch, spec, plan_toml, max_rounds, source, work, reason, author, show, as_json, lang,
+         **est_options) -> None:
+    """Make, show or list plan baselines (`plan list`). / 制定、查看或列出计划基线。
+
+    From an estimate spec (--from-estimate), the same options as `estimate` (--task --params --tokens
+    --gpu …), or a review (--from-review). 来自预估规格文件、与 estimate 相同的选项，或复盘。"""
+    est_options = {k: v for k, v in est_options.items() if v is not None}
+    from_options = bool(est_options) and not spec
     with _ws(ctx) as wsp:
         lang = _lang(wsp, lang)
         if batch == "list":
@@ -72,10 +91,16 @@ def plan(ctx, batch, spec, source, work, reason, author, show, as_json, lang) ->
                 tot = "; ".join(f"{label(x['basis'], lang)} {_rng(x)} {x['currency']}" for x in r["totals"])
                 click.echo(f"{r['batch']} v{r['version']}  {r['created_at'][:19]}  {r['author']}  {r['reason']}  {tot}")
             return
-        if sum(bool(x) for x in (spec, source, show)) != 1:
-            raise BadInput("plan: give one of --from-estimate SPEC.toml, --from-review BATCH or --show")
-        if spec:
-            _id, p = service.make_plan(wsp, batch, spec, reason=reason, author=author or _user())
+        if sum(bool(x) for x in (spec or from_options, source, show)) != 1:
+            raise BadInput("plan: give one of --from-estimate SPEC.toml, the estimate options (--task --params"
+                           " --tokens --gpu …), --from-review BATCH or --show",
+                           remedy="计划：请给出 --from-estimate、estimate 的选项、--from-review 或 --show 之一")
+        if (plan_toml or max_rounds) and not (spec or from_options):
+            raise BadInput("plan: --plan-toml and --max-rounds go with an estimate (--from-estimate or its options)",
+                           remedy="--plan-toml / --max-rounds 只用于由预估生成的计划")
+        if spec or from_options:
+            _id, p = service.make_plan(wsp, batch, spec, reason=reason, author=author or _user(),
+                                       options=est_options, plan_toml=plan_toml, max_rounds=max_rounds)
             service.check(wsp, batch)
         elif source:
             _id, p = service.plan_from_review(wsp, batch, source, reason=reason, author=author or _user(),
@@ -281,6 +306,8 @@ def show_decision(d: dict, lang: str) -> None:
     for o in d["options"]:
         rng = "; ".join(f"{label(x['basis'], lang)} {_rng(x)} {x['currency']}" for x in o["cost_to_go"]) or "0"
         click.echo(f"    {label(o['action'], lang)}: {o['what'][key]} — {rng}")
+        if (o.get("estimated_from") or {}).get("text"):
+            click.echo(f"      {t('estimated_from', lang)}: {o['estimated_from']['text'][key]}")
     click.echo(f"  {t('sunk', lang)}: " + "; ".join(f"{label(x['basis'], lang)} {_rng(x)} {x['currency']}"
                                                    for x in d["sunk_cost"]))
     click.echo(f"  {t('answers', lang)}: {d['answers'] or t('none', lang)}   {t('supersedes', lang)}:"

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from trainledger.errors import BadInput
 from trainledger.model import Basis, Evidence
+from trainledger.review.options import check_shrink
 from trainledger.review.plan import (
     HOURS_PER_PERSON_MONTH,
     REWORK_REASONS,
@@ -47,23 +48,69 @@ def _per_unit(hours: float, mtokens: Decimal) -> Decimal:
     return (_d(hours) / mtokens).quantize(Q6)
 
 
-def from_estimate(spec_path: str | Path, *, batch_id: str, batch_max_rounds: int | None, author: str,
-                  reason: str, workspace: str | None) -> Plan:
+def estimate_inputs(spec_path: str | Path | None, options: dict, plan_toml: str | Path | None = None,
+                    max_rounds: int | None = None) -> tuple[dict, dict, str, str]:
+    """The estimator's inputs and the plan's ``[plan]`` table from a spec file and/or the
+    ``estimate`` options (given options override the file, as ``estimate --from`` does); the
+    ``[plan]`` table from ``plan_toml`` when given (its ``[plan]`` table, else its top level), and
+    ``max_rounds`` over the table's. Returns (values, table, where, sha256 of what was read)."""
+    from trainledger.estimate.spec import load_spec_file
+
+    values = load_spec_file(spec_path) if spec_path else {}
+    table = values.pop("plan", {})
+    values.update({k: v for k, v in options.items() if v is not None})
+    where = str(spec_path) if spec_path else "options"
+    digest = hashlib.sha256()
+    if spec_path:
+        digest.update(Path(spec_path).read_bytes())
+    if plan_toml:
+        import tomllib
+
+        raw = Path(plan_toml).read_bytes()
+        digest.update(raw)
+        try:
+            doc = tomllib.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise BadInput(f"{plan_toml}: not a TOML file: {exc}", remedy="fix the file's syntax") from None
+        table = doc["plan"] if isinstance(doc.get("plan"), dict) else doc
+        where = f"{where} + {plan_toml}"
+    if max_rounds is not None:
+        table = {**table, "max_rounds": int(max_rounds)}
+    if not spec_path:
+        digest.update(repr(sorted((k, str(v)) for k, v in values.items())).encode())
+    return values, table, where, digest.hexdigest()
+
+
+def from_estimate(spec_path: str | Path | None, *, batch_id: str, batch_max_rounds: int | None, author: str,
+                  reason: str, workspace: str | None, options: dict | None = None,
+                  plan_toml: str | Path | None = None, max_rounds: int | None = None) -> Plan:
+    values, table, where, sha = estimate_inputs(spec_path, options or {}, plan_toml, max_rounds)
+    return from_values(values, table, where=where, sha=sha, batch_id=batch_id, batch_max_rounds=batch_max_rounds,
+                       author=author, reason=reason, workspace=workspace)
+
+
+def run_estimate(values: dict, where: str, workspace: str | None):
+    """The estimator run a plan is made from (and ``decide`` re-runs): (spec, estimate, price book)."""
     from trainledger.estimate import calibrate, engine
-    from trainledger.estimate.spec import build_spec, load_spec_file
+    from trainledger.estimate.spec import build_spec
     from trainledger.pricebook import SAMPLE_PRICE_BOOK, load_price_book
 
-    path = Path(spec_path)
-    values = load_spec_file(path)
-    table = values.pop("plan", {})
-    gov = governance(table, str(path), batch_max_rounds)
-    spec = build_spec(values, where=str(path))
-    if spec.tokens is None:
-        raise BadInput(f"{path}: a plan needs tokens (its volume driver)", remedy="add tokens = \"…\" to the spec")
+    spec = build_spec(dict(values), where=where)
     hist = calibrate.workspace_ratios(workspace)
     book = load_price_book(spec.price_book or SAMPLE_PRICE_BOOK)
     est = engine.run(spec, book=book, history_ratios=hist.ratios, history_note=hist.note,
                      history_warning=hist.warning)
+    return spec, est, book, hist
+
+
+def from_values(values: dict, table: dict, *, where: str, sha: str, batch_id: str, batch_max_rounds: int | None,
+                author: str, reason: str, workspace: str | None) -> Plan:
+    path = where
+    gov = governance(table, where, batch_max_rounds)
+    check_shrink(table, where)
+    spec, est, book, hist = run_estimate(values, where, workspace)
+    if spec.tokens is None:
+        raise BadInput(f"{path}: a plan needs tokens (its volume driver)", remedy="add tokens = \"…\" to the spec")
     on = date.fromisoformat(est.priced_on)
     item = spec.price_item or f"gpu_hour:{est.gpu.id if est.gpu else spec.gpu}"
     pe = book.unit_price(item, "gpu_hour", on, allow_stale=True)
@@ -96,7 +143,6 @@ def from_estimate(spec_path: str | Path, *, batch_id: str, batch_max_rounds: int
     lines = [compute, *_labor_lines(spec.labor, table.get("labor_rework", {}), book, on, currency, mtok, path)]
     if "storage" in table:
         lines.append(_storage_line(table["storage"], book, on, currency, path))
-    sha = hashlib.sha256(path.read_bytes()).hexdigest()
     shown = est.to_dict()
     warnings, warnings_zh = list(shown["warnings"]), list(shown["warnings_zh"])
     for ln in lines:
@@ -106,7 +152,8 @@ def from_estimate(spec_path: str | Path, *, batch_id: str, batch_max_rounds: int
             warnings_zh.append(f"单价 {ln.price_meta['item']} 已于 {ln.price_meta['expires']} 过期（早于计划定价日"
                                f" {on}）：请 {ln.price_meta.get('owner') or '负责人'} 确认")
     return Plan(batch=batch_id, version=0, reason=reason or table.get("reason", "") or "first baseline",
-                author=author, source={"kind": "estimate", "spec": str(path), "spec_sha256": sha,
+                author=author, source={"kind": "estimate", "spec": where, "spec_sha256": sha,
+                                       "inputs": _jsonable(values), "plan_table": _jsonable(table),
                                        "estimate": est.name, "priced_on": est.priced_on,
                                        "price_book": str(book.path), "warnings": warnings,
                                        "warnings_zh": warnings_zh},
@@ -115,6 +162,17 @@ def from_estimate(spec_path: str | Path, *, batch_id: str, batch_max_rounds: int
                 lines=tuple(lines), max_rounds=gov["max_rounds"], bounds=gov["bounds"], gates=gov["gates"],
                 rules=gov["rules"], assumptions=gov["assumptions"], shrink_factor=gov["shrink_factor"],
                 retention_months=gov["retention_months"], curves=gov["curves"])
+
+
+def _jsonable(values: dict) -> dict:
+    """The estimator inputs as stored in the plan (dates as ISO text), so ``decide`` can re-run them."""
+    def conv(v):
+        if isinstance(v, dict):
+            return {k: conv(x) for k, x in v.items()}
+        if isinstance(v, list | tuple):
+            return [conv(x) for x in v]
+        return v.isoformat() if isinstance(v, date) else v
+    return conv(values)
 
 
 def _labor_lines(labor: dict, rework_hours: dict, book, on: date, currency: str, mtok: Decimal,

@@ -16,6 +16,7 @@ from trainledger.model import DecisionKind
 from trainledger.model.money import minor_quantum
 from trainledger.review import actuals as _act
 from trainledger.review import baseline, variance
+from trainledger.review import options as _opts
 from trainledger.review import status as _status
 from trainledger.review.plan import SCENARIOS, Plan, Rng
 from trainledger.review.texts import both, label
@@ -24,11 +25,15 @@ REUSE_CLASSES = ("checkpoint", "processed_data", "eval_result", "final_artifact"
 GiB = Decimal(1024 ** 3)
 
 
-def make_plan(wsp, batch_id: str, spec: str, *, reason: str, author: str) -> tuple[int, Plan]:
+def make_plan(wsp, batch_id: str, spec: str | None, *, reason: str, author: str, options: dict | None = None,
+              plan_toml: str | None = None, max_rounds: int | None = None) -> tuple[int, Plan]:
+    """A plan from the estimator: a spec file and/or the ``estimate`` options (``options``), the
+    ``[plan]`` table from the spec, ``plan_toml`` or ``max_rounds`` (see ``baseline.estimate_inputs``)."""
     b = wsp.config.batch(batch_id)
     wsp.sync_config()
     plan = baseline.from_estimate(spec, batch_id=batch_id, batch_max_rounds=b.max_rounds, author=author,
-                                  reason=reason, workspace=str(wsp.config.root))
+                                  reason=reason, workspace=str(wsp.config.root), options=options,
+                                  plan_toml=plan_toml, max_rounds=max_rounds)
     return _store(wsp, plan, reason)
 
 
@@ -111,7 +116,8 @@ def status(wsp, batch_id: str) -> dict:
 
 def check(wsp, batch_id: str | None = None) -> list[int]:
     """Raise the alerts the current figures call for (hard caps and reached gates); returns new ids.
-    Called after every attribution; an alert already raised under this plan version is not repeated."""
+    Called after every attribution (and ``check_at_import`` at every import); an alert already raised
+    under this plan version is not repeated."""
     new: list[int] = []
     done = {r["batch_id"] for r in repo.plan_versions(wsp.ledger)}
     for b in sorted(done if batch_id is None else {batch_id} & done):
@@ -120,6 +126,61 @@ def check(wsp, batch_id: str | None = None) -> list[int]:
         st = _status.build(plan, plan_id, act, variance.split(plan, act))
         new += repo.add_alerts(wsp.ledger, b, plan_id, [{**a, "plan_version": plan.version}
                                                          for a in st["_alerts"]])
+    return new
+
+
+def rounds_from_jobs(wsp) -> dict[str, list[str]]:
+    """Jobs per batch straight from the lake's imported jobs, matched by the workspace's rules as the
+    attribution does (``engine.runs``: one run per allocation): the rounds the next attribution will count."""
+    from trainledger.engine.rules import matcher
+    from trainledger.engine.runs import latest_job_rows
+
+    match = matcher(wsp.config.rules, (b.id for b in wsp.config.batches))
+    out: dict[str, list[str]] = defaultdict(list)
+    for j in latest_job_rows(wsp.lake.read("jobs").to_pylist()):
+        batch_id, _rule = match.match("slurm", j)
+        if batch_id:
+            out[batch_id].append(str(j["job_id"]))
+    return dict(out)
+
+
+def check_at_import(wsp) -> list[int]:
+    """The hard caps of every planned batch, at an import (``Workspace.import_files``); returns new ids.
+
+    Rounds are counted from the imported jobs directly (``rounds_from_jobs``), so the rounds cap is
+    raised by the import that reaches it. Money needs prices, rules and splits — an attribution — so
+    the money caps are checked over the last attribution's figures and the alert says so. Gates and
+    their judgement rules wait for the attribution. An alert raised once under a plan version (by
+    key) is never raised again, by either check."""
+    rows = repo.plan_versions(wsp.ledger)
+    if not rows:
+        return []
+    import hashlib
+
+    jobs = rounds_from_jobs(wsp)
+    last = wsp.ledger.latest_attribution()
+    at = last["created_at"].isoformat(timespec="seconds") if last else None
+    new: list[int] = []
+    for b in sorted({r["batch_id"] for r in rows}):
+        plan_id, plan = latest_plan(wsp, b)
+        items = []
+        if last is not None:
+            act = actuals(wsp, plan)
+            st = _status.build(plan, plan_id, act, variance.split(plan, act))
+            note = both("as_of_attribution", at=at)
+            items += [{**a, "as_of": at, "text": {k: f"{v} — {note[k]}" for k, v in a["text"].items()}}
+                      for a in st["_alerts"] if a["kind"] in ("spend", "eac_high")]
+        used = len(jobs.get(b, ()))
+        if plan.bounds.get("rounds_at_max", True) and plan.max_rounds and used >= plan.max_rounds:
+            ids = sorted(jobs[b])
+            note = both("rounds_at_import")
+            items.append({"key": "rounds", "kind": "rounds", "bound": str(plan.max_rounds), "value": str(used),
+                          "as_of": "import", "jobs": ids,
+                          "driver": both("rounds_jobs", n=used, first=ids[0], last=ids[-1]),
+                          "evidence_sha256": hashlib.sha256("\n".join([b, *ids]).encode()).hexdigest(),
+                          "text": {k: f"{v} — {note[k]}" for k, v in
+                                   both("alert_rounds", value=used, bound=plan.max_rounds).items()}})
+        new += repo.add_alerts(wsp.ledger, b, plan_id, [{**a, "plan_version": plan.version} for a in items])
     return new
 
 
@@ -300,8 +361,10 @@ def decide(wsp, batch_id: str, *, action: str, reason: str, by: str, approver: s
     if override and (not approver or approver.strip() == by.strip()):
         raise BadInput(f"decide {batch_id}: the rules recommend {rec['action']}; choosing {action} overrides them",
                        remedy="an override needs a second named approver: --approver NAME (not the decider)")
-    options = _options(plan, st, wsp, batch_id)
-    assets, _ = reusable_assets(wsp, batch_id)
+    assets, monthly = reusable_assets(wsp, batch_id)
+    kid = latest_plan(wsp, child) if child and repo.plan_versions(wsp.ledger, child) else None
+    options = _opts.options(plan, st, monthly, workspace=str(wsp.config.root),
+                            child=(child, kid[1]) if kid else None)
     previous = repo.decision_rows(wsp.ledger, batch_id)
     today = today or date.today()
     unknowns = unknowns_removed(lessons(plan, act))
@@ -321,33 +384,6 @@ def decide(wsp, batch_id: str, *, action: str, reason: str, by: str, approver: s
         unknowns_removed=unknowns, next_to_verify=to_verify, body=body)
     return {"id": decision_id, **body, "reusable_assets": assets, "unknowns_removed": unknowns,
             "next_to_verify": to_verify}
-
-
-def _options(plan: Plan, st: dict, wsp, batch_id: str) -> list[dict]:
-    ac = {(r["basis"], r["currency"]): r for r in st["ac"]}
-    to_go = []
-    for r in st["eac"]:
-        a = ac[(r["basis"], r["currency"])]
-        to_go.append({"basis": r["basis"], "currency": r["currency"],
-                      **{s: format(max(Decimal(r[s]) - Decimal(a[s]), Decimal(0)), "f") for s in SCENARIOS}})
-    f = plan.shrink_factor
-    shrink = [{**x, **{s: format((Decimal(x[s]) * f).quantize(minor_quantum(x["currency"])), "f")
-                       for s in SCENARIOS}} for x in to_go]
-    _, monthly = reusable_assets(wsp, batch_id)
-    stop = [{"basis": "estimate", "currency": c, **{s: format(v * plan.retention_months, "f") for s in SCENARIOS}}
-            for c, v in sorted(monthly.items())]
-    if Decimal(st["work"]["done"]) >= Decimal(st["work"]["expected"]):  # nothing planned is left to price
-        note = both("opt_exhausted")
-        return [{"action": "continue", "what": {k: f"{v} — {note[k]}" for k, v in both("opt_continue").items()},
-                 "cost_to_go": to_go},
-                {"action": "shrink", "what": {k: f"{v} — {note[k]}" for k, v in
-                                              both("opt_shrink", f=format(f, "f")).items()}, "cost_to_go": shrink},
-                {"action": "stop", "what": both("opt_stop", m=format(plan.retention_months, "f")), "cost_to_go": stop},
-                {"action": "retarget", "what": both("opt_retarget"), "cost_to_go": to_go}]
-    return [{"action": "continue", "what": both("opt_continue"), "cost_to_go": to_go},
-            {"action": "shrink", "what": both("opt_shrink", f=format(f, "f")), "cost_to_go": shrink},
-            {"action": "stop", "what": both("opt_stop", m=format(plan.retention_months, "f")), "cost_to_go": stop},
-            {"action": "retarget", "what": both("opt_retarget"), "cost_to_go": to_go}]
 
 
 def decisions(wsp, batch_id: str | None = None) -> list[dict]:
