@@ -142,3 +142,17 @@ def test_the_demo_zh_cn_sheets_have_no_english_sentence(demo_workspace):
     assert not left, left
     md = (ws / "reports" / "csa-sft-2026-11-a.md").read_text(encoding="utf-8")
     assert "作业无批次" in md and "job_without_batch" not in md
+
+
+def test_attribute_prints_its_problems_in_the_language_asked(tmp_path):
+    src = Path(__file__).resolve().parents[1] / "docs" / "first-hour" / "slurm-cloud"
+    ws = tmp_path / "ws"
+    run = lambda *a: CliRunner().invoke(cli, [str(x) for x in a], prog_name="trainledger")  # noqa: E731
+    assert run("init", ws, "--currency", "CNY").exit_code == 0
+    (ws / "trainledger.toml").write_text((src / "trainledger.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    assert run("--workspace", ws, "import", "slurm", src / "sacct.txt").exit_code == 0
+    zh = run("--workspace", ws, "attribute", "--lang", "zh-CN")
+    assert zh.exit_code == 0 and "! job_without_batch: 作业 7004 未匹配任何 slurm 规则" in zh.output
+    assert "matched no slurm rule" not in zh.output
+    en = run("--workspace", ws, "attribute")
+    assert "! job_without_batch: job 7004 matched no slurm rule" in en.output
