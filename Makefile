@@ -25,7 +25,11 @@ test: $(VENV)/.test-deps
 lint: $(VENV)/.test-deps
 	$(BIN)/ruff check src tests bench
 
-bench: $(BIN)/trainledger
+$(VENV)/.bench-deps: $(BIN)/trainledger
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	@touch $@
+
+bench: $(VENV)/.bench-deps
 	$(BIN)/python -m bench
 
 clean:

@@ -232,3 +232,12 @@ def test_a_stale_price_is_flagged_not_silently_used(tmp_path, ws):
     assert any("gpu_hour:h800 expired 2026-11-01" in w for w in p["source"]["warnings"])
     shown = run(ws, "plan", BATCH_A, "--show", "--lang", "zh-CN").output
     assert "已于 2026-11-01 过期" in shown
+
+
+def test_allocation_policy_views_are_not_actual_spend(ws):
+    """A policy's share of idle or shared cost (basis ``allocated``) sits beside the direct cost on
+    the sheet; it is not money the batch spent, so it has no variance row and no AC."""
+    rv = js(ws, "review", BATCH_A)
+    assert rv["variance"] and "allocated" not in {v["basis"] for v in rv["variance"]}
+    st = js(ws, "status", BATCH_A)
+    assert st["ac"] and "allocated" not in {a["basis"] for a in st["ac"]}

@@ -192,3 +192,4 @@ def test_a_metric_behind_its_planned_curve_feeds_the_rules():
     ev[1]["extra"] = '{"loss": 1.3}'
     act = actuals.collect(plan, [cost("6600.00", 180)], [run("r1")], ev)
     assert status.build(plan, 1, act, variance.split(plan, act))["gates"][0]["verdict"]["action"] == "continue"
+

@@ -61,6 +61,28 @@ TEXT: dict[str, tuple[str, str]] = {
     "capacity_total": ("capacity cost", "容量总成本"),
     "proof": ("Built from the verified ledger", "依据已校验的账本生成"), "audit_head": ("audit head", "审计链头"),
     "attribution": ("attribution", "归属计算"), "figures_digest": ("figures digest", "数字摘要"),
+    # charts (report/charts.py) and the balance view (report/balance.py)
+    "charts": ("Charts (every number is also in the table under its chart)", "图表（每个数字也列在图下的表中）"),
+    "chart_compute_hours": ("GPU-hours by compute state", "各资源状态的卡时"),
+    "chart_cost_basis": ("Cost by evidence, one basis", "按证据等级的成本（单一口径）"),
+    "chart_residual": ("unexplained", "未解释部分"),
+    "balance": ("Balance: resource consumption against delivery investment", "天平：资源消耗与交付投入"),
+    "consumption": ("Resource consumption", "资源消耗"), "delivery": ("Delivery investment", "交付投入"),
+    "earned_value": ("earned value", "挣值"), "no_plan": ("no plan for this batch: nothing to earn against",
+                                                      "本批次没有计划：无挣值可计"),
+    "reusable_assets": ("reusable assets", "可复用资产"), "carrying_cost": ("carrying cost per month", "每月持有成本"),
+    "unknowns_removed": ("unknowns removed", "已消除的未知"), "range_before": ("range before", "原区间"),
+    "measured_after": ("measured after", "实测值"), "change": ("change", "变化"),
+    "range_shrank": ("range shrank", "区间收窄"),
+    "lessons_failed": ("lessons from failed work (retry chains' cost)", "失败工作的教训（重试链成本）"),
+    "chains": ("retry chains", "重试链"),
+    "sensitivity": ("Assumptions drawer: sensitivity of the balance", "假设抽屉：天平的敏感度"),
+    "move_low": ("money moves at low", "取低值时金额变动"), "move_high": ("money moves at high", "取高值时金额变动"),
+    "not_modelled": ("not modelled", "未建模"),
+    "storage_joint": ("storage prices (all tiers together)", "存储单价（各档合计）"),
+    "storage_tier_joint": ("moves with the other storage prices: see the joint row",
+                           "与其他存储单价一起变动：见合计行"),
+    "gpu_hours_short": ("GPU-h", "卡时"), "labor_short": ("labor", "人力"),
 }
 
 

@@ -20,7 +20,7 @@ from trainledger.mdtext import inline as _inline
 from trainledger.mdtext import table as _table
 from trainledger.model.money import minor_quantum
 from trainledger.model.vocab import CASH_BASES, rank
-from trainledger.report import plan_section, problems_i18n
+from trainledger.report import balance, charts, plan_section, problems_i18n
 from trainledger.report.i18n import assumption_name, key_field, storage_class, t, v
 
 FORMATS = ("json", "md", "html", "xlsx")  # xlsx is binary: report/xlsx.py, needs --out
@@ -355,7 +355,8 @@ def to_html(s: dict[str, Any], lang: str = "en") -> str:
                        figure_notes=lambda: rounding_notes(s, lang) + ([f.note()] if f.note() else []),
                        problem_groups=lambda: problem_groups(s, lang), by_basis=f.by_basis, valued=f.valued,
                        cause=lambda c, e: cause_text(c, e, lang), number=f.number,
-                       proof=proof_line(s, lang), **plan_section.html_globals(lang))
+                       proof=proof_line(s, lang), **plan_section.html_globals(lang),
+                       charts=lambda: charts.sheet_charts(s, lang), balance=lambda: balance.build(s))
     return env.get_template("sheet.html.j2").render(s=s)
 
 

@@ -137,6 +137,8 @@ def collect(plan: Plan, lines: list[CostLine], runs: list[Run], progress: list[d
     unplanned: dict[tuple[str, str, str], LineActual] = defaultdict(LineActual)
     hours: dict[str, Decimal] = defaultdict(Decimal)
     for ln in lines:
+        if str(ln.basis) == "allocated":  # an allocation policy's view of idle or shared cost, not spend
+            continue
         if ln.category == "compute":
             state = ln.detail or "unclassified"
             run = by_run.get(ln.run_id or "")
