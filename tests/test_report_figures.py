@@ -128,12 +128,13 @@ def test_any_decimal_text_the_sheet_carries_renders_without_an_exponent(values):
 
 def test_problems_of_one_kind_are_grouped_on_the_sheet_with_all_of_them_in_json():
     s = sheet()
-    s["problems"] = [{"kind": "job_without_batch", "message": f"job {i} matched no slurm rule"} for i in range(50)]
+    s["problems"] = [{"kind": "job_without_batch", "message": f"job {i} matched no slurm rule",
+                     "detail": {"job_id": i}} for i in range(50)]
     s["problems"].append({"kind": "stale_price", "message": "one stale price"})
     md = to_markdown(s, "en")
-    assert "- `job_without_batch` × 50" in md and md.count("matched no slurm rule") == 3
+    assert "- **job without a batch** × 50" in md and md.count("matched no slurm rule") == 3
     assert "… and 47 more: every one is in the JSON sheet (--format json)" in md
-    assert "- `stale_price` one stale price" in md
+    assert "- **stale price**: one stale price" in md  # no detail to render from: the engine's message
     assert "另有 47 条" in to_markdown(s, "zh-CN")
     html = to_html(s, "en")
     assert html.count("matched no slurm rule") == 3 and "× 50" in html

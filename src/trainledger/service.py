@@ -215,7 +215,8 @@ class Workspace:
         return [Problem("quarantined_rows", f"{sum(r['quarantined'] for r in recs)} {kind} row(s) are in"
                         " quarantine and in no figure: fix them and import again ("
                         + ", ".join(str(r["quarantine_file"]) for r in recs) + ")",
-                        {"kind": kind, "rows": sum(r["quarantined"] for r in recs)})
+                        {"kind": kind, "rows": sum(r["quarantined"] for r in recs),
+                         "files": ", ".join(str(r["quarantine_file"]) for r in recs)})
                 for kind, recs in sorted(per_kind.items())]
 
     def attribute(self, *, as_of: date | None = None) -> Attribution:

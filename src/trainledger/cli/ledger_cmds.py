@@ -160,7 +160,13 @@ def attribute(ctx: click.Context, as_json: bool) -> None:
            for x in (r["billed_total"], r["attributed"], r["unattributed"], r["difference"])) or \
             any(fmt.MARK in fmt.amount(amount, cur, exact=True) for (_, _, cur), amount in buckets):
         click.echo(f"  {fmt.precision_note('en')}")
-    grouped((p.kind, p.message) for p in result.problems)
+    lang = (ctx.obj or {}).get("lang") or "en"  # --lang zh-CN: the problems in Chinese (report/problems_i18n.py)
+    if lang == "en":
+        grouped((p.kind, p.message) for p in result.problems)
+    else:
+        from trainledger.report import problems_i18n
+
+        grouped((p.kind, problems_i18n.message(p.as_dict(), lang)) for p in result.problems)
 
 
 def check_options_apply(kind: str, options: dict) -> None:

@@ -107,7 +107,7 @@ def _rule_field_problems(facts: Facts, config: Config) -> list[Problem]:
             known = ", ".join(sorted(k for k in rows[0] if k not in ("source_sha256", "row", "row_hash")))
             out.append(Problem("unknown_rule_field", f"rule {rule.id}: {rule.source} rows have no field"
                                f" {rule.field!r}; it can never match. Fields: {known}, or tags.<key>",
-                               {"rule": rule.id}))
+                               {"rule": rule.id, "source": rule.source, "field": rule.field, "known": known}))
     return out
 
 

@@ -62,7 +62,7 @@ def storage_stage(facts: Facts, ctx: Context) -> StageOutput:
             priced[(item, snap)] = price = price_of(ctx, item, snap, "gb_month", problems)
             if price is None and item not in described:
                 problems.append(Problem("unpriced_storage", f"no price-book entry {item!r}: objects of tier"
-                                        f" {tier} are listed but not priced", {"item": item}))
+                                        f" {tier} are listed but not priced", {"item": item, "tier": tier}))
             elif price is not None and item not in described:
                 assumptions.append(price_assumption(f"storage price {item}", price, "gb_month (GB = 2^30 bytes)"))
             described.add(item)
@@ -72,7 +72,8 @@ def storage_stage(facts: Facts, ctx: Context) -> StageOutput:
         if written is not None and written > snap:
             problems.append(Problem("modified_after_snapshot", f"storage row {row['row']}: {path} was modified"
                                     f" {written}, after its inventory date {snap}; it is not charged",
-                                    {"path": path, "row": row["row"]}))
+                                    {"path": path, "row": row["row"], "written": str(written),
+                                     "snapshot": str(snap)}))
         since = max(d for d in (written or snap, previous.get(path, date.min)) if d is not None)
         previous[path] = snap
         months = max(Decimal((snap - since).days), Decimal(0)) / DAYS_PER_MONTH

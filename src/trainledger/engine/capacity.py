@@ -182,7 +182,8 @@ def priced_rows(cap: Capacity, ctx: Context, problems: list[Problem]):
         if entry is None or entry.currency != cap.currency:
             problems.append(Problem("unpriced_capacity", f"capacity {cap.id}: no price-book entry"
                                     f" {cap.price_item!r} in {cap.currency} on {on}: {row['resource_id']} that day is"
-                                    " not valued", {"capacity": cap.id, "on": on.isoformat()}))
+                                    " not valued", {"capacity": cap.id, "on": on.isoformat(), "item": cap.price_item,
+                                                    "currency": cap.currency, "resource": row["resource_id"]}))
             continue
         hours = Decimal((row["charge_period_end"] - row["charge_period_start"]) // timedelta(hours=1))
         yield node, entry.price * cap.gpus_per_node * hours, row, entry.price, entry.evidence  # whole hours
@@ -264,5 +265,7 @@ def check(facts: Facts, ctx: Context, lines) -> tuple[list[dict], list[Problem]]
         if diff != 0:
             side = "too little" if diff > 0 else "too much"
             problems.append(Problem("conservation", f"capacity {cap.id}: cost {rec['total']} but lines carry"
-                                    f" {a['attributed'] + a['unheld']} ({side} attributed by {abs(diff)})", rec))
+                                    f" {a['attributed'] + a['unheld']} ({side} attributed by {abs(diff)})",
+                                    {**rec, "subject": f"capacity {cap.id}", "side": side, "gap": str(abs(diff)),
+                                     "carried": str(a["attributed"] + a["unheld"])}))
     return records, problems

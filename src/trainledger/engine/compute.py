@@ -129,7 +129,8 @@ def bill_stage(facts: Facts, ctx: Context) -> StageOutput:
             f" (e.g. {sorted(nodes_billed)[0]}):"
             " GPU compute cannot be split by job and stays unattributed — bill ResourceId/ResourceName must be the"
             " node's host name, add a focus rule per node, or declare the cluster as [[capacity]] if it is owned",
-            {"nodes": sorted(nodes_billed)[:10]}))
+            {"nodes": sorted(nodes_billed)[:10], "count": len(nodes_billed),
+             "example": sorted(nodes_billed)[0]}))
     return StageOutput(tuple(lines), tuple(problems))
 
 
@@ -194,7 +195,9 @@ def node_split(row, node, idx, slots, problems, *, basis=Basis.BILLED, idle_basi
     if idle < 0:
         problems.append(Problem("oversubscribed_node", f"{node} {p0.isoformat()}: jobs hold"
                                 f" {(used / period).quantize(Decimal('0.01'))}"
-                                f" GPUs but the node has {slots}", {"node": node, "row": row["row"]}))
+                                f" GPUs but the node has {slots}",
+                                {"node": node, "row": row["row"], "at": p0.isoformat(),
+                                 "held": str((used / period).quantize(Decimal("0.01"))), "slots": slots}))
         idle = Decimal(0)
     keys = sorted(pieces)
     weights = [pieces[k][2] for k in keys] + [idle]

@@ -66,7 +66,7 @@ def check(facts: Facts, lines: Iterable[CostLine], *, view: str = "billed") -> t
     except Inexact:
         return [], [Problem("inexact_total", f"{view}: a total cannot be computed exactly in "
                             f"{EXACT.prec} digits; no conservation figure is shown rather than a rounded one",
-                            {"view": view})]
+                            {"view": view, "digits": EXACT.prec})]
 
 
 def _check(facts: Facts, lines: Iterable[CostLine], view: str) -> tuple[list[dict], list[Problem]]:
@@ -96,5 +96,7 @@ def _check(facts: Facts, lines: Iterable[CostLine], view: str) -> tuple[list[dic
             if diff != 0:
                 side = "too little" if diff > 0 else "too much"
                 problems.append(Problem("conservation", f"{cur} ({view}): bills total {total} but cost lines carry "
-                                        f"{a + u} ({side} attributed by {abs(diff)})", records[-1]))
+                                        f"{a + u} ({side} attributed by {abs(diff)})",
+                                        {**records[-1], "subject": f"{cur} ({view})", "carried": str(a + u),
+                                         "side": side, "gap": str(abs(diff))}))
     return records, problems

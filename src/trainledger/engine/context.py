@@ -85,7 +85,9 @@ def price_of(ctx: Context, item: str, on: date, unit: str, problems: list[Proble
     if entry is not None and entry.is_stale(on):
         problems.append(Problem(
             "stale_price", f"price {item} is stale on {on}: effective {entry.effective}, expires {entry.expires}"
-            f" — update the price book ({entry.source})", {"item": item, "on": on.isoformat()}))
+            f" — update the price book ({entry.source})",
+            {"item": item, "on": on.isoformat(), "effective": str(entry.effective), "expires": str(entry.expires),
+             "source": entry.source}))
     return entry
 
 

@@ -23,7 +23,7 @@ def _enum(enum, value, problems, job_id, what):
     except ValueError:
         problems.append(Problem(
             "bad_tag", f"job {job_id}: {what} {value!r} is not one of {', '.join(e.value for e in enum)}",
-            {"job_id": job_id}))
+            {"job_id": job_id, "what": what, "value": str(value), "allowed": ", ".join(e.value for e in enum)}))
         return None
 
 
@@ -67,7 +67,9 @@ def _events_for(events, job_id: str, run_tag: str, start, end, problems) -> list
     if own and not any(lo <= e["ts"] <= hi for e in own):
         problems.append(Problem("progress_outside_allocation", f"job {job_id}: {len(own)} progress events, none"
                                 f" between its start {start.isoformat()} and end {end.isoformat()} — a clock or"
-                                " time-zone error? The allocation stays unclassified", {"job_id": job_id}))
+                                " time-zone error? The allocation stays unclassified",
+                                {"job_id": job_id, "events": len(own), "start": start.isoformat(),
+                                 "end": end.isoformat()}))
     return inside
 
 
@@ -105,7 +107,8 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
         run_id = str(tags.get("run") or job_id)
         if run_id in used:
             problems.append(Problem("duplicate_run_id", f"job {job_id} claims run {run_id}, already taken by"
-                                    f" job {used[run_id]}; kept as {run_id}#{job_id}", {"run_id": run_id}))
+                                    f" job {used[run_id]}; kept as {run_id}#{job_id}",
+                                    {"run_id": run_id, "job_id": job_id, "taken_by": used[run_id]}))
             run_id = f"{run_id}#{job_id}"
         used[run_id] = job_id
         prev = by_id.get(str(tags.get("retry_of", "")))
@@ -114,7 +117,8 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
         if start is not None and end is None:
             end = max(ctx.cutoff, start)
             problems.append(Problem("open_job", f"job {job_id} ({j.get('state')}) has not ended: classified up to"
-                                    f" {end.isoformat()}; attribute again when it has", {"job_id": job_id}))
+                                    f" {end.isoformat()}; attribute again when it has",
+                                    {"job_id": job_id, "state": str(j.get("state")), "until": end.isoformat()}))
         run_events = _events_for(events, str(j["job_id"]), str(tags.get("run") or ""), start, end, problems)
         own = events.get(str(j["job_id"]), ())
         if own and start is not None and end is not None:
@@ -135,7 +139,8 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
                               eligible=j.get("eligible") or j.get("submit"), facts=rf)
         if nodes and run.gpus % len(nodes):
             problems.append(Problem("uneven_gpu_split", f"job {job_id}: {run.gpus} GPUs on {len(nodes)} nodes do not"
-                                    " divide evenly; its node-hours are split as if they did", {"job_id": job_id}))
+                                    " divide evenly; its node-hours are split as if they did",
+                                    {"job_id": job_id, "gpus": run.gpus, "nodes": len(nodes)}))
         if batch_id is None:
             problems.append(Problem("job_without_batch", f"job {job_id} matched no slurm rule; its compute"
                                     " stays in the unattributed bucket", {"job_id": job_id}))

@@ -8,6 +8,8 @@
                  Variance and Control as live formulas beside the engine's exact figures, Decisions;
                  its own words in xlsx_text.py
     i18n.py      headings and column names in both languages (vocabulary labels: model/vocab.py)
+    problems_i18n.py  every engine problem kind: label and message in en and zh-CN from its detail
+                 (the sheets show the label; JSON keeps kind + message, adds message_zh, label, label_zh)
     plan_section.py  the sheet's plan-vs-actual section (from review/), its Markdown, its HTML include
     charts.py    inline SVG charts from the sheet dict (compute by state, cost per basis, variance bridge)
     balance.py   the balance view: consumption | delivery investment, and the assumptions' sensitivity

@@ -20,7 +20,7 @@ from trainledger.mdtext import inline as _inline
 from trainledger.mdtext import table as _table
 from trainledger.model.money import minor_quantum
 from trainledger.model.vocab import CASH_BASES, rank
-from trainledger.report import balance, charts, plan_section
+from trainledger.report import balance, charts, plan_section, problems_i18n
 from trainledger.report.i18n import assumption_name, key_field, storage_class, t, v
 
 FORMATS = ("json", "md", "html", "xlsx")  # xlsx is binary: report/xlsx.py, needs --out
@@ -137,12 +137,14 @@ MORE = {"en": "… and {n} more: every one is in the JSON sheet (--format json)"
 
 def problem_groups(s: dict[str, Any], lang: str) -> list[dict[str, Any]]:
     """Problems grouped by kind, in first-seen order: the count, the first few messages and how many
-    more (a trace with 1,391 unmatched jobs must not print 1,391 lines on a sheet)."""
+    more (a trace with 1,391 unmatched jobs must not print 1,391 lines on a sheet). Label and messages
+    are in the sheet's language (report/problems_i18n.py); the code itself is for JSON only."""
     groups: dict[str, list[str]] = {}
     for p in s.get("problems", []):
-        groups.setdefault(p["kind"], []).append(p["message"])
+        groups.setdefault(p["kind"], []).append(problems_i18n.message(p, lang))
     zh = "zh-CN" if lang.lower().startswith("zh") else "en"
-    return [{"kind": k, "count": len(msgs), "messages": msgs[:FIRST_PROBLEMS],
+    return [{"kind": k, "label": problems_i18n.label(k, lang), "sep": "：" if zh == "zh-CN" else ": ",
+             "count": len(msgs), "messages": msgs[:FIRST_PROBLEMS],
              "more": MORE[zh].format(n=len(msgs) - FIRST_PROBLEMS) if len(msgs) > FIRST_PROBLEMS else None}
             for k, msgs in groups.items()]
 
@@ -296,7 +298,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
                     ((zh and a.get("value_zh")) or a.get("value") or _range_text(a, f))
                     + (f" {a['unit']}" if a.get("unit") else ""),
                     v(a["evidence"], lang),
-                    a.get("source", ""), a.get("owner", "")] for a in s["assumptions"]])
+                    (zh and a.get("source_zh")) or a.get("source", ""), a.get("owner", "")] for a in s["assumptions"]])
     c = s["conservation"]
     out += ["", f"## {L('conservation')}", ""]
     cols = ("billed_total", "attributed", "unattributed", "difference")
@@ -328,9 +330,9 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
         out += ["", f"## {L('problems')}", ""]
         for g in problem_groups(s, lang):
             if g["count"] == 1:
-                out.append(f"- `{g['kind']}` {_inline(g['messages'][0])}")
+                out.append(f"- **{_inline(g['label'])}**{g['sep']}{_inline(g['messages'][0])}")
                 continue
-            out.append(f"- `{g['kind']}` × {g['count']}")
+            out.append(f"- **{_inline(g['label'])}** × {g['count']}")
             out += [f"  - {_inline(msg)}" for msg in g["messages"]]
             if g["more"]:
                 out.append(f"  - {g['more']}")  # the renderer's own words

@@ -15,6 +15,7 @@ from trainledger.engine.causes import RunFacts, confirmations_from_audit, explai
 from trainledger.engine.timeline import FAILED_STATES
 from trainledger.model import CASH_BASES, AmountRange, Basis, CostLine, Evidence, ReviewClass
 from trainledger.model.money import minor_quantum
+from trainledger.report import problems_i18n
 from trainledger.report import sheet_compute as sc
 
 Q = Decimal("0.0001")
@@ -170,7 +171,7 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
                                      " to the largest remainders (model/money.py)",
                          "rounding_zh": "分摊时各份按被分摊金额的精度截断，余下的最小单位依次给余数最大的份额"
                                         "（model/money.py）"},
-        "problems": summary.get("problems", []),
+        "problems": [problems_i18n.for_json(p) for p in summary.get("problems", [])],
         "attribution_id": latest.get("id"),
         "plan_vs_actual": _plan_section(wsp, batch_id),
     }
@@ -319,6 +320,7 @@ def _assumptions(summary: dict, lines: list[CostLine]) -> list[dict[str, str]]:
     unclassified = any(ln.detail == "unclassified" for ln in lines)
     items.append({"name": "compute-state boundaries", "evidence": str(Evidence.MEASURED),
                   "source": "scheduler times + progress events (engine/timeline.py)",
+                  "source_zh": "调度器时间 + 训练进度事件（engine/timeline.py）",
                   "value": "approximate: allocation time with no progress signal is 'unclassified'"
                            + (" (present in this batch)" if unclassified else ""),
                   "value_zh": "近似边界：没有进度信号的已分配时间记为“无进度信号”"

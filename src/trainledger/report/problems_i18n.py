@@ -1,0 +1,177 @@
+"""The problems a sheet reports, in both languages, from one catalogue.
+
+The engine (engine/*.py, service.py) creates ``Problem(kind, message, detail)`` with an English
+message; the message's facts are in ``detail``. Here every kind has a label and a message template
+per language that renders from those detail fields, so a zh-CN sheet never shows the English
+message, and a code such as ``job_without_batch`` is shown as its label (the code stays in JSON).
+
+``KINDS`` is the registry: tests/report/test_problems_i18n.py fails when the code creates a kind
+that is not here, or a kind lacks either language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+EN, ZH = "en", "zh-CN"
+
+# kind: {lang: (label, message template over the problem's detail)}
+CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
+    "quarantined_rows": {
+        EN: ("rows in quarantine", "{rows} {kind} row(s) are in quarantine and in no figure: fix them and"
+             " import again ({files})"),
+        ZH: ("隔离区中的数据行", "{rows} 行 {kind} 数据在隔离区，未计入任何数字：修正后重新导入（{files}）"),
+    },
+    "unknown_rule_field": {
+        EN: ("rule reads an unknown field", "rule {rule}: {source} rows have no field '{field}'; it can never"
+             " match. Fields: {known}, or tags.<key>"),
+        ZH: ("规则读取不存在的字段", "规则 {rule}：{source} 数据行没有字段 '{field}'，永远不会匹配。可用字段：{known}，"
+             "或 tags.<键>"),
+    },
+    "unknown_batch": {
+        EN: ("row names an undefined batch", "{source} row {row} names batch '{batch}', which the workspace does"
+             " not define; rules decide instead"),
+        ZH: ("数据行指定了未定义的批次", "{source} 第 {row} 行指定批次 '{batch}'，工作区未定义该批次；改由规则决定"),
+    },
+    "unpriced_storage": {
+        EN: ("storage not priced", "no price-book entry '{item}': objects of tier {tier} are listed but not priced"),
+        ZH: ("存储未计价", "价格表没有条目 '{item}'：存储层级 {tier} 的对象已列出但未计价"),
+    },
+    "modified_after_snapshot": {
+        EN: ("modified after the inventory", "storage row {row}: {path} was modified {written}, after its"
+             " inventory date {snapshot}; it is not charged"),
+        ZH: ("清单日期之后被修改", "存储第 {row} 行：{path} 于 {written} 被修改，晚于其清单日期 {snapshot}；不计费"),
+    },
+    "missing_labor_rate": {
+        EN: ("no labor rate", "no [[labor_rates]] entry for role {role}: its hours are counted but valued at zero"),
+        ZH: ("缺少人力费率", "角色 {role} 没有 [[labor_rates]] 条目：其工时已计数，但按零估值"),
+    },
+    "unpriced_capacity": {
+        EN: ("capacity not priced", "capacity {capacity}: no price-book entry '{item}' in {currency} on {on}:"
+             " {resource} that day is not valued"),
+        ZH: ("容量未计价", "容量 {capacity}：{on} 价格表中没有 {currency} 的条目 '{item}'：{resource} 当天未估值"),
+    },
+    "conservation": {
+        EN: ("conservation does not hold", "{subject}: cost {total} but lines carry {carried} ({side} attributed"
+             " by {gap})"),
+        ZH: ("守恒不成立", "{subject}：费用 {total}，成本行合计 {carried}（{side} {gap}）"),
+    },
+    "no_node_on_bill": {
+        EN: ("bill names no Slurm node", "no bill row names any of the {count} Slurm nodes (e.g. {example}): GPU"
+             " compute cannot be split by job and stays unattributed — bill ResourceId/ResourceName must be the"
+             " node's host name, add a focus rule per node, or declare the cluster as [[capacity]] if it is owned"),
+        ZH: ("账单未出现任何 Slurm 节点", "没有账单行对应 {count} 个 Slurm 节点中的任何一个（例如 {example}）："
+             "GPU 算力无法按作业拆分，留在未归属桶——账单的 ResourceId/ResourceName 须为节点主机名；"
+             "或为每个节点加一条 focus 规则；自有集群请声明为 [[capacity]]"),
+    },
+    "oversubscribed_node": {
+        EN: ("node oversubscribed", "{node} {at}: jobs hold {held} GPUs but the node has {slots}"),
+        ZH: ("节点超额占用", "{node} {at}：作业占用 {held} 张 GPU，但节点只有 {slots} 张"),
+    },
+    "unpriced_queue": {
+        EN: ("queue not valued", "queued GPU-hours are counted but not valued: set cluster.gpu_item to a"
+             " price-book entry"),
+        ZH: ("排队未估值", "排队的 GPU 小时已计数但未估值：请把 cluster.gpu_item 设为价格表中的条目"),
+    },
+    "inexact_total": {
+        EN: ("total not exact", "{view}: a total cannot be computed exactly in {digits} digits; no conservation"
+             " figure is shown rather than a rounded one"),
+        ZH: ("合计无法精确", "{view}：合计无法在 {digits} 位精度内精确计算；宁可不显示守恒数字，也不显示舍入值"),
+    },
+    "stale_price": {
+        EN: ("stale price", "price {item} is stale on {on}: effective {effective}, expires {expires} — update"
+             " the price book ({source})"),
+        ZH: ("价格已过期", "价格 {item} 在 {on} 已过期：生效 {effective}，到期 {expires}——请更新价格表（{source}）"),
+    },
+    "bad_tag": {
+        EN: ("tag value not allowed", "job {job_id}: {what} '{value}' is not one of {allowed}"),
+        ZH: ("标签取值无效", "作业 {job_id}：{what} '{value}' 不在允许值 {allowed} 之中"),
+    },
+    "progress_outside_allocation": {
+        EN: ("progress outside the allocation", "job {job_id}: {events} progress events, none between its start"
+             " {start} and end {end} — a clock or time-zone error? The allocation stays unclassified"),
+        ZH: ("进度不在分配时段内", "作业 {job_id}：{events} 条进度事件，没有一条落在开始 {start} 与结束 {end} 之间——"
+             "时钟或时区错误？该分配时段保持未分类"),
+    },
+    "missing_cause": {
+        EN: ("retry without a failure cause", "job {job_id} is a fault retry without a failure cause"),
+        ZH: ("故障重跑缺少失败原因", "作业 {job_id} 是故障重跑，但没有失败原因"),
+    },
+    "duplicate_run_id": {
+        EN: ("run id used twice", "job {job_id} claims run {run_id}, already taken by job {taken_by};"
+             " kept as {run_id}#{job_id}"),
+        ZH: ("运行编号重复", "作业 {job_id} 声明运行 {run_id}，该编号已被作业 {taken_by} 使用；记为 {run_id}#{job_id}"),
+    },
+    "open_job": {
+        EN: ("job not ended", "job {job_id} ({state}) has not ended: classified up to {until}; attribute again"
+             " when it has"),
+        ZH: ("作业尚未结束", "作业 {job_id}（{state}）尚未结束：已分类到 {until}；结束后请重新归属"),
+    },
+    "uneven_gpu_split": {
+        EN: ("GPUs not even across nodes", "job {job_id}: {gpus} GPUs on {nodes} nodes do not divide evenly;"
+             " its node-hours are split as if they did"),
+        ZH: ("GPU 无法在节点间均分", "作业 {job_id}：{gpus} 张 GPU 分布在 {nodes} 个节点上，无法均分；"
+             "其节点小时按均分处理"),
+    },
+    "job_without_batch": {
+        EN: ("job without a batch", "job {job_id} matched no slurm rule; its compute stays in the unattributed"
+             " bucket"),
+        ZH: ("作业无批次", "作业 {job_id} 未匹配任何 slurm 规则；其算力费用留在未归属桶"),
+    },
+    "timezone_mismatch": {
+        EN: ("time zone mismatch", "{path}: the progress events of {jobs} job(s) are {shift_hours} h off their"
+             " sacct windows; it was read as {read_tz} — likely --tz {likely_tz}. Re-import: trainledger import"
+             " slurm {path} --tz {likely_tz} --replace <import id>"),
+        ZH: ("时区不一致", "{path}：{jobs} 个作业的进度事件与 sacct 时段相差 {shift_hours} 小时；"
+             "该文件按 {read_tz} 读取——应为 --tz {likely_tz}。"
+             "重新导入：trainledger import slurm {path} --tz {likely_tz} --replace <导入编号>"),
+    },
+}
+KINDS = frozenset(CATALOGUE)
+
+# English words the engine puts in a detail field, as the zh-CN message says them
+_DETAIL_ZH = {"too little": "少归属", "too much": "多归属"}
+
+
+class _Missing(KeyError):
+    pass
+
+
+class _Detail(dict):
+    def __missing__(self, key: str) -> str:
+        raise _Missing(key)
+
+
+def _lang(lang: str) -> str:
+    return ZH if lang.lower().startswith("zh") else EN
+
+
+def label(kind: str, lang: str) -> str:
+    """The kind's label; an unknown kind (a catalogue gap the tests catch) shows as its code."""
+    entry = CATALOGUE.get(kind)
+    return entry[_lang(lang)][0] if entry else kind
+
+
+def message(problem: Mapping[str, Any], lang: str) -> str:
+    """The problem's message in ``lang``: the catalogue template over its detail. English falls back to
+    the engine's own message for a kind not in the catalogue or a problem whose detail lacks a field the
+    template needs (recorded by an older version); zh-CN then gives the label and points to the JSON."""
+    entry = CATALOGUE.get(problem["kind"])
+    if entry is None:
+        return str(problem.get("message", ""))
+    zh = _lang(lang) == ZH
+    detail = _Detail({k: (_DETAIL_ZH.get(v, v) if zh and isinstance(v, str) else v)
+                      for k, v in (problem.get("detail") or {}).items()})
+    try:
+        return entry[_lang(lang)][1].format_map(detail)
+    except _Missing:
+        return (f"{entry[ZH][0]}（详情见 JSON 底稿：--format json）" if zh
+                else str(problem.get("message", "")))
+
+
+def for_json(problem: Mapping[str, Any]) -> dict[str, Any]:
+    """The JSON sheet's problem: ``kind`` and the English ``message`` as the engine wrote them, plus the
+    zh-CN message and the label in both languages."""
+    kind = problem["kind"]
+    return {**problem, "message_zh": message(problem, ZH), "label": label(kind, EN), "label_zh": label(kind, ZH)}
