@@ -37,7 +37,7 @@ def bucket_lines(lines) -> dict[tuple, Decimal]:
         cur = ln.amount.currency
         key = ("batch", ln.batch_id, str(ln.detail), cur) if ln.batch_id else ("unattributed", reason_of(ln)[0], cur)
         out[key] = out.get(key, Decimal(0)) + ln.amount.expected
-    return out
+    return {k: v for k, v in out.items() if v != 0}  # a zero sum is no bucket
 
 
 def python_bill_buckets(facts: Facts, ctx: Context) -> dict[tuple, Decimal]:

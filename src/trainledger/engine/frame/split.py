@@ -156,8 +156,10 @@ class FrameResult:
     total: dict[str, Decimal]  # currency → the whole bill's BilledCost
 
     def buckets(self) -> dict[tuple, Decimal]:
-        return {**{("batch", *k): v for k, v in self.by_batch.items()},
-                **{("unattributed", *k): v for k, v in self.by_reason.items()}}
+        """Every bucket holding money (a zero sum is no bucket: the oracle drops zero lines too)."""
+        out = {**{("batch", *k): v for k, v in self.by_batch.items()},
+               **{("unattributed", *k): v for k, v in self.by_reason.items()}}
+        return {k: v for k, v in out.items() if v != 0}
 
 
 def collect(frame: pa.Table) -> FrameResult:
