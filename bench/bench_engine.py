@@ -123,6 +123,7 @@ def run_sql(root: Path) -> dict:
 
 
 def run_pandas(root: Path) -> dict:
+    import numpy as np
     import pandas as pd
 
     b = pd.read_parquet(root / "bills.parquet")
@@ -132,7 +133,12 @@ def run_pandas(root: Path) -> dict:
                       "p0": b.charge_period_start.dt.as_unit("us").astype("int64").to_numpy(),
                       "p1": b.charge_period_end.dt.as_unit("us").astype("int64").to_numpy(),
                       "units": b.billed_cost.str.replace(".", "", regex=False).astype("int64").to_numpy()})
-    j = b.merge(h, on="node")
+    hour = 3600 * 1_000_000  # the bills are hourly: each segment is listed under the hours it touches
+    h0, h1 = h.start_us.to_numpy() // hour, (h.end_us.to_numpy() - 1) // hour
+    counts = h1 - h0 + 1
+    idx = np.repeat(np.arange(len(h)), counts)
+    h = h.iloc[idx].assign(hour=h0[idx] + np.arange(len(idx)) - np.repeat(np.cumsum(counts) - counts, counts))
+    j = b.assign(hour=b.p0 // hour).merge(h, on=["node", "hour"])
     j = j[(j.start_us < j.p1) & (j.end_us > j.p0)]
     j = j.assign(w=j.gpus_num * (j[["end_us", "p1"]].min(axis=1) - j[["start_us", "p0"]].max(axis=1)))
     j["batch_id"] = j["batch_id"].fillna("")
