@@ -1,4 +1,4 @@
-"""The bill stage's hot core as portable Ibis expressions (DuckDB in-process; Spark next).
+"""The bill stage's hot core as portable Ibis expressions (DuckDB in-process, or pyspark).
 
 A start of the port of issue 7 item 1: the Python engine (``engine.compute.bill_stage``) stays
 the default and is this package's test oracle (``tests/engine/test_frame_duckdb.py``).
@@ -22,7 +22,8 @@ Covered: the billed view (BilledCost); routing by unused commitment, by ``focus`
 exact, prefix on a column or ``tags.<key>`` holding a JSON string), by node (ResourceId /
 ResourceName, also as a short host name), commitment purchases, and no rule. Not yet: regex rules
 (refused with a clear error), the amortized (EffectiveCost) view, problem records (oversubscribed
-node, no node on the bill), per-line provenance.
+node, no node on the bill), per-line provenance, ``attribute --engine``. On Spark local mode the
+same expressions give the same buckets (``tests/engine/test_frame_spark.py``, opt-in: ~50 s).
 """
 
 from trainledger.engine.frame.holdings import holdings_table
