@@ -1,6 +1,6 @@
 """The same Ibis expressions on Spark local mode: equal to the Python engine to the cent.
 
-Spark starts in ~15 s and this one small case took ~50 s on the shared 2-core machine, too slow
+Spark starts in ~7-15 s and this one small case took 21-50 s on the shared 2-core machine, too slow
 for the default suite: it runs with ``TRAINLEDGER_TEST_SPARK=1`` (and Java), else it is skipped.
 """
 
@@ -17,10 +17,11 @@ from trainledger.engine import Facts
 from .factories import T0, at, bill, job, price_lookup
 
 pytestmark = [pytest.mark.spark, pytest.mark.filterwarnings("ignore::DeprecationWarning"),
+              pytest.mark.filterwarnings("ignore::FutureWarning"),  # pyspark 4.3 on pandas 3
               pytest.mark.filterwarnings("ignore::ResourceWarning"),
               pytest.mark.skipif(shutil.which("java") is None, reason="Spark needs Java"),
               pytest.mark.skipif(os.environ.get("TRAINLEDGER_TEST_SPARK") != "1",
-                                 reason="slow (~50 s): set TRAINLEDGER_TEST_SPARK=1")]
+                                 reason="slow (20-50 s): set TRAINLEDGER_TEST_SPARK=1")]
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,7 @@ exact, prefix on a column or ``tags.<key>`` holding a JSON string), by node (Res
 ResourceName, also as a short host name), commitment purchases, and no rule. Not yet: regex rules
 (refused with a clear error), the amortized (EffectiveCost) view, problem records (oversubscribed
 node, no node on the bill), per-line provenance, ``attribute --engine``. On Spark local mode the
-same expressions give the same buckets (``tests/engine/test_frame_spark.py``, opt-in: ~50 s).
+same expressions give the same buckets (``tests/engine/test_frame_spark.py``, opt-in: 20-50 s).
 """
 
 from trainledger.engine.frame.holdings import holdings_table
