@@ -6,7 +6,7 @@ import importlib
 import sys
 
 BENCHMARKS = ("bench.startup", "bench.bench_montecarlo", "bench.bench_pipeline", "bench.bench_scale",
-              "bench.bench_mapped")
+              "bench.bench_mapped", "bench.bench_engine")
 TARGETS_MS = {"montecarlo_core (100k samples, 20 inputs)": 100.0,
               "trainledger --help CPU": 300.0, "trainledger batch list CPU": 300.0}
 REPORT_ONLY = {"trainledger --help CPU", "trainledger batch list CPU"}  # start-up: a busy machine is no failure

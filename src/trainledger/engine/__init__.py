@@ -27,6 +27,7 @@ Data flow (``attribute``)::
     timeline.py     one run's allocation → compute-state segments
     context.py      Facts, Context, RunInfo, Problem, StageOutput, price lookups with staleness
     history.py      actual/effective ratios of finished batches (calibrates the estimator)
+    frame/          the bill stage's split as Ibis expressions (DuckDB, Spark); tested against this one
 
 Written in plain Python over lake rows for now; the same stages move to portable dataframe
 expressions (DuckDB / Spark) when the engine-at-depth issue lands.

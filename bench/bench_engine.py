@@ -1,0 +1,324 @@
+"""The bill stage's allocation at scale: the frame path (Ibis on DuckDB) against a hand-written
+DuckDB SQL of the same allocation (the practical limit), a plain pandas script (what an analyst
+writes) and, at a smaller size, the Python engine. Reports CPU seconds and peak RSS of each (one
+subprocess per method, so RSS is its own), the ratios, and whether all agree to the cent.
+
+Synthetic: ``TRAINLEDGER_BENCH_ROWS`` node-hour bill rows (default 1,000,000, ~35 s wall; issue 7 asks for
+10,000,000) over 128 nodes, ``TRAINLEDGER_BENCH_ATTEMPTS`` job attempts (default rows / 10), each
+on one node with a setup and an effective segment, 1/8 of them without a batch. The Python engine
+runs on ``TRAINLEDGER_BENCH_PY_ROWS`` (default 5,000) rows of the same shape, where all four must
+agree; its CPU is ``bill_stage`` alone (the derived runs are the frame path's input too). Each
+method's CPU excludes imports; the frame path's includes Ibis compiling the expression (~0.4 s).
+The pandas script lists segments under the hours they touch (the bills are hourly). Reports,
+never fails.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+NODES, SLOTS = 128, 8
+T0 = datetime(2026, 10, 1, tzinfo=UTC)
+PRICES = ("288.00", "99.99", "7.01", "80.00", "0.03")
+METHODS = ("frame", "sql", "pandas")
+
+
+def generate(root: Path, rows: int, attempts: int, seed: int = 7) -> None:
+    """bills.parquet (lake-shaped) and holdings.parquet (holdings_table's schema)."""
+    from trainledger.engine.frame.holdings import SCHEMA, micros
+    from trainledger.engine.frame.split import BILL_SCHEMA
+
+    rnd = random.Random(seed)
+    hours = max(1, rows // NODES)
+    b = {f.name: [] for f in BILL_SCHEMA}
+    for h in range(hours):
+        for n in range(NODES):
+            t = T0 + timedelta(hours=h)
+            for k, v in (("billed_cost", rnd.choice(PRICES)), ("currency", "CNY"), ("charge_period_start", t),
+                         ("charge_period_end", t + timedelta(hours=1)), ("charge_category", "Usage"),
+                         ("commitment_discount_status", None), ("commitment_discount_id", None),
+                         ("resource_id", f"gpu-{n:03d}"), ("resource_name", None), ("service_name", "ECS"),
+                         ("service_category", "Compute"), ("tags", "{}"), ("source_sha256", "s"),
+                         ("row", h * NODES + n + 1)):
+                b[k].append(v)
+    pq.write_table(pa.table(b, schema=BILL_SCHEMA), root / "bills.parquet")
+    hcols = {name: [] for name in SCHEMA.names}
+    span = hours * 3600 * 1_000_000
+    per_node = max(1, attempts // NODES)
+    for n in range(NODES):
+        t = micros(T0) + rnd.randrange(0, 3600 * 1_000_000)
+        for i in range(per_node):
+            dur = rnd.randrange(600, 20 * 3600) * 1_000_000
+            if t + dur > micros(T0) + span:
+                break
+            setup = dur // 10
+            run = f"{n}-{i}"
+            batch = None if i % 8 == 0 else f"b{i % 10}"
+            gpus = rnd.choice((1, 2, 4, 8))
+            for state, a, z in (("setup", t, t + setup), ("effective", t + setup, t + dur)):
+                for k, v in (("run_id", run), ("batch_id", batch), ("state", state), ("node", f"gpu-{n:03d}"),
+                             ("start_us", a), ("end_us", z), ("gpus_num", gpus)):
+                    hcols[k].append(v)
+            t += dur + rnd.randrange(0, 3 * 3600) * 1_000_000
+    pq.write_table(pa.table(hcols, schema=SCHEMA), root / "holdings.parquet")
+
+
+def run_frame(root: Path) -> dict:
+    import ibis
+
+    from trainledger.engine.frame.holdings import Holdings
+    from trainledger.engine.frame.split import bill_split, collect
+
+    con = ibis.duckdb.connect()
+    h = pq.read_table(root / "holdings.parquet")
+    nodes = pa.table({"node": pa.array(sorted(set(h.column("node").to_pylist())), pa.string())})
+    holdings = Holdings(h, tuple(nodes.column("node").to_pylist()), 1)
+    expr = bill_split(con.read_parquet(str(root / "bills.parquet")), ibis.memtable(holdings.table),
+                      ibis.memtable(nodes), gpus_per_node=SLOTS, scale=1)
+    return {" | ".join(map(str, k)): str(v) for k, v in collect(con.to_pyarrow(expr)).buckets().items()}
+
+
+SQL = """
+with b as (select source_sha256 || ':' || row as rid, resource_id as node,
+                  epoch(charge_period_start)::bigint * 1000000 as p0, epoch(charge_period_end)::bigint * 1000000 as p1,
+                  replace(billed_cost, '.', '')::hugeint as units from read_parquet('{bills}')),
+h as (select * from read_parquet('{holdings}')),
+j as (select b.rid, h.run_id, h.state, h.batch_id,
+             sum(h.gpus_num::hugeint * (least(h.end_us, b.p1) - greatest(h.start_us, b.p0))) as w
+      from b join h on b.node = h.node and h.start_us < b.p1 and h.end_us > b.p0 group by all),
+u as (select rid, sum(w) as used from j group by rid),
+r as (select b.rid, b.units, coalesce(u.used, 0) as used,
+             greatest({slots} * (b.p1 - b.p0) - coalesce(u.used, 0), 0) as rest0
+      from b left join u using (rid) where b.node in (select node from h)),
+r2 as (select rid, units, case when rest0 = 0 and used = 0 then 1 else rest0 end as rest,
+              used + case when rest0 = 0 and used = 0 then 1 else rest0 end as total from r),
+p as (select rid, 0 as is_idle, run_id, state, batch_id, w from j
+      union all select rid, 1, null, null, null, rest from r2),
+a as (select p.*, r2.units, (r2.units * p.w) // r2.total as fl, (r2.units * p.w) % r2.total as rem
+      from p join r2 using (rid)),
+s as (select *, fl + case when row_number() over (partition by rid order by rem desc, is_idle, run_id, state) - 1
+                    < units - sum(fl) over (partition by rid) then 1 else 0 end as share from a)
+select case when is_idle = 1 then 'unattributed | capacity_unheld | CNY'
+            when batch_id is null then 'unattributed | job_without_batch | CNY'
+            else 'batch | ' || batch_id || ' | ' || state || ' | CNY' end as k, sum(share)::varchar as cents
+from s group by 1
+"""
+
+
+def run_sql(root: Path) -> dict:
+    import duckdb
+
+    q = SQL.format(bills=root / "bills.parquet", holdings=root / "holdings.parquet", slots=SLOTS)
+    return {k: str(Decimal(int(c)).scaleb(-2)) for k, c in duckdb.sql(q).fetchall() if int(c) != 0}
+
+
+def run_pandas(root: Path) -> dict:
+    import numpy as np
+    import pandas as pd
+
+    b = pd.read_parquet(root / "bills.parquet")
+    h = pd.read_parquet(root / "holdings.parquet")
+    b = b[b.resource_id.isin(set(h.node))]
+    b = pd.DataFrame({"row": b["row"].to_numpy(), "node": b.resource_id.to_numpy(),
+                      "p0": b.charge_period_start.dt.as_unit("us").astype("int64").to_numpy(),
+                      "p1": b.charge_period_end.dt.as_unit("us").astype("int64").to_numpy(),
+                      "units": b.billed_cost.str.replace(".", "", regex=False).astype("int64").to_numpy()})
+    hour = 3600 * 1_000_000  # the bills are hourly: each segment is listed under the hours it touches
+    h0, h1 = h.start_us.to_numpy() // hour, (h.end_us.to_numpy() - 1) // hour
+    counts = h1 - h0 + 1
+    idx = np.repeat(np.arange(len(h)), counts)
+    h = h.iloc[idx].assign(hour=h0[idx] + np.arange(len(idx)) - np.repeat(np.cumsum(counts) - counts, counts))
+    j = b.assign(hour=b.p0 // hour).merge(h, on=["node", "hour"])
+    j = j[(j.start_us < j.p1) & (j.end_us > j.p0)]
+    j = j.assign(w=j.gpus_num * (j[["end_us", "p1"]].min(axis=1) - j[["start_us", "p0"]].max(axis=1)))
+    j["batch_id"] = j["batch_id"].fillna("")
+    pieces = j.groupby(["row", "run_id", "state", "batch_id"], as_index=False)["w"].sum()
+    used = pieces.groupby("row")["w"].sum().rename("used")
+    b = b.join(used, on="row").fillna({"used": 0})
+    b["rest"] = (SLOTS * (b.p1 - b.p0) - b.used).clip(lower=0)
+    b.loc[(b.rest == 0) & (b.used == 0), "rest"] = 1
+    b["total"] = b.used + b.rest
+    idle = pd.DataFrame({"row": b["row"], "run_id": "", "state": "", "batch_id": "", "w": b.rest, "is_idle": 1})
+    p = pd.concat([pieces.assign(is_idle=0), idle]).merge(b[["row", "units", "total"]], on="row")
+    prod = p.units.astype("int64") * p.w.astype("int64")  # < 2**63 at these prices
+    p["fl"], p["rem"] = prod // p.total.astype("int64"), prod % p.total.astype("int64")
+    p = p.sort_values(["row", "rem", "is_idle", "run_id", "state"], ascending=[True, False, True, True, True])
+    p["rn"] = p.groupby("row").cumcount()
+    p["left"] = p.units - p.groupby("row")["fl"].transform("sum")
+    p["share"] = p.fl + (p.rn < p.left).astype("int64")
+    p["k"] = "batch | " + p.batch_id + " | " + p.state + " | CNY"
+    p.loc[p.batch_id == "", "k"] = "unattributed | job_without_batch | CNY"
+    p.loc[p.is_idle == 1, "k"] = "unattributed | capacity_unheld | CNY"
+    out = p.groupby("k")["share"].sum()
+    return {k: str(Decimal(int(v)).scaleb(-2)) for k, v in out.items() if v != 0}
+
+
+CONFIG = """[workspace]
+currency = "CNY"
+[cluster]
+gpus_per_node = 8
+[[projects]]
+id = "p"
+goal = "g"
+{batches}
+[[rules]]
+id = "wckey"
+source = "slurm"
+field = "wckey"
+match = "template"
+"""
+BATCH = """[[batches]]
+id = "b{i}"
+project = "p"
+goal = "g"
+data_snapshot = "d"
+data_processing_version = "v"
+model_version = "m"
+code_version = "c"
+config_version = "k"
+team = "t"
+"""
+
+
+def small_workspace(root: Path, rows: int, attempts: int, seed: int = 11):
+    """Facts for the Python engine (jobs and bill rows of the same shape) and its context."""
+    from trainledger import workspace
+    from trainledger.engine import Facts
+    from trainledger.engine.frame.oracle import context
+
+    (root / "trainledger.toml").write_text(CONFIG.format(batches="".join(BATCH.format(i=i) for i in range(10))),
+                                           encoding="utf-8")
+    config = workspace.load(root)
+    rnd = random.Random(seed)
+    nodes = 16
+    hours = max(1, rows // nodes)
+    bills = []
+    for h in range(hours):
+        for n in range(nodes):
+            t = T0 + timedelta(hours=h)
+            bills.append({"billed_cost": rnd.choice(PRICES), "currency": "CNY", "charge_period_start": t,
+                          "charge_period_end": t + timedelta(hours=1), "charge_category": "Usage",
+                          "resource_id": f"gpu-{n:03d}", "service_category": "Compute", "tags": "{}",
+                          "source_sha256": "2" * 64, "row": h * nodes + n + 1})
+    jobs = []
+    for n in range(nodes):
+        t = T0 + timedelta(seconds=rnd.randrange(3600))
+        for i in range(max(1, attempts // nodes)):
+            dur = timedelta(seconds=rnd.randrange(600, 20 * 3600))
+            if t + dur > T0 + timedelta(hours=hours):
+                break
+            jobs.append({"job_id": f"{n}{i:05d}", "job_name": "j", "account": "a",
+                         "wckey": "" if i % 8 == 0 else f"b{i % 10}", "comment": "", "user": "u", "submit": t,
+                         "eligible": t, "start": t, "end": t + dur, "state": "COMPLETED", "exit_code": "0:0",
+                         "gpus": rnd.choice((1, 2, 4, 8)), "gpu_type": "h800", "nodes": f"gpu-{n:03d}", "restarts": 0,
+                         "tags": "{}", "is_step": False, "source_sha256": "1" * 64, "row": len(jobs) + 1})
+            t += dur + timedelta(seconds=rnd.randrange(3 * 3600))
+    facts = Facts(jobs=tuple(jobs), bill_lines=tuple(bills))
+    return facts, context(facts, config, lambda *a: None, (T0 + timedelta(days=400)).date())
+
+
+def run_python(root: Path) -> dict:
+    from trainledger.engine.frame.oracle import python_bill_buckets
+
+    spec = json.loads((root / "spec.json").read_text())
+    facts, ctx = small_workspace(root, spec["rows"], spec["attempts"])
+    t = time.process_time()
+    out = python_bill_buckets(facts, ctx)
+    spec_cpu = time.process_time() - t
+    (root / "python_cpu.txt").write_text(str(spec_cpu))
+    return {" | ".join(map(str, k)): str(v) for k, v in out.items()}
+
+
+def write_small(root: Path, rows: int, attempts: int) -> None:
+    """The small workspace's bill rows and derived holdings as the files the other methods read."""
+    from trainledger.engine.frame import bill_table, holdings_table
+
+    facts, ctx = small_workspace(root, rows, attempts)
+    pq.write_table(bill_table(facts.bill_lines), root / "bills.parquet")
+    pq.write_table(holdings_table(ctx.runs).table, root / "holdings.parquet")
+    (root / "spec.json").write_text(json.dumps({"rows": rows, "attempts": attempts}))
+
+
+RUNNERS = {"frame": run_frame, "sql": run_sql, "pandas": run_pandas, "python": run_python}
+
+
+def _child(method: str, root: Path) -> None:
+    import warnings
+
+    warnings.simplefilter("ignore")
+    import duckdb  # noqa: F401  imports are start-up, not the allocation: loaded before the clock
+    import ibis  # noqa: F401
+    import pandas  # noqa: F401
+
+    import trainledger.engine.frame.oracle  # noqa: F401
+    import trainledger.engine.frame.split  # noqa: F401
+
+    t = time.process_time()
+    buckets = RUNNERS[method](root)
+    cpu = time.process_time() - t
+    if method == "python":
+        cpu = float((root / "python_cpu.txt").read_text())
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB → MiB
+    (root / f"{method}.json").write_text(json.dumps({"cpu": cpu, "rss": rss, "buckets": buckets}))
+
+
+def measure(method: str, root: Path) -> dict:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    subprocess.run([sys.executable, "-m", "bench.bench_engine", "--child", method, str(root)], check=True, env=env,
+                   cwd=Path(__file__).resolve().parent.parent)
+    return json.loads((root / f"{method}.json").read_text())
+
+
+def _compare(results: dict[str, dict]) -> str:
+    ref = results["sql"]["buckets"]
+    bad = [m for m, r in results.items() if r["buckets"] != ref]
+    return "all agree to the cent" if not bad else f"DISAGREE: {', '.join(bad)} differ from sql"
+
+
+def main():
+    rows = int(os.environ.get("TRAINLEDGER_BENCH_ROWS", "1000000"))
+    attempts = int(os.environ.get("TRAINLEDGER_BENCH_ATTEMPTS", str(rows // 10)))
+    py_rows = int(os.environ.get("TRAINLEDGER_BENCH_PY_ROWS", "5000"))
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        small = Path(tmp) / "small"
+        small.mkdir()
+        write_small(small, py_rows, py_rows // 10)
+        res = {m: measure(m, small) for m in (*METHODS, "python")}
+        print(f"  small ({py_rows:,} bill rows, {py_rows // 10:,} attempts): {_compare(res)};"
+              f" {len(res['sql']['buckets'])} buckets")
+        for m in (*METHODS, "python"):
+            out.append((f"engine {m} @{py_rows:,} CPU", res[m]["cpu"] * 1000, "ms"))
+        out.append((f"engine python/frame CPU ratio @{py_rows:,}", res["python"]["cpu"] / res["frame"]["cpu"], "x"))
+        big = Path(tmp) / "big"
+        big.mkdir()
+        generate(big, rows, attempts)
+        res = {m: measure(m, big) for m in METHODS}
+        print(f"  big ({rows:,} bill rows, {attempts:,} attempts): {_compare(res)}")
+        for m in METHODS:
+            out.append((f"engine {m} @{rows:,} CPU", res[m]["cpu"] * 1000, "ms"))
+            out.append((f"engine {m} @{rows:,} peak RSS", res[m]["rss"], "MiB"))
+        out.append((f"engine frame/sql CPU ratio @{rows:,}", res["frame"]["cpu"] / res["sql"]["cpu"], "x"))
+        out.append((f"engine pandas/frame CPU ratio @{rows:,}", res["pandas"]["cpu"] / res["frame"]["cpu"], "x"))
+    return out
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] == "--child":
+        _child(sys.argv[2], Path(sys.argv[3]))
+    else:
+        for label, value, unit in main():
+            print(f"  {label:<45} {value:10.1f} {unit}")

@@ -1,0 +1,44 @@
+"""The Python engine's bill stage, bucketed as the frame path buckets it: the conformance oracle.
+
+``python_bill_buckets(facts, config, price, as_of)`` runs ``derive_runs`` and ``bill_stage`` and
+sums the billed-view lines per ("batch", batch, detail, currency) and per ("unattributed",
+reason code, currency). It also returns the runs, from which ``holdings_table`` builds the frame
+path's input (the timeline is not ported yet).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, date, datetime, time, timedelta
+from decimal import Decimal
+
+from trainledger.engine.compute import bill_stage
+from trainledger.engine.conservation import reason_of
+from trainledger.engine.context import Context, Facts
+from trainledger.engine.rules import matcher
+from trainledger.engine.runs import derive_runs
+from trainledger.model import Basis
+
+
+def context(facts: Facts, config, price, as_of: date) -> Context:
+    """The context ``engine.attribute`` builds, with the derived runs."""
+    cutoff = min(datetime.now(UTC), datetime.combine(as_of + timedelta(days=1), time(0), UTC))
+    ctx = Context(config=config, matcher=matcher(config.rules, (b.id for b in config.batches)),
+                  price=price, as_of=as_of, cutoff=cutoff)
+    runs, _ = derive_runs(facts, ctx)
+    return replace(ctx, runs=runs)
+
+
+def bucket_lines(lines) -> dict[tuple, Decimal]:
+    out: dict[tuple, Decimal] = {}
+    for ln in lines:
+        if ln.basis is Basis.AMORTIZED:
+            continue  # the frame path covers the billed view only
+        cur = ln.amount.currency
+        key = ("batch", ln.batch_id, str(ln.detail), cur) if ln.batch_id else ("unattributed", reason_of(ln)[0], cur)
+        out[key] = out.get(key, Decimal(0)) + ln.amount.expected
+    return {k: v for k, v in out.items() if v != 0}  # a zero sum is no bucket
+
+
+def python_bill_buckets(facts: Facts, ctx: Context) -> dict[tuple, Decimal]:
+    return bucket_lines(bill_stage(facts, ctx).lines)
