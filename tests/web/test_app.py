@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 import re
 from decimal import Decimal
 
@@ -133,7 +134,26 @@ def test_report_keeps_bases_apart(client):
     assert "按口径汇总（不同口径不相加）" in html
 
 
+def test_status_page_is_the_review_view_models(client, web_demo):
+    from trainledger.review import service as review
+    from trainledger.service import Workspace
+
+    m = _json(client, f"/batches/{BATCH}/status")
+    with Workspace.open(web_demo) as wsp:
+        st, rv = review.status(wsp, BATCH), review.review(wsp, BATCH)
+    assert m["no_plan"] is None
+    assert m["status"]["plan_version"] == st["plan_version"] and m["status"]["ac"] == st["ac"]
+    assert [a["id"] for a in m["status"]["alerts"]] == [a["id"] for a in st["alerts"]]
+    assert m["review"]["variance"] == json.loads(json.dumps(rv["variance"], default=str))
+    assert len(m["decisions"]) >= 1
+    batch_page = _html(client, f"/batches/{BATCH}")
+    assert f'href="/batches/{BATCH}/status"' in batch_page
+    html = _html(client, f"/batches/{BATCH}/status?lang=zh-CN")
+    assert "计划与执行状态" in html and '<html lang="zh-CN">' in html
+
+
 @pytest.mark.parametrize("path, words", [
+    ("/batches/no-such-batch/status", "trainledger batch list"),
     ("/batches/no-such-batch", "trainledger batch list"),
     (f"/batches/{BATCH}/runs/no-such-run", f"/batches/{BATCH}"),
     ("/lines/000000000000-1-0", "IMPORT-ROW-N"),
@@ -190,7 +210,7 @@ def test_openapi_documents_every_routed_path(client):
     doc = _json(client, "/api/openapi.json")
     assert doc == OPENAPI
     assert set(doc["paths"]) == {"/batches", "/batches/{batch}", "/batches/{batch}/runs/{run}", "/lines/{line}",
-                                 "/sources/{import}/{row}", "/report"}
+                                 "/sources/{import}/{row}", "/report", "/batches/{batch}/status"}
     for path, item in doc["paths"].items():
         names = {p["name"] for p in item["get"]["parameters"] if p["in"] == "path"}
         assert names == set(re.findall(r"{(\w+)}", path))

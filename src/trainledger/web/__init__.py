@@ -1,7 +1,8 @@
 """``trainledger serve``: a read-only dashboard over the same view models as the static sheet.
 
     views.py     the view models of the pages, as plain JSON-able dicts: batches, batch (the sheet of
-                 report/sheet.py), run, cost line (with its stable id), source row (from the lake), report
+                 report/sheet.py), run, cost line (with its stable id), source row (from the lake), report, plan status
+                 (review/service.py's status and review, and the decisions)
     text.py      the pages' own words in en and zh-CN, and choosing the language (?lang=, cookie,
                  Accept-Language)
     app.py       the Starlette app: routes, HTML or JSON by ``Accept``, 404s that name the remedy,

@@ -37,6 +37,10 @@ TEXT: dict[str, tuple[str, str]] = {
     "bad_request": ("Bad request", "请求有误"), "language": ("language", "语言"),
     "back_batch": ("back to the batch", "返回批次"), "back_run": ("back to the run", "返回运行"),
     "read_only": ("read-only", "只读"),
+    "status": ("Plan and status", "计划与执行状态"), "status_h": ("AC, EV and EAC against the plan; alerts",
+                                                          "实际、挣值与完工估算（对照计划）；预警"),
+    "review_h": ("Plan against actual: price, volume, efficiency, rework", "计划与实际差异：价格、量、效率、返工"),
+    "decisions": ("Decisions", "决策记录"),
 }
 
 
