@@ -130,8 +130,12 @@ def test_every_line_of_a_run_resolves_and_names_its_source(client):
 def test_report_keeps_bases_apart(client):
     m = _json(client, "/report")
     assert [b["id"] for b in m["batches"]] == ["csa-sft-2026-11-a", "csa-sft-2026-11-b"]
+    sheet = _json(client, f"/batches/{BATCH}")["sheet"]
+    assert m["conservation"]["by_currency"] == sheet["conservation"]["by_currency"]  # the sheet's own check
+    for c in m["conservation"]["by_currency"]:
+        assert Decimal(c["billed_total"]) == Decimal(c["attributed"]) + Decimal(c["unattributed"])
     html = _html(client, "/report?lang=zh-CN")
-    assert "按口径汇总（不同口径不相加）" in html
+    assert "按口径汇总（不同口径不相加）" in html and "守恒校验" in html
 
 
 def test_status_page_is_the_review_view_models(client, web_demo):

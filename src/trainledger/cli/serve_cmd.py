@@ -27,7 +27,14 @@ def serve(ctx: click.Context, host: str, port: int, allow_remote: bool) -> None:
                                " pip install 'trainledger[web]'") from e
     with open_ws(ctx) as wsp:  # a missing workspace fails here, before the server starts
         root, lang = wsp.config.root, ctx.obj.get("lang") or wsp.config.get("workspace.language")
-    click.echo(f"trainledger dashboard: http://{host}:{port}/batches (read-only; Ctrl-C stops)")
+    if port == 0:  # choose the free port here so the address printed is the one served
+        import socket
+
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
+            s.bind((host, 0))
+            port = s.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"trainledger dashboard: http://{shown}:{port}/batches (read-only; Ctrl-C stops)")
     uvicorn.run(create_app(root, default_lang=lang), host=host, port=port, log_level="warning")
 
 

@@ -22,6 +22,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from trainledger import fmt
 from trainledger.errors import BadInput, NotFound, TrainledgerError
 from trainledger.model.vocab import label
 from trainledger.web import text, views
@@ -87,6 +88,7 @@ def create_app(root: str | Path, *, default_lang: str | None = None) -> Starlett
         else:
             page = env.get_template(template).render(
                 m=model, lang=lang, t=lambda k: text.t(k, lang), v=lambda x: label(x, lang) if x else "",
+                amount=lambda x, cur: fmt.amount(x, cur), qty=lambda x: "" if x is None else fmt.quantity(x),
                 path=request.url.path, **extra)
             resp = HTMLResponse(page, status_code=status)
         if request.query_params.get("lang") and text.normal(request.query_params["lang"]):
