@@ -220,3 +220,21 @@ def report(wsp) -> dict[str, Any]:
     return {"batches": batches(wsp)["batches"], "attribution_id": att.get("id"),
             "conservation": {"scope": "workspace", "as_of": summary.get("as_of"),
                              "by_currency": summary.get("conservation", [])}}
+
+
+def plan_status(wsp, batch_id: str) -> dict[str, Any]:
+    """review/service.py's status (AC, EV, EAC, alerts) and review (variance parts) of the latest plan,
+    and the batch's decisions; ``no_plan`` says why when the batch has no baseline yet."""
+    from trainledger.ledger import review_repo
+    from trainledger.review import service as review
+
+    _require_batch(wsp, batch_id)
+    out: dict[str, Any] = {"batch": batch_id, "batch_href": f"/batches/{_q(batch_id)}", "status": None,
+                           "review": None, "no_plan": None}
+    try:
+        out["status"] = review.status(wsp, batch_id)
+        out["review"] = review.review(wsp, batch_id)
+    except NotFound as e:
+        out["no_plan"] = {"message": e.message, "remedy": e.remedy}
+    out["decisions"] = review_repo.decision_rows(wsp.ledger, batch_id)
+    return json.loads(json.dumps(out, default=str))
