@@ -60,6 +60,7 @@ def wants_json(request: Request) -> bool:
     return "application/json" in accept and "text/html" not in accept
 
 
+_DECIMAL = re.compile(r"-?\d+\.\d+")
 _STYLE = re.compile(r"<style>(.*?)</style>", re.S)
 _BODY = re.compile(r"<body[^>]*>(.*)</body>", re.S)
 
@@ -89,6 +90,7 @@ def create_app(root: str | Path, *, default_lang: str | None = None) -> Starlett
             page = env.get_template(template).render(
                 m=model, lang=lang, t=lambda k: text.t(k, lang), v=lambda x: label(x, lang) if x else "",
                 amount=lambda x, cur: fmt.amount(x, cur), qty=lambda x: "" if x is None else fmt.quantity(x),
+                isdec=lambda x: isinstance(x, str) and _DECIMAL.fullmatch(x) is not None,
                 path=request.url.path, **extra)
             resp = HTMLResponse(page, status_code=status)
         if request.query_params.get("lang") and text.normal(request.query_params["lang"]):
