@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from tests.browser.conftest import browser, page  # noqa: F401  (the project's Chromium fixtures)
+from tests.browser.conftest import ARGS, _missing
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.filterwarnings("ignore::DeprecationWarning")]
@@ -38,11 +38,42 @@ def served(web_demo):
     thread.join(timeout=5)
 
 
+def _in_chromium(steps):
+    """Run ``steps(page)`` in Debian's Chromium on a thread of its own: Playwright's sync API cannot
+    nest, and tests/browser keeps a session browser open on the main thread."""
+    import os
+    import shutil
+    from concurrent.futures import ThreadPoolExecutor
+
+    exe = os.environ.get("TRAINLEDGER_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    if not exe:
+        _missing("no Chromium on this machine (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("playwright is not installed (pip install -e '.[test]')")
+
+    def run():
+        with sync_playwright() as p:
+            b = p.chromium.launch(executable_path=exe, headless=True, args=ARGS)
+            try:
+                steps(b.new_context(viewport={"width": 1280, "height": 900}).new_page())
+            finally:
+                b.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(run).result()
+
+
 @pytest.mark.parametrize("lang, heading, source_heading", [
     ("en", "Training batches", "Imported source row"),
     ("zh-CN", "训练批次", "导入的源数据行"),
 ])
-def test_click_from_batches_to_a_source_row(page, served, web_demo, lang, heading, source_heading):  # noqa: F811
+def test_click_from_batches_to_a_source_row(served, web_demo, lang, heading, source_heading):
+    _in_chromium(lambda page: _click_through(page, served, web_demo, lang, heading, source_heading))
+
+
+def _click_through(page, served, web_demo, lang, heading, source_heading):
     requests = []
     page.on("request", lambda r: requests.append(r.url))
     page.goto(f"{served}/batches?lang={lang}")
