@@ -7,6 +7,7 @@
     report_cmds.py  sheet
     demo_cmd.py     demo
     estimate.py     estimate, compare
+    serve_cmd.py    serve (the read-only dashboard, trainledger/web)
 
 **Adding a command** is one row in ``COMMANDS``: ``(name, "module:attribute", short help)``. The
 module is imported only when the command runs (``trainledger --help`` lists the names and the
@@ -73,6 +74,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("runs", "trainledger.cli.runs_cmd:runs", "Runs and their failure causes; confirm a cause. / 运行与失败归因。"),
     ("export", "trainledger.cli.export_cmd:export",
      "Export the attribution, e.g. as FOCUS 1.3 allocation rows. / 导出归属结果（如 FOCUS 分摊行）。"),
+    ("serve", "trainledger.cli.serve_cmd:serve", "Serve the read-only dashboard on loopback. / 在本机提供只读看板。"),
 )
 """name → "module:attribute" → short help. One row per command; the registry is this tuple."""
 

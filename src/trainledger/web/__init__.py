@@ -1,0 +1,16 @@
+"""``trainledger serve``: a read-only dashboard over the same view models as the static sheet.
+
+    views.py     the view models of the pages, as plain JSON-able dicts: batches, batch (the sheet of
+                 report/sheet.py), run, cost line (with its stable id), source row (from the lake), report, plan status
+                 (review/service.py's status and review, and the decisions)
+    text.py      the pages' own words in en and zh-CN, and choosing the language (?lang=, cookie,
+                 Accept-Language)
+    app.py       the Starlette app: routes, HTML or JSON by ``Accept``, 404s that name the remedy,
+                 /api/openapi.json; the loopback-only binding rule (``check_host``)
+    templates/   Jinja pages (server-rendered, inline CSS, no script); the batch page embeds
+                 report/render.py's to_html output unchanged
+
+Every URL is a stable name: ``/batches/{batch}/runs/{run}``, ``/lines/{line}`` where a line id is
+``{import}-{row}-{n}`` (the source file's 12-digit id, its data row, and the line's ordinal among
+the lines that row produced, in ledger order), ``/sources/{import}/{row}``.
+"""

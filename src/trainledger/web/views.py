@@ -1,0 +1,240 @@
+"""The dashboard's view models: plain dicts (strings, numbers, lists) that HTML and JSON both render.
+
+Money stays decimal text with its currency, as in report/sheet.py; nothing here sums across bases.
+Each function takes an open ``Workspace`` and raises ``NotFound`` with a remedy for an unknown id.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+
+from trainledger.errors import NotFound
+from trainledger.imports import resolve, short_id
+from trainledger.ingest.schemas import KIND_TABLES
+from trainledger.lake import partition_key
+from trainledger.model.cost import CostLine
+
+
+def _q(path: str) -> str:
+    from urllib.parse import quote
+
+    return quote(path, safe="")
+
+
+def line_ids(lines: list[CostLine]) -> list[str]:
+    """Stable ids in ledger order: ``{import}-{row}-{n}``, n counting the lines one source row made."""
+    seen: Counter[tuple[str, int]] = Counter()
+    out = []
+    for ln in lines:
+        key = (short_id(ln.provenance.source_sha256), ln.provenance.row)
+        out.append(f"{key[0]}-{key[1]}-{seen[key]}")
+        seen[key] += 1
+    return out
+
+
+def _is_import(ln: CostLine) -> bool:
+    return ln.provenance.source_kind != "config" and len(ln.provenance.source_sha256) == 64
+
+
+def line_dict(ln: CostLine, ident: str) -> dict[str, Any]:
+    p, a = ln.provenance, ln.amount
+    imp = short_id(p.source_sha256)
+    return {
+        "id": ident, "href": f"/lines/{ident}", "category": ln.category, "basis": str(ln.basis),
+        "evidence": str(ln.evidence), "low": str(a.low), "expected": str(a.expected), "high": str(a.high),
+        "currency": a.currency, "batch": ln.batch_id, "run": ln.run_id, "detail": ln.detail,
+        "quantity": None if ln.quantity is None else str(ln.quantity), "unit": ln.unit, "reason": ln.reason,
+        "provenance": {"source_sha256": p.source_sha256, "import": imp, "row": p.row, "rule": p.rule,
+                       "source_kind": p.source_kind,
+                       "href": f"/sources/{imp}/{p.row}" if _is_import(ln) else None},
+    }
+
+
+def _lines(wsp) -> list[tuple[str, CostLine]]:
+    lines = wsp.ledger.cost_lines()
+    return list(zip(line_ids(lines), lines, strict=True))
+
+
+def batches(wsp) -> dict[str, Any]:
+    out = []
+    by_batch: dict[str, dict[tuple[str, str], list]] = {}
+    for _, ln in _lines(wsp):
+        if ln.batch_id is None:
+            continue
+        acc = by_batch.setdefault(ln.batch_id, {}).setdefault((str(ln.basis), ln.currency), [0, 0, 0, 0])
+        acc[0] += ln.amount.low
+        acc[1] += ln.amount.expected
+        acc[2] += ln.amount.high
+        acc[3] += 1
+    for b in wsp.ledger.list_batches():
+        totals = [{"basis": basis, "currency": cur, "low": str(v[0]), "expected": str(v[1]),
+                   "high": str(v[2]), "lines": v[3]}
+                  for (basis, cur), v in sorted(by_batch.get(b.id, {}).items())]
+        out.append({"id": b.id, "name": b.name, "project": b.project, "team": b.team,
+                    "href": f"/batches/{_q(b.id)}", "totals_by_basis": totals})
+    return {"batches": out}
+
+
+def _require_batch(wsp, batch_id: str):
+    ids = [b.id for b in wsp.ledger.list_batches()]
+    if batch_id not in ids:
+        raise NotFound(f"no batch {batch_id!r}", remedy="see /batches (or `trainledger batch list`) for the ids")
+
+
+def batch(wsp, batch_id: str) -> dict[str, Any]:
+    """The sheet of report/sheet.py, unchanged, plus links to each run."""
+    _require_batch(wsp, batch_id)
+    sheet = wsp.sheet(batch_id)
+    runs = [{"id": r["id"], "state": r.get("state"), "reason": r.get("reason"),
+             "href": f"/batches/{_q(batch_id)}/runs/{_q(r['id'])}"} for r in sheet.get("runs", [])]
+    return {"batch": batch_id, "runs": runs, "sheet": sheet}
+
+
+def run(wsp, batch_id: str, run_id: str) -> dict[str, Any]:
+    """One run: its fields from the sheet, its cost lines grouped by state (detail), its retry chain."""
+    _require_batch(wsp, batch_id)
+    sheet = wsp.sheet(batch_id)
+    found = [r for r in sheet.get("runs", []) if r["id"] == run_id]
+    if not found:
+        raise NotFound(f"no run {run_id!r} in batch {batch_id!r}",
+                       remedy=f"see /batches/{batch_id} for its runs")
+    groups: dict[str, list[dict]] = {}
+    for ident, ln in _lines(wsp):
+        if ln.batch_id == batch_id and ln.run_id == run_id:
+            groups.setdefault(ln.detail or ln.category, []).append(line_dict(ln, ident))
+    by_state = []
+    for state, items in groups.items():
+        totals: dict[tuple[str, str], list] = {}
+        for it in items:
+            acc = totals.setdefault((it["basis"], it["currency"]), [0, 0, 0])
+            for i, k in enumerate(("low", "expected", "high")):
+                acc[i] += _dec(it[k])
+        by_state.append({"state": state, "lines": items,
+                         "totals": [{"basis": b, "currency": c, "low": str(v[0]), "expected": str(v[1]),
+                                     "high": str(v[2])} for (b, c), v in sorted(totals.items())]})
+    chains = [c for c in sheet.get("retry_chains", []) if run_id in c.get("attempts", [])]
+    for c in chains:
+        c["attempt_links"] = [{"id": a, "href": f"/batches/{_q(batch_id)}/runs/{_q(a)}"} for a in c["attempts"]]
+    return {"batch": batch_id, "batch_href": f"/batches/{_q(batch_id)}", "run": found[0],
+            "by_state": by_state, "retry_chains": chains}
+
+
+def _dec(text: str):
+    from decimal import Decimal
+
+    return Decimal(text)
+
+
+def line(wsp, line_id: str) -> dict[str, Any]:
+    for ident, ln in _lines(wsp):
+        if ident == line_id:
+            d = line_dict(ln, ident)
+            if ln.batch_id:
+                d["batch_href"] = f"/batches/{_q(ln.batch_id)}"
+                if ln.run_id:
+                    d["run_href"] = f"/batches/{_q(ln.batch_id)}/runs/{_q(ln.run_id)}"
+            return d
+    raise NotFound(f"no cost line {line_id!r} in the latest attribution",
+                   remedy="line ids are IMPORT-ROW-N; follow a link from /batches (ids change only when"
+                          " the attribution's lines for that source row change)")
+
+
+def source(wsp, ident: str, row: int) -> dict[str, Any]:
+    """One imported source row: its file and import, the lake's values, the raw row, the rules."""
+    try:
+        rec = resolve(wsp.ledger.imports(), ident)
+    except NotFound as e:
+        raise NotFound(f"no import {ident!r}", remedy="see `trainledger imports list` for the ids") from e
+    table = KIND_TABLES.get(rec.kind)
+    values = None
+    if table is not None:
+        dropped = wsp.lake.dropped()
+        for part in sorted(wsp.lake.partition_path(table, rec.source_sha256).parent.glob("part-*.parquet")):
+            if partition_key(part) in dropped:
+                continue
+            t = pq.read_table(part)
+            rows = t.column("row").to_pylist()
+            if row in rows:
+                r = t.slice(rows.index(row), 1).to_pylist()[0]
+                values = {k: (None if v is None else str(v)) for k, v in r.items()
+                          if k not in ("source_sha256", "row", "row_hash")}
+                break
+    if values is None:
+        raise NotFound(f"import {short_id(rec.source_sha256)} ({rec.kind}, {rec.path}) has no accepted row {row}",
+                       remedy=f"rows run 1..{rec.rows_read}; a quarantined or duplicate row is not in the lake"
+                              " (`trainledger quarantine`)")
+    attributed = [{"id": i, "href": f"/lines/{i}", "rule": ln.provenance.rule, "batch": ln.batch_id,
+                   "run": ln.run_id, "basis": str(ln.basis), "expected": str(ln.amount.expected),
+                   "currency": ln.currency, "detail": ln.detail}
+                  for i, ln in _lines(wsp)
+                  if ln.provenance.source_sha256 == rec.source_sha256 and ln.provenance.row == row]
+    raw, raw_note = raw_row(Path(rec.path), rec.source_sha256, row)
+    return {"import": short_id(rec.source_sha256), "source_sha256": rec.source_sha256, "kind": rec.kind,
+            "file": rec.path, "imported_at": rec.imported_at.isoformat(), "row": row, "values": values,
+            "raw": raw, "raw_note": raw_note, "rules": sorted({a["rule"] for a in attributed}),
+            "lines": attributed}
+
+
+def raw_row(path: Path, sha256: str, row: int) -> tuple[dict[str, str] | None, str]:
+    """Data row ``row`` (1-based, header excluded) of the file as it is on disk, if it is still the
+    imported content: CSV / pipe-separated text by its header, JSON Lines by line."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None, f"the file is no longer at {path}"
+    if hashlib.sha256(data).hexdigest() != sha256:
+        return None, f"{path} has changed since it was imported (content hash differs)"
+    text = data.decode("utf-8-sig", errors="replace")
+    if path.suffix.lower() in (".jsonl", ".ndjson"):
+        lines = [ln for ln in text.splitlines() if ln.strip()]
+        if 0 < row <= len(lines):
+            try:
+                obj = json.loads(lines[row - 1])
+            except ValueError:
+                return {"line": lines[row - 1]}, ""
+            return {k: json.dumps(v, ensure_ascii=False) if isinstance(v, dict | list) else str(v)
+                    for k, v in obj.items()}, ""
+        return None, f"{path} has no line {row}"
+    first = text.splitlines()[0] if text else ""
+    delim = "|" if first.count("|") > first.count(",") else ","
+    rows = list(csv.reader(io.StringIO(text), delimiter=delim))
+    if 0 < row < len(rows):
+        header = rows[0]
+        return dict(zip(header, rows[row] + [""] * (len(header) - len(rows[row])), strict=False)), ""
+    return None, f"{path} has no data row {row}"
+
+
+def report(wsp) -> dict[str, Any]:
+    """Each batch's totals per basis and currency (never summed across bases), and the workspace's
+    conservation check of the latest attribution."""
+    att = wsp.ledger.latest_attribution() or {}
+    summary = att.get("summary") if isinstance(att.get("summary"), dict) else {}
+    return {"batches": batches(wsp)["batches"], "attribution_id": att.get("id"),
+            "conservation": {"scope": "workspace", "as_of": summary.get("as_of"),
+                             "by_currency": summary.get("conservation", [])}}
+
+
+def plan_status(wsp, batch_id: str) -> dict[str, Any]:
+    """review/service.py's status (AC, EV, EAC, alerts) and review (variance parts) of the latest plan,
+    and the batch's decisions; ``no_plan`` says why when the batch has no baseline yet."""
+    from trainledger.ledger import review_repo
+    from trainledger.review import service as review
+
+    _require_batch(wsp, batch_id)
+    out: dict[str, Any] = {"batch": batch_id, "batch_href": f"/batches/{_q(batch_id)}", "status": None,
+                           "review": None, "no_plan": None}
+    try:
+        out["status"] = review.status(wsp, batch_id)
+        out["review"] = review.review(wsp, batch_id)
+    except NotFound as e:
+        out["no_plan"] = {"message": e.message, "remedy": e.remedy}
+    out["decisions"] = review_repo.decision_rows(wsp.ledger, batch_id)
+    return json.loads(json.dumps(out, default=str))
