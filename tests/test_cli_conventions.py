@@ -274,3 +274,30 @@ def test_a_reader_that_closes_the_pipe_early_gets_no_error(ws, monkeypatch):
     monkeypatch.setattr(ledger_cmds.click, "echo", closed)
     result = run("--workspace", ws, "batch", "list")
     assert result.exit_code == 141 and "error" not in result.output
+
+
+# --- a command's own --lang and the global one mean the same ---------------------------------------
+
+def _own_lang_commands():
+    for argv, cmd in every_command():
+        if any(p.name == "lang" and p.expose_value for p in cmd.params):
+            yield argv, cmd
+
+
+@pytest.mark.parametrize("argv", [a for a, _ in _own_lang_commands()], ids=" ".join)
+def test_a_command_with_its_own_lang_takes_the_global_one(argv):
+    """``trainledger --lang zh-CN jobs`` must not fall back to the workspace's language."""
+    seen = {}
+    cmd = dict(_own_lang_commands())[argv]
+    param = next(p for p in cmd.params if p.name == "lang")
+    ctx = click.Context(cmd, obj={"lang": "zh-CN"})
+    seen["global"] = param.callback(ctx, param, None)
+    ctx = click.Context(cmd, obj={})
+    seen["none"] = param.callback(ctx, param, None)
+    assert seen == {"global": "zh-CN", "none": None}
+
+
+def test_global_lang_reaches_jobs_output(ws):
+    assert "作业数" in run("--lang", "zh-CN", "--workspace", ws, "jobs").output
+    assert "作业数" in run("--workspace", ws, "jobs", "--lang", "zh-CN").output
+    assert "jobs:" in run("--lang", "en", "--workspace", ws, "jobs").output

@@ -76,6 +76,20 @@ def _not_empty(param: click.Parameter) -> None:
     param.callback = callback
 
 
+def _inherit_lang(param: click.Parameter) -> None:
+    """A command with a ``--lang`` of its own takes the global ``--lang`` when its own is not given,
+    so ``trainledger --lang zh-CN jobs`` and ``trainledger jobs --lang zh-CN`` mean the same."""
+    inner = param.callback
+
+    def callback(ctx: click.Context, p: click.Parameter, value: Any) -> Any:
+        if value is None and ctx.get_parameter_source(p.name) not in (ParameterSource.COMMANDLINE,
+                                                                      ParameterSource.ENVIRONMENT):
+            value = (ctx.obj or {}).get("lang")
+        return inner(ctx, p, value) if inner else value
+
+    param.callback = callback
+
+
 def prepare(cmd: click.Command) -> click.Command:
     """Give ``cmd`` (and, for a group, each of its commands) the global options and the empty
     value check. Idempotent."""
@@ -83,6 +97,8 @@ def prepare(cmd: click.Command) -> click.Command:
         return cmd
     for param in cmd.params:
         _not_empty(param)
+        if param.name == "lang" and param.expose_value:
+            _inherit_lang(param)
     taken = {o for p in cmd.params for o in (*getattr(p, "opts", ()), *getattr(p, "secondary_opts", ()))}
     taken |= {p.name for p in cmd.params}
     for opt in _global_options():
