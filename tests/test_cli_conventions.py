@@ -191,13 +191,13 @@ def test_warnings_of_one_kind_are_grouped_with_a_count_and_how_to_list_all(tmp_p
     assert run("--workspace", root, "import", "slurm", src, "--tz", "UTC").exit_code == 0
     grouped = run("--workspace", root, "attribute").output
     lines = [ln for ln in grouped.splitlines() if "matched no slurm rule" in ln and "!" not in ln]
-    assert "job_without_batch: 8 warnings" in grouped
+    assert "job without a batch: 8 warnings" in grouped
     assert sum("- job 70" in ln for ln in lines) == out.FIRST
     assert f"… and {8 - out.FIRST} more" in grouped and "--verbose" in grouped
     every = run("--workspace", root, "attribute", "--verbose").output
     assert sum("- job 70" in ln for ln in every.splitlines()) == 8 and "more (" not in every
     quiet = run("--workspace", root, "attribute", "-q").output
-    assert "job_without_batch" not in quiet and "cost lines" in quiet  # the result stays
+    assert "job without a batch" not in quiet and "cost lines" in quiet  # the result stays
     noted = run("--workspace", root, "import", "slurm", src, "--tz", "UTC").output
     assert "sacct times read as UTC" in noted
     assert "sacct times read as" not in run("--workspace", root, "-q", "import", "slurm", src, "--tz", "UTC").output

@@ -1,0 +1,24 @@
+"""Both languages from one catalogue: every user-facing text in English and Simplified Chinese.
+
+    core.py          the API: ``text(id, lang, **params)``, ``Msg`` (a str that is its English
+                     text and renders any language), ``Term``, ``localize``, ``is_zh``
+    registry.py      the one registry: each domain table under a namespace (sheet, problem,
+                     estimate, web, xlsx, review, vocab, cli, help, click, error, ingest)
+    choose.py        which language a command speaks: --lang, TRAINLEDGER_LANG, the workspace's
+                     language, LC_ALL / LC_MESSAGES / LANG, else en
+    patterns.py      sentences written in the code (errors, remedies, quarantine reasons) found
+                     by their template and rendered in Chinese
+    texts_cli.py     the command line's own lines: summaries, notes, the error edge
+    texts_help.py    every command's and option's help in Chinese
+    texts_click.py   click's fixed words (Usage:, Options:, its usage errors) in Chinese
+    texts_errors.py  every error message and remedy the code raises, as templates
+    texts_ingest.py  every quarantine reason, flag and remedy of the importers, as templates
+    clickzh.py       click's help and usage errors in the chosen language
+
+Domain tables stay next to their code and are registered in ``registry.SOURCES``; a message
+lacking either language, or whose two languages differ in placeholders, fails tests/i18n.
+"""
+
+from trainledger.i18n.core import EN, LANGS, ZH, Msg, Term, is_zh, localize, normal, text, tr
+
+__all__ = ["EN", "LANGS", "ZH", "Msg", "Term", "is_zh", "localize", "normal", "text", "tr"]
