@@ -156,11 +156,24 @@ class LazyGroup(click.Group):
         return super().resolve_command(ctx, args)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = [(name, short) for name, (_, short) in self.table.items()]
+        from trainledger.i18n import clickzh
+
+        rows = [(name, clickzh.help_text(short) if clickzh.ACTIVE else short)
+                for name, (_, short) in self.table.items()]
         rows += [(n, c.get_short_help_str(80)) for n, c in sorted(self.commands.items()) if n not in self.table]
         if rows:
             with formatter.section(_t("commands", ctx)):
                 formatter.write_dl(rows)
+
+    def main(self, args: Any = None, *a: Any, **kw: Any) -> Any:
+        """click in the command's language from the start: --help, usage and click's own errors
+        (trainledger/i18n/clickzh.py). The language is read off the command line before parsing."""
+        from trainledger.i18n import choose, clickzh
+
+        argv = list(sys.argv[1:] if args is None else args)
+        flag, workspace = choose.scan(argv)
+        with clickzh.speaking(choose.choose(flag, workspace)):
+            return super().main(argv, *a, **kw)
 
     def invoke(self, ctx: click.Context) -> Any:
         from trainledger.errors import TrainledgerError
