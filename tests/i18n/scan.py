@@ -21,6 +21,8 @@ ERRORS = {"BadInput", "ConfigError", "NotFound", "WrongFileType", "LedgerTampere
 INGEST = {"Rejected", "BadValue"}
 ALL_ARGS = ERRORS | INGEST
 REMEDY_KEYWORDS = {"remedy", "missing_remedy", "problem"}
+TEXT_FUNCTIONS = ("_problem", "_remedy")  # functions that return one
+TEXT_NAMES = {"problem", "remedy", "missing_remedy", "width_remedy"}  # variables and class attributes holding one
 SKIP_FILES = {"i18n"}  # the catalogue itself
 
 
@@ -177,6 +179,23 @@ def scan_file(path: Path) -> list[Found]:
             for kw in node.keywords:
                 if kw.arg in REMEDY_KEYWORDS and name not in ("t", "text", "_t"):  # a catalogue call's parameter
                     add(kw.value, node)
+        elif isinstance(node, ast.Assign | ast.AnnAssign) and any(
+                isinstance(x, ast.Name) and x.id in TEXT_NAMES
+                for x in (node.targets if isinstance(node, ast.Assign) else [node.target])) and node.value is not None:
+            add(node.value, node)
+        elif isinstance(node, ast.FunctionDef) and node.name.endswith(TEXT_FUNCTIONS):  # row_problem(): its returns
+            for ret in ast.walk(node):
+                if isinstance(ret, ast.Return) and isinstance(ret.value, ast.JoinedStr | ast.Constant | ast.BinOp):
+                    add(ret.value, ret)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and node.target.id in TEXT_NAMES:
+            # problem = f"..."; problem += f" (...)": the sentence is both together
+            fn = node
+            while fn in parents and not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+                fn = parents[fn]
+            first = [n for n in ast.walk(fn) if isinstance(n, ast.Assign) and n.lineno < node.lineno
+                     and any(isinstance(x, ast.Name) and x.id == node.target.id for x in n.targets)]
+            if first:
+                add(ast.BinOp(left=first[-1].value, op=ast.Add(), right=node.value, lineno=node.lineno), node)
         elif isinstance(node, ast.Assign | ast.AnnAssign) and node in tree.body:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             if any(isinstance(x, ast.Name) and x.id.endswith("_REMEDY") for x in targets) and node.value is not None:

@@ -95,10 +95,21 @@ def match(text: str) -> tuple[str, dict[str, str]] | None:
     return (hit[1], hit[2]) if hit else None
 
 
-def code(text: str) -> str | None:
-    """The catalogue id of a sentence the code wrote (a quarantine reason's code), or None."""
+def code(text: str, prefer: str = "ingest") -> str | None:
+    """The catalogue id of a sentence the code wrote (a quarantine reason's code), or None. The
+    same English template can be written in two places (``{label}: {e}``): then the id in the
+    ``prefer`` namespace."""
     hit = match(text)
-    return hit[0] if hit else None
+    if hit is None:
+        return None
+    shape = _shapes()[hit[0]]
+    return next((i for i, e in _shapes().items() if e == shape and i.startswith(prefer + ".")), hit[0])
+
+
+@cache
+def _shapes() -> dict[str, str]:
+    """Each template with its placeholders unnamed: two templates of one shape match the same texts."""
+    return {f"{ns}.{key}": re.sub(r"\{[^{}]*\}", "{}", en) for ns in NAMESPACES for key, (en, _zh) in table(ns).items()}
 
 
 def translate(text: str, lang: str, _depth: int = 0) -> str:

@@ -114,4 +114,11 @@ CLI: dict[str, tuple[str, str]] = {
     "status.flagged": ("flagged", "带标记"),
     "status.live": ("live", "有效"),
     "status.dropped": ("dropped", "已撤销"),
+    # sheet, export, runs (cli/report_cmds.py, export_cmd.py, runs_cmd.py)
+    "wrote": ("wrote {path}", "已写入 {path}"),
+    "sheet.xlsx_needs_out": ("--format xlsx writes a workbook: give --out FILE.xlsx",
+                             "xlsx 格式输出工作簿：请用 --out 指定 FILE.xlsx"),
+    "export.wrote": ("wrote {n} allocation rows to {path}", "已把 {n} 条分摊行写入 {path}"),
+    "runs.confirmed": ("{run}: cause {cause} ({source}); review class {review_class}",
+                       "{run}：失败原因 {cause}（{source}）；复盘归类 {review_class}"),
 }

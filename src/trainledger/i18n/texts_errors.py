@@ -441,6 +441,11 @@ ERRORS: dict[str, tuple[str, str]] = {
     'workspace.must_be_section_written': ('{path}: {dotted} must be a section, written [{dotted}] / {dotted} '
                                           '应是配置节 [{dotted}]',
                                           '{path}：{dotted} 应是配置节 [{dotted}]'),
+    "imports.fix_row_in_source": (
+        "fix the row in the source (or export it again) and import the file again; docs/formats.md lists what {kind} "
+        "expects in each column",
+        "在源数据中修正该行（或重新导出），然后重新导入文件；docs/formats.md 列出了 {kind} 对每一列的要求",
+    ),
     **ESTIMATE,
     **AUDIT,
 }

@@ -239,4 +239,8 @@ ESTIMATE: dict[str, tuple[str, str]] = {
                                              '目录中 {id} 没有 FP8 张量核心'),
     'estimate.throughput.use_precision_bf_on': ('use --precision bf16 on this accelerator',
                                                 '在这种加速卡上请用 --precision bf16'),
+    "estimate.engine.add_items_price_book": (
+        "add these items to the price book (see docs/pricebook.md), or pass --price-book",
+        "把这些条目加入价格表（见 docs/pricebook.md），或传入 --price-book",
+    ),
 }

@@ -354,4 +354,87 @@ REST: dict[str, tuple[str, str]] = {
                               'worklog_roles：{person}：{e}'),
     'worklog.use_labor_role': ('use a labor role',
                                '使用人力角色'),
+    # sentences held in variables and class attributes (problem, remedy, missing_remedy, width_remedy)
+    "delimited.add_column_header": (
+        "add the column to the file's header",
+        "在文件表头中加上该列",
+    ),
+    "delimited.quote_field_delimiter": (
+        "quote a field that contains the delimiter, or fix the number of fields",
+        "给含分隔符的字段加上引号，或修正字段数",
+    ),
+    "delimited.field_larger_than": (
+        "a field is larger than {p0} MiB, the most trainledger reads",
+        "有一个字段超过 {p0} MiB，超出 trainledger 的读取上限",
+    ),
+    "delimited.unbalanced_quote_never_closed": (
+        "unbalanced quote: the quoted field opened on line {start} is never closed",
+        "引号不配对：第 {start} 行开始的引号字段始终没有结束",
+    ),
+    "delimited.unbalanced_quote_ends_field": (
+        "unbalanced quote: a quote ends a field before its end on line {start} ({error})",
+        "引号不配对：第 {start} 行有一个引号在字段结束之前结束了字段（{error}）",
+    ),
+    "delimited.unbalanced_quote_never_closed_lines": (
+        "unbalanced quote: the quoted field opened on line {start} is never closed (it would take in the {p1} line(s) "
+        "after it)",
+        "引号不配对：第 {start} 行开始的引号字段始终没有结束（它会吞掉其后的 {p1} 行）",
+    ),
+    "delimited.has_fields_header_has": (
+        "has {n_fields} fields, the header has {width}",
+        "有 {n_fields} 个字段，表头有 {width} 个",
+    ),
+    "delimited.has_fields_quoted_runs_over": (
+        "has {n_fields} fields, the header has {width} (a quoted field opened on line {start} runs over the next {p3} "
+        "line(s): an unbalanced quote?)",
+        "有 {n_fields} 个字段，表头有 {width} 个（第 {start} 行开始的引号字段延续到了其后的 {p3} 行：引号不配对？）",
+    ),
+    "focus.export_bill_focus_format": (
+        "export the bill in FOCUS 1.0 format (BilledCost, ChargePeriodStart/End)",
+        "以 FOCUS 1.0 格式导出账单（BilledCost、ChargePeriodStart/End）",
+    ),
+    "invoice.needs_columns": (
+        "an invoice file needs invoice_id, vendor, date, amount and stage columns",
+        "发票文件需要 invoice_id、vendor、date、amount 与 stage 列",
+    ),
+    "keys.not_valid_utf8": (
+        "not valid UTF-8 text (bad byte at character {p0})",
+        "不是有效的 UTF-8 文本（第 {p0} 个字符处有错误字节）",
+    ),
+    "progress.json_not_object": (
+        "a JSON {__name__}, not an object",
+        "是 JSON {__name__}，不是对象",
+    ),
+    "slurm.run_sacct_with": (
+        "run sacct with --parsable2 --format={SACCT_FORMAT}",
+        "用 --parsable2 --format={SACCT_FORMAT} 运行 sacct",
+    ),
+    "slurm.field_contains_pipe": (
+        "a field (JobName or Comment?) contains '|': fix the row or rename the job",
+        "有字段（JobName 或 Comment？）含有 '|'：修正该行或重命名作业",
+    ),
+    "storage.inventory_needs_columns": (
+        "the inventory needs a path (or key) and a size_bytes (or size) column",
+        "清单需要 path（或 key）列与 size_bytes（或 size）列",
+    ),
+    "timesheet.needs_columns": (
+        "a timesheet needs date, person, role, phase and hours columns",
+        "工时表需要 date、person、role、phase 与 hours 列",
+    ),
+    "worklog.needs_columns": (
+        "a worklog needs issue key, author, started and time spent columns",
+        "工作日志需要 issue key、author、started 与 time spent 列",
+    ),
+    "schemas.does_not_fit_lake": (
+        "{name}: {shown} does not fit the lake's {type} column ({e})",
+        "{name}：{shown} 放不进数据湖的 {type} 列（{e}）",
+    ),
+    "text.not_json_trainledger_can_read": (
+        "not JSON trainledger can read: {p0}",
+        "不是 trainledger 能读取的 JSON：{p0}",
+    ),
+    "text.not_json_at_column": (
+        "not JSON: {msg} at column {colno}",
+        "不是 JSON：第 {colno} 列处 {msg}",
+    ),
 }
