@@ -285,16 +285,19 @@ def _own_lang_commands():
 
 
 @pytest.mark.parametrize("argv", [a for a, _ in _own_lang_commands()], ids=" ".join)
-def test_a_command_with_its_own_lang_takes_the_global_one(argv):
-    """``trainledger --lang zh-CN jobs`` must not fall back to the workspace's language."""
+def test_a_command_with_its_own_lang_takes_the_global_one(argv, monkeypatch, tmp_path):
+    """``trainledger --lang zh-CN jobs`` must not fall back to the workspace's language; with no
+    --lang at all, the command speaks what every command speaks (trainledger/i18n/choose.py)."""
     seen = {}
     cmd = dict(_own_lang_commands())[argv]
     param = next(p for p in cmd.params if p.name == "lang")
-    ctx = click.Context(cmd, obj={"lang": "zh-CN"})
+    ctx = click.Context(cmd, obj={"lang": "zh-CN", "workspace": str(tmp_path)})
     seen["global"] = param.callback(ctx, param, None)
-    ctx = click.Context(cmd, obj={})
+    ctx = click.Context(cmd, obj={"workspace": str(tmp_path)})
     seen["none"] = param.callback(ctx, param, None)
-    assert seen == {"global": "zh-CN", "none": None}
+    monkeypatch.setenv("TRAINLEDGER_LANG", "zh-CN")
+    seen["env"] = param.callback(ctx, param, None)
+    assert seen == {"global": "zh-CN", "none": "en", "env": "zh-CN"}
 
 
 def test_global_lang_reaches_jobs_output(ws):

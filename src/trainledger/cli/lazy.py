@@ -36,9 +36,10 @@ REPORT_HINT = ("this is a bug in trainledger, not in your input: run the command
 
 def _t(msg_id: str, ctx: click.Context | None = None, **params: Any) -> str:
     """A ``cli.*`` message in the command's language (trainledger/i18n)."""
-    from trainledger.i18n import choose, text
+    from trainledger.i18n import ZH, choose, clickzh, text
 
-    return text("cli." + msg_id, choose.of(ctx or click.get_current_context(silent=True)), **params)
+    lang = ZH if clickzh.ACTIVE else choose.of(ctx or click.get_current_context(silent=True))
+    return text("cli." + msg_id, lang, **params)
 
 
 def _store(key: str, *, flag: bool = False) -> Callable[[click.Context, click.Parameter, Any], None]:
@@ -85,13 +86,17 @@ def _not_empty(param: click.Parameter) -> None:
 
 def _inherit_lang(param: click.Parameter) -> None:
     """A command with a ``--lang`` of its own takes the global ``--lang`` when its own is not given,
-    so ``trainledger --lang zh-CN jobs`` and ``trainledger jobs --lang zh-CN`` mean the same."""
+    so ``trainledger --lang zh-CN jobs`` and ``trainledger jobs --lang zh-CN`` mean the same; with
+    neither, the language every command speaks (TRAINLEDGER_LANG, the workspace's, the locale, en:
+    trainledger/i18n/choose.py)."""
     inner = param.callback
 
     def callback(ctx: click.Context, p: click.Parameter, value: Any) -> Any:
         if value is None and ctx.get_parameter_source(p.name) not in (ParameterSource.COMMANDLINE,
                                                                       ParameterSource.ENVIRONMENT):
-            value = (ctx.obj or {}).get("lang")
+            from trainledger.i18n import choose
+
+            value = choose.of(ctx)
         return inner(ctx, p, value) if inner else value
 
     param.callback = callback
