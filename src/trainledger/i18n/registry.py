@@ -35,6 +35,13 @@ def _vocab(table: Mapping[str, str]) -> Iterator[tuple[str, tuple[str, str]]]:
         yield value, (value.replace("_", " "), zh)
 
 
+def _by_language(table: Mapping[str, Mapping[str, str]]) -> Iterator[tuple[str, tuple[str, str]]]:
+    """cli/scheduler_cmds.py: ``lang -> {key: text}``."""
+    en, zh = table["en"], table["zh-CN"]
+    for key in {**en, **zh}:
+        yield key, (en.get(key, ""), zh.get(key, ""))
+
+
 def _templates(table) -> Iterator[tuple[str, tuple[str, str]]]:
     """Tables of sentences written in the code (errors, quarantine reasons): ``id -> (en, zh)``."""
     yield from table.items()
@@ -53,6 +60,7 @@ SOURCES: dict[str, tuple[str, Reader]] = {
     "review.term": ("trainledger.review.texts:EXTRA", _pairs),
     "vocab": ("trainledger.model.vocab:ZH", _vocab),
     "cli": ("trainledger.i18n.texts_cli:CLI", _pairs),
+    "scheduler": ("trainledger.cli.scheduler_cmds:TEXT", _by_language),
     "help": ("trainledger.i18n.texts_help:HELP", _pairs),
     "click": ("trainledger.i18n.texts_click:CLICK", _pairs),
     "error": ("trainledger.i18n.texts_errors:ERRORS", _templates),
