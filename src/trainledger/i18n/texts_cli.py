@@ -121,4 +121,31 @@ CLI: dict[str, tuple[str, str]] = {
     "export.wrote": ("wrote {n} allocation rows to {path}", "已把 {n} 条分摊行写入 {path}"),
     "runs.confirmed": ("{run}: cause {cause} ({source}); review class {review_class}",
                        "{run}：失败原因 {cause}（{source}）；复盘归类 {review_class}"),
+    # demo (cli/demo_cmd.py, demo/plans.py)
+    "demo.title": ("trainledger demo → {root}{scenario}", "trainledger 演示 → {root}{scenario}"),
+    "demo.scenario": (" (scenario {scenario})", "（场景 {scenario}）"),
+    "demo.import": ("  import {kind} {accepted} accepted {duplicates} duplicate {quarantined} quarantined",
+                    "  导入 {kind} 接收 {accepted} 重复 {duplicates} 隔离 {quarantined}"),
+    "demo.batch": ("  {batch}  ({runs} runs)", "  {batch}（{runs} 次运行）"),
+    "demo.conservation": ("  conservation {currency}: billed {billed} = attributed {attributed} + unattributed"
+                          " {unattributed}; difference {difference}",
+                          "  守恒 {currency}：账单 {billed} = 已归属 {attributed} + 未归属 {unattributed}；差额 "
+                          "{difference}"),
+    "demo.capacity": ("  capacity {capacity} ({basis}, {price} {currency}/GPU-hour): {total} = attributed {attributed}"
+                      " + unheld {unheld}; difference {difference}",
+                      "  容量 {capacity}（{basis}，{price} {currency}/卡时）：{total} = 已归属 {attributed}"
+                      " + 无作业占用 {unheld}；差额 {difference}"),
+    "demo.reports": ("reports:", "成本底稿："),
+    "demo.report": ("  {path}  (.json, .html, .xlsx beside it)", "  {path}（旁边还有 .json、.html、.xlsx）"),
+    "demo.plan": ("  plan {batch} v{version}: {totals}", "  计划 {batch} v{version}：{totals}"),
+    "demo.decide": ("  decide {batch}: {action} (rules: {rules}, override approved by {approver}); answers alerts"
+                    " {answers}",
+                    "  决策 {batch}：{action}（规则建议：{rules}，推翻建议由 {approver} 批准）；答复预警 {answers}"),
+    "demo.plan_from_review": ("  plan {batch} v{version} from the review of {source}: work {work} Mtoken",
+                              "  计划 {batch} v{version}（依据 {source} 的复盘）：工作量 {work} 百万 token"),
+    "demo.review": ("  review {batch} {currency}: actual {actual} − plan {plan} = price {price} + volume {volume}"
+                    " + efficiency {efficiency} + rework {rework} (rounded; exact in review --json)",
+                    "  复盘 {batch} {currency}：实际 {actual} − 计划 {plan} = 价格 {price} + 数量 {volume}"
+                    " + 效率 {efficiency} + 返工 {rework}（已取整；精确值见 review --json）"),
+    "demo.open_alerts": ("  open alerts: {n}", "  未处理的预警：{n}"),
 }
