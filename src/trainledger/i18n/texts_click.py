@@ -51,9 +51,6 @@ _PAIRS: tuple[tuple[str, str], ...] = (
     ("default: {default}", "默认：{default}"),
     ("env var: {var}", "环境变量：{var}"),
     ("required", "必填"),
-    ("file", "文件"),
-    ("directory", "目录"),
-    ("path", "路径"),
     ("unknown error", "未知错误"),
     ("Value must be an iterable.", "取值必须是可迭代对象。"),
     ("Takes {nargs} values but 1 was given.", "需要 {nargs} 个取值，但只给了 1 个。"),
@@ -63,4 +60,7 @@ _PAIRS: tuple[tuple[str, str], ...] = (
     ("parameter", "参数"),
 )
 
+# Not here: "file", "directory", "path" — click gives them to its Path types when a command is built
+# (metavars, the name in "File 'x' does not exist."); translated, a command first built in Chinese
+# would keep them for an English run in the same process.
 CLICK: dict[str, tuple[str, str]] = {f"{i}": pair for i, pair in enumerate(_PAIRS)}
