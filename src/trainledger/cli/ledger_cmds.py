@@ -40,10 +40,12 @@ def init(ctx: click.Context, directory: str | None, db_url: str, currency: str) 
 @click.option("--currency", default=None, help="Currency for FOCUS files without BillingCurrency.")
 @click.option("--encoding", default=None,
               help="Text encoding when not UTF-8/UTF-16, e.g. gb18030 for Excel exports in Chinese.")
-@click.option("--preset", default=None, help="Built-in mapping (jobs, occupancy, steps), e.g. alibaba-openb-2023.")
+@click.option("--preset", default=None,
+              help="Built-in mapping (jobs, occupancy, steps, mapped_*), e.g. alibaba-openb-2023; a wrong name"
+                   " lists them.")
 @click.option("--mapping", default=None, type=click.Path(dir_okay=False),
-              help="A TOML mapping of the file's columns (jobs, occupancy, steps; mapped_* kinds also take a"
-                   " vendor preset name); see docs/formats.md.")
+              help="A TOML mapping of the file's columns (jobs, occupancy, steps, mapped_*); see docs/formats.md"
+                   " § Mappings.")
 @click.option("--set", "fixed", multiple=True, metavar="FIELD=VALUE",
               help="A field the file does not hold (mapped kinds), e.g. --set vc=vc6YE or --set job=job_1.")
 @click.option("--replace", "replace_id", default=None, metavar="ID",
@@ -64,6 +66,10 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
     options = {k: val for k, val in (("tz", tz), ("currency", currency), ("encoding", encoding),
                                      ("preset", preset), ("mapping", mapping), ("set", list(fixed))) if val}
     check_options_apply(kind, options)
+    from trainledger.ingest.mapfile import legacy_notes
+
+    for line in legacy_notes(kind, options):
+        note(line, err=True)
     with open_ws(ctx) as wsp:
         results = wsp.import_files(kind, paths, options=options, replace=replace_id, reason=reason)
         held = {(r.kind, r.source_sha256): r for r in wsp.ledger.imports()}

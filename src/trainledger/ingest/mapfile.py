@@ -529,3 +529,19 @@ def _notes(value: Any, where: str, table: str) -> tuple[NoteSpec, ...]:
             _check_fields(table, [str(n.get("column", ""))], where, f"notes[{i}].column")
         out.append(NoteSpec(n["text"], when, str(n.get("column", "")), int(n.get("places", 2))))
     return tuple(out)
+
+
+def legacy_notes(kind: str, options: Any) -> list[str]:
+    """What to tell someone whose ``--mapping`` file is of an old format: one line per old key,
+    saying how to rewrite it (the file is read, translated). Empty for presets and new files."""
+    from trainledger.ingest import importer_for
+
+    imp = importer_for(kind)
+    table = getattr(imp, "mapping_table", None) or (imp.table if getattr(imp, "generic", False) else None)
+    if table is None or not options.get("mapping"):
+        return []
+    m = load(options, (table,), kind)
+    if not m.legacy:
+        return []
+    head = f"{m.where}: old mapping format, read translated; rewrite it so / 旧映射格式（已按新格式读取），请改写："
+    return [head, *(f"  {line}" for line in m.legacy)]
