@@ -169,7 +169,7 @@ start = "started"
 end = "ended"
 state = { from = "status", map = { OK = "COMPLETED" } }
 """
-JOBS = "id,started,ended,status\n7,2026-01-01 08:00:00,2026-01-01 09:00:00,ok\n8,2026-01-01 08:00:00,,Running\n"
+JOBS = "id,started,ended,status\n7,2026-01-01 08:00:00,2026-01-01 09:00:00,Ok\n8,2026-01-01 08:00:00,,Running\n"
 
 
 def test_an_old_job_mapping_reads_as_its_rewrite(tmp_path, write):
