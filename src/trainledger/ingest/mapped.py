@@ -1,6 +1,6 @@
 """``jobs``: any scheduler's job table (CSV) through a mapping → table ``jobs``.
 
-The mapping (``--preset NAME`` or ``--mapping FILE``; see ``mapping.py``) names the source column
+The mapping (``--preset NAME`` or ``--mapping FILE``; the format of ``mapfile.py``) names the source column
 of each job field. Fields: ``job_id`` (needed), ``cluster``, ``job_name``, ``account``,
 ``wckey``, ``comment``, ``user``, ``submit``, ``eligible``, ``start``, ``end``, ``state``,
 ``exit_code``, ``gpus`` (whole devices), ``gpu_share`` (GPU-equivalents, decimal) or
