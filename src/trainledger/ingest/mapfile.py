@@ -36,6 +36,7 @@ are translated, and ``MappingFile.legacy`` says, per key, how to rewrite it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import tomllib
 from dataclasses import dataclass, field
@@ -154,14 +155,14 @@ def preset_texts() -> dict[str, str]:
     return out
 
 
+@functools.cache
+def _parsed() -> tuple[tuple[str, MappingFile], ...]:
+    return tuple((name, parse(text, f"preset {name}")) for name, text in preset_texts().items())
+
+
 def presets(tables: tuple[str, ...] | None = None) -> dict[str, MappingFile]:
-    """name → the parsed preset, of ``tables`` if given."""
-    out = {}
-    for name, text in preset_texts().items():
-        m = parse(text, f"preset {name}")
-        if tables is None or m.table in tables:
-            out[name] = m
-    return out
+    """name → the parsed preset, of ``tables`` if given (parsed once: files of the package)."""
+    return {n: m for n, m in _parsed() if tables is None or m.table in tables}
 
 
 def _listing(known: dict[str, MappingFile]) -> str:
