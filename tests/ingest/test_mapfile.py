@@ -225,3 +225,9 @@ def test_the_real_traces_read_through_their_presets(lake):
             preset="alibaba-openb-2023")
     assert r.accepted == r.rows_read and r.quarantined == 0
     assert preset_texts().keys() == PRESETS.keys()
+
+
+def test_the_lake_s_own_columns_are_no_mapping_targets():
+    e = _err('table = "bill_lines"\n[columns]\nrow_hash = ["h"]\n')
+    assert "bill_lines has no field 'row_hash'" in str(e) and "row_hash" not in e.remedy
+    assert "billed_cost" in e.remedy

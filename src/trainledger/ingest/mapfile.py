@@ -63,6 +63,7 @@ UNITS = MappingProxyType({"s": 1_000_000, "ms": 1_000, "us": 1, "min": 60_000_00
 TYPES = ("text", "decimal", "time", "date", "tags")
 DOCS = "see docs/formats.md § Mappings / 见 docs/formats.md「映射」一节"
 EPOCH = "1970-01-01T00:00:00Z"
+INTERNAL = frozenset({"row", "row_hash", "source_sha256", "flags", "extra"})  # lake columns no mapping fills
 
 # top-level key → the tables it applies to
 KEYS: MappingProxyType[str, tuple[str, ...]] = MappingProxyType({
@@ -488,7 +489,7 @@ def fields_of(table: str) -> frozenset[str]:
     else:
         from trainledger.ingest.schemas import TABLES as LAKE
 
-        return frozenset(LAKE[table].names)
+        return frozenset(LAKE[table].names) - INTERNAL
     return FIELDS
 
 
