@@ -231,3 +231,16 @@ def test_the_lake_s_own_columns_are_no_mapping_targets():
     e = _err('table = "bill_lines"\n[columns]\nrow_hash = ["h"]\n')
     assert "bill_lines has no field 'row_hash'" in str(e) and "row_hash" not in e.remedy
     assert "billed_cost" in e.remedy
+
+
+def test_trainledger_presets_lists_what_the_loader_reads():
+    runner = CliRunner()
+    out = runner.invoke(cli, ["presets", "--json"])
+    rows = {r["preset"]: r for r in json.loads(out.stdout)}
+    assert {n: r["table"] for n, r in rows.items()} == PRESETS
+    assert rows["huawei-resource-bill"]["kinds"] == ["huawei", "mapped_bills"]
+    assert rows["helios"]["kinds"] == ["occupancy"] and "官网价" in rows["huawei-resource-bill"]["unverified"]
+    text = runner.invoke(cli, ["presets", "helios"]).stdout
+    assert parse(text, "copy.toml").columns == presets()["helios"].columns  # a start for your own
+    bad = runner.invoke(cli, ["presets", "helio"])
+    assert bad.exit_code == 2 and "did you mean helios?" in bad.output

@@ -205,7 +205,8 @@ def load(options: Any, tables: tuple[str, ...], kind: str) -> MappingFile:
             what = "preset" if preset else "mapping file or preset"
             raise BadInput(
                 f"no {what} {name!r}{did_you_mean(name, known)} / 没有这个{'预设' if preset else '映射文件或预设'}",
-                remedy=f"use one of: {_listing(known)}" + ("" if preset else "; or check the --mapping path"),
+                remedy=f"use one of: {_listing(known)} (`trainledger presets` lists them)"
+                       + ("" if preset else "; or check the --mapping path"),
             )
         m = known[name]
     if m.table not in tables:
