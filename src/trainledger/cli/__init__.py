@@ -57,6 +57,8 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
      "Estimate a training batch before it runs: P10 / P50 / P90 with every assumption."),
     ("compare", "trainledger.cli.estimate:compare",
      "Rent on demand vs reserved vs own hardware vs a platform or external service, N years."),
+    ("presets", "trainledger.cli.presets_cmd:presets",
+     "Built-in mappings for --preset; `presets NAME` prints one (a start for your own). / 内置映射预设。"),
     ("jobs", "trainledger.cli.scheduler_cmds:jobs", "Summary of imported scheduler jobs. / 已导入调度作业的汇总。"),
     ("occupancy", "trainledger.cli.scheduler_cmds:occupancy",
      "Idle capacity and waiting demand from occupancy series. / 占用序列：空闲容量与排队需求。"),
