@@ -186,9 +186,25 @@ def test_estimate_side_is_the_storage_lines(result):
 def test_batch_views(result):
     b1 = view(result.storage_reconciliation, "b1")
     assert [_brief(g)[:6] for g in b1["groups"]] == [("2026-11", "ckpt/a", "matched", "12.37", "11.44", "0.93")]
+    assert (b1["groups"][0]["batch_billed"], b1["groups"][0]["batch_estimate"]) == ("12.37", "11.44")
     b2 = view(result.storage_reconciliation, "b2")
     assert [(g["month"], g["difference"]) for g in b2["groups"]] == [("2026-10", "0.04"), ("2026-11", "0.78")]
     assert b2["by_currency"][0]["difference"] == "0.82" and b2["unmatched_bill_rows"] == []
+
+
+def test_a_shared_bucket_billed_to_no_batch_is_shown_whole_with_the_batch_share(tmp_path):
+    """One untagged bill row for the bucket: each batch's sheet shows the bucket's bill and estimate
+    (matched, not "not billed") and its own objects' share of the estimate."""
+    (tmp_path / "trainledger.toml").write_text(textwrap.dedent(CONFIG), encoding="utf-8")
+    bills = (bill(1, 11, "20.00", resource="ckpt", qty="150", unit="GB-Mo"),)
+    r = attribute(Facts(bill_lines=bills, storage_objects=OBJECTS[:2]), workspace.load(tmp_path), price_lookup,
+                  date(2026, 12, 1))
+    (g,) = [g for g in view(r.storage_reconciliation, "b1")["groups"]]
+    assert (g["match"], g["billed"], g["estimate"]["expected"], g["difference"]) == ("matched", "20.00", "17.16", "2.84")
+    assert (g["batch_billed"], g["batch_estimate"]) == ("0", "11.44")  # 11.44 + 5.72 = 17.16
+    b2 = view(r.storage_reconciliation, "b2")
+    assert [(g["month"], g["match"], g["batch_estimate"]) for g in b2["groups"]] == [
+        ("2026-10", "inventory_only", "2.96"), ("2026-11", "matched", "5.72")]
 
 
 def test_no_storage_bill_rows_no_groups(tmp_path):

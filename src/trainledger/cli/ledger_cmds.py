@@ -137,10 +137,14 @@ def _local_times(kind: str, options: dict) -> bool:
 @click.pass_context
 def attribute(ctx: click.Context, as_json: bool) -> None:
     """Recompute every cost line from the lake and check conservation. / 重新归属并做守恒校验。"""
+    from trainledger.engine import storage_reconcile as sr
+
     with open_ws(ctx) as wsp:
         result = wsp.attribute()
-    if as_json:
-        click.echo(json.dumps(result.conservation))
+    storage = sr.view(result.storage_reconciliation)
+    if as_json:  # each currency's record also carries its storage bills beside the estimate (docs/ledger.md)
+        click.echo(json.dumps([rec | {"storage_reconciliation": sr.for_currency(storage, rec["currency"])}
+                               for rec in result.conservation]))
         return
     click.echo(f"{len(result.lines):,} cost lines from {len(result.runs):,} runs")
     for rec in result.conservation:
@@ -151,6 +155,10 @@ def attribute(ctx: click.Context, as_json: bool) -> None:
         a = _amounts(rec)
         click.echo(f"  {rec['currency']} amortized (EffectiveCost): {a['billed_total']} = attributed"
                    f" {a['attributed']} + unattributed {a['unattributed']} (difference {a['difference']})")
+    for rec in storage["by_currency"]:  # two bases side by side, never one figure
+        click.echo(f"  {rec['currency']} storage: billed {fmt.amount(rec['billed'], rec['currency'], exact=True)}"
+                   f" vs inventory estimate {fmt.amount(rec['estimate']['expected'], rec['currency'])}"
+                   f" (difference {fmt.amount(rec['difference'], rec['currency'], exact=True)}; `trainledger storage`)")
     buckets = unattributed_by_reason(result.lines)
     if buckets:
         click.echo("  unattributed bucket / 未归属桶:")

@@ -204,17 +204,24 @@ def _q(d: Decimal, cur: str) -> Decimal:
 
 
 def view(record: Mapping[str, Any] | None, batch: str | None = None) -> dict[str, Any]:
-    """The reconciliation for the workspace (``batch`` None) or one batch: groups per currency,
-    month and location with the difference and its parts, and totals per currency."""
+    """The reconciliation per currency, month and location with the difference and its parts.
+
+    A location is reconciled whole: for one ``batch`` the view keeps the groups that hold the
+    batch's objects or bill rows, with the whole location's figures, and beside them the batch's
+    own share (``batch_billed``: its bill rows; ``batch_estimate``: its objects) — a bucket billed
+    to nobody in particular is not "not billed" because its bill names no batch."""
     record = record or {}
-    mine = [c for c in record.get("cells", []) if batch is None or c["batch"] == batch]
     groups: dict[tuple, dict[str, Any]] = {}
-    for c in mine:
+    for c in record.get("cells", []):
         g = groups.setdefault((c["currency"], c["month"], c["location"]), defaultdict(Decimal))
         for k in ADDITIVE:
             g[k] += Decimal(str(c[k]))
         g.setdefault("batches", set()).add(c["batch"])
-    out_groups = sorted((_group(cur, m, loc, g) for (cur, m, loc), g in groups.items()),
+        if batch is not None and c["batch"] == batch:
+            g["batch_billed"] += Decimal(str(c["billed"]))
+            g["batch_estimate"] += Decimal(str(c["estimate"]))
+    out_groups = sorted((_group(cur, m, loc, g, batch) for (cur, m, loc), g in groups.items()
+                         if batch is None or batch in g["batches"]),
                         key=lambda g: (g["currency"], g["month"], MATCH_ORDER.index(g["match"]), g["location"] or ""))
     totals: dict[str, dict[str, Any]] = {}
     for g in out_groups:
@@ -222,7 +229,8 @@ def view(record: Mapping[str, Any] | None, batch: str | None = None) -> dict[str
                                               "estimate": {"low": Decimal(0), "expected": Decimal(0),
                                                            "high": Decimal(0)},
                                               "difference": Decimal(0), "by_match": defaultdict(Decimal),
-                                              "bill_rows": 0, "groups": 0})
+                                              "bill_rows": 0, "groups": 0, "batch_billed": Decimal(0),
+                                              "batch_estimate": Decimal(0)})
         t["billed"] += Decimal(g["billed"])
         for k in ("low", "expected", "high"):
             t["estimate"][k] += Decimal(g["estimate"][k])
@@ -230,22 +238,29 @@ def view(record: Mapping[str, Any] | None, batch: str | None = None) -> dict[str
         t["by_match"][g["match"]] += Decimal(g["difference"])
         t["bill_rows"] += g["bill_rows"]
         t["groups"] += 1
+        if batch is not None:
+            t["batch_billed"] += Decimal(g["batch_billed"])
+            t["batch_estimate"] += Decimal(g["batch_estimate"])
     unmatched = [u for u in record.get("unmatched_bill_rows", []) if batch is None or u["batch"] == batch]
+    by_currency = []
+    for _, t in sorted(totals.items()):
+        rec = {**t, "billed": str(t["billed"]), "estimate": {k: str(v) for k, v in t["estimate"].items()},
+               "difference": str(t["difference"]), "by_match": {k: str(v) for k, v in sorted(t["by_match"].items())},
+               "batch_billed": str(t["batch_billed"]), "batch_estimate": str(t["batch_estimate"])}
+        if batch is None:
+            del rec["batch_billed"], rec["batch_estimate"]
+        by_currency.append(rec)
     return {
         "scope": "workspace" if batch is None else "batch", "batch": batch,
         "bases": {"billed": "billed", "estimate": "estimate"},
         "storage_bill_rows": record.get("storage_bill_rows", 0),
-        "by_currency": [{**t, "billed": str(t["billed"]),
-                         "estimate": {k: str(v) for k, v in t["estimate"].items()},
-                         "difference": str(t["difference"]),
-                         "by_match": {k: str(v) for k, v in sorted(t["by_match"].items())}}
-                        for _, t in sorted(totals.items())],
+        "by_currency": by_currency,
         "groups": out_groups,
         "unmatched_bill_rows": unmatched,
     }
 
 
-def _group(cur: str, month: str, loc: str | None, g: Mapping[str, Any]) -> dict[str, Any]:
+def _group(cur: str, month: str, loc: str | None, g: Mapping[str, Any], batch: str | None) -> dict[str, Any]:
     billed, est = g["billed"], _q(g["estimate"], cur)
     match = ("bill_only" if loc is None or not g["objects"] else
              "inventory_only" if not g["bill_rows"] else "matched")
@@ -267,7 +282,9 @@ def _group(cur: str, month: str, loc: str | None, g: Mapping[str, Any]) -> dict[
         elif rest:
             parts.append({"kind": "not_split", "amount": str(rest)})
     q = Decimal("0.0001")
-    return {"currency": cur, "month": month, "location": loc, "match": match,
+    mine = {} if batch is None else {"batch_billed": str(g["batch_billed"]),
+                                     "batch_estimate": str(_q(g["batch_estimate"], cur))}
+    return {**mine, "currency": cur, "month": month, "location": loc, "match": match,
             "batches": sorted((b for b in g["batches"] if b), key=str) + (["(unattributed)"] if None in g["batches"]
                                                                           else []),
             "billed": str(billed), "bill_rows": int(g["bill_rows"]),
@@ -286,4 +303,16 @@ def _per(amount: Decimal, qty: Decimal) -> str | None:
     return str((amount / qty).quantize(Decimal("0.000001"))) if qty else None
 
 
-__all__ = ["cells", "location_of", "norm_path", "view"]
+
+
+
+def for_currency(v: Mapping[str, Any], currency: str) -> dict[str, Any] | None:
+    """One currency of a view (``attribute --json`` puts it in that currency's conservation record):
+    the totals, its groups and its unmatched bill rows; None when no storage bill row or object
+    of that currency was reconciled."""
+    total = next((t for t in v["by_currency"] if t["currency"] == currency), None)
+    if total is None:
+        return None
+    return {**total, "groups": [g for g in v["groups"] if g["currency"] == currency],
+            "unmatched_bill_rows": [u for u in v["unmatched_bill_rows"] if u["currency"] == currency]}
+__all__ = ["cells", "for_currency", "location_of", "norm_path", "view"]
