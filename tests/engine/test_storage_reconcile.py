@@ -200,7 +200,8 @@ def test_a_shared_bucket_billed_to_no_batch_is_shown_whole_with_the_batch_share(
     r = attribute(Facts(bill_lines=bills, storage_objects=OBJECTS[:2]), workspace.load(tmp_path), price_lookup,
                   date(2026, 12, 1))
     (g,) = [g for g in view(r.storage_reconciliation, "b1")["groups"]]
-    assert (g["match"], g["billed"], g["estimate"]["expected"], g["difference"]) == ("matched", "20.00", "17.16", "2.84")
+    assert (g["match"], g["billed"], g["estimate"]["expected"], g["difference"]) == (
+        "matched", "20.00", "17.16", "2.84")
     assert (g["batch_billed"], g["batch_estimate"]) == ("0", "11.44")  # 11.44 + 5.72 = 17.16
     b2 = view(r.storage_reconciliation, "b2")
     assert [(g["month"], g["match"], g["batch_estimate"]) for g in b2["groups"]] == [

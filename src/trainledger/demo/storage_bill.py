@@ -25,7 +25,8 @@ from datetime import datetime
 from decimal import ROUND_HALF_EVEN, Decimal
 
 from trainledger.demo.scenario import PERIOD_END, PERIOD_START
-from trainledger.demo.storage import CKPT_GB, CKPT_ROOT, GB, KEEP_LAST, rows as inventory_rows
+from trainledger.demo.storage import CKPT_GB, CKPT_ROOT, GB, KEEP_LAST
+from trainledger.demo.storage import rows as inventory_rows
 from trainledger.demo.timeline import Job
 
 GIB = Decimal(2**30)
