@@ -2,7 +2,8 @@
 
 A storage bill row (``ServiceCategory`` Storage — FOCUS, or a Chinese bill mapped to it) is cash,
 basis ``billed``; the inventory × price book (``assets.storage_stage``) is basis ``estimate``.
-This module puts them next to each other per currency, calendar month (UTC) and **location** —
+This module puts them next to each other per currency, calendar month (UTC; a bill row's is the
+month of the middle of its charge period) and **location** —
 the bucket or prefix a bill row names — and explains their difference:
 
 * a bill row's location: its tag ``storage_prefix`` / ``prefix`` / ``bucket``, else its
@@ -85,6 +86,13 @@ def _month(d: date | datetime) -> str:
     return f"{d.year:04d}-{d.month:02d}"
 
 
+def _bill_month(row: Mapping) -> str:
+    """The UTC calendar month of the middle of a bill row's charge period (a month billed in
+    local time, 11-01 00:00+08:00 → 12-01, is November, though it starts on 10-31 in UTC)."""
+    a, b = row["charge_period_start"], row.get("charge_period_end") or row["charge_period_start"]
+    return _month(a + (b - a) / 2)
+
+
 def _months(since: date, snap: date) -> list[tuple[str, int]]:
     """Days held in each calendar month of [since, snap)."""
     out, d = [], since
@@ -136,7 +144,7 @@ def cells(facts, lines: Iterable[CostLine], as_of: date) -> dict[str, Any]:
     unmatched, locations = [], set()
     for r in rows:
         loc, named = _bill_location(r, paths)
-        cur, month = str(r["currency"]), _month(r["charge_period_start"])
+        cur, month = str(r["currency"]), _bill_month(r)
         batch = bill_batch.get((str(r["source_sha256"]), int(r["row"])))
         billed = Decimal(str(r.get("billed_cost") or 0))
         if loc is None:
