@@ -89,7 +89,10 @@ def _sum_of_groups(rec) -> str:  # the groups' differences, summed exactly
 
 def test_storage_command_and_the_batch_sheet_in_both_languages(tmp_path):
     root = _ws(tmp_path)
-    _cli("--workspace", root, "attribute")
+    out = _cli("--workspace", root, "attribute")
+    assert "CNY storage: billed 127.50 vs inventory estimate 114.41 (difference 13.09;" in out
+    out = _cli("--workspace", root, "--lang", "zh-CN", "attribute")
+    assert "CNY 存储：账单 127.50，清单估算 114.41（差额 13.09；" in out
     text = _cli("--workspace", root, "storage")
     assert "ckpt-obs | matched | 120.00 CNY | 114.41 (95.34–143.01) CNY | 5.59 CNY" in text
     assert "old-bucket" in text and "names a bucket / prefix the inventory does not list" in text

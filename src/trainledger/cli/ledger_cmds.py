@@ -155,10 +155,10 @@ def attribute(ctx: click.Context, as_json: bool) -> None:
         a = _amounts(rec)
         click.echo(f"  {rec['currency']} amortized (EffectiveCost): {a['billed_total']} = attributed"
                    f" {a['attributed']} + unattributed {a['unattributed']} (difference {a['difference']})")
-    for rec in storage["by_currency"]:  # two bases side by side, never one figure
-        click.echo(f"  {rec['currency']} storage: billed {fmt.amount(rec['billed'], rec['currency'], exact=True)}"
-                   f" vs inventory estimate {fmt.amount(rec['estimate']['expected'], rec['currency'])}"
-                   f" (difference {fmt.amount(rec['difference'], rec['currency'], exact=True)}; `trainledger storage`)")
+    from trainledger.report.storage_section import summary_lines
+
+    for line in summary_lines(storage, (ctx.obj or {}).get("lang") or "en"):  # two bases side by side
+        click.echo(f"  {line}")
     buckets = unattributed_by_reason(result.lines)
     if buckets:
         click.echo("  unattributed bucket / 未归属桶:")

@@ -43,6 +43,9 @@ TEXT: dict[str, tuple[str, str]] = {
                        "列出存放本批次对象或账单行的存储桶 / 前缀，按整体对账，旁列本批次自身份额。"
                        "工作区视图：trainledger storage。"),
     "batch_share": ("this batch: billed / estimate", "本批次：账单 / 估算"),
+    "attribute_line": ("{cur} storage: billed {billed} vs inventory estimate {estimate} (difference {difference};"
+                       " trainledger storage)",
+                       "{cur} 存储：账单 {billed}，清单估算 {estimate}（差额 {difference}；trainledger storage）"),
     # match kinds and difference parts (engine/storage_reconcile.py)
     "matched": ("matched", "已匹配"), "inventory_only": ("not billed", "清单有、账单无"),
     "bill_only": ("bill only", "账单有、清单无"),
@@ -131,6 +134,14 @@ def to_markdown(rec: dict[str, Any] | None, lang: str, *, workspace: bool = Fals
     return out
 
 
+def summary_lines(rec: dict[str, Any], lang: str) -> list[str]:
+    """One line per currency for ``trainledger attribute``."""
+    return [st("attribute_line", lang).format(
+        cur=t["currency"], billed=_m(t["billed"], t["currency"], True),
+        estimate=_m(t["estimate"]["expected"], t["currency"]), difference=_m(t["difference"], t["currency"], True))
+        for t in rec["by_currency"]]
+
+
 def to_text(rec: dict[str, Any], lang: str) -> str:
     """The workspace view for a terminal (``trainledger storage``): one line per group and currency."""
     out = [st("heading_ws", lang), st("intro", lang)]
@@ -157,4 +168,4 @@ def html_globals(lang: str) -> dict[str, Any]:
             "srb": lambda g: _batches(g, lang), "srp": lambda g: _parts(g, lang), "srs": _share}
 
 
-__all__ = ["TEXT", "html_globals", "rows", "st", "to_markdown", "to_text"]
+__all__ = ["TEXT", "html_globals", "rows", "st", "summary_lines", "to_markdown", "to_text"]
