@@ -77,7 +77,7 @@ def rows(jobs: tuple[Job, ...], seed: int, base: dict[str, str], z) -> list[dict
     out = []
     common = {**base, "ChargeCategory": "Usage", "ChargeFrequency": "Usage-Based",
               "ChargePeriodStart": z(PERIOD_START), "ChargePeriodEnd": z(PERIOD_END), "Tags": "NULL",
-              "ServiceCategory": "Storage", "ServiceName": "Object Storage Service"}
+              "ServiceCategory": "Storage", "ServiceName": "对象存储 OSS"}
     for (bucket, tier), gb_hours in sorted(held(jobs, seed).items()):
         gb_months = (gb_hours / 730).quantize(Decimal("0.000001"), ROUND_HALF_EVEN)
         price = LIST[tier] * DISCOUNT.get(tier, Decimal(1))
