@@ -8,6 +8,7 @@
     demo_cmd.py     demo
     estimate.py     estimate, compare
     serve_cmd.py    serve (the read-only dashboard, trainledger/web)
+    storage_cmd.py  storage (storage bills beside the inventory estimate, workspace or one batch)
 
 **Adding a command** is one row in ``COMMANDS``: ``(name, "module:attribute", short help)``. The
 module is imported only when the command runs (``trainledger --help`` lists the names and the
@@ -77,6 +78,8 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("export", "trainledger.cli.export_cmd:export",
      "Export the attribution, e.g. as FOCUS 1.3 allocation rows. / 导出归属结果（如 FOCUS 分摊行）。"),
     ("serve", "trainledger.cli.serve_cmd:serve", "Serve the read-only dashboard on loopback. / 在本机提供只读看板。"),
+    ("storage", "trainledger.cli.storage_cmd:storage",
+     "Storage bills against the inventory estimate, per month and bucket. / 存储账单与存储清单估算对账。"),
 )
 """name → "module:attribute" → short help. One row per command; the registry is this tuple."""
 

@@ -162,10 +162,14 @@ def _local_times(kind: str, options: dict) -> bool:
 @click.pass_context
 def attribute(ctx: click.Context, as_json: bool) -> None:
     """Recompute every cost line from the lake and check conservation. / 重新归属并做守恒校验。"""
+    from trainledger.engine import storage_reconcile as sr
+
     with open_ws(ctx) as wsp:
         result = wsp.attribute()
-    if as_json:
-        click.echo(json.dumps(result.conservation))
+    storage = sr.view(result.storage_reconciliation)
+    if as_json:  # each currency's record also carries its storage bills beside the estimate (docs/ledger.md)
+        click.echo(json.dumps([rec | {"storage_reconciliation": sr.for_currency(storage, rec["currency"])}
+                               for rec in result.conservation]))
         return
     click.echo(f"{len(result.lines):,} cost lines from {len(result.runs):,} runs")
     for rec in result.conservation:
@@ -176,6 +180,10 @@ def attribute(ctx: click.Context, as_json: bool) -> None:
         a = _amounts(rec)
         click.echo(f"  {rec['currency']} amortized (EffectiveCost): {a['billed_total']} = attributed"
                    f" {a['attributed']} + unattributed {a['unattributed']} (difference {a['difference']})")
+    from trainledger.report.storage_section import summary_lines
+
+    for line in summary_lines(storage, (ctx.obj or {}).get("lang") or "en"):  # two bases side by side
+        click.echo(f"  {line}")
     buckets = unattributed_by_reason(result.lines)
     if buckets:
         click.echo("  unattributed bucket / 未归属桶:")

@@ -160,6 +160,7 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
         "runs": run_rows,
         "allocation": _allocation(allocated, summary.get("allocation", [])),
         "storage_by_class": storage,
+        "storage_reconciliation": _storage_reconciliation(summary, batch_id),
         "labor_by_phase": labor,
         "external": external,
         "assumptions": _assumptions(summary, lines),
@@ -313,6 +314,15 @@ def _storage(wsp, batch_id: str, lines: list[CostLine], by_class: _Acc) -> list[
         out.append({**c, "gib_months": _qty(by_class.qty[key]),
                     "cost": by_class.money(key, exact=key[1] in CASH_BASES)})
     return out
+
+
+def _storage_reconciliation(summary: dict, batch_id: str) -> dict[str, Any] | None:
+    """This batch's storage bill rows beside its objects' estimate (engine/storage_reconcile.py);
+    None for an attribution made before the reconciliation existed."""
+    from trainledger.engine.storage_reconcile import view
+
+    record = summary.get("storage_reconciliation")
+    return None if record is None else view(record, batch_id)
 
 
 def _assumptions(summary: dict, lines: list[CostLine]) -> list[dict[str, str]]:
