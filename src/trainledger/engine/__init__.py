@@ -50,6 +50,7 @@ from trainledger.engine.context import Context, Facts, PriceLookup, Problem, Run
 from trainledger.engine.rules import matcher
 from trainledger.engine.runs import derive_runs
 from trainledger.model import Assumption, Basis, CostLine
+from trainledger.model.money import EXACT
 from trainledger.workspace import Config
 
 STAGES: tuple[Callable[[Facts, Context], StageOutput], ...] = (
@@ -77,9 +78,11 @@ class Attribution:
         """What the ledger keeps beside the lines: conservation, problems, assumptions, run states."""
         states: dict[str, dict[str, str]] = {}
         for info in self.runs.values():
-            acc: dict[str, Decimal] = {}  # GPU-seconds, exact
+            acc: dict[str, Decimal] = {}  # GPU-seconds (GPU-equivalents × weight × seconds), exact
+            gpus = info.run.gpu_equivalents
             for seg in info.segments:
-                acc[str(seg.state)] = acc.get(str(seg.state), Decimal(0)) + seg.exact_seconds * info.run.gpus
+                held = EXACT.multiply(EXACT.multiply(seg.exact_seconds, gpus), seg.weight)
+                acc[str(seg.state)] = EXACT.add(acc.get(str(seg.state), Decimal(0)), held)
             states[info.run.id] = {k: str(Decimal(v) / 3600) for k, v in acc.items()}  # exact decimal text
         facts = [info.facts for info in self.runs.values() if info.facts is not None]
         return {
