@@ -123,7 +123,8 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
             "cause": ex.get("cause") or (str(r.cause) if r.cause else None),
             "cause_evidence": ex.get("cause_evidence"), "cause_source": ex.get("cause_source", ""),
             "retry_of": ex.get("retry_of"), "review_note": ex.get("review_note", ""),
-            "state": r.state, "gpus": r.gpus,
+            "state": r.state, "gpus": r.gpus, "gpu_share": None if r.gpu_share is None else str(r.gpu_share),
+            "gpu_equivalents": format(r.gpu_equivalents.normalize(), "f"),  # what the engine weighs
             "suggested_review_class": review_key(r, ex),
             "submitted_at": _iso(r.submitted_at), "started_at": _iso(r.started_at), "ended_at": _iso(r.ended_at),
             "gpu_hours_by_state": hours_by_state.get(r.id, {}),
