@@ -18,7 +18,8 @@ from trainledger.engine.timeline import STRAGGLER_HOOK, classify
 from trainledger.ingest import import_files
 from trainledger.lake import Lake
 from trainledger.model import CASH_BASES, Evidence
-from trainledger.model.vocab import ORDERS, ComputeState as S, label
+from trainledger.model.vocab import ORDERS, label
+from trainledger.model.vocab import ComputeState as S
 
 from .factories import T0, at, bill, event, job, price_lookup
 
