@@ -57,6 +57,7 @@ class RunInfo:
     row: int
     eligible: datetime | None = None
     facts: Any = None  # causes.RunFacts: what explaining the run's cause needs
+    cluster: str = ""  # the scheduler's cluster name (a pool capacity holds its runs without nodes)
 
 
 PriceLookup = Callable[[str, date, str], PriceEntry | None]  # (item, on, unit wanted)

@@ -153,7 +153,8 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
                       versions=tuple(str(tags.get(k) or "") for k in VERSION_TAGS))
         out[job_id] = RunInfo(run=run, batch_id=batch_id, rule=rule, nodes=nodes, segments=tuple(segments),
                               source_sha256=j["source_sha256"], row=int(j["row"]),
-                              eligible=j.get("eligible") or j.get("submit"), facts=rf)
+                              eligible=j.get("eligible") or j.get("submit"), facts=rf,
+                              cluster=str(j.get("cluster") or ""))
         if nodes and run.gpu_share is None and run.gpus % len(nodes):
             problems.append(Problem("uneven_gpu_split", f"job {job_id}: {run.gpus} GPUs on {len(nodes)} nodes do not"
                                     " divide evenly; its node-hours are split as if they did",
