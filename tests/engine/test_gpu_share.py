@@ -1,9 +1,11 @@
 """Fractional GPUs priced: a run weighs its GPU-equivalents (``jobs.gpu_share``), exactly.
 
 Hand-worked: two pods share one GPU 0.25 / 0.75 for one node-hour → the bill splits 1:3. Then
-properties over random fractional shares and placements (1, 2 and 3 nodes): money conserves per
-row and per currency, every run's GPU-hours on its lines (and in the summary's compute states)
-are its GPU-equivalents × held time, and each usage line is its GPU-hours at the row's price.
+properties over random fractional shares, placements (1, 2 and 3 nodes) and straggler step times:
+money conserves per row and per currency, every run's GPU-hours on its lines (and in the
+summary's compute states) are its GPU-equivalents × held time, straggler_wait is the share the
+step times imply of the effective GPU-hours, and each usage line is its GPU-hours at the row's
+price. The frame path (DuckDB) splits the same shares to the cent.
 """
 
 import textwrap
@@ -99,14 +101,16 @@ def test_states_of_a_fractional_run_split_its_gpu_hours(config):
 
 SHARES = ("0.25", "0.75", "0.5", "0.285714", "0.125", "1", "2.5", "3", None)
 placements = st.sampled_from([("n1",), ("n2",), ("n1", "n2"), ("n1", "n2", "n3")])
+STEP_TIMES = (None, ("300", "500"), ("1", "3"), ("7", "7"))  # two workers' times: waiting (b - a) / 2b
 jobs_st = st.lists(st.tuples(st.integers(0, 150), st.integers(1, 130), placements, st.sampled_from(SHARES),
-                             st.sampled_from(["b1", ""])), min_size=1, max_size=6)
+                             st.sampled_from(["b1", ""]), st.sampled_from(STEP_TIMES)), min_size=1, max_size=6)
 
 
 def _facts(jobs, prices):
     """Pods packed on nodes: on each node the shares held at any time stay within its 8 GPUs."""
     js, load = [], defaultdict(list)  # node -> [(start, end, share per node)]
-    for i, (start, dur, nodes, share, wckey) in enumerate(jobs):
+    events, steps = [], []
+    for i, (start, dur, nodes, share, wckey, *times) in enumerate(jobs):
         gpus = 2 if share is None else 1
         held = Decimal(gpus if share is None else share) / len(nodes)
         s = start
@@ -116,10 +120,14 @@ def _facts(jobs, prices):
                       row=i + 1) | {"gpu_share": share})
         for n in nodes:
             load[n].append((s, s + dur, held))
+        if times and times[0]:  # effective from a step at start + 1/3 to one at the end, two workers timed
+            events += [event(str(i), s + dur / 3, "step", step=1), event(str(i), s + dur, "step", step=2)]
+            steps += [{"job": str(i), "worker": w, "iteration": 1, "step_time": t, "unit": "s"}
+                      for w, t in enumerate(times[0])]
     end = max(b for xs in load.values() for _, b, _ in xs)
     rows = [bill(at(60 * h), amount=prices[k], resource=n, row=1 + h * 3 + k)
             for h in range(end // 60 + 1) for k, n in enumerate(("n1", "n2", "n3"))]
-    return Facts(jobs=tuple(js), bill_lines=tuple(rows))
+    return Facts(jobs=tuple(js), bill_lines=tuple(rows), progress_events=tuple(events), worker_steps=tuple(steps))
 
 
 @settings(max_examples=40, deadline=None)
@@ -144,6 +152,17 @@ def test_fractional_shares_conserve_money_hours_and_price(config, jobs, prices):
         on_lines = sum((ln.quantity for ln in cash if ln.run_id == j["job_id"]), Decimal(0))
         assert abs(on_lines - held) < Decimal("1e-20")
         assert abs(sum(Decimal(v) for v in summary[j["job_id"]].values()) - held) < Decimal("1e-20")
+        times = jobs[int(j["job_id"])][5]
+        waited = sum((ln.quantity for ln in cash if ln.run_id == j["job_id"] and ln.detail == S.STRAGGLER_WAIT),
+                     Decimal(0))
+        if times and times[0] != times[1]:  # the waiting share of the effective GPU-hours, as the times say
+            effective = sum((ln.quantity for ln in cash if ln.run_id == j["job_id"] and ln.detail == S.EFFECTIVE),
+                            Decimal(0))
+            a, b = Decimal(times[0]), Decimal(times[1])
+            assert abs(waited / (waited + effective) - ((b - a) / (2 * b)).quantize(Decimal("0.000001"))) < Decimal(
+                "1e-20")
+        else:
+            assert waited == 0
     # every node-hour's GPU-hours (runs + unheld) are its 8 GPUs, and each line is priced at 1/8 of the row
     hours_by_row = defaultdict(Decimal)
     for ln in cash:
@@ -164,8 +183,9 @@ def test_the_frame_path_weighs_the_same_shares(config):
     from trainledger.engine.frame import bill_table, holdings_table, run_bill_split
     from trainledger.engine.frame.oracle import context, python_bill_buckets
 
-    facts = _facts([(0, 60, ("n1",), "0.25", "b1"), (0, 60, ("n1",), "0.75", ""), (10, 100, ("n1", "n2", "n3"),
-                    "0.285714", "b1"), (20, 50, ("n2",), None, "b1")], ["80.00", "99.99", "7.01"])
+    facts = _facts([(0, 60, ("n1",), "0.25", "b1", None), (0, 60, ("n1",), "0.75", "", ("1", "3")),
+                    (10, 100, ("n1", "n2", "n3"), "0.285714", "b1", ("300", "500")),
+                    (20, 50, ("n2",), None, "b1", None)], ["80.00", "99.99", "7.01"])
     ctx = context(facts, config, price_lookup, T0.date())
     frame = run_bill_split(ibis.duckdb.connect(), ibis.memtable(bill_table(facts.bill_lines)),
                            holdings_table(ctx.runs), gpus_per_node=8, rules=config.rules,
@@ -173,3 +193,4 @@ def test_the_frame_path_weighs_the_same_shares(config):
     python = python_bill_buckets(facts, ctx)
     assert frame.buckets() == python
     assert python[("batch", "b1", "unclassified", "CNY")] > 0
+    assert python[("batch", "b1", "straggler_wait", "CNY")] > 0
