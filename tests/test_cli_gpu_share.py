@@ -93,6 +93,7 @@ def test_pods_sharing_a_gpu_and_a_straggler_reach_the_sheet(tmp_path):
     assert "| 0.25 |" in md and "| 0.75 |" in md
     assert md.index("| straggler wait |") < md.index("| effective |")  # the seed's lifecycle order
     zh = run("--workspace", ws, "sheet", "b1", "--lang", "zh-CN")
-    assert "同步等待慢节点" in zh and "卡数（折合整卡）" in zh
+    assert "同步等待慢节点" in zh and "卡数（折合整卡）" in zh and "迭代屏障等待" in zh
+    assert "barrier waiting" in md and "barrier waiting" not in zh
     html = run("--workspace", ws, "sheet", "b1", "--format", "html")
     assert '<td class="num">0.25</td>' in html

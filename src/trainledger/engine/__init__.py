@@ -14,9 +14,11 @@ Data flow (``attribute``)::
                      the unattributed bucket by reason) and capacity.check (per capacity)
                  ──► allocation.allocate_views (declared policies; basis allocated, beside the direct cost)
 
-    runs.py         jobs → runs (one per allocation), progress matched by key and time
+    runs.py         jobs → runs (one per allocation, weighing their GPU-equivalents), progress matched
+                    by key and time, straggler shares from worker_steps
     compute.py      bill_stage (billed and, with commitments, amortized views) and queued_stage
-    capacity.py     capacity_stage: owned / reserved clusters at a rate card or amortised cost
+    capacity.py     capacity_stage: owned / reserved clusters (nodes, or a pool of a cluster's GPUs)
+                    at a rate card or amortised cost
     causes.py       failure causes on the failed attempt, retry chains, repeated causes
     tzcheck.py      whole-hour offsets between progress events and sacct windows
     allocation.py   declared policies spreading idle and shared cost (basis allocated: a view)
@@ -24,7 +26,7 @@ Data flow (``attribute``)::
     assets.py       storage_stage, labor_stage, external_stage
     conservation.py the exact per-currency check, per view
     rules.py        attribution rules (exact / prefix / regex / template) and row tags
-    timeline.py     one run's allocation → compute-state segments
+    timeline.py     one run's allocation → compute-state segments (weighted: straggler_wait)
     context.py      Facts, Context, RunInfo, Problem, StageOutput, price lookups with staleness
     history.py      actual/effective ratios of finished batches (calibrates the estimator)
     frame/          the bill stage's split as Ibis expressions (DuckDB, Spark); tested against this one

@@ -328,6 +328,15 @@ def _assumptions(summary: dict, lines: list[CostLine]) -> list[dict[str, str]]:
                               + ("（本批次存在）" if unclassified else "")})
     items.append({"name": "node-hour split", "evidence": str(Evidence.MEASURED),
                   "source": "workspace cluster.gpus_per_node",
-                  "value": "a billed (or owned) node-hour is split by GPU-seconds held; the rest is capacity_unheld",
-                  "value_zh": "计费（或自有）的节点小时按各任务占用的卡秒分摊，其余记为“无作业占用的容量”"})
+                  "value": "a billed (or owned) node-hour is split by GPU-seconds held (a run holding part of a"
+                           " GPU counts its GPU-equivalents); the rest is capacity_unheld",
+                  "value_zh": "计费（或自有）的节点小时按各任务占用的卡秒分摊（只占部分 GPU 的任务按折合整卡数计），"
+                              "其余记为“无作业占用的容量”"})
+    if any(ln.detail == "straggler_wait" for ln in lines):
+        items.append({"name": "barrier waiting", "evidence": str(Evidence.MEASURED),
+                      "source": "per-worker step times (worker_steps, analysis/stragglers.py)",
+                      "source_zh": "各 worker 的迭代耗时（worker_steps，analysis/stragglers.py）",
+                      "value": "each iteration's wait for its slowest worker, as a share of the run's effective time"
+                               " (6 places)",
+                      "value_zh": "每次迭代中等待最慢 worker 的时间，按占该运行有效训练时间的比例计（保留 6 位小数）"})
     return items
