@@ -15,9 +15,11 @@ Data flow (``attribute``)::
                  ──► allocation.allocate_views (declared policies; basis allocated, beside the direct cost)
                  ──► storage_reconcile.cells (storage bills beside the inventory estimate, never summed)
 
-    runs.py         jobs → runs (one per allocation), progress matched by key and time
+    runs.py         jobs → runs (one per allocation, weighing their GPU-equivalents), progress matched
+                    by key and time, straggler shares from worker_steps
     compute.py      bill_stage (billed and, with commitments, amortized views) and queued_stage
-    capacity.py     capacity_stage: owned / reserved clusters at a rate card or amortised cost
+    capacity.py     capacity_stage: owned / reserved clusters (nodes, or a pool of a cluster's GPUs)
+                    at a rate card or amortised cost
     causes.py       failure causes on the failed attempt, retry chains, repeated causes
     tzcheck.py      whole-hour offsets between progress events and sacct windows
     allocation.py   declared policies spreading idle and shared cost (basis allocated: a view)
@@ -27,7 +29,7 @@ Data flow (``attribute``)::
                     bucket / prefix and batch; the difference split into its parts (a view)
     conservation.py the exact per-currency check, per view
     rules.py        attribution rules (exact / prefix / regex / template) and row tags
-    timeline.py     one run's allocation → compute-state segments
+    timeline.py     one run's allocation → compute-state segments (weighted: straggler_wait)
     context.py      Facts, Context, RunInfo, Problem, StageOutput, price lookups with staleness
     history.py      actual/effective ratios of finished batches (calibrates the estimator)
     frame/          the bill stage's split as Ibis expressions (DuckDB, Spark); tested against this one
@@ -53,6 +55,7 @@ from trainledger.engine.context import Context, Facts, PriceLookup, Problem, Run
 from trainledger.engine.rules import matcher
 from trainledger.engine.runs import derive_runs
 from trainledger.model import Assumption, Basis, CostLine
+from trainledger.model.money import EXACT
 from trainledger.workspace import Config
 
 STAGES: tuple[Callable[[Facts, Context], StageOutput], ...] = (
@@ -81,9 +84,11 @@ class Attribution:
         """What the ledger keeps beside the lines: conservation, problems, assumptions, run states."""
         states: dict[str, dict[str, str]] = {}
         for info in self.runs.values():
-            acc: dict[str, Decimal] = {}  # GPU-seconds, exact
+            acc: dict[str, Decimal] = {}  # GPU-seconds (GPU-equivalents × weight × seconds), exact
+            gpus = info.run.gpu_equivalents
             for seg in info.segments:
-                acc[str(seg.state)] = acc.get(str(seg.state), Decimal(0)) + seg.exact_seconds * info.run.gpus
+                held = EXACT.multiply(EXACT.multiply(seg.exact_seconds, gpus), seg.weight)
+                acc[str(seg.state)] = EXACT.add(acc.get(str(seg.state), Decimal(0)), held)
             states[info.run.id] = {k: str(Decimal(v) / 3600) for k, v in acc.items()}  # exact decimal text
         facts = [info.facts for info in self.runs.values() if info.facts is not None]
         return {

@@ -272,7 +272,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
                   [[r["id"], r["job"], v(r["reason"], lang), cause_text(r["cause"], r.get("cause_evidence"), lang),
                     v(r["suggested_review_class"], lang)
                     + (f" ({r['review_note']})" if r.get("review_note") else ""),
-                    r["state"], r["gpus"], r.get("retry_of") or fmt.DASH,
+                    r["state"], r.get("gpu_equivalents", r["gpus"]), r.get("retry_of") or fmt.DASH,
                     f.by_basis(r["compute_cost"]) if r.get("compute_cost") else f.money(r["billed"]),
                     f.money(r["queued"], cash=False)] for r in s["runs"]])
     out += ["", f"## {L('storage')}", ""]
