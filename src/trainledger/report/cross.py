@@ -394,7 +394,8 @@ def _plan(wsp, batch_id: str) -> tuple[int | None, tuple[PlanRow, ...]]:
         key = (p["basis"], p["currency"])
         pick = {k: next((x for x in st[k] if (x["basis"], x["currency"]) == key), None) for k in ("ac", "ev", "eac")}
         v = var.get(key, {})
-        out.append(PlanRow(*key, _trip(p), *(_trip(pick[k]) if pick[k] else (Decimal(0),) * 3 for k in ("ac", "ev", "eac")),
+        figs = (_trip(pick[k]) if pick[k] else (Decimal(0),) * 3 for k in ("ac", "ev", "eac"))
+        out.append(PlanRow(*key, _trip(p), *figs,
                            tuple((k, Decimal(v.get(k, "0"))) for k in ("price", "volume", "efficiency", "rework"))))
     return st["plan_version"], tuple(out)
 

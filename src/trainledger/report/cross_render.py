@@ -160,8 +160,8 @@ def tables(r: CrossReport, lang: str) -> list[Table]:
                                                    *(L(k) for k in PARTS)), tuple(rows), L("to_date")))
     out.append(Table("control", L("control"),
                      (L("currency"), L("billed_total"), f"{L('attributed')} ({L('engine')})",
-                      f"{L('attributed')} ({L('from_lines')})", f"{v('unattributed', lang)} ({L('engine')})",
-                      f"{v('unattributed', lang)} ({L('from_lines')})", L("difference")),
+                      f"{L('attributed')} ({L('from_lines')})", f"{L('unattributed_short')} ({L('engine')})",
+                      f"{L('unattributed_short')} ({L('from_lines')})", L("difference")),
                      tuple((c.currency, *(_amt(x, c.currency, True) for x in (
                          c.billed_total, c.attributed, c.attributed_lines, c.unattributed, c.unattributed_lines,
                          c.difference))) for c in r.control)))

@@ -10,7 +10,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "by_month": ("month", "月"), "by_batch": ("batch", "批次"),
     "dates_utc": ("Days are UTC; a cost line takes the date of the source row it came from (a bill row's charge"
                   " period start, a job's start, an inventory's snapshot, a timesheet's day, an invoice's date).",
-                  "日期按 UTC；成本行的日期取自其来源行（账单行的计费起始、作业开始、存储清单快照、工时日期、发票日期）。"),
+                  "日期按 UTC；成本行的日期取自其来源行（账单行的计费起始、作业开始、存储清单快照、"
+                  "工时日期、发票日期）。"),
     "to_date": ("Plan vs actual and the spend curves are to date (a plan has no months); the date window filters"
                 " spend, shares and the unattributed bucket.",
                 "计划与实际、支出曲线均为截至目前（计划不分月份）；日期范围只筛选支出、占比与未归属桶。"),
@@ -28,7 +29,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "reason": ("reason", "原因"), "lines": ("lines", "行数"),
     "plan_vs_actual": ("Plan vs actual per batch (review: plan, AC, EV, EAC range, variance)",
                        "各批次计划与实际（复盘：计划、实际、挣值、完工估算区间、偏差）"),
-    "no_plan": ("no plan", "无计划"), "plan_version": ("plan version", "计划版本"), "plan": ("plan", "计划"), "ac": ("actual (AC)", "实际（AC）"),
+    "no_plan": ("no plan", "无计划"),
+    "plan_version": ("plan version", "计划版本"), "plan": ("plan", "计划"), "ac": ("actual (AC)", "实际（AC）"),
     "ev": ("earned (EV)", "挣值（EV）"), "eac": ("EAC", "完工估算（EAC）"),
     "variance": ("actual − plan", "实际 − 计划"),
     "price": ("price", "价格"), "volume": ("volume", "工作量"), "efficiency": ("efficiency", "效率"),
@@ -47,6 +49,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "first": ("first day", "首日"), "last": ("last day", "末日"), "basis": ("basis", "口径"),
     "currency": ("currency", "币种"), "expected": ("expected", "预期"), "low": ("low", "低"), "high": ("high", "高"),
     "amount": ("amount", "金额"), "billed_total": ("billed total", "账单总额"), "attributed": ("attributed", "已归属"),
+    "unattributed_short": ("unattributed", "未归属"),
     "difference": ("difference", "差额"), "none": ("none", "无"), "attribution": ("attribution", "归属计算"),
     "rounding": ("Cash is exact; estimates are shown to the minor unit (each batch's figure rounded as its sheet"
                  " rounds it, the totals the sum of those).",

@@ -21,7 +21,7 @@ from pathlib import Path
 from openpyxl.chart import LineChart, Reference
 
 from trainledger.model.money import minor_quantum
-from trainledger.report.cross import CASH, UNDATED, CrossReport, Figure
+from trainledger.report.cross import CASH, UNDATED, CrossReport, Figure, curve_json
 from trainledger.report.cross_text import TEXT
 from trainledger.report.xlsx import Book, money_format, places, ref
 
@@ -194,26 +194,32 @@ def _plan(b: Book, r: CrossReport) -> None:
 
 
 def _curves(b: Book, r: CrossReport) -> None:
-    ws = b.sheet("Curves")
+    write_curves(b, b.sheet("Curves"), [curve_json(c) for c in r.curves])
+
+
+def write_curves(b: Book, ws, curves: list[dict]) -> None:
+    """Each curve (``report.cross.curve_json``) as a block of rows — day, cumulative actual, plan, EAC
+    low / expected / high — and a native line chart over them. Also the batch workbook's Curves sheet."""
     row = 1
-    for n, c in enumerate(r.curves):
-        b.text(ws, row, 1, f"{c.batch} · {c.basis} · {c.currency}", bold=True)
-        _h = [TEXT["day" if c.step == "day" else "week"], TEXT["cumulative"], TEXT["plan_expected"],
+    for n, c in enumerate(curves):
+        cur, cash = c["currency"], c["basis"] in CASH
+        b.text(ws, row, 1, f"{c['batch']} · {c['basis']} · {cur}", bold=True)
+        _h = [TEXT["day" if c["step"] == "day" else "week"], TEXT["cumulative"], TEXT["plan_expected"],
               TEXT["eac_low"], TEXT["eac_expected"], TEXT["eac_high"]]
         for k, (en, zh) in enumerate(_h, 1):
             b.text(ws, row + 1, k, f"{en} / {zh}", bold=True)
         first = row + 2
-        for i, pt in enumerate(c.points):
+        for i, pt in enumerate(c["points"]):
             rr = first + i
-            b.text(ws, rr, 1, pt.day.isoformat())
-            b.money(ws, rr, 2, _minor(pt.cumulative, c.currency, c.basis in CASH), c.currency)
-            b.money(ws, rr, 3, _minor(c.plan[1], c.currency, False), c.currency)
-            for k, x in enumerate(c.eac):
-                b.money(ws, rr, 4 + k, x, c.currency)
-        last = first + len(c.points) - 1
-        if c.points:
+            b.text(ws, rr, 1, pt["day"])
+            b.money(ws, rr, 2, _minor(Decimal(pt["cumulative"]), cur, cash), cur)
+            b.money(ws, rr, 3, _minor(Decimal(c["plan"]["expected"]), cur, False), cur)
+            for k, key in enumerate(("low", "expected", "high")):
+                b.money(ws, rr, 4 + k, Decimal(c["eac"][key]), cur)
+        last = first + len(c["points"]) - 1
+        if c["points"]:
             ch = LineChart()
-            ch.title = f"{TEXT['curve_title'][0]} / {TEXT['curve_title'][1]}: {c.batch} · {c.basis} · {c.currency}"
+            ch.title = f"{TEXT['curve_title'][0]} / {TEXT['curve_title'][1]}: {c['batch']} · {c['basis']} · {cur}"
             ch.add_data(Reference(ws, min_col=2, max_col=6, min_row=first - 1, max_row=last), titles_from_data=True)
             ch.set_categories(Reference(ws, min_col=1, min_row=first, max_row=last))
             ch.height, ch.width = 7.5, 16

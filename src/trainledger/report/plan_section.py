@@ -3,7 +3,8 @@
 ``build`` returns ``None`` for a batch without a plan (the section is left out). The figures are the
 ones ``status`` / ``review`` / ``alerts`` / ``decide`` print: plan totals, AC / EV / EAC, rounds used,
 the variance bridge per basis and currency (exact strings, rounded only when rendered), open and
-answered alerts, decisions, and the latest decision's reusable assets and unknowns removed.
+answered alerts, decisions, the latest decision's reusable assets and unknowns removed, and the
+spend curves (cumulative spend by day against the plan and the EAC range, report/cross.py).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ def build(wsp, batch_id: str) -> dict[str, Any] | None:
     return {"plan_version": st["plan_version"], "plan": st["plan"], "ac": st["ac"], "ev": st["ev"],
             "eac": st["eac"], "rounds": st["rounds"], "work": st["work"], "gates": st["gates"],
             "curves": st.get("curves", []),
+            "spend_curves": _spend_curves(wsp, batch_id, st),
             "variance": rv["variance"],
             "compute_efficiency_by_state": compute["efficiency_by_state"] if compute else {},
             "compute_rework_by": compute["rework_by"] if compute else {},
@@ -43,6 +45,13 @@ def build(wsp, batch_id: str) -> dict[str, Any] | None:
             "reusable_assets": latest["reusable_assets"] if latest else [],
             "unknowns_removed": latest["unknowns_removed"] if latest else [],
             "lessons": rv["lessons"]}
+
+
+def _spend_curves(wsp, batch_id: str, st: dict) -> list[dict]:
+    """Cumulative spend per plan basis with the plan total and the EAC range (report/cross.py)."""
+    from trainledger.report.cross import curve_json, curves
+
+    return [curve_json(c) for c in curves(wsp, batch_id, st)]
 
 
 def money(s: str | None) -> str:

@@ -4,7 +4,8 @@ Sheets: README (bilingual), Summary (totals per basis and currency, native chart
 state, cost — one chart per basis, never stacked across bases), Lines (every cost line with its
 source file hash, row and rule), Assumptions (each value a defined name), Variance (the bridge as
 live formulas, the engine's exact figures beside them), Control (billed = attributed + unattributed
-per currency), Decisions (alerts and decisions of the plan).
+per currency), Decisions (alerts and decisions of the plan), Curves (cumulative spend against the
+plan and the EAC range, native line charts; report/cross_xlsx.py writes them).
 
 Safety: every data string goes through ``Book.text`` (stored as a string, ``quotePrefix`` set, illegal
 control characters removed): a name starting with ``=`` ``+`` ``-`` ``@`` never becomes a formula.
@@ -40,7 +41,7 @@ from trainledger.report.render import in_seed_order
 from trainledger.report.xlsx_text import L
 
 PARTS = ("plan", "actual", "price", "volume", "efficiency", "rework")
-SHEETS = ("README", "Summary", "Lines", "Assumptions", "Variance", "Control", "Decisions")
+SHEETS = ("README", "Summary", "Lines", "Assumptions", "Variance", "Control", "Decisions", "Curves")
 BOLD = Font(bold=True)
 
 
@@ -165,6 +166,7 @@ def build_workbook(sheet: dict[str, Any], lines: list | None = None) -> Book:
     _variance(b, sheet)
     _control(b, sheet)
     _decisions(b, sheet)
+    _curves(b, sheet)
     for ws in b.wb.worksheets:
         for col in range(1, ws.max_column + 1):
             ws.column_dimensions[get_column_letter(col)].width = 18
@@ -188,7 +190,7 @@ def _readme(b: Book, s: dict) -> None:
     b.text(ws, 3, 2, s.get("attribution_id"))
     headings(b, ws, 5, ["sheet", "what"])
     for i, (name, key) in enumerate(zip(SHEETS, ("readme", "summary", "lines", "assumptions", "variance",
-                                                  "control", "decisions"), strict=True)):
+                                                  "control", "decisions", "curves"), strict=True)):
         b.text(ws, 6 + i, 1, name)
         b.text(ws, 6 + i, 2, L[key][0])
         b.text(ws, 6 + i, 3, L[key][1])
@@ -387,6 +389,17 @@ def _control(b: Book, s: dict) -> None:
         row += 1
     b.text(ws, row, 1, c.get("rounding"))
     b.text(ws, row + 1, 1, c.get("rounding_zh"))
+
+
+def _curves(b: Book, s: dict) -> None:
+    """Spend over time against the plan with the EAC range: rows and native line charts (report/cross_xlsx.py)."""
+    from trainledger.report.cross_xlsx import write_curves
+
+    ws = b.sheet("Curves")
+    curves = (s.get("plan_vs_actual") or {}).get("spend_curves") or []
+    if not curves:
+        b.text(ws, 1, 1, H("no_plan"))
+    write_curves(b, ws, curves)
 
 
 def _decisions(b: Book, s: dict) -> None:

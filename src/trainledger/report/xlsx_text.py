@@ -11,6 +11,7 @@ L: dict[str, tuple[str, str]] = {
     "variance": ("Variance bridge (live formulas)", "偏差桥（实时公式）"),
     "control": ("Control: billed = attributed + unattributed", "控制：账单 = 已归属 + 未归属"),
     "decisions": ("Alerts and decisions", "预警与决策"),
+    "curves": ("Spend over time against the plan, with the EAC range", "支出随时间对照计划与完工估算区间"),
     "bases": ("Bases are never summed: billed cash, queued opportunity value, internal labor and"
               " storage estimates are different things; each has its own rows and its own chart.",
               "不同口径从不相加：账单现金、排队机会价值、内部人力与存储估算是不同的东西，各有各的行和图。"),
