@@ -264,6 +264,8 @@ def spend_curve(c: dict[str, Any], lang: str) -> dict[str, Any]:
                     f"{escape(pts[i][0])}</text>")
     body.append(f'<text x="{_n(left - 6)}" y="{_n(y(top) + 4)}" text-anchor="end" font-size="11">'
                 f"{escape(fmt.quantity(top, 0))}</text>")
+    body.append(f'<text x="{_n(left)}" y="{_n(top_pad + plot_h + 32)}" font-size="10" fill="#5b6478">'
+                f'{escape(ct("legend", lang))}</text>')
     cid = f"chart-spend-{c['batch']}-{c['basis']}-{cur}"
     title = f"{ct('curve_title', lang)}: {c['batch']} · {v(c['basis'], lang)} · {cur}"
     step = ct("day" if c["step"] == "day" else "week", lang)

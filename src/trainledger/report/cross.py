@@ -35,6 +35,7 @@ from trainledger.model import CASH_BASES, Basis, CostLine
 from trainledger.model.money import minor_quantum
 from trainledger.report import sheet_compute as sc
 from trainledger.report.dating import line_dates
+from trainledger.report.sheet import not_valued
 
 BY = ("month", "batch")
 UNDATED = "undated"
@@ -225,8 +226,6 @@ def _q(d: Decimal, cur: str) -> Decimal:
 def counted(ln: CostLine) -> bool:
     """A line of a basis total: what the batch sheet's ``totals_by_basis`` holds (no allocation view,
     no quantity without a price)."""
-    from trainledger.report.sheet import not_valued
-
     return ln.basis is not Basis.ALLOCATED and not not_valued(ln)
 
 
@@ -287,6 +286,7 @@ def _month(day: date | None) -> str:
 
 
 def build(wsp, sc_: Scope) -> CrossReport:
+    from trainledger.engine.conservation import reason_of
     from trainledger.review.actuals import is_rework
 
     cfg = wsp.config
@@ -311,8 +311,6 @@ def build(wsp, sc_: Scope) -> CrossReport:
             continue
         if ln.batch_id is None:
             if ln.basis in CASH_BASES:
-                from trainledger.engine.conservation import reason_of
-
                 u = unatt[(_month(day), reason_of(ln)[0], ln.currency)]
                 u[0] += ln.amount.expected
                 u[1] += 1
@@ -337,11 +335,14 @@ def build(wsp, sc_: Scope) -> CrossReport:
         for b in batches:
             for f in _figures(spend, [k for k in spend.v if k[0] == p and k[1] == b.id], sheet_rounding=False):
                 cells.append(SpendCell(p, b.project, b.id, f))
-    rows = []
+    rows, curves_of = [], []
     for b in batches:
         eff, rew = shares(by_batch_lines.get(b.id, []))
         days = span.get(b.id) or [None]
-        version, plan_rows = _plan(wsp, b.id)
+        got = _status(wsp, b.id)
+        version, plan_rows = _plan(got)
+        if got is not None:
+            curves_of.extend(curves(wsp, b.id, got[0]))
         rows.append(BatchRow(b.id, b.project, b.name, b.team, min(days) if days[0] else None,
                              max(days) if days[0] else None,
                              _figures(per_batch, [k for k in per_batch.v if k[0] == b.id], sheet_rounding=True),
@@ -356,7 +357,7 @@ def build(wsp, sc_: Scope) -> CrossReport:
         control.append(ControlRow(cur, *(Decimal(rec[k]) for k in ("billed_total", "attributed", "unattributed",
                                                                    "difference")), *ctl.get(cur, (Decimal(0),) * 2)))
     return CrossReport(sc_, att.get("id"), summary.get("as_of"), tuple(periods), tuple(cells), tuple(rows), totals,
-                       eff_period, un, tuple(control), tuple(c for b in batches for c in curves(wsp, b.id)))
+                       eff_period, un, tuple(control), tuple(curves_of))
 
 
 def _add(figs) -> tuple[Figure, ...]:
@@ -383,8 +384,8 @@ def _status(wsp, batch_id: str) -> tuple[dict, dict] | None:
     return service.status(wsp, batch_id), service.review(wsp, batch_id)
 
 
-def _plan(wsp, batch_id: str) -> tuple[int | None, tuple[PlanRow, ...]]:
-    got = _status(wsp, batch_id)
+def _plan(got: tuple[dict, dict] | None) -> tuple[int | None, tuple[PlanRow, ...]]:
+    """Plan rows from review.service's (status, review) of a batch, or none without a plan."""
     if got is None:
         return None, ()
     st, rv = got

@@ -44,6 +44,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "eac_low": ("EAC low", "完工估算低值"), "eac_expected": ("EAC expected", "完工估算预期"),
     "eac_high": ("EAC high", "完工估算高值"), "plan_low": ("plan low", "计划低值"),
     "plan_expected": ("plan", "计划"), "plan_high": ("plan high", "计划高值"),
+    "legend": ("shaded: the plan's low–high · dashed: the plan · bar at the right: the EAC's low–high",
+               "阴影：计划低–高 · 虚线：计划 · 右侧条：完工估算低–高"),
     "undated_spend": ("undated spend (in the actual, not on the time axis)", "无日期支出（计入实际，不在时间轴上）"),
     "project": ("project", "项目"), "batch": ("batch", "批次"), "name": ("name", "名称"), "team": ("team", "团队"),
     "first": ("first day", "首日"), "last": ("last day", "末日"), "basis": ("basis", "口径"),
