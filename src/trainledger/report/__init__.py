@@ -14,6 +14,8 @@
     charts.py    inline SVG charts from the sheet dict (compute by state, cost per basis, variance bridge,
                  spend over time against plan and EAC)
     balance.py   the balance view: consumption | delivery investment, and the assumptions' sensitivity
+    xlsx_variance.py  the workbook's Variance as live formulas over Lines and the plan's rates (named
+                 cells on Assumptions): change a rate and the bridge moves
     cross.py     the cross-batch report's view model (frozen dataclasses): spend per basis over time, per
                  batch, shares, the unattributed trend, plan vs actual, control, spend curves with the EAC
     dating.py    the UTC day of each cost line, from the lake row it came from

@@ -34,6 +34,9 @@ def build(wsp, batch_id: str) -> dict[str, Any] | None:
             "eac": st["eac"], "rounds": st["rounds"], "work": st["work"], "gates": st["gates"],
             "curves": st.get("curves", []),
             "spend_curves": _spend_curves(wsp, batch_id, st),
+            "plan_lines": _plan_lines(wsp, batch_id),
+            "variance_lines": [{k: x[k] for k in ("line", "basis", "currency", "plan", "actual", "price", "volume",
+                                                  "efficiency", "rework", "quantities")} for x in rv["lines"]],
             "variance": rv["variance"],
             "compute_efficiency_by_state": compute["efficiency_by_state"] if compute else {},
             "compute_rework_by": compute["rework_by"] if compute else {},
@@ -45,6 +48,20 @@ def build(wsp, batch_id: str) -> dict[str, Any] | None:
             "reusable_assets": latest["reusable_assets"] if latest else [],
             "unknowns_removed": latest["unknowns_removed"] if latest else [],
             "lessons": rv["lessons"]}
+
+
+def _plan_lines(wsp, batch_id: str) -> list[dict]:
+    """Each plan line's expected inputs of the variance split (review/variance.py): price, efficiency
+    (quantity per Mtoken, all states), fixed quantity and rework allowance — the workbook's rate cells."""
+    from trainledger.review import service
+
+    _pid, plan = service.latest_plan(wsp, batch_id)
+    total = lambda d: format(sum((r.expected for r in d.values()), Decimal(0)), "f")  # noqa: E731
+    return [{"id": pl.id, "category": pl.category, "basis": str(pl.basis), "currency": pl.currency, "role": pl.role,
+             "unit": pl.unit, "price": format(pl.price.expected, "f"), "efficiency": total(pl.efficiency),
+             "fixed": total(pl.fixed), "rework_allowance": total(pl.rework),
+             "evidence": pl.price_meta.get("evidence", ""), "owner": pl.price_meta.get("owner", ""),
+             "source": pl.price_meta.get("source", "")} for pl in plan.lines]
 
 
 def _spend_curves(wsp, batch_id: str, st: dict) -> list[dict]:

@@ -2,8 +2,9 @@
 
 Sheets: README (bilingual), Summary (totals per basis and currency, native charts: GPU-hours by
 state, cost — one chart per basis, never stacked across bases), Lines (every cost line with its
-source file hash, row and rule), Assumptions (each value a defined name), Variance (the bridge as
-live formulas, the engine's exact figures beside them), Control (billed = attributed + unattributed
+source file hash, row and rule), Assumptions (each value a defined name; the plan's rates too),
+Variance (the bridge as live formulas over Lines and Assumptions — report/xlsx_variance.py — the
+engine's exact figures beside them), Control (billed = attributed + unattributed
 per currency), Decisions (alerts and decisions of the plan), Curves (cumulative spend against the
 plan and the EAC range, native line charts; report/cross_xlsx.py writes them).
 
@@ -163,7 +164,7 @@ def build_workbook(sheet: dict[str, Any], lines: list | None = None) -> Book:
     _summary(b, sheet, len(lines or []) + 1)
     _lines(b, sheet, lines or [])
     _assumptions(b, sheet)
-    _variance(b, sheet)
+    _variance(b, sheet, len(lines or []) + 1)
     _control(b, sheet)
     _decisions(b, sheet)
     _curves(b, sheet)
@@ -329,7 +330,7 @@ def _assumptions(b: Book, s: dict) -> None:
         b.text(ws, i, 9, ", ".join(n for n, _ in names))
 
 
-def _variance(b: Book, s: dict) -> None:
+def _variance(b: Book, s: dict, last_line: int = 1) -> None:
     ws = b.sheet("Variance")
     pva = s.get("plan_vs_actual")
     if not pva:
@@ -364,6 +365,25 @@ def _variance(b: Book, s: dict) -> None:
         if rounded:
             en, zh = L["rounded"]
             b.text(ws, i, n + 6, f"{en.format(f=', '.join(rounded))} / {zh.format(f=', '.join(rounded))}")
+    _live_bridge(b, ws, s, last_line)
+
+
+def _live_bridge(b: Book, ws, s: dict, last_line: int) -> None:
+    """The plan-line split below the bridge as live formulas over Lines and Assumptions
+    (report/xlsx_variance.py); the bridge's parts become SUMIFS over it, so a rate moves the bridge."""
+    from trainledger.report import xlsx_variance
+
+    rows = (s.get("plan_vs_actual") or {}).get("variance") or []
+    if not (s.get("plan_vs_actual") or {}).get("plan_lines"):
+        return
+    rng = xlsx_variance.write(b, ws, s, len(rows) + 4, last_line)
+    if not rng:
+        return
+    for i, v in enumerate(rows, 2):
+        for k, p in enumerate(PARTS):
+            part = rng["A" if p == "actual" else p]
+            b.formula(ws, i, 3 + k, f"SUMIFS({part},{rng['basis']},{{basis}},{rng['currency']},{{cur}})",
+                      money_format(v.get("currency", "")), basis=ref(i, 1), cur=ref(i, 2))
 
 
 def _control(b: Book, s: dict) -> None:
