@@ -299,3 +299,22 @@ def test_cli_writes_each_format(demo, tmp_path):
         assert r.exit_code == 0, r.output
         assert out.stat().st_size > 0
     assert json.loads((tmp_path / "r.json").read_text())["scope"]["by"] == "batch"
+
+
+def test_every_check_cell_of_the_workbook_recomputes_to_zero(tmp_path, rep):
+    from tests.xlsx_eval import Evaluator
+
+    out = tmp_path / "r.xlsx"
+    write_xlsx(rep, out)
+    wb = openpyxl.load_workbook(out)
+    ev = Evaluator(wb)
+    for i, f in enumerate(rep.totals, 2):  # SUMIFS over Batches = the engine's total
+        assert ev.value("Summary", f"F{i}") == f.expected and ev.value("Summary", f"G{i}") == D("0.00")
+    for r in range(3, 3 + len(rep.control)):
+        assert [ev.value("Control", f"{c}{r}") for c in "EIJ"] == [D("0.00")] * 3
+    for r in range(2, wb["Plan"].max_row + 1):
+        assert ev.value("Plan", f"V{r}") == D("0.00")
+    shares = wb["Shares"]
+    pairs = [(br.batch, e) for br in rep.batches for e in br.effective]
+    for r, (batch, e) in enumerate(pairs, 2):
+        assert abs(ev.value("Shares", f"G{r}") - e.share) < D("0.00005"), (batch, shares[f"G{r}"].value)
