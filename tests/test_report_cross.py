@@ -165,7 +165,7 @@ def test_json_contract(rep):
     d = json.loads(cross_render.to_json(rep))
     assert d["schema"] == "trainledger.report/1"
     assert set(d) == {"schema", "scope", "attribution_id", "as_of", "periods", "spend", "batches", "totals",
-                      "effective_by_period", "unattributed", "control", "spend_curves"}
+                      "effective_by_period", "unattributed", "control", "spend_curves", "undated_outside_window"}
     money = re.compile(r"-?\d+(\.\d+)?")
     for f in d["totals"] + d["spend"]:
         assert all(isinstance(f[k], str) and money.fullmatch(f[k]) for k in ("low", "expected", "high")), f
@@ -318,3 +318,21 @@ def test_every_check_cell_of_the_workbook_recomputes_to_zero(tmp_path, rep):
     pairs = [(br.batch, e) for br in rep.batches for e in br.effective]
     for r, (batch, e) in enumerate(pairs, 2):
         assert abs(ev.value("Shares", f"G{r}") - e.share) < D("0.00005"), (batch, shares[f"G{r}"].value)
+
+
+def test_a_line_without_a_date_is_never_dropped(demo, monkeypatch):
+    real = cross.line_dates
+
+    def no_labor_dates(wsp, lines, runs):  # as if the timesheet rows had no day
+        return [None if ln.category == "labor" else d for ln, d in zip(lines, real(wsp, lines, runs), strict=True)]
+
+    monkeypatch.setattr(cross, "line_dates", no_labor_dates)
+    full = _build(demo)
+    internal = {c.batch: c.figure.expected for c in full.spend if c.period == cross.UNDATED}
+    assert full.periods[-1] == cross.UNDATED and set(internal) == {"csa-sft-2026-11-a", "csa-sft-2026-11-b"}
+    assert {c.figure.basis for c in full.spend if c.period == cross.UNDATED} == {"internal"}
+    windowed = _build(demo, start="2026-11")
+    assert not any(f.basis == "internal" for f in windowed.totals)  # outside every window …
+    assert {c.batch: c.figure.expected for c in windowed.undated_outside} == internal  # … and listed apart
+    assert "undated_outside_window" in cross_render.as_json(windowed)
+    assert cross_text.t("undated_outside", "en") in cross_render.to_markdown(windowed, "en")

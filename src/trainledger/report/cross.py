@@ -14,6 +14,8 @@ holding exact ``Decimal`` figures; the renderers (``cross_render.py``, ``cross_x
 * ``unattributed`` — the workspace's unattributed cash per period, reason and currency.
 * ``control`` — per currency, the engine's billed = attributed + unattributed, and the same two
   parts summed here from the lines (they must agree).
+* ``undated_outside`` — with a date window, the batches' lines that have no date (no window holds
+  them; without a window they are in period ``undated``).
 * ``curves`` — per batch with a plan: cumulative actual spend by day (by week past ``DAILY_MAX``
   days) per plan basis and currency, with the plan's total and the EAC low / expected / high of
   ``review/status.py`` (through ``review.service.status``; nothing of it is recomputed here).
@@ -182,6 +184,7 @@ class CrossReport:
     unattributed: tuple[UnattributedCell, ...]
     control: tuple[ControlRow, ...]
     curves: tuple[SpendCurve, ...] = field(default=())
+    undated_outside: tuple[SpendCell, ...] = ()  # with a date window: the lines no window can hold
 
 
 # -- arguments -----------------------------------------------------------------------------------
@@ -298,7 +301,7 @@ def build(wsp, sc_: Scope) -> CrossReport:
     att = wsp.ledger.latest_attribution() or {}
     summary = att.get("summary") if isinstance(att.get("summary"), dict) else {}
 
-    spend, per_batch, unatt = _Sum(), _Sum(), defaultdict(lambda: [Decimal(0), 0])
+    spend, per_batch, outside, unatt = _Sum(), _Sum(), _Sum(), defaultdict(lambda: [Decimal(0), 0])
     span: dict[str, list[date]] = defaultdict(list)
     by_batch_lines: dict[str, list[tuple[CostLine, bool]]] = defaultdict(list)
     by_period_lines: dict[str, list[tuple[CostLine, bool]]] = defaultdict(list)
@@ -308,6 +311,8 @@ def build(wsp, sc_: Scope) -> CrossReport:
         if ln.basis in CASH_BASES:  # the workspace's control: every line, whatever the scope
             ctl[ln.currency][0 if ln.batch_id else 1] += ln.amount.expected
         if not sc_.holds(day):
+            if day is None and ln.batch_id in wanted and counted(ln):  # not in any window: listed apart
+                outside.add((ln.batch_id, str(ln.basis), str(ln.evidence), ln.currency), ln)
             continue
         if ln.batch_id is None:
             if ln.basis in CASH_BASES:
@@ -357,7 +362,9 @@ def build(wsp, sc_: Scope) -> CrossReport:
         control.append(ControlRow(cur, *(Decimal(rec[k]) for k in ("billed_total", "attributed", "unattributed",
                                                                    "difference")), *ctl.get(cur, (Decimal(0),) * 2)))
     return CrossReport(sc_, att.get("id"), summary.get("as_of"), tuple(periods), tuple(cells), tuple(rows), totals,
-                       eff_period, un, tuple(control), tuple(curves_of))
+                       eff_period, un, tuple(control), tuple(curves_of),
+                       tuple(SpendCell(UNDATED, b.project, b.id, f) for b in batches
+                             for f in _figures(outside, [k for k in outside.v if k[0] == b.id], sheet_rounding=False)))
 
 
 def _add(figs) -> tuple[Figure, ...]:

@@ -73,6 +73,8 @@ def as_json(r: CrossReport) -> dict[str, Any]:
                      "attributed_from_lines": text(c.attributed_lines),
                      "unattributed_from_lines": text(c.unattributed_lines)} for c in r.control],
         "spend_curves": [curve_json(c) for c in r.curves],
+        "undated_outside_window": [{"project": c.project, "batch": c.batch, **_fig(c.figure)}
+                                   for c in r.undated_outside],
     }
 
 
@@ -126,6 +128,11 @@ def tables(r: CrossReport, lang: str) -> list[Table]:
                      tuple((b.project, b.batch, b.first.isoformat() if b.first else fmt.DASH,
                             b.last.isoformat() if b.last else fmt.DASH, v(f.basis, lang), f.currency, _rng(f))
                            for b in r.batches for f in b.totals)))
+    if r.undated_outside:
+        out.append(Table("undated", L("undated_outside"), (L("project"), L("batch"), L("basis"), L("currency"),
+                                                           L("amount")),
+                         tuple((c.project, c.batch, v(c.figure.basis, lang), c.figure.currency, _rng(c.figure))
+                               for c in r.undated_outside)))
     out.append(Table("totals", L("totals"), (L("basis"), L("currency"), L("amount")),
                      tuple((v(f.basis, lang), f.currency, _rng(f)) for f in r.totals), L("rounding")))
     rows = []

@@ -17,6 +17,8 @@ TEXT: dict[str, tuple[str, str]] = {
                 "计划与实际、支出曲线均为截至目前（计划不分月份）；日期范围只筛选支出、占比与未归属桶。"),
     "spend": ("Spend per basis over time (never summed across bases)", "按口径的支出随时间变化（不同口径不相加）"),
     "period": ("period", "期间"), "undated": ("undated", "无日期"),
+    "undated_outside": ("Lines without a date (no date window holds them; not in the figures above)",
+                        "无日期的成本行（任何日期范围都不包含它们；不计入上方数字）"),
     "batches": ("Per project and batch (each equals the batch's sheet)", "按项目与批次（各自等于该批次的成本底稿）"),
     "batches_window": ("Per project and batch, in the date window", "按项目与批次（日期范围内）"),
     "totals": ("Totals per basis and currency (the sum of the batches)", "按口径与币种合计（各批次之和）"),
