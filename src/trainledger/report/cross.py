@@ -347,7 +347,8 @@ def build(wsp, sc_: Scope) -> CrossReport:
         got = _status(wsp, b.id)
         version, plan_rows = _plan(got)
         if got is not None:
-            curves_of.extend(curves(wsp, b.id, got[0]))
+            mine = [(ln, d) for ln, d in zip(lines, dates, strict=True) if ln.batch_id == b.id]
+            curves_of.extend(curves(wsp, b.id, got[0], dated=mine))
         rows.append(BatchRow(b.id, b.project, b.name, b.team, min(days) if days[0] else None,
                              max(days) if days[0] else None,
                              _figures(per_batch, [k for k in per_batch.v if k[0] == b.id], sheet_rounding=True),
@@ -408,24 +409,27 @@ def _plan(got: tuple[dict, dict] | None) -> tuple[int | None, tuple[PlanRow, ...
     return st["plan_version"], tuple(out)
 
 
-def curves(wsp, batch_id: str, status: dict | None = None) -> tuple[SpendCurve, ...]:
+def curves(wsp, batch_id: str, status: dict | None = None,
+           dated: list[tuple[CostLine, date | None]] | None = None) -> tuple[SpendCurve, ...]:
     """The batch's cumulative spend per plan basis and currency, with the plan total and the EAC range
-    of ``review.service.status`` (given, or read); none for a batch without a plan."""
+    of ``review.service.status`` (given, or read); none for a batch without a plan. ``dated``: the
+    batch's lines with their days, when the caller has them already."""
     if status is None:
         got = _status(wsp, batch_id)
         if got is None:
             return ()
         status = got[0]
-    lines = [ln for ln in wsp.ledger.cost_lines(batch_id) if ln.basis is not Basis.ALLOCATED]
-    runs = {r.id: r for r in wsp.ledger.runs(batch_id)}
-    dates = line_dates(wsp, lines, runs)
+    if dated is None:
+        lines = wsp.ledger.cost_lines(batch_id)
+        dated = list(zip(lines, line_dates(wsp, lines, {r.id: r for r in wsp.ledger.runs(batch_id)}), strict=True))
+    dated = [(ln, d) for ln, d in dated if ln.basis is not Basis.ALLOCATED]
     out = []
     eac = {(x["basis"], x["currency"]): _trip(x) for x in status["eac"]}
     for p in status["plan"]:
         key = (p["basis"], p["currency"])
         daily: dict[date, Decimal] = defaultdict(Decimal)
         undated = Decimal(0)
-        for ln, day in zip(lines, dates, strict=True):
+        for ln, day in dated:
             if (str(ln.basis), ln.currency) != key:
                 continue  # the same lines review/actuals.collect counts in AC (all but the allocation view)
             if day is None:

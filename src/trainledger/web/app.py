@@ -210,5 +210,12 @@ OPENAPI: dict[str, Any] = {
 }
 
 
+OPENAPI["paths"]["/report"]["get"]["parameters"] += [  # as `trainledger report` takes them
+    {"name": "project", "in": "query", "required": False, "schema": {"type": "string"}},
+    {"name": "from", "in": "query", "required": False, "schema": {"type": "string", "example": "2026-11"}},
+    {"name": "to", "in": "query", "required": False, "schema": {"type": "string", "example": "2026-11-30"}},
+    {"name": "by", "in": "query", "required": False, "schema": {"type": "string", "enum": ["month", "batch"]}}]
+
+
 def openapi_text() -> str:
     return json.dumps(OPENAPI, indent=2)
