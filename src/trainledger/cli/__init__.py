@@ -4,7 +4,7 @@
     lazy.py         LazyGroup: commands imported only when they run; global options on every command
     output.py       what a command prints besides its result: notes, grouped warnings (--quiet)
     ledger_cmds.py  init, import, attribute, batch list, audit
-    report_cmds.py  sheet
+    report_cmds.py  sheet, report
     demo_cmd.py     demo
     estimate.py     estimate, compare
     serve_cmd.py    serve (the read-only dashboard, trainledger/web)
@@ -52,6 +52,8 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("quarantine", "trainledger.cli.imports_cmds:quarantine",
      "Quarantined and flagged rows of the live imports, with reasons and remedies. / 隔离与带标记的行。"),
     ("sheet", "trainledger.cli.report_cmds:sheet", "Render one batch's cost sheet. / 输出训练批次成本底稿。"),
+    ("report", "trainledger.cli.report_cmds:report",
+     "Spend, shares, unattributed and plan vs actual across batches. / 跨批次成本报告。"),
     ("demo", "trainledger.cli.demo_cmd:demo",
      "Build a demo workspace end to end and print a summary. / 生成演示工作区并输出成本底稿。"),
     ("estimate", "trainledger.cli.estimate:estimate",
