@@ -135,7 +135,15 @@ def test_report_keeps_bases_apart(client):
     for c in m["conservation"]["by_currency"]:
         assert Decimal(c["billed_total"]) == Decimal(c["attributed"]) + Decimal(c["unattributed"])
     html = _html(client, "/report?lang=zh-CN")
-    assert "按口径汇总（不同口径不相加）" in html and "守恒校验" in html
+    assert "按口径与币种合计（各批次之和）" in html and "控制：账单 = 已归属 + 未归属" in html  # report/cross_render.py
+    assert 'id="fig-chart-spend-csa-sft-2026-11-a-billed-CNY"' in html  # spend against plan, with its numbers
+    cross = m["report"]  # report/cross.py's JSON contract, as `trainledger report --format json` prints it
+    assert [(c["currency"], c["billed_total"]) for c in cross["control"]] == \
+        [(c["currency"], c["billed_total"]) for c in m["conservation"]["by_currency"]]
+    early = _json(client, "/report?to=2026-11-05&by=batch")["report"]
+    assert early["scope"]["to"] == "2026-11-05" and early["periods"] == ["csa-sft-2026-11-a"]  # b starts 11-06
+    bad = client.get("/report?from=2026-13", headers={"Accept": "application/json"})
+    assert bad.status_code == 400 and "YYYY-MM" in bad.json()["error"]["remedy"]
 
 
 def test_status_page_is_the_review_view_models(client, web_demo):

@@ -1,4 +1,4 @@
-"""sheet: the batch cost sheet (成本底稿) in json, md, html or xlsx."""
+"""sheet: the batch cost sheet (成本底稿) in json, md, html or xlsx; report: across batches."""
 
 from __future__ import annotations
 
@@ -37,4 +37,38 @@ def sheet(ctx: click.Context, batch_id: str, fmt: str, lang: str | None, out: st
         click.echo(text, nl=False)
 
 
-COMMANDS = (sheet,)
+@click.command("report")
+@click.option("--project", default=None, help="Only this project's batches (default: every project).")
+@click.option("--from", "start", default=None, metavar="DATE", help="First day, YYYY-MM-DD or YYYY-MM (UTC).")
+@click.option("--to", "end", default=None, metavar="DATE", help="Last day, YYYY-MM-DD or YYYY-MM (UTC).")
+@click.option("--by", type=click.Choice(["month", "batch"]), default="month", show_default=True,
+              help="Spend over months, or per batch.")
+@click.option("--format", "fmt", type=click.Choice(["md", "html", "xlsx", "json"]), default="md", show_default=True)
+@click.option("--lang", type=click.Choice(["en", "zh-CN"]), default=None, help="Default: the workspace language.")
+@click.option("--out", type=click.Path(dir_okay=False), default=None, help="Write to a file instead of stdout.")
+@click.pass_context
+def report(ctx: click.Context, project: str | None, start: str | None, end: str | None, by: str, fmt: str,
+           lang: str | None, out: str | None) -> None:
+    """Spend, shares, unattributed and plan vs actual across batches. / 跨批次成本报告。"""
+    from trainledger.report import cross, cross_render
+
+    if fmt == "xlsx" and not out:
+        raise click.UsageError("--format xlsx writes a workbook: give --out FILE.xlsx"
+                               " / xlsx 格式需要 --out 指定输出文件")
+    with open_ws(ctx) as wsp:
+        rep = cross.build(wsp, cross.scope(wsp, project, start, end, by))
+        if fmt == "xlsx":
+            from trainledger.report.cross_xlsx import write_xlsx as write_report
+
+            write_report(rep, out)
+            click.echo(f"wrote {out}")
+            return
+        text = cross_render.render(rep, fmt, lang or ctx.obj.get("lang") or wsp.config.get("workspace.language"))
+    if out:
+        Path(out).write_text(text, encoding="utf-8")
+        click.echo(f"wrote {out}")
+    else:
+        click.echo(text, nl=False)
+
+
+COMMANDS = (sheet, report)

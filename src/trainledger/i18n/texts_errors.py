@@ -446,6 +446,66 @@ ERRORS: dict[str, tuple[str, str]] = {
         "expects in each column",
         "在源数据中修正该行（或重新导出），然后重新导入文件；docs/formats.md 列出了 {kind} 对每一列的要求",
     ),
+    "cli.presets_cmd.no_preset": (
+        "no preset {name}{did_you_mean} / 没有这个预设",
+        "没有预设 {name}{did_you_mean}",
+    ),
+    "cli.presets_cmd.see_trainledger_presets": (
+        "see `trainledger presets`: {found}",
+        "见 `trainledger presets`：{found}",
+    ),
+    "cli.storage_cmd.no_storage_reconciliation_yet": (
+        "no storage reconciliation yet",
+        "还没有存储对账结果",
+    ),
+    "report.cross.no_project": (
+        "no project {project} in {path} / 没有该项目",
+        "{path} 中没有项目 {project}",
+    ),
+    "report.cross.use_one_projects_workspace": (
+        "use one of: {known} (the [[projects]] of the workspace file)",
+        "从以下选一个：{known}（工作区文件中的 [[projects]]）",
+    ),
+    "report.cross.from_after": (
+        "--from {start} is after --to {end} / 起始日期晚于结束日期",
+        "--from {start} 晚于 --to {end}",
+    ),
+    "report.cross.swap_them": (
+        "swap them",
+        "把两者对调",
+    ),
+    "report.cross.by": (
+        "--by {by}",
+        "--by {by}",
+    ),
+    "report.cross.use_one": (
+        "use one of {BY}",
+        "从 {BY} 中选一个",
+    ),
+    "report.cross.not_date": (
+        "{option} {text} is not a date / 不是日期",
+        "{option} {text} 不是日期",
+    ),
+    "report.cross.write_yyyy_mm_dd": (
+        "write YYYY-MM-DD or YYYY-MM, e.g. --from 2026-11 --to 2026-11-30",
+        "写成 YYYY-MM-DD 或 YYYY-MM，例如 --from 2026-11 --to 2026-11-30",
+    ),
+    "workspace.import_worklog_phase_not": (
+        "{path}: import.worklog.phase: {phase} is not a labor phase{did_you_mean} / 不是人工阶段",
+        "{path}：import.worklog.phase：{phase} 不是人工阶段{did_you_mean}",
+    ),
+    "workspace.use_one": (
+        "use one of {phases}; {DOCS_REMEDY}",
+        "从 {phases} 中选一个；{DOCS_REMEDY}",
+    ),
+    "workspace.import_worklog_roles_not": (
+        "{path}: import.worklog.roles.{person}: {role} is not a labor role{did_you_mean} / 不是人工角色",
+        "{path}：import.worklog.roles.{person}：{role} 不是人工角色{did_you_mean}",
+    ),
+    "workspace.use_one2": (
+        "use one of {roles}; {DOCS_REMEDY}",
+        "从 {roles} 中选一个；{DOCS_REMEDY}",
+    ),
     **ESTIMATE,
     **AUDIT,
 }

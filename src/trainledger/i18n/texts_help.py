@@ -544,4 +544,60 @@ HELP: dict[str, tuple[str, str]] = {
         "Make, show or list plan baselines (`plan list`). / 制定、查看或列出计划基线。",
         "制定、查看或列出计划基线（`plan list`）。",
     ),
+    "import.preset.2": (
+        "Built-in mapping (jobs, occupancy, steps, mapped_*), e.g. alibaba-openb-2023; a wrong name lists them.",
+        "内置映射（jobs、occupancy、steps、mapped_*），例如 alibaba-openb-2023；名称写错时会列出全部。",
+    ),
+    "import.mapping.2": (
+        "A TOML mapping of the file's columns (jobs, occupancy, steps, mapped_*); see docs/formats.md § Mappings.",
+        "描述文件各列的 TOML 映射（jobs、occupancy、steps、mapped_*）；见 docs/formats.md 的「映射」一节。",
+    ),
+    "import.worklog_role": (
+        "worklog: the labor role of an author's entries without a role: label (over [import.worklog] roles).",
+        "worklog：没有 role: 标签的条目按作者给出的人力角色（优先于 [import.worklog] roles）。",
+    ),
+    "import.worklog_phase": (
+        "worklog: the phase (build, run, rework) of entries without a phase: label.",
+        "worklog：没有 phase: 标签的条目的阶段（build、run、rework）。",
+    ),
+    "report": (
+        "Spend, shares, unattributed and plan vs actual across batches. / 跨批次成本报告。",
+        "跨批次的花费、占比、未归属与计划对实际。",
+    ),
+    "report.project": (
+        "Only this project's batches (default: every project).",
+        "只看这个项目的批次（默认：全部项目）。",
+    ),
+    "report.start": (
+        "First day, YYYY-MM-DD or YYYY-MM (UTC).",
+        "起始日，YYYY-MM-DD 或 YYYY-MM（UTC）。",
+    ),
+    "report.end": (
+        "Last day, YYYY-MM-DD or YYYY-MM (UTC).",
+        "结束日，YYYY-MM-DD 或 YYYY-MM（UTC）。",
+    ),
+    "report.by": (
+        "Spend over months, or per batch.",
+        "按月份或按批次汇总花费。",
+    ),
+    "presets": (
+        "Built-in mappings for --preset; `presets NAME` prints one (a start for your own). / 内置映射预设。",
+        "--preset 可用的内置映射；`presets 名称` 输出其中一个（可作为自己映射的起点）。",
+    ),
+    "presets.as_json": (
+        "Print the list as JSON.",
+        "以 JSON 输出列表。",
+    ),
+    "storage": (
+        "Storage bills against the inventory estimate, per month and bucket. / 存储账单与存储清单估算对账。",
+        "按月份与存储桶，把存储账单与存储清单的估算对账。",
+    ),
+    "storage.as_json": (
+        "The reconciliation object (docs/ledger.md).",
+        "输出对账对象（docs/ledger.md）。",
+    ),
+    "storage.batch_id": (
+        "Only this batch's bill rows and objects.",
+        "只看这个批次的账单行与对象。",
+    ),
 }

@@ -82,6 +82,8 @@ runs = Table(
     Column("ended_at", UTCDateTime, nullable=True),
     Column("gpus", Integer, nullable=False),
     Column("review_class", CleanString(32), nullable=True),
+    # GPU-equivalents held (exact decimal text, e.g. 0.25); null: ``gpus`` whole (migration 0004)
+    Column("gpu_share", DecimalText, nullable=True),
 )
 
 imports = Table(

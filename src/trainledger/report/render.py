@@ -20,7 +20,7 @@ from trainledger.mdtext import inline as _inline
 from trainledger.mdtext import table as _table
 from trainledger.model.money import minor_quantum
 from trainledger.model.vocab import CASH_BASES, rank
-from trainledger.report import balance, charts, plan_section, problems_i18n
+from trainledger.report import balance, charts, plan_section, problems_i18n, storage_section
 from trainledger.report.i18n import assumption_name, key_field, storage_class, t, v
 
 FORMATS = ("json", "md", "html", "xlsx")  # xlsx is binary: report/xlsx.py, needs --out
@@ -272,7 +272,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
                   [[r["id"], r["job"], v(r["reason"], lang), cause_text(r["cause"], r.get("cause_evidence"), lang),
                     v(r["suggested_review_class"], lang)
                     + (f" ({r['review_note']})" if r.get("review_note") else ""),
-                    r["state"], r["gpus"], r.get("retry_of") or fmt.DASH,
+                    r["state"], r.get("gpu_equivalents", r["gpus"]), r.get("retry_of") or fmt.DASH,
                     f.by_basis(r["compute_cost"]) if r.get("compute_cost") else f.money(r["billed"]),
                     f.money(r["queued"], cash=False)] for r in s["runs"]])
     out += ["", f"## {L('storage')}", ""]
@@ -281,6 +281,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
                     f.hours(r["gib_months"]), f.money(r["cost"], r["basis"] in CASH),
                     "; ".join(f"{fd['path']}: {', '.join(fd['flags'])}" for fd in r["findings"]) or "—"]
                    for r in s["storage_by_class"]])
+    out += storage_section.to_markdown(s.get("storage_reconciliation"), lang)
     out += ["", f"## {L('labor')}", ""]
     rows = []
     for p in s["labor_by_phase"]:
@@ -356,6 +357,7 @@ def to_html(s: dict[str, Any], lang: str = "en") -> str:
                        problem_groups=lambda: problem_groups(s, lang), by_basis=f.by_basis, valued=f.valued,
                        cause=lambda c, e: cause_text(c, e, lang), number=f.number,
                        proof=proof_line(s, lang), **plan_section.html_globals(lang),
+                       **storage_section.html_globals(lang),
                        charts=lambda: charts.sheet_charts(s, lang), balance=lambda: balance.build(s))
     return env.get_template("sheet.html.j2").render(s=s)
 

@@ -123,7 +123,8 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
             "cause": ex.get("cause") or (str(r.cause) if r.cause else None),
             "cause_evidence": ex.get("cause_evidence"), "cause_source": ex.get("cause_source", ""),
             "retry_of": ex.get("retry_of"), "review_note": ex.get("review_note", ""),
-            "state": r.state, "gpus": r.gpus,
+            "state": r.state, "gpus": r.gpus, "gpu_share": None if r.gpu_share is None else str(r.gpu_share),
+            "gpu_equivalents": format(r.gpu_equivalents.normalize(), "f"),  # what the engine weighs
             "suggested_review_class": review_key(r, ex),
             "submitted_at": _iso(r.submitted_at), "started_at": _iso(r.started_at), "ended_at": _iso(r.ended_at),
             "gpu_hours_by_state": hours_by_state.get(r.id, {}),
@@ -160,6 +161,7 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
         "runs": run_rows,
         "allocation": _allocation(allocated, summary.get("allocation", [])),
         "storage_by_class": storage,
+        "storage_reconciliation": _storage_reconciliation(summary, batch_id),
         "labor_by_phase": labor,
         "external": external,
         "assumptions": _assumptions(summary, lines),
@@ -315,6 +317,15 @@ def _storage(wsp, batch_id: str, lines: list[CostLine], by_class: _Acc) -> list[
     return out
 
 
+def _storage_reconciliation(summary: dict, batch_id: str) -> dict[str, Any] | None:
+    """This batch's storage bill rows beside its objects' estimate (engine/storage_reconcile.py);
+    None for an attribution made before the reconciliation existed."""
+    from trainledger.engine.storage_reconcile import view
+
+    record = summary.get("storage_reconciliation")
+    return None if record is None else view(record, batch_id)
+
+
 def _assumptions(summary: dict, lines: list[CostLine]) -> list[dict[str, str]]:
     items = list(summary.get("assumptions", []))
     unclassified = any(ln.detail == "unclassified" for ln in lines)
@@ -327,6 +338,15 @@ def _assumptions(summary: dict, lines: list[CostLine]) -> list[dict[str, str]]:
                               + ("（本批次存在）" if unclassified else "")})
     items.append({"name": "node-hour split", "evidence": str(Evidence.MEASURED),
                   "source": "workspace cluster.gpus_per_node",
-                  "value": "a billed (or owned) node-hour is split by GPU-seconds held; the rest is capacity_unheld",
-                  "value_zh": "计费（或自有）的节点小时按各任务占用的卡秒分摊，其余记为“无作业占用的容量”"})
+                  "value": "a billed (or owned) node-hour is split by GPU-seconds held (a run holding part of a"
+                           " GPU counts its GPU-equivalents); the rest is capacity_unheld",
+                  "value_zh": "计费（或自有）的节点小时按各任务占用的卡秒分摊（只占部分 GPU 的任务按折合整卡数计），"
+                              "其余记为“无作业占用的容量”"})
+    if any(ln.detail == "straggler_wait" for ln in lines):
+        items.append({"name": "barrier waiting", "evidence": str(Evidence.MEASURED),
+                      "source": "per-worker step times (worker_steps, analysis/stragglers.py)",
+                      "source_zh": "各 worker 的迭代耗时（worker_steps，analysis/stragglers.py）",
+                      "value": "each iteration's wait for its slowest worker, as a share of the run's effective time"
+                               " (6 places)",
+                      "value_zh": "每次迭代中等待最慢 worker 的时间，按占该运行有效训练时间的比例计（保留 6 位小数）"})
     return items

@@ -2,9 +2,11 @@
 
 Sheets: README (bilingual), Summary (totals per basis and currency, native charts: GPU-hours by
 state, cost — one chart per basis, never stacked across bases), Lines (every cost line with its
-source file hash, row and rule), Assumptions (each value a defined name), Variance (the bridge as
-live formulas, the engine's exact figures beside them), Control (billed = attributed + unattributed
-per currency), Decisions (alerts and decisions of the plan).
+source file hash, row and rule), Assumptions (each value a defined name; the plan's rates too),
+Variance (the bridge as live formulas over Lines and Assumptions — report/xlsx_variance.py — the
+engine's exact figures beside them), Control (billed = attributed + unattributed
+per currency), Decisions (alerts and decisions of the plan), Curves (cumulative spend against the
+plan and the EAC range, native line charts; report/cross_xlsx.py writes them).
 
 Safety: every data string goes through ``Book.text`` (stored as a string, ``quotePrefix`` set, illegal
 control characters removed): a name starting with ``=`` ``+`` ``-`` ``@`` never becomes a formula.
@@ -40,7 +42,7 @@ from trainledger.report.render import in_seed_order
 from trainledger.report.xlsx_text import L
 
 PARTS = ("plan", "actual", "price", "volume", "efficiency", "rework")
-SHEETS = ("README", "Summary", "Lines", "Assumptions", "Variance", "Control", "Decisions")
+SHEETS = ("README", "Summary", "Lines", "Assumptions", "Variance", "Control", "Decisions", "Curves")
 BOLD = Font(bold=True)
 
 
@@ -162,9 +164,10 @@ def build_workbook(sheet: dict[str, Any], lines: list | None = None) -> Book:
     _summary(b, sheet, len(lines or []) + 1)
     _lines(b, sheet, lines or [])
     _assumptions(b, sheet)
-    _variance(b, sheet)
+    _variance(b, sheet, len(lines or []) + 1)
     _control(b, sheet)
     _decisions(b, sheet)
+    _curves(b, sheet)
     for ws in b.wb.worksheets:
         for col in range(1, ws.max_column + 1):
             ws.column_dimensions[get_column_letter(col)].width = 18
@@ -188,7 +191,7 @@ def _readme(b: Book, s: dict) -> None:
     b.text(ws, 3, 2, s.get("attribution_id"))
     headings(b, ws, 5, ["sheet", "what"])
     for i, (name, key) in enumerate(zip(SHEETS, ("readme", "summary", "lines", "assumptions", "variance",
-                                                  "control", "decisions"), strict=True)):
+                                                  "control", "decisions", "curves"), strict=True)):
         b.text(ws, 6 + i, 1, name)
         b.text(ws, 6 + i, 2, L[key][0])
         b.text(ws, 6 + i, 3, L[key][1])
@@ -327,7 +330,7 @@ def _assumptions(b: Book, s: dict) -> None:
         b.text(ws, i, 9, ", ".join(n for n, _ in names))
 
 
-def _variance(b: Book, s: dict) -> None:
+def _variance(b: Book, s: dict, last_line: int = 1) -> None:
     ws = b.sheet("Variance")
     pva = s.get("plan_vs_actual")
     if not pva:
@@ -362,6 +365,25 @@ def _variance(b: Book, s: dict) -> None:
         if rounded:
             en, zh = L["rounded"]
             b.text(ws, i, n + 6, f"{en.format(f=', '.join(rounded))} / {zh.format(f=', '.join(rounded))}")
+    _live_bridge(b, ws, s, last_line)
+
+
+def _live_bridge(b: Book, ws, s: dict, last_line: int) -> None:
+    """The plan-line split below the bridge as live formulas over Lines and Assumptions
+    (report/xlsx_variance.py); the bridge's parts become SUMIFS over it, so a rate moves the bridge."""
+    from trainledger.report import xlsx_variance
+
+    rows = (s.get("plan_vs_actual") or {}).get("variance") or []
+    if not (s.get("plan_vs_actual") or {}).get("plan_lines"):
+        return
+    rng = xlsx_variance.write(b, ws, s, len(rows) + 4, last_line)
+    if not rng:
+        return
+    for i, v in enumerate(rows, 2):
+        for k, p in enumerate(PARTS):
+            part = rng["A" if p == "actual" else p]
+            b.formula(ws, i, 3 + k, f"SUMIFS({part},{rng['basis']},{{basis}},{rng['currency']},{{cur}})",
+                      money_format(v.get("currency", "")), basis=ref(i, 1), cur=ref(i, 2))
 
 
 def _control(b: Book, s: dict) -> None:
@@ -387,6 +409,17 @@ def _control(b: Book, s: dict) -> None:
         row += 1
     b.text(ws, row, 1, c.get("rounding"))
     b.text(ws, row + 1, 1, c.get("rounding_zh"))
+
+
+def _curves(b: Book, s: dict) -> None:
+    """Spend over time against the plan with the EAC range: rows and native line charts (report/cross_xlsx.py)."""
+    from trainledger.report.cross_xlsx import write_curves
+
+    ws = b.sheet("Curves")
+    curves = (s.get("plan_vs_actual") or {}).get("spend_curves") or []
+    if not curves:
+        b.text(ws, 1, 1, H("no_plan"))
+    write_curves(b, ws, curves)
 
 
 def _decisions(b: Book, s: dict) -> None:

@@ -108,6 +108,8 @@ def create_app(root: str | Path, *, default_lang: str | None = None) -> Starlett
                 from trainledger.report.render import to_html
 
                 extra["sheet_style"], extra["sheet_body"] = embed_sheet(to_html(model["sheet"], lang_of(request)))
+            if template == "report.html.j2" and "html" in model:
+                extra["report_style"], extra["report_body"] = embed_sheet(model.pop("html"))
             return respond(request, template, model, **extra)
         return endpoint
 
@@ -151,7 +153,8 @@ def create_app(root: str | Path, *, default_lang: str | None = None) -> Starlett
         Route("/sources/{import}/{row}",
               page(lambda w, r: views.source(w, r.path_params["import"], row_of(r)), "source.html.j2"),
               methods=["GET"]),
-        Route("/report", page(lambda w, r: views.report(w), "report.html.j2"), methods=["GET"]),
+        Route("/report", page(lambda w, r: views.report(w, r.query_params, lang_of(r), html=not wants_json(r)),
+                              "report.html.j2"), methods=["GET"]),
         Route("/api/openapi.json", openapi, methods=["GET"]),
     ]
     return Starlette(routes=routes, exception_handlers={TrainledgerError: error, HTTPException: error,
@@ -193,7 +196,8 @@ OPENAPI: dict[str, Any] = {
         "/lines/{line}": _op("one cost line with its provenance (IMPORT-ROW-N)", ["line"], "Line"),
         "/sources/{import}/{row}": _op("one imported source row, its values and the rules that used it",
                                        ["import", "row"], "Source"),
-        "/report": _op("totals per basis of every batch and the conservation check", [], "Report"),
+        "/report": _op("the cross-batch report (report/cross.py; ?project= ?from= ?to= ?by=), totals per basis"
+                       " of every batch and the conservation check", [], "Report"),
     },
     "components": {"schemas": {
         "Batches": {**_OBJ, "required": ["batches"], "properties": {"batches": {"type": "array", "items": _OBJ}}},
@@ -202,7 +206,7 @@ OPENAPI: dict[str, Any] = {
         "Status": {**_OBJ, "required": ["batch", "status", "review", "decisions"]},
         "Line": {**_OBJ, "required": ["id", "basis", "expected", "currency", "provenance"]},
         "Source": {**_OBJ, "required": ["import", "file", "row", "values", "rules"]},
-        "Report": {**_OBJ, "required": ["batches"]},
+        "Report": {**_OBJ, "required": ["batches", "report"]},
         "Error": {**_OBJ, "required": ["error"], "properties": {"error": {
             **_OBJ, "properties": {"status": {"type": "integer"}, "message": {"type": "string"},
                                    "remedy": {"type": "string", "nullable": True},
@@ -210,6 +214,13 @@ OPENAPI: dict[str, Any] = {
                                    "remedy_zh": {"type": "string", "nullable": True}}}}},
     }},
 }
+
+
+OPENAPI["paths"]["/report"]["get"]["parameters"] += [  # as `trainledger report` takes them
+    {"name": "project", "in": "query", "required": False, "schema": {"type": "string"}},
+    {"name": "from", "in": "query", "required": False, "schema": {"type": "string", "example": "2026-11"}},
+    {"name": "to", "in": "query", "required": False, "schema": {"type": "string", "example": "2026-11-30"}},
+    {"name": "by", "in": "query", "required": False, "schema": {"type": "string", "enum": ["month", "batch"]}}]
 
 
 def openapi_text() -> str:

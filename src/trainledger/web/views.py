@@ -212,14 +212,25 @@ def raw_row(path: Path, sha256: str, row: int) -> tuple[dict[str, str] | None, s
     return None, f"{path} has no data row {row}"
 
 
-def report(wsp) -> dict[str, Any]:
-    """Each batch's totals per basis and currency (never summed across bases), and the workspace's
-    conservation check of the latest attribution."""
+def report(wsp, params=None, lang: str = "en", *, html: bool = False) -> dict[str, Any]:
+    """The cross-batch report of report/cross.py (``report``: its JSON contract; ``?project=``,
+    ``?from=``, ``?to=``, ``?by=`` as on the command line), each batch's totals per basis and currency
+    (never summed across bases), and the workspace's conservation check of the latest attribution.
+    ``html``: also the report's page (``html``, popped by the app before it answers)."""
+    from trainledger.report import cross, cross_render
+
+    params = params or {}
+    rep = cross.build(wsp, cross.scope(wsp, params.get("project"), params.get("from"), params.get("to"),
+                                       params.get("by") or "month"))
     att = wsp.ledger.latest_attribution() or {}
     summary = att.get("summary") if isinstance(att.get("summary"), dict) else {}
-    return {"batches": batches(wsp)["batches"], "attribution_id": att.get("id"),
-            "conservation": {"scope": "workspace", "as_of": summary.get("as_of"),
-                             "by_currency": summary.get("conservation", [])}}
+    out = {"batches": batches(wsp)["batches"], "attribution_id": att.get("id"),
+           "conservation": {"scope": "workspace", "as_of": summary.get("as_of"),
+                            "by_currency": summary.get("conservation", [])},
+           "report": cross_render.as_json(rep)}
+    if html:
+        out["html"] = cross_render.to_html(rep, lang)
+    return out
 
 
 def plan_status(wsp, batch_id: str) -> dict[str, Any]:

@@ -31,18 +31,27 @@ class Holdings:
     scale: int  # gpus on a node = gpus_num / scale
 
 
+def _exponent(d) -> int:
+    exp = d.normalize().as_tuple().exponent
+    return exp if isinstance(exp, int) else 0
+
+
 def micros(t: datetime) -> int:
     return (t - EPOCH) // timedelta(microseconds=1)
 
 
 def holdings_table(runs: Mapping) -> Holdings:
     """``runs`` as ``derive_runs`` returns them (job id → RunInfo)."""
-    held = [info for info in runs.values() if info.nodes and info.run.gpus]
-    scale = math.lcm(1, *(len(info.nodes) for info in held))
+    held = [info for info in runs.values() if info.nodes and info.run.gpu_equivalents > 0]
+    # fractional GPU-equivalents (0.25 of a GPU) and segment weights (straggler_wait) are exact
+    # decimals: the scale also clears their decimal places, so every numerator is an integer
+    places = max((-min(0, _exponent(info.run.gpu_equivalents * seg.weight)) for info in held
+                  for seg in info.segments), default=0)
+    scale = math.lcm(1, *(len(info.nodes) for info in held)) * 10**places
     cols: dict[str, list] = {name: [] for name in SCHEMA.names}
     for info in held:
-        num = info.run.gpus * (scale // len(info.nodes))
         for seg in info.segments:
+            num = int(info.run.gpu_equivalents * seg.weight * (scale // len(info.nodes)))
             for node in info.nodes:
                 for name, value in (("run_id", info.run.id), ("batch_id", info.batch_id),
                                     ("state", str(seg.state)), ("node", node), ("start_us", micros(seg.start)),
