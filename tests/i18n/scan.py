@@ -174,7 +174,8 @@ def scan_file(path: Path) -> list[Found]:
                 add(node.args[2], node)
             if (name == "append" and isinstance(node.func, ast.Attribute) and node.args
                     and isinstance(node.args[0], ast.JoinedStr | ast.Constant | ast.BinOp | ast.IfExp)
-                    and "problem" in ast.unparse(node.func.value)):  # audit problems (ledger verify)
+                    and any(w in ast.unparse(node.func.value) for w in ("problem", "flags"))):
+                # audit problems (ledger verify), row flags (importers)
                 add(node.args[0], node)
             for kw in node.keywords:
                 if kw.arg in REMEDY_KEYWORDS and name not in ("t", "text", "_t"):  # a catalogue call's parameter

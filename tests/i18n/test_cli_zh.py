@@ -68,3 +68,12 @@ def test_the_workspace_language_is_the_default(ws):
     assert out.startswith("错误：") and "解决办法" in out
     out = run("--workspace", ws, "--lang", "en", "sheet", "no-such-batch", code=2)
     assert out.startswith("error: ") and "remedy" in out
+
+
+def test_a_flagged_row_shows_labels_never_codes():
+    from trainledger.cli.output import reason_text
+
+    row = {"reason": "no_owner, no_purpose", "notes": ["no_owner", "no_purpose"]}
+    assert reason_text(row, "en") == "no owner; no purpose"
+    assert reason_text(row, "zh-CN") == "无负责人；无用途说明"
+    assert reason_text({"reason": "Elapsed: not a number: 'x'"}, "zh-CN") == "Elapsed：不是数字：'x'"

@@ -7,7 +7,7 @@ import json
 import click
 
 from trainledger.cli.ledger_cmds import open_ws
-from trainledger.cli.output import lang, t
+from trainledger.cli.output import lang, reason_text, t
 from trainledger.imports import FileState, flagged_rows, quarantined_rows, resolve, short_id, states
 from trainledger.ingest import KINDS as INGEST_KINDS
 
@@ -94,7 +94,7 @@ def _rows(ctx: click.Context, rows: list[dict], title: str) -> None:
     for r in rows[:SHOWN]:
         click.echo(t("cli.imports.row", ctx, row=r.get("row"),
                      line=t("cli.imports.line", ctx, line=r["line"]) if r.get("line") else "",
-                     reason=localize(r.get("reason"), lang(ctx)),
+                     reason=reason_text(r, lang(ctx)),
                      remedy=t("cli.imports.remedy", ctx, remedy=localize(r["remedy"], lang(ctx)))
                      if r.get("remedy") else ""))
     if len(rows) > SHOWN:
@@ -139,7 +139,9 @@ def quarantine(ctx: click.Context, kind: str | None, as_json: bool) -> None:
     if as_json:  # the stored English, its reason code, and the zh-CN beside them
         for r in rows:
             r["reason_code"] = code(r.get("reason") or "")
-            r["reason_zh"] = localize(r.get("reason"), "zh-CN")
+            if r.get("notes"):  # a flagged row: one code per note
+                r["reason_codes"] = [code(n) for n in r["notes"]]
+            r["reason_zh"] = reason_text(r, "zh-CN")
             if r.get("remedy"):
                 r["remedy_zh"] = localize(r["remedy"], "zh-CN")
         click.echo(json.dumps(rows, ensure_ascii=False))
@@ -151,7 +153,7 @@ def quarantine(ctx: click.Context, kind: str | None, as_json: bool) -> None:
     for r in rows:
         click.echo(t("cli.quarantine.line", ctx, status=f"{t('cli.status.' + r['status'], ctx):<11}",
                      kind=f"{r['kind']:<9}", import_=r["import"] + " ", file=r.get("file"), row=r.get("row"),
-                     reason=localize(r.get("reason"), language),
+                     reason=reason_text(r, language),
                      remedy=t("cli.imports.remedy", ctx, remedy=localize(r["remedy"], language))
                      if r.get("remedy") else ""))
 

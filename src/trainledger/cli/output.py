@@ -83,6 +83,23 @@ def grouped(items: Iterable[tuple[str, str]], *, ctx: click.Context | None = Non
     return lines
 
 
+def reason_text(row: dict[str, Any], language: str) -> str:
+    """A quarantined or flagged row's reason in ``language``: a flagged row's notes one by one, a
+    flag code (``no_purpose``) as its label — codes appear only in JSON."""
+    import re
+
+    from trainledger.i18n import localize
+
+    notes = row.get("notes")
+    if not notes:
+        return localize(row.get("reason"), language)
+    def one(note: str) -> str:
+        if language == "en":
+            return note.replace("_", " ") if re.fullmatch(r"[a-z]+(?:_[a-z]+)+", note) else note
+        return localize(note, language)
+    return ("; " if language == "en" else "；").join(one(n) for n in notes)
+
+
 class KindChoice(click.Choice):
     """``click.Choice`` over the ingest registry's kinds, loaded on first use."""
 

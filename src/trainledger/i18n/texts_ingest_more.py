@@ -504,4 +504,117 @@ REST: dict[str, tuple[str, str]] = {
         "see docs/formats.md § Mappings for the mapping format",
         "映射格式见 docs/formats.md 的 Mappings 一节",
     ),
+    # row flags (accepted rows with a note)
+    "base.flag": (
+        "{label}: {note}",
+        "{label}：{note}",
+    ),
+    "focus.not_focus_value": (
+        "{camel} {v} is not a FOCUS 1.0 value",
+        "{camel} {v} 不是 FOCUS 1.0 的取值",
+    ),
+    "focus.is_null": (
+        "{camel} is null",
+        "{camel} 为空",
+    ),
+    "kube.not_pod_phase": (
+        "phase {phase} is not a Kubernetes pod phase",
+        "phase {phase} 不是 Kubernetes Pod 阶段",
+    ),
+    "kube.time_sliced": (
+        "{k}={v}: time-sliced GPUs counted whole; pass --set gpu_replicas=N",
+        "{k}={v}：时间切片的 GPU 按整卡计数；请传入 --set gpu_replicas=N",
+    ),
+    "kube.mig": (
+        "{k}={v}: counted as {group}/{MIG_SLICES} of a GPU each (rounded)",
+        "{k}={v}：每个按 {group}/{MIG_SLICES} 张 GPU 计（已取整）",
+    ),
+    "mapped.queue_differs": (
+        "queue {queue}s differs from start - submit ({total_seconds}s)",
+        "排队 {queue} 秒与 开始 − 提交（{total_seconds} 秒）不一致",
+    ),
+    "mapped.start_before_submit": (
+        "start is before submit",
+        "开始时间早于提交时间",
+    ),
+    "mapped.state_not_in_vocabulary": (
+        "state {raw_state} is not in the mapping's state vocabulary (columns.state.map)",
+        "状态 {raw_state} 不在映射的状态词表中（columns.state.map）",
+    ),
+    "mapped.gpu_milli_zero": (
+        "gpu_milli {milli_each} with 0 GPUs: counted as 0 GPUs",
+        "gpu_milli {milli_each} 而 GPU 数为 0：按 0 张 GPU 计",
+    ),
+    "mapped.duration_differs": (
+        "duration {duration}s differs from end - start ({total_seconds}s)",
+        "时长 {duration} 秒与 结束 − 开始（{total_seconds} 秒）不一致",
+    ),
+    "occupancy.not_total": (
+        "running {running} + idle {idle} is not total {total}",
+        "运行 {running} + 空闲 {idle} 不等于总数 {total}",
+    ),
+    "progress.unknown_event": (
+        "unknown event {event}",
+        "未知的事件 {event}",
+    ),
+    "remap.note": (
+        "note: {text}",
+        "备注：{text}",
+    ),
+    "s3inv.delete_marker": (
+        "delete marker (no stored bytes)",
+        "删除标记（不占存储字节）",
+    ),
+    "s3inv.noncurrent_version": (
+        "noncurrent version (still stored and billed)",
+        "非当前版本（仍在存储并计费）",
+    ),
+    "slurm.ambiguous_local_time": (
+        "{label}: local time {local} is ambiguous (DST ends) in {tz}; read as the {which} occurrence, {replace}: {why}",
+        "{label}：本地时间 {local} 在 {tz} 中有歧义（夏令时结束）；按第 {which} 次出现读取，{replace}：{why}",
+    ),
+    "slurm.gpu_type_from_steps": (
+        "GPU type {from_steps} from the job's steps (its AllocTRES names none)",
+        "GPU 型号 {from_steps} 取自作业的 step（其 AllocTRES 没有写明）",
+    ),
+    "slurm.start_before_submit": (
+        "Start is before Submit",
+        "Start 早于 Submit",
+    ),
+    "slurm.unknown_state": (
+        "State {state} is not a known Slurm state",
+        "State {state} 不是已知的 Slurm 状态",
+    ),
+    "storage.tier_differs": (
+        "tier {column} differs from storage_class {given} ({of_class}); kept {tier}",
+        "层级 {column} 与 storage_class {given}（{of_class}）不一致；保留 {tier}",
+    ),
+    "storage.tags_not_used": (
+        "tags: {e}; not used",
+        "tags：{e}；未使用",
+    ),
+    "storage.no_owner": (
+        "no_owner",
+        "无负责人",
+    ),
+    "storage.no_purpose": (
+        "no_purpose",
+        "无用途说明",
+    ),
+    "storage.no_retention_or_review_date": (
+        "no_retention_or_review_date",
+        "无保留期限或复查日期",
+    ),
+    "storage.class_from_prefix": (
+        "storage_class {given} is not a trainledger class; {klass} from the prefix rule",
+        "storage_class {given} 不是 trainledger 的类别；按前缀规则取 {klass}",
+    ),
+    "storage.tag": (
+        "tag {k}: {e}",
+        "标签 {k}：{e}",
+    ),
+    "timesheet.more_than_day": (
+        "hours {hours} is more than a day",
+        "工时 {hours} 超过一天",
+    ),
 }
