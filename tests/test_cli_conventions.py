@@ -89,6 +89,7 @@ def bad_cases(ws: Path, tmp: Path) -> dict[str, tuple[list, str]]:
                  "run `trainledger attribute` first"),
         "export": (["--workspace", ws, "export", "focus-allocation"], "run `trainledger attribute` first"),
         "serve": (["--workspace", ws, "serve", "--host", "0.0.0.0"], "serve on 127.0.0.1"),
+        "token": (["--workspace", ws, "token", "revoke", "00000000"], "trainledger token list"),
     }
 
 

@@ -8,6 +8,7 @@
     demo_cmd.py     demo
     estimate.py     estimate, compare
     serve_cmd.py    serve (the read-only dashboard, trainledger/web)
+    token_cmd.py    token create / list / revoke (API tokens of serve, ledger/tokens.py)
 
 **Adding a command** is one row in ``COMMANDS``: ``(name, "module:attribute", short help)``. The
 module is imported only when the command runs (``trainledger --help`` lists the names and the
@@ -75,6 +76,8 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("export", "trainledger.cli.export_cmd:export",
      "Export the attribution, e.g. as FOCUS 1.3 allocation rows. / 导出归属结果（如 FOCUS 分摊行）。"),
     ("serve", "trainledger.cli.serve_cmd:serve", "Serve the read-only dashboard on loopback. / 在本机提供只读看板。"),
+    ("token", "trainledger.cli.token_cmd:token",
+     "API tokens for serve: create, list, revoke. / 看板访问令牌：创建、列出、吊销。"),
 )
 """name → "module:attribute" → short help. One row per command; the registry is this tuple."""
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from trainledger.cli.ledger_cmds import open_ws
+from trainledger.model.restricted import ADMIN, ROLES
 from trainledger.report.render import FORMATS, render
 
 
@@ -15,8 +16,11 @@ from trainledger.report.render import FORMATS, render
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="md", show_default=True)
 @click.option("--lang", type=click.Choice(["en", "zh-CN"]), default=None, help="Default: the workspace language.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="Write to a file instead of stdout.")
+@click.option("--role", type=click.Choice(ROLES), default=ADMIN, show_default=True,
+              help="Print restricted fields (labor rates, unit prices …) as this role may see them"
+                   " (docs/web.md). / 按角色输出受限字段。")
 @click.pass_context
-def sheet(ctx: click.Context, batch_id: str, fmt: str, lang: str | None, out: str | None) -> None:
+def sheet(ctx: click.Context, batch_id: str, fmt: str, lang: str | None, out: str | None, role: str) -> None:
     """Render one batch's cost sheet. / 输出训练批次成本底稿。"""
     if fmt == "xlsx" and not out:
         raise click.UsageError("--format xlsx writes a workbook: give --out FILE.xlsx"
@@ -26,10 +30,10 @@ def sheet(ctx: click.Context, batch_id: str, fmt: str, lang: str | None, out: st
         if fmt == "xlsx":
             from trainledger.report.xlsx import write_xlsx
 
-            write_xlsx(data, wsp.ledger.cost_lines(batch_id), out)
+            write_xlsx(data, wsp.ledger.cost_lines(batch_id), out, role)
             click.echo(f"wrote {out}")
             return
-        text = render(data, fmt, lang or ctx.obj.get("lang") or wsp.config.get("workspace.language"))
+        text = render(data, fmt, lang or ctx.obj.get("lang") or wsp.config.get("workspace.language"), role)
     if out:
         Path(out).write_text(text, encoding="utf-8")
         click.echo(f"wrote {out}")

@@ -55,4 +55,8 @@ L: dict[str, tuple[str, str]] = {
     "plan": ("plan", "计划"), "actual": ("actual", "实际"), "price": ("price", "价格"),
     "volume": ("volume", "工作量"), "efficiency": ("efficiency", "效率"), "rework": ("rework", "返工"),
     "none": ("none", "无"), "amortized": ("amortized view (EffectiveCost)", "摊销视图（EffectiveCost）"),
+    "restricted": ("restricted / 受限", "restricted / 受限"),
+    "withheld_lines": ("some lines are restricted for this role: no SUMIFS check",
+                       "部分明细对此角色受限：不做 SUMIFS 校验"),
+    "role": ("role", "角色"),
 }

@@ -1,0 +1,151 @@
+"""Which fields of the report view models are restricted (model/restricted.py), and the one gate
+every renderer passes a view model through before printing it.
+
+``mark_sheet(sheet)`` wraps the sheet's sensitive fields in ``Restricted``; ``build_sheet`` calls it,
+and so does ``for_role`` (it is idempotent), so a sheet reloaded from JSON or built by hand is
+marked too. ``for_role(sheet, role, lang)`` is what renderers print: every ``Restricted`` resolved
+for the role (its value, or the word "restricted" / "受限"), plus ``access`` naming what was withheld.
+
+Marked in the sheet:
+
+    labor_by_phase[].roles[].cost           labor_cost_person (hours × one role's rate)
+    labor_by_phase[].cost                   labor_cost_phase, or labor_cost_person when the phase
+                                            has one valued role (then it is that role's cost)
+    assumptions[] (labor rate: ROLE)        low / high / value: labor_rate
+    assumptions[] (prices)                  low / high / value: unit_price
+    compute_by_state[].price_per_gpu_hour   amount: unit_price
+    conservation.capacity[].price_per_gpu_hour   unit_price
+    external[]                              low / expected / high: vendor_amount
+
+A cost line (``line_fields``): a labor line's amounts are labor_cost_person (one timesheet row), an
+external line's vendor_amount. A source row (``source_values``): unit-price and rate columns are
+unit_price. The balance view (``balance_for``) is built from the full sheet and then restricted:
+its labor money, external money and each assumption's sensitivity follow the fields they come from.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from trainledger.model.restricted import (
+    ADMIN,
+    Disclosure,
+    Restricted,
+    allows,
+    check_role,
+    is_withheld,
+    resolve,
+    restrict,
+)
+
+PRICE_ASSUMPTIONS = ("value of a queued GPU-hour", "storage price ", "price ", "capacity price", "rate card")
+LABOR_RATE = "labor rate: "
+PRICE_COLUMN = re.compile(r"(unit_?price|price|rate)$", re.I)
+AMOUNT_KEYS = ("low", "expected", "high")
+
+
+def _assumption_kind(name: str) -> str | None:
+    if name.startswith(LABOR_RATE):
+        return "labor_rate"
+    if name.startswith(PRICE_ASSUMPTIONS) or " price" in name:
+        return "unit_price"
+    return None
+
+
+def mark_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
+    """The sheet with its sensitive fields wrapped (a shallow copy of what changes)."""
+    s = dict(sheet)
+    labor = []
+    for p in s.get("labor_by_phase") or []:
+        roles = [dict(r, cost=restrict(r.get("cost"), "labor_cost_person")) for r in p.get("roles", [])]
+        valued = sum(1 for r in p.get("roles", []) if r.get("cost"))
+        kind = "labor_cost_phase" if valued > 1 else "labor_cost_person"
+        labor.append(dict(p, cost=restrict(p.get("cost"), kind), roles=roles))
+    s["labor_by_phase"] = labor
+    s["external"] = [dict(e, **{k: restrict(e.get(k), "vendor_amount") for k in AMOUNT_KEYS if k in e})
+                     for e in s.get("external") or []]
+    out = []
+    for a in s.get("assumptions") or []:
+        kind = _assumption_kind(str(a.get("name", "")))
+        out.append(dict(a, **{k: restrict(a[k], kind) for k in ("low", "high", "value", "value_zh")
+                              if k in a}) if kind else a)
+    s["assumptions"] = out
+    s["compute_by_state"] = [
+        dict(r, price_per_gpu_hour=dict(r["price_per_gpu_hour"],
+                                        amount=restrict(r["price_per_gpu_hour"].get("amount"), "unit_price")))
+        if isinstance(r.get("price_per_gpu_hour"), dict) else r
+        for r in s.get("compute_by_state") or []]
+    if isinstance(s.get("conservation"), dict) and s["conservation"].get("capacity"):
+        c = dict(s["conservation"])
+        c["capacity"] = [dict(r, price_per_gpu_hour=restrict(r.get("price_per_gpu_hour"), "unit_price"))
+                         for r in c["capacity"]]
+        s["conservation"] = c
+    return s
+
+
+def for_role(sheet: dict[str, Any], role: str = ADMIN, lang: str = "en") -> tuple[dict[str, Any], Disclosure]:
+    """The sheet as ``role`` may see it, and what that showed and withheld. ``access`` is added when
+    something was withheld (the JSON says so; Markdown and HTML print ``note``)."""
+    check_role(role)
+    s, d = resolve(mark_sheet(sheet), role, lang)
+    if d.withheld:
+        s["access"] = d.as_dict()
+    return s, d
+
+
+def line_fields(d: dict[str, Any], category: str) -> dict[str, Any]:
+    """A cost line's dict (web/views.py ``line_dict``) with its amounts marked."""
+    kind = {"labor": "labor_cost_person", "external": "vendor_amount"}.get(category)
+    if not kind:
+        return d
+    return dict(d, **{k: restrict(d.get(k), kind) for k in AMOUNT_KEYS if k in d})
+
+
+def source_values(values: dict[str, Any] | None, kind: str) -> dict[str, Any] | None:
+    """A source row's values (lake or raw file) with unit-price and rate columns marked, and an
+    invoice's amount."""
+    if values is None:
+        return None
+    out = {}
+    for k, v in values.items():
+        if PRICE_COLUMN.search(k.replace(" ", "")):
+            out[k] = restrict(v, "unit_price")
+        elif kind == "invoice" and k.lower() in ("amount", "amount_text"):
+            out[k] = restrict(v, "vendor_amount")
+        else:
+            out[k] = v
+    return out
+
+
+def balance_for(full: dict[str, Any], role: str, lang: str = "en") -> tuple[dict[str, Any], Disclosure]:
+    """The balance view (report/balance.py) of the full sheet, restricted as its sources are."""
+    from trainledger.report import balance
+
+    bl = balance.build(full)
+    marked = mark_sheet(full)
+    phase_kinds = {p["cost"].kind for p in marked["labor_by_phase"] if isinstance(p.get("cost"), Restricted)}
+    labor_kind = "labor_cost_person" if "labor_cost_person" in phase_kinds else "labor_cost_phase"
+    left = dict(bl["left"])
+    left["labor"] = [dict(r, **{k: restrict(r[k], labor_kind) for k in AMOUNT_KEYS if r.get(k) is not None})
+                     for r in left["labor"]]
+    left["external"] = [dict(r, **{k: restrict(r[k], "vendor_amount") for k in AMOUNT_KEYS if k in r})
+                        for r in left["external"]]
+    sens = []
+    for r in bl["sensitivity"]:
+        kind = _assumption_kind(r["name"]) if not r.get("joint") else "unit_price"
+        if kind:
+            moves_kind = "labor_cost_person" if kind == "labor_rate" else None
+            r = dict(r, low=restrict(r.get("low"), kind), high=restrict(r.get("high"), kind),
+                     moves=restrict(r["moves"], moves_kind) if moves_kind else r["moves"])
+        sens.append(r)
+    return resolve({**bl, "left": left, "sensitivity": sens}, role, lang)
+
+
+def withheld(value: Any) -> bool:
+    """True for a field this role's copy does not show (renderers print it as it is)."""
+    return is_withheld(value)
+
+
+def may_see(role: str, kind: str) -> bool:
+    return allows(role, kind)
