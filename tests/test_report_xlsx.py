@@ -12,8 +12,8 @@ import openpyxl
 import pytest
 from click.testing import CliRunner
 
-from trainledger.report.access import for_role
 from trainledger.report import xlsx
+from trainledger.report.access import for_role
 from trainledger.service import Workspace
 
 BATCHES = ("csa-sft-2026-11-a", "csa-sft-2026-11-b")

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from trainledger.report.access import for_role
 from trainledger.cli import cli
 from trainledger.cli.demo_cmd import run_demo
 from trainledger.demo import DEFAULT_SEED
+from trainledger.report.access import for_role
 from trainledger.service import Workspace
 
 SHANGHAI = timezone(timedelta(hours=8))

@@ -11,6 +11,7 @@ Marked in the sheet:
     labor_by_phase[].roles[].cost           labor_cost_person (hours × one role's rate)
     labor_by_phase[].cost                   labor_cost_phase, or labor_cost_person when the phase
                                             has one valued role (then it is that role's cost)
+    plan_vs_actual                          ``mark_plan``: a labor role's variance line, a price
     assumptions[] (labor rate: ROLE)        low / high / value: labor_rate
     assumptions[] (prices)                  low / high / value: unit_price
     compute_by_state[].price_per_gpu_hour   amount: unit_price
@@ -53,6 +54,47 @@ def _assumption_kind(name: str) -> str | None:
     return None
 
 
+PRICE_NAME = re.compile(r"\b(price|rate)s?\b", re.I)
+LINE_MONEY = ("plan", "actual", "price", "volume", "efficiency", "rework")
+
+
+def _unknown_kind(name: str) -> str | None:
+    if not PRICE_NAME.search(name):
+        return None
+    return "labor_rate" if name.startswith("labor") else "unit_price"
+
+
+def mark_plan(obj: Any) -> Any:
+    """Plan, status and review view models (review/service.py, report/plan_section.py), marked: a
+    variance line of one labor role (``labor:ROLE``) is that role's cost (plan and actual are hours ×
+    its rates); an unknown removed or a lesson whose
+    name is a price or a rate keeps its range and measured value restricted. ``unplanned:labor`` (the
+    roles the plan did not have) is restricted as one role's cost: it often is one role."""
+    if isinstance(obj, list):
+        return [mark_plan(x) for x in obj]
+    if not isinstance(obj, dict):
+        return obj
+    out = {k: mark_plan(v) for k, v in obj.items()}
+    line = out.get("line")
+    if isinstance(line, str) and line.startswith(("labor:", "unplanned:labor")):
+        kind = "labor_cost_person"  # unplanned:labor too: it may be one role's hours
+        for k in LINE_MONEY:
+            if k in out:
+                out[k] = restrict(out[k], kind)
+        for k in ("efficiency_by_state", "rework_by"):
+            if isinstance(out.get(k), dict):
+                out[k] = {x: restrict(y, kind) for x, y in out[k].items()}
+    name = out.get("name")
+    if isinstance(name, str) and ("before" in out or "after" in out) and (kind := _unknown_kind(name)):
+        for side in ("before", "after"):
+            if isinstance(out.get(side), dict):
+                out[side] = {k: restrict(v, kind) if k in ("low", "expected", "high", "value") else v
+                             for k, v in out[side].items()}
+        if "width_before" in out:
+            out["width_before"] = restrict(out["width_before"], kind)
+    return out
+
+
 def mark_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
     """The sheet with its sensitive fields wrapped (a shallow copy of what changes)."""
     s = dict(sheet)
@@ -76,6 +118,8 @@ def mark_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
                                         amount=restrict(r["price_per_gpu_hour"].get("amount"), "unit_price")))
         if isinstance(r.get("price_per_gpu_hour"), dict) else r
         for r in s.get("compute_by_state") or []]
+    if s.get("plan_vs_actual"):
+        s["plan_vs_actual"] = mark_plan(s["plan_vs_actual"])
     if isinstance(s.get("conservation"), dict) and s["conservation"].get("capacity"):
         c = dict(s["conservation"])
         c["capacity"] = [dict(r, price_per_gpu_hour=restrict(r.get("price_per_gpu_hour"), "unit_price"))
@@ -94,9 +138,28 @@ def for_role(sheet: dict[str, Any], role: str = ADMIN, lang: str = "en") -> tupl
     return s, d
 
 
+LINE_KINDS = {"labor": "labor_cost_person", "external": "vendor_amount"}
+
+
+def line_withheld(ln, role: str) -> bool:
+    """True when ``role`` may not see this ``CostLine``'s amounts (the workbook's Lines, the CSV)."""
+    kind = LINE_KINDS.get(ln.category)
+    return kind is not None and not allows(role, kind)
+
+
+def lines_disclosure(lines: list, role: str) -> Disclosure:
+    """What listing ``lines`` whole (the workbook's Lines, the CSV) shows and withholds for ``role``."""
+    d = Disclosure(role)
+    for ln in lines:
+        kind = LINE_KINDS.get(ln.category)
+        if kind:
+            (d.revealed if allows(role, kind) else d.withheld)[kind] += 1
+    return d
+
+
 def line_fields(d: dict[str, Any], category: str) -> dict[str, Any]:
     """A cost line's dict (web/views.py ``line_dict``) with its amounts marked."""
-    kind = {"labor": "labor_cost_person", "external": "vendor_amount"}.get(category)
+    kind = LINE_KINDS.get(category)
     if not kind:
         return d
     return dict(d, **{k: restrict(d.get(k), kind) for k in AMOUNT_KEYS if k in d})
@@ -139,7 +202,8 @@ def balance_for(full: dict[str, Any], role: str, lang: str = "en") -> tuple[dict
             r = dict(r, low=restrict(r.get("low"), kind), high=restrict(r.get("high"), kind),
                      moves=restrict(r["moves"], moves_kind) if moves_kind else r["moves"])
         sens.append(r)
-    return resolve({**bl, "left": left, "sensitivity": sens}, role, lang)
+    right = dict(bl["right"], unknowns=mark_plan(bl["right"]["unknowns"]))
+    return resolve({**bl, "left": left, "right": right, "sensitivity": sens}, role, lang)
 
 
 def withheld(value: Any) -> bool:

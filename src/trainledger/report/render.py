@@ -23,9 +23,9 @@ from trainledger.mdtext import Md
 from trainledger.mdtext import inline as _inline
 from trainledger.mdtext import table as _table
 from trainledger.model.money import minor_quantum
-from trainledger.model.vocab import CASH_BASES, rank
 from trainledger.model.restricted import ADMIN, Withheld
 from trainledger.model.restricted import note as access_note
+from trainledger.model.vocab import CASH_BASES, rank
 from trainledger.report import access, charts, plan_section, problems_i18n
 from trainledger.report.i18n import assumption_name, key_field, storage_class, t, v
 

@@ -2,8 +2,8 @@
 
 Sensitive fields (labor rates and per-role labor cost, unit prices, vendor amounts) are
 ``Restricted`` values (report/access.py): render the sheet through report/render.py, which
-resolves them for a role. The sheet never adds figures of different bases: ``totals_by_basis`` has one entry per basis and
-currency. Figures resting on an assumption keep low / expected / high.
+resolves them for a role. The sheet never adds figures of different bases: ``totals_by_basis``
+has one entry per basis and currency. Figures resting on an assumption keep low / expected / high.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from trainledger.engine.timeline import FAILED_STATES
 from trainledger.model import CASH_BASES, AmountRange, Basis, CostLine, Evidence, ReviewClass
 from trainledger.model.money import minor_quantum
 from trainledger.report import problems_i18n
-from trainledger.report.access import mark_sheet
 from trainledger.report import sheet_compute as sc
+from trainledger.report.access import mark_sheet
 
 Q = Decimal("0.0001")
 

@@ -39,8 +39,8 @@ from openpyxl.utils import get_column_letter, quote_sheetname
 from openpyxl.workbook.defined_name import DefinedName
 
 from trainledger.model.money import minor_quantum
-from trainledger.model.restricted import ADMIN, allows
-from trainledger.report.access import for_role
+from trainledger.model.restricted import ADMIN
+from trainledger.report.access import for_role, line_withheld
 from trainledger.report.i18n import assumption_name
 from trainledger.report.i18n import t as _t
 from trainledger.report.render import in_seed_order
@@ -159,15 +159,6 @@ def ref(row: int, col: int) -> str:
 def headings(b: Book, ws, row: int, keys: list[str]) -> None:
     for i, k in enumerate(keys, 1):
         b.text(ws, row, i, H(k), bold=True)
-
-
-LINE_KINDS = {"labor": "labor_cost_person", "external": "vendor_amount"}
-
-
-def line_withheld(ln, role: str) -> bool:
-    """True when ``role`` may not see this cost line's amounts (report/access.py ``line_fields``)."""
-    kind = LINE_KINDS.get(ln.category)
-    return kind is not None and not allows(role, kind)
 
 
 def build_workbook(sheet: dict[str, Any], lines: list | None = None, role: str = ADMIN) -> Book:
