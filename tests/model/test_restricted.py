@@ -61,8 +61,10 @@ def _sheet():
     return {
         "labor_by_phase": [
             {"phase": "run", "hours": "3", "cost": money, "roles": [
-                {"role": "data_prep", "hours": "1", "cost": money}, {"role": "business_eval", "hours": "2", "cost": money}]},
-            {"phase": "rework", "hours": "1", "cost": money, "roles": [{"role": "vendor", "hours": "1", "cost": money}]},
+                {"role": "data_prep", "hours": "1", "cost": money},
+                {"role": "business_eval", "hours": "2", "cost": money}]},
+            {"phase": "rework", "hours": "1", "cost": money,
+             "roles": [{"role": "vendor", "hours": "1", "cost": money}]},
         ],
         "external": [{"vendor": "v", "stage": "delivery", "low": "9", "expected": "9", "high": "9", "currency": "CNY"}],
         "assumptions": [{"name": "labor rate: data_prep", "low": "220", "high": "320"},

@@ -214,7 +214,8 @@ def test_openapi_documents_every_routed_path(client):
     doc = _json(client, "/api/openapi.json")
     assert doc == OPENAPI
     assert set(doc["paths"]) == {"/batches", "/batches/{batch}", "/batches/{batch}/runs/{run}", "/lines/{line}",
-                                 "/sources/{import}/{row}", "/report", "/batches/{batch}/status"}
+                                 "/sources/{import}/{row}", "/report", "/batches/{batch}/status",
+                                 "/batches/{batch}/sheet.{fmt}"}
     for path, item in doc["paths"].items():
         names = {p["name"] for p in item["get"]["parameters"] if p["in"] == "path"}
         assert names == set(re.findall(r"{(\w+)}", path))

@@ -13,5 +13,8 @@
     plan_section.py  the sheet's plan-vs-actual section (from review/), its Markdown, its HTML include
     charts.py    inline SVG charts from the sheet dict (compute by state, cost per basis, variance bridge)
     balance.py   the balance view: consumption | delivery investment, and the assumptions' sensitivity
+    access.py    which sheet, plan and line fields are Restricted (model/restricted.py), and for_role():
+                 the gate every renderer passes a view model through for a role
+    csv_lines.py the batch's cost lines as CSV for a role (`sheet --format csv`), formula-safe
     templates/   the HTML page (self-contained: inline CSS, no network)
 """
