@@ -72,6 +72,7 @@ def _sheet():
                         {"name": "node-hour split", "value": "by GPU-seconds"}],
         "compute_by_state": [{"state": "effective", "price_per_gpu_hour": {"amount": "36.00", "currency": "CNY"}}],
         "conservation": {"capacity": [{"capacity": "own", "price_per_gpu_hour": "12.50"}]},
+        "storage_reconciliation": {"groups": [{"billed": "58.09", "billed_price_per_gib_month": "0.113994"}]},
         "plan_vs_actual": {"lessons": [{"name": "compute: price per gpu_hour", "before": {"low": "30", "evidence": "x"},
                                         "after": {"value": "35.7"}}]},
     }
@@ -91,7 +92,9 @@ def test_the_sheet_fields_each_role_sees():
     assert eng["conservation"]["capacity"][0]["price_per_gpu_hour"] == "restricted"
     lesson = eng["plan_vs_actual"]["lessons"][0]
     assert lesson["before"] == {"low": "restricted", "evidence": "x"} and lesson["after"]["value"] == "restricted"
-    assert eng["access"]["withheld"] == {"labor_cost_person": 4, "labor_rate": 2, "unit_price": 6}
+    group = eng["storage_reconciliation"]["groups"][0]  # any field named as a unit price, wherever it is
+    assert group == {"billed": "58.09", "billed_price_per_gib_month": "restricted"}
+    assert eng["access"]["withheld"] == {"labor_cost_person": 4, "labor_rate": 2, "unit_price": 7}
     viewer, _ = for_role(_sheet(), "viewer")
     assert viewer["labor_by_phase"][0]["cost"] == "restricted" and viewer["external"][0]["expected"] == "restricted"
     fin, d = for_role(_sheet(), "finance")

@@ -14,8 +14,8 @@ Marked in the sheet:
     plan_vs_actual                          ``mark_plan``: a labor role's variance line, a price
     assumptions[] (labor rate: ROLE)        low / high / value: labor_rate
     assumptions[] (prices)                  low / high / value: unit_price
-    compute_by_state[].price_per_gpu_hour   amount: unit_price
-    conservation.capacity[].price_per_gpu_hour   unit_price
+    any key named as a unit price           unit_price (``mark_prices``: price_per_gpu_hour of
+                                            compute_by_state and capacity, price_per_gib_month …)
     external[]                              low / expected / high: vendor_amount
 
 A cost line (``line_fields``): a labor line's amounts are labor_cost_person (one timesheet row), an
@@ -113,19 +113,29 @@ def mark_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
         out.append(dict(a, **{k: restrict(a[k], kind) for k in ("low", "high", "value", "value_zh")
                               if k in a}) if kind else a)
     s["assumptions"] = out
-    s["compute_by_state"] = [
-        dict(r, price_per_gpu_hour=dict(r["price_per_gpu_hour"],
-                                        amount=restrict(r["price_per_gpu_hour"].get("amount"), "unit_price")))
-        if isinstance(r.get("price_per_gpu_hour"), dict) else r
-        for r in s.get("compute_by_state") or []]
     if s.get("plan_vs_actual"):
         s["plan_vs_actual"] = mark_plan(s["plan_vs_actual"])
-    if isinstance(s.get("conservation"), dict) and s["conservation"].get("capacity"):
-        c = dict(s["conservation"])
-        c["capacity"] = [dict(r, price_per_gpu_hour=restrict(r.get("price_per_gpu_hour"), "unit_price"))
-                         for r in c["capacity"]]
-        s["conservation"] = c
-    return s
+    return mark_prices(s)
+
+
+UNIT_PRICE_KEY = re.compile(r"(^|_)(price_per_|unit_price$)")
+
+
+def mark_prices(obj: Any) -> Any:
+    """Every field named as a unit price, wherever it is (``price_per_gpu_hour``, ``…_price_per_gib_month``,
+    ``unit_price``): its value — or a ``{amount, currency}``'s amount — is unit_price."""
+    if isinstance(obj, list):
+        return [mark_prices(x) for x in obj]
+    if not isinstance(obj, dict):
+        return obj
+    out = {}
+    for k, v in obj.items():
+        if isinstance(k, str) and UNIT_PRICE_KEY.search(k):
+            out[k] = dict(v, amount=restrict(v.get("amount"), "unit_price")) if isinstance(v, dict) \
+                else restrict(v, "unit_price")
+        else:
+            out[k] = mark_prices(v)
+    return out
 
 
 def for_role(sheet: dict[str, Any], role: str = ADMIN, lang: str = "en") -> tuple[dict[str, Any], Disclosure]:
