@@ -85,7 +85,8 @@ def test_the_workspace_bill_is_attributed_plus_unattributed(demo, rep):
         by_reason = sum((u.amount for u in rep.unattributed if u.currency == c.currency), D(0))
         assert by_reason == c.unattributed  # the trend by reason adds up to the bucket
     cny = next(c for c in rep.control if c.currency == "CNY")
-    assert (cny.billed_total, cny.attributed) == (D("645314.98"), D("363124.27"))  # the demo's printed figures (its bill includes 552.47 of OSS storage rows)
+    # the demo's printed figures (its bill includes 552.47 of OSS storage rows)
+    assert (cny.billed_total, cny.attributed) == (D("645314.98"), D("363124.27"))
 
 
 def test_cash_spend_over_time_adds_up_to_each_batch(rep):
