@@ -1,7 +1,8 @@
 """``import focus`` at size against DuckDB's own CSV → Parquet of the same file, in the same run.
 
-``python -m bench.bench_import [ROWS ...]`` (default 1,000,000; ``make bench`` runs the default;
-``python -m bench.bench_import 10000000`` is the issue's 10M-row check). A synthetic FOCUS 1.0 CSV
+``python -m bench.bench_import [ROWS ...]`` (default ``TRAINLEDGER_BENCH_IMPORT_ROWS`` or 1,000,000;
+``make bench`` runs the default with the other benchmarks, ``make bench-import ROWS=10000000`` is
+the issue's 10M-row check on its own). A synthetic FOCUS 1.0 CSV
 of the shape real bills have (hourly GPU and storage lines, quoted Tags JSON, commitment discount
 columns, an unmodelled provider column) is generated once per size; then, each in a fresh
 process so one step's peak is not another's, trainledger imports it into a fresh lake and DuckDB
@@ -56,7 +57,8 @@ def generate(path: Path, rows: int, seed: int = 7) -> None:
                 f"{'cd-1' if used else ''},{used},{'Committed' if used else 'Standard'},"
                 f"{'i' if gpu else 'b'}-{r:06d},node-{r:06d},{'Compute Engine' if gpu else 'Object Storage'},"
                 f"{'Compute' if gpu else 'Storage'},ExampleCloud,us-west-{1 + r % 3},acct-{r % 17},{qty},"
-                f"{'Hours' if gpu else 'GB'},{qty},{'Hours' if gpu else 'GB'},{price},us-west-{1 + r % 3}{'abc'[r % 3]},"
+                f"{'Hours' if gpu else 'GB'},{qty},{'Hours' if gpu else 'GB'},{price},"
+                f"us-west-{1 + r % 3}{'abc'[r % 3]},"
                 f"{tags[rnd.randrange(len(tags))]}\n"
             )
             if len(buf) >= 10_000:
@@ -112,11 +114,14 @@ def measure(rows: int) -> list[tuple[str, float, str]]:
     ]
 
 
-def main(sizes: tuple[int, ...] = (1_000_000,)) -> list[tuple[str, float, str]]:
+DEFAULT_ROWS = int(os.environ.get("TRAINLEDGER_BENCH_IMPORT_ROWS", "1000000"))
+
+
+def main(sizes: tuple[int, ...] = (DEFAULT_ROWS,)) -> list[tuple[str, float, str]]:
     return [figure for rows in sizes for figure in measure(rows)]
 
 
 if __name__ == "__main__":
-    sizes = tuple(int(a.replace("_", "")) for a in sys.argv[1:]) or (1_000_000,)
+    sizes = tuple(int(a.replace("_", "")) for a in sys.argv[1:]) or (DEFAULT_ROWS,)
     for label, value, unit in main(sizes):
         print(f"  {label:<50} {value:10.2f} {unit}")
