@@ -64,8 +64,16 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
     options = {k: val for k, val in (("tz", tz), ("currency", currency), ("encoding", encoding),
                                      ("preset", preset), ("mapping", mapping), ("set", list(fixed))) if val}
     check_options_apply(kind, options)
+    from trainledger.cli.progress import import_bar
+
+    bar = import_bar(ctx, as_json)  # on a terminal only; never with --json or --quiet
     with open_ws(ctx) as wsp:
-        results = wsp.import_files(kind, paths, options=options, replace=replace_id, reason=reason)
+        try:
+            results = wsp.import_files(kind, paths, options=options, replace=replace_id, reason=reason,
+                                       progress=bar)
+        finally:
+            if bar is not None:
+                bar.clear()
         held = {(r.kind, r.source_sha256): r for r in wsp.ledger.imports()}
         reasons = {r.sha256: _first_reasons(r.quarantine_file) for r in results if r.quarantined}
     total = {"accepted": sum(r.accepted for r in results), "duplicates": sum(r.duplicates for r in results),

@@ -46,7 +46,8 @@ import's identity: the same file imported again with the same ones is not read a
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -157,9 +158,11 @@ def import_files(
     lake: Lake,
     *,
     options: Mapping[str, Any] | None = None,
+    progress: Callable[[Path, int, int], None] | None = None,
 ) -> list[ImportResult]:
     """Import each file into ``lake``. Every path is identified before any is imported, so a
-    wrong file stops the command before anything is written."""
+    wrong file stops the command before anything is written. ``progress(path, bytes read, size)``
+    is told as each file is read (the CLI's progress bar)."""
     importer = importer_for(kind)
     files = [Path(p) for p in paths]
     for p in files:
@@ -167,4 +170,7 @@ def import_files(
     opts = dict(options or {})
     check_encoding(opts.get("encoding"))  # a bad option stops the command before any import
     importer.configure(opts)
-    return [run_import(importer, p, lake, opts) for p in files]
+    return [
+        run_import(importer, p, lake, opts, None if progress is None else partial(progress, p))
+        for p in files
+    ]

@@ -97,10 +97,11 @@ def chunks(
     spec_delimiter: str,
     watch: ContentWatch,
     on_header: Callable[[list[str]], None],
-    chunk_bytes: int = CHUNK_BYTES,
+    chunk_bytes: int | None = None,
 ) -> Iterator[Chunk]:
     """The file's rows in chunks (see the module docstring); ``on_header`` is called with the
     header names before the first chunk (it may raise). Raises NotFast."""
+    chunk_bytes = chunk_bytes or CHUNK_BYTES
     with open(path, "rb") as f:
         data = f.read(chunk_bytes)
         watch.update(data)
