@@ -78,14 +78,15 @@ if kind == "import":
     assert r.accepted + r.duplicates + r.quarantined == r.rows_read
 else:
     import duckdb
-    duckdb.sql(f"COPY (SELECT * FROM read_csv('{csv}')) TO '{lake}.duck.parquet'")
+    con = duckdb.connect(config={"enable_progress_bar": False})
+    con.sql(f"COPY (SELECT * FROM read_csv('{csv}')) TO '{lake}.duck.parquet'")
 print(time.perf_counter() - w, time.process_time() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
 
 
 def step(kind: str, lake: Path, csv: Path) -> tuple[float, float, float]:
     out = subprocess.run([sys.executable, "-c", STEP, kind, str(lake), str(csv)], check=True,
-                         capture_output=True, text=True).stdout.split()  # fmt: skip
+                         capture_output=True, text=True).stdout.splitlines()[-1].split()  # fmt: skip
     return float(out[0]), float(out[1]), int(out[2]) / 1024
 
 

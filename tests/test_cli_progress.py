@@ -8,8 +8,8 @@ from pathlib import Path
 
 import click
 import pytest
-from tests.ingest.fuzz_helpers import demo_dir
 
+from tests.ingest.fuzz_helpers import demo_dir
 from trainledger.cli.progress import INTERVAL, Bar, import_bar
 from trainledger.ingest import import_files
 from trainledger.ingest.focus import FocusImporter
