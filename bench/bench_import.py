@@ -78,7 +78,8 @@ if kind == "import":
     assert r.accepted + r.duplicates + r.quarantined == r.rows_read
 else:
     import duckdb
-    con = duckdb.connect(config={"enable_progress_bar": False})
+    con = duckdb.connect()
+    con.sql("SET enable_progress_bar = false")
     con.sql(f"COPY (SELECT * FROM read_csv('{csv}')) TO '{lake}.duck.parquet'")
 print(time.perf_counter() - w, time.process_time() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """

@@ -102,6 +102,22 @@ def _matches(arr: pa.Array, pattern: str) -> np.ndarray:
 # plain decimals that ``keys.canon_number`` leaves unchanged: no sign but a minus, no leading
 # or trailing zero, not negative zero, at most 30 digits either side of the point
 _CANON_NUMBER = r"^(?:-?[1-9][0-9]{0,29}(?:\.[0-9]{0,29}[1-9])?|0|-?0\.[0-9]{0,29}[1-9])$"
+# plain decimals with a fraction that ends in zero (``2.4800``): canonical once the zeros go
+_TRAILING_ZEROS = r"^-?(?:[1-9][0-9]{0,29}|0)\.[0-9]{0,29}0$"
+
+
+def canon_number_column(arr: pa.Array, valid: np.ndarray) -> pa.Array:
+    """``keys.canon_number`` of each value: canonical ones kept, trailing zeros of plain ones
+    cut by Arrow, any other by the function itself."""
+    same = _matches(arr, _CANON_NUMBER)
+    zeros = _matches(arr, _TRAILING_ZEROS)
+    out = arr
+    if zeros.any():
+        mask = pa.array(zeros)
+        cut = pc.replace_substring_regex(arr.filter(mask), r"\.?0+$", "")
+        cut = pc.if_else(pc.equal(cut, "-0"), pa.scalar("0"), cut)
+        out = pc.replace_with_mask(arr, mask, cut)
+    return patch(out, ~same & ~zeros & valid, arr, keys.canon_number, STR)
 
 
 # -- converters ---------------------------------------------------------------------------------
@@ -179,7 +195,7 @@ def canon_column(arr: pa.Array, canon: Callable[[Any], str] | None) -> pa.Array:
         return arr
     valid = _np(pc.is_valid(arr))
     if canon is keys.canon_number:
-        return patch(arr, ~_matches(arr, _CANON_NUMBER) & valid, arr, canon, STR)
+        return canon_number_column(arr, valid)
     if canon is keys.canon_time_utc:
         return patch(arr, ~_matches(arr, _CANON_Z) & valid, arr, canon, STR)
     if canon is keys.canon_loose:  # kept: ASCII text that is no number or time, or a canonical number
