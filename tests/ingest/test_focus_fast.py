@@ -159,7 +159,8 @@ def test_the_rules_between_columns_alike(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize(
     "how",
-    ["bom", "semicolon", "quoted-newline", "lenient-quote", "width", "nul", "utf16", "gb18030", "blank-start"],
+    ["bom", "semicolon", "quoted-newline", "lenient-quote", "width", "nul", "utf16", "gb18030", "blank-start",
+     "bad-utf8"],
 )
 def test_inputs_the_fast_path_gives_back_or_reads_alike(how, tmp_path, monkeypatch):
     spy = Spy(monkeypatch)
@@ -182,10 +183,11 @@ def test_inputs_the_fast_path_gives_back_or_reads_alike(how, tmp_path, monkeypat
     elif how == "blank-start":
         text = "\n" + text
     path = tmp_path / "bill.csv"
-    path.write_bytes(text.encode(enc))
+    path.write_bytes(text.encode(enc) + (b"2,2,2,USD,2026-11-01T00:00:00Z,,\xff\xfe,{}\n" if how == "bad-utf8" else b""))
     options = {"encoding": "gb18030"} if how == "gb18030" else {}
     got = assert_same(path, tmp_path, **options)
-    assert got[0] == "error" if how == "nul" else got[0][0] >= 2  # the per-row path's own error
+    errors = ("nul", "bad-utf8")
+    assert got[0] == "error" if how in errors else got[0][0] >= 2  # the per-row path's own error
     read_fast = how in ("bom", "semicolon")
     assert spy.finished == (1 if read_fast else 0)
 

@@ -37,10 +37,13 @@ class Coded:
     """A text column as its distinct values (the null spellings made null) and each row's
     code: every per-value step runs once per distinct value, then ``rows`` spreads it."""
 
-    __slots__ = ("codes", "null", "values")
+    __slots__ = ("codes", "null", "raw", "values")
 
-    def __init__(self, values: pa.Array, codes: np.ndarray, null: np.ndarray) -> None:
+    def __init__(
+        self, values: pa.Array, codes: np.ndarray, null: np.ndarray, raw: pa.Array | None = None
+    ) -> None:
         self.values, self.codes, self.null = values, codes, null
+        self.raw = raw  # the rows' text when no value of it is null (rows() of the values)
 
     @classmethod
     def of(cls, arr: pa.Array, nulls: frozenset[str]) -> Coded:
@@ -49,10 +52,13 @@ class Coded:
         null = _np(nulls_mask(values, nulls))
         if null.any():
             values = with_nulls(values, pa.array(null))
-        return cls(values, enc.indices.to_numpy(zero_copy_only=False), null)
+        codes = enc.indices.to_numpy(zero_copy_only=False)
+        return cls(values, codes, null, None if null.any() else arr)
 
     def rows(self, per_value: pa.Array | None = None) -> pa.Array:
         """``per_value`` (default: the values) for each row."""
+        if per_value is None and self.raw is not None:
+            return self.raw
         return pc.take(self.values if per_value is None else per_value, pa.array(self.codes))
 
     def mask(self, per_value: np.ndarray) -> np.ndarray:
