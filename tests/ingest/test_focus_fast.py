@@ -183,7 +183,8 @@ def test_inputs_the_fast_path_gives_back_or_reads_alike(how, tmp_path, monkeypat
     elif how == "blank-start":
         text = "\n" + text
     path = tmp_path / "bill.csv"
-    path.write_bytes(text.encode(enc) + (b"2,2,2,USD,2026-11-01T00:00:00Z,,\xff\xfe,{}\n" if how == "bad-utf8" else b""))
+    bad = b"2,2,2,USD,2026-11-01T00:00:00Z,,\xff\xfe,{}\n" if how == "bad-utf8" else b""
+    path.write_bytes(text.encode(enc) + bad)
     options = {"encoding": "gb18030"} if how == "gb18030" else {}
     got = assert_same(path, tmp_path, **options)
     errors = ("nul", "bad-utf8")
