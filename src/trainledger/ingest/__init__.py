@@ -9,7 +9,13 @@
     keys.py       row hashes over canonical values (1.10 == 1.1, times in UTC)
     convert.py    field converters: exact decimals, UTC timestamps, dates, vocabularies; refuses
                   implausible values (int64, 15-digit amounts, exponents, non-ASCII digits)
-    run.py        the driver: identity, hashing, counting, batching, cross-file duplicates, log
+    run.py        the driver: identity, hashing, counting, batching, cross-file duplicates, log;
+                  an importer's ``fast_batches`` (column at a time) first, the per-row path after
+                  it gives a file back (``fastcsv.NotFast``), from the start
+    fastcsv.py    the column-at-a-time CSV reader (pyarrow.csv in bounded chunks) for UTF-8 text it
+                  reads exactly as delimited.py does; anything else it gives back
+    vector.py     converters and row-hash spellings by column, equal to their per-value originals
+    focus_fast.py FOCUS CSV a chunk at a time: the per-row path's rows, quarantine and row hashes
     settle.py     a new partition against the lake: duplicates, repeats, conflicts (under lock)
     lakefs.py     the lake's filesystem primitives: atomic publish, locks, append-only lines
     schemas.py    the pyarrow schema of each lake table (the contract of docs/formats.md)

@@ -314,10 +314,11 @@ def _row_hash(plan: Plan, cols: list[V.Coded], m: int) -> pa.Array:
             odd |= col.mask(inner)
     odd |= present == 0  # no value at all, or a NUL inside one: the JSON form of content_key
     joined = pc.binary_join_element_wise(*pieces, "", null_handling="replace", null_replacement="")
-    joined = pc.cast(joined, pa.large_string())
-    offsets = np.frombuffer(joined.buffers()[1], dtype=np.int64)[joined.offset : joined.offset + m + 1]
+    wide = pa.types.is_large_string(joined.type)
+    offsets = np.frombuffer(joined.buffers()[1], dtype=np.int64 if wide else np.int32)
+    offsets = offsets[joined.offset : joined.offset + m + 1]
     data = joined.buffers()[2]
-    blob = data.to_pybytes() if data is not None else b""
+    blob = memoryview(data) if data is not None else memoryview(b"")
     b2 = hashlib.blake2b
     starts, ends = offsets[:-1].tolist(), (offsets[1:] - 1).tolist()
     keys = [b2(blob[a:b], digest_size=16).hexdigest() for a, b in zip(starts, ends, strict=True)]
