@@ -64,16 +64,10 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
     options = {k: val for k, val in (("tz", tz), ("currency", currency), ("encoding", encoding),
                                      ("preset", preset), ("mapping", mapping), ("set", list(fixed))) if val}
     check_options_apply(kind, options)
-    from trainledger.cli.progress import import_bar
-
-    bar = import_bar(ctx, as_json)  # on a terminal only; never with --json or --quiet
     with open_ws(ctx) as wsp:
-        try:
-            results = wsp.import_files(kind, paths, options=options, replace=replace_id, reason=reason,
-                                       progress=bar)
-        finally:
-            if bar is not None:
-                bar.clear()
+        results = _with_bar(ctx, as_json, lambda bar: wsp.import_files(kind, paths, options=options,
+                                                                       replace=replace_id, reason=reason,
+                                                                       progress=bar))
         held = {(r.kind, r.source_sha256): r for r in wsp.ledger.imports()}
         reasons = {r.sha256: _first_reasons(r.quarantine_file) for r in results if r.quarantined}
     total = {"accepted": sum(r.accepted for r in results), "duplicates": sum(r.duplicates for r in results),
@@ -109,6 +103,19 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
                     click.echo(f"  {rule}: " + ", ".join(f"{c} {n}" for c, n in sorted(columns.items())))
     if strict and total["quarantined"]:
         ctx.exit(1)
+
+
+def _with_bar(ctx: click.Context, as_json: bool, run):
+    """``run(bar)`` with the import progress bar (on a terminal only; never with --json or
+    --quiet), its line wiped afterwards."""
+    from trainledger.cli.progress import import_bar
+
+    bar = import_bar(ctx, as_json)
+    try:
+        return run(bar)
+    finally:
+        if bar is not None:
+            bar.clear()
 
 
 def _first_reasons(qfile: str | None, n: int = 3) -> list[dict]:
