@@ -20,6 +20,19 @@ def open_ws(ctx: click.Context) -> Workspace:
     return Workspace.open(ctx.obj["workspace"])
 
 
+def _with_bar(ctx: click.Context, as_json: bool, run):
+    """``run(bar)`` with the import progress bar (on a terminal only; never with --json or
+    --quiet), its line wiped afterwards."""
+    from trainledger.cli.progress import import_bar
+
+    bar = import_bar(ctx, as_json)
+    try:
+        return run(bar)
+    finally:
+        if bar is not None:
+            bar.clear()
+
+
 @click.command("init")
 @click.argument("directory", required=False, type=click.Path(file_okay=False))
 @click.option("--db", "db_url", default="",
@@ -103,19 +116,6 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
                     click.echo(f"  {rule}: " + ", ".join(f"{c} {n}" for c, n in sorted(columns.items())))
     if strict and total["quarantined"]:
         ctx.exit(1)
-
-
-def _with_bar(ctx: click.Context, as_json: bool, run):
-    """``run(bar)`` with the import progress bar (on a terminal only; never with --json or
-    --quiet), its line wiped afterwards."""
-    from trainledger.cli.progress import import_bar
-
-    bar = import_bar(ctx, as_json)
-    try:
-        return run(bar)
-    finally:
-        if bar is not None:
-            bar.clear()
 
 
 def _first_reasons(qfile: str | None, n: int = 3) -> list[dict]:
