@@ -92,6 +92,7 @@ def bad_cases(ws: Path, tmp: Path) -> dict[str, tuple[list, str]]:
         "serve": (["--workspace", ws, "serve", "--host", "0.0.0.0"], "serve on 127.0.0.1"),
         "storage": (["--workspace", ws, "storage"], "run `trainledger attribute` first"),
         "report": (["--workspace", ws, "report", "--from", "2026-13-01"], "write YYYY-MM-DD or YYYY-MM"),
+        "token": (["--workspace", ws, "token", "revoke", "00000000"], "trainledger token list"),
     }
 
 

@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from trainledger.report import xlsx
+from trainledger.report.access import for_role
 from trainledger.service import Workspace
 
 BATCHES = ("csa-sft-2026-11-a", "csa-sft-2026-11-b")
@@ -32,7 +33,8 @@ def demo(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def data(demo):
     with Workspace.open(demo) as wsp:
-        return {b: (wsp.sheet(b), wsp.ledger.cost_lines(b)) for b in BATCHES}
+        # the sheet as the admin sees it: its Restricted fields resolved (report/access.py)
+        return {b: (for_role(wsp.sheet(b))[0], wsp.ledger.cost_lines(b)) for b in BATCHES}
 
 
 def _write(tmp_path, sheet, lines, name="b.xlsx"):

@@ -204,8 +204,28 @@ def scan_file(path: Path) -> list[Found]:
     return out
 
 
+def _error_classes(paths: list[Path]) -> None:
+    """Add every subclass of errors.py's tree defined in src (``TokenRefused(BadInput)``) to ERRORS."""
+    classes = []
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                bases = {b.id if isinstance(b, ast.Name) else b.attr if isinstance(b, ast.Attribute) else ""
+                         for b in node.bases}
+                classes.append((node.name, bases))
+    grew = True
+    while grew:
+        grew = False
+        for name, bases in classes:
+            if name not in ERRORS and bases & ERRORS:
+                ERRORS.add(name)
+                ALL_ARGS.add(name)
+                grew = True
+
+
 def scan() -> list[Found]:
     found: list[Found] = []
+    _error_classes(sorted(SRC.rglob("*.py")))
     for path in sorted(SRC.rglob("*.py")):
         if set(path.relative_to(SRC).parts) & SKIP_FILES:
             continue

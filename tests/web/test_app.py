@@ -222,22 +222,22 @@ def test_openapi_documents_every_routed_path(client):
     doc = _json(client, "/api/openapi.json")
     assert doc == OPENAPI
     assert set(doc["paths"]) == {"/batches", "/batches/{batch}", "/batches/{batch}/runs/{run}", "/lines/{line}",
-                                 "/sources/{import}/{row}", "/report", "/batches/{batch}/status"}
+                                 "/sources/{import}/{row}", "/report", "/batches/{batch}/status",
+                                 "/batches/{batch}/sheet.{fmt}"}
     for path, item in doc["paths"].items():
         names = {p["name"] for p in item["get"]["parameters"] if p["in"] == "path"}
         assert names == set(re.findall(r"{(\w+)}", path))
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1", "::1", "localhost", "127.0.0.2"])
-def test_loopback_binds(host):
-    check_host(host, allow_remote=False)
+def test_loopback_binds_without_tokens(host):
+    assert check_host(host, allow_remote=False) is False  # the local user is admin
 
 
-def test_other_hosts_are_refused_until_tokens_exist():
+def test_other_hosts_need_allow_remote_and_then_tokens():
     with pytest.raises(BadInput, match="not a loopback address"):
         check_host("0.0.0.0", allow_remote=False)
-    with pytest.raises(BadInput, match="needs tokens"):
-        check_host("192.168.1.5", allow_remote=True)
+    assert check_host("192.168.1.5", allow_remote=True) is True  # every request needs a token
 
 
 def test_an_error_page_speaks_the_page_language(client):

@@ -9,6 +9,7 @@
     estimate.py     estimate, compare
     serve_cmd.py    serve (the read-only dashboard, trainledger/web)
     storage_cmd.py  storage (storage bills beside the inventory estimate, workspace or one batch)
+    token_cmd.py    token create / list / revoke (API tokens of serve, ledger/tokens.py)
 
 **Adding a command** is one row in ``COMMANDS``: ``(name, "module:attribute", short help)``. The
 module is imported only when the command runs (``trainledger --help`` lists the names and the
@@ -82,6 +83,8 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("serve", "trainledger.cli.serve_cmd:serve", "Serve the read-only dashboard on loopback. / 在本机提供只读看板。"),
     ("storage", "trainledger.cli.storage_cmd:storage",
      "Storage bills against the inventory estimate, per month and bucket. / 存储账单与存储清单估算对账。"),
+    ("token", "trainledger.cli.token_cmd:token",
+     "API tokens for serve: create, list, revoke. / 看板访问令牌：创建、列出、吊销。"),
 )
 """name → "module:attribute" → short help. One row per command; the registry is this tuple."""
 

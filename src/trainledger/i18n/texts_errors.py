@@ -357,19 +357,6 @@ ERRORS: dict[str, tuple[str, str]] = {
                                           'lake (recorded in the chain)',
                                           '运行 `trainledger audit` 查看详情；从备份恢复数据库，或运行 `trainledger '
                                           'attribute` 从数据湖重新计算数字（会记入审计链）'),
-    'web.app.allow_remote_needs_tokens': ('--allow-remote needs tokens (`Authorization: Bearer TOKEN`), which come '
-                                          'in a later version; refusing to serve {host} without them',
-                                          '--allow-remote 需要令牌（`Authorization: Bearer '
-                                          'TOKEN`），该功能将在后续版本提供；没有令牌时拒绝在 {host} 上提供服务'),
-    'web.app.serve_on_for_now': ('serve on 127.0.0.1 for now / 目前请绑定回环地址 127.0.0.1，令牌功能尚未提供',
-                                 '目前请绑定回环地址 127.0.0.1，令牌功能尚未提供'),
-    'web.app.host_not_loopback_address': ('--host {host} is not a loopback address; the dashboard has no access '
-                                          'control yet',
-                                          '--host {host} 不是回环地址；看板尚无访问控制'),
-    'web.app.serve_on_default_reach': ('serve on 127.0.0.1 (the default) and reach it through an SSH tunnel; binding '
-                                       'another address will need --allow-remote and tokens',
-                                       '绑定 127.0.0.1（默认值）并通过 SSH 隧道访问；绑定其他地址需要 --allow-remote '
-                                       '和令牌'),
     'web.app.row_not_row_number': ('row {raw} is not a row number',
                                    'row {raw} 不是行号'),
     'web.app.rows_are_numbered_from': ('rows are numbered from 1 (header excluded)',
@@ -505,6 +492,105 @@ ERRORS: dict[str, tuple[str, str]] = {
     "workspace.use_one2": (
         "use one of {roles}; {DOCS_REMEDY}",
         "从 {roles} 中选一个；{DOCS_REMEDY}",
+    ),
+    "lake.lake_partition_source_already": (
+        "lake partition {table}/source={sha256} already exists",
+        "数据湖分区 {table}/source={sha256} 已存在",
+    ),
+    "lake.lake_partition_source_already2": (
+        "lake partition {table}/source={sha256} already exists; partitions are immutable",
+        "数据湖分区 {table}/source={sha256} 已存在；分区不可修改",
+    ),
+    "ledger.tokens.unknown_role": (
+        "unknown role {role}",
+        "未知的角色 {role}",
+    ),
+    "ledger.tokens.choose_one": (
+        "choose one of {ROLES}",
+        "从 {ROLES} 中选一个",
+    ),
+    "ledger.tokens.expires_out_range": (
+        "--expires {expires_days} is out of range",
+        "--expires {expires_days} 超出范围",
+    ),
+    "ledger.tokens.give_number_days_from": (
+        "give a number of days from 1 to {MAX_DAYS}, or leave it out for no expiry",
+        "给出 1 到 {MAX_DAYS} 之间的天数，或不写以永不过期",
+    ),
+    "ledger.tokens.this_dashboard_needs_token": (
+        "this dashboard needs a token: send `Authorization: Bearer TOKEN`",
+        "该看板需要令牌：请发送 `Authorization: Bearer TOKEN`",
+    ),
+    "ledger.tokens.ask_workspace_owner_for": (
+        "ask the workspace owner for one (`trainledger token create --role R`)",
+        "向工作区负责人申请一个（`trainledger token create --role R`）",
+    ),
+    "ledger.tokens.bearer_token_not_trainledger": (
+        "the bearer token is not a trainledger token (tl_ID_SECRET)",
+        "该 bearer 令牌不是 trainledger 令牌（tl_ID_SECRET）",
+    ),
+    "ledger.tokens.send_whole_token_trainledger": (
+        "send the whole token `trainledger token create` printed",
+        "发送 `trainledger token create` 输出的完整令牌",
+    ),
+    "ledger.tokens.bearer_token_not_valid": (
+        "the bearer token is not valid",
+        "该 bearer 令牌无效",
+    ),
+    "ledger.tokens.check_ask_for_new": (
+        "check it, or ask for a new one",
+        "检查它，或申请一个新令牌",
+    ),
+    "ledger.tokens.token": (
+        "token {id} is {state}",
+        "令牌 {id} 已{state}",
+    ),
+    "ledger.tokens.ask_workspace_owner_for2": (
+        "ask the workspace owner for a new one (`trainledger token create`)",
+        "向工作区负责人申请新令牌（`trainledger token create`）",
+    ),
+    "ledger.tokens.no_token": (
+        "no token {token_id}",
+        "没有令牌 {token_id}",
+    ),
+    "ledger.tokens.see_trainledger_token_list": (
+        "see `trainledger token list` for the ids",
+        "令牌编号见 `trainledger token list`",
+    ),
+    "web.app.host_not_loopback_address2": (
+        "--host {host} is not a loopback address; other machines would reach the dashboard",
+        "--host {host} 不是回环地址；其他机器将能访问该看板",
+    ),
+    "web.app.serve_on_default_reach2": (
+        "serve on 127.0.0.1 (the default) and reach it through an SSH tunnel, or pass --allow-remote: then every "
+        "request needs a token (`trainledger token create`) / 默认只绑定回环地址；--allow-remote "
+        "时每个请求都须携带令牌",
+        "默认只绑定回环地址 127.0.0.1，并通过 SSH 隧道访问；或传入 --allow-remote："
+        "此时每个请求都须携带令牌（`trainledger token create`）",
+    ),
+    "web.app.no_sheet_format": (
+        "no sheet format {fmt}",
+        "没有底稿格式 {fmt}",
+    ),
+    "web.app.choose_one": (
+        "choose one of {DOWNLOADS}",
+        "从 {DOWNLOADS} 中选一个",
+    ),
+    "web.auth.token_limited_batch": (
+        "token {token_id} is limited to batch {batch}; {what} is {where}",
+        "令牌 {token_id} 仅限批次 {batch}；{what} 是 {where}",
+    ),
+    "web.auth.open_batches_ask_for": (
+        "open /batches/{batch}, or ask for a token with that scope",
+        "打开 /batches/{batch}，或申请具有该范围的令牌",
+    ),
+    "web.auth.authorization_header_not_bearer": (
+        "the Authorization header is not `Bearer TOKEN`",
+        "Authorization 请求头不是 `Bearer TOKEN`",
+    ),
+    "web.auth.send_authorization_bearer_tl": (
+        "send `Authorization: Bearer tl_…` as `trainledger token create` printed it",
+        "按 `trainledger token create` 的输出发送 `Authorization: Bearer tl_…`",
     ),
     **ESTIMATE,
     **AUDIT,

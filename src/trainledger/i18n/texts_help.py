@@ -600,4 +600,53 @@ HELP: dict[str, tuple[str, str]] = {
         "Only this batch's bill rows and objects.",
         "只看这个批次的账单行与对象。",
     ),
+    "sheet.fmt": (
+        "csv: the batch's cost lines (formula-safe).",
+        "csv：本批次的成本行（已防公式注入）。",
+    ),
+    "sheet.role": (
+        "Print restricted fields (labor rates, unit prices …) as this role may see them (docs/web.md). / "
+        "按角色输出受限字段。",
+        "按该角色可见的范围输出受限字段（人力费率、单价 …）（docs/web.md）。",
+    ),
+    "serve.host.2": (
+        "Address to bind; a non-loopback one needs --allow-remote.",
+        "绑定的地址；非回环地址需要 --allow-remote。",
+    ),
+    "serve.allow_remote.2": (
+        "Bind a non-loopback address; every request then needs a token (`trainledger token create`).",
+        "绑定非回环地址；此时每个请求都需要令牌（`trainledger token create`）。",
+    ),
+    "serve.require_token": (
+        "Require a token on loopback too (e.g. behind a reverse proxy on this machine).",
+        "在回环地址上也要求令牌（例如本机有反向代理时）。",
+    ),
+    "token": (
+        "API tokens for serve: create, list, revoke. / 看板访问令牌：创建、列出、吊销。",
+        "看板访问令牌：创建、列出、吊销。",
+    ),
+    "token.create": (
+        "Create a token and print it once. / 创建令牌（只显示一次）。",
+        "创建令牌并只输出一次。",
+    ),
+    "token.create.role": (
+        "What the token may see (docs/web.md).",
+        "令牌可以看到的内容（docs/web.md）。",
+    ),
+    "token.create.batch_id": (
+        "Limit the token to this batch (default: every batch).",
+        "把令牌限定在这个批次（默认：全部批次）。",
+    ),
+    "token.create.days": (
+        "Days until it expires (default: never).",
+        "多少天后过期（默认：永不过期）。",
+    ),
+    "token.list": (
+        "Tokens with their role, scope, expiry and state (never the secret). / 列出令牌。",
+        "列出令牌及其角色、范围、过期时间与状态（从不显示密钥）。",
+    ),
+    "token.revoke": (
+        "Revoke a token; recorded in the audit chain. / 吊销令牌（记入审计日志）。",
+        "吊销令牌；记入审计链。",
+    ),
 }

@@ -231,3 +231,20 @@ decision_records = Table(
     Column("batch_id", CleanString(128), ForeignKey("batches.id"), nullable=False, index=True),
     Column("body", JSON, nullable=False),
 )
+
+# API tokens of ``trainledger serve`` (migration 0005, ledger/tokens.py). The secret is never
+# stored: ``digest`` is HMAC-SHA256 of it keyed by the row's own random ``salt``. A token is never
+# deleted: revoking sets ``revoked_at``, so ``token list`` and the audit log keep its history.
+api_tokens = Table(
+    "api_tokens",
+    metadata,
+    Column("id", CleanString(16), primary_key=True),
+    Column("role", CleanString(16), nullable=False),
+    Column("batch_id", CleanString(128), ForeignKey("batches.id"), nullable=True),
+    Column("salt", CleanString(64), nullable=False),
+    Column("digest", CleanString(64), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("created_by", CleanText, nullable=False),
+    Column("expires_at", UTCDateTime, nullable=True),
+    Column("revoked_at", UTCDateTime, nullable=True),
+)

@@ -23,5 +23,8 @@
     cross_xlsx.py    the cross-batch report as a workbook (report/xlsx.py's Book); the spend curves'
                  rows and line charts, also for the batch workbook's Curves sheet
     cross_text.py    the cross-batch report's and the spend chart's words in en and zh-CN
+    access.py    which sheet, plan and line fields are Restricted (model/restricted.py), and for_role():
+                 the gate every renderer passes a view model through for a role
+    csv_lines.py the batch's cost lines as CSV for a role (`sheet --format csv`), formula-safe
     templates/   the HTML page (self-contained: inline CSS, no network)
 """

@@ -1,7 +1,9 @@
 """Build the batch cost sheet from the ledger (cost lines, runs) and the lake (storage objects).
 
-The sheet never adds figures of different bases: ``totals_by_basis`` has one entry per basis and
-currency. Figures resting on an assumption keep low / expected / high.
+Sensitive fields (labor rates and per-role labor cost, unit prices, vendor amounts) are
+``Restricted`` values (report/access.py): render the sheet through report/render.py, which
+resolves them for a role. The sheet never adds figures of different bases: ``totals_by_basis``
+has one entry per basis and currency. Figures resting on an assumption keep low / expected / high.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from trainledger.model import CASH_BASES, AmountRange, Basis, CostLine, Evidence
 from trainledger.model.money import minor_quantum
 from trainledger.report import problems_i18n
 from trainledger.report import sheet_compute as sc
+from trainledger.report.access import mark_sheet
 
 Q = Decimal("0.0001")
 
@@ -146,7 +149,7 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
                       "not_valued_hours": _qty(by_phase.not_valued[phase]) if by_phase.not_valued[phase] else None,
                       "roles": roles})
 
-    return {
+    return mark_sheet({  # sensitive fields as Restricted (report/access.py); renderers resolve per role
         "batch": {"id": batch.id, "name": batch.name, "project": batch.project,
                   "project_goal": project.goal if project else "", "team": batch.team, "owner": batch.owner,
                   "task_type": batch.task_type, "max_rounds": batch.max_rounds},
@@ -176,7 +179,7 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
         "problems": [problems_i18n.for_json(p) for p in summary.get("problems", [])],
         "attribution_id": latest.get("id"),
         "plan_vs_actual": _plan_section(wsp, batch_id),
-    }
+    })
 
 
 def _plan_section(wsp, batch_id: str):

@@ -72,4 +72,7 @@ L: dict[str, tuple[str, str]] = {
     "engine_efficiency": ("efficiency (engine)", "效率（引擎）"),
     "engine_rework": ("rework (engine)", "返工（引擎）"),
     "none": ("none", "无"), "amortized": ("amortized view (EffectiveCost)", "摊销视图（EffectiveCost）"),
+    "restricted": ("restricted / 受限", "restricted / 受限"),
+    "withheld_lines": ("some lines are restricted for this role: no SUMIFS check",
+                       "部分明细对此角色受限：不做 SUMIFS 校验"),
 }
