@@ -7,10 +7,11 @@ whose keys are declared once in ``ENTRY_KEYS``.
 
 Validated on load: an unknown section or key is an error with a "did you mean" suggestion (a typo
 is never silently ignored); ``gpus_per_node`` and ``stale_gap_minutes`` > 0; the currency an ISO
-4217 code; the language ``en`` or ``zh-CN``; the slurm time zone a known IANA name, matched
-case-insensitively (``asia/shanghai`` reads as ``Asia/Shanghai``); an id (project, batch, rule)
-may use letters of any script (``客服-批次-a``), digits, ``-``, ``_``, ``.`` and ``:``, but never a
-path separator, ``..`` or a blank (``model.batch.check_id``). Errors name the file, the key and
+4217 code; the language ``en`` or ``zh-CN``; ``engine.backend`` python, duckdb or spark; the
+slurm time zone a known IANA name, matched case-insensitively (``asia/shanghai`` reads as
+``Asia/Shanghai``); an id (project, batch, rule) may use letters of any script (``客服-批次-a``),
+digits, ``-``, ``_``, ``.`` and ``:``, but never a path separator, ``..`` or a blank
+(``model.batch.check_id``). Errors name the file, the key and
 the remedy, in English and zh-CN.
 """
 
@@ -53,7 +54,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("cluster.gpu_item", str, "", "Price-book item that values queued GPU-hours (opportunity, never cash)."),
     Setting("cluster.stale_gap_minutes", int, 15,
             "A gap between progress samples longer than this (and 3x the usual interval) counts as a hang."),
+    Setting("engine.backend", str, "python",
+            "Where attribute's bill stage runs: python, duckdb or spark (same figures; --engine overrides)."),
 )
+ENGINES = ("python", "duckdb", "spark")  # engine/frame/stage.py BACKENDS
 
 LANGUAGES = ("en", "zh-CN")
 ENTRY_KEYS: dict[str, tuple[str, ...]] = {
@@ -208,6 +212,10 @@ def _check_settings(path: Path, settings: dict[str, Any]) -> None:
         hint = f" (did you mean {cur.upper()}? / 是否想写 {cur.upper()}？)" if cur.upper() in ISO_4217 else ""
         raise fail("workspace.currency", f"{cur!r} is not an ISO 4217 currency code{hint} / 不是 ISO 4217 币种代码",
                    "write a three-letter code such as CNY, USD or EUR / 请填写三位币种代码，如 CNY、USD、EUR")
+    engine = settings["engine.backend"]
+    if engine not in ENGINES:
+        raise fail("engine.backend", f"{engine!r} is not an engine{did_you_mean(engine, ENGINES)} / 不是可用的引擎",
+                   "write python, duckdb or spark / 请填写 python、duckdb 或 spark")
     lang = settings["workspace.language"]
     if lang not in LANGUAGES:
         fixed = next((x for x in LANGUAGES if x.casefold() == lang.casefold().replace("_", "-")), None)

@@ -134,11 +134,13 @@ def _local_times(kind: str, options: dict) -> bool:
 
 @click.command("attribute")
 @click.option("--json", "as_json", is_flag=True, help="Print the conservation check per currency as JSON.")
+@click.option("--engine", type=click.Choice(["python", "duckdb", "spark"]), default=None,
+              help="Where the bill stage runs (default: the workspace's engine.backend); same figures on each.")
 @click.pass_context
-def attribute(ctx: click.Context, as_json: bool) -> None:
+def attribute(ctx: click.Context, as_json: bool, engine: str | None) -> None:
     """Recompute every cost line from the lake and check conservation. / 重新归属并做守恒校验。"""
     with open_ws(ctx) as wsp:
-        result = wsp.attribute()
+        result = wsp.attribute(engine=engine)
     if as_json:
         click.echo(json.dumps(result.conservation))
         return

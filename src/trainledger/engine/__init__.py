@@ -112,7 +112,15 @@ def _rule_field_problems(facts: Facts, config: Config) -> list[Problem]:
     return out
 
 
-def attribute(facts: Facts, config: Config, price: PriceLookup, as_of: date) -> Attribution:
+def attribute(facts: Facts, config: Config, price: PriceLookup, as_of: date, *,
+              engine: str = "python") -> Attribution:
+    """``engine``: where the bill stage's split runs (python | duckdb | spark, ``frame/stage.py``);
+    every engine gives the same lines, problems and figures."""
+    stages = STAGES
+    if engine != "python":
+        from trainledger.engine.frame.stage import bill_stage_on
+
+        stages = tuple(bill_stage_on(engine) if s is bill_stage else s for s in STAGES)
     cutoff = min(datetime.now(UTC), datetime.combine(as_of + timedelta(days=1), time(0), UTC))
     ctx = Context(config=config, matcher=matcher(config.rules, (b.id for b in config.batches)),
                   price=price, as_of=as_of, cutoff=cutoff)
@@ -121,7 +129,7 @@ def attribute(facts: Facts, config: Config, price: PriceLookup, as_of: date) -> 
     ctx = replace(ctx, runs=runs)
     lines: list[CostLine] = []
     assumptions: dict[str, Assumption] = {}
-    for stage in STAGES:
+    for stage in stages:
         out = stage(facts, ctx)
         lines.extend(out.lines)
         problems.extend(out.problems)

@@ -1,0 +1,292 @@
+"""The bill stage on a frame backend: the same cost lines and problems as ``compute.bill_stage``.
+
+``bill_stage_on(backend)`` is a stage with the engine's one signature ``(facts, ctx) -> StageOutput``.
+The backend (``connect``: DuckDB in-process, or pyspark local mode) routes every bill row and
+splits every node row in integers (``split.py``); this module turns its integer rows into cost
+lines with the Python engine's own constructors (``compute._line``), so each line carries the
+same source file, row, rule, reason, evidence and amount, and its GPU-hours are rebuilt from the
+integers with the same decimal digits (``_weight``). Lines come out in the Python engine's order:
+bill row by bill row, the billed view then the amortized one, the (run, state) pieces sorted, the
+rest no job held last. A node row that touches a run the frame cannot weigh exactly
+(``holdings.exact``) is split by ``compute.node_split`` itself.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import replace
+from decimal import Decimal
+
+import pyarrow as pa
+
+from trainledger.engine import compute
+from trainledger.engine.context import Context, Facts, Problem, StageOutput
+from trainledger.engine.frame import split
+from trainledger.engine.frame.holdings import holdings_table, micros
+from trainledger.engine.timeline import exact_seconds
+from trainledger.errors import ConfigError
+from trainledger.model import Basis, Evidence
+from trainledger.model.evidence import weakest
+from trainledger.model.money import EXACT
+from trainledger.model.vocab import ComputeState
+
+BACKENDS = ("python", "duckdb", "spark")
+HOUR = compute.HOUR
+ROUTE_COLUMNS = ("billed_cost", "effective_cost", "currency", "charge_category", "commitment_discount_status",
+                 "commitment_discount_id", "resource_id", "resource_name")
+_CONNECTIONS: dict[str, object] = {}
+
+
+def connect(backend: str):
+    """An Ibis connection for ``backend`` (one per process: a Spark session starts in seconds)."""
+    if backend in _CONNECTIONS:
+        return _CONNECTIONS[backend]
+    try:
+        import ibis
+    except ImportError:  # pragma: no cover - ibis is a dependency of the engine extras
+        raise ConfigError(f"engine {backend} needs ibis-framework, which is not installed",
+                          remedy="pip install 'trainledger[engine]', or use --engine python") from None
+    if backend == "duckdb":
+        con = ibis.duckdb.connect()
+    elif backend == "spark":
+        try:
+            from pyspark.sql import SparkSession
+        except ImportError:
+            raise ConfigError("engine spark needs pyspark, which is not installed / 未安装 pyspark",
+                              remedy="pip install 'trainledger[spark]' (and Java 17), or use --engine duckdb"
+                                     " / 安装 trainledger[spark]，或改用 --engine duckdb") from None
+        if shutil.which("java") is None:
+            raise ConfigError("engine spark needs Java (no `java` on PATH) / Spark 需要 Java",
+                              remedy="install a Java 17 runtime (Debian: openjdk-17-jre-headless), or use"
+                                     " --engine duckdb / 安装 Java 17，或改用 --engine duckdb")
+        session = (SparkSession.builder.master("local[2]").appName("trainledger")
+                   .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+                   .config("spark.sql.session.timeZone", "UTC")
+                   .config("spark.sql.shuffle.partitions", "4").getOrCreate())
+        session.sparkContext.setLogLevel("ERROR")
+        con = ibis.pyspark.connect(session)
+    else:
+        raise ConfigError(f"unknown engine {backend!r}", remedy=f"use one of {', '.join(BACKENDS)}")
+    _CONNECTIONS[backend] = con
+    return con
+
+
+def bill_stage_on(backend: str) -> Callable[[Facts, Context], StageOutput]:
+    if backend == "python":
+        return compute.bill_stage
+
+    def frame_bill_stage(facts: Facts, ctx: Context) -> StageOutput:
+        return bill_stage(facts, ctx, connect(backend))
+
+    return frame_bill_stage
+
+
+def _column(values: list) -> pa.Array:
+    if any(isinstance(v, dict) for v in values):  # tags as a mapping: the JSON text tags_of reads back
+        values = [json.dumps(v) if isinstance(v, dict) else v for v in values]
+    arr = pa.array(values)
+    return arr.cast(pa.string()) if pa.types.is_null(arr.type) else arr
+
+
+def _rule_keys(ctx: Context, rows) -> list[str]:
+    cols = []
+    for rule in ctx.config.rules:
+        if rule.source == "focus":
+            col = "tags" if rule.field.startswith("tags.") else rule.field
+            if col not in cols and any(col in r for r in rows[:1]):
+                cols.append(col)
+    return cols
+
+
+def _bills(rows, keys: list[str]) -> pa.Table:
+    cols = {"idx": pa.array(range(len(rows)), pa.int64()),
+            "p0": pa.array([micros(r["charge_period_start"]) for r in rows], pa.int64()),
+            "p1": pa.array([micros(r["charge_period_end"]) for r in rows], pa.int64())}
+    for name in ROUTE_COLUMNS:
+        cols[name] = _column([r.get(name) for r in rows]).cast(pa.string())
+    for i, name in enumerate(keys):
+        cols[f"key{i}"] = _column([r.get(name) for r in rows])
+    return pa.table(cols)
+
+
+def _rule_map(con, bills, ctx: Context, keys: list[str]):
+    """The first matching ``focus`` rule of every distinct combination of the rule fields, decided
+    by the Python matcher (its regex, tags and template semantics), as a small table."""
+    if not keys:
+        return None
+    names = [f"key{i}" for i in range(len(keys))]
+    distinct = con.to_pyarrow(bills.select(*names).distinct())
+    hits: dict[str, list] = {f"k{i}": [] for i in range(len(keys))} | {"rule_batch": [], "rule_id": []}
+    for rec in distinct.to_pylist():
+        batch, rule = ctx.matcher.match("focus", {k: rec[n] for k, n in zip(keys, names, strict=True)})
+        if batch is None:
+            continue
+        for i, n in enumerate(names):
+            hits[f"k{i}"].append(rec[n])
+        hits["rule_batch"].append(batch)
+        hits["rule_id"].append(rule)
+    if not hits["rule_id"]:
+        return None
+    schema = pa.schema([pa.field(f"k{i}", distinct.schema.field(n).type) for i, n in enumerate(names)]
+                       + [pa.field("rule_batch", pa.string()), pa.field("rule_id", pa.string())])
+    return split.memtable(pa.table(hits, schema=schema))
+
+
+def _refuse_unplain(con, bills, views: int) -> None:
+    for column in ("billed_cost", "effective_cost")[:views]:
+        bad = con.to_pyarrow(split.not_plain(bills, column)).to_pylist()
+        if bad:
+            raise ConfigError(f"bill_lines: {column} is not plain decimal text in bill rows {bad} — the frame"
+                              " engine reads money as exact integers / 金额不是普通小数文本",
+                              remedy="re-import the bill (the importers write plain text), or use --engine python")
+
+
+def _weight(w: int, fd: int, pn_exp: int, scale: int) -> Decimal:
+    """GPU-seconds ``w / (scale · 10⁶)`` with the exponent Python's Decimal sum of
+    ``gpus_on_node × exact_seconds`` has: ``pn_exp`` plus the smallest exponent of its overlaps."""
+    exp = pn_exp - fd
+    coef, rem = divmod(w * 10 ** (-exp), scale * 10**6) if exp <= 0 else divmod(w, scale * 10**6 * 10**exp)
+    if rem:
+        raise AssertionError(f"frame weight {w}/{scale}e6 is not a multiple of 1e{exp}")  # holdings' invariant
+    return Decimal(coef).scaleb(exp, EXACT)
+
+
+def bill_stage(facts: Facts, ctx: Context, con) -> StageOutput:
+    rows = facts.bill_lines
+    if not rows:
+        return compute.bill_stage(facts, ctx)
+    views = 2 if compute._amortized_view(rows) else 1
+    holdings = holdings_table(ctx.runs)
+    keys = _rule_keys(ctx, rows)
+    bills = split.memtable(_bills(rows, keys))
+    _refuse_unplain(con, bills, views)
+    nodes_t = split.memtable(pa.table({"node": pa.array(holdings.nodes, pa.string())}))
+    routed_expr = split.routes(bills, nodes_t, _rule_map(con, bills, ctx, keys), [f"key{i}" for i in range(len(keys))])
+    routed = con.to_pyarrow(routed_expr.order_by("idx"))
+    route, node, rule_batch, rule_id = (routed.column(c).to_pylist()
+                                        for c in ("route", "node", "rule_batch", "rule_id"))
+    by_row: dict[int, dict[int, list]] = defaultdict(lambda: defaultdict(list))
+    fallback: set[int] = set()
+    if holdings.nodes and "node" in route:
+        h = split.memtable(holdings.table)
+        slots = int(ctx.config.get("cluster.gpus_per_node"))
+        got = con.to_pyarrow(split.pieces(bills, routed_expr, h, gpus_per_node=slots, scale=holdings.scale,
+                                          views=views))
+        for rec in got.to_pylist():
+            by_row[rec["idx"]][rec["view"]].append(rec)
+        if not all(holdings.table.column("exact").to_pylist()):
+            fallback = set(con.to_pyarrow(split.fallback_rows(bills, routed_expr, h)).column("idx").to_pylist())
+    return _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, by_row, fallback)
+
+
+def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, by_row, fallback) -> StageOutput:
+    lines: list = []
+    problems: list[Problem] = []
+    slots = Decimal(ctx.config.get("cluster.gpus_per_node"))
+    runs = {info.run.id: info for info in ctx.runs.values()}
+    columns = (("billed_cost", Basis.BILLED), ("effective_cost", Basis.AMORTIZED))[:views]
+    py_index = None
+    for i, row in enumerate(rows):
+        amounts = [(v, basis, Decimal(row[column])) for v, (column, basis) in enumerate(columns)
+                   if row.get(column) is not None and Decimal(row[column]) != 0]
+        if not amounts:
+            continue
+        kind = route[i]
+        if kind == "node" and i in fallback:
+            if py_index is None:
+                py_index = compute._index(ctx.runs)
+            make = compute.node_split(row, node[i], py_index, slots, problems)
+            made = {v: make(amount) for v, _, amount in amounts}
+        elif kind == "node":
+            made = _split_lines(row, node[i], by_row.get(i, {}), runs, slots, holdings.scale, problems,
+                                [v for v, _, _ in amounts])
+        else:
+            made = {v: [_direct(row, kind, rule_batch[i], rule_id[i], amount)] for v, _, amount in amounts}
+        for v, basis, _ in amounts:
+            out = made[v]
+            if basis is Basis.AMORTIZED:
+                out = [replace(ln, basis=Basis.AMORTIZED,
+                               provenance=replace(ln.provenance, rule=f"{ln.provenance.rule} (EffectiveCost)"))
+                       for ln in out]
+            lines.extend(out)
+    nodes = set(holdings.nodes)
+    owned = {str(n) for c in ctx.config.raw.get("capacity", []) or [] for n in c.get("nodes", [])}
+    nodes_billed = nodes - owned
+    named = any(n is not None for n in node) if not owned & nodes else any(
+        compute._node_of(r, nodes_billed) for r in rows)  # the backend looked for every held node
+    if nodes_billed and not named:
+        problems.append(Problem(
+            "no_node_on_bill", f"no bill row names any of the {len(nodes_billed)} Slurm nodes"
+            f" (e.g. {sorted(nodes_billed)[0]}):"
+            " GPU compute cannot be split by job and stays unattributed — bill ResourceId/ResourceName must be the"
+            " node's host name, add a focus rule per node, or declare the cluster as [[capacity]] if it is owned",
+            {"nodes": sorted(nodes_billed)[:10], "count": len(nodes_billed),
+             "example": sorted(nodes_billed)[0]}))
+    return StageOutput(tuple(lines), tuple(problems))
+
+
+def _direct(row, kind: str, batch_id, rule: str | None, amount: Decimal):
+    """The one line of a row not split by node: as ``compute._route`` writes it."""
+    resource = row.get("resource_id") or row.get("resource_name") or ""
+    if kind == "reserved_unused":
+        what = row.get("commitment_discount_id") or resource or "commitment"
+        return compute._line(row, amount, Basis.RESERVED_UNUSED, "commitment_unused",
+                             reason=f"reserved_unused: {what}", detail=ComputeState.RESERVED_UNUSED)
+    if kind == "rule":
+        detail = "tagged_resource" if compute._category(row) == "compute" else str(
+            row.get("service_name") or resource or "tagged_resource")
+        return compute._line(row, amount, Basis.BILLED, rule, batch_id=batch_id, detail=detail)
+    if kind == "commitment_purchase":
+        reason = (f"commitment_purchase: commitment purchase {row['commitment_discount_id']}, paid here,"
+                  " used over its term (see the amortized view)")
+        return compute._line(row, amount, Basis.BILLED, "commitment_purchase", detail="commitment_purchase",
+                             reason=reason)
+    what = " ".join(str(x) for x in (row.get("service_name"), resource) if x) or f"bill row {row['row']}"
+    return compute._line(row, amount, Basis.BILLED, compute.NO_RULE, reason=f"{compute.NO_RULE}: {what}")
+
+
+def _split_lines(row, node: str, got: dict[int, list], runs, slots: Decimal, scale: int, problems, views):
+    """The lines ``compute.node_split`` makes for one node row, per view, from the backend's shares."""
+    p0, p1 = row["charge_period_start"], row["charge_period_end"]
+    period = exact_seconds(p0, p1)
+    first = got[views[0]]
+    weights = {(r["run_id"], r["state"]): _weight(int(r["W"]), r["fd"], r["pn_exp"], scale)
+               for r in first if not r["is_idle"]}
+    used = sum(weights.values(), Decimal(0))
+    idle = slots * period - used
+    if idle < 0:
+        problems.append(Problem("oversubscribed_node", f"{node} {p0.isoformat()}: jobs hold"
+                                f" {(used / period).quantize(Decimal('0.01'))}"
+                                f" GPUs but the node has {slots}",
+                                {"node": node, "row": row["row"], "at": p0.isoformat(),
+                                 "held": str((used / period).quantize(Decimal("0.01"))), "slots": slots}))
+        idle = Decimal(0)
+    money_only = compute.charge_kind(row)
+    out = {}
+    for v in views:
+        shares = {(r["run_id"], r["state"]): Decimal(int(r["units"])).scaleb(-int(r["scale"]))
+                  for r in got[v] if not r["is_idle"]}
+        rest = next((Decimal(int(r["units"])).scaleb(-int(r["scale"])) for r in got[v] if r["is_idle"]), None)
+        lines = []
+        for key in sorted(weights):
+            run_id, state = key
+            info, share, w = runs[run_id], shares[key], weights[key]
+            kw = {"batch_id": info.batch_id, "run_id": info.run.id}
+            if info.batch_id is None:
+                kw = {"run_id": info.run.id, "reason": f"job_without_batch: job {info.run.source_job}"}
+            ev = weakest(Evidence.CONTRACT,
+                         Evidence.ASSUMED if state == ComputeState.UNCLASSIFIED else Evidence.MEASURED)
+            lines.append(compute._line(row, share, Basis.BILLED, f"gpu_seconds_on_node/{info.rule}", category="compute",
+                                       detail=money_only or str(state), quantity=None if money_only else w / HOUR,
+                                       unit="" if money_only else "gpu_hour", evidence=ev, source_kind="focus", **kw))
+        if rest is not None and rest != 0:
+            lines.append(compute._line(row, rest, Basis.ALLOCATED_IDLE, "gpu_seconds_on_node/unheld",
+                                       category="compute", detail=money_only or ComputeState.CAPACITY_UNHELD,
+                                       quantity=None if money_only else idle / HOUR,
+                                       unit="" if money_only else "gpu_hour", reason=f"capacity_unheld: node {node}",
+                                       source_kind="focus", evidence=weakest(Evidence.CONTRACT, Evidence.MEASURED)))
+        out[v] = lines
+    return out
