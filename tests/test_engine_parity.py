@@ -208,6 +208,9 @@ def test_generated_workspaces_are_byte_identical_on_duckdb(tmp_path_factory, job
 
 
 @SPARK
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+@pytest.mark.filterwarnings("ignore::FutureWarning")
+@pytest.mark.filterwarnings("ignore::ResourceWarning")
 def test_the_owned_scenario_and_a_generated_workspace_are_byte_identical_on_spark(owned, tmp_path):
     assert_same(owned, "spark", "duckdb")
     root = tmp_path / "ws"

@@ -3,7 +3,7 @@
 The routing and split of ``engine.compute.bill_stage`` as Ibis expressions (``stage.py`` turns
 the result into the same cost lines):
 
-1. ``routes``: once per row — unused commitment → ``reserved_unused``; the first ``focus`` rule
+1. ``prepare``: once per row (the backend caches it) — unused commitment → ``reserved_unused``; the first ``focus`` rule
    that matches (decided by the Python matcher over the *distinct* values of the rule fields, so
    exact, prefix, regex, template and ``tags.<key>`` mean what they mean in Python, then joined
    back null-safely) → ``rule``; the row's node is one a GPU run holds → ``node`` (ResourceId,
@@ -27,11 +27,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import ibis
-import pyarrow as pa
 
 from trainledger.engine.frame.exact import DEC, PLAIN, dec, floordiv, units
 
-ROUTES = ("reserved_unused", "rule", "node", "commitment_purchase", "no_rule_matched")
+ROUTES = ("reserved_unused", "rule", "node", "commitment_purchase", "no_rule_matched")  # route column values
 
 
 def _node(t, nodes: ibis.Table):
@@ -45,8 +44,10 @@ def _node(t, nodes: ibis.Table):
     return out
 
 
-def routes(bills: ibis.Table, nodes: ibis.Table, rule_map: ibis.Table | None, keys: Sequence[str]) -> ibis.Table:
-    """idx, route, node, rule_batch, rule_id — one row per bill row."""
+def prepare(bills: ibis.Table, nodes: ibis.Table, rule_map: ibis.Table | None, keys: Sequence[str],
+            views: int) -> ibis.Table:
+    """idx, p0, p1, route, node, rule_batch, rule_id and each view's money as (units, scale):
+    ``u0``/``s0`` BilledCost, ``u1``/``s1`` EffectiveCost — one row per bill row (cached once)."""
     b = bills
     if rule_map is not None:
         m = rule_map
@@ -59,7 +60,11 @@ def routes(bills: ibis.Table, nodes: ibis.Table, rule_map: ibis.Table | None, ke
     purchase = (b.charge_category.fill_null("").lower() == "purchase") & (b.commitment_discount_id.fill_null("") != "")
     route = ibis.cases((unused, "reserved_unused"), (b.rule_id.notnull(), "rule"), (node.notnull(), "node"),
                        (purchase, "commitment_purchase"), else_="no_rule_matched")
-    return b.select("idx", route=route, node=node, rule_batch=b.rule_batch, rule_id=b.rule_id)
+    money = {}
+    for view, column in enumerate(("billed_cost", "effective_cost")[:views]):
+        u, sc = units(b[column], b.currency)
+        money[f"u{view}"], money[f"s{view}"] = ibis.ifelse(b[column].isnull(), ibis.literal(0, DEC), u), sc
+    return b.select("idx", "p0", "p1", route=route, node=node, rule_batch=b.rule_batch, rule_id=b.rule_id, **money)
 
 
 def _fd(us):
@@ -67,12 +72,12 @@ def _fd(us):
     return ibis.cases(*((us % 10 ** (6 - k) == 0, k) for k in range(6)), else_=6).cast("int64")
 
 
-def pieces(bills: ibis.Table, routed: ibis.Table, holdings: ibis.Table, *, gpus_per_node: int, scale: int,
+def pieces(prepared: ibis.Table, holdings: ibis.Table, *, gpus_per_node: int, scale: int,
            views: int) -> ibis.Table:
     """idx, view, is_idle, run_id, state, units (signed share), scale, W, fd, pn_exp — every share of
     every split row, idle rest included (share 0 too: ``stage.py`` keeps what Python keeps)."""
-    r = routed.filter(routed.route == "node")
-    n = bills.join(r, "idx").select("idx", "node", "p0", "p1")
+    r = prepared.filter(prepared.route == "node")
+    n = r.select("idx", "node", "p0", "p1")
     h = holdings
     j = n.join(h, [n.node == h.node, h.start_us < n.p1, h.end_us > n.p0])
     overlap = ibis.least(j.end_us, j.p1) - ibis.greatest(j.start_us, j.p0)
@@ -93,11 +98,8 @@ def pieces(bills: ibis.Table, routed: ibis.Table, holdings: ibis.Table, *, gpus_
     cols = idle.columns
     allp = p.mutate(is_idle=ibis.literal(0, "int64")).select(cols).union(idle)
 
-    amounts = []
-    for view, column in enumerate(("billed_cost", "effective_cost")[:views]):
-        t = bills.filter(bills[column].notnull())
-        u, s = units(t[column], t.currency)
-        amounts.append(t.select("idx", view=ibis.literal(view, "int64"), units=u, scale=s))
+    amounts = [r.select("idx", view=ibis.literal(view, "int64"), units=r[f"u{view}"], scale=r[f"s{view}"])
+               for view in range(views)]
     am = amounts[0] if len(amounts) == 1 else amounts[0].union(amounts[1])
     am = am.filter(am.units != 0)
     am = am.join(rows.select("idx", "total"), "idx")
@@ -116,10 +118,9 @@ def pieces(bills: ibis.Table, routed: ibis.Table, holdings: ibis.Table, *, gpus_
     return a.select("idx", "view", "is_idle", "run_id", "state", "scale", "fd", "pn_exp", units=share, W=a.w)
 
 
-def fallback_rows(bills: ibis.Table, routed: ibis.Table, holdings: ibis.Table) -> ibis.Expr:
+def fallback_rows(prepared: ibis.Table, holdings: ibis.Table) -> ibis.Expr:
     """idx of node rows overlapping a run the frame cannot weigh exactly (split by Python instead)."""
-    r = routed.filter(routed.route == "node")
-    n = bills.join(r, "idx").select("idx", "node", "p0", "p1")
+    n = prepared.filter(prepared.route == "node").select("idx", "node", "p0", "p1")
     h = holdings.filter(~holdings.exact)
     j = n.join(h, [n.node == h.node, h.start_us < n.p1, h.end_us > n.p0])
     j = j.filter(ibis.least(j.end_us, j.p1) > ibis.greatest(j.start_us, j.p0))
@@ -130,7 +131,3 @@ def not_plain(bills: ibis.Table, column: str) -> ibis.Table:
     """Rows whose money text ``units`` cannot read (exponents, spaces inside): refused, never guessed."""
     t = bills.filter(bills[column].notnull())
     return t.filter(~t[column].strip().re_search(PLAIN)).select("idx", column).limit(3)
-
-
-def memtable(table: pa.Table) -> ibis.Table:
-    return ibis.memtable(table)

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import uuid
+import warnings
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import replace
@@ -79,7 +81,11 @@ def bill_stage_on(backend: str) -> Callable[[Facts, Context], StageOutput]:
         return compute.bill_stage
 
     def frame_bill_stage(facts: Facts, ctx: Context) -> StageOutput:
-        return bill_stage(facts, ctx, connect(backend))
+        with warnings.catch_warnings():  # pyspark 4.3 warns about pandas 3 on every use; not the user's concern
+            if backend == "spark":
+                warnings.simplefilter("ignore", FutureWarning)
+                warnings.simplefilter("ignore", DeprecationWarning)
+            return bill_stage(facts, ctx, connect(backend))
 
     return frame_bill_stage
 
@@ -112,13 +118,13 @@ def _bills(rows, keys: list[str]) -> pa.Table:
     return pa.table(cols)
 
 
-def _rule_map(con, bills, ctx: Context, keys: list[str]):
+def _rule_map(scratch, bills, ctx: Context, keys: list[str]):
     """The first matching ``focus`` rule of every distinct combination of the rule fields, decided
     by the Python matcher (its regex, tags and template semantics), as a small table."""
     if not keys:
         return None
     names = [f"key{i}" for i in range(len(keys))]
-    distinct = con.to_pyarrow(bills.select(*names).distinct())
+    distinct = scratch.con.to_pyarrow(bills.select(*names).distinct())
     hits: dict[str, list] = {f"k{i}": [] for i in range(len(keys))} | {"rule_batch": [], "rule_id": []}
     for rec in distinct.to_pylist():
         batch, rule = ctx.matcher.match("focus", {k: rec[n] for k, n in zip(keys, names, strict=True)})
@@ -132,7 +138,7 @@ def _rule_map(con, bills, ctx: Context, keys: list[str]):
         return None
     schema = pa.schema([pa.field(f"k{i}", distinct.schema.field(n).type) for i, n in enumerate(names)]
                        + [pa.field("rule_batch", pa.string()), pa.field("rule_id", pa.string())])
-    return split.memtable(pa.table(hits, schema=schema))
+    return scratch.upload(pa.table(hits, schema=schema))
 
 
 def _refuse_unplain(con, bills, views: int) -> None:
@@ -161,24 +167,74 @@ def bill_stage(facts: Facts, ctx: Context, con) -> StageOutput:
     views = 2 if compute._amortized_view(rows) else 1
     holdings = holdings_table(ctx.runs)
     keys = _rule_keys(ctx, rows)
-    bills = split.memtable(_bills(rows, keys))
+    scratch = Scratch(con)
+    try:
+        return _run(scratch, _bills(rows, keys), rows, ctx, holdings, keys, views)
+    finally:
+        scratch.close()
+
+
+class Scratch:
+    """The tables one stage run puts on a backend, named uniquely and dropped when it ends.
+    (ibis 12's own create_table / cache / release emit ``DROP … IF EXISTS`` without a name on
+    duckdb 2.0, so registration and materialisation are done here, per backend.)"""
+
+    def __init__(self, con) -> None:
+        self.con, self.names, self.spark = con, [], con.name == "pyspark"
+
+    def _name(self, kind: str) -> str:
+        self.names.append((f"tl_{uuid.uuid4().hex}", kind))
+        return self.names[-1][0]
+
+    def upload(self, table: pa.Table):
+        name = self._name("arrow")
+        if self.spark:
+            self.con._session.createDataFrame(table).createOrReplaceTempView(name)
+        else:
+            self.con.con.register(name, table)  # DuckDB reads the Arrow table in place
+        return self.con.table(name)
+
+    def materialize(self, expr):
+        """``expr`` computed once: a temp table on DuckDB, a cached DataFrame on Spark."""
+        name, sql = self._name("table"), self.con.compile(expr)
+        if self.spark:
+            self.con._session.sql(sql).cache().createOrReplaceTempView(name)
+        else:
+            self.con.con.execute(f'CREATE TEMP TABLE "{name}" AS {sql}')
+        return self.con.table(name)
+
+    def close(self) -> None:
+        for name, kind in reversed(self.names):
+            if self.spark:
+                self.con._session.catalog.dropTempView(name)
+            elif kind == "arrow":
+                self.con.con.unregister(name)
+            else:
+                self.con.con.execute(f'DROP TABLE IF EXISTS "{name}"')
+        self.names.clear()
+
+
+def _run(scratch: Scratch, table: pa.Table, rows, ctx: Context, holdings, keys: list[str], views: int) -> StageOutput:
+    con = scratch.con
+    bills = scratch.upload(table)
     _refuse_unplain(con, bills, views)
-    nodes_t = split.memtable(pa.table({"node": pa.array(holdings.nodes, pa.string())}))
-    routed_expr = split.routes(bills, nodes_t, _rule_map(con, bills, ctx, keys), [f"key{i}" for i in range(len(keys))])
-    routed = con.to_pyarrow(routed_expr.order_by("idx"))
+    nodes_t = scratch.upload(pa.table({"node": pa.array(holdings.nodes, pa.string())}))
+    rule_map = _rule_map(scratch, bills, ctx, keys)
+    prepared = scratch.materialize(split.prepare(bills, nodes_t, rule_map, [f"key{i}" for i in range(len(keys))],
+                                                 views))
+    routed = con.to_pyarrow(prepared.select("idx", "route", "node", "rule_batch", "rule_id").order_by("idx"))
     route, node, rule_batch, rule_id = (routed.column(c).to_pylist()
                                         for c in ("route", "node", "rule_batch", "rule_id"))
     by_row: dict[int, dict[int, list]] = defaultdict(lambda: defaultdict(list))
     fallback: set[int] = set()
     if holdings.nodes and "node" in route:
-        h = split.memtable(holdings.table)
+        h = scratch.upload(holdings.table)
         slots = int(ctx.config.get("cluster.gpus_per_node"))
-        got = con.to_pyarrow(split.pieces(bills, routed_expr, h, gpus_per_node=slots, scale=holdings.scale,
-                                          views=views))
+        got = con.to_pyarrow(split.pieces(prepared, h, gpus_per_node=slots, scale=holdings.scale, views=views))
         for rec in got.to_pylist():
             by_row[rec["idx"]][rec["view"]].append(rec)
         if not all(holdings.table.column("exact").to_pylist()):
-            fallback = set(con.to_pyarrow(split.fallback_rows(bills, routed_expr, h)).column("idx").to_pylist())
+            fallback = set(con.to_pyarrow(split.fallback_rows(prepared, h)).column("idx").to_pylist())
     return _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, by_row, fallback)
 
 
