@@ -74,7 +74,7 @@ def _fd(us):
 
 def pieces(prepared: ibis.Table, holdings: ibis.Table, *, gpus_per_node: int, scale: int,
            views: int) -> ibis.Table:
-    """idx, view, is_idle, run_id, state, units (signed share), scale, W, fd, pn_exp — every share of
+    """idx, view, is_idle, run_id, state, batch_id, units (signed share), scale, W, fd, pn_exp — every share of
     every split row, idle rest included (share 0 too: ``stage.py`` keeps what Python keeps)."""
     r = prepared.filter(prepared.route == "node")
     n = r.select("idx", "node", "p0", "p1")
@@ -93,7 +93,8 @@ def pieces(prepared: ibis.Table, holdings: ibis.Table, *, gpus_per_node: int, sc
     rest = ibis.greatest((cap - rows.used).cast(DEC), ibis.literal(0, DEC))
     rest = ibis.ifelse((rest == 0) & (rows.used == 0), ibis.literal(1, DEC), rest).cast(DEC)
     rows = rows.mutate(rest=rest, total=(rows.used + rest).cast(DEC))
-    idle = rows.select("idx", run_id=ibis.null("string"), state=ibis.null("string"), w=rows.rest,
+    idle = rows.select("idx", run_id=ibis.null("string"), state=ibis.null("string"), batch_id=ibis.null("string"),
+                       w=rows.rest,
                        fd=ibis.literal(0, "int64"), pn_exp=ibis.literal(0, "int64"), is_idle=ibis.literal(1, "int64"))
     cols = idle.columns
     allp = p.mutate(is_idle=ibis.literal(0, "int64")).select(cols).union(idle)
@@ -115,7 +116,8 @@ def pieces(prepared: ibis.Table, holdings: ibis.Table, *, gpus_per_node: int, sc
                  left=(a.absu - a.floor.sum().over(ibis.window(group_by=part))).cast(DEC))
     share = (a.floor + ibis.ifelse(dec(a.rn) < a.left, ibis.literal(1, DEC), ibis.literal(0, DEC))).cast(DEC)
     share = ibis.ifelse(a.neg, -share, share).cast(DEC)
-    return a.select("idx", "view", "is_idle", "run_id", "state", "scale", "fd", "pn_exp", units=share, W=a.w)
+    return a.select("idx", "view", "is_idle", "run_id", "state", "batch_id", "scale", "fd", "pn_exp", units=share,
+                    W=a.w)
 
 
 def fallback_rows(prepared: ibis.Table, holdings: ibis.Table) -> ibis.Expr:
