@@ -132,8 +132,26 @@ def test_the_workspace_setting_chooses_the_engine(demo, tmp_path):
         workspace.load(tmp_path)
     (tmp_path / "trainledger.toml").write_text(text + '\n[engine]\nbackend = "duckdb"\n', encoding="utf-8")
     assert workspace.load(tmp_path).get("engine.backend") == "duckdb"
+    (tmp_path / "trainledger.toml").write_text(text, encoding="utf-8")
+    assert workspace.load(tmp_path).get("engine.backend") == "duckdb"  # the default; python is the oracle
     res = CliRunner().invoke(cli, ["--workspace", str(demo), "attribute", "--engine", "pandas"])
     assert res.exit_code == 2 and "pandas" in res.output
+
+
+def test_spark_without_pyspark_or_java_is_a_clear_error(demo, monkeypatch):
+    import sys
+
+    from trainledger.engine.frame import stage
+
+    monkeypatch.setattr(stage, "_CONNECTIONS", {})
+    monkeypatch.setitem(sys.modules, "pyspark.sql", None)  # pyspark not installed
+    res = CliRunner().invoke(cli, ["--workspace", str(demo), "attribute", "--engine", "spark"])
+    assert res.exit_code == 2 and "needs pyspark" in res.output and "trainledger[spark]" in res.output
+    monkeypatch.delitem(sys.modules, "pyspark.sql")
+    pytest.importorskip("pyspark.sql")
+    monkeypatch.setattr(stage.shutil, "which", lambda name: None)  # no Java on PATH
+    res = CliRunner().invoke(cli, ["--workspace", str(demo), "attribute", "--engine", "spark"])
+    assert res.exit_code == 2 and "needs Java" in res.output and "--engine duckdb" in res.output
 
 
 T0 = datetime(2026, 11, 2, tzinfo=UTC)

@@ -54,7 +54,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("cluster.gpu_item", str, "", "Price-book item that values queued GPU-hours (opportunity, never cash)."),
     Setting("cluster.stale_gap_minutes", int, 15,
             "A gap between progress samples longer than this (and 3x the usual interval) counts as a hang."),
-    Setting("engine.backend", str, "python",
+    Setting("engine.backend", str, "duckdb",
             "Where attribute's bill stage runs: python, duckdb or spark (same figures; --engine overrides)."),
 )
 ENGINES = ("python", "duckdb", "spark")  # engine/frame/stage.py BACKENDS

@@ -29,8 +29,9 @@ Data flow (``attribute``)::
     history.py      actual/effective ratios of finished batches (calibrates the estimator)
     frame/          the bill stage's split as Ibis expressions (DuckDB, Spark); tested against this one
 
-Written in plain Python over lake rows for now; the same stages move to portable dataframe
-expressions (DuckDB / Spark) when the engine-at-depth issue lands.
+The bill stage runs on the workspace's ``engine.backend`` (DuckDB by default, Spark, or this
+plain Python, which stays as the oracle: ``frame/``); the derived runs, the other stages and
+conservation are plain Python over lake rows on every engine.
 """
 
 from __future__ import annotations

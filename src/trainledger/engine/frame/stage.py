@@ -43,17 +43,19 @@ _CONNECTIONS: dict[str, object] = {}
 
 
 def connect(backend: str):
-    """An Ibis connection for ``backend`` (one per process: a Spark session starts in seconds)."""
+    """An Ibis connection for ``backend``: a new in-memory DuckDB per call (a DuckDB connection is
+    not shared between threads), one Spark session per process (it starts in seconds)."""
     if backend in _CONNECTIONS:
         return _CONNECTIONS[backend]
     try:
         import ibis
     except ImportError:  # pragma: no cover - ibis is a dependency of the engine extras
-        raise ConfigError(f"engine {backend} needs ibis-framework, which is not installed",
-                          remedy="pip install 'trainledger[engine]', or use --engine python") from None
+        raise ConfigError(f"engine {backend} needs ibis-framework, which is not installed / 未安装 ibis",
+                          remedy="pip install 'ibis-framework[duckdb]', or use --engine python"
+                                 " / 安装 ibis-framework[duckdb]，或改用 --engine python") from None
     if backend == "duckdb":
-        con = ibis.duckdb.connect()
-    elif backend == "spark":
+        return ibis.duckdb.connect()
+    if backend == "spark":
         try:
             from pyspark.sql import SparkSession
         except ImportError:
@@ -70,10 +72,9 @@ def connect(backend: str):
                    .config("spark.sql.shuffle.partitions", "4").getOrCreate())
         session.sparkContext.setLogLevel("ERROR")
         con = ibis.pyspark.connect(session)
-    else:
-        raise ConfigError(f"unknown engine {backend!r}", remedy=f"use one of {', '.join(BACKENDS)}")
-    _CONNECTIONS[backend] = con
-    return con
+        _CONNECTIONS[backend] = con
+        return con
+    raise ConfigError(f"unknown engine {backend!r} / 未知引擎", remedy=f"use one of {', '.join(BACKENDS)}")
 
 
 def bill_stage_on(backend: str) -> Callable[[Facts, Context], StageOutput]:
@@ -81,7 +82,9 @@ def bill_stage_on(backend: str) -> Callable[[Facts, Context], StageOutput]:
         return compute.bill_stage
 
     def frame_bill_stage(facts: Facts, ctx: Context) -> StageOutput:
-        with warnings.catch_warnings():  # pyspark 4.3 warns about pandas 3 on every use; not the user's concern
+        with warnings.catch_warnings():  # the libraries' own deprecations, not the user's concern:
+            # ibis 12 calls duckdb 2.0's deprecated fetch_arrow_table; pyspark 4.3 warns about pandas 3
+            warnings.filterwarnings("ignore", "fetch_arrow_table", DeprecationWarning)
             if backend == "spark":
                 warnings.simplefilter("ignore", FutureWarning)
                 warnings.simplefilter("ignore", DeprecationWarning)
