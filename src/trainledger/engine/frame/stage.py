@@ -40,6 +40,11 @@ HOUR = compute.HOUR
 ROUTE_COLUMNS = ("billed_cost", "effective_cost", "currency", "charge_category", "commitment_discount_status",
                  "commitment_discount_id", "resource_id", "resource_name")
 _CONNECTIONS: dict[str, object] = {}
+PIECE = ("idx", "view", "is_idle", "run_id", "state", "scale", "fd", "pn_exp", "units", "W")  # split.pieces
+IDLE, RUN, STATE, SCALE, FD, PN_EXP, UNITS, W = range(2, 10)
+# a node row's evidence: the bill is a contract, the split measured — or assumed where no progress
+# signal classified the time (as compute.node_split computes it, once per line)
+EVIDENCE = {True: weakest(Evidence.CONTRACT, Evidence.ASSUMED), False: weakest(Evidence.CONTRACT, Evidence.MEASURED)}
 
 
 def connect(backend: str):
@@ -110,10 +115,18 @@ def _rule_keys(ctx: Context, rows) -> list[str]:
     return cols
 
 
+def _micros(values: list) -> pa.Array:
+    """Aware datetimes → epoch microseconds, exactly (Arrow keeps microseconds as int64)."""
+    try:
+        return pa.array(values, pa.timestamp("us", "UTC")).cast(pa.int64())
+    except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError):
+        return pa.array([micros(v) for v in values], pa.int64())
+
+
 def _bills(rows, keys: list[str]) -> pa.Table:
     cols = {"idx": pa.array(range(len(rows)), pa.int64()),
-            "p0": pa.array([micros(r["charge_period_start"]) for r in rows], pa.int64()),
-            "p1": pa.array([micros(r["charge_period_end"]) for r in rows], pa.int64())}
+            "p0": _micros([r["charge_period_start"] for r in rows]),
+            "p1": _micros([r["charge_period_end"] for r in rows])}
     for name in ROUTE_COLUMNS:
         cols[name] = _column([r.get(name) for r in rows]).cast(pa.string())
     for i, name in enumerate(keys):
@@ -234,8 +247,9 @@ def _run(scratch: Scratch, table: pa.Table, rows, ctx: Context, holdings, keys: 
         h = scratch.upload(holdings.table)
         slots = int(ctx.config.get("cluster.gpus_per_node"))
         got = con.to_pyarrow(split.pieces(prepared, h, gpus_per_node=slots, scale=holdings.scale, views=views))
-        for rec in got.to_pylist():
-            by_row[rec["idx"]][rec["view"]].append(rec)
+        cols = [got.column(c).to_pylist() for c in PIECE]
+        for rec in zip(*cols, strict=True):  # tuples in PIECE order: far cheaper than a dict per piece
+            by_row[rec[0]][rec[1]].append(rec)
         if not all(holdings.table.column("exact").to_pylist()):
             fallback = set(con.to_pyarrow(split.fallback_rows(prepared, h)).column("idx").to_pylist())
     return _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, by_row, fallback)
@@ -249,8 +263,8 @@ def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, by_row,
     columns = (("billed_cost", Basis.BILLED), ("effective_cost", Basis.AMORTIZED))[:views]
     py_index = None
     for i, row in enumerate(rows):
-        amounts = [(v, basis, Decimal(row[column])) for v, (column, basis) in enumerate(columns)
-                   if row.get(column) is not None and Decimal(row[column]) != 0]
+        amounts = [(v, basis, d) for v, (column, basis) in enumerate(columns)
+                   if row.get(column) is not None and (d := Decimal(row[column])) != 0]
         if not amounts:
             continue
         kind = route[i]
@@ -312,8 +326,7 @@ def _split_lines(row, node: str, got: dict[int, list], runs, slots: Decimal, sca
     p0, p1 = row["charge_period_start"], row["charge_period_end"]
     period = exact_seconds(p0, p1)
     first = got[views[0]]
-    weights = {(r["run_id"], r["state"]): _weight(int(r["W"]), r["fd"], r["pn_exp"], scale)
-               for r in first if not r["is_idle"]}
+    weights = {(r[RUN], r[STATE]): _weight(int(r[W]), r[FD], r[PN_EXP], scale) for r in first if not r[IDLE]}
     used = sum(weights.values(), Decimal(0))
     idle = slots * period - used
     if idle < 0:
@@ -326,9 +339,8 @@ def _split_lines(row, node: str, got: dict[int, list], runs, slots: Decimal, sca
     money_only = compute.charge_kind(row)
     out = {}
     for v in views:
-        shares = {(r["run_id"], r["state"]): Decimal(int(r["units"])).scaleb(-int(r["scale"]))
-                  for r in got[v] if not r["is_idle"]}
-        rest = next((Decimal(int(r["units"])).scaleb(-int(r["scale"])) for r in got[v] if r["is_idle"]), None)
+        shares = {(r[RUN], r[STATE]): Decimal(int(r[UNITS])).scaleb(-r[SCALE]) for r in got[v] if not r[IDLE]}
+        rest = next((Decimal(int(r[UNITS])).scaleb(-r[SCALE]) for r in got[v] if r[IDLE]), None)
         lines = []
         for key in sorted(weights):
             run_id, state = key
@@ -336,8 +348,7 @@ def _split_lines(row, node: str, got: dict[int, list], runs, slots: Decimal, sca
             kw = {"batch_id": info.batch_id, "run_id": info.run.id}
             if info.batch_id is None:
                 kw = {"run_id": info.run.id, "reason": f"job_without_batch: job {info.run.source_job}"}
-            ev = weakest(Evidence.CONTRACT,
-                         Evidence.ASSUMED if state == ComputeState.UNCLASSIFIED else Evidence.MEASURED)
+            ev = EVIDENCE[state == ComputeState.UNCLASSIFIED]
             lines.append(compute._line(row, share, Basis.BILLED, f"gpu_seconds_on_node/{info.rule}", category="compute",
                                        detail=money_only or str(state), quantity=None if money_only else w / HOUR,
                                        unit="" if money_only else "gpu_hour", evidence=ev, source_kind="focus", **kw))
@@ -346,6 +357,6 @@ def _split_lines(row, node: str, got: dict[int, list], runs, slots: Decimal, sca
                                        category="compute", detail=money_only or ComputeState.CAPACITY_UNHELD,
                                        quantity=None if money_only else idle / HOUR,
                                        unit="" if money_only else "gpu_hour", reason=f"capacity_unheld: node {node}",
-                                       source_kind="focus", evidence=weakest(Evidence.CONTRACT, Evidence.MEASURED)))
+                                       source_kind="focus", evidence=EVIDENCE[False]))
         out[v] = lines
     return out
