@@ -74,6 +74,7 @@ def bad_cases(ws: Path, tmp: Path) -> dict[str, tuple[list, str]]:
                       "--samples", "1"], "pass --samples 100 or more"),
         "compare": (["compare", "--gpu", "a100-80gb", "--gpus", "8", "--utilisation", "0.5",
                      "--gpu-hours-per-year", "1e6"], "give --utilisation or --gpu-hours-per-year, not both"),
+        "presets": (["presets", "slurm-trac"], "see `trainledger presets`"),
         "jobs": (["jobs", "--workspace", tmp / "nowhere"], "run `trainledger init` there"),
         "occupancy": (["occupancy", "--workspace", tmp / "nowhere"], "run `trainledger init` there"),
         "steps": (["--workspace", tmp / "nowhere", "steps"], "run `trainledger init` there"),
@@ -89,6 +90,9 @@ def bad_cases(ws: Path, tmp: Path) -> dict[str, tuple[list, str]]:
                  "run `trainledger attribute` first"),
         "export": (["--workspace", ws, "export", "focus-allocation"], "run `trainledger attribute` first"),
         "serve": (["--workspace", ws, "serve", "--host", "0.0.0.0"], "serve on 127.0.0.1"),
+        "storage": (["--workspace", ws, "storage"], "run `trainledger attribute` first"),
+        "report": (["--workspace", ws, "report", "--from", "2026-13-01"], "write YYYY-MM-DD or YYYY-MM"),
+        "token": (["--workspace", ws, "token", "revoke", "00000000"], "trainledger token list"),
     }
 
 

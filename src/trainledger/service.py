@@ -136,7 +136,7 @@ class Workspace:
 
         opts = {"tz": self.config.get("sources.slurm.timezone"),
                 "storage_prefixes": list(self.config.storage_prefixes)}
-        opts.update(options or {})
+        opts.update(self.config.import_options(kind, options))  # [import.<kind>], the command's over them
         if replace is not None:
             importer = importer_for(kind)
             for p in paths:

@@ -11,8 +11,10 @@ is never silently ignored); ``gpus_per_node`` and ``stale_gap_minutes`` > 0; the
 slurm time zone a known IANA name, matched case-insensitively (``asia/shanghai`` reads as
 ``Asia/Shanghai``); an id (project, batch, rule) may use letters of any script (``客服-批次-a``),
 digits, ``-``, ``_``, ``.`` and ``:``, but never a path separator, ``..`` or a blank
-(``model.batch.check_id``). Errors name the file, the key and
-the remedy, in English and zh-CN.
+(``model.batch.check_id``). Errors name the file, the key and the remedy, in English and zh-CN.
+``[import.worklog]`` holds the worklog importer's options (``roles``: author → labor role,
+``phase``: a labor phase), checked against the labor vocabulary; ``Config.import_options`` gives
+an import its section with the command's own options over it.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from trainledger.errors import ConfigError, NotFound
 from trainledger.model import AmountRange, Assumption, AttributionKey, Batch, Evidence, Project
 from trainledger.model.batch import check_id
 from trainledger.model.money import ISO_4217
-from trainledger.model.vocab import LaborRole, StorageClass
+from trainledger.model.vocab import LaborPhase, LaborRole, StorageClass
 from trainledger.names import did_you_mean, time_zone
 
 CONFIG_NAME = "trainledger.toml"
@@ -56,8 +58,16 @@ SETTINGS: tuple[Setting, ...] = (
             "A gap between progress samples longer than this (and 3x the usual interval) counts as a hang."),
     Setting("engine.backend", str, "duckdb",
             "Where attribute's bill stage runs: python, duckdb or spark (same figures; --engine overrides)."),
+    # `trainledger import worklog` (options worklog_roles / worklog_phase; the command's own override)
+    Setting("import.worklog.roles", dict, {}, "Worklog author → labor role, for issues with no role: label."),
+    Setting("import.worklog.phase", str, "",
+            "Phase (build | run | rework) of worklogs whose issue has no phase: label."),
 )
 ENGINES = ("python", "duckdb", "spark")  # engine/frame/stage.py BACKENDS
+# workspace settings that are an importer's options: kind → {setting: option}
+IMPORT_OPTIONS: dict[str, dict[str, str]] = {
+    "worklog": {"import.worklog.roles": "worklog_roles", "import.worklog.phase": "worklog_phase"},
+}
 
 LANGUAGES = ("en", "zh-CN")
 ENTRY_KEYS: dict[str, tuple[str, ...]] = {
@@ -69,7 +79,7 @@ ENTRY_KEYS: dict[str, tuple[str, ...]] = {
     "labor_rates": ("role", "currency", "low", "expected", "high", "source", "evidence", "owner"),
     # owned / reserved clusters; values and [capacity.amortized] checked by engine/capacity.py
     "capacity": ("id", "name", "nodes", "gpus_per_node", "from", "until", "currency", "source", "owner",
-                 "evidence", "rate", "unit", "effective", "amortized", "price_item", "note"),
+                 "evidence", "rate", "unit", "effective", "amortized", "price_item", "note", "cluster", "gpus"),
 }
 # sections whose keys their own module validates on attribution (unknown keys are errors there too)
 VALIDATED_BY = {"allocation": "engine/allocation.py"}
@@ -122,6 +132,18 @@ class Config:
             if b.id == batch_id:
                 return b
         raise NotFound(f"no batch {batch_id!r} in {self.path}", remedy="see `trainledger batch list`")
+
+    def import_options(self, kind: str, given: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The options of an import of ``kind``: the workspace's [import.<kind>] settings, with the
+        command's own ``given`` over them (roles merge per author; the command's win)."""
+        out: dict[str, Any] = {}
+        for setting, option in IMPORT_OPTIONS.get(kind, {}).items():
+            if self.settings[setting]:
+                out[option] = self.settings[setting]
+        given = dict(given or {})
+        if isinstance(out.get("worklog_roles"), dict) and isinstance(given.get("worklog_roles"), dict):
+            given["worklog_roles"] = {**out["worklog_roles"], **given["worklog_roles"]}
+        return {**out, **given}
 
     def labor_rate(self, role: str) -> LaborRate | None:
         return next((r for r in self.labor_rates if r.role == role), None)
@@ -222,11 +244,28 @@ def _check_settings(path: Path, settings: dict[str, Any]) -> None:
         hint = f" (did you mean {fixed}? / 是否想写 {fixed}？)" if fixed else ""
         raise fail("workspace.language", f"{lang!r} is not a report language{hint} / 不是可用的报告语言",
                    "write en or zh-CN / 请填写 en 或 zh-CN")
+    _check_worklog(path, settings)
     try:
         settings["sources.slurm.timezone"] = time_zone(settings["sources.slurm.timezone"])
     except ValueError as e:
         raise fail("sources.slurm.timezone", str(e),
                    "write an IANA name such as Asia/Shanghai or UTC / 请填写 IANA 时区名，如 Asia/Shanghai") from None
+
+
+def _check_worklog(path: Path, settings: dict[str, Any]) -> None:
+    """[import.worklog]: roles map authors to labor roles, phase is a labor phase (or empty)."""
+    roles = {r.value for r in LaborRole}
+    for person, role in settings["import.worklog.roles"].items():
+        if not isinstance(role, str) or role not in roles:
+            raise ConfigError(
+                f"{path}: import.worklog.roles.{person}: {role!r} is not a labor role"
+                f"{did_you_mean(str(role), roles)} / 不是人工角色",
+                remedy=f"use one of {', '.join(sorted(roles))}; {DOCS_REMEDY}")
+    phase, phases = settings["import.worklog.phase"], {p.value for p in LaborPhase}
+    if phase and phase not in phases:
+        raise ConfigError(f"{path}: import.worklog.phase: {phase!r} is not a labor phase"
+                          f"{did_you_mean(phase, phases)} / 不是人工阶段",
+                          remedy=f"use one of {', '.join(sorted(phases))}; {DOCS_REMEDY}")
 
 
 def _lookup(data: dict, dotted: str) -> tuple[bool, Any]:

@@ -160,20 +160,27 @@ def test_ties_break_as_the_python_engine_does(config):
 
 
 def test_uneven_split_and_oversubscription_match(config):
-    """8 GPUs on 3 nodes (Python weighs a 28-digit figure: those rows are split by node_split itself),
-    a node held beyond its 8 GPUs (a problem, the same on both), a sub-second period."""
+    """8 GPUs on 3 nodes (exact over the lcm of node counts), a pod's 0.25 of a GPU, a share with 16
+    decimals (more than the frame weighs: the rows it touches are split by node_split itself), a
+    node held beyond its 8 GPUs (a problem, the same on both), a sub-second period."""
     js = [job("1", start=at(0), end=at(60), gpus=8, nodes="n1,n2,n3", row=1),
           job("2", start=at(0), end=at(90), gpus=8, nodes="n2", row=2),
           job("3", start=at(0), end=at(90), gpus=4, nodes="n2", wckey="", row=3),
-          job("4", start=at(0.01), end=at(90), gpus=16, nodes="n4", row=4)]
+          job("4", start=at(0.01), end=at(90), gpus=16, nodes="n4", row=4),
+          job("5", start=at(5), end=at(50), gpus=1, nodes="n1", row=5) | {"gpu_share": "0.25"},
+          job("6", start=at(5), end=at(50), gpus=1, nodes="n5", row=6) | {"gpu_share": "0.3333333333333333"}]
     rows = (bill(at(0), amount="100.00", resource="n1"), bill(at(0), amount="100.00", resource="n2", row=2),
             bill(at(0), amount="9.99", resource="n3", row=3)
             | {"charge_period_end": at(0) + timedelta(seconds=1.5)},
-            bill(at(0), amount="50.00", resource="n4", row=4))
+            bill(at(0), amount="50.00", resource="n4", row=4), bill(at(0), amount="33.33", resource="n5", row=5))
     facts = Facts(jobs=tuple(js), bill_lines=rows)
+    ctx = context(facts, config, price_lookup, T0.date())
+    holdings = frame_stage.holdings_table(ctx.runs)
+    assert holdings.table.column("exact").to_pylist().count(False) >= 1  # job 6: the fallback path ran
     py, frame = both(facts, config, T0.date())
     same(py, frame)
     assert [p.detail["node"] for p in frame.problems if p.kind == "oversubscribed_node"] == ["n2", "n4"]
+    assert any(ln.run_id == "6" and ln.quantity for ln in frame.lines)
 
 
 def test_money_text_the_frame_cannot_read_is_refused(config):

@@ -6,6 +6,7 @@ for owner / purpose / retention; successive reports are successive snapshots."""
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 from datetime import date
 
@@ -31,13 +32,13 @@ def s3_report(tmp_path, day, lines, name="2026-11-02T01-00Z"):
     (root / "data").mkdir(parents=True, exist_ok=True)
     (root / name).mkdir(exist_ok=True)
     data = root / "data" / f"{name}.csv.gz"
-    data.write_bytes(gzip.compress("".join(lines).encode()))
+    data.write_bytes(gzip.compress("".join(lines).encode(), mtime=0))
     manifest = {
         "sourceBucket": "llm-ckpt", "destinationBucket": "arn:aws:s3:::inv",
         "version": "2016-11-30", "creationTimestamp": str(day), "fileFormat": "CSV",
         "fileSchema": S3_SCHEMA,
-        "files": [{"key": f"inv/llm-ckpt/cfg1/data/{name}.csv.gz", "size": 1,
-                   "MD5checksum": "x"}],
+        "files": [{"key": f"inv/llm-ckpt/cfg1/data/{name}.csv.gz", "size": data.stat().st_size,
+                   "MD5checksum": hashlib.md5(data.read_bytes()).hexdigest()}],
     }
     path = root / name / "manifest.json"
     path.write_text(json.dumps(manifest))
@@ -96,7 +97,8 @@ def test_oss_parquet_report(lake, tmp_path):
     m.write_text(json.dumps({
         "creationTimestamp": DAY1, "destinationBucket": "inv", "fileFormat": "Parquet",
         "fileSchema": "Bucket, Key, Size, StorageClass, LastModifiedDate",
-        "files": [{"key": "bucket/inv1/data/a.parquet", "size": 1, "MD5checksum": "x"}],
+        "files": [{"key": "bucket/inv1/data/a.parquet", "size": 1,
+                   "MD5checksum": hashlib.md5((d / "data" / "a.parquet").read_bytes()).hexdigest()}],
         "sourceBucket": "ds"}))
     res = run("inventory", m, lake,
               storage_prefixes=[{"prefix": "ds/processed/", "storage_class": "processed_data"}])

@@ -208,7 +208,7 @@ def test_attempts_settle_as_the_engine_settles(lake, write):
     assert dict(s.gpu_hours_by_final_state) == {"COMPLETED": Decimal("4.250000")}
     assert s.queue_seconds.count == 3 and s.queue_seconds.mean == pytest.approx((3600 + 1800 + 900) / 3)
     flags = {(x["job_id"], x["state"]): json.loads(x["flags"]) for x in rows}
-    assert flags[("7", "RUNNING")] == ["state 'running' is not in the mapping's [states]"]
+    assert flags[("7", "RUNNING")] == ["state 'running' is not in the mapping's state vocabulary (columns.state.map)"]
 
 
 def test_wrong_kind_gets_one_clear_error(lake):
@@ -244,10 +244,11 @@ def test_mapping_options_are_checked(lake, write, options, message):
 def test_bad_mappings(lake, write):
     path = write("log.csv", HELIOS)
     for text, message in [
-        ("[columns]\nid = 'job_id'\n", "no jobs field id"),
-        ("[columns]\njob_id = 'job_id'\nstart='start_time'\n", "numbers need an origin"),
-        ("colums = 1\n", "unknown key"),
-        ("table = 'occupancy'\n[columns]\njob_id='x'\n", "for table 'occupancy'"),
+        ("[columns]\nid = 'job_id'\n", "jobs has no field 'id'"),
+        ("[time]\nunit = 's'\n[columns]\njob_id = 'job_id'\nstart='start_time'\n", "numbers need an origin"),
+        ("[columns]\njob_id = 'job_id'\nstart='start_time'\n", "needs their time zone"),  # ISO by default
+        ("colums = 1\n", "colums: unknown key — did you mean columns?"),
+        ("table = 'occupancy'\n[columns]\nts='x'\n", "fills table occupancy, but `import jobs` fills jobs"),
     ]:
         m = write("m.toml", text)
         with pytest.raises(BadInput, match=message):

@@ -133,7 +133,7 @@ def test_cli_mapping_option(tmp_path):
     (tmp_path / "b.csv").write_text(BILL, encoding="utf-8")
     out = runner.invoke(cli, ["--workspace", str(ws), "import", "mapped_bills", str(tmp_path / "b.csv"),
                               "--mapping", str(tmp_path / "m.toml"), "--json"], catch_exceptions=False)
-    assert json.loads(out.output)["accepted"] == 2
+    assert json.loads(out.stdout)["accepted"] == 2  # (stderr: the old-format note on BILL_MAP)
 
 
 TZ = ZoneInfo("Asia/Shanghai")

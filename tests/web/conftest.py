@@ -27,3 +27,7 @@ def client(web_demo):
 
     with TestClient(create_app(web_demo)) as c:
         yield c
+
+
+# the roles workspace (distinctive labor rates) and its tokens: tests/web/roles_ws.py
+from tests.web.roles_ws import rates_ws, tokens  # noqa: E402, F401

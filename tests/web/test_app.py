@@ -135,7 +135,15 @@ def test_report_keeps_bases_apart(client):
     for c in m["conservation"]["by_currency"]:
         assert Decimal(c["billed_total"]) == Decimal(c["attributed"]) + Decimal(c["unattributed"])
     html = _html(client, "/report?lang=zh-CN")
-    assert "按口径汇总（不同口径不相加）" in html and "守恒校验" in html
+    assert "按口径与币种合计（各批次之和）" in html and "控制：账单 = 已归属 + 未归属" in html  # report/cross_render.py
+    assert 'id="fig-chart-spend-csa-sft-2026-11-a-billed-CNY"' in html  # spend against plan, with its numbers
+    cross = m["report"]  # report/cross.py's JSON contract, as `trainledger report --format json` prints it
+    assert [(c["currency"], c["billed_total"]) for c in cross["control"]] == \
+        [(c["currency"], c["billed_total"]) for c in m["conservation"]["by_currency"]]
+    early = _json(client, "/report?to=2026-11-05&by=batch")["report"]
+    assert early["scope"]["to"] == "2026-11-05" and early["periods"] == ["csa-sft-2026-11-a"]  # b starts 11-06
+    bad = client.get("/report?from=2026-13", headers={"Accept": "application/json"})
+    assert bad.status_code == 400 and "YYYY-MM" in bad.json()["error"]["remedy"]
 
 
 def test_status_page_is_the_review_view_models(client, web_demo):
@@ -214,19 +222,19 @@ def test_openapi_documents_every_routed_path(client):
     doc = _json(client, "/api/openapi.json")
     assert doc == OPENAPI
     assert set(doc["paths"]) == {"/batches", "/batches/{batch}", "/batches/{batch}/runs/{run}", "/lines/{line}",
-                                 "/sources/{import}/{row}", "/report", "/batches/{batch}/status"}
+                                 "/sources/{import}/{row}", "/report", "/batches/{batch}/status",
+                                 "/batches/{batch}/sheet.{fmt}"}
     for path, item in doc["paths"].items():
         names = {p["name"] for p in item["get"]["parameters"] if p["in"] == "path"}
         assert names == set(re.findall(r"{(\w+)}", path))
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1", "::1", "localhost", "127.0.0.2"])
-def test_loopback_binds(host):
-    check_host(host, allow_remote=False)
+def test_loopback_binds_without_tokens(host):
+    assert check_host(host, allow_remote=False) is False  # the local user is admin
 
 
-def test_other_hosts_are_refused_until_tokens_exist():
+def test_other_hosts_need_allow_remote_and_then_tokens():
     with pytest.raises(BadInput, match="not a loopback address"):
         check_host("0.0.0.0", allow_remote=False)
-    with pytest.raises(BadInput, match="needs tokens"):
-        check_host("192.168.1.5", allow_remote=True)
+    assert check_host("192.168.1.5", allow_remote=True) is True  # every request needs a token

@@ -11,12 +11,18 @@ are counted in ``incomplete`` and left out (a worker's missing time says nothing
 A job's workers are all the workers any row of it names. A (job, worker, iteration) imported
 twice counts once: the later import wins. The share is a ratio, so a step-time scale without
 offset (PAI's normalised 0–1000) gives the same share as seconds would.
+
+``barrier_shares(rows)`` is the same computation in exact decimals over lake rows, for the
+engine: the share of each job (rounded half-even to ``SHARE_QUANTUM`` once) becomes the compute
+state ``straggler_wait`` carved out of the run's effective time (engine/timeline.py).
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from decimal import ROUND_HALF_EVEN, Decimal
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -28,6 +34,7 @@ if TYPE_CHECKING:
     from trainledger.lake import Lake
 
 COLUMNS = ("job", "worker", "iteration", "step_time", "unit")
+SHARE_QUANTUM = Decimal("0.000001")  # the engine's straggler share, as the summary rounds it: exact decimal
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,3 +109,31 @@ def _one(t: pa.Table, job: str) -> StragglerSummary:
         share=round(waiting / worker_time, 6) if worker_time else None,
         slowest=tuple(sorted(slow.items(), key=lambda x: (-x[1], x[0]))[:3]),
     )  # fmt: skip
+
+
+def barrier_waiting(rows: Iterable[Mapping[str, Any]]) -> dict[str, tuple[Decimal, Decimal]]:
+    """job → (waiting, worker time), exact decimals in the rows' unit, from ``worker_steps`` rows
+    in import order (a later row of the same job, worker and iteration replaces an earlier one)."""
+    times: dict[str, dict[int, dict[str, Decimal]]] = {}
+    workers: dict[str, set[str]] = {}
+    for r in rows:
+        job, worker = str(r["job"]), str(r["worker"])
+        workers.setdefault(job, set()).add(worker)
+        times.setdefault(job, {}).setdefault(int(r["iteration"]), {})[worker] = Decimal(str(r["step_time"]))
+    out = {}
+    for job, by_iteration in times.items():
+        n = len(workers[job])
+        waiting = worker_time = Decimal(0)
+        for ts in by_iteration.values():
+            if len(ts) == n:
+                slowest = max(ts.values())
+                worker_time += n * slowest
+                waiting += n * slowest - sum(ts.values(), Decimal(0))
+        out[job] = (waiting, worker_time)
+    return out
+
+
+def barrier_shares(rows: Iterable[Mapping[str, Any]]) -> dict[str, Decimal]:
+    """job → waiting share of worker time (``SHARE_QUANTUM``), for jobs with a complete iteration."""
+    return {job: (w / t).quantize(SHARE_QUANTUM, ROUND_HALF_EVEN)
+            for job, (w, t) in barrier_waiting(rows).items() if t > 0}

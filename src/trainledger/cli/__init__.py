@@ -4,10 +4,12 @@
     lazy.py         LazyGroup: commands imported only when they run; global options on every command
     output.py       what a command prints besides its result: notes, grouped warnings (--quiet)
     ledger_cmds.py  init, import, attribute, batch list, audit
-    report_cmds.py  sheet
+    report_cmds.py  sheet, report
     demo_cmd.py     demo
     estimate.py     estimate, compare
     serve_cmd.py    serve (the read-only dashboard, trainledger/web)
+    storage_cmd.py  storage (storage bills beside the inventory estimate, workspace or one batch)
+    token_cmd.py    token create / list / revoke (API tokens of serve, ledger/tokens.py)
 
 **Adding a command** is one row in ``COMMANDS``: ``(name, "module:attribute", short help)``. The
 module is imported only when the command runs (``trainledger --help`` lists the names and the
@@ -51,12 +53,16 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("quarantine", "trainledger.cli.imports_cmds:quarantine",
      "Quarantined and flagged rows of the live imports, with reasons and remedies. / 隔离与带标记的行。"),
     ("sheet", "trainledger.cli.report_cmds:sheet", "Render one batch's cost sheet. / 输出训练批次成本底稿。"),
+    ("report", "trainledger.cli.report_cmds:report",
+     "Spend, shares, unattributed and plan vs actual across batches. / 跨批次成本报告。"),
     ("demo", "trainledger.cli.demo_cmd:demo",
      "Build a demo workspace end to end and print a summary. / 生成演示工作区并输出成本底稿。"),
     ("estimate", "trainledger.cli.estimate:estimate",
      "Estimate a training batch before it runs: P10 / P50 / P90 with every assumption."),
     ("compare", "trainledger.cli.estimate:compare",
      "Rent on demand vs reserved vs own hardware vs a platform or external service, N years."),
+    ("presets", "trainledger.cli.presets_cmd:presets",
+     "Built-in mappings for --preset; `presets NAME` prints one (a start for your own). / 内置映射预设。"),
     ("jobs", "trainledger.cli.scheduler_cmds:jobs", "Summary of imported scheduler jobs. / 已导入调度作业的汇总。"),
     ("occupancy", "trainledger.cli.scheduler_cmds:occupancy",
      "Idle capacity and waiting demand from occupancy series. / 占用序列：空闲容量与排队需求。"),
@@ -75,6 +81,10 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("export", "trainledger.cli.export_cmd:export",
      "Export the attribution, e.g. as FOCUS 1.3 allocation rows. / 导出归属结果（如 FOCUS 分摊行）。"),
     ("serve", "trainledger.cli.serve_cmd:serve", "Serve the read-only dashboard on loopback. / 在本机提供只读看板。"),
+    ("storage", "trainledger.cli.storage_cmd:storage",
+     "Storage bills against the inventory estimate, per month and bucket. / 存储账单与存储清单估算对账。"),
+    ("token", "trainledger.cli.token_cmd:token",
+     "API tokens for serve: create, list, revoke. / 看板访问令牌：创建、列出、吊销。"),
 )
 """name → "module:attribute" → short help. One row per command; the registry is this tuple."""
 

@@ -49,6 +49,8 @@ def run_demo(directory: Path, seed: int, echo=click.echo, *, db_url: str = "",
             write_xlsx(data, wsp.ledger.cost_lines(b.id), out_dir / f"{b.id}.xlsx")
             reports[b.id] = out_dir / f"{b.id}.md"
             _summary(data, echo)
+        _cross_report(wsp, out_dir, lang)
+        reports["report"] = out_dir / "report.md"
         for rec in result.conservation:
             a = {k: fmt.amount(rec[k], rec["currency"], exact=True)
                  for k in ("billed_total", "attributed", "unattributed", "difference")}
@@ -62,6 +64,17 @@ def run_demo(directory: Path, seed: int, echo=click.echo, *, db_url: str = "",
                  f" {a['total']} = attributed {a['attributed']} + unheld {a['unheld']};"
                  f" difference {a['difference']}")
     return reports
+
+
+def _cross_report(wsp, out_dir: Path, lang: str) -> None:
+    """reports/report.{md,html,json,xlsx}: the cross-batch report over every batch and date."""
+    from trainledger.report import cross, cross_render
+    from trainledger.report.cross_xlsx import write_xlsx as write_report
+
+    rep = cross.build(wsp, cross.Scope())
+    for kind in ("md", "json", "html"):
+        (out_dir / f"report.{kind}").write_text(cross_render.render(rep, kind, lang), encoding="utf-8")
+    write_report(rep, out_dir / "report.xlsx")
 
 
 def _check_reusable(directory: Path, seed: int, db_url: str, scenario: str = "rented") -> None:

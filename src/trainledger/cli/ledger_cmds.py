@@ -40,12 +40,19 @@ def init(ctx: click.Context, directory: str | None, db_url: str, currency: str) 
 @click.option("--currency", default=None, help="Currency for FOCUS files without BillingCurrency.")
 @click.option("--encoding", default=None,
               help="Text encoding when not UTF-8/UTF-16, e.g. gb18030 for Excel exports in Chinese.")
-@click.option("--preset", default=None, help="Built-in mapping (jobs, occupancy, steps), e.g. alibaba-openb-2023.")
+@click.option("--preset", default=None,
+              help="Built-in mapping (jobs, occupancy, steps, mapped_*), e.g. alibaba-openb-2023; a wrong name"
+                   " lists them.")
 @click.option("--mapping", default=None, type=click.Path(dir_okay=False),
-              help="A TOML mapping of the file's columns (jobs, occupancy, steps; mapped_* kinds also take a"
-                   " vendor preset name); see docs/formats.md.")
+              help="A TOML mapping of the file's columns (jobs, occupancy, steps, mapped_*); see docs/formats.md"
+                   " § Mappings.")
 @click.option("--set", "fixed", multiple=True, metavar="FIELD=VALUE",
               help="A field the file does not hold (mapped kinds), e.g. --set vc=vc6YE or --set job=job_1.")
+@click.option("--worklog-role", "worklog_role", multiple=True, metavar="AUTHOR=ROLE",
+              help="worklog: the labor role of an author's entries without a role: label (over [import.worklog]"
+                   " roles).")
+@click.option("--worklog-phase", default=None, metavar="PHASE",
+              help="worklog: the phase (build, run, rework) of entries without a phase: label.")
 @click.option("--replace", "replace_id", default=None, metavar="ID",
               help="Drop this import first (see `trainledger imports list`), e.g. one read with the wrong --tz.")
 @click.option("--reason", default="", help="Why the replaced import is dropped (kept in the audit log).")
@@ -54,6 +61,7 @@ def init(ctx: click.Context, directory: str | None, db_url: str, currency: str) 
 @click.pass_context
 def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | None, currency: str | None,
             encoding: str | None, preset: str | None, mapping: str | None, fixed: tuple[str, ...],
+            worklog_role: tuple[str, ...], worklog_phase: str | None,
             replace_id: str | None, reason: str, strict: bool, as_json: bool) -> None:
     """Import source files into the lake (idempotent). / 导入源数据（可重复执行）。
 
@@ -62,8 +70,14 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
     from trainledger.imports import quarantine_remedy
 
     options = {k: val for k, val in (("tz", tz), ("currency", currency), ("encoding", encoding),
-                                     ("preset", preset), ("mapping", mapping), ("set", list(fixed))) if val}
+                                     ("preset", preset), ("mapping", mapping), ("set", list(fixed)),
+                                     ("worklog_roles", _pairs("--worklog-role", worklog_role)),
+                                     ("worklog_phase", worklog_phase)) if val}
     check_options_apply(kind, options)
+    from trainledger.ingest.mapfile import legacy_notes
+
+    for line in legacy_notes(kind, options):
+        note(line, err=True)
     with open_ws(ctx) as wsp:
         results = wsp.import_files(kind, paths, options=options, replace=replace_id, reason=reason)
         held = {(r.kind, r.source_sha256): r for r in wsp.ledger.imports()}
@@ -103,6 +117,17 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
         ctx.exit(1)
 
 
+def _pairs(flag: str, items: tuple[str, ...]) -> dict[str, str]:
+    """``KEY=VALUE`` texts as a dict; anything else is a usage error."""
+    out = {}
+    for item in items:
+        k, sep, v = item.partition("=")
+        if not sep or not k.strip() or not v.strip():
+            raise click.BadParameter(f"{item!r} is not AUTHOR=ROLE / 应写作 作者=角色", param_hint=flag)
+        out[k.strip()] = v.strip()
+    return out
+
+
 def _first_reasons(qfile: str | None, n: int = 3) -> list[dict]:
     """The first ``n`` records of a quarantine file (row, reason, remedy)."""
     from trainledger.ingest.lakefs import read_jsonl
@@ -139,10 +164,14 @@ def _local_times(kind: str, options: dict) -> bool:
 @click.pass_context
 def attribute(ctx: click.Context, as_json: bool, engine: str | None) -> None:
     """Recompute every cost line from the lake and check conservation. / 重新归属并做守恒校验。"""
+    from trainledger.engine import storage_reconcile as sr
+
     with open_ws(ctx) as wsp:
         result = wsp.attribute(engine=engine)
-    if as_json:
-        click.echo(json.dumps(result.conservation))
+    storage = sr.view(result.storage_reconciliation)
+    if as_json:  # each currency's record also carries its storage bills beside the estimate (docs/ledger.md)
+        click.echo(json.dumps([rec | {"storage_reconciliation": sr.for_currency(storage, rec["currency"])}
+                               for rec in result.conservation]))
         return
     click.echo(f"{len(result.lines):,} cost lines from {len(result.runs):,} runs")
     for rec in result.conservation:
@@ -153,6 +182,10 @@ def attribute(ctx: click.Context, as_json: bool, engine: str | None) -> None:
         a = _amounts(rec)
         click.echo(f"  {rec['currency']} amortized (EffectiveCost): {a['billed_total']} = attributed"
                    f" {a['attributed']} + unattributed {a['unattributed']} (difference {a['difference']})")
+    from trainledger.report.storage_section import summary_lines
+
+    for line in summary_lines(storage, (ctx.obj or {}).get("lang") or "en"):  # two bases side by side
+        click.echo(f"  {line}")
     buckets = unattributed_by_reason(result.lines)
     if buckets:
         click.echo("  unattributed bucket / 未归属桶:")
@@ -171,6 +204,9 @@ def attribute(ctx: click.Context, as_json: bool, engine: str | None) -> None:
         grouped((p.kind, problems_i18n.message(p.as_dict(), lang)) for p in result.problems)
 
 
+FLAGS = {"worklog_roles": "worklog-role", "worklog_phase": "worklog-phase"}  # option → its flag
+
+
 def check_options_apply(kind: str, options: dict) -> None:
     """An option the importer of ``kind`` does not read is a usage error, never silently ignored."""
     from trainledger.ingest import IMPORTERS
@@ -180,8 +216,8 @@ def check_options_apply(kind: str, options: dict) -> None:
         if name not in reads:
             kinds = [imp.kind for imp in IMPORTERS if name in getattr(imp, "options_used", ())]
             raise click.BadOptionUsage(
-                name, f"--{name} does not apply to `import {kind}` (it is read by: {', '.join(kinds)});"
-                f" leave it out")
+                name, f"--{FLAGS.get(name, name)} does not apply to `import {kind}` (it is read by:"
+                f" {', '.join(kinds)}); leave it out")
 
 
 def _amounts(rec: dict) -> dict[str, str]:

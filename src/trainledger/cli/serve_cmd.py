@@ -1,4 +1,5 @@
-"""serve: the read-only web dashboard (trainledger/web) over one workspace."""
+"""serve: the read-only web dashboard (trainledger/web) over one workspace: loopback without tokens
+(the local user is admin), or ``--allow-remote`` / ``--require-token`` with bearer tokens."""
 
 from __future__ import annotations
 
@@ -8,16 +9,20 @@ from trainledger.cli.ledger_cmds import open_ws
 
 
 @click.command("serve")
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind: loopback only for now.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to bind; a non-loopback one needs --allow-remote.")
 @click.option("--port", default=8321, show_default=True, type=click.IntRange(0, 65535),
               help="TCP port (0: any free one).")
-@click.option("--allow-remote", is_flag=True, help="Bind a non-loopback address (needs tokens: not available yet).")
+@click.option("--allow-remote", is_flag=True,
+              help="Bind a non-loopback address; every request then needs a token (`trainledger token create`).")
+@click.option("--require-token", is_flag=True,
+              help="Require a token on loopback too (e.g. behind a reverse proxy on this machine).")
 @click.pass_context
-def serve(ctx: click.Context, host: str, port: int, allow_remote: bool) -> None:
+def serve(ctx: click.Context, host: str, port: int, allow_remote: bool, require_token: bool) -> None:
     """Serve the read-only dashboard on loopback. / 在本机提供只读看板。"""
     from trainledger.web.app import check_host
 
-    check_host(host, allow_remote=allow_remote)  # BadInput names the remedy (exit 2)
+    require_token = check_host(host, allow_remote=allow_remote) or require_token  # BadInput: exit 2
     try:
         import uvicorn
 
@@ -27,6 +32,12 @@ def serve(ctx: click.Context, host: str, port: int, allow_remote: bool) -> None:
                                " pip install 'trainledger[web]'") from e
     with open_ws(ctx) as wsp:  # a missing workspace fails here, before the server starts
         root, lang = wsp.config.root, ctx.obj.get("lang") or wsp.config.get("workspace.language")
+        if require_token:
+            from trainledger.ledger import tokens
+
+            if not tokens.any_active(wsp.ledger):
+                click.echo("note: no active token yet: every request will get 401; create one with"
+                           " `trainledger token create --role R` / 尚无有效令牌，所有请求都将返回 401", err=True)
     if port == 0:  # choose the free port here so the address printed is the one served
         import socket
 
@@ -34,8 +45,10 @@ def serve(ctx: click.Context, host: str, port: int, allow_remote: bool) -> None:
             s.bind((host, 0))
             port = s.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
-    click.echo(f"trainledger dashboard: http://{shown}:{port}/batches (read-only; Ctrl-C stops)")
-    uvicorn.run(create_app(root, default_lang=lang), host=host, port=port, log_level="warning")
+    who = "tokens required / 需要令牌" if require_token else "local user: admin / 本机用户：admin"
+    click.echo(f"trainledger dashboard: http://{shown}:{port}/batches (read-only; {who}; Ctrl-C stops)")
+    uvicorn.run(create_app(root, default_lang=lang, require_token=require_token), host=host, port=port,
+                log_level="warning")
 
 
 COMMANDS = (serve,)

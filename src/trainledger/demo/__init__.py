@@ -8,6 +8,7 @@ seed → byte-identical files.
     timeline.py   plays the plans: job times and progress events, consistent by construction
     slurm.py      sacct --parsable2 (job + step rows)            → data/sacct.txt
     bill.py       FOCUS 1.0 CSV in CNY, hourly per GPU node       → data/bill-focus.csv
+    storage_bill.py  the bill's OSS storage rows (per bucket and class, PUT requests)
     progress.py   training progress JSONL                         → data/progress.jsonl
     storage.py    OSS inventory CSV (checkpoints from the runs)   → data/storage-inventory.csv
     labor.py      timesheet, vendor invoices    → data/timesheet.csv, data/vendor-invoices.csv
@@ -65,7 +66,7 @@ def generate(out_dir: Path, seed: int = DEFAULT_SEED, scenario: str = "rented") 
         files.config: config.render_workspace(scenario),
         files.price_book: config.render_price_book(),
         files.slurm: slurm.render(jobs),
-        files.focus: bill.render(seed, scenario),
+        files.focus: bill.render(seed, scenario, jobs),
         files.progress: progress.render(jobs),
         files.storage: storage.render(jobs, seed),
         files.timesheet: labor.render_timesheet(),

@@ -6,7 +6,9 @@
 * a shared NAT gateway, daily, untagged (it must end unattributed);
 * an SLA credit for gpu-node-02's outage (negative, ChargeCategory ``Credit``);
 * one adjustment row whose ChargeCategory (``usage-adjust``) is not a FOCUS value: its money is
-  real, so the importer must accept it and flag it.
+  real, so the importer must accept it and flag it;
+* OSS storage per bucket and class, and the checkpoints' PUT requests (storage_bill.py), when
+  the runs are given: what the inventory estimate is reconciled against.
 
 Times are UTC (``2026-11-02T00:00:00Z``); nulls are the literal ``NULL``, as FOCUS exports
 write them.
@@ -156,11 +158,13 @@ def rows(seed: int) -> list[dict[str, str]]:
     return out
 
 
-def render(seed: int, scenario: str = "rented") -> str:
+def render(seed: int, scenario: str = "rented", jobs=None) -> str:
+    from trainledger.demo import storage_bill
     from trainledger.demo.owned import keep_bill_row
 
+    out = rows(seed) + (storage_bill.rows(jobs, seed, BASE, _z) if jobs is not None else [])
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
     w.writeheader()
-    w.writerows(r for r in rows(seed) if scenario != "owned" or keep_bill_row(r))
+    w.writerows(r for r in out if scenario != "owned" or keep_bill_row(r))
     return buf.getvalue()

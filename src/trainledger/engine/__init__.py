@@ -13,18 +13,23 @@ Data flow (``attribute``)::
                  ──► conservation.check (exact, per currency; a problem record when it fails;
                      the unattributed bucket by reason) and capacity.check (per capacity)
                  ──► allocation.allocate_views (declared policies; basis allocated, beside the direct cost)
+                 ──► storage_reconcile.cells (storage bills beside the inventory estimate, never summed)
 
-    runs.py         jobs → runs (one per allocation), progress matched by key and time
+    runs.py         jobs → runs (one per allocation, weighing their GPU-equivalents), progress matched
+                    by key and time, straggler shares from worker_steps
     compute.py      bill_stage (billed and, with commitments, amortized views) and queued_stage
-    capacity.py     capacity_stage: owned / reserved clusters at a rate card or amortised cost
+    capacity.py     capacity_stage: owned / reserved clusters (nodes, or a pool of a cluster's GPUs)
+                    at a rate card or amortised cost
     causes.py       failure causes on the failed attempt, retry chains, repeated causes
     tzcheck.py      whole-hour offsets between progress events and sacct windows
     allocation.py   declared policies spreading idle and shared cost (basis allocated: a view)
     focus_export.py the split as FOCUS 1.3 allocation rows (``trainledger export focus-allocation``)
     assets.py       storage_stage, labor_stage, external_stage
+    storage_reconcile.py  storage bill rows beside the inventory estimate per currency, month,
+                    bucket / prefix and batch; the difference split into its parts (a view)
     conservation.py the exact per-currency check, per view
     rules.py        attribution rules (exact / prefix / regex / template) and row tags
-    timeline.py     one run's allocation → compute-state segments
+    timeline.py     one run's allocation → compute-state segments (weighted: straggler_wait)
     context.py      Facts, Context, RunInfo, Problem, StageOutput, price lookups with staleness
     history.py      actual/effective ratios of finished batches (calibrates the estimator)
     frame/          the bill stage's split as Ibis expressions (DuckDB, Spark); tested against this one
@@ -41,7 +46,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 
-from trainledger.engine import capacity, conservation
+from trainledger.engine import capacity, conservation, storage_reconcile
 from trainledger.engine.allocation import allocate_views
 from trainledger.engine.assets import external_stage, labor_stage, storage_stage
 from trainledger.engine.capacity import capacity_stage
@@ -51,6 +56,7 @@ from trainledger.engine.context import Context, Facts, PriceLookup, Problem, Run
 from trainledger.engine.rules import matcher
 from trainledger.engine.runs import derive_runs
 from trainledger.model import Assumption, Basis, CostLine
+from trainledger.model.money import EXACT
 from trainledger.workspace import Config
 
 STAGES: tuple[Callable[[Facts, Context], StageOutput], ...] = (
@@ -73,14 +79,17 @@ class Attribution:
     conservation_amortized: list[dict] = field(default_factory=list)  # EffectiveCost view, with commitments
     conservation_capacity: list[dict] = field(default_factory=list)  # owned / reserved capacity, per capacity
     allocation: list[dict] = field(default_factory=list)  # allocation policies: pools spread (allocation.py)
+    storage_reconciliation: dict = field(default_factory=dict)  # storage bills vs estimate (storage_reconcile.py)
 
     def summary(self) -> dict:
         """What the ledger keeps beside the lines: conservation, problems, assumptions, run states."""
         states: dict[str, dict[str, str]] = {}
         for info in self.runs.values():
-            acc: dict[str, Decimal] = {}  # GPU-seconds, exact
+            acc: dict[str, Decimal] = {}  # GPU-seconds (GPU-equivalents × weight × seconds), exact
+            gpus = info.run.gpu_equivalents
             for seg in info.segments:
-                acc[str(seg.state)] = acc.get(str(seg.state), Decimal(0)) + seg.exact_seconds * info.run.gpus
+                held = EXACT.multiply(EXACT.multiply(seg.exact_seconds, gpus), seg.weight)
+                acc[str(seg.state)] = EXACT.add(acc.get(str(seg.state), Decimal(0)), held)
             states[info.run.id] = {k: str(Decimal(v) / 3600) for k, v in acc.items()}  # exact decimal text
         facts = [info.facts for info in self.runs.values() if info.facts is not None]
         return {
@@ -90,6 +99,7 @@ class Attribution:
             "conservation_amortized": self.conservation_amortized,
             "conservation_capacity": self.conservation_capacity,
             "allocation": self.allocation,
+            "storage_reconciliation": self.storage_reconciliation,
             "problems": [p.as_dict() for p in self.problems],
             "assumptions": [a.as_dict() for a in self.assumptions],
             "run_gpu_hours_by_state": states,
@@ -146,10 +156,12 @@ def attribute(facts: Facts, config: Config, price: PriceLookup, as_of: date, *,
     problems.extend(cap_problems)
     allocated, policies = allocate_views(lines, config.raw.get("allocation") or {}, str(config.path),
                                          tuple(b.id for b in config.batches))
+    storage = storage_reconcile.cells(facts, lines, as_of)  # billed beside estimate, never summed
     lines.extend(allocated)  # a view beside the direct cost: basis allocated, never cash
     return Attribution(runs=runs, lines=tuple(lines), problems=tuple(problems),
                        assumptions=tuple(assumptions.values()), conservation=records,
-                       conservation_amortized=amortized, conservation_capacity=owned, allocation=policies)
+                       conservation_amortized=amortized, conservation_capacity=owned, allocation=policies,
+                       storage_reconciliation=storage)
 
 
 __all__ = ["STAGES", "Attribution", "Facts", "attribute"]

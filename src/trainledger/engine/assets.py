@@ -45,6 +45,22 @@ def _day(value) -> date | None:
     return date.fromisoformat(str(value)[:10])
 
 
+def held_intervals(rows, as_of: date) -> dict[tuple[str, int], tuple[date, date]]:
+    """(source sha256, row) → (since, snapshot): the days an inventory row pays for — since the
+    object's previous snapshot, else since it was written, up to this snapshot (``since`` is
+    never after ``snapshot``; a row modified after its snapshot pays for nothing)."""
+    out: dict[tuple[str, int], tuple[date, date]] = {}
+    previous: dict[str, date] = {}
+    for row in sorted(rows, key=lambda r: (str(r["path"]), _day(r.get("snapshot_date")) or as_of)):
+        snap = _day(row.get("snapshot_date")) or as_of
+        path = str(row["path"])
+        written = _day(row.get("last_modified"))
+        since = max(d for d in (written or snap, previous.get(path, date.min)) if d is not None)
+        previous[path] = snap
+        out[(str(row["source_sha256"]), int(row["row"]))] = (min(since, snap), snap)
+    return out
+
+
 def storage_stage(facts: Facts, ctx: Context) -> StageOutput:
     """Each inventory row pays for the time since the object's previous snapshot (or since it was
     written), so an object listed in every monthly inventory is charged once per month, not
@@ -52,12 +68,12 @@ def storage_stage(facts: Facts, ctx: Context) -> StageOutput:
     lines, problems, assumptions = [], [], []
     priced: dict[tuple[str, date], object] = {}
     described: set[str] = set()
+    held = held_intervals(facts.storage_objects, ctx.as_of)
     rows = sorted(facts.storage_objects, key=lambda r: (str(r["path"]), _day(r.get("snapshot_date")) or ctx.as_of))
-    previous: dict[str, date] = {}
     for row in rows:
         tier = str(row.get("tier") or "standard")
         item = f"storage:{tier}"
-        snap = _day(row.get("snapshot_date")) or ctx.as_of
+        since, snap = held[(str(row["source_sha256"]), int(row["row"]))]
         if (item, snap) not in priced:
             priced[(item, snap)] = price = price_of(ctx, item, snap, "gb_month", problems)
             if price is None and item not in described:
@@ -74,9 +90,7 @@ def storage_stage(facts: Facts, ctx: Context) -> StageOutput:
                                     f" {written}, after its inventory date {snap}; it is not charged",
                                     {"path": path, "row": row["row"], "written": str(written),
                                      "snapshot": str(snap)}))
-        since = max(d for d in (written or snap, previous.get(path, date.min)) if d is not None)
-        previous[path] = snap
-        months = max(Decimal((snap - since).days), Decimal(0)) / DAYS_PER_MONTH
+        months = Decimal((snap - since).days) / DAYS_PER_MONTH
         gib_months = Decimal(int(row["size_bytes"])) / GIB * months
         batch_id, rule = _batch(ctx, "storage", row, problems)
         cur = price.currency if price else ctx.config.get("workspace.currency")

@@ -12,6 +12,11 @@ docs/workspace.md) with either
   ``depreciation_years``, power (kW per node × price per kWh), hosting per node-month and
   operations staff per year for the whole cluster → a cost per GPU-hour; basis ``amortized``.
 
+A **pool** (``cluster = NAME`` and ``gpus = N`` instead of ``nodes`` / ``gpus_per_node``) is a
+cluster whose jobs name no node — a Kubernetes pod list or a trace without placements: its N GPUs
+are one pseudo-node ``pool:NAME`` that every run of that cluster without nodes holds, by its
+GPU-equivalents (a pod with 0.46 of a GPU weighs 0.46). A pool takes a rate or a price item.
+
 The capacity's cost for its period (``from`` → ``until``, clipped to the attribution's cutoff) is
 ``price per GPU-hour × gpus_per_node × nodes × hours``, exact. It is split per node and day like a
 bill row (``compute.node_split``): by GPU-seconds to the runs that held the node, each in its
@@ -29,7 +34,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
@@ -42,6 +47,7 @@ from trainledger.model.money import check_currency, minor_quantum
 from trainledger.workspace import ENTRY_KEYS
 
 PRICE_QUANTUM = Decimal("0.0001")
+POOL = "pool:"  # the pseudo-node of a pool capacity
 HOURS_PER_YEAR, HOURS_PER_MONTH = Decimal(8760), Decimal(730)
 KEYS = set(ENTRY_KEYS["capacity"])  # declared once, in workspace.py
 AMORTIZED_KEYS = {"purchase_price_per_node", "depreciation_years", "power_kw_per_node", "power_price_per_kwh",
@@ -65,6 +71,7 @@ class Capacity:
     inputs: tuple[tuple[str, str], ...] = ()  # amortized inputs, for the drawer
     effective: date | None = None
     price_item: str = ""  # a dated price-book entry, looked up per day (then price_per_gpu_hour is unused)
+    pool: str = ""  # a pool: the cluster whose runs without nodes hold it (nodes = ("pool:<cluster>",))
 
 
 def _aware(value: Any, what: str) -> datetime:
@@ -106,10 +113,17 @@ def parse(entries: list[dict], where: str) -> tuple[Capacity, ...]:
             unknown = set(d) - KEYS
             if unknown:
                 raise ValueError(f"unknown key(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(KEYS))}")
-            nodes = tuple(str(n) for n in d["nodes"])
-            gpus = int(d["gpus_per_node"])
+            pool = str(d.get("cluster") or "")
+            if pool:
+                if "nodes" in d or "gpus_per_node" in d or "amortized" in d:
+                    raise ValueError("a pool (cluster = ...) takes gpus = N and a rate or price_item, not nodes,"
+                                     " gpus_per_node or [capacity.amortized]")
+                nodes, gpus = (f"{POOL}{pool}",), int(d["gpus"])
+            else:
+                nodes = tuple(str(n) for n in d["nodes"])
+                gpus = int(d["gpus_per_node"])
             if not nodes or gpus <= 0:
-                raise ValueError("needs nodes and gpus_per_node > 0")
+                raise ValueError("needs nodes and gpus_per_node > 0 (or cluster and gpus > 0)")
             for n in nodes:
                 if n in seen_nodes:
                     raise ValueError(f"node {n} is already in capacity {seen_nodes[n]}")
@@ -148,7 +162,7 @@ def parse(entries: list[dict], where: str) -> tuple[Capacity, ...]:
                 id=str(d["id"]), nodes=nodes, gpus_per_node=gpus, start=start, end=end,
                 currency=check_currency(d["currency"]), price_per_gpu_hour=price, basis=basis, evidence=evidence,
                 source=str(d.get("source") or ("price book" if "price_item" in d else d["source"])),
-                owner=str(d.get("owner", "")), price_item=str(d.get("price_item", "")),
+                owner=str(d.get("owner", "")), price_item=str(d.get("price_item", "")), pool=pool,
                 sha256=hashlib.sha256(text.encode()).hexdigest(), inputs=inputs,
                 effective=eff if isinstance(eff, date) else (date.fromisoformat(str(eff)) if eff else None)))
         except KeyError as exc:
@@ -207,12 +221,21 @@ def capacity_rows(cap: Capacity, cutoff: datetime | None):
                                  "charge_category": "Usage", "service_category": "Compute"}
 
 
+def pooled(runs, caps) -> dict:
+    """``runs`` with every run of a pool's cluster that names no node placed on the pool."""
+    pools = {cap.pool: cap.nodes for cap in caps if cap.pool}
+    if not pools:
+        return dict(runs)
+    return {k: replace(info, nodes=pools[info.cluster]) if not info.nodes and info.cluster in pools else info
+            for k, info in runs.items()}
+
+
 def capacity_stage(facts: Facts, ctx: Context) -> StageOutput:
     """Every owned or reserved capacity's cost for its period, split like a bill."""
     caps = capacities(ctx)
     if not caps:
         return StageOutput()
-    idx = _index(ctx.runs)
+    idx = _index(pooled(ctx.runs, caps))
     lines: list[CostLine] = []
     problems: list[Problem] = []
     assumptions = []

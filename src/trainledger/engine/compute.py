@@ -3,7 +3,8 @@
 A FOCUS row is attributed, in this order:
 1. by a ``focus`` rule (e.g. a ``batch`` tag) — the whole amount, basis billed;
 2. when its resource is a cluster node: split by GPU-seconds between the run segments on that node
-   in the charge period (each segment keeps its compute state) and the remainder no job held
+   in the charge period (each segment keeps its compute state; a run counts its GPU-equivalents —
+   a pod holding 0.25 of a GPU weighs a quarter of one, exactly) and the remainder no job held
    (``gpus_per_node`` × period − used), which goes to the unattributed bucket as
    ``capacity_unheld`` (basis ``allocated_idle``: idle capacity's cash);
 3. unused commitment (``CommitmentDiscountStatus = Unused``) → unattributed, reserved_unused;
@@ -22,9 +23,10 @@ Unattributed lines say why as ``"<reason>: <detail>"`` (``conservation.reason_of
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from decimal import Decimal
 
@@ -33,6 +35,7 @@ from trainledger.engine.rules import NO_RULE
 from trainledger.engine.timeline import exact_seconds
 from trainledger.model import AmountRange, Basis, CostLine, Evidence, Provenance, allocate
 from trainledger.model.evidence import weakest
+from trainledger.model.money import EXACT, exact_sum
 from trainledger.model.vocab import ComputeState
 
 HOUR = 3600
@@ -61,23 +64,33 @@ def _hours(a: datetime, b: datetime):
         t += timedelta(hours=1)
 
 
-def gpus_on_node(info: RunInfo) -> Decimal:
-    """GPUs a run holds on each of its nodes: sacct -X has no per-node split, so an even one."""
-    return Decimal(info.run.gpus) / len(info.nodes)
+@dataclass(frozen=True)
+class Holdings:
+    """Who holds which node when: (node, hour) → [(run, segment, weight per second)]. A run's
+    weight per second on one of its nodes is its GPU-equivalents × the segment's weight × ``scale``
+    / its node count (sacct -X has no per-node split: an even one), with ``scale`` the lcm of the
+    runs' node counts — an exact decimal, so no split rounds a share of a GPU."""
+
+    by_hour: dict[tuple[str, datetime], list[tuple[RunInfo, object, Decimal]]]
+    scale: int  # GPU-seconds = weight / scale
 
 
-def _index(runs: dict[str, RunInfo]) -> dict[tuple[str, datetime], list[tuple[RunInfo, object, Decimal]]]:
-    """(node, hour) → [(run, segment, gpus on that node)]."""
+def holds_gpus(info: RunInfo) -> bool:
+    return bool(info.nodes) and info.run.gpu_equivalents > 0
+
+
+def _index(runs) -> Holdings:
+    held = [info for info in runs.values() if holds_gpus(info)]
+    scale = math.lcm(1, *(len(info.nodes) for info in held))
     idx: dict[tuple[str, datetime], list] = defaultdict(list)
-    for info in runs.values():
-        if not info.nodes or not info.run.gpus:
-            continue
-        per_node = gpus_on_node(info)
+    for info in held:
+        per_node = EXACT.multiply(info.run.gpu_equivalents, Decimal(scale // len(info.nodes)))
         for seg in info.segments:
+            w = EXACT.multiply(per_node, seg.weight)
             for h in _hours(seg.start, seg.end):
                 for node in info.nodes:
-                    idx[(node, h)].append((info, seg, per_node))
-    return idx
+                    idx[(node, h)].append((info, seg, w))
+    return Holdings(idx, scale)
 
 
 def _line(row, amount: Decimal, basis, rule: str, **kw) -> CostLine:
@@ -103,7 +116,7 @@ def bill_stage(facts: Facts, ctx: Context) -> StageOutput:
     (EffectiveCost). The two views are two bases: they are never added together."""
     lines: list[CostLine] = []
     problems: list[Problem] = []
-    nodes = {n for r in ctx.runs.values() if r.run.gpus for n in r.nodes}  # GPU nodes only
+    nodes = {n for r in ctx.runs.values() if holds_gpus(r) for n in r.nodes}  # GPU nodes only
     idx = _index(ctx.runs)
     slots = Decimal(ctx.config.get("cluster.gpus_per_node"))
     views = (("billed_cost", Basis.BILLED),) + ((("effective_cost", Basis.AMORTIZED),)
@@ -176,28 +189,29 @@ def node_split(row, node, idx, slots, problems, *, basis=Basis.BILLED, idle_basi
     capacity's amortized or rate-card cost); ``money_evidence`` is the evidence of the amount."""
     p0, p1 = row["charge_period_start"], row["charge_period_end"]
     period = exact_seconds(p0, p1)
+    scale = idx.scale
     pieces: dict[tuple[str, str], tuple[RunInfo, str, Decimal]] = {}
     seen = set()
     for h in _hours(p0, p1):
-        for info, seg, per_node in idx.get((node, h), ()):
+        for info, seg, per_second in idx.by_hour.get((node, h), ()):
             if (id(seg), node) in seen:
                 continue
             seen.add((id(seg), node))
             a, b = max(seg.start, p0), min(seg.end, p1)
             if a >= b:
                 continue
-            w = per_node * exact_seconds(a, b)
+            w = EXACT.multiply(per_second, exact_seconds(a, b))  # GPU-seconds × scale, exact
             key = (info.run.id, seg.state)
             prev = pieces.get(key)
-            pieces[key] = (info, seg.state, w + (prev[2] if prev else 0))
-    used = sum((p[2] for p in pieces.values()), Decimal(0))
-    idle = slots * period - used
+            pieces[key] = (info, seg.state, EXACT.add(w, prev[2]) if prev else w)
+    used = exact_sum(p[2] for p in pieces.values())
+    idle = EXACT.subtract(EXACT.multiply(slots * scale, period), used)
     if idle < 0:
-        problems.append(Problem("oversubscribed_node", f"{node} {p0.isoformat()}: jobs hold"
-                                f" {(used / period).quantize(Decimal('0.01'))}"
+        held = (used / scale / period).quantize(Decimal("0.01"))
+        problems.append(Problem("oversubscribed_node", f"{node} {p0.isoformat()}: jobs hold {held}"
                                 f" GPUs but the node has {slots}",
                                 {"node": node, "row": row["row"], "at": p0.isoformat(),
-                                 "held": str((used / period).quantize(Decimal("0.01"))), "slots": slots}))
+                                 "held": str(held), "slots": slots}))
         idle = Decimal(0)
     keys = sorted(pieces)
     weights = [pieces[k][2] for k in keys] + [idle]
@@ -217,12 +231,13 @@ def node_split(row, node, idx, slots, problems, *, basis=Basis.BILLED, idle_basi
                 kw = {"run_id": info.run.id, "reason": f"job_without_batch: job {info.run.source_job}"}
             ev = weakest(money_evidence, Evidence.ASSUMED if state == ComputeState.UNCLASSIFIED else Evidence.MEASURED)
             out.append(_line(row, share, basis, f"gpu_seconds_on_node/{info.rule}", category="compute",
-                             detail=money_only or str(state), quantity=None if money_only else w / HOUR,
+                             detail=money_only or str(state), quantity=None if money_only else w / scale / HOUR,
                              unit="" if money_only else "gpu_hour", evidence=ev, source_kind=source_kind, **kw))
         if shares[-1] != 0:
             out.append(_line(row, shares[-1], idle_basis, "gpu_seconds_on_node/unheld", category="compute",
                              detail=money_only or ComputeState.CAPACITY_UNHELD,
-                             quantity=None if money_only else idle / HOUR, unit="" if money_only else "gpu_hour",
+                             quantity=None if money_only else idle / scale / HOUR,
+                             unit="" if money_only else "gpu_hour",
                              reason=f"capacity_unheld: node {node}", source_kind=source_kind,
                              evidence=weakest(money_evidence, Evidence.MEASURED)))
         return out
@@ -245,7 +260,7 @@ def queued_stage(facts: Facts, ctx: Context) -> StageOutput:
         j_start = info.run.started_at or info.run.ended_at
         if info.eligible is None or j_start is None or j_start <= info.eligible:
             continue
-        gpu_h = exact_seconds(info.eligible, j_start) * info.run.gpus / HOUR
+        gpu_h = exact_seconds(info.eligible, j_start) * info.run.gpu_equivalents / HOUR
         if gpu_h == 0:
             continue
         rng = (AmountRange(gpu_h * price.low, gpu_h * price.price, gpu_h * price.high, currency)

@@ -11,7 +11,8 @@ from trainledger.engine.rules import Matcher
 from trainledger.model import Assumption, CostLine, PriceEntry, Run
 from trainledger.workspace import Config
 
-TABLES = ("jobs", "bill_lines", "progress_events", "storage_objects", "labor_entries", "external_services")
+TABLES = ("jobs", "bill_lines", "progress_events", "storage_objects", "labor_entries", "external_services",
+          "worker_steps")
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,7 @@ class Facts:
     storage_objects: tuple[Mapping, ...] = ()
     labor_entries: tuple[Mapping, ...] = ()
     external_services: tuple[Mapping, ...] = ()
+    worker_steps: tuple[Mapping, ...] = ()  # per-worker iteration times (straggler_wait, engine/runs.py)
     imports: tuple[Mapping, ...] = ()  # the lake's import log: path, kind, sha256, options (tz…)
 
     @classmethod
@@ -55,6 +57,7 @@ class RunInfo:
     row: int
     eligible: datetime | None = None
     facts: Any = None  # causes.RunFacts: what explaining the run's cause needs
+    cluster: str = ""  # the scheduler's cluster name (a pool capacity holds its runs without nodes)
 
 
 PriceLookup = Callable[[str, date, str], PriceEntry | None]  # (item, on, unit wanted)

@@ -1,10 +1,18 @@
-"""Runs from scheduler jobs: batch (by rule), reason and cause (from tags), and compute states."""
+"""Runs from scheduler jobs: batch (by rule), reason and cause (from tags), and compute states.
+
+A run holds its GPU-equivalents (``jobs.gpu_share``: a pod's 0.25 of a GPU, MIG or time-sliced
+shares; else its whole ``gpus``). Per-worker step times (``worker_steps``) logged under the job's
+id, its cluster-qualified key or its run tag give the run's barrier-waiting share
+(``analysis.stragglers.barrier_shares``), carved out of its effective time as ``straggler_wait``.
+"""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from datetime import timedelta
+from decimal import Decimal
 
+from trainledger.analysis.stragglers import barrier_shares
 from trainledger.engine import tzcheck
 from trainledger.engine.causes import VERSION_TAGS, RunFacts
 from trainledger.engine.context import Context, Facts, Problem, RunInfo
@@ -92,6 +100,7 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
     jobs = latest_job_rows(facts.jobs)
     by_id = {str(j["job_id"]): j for j in jobs}
     stale = timedelta(minutes=ctx.config.get("cluster.stale_gap_minutes"))
+    waiting = barrier_shares(facts.worker_steps) if facts.worker_steps else {}
     out: dict[str, RunInfo] = {}
     used: dict[str, str] = {}
     samples: list[tzcheck.Sample] = []
@@ -123,11 +132,19 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
         own = events.get(str(j["job_id"]), ())
         if own and start is not None and end is not None:
             samples.append(tzcheck.Sample(j["source_sha256"], start, end, tuple(e["ts"] for e in own)))
+        share = next((waiting[k] for k in (str(j["job_id"]), job_id, str(tags.get("run") or ""))
+                      if k in waiting), None)
         segments = classify(start, end, str(j.get("state", "")), run_events,
-                            after_preemption=after_preemption, stale_gap=stale)
+                            after_preemption=after_preemption, stale_gap=stale, straggler_share=share)
+        if share and not any(seg.state == "straggler_wait" for seg in segments) and start is not None:
+            problems.append(Problem("straggler_share_unused", f"job {job_id}: per-worker step times say its workers"
+                                    f" wait {share} of their time at the iteration barrier, but no progress event"
+                                    " marks effective time to carve it from; import its progress events",
+                                    {"job_id": job_id, "share": str(share)}))
         run = Run(id=run_id, batch_id=batch_id or "", reason=reason, cause=cause, source_job=job_id,
                   state=str(j.get("state", "")), submitted_at=j.get("submit"), started_at=j.get("start"),
-                  ended_at=j.get("end"), gpus=int(j.get("gpus") or 0))
+                  ended_at=j.get("end"), gpus=int(j.get("gpus") or 0),
+                  gpu_share=None if j.get("gpu_share") is None else Decimal(str(j["gpu_share"])))
         nodes = tuple(n for n in str(j.get("nodes") or "").split(",") if n and n != "None assigned")
         when = j.get("start") or j.get("submit") or j.get("end")
         rf = RunFacts(run_id=run_id, batch_id=batch_id, job=job_id, state=run.state.split(" ")[0].upper(),
@@ -136,8 +153,9 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
                       versions=tuple(str(tags.get(k) or "") for k in VERSION_TAGS))
         out[job_id] = RunInfo(run=run, batch_id=batch_id, rule=rule, nodes=nodes, segments=tuple(segments),
                               source_sha256=j["source_sha256"], row=int(j["row"]),
-                              eligible=j.get("eligible") or j.get("submit"), facts=rf)
-        if nodes and run.gpus % len(nodes):
+                              eligible=j.get("eligible") or j.get("submit"), facts=rf,
+                              cluster=str(j.get("cluster") or ""))
+        if nodes and run.gpu_share is None and run.gpus % len(nodes):
             problems.append(Problem("uneven_gpu_split", f"job {job_id}: {run.gpus} GPUs on {len(nodes)} nodes do not"
                                     " divide evenly; its node-hours are split as if they did",
                                     {"job_id": job_id, "gpus": run.gpus, "nodes": len(nodes)}))

@@ -15,8 +15,14 @@ The boundary is approximate by design (the seed: 不能仅凭设备利用率判�
 
 Overlapping windows resolve by priority (checkpoint, data_stall, hook windows > hang gap > base state).
 
-``STRAGGLER_HOOK``: synchronous waiting on stragglers is measured from per-worker step times by a
-separate analysis; it enters here as ``classify(..., extra_layers=[(state, start, end), ...])``.
+``STRAGGLER_HOOK``: synchronous waiting on stragglers (``analysis.stragglers``, from per-worker
+step times) is not a window: every iteration ends with the faster workers waiting at the barrier
+for the slowest, so a share ``s`` of the worker time of every effective moment is waiting.
+``classify(..., straggler_share=s)`` splits each **effective** segment into two segments over the
+same window, ``effective`` with ``weight`` 1 − s and **straggler_wait** with ``weight`` s (a
+segment's weight is the share of the run's GPUs in that state over its window; 1 elsewhere), so
+the GPU-seconds of the two sum exactly to the effective time they came from. Windows another
+analysis found come in through ``extra_layers=[(state, start, end), ...]``.
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ from decimal import Decimal
 
 from trainledger.model.vocab import ComputeState as S
 
-STRAGGLER_HOOK = "extra_layers"  # the classify() parameter straggler windows come in through
+STRAGGLER_HOOK = "straggler_share"  # the classify() parameter the barrier-waiting share comes in through
 FAILED_STATES = frozenset({"FAILED", "NODE_FAIL", "TIMEOUT", "OUT_OF_MEMORY", "PREEMPTED", "BOOT_FAIL",
                            "DEADLINE"})
 
@@ -39,6 +45,7 @@ class Segment:
     state: S
     start: datetime
     end: datetime
+    weight: Decimal = Decimal(1)  # the share of the run's GPUs in this state over [start, end)
 
     @property
     def seconds(self) -> float:
@@ -101,12 +108,15 @@ def classify(
     after_preemption: bool = False,
     stale_gap: timedelta = timedelta(minutes=15),
     extra_layers: Iterable[tuple[S, datetime, datetime]] = (),
+    straggler_share: Decimal | None = None,
 ) -> list[Segment]:
-    """Segments covering [start, end) exactly, in time order. Empty when the job never ran.
+    """Segments covering [start, end) exactly, in time order (weights sum to 1 at every instant).
+    Empty when the job never ran.
 
-    ``extra_layers`` is ``STRAGGLER_HOOK``: windows (state, start, end) another analysis found —
-    e.g. synchronous waiting on stragglers from per-worker step times — laid over the effective
-    span with the priority of checkpoint and data_stall. The timeline never guesses them."""
+    ``extra_layers``: windows (state, start, end) another analysis found, laid over the effective
+    span with the priority of checkpoint and data_stall. ``straggler_share`` (``STRAGGLER_HOOK``,
+    0 ≤ s ≤ 1): the measured share of worker time spent waiting at the iteration barrier, carved
+    out of every effective segment. The timeline never guesses either."""
     if start is None or end is None or end <= start:
         return []
     window = (start, end)
@@ -155,4 +165,21 @@ def classify(
             layers.append((3, S.CHECKPOINT, *span))
         elif e["event"] == "data_wait":
             layers.append((3, S.DATA_STALL, *span))
-    return _flatten(window, layers)
+    return carve_straggler_wait(_flatten(window, layers), straggler_share)
+
+
+def carve_straggler_wait(segments: list[Segment], share: Decimal | None) -> list[Segment]:
+    """Each effective segment as effective (weight 1 − share) and straggler_wait (weight share)."""
+    if not share:
+        return segments
+    if not Decimal(0) <= share <= 1:
+        raise ValueError(f"straggler share {share} is not between 0 and 1")
+    out: list[Segment] = []
+    for seg in segments:
+        if seg.state is S.EFFECTIVE:
+            if share < 1:
+                out.append(Segment(S.EFFECTIVE, seg.start, seg.end, seg.weight * (1 - share)))
+            out.append(Segment(S.STRAGGLER_WAIT, seg.start, seg.end, seg.weight * share))
+        else:
+            out.append(seg)
+    return out

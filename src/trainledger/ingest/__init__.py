@@ -19,7 +19,8 @@
     timesheet.py  time entries CSV → labor_entries
     progress.py   training progress JSONL → progress_events
     invoice.py    vendor invoices CSV → external_services
-    mapping.py    job-side TOML mappings (presets/*.toml): columns → fields, times, states
+    mapfile.py    the one TOML mapping format and its loader (--preset / --mapping, presets/*.toml)
+    mapping.py    the job tables' side of a mapping: columns → fields, times, state vocabulary
     tabular.py    MappedImporter: a CSV read through a mapping (header check, --set constants)
     mapped.py     any job table CSV through a mapping → jobs (presets: openb pods, Helios/Acme)
     occupancy.py  running / pending / idle GPUs or nodes over time → occupancy (helios, philly)
@@ -28,17 +29,18 @@
     s3inv.py      S3 / OSS inventory reports (manifest.json + data files) → storage_objects
     worklog.py    Jira-style worklog CSV → labor_entries
     mlflow.py     an MLflow file-store run (meta.yaml, metrics/, tags/, params/) → progress_events
-    vendor_mapping.py  the vendor-file TOML mapping format and vendor spellings (times, ranges, tags)
+    vendor_mapping.py  the other tables' side of a mapping, and vendor spellings (times, ranges, tags)
     remap.py      MappedImporter: a native importer behind a mapping — the Chinese cloud bills
                   (aliyun, huawei, volcengine), W&B histories and the mapped_* kinds
-    vendor_presets/  the built-in vendor mappings (TOML): Chinese cloud bills, W&B
+    presets/      the built-in mappings (TOML, one format): job traces, occupancy, steps, Chinese
+                  cloud bills, W&B
 
 Options (``import_files(..., options=...)``): ``tz`` (slurm, required), ``currency`` (focus and
 invoice default), ``storage_prefixes`` ((prefix, storage class) pairs), ``import_date``
 (storage snapshot date default), ``timesheet_batch_column`` (default ``batch``), ``encoding``
 (text files; default: UTF-8 with or without BOM, or UTF-16 with BOM — e.g. ``gb18030`` for
-Excel exports on Chinese Windows), ``preset`` / ``mapping`` (jobs, occupancy, steps: the TOML
-mapping of the file's columns; mapped_* kinds: a TOML file or a vendor preset name),
+Excel exports on Chinese Windows), ``preset`` / ``mapping`` (jobs, occupancy, steps and the mapped_*
+kinds: a built-in mapping's name / a TOML mapping file, ``mapfile.py``),
 ``worklog_roles`` / ``worklog_phase`` (worklog), ``set`` (``FIELD=VALUE`` texts: fields the file does not hold;
 for k8s ``cluster`` and ``gpu_replicas``). The options that change what rows become are part of an
 import's identity: the same file imported again with the same ones is not read again.
@@ -83,7 +85,7 @@ IMPORTERS: tuple[Importer, ...] = (
     OccupancyImporter(),
     StepsImporter(),
     KubeImporter(),
-    # native Chinese cloud bills: FOCUS's bill table through a preset mapping (vendor_presets/*.toml)
+    # native Chinese cloud bills: FOCUS's bill table through a preset mapping (presets/*.toml)
     MappedImporter("aliyun", FocusImporter(), "an Alibaba Cloud split-item bill (分账账单)",
                    "aliyun-split-bill"),
     MappedImporter("huawei", FocusImporter(), "a Huawei Cloud resource detail bill (资源详单)",

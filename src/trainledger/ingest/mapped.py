@@ -1,14 +1,15 @@
 """``jobs``: any scheduler's job table (CSV) through a mapping → table ``jobs``.
 
-The mapping (``--preset NAME`` or ``--mapping FILE``; see ``mapping.py``) names the source column
+The mapping (``--preset NAME`` or ``--mapping FILE``; the format of ``mapfile.py``) names the source column
 of each job field. Fields: ``job_id`` (needed), ``cluster``, ``job_name``, ``account``,
 ``wckey``, ``comment``, ``user``, ``submit``, ``eligible``, ``start``, ``end``, ``state``,
 ``exit_code``, ``gpus`` (whole devices), ``gpu_share`` (GPU-equivalents, decimal) or
 ``gpu_milli`` (thousandths of each GPU: share = gpus × milli / 1000), ``gpu_type``, ``nodes``,
 ``restarts``, and two checks: ``duration`` (seconds; gives End when it is missing, else must
 equal End − Start) and ``queue`` (seconds; must equal Start − Submit). ``[tags]`` columns become
-the row's tags, which attribution rules read as ``tags.<name>``; ``[states]`` maps the source's
-words to states (a word it does not list is kept upper-cased and flagged). Rows land in the same
+the row's tags, which attribution rules read as ``tags.<name>``; the state column's ``map`` gives
+the source's words their states (case-insensitive; a word it does not list is kept upper-cased
+and flagged). Rows land in the same
 table as sacct's, so the engine and ``trainledger jobs`` read both the same way. A job that never
 started (no Start) is kept, with its waiting (Submit to End, when End is known).
 """
@@ -78,11 +79,11 @@ class MappedJobsImporter(MappedImporter):
             if values.get(k) is None:
                 values[k] = v
         raw_state = values.get("state")
-        state = m.states.get(raw_state, None) if raw_state is not None else "UNKNOWN"
+        state = m.state_of(raw_state) if raw_state is not None else "UNKNOWN"
         if state is None:
             state = str(raw_state).upper()
             if m.states:
-                flags.append(f"state {raw_state!r} is not in the mapping's [states]")
+                flags.append(f"state {raw_state!r} is not in the mapping's state vocabulary (columns.state.map)")
         submit, start, end = values.get("submit"), values.get("start"), values.get("end")
         duration, queue = values.get("duration"), values.get("queue")
         if duration is not None and start is not None:

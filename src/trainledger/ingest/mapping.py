@@ -1,33 +1,18 @@
-"""Declarative mappings: a TOML file that says how a CSV-like table becomes lake rows.
+"""The job tables' side of the one mapping format (``mapfile.py``): jobs, occupancy, worker_steps.
 
-A mapping names, for one target table, which source column feeds each field, how its times
-are written (numbers from an origin, or ISO text local to a time zone), which source words
-mean which state, and constants. Built-in mappings (*presets*) live in ``presets/*.toml``;
-``load_mapping`` reads either. The importers that use mappings (``mapped.py``,
-``occupancy.py``, ``steps.py``) turn a ``Mapping`` into ``Column``s.
-
-    name = "slurm-trace"                      # what the user passes to --preset
-    table = "jobs"                            # jobs | occupancy | worker_steps
-    description = "…"
-    signature = ["job_id", "gpu_num"]         # header names the file must have
-    nulls = ["", "None"]                      # texts that mean "no value"
-    [time]  unit = "s"  origin = "…Z"         # numbers: unit s | ms | us | min from origin
-            format = "iso"  tz = "…"           # or ISO text; a naive one is local to tz / --tz
-    [columns]  field = "source column"
-    [constants]  field = "value"
-    [tags]  name = "source column"            # attribution fields (rules read tags.<name>)
-    [states]  "source word" = "STATE"
+``load_mapping`` reads ``--preset NAME`` / ``--mapping FILE`` through ``mapfile.load`` and gives
+the ``Mapping`` that ``tabular.py`` turns into ``Column``s: each field's source headers (the
+first the file has), the state vocabulary, ``[tags]``, constants, and how times are written
+(numbers of a unit from an origin, or ISO text local to ``[time] zone`` — without one, to the
+import's ``--tz``). ``Settings`` is what the mapped importers' ``configure`` returns;
+``mapped_time`` reads one time as the mapping writes it.
 """
 
 from __future__ import annotations
 
-import hashlib
-import tomllib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal, InvalidOperation
-from importlib import resources
-from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -35,13 +20,11 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from trainledger.errors import BadInput
 from trainledger.ingest.base import Context, Flagged
 from trainledger.ingest.convert import localize, parse_datetime
+from trainledger.ingest.mapfile import JOB_TABLES, UNITS, MappingFile, load, presets
 
-UNITS = MappingProxyType({"s": 1_000_000, "ms": 1_000, "us": 1, "min": 60_000_000})
-TABLE_NAMES = ("jobs", "occupancy", "worker_steps")
-KEYS = frozenset(
-    {"name", "table", "description", "signature", "nulls", "time", "columns", "constants",
-     "tags", "states", "notes", "unit", "interval_s"}
-)  # fmt: skip
+TABLE_NAMES = JOB_TABLES
+TIME_FIELDS = frozenset({"submit", "eligible", "start", "end", "ts"})  # what mapped_time reads
+__all__ = ["UNITS", "Mapping", "Settings", "load_mapping", "mapped_time", "overrides", "presets", "settings"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,11 +32,11 @@ class Mapping:
     name: str
     table: str
     description: str
-    columns: MappingProxyType[str, str]
+    columns: MappingProxyType[str, tuple[str, ...]]  # field → its source headers (the first present)
     constants: MappingProxyType[str, str] = field(default_factory=lambda: MappingProxyType({}))
     tags: MappingProxyType[str, str] = field(default_factory=lambda: MappingProxyType({}))
-    states: MappingProxyType[str, str] = field(default_factory=lambda: MappingProxyType({}))
-    signature: tuple[str, ...] = ()
+    states: MappingProxyType[str, str] = field(default_factory=lambda: MappingProxyType({}))  # casefolded
+    signature: tuple[tuple[str, ...], ...] = ()  # header groups the file must have (one of each)
     nulls: frozenset[str] = frozenset({""})
     time_format: str = "number"  # number | iso
     time_unit: str = "s"
@@ -63,125 +46,50 @@ class Mapping:
     interval_s: int | None = None  # occupancy: seconds each sample stands for
     digest: str = ""  # sha256 of the mapping's text: part of an import's identity
     source: str = ""  # "preset NAME" or the mapping file's path
+    legacy: tuple[str, ...] = ()  # how to rewrite the old-format keys the file used
+
+    @property
+    def has_times(self) -> bool:
+        return bool(set(self.columns) & TIME_FIELDS)
 
     @property
     def needs_tz(self) -> bool:
-        return self.time_format == "iso" and self.tz is None
+        return self.time_format == "iso" and self.tz is None and self.has_times
+
+    def state_of(self, word: str) -> str | None:
+        """The state the mapping's vocabulary gives ``word`` (case-insensitive), or None."""
+        return self.states.get(word.casefold())
 
 
-def presets(table: str | None = None) -> dict[str, str]:
-    """name → TOML text of every built-in mapping (of ``table``, if given)."""
-    out = {}
-    for f in sorted(resources.files("trainledger.ingest.presets").iterdir(), key=lambda f: f.name):
-        if f.name.endswith(".toml"):
-            text = f.read_text(encoding="utf-8")
-            if table is None or tomllib.loads(text).get("table") == table:
-                out[f.name[:-5]] = text
-    return out
+def job_mapping(m: MappingFile) -> Mapping:
+    state = m.column("state")
+    words = state.values if state is not None and state.values else {}
+    return Mapping(
+        name=m.name,
+        table=m.table,
+        description=m.description,
+        columns=MappingProxyType({c.name: c.sources for c in m.columns}),
+        constants=MappingProxyType({k: str(v) for k, v in m.constants.items()}),
+        tags=m.tags,
+        states=MappingProxyType({k.casefold(): v for k, v in words.items()}),
+        signature=m.signature,
+        nulls=m.nulls if m.nulls is not None else frozenset({""}),
+        time_format=m.time.format,
+        time_unit=m.time.unit,
+        origin=m.time.origin,
+        tz=m.time.zone,
+        unit=m.unit,
+        interval_s=m.interval_s,
+        digest=m.digest,
+        source=m.where,
+        legacy=m.legacy,
+    )
 
 
 def load_mapping(options: Any, table: str) -> Mapping:
     """The mapping an import's options name: ``preset`` (built-in) or ``mapping`` (a file)."""
-    preset, path = options.get("preset"), options.get("mapping")
-    known = presets(table)
-    names = ", ".join(known) or "none"
-    if preset and path:
-        raise BadInput("give --preset or --mapping, not both", remedy="drop one of them")
-    if preset:
-        if preset not in known:
-            raise BadInput(f"no preset {preset!r} for table {table}", remedy=f"use one of {names}")
-        return parse_mapping(known[preset], f"preset {preset}", table)
-    if path:
-        p = Path(str(path))
-        if not p.is_file():
-            raise BadInput("no such mapping file", path=str(p), remedy="check the --mapping path")
-        return parse_mapping(p.read_text(encoding="utf-8"), str(p), table)
-    raise BadInput(
-        f"this import needs a mapping: the columns of a {table} table differ by source",
-        remedy=f"pass --preset NAME ({names}) or --mapping FILE (see docs/formats.md)",
-    )
-
-
-def _table(doc: dict, key: str, where: str) -> MappingProxyType[str, str]:
-    value = doc.get(key, {})
-    if not isinstance(value, dict) or not all(
-        isinstance(k, str) and isinstance(v, str | int) for k, v in value.items()
-    ):
-        raise BadInput(f"[{key}] must map names to texts", path=where, remedy="fix the mapping")
-    return MappingProxyType({k: str(v) for k, v in value.items()})
-
-
-def parse_mapping(text: str, where: str, table: str) -> Mapping:
-    remedy = "fix the mapping (see docs/formats.md, 'Mappings')"
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise BadInput(f"not TOML: {e}", path=where, remedy=remedy) from None
-    unknown = sorted(set(doc) - KEYS)
-    if unknown:
-        raise BadInput(f"unknown key(s) {', '.join(unknown)}", path=where, remedy=remedy)
-    if doc.get("table", table) != table:
-        raise BadInput(
-            f"this mapping is for table {doc.get('table')!r}, not {table}",
-            path=where,
-            remedy="use a mapping written for this import kind",
-        )
-    time = doc.get("time", {})
-    if not isinstance(time, dict):
-        raise BadInput("[time] must be a table", path=where, remedy=remedy)
-    fmt = str(time.get("format", "number"))
-    unit = str(time.get("unit", "s"))
-    if fmt not in ("number", "iso") or unit not in UNITS:
-        raise BadInput(
-            f"[time] format {fmt!r} / unit {unit!r}: format is number or iso, unit one of "
-            f"{', '.join(UNITS)}",
-            path=where,
-            remedy=remedy,
-        )
-    origin = None
-    if "origin" in time:
-        try:
-            origin = parse_datetime(str(time["origin"]))
-        except ValueError as e:
-            raise BadInput(f"[time] origin: {e}", path=where, remedy=remedy) from None
-        if origin.tzinfo is None:
-            raise BadInput("[time] origin needs a UTC offset", path=where, remedy="end it with Z")
-        origin = origin.astimezone(UTC)
-    if fmt == "number" and origin is None and _has_times(doc):
-        raise BadInput("[time] numbers need an origin", path=where, remedy="add origin = '…Z'")
-    tz = time.get("tz")
-    if tz is not None:
-        check_tz(str(tz))
-    columns = _table(doc, "columns", where)
-    if not columns:
-        raise BadInput("[columns] is empty", path=where, remedy=remedy)
-    sig = doc.get("signature", list(columns.values()))
-    nulls = doc.get("nulls", [""])
-    interval = doc.get("interval_s")
-    return Mapping(
-        name=str(doc.get("name", Path(where).stem)),
-        table=table,
-        description=str(doc.get("description", "")),
-        columns=columns,
-        constants=_table(doc, "constants", where),
-        tags=_table(doc, "tags", where),
-        states=_table(doc, "states", where),
-        signature=tuple(str(s) for s in sig),
-        nulls=frozenset(str(n) for n in nulls),
-        time_format=fmt,
-        time_unit=unit,
-        origin=origin,
-        tz=str(tz) if tz is not None else None,
-        unit=str(doc["unit"]) if "unit" in doc else None,
-        interval_s=int(interval) if interval is not None else None,
-        digest=hashlib.sha256(text.encode()).hexdigest(),
-        source=where,
-    )
-
-
-def _has_times(doc: dict) -> bool:
-    cols = doc.get("columns", {})
-    return isinstance(cols, dict) and bool({"submit", "eligible", "start", "end", "ts"} & set(cols))
+    kind = {"worker_steps": "steps"}.get(table, table)
+    return job_mapping(load(options, (table,), kind))
 
 
 def check_tz(name: str) -> ZoneInfo:
@@ -219,12 +127,12 @@ def settings(options: Any, table: str) -> Settings:
     m = load_mapping(options, table)
     fixed = MappingProxyType(overrides(options.get("set")))
     tz = None
-    if m.time_format == "iso":
+    if m.time_format == "iso" and m.has_times:
         name = m.tz or options.get("tz")
         if not name:
             raise BadInput(
                 f"mapping {m.name} reads times without an offset: the import needs their time zone",
-                remedy="pass --tz ZONE (e.g. Asia/Shanghai), or set [time] tz in the mapping",
+                remedy="pass --tz ZONE (e.g. Asia/Shanghai), or set [time] zone in the mapping",
             )
         tz = check_tz(str(name))
     return Settings(m, tz, fixed)

@@ -4,8 +4,8 @@ The mapping (``vendor_mapping.py``) renames the file's headers onto the native i
 rewrites vendor spellings; the native importer then validates and normalises each row as it
 would its own format, so a mapped file keeps every guarantee of the native one. A preset
 (a vendor's bill, a tracker's export) is an importer with a fixed mapping and its own kind; the
-``mapped-*`` kinds take the user's mapping from ``options["mapping"]`` (a TOML file or a preset
-name).
+``mapped_*`` kinds take the user's mapping from ``options["preset"]`` (a built-in name) or
+``options["mapping"]`` (a TOML file, or a preset name).
 """
 
 from __future__ import annotations
@@ -19,17 +19,16 @@ from pathlib import Path
 from types import MethodType
 from typing import Any
 
-from trainledger.errors import BadInput
 from trainledger.ingest.base import Column, Context, Record, dumps
 from trainledger.ingest.delimited import DelimitedImporter, read_delimited
+from trainledger.ingest.mapfile import load
 from trainledger.ingest.text import Head, first_bad_byte, sniff
 from trainledger.ingest.vendor_mapping import (
-    MAPPING_REMEDY,
     Spec,
-    load_spec,
     month_start,
     next_month,
     period_of,
+    spec_of,
     transform,
 )
 
@@ -75,25 +74,14 @@ class MappedImporter:
         self.generic = preset is None  # identifies any table: never offered for another kind
         self.claims = not self.generic  # (the registry's name for it: claims no file for itself)
         # the options the CLI lets through: the native importer's, and the user's mapping
-        self.options_used = tuple(getattr(base, "options_used", ())) + (("mapping",) if self.generic else ())
+        self.options_used = tuple(getattr(base, "options_used", ())) + (("preset", "mapping") if self.generic else ())
 
     # -- settings ---------------------------------------------------------------------------
 
     def spec_for(self, options: Mapping[str, Any]) -> Spec:
-        ref = self.preset or options.get("mapping")
-        if not ref:
-            raise BadInput(
-                f"`import {self.kind}` needs a mapping",
-                remedy=f"pass --mapping FILE.toml (or a preset name); {MAPPING_REMEDY}",
-            )
-        spec = load_spec(ref)
-        if spec.table != self.table:
-            raise BadInput(
-                f"mapping {spec.name} fills {spec.table}, but `import {self.kind}` fills "
-                f"{self.table}",
-                remedy="use the import kind of the mapping's table",
-            )
-        return spec
+        """The mapping: the kind's own preset, else the user's ``--preset`` / ``--mapping``."""
+        chosen = {"preset": self.preset} if self.preset else options
+        return spec_of(load(chosen, (self.table,), self.kind))
 
     def configure(self, options: Mapping[str, Any]) -> MappedSettings:
         spec = self.spec_for(options)
@@ -165,7 +153,7 @@ class MappedImporter:
         return self._signature(head, path)
 
     def _signature(self, head: Head, path: Path) -> bool | str:
-        spec = load_spec(self.preset)  # presets are small files; read when asked
+        spec = self.spec_for({})  # presets are small files; read when asked
         names = head.json_keys if head.json_keys is not None else head.header
         if spec.encoding and any("\ufffd" in n for n in names):
             names = _header_as(path, spec.encoding, head.delimiter or ",") or names

@@ -9,7 +9,6 @@ virtual clusters or two jobs with the same numbers are never taken for duplicate
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, ClassVar
@@ -21,6 +20,7 @@ from trainledger.ingest.delimited import DelimitedImporter, reading_options
 from trainledger.ingest.keys import canon_number, canon_time_local, content_key
 from trainledger.ingest.mapping import Settings, presets, settings
 from trainledger.ingest.text import Head, sniff
+from trainledger.names import did_you_mean
 
 TIME_REMEDY = {"number": "write the time as a plain number of {unit} from the origin",
                "iso": "write the time as ISO 8601, e.g. 2026-01-01 08:00:00"}  # fmt: skip
@@ -93,7 +93,8 @@ class MappedImporter(DelimitedImporter):
             return cached[1]
         unknown = sorted(set(m.columns) - self.fields)
         if unknown:
-            raise BadInput(f"mapping {m.name}: no {self.mapping_table} field {', '.join(unknown)}",
+            raise BadInput(f"mapping {m.name}: no {self.mapping_table} field {', '.join(unknown)}"
+                           f"{did_you_mean(unknown[0], self.fields)}",
                            path=m.source, remedy=f"map columns to {', '.join(sorted(self.fields))}")  # fmt: skip
         given = set(m.columns) | set(m.constants) | set(cfg.overrides)
         missing = [f for f in self.needed if f not in given]
@@ -101,15 +102,15 @@ class MappedImporter(DelimitedImporter):
             raise BadInput(f"mapping {m.name} gives no {', '.join(missing)}", path=m.source,
                            remedy=f'add {missing[0]} = "…" under [columns] or [constants]')  # fmt: skip
         cols = []
-        signed = {x.casefold() for x in m.signature}
-        for name, source in m.columns.items():
+        signed = {x.casefold() for group in m.signature for x in group}
+        for name, sources in m.columns.items():
             canon, remedy = None, self.remedies.get(name)
             if name in self.time_fields:
                 canon = canon_number if m.time_format == "number" else canon_time_local
                 remedy = TIME_REMEDY[m.time_format].format(unit=m.time_unit)
             # a column outside the signature may be missing from a file: its field is then null
-            required = name in self.needed or source.casefold() in signed
-            cols.append(col(name, source, convert=self.converters.get(name, stripped), required=required,
+            required = name in self.needed or any(s.casefold() in signed for s in sources)
+            cols.append(col(name, *sources, convert=self.converters.get(name, stripped), required=required,
                             needed=name in self.needed, canon=canon, remedy=remedy))  # fmt: skip
         cols += [col(f"tag:{t}", s, convert=stripped) for t, s in m.tags.items()]
         layout = tuple(cols)
@@ -121,9 +122,10 @@ class MappedImporter(DelimitedImporter):
         m = cfg.mapping
         head = sniff(path)
         if head.container == "text" and head.header:
-            missing = [s for s in m.signature if not head.has(s)]
+            missing = [" or ".join(g) for g in m.signature if not any(head.has(s) for s in g)]
             if missing:
-                fits = [n for n, t in presets(self.mapping_table).items() if n != m.name and _fits(t, head)]
+                known = presets((self.mapping_table,))
+                fits = [n for n, p in known.items() if n != m.name and _fits(p.signature, head)]
                 raise BadInput(
                     f"its header has no {', '.join(missing)} column: it is not the layout of "
                     f"{m.source}; it has {head.describe()}",
@@ -139,6 +141,5 @@ class MappedImporter(DelimitedImporter):
             yield rec
 
 
-def _fits(text: str, head: Head) -> bool:
-    sig = tomllib.loads(text).get("signature", [])
-    return bool(sig) and head.has(*sig)
+def _fits(signature: tuple[tuple[str, ...], ...], head: Head) -> bool:
+    return bool(signature) and all(any(head.has(s) for s in g) for g in signature)

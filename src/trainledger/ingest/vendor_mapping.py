@@ -1,68 +1,41 @@
-"""Declarative mappings: any CSV / Parquet / JSONL table read through a native importer.
+"""The other tables' side of the one mapping format (``mapfile.py``): a file read through a
+native importer (focus, storage, timesheet, progress) — and the vendor spellings it rewrites.
 
-A mapping (TOML, or a built-in preset) says which of a file's columns feed which lake column of
-one target table, and how to read vendor spellings (Beijing times, ``GMT+08:00``, a month
-``2026-11``, ``key:k value:v`` tags, Chinese vocabulary) into the native importer's input. The
-row then goes through that importer's own ``validate`` and ``normalise``, so a mapped file keeps
-every guarantee of the native one (quarantine, flags, duplicates, counts)::
+``spec_of`` turns a loaded ``MappingFile`` of table ``bill_lines``, ``storage_objects``,
+``labor_entries`` or ``progress_events`` into the ``Spec`` that ``remap.py`` reads with: which of
+a file's headers feed which lake column, and how to read vendor spellings (Beijing times,
+``GMT+08:00``, a month ``2026-11``, ``key:k value:v`` tags, Chinese vocabulary) into the native
+importer's input. The row then goes through that importer's own ``validate`` and ``normalise``,
+so a mapped file keeps every guarantee of the native one (quarantine, flags, duplicates, counts)::
 
     file ─► read (header by name) ─► rename + transform (this module) ─► native validate /
             normalise (focus, storage, timesheet, progress) ─► notes of the mapping ─► lake
 
-Format (``docs/formats.md`` § Mapped files)::
-
-    name = "my-bill"                 # names the mapping in the import's identity
-    table = "bill_lines"             # bill_lines | storage_objects | labor_entries | progress_events
-    timezone = "Asia/Shanghai"       # times without an offset are local to it (default UTC)
-    encoding = "gb18030"             # used when the file is not UTF-8 (default: none, ask)
-    signature = [["应付金额", "PretaxAmount"]]   # header groups that identify the format
-    [columns]
-    billed_cost = ["应付金额", "PretaxAmount"]   # the first header the file has feeds it
-    charge_period_start = { from = ["开始时间"], type = "time" }
-    service_category = { from = ["产品Code"], map = { ecs = "Compute" }, unmapped = "null" }
-    [constants]
-    provider = "Alibaba Cloud"       # used when no column gives a value
-    [period]                         # bill_lines: a charge period from a day, month or range
-    day = ["账单日期"]                 # [day, day + 1 day) in ``timezone``
-    month = ["账期"]                   # [month, next month)
-    range = ["消费时间"]               # "START - END" in one cell
-    [finalised]                      # the vendor's bill for month M is final on day/hour of M+1
-    day = 4
-    hour = 12
-    [[notes]]                        # evidence notes put on rows
-    text = "..."
-    when = "decimals_over"           # always | decimals_over (with column, places)
-    column = "billed_cost"
-    places = 2
-
-Types: ``text`` (default), ``decimal`` (``scale`` multiplies exactly), ``time`` (ISO, ``/``
-dates, ``GMT+08:00``; naive → ``timezone``), ``epoch_s``, ``epoch_ms`` (from 1970, or from the
-column's ``origin``, an ISO time with offset: a trace's relative times), ``date``, ``tags``
-(JSON, ``key:k value:v;...``, ``k=v;...`` or ``k:v;...`` → a JSON object).
+Column types: ``text`` (default), ``decimal`` (``scale`` multiplies exactly), ``time`` (ISO,
+``/`` dates, ``GMT+08:00``; naive → ``[time] zone``, default UTC; or, with a ``unit`` on the column
+or ``[time] format = "number"``, a number of that unit from the origin — rounded to the
+microsecond), ``date``, ``tags`` (JSON, ``key:k value:v;...``, ``k=v;...`` or ``k:v;...`` → a
+JSON object).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
-from trainledger.errors import BadInput
 from trainledger.ingest.base import dumps
 from trainledger.ingest.convert import decimal_plain
+from trainledger.ingest.mapfile import UNITS, MappingFile, load
 
-TYPES = frozenset({"text", "decimal", "time", "epoch_s", "epoch_ms", "date", "tags"})
-MAPPING_REMEDY = "see docs/formats.md § Mapped files for the mapping format"
-PRESET_DIR = Path(__file__).parent / "vendor_presets"
+MAPPING_REMEDY = "see docs/formats.md § Mappings for the mapping format"
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +50,8 @@ class Field:
     unmapped: str = "keep"  # keep | null
     constant: Any = None
     fallback: tuple[str, ...] = ()  # headers read, in order, when the value is empty
-    origin: datetime | None = None  # epoch_s / epoch_ms: counted from this instant, not 1970
+    origin: datetime | None = None  # epoch: counted from this instant
+    unit: str | None = None  # epoch: a number of this unit (s, ms, us, min)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,127 +76,47 @@ class Spec:
     finalised: tuple[int, int] | None = None
     notes: tuple[Note, ...] = ()
     run_from_path: str | None = None  # a regex with a ``run`` group, for the run of a tracker
+    legacy: tuple[str, ...] = ()  # how to rewrite the old-format keys the mapping used
 
     @property
     def tz(self) -> ZoneInfo:
         return ZoneInfo(self.timezone)
 
 
-def _names(value: Any, where: str) -> tuple[str, ...]:
-    if isinstance(value, str):
-        return (value,)
-    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
-        return tuple(value)
-    raise BadInput(f"mapping: {where} must be a header name or a list of them", remedy=MAPPING_REMEDY)
-
-
-def parse_spec(data: Mapping[str, Any], text: str, origin: str) -> Spec:
-    """A Spec from TOML data; every mistake is a BadInput naming the key."""
-    from trainledger.ingest.schemas import TABLES
-
-    table = data.get("table")
-    if table not in TARGETS:
-        raise BadInput(
-            f"mapping {origin}: table {table!r} is not one of {', '.join(TARGETS)}",
-            remedy=MAPPING_REMEDY,
-        )
-    names = set(TABLES[table].names)
+def spec_of(m: MappingFile) -> Spec:
+    """The reading Spec of a mapping of one of the native importers' tables."""
     fields: dict[str, Field] = {}
-    for name, spec in (data.get("columns") or {}).items():
-        if name not in names:
-            raise BadInput(
-                f"mapping {origin}: {table} has no column {name!r}",
-                remedy=f"map onto one of {', '.join(sorted(names))}",
-            )
-        if not isinstance(spec, dict):
-            spec = {"from": spec}
-        kind = spec.get("type", "text")
-        if kind not in TYPES:
-            raise BadInput(f"mapping {origin}: column {name}: unknown type {kind!r}",
-                           remedy=f"use one of {', '.join(sorted(TYPES))}")
-        try:
-            scale = Decimal(str(spec["scale"])) if "scale" in spec else None
-        except InvalidOperation:
-            raise BadInput(f"mapping {origin}: column {name}: scale is not a number",
-                           remedy=MAPPING_REMEDY) from None
-        values = spec.get("map")
-        fields[name] = Field(
-            name,
-            _names(spec.get("from"), f"columns.{name}.from"),
-            kind,
-            scale,
-            MappingProxyType({str(k).casefold(): str(v) for k, v in values.items()}) if values else None,
-            str(spec.get("unmapped", "keep")),
-            fallback=_names(spec["fallback"], f"columns.{name}.fallback") if "fallback" in spec else (),
-            origin=_origin(spec.get("origin"), origin, name),
+    for c in m.columns:
+        kind, unit, origin = c.type, None, None
+        if c.type == "time" and (c.unit or m.time.format == "number"):
+            kind, unit, origin = "epoch", c.unit or m.time.unit, c.origin or m.time.origin
+        fields[c.name] = Field(
+            c.name, c.sources, kind, c.scale,
+            MappingProxyType({k.casefold(): v for k, v in c.values.items()}) if c.values else None,
+            c.unmapped, fallback=c.fallback, origin=origin, unit=unit,
         )
-    for name, value in (data.get("constants") or {}).items():
-        if name not in names:
-            raise BadInput(f"mapping {origin}: constant for unknown column {name!r}",
-                           remedy=f"use one of {', '.join(sorted(names))}")
+    for name, value in m.constants.items():
         fields[name] = replace(fields.get(name) or Field(name), constant=value)
-    tz = str(data.get("timezone") or "UTC")
-    try:
-        ZoneInfo(tz)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise BadInput(f"mapping {origin}: unknown time zone {tz!r}", remedy="e.g. Asia/Shanghai") from None
-    period = {k: _names(v, f"period.{k}") for k, v in (data.get("period") or {}).items()}
-    if set(period) - {"day", "month", "range"}:
-        raise BadInput(f"mapping {origin}: period keys are day, month and range", remedy=MAPPING_REMEDY)
-    fin = data.get("finalised")
-    notes = tuple(
-        Note(str(n["text"]), str(n.get("when", "always")), str(n.get("column", "")),
-             int(n.get("places", 2)))
-        for n in data.get("notes") or ()
-    )
     return Spec(
-        name=str(data.get("name") or origin),
-        table=table,
-        description=str(data.get("description") or f"a table mapped by {origin}"),
-        digest=hashlib.sha256(text.encode()).hexdigest()[:16],
+        name=m.name,
+        table=m.table,
+        description=m.description or f"a table mapped by {Path(m.where).name}",
+        digest=m.digest[:16],
         fields=tuple(fields.values()),
-        signature=tuple(_names(g, "signature") for g in data.get("signature") or ()),
-        timezone=tz,
-        encoding=data.get("encoding"),
-        period=MappingProxyType(period),
-        finalised=(int(fin.get("day", 1)), int(fin.get("hour", 0))) if fin else None,
-        notes=notes,
-        run_from_path=data.get("run_from_path"),
+        signature=m.signature,
+        timezone=m.time.zone or "UTC",
+        encoding=m.encoding,
+        period=m.period,
+        finalised=m.finalised,
+        notes=tuple(Note(n.text, n.when, n.column, n.places) for n in m.notes),
+        run_from_path=m.run_from_path,
+        legacy=m.legacy,
     )
 
 
-def _origin(value: Any, origin: str, name: str) -> datetime | None:
-    """A trace's time origin (``2020-04-01T00:00:00+08:00``): offsets count from it."""
-    if value is None:
-        return None
-    try:
-        dt = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
-    except ValueError:
-        raise BadInput(f"mapping {origin}: column {name}: origin {value!r} is not an ISO time",
-                       remedy="e.g. origin = 2020-04-01T00:00:00+08:00") from None
-    if dt.tzinfo is None:
-        raise BadInput(f"mapping {origin}: column {name}: origin {value!r} has no UTC offset",
-                       remedy="write the origin with its offset, e.g. +08:00") from None
-    return dt.astimezone(UTC)
-
-
-def load_spec(ref: str | Path) -> Spec:
-    """A mapping from a TOML file, or a built-in preset by name (``presets/NAME.toml``)."""
-    path = Path(ref)
-    if not path.is_file():
-        preset = PRESET_DIR / f"{ref}.toml"
-        if not preset.is_file():
-            known = ", ".join(sorted(p.stem for p in PRESET_DIR.glob("*.toml")))
-            raise BadInput(f"no mapping file or preset {str(ref)!r}",
-                           remedy=f"give a TOML file, or one of the presets: {known}")
-        path = preset
-    text = path.read_text(encoding="utf-8")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise BadInput(f"mapping {path.name} is not TOML: {e}", path=str(path),
-                       remedy=MAPPING_REMEDY) from None
-    return parse_spec(data, text, path.name)
+def load_spec(ref: str | Path, kind: str = "mapped") -> Spec:
+    """A mapping from a TOML file, or a built-in preset by name, of any native importer's table."""
+    return spec_of(load({"mapping": str(ref)}, tuple(TARGETS), kind))
 
 
 # -- reading vendor spellings -----------------------------------------------------------------
@@ -320,11 +214,9 @@ def transform(f: Field, value: Any, tz: ZoneInfo) -> Any:
             return _iso(vendor_time(value, tz))
         if f.type == "time" and isinstance(value, datetime) and value.tzinfo is None:
             return _iso(value.replace(tzinfo=tz).astimezone(UTC))
-        if f.type in ("epoch_s", "epoch_ms"):
-            n = Decimal(str(value).strip())
-            secs = n / 1000 if f.type == "epoch_ms" else n
-            base = f.origin or datetime(1970, 1, 1, tzinfo=UTC)
-            return _iso(base + timedelta(seconds=float(secs)))
+        if f.type == "epoch" and f.unit and f.origin is not None and not isinstance(value, bool):
+            us = Decimal(str(value).strip()) * UNITS[f.unit]
+            return _iso(f.origin + timedelta(microseconds=int(us.to_integral_value(ROUND_HALF_EVEN))))
         if f.type == "date" and isinstance(value, str):
             m = _SLASH_DATE.match(value.strip())
             return f"{m[1]}-{int(m[2]):02d}-{int(m[3]):02d}" if m else value.strip()

@@ -10,7 +10,9 @@ labels``), comment (``Comment``, ``Work Description``).
 
 What the entry is for comes from the issue's labels — ``role:<role>``, ``phase:<phase>``,
 ``activity:<text>``, ``batch:<batch>`` (``=`` works as well as ``:``) — else from the import's
-settings: ``worklog_roles`` ({author: role}), ``worklog_phase`` (a default phase). The activity
+settings: ``worklog_roles`` ({author: role}), ``worklog_phase`` (a default phase) — the workspace's
+``[import.worklog]`` roles / phase, with ``--worklog-role AUTHOR=ROLE`` / ``--worklog-phase`` over
+them (``workspace.Config.import_options``). The activity
 defaults to the issue key's project (``LLM-123`` → ``LLM``) and the issue key is kept in it
 (``LLM: LLM-123``). A row with no role or no phase is quarantined with what to add.
 """

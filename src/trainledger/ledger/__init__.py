@@ -11,6 +11,8 @@
                    recomputed by ``Ledger.verify_figures`` (tamper evidence for the figures)
     migrate.py     Alembic driven from code; migrations/ ships inside the package
     review_repo.py plan versions, alerts and decision records (written once; verified against the audit log)
+    tokens.py      API tokens of `serve`: create (secret shown once, stored as a salted HMAC), list,
+                   revoke, check (constant time); changes audited
 
 Data flow: callers hand ``Ledger`` domain records (``trainledger.model``); ``rows`` turns them
 into rows of ``schema`` tables whose ``types`` keep them exact; reads turn rows back into equal

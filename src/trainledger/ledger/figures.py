@@ -58,8 +58,13 @@ def _field(v: Any) -> str:
     return f"{len(text)}:{text}"
 
 
+# columns added after ledgers already held fingerprints: a null value leaves the row's fingerprint
+# as it was before the column existed, so an upgraded ledger still verifies
+LATER_COLUMNS = frozenset({"gpu_share"})
+
+
 def fingerprint(row: Mapping[str, Any], columns: Sequence[str]) -> str:
-    body = ",".join([_field(row[c]) for c in columns])
+    body = ",".join([_field(row[c]) for c in columns if not (c in LATER_COLUMNS and row[c] is None)])
     return sha256(body.encode("utf-8", "surrogatepass")).hexdigest()[:FP_LEN]
 
 
@@ -166,7 +171,8 @@ def _describe(conn: Any, name: str, index: int) -> str:
     if m is None:
         return f"row {index + 1} is missing (rows were deleted)"
     if name == "runs":
-        return f"run {m['id']!r}, as stored now: batch {m['batch_id']}, {m['gpus']} GPUs, state {m['state']}"
+        gpus = m["gpus"] if m.get("gpu_share") is None else m["gpu_share"]
+        return f"run {m['id']!r}, as stored now: batch {m['batch_id']}, {gpus} GPUs, state {m['state']}"
     where = m["batch_id"] or "unattributed"
     return (f"cost line {index + 1} (id {m['id']}), as stored now: {where}, {m['category']} {m['detail']},"
             f" {m['expected']} {m['currency']}, source row {m['source_row']}")

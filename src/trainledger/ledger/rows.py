@@ -125,7 +125,7 @@ def batch_from(m: Mapping[str, Any]) -> Batch:
 
 
 _RUN_FIELDS = ("id", "batch_id", "reason", "cause", "source_job", "state", "submitted_at",
-               "started_at", "ended_at", "gpus", "review_class")
+               "started_at", "ended_at", "gpus", "review_class", "gpu_share")
 
 
 def run_row(r: Run) -> dict[str, Any]:

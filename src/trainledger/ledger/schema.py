@@ -82,6 +82,8 @@ runs = Table(
     Column("ended_at", UTCDateTime, nullable=True),
     Column("gpus", Integer, nullable=False),
     Column("review_class", CleanString(32), nullable=True),
+    # GPU-equivalents held (exact decimal text, e.g. 0.25); null: ``gpus`` whole (migration 0004)
+    Column("gpu_share", DecimalText, nullable=True),
 )
 
 imports = Table(
@@ -228,4 +230,21 @@ decision_records = Table(
     Column("decision_id", Integer, ForeignKey("decisions.id"), primary_key=True),
     Column("batch_id", CleanString(128), ForeignKey("batches.id"), nullable=False, index=True),
     Column("body", JSON, nullable=False),
+)
+
+# API tokens of ``trainledger serve`` (migration 0005, ledger/tokens.py). The secret is never
+# stored: ``digest`` is HMAC-SHA256 of it keyed by the row's own random ``salt``. A token is never
+# deleted: revoking sets ``revoked_at``, so ``token list`` and the audit log keep its history.
+api_tokens = Table(
+    "api_tokens",
+    metadata,
+    Column("id", CleanString(16), primary_key=True),
+    Column("role", CleanString(16), nullable=False),
+    Column("batch_id", CleanString(128), ForeignKey("batches.id"), nullable=True),
+    Column("salt", CleanString(64), nullable=False),
+    Column("digest", CleanString(64), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("created_by", CleanText, nullable=False),
+    Column("expires_at", UTCDateTime, nullable=True),
+    Column("revoked_at", UTCDateTime, nullable=True),
 )

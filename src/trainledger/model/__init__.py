@@ -7,6 +7,7 @@
     assets.py   StorageObject, LaborEntry, ExternalService
     prices.py   PriceEntry (dated, sourced), Assumption (a row of the assumptions drawer)
     evidence.py weakest(): a figure's evidence is the weakest of its inputs
+    restricted.py  Restricted(value, kind): a sensitive field; the roles and what each sees; resolve()
 """
 
 from trainledger.model.assets import ExternalService, LaborEntry, StorageObject

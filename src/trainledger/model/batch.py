@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime
+from decimal import Decimal
 
+from trainledger.model.money import to_decimal
 from trainledger.model.vocab import FailureCause, ReviewClass, RunReason
 
 # letters of any script (客服-批次-a), digits, and . _ : - inside; never a path separator, a blank
@@ -110,15 +112,29 @@ class Run:
     submitted_at: datetime | None = None
     started_at: datetime | None = None
     ended_at: datetime | None = None
-    gpus: int = 0
+    gpus: int = 0  # devices the run touches (whole GPUs, as the scheduler counts them)
     review_class: ReviewClass | None = None
+    # GPU-equivalents held, exact (a pod with 250 milli-GPU holds 0.25; MIG and time-sliced shares
+    # alike); None: the run holds its ``gpus`` whole. Every GPU-second the engine counts is weighted
+    # by ``gpu_equivalents``.
+    gpu_share: Decimal | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "reason", RunReason(self.reason))
+        if self.gpu_share is not None:
+            share = to_decimal(self.gpu_share)
+            if share < 0:
+                raise ValueError(f"run {self.id}: gpu_share {share} must be >= 0")
+            object.__setattr__(self, "gpu_share", share)
         if self.cause is not None:
             object.__setattr__(self, "cause", FailureCause(self.cause))
         for name in ("submitted_at", "started_at", "ended_at"):
             check_aware(getattr(self, name), f"run {self.id} {name}")
+
+    @property
+    def gpu_equivalents(self) -> Decimal:
+        """The GPUs the run holds, exactly: its ``gpu_share`` when the source gave one, else ``gpus``."""
+        return Decimal(self.gpus) if self.gpu_share is None else self.gpu_share
 
     @property
     def suggested_review_class(self) -> ReviewClass | None:

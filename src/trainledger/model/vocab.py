@@ -50,6 +50,7 @@ class ComputeState(StrEnum):
     QUEUED = "queued"
     SETUP = "setup"
     DATA_STALL = "data_stall"
+    STRAGGLER_WAIT = "straggler_wait"  # workers waiting at the iteration barrier for the slowest one
     EFFECTIVE = "effective"
     CHECKPOINT = "checkpoint"
     HANG = "hang"
@@ -142,7 +143,8 @@ COMPUTE_STATE_ORDER: tuple[str, ...] = (
     "credit", "adjustment", "tax",  # money-only rows of a node's bill: no GPU-hours (engine/compute.py)
     ComputeState.UNCLASSIFIED.value,
 )
-"""The seed's lifecycle order: queued, setup, data stall, effective, checkpoint, hang, lost progress,
+"""The seed's lifecycle order: queued, setup, data stall, straggler wait (synchronous waiting at the
+iteration barrier, measured from per-worker step times), effective, checkpoint, hang, lost progress,
 preemption recovery, allocated idle (in the unattributed bucket: capacity no job held), reserved
 unused; then tagged resources and, last, time with no progress signal."""
 
@@ -178,7 +180,8 @@ ZH: dict[str, str] = {
     "reasonable_exploration": "合理探索", "unforeseeable_fault": "不可预见故障",
     "avoidable_rework": "可避免返工", "planned": "计划内", "needs_review": "待复盘归类",
     # compute states
-    "queued": "排队未分配", "setup": "环境准备", "data_stall": "数据等待", "effective": "有效训练",
+    "queued": "排队未分配", "setup": "环境准备", "data_stall": "数据等待", "straggler_wait": "同步等待慢节点",
+    "effective": "有效训练",
     "checkpoint": "检查点保存", "hang": "故障后悬挂", "lost_progress": "失败损失进度",
     "preemption_recovery": "抢占后恢复", "allocated_idle": "已分配未使用",
     "reserved_unused": "预留未使用", "unclassified": "无进度信号", "tagged_resource": "按标签归属的资源",

@@ -11,7 +11,20 @@
     problems_i18n.py  every engine problem kind: label and message in en and zh-CN from its detail
                  (the sheets show the label; JSON keeps kind + message, adds message_zh, label, label_zh)
     plan_section.py  the sheet's plan-vs-actual section (from review/), its Markdown, its HTML include
-    charts.py    inline SVG charts from the sheet dict (compute by state, cost per basis, variance bridge)
+    charts.py    inline SVG charts from the sheet dict (compute by state, cost per basis, variance bridge,
+                 spend over time against plan and EAC)
     balance.py   the balance view: consumption | delivery investment, and the assumptions' sensitivity
+    xlsx_variance.py  the workbook's Variance as live formulas over Lines and the plan's rates (named
+                 cells on Assumptions): change a rate and the bridge moves
+    cross.py     the cross-batch report's view model (frozen dataclasses): spend per basis over time, per
+                 batch, shares, the unattributed trend, plan vs actual, control, spend curves with the EAC
+    dating.py    the UTC day of each cost line, from the lake row it came from
+    cross_render.py  the cross-batch report as JSON (the documented contract), Markdown, HTML
+    cross_xlsx.py    the cross-batch report as a workbook (report/xlsx.py's Book); the spend curves'
+                 rows and line charts, also for the batch workbook's Curves sheet
+    cross_text.py    the cross-batch report's and the spend chart's words in en and zh-CN
+    access.py    which sheet, plan and line fields are Restricted (model/restricted.py), and for_role():
+                 the gate every renderer passes a view model through for a role
+    csv_lines.py the batch's cost lines as CSV for a role (`sheet --format csv`), formula-safe
     templates/   the HTML page (self-contained: inline CSS, no network)
 """

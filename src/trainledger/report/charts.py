@@ -11,6 +11,8 @@ coordinates rounded to 0.01), so screenshots reproduce.
                      never two bases in one chart
     variance_bridge  plan → price → volume → efficiency → rework → actual, a waterfall per basis and
                      currency of ``plan_vs_actual``
+    spend_curve      cumulative actual spend by day (or week) against the plan's total, with the EAC
+                     low / expected / high of review/status.py (a curve dict of report/cross.py)
     sheet_charts     all of the above for one sheet, in reading order
 
 Bar lengths are proportional to the values (``SCALE`` pixels for the largest); each ``<rect>`` carries
@@ -199,7 +201,85 @@ def variance_bridge(s: dict[str, Any], lang: str) -> list[dict[str, Any]]:
     return out
 
 
+def spend_curve(c: dict[str, Any], lang: str) -> dict[str, Any]:
+    """One curve (``report.cross.curve_json``): a step line of the cumulative spend per day or week, the
+    plan's total (its low–high as a band), and the EAC range as a bar right of the last day. Heights
+    are proportional to the amounts; every point carries ``data-day`` and ``data-value``."""
+    from trainledger.report.cross_text import t as ct
+
+    cur, exact = c["currency"], c["basis"] in CASH
+    pts = [(p["day"], _d(p["cumulative"])) for p in c["points"]]
+    plan = {k: _d(c["plan"][k]) for k in ("low", "expected", "high")}
+    eac = {k: _d(c["eac"][k]) for k in ("low", "expected", "high")}
+    top = max([Decimal(0), plan["high"], eac["high"], _d(c.get("actual"))] + [val for _day, val in pts])
+    left, plot_w, plot_h, top_pad = 70.0, 460.0, 200.0, 16.0
+    width, height = left + plot_w + 260.0, top_pad + plot_h + 40.0
+    scale = plot_h / float(top) if top > 0 else 0.0
+    from datetime import date
+
+    days = [date.fromisoformat(d) for d, _v in pts]
+    span = max((days[-1] - days[0]).days, 1) if days else 1
+
+    def y(v: Decimal) -> float:
+        return top_pad + plot_h - float(v) * scale
+
+    def x(i: int) -> float:  # proportional to the day
+        return left + plot_w * (days[i] - days[0]).days / span if len(pts) > 1 else left + plot_w / 2
+
+    body = [f'<line x1="{_n(left)}" y1="{_n(y(Decimal(0)))}" x2="{_n(left + plot_w)}" y2="{_n(y(Decimal(0)))}" '
+            f'stroke="#d9dee8"/>']
+    body.append(f'<rect class="plan-range" x="{_n(left)}" y="{_n(y(plan["high"]))}" width="{_n(plot_w)}" '
+                f'height="{_n(float(plan["high"] - plan["low"]) * scale)}" fill="#5b6478" fill-opacity="0.12" '
+                f'data-low="{_f(plan["low"])}" data-high="{_f(plan["high"])}"/>')
+    body.append(f'<line class="plan" x1="{_n(left)}" y1="{_n(y(plan["expected"]))}" x2="{_n(left + plot_w)}" '
+                f'y2="{_n(y(plan["expected"]))}" stroke="#5b6478" stroke-dasharray="6 4" '
+                f'data-value="{_f(plan["expected"])}"/>')
+    path, prev = [], None
+    for i, (_day, val) in enumerate(pts):
+        if prev is not None:
+            path.append(f"{_n(x(i))},{_n(y(prev))}")
+        path.append(f"{_n(x(i))},{_n(y(val))}")
+        prev = val
+    if path:
+        body.append(f'<polyline class="actual" points="{" ".join(path)}" fill="none" stroke="#2f6fdf" '
+                    f'stroke-width="2"/>')
+    for i, (day, val) in enumerate(pts):
+        body.append(f'<circle class="point" cx="{_n(x(i))}" cy="{_n(y(val))}" r="3" fill="#2f6fdf" '
+                    f'data-day="{escape(day)}" data-value="{_f(val)}"/>')
+    ex = left + plot_w + 24
+    body.append(f'<rect class="eac-range" x="{_n(ex)}" y="{_n(y(eac["high"]))}" width="14" '
+                f'height="{_n(float(eac["high"] - eac["low"]) * scale)}" fill="{COLOURS["up"]}" fill-opacity="0.35" '
+                f'data-low="{_f(eac["low"])}" data-high="{_f(eac["high"])}"/>')
+    body.append(f'<line class="eac" x1="{_n(ex - 4)}" y1="{_n(y(eac["expected"]))}" x2="{_n(ex + 18)}" '
+                f'y2="{_n(y(eac["expected"]))}" stroke="{COLOURS["up"]}" stroke-width="2" '
+                f'data-value="{_f(eac["expected"])}"/>')
+    money = lambda v: fmt.amount(v, cur, exact=exact)  # noqa: E731 - the actual: cash keeps every digit
+    est = lambda v: fmt.amount(v, cur)  # noqa: E731 - plan and EAC are estimates: at the minor unit
+    body.append(f'<text x="{_n(ex + 22)}" y="{_n(y(eac["expected"]) + 4)}" font-size="11">'
+                f'{escape(ct("eac", lang))} {escape(est(eac["expected"]))}</text>')
+    body.append(f'<text x="{_n(left + 4)}" y="{_n(y(plan["expected"]) - 4)}" font-size="11">'
+                f'{escape(ct("plan_expected", lang))} {escape(est(plan["expected"]))}</text>')
+    for i in sorted({0, len(pts) - 1}) if pts else ():
+        body.append(f'<text x="{_n(x(i))}" y="{_n(top_pad + plot_h + 16)}" text-anchor="middle" font-size="11">'
+                    f"{escape(pts[i][0])}</text>")
+    body.append(f'<text x="{_n(left - 6)}" y="{_n(y(top) + 4)}" text-anchor="end" font-size="11">'
+                f"{escape(fmt.quantity(top, 0))}</text>")
+    body.append(f'<text x="{_n(left)}" y="{_n(top_pad + plot_h + 32)}" font-size="10" fill="#5b6478">'
+                f'{escape(ct("legend", lang))}</text>')
+    cid = f"chart-spend-{c['batch']}-{c['basis']}-{cur}"
+    title = f"{ct('curve_title', lang)}: {c['batch']} · {v(c['basis'], lang)} · {cur}"
+    step = ct("day" if c["step"] == "day" else "week", lang)
+    rows = [[day, f"{money(val)} {cur}"] for day, val in pts]
+    if _d(c.get("undated")):
+        rows.append([ct("undated_spend", lang), f"{money(c['undated'])} {cur}"])
+    rows += [[ct(f"plan_{k}", lang), f"{est(plan[k])} {cur}"] for k in ("low", "expected", "high")]
+    rows += [[ct(f"eac_{k}", lang), f"{est(eac[k])} {cur}"] for k in ("low", "expected", "high")]
+    return {"id": cid, "title": title, "svg": _svg(cid, width, height, body, title), "basis": c["basis"],
+            "currency": cur, "head": [step, ct("cumulative", lang)], "rows": rows}
+
+
 def sheet_charts(s: dict[str, Any], lang: str) -> list[dict[str, Any]]:
     """Every chart of a sheet, in reading order."""
     charts = [c] if (c := compute_hours(s, lang)) else []
-    return charts + cost_by_basis(s, lang) + variance_bridge(s, lang)
+    curves = [spend_curve(c, lang) for c in (s.get("plan_vs_actual") or {}).get("spend_curves", [])]
+    return charts + cost_by_basis(s, lang) + variance_bridge(s, lang) + curves

@@ -27,7 +27,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "amount": ("amount", "金额"), "run": ("run", "运行"), "job": ("job", "作业"),
     "reason": ("reason", "原因"), "cause": ("failure cause", "失败原因"),
     "review_class": ("suggested review class", "建议复盘归类"), "final_state": ("final state", "结束状态"),
-    "gpus": ("GPUs", "卡数"), "billed": ("billed", "账单金额"), "queued": ("queued value", "排队价值"),
+    "gpus": ("GPUs (equivalents)", "卡数（折合整卡）"),
+    "billed": ("billed", "账单金额"), "queued": ("queued value", "排队价值"),
     "class": ("class", "类别"), "objects": ("objects", "对象数"), "size": ("size (GiB)", "容量 (GiB)"),
     "gib_months": ("GiB-months", "GiB·月"), "cost": ("cost", "成本"), "findings": ("findings", "治理发现"),
     "phase": ("phase", "阶段"), "role": ("role", "角色"), "hours": ("hours", "工时"),
@@ -105,7 +106,8 @@ def assumption_name(name: str, lang: str) -> str:
     if not lang.lower().startswith("zh"):
         return name
     fixed = {"value of a queued GPU-hour (opportunity, not cash)": "排队卡时的价值（机会成本，非现金）",
-             "compute-state boundaries": "资源状态边界", "node-hour split": "节点小时分摊"}
+             "compute-state boundaries": "资源状态边界", "node-hour split": "节点小时分摊",
+             "barrier waiting": "迭代屏障等待"}
     if name in fixed:
         return fixed[name]
     if name.startswith("storage price "):

@@ -3,7 +3,8 @@
 ``build`` returns ``None`` for a batch without a plan (the section is left out). The figures are the
 ones ``status`` / ``review`` / ``alerts`` / ``decide`` print: plan totals, AC / EV / EAC, rounds used,
 the variance bridge per basis and currency (exact strings, rounded only when rendered), open and
-answered alerts, decisions, and the latest decision's reusable assets and unknowns removed.
+answered alerts, decisions, the latest decision's reusable assets and unknowns removed, and the
+spend curves (cumulative spend by day against the plan and the EAC range, report/cross.py).
 """
 
 from __future__ import annotations
@@ -32,6 +33,10 @@ def build(wsp, batch_id: str) -> dict[str, Any] | None:
     return {"plan_version": st["plan_version"], "plan": st["plan"], "ac": st["ac"], "ev": st["ev"],
             "eac": st["eac"], "rounds": st["rounds"], "work": st["work"], "gates": st["gates"],
             "curves": st.get("curves", []),
+            "spend_curves": _spend_curves(wsp, batch_id, st),
+            "plan_lines": _plan_lines(wsp, batch_id),
+            "variance_lines": [{k: x[k] for k in ("line", "basis", "currency", "plan", "actual", "price", "volume",
+                                                  "efficiency", "rework", "quantities")} for x in rv["lines"]],
             "variance": rv["variance"],
             "compute_efficiency_by_state": compute["efficiency_by_state"] if compute else {},
             "compute_rework_by": compute["rework_by"] if compute else {},
@@ -43,6 +48,27 @@ def build(wsp, batch_id: str) -> dict[str, Any] | None:
             "reusable_assets": latest["reusable_assets"] if latest else [],
             "unknowns_removed": latest["unknowns_removed"] if latest else [],
             "lessons": rv["lessons"]}
+
+
+def _plan_lines(wsp, batch_id: str) -> list[dict]:
+    """Each plan line's expected inputs of the variance split (review/variance.py): price, efficiency
+    (quantity per Mtoken, all states), fixed quantity and rework allowance — the workbook's rate cells."""
+    from trainledger.review import service
+
+    _pid, plan = service.latest_plan(wsp, batch_id)
+    total = lambda d: format(sum((r.expected for r in d.values()), Decimal(0)), "f")  # noqa: E731
+    return [{"id": pl.id, "category": pl.category, "basis": str(pl.basis), "currency": pl.currency, "role": pl.role,
+             "unit": pl.unit, "price": format(pl.price.expected, "f"), "efficiency": total(pl.efficiency),
+             "fixed": total(pl.fixed), "rework_allowance": total(pl.rework),
+             "evidence": pl.price_meta.get("evidence", ""), "owner": pl.price_meta.get("owner", ""),
+             "source": pl.price_meta.get("source", "")} for pl in plan.lines]
+
+
+def _spend_curves(wsp, batch_id: str, st: dict) -> list[dict]:
+    """Cumulative spend per plan basis with the plan total and the EAC range (report/cross.py)."""
+    from trainledger.report.cross import curve_json, curves
+
+    return [curve_json(c) for c in curves(wsp, batch_id, st)]
 
 
 def money(s: str | None) -> str:

@@ -88,6 +88,13 @@ CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
         EN: ("tag value not allowed", "job {job_id}: {what} '{value}' is not one of {allowed}"),
         ZH: ("标签取值无效", "作业 {job_id}：{what} '{value}' 不在允许值 {allowed} 之中"),
     },
+    "straggler_share_unused": {
+        EN: ("straggler waiting not placed", "job {job_id}: per-worker step times say its workers wait {share} of"
+             " their time at the iteration barrier, but no progress event marks effective time to carve it from;"
+             " import its progress events"),
+        ZH: ("慢节点等待未能计入", "作业 {job_id}：各 worker 的迭代耗时表明其 {share} 的时间在迭代屏障处等待，"
+             "但没有进度事件标出有效训练时间可供扣除；请导入它的进度事件"),
+    },
     "progress_outside_allocation": {
         EN: ("progress outside the allocation", "job {job_id}: {events} progress events, none between its start"
              " {start} and end {end} — a clock or time-zone error? The allocation stays unclassified"),

@@ -5,6 +5,10 @@ compute states in lifecycle order, bases and storage classes in their fixed orde
 alphabetical). Markdown and HTML format every figure through ``trainledger.fmt`` (money at the
 currency's minor unit with separators, GPU-hours to two decimals, no scientific notation) and
 say where rounded rows do not add to their total (``rounding_notes``); JSON keeps the exact text.
+
+Every format prints the sheet as one role may see it (``role``, default ``admin``: the local user):
+report/access.py resolves its ``Restricted`` fields first, and a withheld field is printed as the
+word "restricted" / "受限" (model/restricted.py ``Withheld``) with a note naming what was left out.
 """
 
 from __future__ import annotations
@@ -19,8 +23,10 @@ from trainledger.mdtext import Md
 from trainledger.mdtext import inline as _inline
 from trainledger.mdtext import table as _table
 from trainledger.model.money import minor_quantum
+from trainledger.model.restricted import ADMIN, Withheld
+from trainledger.model.restricted import note as access_note
 from trainledger.model.vocab import CASH_BASES, rank
-from trainledger.report import balance, charts, plan_section, problems_i18n
+from trainledger.report import access, charts, plan_section, problems_i18n, storage_section
 from trainledger.report.i18n import assumption_name, key_field, storage_class, t, v
 
 FORMATS = ("json", "md", "html", "xlsx")  # xlsx is binary: report/xlsx.py, needs --out
@@ -47,8 +53,9 @@ def in_seed_order(sheet: dict[str, Any]) -> dict[str, Any]:
     return s
 
 
-def to_json(sheet: dict[str, Any]) -> str:
-    return json.dumps(in_seed_order(sheet), ensure_ascii=False, indent=2, sort_keys=False) + "\n"
+def to_json(sheet: dict[str, Any], role: str = ADMIN) -> str:
+    s, _ = access.for_role(sheet, role)
+    return json.dumps(in_seed_order(s), ensure_ascii=False, indent=2, sort_keys=False) + "\n"
 
 
 class Figures:
@@ -65,6 +72,8 @@ class Figures:
 
     def money(self, items: list[dict[str, str]], cash: bool = True) -> str:
         """``[{low, expected, high, currency}]`` as ``1,234.50 CNY (1,100.00–1,400.00)``, ``—`` if none."""
+        if isinstance(items, Withheld):
+            return items
         if not items:
             return fmt.DASH
         out = []
@@ -79,11 +88,15 @@ class Figures:
 
     def pairs(self, items: list[dict[str, str]]) -> str:
         """``[{amount, currency}]`` (cash) as ``1,234.50 CNY; 10.00 USD``."""
+        if isinstance(items, Withheld):
+            return items
         return Md("; ".join(f"{self.amount(m['amount'], m['currency'])} {m['currency']}" for m in items) or fmt.DASH)
 
     def by_basis(self, items: list[dict[str, str]]) -> str:
         """``[{amount, currency, basis}]``: per currency and basis — the basis named when it is not the
         bill's cash (owned capacity's amortized or rate-card cost), never summed across bases."""
+        if isinstance(items, Withheld):
+            return items
         out = []
         for m in items:
             basis = m.get("basis", "billed")
@@ -127,6 +140,8 @@ def cause_text(cause: str | None, evidence: str | None, lang: str) -> str:
 
 
 def _range_text(a: dict[str, Any], f: Figures) -> str:
+    if isinstance(a.get("low"), Withheld) or isinstance(a.get("high"), Withheld):
+        return a["low"] if isinstance(a.get("low"), Withheld) else a["high"]
     return f"{f.number(a.get('low'))}–{f.number(a.get('high'))}"
 
 
@@ -167,6 +182,9 @@ def rounding_notes(s: dict[str, Any], lang: str) -> list[str]:
         for r in s.get(section, []):
             if section != "labor_by_phase" and r.get("basis") != basis:
                 continue
+            if isinstance(r.get(field), Withheld):  # a withheld row: no note on what it adds to
+                rows = {}
+                break
             for m in r.get(field, []):
                 rows[m["currency"]].append(m["expected"])
         for cur, values in rows.items():
@@ -191,9 +209,10 @@ def proof_line(s: dict[str, Any], lang: str = "en") -> str:
             f" {t('attribution', lang)} {p['attribution_id']}, {t('figures_digest', lang)} {p['figures_digest']}")
 
 
-def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
+def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
     L = lambda k: t(k, lang)  # noqa: E731
     zh = lang.lower().startswith("zh")
+    s, seen = access.for_role(s, role, lang)
     s = in_seed_order(s)
     f = Figures(lang)
     b = s["batch"]
@@ -201,7 +220,9 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
     if b.get("name"):
         out.append(f"**{_inline(b['name'])}** — {L('project')} {_inline(b['project'])},"
                    f" {L('team')} {_inline(b['team'])}")
-    out += [f"{L('goal')}: {_inline(s['key']['goal'])}", "", f"## {L('key')}", ""]
+    out += [f"{L('goal')}: {_inline(s['key']['goal'])}", ""]
+    out += [f"_{access_note(seen, lang)}_", ""] if seen.withheld else []
+    out += [f"## {L('key')}", ""]
     out += _table([L("name"), L("value")], [[key_field(k, lang), val] for k, val in s["key"].items()])
     out += ["", f"## {L('totals')}", ""]
     out += _table([L("basis"), L("evidence"), L("cash"), L("expected"), L("low"), L("high"), L("currency")],
@@ -272,7 +293,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
                   [[r["id"], r["job"], v(r["reason"], lang), cause_text(r["cause"], r.get("cause_evidence"), lang),
                     v(r["suggested_review_class"], lang)
                     + (f" ({r['review_note']})" if r.get("review_note") else ""),
-                    r["state"], r["gpus"], r.get("retry_of") or fmt.DASH,
+                    r["state"], r.get("gpu_equivalents", r["gpus"]), r.get("retry_of") or fmt.DASH,
                     f.by_basis(r["compute_cost"]) if r.get("compute_cost") else f.money(r["billed"]),
                     f.money(r["queued"], cash=False)] for r in s["runs"]])
     out += ["", f"## {L('storage')}", ""]
@@ -281,6 +302,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
                     f.hours(r["gib_months"]), f.money(r["cost"], r["basis"] in CASH),
                     "; ".join(f"{fd['path']}: {', '.join(fd['flags'])}" for fd in r["findings"]) or "—"]
                    for r in s["storage_by_class"]])
+    out += storage_section.to_markdown(s.get("storage_reconciliation"), lang)
     out += ["", f"## {L('labor')}", ""]
     rows = []
     for p in s["labor_by_phase"]:
@@ -340,9 +362,11 @@ def to_markdown(s: dict[str, Any], lang: str = "en") -> str:
     return "\n".join(out) + "\n"
 
 
-def to_html(s: dict[str, Any], lang: str = "en") -> str:
+def to_html(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
     from jinja2 import Environment, PackageLoader, select_autoescape
 
+    full, _ = access.for_role(s, ADMIN, lang)
+    s, seen = access.for_role(s, role, lang)
     s = in_seed_order(s)
     f = Figures(lang)
     env = Environment(loader=PackageLoader("trainledger.report", "templates"),
@@ -356,15 +380,18 @@ def to_html(s: dict[str, Any], lang: str = "en") -> str:
                        problem_groups=lambda: problem_groups(s, lang), by_basis=f.by_basis, valued=f.valued,
                        cause=lambda c, e: cause_text(c, e, lang), number=f.number,
                        proof=proof_line(s, lang), **plan_section.html_globals(lang),
-                       charts=lambda: charts.sheet_charts(s, lang), balance=lambda: balance.build(s))
+                       **storage_section.html_globals(lang),
+                       charts=lambda: charts.sheet_charts(s, lang),
+                       balance=lambda: access.balance_for(in_seed_order(full), role, lang)[0],
+                       access_note=access_note(seen, lang))
     return env.get_template("sheet.html.j2").render(s=s)
 
 
-def render(sheet: dict[str, Any], fmt: str, lang: str = "en") -> str:
+def render(sheet: dict[str, Any], fmt: str, lang: str = "en", role: str = ADMIN) -> str:
     if fmt == "json":
-        return to_json(sheet)
+        return to_json(sheet, role)
     if fmt == "md":
-        return to_markdown(sheet, lang)
+        return to_markdown(sheet, lang, role)
     if fmt == "html":
-        return to_html(sheet, lang)
+        return to_html(sheet, lang, role)
     raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")

@@ -1,7 +1,9 @@
 """Build the batch cost sheet from the ledger (cost lines, runs) and the lake (storage objects).
 
-The sheet never adds figures of different bases: ``totals_by_basis`` has one entry per basis and
-currency. Figures resting on an assumption keep low / expected / high.
+Sensitive fields (labor rates and per-role labor cost, unit prices, vendor amounts) are
+``Restricted`` values (report/access.py): render the sheet through report/render.py, which
+resolves them for a role. The sheet never adds figures of different bases: ``totals_by_basis``
+has one entry per basis and currency. Figures resting on an assumption keep low / expected / high.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from trainledger.model import CASH_BASES, AmountRange, Basis, CostLine, Evidence
 from trainledger.model.money import minor_quantum
 from trainledger.report import problems_i18n
 from trainledger.report import sheet_compute as sc
+from trainledger.report.access import mark_sheet
 
 Q = Decimal("0.0001")
 
@@ -123,7 +126,8 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
             "cause": ex.get("cause") or (str(r.cause) if r.cause else None),
             "cause_evidence": ex.get("cause_evidence"), "cause_source": ex.get("cause_source", ""),
             "retry_of": ex.get("retry_of"), "review_note": ex.get("review_note", ""),
-            "state": r.state, "gpus": r.gpus,
+            "state": r.state, "gpus": r.gpus, "gpu_share": None if r.gpu_share is None else str(r.gpu_share),
+            "gpu_equivalents": format(r.gpu_equivalents.normalize(), "f"),  # what the engine weighs
             "suggested_review_class": review_key(r, ex),
             "submitted_at": _iso(r.submitted_at), "started_at": _iso(r.started_at), "ended_at": _iso(r.ended_at),
             "gpu_hours_by_state": hours_by_state.get(r.id, {}),
@@ -145,7 +149,7 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
                       "not_valued_hours": _qty(by_phase.not_valued[phase]) if by_phase.not_valued[phase] else None,
                       "roles": roles})
 
-    return {
+    return mark_sheet({  # sensitive fields as Restricted (report/access.py); renderers resolve per role
         "batch": {"id": batch.id, "name": batch.name, "project": batch.project,
                   "project_goal": project.goal if project else "", "team": batch.team, "owner": batch.owner,
                   "task_type": batch.task_type, "max_rounds": batch.max_rounds},
@@ -160,6 +164,7 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
         "runs": run_rows,
         "allocation": _allocation(allocated, summary.get("allocation", [])),
         "storage_by_class": storage,
+        "storage_reconciliation": _storage_reconciliation(summary, batch_id),
         "labor_by_phase": labor,
         "external": external,
         "assumptions": _assumptions(summary, lines),
@@ -174,7 +179,7 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
         "problems": [problems_i18n.for_json(p) for p in summary.get("problems", [])],
         "attribution_id": latest.get("id"),
         "plan_vs_actual": _plan_section(wsp, batch_id),
-    }
+    })
 
 
 def _plan_section(wsp, batch_id: str):
@@ -315,6 +320,15 @@ def _storage(wsp, batch_id: str, lines: list[CostLine], by_class: _Acc) -> list[
     return out
 
 
+def _storage_reconciliation(summary: dict, batch_id: str) -> dict[str, Any] | None:
+    """This batch's storage bill rows beside its objects' estimate (engine/storage_reconcile.py);
+    None for an attribution made before the reconciliation existed."""
+    from trainledger.engine.storage_reconcile import view
+
+    record = summary.get("storage_reconciliation")
+    return None if record is None else view(record, batch_id)
+
+
 def _assumptions(summary: dict, lines: list[CostLine]) -> list[dict[str, str]]:
     items = list(summary.get("assumptions", []))
     unclassified = any(ln.detail == "unclassified" for ln in lines)
@@ -327,6 +341,15 @@ def _assumptions(summary: dict, lines: list[CostLine]) -> list[dict[str, str]]:
                               + ("（本批次存在）" if unclassified else "")})
     items.append({"name": "node-hour split", "evidence": str(Evidence.MEASURED),
                   "source": "workspace cluster.gpus_per_node",
-                  "value": "a billed (or owned) node-hour is split by GPU-seconds held; the rest is capacity_unheld",
-                  "value_zh": "计费（或自有）的节点小时按各任务占用的卡秒分摊，其余记为“无作业占用的容量”"})
+                  "value": "a billed (or owned) node-hour is split by GPU-seconds held (a run holding part of a"
+                           " GPU counts its GPU-equivalents); the rest is capacity_unheld",
+                  "value_zh": "计费（或自有）的节点小时按各任务占用的卡秒分摊（只占部分 GPU 的任务按折合整卡数计），"
+                              "其余记为“无作业占用的容量”"})
+    if any(ln.detail == "straggler_wait" for ln in lines):
+        items.append({"name": "barrier waiting", "evidence": str(Evidence.MEASURED),
+                      "source": "per-worker step times (worker_steps, analysis/stragglers.py)",
+                      "source_zh": "各 worker 的迭代耗时（worker_steps，analysis/stragglers.py）",
+                      "value": "each iteration's wait for its slowest worker, as a share of the run's effective time"
+                               " (6 places)",
+                      "value_zh": "每次迭代中等待最慢 worker 的时间，按占该运行有效训练时间的比例计（保留 6 位小数）"})
     return items

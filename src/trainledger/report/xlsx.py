@@ -2,14 +2,21 @@
 
 Sheets: README (bilingual), Summary (totals per basis and currency, native charts: GPU-hours by
 state, cost — one chart per basis, never stacked across bases), Lines (every cost line with its
-source file hash, row and rule), Assumptions (each value a defined name), Variance (the bridge as
-live formulas, the engine's exact figures beside them), Control (billed = attributed + unattributed
-per currency), Decisions (alerts and decisions of the plan).
+source file hash, row and rule), Assumptions (each value a defined name; the plan's rates too),
+Variance (the bridge as live formulas over Lines and Assumptions — report/xlsx_variance.py — the
+engine's exact figures beside them), Control (billed = attributed + unattributed
+per currency), Decisions (alerts and decisions of the plan), Curves (cumulative spend against the
+plan and the EAC range, native line charts; report/cross_xlsx.py writes them).
 
 Safety: every data string goes through ``Book.text`` (stored as a string, ``quotePrefix`` set, illegal
 control characters removed): a name starting with ``=`` ``+`` ``-`` ``@`` never becomes a formula.
 Formulas come only from ``Book.formula``, which records each one (``Book.formulas``) so a test can
 check that every formula cell of the file was written by the builder.
+
+Roles: the workbook is written for one role (``role``, default ``admin``): the sheet's restricted
+fields are resolved by report/access.py, a Lines row whose amounts the role may not see (a labor
+line is one person's hours × a rate) says "restricted / 受限" and feeds no formula, and its basis
+gets no SUMIFS check in Summary (the note says why).
 
 Precision: money is written from ``Decimal``. An amount of at most 15 significant digits (what a
 spreadsheet number keeps) is a number with the currency's number format; one with more digits is
@@ -34,13 +41,15 @@ from openpyxl.utils import get_column_letter, quote_sheetname
 from openpyxl.workbook.defined_name import DefinedName
 
 from trainledger.model.money import minor_quantum
+from trainledger.model.restricted import ADMIN
+from trainledger.report.access import for_role, line_withheld
 from trainledger.report.i18n import assumption_name
 from trainledger.report.i18n import t as _t
 from trainledger.report.render import in_seed_order
 from trainledger.report.xlsx_text import L
 
 PARTS = ("plan", "actual", "price", "volume", "efficiency", "rework")
-SHEETS = ("README", "Summary", "Lines", "Assumptions", "Variance", "Control", "Decisions")
+SHEETS = ("README", "Summary", "Lines", "Assumptions", "Variance", "Control", "Decisions", "Curves")
 BOLD = Font(bold=True)
 
 
@@ -154,30 +163,32 @@ def headings(b: Book, ws, row: int, keys: list[str]) -> None:
         b.text(ws, row, i, H(k), bold=True)
 
 
-def build_workbook(sheet: dict[str, Any], lines: list | None = None) -> Book:
-    """The workbook of one batch sheet (``report.sheet.build_sheet``) and its cost lines."""
-    sheet = in_seed_order(sheet)
+def build_workbook(sheet: dict[str, Any], lines: list | None = None, role: str = ADMIN) -> Book:
+    """The workbook of one batch sheet (``report.sheet.build_sheet``) and its cost lines, for ``role``."""
+    sheet = in_seed_order(for_role(sheet, role)[0])
     b = Book()
-    _readme(b, sheet)
-    _summary(b, sheet, len(lines or []) + 1)
-    _lines(b, sheet, lines or [])
+    hidden = {(str(ln.basis), str(ln.evidence), ln.amount.currency) for ln in lines or [] if line_withheld(ln, role)}
+    _readme(b, sheet, role)
+    _summary(b, sheet, len(lines or []) + 1, hidden)
+    _lines(b, sheet, lines or [], role)
     _assumptions(b, sheet)
-    _variance(b, sheet)
+    _variance(b, sheet, len(lines or []) + 1)
     _control(b, sheet)
     _decisions(b, sheet)
+    _curves(b, sheet)
     for ws in b.wb.worksheets:
         for col in range(1, ws.max_column + 1):
             ws.column_dimensions[get_column_letter(col)].width = 18
     return b
 
 
-def write_xlsx(sheet: dict[str, Any], lines: list, out: str | Path) -> Book:
-    b = build_workbook(sheet, lines)
+def write_xlsx(sheet: dict[str, Any], lines: list, out: str | Path, role: str = ADMIN) -> Book:
+    b = build_workbook(sheet, lines, role)
     b.wb.save(str(out))
     return b
 
 
-def _readme(b: Book, s: dict) -> None:
+def _readme(b: Book, s: dict, role: str = ADMIN) -> None:
     ws = b.sheet("README")
     bt = s.get("batch") or {}
     b.text(ws, 1, 1, f"{_t('title', 'en')} / {_t('title', 'zh-CN')}", bold=True)
@@ -186,9 +197,18 @@ def _readme(b: Book, s: dict) -> None:
     b.text(ws, 2, 3, bt.get("name"))
     b.text(ws, 3, 1, H("attribution"))
     b.text(ws, 3, 2, s.get("attribution_id"))
+    b.text(ws, 4, 1, H("role"))
+    b.text(ws, 4, 2, role)
+    if s.get("access"):
+        from trainledger.model.restricted import Disclosure
+        from trainledger.model.restricted import note as access_note
+
+        d = Disclosure(role)
+        d.withheld.update(s["access"].get("withheld", {}))
+        b.text(ws, 4, 3, f"{access_note(d, 'en')} / {access_note(d, 'zh-CN')}")
     headings(b, ws, 5, ["sheet", "what"])
     for i, (name, key) in enumerate(zip(SHEETS, ("readme", "summary", "lines", "assumptions", "variance",
-                                                  "control", "decisions"), strict=True)):
+                                                  "control", "decisions", "curves"), strict=True)):
         b.text(ws, 6 + i, 1, name)
         b.text(ws, 6 + i, 2, L[key][0])
         b.text(ws, 6 + i, 3, L[key][1])
@@ -197,7 +217,7 @@ def _readme(b: Book, s: dict) -> None:
         b.text(ws, 15 + 2 * i, 1, L[key][1])
 
 
-def _summary(b: Book, s: dict, last: int) -> None:
+def _summary(b: Book, s: dict, last: int, hidden: set | frozenset = frozenset()) -> None:
     """Totals as the engine states them; beside each, the same total as a live SUMIFS over Lines and a
     check that the two agree at the currency's minor unit."""
     ws = b.sheet("Summary")
@@ -214,7 +234,9 @@ def _summary(b: Book, s: dict, last: int) -> None:
         exact = all([b.money(ws, row, 4 + i, r.get(k), cur) for i, k in enumerate(("low", "expected", "high"))])
         if not exact:
             b.text(ws, row, 7, H("PRECISION"))
-        if last > 1:
+        if (r.get("basis"), r.get("evidence"), cur) in hidden:
+            b.text(ws, row, 7, H("withheld_lines"))
+        elif last > 1:
             fmt = money_format(cur)
             b.formula(ws, row, 8, sumifs, fmt, basis=ref(row, 1), evidence=ref(row, 2), cur=ref(row, 3))
             if ws.cell(row=row, column=5).data_type == "n":
@@ -256,7 +278,7 @@ def _summary(b: Book, s: dict, last: int) -> None:
         ws.add_chart(ch, f"K{anchor + 16 * (n + 1)}")
 
 
-def _lines(b: Book, s: dict, lines: list) -> None:
+def _lines(b: Book, s: dict, lines: list, role: str = ADMIN) -> None:
     ws = b.sheet("Lines")
     jobs = {r.get("id"): r.get("job") for r in s.get("runs") or []}
     cols = ["category", "basis", "evidence", "low", "expected", "high", "currency", "quantity", "unit", "run",
@@ -268,8 +290,12 @@ def _lines(b: Book, s: dict, lines: list) -> None:
         b.text(ws, i, 1, ln.category)
         b.text(ws, i, 2, str(ln.basis))
         b.text(ws, i, 3, str(ln.evidence))
-        exact = all([b.money(ws, i, 4 + k, getattr(ln.amount, f), cur) for k, f in enumerate(("low", "expected",
-                                                                                              "high"))])
+        hide = line_withheld(ln, role)
+        if hide:
+            for k in range(3):
+                b.text(ws, i, 4 + k, L["restricted"][0])
+        exact = hide or all([b.money(ws, i, 4 + k, getattr(ln.amount, f), cur)
+                             for k, f in enumerate(("low", "expected", "high"))])
         b.text(ws, i, 7, cur)
         if ln.quantity is not None:
             q = Decimal(ln.quantity)
@@ -287,7 +313,8 @@ def _lines(b: Book, s: dict, lines: list) -> None:
         b.text(ws, i, 17, ln.reason)
         if not exact:
             b.text(ws, i, 18, H("PRECISION"))
-        b.number(ws, i, 20, ln.amount.expected, money_format(cur))  # 15 significant digits, for SUMIFS
+        if not hide:
+            b.number(ws, i, 20, ln.amount.expected, money_format(cur))  # 15 significant digits, for SUMIFS
     ws.freeze_panes = "A2"
 
 
@@ -313,6 +340,8 @@ def _assumptions(b: Book, s: dict) -> None:
             if dec(a.get(key)) is not None:
                 b.number(ws, i, col, a[key], "General")
                 names.append((f"{base}_{key}", col))
+            elif a.get(key):  # withheld for this role: the word, no defined name
+                b.text(ws, i, col, a[key])
         val = a.get("value")
         if val or a.get("value_zh"):
             b.text(ws, i, 4, " / ".join(x for x in (val, a.get("value_zh")) if x))
@@ -327,7 +356,7 @@ def _assumptions(b: Book, s: dict) -> None:
         b.text(ws, i, 9, ", ".join(n for n, _ in names))
 
 
-def _variance(b: Book, s: dict) -> None:
+def _variance(b: Book, s: dict, last_line: int = 1) -> None:
     ws = b.sheet("Variance")
     pva = s.get("plan_vs_actual")
     if not pva:
@@ -362,6 +391,25 @@ def _variance(b: Book, s: dict) -> None:
         if rounded:
             en, zh = L["rounded"]
             b.text(ws, i, n + 6, f"{en.format(f=', '.join(rounded))} / {zh.format(f=', '.join(rounded))}")
+    _live_bridge(b, ws, s, last_line)
+
+
+def _live_bridge(b: Book, ws, s: dict, last_line: int) -> None:
+    """The plan-line split below the bridge as live formulas over Lines and Assumptions
+    (report/xlsx_variance.py); the bridge's parts become SUMIFS over it, so a rate moves the bridge."""
+    from trainledger.report import xlsx_variance
+
+    rows = (s.get("plan_vs_actual") or {}).get("variance") or []
+    if not (s.get("plan_vs_actual") or {}).get("plan_lines"):
+        return
+    rng = xlsx_variance.write(b, ws, s, len(rows) + 4, last_line)
+    if not rng:
+        return
+    for i, v in enumerate(rows, 2):
+        for k, p in enumerate(PARTS):
+            part = rng["A" if p == "actual" else p]
+            b.formula(ws, i, 3 + k, f"SUMIFS({part},{rng['basis']},{{basis}},{rng['currency']},{{cur}})",
+                      money_format(v.get("currency", "")), basis=ref(i, 1), cur=ref(i, 2))
 
 
 def _control(b: Book, s: dict) -> None:
@@ -387,6 +435,17 @@ def _control(b: Book, s: dict) -> None:
         row += 1
     b.text(ws, row, 1, c.get("rounding"))
     b.text(ws, row + 1, 1, c.get("rounding_zh"))
+
+
+def _curves(b: Book, s: dict) -> None:
+    """Spend over time against the plan with the EAC range: rows and native line charts (report/cross_xlsx.py)."""
+    from trainledger.report.cross_xlsx import write_curves
+
+    ws = b.sheet("Curves")
+    curves = (s.get("plan_vs_actual") or {}).get("spend_curves") or []
+    if not curves:
+        b.text(ws, 1, 1, H("no_plan"))
+    write_curves(b, ws, curves)
 
 
 def _decisions(b: Book, s: dict) -> None:

@@ -6,7 +6,9 @@
     text.py      the pages' own words in en and zh-CN, and choosing the language (?lang=, cookie,
                  Accept-Language)
     app.py       the Starlette app: routes, HTML or JSON by ``Accept``, 404s that name the remedy,
-                 /api/openapi.json; the loopback-only binding rule (``check_host``)
+                 /api/openapi.json, sheet downloads; the binding rule (``check_host``)
+    auth.py      who asks: bearer token (role, batch scope) or the local admin on loopback; 401 / 403;
+                 the audit entry of a response that revealed a restricted field
     templates/   Jinja pages (server-rendered, inline CSS, no script); the batch page embeds
                  report/render.py's to_html output unchanged
 

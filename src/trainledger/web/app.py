@@ -4,7 +4,13 @@
 builds its view model (web/views.py) and closes it, so a running ``import`` or ``attribute`` is seen
 on the next request. ``Accept: application/json`` (or ``?format=json``) returns the view model; any
 other request gets the server-rendered page. Errors from errors.py keep their HTTP status and
-their remedy, in both forms. Only GET (and HEAD) are routed: this slice has no write endpoint.
+their remedy, in both forms. Only GET (and HEAD) are routed: there is no write endpoint, so no
+CSRF token either (docs/web.md).
+
+Access (web/auth.py): every page knows who asks — a bearer token's role and batch scope, or the
+local ``admin`` on loopback — and prints its view model resolved for that role (model/restricted.py:
+a restricted field becomes "restricted" / "受限" in HTML and JSON alike); a response that showed a
+restricted field is recorded in the audit log. A batch-scoped token gets 403 outside its batch.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import json
 import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.applications import Starlette
@@ -24,28 +31,38 @@ from starlette.routing import Route
 
 from trainledger import fmt
 from trainledger.errors import BadInput, NotFound, TrainledgerError
+from trainledger.ledger.tokens import TokenRefused
+from trainledger.model.restricted import note as access_note
+from trainledger.model.restricted import resolve
 from trainledger.model.vocab import label
-from trainledger.web import text, views
+from trainledger.web import auth, text, views
 
 LOOPBACK_NAMES = ("localhost",)
+DOWNLOADS = {"md": "text/markdown; charset=utf-8", "json": "application/json", "html": "text/html; charset=utf-8",
+             "csv": "text/csv; charset=utf-8",
+             "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"}
 
 
-def check_host(host: str, *, allow_remote: bool) -> None:
-    """Loopback only: any other address needs tokens, which this version does not have yet."""
+def is_loopback(host: str) -> bool:
     if host in LOOPBACK_NAMES:
-        return
+        return True
     try:
-        if ipaddress.ip_address(host).is_loopback:
-            return
+        return ipaddress.ip_address(host).is_loopback
     except ValueError:
-        pass
+        return False
+
+
+def check_host(host: str, *, allow_remote: bool) -> bool:
+    """Whether requests must carry a token: False on loopback (the local user is admin), True on any
+    other address, which must be asked for with ``--allow-remote``."""
+    if is_loopback(host):
+        return False
     if not allow_remote:
-        raise BadInput(f"--host {host} is not a loopback address; the dashboard has no access control yet",
-                       remedy="serve on 127.0.0.1 (the default) and reach it through an SSH tunnel;"
-                              " binding another address will need --allow-remote and tokens")
-    raise BadInput(f"--allow-remote needs tokens (`Authorization: Bearer TOKEN`), which come in a later"
-                   f" version; refusing to serve {host} without them",
-                   remedy="serve on 127.0.0.1 for now / 目前请绑定回环地址 127.0.0.1，令牌功能尚未提供")
+        raise BadInput(f"--host {host} is not a loopback address; other machines would reach the dashboard",
+                       remedy="serve on 127.0.0.1 (the default) and reach it through an SSH tunnel, or pass"
+                              " --allow-remote: then every request needs a token (`trainledger token create`)"
+                              " / 默认只绑定回环地址；--allow-remote 时每个请求都须携带令牌")
+    return True
 
 
 def _env() -> Environment:
@@ -72,7 +89,7 @@ def embed_sheet(html: str) -> tuple[str, str]:
     return (style.group(1) if style else ""), (body.group(1) if body else html)
 
 
-def create_app(root: str | Path, *, default_lang: str | None = None) -> Starlette:
+def create_app(root: str | Path, *, default_lang: str | None = None, require_token: bool = False) -> Starlette:
     from trainledger.service import Workspace
 
     root = Path(root)
@@ -84,6 +101,8 @@ def create_app(root: str | Path, *, default_lang: str | None = None) -> Starlett
 
     def respond(request: Request, template: str, model: dict[str, Any], status: int = 200, **extra) -> Response:
         lang = lang_of(request)
+        extra.setdefault("access", None)
+        extra.setdefault("access_note", "")
         if wants_json(request):
             resp: Response = JSONResponse(model, status_code=status)
         else:
@@ -99,17 +118,78 @@ def create_app(root: str | Path, *, default_lang: str | None = None) -> Starlett
         resp.headers["Vary"] = "Accept, Accept-Language, Cookie"
         return resp
 
-    def page(build, template: str):
+    def page(build, template: str, scope=None):
+        """``scope(request)``: the batch the page belongs to, checked before it is built; None
+        (the default): a page across batches, which a batch-scoped token may not open;
+        ``views.scoped``: the page filters itself to the token's batch (views.scope_model)."""
         def endpoint(request: Request) -> Response:
+            lang = lang_of(request)
+            as_json = wants_json(request)
             with Workspace.open(root) as wsp:
-                model = build(wsp, request)
-            extra = {}
-            if template == "batch.html.j2" and not wants_json(request):
+                acc = auth.access_of(request.headers, wsp.ledger, require_token=require_token)
+                if scope is not views.scoped:
+                    auth.check_scope(acc, scope(request) if scope else None, request.url.path)
+                with auth.GATE.reading():
+                    model = build(wsp, request)
+                if scope is views.scoped:
+                    model = views.scope_model(model, acc.batch, lambda b: auth.check_scope(acc, b, request.url.path))
+                shown, seen = resolve(model, acc.role, "en" if as_json else lang)
+                if seen.withheld:
+                    shown["access"] = seen.as_dict()
+                auth.audit_reveal(wsp.ledger, acc, request.url.path, seen)
+            extra: dict[str, Any] = {"access": acc, "access_note": access_note(seen, lang)}
+            if template == "batch.html.j2" and not as_json:
                 from trainledger.report.render import to_html
 
-                extra["sheet_style"], extra["sheet_body"] = embed_sheet(to_html(model["sheet"], lang_of(request)))
-            return respond(request, template, model, **extra)
+                extra["sheet_style"], extra["sheet_body"] = embed_sheet(to_html(model["sheet"], lang, acc.role))
+            if template == "report.html.j2" and "html" in shown:
+                extra["report_style"], extra["report_body"] = embed_sheet(shown.pop("html"))
+            return respond(request, template, shown, **extra)
         return endpoint
+
+    def batch_of(request: Request) -> str:
+        return request.path_params["batch"]
+
+    def download(request: Request) -> Response:
+        """The batch sheet as a file, as ``trainledger sheet BATCH --format F --role R`` writes it."""
+        from trainledger.report import access
+
+        batch, fmt, lang = request.path_params["batch"], request.path_params["fmt"], lang_of(request)
+        if fmt not in DOWNLOADS:
+            raise NotFound(f"no sheet format {fmt!r}", remedy=f"choose one of {', '.join(DOWNLOADS)}")
+        with Workspace.open(root) as wsp:
+            acc = auth.access_of(request.headers, wsp.ledger, require_token=require_token)
+            auth.check_scope(acc, batch, request.url.path)
+            views.batch_exists(wsp, batch)
+            with auth.GATE.reading():
+                sheet, lines = wsp.sheet(batch), wsp.ledger.cost_lines(batch)
+            if fmt in ("csv", "xlsx"):
+                seen = access.lines_disclosure(lines, acc.role)
+                if fmt == "xlsx":
+                    seen.merge(access.for_role(sheet, acc.role, lang)[1])
+            else:
+                seen = access.for_role(sheet, acc.role, lang)[1]
+            auth.audit_reveal(wsp.ledger, acc, request.url.path, seen)
+        if fmt == "csv":
+            from trainledger.report.csv_lines import to_csv
+
+            body: bytes | str = to_csv(lines, acc.role)
+        elif fmt == "xlsx":
+            import io
+
+            from trainledger.report.xlsx import build_workbook
+
+            buf = io.BytesIO()
+            build_workbook(sheet, lines, acc.role).wb.save(buf)
+            body = buf.getvalue()
+        else:
+            from trainledger.report.render import render
+
+            body = render(sheet, fmt, lang, acc.role)
+        resp = Response(body, media_type=DOWNLOADS[fmt])
+        resp.headers["Content-Disposition"] = f'attachment; filename="{quote(batch)}.{fmt}"'
+        resp.headers["Content-Language"] = lang
+        return resp
 
     def row_of(request: Request) -> int:
         raw = request.path_params["row"]
@@ -127,31 +207,38 @@ def create_app(root: str | Path, *, default_lang: str | None = None) -> Starlett
         else:
             raise exc
         model = {"error": {"status": status, "message": message, "remedy": remedy}}
-        return respond(request, "error.html.j2", model, status=status)
+        resp = respond(request, "error.html.j2", model, status=status)
+        if status == 401:
+            resp.headers["WWW-Authenticate"] = 'Bearer realm="trainledger"'
+        return resp
 
     def openapi(request: Request) -> Response:
         return JSONResponse(OPENAPI)
 
     routes = [
         Route("/", lambda r: Response(status_code=307, headers={"location": "/batches"}), methods=["GET"]),
-        Route("/batches", page(lambda w, r: views.batches(w), "batches.html.j2"), methods=["GET"]),
-        Route("/batches/{batch}", page(lambda w, r: views.batch(w, r.path_params["batch"]), "batch.html.j2"),
-              methods=["GET"]),
+        Route("/batches", page(lambda w, r: views.batches(w), "batches.html.j2", views.scoped), methods=["GET"]),
+        Route("/batches/{batch}", page(lambda w, r: views.batch(w, r.path_params["batch"]), "batch.html.j2",
+                                       batch_of), methods=["GET"]),
         Route("/batches/{batch}/runs/{run}",
-              page(lambda w, r: views.run(w, r.path_params["batch"], r.path_params["run"]), "run.html.j2"),
-              methods=["GET"]),
+              page(lambda w, r: views.run(w, r.path_params["batch"], r.path_params["run"]), "run.html.j2",
+                   batch_of), methods=["GET"]),
+        Route("/batches/{batch}/sheet.{fmt}", download, methods=["GET"]),
         Route("/batches/{batch}/status",
-              page(lambda w, r: views.plan_status(w, r.path_params["batch"]), "status.html.j2"), methods=["GET"]),
-        Route("/lines/{line}", page(lambda w, r: views.line(w, r.path_params["line"]), "line.html.j2"),
+              page(lambda w, r: views.plan_status(w, r.path_params["batch"]), "status.html.j2", batch_of),
               methods=["GET"]),
+        Route("/lines/{line}", page(lambda w, r: views.line(w, r.path_params["line"]), "line.html.j2",
+                                    views.scoped), methods=["GET"]),
         Route("/sources/{import}/{row}",
-              page(lambda w, r: views.source(w, r.path_params["import"], row_of(r)), "source.html.j2"),
-              methods=["GET"]),
-        Route("/report", page(lambda w, r: views.report(w), "report.html.j2"), methods=["GET"]),
+              page(lambda w, r: views.source(w, r.path_params["import"], row_of(r)), "source.html.j2",
+                   views.scoped), methods=["GET"]),
+        Route("/report", page(lambda w, r: views.report(w, r.query_params, lang_of(r), html=not wants_json(r)),
+                              "report.html.j2"), methods=["GET"]),
         Route("/api/openapi.json", openapi, methods=["GET"]),
     ]
     return Starlette(routes=routes, exception_handlers={TrainledgerError: error, HTTPException: error,
-                                                         NotFound: error, BadInput: error})
+                                                         NotFound: error, BadInput: error, TokenRefused: error,
+                                                         auth.OutOfScope: error})
 
 
 def _op(summary: str, params: list[str], schema_ref: str) -> dict[str, Any]:
@@ -165,6 +252,10 @@ def _op(summary: str, params: list[str], schema_ref: str) -> dict[str, Any]:
             "200": {"description": "the view model (JSON) or the page (HTML)",
                     "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema_ref}"}},
                                 "text/html": {"schema": {"type": "string"}}}},
+            "401": {"description": "no token, or a bad, expired or revoked one (`Authorization: Bearer TOKEN`)",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+            "403": {"description": "a batch-scoped token asked for another batch",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
             **({"404": {"description": "unknown id; the body names the remedy",
                         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
                 "400": {"description": "malformed id",
@@ -184,26 +275,53 @@ OPENAPI: dict[str, Any] = {
         "/batches": _op("training batches with totals per basis", [], "Batches"),
         "/batches/{batch}": _op("one batch's cost sheet (report/sheet.py) and its runs", ["batch"], "Batch"),
         "/batches/{batch}/runs/{run}": _op("one run: cost lines by state, retry chain", ["batch", "run"], "Run"),
+        "/batches/{batch}/sheet.{fmt}": {"get": {
+            "summary": "the batch sheet as a file (md, json, html, xlsx; csv: its cost lines), for the token's role",
+            "parameters": [{"name": "batch", "in": "path", "required": True, "schema": {"type": "string"}},
+                           {"name": "fmt", "in": "path", "required": True,
+                            "schema": {"type": "string", "enum": list(DOWNLOADS)}},
+                           {"name": "lang", "in": "query", "required": False,
+                            "schema": {"type": "string", "enum": list(text.LANGS)}}],
+            "responses": {"200": {"description": "the file",
+                                  "content": {t: {"schema": {"type": "string"}} for t in DOWNLOADS.values()}},
+                          **{str(c): {"description": d, "content": {"application/json": {
+                              "schema": {"$ref": "#/components/schemas/Error"}}}}
+                             for c, d in ((401, "no or a bad token"), (403, "outside the token's batch"),
+                                          (404, "unknown batch or format"))}}}},
         "/batches/{batch}/status": _op("plan status (AC, EV, EAC, alerts), variance review and decisions",
                                        ["batch"], "Status"),
         "/lines/{line}": _op("one cost line with its provenance (IMPORT-ROW-N)", ["line"], "Line"),
         "/sources/{import}/{row}": _op("one imported source row, its values and the rules that used it",
                                        ["import", "row"], "Source"),
-        "/report": _op("totals per basis of every batch and the conservation check", [], "Report"),
+        "/report": _op("the cross-batch report (report/cross.py; ?project= ?from= ?to= ?by=), totals per basis"
+                       " of every batch and the conservation check", [], "Report"),
     },
-    "components": {"schemas": {
+    "security": [{"bearer": []}, {}],
+    "components": {"securitySchemes": {"bearer": {
+        "type": "http", "scheme": "bearer",
+        "description": "`trainledger token create --role admin|finance|engineer|viewer [--batch B]`; on loopback"
+                       " without a token the local user is admin. Restricted fields (labor rates, per-role labor"
+                       " cost, unit prices, vendor amounts) read \"restricted\" unless the role may see them."}},
+                   "schemas": {
         "Batches": {**_OBJ, "required": ["batches"], "properties": {"batches": {"type": "array", "items": _OBJ}}},
         "Batch": {**_OBJ, "required": ["batch", "runs", "sheet"]},
         "Run": {**_OBJ, "required": ["batch", "run", "by_state", "retry_chains"]},
         "Status": {**_OBJ, "required": ["batch", "status", "review", "decisions"]},
         "Line": {**_OBJ, "required": ["id", "basis", "expected", "currency", "provenance"]},
         "Source": {**_OBJ, "required": ["import", "file", "row", "values", "rules"]},
-        "Report": {**_OBJ, "required": ["batches"]},
+        "Report": {**_OBJ, "required": ["batches", "report"]},
         "Error": {**_OBJ, "required": ["error"], "properties": {"error": {
             **_OBJ, "properties": {"status": {"type": "integer"}, "message": {"type": "string"},
                                    "remedy": {"type": "string", "nullable": True}}}}},
     }},
 }
+
+
+OPENAPI["paths"]["/report"]["get"]["parameters"] += [  # as `trainledger report` takes them
+    {"name": "project", "in": "query", "required": False, "schema": {"type": "string"}},
+    {"name": "from", "in": "query", "required": False, "schema": {"type": "string", "example": "2026-11"}},
+    {"name": "to", "in": "query", "required": False, "schema": {"type": "string", "example": "2026-11-30"}},
+    {"name": "by", "in": "query", "required": False, "schema": {"type": "string", "enum": ["month", "batch"]}}]
 
 
 def openapi_text() -> str:

@@ -41,6 +41,8 @@ TEXT: dict[str, tuple[str, str]] = {
                                                           "实际、挣值与完工估算（对照计划）；预警"),
     "review_h": ("Plan against actual: price, volume, efficiency, rework", "计划与实际差异：价格、量、效率、返工"),
     "decisions": ("Decisions", "决策记录"),
+    "role": ("role", "角色"), "unauthorized": ("Token needed", "需要令牌"),
+    "forbidden": ("Outside this token's scope", "超出令牌的授权范围"),
 }
 
 

@@ -2,6 +2,9 @@
 
 Money stays decimal text with its currency, as in report/sheet.py; nothing here sums across bases.
 Each function takes an open ``Workspace`` and raises ``NotFound`` with a remedy for an unknown id.
+Sensitive fields stay ``Restricted`` (report/access.py: the sheet's, a labor or external line's
+amounts, a source row's unit prices); web/app.py resolves them for the requester's role.
+``scope_model`` cuts a page down to a batch-scoped token's batch.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from trainledger.imports import resolve, short_id
 from trainledger.ingest.schemas import KIND_TABLES
 from trainledger.lake import partition_key
 from trainledger.model.cost import CostLine
+from trainledger.model.restricted import Restricted
+from trainledger.report import access
 
 
 def _q(path: str) -> str:
@@ -47,7 +52,7 @@ def _is_import(ln: CostLine) -> bool:
 def line_dict(ln: CostLine, ident: str) -> dict[str, Any]:
     p, a = ln.provenance, ln.amount
     imp = short_id(p.source_sha256)
-    return {
+    return access.line_fields({
         "id": ident, "href": f"/lines/{ident}", "category": ln.category, "basis": str(ln.basis),
         "evidence": str(ln.evidence), "low": str(a.low), "expected": str(a.expected), "high": str(a.high),
         "currency": a.currency, "batch": ln.batch_id, "run": ln.run_id, "detail": ln.detail,
@@ -55,7 +60,7 @@ def line_dict(ln: CostLine, ident: str) -> dict[str, Any]:
         "provenance": {"source_sha256": p.source_sha256, "import": imp, "row": p.row, "rule": p.rule,
                        "source_kind": p.source_kind,
                        "href": f"/sources/{imp}/{p.row}" if _is_import(ln) else None},
-    }
+    }, ln.category)
 
 
 def _lines(wsp) -> list[tuple[str, CostLine]]:
@@ -81,6 +86,11 @@ def batches(wsp) -> dict[str, Any]:
         out.append({"id": b.id, "name": b.name, "project": b.project, "team": b.team,
                     "href": f"/batches/{_q(b.id)}", "totals_by_basis": totals})
     return {"batches": out}
+
+
+def batch_exists(wsp, batch_id: str) -> None:
+    """NotFound with a remedy unless the ledger has the batch."""
+    _require_batch(wsp, batch_id)
 
 
 def _require_batch(wsp, batch_id: str):
@@ -113,13 +123,19 @@ def run(wsp, batch_id: str, run_id: str) -> dict[str, Any]:
     by_state = []
     for state, items in groups.items():
         totals: dict[tuple[str, str], list] = {}
+        kinds: dict[tuple[str, str], str] = {}  # a total of restricted amounts is restricted as they are
         for it in items:
             acc = totals.setdefault((it["basis"], it["currency"]), [0, 0, 0])
             for i, k in enumerate(("low", "expected", "high")):
-                acc[i] += _dec(it[k])
+                x = it[k]
+                if isinstance(x, Restricted):
+                    kinds[(it["basis"], it["currency"])], x = x.kind, x.value
+                acc[i] += _dec(x)
         by_state.append({"state": state, "lines": items,
-                         "totals": [{"basis": b, "currency": c, "low": str(v[0]), "expected": str(v[1]),
-                                     "high": str(v[2])} for (b, c), v in sorted(totals.items())]})
+                         "totals": [{"basis": b, "currency": c,
+                                     **{k: access.restrict(str(v[i]), kinds[(b, c)]) if (b, c) in kinds else str(v[i])
+                                        for i, k in enumerate(("low", "expected", "high"))}}
+                                    for (b, c), v in sorted(totals.items())]})
     chains = [c for c in sheet.get("retry_chains", []) if run_id in c.get("attempts", [])]
     for c in chains:
         c["attempt_links"] = [{"id": a, "href": f"/batches/{_q(batch_id)}/runs/{_q(a)}"} for a in c["attempts"]]
@@ -172,14 +188,16 @@ def source(wsp, ident: str, row: int) -> dict[str, Any]:
                        remedy=f"rows run 1..{rec.rows_read}; a quarantined or duplicate row is not in the lake"
                               " (`trainledger quarantine`)")
     attributed = [{"id": i, "href": f"/lines/{i}", "rule": ln.provenance.rule, "batch": ln.batch_id,
-                   "run": ln.run_id, "basis": str(ln.basis), "expected": str(ln.amount.expected),
+                   "run": ln.run_id, "basis": str(ln.basis),
+                   "expected": access.line_fields({"expected": str(ln.amount.expected)}, ln.category)["expected"],
                    "currency": ln.currency, "detail": ln.detail}
                   for i, ln in _lines(wsp)
                   if ln.provenance.source_sha256 == rec.source_sha256 and ln.provenance.row == row]
     raw, raw_note = raw_row(Path(rec.path), rec.source_sha256, row)
     return {"import": short_id(rec.source_sha256), "source_sha256": rec.source_sha256, "kind": rec.kind,
-            "file": rec.path, "imported_at": rec.imported_at.isoformat(), "row": row, "values": values,
-            "raw": raw, "raw_note": raw_note, "rules": sorted({a["rule"] for a in attributed}),
+            "file": rec.path, "imported_at": rec.imported_at.isoformat(), "row": row,
+            "values": access.source_values(values, rec.kind), "raw": access.source_values(raw, rec.kind),
+            "raw_note": raw_note, "rules": sorted({a["rule"] for a in attributed}),
             "lines": attributed}
 
 
@@ -212,14 +230,25 @@ def raw_row(path: Path, sha256: str, row: int) -> tuple[dict[str, str] | None, s
     return None, f"{path} has no data row {row}"
 
 
-def report(wsp) -> dict[str, Any]:
-    """Each batch's totals per basis and currency (never summed across bases), and the workspace's
-    conservation check of the latest attribution."""
+def report(wsp, params=None, lang: str = "en", *, html: bool = False) -> dict[str, Any]:
+    """The cross-batch report of report/cross.py (``report``: its JSON contract; ``?project=``,
+    ``?from=``, ``?to=``, ``?by=`` as on the command line), each batch's totals per basis and currency
+    (never summed across bases), and the workspace's conservation check of the latest attribution.
+    ``html``: also the report's page (``html``, popped by the app before it answers)."""
+    from trainledger.report import cross, cross_render
+
+    params = params or {}
+    rep = cross.build(wsp, cross.scope(wsp, params.get("project"), params.get("from"), params.get("to"),
+                                       params.get("by") or "month"))
     att = wsp.ledger.latest_attribution() or {}
     summary = att.get("summary") if isinstance(att.get("summary"), dict) else {}
-    return {"batches": batches(wsp)["batches"], "attribution_id": att.get("id"),
-            "conservation": {"scope": "workspace", "as_of": summary.get("as_of"),
-                             "by_currency": summary.get("conservation", [])}}
+    out = {"batches": batches(wsp)["batches"], "attribution_id": att.get("id"),
+           "conservation": {"scope": "workspace", "as_of": summary.get("as_of"),
+                            "by_currency": summary.get("conservation", [])},
+           "report": cross_render.as_json(rep)}
+    if html:
+        out["html"] = cross_render.to_html(rep, lang)
+    return out
 
 
 def plan_status(wsp, batch_id: str) -> dict[str, Any]:
@@ -237,4 +266,28 @@ def plan_status(wsp, batch_id: str) -> dict[str, Any]:
     except NotFound as e:
         out["no_plan"] = {"message": e.message, "remedy": e.remedy}
     out["decisions"] = review_repo.decision_rows(wsp.ledger, batch_id)
-    return json.loads(json.dumps(out, default=str))
+    return access.mark_plan(json.loads(json.dumps(out, default=str)))
+
+
+def scoped(request) -> None:
+    """A page's scope marker (web/app.py ``page``): the page filters itself with ``scope_model``."""
+    return None
+
+
+def scope_model(model: dict[str, Any], batch: str | None, check) -> dict[str, Any]:
+    """``model`` cut to a batch-scoped token's batch: the batches list to that batch; a cost line or a
+    source row must belong to it (``check`` raises 403 otherwise); any other page is across batches."""
+    if batch is None:
+        return model
+    if "provenance" in model:  # a cost line
+        check(model.get("batch"))
+        return model
+    if "lines" in model and "source_sha256" in model:  # a source row: only its lines of that batch
+        mine = [ln for ln in model["lines"] if ln["batch"] == batch]
+        if not mine:
+            check(next((ln["batch"] for ln in model["lines"] if ln["batch"]), None))
+        return dict(model, lines=mine, rules=sorted({ln["rule"] for ln in mine}))
+    if isinstance(model.get("batches"), list) and set(model) == {"batches"}:
+        return {"batches": [b for b in model["batches"] if b["id"] == batch]}
+    check(None)
+    return model

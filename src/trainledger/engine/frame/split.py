@@ -17,9 +17,9 @@ the result into the same cost lines):
    ``model.allocate``'s order over the sorted (run, state) keys, total and fixed.
 
 Each piece also carries what rebuilding the Python engine's GPU-hours digit for digit needs: the
-largest number of microsecond digits among its segments' overlaps (``fd``) and the exponent of
-the run's per-node GPUs (``pn_exp``). Rows touching a run the frame cannot weigh exactly
-(``holdings.exact``) are flagged ``fallback`` and not split here.
+decimal exponent of its exact Decimal sum (``exp``: the smallest, over its segments, of the
+exponent of the weight per second, ``pn_exp``, plus that of the overlap in seconds). Rows touching
+a segment the frame cannot weigh exactly (``holdings.exact``) are not split here (``fallback_rows``).
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ def _fd(us):
 
 def pieces(prepared: ibis.Table, holdings: ibis.Table, *, gpus_per_node: int, scale: int,
            views: int) -> ibis.Table:
-    """idx, view, is_idle, run_id, state, batch_id, units (signed share), scale, W, fd, pn_exp — every share of
+    """idx, view, is_idle, run_id, state, batch_id, units (signed share), scale, W, exp — every share of
     every split row, idle rest included (share 0 too: ``stage.py`` keeps what Python keeps)."""
     r = prepared.filter(prepared.route == "node")
     n = r.select("idx", "node", "p0", "p1")
@@ -82,9 +82,9 @@ def pieces(prepared: ibis.Table, holdings: ibis.Table, *, gpus_per_node: int, sc
     j = n.join(h, [n.node == h.node, h.start_us < n.p1, h.end_us > n.p0])
     overlap = ibis.least(j.end_us, j.p1) - ibis.greatest(j.start_us, j.p0)
     j = j.mutate(overlap=overlap).filter(ibis._.overlap > 0)
-    j = j.mutate(w=dec(j.gpus_num) * dec(j.overlap), fd=_fd(j.overlap))
+    j = j.mutate(w=dec(j.gpus_num) * dec(j.overlap), exp=j.pn_exp - _fd(j.overlap))
     p = j.group_by(["idx", "run_id", "state", "batch_id"]).aggregate(
-        w=j.w.sum().cast(DEC), fd=j.fd.max(), pn_exp=j.pn_exp.max(), inexact=(~j.exact).cast("int64").max())
+        w=j.w.sum().cast(DEC), exp=j.exp.min(), inexact=(~j.exact).cast("int64").max())
     used = p.group_by("idx").aggregate(used=p.w.sum().cast(DEC), inexact=p.inexact.max())
     rows = n.left_join(used, "idx").select(n, used=ibis.coalesce(ibis._.used, ibis.literal(0, DEC)),
                                            inexact=ibis.coalesce(ibis._.inexact, 0))
@@ -94,8 +94,7 @@ def pieces(prepared: ibis.Table, holdings: ibis.Table, *, gpus_per_node: int, sc
     rest = ibis.ifelse((rest == 0) & (rows.used == 0), ibis.literal(1, DEC), rest).cast(DEC)
     rows = rows.mutate(rest=rest, total=(rows.used + rest).cast(DEC))
     idle = rows.select("idx", run_id=ibis.null("string"), state=ibis.null("string"), batch_id=ibis.null("string"),
-                       w=rows.rest,
-                       fd=ibis.literal(0, "int64"), pn_exp=ibis.literal(0, "int64"), is_idle=ibis.literal(1, "int64"))
+                       w=rows.rest, exp=ibis.literal(0, "int64"), is_idle=ibis.literal(1, "int64"))
     cols = idle.columns
     allp = p.mutate(is_idle=ibis.literal(0, "int64")).select(cols).union(idle)
 
@@ -116,8 +115,7 @@ def pieces(prepared: ibis.Table, holdings: ibis.Table, *, gpus_per_node: int, sc
                  left=(a.absu - a.floor.sum().over(ibis.window(group_by=part))).cast(DEC))
     share = (a.floor + ibis.ifelse(dec(a.rn) < a.left, ibis.literal(1, DEC), ibis.literal(0, DEC))).cast(DEC)
     share = ibis.ifelse(a.neg, -share, share).cast(DEC)
-    return a.select("idx", "view", "is_idle", "run_id", "state", "batch_id", "scale", "fd", "pn_exp", units=share,
-                    W=a.w)
+    return a.select("idx", "view", "is_idle", "run_id", "state", "batch_id", "scale", "exp", units=share, W=a.w)
 
 
 def fallback_rows(prepared: ibis.Table, holdings: ibis.Table) -> ibis.Expr:

@@ -32,7 +32,7 @@ from trainledger.engine.timeline import exact_seconds
 from trainledger.errors import ConfigError
 from trainledger.model import Basis, Evidence
 from trainledger.model.evidence import weakest
-from trainledger.model.money import EXACT
+from trainledger.model.money import EXACT, exact_sum
 from trainledger.model.vocab import ComputeState
 
 BACKENDS = ("python", "duckdb", "spark")
@@ -40,8 +40,8 @@ HOUR = compute.HOUR
 ROUTE_COLUMNS = ("billed_cost", "effective_cost", "currency", "charge_category", "commitment_discount_status",
                  "commitment_discount_id", "resource_id", "resource_name")
 _CONNECTIONS: dict[str, object] = {}
-PIECE = ("idx", "view", "is_idle", "run_id", "state", "scale", "fd", "pn_exp", "units", "W")  # split.pieces
-IDLE, RUN, STATE, SCALE, FD, PN_EXP, UNITS, W = range(2, 10)
+PIECE = ("idx", "view", "is_idle", "run_id", "state", "scale", "exp", "units", "W")  # split.pieces
+IDLE, RUN, STATE, SCALE, EXP, UNITS, W = range(2, 9)
 # a node row's evidence: the bill is a contract, the split measured — or assumed where no progress
 # signal classified the time (as compute.node_split computes it, once per line)
 EVIDENCE = {True: weakest(Evidence.CONTRACT, Evidence.ASSUMED), False: weakest(Evidence.CONTRACT, Evidence.MEASURED)}
@@ -166,10 +166,9 @@ def _refuse_unplain(con, bills, views: int) -> None:
                               remedy="re-import the bill (the importers write plain text), or use --engine python")
 
 
-def _weight(w: int, fd: int, pn_exp: int, scale: int) -> Decimal:
-    """GPU-seconds ``w / (scale · 10⁶)`` with the exponent Python's Decimal sum of
-    ``gpus_on_node × exact_seconds`` has: ``pn_exp`` plus the smallest exponent of its overlaps."""
-    exp = pn_exp - fd
+def _weight(w: int, exp: int, scale: int) -> Decimal:
+    """Python's weight ``w / (scale · 10⁶)`` with the exponent its exact Decimal sum of
+    ``weight per second × exact_seconds`` has (``exp``, from the backend)."""
     coef, rem = divmod(w * 10 ** (-exp), scale * 10**6) if exp <= 0 else divmod(w, scale * 10**6 * 10**exp)
     if rem:
         raise AssertionError(f"frame weight {w}/{scale}e6 is not a multiple of 1e{exp}")  # holdings' invariant
@@ -274,7 +273,7 @@ def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, by_row,
             make = compute.node_split(row, node[i], py_index, slots, problems)
             made = {v: make(amount) for v, _, amount in amounts}
         elif kind == "node":
-            made = _split_lines(row, node[i], by_row.get(i, {}), runs, slots, holdings.scale, problems,
+            made = _split_lines(row, node[i], by_row.get(i, {}), runs, slots, holdings, problems,
                                 [v for v, _, _ in amounts])
         else:
             made = {v: [_direct(row, kind, rule_batch[i], rule_id[i], amount)] for v, _, amount in amounts}
@@ -321,20 +320,22 @@ def _direct(row, kind: str, batch_id, rule: str | None, amount: Decimal):
     return compute._line(row, amount, Basis.BILLED, compute.NO_RULE, reason=f"{compute.NO_RULE}: {what}")
 
 
-def _split_lines(row, node: str, got: dict[int, list], runs, slots: Decimal, scale: int, problems, views):
-    """The lines ``compute.node_split`` makes for one node row, per view, from the backend's shares."""
+def _split_lines(row, node: str, got: dict[int, list], runs, slots: Decimal, holdings, problems, views):
+    """The lines ``compute.node_split`` makes for one node row, per view, from the backend's shares.
+    Weights are Python's GPU-seconds × ``py_scale``, rebuilt exactly from the backend's integers."""
     p0, p1 = row["charge_period_start"], row["charge_period_end"]
     period = exact_seconds(p0, p1)
+    scale, places = holdings.py_scale, holdings.scale // holdings.py_scale
     first = got[views[0]]
-    weights = {(r[RUN], r[STATE]): _weight(int(r[W]), r[FD], r[PN_EXP], scale) for r in first if not r[IDLE]}
-    used = sum(weights.values(), Decimal(0))
-    idle = slots * period - used
+    weights = {(r[RUN], r[STATE]): _weight(int(r[W]), r[EXP], places) for r in first if not r[IDLE]}
+    used = exact_sum(weights.values())
+    idle = EXACT.subtract(EXACT.multiply(slots * scale, period), used)
     if idle < 0:
-        problems.append(Problem("oversubscribed_node", f"{node} {p0.isoformat()}: jobs hold"
-                                f" {(used / period).quantize(Decimal('0.01'))}"
+        held = (used / scale / period).quantize(Decimal("0.01"))
+        problems.append(Problem("oversubscribed_node", f"{node} {p0.isoformat()}: jobs hold {held}"
                                 f" GPUs but the node has {slots}",
                                 {"node": node, "row": row["row"], "at": p0.isoformat(),
-                                 "held": str((used / period).quantize(Decimal("0.01"))), "slots": slots}))
+                                 "held": str(held), "slots": slots}))
         idle = Decimal(0)
     money_only = compute.charge_kind(row)
     out = {}
@@ -345,17 +346,20 @@ def _split_lines(row, node: str, got: dict[int, list], runs, slots: Decimal, sca
         for key in sorted(weights):
             run_id, state = key
             info, share, w = runs[run_id], shares[key], weights[key]
+            if share == 0 and w == 0:
+                continue  # a segment of weight 0 (no GPU in that state) holds nothing
             kw = {"batch_id": info.batch_id, "run_id": info.run.id}
             if info.batch_id is None:
                 kw = {"run_id": info.run.id, "reason": f"job_without_batch: job {info.run.source_job}"}
             ev = EVIDENCE[state == ComputeState.UNCLASSIFIED]
             lines.append(compute._line(row, share, Basis.BILLED, f"gpu_seconds_on_node/{info.rule}", category="compute",
-                                       detail=money_only or str(state), quantity=None if money_only else w / HOUR,
+                                       detail=money_only or str(state),
+                                       quantity=None if money_only else w / scale / HOUR,
                                        unit="" if money_only else "gpu_hour", evidence=ev, source_kind="focus", **kw))
         if rest is not None and rest != 0:
             lines.append(compute._line(row, rest, Basis.ALLOCATED_IDLE, "gpu_seconds_on_node/unheld",
                                        category="compute", detail=money_only or ComputeState.CAPACITY_UNHELD,
-                                       quantity=None if money_only else idle / HOUR,
+                                       quantity=None if money_only else idle / scale / HOUR,
                                        unit="" if money_only else "gpu_hour", reason=f"capacity_unheld: node {node}",
                                        source_kind="focus", evidence=EVIDENCE[False]))
         out[v] = lines

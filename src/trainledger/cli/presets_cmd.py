@@ -1,0 +1,49 @@
+"""presets: the built-in mappings (``--preset NAME``), or one preset's TOML to start a mapping from."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from trainledger.errors import BadInput
+from trainledger.names import did_you_mean
+
+HEAD = ("preset", "table", "import kinds", "description")
+HEAD_ZH = ("预设", "目标表", "导入种类", "说明")
+
+
+def _kinds(name: str, table: str) -> list[str]:
+    """The import kinds that read preset ``name``: the kind it is fixed to, and the generic one."""
+    from trainledger.ingest import IMPORTERS
+    from trainledger.ingest.mapfile import KIND_OF
+
+    fixed = [imp.kind for imp in IMPORTERS if getattr(imp, "preset", None) == name]
+    return [*fixed, KIND_OF[table]]
+
+
+@click.command("presets")
+@click.argument("name", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
+def presets(name: str | None, as_json: bool) -> None:
+    """Built-in mappings for --preset; `presets NAME` prints one (a start for your own). / 内置映射预设。"""
+    from trainledger.ingest.mapfile import preset_texts
+    from trainledger.ingest.mapfile import presets as known
+
+    found = known()
+    if name is not None:
+        if name not in found:
+            raise BadInput(f"no preset {name!r}{did_you_mean(name, found)} / 没有这个预设",
+                           remedy=f"see `trainledger presets`: {', '.join(found)}")
+        click.echo(preset_texts()[name], nl=False)
+        return
+    rows = [{"preset": n, "table": m.table, "kinds": _kinds(n, m.table), "description": m.description,
+             "source": m.source.strip(), "unverified": list(m.unverified)} for n, m in found.items()]
+    if as_json:
+        click.echo(json.dumps(rows, ensure_ascii=False))
+        return
+    click.echo("  ".join(f"{en} / {zh}" for en, zh in zip(HEAD, HEAD_ZH, strict=True)))
+    for r in rows:
+        click.echo(f"{r['preset']:<22} {r['table']:<16} {', '.join(r['kinds']):<26} {r['description']}")
+    click.echo("(the format: docs/formats.md § Mappings; `trainledger presets NAME` prints one"
+               " / 格式见 docs/formats.md)")

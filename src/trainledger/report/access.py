@@ -1,0 +1,225 @@
+"""Which fields of the report view models are restricted (model/restricted.py), and the one gate
+every renderer passes a view model through before printing it.
+
+``mark_sheet(sheet)`` wraps the sheet's sensitive fields in ``Restricted``; ``build_sheet`` calls it,
+and so does ``for_role`` (it is idempotent), so a sheet reloaded from JSON or built by hand is
+marked too. ``for_role(sheet, role, lang)`` is what renderers print: every ``Restricted`` resolved
+for the role (its value, or the word "restricted" / "受限"), plus ``access`` naming what was withheld.
+
+Marked in the sheet:
+
+    labor_by_phase[].roles[].cost           labor_cost_person (hours × one role's rate)
+    labor_by_phase[].cost                   labor_cost_phase, or labor_cost_person when the phase
+                                            has one valued role (then it is that role's cost)
+    plan_vs_actual                          ``mark_plan``: a labor role's variance line, a price
+    assumptions[] (labor rate: ROLE)        low / high / value: labor_rate
+    assumptions[] (prices)                  low / high / value: unit_price
+    any key named as a unit price           unit_price (``mark_prices``: price_per_gpu_hour of
+                                            compute_by_state and capacity, price_per_gib_month …)
+    external[]                              low / expected / high: vendor_amount
+
+A cost line (``line_fields``): a labor line's amounts are labor_cost_person (one timesheet row), an
+external line's vendor_amount. A source row (``source_values``): unit-price and rate columns are
+unit_price. The balance view (``balance_for``) is built from the full sheet and then restricted:
+its labor money, external money and each assumption's sensitivity follow the fields they come from.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from trainledger.model.restricted import (
+    ADMIN,
+    Disclosure,
+    Restricted,
+    allows,
+    check_role,
+    is_withheld,
+    resolve,
+    restrict,
+)
+
+PRICE_ASSUMPTIONS = ("value of a queued GPU-hour", "storage price ", "price ", "capacity price", "rate card")
+LABOR_RATE = "labor rate: "
+PRICE_COLUMN = re.compile(r"(unit_?price|price|rate)$", re.I)
+AMOUNT_KEYS = ("low", "expected", "high")
+
+
+def _assumption_kind(name: str) -> str | None:
+    if name.startswith(LABOR_RATE):
+        return "labor_rate"
+    if name.startswith(PRICE_ASSUMPTIONS) or " price" in name:
+        return "unit_price"
+    return None
+
+
+PRICE_NAME = re.compile(r"\b(price|rate)s?\b", re.I)
+LINE_MONEY = ("plan", "actual", "price", "volume", "efficiency", "rework")
+
+
+def _unknown_kind(name: str) -> str | None:
+    if not PRICE_NAME.search(name):
+        return None
+    return "labor_rate" if name.startswith("labor") else "unit_price"
+
+
+def mark_plan(obj: Any) -> Any:
+    """Plan, status and review view models (review/service.py, report/plan_section.py), marked: a
+    variance line of one labor role (``labor:ROLE``) is that role's cost (plan and actual are hours ×
+    its rates); an unknown removed or a lesson whose
+    name is a price or a rate keeps its range and measured value restricted. ``unplanned:labor`` (the
+    roles the plan did not have) is restricted as one role's cost: it often is one role."""
+    if isinstance(obj, list):
+        return [mark_plan(x) for x in obj]
+    if not isinstance(obj, dict):
+        return obj
+    out = {k: mark_plan(v) for k, v in obj.items()}
+    line = out.get("line")
+    if isinstance(line, str) and line.startswith(("labor:", "unplanned:labor")):
+        kind = "labor_cost_person"  # unplanned:labor too: it may be one role's hours
+        for k in LINE_MONEY:
+            if k in out:
+                out[k] = restrict(out[k], kind)
+        for k in ("efficiency_by_state", "rework_by"):
+            if isinstance(out.get(k), dict):
+                out[k] = {x: restrict(y, kind) for x, y in out[k].items()}
+    name = out.get("name")
+    if isinstance(name, str) and ("before" in out or "after" in out) and (kind := _unknown_kind(name)):
+        for side in ("before", "after"):
+            if isinstance(out.get(side), dict):
+                out[side] = {k: restrict(v, kind) if k in ("low", "expected", "high", "value") else v
+                             for k, v in out[side].items()}
+        if "width_before" in out:
+            out["width_before"] = restrict(out["width_before"], kind)
+    return out
+
+
+def mark_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
+    """The sheet with its sensitive fields wrapped (a shallow copy of what changes)."""
+    s = dict(sheet)
+    labor = []
+    for p in s.get("labor_by_phase") or []:
+        roles = [dict(r, cost=restrict(r.get("cost"), "labor_cost_person")) for r in p.get("roles", [])]
+        valued = sum(1 for r in p.get("roles", []) if r.get("cost"))
+        kind = "labor_cost_phase" if valued > 1 else "labor_cost_person"
+        labor.append(dict(p, cost=restrict(p.get("cost"), kind), roles=roles))
+    s["labor_by_phase"] = labor
+    s["external"] = [dict(e, **{k: restrict(e.get(k), "vendor_amount") for k in AMOUNT_KEYS if k in e})
+                     for e in s.get("external") or []]
+    out = []
+    for a in s.get("assumptions") or []:
+        kind = _assumption_kind(str(a.get("name", "")))
+        out.append(dict(a, **{k: restrict(a[k], kind) for k in ("low", "high", "value", "value_zh")
+                              if k in a}) if kind else a)
+    s["assumptions"] = out
+    if s.get("plan_vs_actual"):
+        s["plan_vs_actual"] = mark_plan(s["plan_vs_actual"])
+    return mark_prices(s)
+
+
+UNIT_PRICE_KEY = re.compile(r"(^|_)(price_per_|unit_price$)")
+
+
+def mark_prices(obj: Any) -> Any:
+    """Every field named as a unit price, wherever it is (``price_per_gpu_hour``, ``…_price_per_gib_month``,
+    ``unit_price``): its value — or a ``{amount, currency}``'s amount — is unit_price."""
+    if isinstance(obj, list):
+        return [mark_prices(x) for x in obj]
+    if not isinstance(obj, dict):
+        return obj
+    out = {}
+    for k, v in obj.items():
+        if isinstance(k, str) and UNIT_PRICE_KEY.search(k):
+            out[k] = dict(v, amount=restrict(v.get("amount"), "unit_price")) if isinstance(v, dict) \
+                else restrict(v, "unit_price")
+        else:
+            out[k] = mark_prices(v)
+    return out
+
+
+def for_role(sheet: dict[str, Any], role: str = ADMIN, lang: str = "en") -> tuple[dict[str, Any], Disclosure]:
+    """The sheet as ``role`` may see it, and what that showed and withheld. ``access`` is added when
+    something was withheld (the JSON says so; Markdown and HTML print ``note``)."""
+    check_role(role)
+    s, d = resolve(mark_sheet(sheet), role, lang)
+    if d.withheld:
+        s["access"] = d.as_dict()
+    return s, d
+
+
+LINE_KINDS = {"labor": "labor_cost_person", "external": "vendor_amount"}
+
+
+def line_withheld(ln, role: str) -> bool:
+    """True when ``role`` may not see this ``CostLine``'s amounts (the workbook's Lines, the CSV)."""
+    kind = LINE_KINDS.get(ln.category)
+    return kind is not None and not allows(role, kind)
+
+
+def lines_disclosure(lines: list, role: str) -> Disclosure:
+    """What listing ``lines`` whole (the workbook's Lines, the CSV) shows and withholds for ``role``."""
+    d = Disclosure(role)
+    for ln in lines:
+        kind = LINE_KINDS.get(ln.category)
+        if kind:
+            (d.revealed if allows(role, kind) else d.withheld)[kind] += 1
+    return d
+
+
+def line_fields(d: dict[str, Any], category: str) -> dict[str, Any]:
+    """A cost line's dict (web/views.py ``line_dict``) with its amounts marked."""
+    kind = LINE_KINDS.get(category)
+    if not kind:
+        return d
+    return dict(d, **{k: restrict(d.get(k), kind) for k in AMOUNT_KEYS if k in d})
+
+
+def source_values(values: dict[str, Any] | None, kind: str) -> dict[str, Any] | None:
+    """A source row's values (lake or raw file) with unit-price and rate columns marked, and an
+    invoice's amount."""
+    if values is None:
+        return None
+    out = {}
+    for k, v in values.items():
+        if PRICE_COLUMN.search(k.replace(" ", "")):
+            out[k] = restrict(v, "unit_price")
+        elif kind == "invoice" and k.lower() in ("amount", "amount_text"):
+            out[k] = restrict(v, "vendor_amount")
+        else:
+            out[k] = v
+    return out
+
+
+def balance_for(full: dict[str, Any], role: str, lang: str = "en") -> tuple[dict[str, Any], Disclosure]:
+    """The balance view (report/balance.py) of the full sheet, restricted as its sources are."""
+    from trainledger.report import balance
+
+    bl = balance.build(full)
+    marked = mark_sheet(full)
+    phase_kinds = {p["cost"].kind for p in marked["labor_by_phase"] if isinstance(p.get("cost"), Restricted)}
+    labor_kind = "labor_cost_person" if "labor_cost_person" in phase_kinds else "labor_cost_phase"
+    left = dict(bl["left"])
+    left["labor"] = [dict(r, **{k: restrict(r[k], labor_kind) for k in AMOUNT_KEYS if r.get(k) is not None})
+                     for r in left["labor"]]
+    left["external"] = [dict(r, **{k: restrict(r[k], "vendor_amount") for k in AMOUNT_KEYS if k in r})
+                        for r in left["external"]]
+    sens = []
+    for r in bl["sensitivity"]:
+        kind = _assumption_kind(r["name"]) if not r.get("joint") else "unit_price"
+        if kind:
+            moves_kind = "labor_cost_person" if kind == "labor_rate" else None
+            r = dict(r, low=restrict(r.get("low"), kind), high=restrict(r.get("high"), kind),
+                     moves=restrict(r["moves"], moves_kind) if moves_kind else r["moves"])
+        sens.append(r)
+    right = dict(bl["right"], unknowns=mark_plan(bl["right"]["unknowns"]))
+    return resolve({**bl, "left": left, "right": right, "sensitivity": sens}, role, lang)
+
+
+def withheld(value: Any) -> bool:
+    """True for a field this role's copy does not show (renderers print it as it is)."""
+    return is_withheld(value)
+
+
+def may_see(role: str, kind: str) -> bool:
+    return allows(role, kind)

@@ -1,0 +1,471 @@
+"""The cross-batch report (``trainledger report``): what a monthly budget review needs, as one view model.
+
+``build(wsp, Scope)`` reads the latest attribution's cost lines (ledger), dates each one from the
+lake row it came from (``dating.py``), and returns a ``CrossReport`` — a tree of frozen dataclasses
+holding exact ``Decimal`` figures; the renderers (``cross_render.py``, ``cross_xlsx.py``) only format.
+
+* ``spend`` — per period (a month, or the whole batch with ``--by batch``), project, batch, basis and
+  currency. Bases are never added together; a line without a date is in period ``undated``.
+* ``batches`` — per batch: its totals per basis and currency as the batch sheet states them (cash
+  exact; an estimate's figure rounded to the minor unit per evidence level, as ``report/sheet.py``
+  does), its effective and rework shares of the GPU time held, and its plan vs actual.
+* ``totals`` — per basis and currency: the sum of the batches' figures (so it equals the sum of the
+  batches' sheets, exactly, when no date window is given).
+* ``unattributed`` — the workspace's unattributed cash per period, reason and currency.
+* ``control`` — per currency, the engine's billed = attributed + unattributed, and the same two
+  parts summed here from the lines (they must agree).
+* ``undated_outside`` — with a date window, the batches' lines that have no date (no window holds
+  them; without a window they are in period ``undated``).
+* ``curves`` — per batch with a plan: cumulative actual spend by day (by week past ``DAILY_MAX``
+  days) per plan basis and currency, with the plan's total and the EAC low / expected / high of
+  ``review/status.py`` (through ``review.service.status``; nothing of it is recomputed here).
+
+Plan vs actual and the curves are to date (a plan does not know months); the date window filters the
+spend, shares and unattributed figures. Dates are UTC days.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from decimal import ROUND_HALF_EVEN, Decimal
+
+from trainledger.errors import BadInput
+from trainledger.model import CASH_BASES, Basis, CostLine
+from trainledger.model.money import minor_quantum
+from trainledger.report import sheet_compute as sc
+from trainledger.report.dating import line_dates
+from trainledger.report.sheet import not_valued
+
+BY = ("month", "batch")
+UNDATED = "undated"
+DAILY_MAX = 62  # days: a longer batch's curve goes by week
+CASH = frozenset(str(b) for b in CASH_BASES)
+SCHEMA = "trainledger.report/1"
+
+
+@dataclass(frozen=True)
+class Scope:
+    project: str | None = None
+    start: date | None = None  # inclusive, UTC day
+    end: date | None = None  # inclusive, UTC day
+    by: str = "month"
+
+    def holds(self, day: date | None) -> bool:
+        if self.start is None and self.end is None:
+            return True
+        if day is None:
+            return False  # an undated line cannot be placed in a window; listed apart (``undated``)
+        return (self.start is None or day >= self.start) and (self.end is None or day <= self.end)
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One amount per basis and currency: low / expected / high (equal for cash)."""
+
+    basis: str
+    currency: str
+    low: Decimal
+    expected: Decimal
+    high: Decimal
+    lines: int = 0
+
+    @property
+    def cash(self) -> bool:
+        return self.basis in CASH
+
+
+@dataclass(frozen=True)
+class SpendCell:
+    period: str  # "2026-11", a batch id (``--by batch``) or ``undated``
+    project: str
+    batch: str
+    figure: Figure
+
+
+@dataclass(frozen=True)
+class Share:
+    """A part of the GPU time held (and of its money) per basis and currency."""
+
+    basis: str
+    currency: str
+    gpu_hours: Decimal
+    part_gpu_hours: Decimal
+    amount: Decimal
+    part_amount: Decimal
+
+    @property
+    def share(self) -> Decimal | None:
+        return (self.part_gpu_hours / self.gpu_hours).quantize(Decimal("0.0001")) if self.gpu_hours else None
+
+
+@dataclass(frozen=True)
+class PlanRow:
+    """review/'s plan, AC, EV, EAC (low, expected, high) and variance parts for one basis and currency."""
+
+    basis: str
+    currency: str
+    plan: tuple[Decimal, Decimal, Decimal]
+    ac: tuple[Decimal, Decimal, Decimal]
+    ev: tuple[Decimal, Decimal, Decimal]
+    eac: tuple[Decimal, Decimal, Decimal]
+    parts: tuple[tuple[str, Decimal], ...]  # price, volume, efficiency, rework (review.variance)
+
+
+@dataclass(frozen=True)
+class BatchRow:
+    batch: str
+    project: str
+    name: str
+    team: str
+    first: date | None
+    last: date | None
+    totals: tuple[Figure, ...]
+    effective: tuple[Share, ...]
+    rework: tuple[Share, ...]
+    plan_version: int | None = None
+    plan: tuple[PlanRow, ...] = ()
+
+
+@dataclass(frozen=True)
+class UnattributedCell:
+    period: str
+    reason: str
+    currency: str
+    amount: Decimal
+    lines: int
+
+
+@dataclass(frozen=True)
+class ControlRow:
+    currency: str
+    billed_total: Decimal
+    attributed: Decimal
+    unattributed: Decimal
+    difference: Decimal
+    attributed_lines: Decimal  # the same parts, summed here from the ledger's lines
+    unattributed_lines: Decimal
+
+
+@dataclass(frozen=True)
+class CurvePoint:
+    day: date  # the last day of the step (a week's Sunday, by week)
+    cumulative: Decimal
+
+
+@dataclass(frozen=True)
+class SpendCurve:
+    batch: str
+    basis: str
+    currency: str
+    step: str  # day | week
+    points: tuple[CurvePoint, ...]
+    undated: Decimal
+    plan: tuple[Decimal, Decimal, Decimal]
+    eac: tuple[Decimal, Decimal, Decimal]
+
+    @property
+    def actual(self) -> Decimal:
+        return (self.points[-1].cumulative if self.points else Decimal(0)) + self.undated
+
+
+@dataclass(frozen=True)
+class CrossReport:
+    scope: Scope
+    attribution_id: int | None
+    as_of: str | None
+    periods: tuple[str, ...]
+    spend: tuple[SpendCell, ...]
+    batches: tuple[BatchRow, ...]
+    totals: tuple[Figure, ...]
+    effective_by_period: tuple[tuple[str, Share], ...]
+    unattributed: tuple[UnattributedCell, ...]
+    control: tuple[ControlRow, ...]
+    curves: tuple[SpendCurve, ...] = field(default=())
+    undated_outside: tuple[SpendCell, ...] = ()  # with a date window: the lines no window can hold
+
+
+# -- arguments -----------------------------------------------------------------------------------
+
+_MONTH = re.compile(r"^\d{4}-\d{2}$")
+
+
+def parse_day(text: str | None, option: str, *, end: bool = False) -> date | None:
+    """``YYYY-MM-DD``, or ``YYYY-MM`` (its first day; its last with ``end``)."""
+    if text is None:
+        return None
+    try:
+        if _MONTH.match(text):
+            first = date.fromisoformat(text + "-01")
+            return (first.replace(day=28) + timedelta(days=4)).replace(day=1) - timedelta(days=1) if end else first
+        return date.fromisoformat(text)
+    except ValueError:
+        raise BadInput(f"{option} {text!r} is not a date / 不是日期",
+                       remedy="write YYYY-MM-DD or YYYY-MM, e.g. --from 2026-11 --to 2026-11-30") from None
+
+
+def scope(wsp, project: str | None, start: str | None, end: str | None, by: str) -> Scope:
+    """The report's scope, checked: a known project, dates that parse, start ≤ end."""
+    if project is not None and project not in {p.id for p in wsp.config.projects}:
+        known = ", ".join(sorted(p.id for p in wsp.config.projects)) or "none declared"
+        raise BadInput(f"no project {project!r} in {wsp.config.path} / 没有该项目",
+                       remedy=f"use one of: {known} (the [[projects]] of the workspace file)")
+    s, e = parse_day(start, "--from"), parse_day(end, "--to", end=True)
+    if s and e and s > e:
+        raise BadInput(f"--from {start} is after --to {end} / 起始日期晚于结束日期", remedy="swap them")
+    if by not in BY:
+        raise BadInput(f"--by {by!r}", remedy=f"use one of {', '.join(BY)}")
+    return Scope(project, s, e, by)
+
+
+# -- the build -----------------------------------------------------------------------------------
+
+def _q(d: Decimal, cur: str) -> Decimal:
+    return d.quantize(minor_quantum(cur), ROUND_HALF_EVEN)
+
+
+def counted(ln: CostLine) -> bool:
+    """A line of a basis total: what the batch sheet's ``totals_by_basis`` holds (no allocation view,
+    no quantity without a price)."""
+    return ln.basis is not Basis.ALLOCATED and not not_valued(ln)
+
+
+class _Sum:
+    def __init__(self) -> None:
+        self.v: dict = defaultdict(lambda: [Decimal(0), Decimal(0), Decimal(0), 0])
+
+    def add(self, key, ln: CostLine) -> None:
+        a = self.v[key]
+        a[0] += ln.amount.low
+        a[1] += ln.amount.expected
+        a[2] += ln.amount.high
+        a[3] += 1
+
+
+def _figures(acc: _Sum, keys, *, sheet_rounding: bool) -> tuple[Figure, ...]:
+    """``keys`` → (basis, evidence, currency) groups; summed per (basis, currency). With
+    ``sheet_rounding`` a non-cash group is rounded to the minor unit before it is added, as the
+    sheet rounds each of its rows."""
+    out: dict[tuple[str, str], list] = {}
+    for key in keys:
+        basis, _ev, cur = key[-3:]
+        lo, ex, hi, n = acc.v[key]
+        if sheet_rounding and basis not in CASH:
+            lo, ex, hi = _q(lo, cur), _q(ex, cur), _q(hi, cur)
+        o = out.setdefault((basis, cur), [Decimal(0), Decimal(0), Decimal(0), 0])
+        o[0], o[1], o[2], o[3] = o[0] + lo, o[1] + ex, o[2] + hi, o[3] + n
+    from trainledger.model.vocab import rank
+
+    r = rank("basis")
+    return tuple(Figure(b, c, *out[(b, c)]) for b, c in sorted(out, key=lambda k: (r(k[0]), k[1])))
+
+
+def shares(lines: list[tuple[CostLine, bool]]) -> tuple[tuple[Share, ...], tuple[Share, ...]]:
+    """(effective, rework) shares of the GPU time held, per basis and currency. ``lines``: (line,
+    is the line's run a rerun); held time is each primary compute line once (sheet_compute.primary)."""
+    acc: dict[tuple[str, str], list[Decimal]] = defaultdict(lambda: [Decimal(0)] * 6)
+    for ln, rework in lines:
+        if not ln.run_id or not sc.primary(ln):
+            continue
+        a = acc[(str(ln.basis), ln.currency)]
+        q, m = ln.quantity or Decimal(0), ln.amount.expected
+        a[0] += q
+        a[1] += m
+        if ln.detail == "effective":
+            a[2] += q
+            a[3] += m
+        if rework:
+            a[4] += q
+            a[5] += m
+    keys = sorted(acc)
+    return (tuple(Share(b, c, acc[(b, c)][0], acc[(b, c)][2], acc[(b, c)][1], acc[(b, c)][3]) for b, c in keys),
+            tuple(Share(b, c, acc[(b, c)][0], acc[(b, c)][4], acc[(b, c)][1], acc[(b, c)][5]) for b, c in keys))
+
+
+def _month(day: date | None) -> str:
+    return UNDATED if day is None else f"{day.year:04d}-{day.month:02d}"
+
+
+def build(wsp, sc_: Scope) -> CrossReport:
+    from trainledger.engine.conservation import reason_of
+    from trainledger.review.actuals import is_rework
+
+    cfg = wsp.config
+    batches = [b for b in cfg.batches if sc_.project is None or b.project == sc_.project]
+    wanted = {b.id for b in batches}
+    lines = wsp.ledger.cost_lines()
+    runs = {r.id: r for r in wsp.ledger.runs()}
+    dates = line_dates(wsp, lines, runs)
+    att = wsp.ledger.latest_attribution() or {}
+    summary = att.get("summary") if isinstance(att.get("summary"), dict) else {}
+
+    spend, per_batch, outside, unatt = _Sum(), _Sum(), _Sum(), defaultdict(lambda: [Decimal(0), 0])
+    span: dict[str, list[date]] = defaultdict(list)
+    by_batch_lines: dict[str, list[tuple[CostLine, bool]]] = defaultdict(list)
+    by_period_lines: dict[str, list[tuple[CostLine, bool]]] = defaultdict(list)
+    ctl: dict[str, list[Decimal]] = defaultdict(lambda: [Decimal(0), Decimal(0)])
+    for i, ln in enumerate(lines):
+        day = dates[i]
+        if ln.basis in CASH_BASES:  # the workspace's control: every line, whatever the scope
+            ctl[ln.currency][0 if ln.batch_id else 1] += ln.amount.expected
+        if not sc_.holds(day):
+            if day is None and ln.batch_id in wanted and counted(ln):  # not in any window: listed apart
+                outside.add((ln.batch_id, str(ln.basis), str(ln.evidence), ln.currency), ln)
+            continue
+        if ln.batch_id is None:
+            if ln.basis in CASH_BASES:
+                u = unatt[(_month(day), reason_of(ln)[0], ln.currency)]
+                u[0] += ln.amount.expected
+                u[1] += 1
+            continue
+        if ln.batch_id not in wanted or not counted(ln):
+            continue
+        period = _month(day) if sc_.by == "month" else ln.batch_id
+        key = (str(ln.basis), str(ln.evidence), ln.currency)
+        spend.add((period, ln.batch_id, *key), ln)
+        per_batch.add((ln.batch_id, *key), ln)
+        if day is not None:
+            span[ln.batch_id].append(day)
+        rw = is_rework(runs.get(ln.run_id or ""))
+        by_batch_lines[ln.batch_id].append((ln, rw))
+        by_period_lines[period].append((ln, rw))
+
+    cells = []
+    periods = sorted({k[0] for k in spend.v}, key=lambda p: (p == UNDATED, p))
+    if sc_.by == "batch":
+        periods = [b.id for b in batches if any(k[0] == b.id for k in spend.v)]
+    for p in periods:
+        for b in batches:
+            for f in _figures(spend, [k for k in spend.v if k[0] == p and k[1] == b.id], sheet_rounding=False):
+                cells.append(SpendCell(p, b.project, b.id, f))
+    rows, curves_of = [], []
+    for b in batches:
+        eff, rew = shares(by_batch_lines.get(b.id, []))
+        days = span.get(b.id) or [None]
+        got = _status(wsp, b.id)
+        version, plan_rows = _plan(got)
+        if got is not None:
+            mine = [(ln, d) for ln, d in zip(lines, dates, strict=True) if ln.batch_id == b.id]
+            curves_of.extend(curves(wsp, b.id, got[0], dated=mine))
+        rows.append(BatchRow(b.id, b.project, b.name, b.team, min(days) if days[0] else None,
+                             max(days) if days[0] else None,
+                             _figures(per_batch, [k for k in per_batch.v if k[0] == b.id], sheet_rounding=True),
+                             eff, rew, version, plan_rows))
+    totals = _add(f for r in rows for f in r.totals)
+    eff_period = tuple((p, s) for p in periods for s in shares(by_period_lines.get(p, []))[0])
+    un = tuple(UnattributedCell(p, r, c, v[0], v[1]) for (p, r, c), v in
+               sorted(unatt.items(), key=lambda kv: ((kv[0][0] == UNDATED, kv[0][0]), -abs(kv[1][0]), kv[0][1:])))
+    control = []
+    for rec in summary.get("conservation", []):
+        cur = rec["currency"]
+        control.append(ControlRow(cur, *(Decimal(rec[k]) for k in ("billed_total", "attributed", "unattributed",
+                                                                   "difference")), *ctl.get(cur, (Decimal(0),) * 2)))
+    return CrossReport(sc_, att.get("id"), summary.get("as_of"), tuple(periods), tuple(cells), tuple(rows), totals,
+                       eff_period, un, tuple(control), tuple(curves_of),
+                       tuple(SpendCell(UNDATED, b.project, b.id, f) for b in batches
+                             for f in _figures(outside, [k for k in outside.v if k[0] == b.id], sheet_rounding=False)))
+
+
+def _add(figs) -> tuple[Figure, ...]:
+    acc: dict[tuple[str, str], list] = {}
+    for f in figs:
+        a = acc.setdefault((f.basis, f.currency), [Decimal(0), Decimal(0), Decimal(0), 0])
+        a[0], a[1], a[2], a[3] = a[0] + f.low, a[1] + f.expected, a[2] + f.high, a[3] + f.lines
+    from trainledger.model.vocab import rank
+
+    r = rank("basis")
+    return tuple(Figure(b, c, *acc[(b, c)]) for b, c in sorted(acc, key=lambda k: (r(k[0]), k[1])))
+
+
+def _trip(d: dict) -> tuple[Decimal, Decimal, Decimal]:
+    return Decimal(d["low"]), Decimal(d["expected"]), Decimal(d["high"])
+
+
+def _status(wsp, batch_id: str) -> tuple[dict, dict] | None:
+    from trainledger.ledger import review_repo
+    from trainledger.review import service
+
+    if not review_repo.plan_versions(wsp.ledger, batch_id):
+        return None
+    return service.status(wsp, batch_id), service.review(wsp, batch_id)
+
+
+def _plan(got: tuple[dict, dict] | None) -> tuple[int | None, tuple[PlanRow, ...]]:
+    """Plan rows from review.service's (status, review) of a batch, or none without a plan."""
+    if got is None:
+        return None, ()
+    st, rv = got
+    var = {(v["basis"], v["currency"]): v for v in rv["variance"]}
+    out = []
+    for p in st["plan"]:
+        key = (p["basis"], p["currency"])
+        pick = {k: next((x for x in st[k] if (x["basis"], x["currency"]) == key), None) for k in ("ac", "ev", "eac")}
+        v = var.get(key, {})
+        figs = (_trip(pick[k]) if pick[k] else (Decimal(0),) * 3 for k in ("ac", "ev", "eac"))
+        out.append(PlanRow(*key, _trip(p), *figs,
+                           tuple((k, Decimal(v.get(k, "0"))) for k in ("price", "volume", "efficiency", "rework"))))
+    return st["plan_version"], tuple(out)
+
+
+def curves(wsp, batch_id: str, status: dict | None = None,
+           dated: list[tuple[CostLine, date | None]] | None = None) -> tuple[SpendCurve, ...]:
+    """The batch's cumulative spend per plan basis and currency, with the plan total and the EAC range
+    of ``review.service.status`` (given, or read); none for a batch without a plan. ``dated``: the
+    batch's lines with their days, when the caller has them already."""
+    if status is None:
+        got = _status(wsp, batch_id)
+        if got is None:
+            return ()
+        status = got[0]
+    if dated is None:
+        lines = wsp.ledger.cost_lines(batch_id)
+        dated = list(zip(lines, line_dates(wsp, lines, {r.id: r for r in wsp.ledger.runs(batch_id)}), strict=True))
+    dated = [(ln, d) for ln, d in dated if ln.basis is not Basis.ALLOCATED]
+    out = []
+    eac = {(x["basis"], x["currency"]): _trip(x) for x in status["eac"]}
+    for p in status["plan"]:
+        key = (p["basis"], p["currency"])
+        daily: dict[date, Decimal] = defaultdict(Decimal)
+        undated = Decimal(0)
+        for ln, day in dated:
+            if (str(ln.basis), ln.currency) != key:
+                continue  # the same lines review/actuals.collect counts in AC (all but the allocation view)
+            if day is None:
+                undated += ln.amount.expected
+            else:
+                daily[day] += ln.amount.expected
+        if not daily and not undated:
+            continue
+        step = "day"
+        if daily and (max(daily) - min(daily)).days > DAILY_MAX:
+            step, weekly = "week", defaultdict(Decimal)
+            for d, v in daily.items():
+                weekly[d + timedelta(days=6 - d.weekday())] += v
+            daily = weekly
+        run, pts = Decimal(0), []
+        for d in sorted(daily):
+            run += daily[d]
+            pts.append(CurvePoint(d, run))
+        plan = _trip(p)
+        if plan[2] <= 0:
+            continue  # nothing planned on this basis: no curve to hold against it (the table shows its AC)
+        out.append(SpendCurve(batch_id, *key, step, tuple(pts), undated, plan, eac.get(key, (Decimal(0),) * 3)))
+    return tuple(out)
+
+
+def text(d: Decimal) -> str:
+    """Exact decimal text, never scientific notation."""
+    return format(d, "f")
+
+
+def trip_json(t: tuple[Decimal, Decimal, Decimal]) -> dict[str, str]:
+    return {"low": text(t[0]), "expected": text(t[1]), "high": text(t[2])}
+
+
+def curve_json(c: SpendCurve) -> dict:
+    """A curve as the JSON contract and the charts (report/charts.py ``spend_curve``) read it."""
+    return {"batch": c.batch, "basis": c.basis, "currency": c.currency, "step": c.step,
+            "points": [{"day": p.day.isoformat(), "cumulative": text(p.cumulative)} for p in c.points],
+            "undated": text(c.undated), "actual": text(c.actual), "plan": trip_json(c.plan), "eac": trip_json(c.eac)}

@@ -1,0 +1,67 @@
+"""The cross-batch report's words (report/cross*.py) and the spend-over-time chart's, in en and zh-CN.
+Vocabulary values (bases, states) are labelled by model/vocab.py; shared column names by i18n.py."""
+
+from __future__ import annotations
+
+TEXT: dict[str, tuple[str, str]] = {
+    "title": ("Cost report across batches", "跨批次成本报告"),
+    "scope": ("Scope", "范围"), "all_projects": ("all projects", "全部项目"),
+    "window": ("dates", "日期"), "all_dates": ("all dates", "全部日期"), "by": ("by", "维度"),
+    "by_month": ("month", "月"), "by_batch": ("batch", "批次"),
+    "dates_utc": ("Days are UTC; a cost line takes the date of the source row it came from (a bill row's charge"
+                  " period start, a job's start, an inventory's snapshot, a timesheet's day, an invoice's date).",
+                  "日期按 UTC；成本行的日期取自其来源行（账单行的计费起始、作业开始、存储清单快照、"
+                  "工时日期、发票日期）。"),
+    "to_date": ("Plan vs actual and the spend curves are to date (a plan has no months); the date window filters"
+                " spend, shares and the unattributed bucket.",
+                "计划与实际、支出曲线均为截至目前（计划不分月份）；日期范围只筛选支出、占比与未归属桶。"),
+    "spend": ("Spend per basis over time (never summed across bases)", "按口径的支出随时间变化（不同口径不相加）"),
+    "period": ("period", "期间"), "undated": ("undated", "无日期"),
+    "undated_outside": ("Lines without a date (no date window holds them; not in the figures above)",
+                        "无日期的成本行（任何日期范围都不包含它们；不计入上方数字）"),
+    "batches": ("Per project and batch (each equals the batch's sheet)", "按项目与批次（各自等于该批次的成本底稿）"),
+    "batches_window": ("Per project and batch, in the date window", "按项目与批次（日期范围内）"),
+    "totals": ("Totals per basis and currency (the sum of the batches)", "按口径与币种合计（各批次之和）"),
+    "shares": ("Effective and rework shares of the GPU time held", "占用卡时中的有效训练与返工占比"),
+    "effective_share": ("effective share", "有效占比"), "rework_share": ("rework share", "返工占比"),
+    "held_hours": ("GPU-hours held", "占用卡时"), "effective_hours": ("effective GPU-hours", "有效卡时"),
+    "rework_hours": ("rework GPU-hours", "返工卡时"), "rework_cost": ("rework cost", "返工成本"),
+    "effective_trend": ("Effective share by period", "各期间有效占比"),
+    "unattributed": ("Unattributed bucket by period and reason (workspace)", "未归属桶按期间与原因（工作区）"),
+    "reason": ("reason", "原因"), "lines": ("lines", "行数"),
+    "plan_vs_actual": ("Plan vs actual per batch (review: plan, AC, EV, EAC range, variance)",
+                       "各批次计划与实际（复盘：计划、实际、挣值、完工估算区间、偏差）"),
+    "no_plan": ("no plan", "无计划"),
+    "plan_version": ("plan version", "计划版本"), "plan": ("plan", "计划"), "ac": ("actual (AC)", "实际（AC）"),
+    "ev": ("earned (EV)", "挣值（EV）"), "eac": ("EAC", "完工估算（EAC）"),
+    "variance": ("actual − plan", "实际 − 计划"),
+    "price": ("price", "价格"), "volume": ("volume", "工作量"), "efficiency": ("efficiency", "效率"),
+    "rework": ("rework", "返工"),
+    "control": ("Control: billed = attributed + unattributed (workspace, every date)",
+                "控制：账单 = 已归属 + 未归属（工作区，全部日期）"),
+    "engine": ("engine", "引擎"), "from_lines": ("from the lines", "由成本行求和"),
+    "curves": ("Spend over time against plan, with the EAC range", "支出随时间对照计划与完工估算区间"),
+    "curve_title": ("Cumulative spend vs plan", "累计支出对照计划"), "day": ("day", "日期"),
+    "week": ("week ending", "周（截至）"), "cumulative": ("cumulative spend", "累计支出"),
+    "eac_low": ("EAC low", "完工估算低值"), "eac_expected": ("EAC expected", "完工估算预期"),
+    "eac_high": ("EAC high", "完工估算高值"), "plan_low": ("plan low", "计划低值"),
+    "plan_expected": ("plan", "计划"), "plan_high": ("plan high", "计划高值"),
+    "legend": ("shaded: the plan's low–high · dashed: the plan · bar at the right: the EAC's low–high",
+               "阴影：计划低–高 · 虚线：计划 · 右侧条：完工估算低–高"),
+    "undated_spend": ("undated spend (in the actual, not on the time axis)", "无日期支出（计入实际，不在时间轴上）"),
+    "project": ("project", "项目"), "batch": ("batch", "批次"), "name": ("name", "名称"), "team": ("team", "团队"),
+    "first": ("first day", "首日"), "last": ("last day", "末日"), "basis": ("basis", "口径"),
+    "currency": ("currency", "币种"), "expected": ("expected", "预期"), "low": ("low", "低"), "high": ("high", "高"),
+    "amount": ("amount", "金额"), "billed_total": ("billed total", "账单总额"), "attributed": ("attributed", "已归属"),
+    "unattributed_short": ("unattributed", "未归属"),
+    "difference": ("difference", "差额"), "none": ("none", "无"), "attribution": ("attribution", "归属计算"),
+    "rounding": ("Cash is exact; estimates are shown to the minor unit (each batch's figure rounded as its sheet"
+                 " rounds it, the totals the sum of those).",
+                 "现金为精确值；估算显示到最小货币单位（各批次按其底稿的舍入，合计为这些数之和）。"),
+    "check": ("check (must be 0.00)", "校验（必须为 0.00）"),
+}
+
+
+def t(key: str, lang: str) -> str:
+    en, zh = TEXT[key]
+    return zh if lang.lower().startswith("zh") else en

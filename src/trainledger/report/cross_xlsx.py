@@ -1,0 +1,257 @@
+"""The cross-batch report as an XLSX workbook, through report/xlsx.py's ``Book`` (the only writer of
+text and formulas: data strings stay strings, every formula is recorded in ``Book.formulas``).
+
+Sheets: README (bilingual), Summary (totals per basis and currency: the engine's figure, the same
+as a live SUMIFS over Batches, and their difference), Spend (per period, project, batch, basis,
+currency), Batches, Shares, Unattributed, Plan (plan, AC, EV, EAC, variance parts; actual − plan
+and the parts' sum as formulas), Curves (the cumulative spend with the plan and the EAC, one native
+line chart per curve), Control (billed − (attributed + unattributed) per currency; the lines' sums
+against the engine's; Summary against Batches — each a formula that must show 0.00, the engine's
+figure beside it).
+
+Figures: cash exact; a non-cash figure of Spend or Curves is written at the currency's minor unit
+(its exact decimal is in ``report --format json``).
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_EVEN, Decimal
+from pathlib import Path
+
+from openpyxl.chart import LineChart, Reference
+
+from trainledger.model.money import minor_quantum
+from trainledger.report.cross import CASH, UNDATED, CrossReport, Figure, curve_json
+from trainledger.report.cross_text import TEXT
+from trainledger.report.xlsx import Book, money_format, places, ref
+
+SHEETS = ("README", "Summary", "Spend", "Batches", "Shares", "Unattributed", "Plan", "Curves", "Control")
+README = {
+    "Summary": ("Totals per basis and currency: the engine's, a live SUMIFS over Batches, the check",
+                "按口径与币种合计：引擎值、对批次表的实时 SUMIFS、校验"),
+    "Spend": ("Spend per period, project, batch, basis and currency", "按期间、项目、批次、口径与币种的支出"),
+    "Batches": ("Per batch: totals per basis and currency (equal to each batch's sheet)",
+                "各批次按口径与币种合计（等于各批次成本底稿）"),
+    "Shares": ("Effective and rework shares of the GPU time held", "占用卡时中的有效训练与返工占比"),
+    "Unattributed": ("The workspace's unattributed cash by period and reason", "工作区未归属现金按期间与原因"),
+    "Plan": ("Plan vs actual per batch (review/): plan, AC, EV, EAC, variance parts",
+             "各批次计划与实际（复盘）：计划、实际、挣值、完工估算、偏差分解"),
+    "Curves": ("Cumulative spend against the plan and the EAC range, with line charts",
+               "累计支出对照计划与完工估算区间（折线图）"),
+    "Control": ("Control: every check is a formula that must show 0.00", "控制：每项校验都是必须显示 0.00 的公式"),
+}
+
+
+def H(key: str) -> str:
+    en, zh = TEXT[key]
+    return f"{en} / {zh}"
+
+
+def _minor(d: Decimal, cur: str, cash: bool) -> Decimal:
+    return d if cash else d.quantize(minor_quantum(cur), ROUND_HALF_EVEN)
+
+
+def build_workbook(r: CrossReport) -> Book:
+    b = Book()
+    ws = b.sheet("README")
+    b.text(ws, 1, 1, H("title"), bold=True)
+    b.text(ws, 2, 1, f"{H('attribution')}: #{r.attribution_id}")
+    b.text(ws, 3, 1, TEXT["dates_utc"][0])
+    b.text(ws, 4, 1, TEXT["dates_utc"][1])
+    b.text(ws, 5, 1, TEXT["rounding"][0])
+    b.text(ws, 6, 1, TEXT["rounding"][1])
+    for i, name in enumerate(SHEETS[1:], 8):
+        b.text(ws, i, 1, name)
+        b.text(ws, i, 2, README[name][0])
+        b.text(ws, i, 3, README[name][1])
+    bt = _batches(b, r)
+    _summary(b, r, bt)
+    _spend(b, r)
+    _shares(b, r)
+    _unattributed(b, r)
+    _plan(b, r)
+    _curves(b, r)
+    _control(b, r)
+    for w in b.wb.worksheets:
+        for col in "ABCDEFGHIJKLMNOP":
+            w.column_dimensions[col].width = 18
+    return b
+
+
+def write_xlsx(r: CrossReport, out: str | Path) -> Book:
+    b = build_workbook(r)
+    b.wb.save(str(out))
+    return b
+
+
+def _heads(b: Book, ws, keys: list[str]) -> None:
+    for i, k in enumerate(keys, 1):
+        b.text(ws, 1, i, H(k) if k in TEXT else k, bold=True)
+
+
+def _figure(b: Book, ws, row: int, col: int, f: Figure, *, minor: bool = False) -> None:
+    for k, x in enumerate((f.low, f.expected, f.high)):
+        b.money(ws, row, col + k, _minor(x, f.currency, f.cash) if minor else x, f.currency)
+
+
+def _batches(b: Book, r: CrossReport) -> int:
+    ws = b.sheet("Batches")
+    _heads(b, ws, ["project", "batch", "name", "first", "last", "basis", "currency", "low", "expected", "high"])
+    row = 1
+    for br in r.batches:
+        for f in br.totals:
+            row += 1
+            for c, x in enumerate((br.project, br.batch, br.name, br.first and br.first.isoformat(),
+                                   br.last and br.last.isoformat(), f.basis, f.currency), 1):
+                b.text(ws, row, c, x)
+            _figure(b, ws, row, 8, f)
+    return row
+
+
+def _summary(b: Book, r: CrossReport, last: int) -> None:
+    ws = b.sheet("Summary")
+    _heads(b, ws, ["basis", "currency", "low", "expected", "high", "from_lines", "check"])
+    b.text(ws, 1, 6, "SUMIFS(Batches) / 批次表求和", bold=True)
+    rng = lambda c: f"Batches!${c}$2:${c}${max(last, 2)}"  # noqa: E731 - the builder's own range text
+    for i, f in enumerate(r.totals, 2):
+        b.text(ws, i, 1, f.basis)
+        b.text(ws, i, 2, f.currency)
+        _figure(b, ws, i, 3, f)
+        fm = money_format(f.currency)
+        b.formula(ws, i, 6, f"SUMIFS({rng('I')},{rng('F')},{{basis}},{rng('G')},{{cur}})", fm,
+                  basis=ref(i, 1), cur=ref(i, 2))
+        b.formula(ws, i, 7, f"ROUND({{sum}}-{{total}},{places(f.currency)})", "0.00", sum=ref(i, 6), total=ref(i, 4))
+
+
+def _spend(b: Book, r: CrossReport) -> None:
+    ws = b.sheet("Spend")
+    _heads(b, ws, ["period", "project", "batch", "basis", "currency", "low", "expected", "high"])
+    for i, c in enumerate(r.spend, 2):
+        for k, x in enumerate((TEXT["undated"][0] if c.period == UNDATED else c.period, c.project, c.batch,
+                               c.figure.basis, c.figure.currency), 1):
+            b.text(ws, i, k, x)
+        _figure(b, ws, i, 6, c.figure, minor=True)
+
+
+def _shares(b: Book, r: CrossReport) -> None:
+    ws = b.sheet("Shares")
+    _heads(b, ws, ["project", "batch", "basis", "currency", "held_hours", "effective_hours", "effective_share",
+                   "rework_hours", "rework_share", "rework_cost"])
+    row = 1
+    for br in r.batches:
+        for e, w in zip(br.effective, br.rework, strict=True):
+            row += 1
+            for k, x in enumerate((br.project, br.batch, e.basis, e.currency), 1):
+                b.text(ws, row, k, x)
+            b.number(ws, row, 5, e.gpu_hours, "#,##0.00")
+            b.number(ws, row, 6, e.part_gpu_hours, "#,##0.00")
+            b.formula(ws, row, 7, "IF({h}=0,0,{e}/{h})", "0.00%", h=ref(row, 5), e=ref(row, 6))
+            b.number(ws, row, 8, w.part_gpu_hours, "#,##0.00")
+            b.formula(ws, row, 9, "IF({h}=0,0,{w}/{h})", "0.00%", h=ref(row, 5), w=ref(row, 8))
+            b.money(ws, row, 10, _minor(w.part_amount, w.currency, w.basis in CASH), w.currency)
+
+
+def _unattributed(b: Book, r: CrossReport) -> None:
+    ws = b.sheet("Unattributed")
+    _heads(b, ws, ["period", "reason", "currency", "amount", "lines"])
+    for i, u in enumerate(r.unattributed, 2):
+        b.text(ws, i, 1, TEXT["undated"][0] if u.period == UNDATED else u.period)
+        b.text(ws, i, 2, u.reason)
+        b.text(ws, i, 3, u.currency)
+        b.money(ws, i, 4, u.amount, u.currency)
+        b.number(ws, i, 5, u.lines, "0")
+
+
+PLAN_COLS = ("plan", "ac", "ev", "eac")
+
+
+def _plan(b: Book, r: CrossReport) -> None:
+    ws = b.sheet("Plan")
+    heads = ["batch", "plan_version", "basis", "currency"]
+    heads += [f"{TEXT[k][0]} {TEXT[s][0]} / {TEXT[k][1]}{TEXT[s][1]}" for k in PLAN_COLS for s in ("low", "expected",
+                                                                                                      "high")]
+    heads += ["price", "volume", "efficiency", "rework", "variance", "check"]
+    _heads(b, ws, heads)
+    b.text(ws, 1, 23, "actual − plan, engine / 实际 − 计划（引擎）", bold=True)
+    row = 1
+    for br in r.batches:
+        for p in br.plan:
+            row += 1
+            b.text(ws, row, 1, br.batch)
+            b.number(ws, row, 2, br.plan_version, "0")
+            b.text(ws, row, 3, p.basis)
+            b.text(ws, row, 4, p.currency)
+            for k, trip in enumerate((p.plan, p.ac, p.ev, p.eac)):
+                for j, x in enumerate(trip):
+                    b.number(ws, row, 5 + 3 * k + j, x, money_format(p.currency))
+            for j, (_k, x) in enumerate(p.parts):
+                b.number(ws, row, 17 + j, x, money_format(p.currency))
+            fm = money_format(p.currency)
+            b.formula(ws, row, 21, "{ac}-{plan}", fm, ac=ref(row, 9), plan=ref(row, 6))
+            b.formula(ws, row, 22, "ROUND({d}-({a}+{b}+{c}+{e}),2)", "0.00", d=ref(row, 21), a=ref(row, 17),
+                      b=ref(row, 18), c=ref(row, 19), e=ref(row, 20))
+            b.number(ws, row, 23, p.ac[1] - p.plan[1], fm)
+
+
+def _curves(b: Book, r: CrossReport) -> None:
+    write_curves(b, b.sheet("Curves"), [curve_json(c) for c in r.curves])
+
+
+def write_curves(b: Book, ws, curves: list[dict]) -> None:
+    """Each curve (``report.cross.curve_json``) as a block of rows — day, cumulative actual, plan, EAC
+    low / expected / high — and a native line chart over them. Also the batch workbook's Curves sheet."""
+    row = 1
+    for n, c in enumerate(curves):
+        cur, cash = c["currency"], c["basis"] in CASH
+        b.text(ws, row, 1, f"{c['batch']} · {c['basis']} · {cur}", bold=True)
+        _h = [TEXT["day" if c["step"] == "day" else "week"], TEXT["cumulative"], TEXT["plan_expected"],
+              TEXT["eac_low"], TEXT["eac_expected"], TEXT["eac_high"]]
+        for k, (en, zh) in enumerate(_h, 1):
+            b.text(ws, row + 1, k, f"{en} / {zh}", bold=True)
+        first = row + 2
+        for i, pt in enumerate(c["points"]):
+            rr = first + i
+            b.text(ws, rr, 1, pt["day"])
+            b.money(ws, rr, 2, _minor(Decimal(pt["cumulative"]), cur, cash), cur)
+            b.money(ws, rr, 3, _minor(Decimal(c["plan"]["expected"]), cur, False), cur)
+            for k, key in enumerate(("low", "expected", "high")):
+                b.money(ws, rr, 4 + k, Decimal(c["eac"][key]), cur)
+        last = first + len(c["points"]) - 1
+        if c["points"]:
+            ch = LineChart()
+            ch.title = f"{TEXT['curve_title'][0]} / {TEXT['curve_title'][1]}: {c['batch']} · {c['basis']} · {cur}"
+            ch.add_data(Reference(ws, min_col=2, max_col=6, min_row=first - 1, max_row=last), titles_from_data=True)
+            ch.set_categories(Reference(ws, min_col=1, min_row=first, max_row=last))
+            ch.height, ch.width = 7.5, 16
+            ws.add_chart(ch, f"H{1 + 16 * n}")
+        row = max(last + 2, row + 16)
+
+
+def _control(b: Book, r: CrossReport) -> None:
+    ws = b.sheet("Control")
+    b.text(ws, 1, 1, H("control"), bold=True)
+    heads = ["currency", "billed_total", "attributed", "unattributed", "check", "difference", "from_lines",
+             "from_lines", "check", "check"]
+    for i, k in enumerate(heads, 1):
+        b.text(ws, 2, i, H(k), bold=True)
+    b.text(ws, 2, 7, f"{H('attributed')} ({H('from_lines')})", bold=True)
+    b.text(ws, 2, 8, f"{TEXT['unattributed'][0]} ({H('from_lines')})", bold=True)
+    row = 2
+    for c in r.control:
+        row += 1
+        cur, fm = c.currency, money_format(c.currency)
+        b.text(ws, row, 1, cur)
+        for k, x in enumerate((c.billed_total, c.attributed, c.unattributed), 2):
+            b.money(ws, row, k, x, cur)
+        b.formula(ws, row, 5, "ROUND({t}-({a}+{u}),2)", "0.00", t=ref(row, 2), a=ref(row, 3), u=ref(row, 4))
+        b.money(ws, row, 6, c.difference, cur)
+        b.money(ws, row, 7, c.attributed_lines, cur)
+        b.money(ws, row, 8, c.unattributed_lines, cur)
+        b.formula(ws, row, 9, "ROUND({x}-{y},2)", fm, x=ref(row, 7), y=ref(row, 3))
+        b.formula(ws, row, 10, "ROUND({x}-{y},2)", fm, x=ref(row, 8), y=ref(row, 4))
+    row += 2
+    b.text(ws, row, 1, "Summary − SUMIFS(Batches) / 合计 − 批次表求和", bold=True)
+    for i, f in enumerate(r.totals, 2):
+        row += 1
+        b.text(ws, row, 1, f"{f.basis} · {f.currency}")
+        b.formula(ws, row, 2, "Summary!{c}", "0.00", c=ref(i, 7))
