@@ -61,25 +61,33 @@ def connect(backend: str):
     if backend == "duckdb":
         return ibis.duckdb.connect()
     if backend == "spark":
-        try:
-            from pyspark.sql import SparkSession
-        except ImportError:
-            raise ConfigError("engine spark needs pyspark, which is not installed / 未安装 pyspark",
-                              remedy="pip install 'trainledger[spark]' (and Java 17), or use --engine duckdb"
-                                     " / 安装 trainledger[spark]，或改用 --engine duckdb") from None
-        if shutil.which("java") is None:
-            raise ConfigError("engine spark needs Java (no `java` on PATH) / Spark 需要 Java",
-                              remedy="install a Java 17 runtime (Debian: openjdk-17-jre-headless), or use"
-                                     " --engine duckdb / 安装 Java 17，或改用 --engine duckdb")
-        session = (SparkSession.builder.master("local[2]").appName("trainledger")
-                   .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
-                   .config("spark.sql.session.timeZone", "UTC")
-                   .config("spark.sql.shuffle.partitions", "4").getOrCreate())
-        session.sparkContext.setLogLevel("ERROR")
-        con = ibis.pyspark.connect(session)
-        _CONNECTIONS[backend] = con
-        return con
+        with warnings.catch_warnings():  # pyspark 4.3 warns about pandas 3 when imported
+            warnings.simplefilter("ignore", FutureWarning)
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return _spark(ibis)
     raise ConfigError(f"unknown engine {backend!r} / 未知引擎", remedy=f"use one of {', '.join(BACKENDS)}")
+
+
+def _spark(ibis):
+    """One local-mode Spark session for the process (UTC, no UI), as an Ibis connection."""
+    try:
+        from pyspark.sql import SparkSession
+    except ImportError:
+        raise ConfigError("engine spark needs pyspark, which is not installed / 未安装 pyspark",
+                          remedy="pip install 'trainledger[spark]' (and Java 17), or use --engine duckdb"
+                                 " / 安装 trainledger[spark]，或改用 --engine duckdb") from None
+    if shutil.which("java") is None:
+        raise ConfigError("engine spark needs Java (no `java` on PATH) / Spark 需要 Java",
+                          remedy="install a Java 17 runtime (Debian: openjdk-17-jre-headless), or use"
+                                 " --engine duckdb / 安装 Java 17，或改用 --engine duckdb")
+    session = (SparkSession.builder.master("local[2]").appName("trainledger")
+               .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+               .config("spark.sql.session.timeZone", "UTC")
+               .config("spark.sql.shuffle.partitions", "4").getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    con = ibis.pyspark.connect(session)
+    _CONNECTIONS["spark"] = con
+    return con
 
 
 def bill_stage_on(backend: str) -> Callable[[Facts, Context], StageOutput]:
@@ -87,13 +95,7 @@ def bill_stage_on(backend: str) -> Callable[[Facts, Context], StageOutput]:
         return compute.bill_stage
 
     def frame_bill_stage(facts: Facts, ctx: Context) -> StageOutput:
-        with warnings.catch_warnings():  # the libraries' own deprecations, not the user's concern:
-            # ibis 12 calls duckdb 2.0's deprecated fetch_arrow_table; pyspark 4.3 warns about pandas 3
-            warnings.filterwarnings("ignore", "fetch_arrow_table", DeprecationWarning)
-            if backend == "spark":
-                warnings.simplefilter("ignore", FutureWarning)
-                warnings.simplefilter("ignore", DeprecationWarning)
-            return bill_stage(facts, ctx, connect(backend))
+        return bill_stage(facts, ctx, connect(backend))
 
     return frame_bill_stage
 
@@ -176,6 +178,16 @@ def _weight(w: int, exp: int, scale: int) -> Decimal:
 
 
 def bill_stage(facts: Facts, ctx: Context, con) -> StageOutput:
+    with warnings.catch_warnings():  # the libraries' own deprecations, not the user's concern:
+        # ibis 12 calls duckdb 2.0's deprecated fetch_arrow_table; pyspark 4.3 warns about pandas 3
+        warnings.filterwarnings("ignore", "fetch_arrow_table", DeprecationWarning)
+        if con.name == "pyspark":
+            warnings.simplefilter("ignore", FutureWarning)
+            warnings.simplefilter("ignore", DeprecationWarning)
+        return _bill_stage(facts, ctx, con)
+
+
+def _bill_stage(facts: Facts, ctx: Context, con) -> StageOutput:
     rows = facts.bill_lines
     if not rows:
         return compute.bill_stage(facts, ctx)
