@@ -4,7 +4,9 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 DEMO_DIR ?= trainledger-demo
 
-.PHONY: demo test lint bench clean
+ROWS ?= 10000000
+
+.PHONY: demo test lint bench bench-import clean
 
 $(BIN)/trainledger: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +33,10 @@ $(VENV)/.bench-deps: $(BIN)/trainledger
 
 bench: $(VENV)/.bench-deps
 	$(BIN)/python -m bench
+
+# import focus of a generated ROWS-row FOCUS CSV against DuckDB's CSV -> Parquet of it, peak RSS
+bench-import: $(VENV)/.bench-deps
+	$(BIN)/python -m bench.bench_import $(ROWS)
 
 clean:
 	rm -rf $(VENV) $(DEMO_DIR) .pytest_cache .hypothesis

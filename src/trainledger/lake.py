@@ -212,6 +212,13 @@ class PartitionWriter:
         self.done = True
         self.tmp.unlink(missing_ok=True)
 
+    def reset(self) -> None:
+        """Forget every row written so far (a reader starting the file again)."""
+        self.abort()
+        self.tmp = self.lake.tmp_path(f"{self.table}-{self.sha256[:16]}", ".parquet")
+        self._pending_rows = self.rows = 0
+        self.done = False
+
     def __enter__(self) -> PartitionWriter:
         return self
 
@@ -246,6 +253,12 @@ class QuarantineWriter:
             line = json.dumps(record, ensure_ascii=True, default=str)
         self._f.write(line + "\n")
         self.count += 1
+
+    def reset(self) -> None:
+        """Forget every record written so far (a reader starting the file again)."""
+        self._f.seek(0)
+        self._f.truncate()
+        self.count = 0
 
     def commit(self, *, keep_empty: bool = False) -> Path | None:
         """Publish as ``<sha256>.jsonl``; a different earlier quarantine of the same file keeps

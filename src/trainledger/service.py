@@ -128,7 +128,7 @@ class Workspace:
 
     # --- import ------------------------------------------------------------------------------
     def import_files(self, kind: str, paths: Sequence[str | Path], *, options: dict | None = None,
-                     replace: str | None = None, reason: str = ""):
+                     replace: str | None = None, reason: str = "", progress=None):
         """Import files into the lake, then bring the ledger's import records in line with the
         lake's log (``repair_imports``). ``replace``: the id of an import to drop first (its rows
         leave every figure; the files are identified before anything is dropped)."""
@@ -143,7 +143,7 @@ class Workspace:
                 check_file(importer, Path(p))
             self.drop_import(replace, reason or "replaced by the import of " + ", ".join(map(str, paths)),
                              replaced_by=[str(p) for p in paths])
-        results = import_files(kind, [Path(p) for p in paths], self.lake, options=opts)
+        results = import_files(kind, [Path(p) for p in paths], self.lake, options=opts, progress=progress)
         self.repair_imports()
         self._after_import()
         return results

@@ -268,13 +268,13 @@ def test_settle_flags_conflicting_keys_here_and_in_the_lake(lake):
     ]
 
 
-def test_rank_within_counts_earlier_equal_codes():
-    import numpy as np
+def test_rank_counts_earlier_equal_hashes():
+    import pyarrow as pa
 
-    from trainledger.ingest.settle import _rank_within
+    from trainledger.ingest.keyset import KeySet, codes
 
-    codes = np.array([3, 1, 3, 3, 0, 1])
-    assert _rank_within(codes).tolist() == [0, 0, 1, 2, 0, 1]
+    keys = [h * 32 for h in "3133" "01"]
+    assert KeySet(codes(pa.array(keys))).rank.tolist() == [0, 0, 1, 2, 0, 1]
 
 
 # -- concurrency, import order, the log -------------------------------------------------------------

@@ -20,6 +20,19 @@ def open_ws(ctx: click.Context) -> Workspace:
     return Workspace.open(ctx.obj["workspace"])
 
 
+def _with_bar(ctx: click.Context, as_json: bool, run):
+    """``run(bar)`` with the import progress bar (on a terminal only; never with --json or
+    --quiet), its line wiped afterwards."""
+    from trainledger.cli.progress import import_bar
+
+    bar = import_bar(ctx, as_json)
+    try:
+        return run(bar)
+    finally:
+        if bar is not None:
+            bar.clear()
+
+
 @click.command("init")
 @click.argument("directory", required=False, type=click.Path(file_okay=False))
 @click.option("--db", "db_url", default="",
@@ -79,7 +92,9 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
     for line in legacy_notes(kind, options):
         note(line, err=True)
     with open_ws(ctx) as wsp:
-        results = wsp.import_files(kind, paths, options=options, replace=replace_id, reason=reason)
+        results = _with_bar(ctx, as_json, lambda bar: wsp.import_files(kind, paths, options=options,
+                                                                       replace=replace_id, reason=reason,
+                                                                       progress=bar))
         held = {(r.kind, r.source_sha256): r for r in wsp.ledger.imports()}
         reasons = {r.sha256: _first_reasons(r.quarantine_file) for r in results if r.quarantined}
     total = {"accepted": sum(r.accepted for r in results), "duplicates": sum(r.duplicates for r in results),

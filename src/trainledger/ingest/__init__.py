@@ -9,8 +9,15 @@
     keys.py       row hashes over canonical values (1.10 == 1.1, times in UTC)
     convert.py    field converters: exact decimals, UTC timestamps, dates, vocabularies; refuses
                   implausible values (int64, 15-digit amounts, exponents, non-ASCII digits)
-    run.py        the driver: identity, hashing, counting, batching, cross-file duplicates, log
+    run.py        the driver: identity, hashing, counting, batching, cross-file duplicates, log;
+                  an importer's ``fast_batches`` (column at a time) first, the per-row path after
+                  it gives a file back (``fastcsv.NotFast``), from the start
+    fastcsv.py    the column-at-a-time CSV reader (pyarrow.csv in bounded chunks) for UTF-8 text it
+                  reads exactly as delimited.py does; anything else it gives back
+    vector.py     converters and row-hash spellings by column, equal to their per-value originals
+    focus_fast.py FOCUS CSV a chunk at a time: the per-row path's rows, quarantine and row hashes
     settle.py     a new partition against the lake: duplicates, repeats, conflicts (under lock)
+    keyset.py     row hashes as sorted 128-bit integers: groups, ranks, copies held elsewhere
     lakefs.py     the lake's filesystem primitives: atomic publish, locks, append-only lines
     schemas.py    the pyarrow schema of each lake table (the contract of docs/formats.md)
     slurm.py      sacct --parsable2 → jobs (hostlists, AllocTRES, Comment tags, --tz)
@@ -48,7 +55,8 @@ import's identity: the same file imported again with the same ones is not read a
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -159,9 +167,11 @@ def import_files(
     lake: Lake,
     *,
     options: Mapping[str, Any] | None = None,
+    progress: Callable[[Path, int, int], None] | None = None,
 ) -> list[ImportResult]:
     """Import each file into ``lake``. Every path is identified before any is imported, so a
-    wrong file stops the command before anything is written."""
+    wrong file stops the command before anything is written. ``progress(path, bytes read, size)``
+    is told as each file is read (the CLI's progress bar)."""
     importer = importer_for(kind)
     files = [Path(p) for p in paths]
     for p in files:
@@ -169,4 +179,7 @@ def import_files(
     opts = dict(options or {})
     check_encoding(opts.get("encoding"))  # a bad option stops the command before any import
     importer.configure(opts)
-    return [run_import(importer, p, lake, opts) for p in files]
+    return [
+        run_import(importer, p, lake, opts, None if progress is None else partial(progress, p))
+        for p in files
+    ]

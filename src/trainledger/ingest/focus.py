@@ -173,6 +173,17 @@ class FocusImporter(DelimitedImporter):
             return f"its columns have no {', '.join(missing)}" if missing else True
         return super().identify_head(head)
 
+    def fast_batches(self, path: Path, ctx: Context) -> Iterator[Any] | None:
+        """The rows of a CSV bill a chunk at a time (``focus_fast``), or None when only the
+        per-row path reads the file (Parquet, text not in UTF-8)."""
+        from trainledger.ingest.fastcsv import fast_encoding
+
+        if sniff(path).container != "text" or not fast_encoding(path, ctx.options):
+            return None
+        from trainledger.ingest.focus_fast import batches
+
+        return batches(self, path, ctx)
+
     def parse(self, path: Path, ctx: Context) -> Iterator[Record]:
         if sniff(path).container == "parquet":
             return self._parse_parquet(path)

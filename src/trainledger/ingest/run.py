@@ -27,9 +27,10 @@ per-row Python set: a 10M-row file stays within memory; see ``trainledger.ingest
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -73,8 +74,13 @@ def import_identity(
 
 
 def run_import(
-    importer: Importer, path: Path, lake: Lake, options: Mapping[str, Any]
+    importer: Importer,
+    path: Path,
+    lake: Lake,
+    options: Mapping[str, Any],
+    progress: Callable[[int, int], None] | None = None,
 ) -> ImportResult:
+    """Import ``path``; ``progress(bytes_read, file_size)`` is told as the file is read."""
     from trainledger.lake import PartitionExists, Settle
 
     cfg = importer.configure(options)
@@ -90,29 +96,19 @@ def run_import(
     ctx = Context(path=path, sha256=sha, kind=kind, options=options, cfg=cfg, watch=watch)
     schema = TABLES[table]
     names = set(schema.names)
-    rows_read = quarantined = 0
-    rows: list[dict[str, Any]] = []
-    recs: list[Record] = []  # beside rows: a row the lake's types refuse is quarantined
+    size = path.stat().st_size
+    tell = progress or (lambda done, total: None)
     with (
         lake.open_partition(table, sha, identity=identity, statement=statement) as part,
         lake.open_quarantine(kind, sha) as q,
     ):
-        for rec in importer.parse(path, ctx):
-            rows_read += 1
-            try:
-                row = importer.normalise(importer.validate(rec, ctx), rec, ctx)
-            except Rejected as r:
-                quarantined += 1
-                q.write(_quarantine_entry(path, rec, r.reason, r.remedy))
-                continue
-            row["flags"] = dumps(row.get("flags") or [])
-            row["source_sha256"], row["row"], row["row_hash"] = sha, rec.row, rec.key
-            rows.append(row)
-            recs.append(rec)
-            if len(rows) >= BATCH_ROWS:
-                quarantined += _write(part, q, rows, recs, schema, names, importer, path)
-                rows, recs = [], []
-        quarantined += _write(part, q, rows, recs, schema, names, importer, path)
+        counted = _fast(importer, path, ctx, part, q, tell, size)
+        if counted is None:  # the per-row path, from the start
+            watch = ContentWatch()
+            ctx = dataclasses.replace(ctx, watch=watch)
+            counted = _per_row(importer, path, ctx, part, q, schema, names, tell, size)
+        rows_read, quarantined = counted
+        tell(size, size)
         seen = watch.digest() or sha256_file(path)  # a Parquet parser reads on its own
         if seen != sha:
             raise BadInput(
@@ -154,6 +150,77 @@ def run_import(
             )
             _log(lake, importer, result, options, committed.path if committed else None, identity)
     return result
+
+
+def _fast(
+    importer: Importer,
+    path: Path,
+    ctx: Context,
+    part: Any,
+    q: Any,
+    tell: Callable[[int, int], None],
+    size: int,
+) -> tuple[int, int] | None:
+    """(rows read, quarantined) by the importer's column-at-a-time reader, or None (nothing
+    kept written) when it has none or finds the file needs the per-row path."""
+    fast = getattr(importer, "fast_batches", None)
+    stream = fast(path, ctx) if fast is not None else None
+    if stream is None:
+        return None
+    from trainledger.ingest.fastcsv import NotFast
+    from trainledger.ingest.vector import Unexpected
+
+    rows_read = quarantined = 0
+    try:
+        for batch, entries, n, done in stream:
+            rows_read += n
+            quarantined += len(entries)
+            for e in entries:
+                q.write(e)
+            if batch is not None:
+                part.write(batch)
+            tell(done, size)
+    except (NotFast, Unexpected):
+        part.reset()
+        q.reset()
+        return None
+    return rows_read, quarantined
+
+
+def _per_row(
+    importer: Importer,
+    path: Path,
+    ctx: Context,
+    part: Any,
+    q: Any,
+    schema: pa.Schema,
+    names: set[str],
+    tell: Callable[[int, int], None],
+    size: int,
+) -> tuple[int, int]:
+    """(rows read, quarantined) by parse → validate → normalise, one row at a time."""
+    rows_read = quarantined = 0
+    rows: list[dict[str, Any]] = []
+    recs: list[Record] = []  # beside rows: a row the lake's types refuse is quarantined
+    sha = ctx.sha256
+    for rec in importer.parse(path, ctx):
+        rows_read += 1
+        try:
+            row = importer.normalise(importer.validate(rec, ctx), rec, ctx)
+        except Rejected as r:
+            quarantined += 1
+            q.write(_quarantine_entry(path, rec, r.reason, r.remedy))
+            continue
+        row["flags"] = dumps(row.get("flags") or [])
+        row["source_sha256"], row["row"], row["row_hash"] = sha, rec.row, rec.key
+        rows.append(row)
+        recs.append(rec)
+        if len(rows) >= BATCH_ROWS:
+            quarantined += _write(part, q, rows, recs, schema, names, importer, path)
+            rows, recs = [], []
+            tell(ctx.watch.read if ctx.watch is not None else 0, size)
+    quarantined += _write(part, q, rows, recs, schema, names, importer, path)
+    return rows_read, quarantined
 
 
 def _quarantine_entry(

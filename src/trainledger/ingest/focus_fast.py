@@ -1,0 +1,332 @@
+"""``import focus`` of a CSV bill a column at a time: the same lake rows, quarantine and row
+hashes as the per-row path (``FocusImporter.validate`` / ``normalise``), at a fraction of the cost.
+
+    fastcsv.chunks ─► convert the columns that quarantine (money, currency, charge period)
+                  ─► rows refused: quarantine entries (file, row, line, reason, remedy, raw),
+                     reasons in the order the per-row path finds them
+                  ─► the rest: flags (per rule, in the per-row order), tags, extra, row_hash
+                  ─► one Arrow batch of bill_lines per chunk
+
+Rows that need the per-row rules between columns (commitment discount status, capacity
+reservation status, allocated charges, corrections) get them from ``focus.conformance`` itself,
+row by row; every other value is computed by ``vector``. The row hash is ``keys.content_key``
+of the same items: the NUL-joined canonical values are built by Arrow, only blake2b runs per row.
+A file the vectorised reader cannot promise to read alike raises ``fastcsv.NotFast``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from trainledger.ingest import focus as F
+from trainledger.ingest import vector as V
+from trainledger.ingest.base import FLAG, Context, as_text, dumps
+from trainledger.ingest.delimited import resolve_header
+from trainledger.ingest.fastcsv import Chunk, NotFast, chunks
+from trainledger.ingest.keys import canon_for, canon_loose, content_key
+from trainledger.ingest.schemas import BILL_LINES
+
+STR = pa.string()
+_ALLOCATED = tuple(n.casefold() for n in F.ALLOCATED)
+_CONFORMANCE_EXTRA = ("capacityreservationstatus", *_ALLOCATED)
+
+
+class Plan:
+    """How the header's columns feed the lake (resolved once per file)."""
+
+    def __init__(self, importer: F.FocusImporter, header: list[str]) -> None:
+        try:
+            plan, missing = resolve_header(header, importer.columns, ())
+        except ValueError:
+            raise NotFast("the per-row path reports the header") from None
+        if missing:
+            raise NotFast("the per-row path reports the header")
+        self.header = header
+        self.at = dict(plan)  # lake column → header index
+        used = set(self.at.values())
+        self.extra = [(header[i], i) for i in range(len(header)) if i not in used]
+        by_name = {c.name: c for c in importer.columns}
+        canon: dict[int, Any] = {i: canon_loose for i in range(len(header)) if i not in used}
+        canon.update({i: canon_for(by_name[name]) for name, i in plan})
+        self.keyed = sorted((h.casefold(), i, canon[i]) for i, h in enumerate(header))
+        self.folded_extra = {h.casefold(): i for h, i in self.extra}
+
+
+def batches(importer: F.FocusImporter, path: Path, ctx: Context) -> Iterator[Any]:
+    """(lake batch of accepted rows, quarantine entries, rows read, bytes read) per chunk."""
+    plans: list[Plan] = []
+    for chunk in chunks(path, importer.delimiter, ctx.watch, lambda h: plans.append(Plan(importer, h))):
+        yield _rows(importer, plans[0], chunk, path, ctx)
+
+
+def _rows(importer: F.FocusImporter, plan: Plan, chunk: Chunk, path: Path, ctx: Context) -> Any:
+    n = len(chunk.rows)
+    cols = [V.Coded.of(c, importer.nulls) for c in chunk.columns]
+
+    def coded(name: str) -> V.Coded | None:
+        i = plan.at.get(name)
+        return None if i is None else cols[i]
+
+    # 1. the columns whose refusal quarantines the row, and the rules of ``normalise`` that do
+    distinct: dict[str, V.Converted] = {}  # per distinct value
+    conv: dict[str, V.Converted] = {}  # per row
+    refused = np.zeros(n, dtype=bool)
+    for c in importer.columns:
+        col = coded(c.name)
+        if col is None or c.convert in (F._as_is, as_text) or c.on_error == FLAG:
+            continue
+        distinct[c.name] = got = V.convert_column(col.values, c.convert, ctx)
+        conv[c.name] = V.Converted(col.rows(got.values), None, None)
+        if got.errors is not None:
+            bad = V._np(pc.is_valid(got.errors))
+            if bad.any():
+                refused |= col.mask(bad)
+                conv[c.name] = V.Converted(
+                    conv[c.name].values, col.rows(got.errors), col.rows(got.remedies)
+                )
+        if c.needed:
+            refused |= col.mask(col.null)
+    currency = conv["currency"].values if "currency" in conv else pa.nulls(n, STR)
+    if ctx.cfg.currency is None:
+        refused |= V._np(pc.is_null(currency))
+    else:
+        currency = pc.fill_null(currency, ctx.cfg.currency)
+    start, end = conv["charge_period_start"].values, conv["charge_period_end"].values
+    refused |= V._np(pc.less(end, start))
+    quarantine = [_refusal(importer, plan, conv, ctx, chunk, path, int(i)) for i in np.flatnonzero(refused)]
+    m = n - len(quarantine)
+    if m == 0:
+        return None, quarantine, n, chunk.done
+    if quarantine:
+        keep = ~refused
+        cols = [c.filter(keep) for c in cols]
+        currency = currency.filter(pa.array(keep))
+        rows = chunk.rows[keep]
+    else:
+        rows = chunk.rows
+
+    out: dict[str, pa.Array] = {}
+    flags: list[pa.Array] = []
+    for c in importer.columns:
+        col = coded(c.name)
+        if col is None:
+            out[c.name] = pa.nulls(m, BILL_LINES.field(c.name).type)
+        elif c.name in distinct:
+            out[c.name] = col.rows(distinct[c.name].values)
+        elif c.convert is F._as_is or c.convert is as_text:
+            out[c.name] = col.rows()
+        else:  # a column whose refusal is a flag
+            got = V.convert_column(col.values, c.convert, ctx)
+            out[c.name] = col.rows(got.values)
+            if got.errors is not None:
+                flags.append(col.rows(_quoted(got.errors, f"{c.label}: ")))
+    out["currency"] = currency
+    # 2. flags in the order ``normalise`` writes them
+    for name, allowed in F.ALLOWED.items():
+        col = coded(name)
+        if col is None:
+            continue
+        v = col.values
+        bad = pc.and_(pc.is_valid(v), pc.invert(pc.is_in(v, value_set=pa.array(sorted(allowed)))))
+        if V._np(bad).any():
+            camel = F._camel(name)
+            text = V.per_distinct(v, lambda x, c=camel: V._dumps(f"{c} {x!r} is not a FOCUS 1.0 value"), STR)
+            flags.append(col.rows(V.with_nulls(text, pc.invert(bad))))
+    for name in F.NOT_NULL:
+        if name in plan.at:
+            missing = pc.is_null(out[name])
+            if V._np(missing).any():
+                text = pa.array([V._dumps(f"{F._camel(name)} is null")] * m, STR)
+                flags.append(V.with_nulls(text, pc.invert(missing)))
+    tags_col = coded("tags")
+    extra_pairs = [(h, cols[i].rows(V.json_string(cols[i].values))) for h, i in plan.extra]
+    if tags_col is None:
+        tags = pa.array(["{}"] * m, STR)
+    else:
+        parsed = V.per_distinct(tags_col.values, _tags, pa.struct([("t", STR), ("n", STR)]))
+        tags = tags_col.rows(pc.fill_null(parsed.field("t"), "{}"))
+        note = parsed.field("n")
+        if V._np(pc.is_valid(note)).any():
+            flags.append(tags_col.rows(V.per_distinct(note, V._dumps, STR)))
+            quoted = V.with_nulls(V.json_string(tags_col.values), pc.is_null(note))
+            extra_pairs.append(("Tags", tags_col.rows(quoted)))
+    # 3. the rules between columns: those of commitment discounts by column, the others (rare)
+    # row by row with ``focus.conformance`` itself
+    status = _status_flags(out, m)
+    need = _conformance_rows(plan, out, cols)
+    if need.any():
+        more, fixed = _conformance(plan, out, cols, tags_col, np.flatnonzero(need))
+        mask = pa.array(need)
+        status = pc.replace_with_mask(status, mask, pa.array(more, STR))
+        tags = pc.replace_with_mask(tags, mask, pa.array(fixed, STR))
+    flags.append(status)
+    out["tags"] = tags
+    out["extra"] = V.json_object(extra_pairs, m)
+    out["flags"] = V.json_list(flags, m)
+    out["source_sha256"] = pa.array([ctx.sha256] * m, STR)
+    out["row"] = pa.array(rows)
+    out["row_hash"] = _row_hash(plan, cols, m)
+    batch = pa.RecordBatch.from_arrays([out[f.name] for f in BILL_LINES], schema=BILL_LINES)
+    return batch, quarantine, n, chunk.done
+
+
+def _quoted(errors: pa.Array, prefix: str) -> pa.Array:
+    return V.per_distinct(errors, lambda e: V._dumps(prefix + e), STR)
+
+
+def _tags(raw: str) -> dict[str, Any]:
+    tags, note = F.parse_tags(raw)
+    return {"t": dumps(tags), "n": note}
+
+
+def _refusal(
+    importer: F.FocusImporter,
+    plan: Plan,
+    conv: dict[str, V.Converted],
+    ctx: Context,
+    chunk: Chunk,
+    path: Path,
+    i: int,
+) -> dict[str, Any]:
+    """The quarantine entry of row ``i``: the first reason the per-row path would give."""
+    reason = remedy = None
+    for c in importer.columns:
+        got = conv.get(c.name)
+        if got is None:
+            continue
+        if c.needed and got.values[i].as_py() is None and (got.errors is None or not got.errors[i].is_valid):
+            reason, remedy = f"{c.label} is empty", f"fill in {c.label}"
+            break
+        if got.errors is not None and got.errors[i].is_valid:
+            reason = f"{c.label}: {got.errors[i].as_py()}"
+            remedy = (got.remedies[i].as_py() if got.remedies is not None else None) or c.remedy
+            break
+    if reason is None and ctx.cfg.currency is None:
+        cur = conv.get("currency")
+        if cur is None or cur.values[i].as_py() is None:
+            what = "BillingCurrency is empty" if "currency" in plan.at else "no BillingCurrency column"
+            reason, remedy = what, F.CURRENCY_REMEDY
+    if reason is None:
+        start = conv["charge_period_start"].values[i].as_py()
+        end = conv["charge_period_end"].values[i].as_py()
+        reason = f"ChargePeriodEnd {end.isoformat()} is before ChargePeriodStart {start.isoformat()}"
+        remedy = "check the row's charge period"
+    raw = chunk.raw[i].as_py()
+    return {
+        "file": str(path),
+        "row": int(chunk.rows[i]),
+        "line": int(chunk.lines[i]),
+        "reason": reason,
+        "remedy": remedy,
+        "raw": raw.rstrip("\r\n"),
+    }
+
+
+def _status_flags(out: dict[str, pa.Array], m: int) -> pa.Array:
+    """The commitment discount flags of ``focus.conformance`` (its first two), as JSON items."""
+    status = pc.is_valid(out["commitment_discount_status"])
+    no_id = pc.and_(status, pc.is_null(out["commitment_discount_id"]))
+    category = out["charge_category"]
+    other = pc.and_(status, pc.and_(pc.is_valid(category), pc.not_equal(category, "Usage")))
+    first = pa.array([V._dumps("CommitmentDiscountStatus is set but CommitmentDiscountId is null")] * m)
+    second = V.per_distinct(
+        category,
+        lambda c: V._dumps(f"CommitmentDiscountStatus is set on a {c} row (only Usage rows have one)"),
+        STR,
+    )
+    joined = V.join_skip(
+        [V.with_nulls(first, pc.invert(no_id)), V.with_nulls(second, pc.invert(other))], ",", m
+    )
+    return V.with_nulls(joined, pc.equal(joined, ""))
+
+
+def _conformance_rows(plan: Plan, out: dict[str, pa.Array], cols: list[V.Coded]) -> np.ndarray:
+    """Rows a rule of ``focus.conformance`` beyond the commitment discount ones can apply to."""
+    need = V._np(pc.equal(out["charge_class"], "Correction"))
+    for name in _CONFORMANCE_EXTRA:
+        i = plan.folded_extra.get(name)
+        if i is not None:
+            need |= cols[i].mask(~cols[i].null)
+    return need
+
+
+def _conformance(
+    plan: Plan,
+    out: dict[str, pa.Array],
+    cols: list[V.Coded],
+    tags_col: V.Coded | None,
+    rows: np.ndarray,
+) -> tuple[list[str | None], list[str]]:
+    """``focus.conformance`` of the given rows: (their flags as JSON items, their tags)."""
+    take = pa.array(rows)
+    names = (
+        "commitment_discount_status",
+        "commitment_discount_id",
+        "charge_category",
+        "charge_class",
+        "charge_period_start",
+        "billing_period_start",
+    )
+    values_of = {k: out[k].take(take).to_pylist() for k in names}
+    extra_cols = [
+        (h, cols[i].values.take(pa.array(cols[i].codes[rows])).to_pylist()) for h, i in plan.extra
+    ]
+    tag_texts = (
+        tags_col.values.take(pa.array(tags_col.codes[rows])).to_pylist()
+        if tags_col is not None
+        else [None] * len(rows)
+    )
+    flags: list[str | None] = []
+    tags: list[str] = []
+    for j in range(len(rows)):
+        values = {k: values_of[k][j] for k in names}
+        extra = {h: vs[j] for h, vs in extra_cols if vs[j] is not None}
+        parsed, _ = F.parse_tags(tag_texts[j])
+        got = F.conformance(values, extra, parsed)
+        flags.append(",".join(V._dumps(f) for f in got) if got else None)
+        tags.append(dumps(parsed))
+    return flags, tags
+
+
+def _row_hash(plan: Plan, cols: list[V.Coded], m: int) -> pa.Array:
+    """``keys.content_key`` of each row's non-null canonical values, sorted by folded name:
+    each value's ``name NUL canon NUL`` is built once per distinct value, the rows' are
+    concatenated by Arrow, and blake2b runs per row over its bytes less the last NUL."""
+    pieces, spelled = [], []
+    present = np.zeros(m, dtype=np.int64)
+    odd = np.zeros(m, dtype=bool)
+    for name, i, canon in plan.keyed:
+        col = cols[i]
+        canon_v = V.canon_column(col.values, canon)
+        spelled.append((name, col, canon_v))
+        piece = pc.binary_join_element_wise(pa.scalar(name), canon_v, pa.scalar(""), "\x00")
+        pieces.append(col.rows(piece))
+        present += col.mask(~col.null)
+        inner = V._np(pc.match_substring(canon_v, "\x00"))
+        if inner.any():
+            odd |= col.mask(inner)
+    odd |= present == 0  # no value at all, or a NUL inside one: the JSON form of content_key
+    joined = pc.binary_join_element_wise(*pieces, "", null_handling="replace", null_replacement="")
+    wide = pa.types.is_large_string(joined.type)
+    offsets = np.frombuffer(joined.buffers()[1], dtype=np.int64 if wide else np.int32)
+    offsets = offsets[joined.offset : joined.offset + m + 1]
+    data = joined.buffers()[2]
+    blob = memoryview(data) if data is not None else memoryview(b"")
+    b2 = hashlib.blake2b
+    starts, ends = offsets[:-1].tolist(), (offsets[1:] - 1).tolist()
+    keys = [b2(blob[a:b], digest_size=16).hexdigest() for a, b in zip(starts, ends, strict=True)]
+    for j in np.flatnonzero(odd):
+        items: list[str] = []
+        for name, col, canon_v in spelled:
+            s = canon_v[int(col.codes[j])].as_py()
+            if s is not None:
+                items += [name, s]
+        keys[int(j)] = content_key(items)
+    return pa.array(keys, STR)
