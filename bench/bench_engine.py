@@ -9,8 +9,14 @@ on one node with a setup and an effective segment, 1/8 of them without a batch. 
 runs on ``TRAINLEDGER_BENCH_PY_ROWS`` (default 5,000) rows of the same shape, where all four must
 agree; its CPU is ``bill_stage`` alone (the derived runs are the frame path's input too). Each
 method's CPU excludes imports; the frame path's includes Ibis compiling the expression (~0.4 s).
-The pandas script lists segments under the hours they touch (the bills are hourly). Reports,
-never fails.
+The pandas script lists segments under the hours they touch (the bills are hourly).
+
+Then the whole ``engine.attribute`` (derived runs, every stage, conservation, views) with
+``--engine python`` and ``--engine duckdb`` on generated workspaces of the small shape at
+``TRAINLEDGER_BENCH_ATTRIBUTE_SIZES`` bill rows (default 5,000, 50,000, 200,000; attempts = rows / 10):
+the median CPU of ``TRAINLEDGER_BENCH_REPEAT`` (3) runs in one subprocess per engine, its peak RSS
+(and above the generated facts), and whether both wrote identical lines.
+``TRAINLEDGER_BENCH_ATTRIBUTE_ONLY=1`` runs only this part. Reports, never fails.
 """
 
 from __future__ import annotations
@@ -39,7 +45,6 @@ METHODS = ("frame", "sql", "pandas")
 def generate(root: Path, rows: int, attempts: int, seed: int = 7) -> None:
     """bills.parquet (lake-shaped) and holdings.parquet (holdings_table's schema)."""
     from trainledger.engine.frame.holdings import SCHEMA, micros
-    from trainledger.engine.frame.split import BILL_SCHEMA
 
     rnd = random.Random(seed)
     hours = max(1, rows // NODES)
@@ -52,7 +57,8 @@ def generate(root: Path, rows: int, attempts: int, seed: int = 7) -> None:
                          ("commitment_discount_status", None), ("commitment_discount_id", None),
                          ("resource_id", f"gpu-{n:03d}"), ("resource_name", None), ("service_name", "ECS"),
                          ("service_category", "Compute"), ("tags", "{}"), ("source_sha256", "s"),
-                         ("row", h * NODES + n + 1)):
+                         ("row", h * NODES + n + 1), ("idx", h * NODES + n), ("p0", micros(t)),
+                         ("p1", micros(t + timedelta(hours=1)))):
                 b[k].append(v)
     pq.write_table(pa.table(b, schema=BILL_SCHEMA), root / "bills.parquet")
     hcols = {name: [] for name in SCHEMA.names}
@@ -70,25 +76,39 @@ def generate(root: Path, rows: int, attempts: int, seed: int = 7) -> None:
             gpus = rnd.choice((1, 2, 4, 8))
             for state, a, z in (("setup", t, t + setup), ("effective", t + setup, t + dur)):
                 for k, v in (("run_id", run), ("batch_id", batch), ("state", state), ("node", f"gpu-{n:03d}"),
-                             ("start_us", a), ("end_us", z), ("gpus_num", gpus)):
+                             ("start_us", a), ("end_us", z), ("gpus_num", gpus), ("pn_exp", 0),
+                             ("exact", True)):
                     hcols[k].append(v)
             t += dur + rnd.randrange(0, 3 * 3600) * 1_000_000
     pq.write_table(pa.table(hcols, schema=SCHEMA), root / "holdings.parquet")
 
 
 def run_frame(root: Path) -> dict:
+    """The frame engine's own expressions (``split.prepare`` and ``split.pieces``) on the files."""
     import ibis
 
-    from trainledger.engine.frame.holdings import Holdings
-    from trainledger.engine.frame.split import bill_split, collect
+    from trainledger.engine.frame import split
 
     con = ibis.duckdb.connect()
-    h = pq.read_table(root / "holdings.parquet")
-    nodes = pa.table({"node": pa.array(sorted(set(h.column("node").to_pylist())), pa.string())})
-    holdings = Holdings(h, tuple(nodes.column("node").to_pylist()), 1)
-    expr = bill_split(con.read_parquet(str(root / "bills.parquet")), ibis.memtable(holdings.table),
-                      ibis.memtable(nodes), gpus_per_node=SLOTS, scale=1)
-    return {" | ".join(map(str, k)): str(v) for k, v in collect(con.to_pyarrow(expr)).buckets().items()}
+    h = con.read_parquet(str(root / "holdings.parquet"))
+    nodes = h.select("node").distinct()
+    prepared = split.prepare(con.read_parquet(str(root / "bills.parquet")), nodes, None, (), 1)
+    p = split.pieces(prepared, h, gpus_per_node=SLOTS, scale=1, views=1)
+    key = ibis.cases((p.is_idle == 1, "unattributed | capacity_unheld | CNY"),
+                     (p.batch_id.isnull(), "unattributed | job_without_batch | CNY"),
+                     else_="batch | " + p.batch_id + " | " + p.state + " | CNY")
+    out = p.mutate(k=key).group_by("k").aggregate(units=ibis._.units.sum())
+    return {r["k"]: str(Decimal(int(r["units"])).scaleb(-2)) for r in con.to_pyarrow(out).to_pylist()
+            if int(r["units"]) != 0}
+
+
+BILL_SCHEMA = pa.schema([
+    ("billed_cost", pa.string()), ("currency", pa.string()), ("charge_period_start", pa.timestamp("us", "UTC")),
+    ("charge_period_end", pa.timestamp("us", "UTC")), ("charge_category", pa.string()),
+    ("commitment_discount_status", pa.string()), ("commitment_discount_id", pa.string()),
+    ("resource_id", pa.string()), ("resource_name", pa.string()), ("service_name", pa.string()),
+    ("service_category", pa.string()), ("tags", pa.string()), ("source_sha256", pa.string()), ("row", pa.int64()),
+    ("idx", pa.int64()), ("p0", pa.int64()), ("p1", pa.int64())])
 
 
 SQL = """
@@ -244,15 +264,74 @@ def run_python(root: Path) -> dict:
 
 def write_small(root: Path, rows: int, attempts: int) -> None:
     """The small workspace's bill rows and derived holdings as the files the other methods read."""
-    from trainledger.engine.frame import bill_table, holdings_table
+    from trainledger.engine.frame import holdings_table
+    from trainledger.engine.frame.holdings import micros
 
     facts, ctx = small_workspace(root, rows, attempts)
-    pq.write_table(bill_table(facts.bill_lines), root / "bills.parquet")
+    cols = {f.name: [r.get(f.name) for r in facts.bill_lines] for f in BILL_SCHEMA if f.name not in ("idx", "p0", "p1")}
+    cols |= {"idx": list(range(len(facts.bill_lines))),
+             "p0": [micros(r["charge_period_start"]) for r in facts.bill_lines],
+             "p1": [micros(r["charge_period_end"]) for r in facts.bill_lines]}
+    pq.write_table(pa.table(cols, schema=BILL_SCHEMA), root / "bills.parquet")
     pq.write_table(holdings_table(ctx.runs).table, root / "holdings.parquet")
     (root / "spec.json").write_text(json.dumps({"rows": rows, "attempts": attempts}))
 
 
 RUNNERS = {"frame": run_frame, "sql": run_sql, "pandas": run_pandas, "python": run_python}
+ENGINES = ("python", "duckdb")
+
+
+def _attribute_child(engine: str, root: Path) -> None:
+    """``engine.attribute`` (the whole engine: runs, every stage, conservation, views) on a
+    generated workspace, ``repeat`` times; CPU per run, peak RSS, and a digest of the lines."""
+    import hashlib
+    import statistics
+    import warnings
+
+    warnings.simplefilter("ignore")
+    import ibis  # noqa: F401  start-up, not attribution
+
+    from trainledger.engine import attribute
+    from trainledger.engine.frame import stage  # noqa: F401
+
+    spec = json.loads((root / "spec.json").read_text())
+    facts, ctx = small_workspace(root, spec["rows"], spec["attempts"])
+    base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    cpus = []
+    for _ in range(spec["repeat"]):
+        t = time.process_time()
+        result = attribute(facts, ctx.config, lambda *a: None, ctx.as_of, engine=engine)
+        cpus.append(time.process_time() - t)
+    digest = hashlib.sha256("\n".join(map(repr, result.lines)).encode()).hexdigest()
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    (root / f"attr-{engine}.json").write_text(json.dumps(
+        {"cpu": statistics.median(cpus), "cpus": cpus, "rss": rss, "facts_rss": base, "lines": len(result.lines),
+         "digest": digest}))
+
+
+def attribute_bench(tmp: Path, sizes: list[int], repeat: int) -> list[tuple[str, float, str]]:
+    """python vs duckdb ``attribute`` at each size: median CPU of ``repeat`` runs, peak RSS."""
+    out = []
+    for rows in sizes:
+        root = tmp / f"attr-{rows}"
+        root.mkdir()
+        (root / "spec.json").write_text(json.dumps({"rows": rows, "attempts": rows // 10, "repeat": repeat}))
+        res = {}
+        for engine in ENGINES:
+            env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+            subprocess.run([sys.executable, "-m", "bench.bench_engine", "--attribute", engine, str(root)], check=True,
+                           env=env, cwd=Path(__file__).resolve().parent.parent)
+            res[engine] = json.loads((root / f"attr-{engine}.json").read_text())
+        same = len({r["digest"] for r in res.values()}) == 1
+        print(f"  attribute @{rows:,} bill rows, {rows // 10:,} attempts: {res['python']['lines']:,} lines,"
+              f" {'identical lines on both engines' if same else 'LINES DIFFER'}")
+        for engine in ENGINES:
+            r = res[engine]
+            out.append((f"attribute {engine} @{rows:,} CPU (median of {repeat})", r["cpu"] * 1000, "ms"))
+            out.append((f"attribute {engine} @{rows:,} peak RSS", r["rss"], "MiB"))
+            out.append((f"attribute {engine} @{rows:,} peak RSS above the facts", r["rss"] - r["facts_rss"], "MiB"))
+        out.append((f"attribute python/duckdb CPU ratio @{rows:,}", res["python"]["cpu"] / res["duckdb"]["cpu"], "x"))
+    return out
 
 
 def _child(method: str, root: Path) -> None:
@@ -289,6 +368,11 @@ def _compare(results: dict[str, dict]) -> str:
 
 
 def main():
+    sizes = [int(x) for x in os.environ.get("TRAINLEDGER_BENCH_ATTRIBUTE_SIZES", "5000,50000,200000").split(",") if x]
+    repeat = int(os.environ.get("TRAINLEDGER_BENCH_REPEAT", "3"))
+    if os.environ.get("TRAINLEDGER_BENCH_ATTRIBUTE_ONLY") == "1":
+        with tempfile.TemporaryDirectory() as tmp:
+            return attribute_bench(Path(tmp), sizes, repeat)
     rows = int(os.environ.get("TRAINLEDGER_BENCH_ROWS", "1000000"))
     attempts = int(os.environ.get("TRAINLEDGER_BENCH_ATTEMPTS", str(rows // 10)))
     py_rows = int(os.environ.get("TRAINLEDGER_BENCH_PY_ROWS", "5000"))
@@ -313,12 +397,15 @@ def main():
             out.append((f"engine {m} @{rows:,} peak RSS", res[m]["rss"], "MiB"))
         out.append((f"engine frame/sql CPU ratio @{rows:,}", res["frame"]["cpu"] / res["sql"]["cpu"], "x"))
         out.append((f"engine pandas/frame CPU ratio @{rows:,}", res["pandas"]["cpu"] / res["frame"]["cpu"], "x"))
+        out.extend(attribute_bench(Path(tmp), sizes, repeat))
     return out
 
 
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "--child":
         _child(sys.argv[2], Path(sys.argv[3]))
+    elif len(sys.argv) == 4 and sys.argv[1] == "--attribute":
+        _attribute_child(sys.argv[2], Path(sys.argv[3]))
     else:
         for label, value, unit in main():
             print(f"  {label:<45} {value:10.1f} {unit}")

@@ -11,7 +11,7 @@ import openpyxl
 import pytest
 
 from tests.xlsx_eval import Evaluator
-from trainledger.report import xlsx
+from trainledger.report import access, xlsx
 from trainledger.service import Workspace
 
 BATCHES = ("csa-sft-2026-11-a", "csa-sft-2026-11-b")
@@ -32,7 +32,7 @@ def books(tmp_path_factory):
             sheet, lines = wsp.sheet(b), wsp.ledger.cost_lines(b)
             path = Path(root) / f"{b}-v.xlsx"
             book = xlsx.write_xlsx(sheet, lines, path)
-            out[b] = (sheet, book, openpyxl.load_workbook(path))
+            out[b] = (access.for_role(sheet)[0], book, openpyxl.load_workbook(path))  # as admin sees it
     return out
 
 

@@ -219,12 +219,14 @@ class Workspace:
                          "files": ", ".join(str(r["quarantine_file"]) for r in recs)})
                 for kind, recs in sorted(per_kind.items())]
 
-    def attribute(self, *, as_of: date | None = None) -> Attribution:
+    def attribute(self, *, as_of: date | None = None, engine: str | None = None) -> Attribution:
+        """``engine`` (python | duckdb | spark) overrides the workspace's ``engine.backend``."""
         from trainledger.engine import Facts, attribute
 
         as_of = as_of or ws.today()
         self.sync_config()
-        result = attribute(Facts.from_lake(self.lake), self.config, self.price_lookup(), as_of)
+        result = attribute(Facts.from_lake(self.lake), self.config, self.price_lookup(), as_of,
+                           engine=engine or self.config.get("engine.backend"))
         result = replace(result, problems=result.problems + tuple(self.quarantine_problems()))
         summary = result.summary() | {"as_of": as_of.isoformat()}
         self.ledger.replace_cost_lines(result.lines, summary=summary,

@@ -7,13 +7,14 @@ whose keys are declared once in ``ENTRY_KEYS``.
 
 Validated on load: an unknown section or key is an error with a "did you mean" suggestion (a typo
 is never silently ignored); ``gpus_per_node`` and ``stale_gap_minutes`` > 0; the currency an ISO
-4217 code; the language ``en`` or ``zh-CN``; the slurm time zone a known IANA name, matched
-case-insensitively (``asia/shanghai`` reads as ``Asia/Shanghai``); an id (project, batch, rule)
-may use letters of any script (``客服-批次-a``), digits, ``-``, ``_``, ``.`` and ``:``, but never a
-path separator, ``..`` or a blank (``model.batch.check_id``). Errors name the file, the key and
-the remedy, in English and zh-CN. ``[import.worklog]`` holds the worklog importer's options
-(``roles``: author → labor role, ``phase``: a labor phase), checked against the labor vocabulary;
-``Config.import_options`` gives an import its section with the command's own options over it.
+4217 code; the language ``en`` or ``zh-CN``; ``engine.backend`` python, duckdb or spark; the
+slurm time zone a known IANA name, matched case-insensitively (``asia/shanghai`` reads as
+``Asia/Shanghai``); an id (project, batch, rule) may use letters of any script (``客服-批次-a``),
+digits, ``-``, ``_``, ``.`` and ``:``, but never a path separator, ``..`` or a blank
+(``model.batch.check_id``). Errors name the file, the key and the remedy, in English and zh-CN.
+``[import.worklog]`` holds the worklog importer's options (``roles``: author → labor role,
+``phase``: a labor phase), checked against the labor vocabulary; ``Config.import_options`` gives
+an import its section with the command's own options over it.
 """
 
 from __future__ import annotations
@@ -55,11 +56,14 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("cluster.gpu_item", str, "", "Price-book item that values queued GPU-hours (opportunity, never cash)."),
     Setting("cluster.stale_gap_minutes", int, 15,
             "A gap between progress samples longer than this (and 3x the usual interval) counts as a hang."),
+    Setting("engine.backend", str, "duckdb",
+            "Where attribute's bill stage runs: python, duckdb or spark (same figures; --engine overrides)."),
     # `trainledger import worklog` (options worklog_roles / worklog_phase; the command's own override)
     Setting("import.worklog.roles", dict, {}, "Worklog author → labor role, for issues with no role: label."),
     Setting("import.worklog.phase", str, "",
             "Phase (build | run | rework) of worklogs whose issue has no phase: label."),
 )
+ENGINES = ("python", "duckdb", "spark")  # engine/frame/stage.py BACKENDS
 # workspace settings that are an importer's options: kind → {setting: option}
 IMPORT_OPTIONS: dict[str, dict[str, str]] = {
     "worklog": {"import.worklog.roles": "worklog_roles", "import.worklog.phase": "worklog_phase"},
@@ -230,6 +234,10 @@ def _check_settings(path: Path, settings: dict[str, Any]) -> None:
         hint = f" (did you mean {cur.upper()}? / 是否想写 {cur.upper()}？)" if cur.upper() in ISO_4217 else ""
         raise fail("workspace.currency", f"{cur!r} is not an ISO 4217 currency code{hint} / 不是 ISO 4217 币种代码",
                    "write a three-letter code such as CNY, USD or EUR / 请填写三位币种代码，如 CNY、USD、EUR")
+    engine = settings["engine.backend"]
+    if engine not in ENGINES:
+        raise fail("engine.backend", f"{engine!r} is not an engine{did_you_mean(engine, ENGINES)} / 不是可用的引擎",
+                   "write python, duckdb or spark / 请填写 python、duckdb 或 spark")
     lang = settings["workspace.language"]
     if lang not in LANGUAGES:
         fixed = next((x for x in LANGUAGES if x.casefold() == lang.casefold().replace("_", "-")), None)

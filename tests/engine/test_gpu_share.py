@@ -179,18 +179,19 @@ def test_the_frame_path_weighs_the_same_shares(config):
     """engine/frame/holdings.py carries GPU-equivalents as integer numerators: equal to the cent."""
     import pytest
 
-    ibis = pytest.importorskip("ibis")
-    from trainledger.engine.frame import bill_table, holdings_table, run_bill_split
-    from trainledger.engine.frame.oracle import context, python_bill_buckets
+    pytest.importorskip("ibis")
+    from trainledger.engine.compute import bill_stage
+    from trainledger.engine.frame import connect, stage
+    from trainledger.engine.frame.oracle import bucket_lines, context, python_bill_buckets
 
     facts = _facts([(0, 60, ("n1",), "0.25", "b1", None), (0, 60, ("n1",), "0.75", "", ("1", "3")),
                     (10, 100, ("n1", "n2", "n3"), "0.285714", "b1", ("300", "500")),
                     (20, 50, ("n2",), None, "b1", None)], ["80.00", "99.99", "7.01"])
     ctx = context(facts, config, price_lookup, T0.date())
-    frame = run_bill_split(ibis.duckdb.connect(), ibis.memtable(bill_table(facts.bill_lines)),
-                           holdings_table(ctx.runs), gpus_per_node=8, rules=config.rules,
-                           batch_ids=[b.id for b in config.batches])
+    lines = stage.bill_stage(facts, ctx, connect("duckdb")).lines
+    assert [repr(x) for x in lines] == [repr(x) for x in bill_stage(facts, ctx).lines]  # line by line
+    frame = bucket_lines(lines)
     python = python_bill_buckets(facts, ctx)
-    assert frame.buckets() == python
+    assert frame == python
     assert python[("batch", "b1", "unclassified", "CNY")] > 0
     assert python[("batch", "b1", "straggler_wait", "CNY")] > 0

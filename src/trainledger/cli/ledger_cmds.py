@@ -173,13 +173,15 @@ def _local_times(kind: str, options: dict) -> bool:
 
 @click.command("attribute")
 @click.option("--json", "as_json", is_flag=True, help="Print the conservation check per currency as JSON.")
+@click.option("--engine", type=click.Choice(["python", "duckdb", "spark"]), default=None,
+              help="Where the bill stage runs (default: the workspace's engine.backend); same figures on each.")
 @click.pass_context
-def attribute(ctx: click.Context, as_json: bool) -> None:
+def attribute(ctx: click.Context, as_json: bool, engine: str | None) -> None:
     """Recompute every cost line from the lake and check conservation. / 重新归属并做守恒校验。"""
     from trainledger.engine import storage_reconcile as sr
 
     with open_ws(ctx) as wsp:
-        result = wsp.attribute()
+        result = wsp.attribute(engine=engine)
     storage = sr.view(result.storage_reconciliation)
     if as_json:  # each currency's record also carries its storage bills beside the estimate (docs/ledger.md)
         click.echo(json.dumps([rec | {"storage_reconciliation": sr.for_currency(storage, rec["currency"])}

@@ -34,8 +34,9 @@ Data flow (``attribute``)::
     history.py      actual/effective ratios of finished batches (calibrates the estimator)
     frame/          the bill stage's split as Ibis expressions (DuckDB, Spark); tested against this one
 
-Written in plain Python over lake rows for now; the same stages move to portable dataframe
-expressions (DuckDB / Spark) when the engine-at-depth issue lands.
+The bill stage runs on the workspace's ``engine.backend`` (DuckDB by default, Spark, or this
+plain Python, which stays as the oracle: ``frame/``); the derived runs, the other stages and
+conservation are plain Python over lake rows on every engine.
 """
 
 from __future__ import annotations
@@ -122,7 +123,15 @@ def _rule_field_problems(facts: Facts, config: Config) -> list[Problem]:
     return out
 
 
-def attribute(facts: Facts, config: Config, price: PriceLookup, as_of: date) -> Attribution:
+def attribute(facts: Facts, config: Config, price: PriceLookup, as_of: date, *,
+              engine: str = "python") -> Attribution:
+    """``engine``: where the bill stage's split runs (python | duckdb | spark, ``frame/stage.py``);
+    every engine gives the same lines, problems and figures."""
+    stages = STAGES
+    if engine != "python":
+        from trainledger.engine.frame.stage import bill_stage_on
+
+        stages = tuple(bill_stage_on(engine) if s is bill_stage else s for s in STAGES)
     cutoff = min(datetime.now(UTC), datetime.combine(as_of + timedelta(days=1), time(0), UTC))
     ctx = Context(config=config, matcher=matcher(config.rules, (b.id for b in config.batches)),
                   price=price, as_of=as_of, cutoff=cutoff)
@@ -131,7 +140,7 @@ def attribute(facts: Facts, config: Config, price: PriceLookup, as_of: date) -> 
     ctx = replace(ctx, runs=runs)
     lines: list[CostLine] = []
     assumptions: dict[str, Assumption] = {}
-    for stage in STAGES:
+    for stage in stages:
         out = stage(facts, ctx)
         lines.extend(out.lines)
         problems.extend(out.problems)

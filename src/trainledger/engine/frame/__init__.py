@@ -1,32 +1,36 @@
-"""The bill stage's hot core as portable Ibis expressions (DuckDB in-process, or pyspark).
+"""The bill stage on a dataframe backend: Ibis expressions run on DuckDB in-process or on pyspark.
 
-A start of the port of issue 7 item 1: the Python engine (``engine.compute.bill_stage``) stays
-the default and is this package's test oracle (``tests/engine/test_frame_duckdb.py``).
+``attribute --engine duckdb|spark`` (or ``[engine] backend`` in the workspace) runs the bill stage
+here; the Python engine (``engine.compute.bill_stage``) is the oracle it is tested against: the
+same cost lines (amount, GPU-hours with the same digits, source file / row / rule, reason,
+evidence), the same problems, in the same order — so ``attribute --json`` and the ledger's
+figures are byte-identical (``tests/engine/test_frame_*.py``, ``tests/test_engine_parity.py``).
 
-    holdings.py  the Python engine's derived runs → one row per (run, compute-state segment, node):
-                 the GPU-seconds each run holds on each node, as integers (the timeline is not
-                 ported yet: this table is the frame path's input beside the lake's bill_lines)
-    split.py     bill_lines × holdings → each bill row's money split over (batch, state) and the
-                 unattributed reasons, in integer minor units, largest remainder by row_number()
-                 with a total ordering; aggregated per (batch, state, currency) and per reason
-    oracle.py    the Python engine's bill stage bucketed the same way (conformance tests, bench)
+    holdings.py  the derived runs → one row per (run, compute-state segment, node): GPUs held as an
+                 integer numerator over a power of ten (from ``compute.gpus_on_node``), the
+                 exponent Python keeps, and whether the frame can weigh the run exactly
+    split.py     bill rows → routes (commitment, ``focus`` rule, node, purchase, none; rules decided
+                 by the Python matcher over the distinct rule-field values, so regex and tags mean
+                 the same) and each node row's money split per (run, state) and the rest no job
+                 held, in integer minor units, largest remainder by ``row_number()`` over a total
+                 ordering; billed and (with commitments) effective views
+    stage.py     the backend's integers → cost lines with the Python engine's constructors; problems
+                 (oversubscribed node, no node on the bill); ``connect`` (DuckDB, Spark local mode)
+    oracle.py    the Python engine's bill stage bucketed per (batch, state) / reason (tests, bench)
     exact.py     integer helpers that are exact on every backend: decimal text → units and
                  scale, floor division of decimal(38,0) without trusting backend division
 
 Money never meets a backend decimal division or a float: amounts are parsed from the lake's
 decimal text into ``decimal(38,0)`` units; floor division uses a float only as a first guess that
-exact integer arithmetic then corrects. Results leave the backend as integers with their scale
-and become ``Decimal`` in Python, where the per-bucket sums are tiny.
+exact integer arithmetic then corrects. Results leave the backend as integers with their scale.
+A node row touching a run whose per-node GPUs do not terminate in 12 digits (8 GPUs on 3 nodes)
+is split by the Python engine's ``node_split`` (``holdings.exact``), so no line differs.
 
-Covered: the billed view (BilledCost); routing by unused commitment, by ``focus`` rules (template,
-exact, prefix on a column or ``tags.<key>`` holding a JSON string), by node (ResourceId /
-ResourceName, also as a short host name), commitment purchases, and no rule. Not yet: regex rules
-(refused with a clear error), the amortized (EffectiveCost) view, problem records (oversubscribed
-node, no node on the bill), per-line provenance, ``attribute --engine``. On Spark local mode the
-same expressions give the same buckets (``tests/engine/test_frame_spark.py``, opt-in: 20-50 s).
+Still Python on every engine: the derived runs and their timeline (``runs.py``), the other stages
+(capacity, queued, storage, labor, external), conservation and the allocation views.
 """
 
 from trainledger.engine.frame.holdings import holdings_table
-from trainledger.engine.frame.split import FrameResult, bill_split, bill_table, run_bill_split
+from trainledger.engine.frame.stage import BACKENDS, bill_stage_on, connect
 
-__all__ = ["FrameResult", "bill_split", "bill_table", "holdings_table", "run_bill_split"]
+__all__ = ["BACKENDS", "bill_stage_on", "connect", "holdings_table"]

@@ -1,9 +1,9 @@
 """The Python engine's bill stage, bucketed as the frame path buckets it: the conformance oracle.
 
-``python_bill_buckets(facts, config, price, as_of)`` runs ``derive_runs`` and ``bill_stage`` and
-sums the billed-view lines per ("batch", batch, detail, currency) and per ("unattributed",
-reason code, currency). It also returns the runs, from which ``holdings_table`` builds the frame
-path's input (the timeline is not ported yet).
+``context(facts, config, price, as_of)`` is the context ``engine.attribute`` builds, with the
+derived runs; ``python_bill_buckets(facts, ctx)`` runs ``bill_stage`` and ``bucket_lines`` sums the
+billed-view lines per ("batch", batch, detail, currency) and per ("unattributed", reason code,
+currency) — the bench compares the frame, SQL and pandas methods by these buckets.
 """
 
 from __future__ import annotations
