@@ -592,6 +592,58 @@ ERRORS: dict[str, tuple[str, str]] = {
         "send `Authorization: Bearer tl_…` as `trainledger token create` printed it",
         "按 `trainledger token create` 的输出发送 `Authorization: Bearer tl_…`",
     ),
+    "engine.frame.stage.unknown_engine": (
+        "unknown engine {backend} / 未知引擎",
+        "未知引擎 {backend}",
+    ),
+    "engine.frame.stage.use_one": (
+        "use one of {BACKENDS}",
+        "从 {BACKENDS} 中选一个",
+    ),
+    "engine.frame.stage.engine_spark_needs_java": (
+        "engine spark needs Java (no `java` on PATH) / Spark 需要 Java",
+        "spark 引擎需要 Java（PATH 中没有 `java`）",
+    ),
+    "engine.frame.stage.install_java_runtime_debian": (
+        "install a Java 17 runtime (Debian: openjdk-17-jre-headless), or use --engine duckdb / 安装 Java 17，或改用 "
+        "--engine duckdb",
+        "安装 Java 17 运行时（Debian：openjdk-17-jre-headless），或改用 --engine duckdb",
+    ),
+    "engine.frame.stage.engine_needs_ibis_framework": (
+        "engine {backend} needs ibis-framework, which is not installed / 未安装 ibis",
+        "{backend} 引擎需要 ibis-framework，但它没有安装",
+    ),
+    "engine.frame.stage.pip_install_ibis_framework": (
+        "pip install 'ibis-framework[duckdb]', or use --engine python / 安装 ibis-framework[duckdb]，或改用 --engine "
+        "python",
+        "pip install 'ibis-framework[duckdb]'，或改用 --engine python",
+    ),
+    "engine.frame.stage.engine_spark_needs_pyspark": (
+        "engine spark needs pyspark, which is not installed / 未安装 pyspark",
+        "spark 引擎需要 pyspark，但它没有安装",
+    ),
+    "engine.frame.stage.pip_install_trainledger_spark": (
+        "pip install 'trainledger[spark]' (and Java 17), or use --engine duckdb / 安装 trainledger[spark]，或改用 "
+        "--engine duckdb",
+        "pip install 'trainledger[spark]'（以及 Java 17），或改用 --engine duckdb",
+    ),
+    "engine.frame.stage.bill_lines_not_plain": (
+        "bill_lines: {column} is not plain decimal text in bill rows {bad} — the frame engine reads money as exact "
+        "integers / 金额不是普通小数文本",
+        "bill_lines：账单行 {bad} 中的 {column} 不是普通小数文本——frame 引擎按精确整数读取金额",
+    ),
+    "engine.frame.stage.re_import_bill_importers": (
+        "re-import the bill (the importers write plain text), or use --engine python",
+        "重新导入账单（导入器会写入普通文本），或改用 --engine python",
+    ),
+    "workspace.not_engine": (
+        "{engine} is not an engine{did_you_mean} / 不是可用的引擎",
+        "{engine} 不是可用的引擎{did_you_mean}",
+    ),
+    "workspace.write_python_duckdb_spark": (
+        "write python, duckdb or spark / 请填写 python、duckdb 或 spark",
+        "请填写 python、duckdb 或 spark",
+    ),
     **ESTIMATE,
     **AUDIT,
 }

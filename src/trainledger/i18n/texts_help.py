@@ -649,4 +649,8 @@ HELP: dict[str, tuple[str, str]] = {
         "Revoke a token; recorded in the audit chain. / 吊销令牌（记入审计日志）。",
         "吊销令牌；记入审计链。",
     ),
+    "attribute.engine": (
+        "Where the bill stage runs (default: the workspace's engine.backend); same figures on each.",
+        "账单阶段在哪个引擎上运行（默认：工作区的 engine.backend）；各引擎的数字相同。",
+    ),
 }
