@@ -81,3 +81,11 @@ def db_url(request, tmp_path):
         conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
 
 
+
+
+@pytest.fixture(autouse=True)
+def _no_language_from_the_environment(monkeypatch):
+    """The CLI's language falls back to TRAINLEDGER_LANG and the locale (trainledger/i18n/choose.py):
+    tests see neither, so they read the same on a machine set to Chinese."""
+    for var in ("TRAINLEDGER_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(var, raising=False)

@@ -195,13 +195,13 @@ def test_warnings_of_one_kind_are_grouped_with_a_count_and_how_to_list_all(tmp_p
     assert run("--workspace", root, "import", "slurm", src, "--tz", "UTC").exit_code == 0
     grouped = run("--workspace", root, "attribute").output
     lines = [ln for ln in grouped.splitlines() if "matched no slurm rule" in ln and "!" not in ln]
-    assert "job_without_batch: 8 warnings" in grouped
+    assert "job without a batch: 8 warnings" in grouped
     assert sum("- job 70" in ln for ln in lines) == out.FIRST
     assert f"… and {8 - out.FIRST} more" in grouped and "--verbose" in grouped
     every = run("--workspace", root, "attribute", "--verbose").output
     assert sum("- job 70" in ln for ln in every.splitlines()) == 8 and "more (" not in every
     quiet = run("--workspace", root, "attribute", "-q").output
-    assert "job_without_batch" not in quiet and "cost lines" in quiet  # the result stays
+    assert "job without a batch" not in quiet and "cost lines" in quiet  # the result stays
     noted = run("--workspace", root, "import", "slurm", src, "--tz", "UTC").output
     assert "sacct times read as UTC" in noted
     assert "sacct times read as" not in run("--workspace", root, "-q", "import", "slurm", src, "--tz", "UTC").output
@@ -289,16 +289,19 @@ def _own_lang_commands():
 
 
 @pytest.mark.parametrize("argv", [a for a, _ in _own_lang_commands()], ids=" ".join)
-def test_a_command_with_its_own_lang_takes_the_global_one(argv):
-    """``trainledger --lang zh-CN jobs`` must not fall back to the workspace's language."""
+def test_a_command_with_its_own_lang_takes_the_global_one(argv, monkeypatch, tmp_path):
+    """``trainledger --lang zh-CN jobs`` must not fall back to the workspace's language; with no
+    --lang at all, the command speaks what every command speaks (trainledger/i18n/choose.py)."""
     seen = {}
     cmd = dict(_own_lang_commands())[argv]
     param = next(p for p in cmd.params if p.name == "lang")
-    ctx = click.Context(cmd, obj={"lang": "zh-CN"})
+    ctx = click.Context(cmd, obj={"lang": "zh-CN", "workspace": str(tmp_path)})
     seen["global"] = param.callback(ctx, param, None)
-    ctx = click.Context(cmd, obj={})
+    ctx = click.Context(cmd, obj={"workspace": str(tmp_path)})
     seen["none"] = param.callback(ctx, param, None)
-    assert seen == {"global": "zh-CN", "none": None}
+    monkeypatch.setenv("TRAINLEDGER_LANG", "zh-CN")
+    seen["env"] = param.callback(ctx, param, None)
+    assert seen == {"global": "zh-CN", "none": "en", "env": "zh-CN"}
 
 
 def test_global_lang_reaches_jobs_output(ws):

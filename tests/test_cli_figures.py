@@ -15,6 +15,8 @@ from trainledger.cli import cli
 
 
 def run(*args, code=0):
+    """In English unless a command is given --lang (the demo workspace's language is zh-CN)."""
+    args = ("--lang", "en", *args) if "--lang" not in args else args
     result = CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
     assert result.exit_code == code, result.output
     return result

@@ -146,12 +146,14 @@ def test_spark_without_pyspark_or_java_is_a_clear_error(demo, monkeypatch):
     monkeypatch.setattr(stage, "_CONNECTIONS", {})
     monkeypatch.setitem(sys.modules, "pyspark.sql", None)  # pyspark not installed
     res = CliRunner().invoke(cli, ["--workspace", str(demo), "attribute", "--engine", "spark"])
-    assert res.exit_code == 2 and "needs pyspark" in res.output and "trainledger[spark]" in res.output
+    assert res.exit_code == 2 and ("needs pyspark" in res.output
+            or "需要 pyspark" in res.output) and "trainledger[spark]" in res.output
     monkeypatch.delitem(sys.modules, "pyspark.sql")
     pytest.importorskip("pyspark.sql")
     monkeypatch.setattr(stage.shutil, "which", lambda name: None)  # no Java on PATH
     res = CliRunner().invoke(cli, ["--workspace", str(demo), "attribute", "--engine", "spark"])
-    assert res.exit_code == 2 and "needs Java" in res.output and "--engine duckdb" in res.output
+    assert res.exit_code == 2 and ("needs Java" in res.output
+            or "需要 Java" in res.output) and "--engine duckdb" in res.output
 
 
 T0 = datetime(2026, 11, 2, tzinfo=UTC)

@@ -33,6 +33,7 @@ match = "template"
 
 
 def cli_run(*args, code=0):
+    args = ("--lang", "en", *args) if "--lang" not in args else args  # the workspace's language is zh-CN
     result = CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
     assert result.exit_code == code, result.output
     return result

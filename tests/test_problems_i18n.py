@@ -152,7 +152,8 @@ def test_attribute_prints_its_problems_in_the_language_asked(tmp_path):
     (ws / "trainledger.toml").write_text((src / "trainledger.toml").read_text(encoding="utf-8"), encoding="utf-8")
     assert run("--workspace", ws, "import", "slurm", src / "sacct.txt").exit_code == 0
     zh = run("--workspace", ws, "attribute", "--lang", "zh-CN")
-    assert zh.exit_code == 0 and "! job_without_batch: 作业 7004 未匹配任何 slurm 规则" in zh.output
-    assert "matched no slurm rule" not in zh.output
+    assert zh.exit_code == 0 and "! 作业无批次：作业 7004 未匹配任何 slurm 规则" in zh.output
+    assert "matched no slurm rule" not in zh.output and "job_without_batch" not in zh.output  # codes only in JSON
     en = run("--workspace", ws, "attribute")
-    assert "! job_without_batch: job 7004 matched no slurm rule" in en.output
+    assert "! job without a batch: job 7004 matched no slurm rule" in en.output
+    assert "job_without_batch" not in en.output

@@ -287,7 +287,7 @@ def test_demo_writes_the_cross_report(demo):
     (["report", "--format", "xlsx"], "give --out FILE.xlsx"),
 ])
 def test_cli_refuses_bad_arguments_with_the_remedy(demo, argv, remedy):
-    r = CliRunner().invoke(cli, ["--workspace", str(demo), *argv])
+    r = CliRunner().invoke(cli, ["--workspace", str(demo), "--lang", "en", *argv])
     assert r.exit_code == 2, r.output
     assert remedy in r.output and "Traceback" not in r.output
 

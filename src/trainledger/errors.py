@@ -10,6 +10,10 @@
 Row-level problems during an import are *not* exceptions: they become quarantine records and the
 import goes on. Exceptions are for what stops the whole command. The CLI turns each into one
 message and exit code 2; ``http_status`` is the status a web API will answer with.
+
+Messages and remedies are written in English in the code (or given as ``trainledger.i18n.Msg``);
+``text(lang)`` says the error in ``en`` or ``zh-CN`` from the one catalogue (trainledger/i18n:
+every sentence raised in src/ has its template there, checked by tests/i18n).
 """
 
 from __future__ import annotations
@@ -21,7 +25,21 @@ class TrainledgerError(Exception):
     def __init__(self, message: str, *, remedy: str | None = None) -> None:
         self.message = message
         self.remedy = remedy
+        if not hasattr(self, "detail"):
+            self.detail = message  # the message without the file / row in front (BadInput)
         super().__init__(message if remedy is None else f"{message}\n  remedy: {remedy}")
+
+    def where(self, lang: str) -> str:
+        return ""
+
+    def text(self, lang: str = "en") -> str:
+        """The error as people read it in ``lang``: the message, then the remedy on its own line."""
+        from trainledger.i18n.core import localize, text
+
+        out = self.where(lang) + localize(self.detail, lang)
+        if self.remedy is not None:
+            out += "\n  " + text("cli.remedy", lang, remedy=localize(self.remedy, lang))
+        return out
 
 
 class BadInput(TrainledgerError, ValueError):
@@ -37,10 +55,20 @@ class BadInput(TrainledgerError, ValueError):
     ) -> None:
         self.path = path
         self.row = row
+        self.detail = message
         where = ""
         if path is not None:
             where = f"{path}" + (f", row {row}" if row is not None else "") + ": "
         TrainledgerError.__init__(self, where + message, remedy=remedy)
+
+    def where(self, lang: str) -> str:
+        from trainledger.i18n.core import text
+
+        if self.path is None:
+            return ""
+        if self.row is None:
+            return text("cli.where_file", lang, path=self.path)
+        return text("cli.where_row", lang, path=self.path, row=self.row)
 
 
 class WrongFileType(BadInput):

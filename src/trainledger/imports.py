@@ -172,6 +172,7 @@ def flagged_rows(lake: Lake, state: FileState, limit: int | None = None) -> list
                 notes = json.loads(flags) if flags.startswith("[") else [flags]
                 out.append({"kind": state.kind, "import": short_id(state.sha256), "status": "flagged",
                             "file": path, "row": row, "reason": ", ".join(map(str, notes)),
+                            "notes": [str(n) for n in notes],
                             "remedy": FLAG_REMEDY})
                 if limit is not None and len(out) >= limit:
                     return out

@@ -17,7 +17,9 @@ D = Decimal
 
 
 def run(ws, *args, ok=True):
-    r = CliRunner().invoke(cli, ["--workspace", str(ws), *map(str, args)], catch_exceptions=False)
+    """In English unless the test gives --lang (the demo workspace's language is zh-CN)."""
+    lang = () if "--lang" in args else ("--lang", "en")
+    r = CliRunner().invoke(cli, ["--workspace", str(ws), *lang, *map(str, args)], catch_exceptions=False)
     if ok:
         assert r.exit_code == 0, r.output
     return r

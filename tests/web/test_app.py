@@ -238,3 +238,12 @@ def test_other_hosts_need_allow_remote_and_then_tokens():
     with pytest.raises(BadInput, match="not a loopback address"):
         check_host("0.0.0.0", allow_remote=False)
     assert check_host("192.168.1.5", allow_remote=True) is True  # every request needs a token
+
+
+def test_an_error_page_speaks_the_page_language(client):
+    """The JSON keeps the English and adds its Chinese; the zh-CN page shows only the Chinese."""
+    body = client.get("/batches/no-such-batch", headers=J).json()["error"]
+    assert body["message"] == "no batch 'no-such-batch'" and body["message_zh"] == "没有批次 'no-such-batch'"
+    assert "trainledger batch list" in body["remedy_zh"] and "编号见" in body["remedy_zh"]
+    page = client.get("/batches/no-such-batch?lang=zh-CN").text
+    assert "没有批次 'no-such-batch'" in page.replace("&#39;", "'") and "no batch" not in page

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from trainledger import fmt
-from trainledger.cli.output import note
+from trainledger.cli.output import lang, note, t
 from trainledger.demo import DEFAULT_SEED, SCENARIOS, DemoFiles
 from trainledger.demo import plans as plan_loop
 from trainledger.errors import BadInput
@@ -33,8 +33,8 @@ def run_demo(directory: Path, seed: int, echo=click.echo, *, db_url: str = "",
     with Workspace.init(directory) as wsp:
         for kind in (k for k in IMPORT_ORDER if hasattr(files, k)):
             for r in wsp.import_files(kind, [getattr(files, kind)]):
-                echo(f"  import {kind:<9} {r.accepted:>5} accepted {r.duplicates:>5} duplicate"
-                     f" {r.quarantined:>3} quarantined")
+                echo(t("cli.demo.import", kind=f"{kind:<9}", accepted=f"{r.accepted:>5}",
+                       duplicates=f"{r.duplicates:>5}", quarantined=f"{r.quarantined:>3}"))
         plan_loop.before_attribution(wsp, directory, echo)
         result = wsp.attribute()
         plan_loop.after_attribution(wsp, echo)
@@ -54,15 +54,14 @@ def run_demo(directory: Path, seed: int, echo=click.echo, *, db_url: str = "",
         for rec in result.conservation:
             a = {k: fmt.amount(rec[k], rec["currency"], exact=True)
                  for k in ("billed_total", "attributed", "unattributed", "difference")}
-            echo(f"  conservation {rec['currency']}: billed {a['billed_total']} = attributed"
-                 f" {a['attributed']} + unattributed {a['unattributed']}; difference {a['difference']}")
+            echo(t("cli.demo.conservation", currency=rec["currency"], billed=a["billed_total"],
+                   attributed=a["attributed"], unattributed=a["unattributed"], difference=a["difference"]))
         for rec in result.conservation_capacity:
             a = {k: fmt.amount(rec[k], rec["currency"], exact=True)
                  for k in ("total", "attributed", "unheld", "difference")}
-            echo(f"  capacity {rec['capacity']} ({rec['basis']},"
-                 f" {rec['price_per_gpu_hour']} {rec['currency']}/GPU-hour):"
-                 f" {a['total']} = attributed {a['attributed']} + unheld {a['unheld']};"
-                 f" difference {a['difference']}")
+            echo(t("cli.demo.capacity", capacity=rec["capacity"], basis=_label(rec["basis"]),
+                   price=rec["price_per_gpu_hour"], currency=rec["currency"], total=a["total"],
+                   attributed=a["attributed"], unheld=a["unheld"], difference=a["difference"]))
     return reports
 
 
@@ -108,14 +107,30 @@ def _set_db_url(config: Path, db_url: str) -> None:
     config.write_text(tomli_w.dumps(data), encoding="utf-8")
 
 
+def _label(value: str) -> str:
+    """A basis or evidence code as printed: itself in English (as the sheets' tables), its label in Chinese."""
+    from trainledger.model.vocab import label
+
+    language = lang()
+    return value if language == "en" else label(value, language)
+
+
+def _pad(text: str, width: int) -> str:
+    """``text`` left-aligned in ``width`` terminal columns (a Chinese character takes two)."""
+    import unicodedata
+
+    used = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    return text + " " * max(0, width - used)
+
+
 def _summary(sheet: dict, echo) -> None:
-    echo(f"\n  {sheet['batch']['id']}  ({len(sheet['runs'])} runs)")
-    for t in in_seed_order(sheet)["totals_by_basis"]:
-        cash, cur = t["cash"], t["currency"]
-        rng = fmt.amount(t["expected"], cur, exact=cash)
-        if t["low"] != t["high"]:
-            rng += f" ({fmt.amount(t['low'], cur, exact=cash)}–{fmt.amount(t['high'], cur, exact=cash)})"
-        echo(f"    {t['basis']:<16} {t['evidence']:<9} {rng:>34} {t['currency']}")
+    echo("\n" + t("cli.demo.batch", batch=sheet["batch"]["id"], runs=len(sheet["runs"])))
+    for tot in in_seed_order(sheet)["totals_by_basis"]:
+        cash, cur = tot["cash"], tot["currency"]
+        rng = fmt.amount(tot["expected"], cur, exact=cash)
+        if tot["low"] != tot["high"]:
+            rng += f" ({fmt.amount(tot['low'], cur, exact=cash)}–{fmt.amount(tot['high'], cur, exact=cash)})"
+        echo(f"    {_pad(_label(tot['basis']), 16)} {_pad(_label(tot['evidence']), 9)} {rng:>34} {tot['currency']}")
 
 
 @click.command("demo")
@@ -128,11 +143,12 @@ def _summary(sheet: dict, echo) -> None:
 def demo(directory: str, seed: int, db_url: str, scenario: str) -> None:
     """Build a demo workspace end to end and print a summary. / 生成演示工作区并输出成本底稿。"""
     root = Path(directory)
-    note(f"trainledger demo → {root}" + (f" (scenario {scenario})" if scenario != "rented" else ""))
+    note(t("cli.demo.title", root=root, scenario=t("cli.demo.scenario", scenario=scenario)
+           if scenario != "rented" else ""))
     reports = run_demo(root, seed, db_url=db_url, echo=note, scenario=scenario)
-    note("\nreports / 成本底稿:")
+    note("\n" + t("cli.demo.reports"))
     for path in reports.values():
-        click.echo(f"  {path}  (.json, .html, .xlsx beside it)")
+        click.echo(t("cli.demo.report", path=path))
 
 
 COMMANDS = (demo,)

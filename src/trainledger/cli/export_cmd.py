@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from trainledger.cli.ledger_cmds import open_ws
+from trainledger.cli.output import t
 from trainledger.engine.focus_export import ALLOCATION_COLUMNS, allocation_rows
 from trainledger.errors import NotFound
 
@@ -41,7 +42,7 @@ def focus_allocation(ctx: click.Context, out: str | None, fmt: str) -> None:
         import pyarrow.parquet as pq
 
         pq.write_table(pa.table({c: [r.get(c, "") for r in rows] for c in columns}), path)
-    click.echo(f"wrote {len(rows)} allocation rows to {path}")
+    click.echo(t("cli.export.wrote", ctx, n=len(rows), path=path))
 
 
 COMMANDS = (export,)

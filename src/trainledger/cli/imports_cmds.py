@@ -7,6 +7,7 @@ import json
 import click
 
 from trainledger.cli.ledger_cmds import open_ws
+from trainledger.cli.output import lang, reason_text, t
 from trainledger.imports import FileState, flagged_rows, quarantined_rows, resolve, short_id, states
 from trainledger.ingest import KINDS as INGEST_KINDS
 
@@ -43,11 +44,12 @@ def imports_list(ctx: click.Context, as_json: bool) -> None:
         click.echo(json.dumps(rows, ensure_ascii=False))
         return
     if not rows:
-        click.echo("no imports yet / 尚无导入: trainledger import KIND PATH")
+        click.echo(t("cli.imports.none", ctx))
         return
-    click.echo("id            kind       status   read  accepted  dup  quarantined  flagged  path")
+    click.echo(t("cli.imports.header", ctx))
     for r in rows:
-        click.echo(f"{r['id']}  {r['kind']:<9}  {r['status']:<7} {r['rows_read']:>5}  {r['accepted']:>8}"
+        status = t("cli.status." + r["status"], ctx)
+        click.echo(f"{r['id']}  {r['kind']:<9}  {status:<7} {r['rows_read']:>5}  {r['accepted']:>8}"
                    f"  {r['duplicates']:>3}  {r['quarantined']:>11}  {r.get('flagged', 0):>7}  {r['path']}")
 
 
@@ -69,29 +71,34 @@ def imports_show(ctx: click.Context, ident: str, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(out, ensure_ascii=False))
         return
-    click.echo(f"import {out['id']} ({out['kind']}) {out['path']}  [{out['status']}]")
-    click.echo(f"  sha256 {out['sha256']}, first imported {out['imported_at']}")
-    click.echo(f"  {out['rows_read']} rows read = {out['accepted']} accepted + {out['duplicates']} duplicate"
-               f" + {out['quarantined']} quarantined; {out['flagged']} accepted with flags")
-    click.echo(f"  options: {json.dumps(out['options'], ensure_ascii=False)}")
+    click.echo(t("cli.imports.title", ctx, id=out["id"], kind=out["kind"], path=out["path"],
+                 status=t("cli.status." + out["status"], ctx)))
+    click.echo(t("cli.imports.sha", ctx, sha=out["sha256"], at=out["imported_at"]))
+    click.echo(t("cli.imports.counts", ctx, read=out["rows_read"], accepted=out["accepted"], dup=out["duplicates"],
+                 quarantined=out["quarantined"], flagged=out["flagged"]))
+    click.echo(t("cli.imports.options", ctx, options=json.dumps(out["options"], ensure_ascii=False)))
     if out["dropped_at"]:
-        click.echo(f"  dropped {out['dropped_at']}: {out['drop_reason']}")
+        click.echo(t("cli.imports.dropped_at", ctx, at=out["dropped_at"], reason=out["drop_reason"]))
     if out["quarantine_file"]:
-        click.echo(f"  quarantine file: {out['quarantine_file']}")
-    _rows(out["quarantined_rows"], "quarantined / 隔离")
-    _rows(out["flagged_rows"], "flagged / 带标记")
+        click.echo(t("cli.imports.qfile", ctx, file=out["quarantine_file"]))
+    _rows(ctx, out["quarantined_rows"], t("cli.imports.quarantined", ctx))
+    _rows(ctx, out["flagged_rows"], t("cli.imports.flagged_title", ctx))
 
 
-def _rows(rows: list[dict], title: str) -> None:
+def _rows(ctx: click.Context, rows: list[dict], title: str) -> None:
+    from trainledger.i18n import localize
+
     if not rows:
         return
     click.echo(f"  {title}:")
     for r in rows[:SHOWN]:
-        click.echo(f"    row {r.get('row')}"
-                   + (f" (line {r['line']})" if r.get("line") else "") + f": {r.get('reason')}"
-                   + (f" — {r['remedy']}" if r.get("remedy") else ""))
+        click.echo(t("cli.imports.row", ctx, row=r.get("row"),
+                     line=t("cli.imports.line", ctx, line=r["line"]) if r.get("line") else "",
+                     reason=reason_text(r, lang(ctx)),
+                     remedy=t("cli.imports.remedy", ctx, remedy=localize(r["remedy"], lang(ctx)))
+                     if r.get("remedy") else ""))
     if len(rows) > SHOWN:
-        click.echo(f"    … and {len(rows) - SHOWN} more (--json lists all)")
+        click.echo(t("cli.imports.rows_more", ctx, n=len(rows) - SHOWN))
 
 
 @imports.command("drop")
@@ -107,13 +114,11 @@ def imports_drop(ctx: click.Context, ident: str, reason: str) -> None:
         rec = wsp.drop_import(ident, reason)
         overlapping = [r for r in wsp.ledger.imports() if r.kind == rec.kind and r.dropped_at is None
                        and r.duplicates and r.imported_at >= rec.imported_at]
-    click.echo(f"dropped import {short_id(rec.source_sha256)} ({rec.kind}, {rec.path}): {rec.accepted} accepted"
-               " row(s) no longer feed any figure; run `trainledger attribute` to recompute")
+    click.echo(t("cli.imports.dropped", ctx, id=short_id(rec.source_sha256), kind=rec.kind, path=rec.path,
+                 n=rec.accepted))
     if overlapping:
-        click.echo(f"note: {len(overlapping)} later {rec.kind} import(s) counted rows as duplicates of what the lake"
-                   " held then (" + ", ".join(short_id(r.source_sha256) for r in overlapping) + "); rows they shared"
-                   " with the dropped file are in no figure now. Re-read such a file with"
-                   f" `trainledger import {rec.kind} PATH --replace ID`.")
+        click.echo(t("cli.imports.overlap", ctx, n=len(overlapping), kind=rec.kind,
+                     ids=", ".join(short_id(r.source_sha256) for r in overlapping)))
 
 
 @click.command("quarantine")
@@ -128,15 +133,29 @@ def quarantine(ctx: click.Context, kind: str | None, as_json: bool) -> None:
             if (kind and k != kind) or not state.live:
                 continue
             rows += quarantined_rows(state) + flagged_rows(wsp.lake, state)
-    if as_json:
+    from trainledger.i18n import localize
+    from trainledger.i18n.patterns import code
+
+    if as_json:  # the stored English, its reason code, and the zh-CN beside them
+        for r in rows:
+            r["reason_code"] = code(r.get("reason") or "")
+            if r.get("notes"):  # a flagged row: one code per note
+                r["reason_codes"] = [code(n) for n in r["notes"]]
+            r["reason_zh"] = reason_text(r, "zh-CN")
+            if r.get("remedy"):
+                r["remedy_zh"] = localize(r["remedy"], "zh-CN")
         click.echo(json.dumps(rows, ensure_ascii=False))
         return
     if not rows:
-        click.echo("no quarantined or flagged rows / 没有隔离或带标记的行")
+        click.echo(t("cli.quarantine.none", ctx))
         return
+    language = lang(ctx)
     for r in rows:
-        click.echo(f"{r['status']:<11} {r['kind']:<9} {r['import']}  {r.get('file')} row {r.get('row')}:"
-                   f" {r.get('reason')}" + (f" — {r['remedy']}" if r.get("remedy") else ""))
+        click.echo(t("cli.quarantine.line", ctx, status=f"{t('cli.status.' + r['status'], ctx):<11}",
+                     kind=f"{r['kind']:<9}", import_=r["import"] + " ", file=r.get("file"), row=r.get("row"),
+                     reason=reason_text(r, language),
+                     remedy=t("cli.imports.remedy", ctx, remedy=localize(r["remedy"], language))
+                     if r.get("remedy") else ""))
 
 
 COMMANDS = (imports, quarantine)

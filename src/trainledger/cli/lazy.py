@@ -31,6 +31,15 @@ _INJECTED = "_trainledger_globals"
 
 REPORT_HINT = ("this is a bug in trainledger, not in your input: run the command again with --verbose and"
                " report the traceback, with the command line, to the trainledger maintainers")
+"""English of ``cli.report_hint`` (trainledger/i18n/texts_cli.py)."""
+
+
+def _t(msg_id: str, ctx: click.Context | None = None, **params: Any) -> str:
+    """A ``cli.*`` message in the command's language (trainledger/i18n)."""
+    from trainledger.i18n import ZH, choose, clickzh, text
+
+    lang = ZH if clickzh.ACTIVE else choose.of(ctx or click.get_current_context(silent=True))
+    return text("cli." + msg_id, lang, **params)
 
 
 def _store(key: str, *, flag: bool = False) -> Callable[[click.Context, click.Parameter, Any], None]:
@@ -69,8 +78,7 @@ def _not_empty(param: click.Parameter) -> None:
         given = ctx.get_parameter_source(p.name) in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
         values = value if isinstance(value, tuple | list) else (value,)
         if given and any(isinstance(x, str) and not x.strip() for x in values):
-            raise click.BadParameter("must not be empty: give a value, or leave the option out for its default",
-                                     ctx=ctx, param=p)
+            raise click.BadParameter(_t("not_empty", ctx), ctx=ctx, param=p)
         return inner(ctx, p, value) if inner else value
 
     param.callback = callback
@@ -78,13 +86,17 @@ def _not_empty(param: click.Parameter) -> None:
 
 def _inherit_lang(param: click.Parameter) -> None:
     """A command with a ``--lang`` of its own takes the global ``--lang`` when its own is not given,
-    so ``trainledger --lang zh-CN jobs`` and ``trainledger jobs --lang zh-CN`` mean the same."""
+    so ``trainledger --lang zh-CN jobs`` and ``trainledger jobs --lang zh-CN`` mean the same; with
+    neither, the language every command speaks (TRAINLEDGER_LANG, the workspace's, the locale, en:
+    trainledger/i18n/choose.py)."""
     inner = param.callback
 
     def callback(ctx: click.Context, p: click.Parameter, value: Any) -> Any:
         if value is None and ctx.get_parameter_source(p.name) not in (ParameterSource.COMMANDLINE,
                                                                       ParameterSource.ENVIRONMENT):
-            value = (ctx.obj or {}).get("lang")
+            from trainledger.i18n import choose
+
+            value = choose.of(ctx)
         return inner(ctx, p, value) if inner else value
 
     param.callback = callback
@@ -144,16 +156,29 @@ class LazyGroup(click.Group):
             import difflib
 
             close = difflib.get_close_matches(name, self.list_commands(ctx), n=2)
-            hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-            raise click.UsageError(f"No such command {name!r}.{hint} `trainledger --help` lists them all.", ctx)
+            hint = _t("did_you_mean", ctx, names=_t("or", ctx).join(repr(c) for c in close)) if close else ""
+            raise click.UsageError(_t("no_such_command", ctx, name=repr(name), hint=hint), ctx)
         return super().resolve_command(ctx, args)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = [(name, short) for name, (_, short) in self.table.items()]
+        from trainledger.i18n import clickzh
+
+        rows = [(name, clickzh.help_text(short) if clickzh.ACTIVE else short)
+                for name, (_, short) in self.table.items()]
         rows += [(n, c.get_short_help_str(80)) for n, c in sorted(self.commands.items()) if n not in self.table]
         if rows:
-            with formatter.section("Commands"):
+            with formatter.section(_t("commands", ctx)):
                 formatter.write_dl(rows)
+
+    def main(self, args: Any = None, *a: Any, **kw: Any) -> Any:
+        """click in the command's language from the start: --help, usage and click's own errors
+        (trainledger/i18n/clickzh.py). The language is read off the command line before parsing."""
+        from trainledger.i18n import choose, clickzh
+
+        argv = list(sys.argv[1:] if args is None else args)
+        flag, workspace = choose.scan(argv)
+        with clickzh.speaking(choose.choose(flag, workspace)):
+            return super().main(argv, *a, **kw)
 
     def invoke(self, ctx: click.Context) -> Any:
         from trainledger.errors import TrainledgerError
@@ -163,20 +188,25 @@ class LazyGroup(click.Group):
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
         except TrainledgerError as exc:
-            click.echo(f"error: {exc}", err=True)
+            from trainledger.i18n import choose
+
+            click.echo(_t("error", ctx, message=exc.text(choose.of(ctx))), err=True)
             sys.exit(2)
         except BrokenPipeError:  # `trainledger batch list | head -1`: the reader has all it wanted
             with contextlib.suppress(OSError, ValueError, AttributeError):  # no flush error at exit
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(141)
         except OSError as exc:
-            click.echo(f"error: {os_message(exc)}", err=True)
+            from trainledger.i18n import choose
+
+            click.echo(_t("error", ctx, message=os_message(exc, choose.of(ctx))), err=True)
             sys.exit(2)
         except Exception as exc:  # noqa: BLE001 - the edge: no traceback unless asked for
             if (ctx.obj or {}).get("verbose"):
                 traceback.print_exc(file=sys.stderr)
             first = (str(exc).splitlines() or [""])[0][:200]
-            click.echo(f"internal error: {type(exc).__name__}: {first}\n  {REPORT_HINT}", err=True)
+            click.echo(_t("internal", ctx, kind=type(exc).__name__, first=first) + "\n  " + _t("report_hint", ctx),
+                       err=True)
             sys.exit(3)
 
 
@@ -192,8 +222,16 @@ _OS_REMEDY = {
 }
 
 
-def os_message(exc: OSError) -> str:
-    """An ``OSError`` as one sentence naming the path and the remedy."""
+def os_message(exc: OSError, lang: str = "en") -> str:
+    """An ``OSError`` as one sentence naming the path and the remedy, in ``lang``."""
+    from trainledger.i18n import is_zh, localize, text
+    from trainledger.i18n.registry import table
+
     what = exc.strerror or str(exc)
-    remedy = _OS_REMEDY.get(exc.errno or 0, "check the path and its permissions")
-    return (f"{exc.filename}: {what}" if exc.filename is not None else what) + f"\n  remedy: {remedy}"
+    code = f"os.{errno.errorcode.get(exc.errno or 0, '')}"
+    if is_zh(lang) and code in table("cli"):
+        what = text("cli." + code, lang)
+    remedy = (localize(_OS_REMEDY[exc.errno], lang) if exc.errno in _OS_REMEDY
+              else text("cli.os.default_remedy", lang))
+    return ((f"{exc.filename}: {what}" if exc.filename is not None else what)
+            + "\n  " + text("cli.remedy", lang, remedy=remedy))

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from trainledger import fmt
-from trainledger.cli.output import KindChoice, grouped, note
+from trainledger.cli.output import KindChoice, grouped, lang, note, t
 from trainledger.ledger.review_repo import verify_records
 from trainledger.model import CASH_BASES
 from trainledger.service import Workspace
@@ -43,7 +43,7 @@ def init(ctx: click.Context, directory: str | None, db_url: str, currency: str) 
     """Create a workspace: config, ledger and lake. / 创建工作区。"""
     root = Path(directory or ctx.obj["workspace"])
     with Workspace.init(root, db_url=db_url, currency=currency.upper()) as wsp:
-        click.echo(f"workspace ready: {root} (ledger: {wsp.config.get('workspace.db_url') or 'sqlite'})")
+        click.echo(t("cli.init.ready", ctx, root=root, ledger=wsp.config.get("workspace.db_url") or "sqlite"))
 
 
 @click.command("import")
@@ -80,6 +80,7 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
 
     Exit codes: 0 imported (quarantined rows are reported, not fatal); 1 with --strict when any
     row was quarantined; 2 a usage or input error (nothing imported)."""
+    from trainledger.i18n import localize
     from trainledger.imports import quarantine_remedy
 
     options = {k: val for k, val in (("tz", tz), ("currency", currency), ("encoding", encoding),
@@ -104,25 +105,23 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
         click.echo(json.dumps(total))
     else:
         if kind == "slurm":
-            note(f"(sacct times read as {tz or wsp.config.get('sources.slurm.timezone')}; set --tz or"
-                 " sources.slurm.timezone if that is not the cluster's zone)")
+            note(t("cli.import.sacct_tz", ctx, tz=tz or wsp.config.get("sources.slurm.timezone")))
         elif (preset or mapping) and _local_times(kind, options):
-            note(f"(times without an offset read as {tz or wsp.config.get('sources.slurm.timezone')}; set --tz or"
-                 " sources.slurm.timezone if that is not the source's zone)")
+            note(t("cli.import.local_tz", ctx, tz=tz or wsp.config.get("sources.slurm.timezone")))
         for r in results:
-            click.echo(f"{r.path}: {r.accepted} accepted, {r.duplicates} duplicate, {r.quarantined} quarantined"
-                       + (f", {r.flagged} accepted with flags" if r.flagged else "")
-                       + f" (import {r.sha256[:12]})")
+            click.echo(t("cli.import.summary", ctx, path=r.path, accepted=r.accepted, duplicates=r.duplicates,
+                         quarantined=r.quarantined, id=r.sha256[:12],
+                         flagged=t("cli.import.flagged", ctx, n=r.flagged) if r.flagged else ""))
             rec = held.get((r.kind, r.sha256))
             if rec is not None and rec.accepted != r.accepted and not r.accepted:
-                click.echo(f"  the lake already holds {rec.accepted} accepted row(s) of this file from an earlier"
-                           " import; the ledger's import record says so (repaired from the lake's log)")
+                click.echo(t("cli.import.held", ctx, n=rec.accepted))
             for q in reasons.get(r.sha256, []):
-                click.echo(f"  ! row {q.get('row')}: {q.get('reason')} — {q.get('remedy') or quarantine_remedy(kind)}")
+                click.echo(t("cli.import.reason", ctx, row=q.get("row"), reason=localize(q.get("reason"), lang(ctx)),
+                             remedy=localize(q.get("remedy") or quarantine_remedy(kind), lang(ctx))))
             if r.quarantined:
                 more = r.quarantined - len(reasons.get(r.sha256, []))
-                click.echo(f"  {'… ' + str(more) + ' more; ' if more > 0 else ''}all quarantined rows:"
-                           f" `trainledger imports show {r.sha256[:12]}` ({r.quarantine_file})")
+                click.echo(t("cli.import.all_quarantined", ctx, more=t("cli.import.more", ctx, n=more) if more > 0
+                             else "", id=r.sha256[:12], file=r.quarantine_file))
             if r.flagged and _bill_kind(kind):  # FOCUS problems per rule / 按规则
                 from trainledger.ingest.focus import source_report
 
@@ -188,35 +187,38 @@ def attribute(ctx: click.Context, as_json: bool, engine: str | None) -> None:
         click.echo(json.dumps([rec | {"storage_reconciliation": sr.for_currency(storage, rec["currency"])}
                                for rec in result.conservation]))
         return
-    click.echo(f"{len(result.lines):,} cost lines from {len(result.runs):,} runs")
+    from trainledger.model.vocab import label
+
+    language = lang(ctx)  # --lang, TRAINLEDGER_LANG, the workspace's, the locale (trainledger/i18n/choose.py)
+    click.echo(t("cli.attribute.lines", ctx, lines=f"{len(result.lines):,}", runs=f"{len(result.runs):,}"))
     for rec in result.conservation:
         a = _amounts(rec)
-        click.echo(f"  {rec['currency']}: billed {a['billed_total']} = attributed {a['attributed']}"
-                   f" + unattributed {a['unattributed']} (difference {a['difference']})")
+        click.echo(t("cli.attribute.conservation", ctx, currency=rec["currency"], billed=a["billed_total"],
+                     attributed=a["attributed"], unattributed=a["unattributed"], difference=a["difference"]))
     for rec in result.conservation_amortized:
         a = _amounts(rec)
-        click.echo(f"  {rec['currency']} amortized (EffectiveCost): {a['billed_total']} = attributed"
-                   f" {a['attributed']} + unattributed {a['unattributed']} (difference {a['difference']})")
+        click.echo(t("cli.attribute.amortized", ctx, currency=rec["currency"], billed=a["billed_total"],
+                     attributed=a["attributed"], unattributed=a["unattributed"], difference=a["difference"]))
     from trainledger.report.storage_section import summary_lines
 
-    for line in summary_lines(storage, (ctx.obj or {}).get("lang") or "en"):  # two bases side by side
+    for line in summary_lines(storage, language):  # two bases side by side
         click.echo(f"  {line}")
     buckets = unattributed_by_reason(result.lines)
     if buckets:
-        click.echo("  unattributed bucket / 未归属桶:")
+        click.echo(t("cli.attribute.bucket", ctx))
         for (basis, reason, cur), amount in buckets:
+            if language != "en":  # the codes stay in JSON; a person reads their labels
+                code, sep, detail = reason.partition(": ")
+                basis, reason = label(basis, language), label(code, language) + ("：" + detail if sep else "")
             click.echo(f"    {fmt.amount(amount, cur, exact=True):>16} {cur}  {basis:<15} {reason}")
     if any(fmt.MARK in fmt.amount(x, r["currency"], exact=True) for r in result.conservation
            for x in (r["billed_total"], r["attributed"], r["unattributed"], r["difference"])) or \
             any(fmt.MARK in fmt.amount(amount, cur, exact=True) for (_, _, cur), amount in buckets):
-        click.echo(f"  {fmt.precision_note('en')}")
-    lang = (ctx.obj or {}).get("lang") or "en"  # --lang zh-CN: the problems in Chinese (report/problems_i18n.py)
-    if lang == "en":
-        grouped((p.kind, p.message) for p in result.problems)
-    else:
-        from trainledger.report import problems_i18n
+        click.echo(f"  {fmt.precision_note(language)}")
+    from trainledger.report import problems_i18n  # each problem's label and message (codes only in JSON)
 
-        grouped((p.kind, problems_i18n.message(p.as_dict(), lang)) for p in result.problems)
+    grouped((problems_i18n.label(p.kind, language),
+             p.message if language == "en" else problems_i18n.message(p.as_dict(), language)) for p in result.problems)
 
 
 FLAGS = {"worklog_roles": "worklog-role", "worklog_phase": "worklog-phase"}  # option → its flag
@@ -230,9 +232,8 @@ def check_options_apply(kind: str, options: dict) -> None:
     for name in options:
         if name not in reads:
             kinds = [imp.kind for imp in IMPORTERS if name in getattr(imp, "options_used", ())]
-            raise click.BadOptionUsage(
-                name, f"--{FLAGS.get(name, name)} does not apply to `import {kind}` (it is read by:"
-                f" {', '.join(kinds)}); leave it out")
+            raise click.BadOptionUsage(name, t("cli.import.option_not_read", name=FLAGS.get(name, name), kind=kind,
+                                               kinds=", ".join(kinds)))
 
 
 def _amounts(rec: dict) -> dict[str, str]:
@@ -297,19 +298,20 @@ def audit(ctx: click.Context, expected: str | None, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(report))
     else:
-        click.echo(f"{len(log)} audit entries; head {report['head_id']} {report['head_hash']}")
-        click.echo("chain intact / 哈希链完整" if not problems else "CHAIN BROKEN / 哈希链被破坏:")
+        from trainledger.i18n import localize
+
+        click.echo(t("cli.audit.entries", ctx, n=len(log), id=report["head_id"], hash=report["head_hash"]))
+        click.echo(t("cli.audit.chain_intact" if not problems else "cli.audit.chain_broken", ctx))
         for p in problems:
-            click.echo(f"  ! {p}")
+            click.echo(f"  ! {localize(p, lang(ctx))}")
         if not figure_problems:
-            which = (f"attribution {proof['attribution_id']}" if proof["attribution_id"] is not None
-                     else "no attribution yet")
-            click.echo(f"figures match the chain / 账本数字与哈希链一致: {which},"
-                       f" figures digest {proof['figures_digest']}")
+            which = (t("cli.audit.attribution", ctx, id=proof["attribution_id"]) if proof["attribution_id"] is not None
+                     else t("cli.audit.no_attribution", ctx))
+            click.echo(t("cli.audit.figures_match", ctx, which=which, digest=proof["figures_digest"]))
         else:
-            click.echo("FIGURES CHANGED / 账本数字被改动:")
+            click.echo(t("cli.audit.figures_changed", ctx))
             for p in figure_problems:
-                click.echo(f"  ! {p}")
+                click.echo(f"  ! {localize(p, lang(ctx))}")
     if report["problems"]:
         ctx.exit(1)
 

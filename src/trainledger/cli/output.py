@@ -38,8 +38,23 @@ def note(text: str, *, ctx: click.Context | None = None, err: bool = False) -> N
         click.echo(text, err=err)
 
 
+def lang(ctx: click.Context | None = None) -> str:
+    """The command's language (trainledger/i18n/choose.py: --lang, TRAINLEDGER_LANG, the workspace's,
+    the locale, else en)."""
+    from trainledger.i18n import choose
+
+    return choose.of(ctx or click.get_current_context(silent=True))
+
+
+def t(msg_id: str, ctx: click.Context | None = None, **params: Any) -> str:
+    """Message ``msg_id`` (namespaced, e.g. ``cli.import.summary``) in the command's language."""
+    from trainledger.i18n import text
+
+    return text(msg_id, lang(ctx), **params)
+
+
 def grouped(items: Iterable[tuple[str, str]], *, ctx: click.Context | None = None, indent: str = "  ",
-            list_all: str = "run the command again with --verbose to list them all") -> list[str]:
+            list_all: str | None = None) -> list[str]:
     """``(kind, message)`` warnings grouped by kind, in first-seen order, as printed lines.
 
     One warning of a kind prints as itself; more print as ``! kind: N warnings, e.g.:`` with the
@@ -51,19 +66,38 @@ def grouped(items: Iterable[tuple[str, str]], *, ctx: click.Context | None = Non
     for kind, message in items:
         by_kind.setdefault(kind, []).append(message)
     show_all = verbose(ctx)
+    how = list_all if list_all is not None else t("cli.grouped.list_all", ctx)
     lines: list[str] = []
     for kind, messages in by_kind.items():
         if len(messages) == 1:
-            lines.append(f"{indent}! {kind}: {messages[0]}")
+            lines.append(t("cli.grouped.one", ctx, indent=indent, kind=kind, message=messages[0]))
             continue
         shown = messages if show_all else messages[:FIRST]
-        lines.append(f"{indent}! {kind}: {len(messages)} warnings" + ("" if show_all else ", e.g.:"))
+        lines.append(t("cli.grouped.many" if show_all else "cli.grouped.many_eg", ctx, indent=indent, kind=kind,
+                       n=len(messages)))
         lines += [f"{indent}    - {m}" for m in shown]
         if len(messages) > len(shown):
-            lines.append(f"{indent}    … and {len(messages) - len(shown)} more ({list_all})")
+            lines.append(t("cli.grouped.more", ctx, indent=indent, n=len(messages) - len(shown), how=how))
     for line in lines:
         click.echo(line)
     return lines
+
+
+def reason_text(row: dict[str, Any], language: str) -> str:
+    """A quarantined or flagged row's reason in ``language``: a flagged row's notes one by one, a
+    flag code (``no_purpose``) as its label — codes appear only in JSON."""
+    import re
+
+    from trainledger.i18n import localize
+
+    notes = row.get("notes")
+    if not notes:
+        return localize(row.get("reason"), language)
+    def one(note: str) -> str:
+        if language == "en":
+            return note.replace("_", " ") if re.fullmatch(r"[a-z]+(?:_[a-z]+)+", note) else note
+        return localize(note, language)
+    return ("; " if language == "en" else "；").join(one(n) for n in notes)
 
 
 class KindChoice(click.Choice):

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from trainledger.cli.ledger_cmds import open_ws
+from trainledger.cli.output import t
 from trainledger.model.restricted import ADMIN, ROLES
 from trainledger.report.render import FORMATS, render
 
@@ -25,8 +26,7 @@ from trainledger.report.render import FORMATS, render
 def sheet(ctx: click.Context, batch_id: str, fmt: str, lang: str | None, out: str | None, role: str) -> None:
     """Render one batch's cost sheet. / 输出训练批次成本底稿。"""
     if fmt == "xlsx" and not out:
-        raise click.UsageError("--format xlsx writes a workbook: give --out FILE.xlsx"
-                               " / xlsx 格式需要 --out 指定输出文件")
+        raise click.UsageError(t("cli.sheet.xlsx_needs_out", ctx))
     with open_ws(ctx) as wsp:
         data = wsp.sheet(batch_id)
         if fmt == "csv":
@@ -37,13 +37,13 @@ def sheet(ctx: click.Context, batch_id: str, fmt: str, lang: str | None, out: st
             from trainledger.report.xlsx import write_xlsx
 
             write_xlsx(data, wsp.ledger.cost_lines(batch_id), out, role)
-            click.echo(f"wrote {out}")
+            click.echo(t("cli.wrote", ctx, path=out))
             return
         else:
             text = render(data, fmt, lang or ctx.obj.get("lang") or wsp.config.get("workspace.language"), role)
     if out:
         Path(out).write_text(text, encoding="utf-8")
-        click.echo(f"wrote {out}")
+        click.echo(t("cli.wrote", ctx, path=out))
     else:
         click.echo(text, nl=False)
 

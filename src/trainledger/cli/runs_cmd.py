@@ -8,6 +8,7 @@ import click
 
 from trainledger import run_causes
 from trainledger.cli.ledger_cmds import open_ws
+from trainledger.cli.output import lang, t
 from trainledger.model import FailureCause
 
 
@@ -28,10 +29,16 @@ def runs_list(ctx: click.Context, batch_id: str | None, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(rows, ensure_ascii=False))
         return
+    from trainledger.i18n import localize
+    from trainledger.model.vocab import label
+
+    language = lang(ctx)
+    say = (lambda v: v) if language == "en" else (lambda v: label(v, language))  # codes only in JSON
     for k, r in rows.items():
-        cause = f"{r['cause']} ({r['cause_evidence']})" if r["cause"] else "—"
-        click.echo(f"{k}\t{r['batch_id'] or '—'}\t{r['state']}\t{cause}\t{r['review_class'] or 'needs_review'}"
-                   f"\t{r['cause_source']}{'; ' + r['review_note'] if r['review_note'] else ''}")
+        cause = f"{say(r['cause'])} ({say(r['cause_evidence'])})" if r["cause"] else "—"
+        note = localize(r["review_note"], language) if r["review_note"] else ""
+        click.echo(f"{k}\t{r['batch_id'] or '—'}\t{r['state']}\t{cause}\t{say(r['review_class'] or 'needs_review')}"
+                   f"\t{localize(r['cause_source'], language)}{'; ' + note if note else ''}")
 
 
 @runs.command("confirm")
@@ -45,8 +52,13 @@ def runs_confirm(ctx: click.Context, run_id: str, cause: str, by: str, note: str
     """Confirm or override a run's failure cause; recorded in the audit chain. / 确认失败原因。"""
     with open_ws(ctx) as wsp:
         r = run_causes.confirm(wsp, run_id, cause, by, note)
-    click.echo(f"{run_id}: cause {r['cause']} ({r['cause_source']});"
-               f" review class {r['review_class'] or 'needs_review'}")
+    from trainledger.i18n import localize
+    from trainledger.model.vocab import label
+
+    language = lang(ctx)
+    say = (lambda v: v) if language == "en" else (lambda v: label(v, language))
+    click.echo(t("cli.runs.confirmed", ctx, run=run_id, cause=say(r["cause"]),
+                 source=localize(r["cause_source"], language), review_class=say(r["review_class"] or "needs_review")))
 
 
 COMMANDS = (runs,)

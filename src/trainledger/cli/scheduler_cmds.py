@@ -18,6 +18,8 @@ TEXT = {
         "pending": "pending {u}-hours", "pending_idle": "demand left waiting while capacity was idle",
         "running": "running {u}-hours", "total": "capacity {u}-hours", "none": "(none imported)",
         "steps": "jobs with per-worker step times", "barrier": "share of worker time waiting at the barrier",
+        "stats": "mean {mean} s, p50 {p50}, p90 {p90}", "p99": ", p99 {p99}", "gaps": "gaps",
+        "step_line": "{workers} workers, {complete} iterations (+{incomplete} incomplete)", "slowest": "slowest",
     },
     "zh-CN": {
         "jobs": "作业数", "attempts": "尝试数", "never_started": "从未启动",
@@ -28,6 +30,8 @@ TEXT = {
         "pending": "排队{u}小时", "pending_idle": "有空闲容量时仍在排队的需求",
         "running": "运行{u}小时", "total": "容量{u}小时", "none": "（尚未导入）",
         "steps": "有逐 worker 步时的作业", "barrier": "worker 在同步屏障处等待的时间占比",
+        "stats": "均值 {mean} 秒，p50 {p50}，p90 {p90}", "p99": "，p99 {p99}", "gaps": "缺口",
+        "step_line": "{workers} 个 worker，{complete} 次迭代（另有 {incomplete} 次未完成）", "slowest": "最慢",
     },
 }  # fmt: skip
 
@@ -64,9 +68,9 @@ def jobs(ctx: click.Context, as_json: bool, lang: str | None) -> None:
     q, w = s.queue_seconds, s.never_started_wait_seconds
     click.echo(f"{t['jobs']}: {s.jobs}   {t['attempts']}: {s.attempts}   {t['never_started']}: {s.never_started}"
                f"   {t['open']}: {s.open_attempts}")
-    click.echo(f"{t['queue'].format(n=q.count)}: mean {_s(q.mean)} s, p50 {_s(q.p50)}, p90 {_s(q.p90)},"
-               f" p99 {_s(q.p99)}")
-    click.echo(f"{t['wait'].format(n=w.count)}: mean {_s(w.mean)} s, p50 {_s(w.p50)}, p90 {_s(w.p90)}")
+    click.echo(f"{t['queue'].format(n=q.count)}: {t['stats'].format(mean=_s(q.mean), p50=_s(q.p50), p90=_s(q.p90))}"
+               + t["p99"].format(p99=_s(q.p99)))
+    click.echo(f"{t['wait'].format(n=w.count)}: {t['stats'].format(mean=_s(w.mean), p50=_s(w.p50), p90=_s(w.p90))}")
     click.echo(f"{t['gpu_hours']}: {s.gpu_hours}   ({t['whole']}: {s.whole_gpu_hours})")
     for state, h in s.gpu_hours_by_final_state:
         click.echo(f"  {t['by_state']} {state}: {h}")
@@ -91,7 +95,7 @@ def occupancy(ctx: click.Context, as_json: bool, lang: str | None) -> None:
     for s in series:
         u = s.unit.upper() if s.unit == "gpu" else s.unit
         click.echo(f"{t['occ']} {s.cluster}/{s.vc or '*'} ({s.first:%Y-%m-%d %H:%M} – {s.last:%Y-%m-%d %H:%M} UTC):"
-                   f" {t['samples']} {s.samples}, {t['hours']} {s.covered_hours}, gaps {s.gaps}")
+                   f" {t['samples']} {s.samples}, {t['hours']} {s.covered_hours}, {t['gaps']} {s.gaps}")
         for key, value in (("total", s.capacity_hours), ("running", s.running_hours), ("idle", s.idle_hours),
                            ("pending", s.pending_hours)):
             click.echo(f"  {t[key].format(u=u)}: {'–' if value is None else value}")
@@ -118,8 +122,8 @@ def steps(ctx: click.Context, job: str | None, as_json: bool, lang: str | None) 
     for s in found:
         share = "–" if s.share is None else f"{s.share:.2%}"
         slow = ", ".join(f"{w} ({n})" for w, n in s.slowest)
-        click.echo(f"  {s.job}: {s.workers} workers, {s.complete} iterations (+{s.incomplete} incomplete);"
-                   f" {t['barrier']}: {share}; slowest: {slow}")
+        line = t["step_line"].format(workers=s.workers, complete=s.complete, incomplete=s.incomplete)
+        click.echo(f"  {s.job}: {line}; {t['barrier']}: {share}; {t['slowest']}: {slow}")
 
 
 COMMANDS = (jobs, occupancy, steps)

@@ -112,6 +112,22 @@ def write_specs(directory: Path) -> Path:
     return spec
 
 
+def _t(msg_id: str, **params) -> str:
+    """A demo line in the language of the running command (trainledger/i18n); codes (bases, actions)
+    as their labels in Chinese; ``totals`` is a list of (basis, amount)."""
+    import click
+
+    from trainledger.i18n import choose, text
+    from trainledger.model.vocab import label
+
+    lang = choose.of(click.get_current_context(silent=True))
+    say = (lambda v: v) if lang == "en" else (lambda v: label(v, lang))
+    params = {k: say(v) if k in ("action", "rules") else v for k, v in params.items()}
+    if "totals" in params:
+        params["totals"] = ("; " if lang == "en" else "；").join(f"{say(b)} {a}" for b, a in params["totals"])
+    return text(msg_id, lang, **params)
+
+
 def before_attribution(wsp, directory: Path, echo) -> None:
     from trainledger.ledger import review_repo
     from trainledger.review import service
@@ -120,8 +136,8 @@ def before_attribution(wsp, directory: Path, echo) -> None:
     wsp.sync_config()
     if not review_repo.plan_versions(wsp.ledger, BATCH_A):
         _id, plan = service.make_plan(wsp, BATCH_A, str(spec), reason="first baseline (demo)", author="wang.lei")
-        totals = "; ".join(f"{b} {fmt.amount(v.expected, c)} {c}" for (b, c), v in sorted(plan.totals().items()))
-        echo(f"  plan {BATCH_A} v{plan.version}: {totals}")
+        totals = [(b, f"{fmt.amount(v.expected, c)} {c}") for (b, c), v in sorted(plan.totals().items())]
+        echo(_t("cli.demo.plan", batch=BATCH_A, version=plan.version, totals=totals))
 
 
 def after_attribution(wsp, echo) -> None:
@@ -136,8 +152,8 @@ def after_attribution(wsp, echo) -> None:
                                   " and eval set over / 评测显示退款政策样本过期，问题在数据而非训练：重定目标到"
                                   "批次 B（修正后的数据），沿用检查点与评测集",
                            next_review=date(2026, 11, 16), today=date(2026, 11, 6), child=BATCH_B)
-        echo(f"  decide {BATCH_A}: {d['action']} (rules: {d['verdict']['action']}, override approved by"
-             f" {d['approver']}); answers alerts {d['answers']}")
+        echo(_t("cli.demo.decide", batch=BATCH_A, action=d["action"], rules=d["verdict"]["action"],
+                approver=d["approver"], answers=d["answers"]))
     if not review_repo.plan_versions(wsp.ledger, BATCH_B):
         _pid, plan_a = service.latest_plan(wsp, BATCH_A)
         done_a = service.actuals(wsp, plan_a).work
@@ -149,13 +165,11 @@ def after_attribution(wsp, echo) -> None:
                    f" {wsp.config.batch(BATCH_B).max_rounds} / {plan_a.max_rounds}) / 沿用 A 的实测效率、返工与价格，"
                    "工作量按最大轮数比例放大")
         service.check(wsp, BATCH_B)
-        echo(f"  plan {BATCH_B} v{plan.version} from the review of {BATCH_A}:"
-             f" work {fmt.quantity(work.expected, 2)} Mtoken")
+        echo(_t("cli.demo.plan_from_review", batch=BATCH_B, version=plan.version, source=BATCH_A,
+                work=fmt.quantity(work.expected, 2)))
     rv = service.review(wsp, BATCH_A)
     for v in rv["variance"]:
         if v["basis"] == "billed":
             r = {k: fmt.amount(Decimal(v[k]), v["currency"]) for k in ("plan", "actual", *PARTS)}
-            echo(f"  review {BATCH_A} {v['currency']}: actual {r['actual']} − plan {r['plan']} = price {r['price']}"
-                 f" + volume {r['volume']} + efficiency {r['efficiency']} + rework {r['rework']} (rounded; exact in"
-                 " review --json)")
-    echo(f"  open alerts: {len(service.alerts(wsp, open_only=True))}")
+            echo(_t("cli.demo.review", batch=BATCH_A, currency=v["currency"], **r))
+    echo(_t("cli.demo.open_alerts", n=len(service.alerts(wsp, open_only=True))))

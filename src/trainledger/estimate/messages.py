@@ -20,85 +20,26 @@ citations of the assumptions drawer are references and stay as written.
 
 from __future__ import annotations
 
-from string import Formatter
-
 from trainledger.estimate.texts_inputs import INPUTS
 from trainledger.estimate.texts_report import REPORT
-from trainledger.model.vocab import label
+from trainledger.i18n import core
+from trainledger.i18n.core import EN_LIST_SEP, ZH_LIST_SEP, Term, is_zh, placeholders, tr
 
 MESSAGES: dict[str, tuple[str, str]] = {**REPORT, **INPUTS}
+"""Registered as the ``estimate`` namespace of the one registry (trainledger/i18n/registry.py)."""
 
-ZH_LIST_SEP = "、"
-EN_LIST_SEP = ", "
-
-
-def is_zh(lang: str) -> bool:
-    return lang.lower().startswith("zh")
-
-
-def _param(value: object, lang: str) -> object:
-    if isinstance(value, Msg | Term):
-        return value.text(lang)
-    if isinstance(value, list | tuple):
-        sep = ZH_LIST_SEP if is_zh(lang) else EN_LIST_SEP
-        return sep.join(str(_param(v, lang)) for v in value)
-    return value
+NAMESPACE = "estimate."
 
 
 def text(msg_id: str, lang: str = "en", **params: object) -> str:
     """Message ``msg_id`` in ``lang`` (``en`` or ``zh-CN``) with its placeholders filled in."""
-    en, zh = MESSAGES[msg_id]
-    template = zh if is_zh(lang) else en
-    return template.format(**{k: _param(v, lang) for k, v in params.items()})
+    return core.text(NAMESPACE + msg_id, lang, **params)
 
 
-def placeholders(template: str) -> set[tuple[str, str | None, str]]:
-    """``{(name, conversion, format spec)}`` of a template: what a translation must keep."""
-    return {(name, conv, spec or "") for _, name, spec, conv in Formatter().parse(template) if name is not None}
+class Msg(core.Msg):
+    """A catalogue message of the estimator: ``trainledger.i18n.Msg`` with the ids of this table."""
 
-
-class Msg(str):
-    """A catalogue message: the ``str`` is its English text; ``.text(lang)`` renders any language."""
-
-    id: str
-    params: dict
-
-    def __new__(cls, msg_id: str, /, **params: object) -> Msg:
-        obj = super().__new__(cls, text(msg_id, "en", **params))
-        obj.id = msg_id
-        obj.params = params
-        return obj
-
-    def __getnewargs_ex__(self) -> tuple[tuple, dict]:
-        return (self.id,), self.params
-
-    def text(self, lang: str) -> str:
-        return text(self.id, lang, **self.params)
-
-    @property
-    def zh(self) -> str:
-        return self.text("zh-CN")
-
-    def __repr__(self) -> str:
-        return f"Msg({self.id!r}, {str.__repr__(self)})"
-
-
-class Term(str):
-    """A vocabulary value (task type, labor role, phase): itself in English, its label in Chinese."""
-
-    def text(self, lang: str) -> str:
-        return label(str(self), lang) if is_zh(lang) else str(self)
-
-    @property
-    def zh(self) -> str:
-        return self.text("zh-CN")
-
-
-def tr(value: object, lang: str) -> str:
-    """Any text in ``lang``: a ``Msg``/``Term`` rendered, anything else as it is."""
-    if isinstance(value, Msg | Term):
-        return value.text(lang)
-    return "" if value is None else str(value)
+    namespace = NAMESPACE
 
 
 def unit_text(unit: str, lang: str) -> str:
@@ -155,7 +96,9 @@ def both(items) -> tuple[list[str], list[str]]:
 
 
 __all__ = [
+    "EN_LIST_SEP",
     "MESSAGES",
+    "ZH_LIST_SEP",
     "Msg",
     "Term",
     "bilingual",

@@ -206,7 +206,11 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
                 message = f"no page at {request.url.path}"
         else:
             raise exc
-        model = {"error": {"status": status, "message": message, "remedy": remedy}}
+        from trainledger.i18n import ZH, localize  # the English as written, and its Chinese beside it
+
+        zh = (exc.where(ZH) + localize(exc.detail, ZH)) if isinstance(exc, TrainledgerError) else localize(message, ZH)
+        model = {"error": {"status": status, "message": message, "remedy": remedy, "message_zh": zh,
+                           "remedy_zh": localize(remedy, ZH) if remedy else None}}
         resp = respond(request, "error.html.j2", model, status=status)
         if status == 401:
             resp.headers["WWW-Authenticate"] = 'Bearer realm="trainledger"'
@@ -312,7 +316,9 @@ OPENAPI: dict[str, Any] = {
         "Report": {**_OBJ, "required": ["batches", "report"]},
         "Error": {**_OBJ, "required": ["error"], "properties": {"error": {
             **_OBJ, "properties": {"status": {"type": "integer"}, "message": {"type": "string"},
-                                   "remedy": {"type": "string", "nullable": True}}}}},
+                                   "remedy": {"type": "string", "nullable": True},
+                                   "message_zh": {"type": "string"},
+                                   "remedy_zh": {"type": "string", "nullable": True}}}}},
     }},
 }
 
