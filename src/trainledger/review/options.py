@@ -63,8 +63,8 @@ def reestimate(plan: Plan, values: dict, table: dict, togo: Rng, *, workspace: s
     from trainledger.review import baseline
 
     values = dict(values)
-    if isinstance(values.get("labor"), dict):
-        values["labor"] = {k: v for k, v in values["labor"].items() if k != "build"}
+    if isinstance(values.get("labor"), dict):  # build labor is one-time: an empty table, not the
+        values["labor"] = {**values["labor"], "build": {}}  # placeholder roles (price items the plan never needed)
     table = {k: v for k, v in table.items() if k not in ("storage", "shrink")}
     est = baseline.from_values(values, table, where="decide: re-estimate", sha="", batch_id=plan.batch,
                                batch_max_rounds=plan.max_rounds, author="", reason="re-estimate",

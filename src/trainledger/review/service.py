@@ -83,7 +83,7 @@ def plans(wsp, batch_id: str | None = None) -> list[dict]:
 def actuals(wsp, plan: Plan) -> _act.Actuals:
     lines = wsp.ledger.cost_lines(plan.batch)
     runs = wsp.ledger.runs(plan.batch)
-    keys = sorted({k for r in runs for k in (r.id, r.source_job)})
+    keys = sorted({k for r in runs for k in _act.run_keys(r)})
     table = wsp.lake.read("progress_events")
     if table.num_rows:  # only this batch's runs' events become Python rows
         import pyarrow as pa
@@ -91,7 +91,23 @@ def actuals(wsp, plan: Plan) -> _act.Actuals:
 
         table = table.filter(pc.is_in(table["run"], value_set=pa.array(keys, pa.string())))
     progress = table.select(["ts", "run", "event", "step", "tokens", "extra"]).to_pylist() if table.num_rows else []
-    return _act.collect(plan, lines, runs, progress, _beyond_retention(wsp))
+    return _act.collect(plan, lines, runs, progress, _beyond_retention(wsp), retry_of=_retry_of(wsp))
+
+
+def _explained(wsp) -> dict[str, dict]:
+    """The runs' causes, retry links and review classes (``run_causes.explained``); {} before any
+    attribution."""
+    from trainledger import run_causes
+    from trainledger.errors import NotFound
+
+    try:
+        return run_causes.explained(wsp)
+    except NotFound:
+        return {}
+
+
+def _retry_of(wsp) -> dict[str, str]:
+    return {k: str(v["retry_of"]) for k, v in _explained(wsp).items() if v.get("retry_of")}
 
 
 def _beyond_retention(wsp) -> frozenset[tuple[str, int]]:
