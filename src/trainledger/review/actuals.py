@@ -79,6 +79,7 @@ class Actuals:
     gpu_hours_by_state: dict[str, Decimal]
     latest_metrics: dict[str, Decimal] = field(default_factory=dict)  # last logged value per metric name
     work_known: bool = True  # False: no run logged a step with tokens — the work is unknown, not 0
+    rounds: tuple[str, ...] = ()  # the experiment rounds used (``rounds_used``), by first run id
 
 
 def token_span(run: Run, events: list[dict]) -> tuple[Decimal, Decimal] | None:
@@ -127,6 +128,19 @@ def counters(runs: list[Run], retry_of: dict[str, str]) -> dict[str, str]:
         if prev in parent:
             join(r.id, prev)
     return {r.id: root(r.id) for r in runs}
+
+
+# the run reasons that start an experiment round (seed 000: 最大试验轮数; docs/plan.md "rounds used")
+ROUND_REASONS = ("planned_experiment", "param_tuning", "data_fix", "unrecorded")
+
+
+def rounds_used(runs: list[Run], retry_of: dict[str, str] | None = None) -> tuple[str, ...]:
+    """The experiment rounds a batch used, one per counter (``counters``): a training attempt
+    (planned experiment, tuning trial, data-fix rerun, or a run of unrecorded reason) and the retries
+    that continue it are one round; a fault retry joins the round it retries; evaluation runs (eval
+    array tasks included) are not training rounds. Returns each round's first run id."""
+    chain = counters(runs, retry_of or {})
+    return tuple(sorted({chain[r.id] for r in runs if str(r.reason) in ROUND_REASONS}))
 
 
 def useful_work(runs: list[Run], progress: list[dict], retry_of: dict[str, str] | None = None
@@ -240,7 +254,8 @@ def collect(plan: Plan, lines: list[CostLine], runs: list[Run], progress: list[d
         target.add(ln, state, key)
     return Actuals(work=sum(work_by_run.values(), Decimal(0)), work_by_run=work_by_run, planned=dict(planned),
                    unplanned=dict(unplanned), runs=list(runs), gpu_hours_by_state=dict(hours),
-                   latest_metrics=_latest_metrics(runs, progress), work_known=work_known)
+                   latest_metrics=_latest_metrics(runs, progress), work_known=work_known,
+                   rounds=rounds_used(runs, retry_of))
 
 
 def _latest_metrics(runs: list[Run], progress: list[dict]) -> dict[str, Decimal]:

@@ -118,7 +118,8 @@ def labor_rate(role: str, book, on: date, labor_rates: dict) -> tuple[Rng, str, 
     to ``person_hour`` by the book's own units (a person-month is 168 h): an hourly price stays hourly."""
     r = labor_rates.get(role)
     if r is not None:
-        meta = {"item": f"labor:{role}", "effective": on.isoformat(), "source": f"workspace [[labor_rates]]: {r.source}",
+        meta = {"item": f"labor:{role}", "effective": on.isoformat(),
+                "source": f"workspace [[labor_rates]]: {r.source}",
                 "evidence": str(r.evidence), "owner": r.owner, "unit": "hour", "stale": False, "expires": None}
         return Rng(r.low, r.expected, r.high), r.currency, meta
     pe = book.unit_price(f"labor:{role}", "person_hour", on, allow_stale=True)
