@@ -201,7 +201,8 @@ def status(ctx, batch, as_json, lang) -> None:
             click.echo(f"  {t('work_done', lang)}: {w['done']} / {w['expected']} Mtoken")
         else:
             key = "zh-CN" if lang.startswith("zh") else "en"
-            click.echo(f"  {t('work_done', lang)}: {w['why_unknown'][key]} / {w['expected']} Mtoken")
+            click.echo(f"  {t('work_done', lang)}: {t('unknown', lang)} / {w['expected']} Mtoken"
+                       f" ({w['why_unknown'][key]})")
         click.echo(f"  {t('rounds', lang)}: {st['rounds']['used']} {t('of', lang)} {st['rounds']['max']}")
         for k in ("plan", "ac", "ev", "eac"):
             for r in st[k]:
@@ -332,8 +333,9 @@ def show_decision(d: dict, lang: str) -> None:
                f"   {t('override', lang)}: {t('yes' if d['override'] else 'no', lang)}")
     click.echo(f"  {t('options', lang)}:")
     for o in d["options"]:
+        why = (o.get("unknown_why") or {}).get(key)
         rng = "; ".join(f"{label(x['basis'], lang)} {_rng(x)} {x['currency']}" for x in o["cost_to_go"]) or (
-            o.get("unknown_why", {}).get(key) or t("unknown", lang))  # never a bare 0 without a currency
+            t("unknown", lang) + (f" ({why})" if why else ""))  # never a bare 0 without a currency
         click.echo(f"    {label(o['action'], lang)}: {o['what'][key]} — {rng}")
         if (o.get("estimated_from") or {}).get("text"):
             click.echo(f"      {t('estimated_from', lang)}: {o['estimated_from']['text'][key]}")

@@ -46,17 +46,17 @@ TEXT: dict[str, tuple[str, str]] = {
     "eac": ("estimate at completion (EAC)", "完工估算 (EAC)"),
     "rounds": ("rounds used", "已用轮数"), "of": ("of", "/"),
     "work_done": ("useful work done", "已完成有效工作量"),
-    "work_unknown": ("unknown — no progress log with token counts for this batch's runs (import one with"
+    "work_unknown": ("no progress log with token counts for this batch's runs (import one with"
                      " `trainledger import progress`); EV, EAC, gates and the volume / efficiency split cannot be"
                      " judged until then",
-                     "未知——本批次的运行没有带 token 计数的进度日志（用 `trainledger import progress` 导入）；"
+                     "本批次的运行没有带 token 计数的进度日志（用 `trainledger import progress` 导入）；"
                      "在此之前无法判断挣值、完工估算、关卡以及工作量 / 效率的分解"),
     "drv_unknown": ("what drove it cannot be judged: useful work is unknown (no progress log), so volume and"
                     " efficiency cannot be told apart",
                     "无法判断驱动因素：有效工作量未知（没有进度日志），无法区分工作量与效率"),
     "unknown": ("unknown", "未知"),
-    "stop_unpriced": ("unknown: {n} kept object(s) have no storage price in the price book (e.g. {first}); add their"
-                      " storage:<tier> item", "未知：{n} 个保留对象在价格簿中没有存储单价（例如 {first}）；请补充其"
+    "stop_unpriced": ("{n} kept object(s) have no storage price in the price book (e.g. {first}); add their"
+                      " storage:<tier> item", "{n} 个保留对象在价格簿中没有存储单价（例如 {first}）；请补充其"
                       " storage:<tier> 条目"),
     "hours_by_state": ("GPU-hours by state vs plan", "按资源状态的卡时与计划对比"),
     "state": ("state", "状态"), "planned_to_date": ("plan for work done", "已完成工作对应计划"),
