@@ -4,6 +4,8 @@
 ``causes.CONFIRM_ACTION``) naming the run, the cause, who confirmed it and what was shown before;
 ``explained(wsp)`` lists every run's cause with its evidence, confirmations applied. No table of
 its own: the audit chain is the record, so a confirmation is tamper-evident like every entry.
+``review_key(run, explained_entry)`` is the one rule for the review class a run is shown under (the
+sheet, ``review`` and ``runs list`` all call it).
 """
 
 from __future__ import annotations
