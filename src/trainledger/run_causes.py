@@ -4,13 +4,35 @@
 ``causes.CONFIRM_ACTION``) naming the run, the cause, who confirmed it and what was shown before;
 ``explained(wsp)`` lists every run's cause with its evidence, confirmations applied. No table of
 its own: the audit chain is the record, so a confirmation is tamper-evident like every entry.
+``review_key(run, explained_entry)`` is the one rule for the review class a run is shown under (the
+sheet, ``review`` and ``runs list`` all call it).
 """
 
 from __future__ import annotations
 
 from trainledger.engine.causes import CONFIRM_ACTION, RunFacts, confirmations_from_audit, explain
+from trainledger.engine.timeline import FAILED_STATES
 from trainledger.errors import BadInput, NotFound
-from trainledger.model import FailureCause
+from trainledger.model import FailureCause, ReviewClass
+
+
+def review_key(r, ex: dict | None = None) -> str:
+    """The review class a run is shown under until a review sets one — the one rule the sheet,
+    ``review`` and ``runs list`` share. The cause decides — recorded, confirmed or suggested
+    (engine/causes.py; a goal change waits for a human); without one, a run that failed waits for
+    review, parameter tuning is exploration, a planned experiment is planned, and anything else waits
+    for review. ``ex``: the run's entry of ``explained`` (None: the run's own fields only)."""
+    if r.review_class is not None:
+        return str(r.review_class)
+    if ex and ex.get("review_class"):
+        return ex["review_class"]
+    cls = r.suggested_review_class if not ex else None
+    if cls is not None:
+        return str(cls)
+    if r.cause is not None or (ex or {}).get("cause") or r.state.split(" ")[0].upper() in FAILED_STATES:
+        return "needs_review"
+    return {"planned_experiment": "planned",
+            "param_tuning": ReviewClass.REASONABLE_EXPLORATION.value}.get(str(r.reason), "needs_review")
 
 
 def explained(wsp) -> dict[str, dict]:

@@ -17,6 +17,28 @@ from trainledger.service import Workspace
 LANGS = ("en", "zh-CN")
 
 
+class _ManyOption(click.Option):
+    """A repeatable option that also takes several values after one flag: ``--answers 1 2 3`` (the
+    values that follow while they are whole numbers, so a positional argument after them stays one)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, multiple=True, **kwargs)
+
+    def add_to_parser(self, parser, ctx) -> None:
+        super().add_to_parser(parser, ctx)
+        for name in self.opts:
+            opt = parser._long_opt.get(name) or parser._short_opt.get(name)
+            if opt is None:
+                continue
+
+            def process(value, state, _orig=opt.process) -> None:
+                _orig(value, state)
+                while state.rargs and state.rargs[0].isdigit():
+                    _orig(state.rargs.pop(0), state)
+
+            opt.process = process
+
+
 def _ws(ctx) -> Workspace:
     return Workspace.open(ctx.obj["workspace"])
 
@@ -175,7 +197,12 @@ def status(ctx, batch, as_json, lang) -> None:
             return _json(st)
         click.echo(t("status_title", lang, batch=batch, version=st["plan_version"]))
         w = st["work"]
-        click.echo(f"  {t('work_done', lang)}: {w['done']} / {w['expected']} Mtoken")
+        if w.get("known", True):
+            click.echo(f"  {t('work_done', lang)}: {w['done']} / {w['expected']} Mtoken")
+        else:
+            key = "zh-CN" if lang.startswith("zh") else "en"
+            click.echo(f"  {t('work_done', lang)}: {t('unknown', lang)} / {w['expected']} Mtoken"
+                       f" ({w['why_unknown'][key]})")
         click.echo(f"  {t('rounds', lang)}: {st['rounds']['used']} {t('of', lang)} {st['rounds']['max']}")
         for k in ("plan", "ac", "ev", "eac"):
             for r in st[k]:
@@ -256,8 +283,9 @@ def review(ctx, batch, as_json, lang) -> None:
             b = x["before"]
             name = x["name_zh"] if lang.startswith("zh") else x["name"]
             click.echo(f"    {name}: {t('before', lang)} {b['expected']} ({b['low']}–{b['high']})"
-                       f" [{label(b['evidence'], lang)}] → {t('after', lang)} {x['after']['value']}"
-                       f" [{label('measured', lang)}] ({x['change_pct'] or '-'} %)")
+                       f" [{label(b['evidence'], lang)}] → {t('after', lang)}"
+                       f" {x['after']['value'] if x['after']['value'] is not None else t('unknown', lang)}"
+                       f" [{label(x['after']['evidence'], lang)}] ({x['change_pct'] or '-'} %)")
 
 
 def _money(s: str) -> str:
@@ -273,7 +301,8 @@ def _money(s: str) -> str:
 @click.option("--reason", required=True)
 @click.option("--by", "by", required=True, help="who decides")
 @click.option("--approver", default=None, help="second named approver (needed to override the rules)")
-@click.option("--answers", multiple=True, type=int, help="alert id this decision answers (repeatable)")
+@click.option("--answers", type=int, cls=_ManyOption, default=(), help="alert ids this decision answers:"
+              " --answers 1 2 3 (or repeat the flag) / 本决策回应的预警编号，可在一个 --answers 后列出多个")
 @click.option("--next-review", default=None, help="YYYY-MM-DD (default: in 7 days)")
 @click.option("--child", default=None, help="retarget: the linked child batch that takes the assets by reference")
 @click.option("--json", "as_json", is_flag=True)
@@ -304,7 +333,9 @@ def show_decision(d: dict, lang: str) -> None:
                f"   {t('override', lang)}: {t('yes' if d['override'] else 'no', lang)}")
     click.echo(f"  {t('options', lang)}:")
     for o in d["options"]:
-        rng = "; ".join(f"{label(x['basis'], lang)} {_rng(x)} {x['currency']}" for x in o["cost_to_go"]) or "0"
+        why = (o.get("unknown_why") or {}).get(key)
+        rng = "; ".join(f"{label(x['basis'], lang)} {_rng(x)} {x['currency']}" for x in o["cost_to_go"]) or (
+            t("unknown", lang) + (f" ({why})" if why else ""))  # never a bare 0 without a currency
         click.echo(f"    {label(o['action'], lang)}: {o['what'][key]} — {rng}")
         if (o.get("estimated_from") or {}).get("text"):
             click.echo(f"      {t('estimated_from', lang)}: {o['estimated_from']['text'][key]}")

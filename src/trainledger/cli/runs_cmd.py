@@ -25,7 +25,11 @@ def runs_list(ctx: click.Context, batch_id: str | None, as_json: bool) -> None:
     """Each run's failure cause, its evidence and source, and its review class."""
     with open_ws(ctx) as wsp:
         rows = run_causes.explained(wsp)
+        runs = {r.id: r for r in wsp.ledger.runs()}
     rows = {k: r for k, r in rows.items() if batch_id is None or r["batch_id"] == batch_id}
+    for k, r in rows.items():  # the sheet's and `review`'s review class (run_causes.review_key)
+        if k in runs:
+            r["review_class"] = run_causes.review_key(runs[k], r)
     if as_json:
         click.echo(json.dumps(rows, ensure_ascii=False))
         return

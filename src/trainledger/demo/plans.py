@@ -19,7 +19,6 @@ from trainledger import fmt
 from trainledger.demo import config
 from trainledger.demo.scenario import BATCH_A, BATCH_B
 from trainledger.review.baseline import spread
-from trainledger.review.plan import HOURS_PER_PERSON_MONTH
 from trainledger.review.variance import PARTS
 
 SPEC_A = """\
@@ -86,14 +85,14 @@ value = "36.00 CNY per GPU-hour"
 """
 
 def price_book() -> str:
-    """The demo's price book plus the workspace's hourly labor rates as person-months (x 160 h) and
-    data item prices (CNY), which the estimator needs to price a plan."""
+    """The demo's price book plus the workspace's hourly labor rates (per person-hour: the workspace's
+    ``[[labor_rates]]`` win inside the workspace; these serve a plan made outside it) and data item
+    prices (CNY), which the estimator needs to price a plan."""
     out = [config.render_price_book().rstrip("\n"), "",
-           "# plan-only entries (illustrative): the rate card's hourly rates x 160 hours, and data work"]
+           "# plan-only entries (illustrative): the rate card's hourly rates, and data work"]
     for role, lo, mid, hi, src, ev, owner in config.LABOR_RATES:
-        pm = [str(Decimal(x) * HOURS_PER_PERSON_MONTH) for x in (mid, lo, hi)]
-        out += ["", "[[price]]", f'item = "labor:{role}"', 'unit = "person_month"', f'price = "{pm[0]}"',
-                f'low = "{pm[1]}"', f'high = "{pm[2]}"', 'currency = "CNY"', f'source = "{src} (x 160 h)"',
+        out += ["", "[[price]]", f'item = "labor:{role}"', 'unit = "person_hour"', f'price = "{mid}"',
+                f'low = "{lo}"', f'high = "{hi}"', 'currency = "CNY"', f'source = "{src}"',
                 "effective = 2026-11-01", "expires = 2027-03-31", f'evidence = "{ev}"', f'owner = "{owner}"']
     for item, p, lo, hi in (("data:label_item", "2", "0.5", "10"), ("data:review_item", "0.5", "0.1", "2")):
         out += ["", "[[price]]", f'item = "{item}"', 'unit = "item"', f'price = "{p}"', f'low = "{lo}"',

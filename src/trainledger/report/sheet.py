@@ -14,12 +14,12 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
 from trainledger.engine.causes import RunFacts, confirmations_from_audit, explain
-from trainledger.engine.timeline import FAILED_STATES
 from trainledger.model import CASH_BASES, AmountRange, Basis, CostLine, Evidence, ReviewClass
 from trainledger.model.money import minor_quantum
 from trainledger.report import problems_i18n
 from trainledger.report import sheet_compute as sc
 from trainledger.report.access import mark_sheet
+from trainledger.run_causes import review_key  # the one rule for a run's review class
 
 Q = Decimal("0.0001")
 
@@ -241,24 +241,6 @@ def _explained(wsp, summary: dict) -> dict[str, dict]:
     if not facts:
         return summary.get("runs_explained", {})
     return {k: e.as_dict() for k, e in explain(facts, confirmations_from_audit(wsp.ledger.audit_log())).items()}
-
-
-def review_key(r, ex: dict | None = None) -> str:
-    """The review class a run is shown under until a review sets one. The cause decides — recorded,
-    confirmed or suggested (engine/causes.py; a goal change waits for a human); without one, a run
-    that failed waits for review, parameter tuning is exploration, a planned experiment is planned,
-    and anything else waits for review."""
-    if r.review_class is not None:
-        return str(r.review_class)
-    if ex and ex.get("review_class"):
-        return ex["review_class"]
-    cls = r.suggested_review_class if not ex else None
-    if cls is not None:
-        return str(cls)
-    if r.cause is not None or (ex or {}).get("cause") or r.state.split(" ")[0].upper() in FAILED_STATES:
-        return "needs_review"
-    return {"planned_experiment": "planned",
-            "param_tuning": ReviewClass.REASONABLE_EXPLORATION.value}.get(str(r.reason), "needs_review")
 
 
 def _by_review_class(runs, by_run: _Acc, hours: dict, explained: dict) -> list[dict[str, Any]]:

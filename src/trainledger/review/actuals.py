@@ -1,8 +1,13 @@
 """What a batch actually spent and did, in the plan's terms (pure: no ledger, no lake).
 
-* **Useful work** (Mtoken): per run that is not a rerun, the tokens between its start (0, or the
-  step it resumed from) and its last step — or, for a failed run, its last saved checkpoint (the
-  rest is redone). Token counters are cumulative per run, so this is steps x tokens per step.
+* **Useful work** (Mtoken): the furthest progress of each training counter, counted once. A run's
+  progress spans its start (0, or the step it resumed from) to its last step — or, for a failed run,
+  its last saved checkpoint (the rest is redone); steps x tokens per step. A retry that resumes
+  continues its attempt's counter: runs joined by ``retry_of`` (or sharing one scheduler job, a
+  requeue) are one counter, and the union of their spans is its work, so the rerun's new steps
+  count and the steps it replays after a restore do not count twice. A rerun (fault_retry,
+  data_fix, eval_rework) on no counter of a first-pass run adds no useful work. No step with a
+  token count at all: the work is **unknown** (``Actuals.work_known`` False), not zero.
 * Each cost line is matched to a plan line (compute: category and basis; labor: the role) or kept
   as **unplanned** by (category, basis, currency). A line of a rerun (reason fault_retry, data_fix,
   eval_rework) or of the labor phase ``rework`` is **rework** quantity, keyed by reason and
@@ -73,13 +78,16 @@ class Actuals:
     runs: list[Run]
     gpu_hours_by_state: dict[str, Decimal]
     latest_metrics: dict[str, Decimal] = field(default_factory=dict)  # last logged value per metric name
+    work_known: bool = True  # False: no run logged a step with tokens — the work is unknown, not 0
+    rounds: tuple[str, ...] = ()  # the experiment rounds used (``rounds_used``), by first run id
 
 
-def useful_tokens(run: Run, events: list[dict]) -> Decimal:
+def token_span(run: Run, events: list[dict]) -> tuple[Decimal, Decimal] | None:
+    """(first, last) token of the run's counter it contributes, or None without a step with tokens."""
     steps = [e for e in events if e.get("event") == "step" and e.get("step") is not None]
     with_tokens = [e for e in steps if e.get("tokens") is not None and int(e["step"]) > 0]
     if not with_tokens:
-        return Decimal(0)
+        return None
     ref = max(with_tokens, key=lambda e: int(e["step"]))
     per_step = Decimal(int(ref["tokens"])) / Decimal(int(ref["step"]))
     resumes = [int(e["step"]) for e in events if e.get("event") == "resume" and e.get("step") is not None]
@@ -89,11 +97,100 @@ def useful_tokens(run: Run, events: list[dict]) -> Decimal:
         saved = [int(e["step"]) for e in events if e.get("event") == "checkpoint_saved"
                  and e.get("step") is not None and int(e["step"]) <= end]
         end = max(saved) if saved else start
-    return max(end - start, 0) * per_step
+    return start * per_step, max(end, start) * per_step
+
+
+def useful_tokens(run: Run, events: list[dict]) -> Decimal:
+    span = token_span(run, events)
+    return span[1] - span[0] if span else Decimal(0)
+
+
+def counters(runs: list[Run], retry_of: dict[str, str]) -> dict[str, str]:
+    """Run id -> the id of its counter's first run: ``retry_of`` links and a shared scheduler job join."""
+    parent = {r.id: r.id for r in runs}
+
+    def root(x: str) -> str:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def join(a: str, b: str) -> None:
+        ra, rb = root(a), root(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+
+    by_job: dict[str, str] = {}
+    for r in runs:
+        if base_job(r):
+            join(r.id, by_job.setdefault(base_job(r), r.id))
+        prev = retry_of.get(r.id)
+        if prev in parent:
+            join(r.id, prev)
+    return {r.id: root(r.id) for r in runs}
+
+
+# the run reasons that start an experiment round (seed 000: 最大试验轮数; docs/plan.md "rounds used")
+ROUND_REASONS = ("planned_experiment", "param_tuning", "data_fix", "unrecorded")
+
+
+def rounds_used(runs: list[Run], retry_of: dict[str, str] | None = None) -> tuple[str, ...]:
+    """The experiment rounds a batch used, one per counter (``counters``): a training attempt
+    (planned experiment, tuning trial, data-fix rerun, or a run of unrecorded reason) and the retries
+    that continue it are one round; a fault retry joins the round it retries; evaluation runs (eval
+    array tasks included) are not training rounds. Returns each round's first run id."""
+    chain = counters(runs, retry_of or {})
+    return tuple(sorted({chain[r.id] for r in runs if str(r.reason) in ROUND_REASONS}))
+
+
+def useful_work(runs: list[Run], progress: list[dict], retry_of: dict[str, str] | None = None
+                ) -> tuple[dict[str, Decimal], bool]:
+    """Useful Mtoken per run (the new part of its counter it reached, runs in start order) and whether
+    any run logged a step with tokens (else the work is unknown)."""
+    chain = counters(runs, retry_of or {})
+    first_pass = {chain[r.id] for r in runs if not is_rework(r)}
+    spans = {r.id: token_span(r, _events_of(r, progress)) for r in runs}
+    known = any(v is not None for v in spans.values())
+    covered: dict[str, list[tuple[Decimal, Decimal]]] = defaultdict(list)
+    out: dict[str, Decimal] = {}
+    order = sorted(runs, key=lambda r: (r.started_at or EPOCH, r.id))
+    for r in order:
+        span, c = spans[r.id], chain[r.id]
+        if span is None or c not in first_pass:
+            continue
+        new = _uncovered(span, covered[c])
+        covered[c].append(span)
+        if new > 0:
+            out[r.id] = new / MTOKEN
+    return out, known
+
+
+def _uncovered(span: tuple[Decimal, Decimal], done: list[tuple[Decimal, Decimal]]) -> Decimal:
+    lo, hi = span
+    length = hi - lo
+    merged: list[list[Decimal]] = []
+    for a, b in sorted((max(a, lo), min(b, hi)) for a, b in done):
+        if b <= a:
+            continue
+        if merged and a <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], b)
+        else:
+            merged.append([a, b])
+    return length - sum((b - a for a, b in merged), Decimal(0))
+
+
+def run_keys(run: Run) -> set[str]:
+    """The ``run`` values of a run's progress events: its id, its job, and the job id without the
+    restart suffix a requeued Slurm job gets (``5001@20261110T094500Z``: the counter logs as 5001)."""
+    return {k for k in (run.id, run.source_job, base_job(run)) if k}
+
+
+def base_job(run: Run) -> str:
+    return run.source_job.partition("@")[0]
 
 
 def _events_of(run: Run, progress: list[dict]) -> list[dict]:
-    keys = {run.id, run.source_job}
+    keys = run_keys(run)
     lo, hi = run.started_at, run.ended_at
     out = []
     for e in progress:
@@ -123,16 +220,13 @@ def _match(plan: Plan, ln: CostLine) -> PlanLine | None:
 
 
 def collect(plan: Plan, lines: list[CostLine], runs: list[Run], progress: list[dict],
-            beyond_retention: frozenset[tuple[str, int]] = frozenset()) -> Actuals:
+            beyond_retention: frozenset[tuple[str, int]] = frozenset(),
+            retry_of: dict[str, str] | None = None) -> Actuals:
     """``beyond_retention``: (source sha256, row) of inventory rows kept past their retention date —
-    their GiB-months are storage rework ("retention beyond plan")."""
+    their GiB-months are storage rework ("retention beyond plan"); ``retry_of``: run id -> the run id
+    of the attempt it retries (engine/causes.py), joining counters."""
     by_run = {r.id: r for r in runs}
-    work_by_run: dict[str, Decimal] = {}
-    for r in runs:
-        if not is_rework(r):
-            tok = useful_tokens(r, _events_of(r, progress))
-            if tok:
-                work_by_run[r.id] = tok / MTOKEN
+    work_by_run, work_known = useful_work(runs, progress, retry_of)
     planned: dict[str, LineActual] = defaultdict(LineActual)
     unplanned: dict[tuple[str, str, str], LineActual] = defaultdict(LineActual)
     hours: dict[str, Decimal] = defaultdict(Decimal)
@@ -160,12 +254,13 @@ def collect(plan: Plan, lines: list[CostLine], runs: list[Run], progress: list[d
         target.add(ln, state, key)
     return Actuals(work=sum(work_by_run.values(), Decimal(0)), work_by_run=work_by_run, planned=dict(planned),
                    unplanned=dict(unplanned), runs=list(runs), gpu_hours_by_state=dict(hours),
-                   latest_metrics=_latest_metrics(runs, progress))
+                   latest_metrics=_latest_metrics(runs, progress), work_known=work_known,
+                   rounds=rounds_used(runs, retry_of))
 
 
 def _latest_metrics(runs: list[Run], progress: list[dict]) -> dict[str, Decimal]:
     """The newest value of each numeric field in the step events' ``extra`` of the non-rerun runs."""
-    keys = {k for r in runs if not is_rework(r) for k in (r.id, r.source_job)}
+    keys = {k for r in runs if not is_rework(r) for k in run_keys(r)}
     best: dict[str, tuple] = {}
     for e in progress:
         extra = e.get("extra")

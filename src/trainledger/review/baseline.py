@@ -99,8 +99,31 @@ def run_estimate(values: dict, where: str, workspace: str | None):
     hist = calibrate.workspace_ratios(workspace)
     book = load_price_book(spec.price_book or SAMPLE_PRICE_BOOK)
     est = engine.run(spec, book=book, history_ratios=hist.ratios, history_note=hist.note,
-                     history_warning=hist.warning)
+                     history_warning=hist.warning, labor_rates=workspace_labor_rates(workspace))
     return spec, est, book, hist
+
+
+def workspace_labor_rates(workspace: str | None) -> dict:
+    """The workspace's ``[[labor_rates]]`` (role -> per-hour range), as ``estimate --workspace`` reads
+    them: one place for loaded labor rates, ahead of the price book's ``labor:<role>``."""
+    from trainledger.estimate.workspace_book import WorkspaceBook
+
+    wb, _err = WorkspaceBook.read(workspace)
+    return dict(wb.labor_rates) if wb is not None else {}
+
+
+def labor_rate(role: str, book, on: date, labor_rates: dict) -> tuple[Rng, str, dict]:
+    """One role's rate per hour: (low / expected / high, currency, price meta). The workspace's
+    ``[[labor_rates]]`` entry when it has the role, else the price book's ``labor:<role>`` converted
+    to ``person_hour`` by the book's own units (a person-month is 168 h): an hourly price stays hourly."""
+    r = labor_rates.get(role)
+    if r is not None:
+        meta = {"item": f"labor:{role}", "effective": on.isoformat(),
+                "source": f"workspace [[labor_rates]]: {r.source}",
+                "evidence": str(r.evidence), "owner": r.owner, "unit": "hour", "stale": False, "expires": None}
+        return Rng(r.low, r.expected, r.high), r.currency, meta
+    pe = book.unit_price(f"labor:{role}", "person_hour", on, allow_stale=True)
+    return Rng(pe.low, pe.price, pe.high), pe.currency, price_meta(pe, f"labor:{role}", on, "hour")
 
 
 def from_values(values: dict, table: dict, *, where: str, sha: str, batch_id: str, batch_max_rounds: int | None,
@@ -140,7 +163,8 @@ def from_values(values: dict, table: dict, *, where: str, sha: str, batch_id: st
                                  f" factor {est.overhead.p10:.3g}..{est.overhead.p90:.3g} ({hist.note})"},
                   "rework": {"evidence": "assumed", "source": f"{path} [plan.rework]: share of first-pass GPU-hours"}},
     )
-    lines = [compute, *_labor_lines(spec.labor, table.get("labor_rework", {}), book, on, currency, mtok, path)]
+    lines = [compute, *_labor_lines(spec.labor, table.get("labor_rework", {}), book, on, currency, mtok, path,
+                                    workspace_labor_rates(workspace))]
     if "storage" in table:
         lines.append(_storage_line(table["storage"], book, on, currency, path))
     shown = est.to_dict()
@@ -176,17 +200,17 @@ def _jsonable(values: dict) -> dict:
 
 
 def _labor_lines(labor: dict, rework_hours: dict, book, on: date, currency: str, mtok: Decimal,
-                 path) -> list[PlanLine]:
+                 path, labor_rates: dict | None = None) -> list[PlanLine]:
     """One line per role: build person-months are one-time hours; run person-months per round become
-    hours per Mtoken (a round is one pass over the spec's tokens); rework hours are an allowance."""
+    hours per Mtoken (a round is one pass over the spec's tokens); rework hours are an allowance.
+    Person-months become hours at the price book's 168 h, priced per hour (``labor_rate``)."""
     roles = sorted({r for phase in ("build", "run") for r in labor.get(phase, {})} | set(rework_hours))
     out = []
     for role in roles:
-        pe = book.unit_price(f"labor:{role}", "person_month", on, allow_stale=True)
-        if pe.currency != currency:
-            raise BadInput(f"{path}: labor:{role} is priced in {pe.currency}, the plan in {currency}",
+        rate, rate_ccy, meta = labor_rate(role, book, on, labor_rates or {})
+        if rate_ccy != currency:
+            raise BadInput(f"{path}: labor:{role} is priced in {rate_ccy}, the plan in {currency}",
                            remedy="price labor in the plan's currency")
-        rate = Rng(*(x / HOURS_PER_PERSON_MONTH for x in (pe.low, pe.price, pe.high)))
         build = labor.get("build", {}).get(role)
         run = labor.get("run", {}).get(role)
         fixed = {"build": _hours(Rng.parse(build, f"{path}: [labor.build] {role}"))} if build is not None else {}
@@ -198,7 +222,7 @@ def _labor_lines(labor: dict, rework_hours: dict, book, on: date, currency: str,
               if role in rework_hours else {})
         out.append(PlanLine(id=f"labor:{role}", category="labor", basis=Basis.INTERNAL, currency=currency,
                             unit="hour", role=role, price=rate,
-                            price_meta=price_meta(pe, f"labor:{role}", on, "hour (person_month / 160)"),
+                            price_meta=meta,
                             efficiency=eff, fixed=fixed, rework=rw,
                             evidence={"efficiency": {"evidence": "assumed", "source": f"{path} [labor]"}}))
     return out

@@ -34,6 +34,13 @@ def _money(rows: dict[tuple[str, str], Rng]) -> list[dict]:
                 for s in SCENARIOS}} for (b, c), v in sorted(rows.items())]
 
 
+def _done(st: dict) -> Decimal:
+    """The useful work done; unknown (no progress log) counts as none done for the work still to go,
+    the conservative side (the status says the figure is unknown)."""
+    done = st["work"].get("done")
+    return Decimal(done) if done is not None else Decimal(0)
+
+
 def inputs(plan: Plan) -> tuple[dict, dict] | None:
     """The estimator inputs and ``[plan]`` table a plan was made from, or None."""
     src = plan.source or {}
@@ -63,8 +70,8 @@ def reestimate(plan: Plan, values: dict, table: dict, togo: Rng, *, workspace: s
     from trainledger.review import baseline
 
     values = dict(values)
-    if isinstance(values.get("labor"), dict):
-        values["labor"] = {k: v for k, v in values["labor"].items() if k != "build"}
+    if isinstance(values.get("labor"), dict):  # build labor is one-time: an empty table, not the
+        values["labor"] = {**values["labor"], "build": {}}  # placeholder roles (price items the plan never needed)
     table = {k: v for k, v in table.items() if k not in ("storage", "shrink")}
     est = baseline.from_values(values, table, where="decide: re-estimate", sha="", batch_id=plan.batch,
                                batch_max_rounds=plan.max_rounds, author="", reason="re-estimate",
@@ -84,7 +91,10 @@ def reestimate(plan: Plan, values: dict, table: dict, togo: Rng, *, workspace: s
 
 
 def options(plan: Plan, st: dict, monthly: dict[str, Decimal], *, workspace: str | None,
-            child: tuple[str, Plan] | None = None) -> list[dict]:
+            child: tuple[str, Plan] | None = None, unpriced: list[str] = (), currency: str = "") -> list[dict]:
+    """``monthly``: the kept objects' storage cost per month by currency; ``unpriced``: kept objects
+    no price values (then the stop option's cost is unknown, never 0); ``currency``: the workspace's,
+    for a stop that keeps nothing (0 with its currency)."""
     ac = {(r["basis"], r["currency"]): r for r in st["ac"]}
     to_go = []
     for r in st["eac"]:
@@ -118,7 +128,7 @@ def options(plan: Plan, st: dict, monthly: dict[str, Decimal], *, workspace: str
         if fresh:
             for k in ("active_params", "layers", "hidden", "heads"):
                 shrunk.pop(k, None)
-        togo = work_to_go(plan, mtok, rounds, Decimal(st["work"]["done"]), fresh=fresh)
+        togo = work_to_go(plan, mtok, rounds, _done(st), fresh=fresh)
         shrink, meta = reestimate(plan, shrunk, table, togo, workspace=workspace)
         r_txt = "..".join(format(Decimal(repr(x)).quantize(Decimal("0.001")).normalize(), "f") for x in rounds)
         meta.update(rounds=r_txt, text=both("from_estimate", rounds=r_txt, params=shrunk.get("params"),
@@ -126,9 +136,16 @@ def options(plan: Plan, st: dict, monthly: dict[str, Decimal], *, workspace: str
                                            name=meta.get("estimate") or "-"))
         shrink_from = meta
         shrink_what = both("opt_shrink_est", rounds=r_txt, params=shrunk.get("params"))
-    stop = [{"basis": "estimate", "currency": c, **{s: format(v * plan.retention_months, "f") for s in SCENARIOS}}
-            for c, v in sorted(monthly.items())]
-    stop_from = {"kind": "retention", "text": both("from_retention", m=format(plan.retention_months, "f"))}
+    months = plan.retention_months
+    stop = [{"basis": "estimate", "currency": c, **{s: format((v * months).quantize(minor_quantum(c)), "f")
+                                                    for s in SCENARIOS}} for c, v in sorted(monthly.items())]
+    stop_from = {"kind": "retention", "text": both("from_retention", m=format(months, "f"))}
+    stop_unknown = None
+    if unpriced:  # what keeping them costs is not known: say so, never 0
+        stop, stop_unknown = [], both("stop_unpriced", n=len(unpriced), first=unpriced[0])
+    elif not stop and currency:
+        stop = [{"basis": "estimate", "currency": currency,
+                 **{s: format(Decimal(0).quantize(minor_quantum(currency)), "f") for s in SCENARIOS}}]
     if child is not None:
         name, cp = child
         retarget = _money(cp.totals())
@@ -136,13 +153,16 @@ def options(plan: Plan, st: dict, monthly: dict[str, Decimal], *, workspace: str
                          "text": both("from_child", child=name, v=cp.version)}
     else:
         retarget, retarget_from = to_go, {"kind": "eac", "text": both("from_no_child")}
-    out = [{"action": "continue", "what": both("opt_continue"), "cost_to_go": to_go, "estimated_from": cont_from},
+    cont = {"action": "continue", "what": both("opt_continue"), "cost_to_go": to_go, "estimated_from": cont_from}
+    if not st["work"].get("known", True):  # EAC rests on the work done: unknown without a progress log
+        cont["unknown_why"] = both("work_unknown")
+    out = [cont,
            {"action": "shrink", "what": shrink_what, "cost_to_go": shrink, "estimated_from": shrink_from},
            {"action": "stop", "what": both("opt_stop", m=format(plan.retention_months, "f")), "cost_to_go": stop,
-            "estimated_from": stop_from},
+            "estimated_from": stop_from, **({"unknown_why": stop_unknown} if stop_unknown else {})},
            {"action": "retarget", "what": both("opt_retarget"), "cost_to_go": retarget,
             "estimated_from": retarget_from}]
-    if Decimal(st["work"]["done"]) >= Decimal(st["work"]["expected"]):  # nothing planned is left to price
+    if st["work"].get("known", True) and _done(st) >= Decimal(st["work"]["expected"]):  # nothing left to price
         note = both("opt_exhausted")
         for o in out:
             if o["action"] in ("continue", "shrink"):

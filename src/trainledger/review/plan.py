@@ -19,10 +19,12 @@ from typing import Any
 
 from trainledger.errors import BadInput
 from trainledger.model import Basis, DecisionKind, Evidence, RunReason
+from trainledger.pricebook import UNITS
 
 SCHEMA = "trainledger.plan/1"
 WORK_UNIT = "Mtoken"
-HOURS_PER_PERSON_MONTH = Decimal(160)
+# the price book's person-month (21 days x 8 h): one definition for the estimator, the plan and decide
+HOURS_PER_PERSON_MONTH = UNITS["person_month"][1]  # 168
 REWORK_REASONS = (RunReason.FAULT_RETRY.value, RunReason.DATA_FIX.value, RunReason.EVAL_REWORK.value)
 ACTIONS = (*(k.value for k in DecisionKind), "review")
 METRICS = ("spend_share", "eac_over_plan", "efficiency_variance_share", "rework_share", "same_cause_max",

@@ -83,7 +83,7 @@ def plans(wsp, batch_id: str | None = None) -> list[dict]:
 def actuals(wsp, plan: Plan) -> _act.Actuals:
     lines = wsp.ledger.cost_lines(plan.batch)
     runs = wsp.ledger.runs(plan.batch)
-    keys = sorted({k for r in runs for k in (r.id, r.source_job)})
+    keys = sorted({k for r in runs for k in _act.run_keys(r)})
     table = wsp.lake.read("progress_events")
     if table.num_rows:  # only this batch's runs' events become Python rows
         import pyarrow as pa
@@ -91,7 +91,23 @@ def actuals(wsp, plan: Plan) -> _act.Actuals:
 
         table = table.filter(pc.is_in(table["run"], value_set=pa.array(keys, pa.string())))
     progress = table.select(["ts", "run", "event", "step", "tokens", "extra"]).to_pylist() if table.num_rows else []
-    return _act.collect(plan, lines, runs, progress, _beyond_retention(wsp))
+    return _act.collect(plan, lines, runs, progress, _beyond_retention(wsp), retry_of=_retry_of(wsp))
+
+
+def _explained(wsp) -> dict[str, dict]:
+    """The runs' causes, retry links and review classes (``run_causes.explained``); {} before any
+    attribution."""
+    from trainledger import run_causes
+    from trainledger.errors import NotFound
+
+    try:
+        return run_causes.explained(wsp)
+    except NotFound:
+        return {}
+
+
+def _retry_of(wsp) -> dict[str, str]:
+    return {k: str(v["retry_of"]) for k, v in _explained(wsp).items() if v.get("retry_of")}
 
 
 def _beyond_retention(wsp) -> frozenset[tuple[str, int]]:
@@ -132,15 +148,20 @@ def check(wsp, batch_id: str | None = None) -> list[int]:
 def rounds_from_jobs(wsp) -> dict[str, list[str]]:
     """Jobs per batch straight from the lake's imported jobs, matched by the workspace's rules as the
     attribution does (``engine.runs``: one run per allocation): the rounds the next attribution will count."""
-    from trainledger.engine.rules import matcher
+    from trainledger.engine.rules import matcher, tags_of
     from trainledger.engine.runs import latest_job_rows
 
     match = matcher(wsp.config.rules, (b.id for b in wsp.config.batches))
     out: dict[str, list[str]] = defaultdict(list)
     for j in latest_job_rows(wsp.lake.read("jobs").to_pylist()):
         batch_id, _rule = match.match("slurm", j)
-        if batch_id:
-            out[batch_id].append(str(j["job_id"]))
+        tags = tags_of(j)
+        # one round per training attempt (actuals.rounds_used): not its retries, requeues or eval tasks
+        if not batch_id or str(tags.get("reason") or "unrecorded") not in _act.ROUND_REASONS or tags.get("retry_of"):
+            continue
+        job = str(j["job_id"]).partition("@")[0]
+        if job not in out[batch_id]:
+            out[batch_id].append(job)
     return dict(out)
 
 
@@ -225,11 +246,12 @@ def _classes(wsp, act) -> list[dict]:
     for ln in wsp.ledger.cost_lines(act.runs[0].batch_id) if act.runs else []:
         if ln.category == "compute" and ln.run_id and str(ln.basis) == "billed":
             hours[ln.run_id] += ln.quantity or Decimal(0)
+    from trainledger.run_causes import review_key
+
+    explained = _explained(wsp)
     acc: dict[str, dict] = {}
     for r in act.runs:
-        cls = r.suggested_review_class
-        key = str(cls) if cls is not None else ("planned" if str(r.reason) == "planned_experiment"
-                                               and r.cause is None else "needs_review")
+        key = review_key(r, explained.get(r.id))  # the sheet's and `runs list`'s rule
         g = acc.setdefault(key, {"review_class": key, "runs": 0, "gpu_hours": Decimal(0), "run_ids": []})
         g["runs"] += 1
         g["gpu_hours"] += hours.get(r.id, Decimal(0))
@@ -253,11 +275,16 @@ def lessons(plan: Plan, act) -> list[dict]:
                     "after": {"value": format(after, "f"), "evidence": "measured"},
                     "change_pct": None if change is None else format(change, "f")})
 
-    item(("useful work", "有效工作量"), plan.work, act.work.quantize(q), "Mtoken",
-         plan.work_evidence.get("evidence", "assumed"))
+    if act.work_known:
+        item(("useful work", "有效工作量"), plan.work, act.work.quantize(q), "Mtoken",
+             plan.work_evidence.get("evidence", "assumed"))
+    else:  # no progress log: unknown, never a measured 0
+        out.append({"name": "useful work", "name_zh": "有效工作量", "unit": "Mtoken",
+                    "before": {**plan.work.as_dict(), "evidence": plan.work_evidence.get("evidence", "assumed")},
+                    "after": {"value": None, "evidence": "unknown"}, "change_pct": None})
     if plan.max_rounds:
         item(("rounds used of the maximum", "已用轮数（对照上限）"), Rng.point(Decimal(plan.max_rounds)),
-             Decimal(len(act.runs)), "runs", "assumed")
+             Decimal(len(act.rounds)), "rounds", "assumed")
     measured = _act.measured_rates(plan, act)
     for pl in plan.lines:
         m = measured.get(pl.id)
@@ -292,7 +319,7 @@ def lessons(plan: Plan, act) -> list[dict]:
 
 def unknowns_removed(items: list[dict]) -> list[dict]:
     """The lessons whose evidence moved from assumed (at plan time) to measured."""
-    return [x for x in items if x["before"]["evidence"] == "assumed"]
+    return [x for x in items if x["before"]["evidence"] == "assumed" and x["after"]["evidence"] == "measured"]
 
 
 def new_unknowns(plan: Plan, act) -> list[dict]:
@@ -311,13 +338,17 @@ def new_unknowns(plan: Plan, act) -> list[dict]:
     return out
 
 
-def reusable_assets(wsp, batch_id: str) -> tuple[list[dict], dict[str, Decimal]]:
-    """Storage objects of the batch kept for reuse, baseline or audit; and every kept object's
-    monthly cost per currency (what stopping still costs)."""
+def reusable_assets(wsp, batch_id: str) -> tuple[list[dict], dict[str, Decimal], list[str]]:
+    """Storage objects of the batch kept for reuse, baseline or audit; every kept object's monthly
+    cost per currency (what stopping still costs); and the kept objects no price values.
+
+    The monthly cost is the object's size at its latest inventory x the price book's ``storage:<tier>``
+    price per GiB-month on that inventory's date — not the inventory-to-date estimate, which is 0 for
+    an object written on the inventory day although keeping it costs every month."""
     objects = {(o["source_sha256"], int(o["row"])): o for o in wsp.lake.read("storage_objects").to_pylist()}
     latest: dict[str, tuple] = {}
     for ln in wsp.ledger.cost_lines(batch_id):
-        if ln.category != "storage" or ln.provenance.source_kind != "storage" or not ln.quantity:
+        if ln.category != "storage" or ln.provenance.source_kind != "storage":
             continue
         obj = objects.get((ln.provenance.source_sha256, ln.provenance.row))
         if obj is None:
@@ -325,17 +356,28 @@ def reusable_assets(wsp, batch_id: str) -> tuple[list[dict], dict[str, Decimal]]
         prev = latest.get(obj["path"])
         if prev is None or str(obj["snapshot_date"]) >= str(prev[0]["snapshot_date"]):
             latest[obj["path"]] = (obj, ln)
-    assets, monthly = [], defaultdict(Decimal)
+    lookup = wsp.price_lookup()
+    assets, monthly, unpriced = [], defaultdict(Decimal), []
     for path, (obj, ln) in sorted(latest.items()):
-        per_month = (Decimal(int(obj["size_bytes"])) / GiB * ln.amount.expected / ln.quantity).quantize(
-            minor_quantum(ln.currency), ROUND_HALF_EVEN)
-        monthly[ln.currency] += per_month
+        item = f"storage:{obj.get('tier') or 'standard'}"
+        on = obj.get("snapshot_date")
+        price = lookup(item, on if isinstance(on, date) else date.fromisoformat(str(on)[:10]), "gb_month") \
+            if on is not None else None
+        if price is None:
+            unpriced.append(path)
+            per_month, cur = None, ln.currency
+        else:
+            cur = price.currency
+            per_month = (Decimal(int(obj["size_bytes"])) / GiB * price.price).quantize(
+                minor_quantum(cur), ROUND_HALF_EVEN)
+            monthly[cur] += per_month
         if ln.detail in REUSE_CLASSES:
             expiry = obj.get("retention_until") or obj.get("review_at")
             assets.append({"path": path, "storage_class": ln.detail, "owner": obj.get("owner", ""),
                            "purpose": obj.get("purpose", ""), "expiry": expiry.isoformat() if expiry else None,
-                           "monthly_cost": format(per_month, "f"), "currency": ln.currency})
-    return assets, dict(monthly)
+                           "monthly_cost": format(per_month, "f") if per_month is not None else None,
+                           "currency": cur})
+    return assets, dict(monthly), unpriced
 
 
 def decide(wsp, batch_id: str, *, action: str, reason: str, by: str, approver: str | None,
@@ -361,10 +403,11 @@ def decide(wsp, batch_id: str, *, action: str, reason: str, by: str, approver: s
     if override and (not approver or approver.strip() == by.strip()):
         raise BadInput(f"decide {batch_id}: the rules recommend {rec['action']}; choosing {action} overrides them",
                        remedy="an override needs a second named approver: --approver NAME (not the decider)")
-    assets, monthly = reusable_assets(wsp, batch_id)
+    assets, monthly, unpriced = reusable_assets(wsp, batch_id)
     kid = latest_plan(wsp, child) if child and repo.plan_versions(wsp.ledger, child) else None
     options = _opts.options(plan, st, monthly, workspace=str(wsp.config.root),
-                            child=(child, kid[1]) if kid else None)
+                            child=(child, kid[1]) if kid else None, unpriced=unpriced,
+                            currency=str(wsp.config.get("workspace.currency") or ""))
     previous = repo.decision_rows(wsp.ledger, batch_id)
     today = today or date.today()
     unknowns = unknowns_removed(lessons(plan, act))

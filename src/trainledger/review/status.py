@@ -71,7 +71,8 @@ def metrics(plan: Plan, act: Actuals, lines: list[LineVariance], ev_eac: dict) -
     """Figures stop rules may name (plan.METRICS), from the compute line when there is one."""
     m: dict[str, Decimal] = {}
     wp = plan.work.expected
-    m["work_done"] = act.work / wp if wp > 0 else Decimal(0)
+    if act.work_known:  # an unknown work figure is no metric (a rule on it does not hold)
+        m["work_done"] = act.work / wp if wp > 0 else Decimal(0)
     comp = next((lv for lv in lines if lv.line == "compute"), None)
     if comp is not None and comp.plan > 0:
         m["spend_share"] = comp.actual / comp.plan
@@ -88,7 +89,7 @@ def metrics(plan: Plan, act: Actuals, lines: list[LineVariance], ev_eac: dict) -
             causes[str(r.cause)] = causes.get(str(r.cause), 0) + 1
     m["same_cause_max"] = Decimal(max(causes.values(), default=0))
     if plan.max_rounds:
-        m["rounds_used_share"] = Decimal(len(act.runs)) / Decimal(plan.max_rounds)
+        m["rounds_used_share"] = Decimal(len(act.rounds)) / Decimal(plan.max_rounds)
     gaps = [c["gap"] for c in curves(plan, act) if c["gap"] is not None]
     if gaps:
         m["curve_gap"] = max(Decimal(g) for g in gaps)
@@ -175,6 +176,8 @@ def build(plan: Plan, plan_id: int, act: Actuals, lines: list[LineVariance]) -> 
                               "eac": at_completion(x["plan"], x["ac"], plan.work, act.work, cur)}
 
     def listing(k: str) -> list[dict]:
+        if k in ("ev", "eac") and not act.work_known:  # they rest on the work done: unknown, not 0
+            return []
         return [{"basis": b, "currency": c, **_r(v[k], c)} for (b, c), v in figs.items()]
 
     m = metrics(plan, act, lines, figs)
@@ -182,16 +185,18 @@ def build(plan: Plan, plan_id: int, act: Actuals, lines: list[LineVariance]) -> 
     cash_ac = sum((v["ac"].expected for (b, _c), v in figs.items() if b == "billed"), Decimal(0))
     rec = verdict(plan, m)
     for gate in plan.gates:
-        reached = (act.work >= Decimal(gate["at_work"]) * plan.work.expected
+        reached = (act.work_known and act.work >= Decimal(gate["at_work"]) * plan.work.expected
                    and cash_ac >= Decimal(gate["min_spend"]))
         gates.append({"id": gate["id"], "at_work": gate["at_work"], "min_spend": gate["min_spend"],
                       "reached": reached, "verdict": rec if reached else None})
     hours = _hours_by_state(plan, act)
-    used = len(act.runs)
+    used = len(act.rounds)
     status = {"batch": plan.batch, "plan_version": plan.version, "plan_id": plan_id,
               "plan": listing("plan"), "ac": listing("ac"), "ev": listing("ev"), "eac": listing("eac"),
               "rounds": {"used": used, "max": plan.max_rounds},
-              "work": {"unit": "Mtoken", "done": format(act.work, "f"), **plan.work.as_dict()},
+              "work": {"unit": "Mtoken", "done": format(act.work, "f") if act.work_known else None,
+                       "known": act.work_known, **plan.work.as_dict(),
+                       **({} if act.work_known else {"why_unknown": both("work_unknown")})},
               "gpu_hours_by_state": hours,
               "metrics": {k: format(v.quantize(Decimal("0.000001")), "f") for k, v in sorted(m.items())},
               "curves": curves(plan, act),
@@ -229,7 +234,10 @@ def _candidates(plan, act, lines, figs, gates, used, snapshot) -> list[dict]:
         if pe <= 0:
             continue
         group = by_key.get((basis, cur))
-        drv = driver(group, act, plan) if group else {"en": "", "zh-CN": ""}
+        if not act.work_known:  # the spend itself is known; what drove it is not
+            drv = both("drv_unknown")
+        else:
+            drv = driver(group, act, plan) if group else {"en": "", "zh-CN": ""}
         share = f["ac"].expected / pe * 100
         for b in plan.bounds.get("spend_pct", []):
             if share >= Decimal(b):
@@ -238,7 +246,8 @@ def _candidates(plan, act, lines, figs, gates, used, snapshot) -> list[dict]:
                             "basis": basis, "currency": cur, "driver": drv, "evidence_sha256": snapshot,
                             "text": both("alert_spend", basis=Term(basis), currency=cur,
                                          value=_q(f["ac"].expected, cur), bound=b, plan=_q(pe, cur))})
-        if plan.bounds.get("eac_high_over_plan_high", True) and f["eac"].high > f["plan"].high:
+        if (plan.bounds.get("eac_high_over_plan_high", True) and act.work_known
+                and f["eac"].high > f["plan"].high):
             out.append({"key": f"eac_high:{basis}:{cur}", "kind": "eac_high", "bound": format(f["plan"].high, "f"),
                         "value": format(f["eac"].high, "f"), "plan": format(f["plan"].high, "f"),
                         "basis": basis, "currency": cur, "driver": drv, "evidence_sha256": snapshot,

@@ -10,6 +10,7 @@ EXTRA: dict[str, tuple[str, str]] = {
     "overhead": ("overhead (planned)", "计划额外占用"), "rework (reruns)": ("rework (reruns)", "返工（重跑）"),
     "none": ("no cause", "无原因"), "review": ("review", "复盘"),
     "kept": ("kept", "留存"), "retention": ("retention beyond plan", "超期留存"),
+    "unknown": ("unknown", "未知"), "rounds": ("rounds", "轮"),
     "gpu_hour": ("GPU-hour", "卡时"), "hour": ("hour", "工时"), "gib_month": ("GiB-month", "GiB·月"),
 }
 
@@ -45,6 +46,18 @@ TEXT: dict[str, tuple[str, str]] = {
     "eac": ("estimate at completion (EAC)", "完工估算 (EAC)"),
     "rounds": ("rounds used", "已用轮数"), "of": ("of", "/"),
     "work_done": ("useful work done", "已完成有效工作量"),
+    "work_unknown": ("no progress log with token counts for this batch's runs (import one with"
+                     " `trainledger import progress`); EV, EAC, gates and the volume / efficiency split cannot be"
+                     " judged until then",
+                     "本批次的运行没有带 token 计数的进度日志（用 `trainledger import progress` 导入）；"
+                     "在此之前无法判断挣值、完工估算、关卡以及工作量 / 效率的分解"),
+    "drv_unknown": ("what drove it cannot be judged: useful work is unknown (no progress log), so volume and"
+                    " efficiency cannot be told apart",
+                    "无法判断驱动因素：有效工作量未知（没有进度日志），无法区分工作量与效率"),
+    "unknown": ("unknown", "未知"),
+    "stop_unpriced": ("{n} kept object(s) have no storage price in the price book (e.g. {first}); add their"
+                      " storage:<tier> item", "{n} 个保留对象在价格簿中没有存储单价（例如 {first}）；请补充其"
+                      " storage:<tier> 条目"),
     "hours_by_state": ("GPU-hours by state vs plan", "按资源状态的卡时与计划对比"),
     "state": ("state", "状态"), "planned_to_date": ("plan for work done", "已完成工作对应计划"),
     "planned_total": ("plan at completion", "完工计划"),
@@ -122,8 +135,8 @@ TEXT: dict[str, tuple[str, str]] = {
                       " for {rounds} rounds; one-time labor and storage left out",
                       "重跑预估（{name}，参数量 {params}）：每百万 token 费率 × 尚余 {work} 百万 token（{rounds} 轮）；"
                       "不含一次性人力与存储"),
-    "from_retention": ("kept storage objects' monthly cost (inventory at the last attribution) × {m} months",
-                       "保留对象的月存储费用（上次归集时的清单）× {m} 个月"),
+    "from_retention": ("kept storage objects' size (latest inventory) × the price book's storage price per"
+                       " GiB-month × {m} months", "保留对象的大小（最新清单）× 价格簿的每 GiB·月存储单价 × {m} 个月"),
     "from_child": ("the latest plan of the child batch {child} (v{v})", "子批次 {child} 的最新计划（第 {v} 版）"),
     "from_no_child": ("no child batch with a plan named (--child): continue's cost to go shown",
                       "未指定已有计划的子批次（--child）：显示继续方案的剩余成本"),
