@@ -144,7 +144,8 @@ class Workspace:
             self.drop_import(replace, reason or "replaced by the import of " + ", ".join(map(str, paths)),
                              replaced_by=[str(p) for p in paths])
         results = import_files(kind, [Path(p) for p in paths], self.lake, options=opts, progress=progress)
-        self.repair_imports()
+        self.repaired = self.repair_imports()  # the CLI says "repaired" only for these
+        results = [_restated_notice(self.lake, r) for r in results]
         self._after_import()
         return results
 
@@ -282,4 +283,26 @@ def _actor() -> str:
         return "unknown"
 
 
+def _restated_notice(lake, result):
+    """A bill import whose rows restate an earlier import's gets the notice ``restated`` (both
+    counted; engine/restated.py)."""
+    from dataclasses import replace as _replace
+
+    from trainledger.engine import restated
+    from trainledger.ingest.schemas import KIND_TABLES
+
+    if KIND_TABLES.get(result.kind) != "bill_lines" or not result.accepted:
+        return result
+    notices = []
+    for r in restated.in_lake(lake, result.sha256):
+        if r.later != result.sha256:
+            continue
+        notices.append(("restated", {"rows": r.rows, "id": r.earlier[:12], "earlier": r.earlier_amount,
+                                     "later": r.later_amount, "currency": r.currency,
+                                     "command": f"trainledger import {result.kind} {result.path} --replace"
+                                                f" {r.earlier[:12]}"}))
+    return _replace(result, notices=result.notices + tuple(notices)) if notices else result
+
+
 __all__ = ["Workspace"]
+

@@ -81,6 +81,7 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
     Exit codes: 0 imported (quarantined rows are reported, not fatal); 1 with --strict when any
     row was quarantined; 2 a usage or input error (nothing imported)."""
     from trainledger.imports import quarantine_remedy
+    from trainledger.ingest.notices import render as render_notice
 
     options = {k: val for k, val in (("tz", tz), ("currency", currency), ("encoding", encoding),
                                      ("preset", preset), ("mapping", mapping), ("set", list(fixed)),
@@ -96,6 +97,7 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
                                                                        replace=replace_id, reason=reason,
                                                                        progress=bar))
         held = {(r.kind, r.source_sha256): r for r in wsp.ledger.imports()}
+        repaired = {(r.kind, r.source_sha256) for r in getattr(wsp, "repaired", ())}
         reasons = {r.sha256: _first_reasons(r.quarantine_file) for r in results if r.quarantined}
     total = {"accepted": sum(r.accepted for r in results), "duplicates": sum(r.duplicates for r in results),
              "quarantined": sum(r.quarantined for r in results),
@@ -114,9 +116,12 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
                        + (f", {r.flagged} accepted with flags" if r.flagged else "")
                        + f" (import {r.sha256[:12]})")
             rec = held.get((r.kind, r.sha256))
-            if rec is not None and rec.accepted != r.accepted and not r.accepted:
+            if rec is not None and rec.accepted != r.accepted and not r.accepted and not r.notices:
                 click.echo(f"  the lake already holds {rec.accepted} accepted row(s) of this file from an earlier"
-                           " import; the ledger's import record says so (repaired from the lake's log)")
+                           " import" + ("; the ledger's import record says so (repaired from the lake's log)"
+                                        if (r.kind, r.sha256) in repaired else ""))
+            for key, values in r.notices:
+                click.echo("  " + render_notice(key, values, (ctx.obj or {}).get("lang") or "en"))
             for q in reasons.get(r.sha256, []):
                 click.echo(f"  ! row {q.get('row')}: {q.get('reason')} — {q.get('remedy') or quarantine_remedy(kind)}")
             if r.quarantined:
