@@ -96,3 +96,27 @@ def test_drop_then_reimport_after_trying_the_new_zone_reads_the_rows(ws):
     assert counts(out) == (0, 3)
     assert "already holds 3 accepted row(s)" in out and "repaired" not in out
     assert imports(root)["accepted"] == 3 and jobs(root) == 3
+
+
+STEPS = ",worker,gpu,time,batch_time_norm\n0,0,75,1,300\n1,1,75,1,500\n"
+
+
+def test_steps_without_a_job_name_say_so_with_the_remedy(tmp_path):
+    root = tmp_path / "ws"
+    Workspace.init(root).close()
+    src = tmp_path / "steps.csv"
+    src.write_text(STEPS, encoding="utf-8")
+    out = run("--workspace", root, "import", "steps", src, "--preset", "alibaba-pai-2020")
+    ident = imports(root)["id"]
+    assert f"no --set job= given: these steps name their job sha256:{ident}" in out
+    command = f"trainledger import steps {src} --preset alibaba-pai-2020 --set job=JOB --replace {ident}"
+    assert f"`{command}`" in out
+    zh = run("--workspace", root, "--lang", "zh-CN", "import", "steps", src, "--preset", "alibaba-pai-2020",
+             "--set", "job=other")  # another statement of the same file: the unnamed rows are still live
+    assert "未给出 --set job=" in zh
+    out = run("--workspace", root, "import", "steps", src, "--preset", "alibaba-pai-2020", "--set", "job=j1",
+              "--replace", ident, "--reason", "name the job")
+    assert "2 accepted" in out and "sha256:" not in out  # the drop took every reading of the file
+    with Workspace.open(root) as wsp:
+        jobs = set(wsp.lake.read("worker_steps").column("job").to_pylist())
+    assert jobs == {"j1"}

@@ -145,7 +145,7 @@ class Workspace:
                              replaced_by=[str(p) for p in paths])
         results = import_files(kind, [Path(p) for p in paths], self.lake, options=opts, progress=progress)
         self.repaired = self.repair_imports()  # the CLI says "repaired" only for these
-        results = [_restated_notice(self.lake, r) for r in results]
+        results = [_unnamed_job_notice(self.lake, _restated_notice(self.lake, r), opts) for r in results]
         self._after_import()
         return results
 
@@ -302,6 +302,37 @@ def _restated_notice(lake, result):
                                      "command": f"trainledger import {result.kind} {result.path} --replace"
                                                 f" {r.earlier[:12]}"}))
     return _replace(result, notices=result.notices + tuple(notices)) if notices else result
+
+
+
+def _unnamed_job_notice(lake, result, options):
+    """Steps imported without a job name (no ``--set job=``, no job column) are named after the
+    file's hash (ingest/steps.py): say so, with the command that names them (notice ``unnamed_job``)."""
+    from dataclasses import replace as _replace
+
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    if result.kind != "steps" or not result.accepted:
+        return result
+    from trainledger.imports import short_id
+    from trainledger.lake import partition_key
+
+    source = lake.partition_path("worker_steps", result.sha256).parent
+    dropped = lake.dropped()
+    unnamed = set()
+    for part in source.glob("part-*.parquet"):
+        if partition_key(part) in dropped:
+            continue
+        jobs = pq.read_table(part, columns=["job"]).column("job")
+        unnamed |= {j for j in pc.unique(jobs).to_pylist() if j and j.startswith("sha256:")}
+    if not unnamed:
+        return result
+    how = " ".join(f"--{k} {options[k]}" for k in ("preset", "mapping") if options.get(k))
+    command = (f"trainledger import steps {result.path} {how} --set job=JOB --replace {short_id(result.sha256)}"
+               ).replace("  ", " ")
+    values = {"job": ", ".join(sorted(unnamed)), "command": command}
+    return _replace(result, notices=result.notices + (("unnamed_job", values),))
 
 
 __all__ = ["Workspace"]
