@@ -68,6 +68,9 @@ def test_a_new_tz_on_rows_already_in_says_how_to_replace(ws):
     assert "repaired" not in out
     zh = run("--workspace", root, "--lang", "zh-CN", "import", "slurm", src, "--tz", "Europe/Berlin")
     assert "已由导入" in zh and f"--replace {ident}" in zh
+    as_json = json.loads(run("--workspace", root, "import", "slurm", src, "--tz", "Europe/Berlin", "--json"))
+    (notice,) = as_json["notices"]
+    assert notice["notice"] == "reread" and f"--replace {ident}" in notice["text"]
     assert starts(root) == utc  # nothing changed yet
 
     # the exact sequence of the finding: the new zone tried first, then --replace

@@ -102,6 +102,10 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
     total = {"accepted": sum(r.accepted for r in results), "duplicates": sum(r.duplicates for r in results),
              "quarantined": sum(r.quarantined for r in results),
              "quarantine_file": next((r.quarantine_file for r in results if r.quarantine_file), None)}
+    notices = [{"notice": key, "path": r.path, "text": render_notice(key, values, (ctx.obj or {}).get("lang") or "en")}
+               for r in results for key, values in r.notices]
+    if notices:  # a re-read that changed nothing, a restated bill row, steps without a job name
+        total["notices"] = notices
     if as_json:
         click.echo(json.dumps(total))
     else:

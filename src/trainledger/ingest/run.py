@@ -1,6 +1,7 @@
 """Drive one importer over one file into the lake, keeping the books straight.
 
-    identity = (content hash, the options that shape its rows) ─► imported like this before?
+    identity = (content hash, the options that shape its rows) ─► imported like this before
+       │                                                            (and no drop since)?
        │ yes: the fast path — nothing read or written; its accepted rows are duplicates and
        │      its quarantined rows quarantined again
        │ no
@@ -19,7 +20,8 @@ per-row Python set: a 10M-row file stays within memory; see ``trainledger.ingest
 - a row the table already holds from *another* file (overlapping exports: a mid-month and a
   full-month bill of the same period) is a duplicate and is not written; so is a row of this
   same file already accepted by an import with other options (only rows that were quarantined
-  then can be added by a re-import with, e.g., ``--currency``);
+  then can be added by a re-import with, e.g., ``--currency``) — and then the result carries the
+  notice ``reread`` (ingest/notices.py: those rows keep the old ``--tz``; ``--replace`` re-reads);
 - an importer's ``conflicts`` ((column, note) pairs, e.g. invoice ids) flag a row whose key is
   shared by a row of different content, in this file or in the lake.
 """
@@ -323,8 +325,8 @@ def _reread_notice(result: ImportResult, earlier: Mapping[str, Any] | None, opti
     from trainledger.imports import short_id
     from trainledger.ingest.notices import option_text
 
-    old = earlier.get("options") or {}
-    keys = [k for k in ("tz", "currency", "encoding", "preset", "mapping")
+    old = earlier.get("options") or {}  # (--currency only fills rows without one: not a re-reading)
+    keys = [k for k in ("tz", "encoding", "preset", "mapping")
             if str(old.get(k) or "") != str(options.get(k) or "")]
     if not keys:
         return result
