@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import getpass
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from functools import cached_property
 from pathlib import Path
@@ -70,6 +70,7 @@ gpu_item = ""
 class Workspace:
     config: ws.Config
     ledger: Ledger
+    repaired: list[ImportRecord] = field(default_factory=list)  # what the last import_files repaired
 
     @cached_property
     def lake(self):
@@ -286,8 +287,6 @@ def _actor() -> str:
 def _restated_notice(lake, result):
     """A bill import whose rows restate an earlier import's gets the notice ``restated`` (both
     counted; engine/restated.py)."""
-    from dataclasses import replace as _replace
-
     from trainledger.engine import restated
     from trainledger.ingest.schemas import KIND_TABLES
 
@@ -301,15 +300,12 @@ def _restated_notice(lake, result):
                                      "later": r.later_amount, "currency": r.currency,
                                      "command": f"trainledger import {result.kind} {result.path} --replace"
                                                 f" {r.earlier[:12]}"}))
-    return _replace(result, notices=result.notices + tuple(notices)) if notices else result
-
+    return replace(result, notices=result.notices + tuple(notices)) if notices else result
 
 
 def _unnamed_job_notice(lake, result, options):
     """Steps imported without a job name (no ``--set job=``, no job column) are named after the
     file's hash (ingest/steps.py): say so, with the command that names them (notice ``unnamed_job``)."""
-    from dataclasses import replace as _replace
-
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
@@ -332,8 +328,7 @@ def _unnamed_job_notice(lake, result, options):
     command = (f"trainledger import steps {result.path} {how} --set job=JOB --replace {short_id(result.sha256)}"
                ).replace("  ", " ")
     values = {"job": ", ".join(sorted(unnamed)), "command": command}
-    return _replace(result, notices=result.notices + (("unnamed_job", values),))
+    return replace(result, notices=result.notices + (("unnamed_job", values),))
 
 
 __all__ = ["Workspace"]
-

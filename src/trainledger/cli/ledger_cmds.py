@@ -97,7 +97,7 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
                                                                        replace=replace_id, reason=reason,
                                                                        progress=bar))
         held = {(r.kind, r.source_sha256): r for r in wsp.ledger.imports()}
-        repaired = {(r.kind, r.source_sha256) for r in getattr(wsp, "repaired", ())}
+        repaired = {(r.kind, r.source_sha256) for r in wsp.repaired}
         reasons = {r.sha256: _first_reasons(r.quarantine_file) for r in results if r.quarantined}
     total = {"accepted": sum(r.accepted for r in results), "duplicates": sum(r.duplicates for r in results),
              "quarantined": sum(r.quarantined for r in results),

@@ -94,7 +94,7 @@ def run_import(
     previous = _previous(lake, importer, sha, identity)
     if previous is not None:
         return _reread_notice(_again(importer, path, lake, sha, identity, previous, options),
-                              earlier, options, lake)
+                              earlier, options)
 
     watch = ContentWatch()
     ctx = Context(path=path, sha256=sha, kind=kind, options=options, cfg=cfg, watch=watch)
@@ -153,7 +153,7 @@ def run_import(
                 flagged=flagged,
             )
             _log(lake, importer, result, options, committed.path if committed else None, identity)
-    return _reread_notice(result, earlier, options, lake)
+    return _reread_notice(result, earlier, options)
 
 
 def _fast(
@@ -316,13 +316,13 @@ def _earlier_reading(lake: Lake, importer: Importer, sha: str, identity: str) ->
     return found
 
 
-def _reread_notice(result: ImportResult, earlier: Mapping[str, Any] | None, options: Mapping[str, Any],
-                   lake: Lake) -> ImportResult:
+def _reread_notice(
+    result: ImportResult, earlier: Mapping[str, Any] | None, options: Mapping[str, Any]
+) -> ImportResult:
     """Say so when rows of this file were duplicates because an import of the same content with
     other options holds them: the new options did not reach those rows (notices ``reread``)."""
     if earlier is None or not result.duplicates:
         return result
-    from trainledger.imports import short_id
     from trainledger.ingest.notices import option_text
 
     old = earlier.get("options") or {}  # (--currency only fills rows without one: not a re-reading)
@@ -330,7 +330,7 @@ def _reread_notice(result: ImportResult, earlier: Mapping[str, Any] | None, opti
             if str(old.get(k) or "") != str(options.get(k) or "")]
     if not keys:
         return result
-    ident = short_id(result.sha256)
+    ident = result.sha256[:12]  # the import id `imports list` shows
     flags = " ".join(f"--{k.replace('_', '-')} {options[k]}" for k in keys if options.get(k))
     command = f"trainledger import {result.kind} {result.path} {flags} --replace {ident}".replace("  ", " ")
     values = {"rows": int(earlier.get("accepted") or 0), "id": ident, "old": option_text(old, keys),
