@@ -112,7 +112,11 @@ def in_lake(lake: Any, sha: str) -> list[Restatement]:
         return []
 
     def keyed(path: Any) -> pa.Table:
-        t = pq.read_table(path, columns=list(COLUMNS))
+        have = set(pq.ParquetFile(path).schema_arrow.names)  # a column added since: null
+        t = pq.read_table(path, columns=[c for c in COLUMNS if c in have])
+        for c in COLUMNS:
+            if c not in have:
+                t = t.append_column(c, pa.nulls(t.num_rows, pa.string()))
         parts_ = [pc.fill_null(pc.cast(t.column(c), pa.string()), "") for c in KEY]
         return t.append_column("_k", pc.binary_join_element_wise(*parts_, "\x1f"))
 
