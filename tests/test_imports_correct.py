@@ -193,9 +193,9 @@ def test_a_quarantine_fixed_by_a_reimport_stays_fixed(ws, tmp_path):
     problems follow the attempt that published rows."""
     bill = tmp_path / "no-currency.csv"
     bill.write_text("BillingPeriodStart,BillingPeriodEnd,ChargePeriodStart,ChargePeriodEnd,ChargeCategory,"
-                    "ResourceId,BilledCost,EffectiveCost\n"
+                    "ResourceId,BilledCost,EffectiveCost,BillingCurrency\n"  # the column there, empty
                     + "".join(f"2023-01-01T00:00:00Z,2023-02-01T00:00:00Z,2023-01-0{d}T00:00:00Z,"
-                              f"2023-01-0{d}T01:00:00Z,Usage,vm-{d},{d}.00,{d}.00\n" for d in (1, 2, 3)),
+                              f"2023-01-0{d}T01:00:00Z,Usage,vm-{d},{d}.00,{d}.00,\n" for d in (1, 2, 3)),
                     encoding="utf-8")
     cli_run("--workspace", ws, "import", "focus", bill)
     assert [(r["accepted"], r["quarantined"]) for r in listing(ws)] == [(0, 3)]

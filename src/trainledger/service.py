@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import getpass
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from functools import cached_property
 from pathlib import Path
@@ -70,6 +70,7 @@ gpu_item = ""
 class Workspace:
     config: ws.Config
     ledger: Ledger
+    repaired: list[ImportRecord] = field(default_factory=list)  # what the last import_files repaired
 
     @cached_property
     def lake(self):
@@ -144,7 +145,8 @@ class Workspace:
             self.drop_import(replace, reason or "replaced by the import of " + ", ".join(map(str, paths)),
                              replaced_by=[str(p) for p in paths])
         results = import_files(kind, [Path(p) for p in paths], self.lake, options=opts, progress=progress)
-        self.repair_imports()
+        self.repaired = self.repair_imports()  # the CLI says "repaired" only for these
+        results = [_unnamed_job_notice(self.lake, _restated_notice(self.lake, r), opts) for r in results]
         self._after_import()
         return results
 
@@ -282,6 +284,53 @@ def _actor() -> str:
         return getpass.getuser()
     except Exception:  # noqa: BLE001 - no login name in some containers
         return "unknown"
+
+
+def _restated_notice(lake, result):
+    """A bill import whose rows restate an earlier import's gets the notice ``restated`` (both
+    counted; engine/restated.py)."""
+    from trainledger.engine import restated
+    from trainledger.ingest.schemas import KIND_TABLES
+
+    if KIND_TABLES.get(result.kind) != "bill_lines" or not result.accepted:
+        return result
+    notices = []
+    for r in restated.in_lake(lake, result.sha256):
+        if r.later != result.sha256:
+            continue
+        notices.append(("restated", {"rows": r.rows, "id": r.earlier[:12], "earlier": r.earlier_amount,
+                                     "later": r.later_amount, "currency": r.currency,
+                                     "command": f"trainledger import {result.kind} {result.path} --replace"
+                                                f" {r.earlier[:12]}"}))
+    return replace(result, notices=result.notices + tuple(notices)) if notices else result
+
+
+def _unnamed_job_notice(lake, result, options):
+    """Steps imported without a job name (no ``--set job=``, no job column) are named after the
+    file's hash (ingest/steps.py): say so, with the command that names them (notice ``unnamed_job``)."""
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    if result.kind != "steps" or not result.accepted:
+        return result
+    from trainledger.imports import short_id
+    from trainledger.lake import partition_key
+
+    source = lake.partition_path("worker_steps", result.sha256).parent
+    dropped = lake.dropped()
+    unnamed = set()
+    for part in source.glob("part-*.parquet"):
+        if partition_key(part) in dropped:
+            continue
+        jobs = pq.read_table(part, columns=["job"]).column("job")
+        unnamed |= {j for j in pc.unique(jobs).to_pylist() if j and j.startswith("sha256:")}
+    if not unnamed:
+        return result
+    how = " ".join(f"--{k} {options[k]}" for k in ("preset", "mapping") if options.get(k))
+    command = (f"trainledger import steps {result.path} {how} --set job=JOB --replace {short_id(result.sha256)}"
+               ).replace("  ", " ")
+    values = {"job": ", ".join(sorted(unnamed)), "command": command}
+    return replace(result, notices=result.notices + (("unnamed_job", values),))
 
 
 __all__ = ["Workspace"]

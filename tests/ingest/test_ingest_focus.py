@@ -13,7 +13,7 @@ import pyarrow.parquet as pq
 import pytest
 from ingest_helpers import DATA, check_golden, run, snapshot
 
-from trainledger.errors import WrongFileType
+from trainledger.errors import BadInput, WrongFileType
 from trainledger.ingest import import_files
 
 SAMPLE = DATA / "focus-sample-data" / "focus_sample.csv"
@@ -230,18 +230,17 @@ def _total(values) -> Decimal:
     return sum((Decimal(v) for v in values if v not in (None, *NULLS)), Decimal(0))
 
 
-def test_spec_files_without_currency_are_quarantined_with_a_remedy(lake):
+def test_spec_files_without_currency_are_refused_once_with_the_remedy(lake):
+    """No BillingCurrency column at all: every row would be quarantined for the same reason, so
+    the file is refused once (nothing written, no quarantine) with the remedy --currency."""
     assert len(SPEC_FILES) == 11
     for name in SPEC_FILES:
-        result = run("focus", SPEC / name, lake)
-        assert result.accepted == 0 and result.quarantined == result.rows_read > 0
-        reasons = lake.quarantine("focus", result.sha256)
-        assert len(reasons) == result.rows_read
-        for q in reasons:
-            if "ChargePeriodEnd" not in q["reason"]:
-                assert q["reason"] == "no BillingCurrency column"
-                assert "pass --currency" in q["remedy"]
+        with pytest.raises(BadInput) as e:
+            run("focus", SPEC / name, lake)
+        assert "no BillingCurrency column" in str(e.value) and "nothing was imported" in str(e.value)
+        assert "--currency CODE" in e.value.remedy and e.value.path == str(SPEC / name)
     assert lake.read("bill_lines").num_rows == 0
+    assert lake.imports() == [] and not list((lake.root / "quarantine").rglob("*.jsonl"))
 
 
 @pytest.mark.parametrize("name", SPEC_FILES)
@@ -299,12 +298,13 @@ def test_spec_amortisation_exact_answers(lake):
     assert {r["commitment_discount_status"] for r in rows} == {"Used", "Unused"}
 
 
-def test_reimporting_with_currency_after_a_quarantined_attempt_works(lake):
+def test_reimporting_with_currency_after_a_refused_attempt_works(lake):
     path = SPEC / "commitment_discount_usage_scenario_1.csv"
-    first = run("focus", path, lake)
+    with pytest.raises(BadInput):
+        run("focus", path, lake)
     second = run("focus", path, lake, currency="USD")
     third = run("focus", path, lake, currency="USD")
-    assert (first.accepted, second.accepted, third.accepted) == (0, 1, 0)
+    assert (second.accepted, third.accepted) == (1, 0)
     assert third.duplicates == third.rows_read == 1
 
 

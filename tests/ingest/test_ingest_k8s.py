@@ -216,3 +216,16 @@ def test_kueue_gate_is_queueing_and_volcano_names_the_job(lake, write):
     assert (s.attempts, s.never_started, s.queue_seconds.mean, s.gpu_hours) == (1, 0, 1800.0, Decimal("1.000000"))
     row = next(x for x in lake.read("jobs").to_pylist() if x["start"] is not None)
     assert row["job_name"] == "vj" and json.loads(row["tags"])["labels.kueue.x-k8s.io/queue-name"] == "team-a"
+
+
+def test_mig_slices_are_a_share_of_their_gpu_by_its_slice_count(lake, write):
+    """NVIDIA MIG User Guide, Supported MIG Profiles: an A100 / H100 has 7 compute slices (3g.20gb
+    is 3/7 of the GPU), an A30-24GB has 4 (1g.6gb is 1/4, 2g.12gb 2/4, 4g.24gb the whole GPU)."""
+    pods = {"apiVersion": "v1", "kind": "List", "items": [
+        pod("a100", gpus={"nvidia.com/mig-3g.20gb": "1"}, phase="Succeeded", finished="2026-11-02T09:05:00Z"),
+        pod("a30", gpus={"nvidia.com/mig-1g.6gb": "1"}, phase="Succeeded", finished="2026-11-02T09:05:00Z"),
+        pod("a30-half", gpus={"nvidia.com/mig-2g.12gb": "1"}, phase="Succeeded", finished="2026-11-02T09:05:00Z"),
+    ]}  # fmt: skip
+    run("k8s", write("mig.json", json.dumps(pods)), lake)
+    share = {r["job_id"]: r["gpu_share"] for r in lake.read("jobs").to_pylist()}
+    assert share == {"llm/a100": "0.428571", "llm/a30": "0.25", "llm/a30-half": "0.5"}

@@ -107,6 +107,17 @@ def test_quarantine_names_row_and_reason(lake, write):
     assert all(q["file"] == str(write("sacct.txt", SACCT)) for q in rows.values())
 
 
+def test_a_short_row_is_called_cut_short_not_a_pipe_in_a_field(lake, write):
+    text = SACCT + "6010|short|a\n" + "1007|cut|llm||||2026-11-03T06:00:00|2026-11-03T06:00"  # truncated
+    result = run("slurm", write("short.txt", text), lake, tz="UTC")
+    rows = {q["raw"].split("|")[0]: q for q in lake.quarantine("slurm", result.sha256)}
+    assert rows["1006"]["remedy"].startswith("a field (JobName or Comment?) contains '|'")  # 16 fields: too many
+    for job in ("6010", "1007"):
+        assert rows[job]["reason"].endswith("fields, the header has 15")
+        assert "cut short" in rows[job]["remedy"] and "contains '|'" not in rows[job]["remedy"]
+        assert "run sacct again (--parsable2" in rows[job]["remedy"]
+
+
 def test_tz_is_required(lake, write):
     with pytest.raises(BadInput) as e:
         import_files("slurm", [write("sacct.txt", SACCT)], lake)

@@ -82,6 +82,7 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
     row was quarantined; 2 a usage or input error (nothing imported)."""
     from trainledger.i18n import localize
     from trainledger.imports import quarantine_remedy
+    from trainledger.ingest.notices import render as render_notice
 
     options = {k: val for k, val in (("tz", tz), ("currency", currency), ("encoding", encoding),
                                      ("preset", preset), ("mapping", mapping), ("set", list(fixed)),
@@ -97,10 +98,15 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
                                                                        replace=replace_id, reason=reason,
                                                                        progress=bar))
         held = {(r.kind, r.source_sha256): r for r in wsp.ledger.imports()}
+        repaired = {(r.kind, r.source_sha256) for r in wsp.repaired}
         reasons = {r.sha256: _first_reasons(r.quarantine_file) for r in results if r.quarantined}
     total = {"accepted": sum(r.accepted for r in results), "duplicates": sum(r.duplicates for r in results),
              "quarantined": sum(r.quarantined for r in results),
              "quarantine_file": next((r.quarantine_file for r in results if r.quarantine_file), None)}
+    notices = [{"notice": key, "path": r.path, "text": render_notice(key, values, (ctx.obj or {}).get("lang") or "en")}
+               for r in results for key, values in r.notices]
+    if notices:  # a re-read that changed nothing, a restated bill row, steps without a job name
+        total["notices"] = notices
     if as_json:
         click.echo(json.dumps(total))
     else:
@@ -113,8 +119,11 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
                          quarantined=r.quarantined, id=r.sha256[:12],
                          flagged=t("cli.import.flagged", ctx, n=r.flagged) if r.flagged else ""))
             rec = held.get((r.kind, r.sha256))
-            if rec is not None and rec.accepted != r.accepted and not r.accepted:
-                click.echo(t("cli.import.held", ctx, n=rec.accepted))
+            if rec is not None and rec.accepted != r.accepted and not r.accepted and not r.notices:
+                held = "cli.import.held_repaired" if (r.kind, r.sha256) in repaired else "cli.import.held"
+                click.echo(t(held, ctx, n=rec.accepted))
+            for key, values in r.notices:
+                click.echo("  " + render_notice(key, values, (ctx.obj or {}).get("lang") or "en"))
             for q in reasons.get(r.sha256, []):
                 click.echo(t("cli.import.reason", ctx, row=q.get("row"), reason=localize(q.get("reason"), lang(ctx)),
                              remedy=localize(q.get("remedy") or quarantine_remedy(kind), lang(ctx))))

@@ -22,6 +22,7 @@ Data flow (``attribute``)::
                     at a rate card or amortised cost
     causes.py       failure causes on the failed attempt, retry chains, repeated causes
     tzcheck.py      whole-hour offsets between progress events and sacct windows
+    restated.py     bill rows of a later import restating an earlier import's (counted twice?)
     allocation.py   declared policies spreading idle and shared cost (basis allocated: a view)
     focus_export.py the split as FOCUS 1.3 allocation rows (``trainledger export focus-allocation``)
     assets.py       storage_stage, labor_stage, external_stage
@@ -46,7 +47,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 
-from trainledger.engine import capacity, conservation, storage_reconcile
+from trainledger.engine import capacity, conservation, restated, storage_reconcile
 from trainledger.engine.allocation import allocate_views
 from trainledger.engine.assets import external_stage, labor_stage, storage_stage
 from trainledger.engine.capacity import capacity_stage
@@ -137,6 +138,7 @@ def attribute(facts: Facts, config: Config, price: PriceLookup, as_of: date, *,
                   price=price, as_of=as_of, cutoff=cutoff)
     runs, problems = derive_runs(facts, ctx)
     problems.extend(_rule_field_problems(facts, config))
+    problems.extend(restated.problems(facts.bill_lines, facts.imports))  # counted twice?
     ctx = replace(ctx, runs=runs)
     lines: list[CostLine] = []
     assumptions: dict[str, Assumption] = {}

@@ -52,9 +52,11 @@ CLI: dict[str, tuple[str, str]] = {
     "import.option_not_read": ("--{name} does not apply to `import {kind}` (it is read by: {kinds}); leave it out",
                                "--{name} 不适用于 `import {kind}`（读取它的导入类型：{kinds}）；请去掉它"),
     "import.flagged": (", {n} accepted with flags", "，{n} 行带标记接收"),
-    "import.held": ("  the lake already holds {n} accepted row(s) of this file from an earlier import; the ledger's"
-                    " import record says so (repaired from the lake's log)",
-                    "  数据湖已保存该文件此前导入时接收的 {n} 行；账本的导入记录已据此更新（依数据湖日志修复）"),
+    "import.held": ("  the lake already holds {n} accepted row(s) of this file from an earlier import",
+                    "  数据湖已保存该文件此前导入时接收的 {n} 行"),
+    "import.held_repaired": ("  the lake already holds {n} accepted row(s) of this file from an earlier import; the"
+                             " ledger's import record says so (repaired from the lake's log)",
+                             "  数据湖已保存该文件此前导入时接收的 {n} 行；账本的导入记录已据此更新（依数据湖日志修复）"),
     "import.reason": ("  ! row {row}: {reason} — {remedy}", "  ! 第 {row} 行：{reason}——{remedy}"),
     "import.all_quarantined": ("  {more}all quarantined rows: `trainledger imports show {id}` ({file})",
                                "  {more}全部隔离行：`trainledger imports show {id}`（{file}）"),

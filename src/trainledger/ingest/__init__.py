@@ -17,6 +17,8 @@
     vector.py     converters and row-hash spellings by column, equal to their per-value originals
     focus_fast.py FOCUS CSV a chunk at a time: the per-row path's rows, quarantine and row hashes
     settle.py     a new partition against the lake: duplicates, repeats, conflicts (under lock)
+    notices.py    what an import says besides its counts (re-read with other options, restated
+                  bill rows, steps without a job name), en + zh-CN
     keyset.py     row hashes as sorted 128-bit integers: groups, ranks, copies held elsewhere
     lakefs.py     the lake's filesystem primitives: atomic publish, locks, append-only lines
     schemas.py    the pyarrow schema of each lake table (the contract of docs/formats.md)

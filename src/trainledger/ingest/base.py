@@ -90,6 +90,7 @@ class ImportResult:
     quarantined: int
     quarantine_file: str | None
     flagged: int
+    notices: tuple[tuple[str, Mapping[str, Any]], ...] = ()  # (key, values): ingest/notices.py
 
     def as_json(self) -> dict[str, Any]:
         return {

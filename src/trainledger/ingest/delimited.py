@@ -67,8 +67,12 @@ class DelimitedImporter:
     local_times: ClassVar[bool] = False  # times without an offset are local (sacct), not UTC
     options_used: ClassVar[tuple[str, ...]] = ()  # options (besides encoding) that shape rows
     missing_remedy: ClassVar[str] = "add the column to the file's header"
-    width_remedy: ClassVar[str] = (
+    width_remedy: ClassVar[str] = (  # more fields than the header
         "quote a field that contains the delimiter, or fix the number of fields"
+    )
+    short_remedy: ClassVar[str] = (  # fewer fields than the header: a line cut short
+        "the line ends before the header's last column (cut short: a truncated export?):"
+        " export the file again, or complete the row"
     )
 
     def configure(self, options: Mapping[str, Any]) -> Any:
@@ -270,7 +274,7 @@ def read_delimited(
                     fields.pop()
             if len(fields) != width:
                 problem = f"has {len(fields)} fields, the header has {width}"
-                remedy = spec.width_remedy
+                remedy = spec.width_remedy if len(fields) > width else spec.short_remedy
                 if len(lines) > 1:  # a quote opened on its first line took in the next lines
                     problem += (
                         f" (a quoted field opened on line {start} runs over the next "

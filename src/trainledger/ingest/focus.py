@@ -62,6 +62,13 @@ ALLOWED = {
 # FOCUS 1.0 columns that must not be null when present.
 NOT_NULL = ("effective_cost", "list_cost", "contracted_cost", "charge_category")
 CURRENCY_REMEDY = "pass --currency CODE (e.g. --currency USD) for rows without BillingCurrency"
+FILE_CURRENCY_REMEDY = "import it again with the bill's currency: --currency CODE (e.g. --currency USD)"
+
+
+def no_currency_column(path: Any) -> BadInput:
+    """A bill without a BillingCurrency column and no --currency: refused once, not row by row."""
+    return BadInput("the bill has no BillingCurrency column: no row can be priced; nothing was imported",
+                    path=str(path), remedy=FILE_CURRENCY_REMEDY)
 NUMBER = "write a plain decimal number (no exponent), e.g. 12.50 or -0.003"
 TIME = "write an ISO 8601 time, e.g. 2024-09-01T00:00:00Z"
 
@@ -237,12 +244,9 @@ class FocusImporter(DelimitedImporter):
         extra = dict(record.extra or {})
         if values["currency"] is None:
             if ctx.cfg.currency is None:
-                what = (
-                    "BillingCurrency is empty"
-                    if "currency" in record.values
-                    else ("no BillingCurrency column")
-                )
-                raise Rejected(what, CURRENCY_REMEDY)
+                if "currency" not in record.values:  # every row would say so: refuse the file once
+                    raise no_currency_column(ctx.path)
+                raise Rejected("BillingCurrency is empty", CURRENCY_REMEDY)
             values["currency"] = ctx.cfg.currency
         start, end = values["charge_period_start"], values["charge_period_end"]
         if end < start:

@@ -67,6 +67,8 @@ def batches(importer: F.FocusImporter, path: Path, ctx: Context) -> Iterator[Any
 
 
 def _rows(importer: F.FocusImporter, plan: Plan, chunk: Chunk, path: Path, ctx: Context) -> Any:
+    if "currency" not in plan.at and ctx.cfg.currency is None:  # as the per-row path: refused once
+        raise F.no_currency_column(path)
     n = len(chunk.rows)
     cols = [V.Coded.of(c, importer.nulls) for c in chunk.columns]
 

@@ -17,8 +17,10 @@ that knows most.
 
 GPUs, summed over containers (init containers run one after another: the largest counts, if
 larger), requests or else limits: ``nvidia.com/gpu`` whole GPUs; MIG slices
-``nvidia.com/mig-<g>g.<mem>gb`` as g / 7 of a GPU each (seven compute slices on A100 / H100;
-rounded to 6 places, flagged); time-sliced ``nvidia.com/gpu.shared`` as 1 / ``gpu_replicas``
+``nvidia.com/mig-<g>g.<mem>gb`` as g / 7 of a GPU each (seven compute slices on A100, H100, H200,
+B200; an A30's 1g.6gb / 2g.12gb / 4g.24gb as g / 4, its four slices — the profile tables of the
+NVIDIA MIG User Guide, "Supported MIG Profiles" and "Supported GPUs"; rounded to 6 places,
+flagged); time-sliced ``nvidia.com/gpu.shared`` as 1 / ``gpu_replicas``
 each (``--set gpu_replicas=N``, the device plugin's replicas; without it counted whole and
 flagged); a milli-GPU annotation or label (``alibabacloud.com/gpu-milli``, thousandths of each
 GPU) scales the GPUs pro rata. ``gpus`` is the number of devices touched, ``gpu_share`` the
@@ -53,7 +55,8 @@ from trainledger.ingest.text import HEAD_BYTES, decoded_lines, open_text, text_e
 GPU = "nvidia.com/gpu"
 SHARED = "nvidia.com/gpu.shared"
 MIG = re.compile(r"nvidia\.com/mig-(\d+)g\.(\d+)gb")
-MIG_SLICES = 7
+MIG_SLICES = 7  # compute slices of an A100 / H100 / H200 / B200 (NVIDIA MIG User Guide)
+MIG_FOUR_SLICE = {(1, 6), (2, 12), (4, 24)}  # (g, GB) of the A30-24GB's profiles: 4 slices
 MILLI_KEYS = ("alibabacloud.com/gpu-milli", "gpu-milli")
 OWN_TAGS = ("batch", "run", "reason", "cause", "retry_of")
 PHASES = {"Pending": "PENDING", "Running": "RUNNING", "Succeeded": "COMPLETED", "Failed": "FAILED",
@@ -344,11 +347,13 @@ def _gpus(spec: dict, labels: dict, notes: dict, cfg: dict) -> tuple[int, str, s
                         flags.append(f"{k}={v}: time-sliced GPUs counted whole; pass --set gpu_replicas=N")
                     types.add("time-sliced")
                 elif (mig := MIG.fullmatch(k)) is not None:
-                    m = _count(v, k)
+                    m, g = _count(v, k), int(mig.group(1))
+                    slices = 4 if (g, int(mig.group(2))) in MIG_FOUR_SLICE else MIG_SLICES
                     n += m
-                    share += Decimal(m * int(mig.group(1))) / MIG_SLICES
+                    share += Decimal(m * g) / slices
                     types.add(k.split("/", 1)[1])
-                    flags.append(f"{k}={v}: counted as {mig.group(1)}/{MIG_SLICES} of a GPU each (rounded)")
+                    flags.append(f"{k}={v}: counted as {g}/{slices} of a GPU each"
+                                 + (" (rounded)" if slices == MIG_SLICES else ""))
         return n, share, types, flags
 
     n, share, types, flags = per(_list(spec.get("containers")))

@@ -1,6 +1,7 @@
 """Drive one importer over one file into the lake, keeping the books straight.
 
-    identity = (content hash, the options that shape its rows) ─► imported like this before?
+    identity = (content hash, the options that shape its rows) ─► imported like this before
+       │                                                            (and no drop since)?
        │ yes: the fast path — nothing read or written; its accepted rows are duplicates and
        │      its quarantined rows quarantined again
        │ no
@@ -19,7 +20,8 @@ per-row Python set: a 10M-row file stays within memory; see ``trainledger.ingest
 - a row the table already holds from *another* file (overlapping exports: a mid-month and a
   full-month bill of the same period) is a duplicate and is not written; so is a row of this
   same file already accepted by an import with other options (only rows that were quarantined
-  then can be added by a re-import with, e.g., ``--currency``);
+  then can be added by a re-import with, e.g., ``--currency``) — and then the result carries the
+  notice ``reread`` (ingest/notices.py: those rows keep the old ``--tz``; ``--replace`` re-reads);
 - an importer's ``conflicts`` ((column, note) pairs, e.g. invoice ids) flag a row whose key is
   shared by a row of different content, in this file or in the lake.
 """
@@ -88,9 +90,11 @@ def run_import(
     sha = sha256_file(path)
     kind, table = importer.kind, importer.table
     identity, statement = import_identity(importer, path, sha, options, cfg)
+    earlier = _earlier_reading(lake, importer, sha, identity)
     previous = _previous(lake, importer, sha, identity)
     if previous is not None:
-        return _again(importer, path, lake, sha, identity, previous, options)
+        return _reread_notice(_again(importer, path, lake, sha, identity, previous, options),
+                              earlier, options)
 
     watch = ContentWatch()
     ctx = Context(path=path, sha256=sha, kind=kind, options=options, cfg=cfg, watch=watch)
@@ -149,7 +153,7 @@ def run_import(
                 flagged=flagged,
             )
             _log(lake, importer, result, options, committed.path if committed else None, identity)
-    return result
+    return _reread_notice(result, earlier, options)
 
 
 def _fast(
@@ -282,14 +286,56 @@ def _count_flagged(partition: Path) -> int:
 
 
 def _previous(lake: Lake, importer: Importer, sha: str, identity: str) -> dict[str, Any] | None:
-    """The first logged import with this identity, if the lake still holds what it wrote."""
+    """The first logged import with this identity since the last drop, if the lake still holds
+    what it wrote. A drop (of this file or any other) after it voids it: what were duplicates
+    then (of the dropped rows) may be rows to add now."""
+    from trainledger.lake import DROP
+
+    found: dict[str, Any] | None = None
+    for rec in lake.events():
+        if rec.get("action") == DROP:
+            found = None
+        elif found is None and rec.get("identity") == identity and rec.get("kind") == importer.kind:
+            found = rec
+    if found is not None and found.get("accepted") and not lake.has_source(sha, importer.kind):
+        return None  # the log says rows went in, the lake does not have them: read again
+    return found
+
+
+def _earlier_reading(lake: Lake, importer: Importer, sha: str, identity: str) -> dict[str, Any] | None:
+    """The last logged import of this same content with *another* identity (other options)
+    whose partition is still live: its rows stand in the lake for this file's rows."""
+    from trainledger.lake import partition_key
+
+    dropped = lake.dropped()
+    found = None
     for rec in lake.imports():
-        if rec.get("identity") != identity or rec.get("kind") != importer.kind:
-            continue
-        if rec.get("accepted") and not lake.has_source(sha, importer.kind):
-            return None  # the log says rows went in, the lake does not have them: read again
-        return rec
-    return None
+        if (rec.get("kind") == importer.kind and rec.get("sha256") == sha and rec.get("partition")
+                and rec.get("identity") != identity and partition_key(rec["partition"]) not in dropped):
+            found = rec
+    return found
+
+
+def _reread_notice(
+    result: ImportResult, earlier: Mapping[str, Any] | None, options: Mapping[str, Any]
+) -> ImportResult:
+    """Say so when rows of this file were duplicates because an import of the same content with
+    other options holds them: the new options did not reach those rows (notices ``reread``)."""
+    if earlier is None or not result.duplicates:
+        return result
+    from trainledger.ingest.notices import option_text
+
+    old = earlier.get("options") or {}  # (--currency only fills rows without one: not a re-reading)
+    keys = [k for k in ("tz", "encoding", "preset", "mapping")
+            if str(old.get(k) or "") != str(options.get(k) or "")]
+    if not keys:
+        return result
+    ident = result.sha256[:12]  # the import id `imports list` shows
+    flags = " ".join(f"--{k.replace('_', '-')} {options[k]}" for k in keys if options.get(k))
+    command = f"trainledger import {result.kind} {result.path} {flags} --replace {ident}".replace("  ", " ")
+    values = {"rows": int(earlier.get("accepted") or 0), "id": ident, "old": option_text(old, keys),
+              "new": option_text(options, keys), "command": command}
+    return dataclasses.replace(result, notices=result.notices + (("reread", values),))
 
 
 def _again(

@@ -327,6 +327,8 @@ class SlurmImporter(DelimitedImporter):
     signature = ("JobID",)
     missing_remedy = f"run sacct with --parsable2 --format={SACCT_FORMAT}"
     width_remedy = "a field (JobName or Comment?) contains '|': fix the row or rename the job"
+    short_remedy = ("the line ends before the header's last column (cut short: a truncated sacct dump?):"
+                    f" run sacct again (--parsable2 --format={SACCT_FORMAT}), or complete the row")
     columns = (
         col("cluster", "Cluster", convert=stripped, default=""),
         col("job_id", "JobID", convert=stripped, required=True, needed=True),

@@ -57,6 +57,16 @@ CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
              " by {gap})"),
         ZH: ("守恒不成立", "{subject}：费用 {total}，成本行合计 {carried}（{side} {gap}）"),
     },
+    "restated_bill_row": {
+        EN: ("bill row restated by a later import", "{rows} bill row(s) of import {later} restate rows of import"
+             " {earlier} (same billing account, resource, charge period, category, class and SKU): {earlier_amount}"
+             " then {later_amount} {currency}, both counted; if the later export replaces the earlier,"
+             " {earlier_amount} {currency} is counted twice: run `{command}`"),
+        ZH: ("账单行被后续导入重述", "导入 {later} 的 {rows} 行账单重述了导入 {earlier} 中的行"
+             "（计费账户、资源、计费时段、费用类别、类型和 SKU 相同）："
+             "先 {earlier_amount}，后 {later_amount} {currency}，两者都已计入；"
+             "若后一份导出取代前一份，则 {earlier_amount} {currency} 被重复计入：请运行 `{command}`"),
+    },
     "no_node_on_bill": {
         EN: ("bill names no Slurm node", "no bill row names any of the {count} Slurm nodes (e.g. {example}): GPU"
              " compute cannot be split by job and stays unattributed — bill ResourceId/ResourceName must be the"

@@ -1,0 +1,135 @@
+"""Bill rows that restate a row of an earlier import: the same charge, from a later file.
+
+FOCUS corrects a charge with ``ChargeClass = Correction`` rows; a later export that simply
+repeats a charge with another amount (or other columns) is ambiguous — a correction, or a
+second charge? Both rows are counted (nothing is dropped), so this is surfaced, once at import
+(``ingest/notices.py`` ``restated``) and at every ``attribute`` (problem ``restated_bill_row``).
+
+    same charge = billing account, resource, charge period (start, end), charge category and
+                  class, SKU and SKU price id, currency — one of resource / SKU present;
+                  correction rows never count
+
+``find`` groups the rows of every file by that key; a key held by two or more files is a
+restatement of the earliest import (log order) by each later one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from trainledger.engine.context import Problem
+
+KEY = ("billing_account_id", "resource_id", "charge_period_start", "charge_period_end", "charge_category",
+       "charge_class", "sku_id", "sku_price_id", "currency")
+COLUMNS = (*KEY, "billed_cost", "source_sha256")
+
+
+@dataclass(frozen=True, slots=True)
+class Restatement:
+    """Rows of import ``later`` restating rows of import ``earlier`` (content hashes)."""
+
+    earlier: str
+    later: str
+    rows: int
+    earlier_amount: Decimal  # billed cost of the restated rows in the earlier import
+    later_amount: Decimal  # and in the later one: both are in the figures
+    currency: str
+
+
+def _counts(row: Mapping[str, Any]) -> bool:
+    return (str(row.get("charge_class") or "").lower() != "correction"
+            and bool(row.get("resource_id") or row.get("sku_id")))
+
+
+def find(rows: Iterable[Mapping[str, Any]], order: Sequence[str]) -> list[Restatement]:
+    """Restatements among bill ``rows`` (with ``source_sha256``); ``order``: content hashes in
+    import order (an unknown one sorts last)."""
+    rank = {sha: i for i, sha in enumerate(order)}
+    groups: dict[tuple, dict[str, Decimal]] = {}
+    for r in rows:
+        if _counts(r):
+            by = groups.setdefault(tuple(r.get(c) for c in KEY), {})
+            sha = r["source_sha256"]
+            by[sha] = by.get(sha, Decimal(0)) + Decimal(str(r["billed_cost"]))
+    pairs: dict[tuple[str, str, str], list] = {}
+    for key, by in groups.items():
+        if len(by) < 2:
+            continue
+        first, *later = sorted(by, key=lambda s: (rank.get(s, len(rank)), s))
+        for sha in later:
+            acc = pairs.setdefault((first, sha, str(key[-1])), [0, Decimal(0), Decimal(0)])
+            acc[0] += 1
+            acc[1] += by[first]
+            acc[2] += by[sha]
+    return [Restatement(e, la, n, ea, lb, cur) for (e, la, cur), (n, ea, lb) in sorted(pairs.items())]
+
+
+def problems(bill_lines: Iterable[Mapping[str, Any]], imports: Sequence[Mapping[str, Any]]) -> list[Problem]:
+    """One ``restated_bill_row`` problem per (earlier import, later import, currency)."""
+    order, seen = [], set()
+    info: dict[str, Mapping[str, Any]] = {}
+    for rec in imports:
+        sha = rec.get("sha256")
+        if isinstance(sha, str) and sha not in seen:
+            seen.add(sha)
+            order.append(sha)
+        if isinstance(sha, str):
+            info[sha] = rec
+    out = []
+    for r in find(bill_lines, order):
+        later = info.get(r.later, {})
+        command = (f"trainledger import {later.get('kind') or 'focus'} {later.get('path') or 'PATH'}"
+                   f" --replace {r.earlier[:12]}")
+        ea, lb, cur, e, la = r.earlier_amount, r.later_amount, r.currency, r.earlier[:12], r.later[:12]
+        out.append(Problem("restated_bill_row",
+                           f"{r.rows} bill row(s) of import {la} restate rows of import {e} (same billing"
+                           f" account, resource, charge period, category, class and SKU): {ea} then {lb} {cur},"
+                           f" both counted; if the later export replaces the earlier, {ea} {cur} is counted"
+                           f" twice: run `{command}`",
+                           {"rows": r.rows, "earlier": e, "later": la, "earlier_amount": str(ea),
+                            "later_amount": str(lb), "currency": cur, "command": command}))
+    return out
+
+
+__all__ = ["COLUMNS", "KEY", "Restatement", "find", "problems"]
+
+
+def in_lake(lake: Any, sha: str) -> list[Restatement]:
+    """The restatements between import ``sha``'s live bill rows and the lake's other bill rows
+    (at import time). Only the key columns are read, and only rows whose key the other side
+    shares become Python rows; a lake with no other bill partition is not read at all."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    parts = lake.partition_files("bill_lines")
+    mine = [p for p in parts if p.parent.name == f"source={sha}"]
+    others = [p for p in parts if p.parent.name != f"source={sha}"]
+    if not mine or not others:
+        return []
+
+    def keyed(path: Any) -> pa.Table:
+        have = set(pq.ParquetFile(path).schema_arrow.names)  # a column added since: null
+        t = pq.read_table(path, columns=[c for c in COLUMNS if c in have])
+        for c in COLUMNS:
+            if c not in have:
+                t = t.append_column(c, pa.nulls(t.num_rows, pa.string()))
+        parts_ = [pc.fill_null(pc.cast(t.column(c), pa.string()), "") for c in KEY]
+        return t.append_column("_k", pc.binary_join_element_wise(*parts_, "\x1f"))
+
+    new = pa.concat_tables([keyed(p) for p in mine])
+    new_keys = pc.unique(new.column("_k"))
+    hits = [t.filter(pc.is_in(t.column("_k"), value_set=new_keys)) for t in map(keyed, others)]
+    hits = [t for t in hits if t.num_rows]
+    if not hits:
+        return []
+    theirs = pa.concat_tables(hits)
+    ours = new.filter(pc.is_in(new.column("_k"), value_set=pc.unique(theirs.column("_k"))))
+    order = []
+    for rec in lake.imports():
+        if rec.get("sha256") not in order:
+            order.append(rec.get("sha256"))
+    return [r for r in find(theirs.to_pylist() + ours.to_pylist(), order) if sha in (r.earlier, r.later)]
