@@ -37,7 +37,7 @@ from trainledger.engine.rules import NO_RULE
 from trainledger.engine.timeline import exact_seconds
 from trainledger.model import AmountRange, Basis, CostLine, Evidence, Provenance, allocate
 from trainledger.model.evidence import weakest
-from trainledger.model.money import EXACT, exact_sum
+from trainledger.model.money import EXACT, exact_sum, valuation
 from trainledger.model.vocab import ComputeState
 
 HOUR = 3600
@@ -280,7 +280,7 @@ def queued_stage(facts: Facts, ctx: Context) -> StageOutput:
         gpu_h = exact_seconds(info.eligible, j_start) * info.run.gpu_equivalents / HOUR
         if gpu_h == 0:
             continue
-        rng = (AmountRange(gpu_h * price.low, gpu_h * price.price, gpu_h * price.high, currency)
+        rng = (AmountRange(*(valuation(gpu_h * p, currency) for p in (price.low, price.price, price.high)), currency)
                if price else AmountRange.zero(currency))
         kw = ({"batch_id": info.batch_id} if info.batch_id
               else {"reason": f"job_without_batch: job {info.run.source_job}"})

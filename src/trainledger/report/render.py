@@ -247,7 +247,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
     out += _table([L("state"), L("basis"), L("gpu_hours"), L("amount"), L("price_per_gpu_hour"), L("evidence")],
                   [[v(r["state"], lang), v(r["basis"], lang), f.hours(r["gpu_hours"]),
                     f.money(r["amounts"], r["basis"] in CASH) if r.get("valued", True) else L("not_valued"),
-                    f"{f.number(r['price_per_gpu_hour']['amount'])} {r['price_per_gpu_hour']['currency']}"
+                    fmt.money_unit(r['price_per_gpu_hour']['amount'], r['price_per_gpu_hour']['currency'])
                     if r.get("price_per_gpu_hour") else fmt.DASH,
                     ", ".join(v(e, lang) for e in r.get("evidence", []))]
                    for r in s["compute_by_state"]])
@@ -335,7 +335,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
         out += ["", f"### {L('capacity')}", ""]
         out += _table(["id", L("basis"), L("price_per_gpu_hour"), L("capacity_total"), L("attributed"),
                        v("capacity_unheld", lang), L("difference"), L("currency")],
-                      [[r["capacity"], v(r["basis"], lang), r["price_per_gpu_hour"],
+                      [[r["capacity"], v(r["basis"], lang), fmt.unit_price(r["price_per_gpu_hour"], r["currency"]),
                         *(f.amount(r[k], r["currency"]) for k in ("total", "attributed", "unheld", "difference")),
                         r["currency"]] for r in c["capacity"]])
     reasons = [(r["currency"], x) for r in c["by_currency"] for x in r.get("unattributed_by_reason", [])]
