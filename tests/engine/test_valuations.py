@@ -25,3 +25,28 @@ def test_storage_estimate_is_rounded_once(config):
              if x.category == "storage"]
     assert ln.basis is Basis.ESTIMATE and ln.amount.expected == Decimal("0.03287671")  # 24/730 CNY
     assert ln.quantity == Decimal(1) / (Decimal(730) / 24)  # the quantity itself stays exact
+
+
+def test_queued_value_is_an_assumed_valuation_even_at_a_contract_price(config):
+    # review: "queued | contract" — a contract rate says what an hour costs, not what waiting is worth
+    facts = Facts(jobs=(job("100", submit=at(-60), start=at(0), end=at(60), gpus=1),))
+    result = attribute(facts, config, price_lookup, T0.date())  # price_lookup's entry is a contract
+    (q,) = [ln for ln in result.lines if ln.basis is Basis.QUEUED]
+    assert str(q.evidence) == "assumed"
+    (a,) = [a for a in result.assumptions if a.name.startswith("value of a queued GPU-hour")]
+    assert str(a.evidence) == "assumed" and a.owner  # an assumption names who confirms it
+
+
+def test_unclassified_cash_is_billed_and_its_state_is_the_assumption(config):
+    from trainledger.report.sheet import _assumptions
+
+    from .factories import bill
+
+    facts = Facts(jobs=(job("100", start=at(0), end=at(60), gpus=8),), bill_lines=(bill(at(0)),))
+    lines = attribute(facts, config, price_lookup, T0.date()).lines  # no progress log: all unclassified
+    (ln,) = [x for x in lines if x.run_id == "100"]
+    assert ln.detail == "unclassified" and str(ln.evidence) == "measured" and ln.amount.expected == Decimal("80.00")
+    (states,) = [a for a in _assumptions({}, list(lines), "anna") if a["name"] == "compute-state boundaries"]
+    assert states["evidence"] == "assumed" and states["owner"] == "anna"
+    (unowned,) = [a for a in _assumptions({}, list(lines)) if a["name"] == "compute-state boundaries"]
+    assert unowned["owner"].startswith("unassigned") and unowned["owner_zh"].startswith("未指定")

@@ -16,9 +16,11 @@ first over the runs and the idle rest, then each run's share over its states, so
 Hours conserve as well as money: only usage rows carry GPU-hours. A credit, refund, tax or
 adjustment on a node is split by the same weights but carries money only (``detail`` = its charge
 category, ``quantity`` None), so a state's GPU-hours are the runs' and its implied price per
-GPU-hour is the bill's. Evidence is the weakest input: a node row split by GPU-seconds is
-``measured`` (the bill is a contract, the split is measured), ``assumed`` for time no progress
-signal classified (``unclassified``).
+GPU-hour is the bill's. Evidence is the weakest input of the amount: a node row split by
+GPU-seconds is ``measured`` (the bill is a contract, the split is measured) in every state —
+``unclassified`` time too: its cash is billed and its GPU-seconds measured; what is not known is
+the state, and that assumption is the sheet's "compute-state boundaries" drawer row (``assumed``,
+owned by the batch's owner), not the evidence of the cash.
 
 Unattributed lines say why as ``"<reason>: <detail>"`` (``conservation.reason_of`` reads it).
 """
@@ -231,7 +233,7 @@ def node_split(row, node, idx, slots, problems, *, basis=Basis.BILLED, idle_basi
             kw = {"batch_id": info.batch_id, "run_id": info.run.id}
             if info.batch_id is None:
                 kw = {"run_id": info.run.id, "reason": f"job_without_batch: job {info.run.source_job}"}
-            ev = weakest(money_evidence, Evidence.ASSUMED if state == ComputeState.UNCLASSIFIED else Evidence.MEASURED)
+            ev = weakest(money_evidence, Evidence.MEASURED)  # the cash and its GPU-seconds: records, whatever the state
             out.append(_line(row, share, basis, f"gpu_seconds_on_node/{info.rule}", category="compute",
                              detail=money_only or str(state), quantity=None if money_only else w / scale / HOUR,
                              unit="" if money_only else "gpu_hour", evidence=ev, source_kind=source_kind, **kw))
@@ -272,7 +274,10 @@ def queued_stage(facts: Facts, ctx: Context) -> StageOutput:
         problems.append(Problem("unpriced_queue", "queued GPU-hours are counted but not valued: set"
                                 " cluster.gpu_item to a price-book entry", {"item": item}))
     else:
-        assumptions.append(price_assumption("value of a queued GPU-hour (opportunity, not cash)", price, "gpu_hour"))
+        # an opportunity valued at a rental price: a valuation, never cash, so `assumed` whatever the
+        # price's own evidence (a contract rate says what an hour costs, not what waiting for one is worth)
+        assumptions.append(price_assumption("value of a queued GPU-hour (opportunity, not cash)",
+                                            replace(price, evidence=Evidence.ASSUMED), "gpu_hour"))
     for info in ctx.runs.values():
         j_start = info.run.started_at or info.run.ended_at
         if info.eligible is None or j_start is None or j_start <= info.eligible:
@@ -288,7 +293,7 @@ def queued_stage(facts: Facts, ctx: Context) -> StageOutput:
             kw["reason"] = f"not_valued: no price for {item or 'cluster.gpu_item (unset)'}" + (
                 f"; {kw['reason']}" if "reason" in kw else "")
         lines.append(CostLine(
-            category="compute", basis=Basis.QUEUED, evidence=price.evidence if price else Evidence.ASSUMED,
+            category="compute", basis=Basis.QUEUED, evidence=Evidence.ASSUMED,  # a valuation (see above)
             amount=rng, provenance=Provenance(info.source_sha256, info.row, f"queued/{info.rule}", "slurm"),
             run_id=info.run.id, detail=ComputeState.QUEUED, quantity=gpu_h, unit="gpu_hour", **kw))
     return StageOutput(tuple(lines), tuple(problems), tuple(assumptions))

@@ -320,7 +320,8 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                     ((zh and a.get("value_zh")) or a.get("value") or _range_text(a, f))
                     + (f" {a['unit']}" if a.get("unit") else ""),
                     v(a["evidence"], lang),
-                    (zh and a.get("source_zh")) or a.get("source", ""), a.get("owner", "")] for a in s["assumptions"]])
+                    (zh and a.get("source_zh")) or a.get("source", ""),
+                    (zh and a.get("owner_zh")) or a.get("owner", "")] for a in s["assumptions"]])
     c = s["conservation"]
     out += ["", f"## {L('conservation')}", ""]
     cols = ("billed_total", "attributed", "unattributed", "difference")
