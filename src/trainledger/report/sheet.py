@@ -329,7 +329,8 @@ def _storage_reconciliation(summary: dict, batch_id: str) -> dict[str, Any] | No
     return None if record is None else view(record, batch_id)
 
 
-UNOWNED_STATES = ("unassigned: set the batch's owner in trainledger.toml", "未指定：请在 trainledger.toml 中设置批次负责人")
+UNOWNED_STATES = ("unassigned: set the batch's owner in trainledger.toml",
+                  "未指定：请在 trainledger.toml 中设置批次负责人")
 
 
 def _assumptions(summary: dict, lines: list[CostLine], owner: str = "") -> list[dict[str, str]]:
@@ -340,15 +341,16 @@ def _assumptions(summary: dict, lines: list[CostLine], owner: str = "") -> list[
     unclassified = any(ln.detail == "unclassified" for ln in lines)
     items.append({"name": "compute-state boundaries",
                   "evidence": str(Evidence.ASSUMED if unclassified else Evidence.MEASURED),
-                  **({"owner": owner or UNOWNED_STATES[0], "owner_zh": owner or UNOWNED_STATES[1]} if unclassified else {}),
+                  **({"owner": owner or UNOWNED_STATES[0], "owner_zh": owner or UNOWNED_STATES[1]}
+                     if unclassified else {}),
                   "source": "scheduler times + progress events (engine/timeline.py)",
                   "source_zh": "调度器时间 + 训练进度事件（engine/timeline.py）",
                   "value": "approximate: allocation time with no progress signal is 'unclassified'"
                            + (" (present in this batch: its cash is billed and its GPU-seconds measured; what it"
                               " was doing is assumed — add a progress log or confirm)" if unclassified else ""),
                   "value_zh": "近似边界：没有进度信号的已分配时间记为“无进度信号”"
-                              + ("（本批次存在：其现金来自账单、卡秒为实测；这段时间在做什么是假设——请补充进度日志或确认）"
-                                 if unclassified else "")})
+                              + ("（本批次存在：其现金来自账单、卡秒为实测；"
+                                 "这段时间在做什么是假设——请补充进度日志或确认）" if unclassified else "")})
     items.append({"name": "node-hour split", "evidence": str(Evidence.MEASURED),
                   "source": "workspace cluster.gpus_per_node",
                   "value": "a billed (or owned) node-hour is split by GPU-seconds held (a run holding part of a"
