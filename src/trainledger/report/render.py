@@ -298,7 +298,8 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                     f.money(r["queued"], cash=False)] for r in s["runs"]])
     out += ["", f"## {L('storage')}", ""]
     out += _table([L("class"), L("basis"), L("objects"), L("size"), L("gib_months"), L("cost"), L("findings")],
-                  [[storage_class(r["storage_class"], lang), v(r["basis"], lang), r["objects"], f.gib(r["bytes"]),
+                  [[storage_class(r["storage_class"], lang) + (f": {', '.join(r['raw'])}" if r.get("raw") else ""),
+                    v(r["basis"], lang), r["objects"], f.gib(r["bytes"]),
                     f.hours(r["gib_months"]), f.money(r["cost"], r["basis"] in CASH),
                     "; ".join(f"{fd['path']}: {', '.join(fd['flags'])}" for fd in r["findings"]) or "—"]
                    for r in s["storage_by_class"]])

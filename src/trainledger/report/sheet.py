@@ -17,6 +17,7 @@ from trainledger.engine.causes import RunFacts, confirmations_from_audit, explai
 from trainledger.engine.timeline import FAILED_STATES
 from trainledger.model import CASH_BASES, AmountRange, Basis, CostLine, Evidence, ReviewClass
 from trainledger.model.money import minor_quantum
+from trainledger.model.vocab import StorageClass
 from trainledger.report import problems_i18n
 from trainledger.report import sheet_compute as sc
 from trainledger.report.access import mark_sheet
@@ -94,7 +95,7 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
             if ln.run_id:
                 by_run.add((ln.run_id, ln.basis), ln)
         elif ln.category == "storage":
-            by_class.add((ln.detail, ln.basis), ln)
+            by_class.add((storage_class_of(ln), ln.basis), ln)
         elif ln.category == "labor":
             phase, _, role = ln.detail.partition("/")
             by_phase.add(phase, ln)
@@ -286,6 +287,21 @@ def _iso(ts) -> str | None:
     return ts.isoformat() if ts is not None else None
 
 
+UNKNOWN_CLASS = "unknown"  # a bill row's storage naming no StorageClass (its raw value kept as detail)
+_CLASSES = frozenset(c.value for c in StorageClass)
+
+
+def storage_class_of(ln: CostLine) -> str:
+    """The ``StorageClass`` a storage line's cost is for. An inventory line's detail is one (the
+    importer checked it); a bill row's detail is what the bill names — a service ("Amazon Simple
+    Storage Service"), a tier ("STANDARD") — which says where or how it is stored, not what for:
+    ``unknown`` unless it names a class of the vocabulary."""
+    if ln.provenance.source_kind == "storage":
+        return ln.detail
+    d = str(ln.detail or "").strip().lower()
+    return d if d in _CLASSES else UNKNOWN_CLASS
+
+
 def _storage(wsp, batch_id: str, lines: list[CostLine], by_class: _Acc) -> list[dict[str, Any]]:
     objects = {(o["source_sha256"], int(o["row"])): o for o in wsp.lake.read("storage_objects").to_pylist()}
     per_class: dict[str, dict[str, Any]] = {}
@@ -308,10 +324,14 @@ def _storage(wsp, batch_id: str, lines: list[CostLine], by_class: _Acc) -> list[
             flags = json.loads(flags) if flags.startswith("[") else [flags]
         if flags:
             c["findings"].append({"path": obj.get("path"), "flags": list(flags)})
+    raw: dict[tuple, set[str]] = {}  # what the bill rows named, kept beside "unknown"
+    for ln in lines:
+        if ln.category == "storage" and (cls := storage_class_of(ln)) == UNKNOWN_CLASS and ln.detail:
+            raw.setdefault((cls, ln.basis), set()).add(str(ln.detail))
     for key in by_class.data:  # billed storage (bill rows): no objects behind them in the inventory
         if key not in per_class:
             per_class[key] = {"storage_class": key[0], "basis": str(key[1]), "objects": 0, "bytes": 0,
-                              "findings": []}
+                              "findings": [], **({"raw": sorted(raw[key])} if key in raw else {})}
     out = []
     for key in sorted(per_class):
         c = per_class[key]
