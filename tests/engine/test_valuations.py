@@ -50,3 +50,18 @@ def test_unclassified_cash_is_billed_and_its_state_is_the_assumption(config):
     assert states["evidence"] == "assumed" and states["owner"] == "anna"
     (unowned,) = [a for a in _assumptions({}, list(lines)) if a["name"] == "compute-state boundaries"]
     assert unowned["owner"].startswith("unassigned") and unowned["owner_zh"].startswith("未指定")
+
+
+def test_no_queue_warning_without_queued_hours_and_none_for_a_job_that_never_ran(config):
+    # review: unpriced_queue fired in a workspace with no jobs; job_without_batch for job 5008,
+    # cancelled before it started with no GPUs allocated
+    kinds = {p.kind for p in attribute(Facts(), config, lambda item, on, unit: None, T0.date()).problems}
+    assert "unpriced_queue" not in kinds
+    queued = Facts(jobs=(job("100", submit=at(-60), start=at(0), end=at(60), gpus=8),))
+    assert "unpriced_queue" in {p.kind for p in attribute(queued, config, lambda i, o, u: None, T0.date()).problems}
+    never = job("5008", start=None, end=at(5), gpus=0, nodes="None assigned", wckey="", state="CANCELLED by 1")
+    result = attribute(Facts(jobs=(never,)), config, price_lookup, T0.date())
+    assert "job_without_batch" not in {p.kind for p in result.problems} and result.lines == ()
+    ran = job("5009", start=at(0), end=at(30), gpus=1, wckey="")  # ran without a batch: still warned
+    assert "job_without_batch" in {p.kind for p in attribute(Facts(jobs=(ran,)), config, price_lookup,
+                                                              T0.date()).problems}

@@ -270,10 +270,7 @@ def queued_stage(facts: Facts, ctx: Context) -> StageOutput:
     lines, assumptions, problems = [], [], []
     price = price_of(ctx, item, ctx.as_of, "gpu_hour", problems) if item else None
     currency = price.currency if price else ctx.config.get("workspace.currency")
-    if price is None:
-        problems.append(Problem("unpriced_queue", "queued GPU-hours are counted but not valued: set"
-                                " cluster.gpu_item to a price-book entry", {"item": item}))
-    else:
+    if price is not None:
         # an opportunity valued at a rental price: a valuation, never cash, so `assumed` whatever the
         # price's own evidence (a contract rate says what an hour costs, not what waiting for one is worth)
         assumptions.append(price_assumption("value of a queued GPU-hour (opportunity, not cash)",
@@ -296,4 +293,7 @@ def queued_stage(facts: Facts, ctx: Context) -> StageOutput:
             category="compute", basis=Basis.QUEUED, evidence=Evidence.ASSUMED,  # a valuation (see above)
             amount=rng, provenance=Provenance(info.source_sha256, info.row, f"queued/{info.rule}", "slurm"),
             run_id=info.run.id, detail=ComputeState.QUEUED, quantity=gpu_h, unit="gpu_hour", **kw))
+    if price is None and lines:  # only when there are queued GPU-hours to value: no jobs, no warning
+        problems.append(Problem("unpriced_queue", "queued GPU-hours are counted but not valued: set"
+                                " cluster.gpu_item to a price-book entry", {"item": item}))
     return StageOutput(tuple(lines), tuple(problems), tuple(assumptions))
