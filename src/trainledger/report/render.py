@@ -380,7 +380,7 @@ def to_html(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                        cash=lambda basis: basis in CASH, range_text=lambda a: _range_text(a, f),
                        figure_notes=lambda: rounding_notes(s, lang) + ([f.note()] if f.note() else []),
                        problem_groups=lambda: problem_groups(s, lang), by_basis=f.by_basis, valued=f.valued,
-                       cause=lambda c, e: cause_text(c, e, lang), number=f.number,
+                       cause=lambda c, e: cause_text(c, e, lang), number=f.number, unit_price=fmt.unit_price,
                        proof=proof_line(s, lang), **plan_section.html_globals(lang),
                        **storage_section.html_globals(lang),
                        charts=lambda: charts.sheet_charts(s, lang),
