@@ -90,3 +90,21 @@ def test_rounding_gap_is_told_only_when_rows_do_not_add_up():
     assert "207.67 CNY" in note and "207.66 CNY" in note and "0.01 CNY" in note
     assert "207.67 CNY" in fmt.rounding_note(rows, sum(Decimal(r) for r in rows), "zh-CN", unit="CNY")
     assert fmt.rounding_gap(["1.00", "2.00"], "3.00") is None
+
+
+def test_unit_price_keeps_the_minor_unit_and_a_rates_own_digits():
+    # review: the owned capacity's price per GPU-hour printed "36 CNY"
+    assert fmt.money_unit("36", "CNY") == "36.00 CNY"
+    assert fmt.unit_price(Decimal("36.0000"), "CNY") == "36.00"
+    assert fmt.unit_price("4.0966", "USD") == "4.0966"  # a rate: every digit, no †
+    assert fmt.unit_price("3.89871234", "USD") == "3.89871"
+    assert fmt.unit_price("36", "JPY") == "36"
+    assert fmt.money_unit(None, "USD") == fmt.DASH
+
+
+def test_exact_cash_is_shown_at_its_own_precision_not_cut_to_fewer_places():
+    # review finding 12: a bill at 0.0001 summed to 242.4330 printed "242.433†"
+    assert fmt.amount(Decimal("242.4330"), "USD", exact=True) == "242.4330" + fmt.MARK
+    assert fmt.amount(Decimal("139.2974000000"), "USD", exact=True) == "139.2974" + fmt.MARK  # sum artefact
+    assert fmt.amount(Decimal("1234567.891"), "USD", exact=True) == "1,234,567.891" + fmt.MARK
+    assert fmt.amount(Decimal("242.4300"), "USD", exact=True) == "242.43"  # at the minor unit: no †

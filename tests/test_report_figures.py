@@ -140,3 +140,15 @@ def test_problems_of_one_kind_are_grouped_on_the_sheet_with_all_of_them_in_json(
     html = to_html(s, "en")
     assert html.count("matched no slurm rule") == 3 and "× 50" in html
     assert len(json.loads(to_json(s))["problems"]) == 51
+
+
+def test_a_price_per_gpu_hour_is_shown_at_the_minor_unit_in_md_and_html():
+    # review: "36 CNY" per GPU-hour (an owned capacity rate and a compute state's implied price)
+    s = sheet()
+    s["compute_by_state"][0]["price_per_gpu_hour"] = {"amount": "36.0000", "currency": "CNY"}
+    s["conservation"]["capacity"] = [{"capacity": "h800-reserved", "basis": "rate_card", "price_per_gpu_hour": "36",
+                                      "total": "1440.00", "attributed": "1160.00", "unheld": "280.00",
+                                      "difference": "0.00", "currency": "CNY"}]
+    md, html = to_markdown(s, "en"), to_html(s, "en")
+    assert "| 36.00 CNY |" in md and "| rate card | 36.00 |" in md and " 36 CNY" not in md
+    assert '<td class="num">36.00 CNY</td>' in html and '<td class="num">36.00</td>' in html

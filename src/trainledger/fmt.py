@@ -8,6 +8,8 @@ figures here; JSON keeps exact decimal text (``plain``) with no separators.
   thousands separators: ``282,600.97 CNY``. A cash figure whose source carries more precision
   (``exact=True``: a bill line priced at 0.0000001) is shown in full with ``†`` and the renderer
   prints ``PRECISION_NOTE`` once.
+* Unit prices (``unit_price``) at least at the minor unit (``36.00 CNY`` per GPU-hour), with the
+  digits a rate has beyond it (``4.0966``), never ``†``.
 * GPU-hours and other quantities to two decimals in tables (``quantity``).
 * Estimates (ranges whose precision is the assumptions') to three significant figures
   (``money_sig``, ``quantity_sig``).
@@ -92,13 +94,49 @@ def amount(value: object, currency: str, *, exact: bool = False, sep: bool = Tru
     q = minor_quantum(currency)
     shown = _round(d, q)
     if exact and d != shown:
-        return _text(d.normalize(context=_ctx(d)), sep=sep) + MARK  # finer than q: every digit kept
+        return _text(_own_precision(d, q), sep=sep) + MARK  # finer than q: every digit kept
     return _text(shown, sep=sep)
+
+
+def _own_precision(d: Decimal, q: Decimal) -> Decimal:
+    """``d`` without the trailing zeros an exact sum picks up (``139.2974000000``), but never with
+    fewer places than it was written with, up to two below the minor unit: a bill at 0.0001 USD
+    keeps ``242.4330`` — the figure at its source's own precision — not ``242.433``."""
+    short = d.normalize(context=_ctx(d))
+    own = -_exp(d)
+    keep = min(own, -_exp(q) + 2)
+    return _round(short, Decimal(1).scaleb(-keep)) if -_exp(short) < keep else short
+
+
+def _exp(d: Decimal) -> int:
+    e = d.as_tuple().exponent
+    return e if isinstance(e, int) else 0
+
+
+def unit_price(value: object, currency: str) -> str:
+    """A unit price (per GPU-hour, per GiB-month): never fewer places than the currency's minor
+    unit (``36.00``, not ``36``), every digit it has beyond that up to six significant figures
+    (``4.0966``); no ``†`` — a rate is not cash."""
+    d = dec(value)
+    if d is None:
+        return DASH if value in (None, "") else str(value)
+    q = minor_quantum(currency)
+    if d == _round(d, q):
+        return _text(_round(d, q), sep=True)
+    r = _sig(d, 6)
+    r = r.normalize(context=_ctx(r))
+    return _text(_round(r, q) if -_exp(r) < -_exp(q) else r, sep=True)
 
 
 def money(value: object, currency: str, *, exact: bool = False) -> str:
     """``282,600.97 CNY``; ``—`` for no value."""
     text = amount(value, currency, exact=exact)
+    return text if text == DASH else f"{text} {currency}"
+
+
+def money_unit(value: object, currency: str) -> str:
+    """``36.00 CNY``: a unit price with its currency; ``—`` for no value."""
+    text = unit_price(value, currency)
     return text if text == DASH else f"{text} {currency}"
 
 

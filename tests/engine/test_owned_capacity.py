@@ -158,7 +158,9 @@ def test_a_price_book_rate_card_is_looked_up_per_day(tmp_path):
     assert rec["difference"] == "0.00" and rec["price_per_gpu_hour"] == "gpu_hour:own"
     job_lines = [ln for ln in result.lines if ln.run_id == "100"]
     assert sum(ln.amount.expected for ln in job_lines) == Decimal("80.00")  # 8 GPU-hours on 11-02 at 10.00
-    assert {ln.evidence for ln in job_lines} == {Evidence.ASSUMED}  # unclassified: no progress signal
+    # unclassified (no progress signal): the cost is the entry's, split by measured GPU-seconds;
+    # what is assumed is the state (the sheet's drawer), not the evidence of the amount
+    assert {ln.evidence for ln in job_lines} == {Evidence.MEASURED}
     unheld = {ln.evidence for ln in result.lines if ln.batch_id is None}
     assert unheld == {Evidence.MEASURED}  # the entry's evidence, not stronger
     assert [a.value for a in result.assumptions if a.name.startswith("capacity own-c")] == ["10.00", "12.00"]

@@ -17,6 +17,7 @@ from trainledger.engine.context import Context, Facts, Problem, StageOutput, pri
 from trainledger.engine.rules import NO_RULE
 from trainledger.model import AmountRange, Basis, CostLine, Evidence, Provenance
 from trainledger.model.evidence import weakest
+from trainledger.model.money import valuation
 
 NOT_VALUED = "not_valued"  # a quantity with no price: shown as "not valued", never as 0.00
 
@@ -94,8 +95,8 @@ def storage_stage(facts: Facts, ctx: Context) -> StageOutput:
         gib_months = Decimal(int(row["size_bytes"])) / GIB * months
         batch_id, rule = _batch(ctx, "storage", row, problems)
         cur = price.currency if price else ctx.config.get("workspace.currency")
-        amount = (AmountRange(gib_months * price.low, gib_months * price.price, gib_months * price.high, cur)
-                  if price else AmountRange.zero(cur))
+        amount = (AmountRange(*(valuation(gib_months * p, cur) for p in (price.low, price.price, price.high)), cur)
+                  if price else AmountRange.zero(cur))  # rounded once at the documented scale (model.money)
         reason = "" if batch_id else f"{NO_RULE}: storage {path}"
         if not price:
             reason = f"{NOT_VALUED}: no price-book entry {item}" + (f"; {reason}" if reason else "")

@@ -9,14 +9,18 @@ A FOCUS row is attributed, in this order:
    ``capacity_unheld`` (basis ``allocated_idle``: idle capacity's cash);
 3. unused commitment (``CommitmentDiscountStatus = Unused``) → unattributed, reserved_unused;
 4. anything else → unattributed, ``no_rule_matched``.
-Shares are exact (``model.allocate``): every row's lines sum to its BilledCost.
+Shares are exact (``model.allocate``): every row's lines sum to its BilledCost. A node row is split
+first over the runs and the idle rest, then each run's share over its states, so a progress log
+(which only re-divides a run's GPU-seconds into states) never moves money between runs or buckets.
 
 Hours conserve as well as money: only usage rows carry GPU-hours. A credit, refund, tax or
 adjustment on a node is split by the same weights but carries money only (``detail`` = its charge
 category, ``quantity`` None), so a state's GPU-hours are the runs' and its implied price per
-GPU-hour is the bill's. Evidence is the weakest input: a node row split by GPU-seconds is
-``measured`` (the bill is a contract, the split is measured), ``assumed`` for time no progress
-signal classified (``unclassified``).
+GPU-hour is the bill's. Evidence is the weakest input of the amount: a node row split by
+GPU-seconds is ``measured`` (the bill is a contract, the split is measured) in every state —
+``unclassified`` time too: its cash is billed and its GPU-seconds measured; what is not known is
+the state, and that assumption is the sheet's "compute-state boundaries" drawer row (``assumed``,
+owned by the batch's owner), not the evidence of the cash.
 
 Unattributed lines say why as ``"<reason>: <detail>"`` (``conservation.reason_of`` reads it).
 """
@@ -35,7 +39,7 @@ from trainledger.engine.rules import NO_RULE
 from trainledger.engine.timeline import exact_seconds
 from trainledger.model import AmountRange, Basis, CostLine, Evidence, Provenance, allocate
 from trainledger.model.evidence import weakest
-from trainledger.model.money import EXACT, exact_sum
+from trainledger.model.money import EXACT, exact_sum, valuation
 from trainledger.model.vocab import ComputeState
 
 HOUR = 3600
@@ -220,7 +224,7 @@ def node_split(row, node, idx, slots, problems, *, basis=Basis.BILLED, idle_basi
     money_only = charge_kind(row)  # a credit or adjustment: money, no GPU-hours
 
     def lines(amount: Decimal) -> list[CostLine]:
-        shares = allocate(amount, weights, row["currency"])
+        shares = _two_level(amount, keys, weights, row["currency"])
         out = []
         for k, share in zip(keys, shares, strict=False):
             info, state, w = pieces[k]
@@ -229,7 +233,7 @@ def node_split(row, node, idx, slots, problems, *, basis=Basis.BILLED, idle_basi
             kw = {"batch_id": info.batch_id, "run_id": info.run.id}
             if info.batch_id is None:
                 kw = {"run_id": info.run.id, "reason": f"job_without_batch: job {info.run.source_job}"}
-            ev = weakest(money_evidence, Evidence.ASSUMED if state == ComputeState.UNCLASSIFIED else Evidence.MEASURED)
+            ev = weakest(money_evidence, Evidence.MEASURED)  # the cash and its GPU-seconds: records, whatever the state
             out.append(_line(row, share, basis, f"gpu_seconds_on_node/{info.rule}", category="compute",
                              detail=money_only or str(state), quantity=None if money_only else w / scale / HOUR,
                              unit="" if money_only else "gpu_hour", evidence=ev, source_kind=source_kind, **kw))
@@ -245,17 +249,32 @@ def node_split(row, node, idx, slots, problems, *, basis=Basis.BILLED, idle_basi
     return lines
 
 
+def _two_level(amount: Decimal, keys: list[tuple[str, str]], weights: list[Decimal], currency: str) -> list[Decimal]:
+    """Shares of ``amount`` for ``keys`` ((run, state), sorted) and the idle remainder (last weight):
+    first over the runs and the idle time, then each run's share over its states. A run's total
+    (and so its batch's and the unattributed bucket's) depends only on the GPU-seconds it held, not
+    on how a progress log divides them into states: importing progress never moves a cent."""
+    runs = sorted({k[0] for k in keys})
+    per_run = {r: exact_sum(w for k, w in zip(keys, weights, strict=False) if k[0] == r) for r in runs}
+    top = allocate(amount, [per_run[r] for r in runs] + [weights[-1]], currency)
+    out: list[Decimal] = []
+    for r, share in zip(runs, top, strict=False):
+        ws = [w for k, w in zip(keys, weights, strict=False) if k[0] == r]
+        out.extend(allocate(share, ws, currency) if any(ws) else [share] + [Decimal(0)] * (len(ws) - 1))
+    return out + [top[-1]]
+
+
 def queued_stage(facts: Facts, ctx: Context) -> StageOutput:
     """Queued GPU-hours per run: cycle time and opportunity, valued but never cash."""
     item = ctx.config.get("cluster.gpu_item")
     lines, assumptions, problems = [], [], []
     price = price_of(ctx, item, ctx.as_of, "gpu_hour", problems) if item else None
     currency = price.currency if price else ctx.config.get("workspace.currency")
-    if price is None:
-        problems.append(Problem("unpriced_queue", "queued GPU-hours are counted but not valued: set"
-                                " cluster.gpu_item to a price-book entry", {"item": item}))
-    else:
-        assumptions.append(price_assumption("value of a queued GPU-hour (opportunity, not cash)", price, "gpu_hour"))
+    if price is not None:
+        # an opportunity valued at a rental price: a valuation, never cash, so `assumed` whatever the
+        # price's own evidence (a contract rate says what an hour costs, not what waiting for one is worth)
+        assumptions.append(price_assumption("value of a queued GPU-hour (opportunity, not cash)",
+                                            replace(price, evidence=Evidence.ASSUMED), "gpu_hour"))
     for info in ctx.runs.values():
         j_start = info.run.started_at or info.run.ended_at
         if info.eligible is None or j_start is None or j_start <= info.eligible:
@@ -263,7 +282,7 @@ def queued_stage(facts: Facts, ctx: Context) -> StageOutput:
         gpu_h = exact_seconds(info.eligible, j_start) * info.run.gpu_equivalents / HOUR
         if gpu_h == 0:
             continue
-        rng = (AmountRange(gpu_h * price.low, gpu_h * price.price, gpu_h * price.high, currency)
+        rng = (AmountRange(*(valuation(gpu_h * p, currency) for p in (price.low, price.price, price.high)), currency)
                if price else AmountRange.zero(currency))
         kw = ({"batch_id": info.batch_id} if info.batch_id
               else {"reason": f"job_without_batch: job {info.run.source_job}"})
@@ -271,7 +290,10 @@ def queued_stage(facts: Facts, ctx: Context) -> StageOutput:
             kw["reason"] = f"not_valued: no price for {item or 'cluster.gpu_item (unset)'}" + (
                 f"; {kw['reason']}" if "reason" in kw else "")
         lines.append(CostLine(
-            category="compute", basis=Basis.QUEUED, evidence=price.evidence if price else Evidence.ASSUMED,
+            category="compute", basis=Basis.QUEUED, evidence=Evidence.ASSUMED,  # a valuation (see above)
             amount=rng, provenance=Provenance(info.source_sha256, info.row, f"queued/{info.rule}", "slurm"),
             run_id=info.run.id, detail=ComputeState.QUEUED, quantity=gpu_h, unit="gpu_hour", **kw))
+    if price is None and lines:  # only when there are queued GPU-hours to value: no jobs, no warning
+        problems.append(Problem("unpriced_queue", "queued GPU-hours are counted but not valued: set"
+                                " cluster.gpu_item to a price-book entry", {"item": item}))
     return StageOutput(tuple(lines), tuple(problems), tuple(assumptions))

@@ -159,11 +159,19 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
             problems.append(Problem("uneven_gpu_split", f"job {job_id}: {run.gpus} GPUs on {len(nodes)} nodes do not"
                                     " divide evenly; its node-hours are split as if they did",
                                     {"job_id": job_id, "gpus": run.gpus, "nodes": len(nodes)}))
-        if batch_id is None:
+        if batch_id is None and _holds_compute(run):  # a job that never ran has no compute to leave
             problems.append(Problem("job_without_batch", f"job {job_id} matched no slurm rule; its compute"
                                     " stays in the unattributed bucket", {"job_id": job_id}))
     problems.extend(tzcheck.problems(samples, facts.imports))
     return _link_retries(out), problems
+
+
+def _holds_compute(run: Run) -> bool:
+    """True when a run has GPU time to attribute: it started holding GPUs, or it waited for them
+    (queued GPU-hours). A job cancelled before it started with no GPUs allocated (sacct: no Start,
+    empty AllocTRES) has none: it is counted as never started (``trainledger jobs``), not warned of
+    as compute without a batch."""
+    return run.gpu_equivalents > 0 and (run.started_at is not None or run.ended_at is not None)
 
 
 def _link_retries(out: dict[str, RunInfo]) -> dict[str, RunInfo]:

@@ -22,8 +22,10 @@ The difference of a matched group is billed − estimate, split exactly into
 ``other_charges`` (bill rows without a GB-month quantity: requests, retrieval, credits),
 ``volume`` ((billed GiB-months − inventory GiB-months) × the estimate's price per GiB-month) and
 ``price`` (the rest: the bill's unit price against the price book's, and rounding); without a
-comparable quantity on either side the rest is ``not_split``. Billed figures keep every digit;
-estimates and the volume part are rounded half-even to the currency's minor unit per group; a
+comparable quantity the rest is not split, and the part says which side lacks one:
+``not_split_no_inventory_quantity`` (the bill has GB-months, the objects held none that month —
+e.g. written on the inventory day), ``not_split_no_bill_quantity``, or ``not_split`` (neither). Billed figures keep
+every digit; estimates and the volume part are rounded half-even to the currency's minor unit per group; a
 difference is billed − the rounded estimate, and totals are sums of the groups, so every figure
 shown adds up exactly as shown.
 
@@ -287,8 +289,9 @@ def _group(cur: str, month: str, loc: str | None, g: Mapping[str, Any], batch: s
         if qb and qe:
             volume = _q((qb - qe) * g["estimate"] / qe, cur)
             parts += [{"kind": "volume", "amount": str(volume)}, {"kind": "price", "amount": str(rest - volume)}]
-        elif rest:
-            parts.append({"kind": "not_split", "amount": str(rest)})
+        elif rest:  # say which side has no quantity to compare
+            kind = ("not_split_no_inventory_quantity" if qb else "not_split_no_bill_quantity" if qe else "not_split")
+            parts.append({"kind": kind, "amount": str(rest)})
     q = Decimal("0.0001")
     mine = {} if batch is None else {"batch_billed": str(g["batch_billed"]),
                                      "batch_estimate": str(_q(g["batch_estimate"], cur))}

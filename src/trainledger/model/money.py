@@ -15,6 +15,14 @@ decimal context that traps ``Inexact`` — an operation that would have to round
 ``decimal.Inexact`` instead of rounding silently (the default context keeps 28 digits and
 rounds the 29th away without a word). ``exact_sum`` adds in it; ``allocate`` splits with
 integers only, so no division rounds.
+
+Valuations (stated once): a quantity that is a quotient (GPU-hours from seconds, GiB-months from
+days and bytes) times a price has no exact decimal (1/3 of an hour × 4.0966); the default
+context cuts it at 28 digits, and those artefact digits leaked into JSON and spreadsheets as
+``28.53947250000000000000000000``. ``valuation`` rounds such a figure once, where it is made,
+half-even to ``VALUATION_PLACES`` places below the currency's minor unit (USD: 0.00000001), and
+drops trailing zeros down to the minor unit: ``28.5394725``, ``0.45369863``, ``11.50``. Only
+valued figures (basis ``queued``, ``estimate``) are made so; billed cash is split by ``allocate``.
 """
 
 from __future__ import annotations
@@ -105,6 +113,20 @@ def to_decimal(value: object) -> Decimal:
 
 def minor_quantum(currency: str) -> Decimal:
     return Decimal(1).scaleb(-MINOR_UNITS.get(currency, 2))
+
+
+VALUATION_PLACES = 6
+
+
+def valuation(amount: Decimal, currency: str) -> Decimal:
+    """A valued figure (quantity × price) at the documented scale: see the module docstring."""
+    minor = minor_quantum(currency)
+    q = minor.scaleb(-VALUATION_PLACES)
+    wide = Context(prec=max(28, amount.adjusted() + 2 - q.as_tuple().exponent), rounding=ROUND_HALF_EVEN)
+    d = amount.quantize(q, context=wide).normalize(context=wide)
+    if d.as_tuple().exponent > minor.as_tuple().exponent:
+        d = d.quantize(minor, context=wide)
+    return d
 
 
 @dataclass(frozen=True, slots=True)

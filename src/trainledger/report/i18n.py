@@ -129,8 +129,13 @@ def v(value, lang: str) -> str:
     return label(str(value), lang)
 
 
+UNKNOWN_CLASS = ("unknown (bill row names no storage class)", "未知（账单行未注明存储类别）")
+
+
 def storage_class(value, lang: str) -> str:
     """Storage classes share words with compute states (checkpoint); label them as objects."""
+    if value == "unknown":
+        return UNKNOWN_CLASS[1 if lang.lower().startswith("zh") else 0]
     try:
         return label(StorageClass(value), lang)
     except ValueError:

@@ -247,7 +247,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
     out += _table([L("state"), L("basis"), L("gpu_hours"), L("amount"), L("price_per_gpu_hour"), L("evidence")],
                   [[v(r["state"], lang), v(r["basis"], lang), f.hours(r["gpu_hours"]),
                     f.money(r["amounts"], r["basis"] in CASH) if r.get("valued", True) else L("not_valued"),
-                    f"{f.number(r['price_per_gpu_hour']['amount'])} {r['price_per_gpu_hour']['currency']}"
+                    fmt.money_unit(r['price_per_gpu_hour']['amount'], r['price_per_gpu_hour']['currency'])
                     if r.get("price_per_gpu_hour") else fmt.DASH,
                     ", ".join(v(e, lang) for e in r.get("evidence", []))]
                    for r in s["compute_by_state"]])
@@ -298,7 +298,8 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                     f.money(r["queued"], cash=False)] for r in s["runs"]])
     out += ["", f"## {L('storage')}", ""]
     out += _table([L("class"), L("basis"), L("objects"), L("size"), L("gib_months"), L("cost"), L("findings")],
-                  [[storage_class(r["storage_class"], lang), v(r["basis"], lang), r["objects"], f.gib(r["bytes"]),
+                  [[storage_class(r["storage_class"], lang) + (f": {', '.join(r['raw'])}" if r.get("raw") else ""),
+                    v(r["basis"], lang), r["objects"], f.gib(r["bytes"]),
                     f.hours(r["gib_months"]), f.money(r["cost"], r["basis"] in CASH),
                     "; ".join(f"{fd['path']}: {', '.join(fd['flags'])}" for fd in r["findings"]) or "—"]
                    for r in s["storage_by_class"]])
@@ -320,7 +321,8 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                     ((zh and a.get("value_zh")) or a.get("value") or _range_text(a, f))
                     + (f" {a['unit']}" if a.get("unit") else ""),
                     v(a["evidence"], lang),
-                    (zh and a.get("source_zh")) or a.get("source", ""), a.get("owner", "")] for a in s["assumptions"]])
+                    (zh and a.get("source_zh")) or a.get("source", ""),
+                    (zh and a.get("owner_zh")) or a.get("owner", "")] for a in s["assumptions"]])
     c = s["conservation"]
     out += ["", f"## {L('conservation')}", ""]
     cols = ("billed_total", "attributed", "unattributed", "difference")
@@ -335,7 +337,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
         out += ["", f"### {L('capacity')}", ""]
         out += _table(["id", L("basis"), L("price_per_gpu_hour"), L("capacity_total"), L("attributed"),
                        v("capacity_unheld", lang), L("difference"), L("currency")],
-                      [[r["capacity"], v(r["basis"], lang), r["price_per_gpu_hour"],
+                      [[r["capacity"], v(r["basis"], lang), fmt.unit_price(r["price_per_gpu_hour"], r["currency"]),
                         *(f.amount(r[k], r["currency"]) for k in ("total", "attributed", "unheld", "difference")),
                         r["currency"]] for r in c["capacity"]])
     reasons = [(r["currency"], x) for r in c["by_currency"] for x in r.get("unattributed_by_reason", [])]
@@ -378,7 +380,7 @@ def to_html(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                        cash=lambda basis: basis in CASH, range_text=lambda a: _range_text(a, f),
                        figure_notes=lambda: rounding_notes(s, lang) + ([f.note()] if f.note() else []),
                        problem_groups=lambda: problem_groups(s, lang), by_basis=f.by_basis, valued=f.valued,
-                       cause=lambda c, e: cause_text(c, e, lang), number=f.number,
+                       cause=lambda c, e: cause_text(c, e, lang), number=f.number, unit_price=fmt.unit_price,
                        proof=proof_line(s, lang), **plan_section.html_globals(lang),
                        **storage_section.html_globals(lang),
                        charts=lambda: charts.sheet_charts(s, lang),

@@ -16,6 +16,7 @@ from typing import Any
 from trainledger.engine.causes import RunFacts, confirmations_from_audit, explain
 from trainledger.model import CASH_BASES, AmountRange, Basis, CostLine, Evidence, ReviewClass
 from trainledger.model.money import minor_quantum
+from trainledger.model.vocab import StorageClass
 from trainledger.report import problems_i18n
 from trainledger.report import sheet_compute as sc
 from trainledger.report.access import mark_sheet
@@ -94,7 +95,7 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
             if ln.run_id:
                 by_run.add((ln.run_id, ln.basis), ln)
         elif ln.category == "storage":
-            by_class.add((ln.detail, ln.basis), ln)
+            by_class.add((storage_class_of(ln), ln.basis), ln)
         elif ln.category == "labor":
             phase, _, role = ln.detail.partition("/")
             by_phase.add(phase, ln)
@@ -167,7 +168,7 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
         "storage_reconciliation": _storage_reconciliation(summary, batch_id),
         "labor_by_phase": labor,
         "external": external,
-        "assumptions": _assumptions(summary, lines),
+        "assumptions": _assumptions(summary, lines, batch.owner),
         "conservation": {"scope": "workspace", "as_of": summary.get("as_of"),
                          "by_currency": summary.get("conservation", []),
                          "amortized_by_currency": summary.get("conservation_amortized", []),
@@ -268,6 +269,21 @@ def _iso(ts) -> str | None:
     return ts.isoformat() if ts is not None else None
 
 
+UNKNOWN_CLASS = "unknown"  # a bill row's storage naming no StorageClass (its raw value kept as detail)
+_CLASSES = frozenset(c.value for c in StorageClass)
+
+
+def storage_class_of(ln: CostLine) -> str:
+    """The ``StorageClass`` a storage line's cost is for. An inventory line's detail is one (the
+    importer checked it); a bill row's detail is what the bill names — a service ("Amazon Simple
+    Storage Service"), a tier ("STANDARD") — which says where or how it is stored, not what for:
+    ``unknown`` unless it names a class of the vocabulary."""
+    if ln.provenance.source_kind == "storage":
+        return ln.detail
+    d = str(ln.detail or "").strip().lower()
+    return d if d in _CLASSES else UNKNOWN_CLASS
+
+
 def _storage(wsp, batch_id: str, lines: list[CostLine], by_class: _Acc) -> list[dict[str, Any]]:
     objects = {(o["source_sha256"], int(o["row"])): o for o in wsp.lake.read("storage_objects").to_pylist()}
     per_class: dict[str, dict[str, Any]] = {}
@@ -290,10 +306,14 @@ def _storage(wsp, batch_id: str, lines: list[CostLine], by_class: _Acc) -> list[
             flags = json.loads(flags) if flags.startswith("[") else [flags]
         if flags:
             c["findings"].append({"path": obj.get("path"), "flags": list(flags)})
+    raw: dict[tuple, set[str]] = {}  # what the bill rows named, kept beside "unknown"
+    for ln in lines:
+        if ln.category == "storage" and (cls := storage_class_of(ln)) == UNKNOWN_CLASS and ln.detail:
+            raw.setdefault((cls, ln.basis), set()).add(str(ln.detail))
     for key in by_class.data:  # billed storage (bill rows): no objects behind them in the inventory
         if key not in per_class:
             per_class[key] = {"storage_class": key[0], "basis": str(key[1]), "objects": 0, "bytes": 0,
-                              "findings": []}
+                              "findings": [], **({"raw": sorted(raw[key])} if key in raw else {})}
     out = []
     for key in sorted(per_class):
         c = per_class[key]
@@ -311,16 +331,28 @@ def _storage_reconciliation(summary: dict, batch_id: str) -> dict[str, Any] | No
     return None if record is None else view(record, batch_id)
 
 
-def _assumptions(summary: dict, lines: list[CostLine]) -> list[dict[str, str]]:
+UNOWNED_STATES = ("unassigned: set the batch's owner in trainledger.toml",
+                  "未指定：请在 trainledger.toml 中设置批次负责人")
+
+
+def _assumptions(summary: dict, lines: list[CostLine], owner: str = "") -> list[dict[str, str]]:
+    """The engine's drawer rows plus the sheet's own. Time no progress signal classified is billed
+    cash (its lines are ``measured``); the assumption is its state, ``assumed`` and owned by the
+    batch's owner, who can say what the run was doing."""
     items = list(summary.get("assumptions", []))
     unclassified = any(ln.detail == "unclassified" for ln in lines)
-    items.append({"name": "compute-state boundaries", "evidence": str(Evidence.MEASURED),
+    items.append({"name": "compute-state boundaries",
+                  "evidence": str(Evidence.ASSUMED if unclassified else Evidence.MEASURED),
+                  **({"owner": owner or UNOWNED_STATES[0], "owner_zh": owner or UNOWNED_STATES[1]}
+                     if unclassified else {}),
                   "source": "scheduler times + progress events (engine/timeline.py)",
                   "source_zh": "调度器时间 + 训练进度事件（engine/timeline.py）",
                   "value": "approximate: allocation time with no progress signal is 'unclassified'"
-                           + (" (present in this batch)" if unclassified else ""),
+                           + (" (present in this batch: its cash is billed and its GPU-seconds measured; what it"
+                              " was doing is assumed — add a progress log or confirm)" if unclassified else ""),
                   "value_zh": "近似边界：没有进度信号的已分配时间记为“无进度信号”"
-                              + ("（本批次存在）" if unclassified else "")})
+                              + ("（本批次存在：其现金来自账单、卡秒为实测；"
+                                 "这段时间在做什么是假设——请补充进度日志或确认）" if unclassified else "")})
     items.append({"name": "node-hour split", "evidence": str(Evidence.MEASURED),
                   "source": "workspace cluster.gpus_per_node",
                   "value": "a billed (or owned) node-hour is split by GPU-seconds held (a run holding part of a"

@@ -52,7 +52,12 @@ TEXT: dict[str, tuple[str, str]] = {
     "other_charges": ("other charges (requests, retrieval, credits)", "其他费用（请求、取回、抵扣）"),
     "volume": ("volume (GiB-months billed − held)", "用量差（计费 − 实际持有 GiB·月）"),
     "price": ("price (bill's unit price − price book's)", "单价差（账单单价 − 价格表单价）"),
-    "not_split": ("not split (no GB-month quantity to compare)", "未拆分（无可比的 GB·月用量）"),
+    "not_split": ("not split (neither the bill nor the inventory has a GB-month quantity)",
+                  "未拆分（账单与库存清单都没有 GB·月用量）"),
+    "not_split_no_inventory_quantity": ("not split (the bill has GB-months; the inventory holds none that month to"
+                                        " compare)", "未拆分（账单有 GB·月用量；库存清单当月没有可比的持有量）"),
+    "not_split_no_bill_quantity": ("not split (the inventory has GiB-months; the bill rows carry no GB-month"
+                                   " quantity)", "未拆分（库存清单有 GiB·月持有量；账单行没有 GB·月用量）"),
     "not_billed": ("objects no bill row of the month names", "当月账单未包含的对象"),
     "unmatched_bill_rows": ("bill rows naming no inventory location", "账单行所指位置不在存储清单中"),
     "no_object_held": ("no object held there that month", "当月该位置无对象"),

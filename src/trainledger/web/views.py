@@ -19,11 +19,13 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
+from trainledger import fmt
 from trainledger.errors import NotFound
 from trainledger.imports import resolve, short_id
 from trainledger.ingest.schemas import KIND_TABLES
 from trainledger.lake import partition_key
 from trainledger.model.cost import CostLine
+from trainledger.model.money import valuation
 from trainledger.model.restricted import Restricted
 from trainledger.report import access
 
@@ -68,6 +70,16 @@ def _lines(wsp) -> list[tuple[str, CostLine]]:
     return list(zip(line_ids(lines), lines, strict=True))
 
 
+FIGS = ("low", "expected", "high")
+VALUED = {"queued", "estimate"}  # figures made by ``model.money.valuation``
+
+
+def _figure(value, basis: str, currency: str) -> str:
+    """JSON money text: exact (``fmt.plain``); a sum of valuations at their documented scale
+    (``28.5394725``, not ``28.53947250`` nor 28 artefact digits)."""
+    return fmt.plain(valuation(value, currency) if basis in VALUED else value)
+
+
 def batches(wsp) -> dict[str, Any]:
     out = []
     by_batch: dict[str, dict[tuple[str, str], list]] = {}
@@ -80,8 +92,8 @@ def batches(wsp) -> dict[str, Any]:
         acc[2] += ln.amount.high
         acc[3] += 1
     for b in wsp.ledger.list_batches():
-        totals = [{"basis": basis, "currency": cur, "low": str(v[0]), "expected": str(v[1]),
-                   "high": str(v[2]), "lines": v[3]}
+        totals = [{"basis": basis, "currency": cur, **{k: _figure(v[i], basis, cur) for i, k in enumerate(FIGS)},
+                   "lines": v[3]}
                   for (basis, cur), v in sorted(by_batch.get(b.id, {}).items())]
         out.append({"id": b.id, "name": b.name, "project": b.project, "team": b.team,
                     "href": f"/batches/{_q(b.id)}", "totals_by_basis": totals})
