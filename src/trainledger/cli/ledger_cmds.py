@@ -172,15 +172,34 @@ def _local_times(kind: str, options: dict) -> bool:
     return bool(table) and load_mapping(options, table).needs_tz
 
 
+def _as_of_time(text: str):
+    """``--as-of``: a tz-aware ISO 8601 time, or a usage error (exit 2) saying how to write one."""
+    from datetime import datetime
+
+    try:
+        when = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        when = None
+    if when is None or when.tzinfo is None:
+        raise click.BadParameter(f"{text!r} is not a time with an offset: write it as ISO 8601 with Z or +HH:MM,"
+                                 " e.g. 2026-11-10T14:00:00Z / 不是带时区偏移的时间：请写成 ISO 8601 并带 Z 或"
+                                 " +HH:MM，例如 2026-11-10T14:00:00Z", param_hint="--as-of")
+    return when
+
+
 @click.command("attribute")
 @click.option("--json", "as_json", is_flag=True, help="Print the conservation check per currency as JSON.")
+@click.option("--as-of", "as_of", default=None, metavar="TIMESTAMP",
+              help="Cut open jobs and capacities at this time (ISO 8601 with an offset, e.g."
+                   " 2026-11-10T14:00:00Z) / 在此时刻截断未结束的作业与容量（带时区偏移的 ISO 8601）")
 @click.pass_context
-def attribute(ctx: click.Context, as_json: bool) -> None:
+def attribute(ctx: click.Context, as_json: bool, as_of: str | None) -> None:
     """Recompute every cost line from the lake and check conservation. / 重新归属并做守恒校验。"""
     from trainledger.engine import storage_reconcile as sr
 
+    cut = _as_of_time(as_of) if as_of is not None else None
     with open_ws(ctx) as wsp:
-        result = wsp.attribute()
+        result = wsp.attribute(as_of_time=cut)
     storage = sr.view(result.storage_reconciliation)
     if as_json:  # each currency's record also carries its storage bills beside the estimate (docs/ledger.md)
         click.echo(json.dumps([rec | {"storage_reconciliation": sr.for_currency(storage, rec["currency"])}

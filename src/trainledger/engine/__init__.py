@@ -21,6 +21,7 @@ Data flow (``attribute``)::
     capacity.py     capacity_stage: owned / reserved clusters (nodes, or a pool of a cluster's GPUs)
                     at a rate card or amortised cost
     causes.py       failure causes on the failed attempt, retry chains, repeated causes
+    asof.py         where an open attempt is cut: --as-of, the export's time, or the latest fact
     tzcheck.py      whole-hour offsets between progress events and sacct windows
     allocation.py   declared policies spreading idle and shared cost (basis allocated: a view)
     focus_export.py the split as FOCUS 1.3 allocation rows (``trainledger export focus-allocation``)
@@ -47,6 +48,7 @@ from decimal import Decimal
 
 from trainledger.engine import capacity, conservation, storage_reconcile
 from trainledger.engine.allocation import allocate_views
+from trainledger.engine.asof import latest_fact_time
 from trainledger.engine.assets import external_stage, labor_stage, storage_stage
 from trainledger.engine.capacity import capacity_stage
 from trainledger.engine.causes import explain
@@ -122,10 +124,14 @@ def _rule_field_problems(facts: Facts, config: Config) -> list[Problem]:
     return out
 
 
-def attribute(facts: Facts, config: Config, price: PriceLookup, as_of: date) -> Attribution:
-    cutoff = min(datetime.now(UTC), datetime.combine(as_of + timedelta(days=1), time(0), UTC))
+def attribute(facts: Facts, config: Config, price: PriceLookup, as_of: date,
+              as_of_time: datetime | None = None) -> Attribution:
+    """``as_of_time`` (``attribute --as-of``, tz-aware) cuts open jobs and capacities there; without it
+    open jobs end at a time the data says (engine/asof.py) and capacities at the end of ``as_of``."""
+    cutoff = as_of_time or datetime.combine(as_of + timedelta(days=1), time(0), UTC)
     ctx = Context(config=config, matcher=matcher(config.rules, (b.id for b in config.batches)),
-                  price=price, as_of=as_of, cutoff=cutoff)
+                  price=price, as_of=as_of, cutoff=cutoff, as_of_time=as_of_time,
+                  facts_time=latest_fact_time(facts))
     runs, problems = derive_runs(facts, ctx)
     problems.extend(_rule_field_problems(facts, config))
     ctx = replace(ctx, runs=runs)

@@ -13,7 +13,7 @@ from datetime import timedelta
 from decimal import Decimal
 
 from trainledger.analysis.stragglers import barrier_shares
-from trainledger.engine import tzcheck
+from trainledger.engine import asof, tzcheck
 from trainledger.engine.causes import VERSION_TAGS, RunFacts
 from trainledger.engine.context import Context, Facts, Problem, RunInfo
 from trainledger.engine.rules import tags_of
@@ -124,10 +124,12 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
         after_preemption = prev is not None and str(prev.get("state", "")).upper() == "PREEMPTED"
         start, end = j.get("start"), j.get("end")
         if start is not None and end is None:
-            end = max(ctx.cutoff, start)
-            problems.append(Problem("open_job", f"job {job_id} ({j.get('state')}) has not ended: classified up to"
-                                    f" {end.isoformat()}; attribute again when it has",
-                                    {"job_id": job_id, "state": str(j.get("state")), "until": end.isoformat()}))
+            end, source = asof.open_end(j, ctx.facts_time, ctx.as_of_time)
+            problems.append(Problem("open_job", f"job {job_id} ({j.get('state')}) has not ended: the run is open,"
+                                    f" classified up to {end.isoformat()} ({asof.WHY[source][0]}); attribute again"
+                                    " when it has, or cut elsewhere with attribute --as-of TIMESTAMP",
+                                    {"job_id": job_id, "state": str(j.get("state")), "until": end.isoformat(),
+                                     "source": source, "why": asof.WHY[source][0]}))
         run_events = _events_for(events, str(j["job_id"]), str(tags.get("run") or ""), start, end, problems)
         own = events.get(str(j["job_id"]), ())
         if own and start is not None and end is not None:
