@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import fields
+from decimal import Decimal
 from pathlib import Path
 
 import click
@@ -58,11 +59,13 @@ def run_demo(directory: Path, seed: int, echo=click.echo, *, db_url: str = "",
                  f" {a['attributed']} + unattributed {a['unattributed']}; difference {a['difference']}")
         for rec in result.conservation_capacity:
             a = {k: fmt.amount(rec[k], rec["currency"], exact=True)
-                 for k in ("total", "attributed", "unheld", "difference")}
+                 for k in ("total", "attributed", "unheld", "job_without_batch", "difference")}
             echo(f"  capacity {rec['capacity']} ({rec['basis']},"
                  f" {rec['price_per_gpu_hour']} {rec['currency']}/GPU-hour):"
-                 f" {a['total']} = attributed {a['attributed']} + unheld {a['unheld']};"
-                 f" difference {a['difference']}")
+                 f" {a['total']} = attributed {a['attributed']} + unheld {a['unheld']}"
+                 + (f" + held by jobs without a batch {a['job_without_batch']}"
+                    if Decimal(rec.get("job_without_batch", "0")) else "")
+                 + f"; difference {a['difference']}")
     return reports
 
 

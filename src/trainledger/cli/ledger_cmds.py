@@ -203,8 +203,8 @@ def attribute(ctx: click.Context, as_json: bool, as_of: str | None) -> None:
     storage = sr.view(result.storage_reconciliation)
     if as_json:  # each currency's record also carries its storage bills beside the estimate (docs/ledger.md)
         click.echo(json.dumps([rec | {"storage_reconciliation": sr.for_currency(storage, rec["currency"])}
-                               for rec in result.conservation]))
-        return
+                               for rec in result.conservation] + list(result.conservation_capacity)))
+        return  # an owned / reserved capacity's record after the currencies' (its key "capacity")
     click.echo(f"{len(result.lines):,} cost lines from {len(result.runs):,} runs")
     for rec in result.conservation:
         a = _amounts(rec)
@@ -214,6 +214,12 @@ def attribute(ctx: click.Context, as_json: bool, as_of: str | None) -> None:
         a = _amounts(rec)
         click.echo(f"  {rec['currency']} amortized (EffectiveCost): {a['billed_total']} = attributed"
                    f" {a['attributed']} + unattributed {a['unattributed']} (difference {a['difference']})")
+    for rec in result.conservation_capacity:
+        a = {k: fmt.amount(rec[k], rec["currency"], exact=True)
+             for k in ("total", "attributed", "unheld", "job_without_batch", "difference")}
+        click.echo(f"  capacity {rec['capacity']} {rec['currency']}: {a['total']} = attributed {a['attributed']}"
+                   f" + unheld {a['unheld']} + held by jobs without a batch {a['job_without_batch']}"
+                   f" (difference {a['difference']})")
     from trainledger.report.storage_section import summary_lines
 
     for line in summary_lines(storage, (ctx.obj or {}).get("lang") or "en"):  # two bases side by side
@@ -262,7 +268,8 @@ def unattributed_by_reason(lines) -> list[tuple[tuple[str, str, str], Decimal]]:
     """Cash in the unattributed bucket grouped by basis, reason and currency, largest first."""
     acc: dict[tuple[str, str, str], Decimal] = defaultdict(Decimal)
     for ln in lines:
-        if ln.batch_id is None and (ln.basis in CASH_BASES or ln.basis == "amortized"):
+        if ln.batch_id is None and (ln.basis in CASH_BASES or ln.basis == "amortized"
+                                    or ln.provenance.source_kind == "config"):  # a capacity's rate card too
             acc[(str(ln.basis), ln.reason, ln.currency)] += ln.amount.expected
     return sorted(acc.items(), key=lambda kv: -abs(kv[1]))
 
