@@ -103,7 +103,7 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
     waiting = barrier_shares(facts.worker_steps) if facts.worker_steps else {}
     out: dict[str, RunInfo] = {}
     used: dict[str, str] = {}
-    samples: list[tzcheck.Sample] = []
+    samples: dict[tuple[str, str], tzcheck.Sample] = {}  # per import and job id
     for j in jobs:
         job_id = _job_key(j, out)
         tags = tags_of(j)
@@ -132,8 +132,11 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
                                      "source": source, "why": asof.WHY[source][0]}))
         run_events = _events_for(events, str(j["job_id"]), str(tags.get("run") or ""), start, end, problems)
         own = events.get(str(j["job_id"]), ())
-        if own and start is not None and end is not None:
-            samples.append(tzcheck.Sample(j["source_sha256"], start, end, tuple(e["ts"] for e in own)))
+        if own and start is not None and end is not None:  # a requeued job's allocations: one span
+            key = (j["source_sha256"], str(j["job_id"]))
+            prev = samples.get(key)
+            samples[key] = tzcheck.Sample(j["source_sha256"], min(start, prev.start) if prev else start,
+                                          max(end, prev.end) if prev else end, tuple(e["ts"] for e in own))
         share = next((waiting[k] for k in (str(j["job_id"]), job_id, str(tags.get("run") or ""))
                       if k in waiting), None)
         segments = classify(start, end, str(j.get("state", "")), run_events,
@@ -164,7 +167,7 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
         if batch_id is None:
             problems.append(Problem("job_without_batch", f"job {job_id} matched no slurm rule; its compute"
                                     " stays in the unattributed bucket", {"job_id": job_id}))
-    problems.extend(tzcheck.problems(samples, facts.imports))
+    problems.extend(tzcheck.problems(samples.values(), facts.imports))
     return _link_retries(out), problems
 
 
