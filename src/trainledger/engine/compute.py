@@ -246,7 +246,9 @@ def node_split(row, node, idx, slots, problems, *, basis=Basis.BILLED, idle_basi
 
 
 def queued_stage(facts: Facts, ctx: Context) -> StageOutput:
-    """Queued GPU-hours per run: cycle time and opportunity, valued but never cash."""
+    """Queued GPU-hours per run: cycle time and opportunity, valued but never cash. Queueing is Start −
+    Eligible, Start − Submit where Eligible is absent (``RunInfo.eligible``; ``trainledger jobs`` counts
+    the same, analysis/jobs.py QUEUE_DEFINITION)."""
     item = ctx.config.get("cluster.gpu_item")
     lines, assumptions, problems = [], [], []
     price = price_of(ctx, item, ctx.as_of, "gpu_hour", problems) if item else None
