@@ -104,6 +104,7 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
     out: dict[str, RunInfo] = {}
     used: dict[str, str] = {}
     samples: dict[tuple[str, str], tzcheck.Sample] = {}  # per import and job id
+    facts_time = ctx.facts_time or asof.latest_fact_time(facts)  # where an open job without Elapsed ends
     for j in jobs:
         job_id = _job_key(j, out)
         tags = tags_of(j)
@@ -124,7 +125,7 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
         after_preemption = prev is not None and str(prev.get("state", "")).upper() == "PREEMPTED"
         start, end = j.get("start"), j.get("end")
         if start is not None and end is None:
-            end, source = asof.open_end(j, ctx.facts_time, ctx.as_of_time)
+            end, source = asof.open_end(j, facts_time, ctx.as_of_time)
             problems.append(Problem("open_job", f"job {job_id} ({j.get('state')}) has not ended: the run is open,"
                                     f" classified up to {end.isoformat()} ({asof.WHY[source][0]}); attribute again"
                                     " when it has, or cut elsewhere with attribute --as-of TIMESTAMP",
