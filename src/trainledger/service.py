@@ -11,7 +11,7 @@ from __future__ import annotations
 import getpass
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -221,16 +221,20 @@ class Workspace:
                          "files": ", ".join(str(r["quarantine_file"]) for r in recs)})
                 for kind, recs in sorted(per_kind.items())]
 
-    def attribute(self, *, as_of: date | None = None, engine: str | None = None) -> Attribution:
-        """``engine`` (python | duckdb | spark) overrides the workspace's ``engine.backend``."""
+    def attribute(self, *, as_of: date | None = None, engine: str | None = None,
+                  as_of_time: datetime | None = None) -> Attribution:
+        """``engine`` (python | duckdb | spark) overrides the workspace's ``engine.backend``;
+        ``as_of_time`` (tz-aware, ``attribute --as-of``) cuts open jobs and capacities there."""
         from trainledger.engine import Facts, attribute
 
-        as_of = as_of or ws.today()
+        as_of = as_of or (as_of_time.astimezone(UTC).date() if as_of_time else ws.today())
         self.sync_config()
-        result = attribute(Facts.from_lake(self.lake), self.config, self.price_lookup(), as_of,
+        result = attribute(Facts.from_lake(self.lake), self.config, self.price_lookup(), as_of, as_of_time,
                            engine=engine or self.config.get("engine.backend"))
         result = replace(result, problems=result.problems + tuple(self.quarantine_problems()))
         summary = result.summary() | {"as_of": as_of.isoformat()}
+        if as_of_time is not None:
+            summary["as_of_time"] = as_of_time.isoformat()
         self.ledger.replace_cost_lines(result.lines, summary=summary,
                                        runs=[info.run for info in result.runs.values() if info.batch_id])
         self.ledger.audit(_actor(), "attribute", "workspace", {"lines": len(result.lines),

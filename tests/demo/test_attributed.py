@@ -148,7 +148,9 @@ def test_an_owned_cluster_gets_compute_cost_per_state(owned):
     assert set(caps) == {"h800-own", "h800-reserved"}
     for r in caps.values():
         assert Decimal(r["difference"]) == 0
-        assert Decimal(r["attributed"]) + Decimal(r["unheld"]) == Decimal(r["total"])
+        assert Decimal(r["attributed"]) + Decimal(r["unheld"]) + Decimal(r["job_without_batch"]) == Decimal(r["total"])
+        assert Decimal(r["job_without_batch"]) > 0  # the demo's jobs without a batch hold GPUs: not idle
+        assert sum(Decimal(x["amount"]) for x in r["unattributed_by_reason"]) == Decimal(r["unattributed"])
     # 2 nodes × 8 GPUs × 504 h of the period at the capacity's price per GPU-hour
     assert Decimal(caps["h800-own"]["total"]) == Decimal("11.8758") * 2 * 8 * 504
     assert Decimal(caps["h800-reserved"]["total"]) == Decimal("30.00") * 2 * 8 * 504

@@ -75,9 +75,29 @@ def test_a_rate_card_prices_an_owned_node_per_state(tmp_path):
     assert sum(ln.amount.expected for ln in unheld) == Decimal("125.00")
     (rec,) = result.conservation_capacity
     assert rec == {"capacity": "own-a", "basis": "rate_card", "currency": "CNY", "price_per_gpu_hour": "12.50",
-                   "total": "200.00", "attributed": "75.00", "unheld": "125.00", "difference": "0.00"}
+                   "total": "200.00", "attributed": "75.00", "unheld": "125.00", "job_without_batch": "0.00",
+                   "unattributed": "125.00",
+                   "unattributed_by_reason": [{"reason": "capacity_unheld", "detail": "node n1", "amount": "125.00"}],
+                   "difference": "0.00"}
     assert result.conservation == []  # no cloud bill: nothing in the cash view
     assert not [p for p in result.problems if p.kind in ("conservation", "no_node_on_bill")]
+
+
+def test_capacity_held_by_a_job_without_a_batch_is_not_unheld(tmp_path):
+    # Job 100 (batch b1) holds 4 GPUs 0-90 min = 6 GPU-h = 75.00; job 200 (no batch: wckey nobody) holds
+    # 2 GPUs 0-60 min = 2 GPU-h = 25.00 — held, not idle; the other 8 GPU-h (100.00) no job held.
+    cfg = _config(tmp_path, RATE_CARD)
+    facts = Facts(jobs=(job("100", start=at(0), end=at(90), gpus=4, row=1),
+                        job("200", start=at(0), end=at(60), gpus=2, wckey="", row=2)))
+    result = attribute(facts, cfg, price_lookup, T0.date())
+    (rec,) = result.conservation_capacity
+    assert (rec["attributed"], rec["unheld"], rec["job_without_batch"], rec["unattributed"]) == (
+        "75.00", "100.00", "25.00", "125.00")
+    assert rec["unattributed_by_reason"] == [
+        {"reason": "capacity_unheld", "detail": "node n1", "amount": "100.00"},
+        {"reason": "job_without_batch", "detail": "job 200", "amount": "25.00"}]
+    assert rec["difference"] == "0.00"
+    assert any(p.kind == "job_without_batch" and p.detail["job_id"] == "200" for p in result.problems)
 
 
 def test_amortized_hardware_cost_per_gpu_hour_by_hand(tmp_path):

@@ -8,8 +8,10 @@ later import); a row without a Start stands for the job only when no row of it s
 
 - ``never_started``: jobs none of whose attempts started; their waiting (Submit to End, the time
   they were given up) is in ``never_started_wait_seconds``.
-- ``queue_seconds``: Start − Submit over the started attempts that have a Submit (the traces'
-  definition of queueing; the engine's queued cost counts from Eligible).
+- ``queue_seconds``: Start − Eligible over the started attempts, Start − Submit where Eligible is
+  absent (one definition with the engine's queued cost, docs/concepts.md: queueing is waiting while
+  eligible — a job held for its dependency is not queued). ``queue_from`` says how many attempts
+  counted from each (``as_json``: ``queue_definition`` and ``queue_from``).
 - ``gpu_hours``: Σ GPU-equivalents × (End − Start) over started attempts with an End, where a
   row's GPU-equivalents are its ``gpu_share`` (fractional GPUs pro rata) or else its ``gpus``;
   ``by_final_state`` groups each attempt under its job's last state. ``whole_gpu_hours`` counts
@@ -33,7 +35,8 @@ from trainledger.analysis.hours import hours, split_hours
 if TYPE_CHECKING:
     from trainledger.lake import Lake
 
-COLUMNS = ("cluster", "job_id", "is_step", "submit", "start", "end", "state", "gpus", "gpu_share")
+COLUMNS = ("cluster", "job_id", "is_step", "submit", "eligible", "start", "end", "state", "gpus", "gpu_share")
+QUEUE_DEFINITION = "start_minus_eligible_else_submit"  # the engine's queued stage counts the same (compute.py)
 NONE = np.iinfo(np.int64).min  # a null time
 
 
@@ -68,6 +71,7 @@ class JobSummary:
     gpu_hours: Decimal
     gpu_hours_by_final_state: tuple[tuple[str, Decimal], ...]
     whole_gpu_hours: Decimal
+    queue_from: tuple[tuple[str, int], ...] = (("eligible", 0), ("submit", 0))  # attempts counted from each
 
     def as_json(self) -> dict[str, Any]:
         q = self.queue_seconds.as_json()
@@ -77,6 +81,8 @@ class JobSummary:
             "never_started": self.never_started,
             "open_attempts": self.open_attempts,
             "queue_seconds": q,
+            "queue_definition": QUEUE_DEFINITION,
+            "queue_from": dict(self.queue_from),
             "never_started_wait_seconds": self.never_started_wait_seconds.as_json(),
             "gpu_hours": {
                 "total": str(self.gpu_hours),
@@ -95,6 +101,8 @@ def _read(lake: Lake) -> pa.Table:
         t = f.read(columns=have)
         if "gpu_share" not in have:  # written before the column existed: whole GPUs
             t = t.append_column("gpu_share", pa.nulls(t.num_rows, pa.string()))
+        if "eligible" not in have:  # a scheduler that records no Eligible: the queue counts from Submit
+            t = t.append_column("eligible", pa.nulls(t.num_rows, pa.timestamp("us", tz="UTC")))
         parts.append(t.select(list(COLUMNS)).replace_schema_metadata(None))
     if not parts:
         return pa.table({c: pa.array([], pa.string()) for c in COLUMNS})
@@ -132,6 +140,7 @@ def job_summary(lake: Lake) -> JobSummary:
     key = pc.binary_join_element_wise(pc.fill_null(t["cluster"], ""), t["job_id"], "\x1f")
     job = pc.dictionary_encode(key).combine_chunks().indices.to_numpy()  # job number per row
     submit, start, end = _micros(t["submit"]), _micros(t["start"]), _micros(t["end"])
+    eligible = _micros(t["eligible"])
     pos = np.arange(n)
     has_end = end != NONE
     # the winning row of each (job, start): sort so it comes last in its group
@@ -145,7 +154,7 @@ def job_summary(lake: Lake) -> JobSummary:
     jobs_with_start[job[kept][started]] = True
     keep = started | ~jobs_with_start[job[kept]]  # an unstarted row stands alone or not at all
     kept = np.sort(kept[keep])  # back to import order
-    kjob, ks, ke, ksub = job[kept], start[kept], end[kept], submit[kept]
+    kjob, ks, ke, ksub, kel = job[kept], start[kept], end[kept], submit[kept], eligible[kept]
     started = ks != NONE
     n_jobs = int(len(np.unique(kjob)))
 
@@ -159,8 +168,10 @@ def job_summary(lake: Lake) -> JobSummary:
     final_of_job = np.zeros(job.max() + 1, dtype=np.int64)
     final_of_job[fj[is_last]] = state_no[kept[final_order[is_last]]]
 
-    queued = started & (ksub != NONE)
-    queue = (ks[queued] - ksub[queued]) / 1e6
+    since = np.where(kel != NONE, kel, ksub)  # Eligible, else Submit: the engine's definition
+    queued = started & (since != NONE)
+    queue = (ks[queued] - since[queued]) / 1e6
+    from_eligible = int((queued & (kel != NONE)).sum())
     never = ~started
     waited = never & (ksub != NONE) & (ke != NONE)
     wait = (ke[waited] - ksub[waited]) / 1e6
@@ -190,4 +201,5 @@ def job_summary(lake: Lake) -> JobSummary:
         gpu_hours=total,
         gpu_hours_by_final_state=tuple(split.items()),
         whole_gpu_hours=hours(Decimal(whole_us) / 1_000_000),
+        queue_from=(("eligible", from_eligible), ("submit", int(queued.sum()) - from_eligible)),
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import fields
+from decimal import Decimal
 from pathlib import Path
 
 import click
@@ -58,10 +59,12 @@ def run_demo(directory: Path, seed: int, echo=click.echo, *, db_url: str = "",
                    attributed=a["attributed"], unattributed=a["unattributed"], difference=a["difference"]))
         for rec in result.conservation_capacity:
             a = {k: fmt.amount(rec[k], rec["currency"], exact=True)
-                 for k in ("total", "attributed", "unheld", "difference")}
+                 for k in ("total", "attributed", "unheld", "job_without_batch", "difference")}
+            jwb = (t("cli.demo.capacity_jwb", amount=a["job_without_batch"])
+                   if Decimal(rec.get("job_without_batch", "0")) else "")
             echo(t("cli.demo.capacity", capacity=rec["capacity"], basis=_label(rec["basis"]),
                    price=rec["price_per_gpu_hour"], currency=rec["currency"], total=a["total"],
-                   attributed=a["attributed"], unheld=a["unheld"], difference=a["difference"]))
+                   attributed=a["attributed"], unheld=a["unheld"], jwb=jwb, difference=a["difference"]))
     return reports
 
 

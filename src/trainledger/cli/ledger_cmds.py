@@ -180,22 +180,41 @@ def _local_times(kind: str, options: dict) -> bool:
     return bool(table) and load_mapping(options, table).needs_tz
 
 
+def _as_of_time(text: str):
+    """``--as-of``: a tz-aware ISO 8601 time, or a usage error (exit 2) saying how to write one."""
+    from datetime import datetime
+
+    try:
+        when = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        when = None
+    if when is None or when.tzinfo is None:
+        raise click.BadParameter(f"{text!r} is not a time with an offset: write it as ISO 8601 with Z or +HH:MM,"
+                                 " e.g. 2026-11-10T14:00:00Z / 不是带时区偏移的时间：请写成 ISO 8601 并带 Z 或"
+                                 " +HH:MM，例如 2026-11-10T14:00:00Z", param_hint="--as-of")
+    return when
+
+
 @click.command("attribute")
 @click.option("--json", "as_json", is_flag=True, help="Print the conservation check per currency as JSON.")
 @click.option("--engine", type=click.Choice(["python", "duckdb", "spark"]), default=None,
               help="Where the bill stage runs (default: the workspace's engine.backend); same figures on each.")
+@click.option("--as-of", "as_of", default=None, metavar="TIMESTAMP",
+              help="Cut open jobs and capacities at this time (ISO 8601 with an offset, e.g."
+                   " 2026-11-10T14:00:00Z)")
 @click.pass_context
-def attribute(ctx: click.Context, as_json: bool, engine: str | None) -> None:
+def attribute(ctx: click.Context, as_json: bool, engine: str | None, as_of: str | None) -> None:
     """Recompute every cost line from the lake and check conservation. / 重新归属并做守恒校验。"""
     from trainledger.engine import storage_reconcile as sr
 
+    cut = _as_of_time(as_of) if as_of is not None else None
     with open_ws(ctx) as wsp:
-        result = wsp.attribute(engine=engine)
+        result = wsp.attribute(engine=engine, as_of_time=cut)
     storage = sr.view(result.storage_reconciliation)
     if as_json:  # each currency's record also carries its storage bills beside the estimate (docs/ledger.md)
         click.echo(json.dumps([rec | {"storage_reconciliation": sr.for_currency(storage, rec["currency"])}
-                               for rec in result.conservation]))
-        return
+                               for rec in result.conservation] + list(result.conservation_capacity)))
+        return  # an owned / reserved capacity's record after the currencies' (its key "capacity")
     from trainledger.model.vocab import label
 
     language = lang(ctx)  # --lang, TRAINLEDGER_LANG, the workspace's, the locale (trainledger/i18n/choose.py)
@@ -208,6 +227,12 @@ def attribute(ctx: click.Context, as_json: bool, engine: str | None) -> None:
         a = _amounts(rec)
         click.echo(t("cli.attribute.amortized", ctx, currency=rec["currency"], billed=a["billed_total"],
                      attributed=a["attributed"], unattributed=a["unattributed"], difference=a["difference"]))
+    for rec in result.conservation_capacity:
+        a = {k: fmt.amount(rec[k], rec["currency"], exact=True)
+             for k in ("total", "attributed", "unheld", "job_without_batch", "difference")}
+        click.echo(t("cli.attribute.capacity", ctx, capacity=rec["capacity"], currency=rec["currency"],
+                     total=a["total"], attributed=a["attributed"], unheld=a["unheld"],
+                     jwb=a["job_without_batch"], difference=a["difference"]))
     from trainledger.report.storage_section import summary_lines
 
     for line in summary_lines(storage, language):  # two bases side by side
@@ -255,7 +280,8 @@ def unattributed_by_reason(lines) -> list[tuple[tuple[str, str, str], Decimal]]:
     """Cash in the unattributed bucket grouped by basis, reason and currency, largest first."""
     acc: dict[tuple[str, str, str], Decimal] = defaultdict(Decimal)
     for ln in lines:
-        if ln.batch_id is None and (ln.basis in CASH_BASES or ln.basis == "amortized"):
+        if ln.batch_id is None and (ln.basis in CASH_BASES or ln.basis == "amortized"
+                                    or ln.provenance.source_kind == "config"):  # a capacity's rate card too
             acc[(str(ln.basis), ln.reason, ln.currency)] += ln.amount.expected
     return sorted(acc.items(), key=lambda kv: -abs(kv[1]))
 

@@ -11,7 +11,7 @@ from trainledger import workspace as ws
 TEXT = {
     "en": {
         "jobs": "jobs", "attempts": "attempts", "never_started": "never started",
-        "open": "started, not ended", "queue": "queue (start − submit) over {n} started attempts",
+        "open": "started, not ended", "queue": "queue (start − eligible, else − submit) over {n} started attempts",
         "wait": "never started: waited {n} times", "gpu_hours": "GPU-hours (fractional GPUs pro rata)",
         "whole": "if every GPU touched counted whole", "by_state": "by final state",
         "occ": "occupancy", "samples": "samples", "hours": "hours covered", "idle": "idle {u}-hours",
@@ -23,7 +23,7 @@ TEXT = {
     },
     "zh-CN": {
         "jobs": "作业数", "attempts": "尝试数", "never_started": "从未启动",
-        "open": "已启动未结束", "queue": "排队时长（启动 − 提交），{n} 次已启动尝试",
+        "open": "已启动未结束", "queue": "排队时长（启动 − 可调度时刻，无则 − 提交），{n} 次已启动尝试",
         "wait": "从未启动：{n} 次等待", "gpu_hours": "GPU 小时（分数 GPU 按比例）",
         "whole": "若按整卡计", "by_state": "按最终状态",
         "occ": "占用序列", "samples": "采样点", "hours": "覆盖小时", "idle": "空闲{u}小时",

@@ -21,6 +21,7 @@ Data flow (``attribute``)::
     capacity.py     capacity_stage: owned / reserved clusters (nodes, or a pool of a cluster's GPUs)
                     at a rate card or amortised cost
     causes.py       failure causes on the failed attempt, retry chains, repeated causes
+    asof.py         where an open attempt is cut: --as-of, the export's time, or the latest fact
     tzcheck.py      whole-hour offsets between progress events and sacct windows
     restated.py     bill rows of a later import restating an earlier import's (counted twice?)
     allocation.py   declared policies spreading idle and shared cost (basis allocated: a view)
@@ -49,6 +50,7 @@ from decimal import Decimal
 
 from trainledger.engine import capacity, conservation, restated, storage_reconcile
 from trainledger.engine.allocation import allocate_views
+from trainledger.engine.asof import latest_fact_time
 from trainledger.engine.assets import external_stage, labor_stage, storage_stage
 from trainledger.engine.capacity import capacity_stage
 from trainledger.engine.causes import explain
@@ -124,18 +126,21 @@ def _rule_field_problems(facts: Facts, config: Config) -> list[Problem]:
     return out
 
 
-def attribute(facts: Facts, config: Config, price: PriceLookup, as_of: date, *,
-              engine: str = "python") -> Attribution:
-    """``engine``: where the bill stage's split runs (python | duckdb | spark, ``frame/stage.py``);
+def attribute(facts: Facts, config: Config, price: PriceLookup, as_of: date,
+              as_of_time: datetime | None = None, *, engine: str = "python") -> Attribution:
+    """``as_of_time`` (``attribute --as-of``, tz-aware) cuts open jobs and capacities there; without it
+    open jobs end at a time the data says (engine/asof.py) and capacities at the end of ``as_of``.
+    ``engine``: where the bill stage's split runs (python | duckdb | spark, ``frame/stage.py``);
     every engine gives the same lines, problems and figures."""
     stages = STAGES
     if engine != "python":
         from trainledger.engine.frame.stage import bill_stage_on
 
         stages = tuple(bill_stage_on(engine) if s is bill_stage else s for s in STAGES)
-    cutoff = min(datetime.now(UTC), datetime.combine(as_of + timedelta(days=1), time(0), UTC))
+    cutoff = as_of_time or datetime.combine(as_of + timedelta(days=1), time(0), UTC)
     ctx = Context(config=config, matcher=matcher(config.rules, (b.id for b in config.batches)),
-                  price=price, as_of=as_of, cutoff=cutoff)
+                  price=price, as_of=as_of, cutoff=cutoff, as_of_time=as_of_time,
+                  facts_time=latest_fact_time(facts))
     runs, problems = derive_runs(facts, ctx)
     problems.extend(_rule_field_problems(facts, config))
     problems.extend(restated.problems(facts.bill_lines, facts.imports))  # counted twice?

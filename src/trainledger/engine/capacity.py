@@ -20,8 +20,10 @@ GPU-equivalents (a pod with 0.46 of a GPU weighs 0.46). A pool takes a rate or a
 The capacity's cost for its period (``from`` → ``until``, clipped to the attribution's cutoff) is
 ``price per GPU-hour × gpus_per_node × nodes × hours``, exact. It is split per node and day like a
 bill row (``compute.node_split``): by GPU-seconds to the runs that held the node, each in its
-compute state, and the rest to the unattributed bucket as ``capacity_unheld``. Conservation is
-checked per capacity: attributed + unheld = the capacity's total, exactly.
+compute state (a run without a batch to the unattributed bucket as ``job_without_batch``: held, not
+idle), and the rest to the unattributed bucket as ``capacity_unheld``. Conservation is checked per
+capacity: attributed + unheld + job_without_batch = the capacity's total, exactly; the record's
+``unattributed_by_reason`` breaks the unattributed part down as the bill's records do.
 
 Rounding rule: an amortised price per GPU-hour is rounded half-even to ``PRICE_QUANTUM``
 (0.0001 of the currency) once, and that rounded price is the one every figure uses (stated in the
@@ -40,6 +42,7 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
 from trainledger.engine.compute import HOUR, _index, node_split
+from trainledger.engine.conservation import by_reason, reason_of
 from trainledger.engine.context import Context, Facts, Problem, StageOutput, price_of
 from trainledger.errors import ConfigError
 from trainledger.model import Assumption, Basis, CostLine, Evidence, to_decimal
@@ -47,6 +50,7 @@ from trainledger.model.money import check_currency, minor_quantum
 from trainledger.workspace import ENTRY_KEYS
 
 PRICE_QUANTUM = Decimal("0.0001")
+JOB_WITHOUT_BATCH = "job_without_batch"  # capacity held by a job no rule gave a batch: unattributed, not unheld
 POOL = "pool:"  # the pseudo-node of a pool capacity
 HOURS_PER_YEAR, HOURS_PER_MONTH = Decimal(8760), Decimal(730)
 KEYS = set(ENTRY_KEYS["capacity"])  # declared once, in workspace.py
@@ -272,23 +276,34 @@ def check(facts: Facts, ctx: Context, lines) -> tuple[list[dict], list[Problem]]
         sha_of[cap.sha256] = cap.id
         for _node, amount, _row, _price, _ev in priced_rows(cap, ctx, []):
             by_cap[cap.id]["total"] += amount
+    unattributed: dict[str, list] = defaultdict(list)
     for ln in lines:
         cap_id = sha_of.get(ln.provenance.source_sha256) if ln.provenance.source_kind == "config" else None
         if cap_id is None:
             continue
-        by_cap[cap_id]["attributed" if ln.batch_id else "unheld"] += ln.amount.expected
+        if ln.batch_id:
+            by_cap[cap_id]["attributed"] += ln.amount.expected
+            continue
+        unattributed[cap_id].append(ln)  # GPU time no job held, or held by a job without a batch
+        held = reason_of(ln)[0] == JOB_WITHOUT_BATCH
+        by_cap[cap_id][JOB_WITHOUT_BATCH if held else "unheld"] += ln.amount.expected
     for cap in capacities(ctx):
         a = by_cap[cap.id]
         z = Decimal(0).quantize(minor_quantum(cap.currency))
-        diff = a["total"] - a["attributed"] - a["unheld"]
+        diff = a["total"] - a["attributed"] - a["unheld"] - a[JOB_WITHOUT_BATCH]
         rec = {"capacity": cap.id, "basis": str(cap.basis), "currency": cap.currency,
                "price_per_gpu_hour": cap.price_item or str(cap.price_per_gpu_hour), "total": str(a["total"] + z),
-               "attributed": str(a["attributed"] + z), "unheld": str(a["unheld"] + z), "difference": str(diff + z)}
+               "attributed": str(a["attributed"] + z), "unheld": str(a["unheld"] + z),
+               JOB_WITHOUT_BATCH: str(a[JOB_WITHOUT_BATCH] + z),
+               "unattributed": str(a["unheld"] + a[JOB_WITHOUT_BATCH] + z),
+               "unattributed_by_reason": by_reason(unattributed[cap.id], cap.currency, z),
+               "difference": str(diff + z)}
         records.append(rec)
         if diff != 0:
             side = "too little" if diff > 0 else "too much"
+            carried = a["attributed"] + a["unheld"] + a[JOB_WITHOUT_BATCH]
             problems.append(Problem("conservation", f"capacity {cap.id}: cost {rec['total']} but lines carry"
-                                    f" {a['attributed'] + a['unheld']} ({side} attributed by {abs(diff)})",
+                                    f" {carried} ({side} attributed by {abs(diff)})",
                                     {**rec, "subject": f"capacity {cap.id}", "side": side, "gap": str(abs(diff)),
-                                     "carried": str(a["attributed"] + a["unheld"])}))
+                                     "carried": str(carried)}))
     return records, problems

@@ -265,7 +265,9 @@ def _two_level(amount: Decimal, keys: list[tuple[str, str]], weights: list[Decim
 
 
 def queued_stage(facts: Facts, ctx: Context) -> StageOutput:
-    """Queued GPU-hours per run: cycle time and opportunity, valued but never cash."""
+    """Queued GPU-hours per run: cycle time and opportunity, valued but never cash. Queueing is Start −
+    Eligible, Start − Submit where Eligible is absent (``RunInfo.eligible``; ``trainledger jobs`` counts
+    the same, analysis/jobs.py QUEUE_DEFINITION)."""
     item = ctx.config.get("cluster.gpu_item")
     lines, assumptions, problems = [], [], []
     price = price_of(ctx, item, ctx.as_of, "gpu_hour", problems) if item else None

@@ -70,7 +70,9 @@ class Context:
     price: PriceLookup
     as_of: date
     runs: Mapping[str, RunInfo] = field(default_factory=dict)  # by job id
-    cutoff: datetime | None = None  # open jobs are classified up to here (end of as_of, or now)
+    cutoff: datetime | None = None  # capacities are costed up to here (end of as_of, or --as-of)
+    as_of_time: datetime | None = None  # ``attribute --as-of``: open jobs end here (engine/asof.py)
+    facts_time: datetime | None = None  # the latest time any imported fact shows (engine/asof.py)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from datetime import timedelta
 from decimal import Decimal
 
 from trainledger.analysis.stragglers import barrier_shares
-from trainledger.engine import tzcheck
+from trainledger.engine import asof, tzcheck
 from trainledger.engine.causes import VERSION_TAGS, RunFacts
 from trainledger.engine.context import Context, Facts, Problem, RunInfo
 from trainledger.engine.rules import tags_of
@@ -103,7 +103,8 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
     waiting = barrier_shares(facts.worker_steps) if facts.worker_steps else {}
     out: dict[str, RunInfo] = {}
     used: dict[str, str] = {}
-    samples: list[tzcheck.Sample] = []
+    samples: dict[tuple[str, str], tzcheck.Sample] = {}  # per import and job id
+    facts_time = ctx.facts_time or asof.latest_fact_time(facts)  # where an open job without Elapsed ends
     for j in jobs:
         job_id = _job_key(j, out)
         tags = tags_of(j)
@@ -124,14 +125,19 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
         after_preemption = prev is not None and str(prev.get("state", "")).upper() == "PREEMPTED"
         start, end = j.get("start"), j.get("end")
         if start is not None and end is None:
-            end = max(ctx.cutoff, start)
-            problems.append(Problem("open_job", f"job {job_id} ({j.get('state')}) has not ended: classified up to"
-                                    f" {end.isoformat()}; attribute again when it has",
-                                    {"job_id": job_id, "state": str(j.get("state")), "until": end.isoformat()}))
+            end, source = asof.open_end(j, facts_time, ctx.as_of_time)
+            problems.append(Problem("open_job", f"job {job_id} ({j.get('state')}) has not ended: the run is open,"
+                                    f" classified up to {end.isoformat()} ({asof.WHY[source][0]}); attribute again"
+                                    " when it has, or cut elsewhere with attribute --as-of TIMESTAMP",
+                                    {"job_id": job_id, "state": str(j.get("state")), "until": end.isoformat(),
+                                     "source": source, "why": asof.WHY[source][0]}))
         run_events = _events_for(events, str(j["job_id"]), str(tags.get("run") or ""), start, end, problems)
         own = events.get(str(j["job_id"]), ())
-        if own and start is not None and end is not None:
-            samples.append(tzcheck.Sample(j["source_sha256"], start, end, tuple(e["ts"] for e in own)))
+        if own and start is not None and end is not None:  # a requeued job's allocations: one span
+            key = (j["source_sha256"], str(j["job_id"]))
+            prev = samples.get(key)
+            samples[key] = tzcheck.Sample(j["source_sha256"], min(start, prev.start) if prev else start,
+                                          max(end, prev.end) if prev else end, tuple(e["ts"] for e in own))
         share = next((waiting[k] for k in (str(j["job_id"]), job_id, str(tags.get("run") or ""))
                       if k in waiting), None)
         segments = classify(start, end, str(j.get("state", "")), run_events,
@@ -162,7 +168,7 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
         if batch_id is None and _holds_compute(run):  # a job that never ran has no compute to leave
             problems.append(Problem("job_without_batch", f"job {job_id} matched no slurm rule; its compute"
                                     " stays in the unattributed bucket", {"job_id": job_id}))
-    problems.extend(tzcheck.problems(samples, facts.imports))
+    problems.extend(tzcheck.problems(samples.values(), facts.imports))
     return _link_retries(out), problems
 
 

@@ -1,7 +1,11 @@
 """Time zones checked: progress events carry their own offset, sacct times do not.
 
-When a job's progress events fall outside its allocation but a whole-hour shift puts them inside,
-the sacct file was most likely read in the wrong zone. One ``timezone_mismatch`` problem per
+For each job with progress events (a requeued job's allocations as one span), every candidate
+offset (±1..±14 h in half hours, and the quarter-hour zones) is tried: when one puts markedly more
+of its events inside its allocation than no shift does (``MIN_GAIN`` more, ``INSIDE`` of them, half
+as many outside; ties go to the offset that fits its first / last events to its start / end best),
+the sacct file was most likely read in the wrong zone — a 1 h shift on a ten-hour job (90 % of its
+events already inside) is caught as well as an 8 h one. One ``timezone_mismatch`` problem per
 slurm import names the file, the zone it was read in and the zone the events imply; the user
 re-imports it with ``trainledger import slurm FILE --tz ZONE --replace ID``.
 
@@ -19,11 +23,18 @@ from zoneinfo import ZoneInfo
 
 from trainledger.engine.context import Problem
 
-ZONES = ("UTC", "Asia/Shanghai", "Asia/Tokyo", "Asia/Seoul", "Asia/Singapore", "Asia/Dubai", "Europe/London",
-         "Europe/Berlin", "Europe/Moscow", "America/New_York", "America/Chicago", "America/Denver",
-         "America/Los_Angeles", "Australia/Sydney")
+ZONES = ("UTC", "Asia/Shanghai", "Asia/Tokyo", "Asia/Seoul", "Asia/Singapore", "Asia/Dubai", "Asia/Kolkata",
+         "Asia/Kathmandu", "Asia/Tehran", "Asia/Kabul", "Asia/Yangon", "Australia/Adelaide", "Australia/Darwin",
+         "Europe/London", "Europe/Berlin", "Europe/Helsinki", "Europe/Moscow", "America/Sao_Paulo",
+         "America/St_Johns", "America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles",
+         "Pacific/Honolulu", "Pacific/Auckland", "Pacific/Chatham", "Australia/Sydney")
 MAX_SHIFT = 14  # hours: UTC-12 … UTC+14
+# candidate shifts in minutes: every whole and half hour in ±14 h, and the quarter-hour zones (+5:45, +8:45, +12:45)
+CANDIDATES = tuple(sorted({m * 30 for m in range(-2 * MAX_SHIFT, 2 * MAX_SHIFT + 1) if m}
+                          | {sign * q for q in (345, 525, 765) for sign in (1, -1)}, key=lambda m: (abs(m), m)))
+TOLERANCE = timedelta(minutes=5)  # loggers and schedulers disagree by seconds (engine/runs.py EVENT_TOLERANCE)
 INSIDE = 0.9  # share of a job's events that must fall inside its allocation after the shift
+MIN_GAIN = 2  # a shift must bring at least this many more events inside than no shift
 
 
 @dataclass(frozen=True)
@@ -34,18 +45,54 @@ class Sample:
     events: tuple[datetime, ...]
 
 
-def _inside(s: Sample, hours: int) -> float:
-    d = timedelta(hours=hours)
-    return sum(s.start <= t + d <= s.end for t in s.events) / len(s.events)
+def _inside(s: Sample, minutes: int) -> int:
+    d = timedelta(minutes=minutes)
+    lo, hi = s.start - TOLERANCE, s.end + TOLERANCE
+    return sum(lo <= t + d <= hi for t in s.events)
 
 
-def best_shift(s: Sample) -> int | None:
-    """The whole-hour shift that puts the job's events inside its allocation, when 0 does not."""
-    if not s.events or _inside(s, 0) >= 0.5:
+def _misfit(s: Sample, minutes: int) -> timedelta:
+    """How far the first / last of the shifted events inside the window sit from the job's start / end
+    (a stray event outside does not pull the anchors)."""
+    d = timedelta(minutes=minutes)
+    lo, hi = s.start - TOLERANCE, s.end + TOLERANCE
+    inside = [t + d for t in s.events if lo <= t + d <= hi]
+    if not inside:
+        return s.end - s.start + 2 * TOLERANCE
+    return abs(min(inside) - s.start) + abs(s.end - max(inside))
+
+
+def _rarity(minutes: int) -> int:
+    """Whole-hour offsets are the common ones, then half hours (+5:30), then quarter hours (+5:45)."""
+    return 0 if minutes % 60 == 0 else 1 if minutes % 30 == 0 else 2
+
+
+def _hours(minutes: int) -> int | float:
+    return minutes // 60 if minutes % 60 == 0 else minutes / 60
+
+
+def best_shift_minutes(s: Sample) -> int | None:
+    """The shift (minutes added to the events) that puts markedly more of the job's events inside its
+    allocation than no shift does — at least ``MIN_GAIN`` more, ``INSIDE`` of them, and at most half as
+    many outside; among equals the one that fits the first / last events to the start / end best, then
+    a whole hour before a half before a quarter, then the smallest. None when no shift does (or the job
+    has no events)."""
+    if not s.events:
         return None
-    scored = [(_inside(s, h), -abs(h), h) for h in range(-MAX_SHIFT, MAX_SHIFT + 1) if h]
-    share, _, h = max(scored)
-    return h if share >= INSIDE else None
+    n, at_zero = len(s.events), _inside(s, 0)
+    if n - at_zero < MIN_GAIN:
+        return None  # (nearly) all inside already: nothing a shift would explain
+    scored = [(_inside(s, m), -_misfit(s, m), -_rarity(m), -abs(m), m) for m in CANDIDATES]
+    inside, *_, m = max(scored)
+    if inside - at_zero < MIN_GAIN or inside < INSIDE * n or 2 * (n - inside) > n - at_zero:
+        return None
+    return m
+
+
+def best_shift(s: Sample) -> int | float | None:
+    """``best_shift_minutes`` in hours (5.5 for +5:30); None when no shift fits markedly better."""
+    m = best_shift_minutes(s)
+    return None if m is None else _hours(m)
 
 
 def _offset(zone: str, on: datetime) -> timedelta | None:
@@ -55,7 +102,7 @@ def _offset(zone: str, on: datetime) -> timedelta | None:
         return None
 
 
-def likely_zones(read_tz: str, shift: int, on: datetime) -> list[str]:
+def likely_zones(read_tz: str, shift: int | float, on: datetime) -> list[str]:
     base = _offset(read_tz or "UTC", on)
     if base is None:
         return []
@@ -68,21 +115,22 @@ def problems(samples: Iterable[Sample], imports: Iterable[Mapping]) -> list[Prob
     votes: dict[str, Counter] = {}
     when: dict[str, datetime] = {}
     for s in samples:
-        h = best_shift(s)
-        if h is not None:
-            votes.setdefault(s.source_sha256, Counter())[h] += 1
+        m = best_shift_minutes(s)
+        if m is not None:
+            votes.setdefault(s.source_sha256, Counter())[m] += 1
             when.setdefault(s.source_sha256, s.start)
     out = []
     for sha, counter in sorted(votes.items()):
-        shift, jobs = counter.most_common(1)[0]
+        minutes, jobs = counter.most_common(1)[0]
+        shift = _hours(minutes)
         rec = by_sha.get(sha, {})
         read_tz = str((rec.get("options") or {}).get("tz") or "UTC")
         zones = likely_zones(read_tz, shift, when[sha])
         base = _offset(read_tz, when[sha]) or timedelta(0)
-        total = base + timedelta(hours=shift)
+        total = base + timedelta(minutes=minutes)
         sign = "-" if total < timedelta(0) else "+"
-        hh = int(abs(total).total_seconds() // 3600)
-        zone = zones[0] if zones else f"a zone at UTC{sign}{hh:02d}:00"
+        hh, mm = divmod(int(abs(total).total_seconds() // 60), 60)
+        zone = zones[0] if zones else f"a zone at UTC{sign}{hh:02d}:{mm:02d}"
         path = rec.get("path") or f"slurm import {sha[:12]}"
         out.append(Problem(
             "timezone_mismatch",

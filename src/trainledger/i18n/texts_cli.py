@@ -56,7 +56,8 @@ CLI: dict[str, tuple[str, str]] = {
                     "  数据湖已保存该文件此前导入时接收的 {n} 行"),
     "import.held_repaired": ("  the lake already holds {n} accepted row(s) of this file from an earlier import; the"
                              " ledger's import record says so (repaired from the lake's log)",
-                             "  数据湖已保存该文件此前导入时接收的 {n} 行；账本的导入记录已据此更新（依数据湖日志修复）"),
+                             "  数据湖已保存该文件此前导入时接收的 {n} 行；"
+                             "账本的导入记录已据此更新（依数据湖日志修复）"),
     "import.reason": ("  ! row {row}: {reason} — {remedy}", "  ! 第 {row} 行：{reason}——{remedy}"),
     "import.all_quarantined": ("  {more}all quarantined rows: `trainledger imports show {id}` ({file})",
                                "  {more}全部隔离行：`trainledger imports show {id}`（{file}）"),
@@ -134,9 +135,14 @@ CLI: dict[str, tuple[str, str]] = {
                           "  守恒 {currency}：账单 {billed} = 已归属 {attributed} + 未归属 {unattributed}；差额 "
                           "{difference}"),
     "demo.capacity": ("  capacity {capacity} ({basis}, {price} {currency}/GPU-hour): {total} = attributed {attributed}"
-                      " + unheld {unheld}; difference {difference}",
+                      " + unheld {unheld}{jwb}; difference {difference}",
                       "  容量 {capacity}（{basis}，{price} {currency}/卡时）：{total} = 已归属 {attributed}"
-                      " + 无作业占用 {unheld}；差额 {difference}"),
+                      " + 无作业占用 {unheld}{jwb}；差额 {difference}"),
+    "demo.capacity_jwb": (" + held by jobs without a batch {amount}", " + 无批次作业占用 {amount}"),
+    "attribute.capacity": ("  capacity {capacity} {currency}: {total} = attributed {attributed} + unheld {unheld}"
+                           " + held by jobs without a batch {jwb} (difference {difference})",
+                           "  容量 {capacity} {currency}：{total} = 已归属 {attributed} + 无作业占用 {unheld}"
+                           " + 无批次作业占用 {jwb}（差额 {difference}）"),
     "demo.reports": ("reports:", "成本底稿："),
     "demo.report": ("  {path}  (.json, .html, .xlsx beside it)", "  {path}（旁边还有 .json、.html、.xlsx）"),
     "demo.plan": ("  plan {batch} v{version}: {totals}", "  计划 {batch} v{version}：{totals}"),

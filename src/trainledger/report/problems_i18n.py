@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from trainledger.engine import asof
+
 EN, ZH = "en", "zh-CN"
 
 # kind: {lang: (label, message template over the problem's detail)}
@@ -121,9 +123,10 @@ CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
         ZH: ("运行编号重复", "作业 {job_id} 声明运行 {run_id}，该编号已被作业 {taken_by} 使用；记为 {run_id}#{job_id}"),
     },
     "open_job": {
-        EN: ("job not ended", "job {job_id} ({state}) has not ended: classified up to {until}; attribute again"
-             " when it has"),
-        ZH: ("作业尚未结束", "作业 {job_id}（{state}）尚未结束：已分类到 {until}；结束后请重新归属"),
+        EN: ("job not ended", "job {job_id} ({state}) has not ended: the run is open, classified up to {until}"
+             " ({why}); attribute again when it has, or cut elsewhere with attribute --as-of TIMESTAMP"),
+        ZH: ("作业尚未结束", "作业 {job_id}（{state}）尚未结束：运行仍在进行，已分类到 {until}（{why}）；"
+             "结束后请重新归属，或用 attribute --as-of 时间戳 指定截止时刻"),
     },
     "uneven_gpu_split": {
         EN: ("GPUs not even across nodes", "job {job_id}: {gpus} GPUs on {nodes} nodes do not divide evenly;"
@@ -148,7 +151,8 @@ CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
 KINDS = frozenset(CATALOGUE)
 
 # English words the engine puts in a detail field, as the zh-CN message says them
-_DETAIL_ZH = {"too little": "少归属", "too much": "多归属"}
+_DETAIL_ZH = {"too little": "少归属", "too much": "多归属",
+              **{en: zh for en, zh in asof.WHY.values()}}  # where an open job was cut (engine/asof.py)
 
 
 class _Missing(KeyError):

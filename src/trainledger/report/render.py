@@ -336,11 +336,13 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
     if c.get("capacity"):
         out += ["", f"### {L('capacity')}", ""]
         out += _table(["id", L("basis"), L("price_per_gpu_hour"), L("capacity_total"), L("attributed"),
-                       v("capacity_unheld", lang), L("difference"), L("currency")],
+                       v("capacity_unheld", lang), v("job_without_batch", lang), L("difference"), L("currency")],
                       [[r["capacity"], v(r["basis"], lang), fmt.unit_price(r["price_per_gpu_hour"], r["currency"]),
-                        *(f.amount(r[k], r["currency"]) for k in ("total", "attributed", "unheld", "difference")),
+                        *(f.amount(r.get(k, "0"), r["currency"])
+                          for k in ("total", "attributed", "unheld", "job_without_batch", "difference")),
                         r["currency"]] for r in c["capacity"]])
-    reasons = [(r["currency"], x) for r in c["by_currency"] for x in r.get("unattributed_by_reason", [])]
+    reasons = [(r["currency"], x) for r in (*c["by_currency"], *c.get("capacity", []))  # a capacity's too
+               for x in r.get("unattributed_by_reason", [])]
     if reasons:
         out += ["", f"### {L('unattributed_by_reason')}", ""]
         out += _table([L("reason"), L("detail"), L("amount"), L("currency")],

@@ -1,0 +1,56 @@
+"""Where an open attempt (no End in the scheduler's dump) is cut: a time the data says, never the clock.
+
+``open_end(job, facts_time, override)`` → (end, source):
+
+1. ``override`` — ``attribute --as-of TIMESTAMP`` (source ``as_of``);
+2. the export's own time: a running job's ``Start + Elapsed`` (sacct writes the elapsed time at the
+   moment of the dump; source ``export``);
+3. else ``facts_time``: the latest time any imported fact shows — a job's submit / eligible /
+   start / end, a progress event, a bill row's ChargePeriodEnd (source ``latest_fact``).
+
+The same facts and the same override give the same cut on every run, so figures and digests are
+reproducible. ``latest_fact_time(facts)`` computes (3) once per attribution.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from datetime import datetime
+
+from trainledger.engine.context import Facts
+
+AS_OF, EXPORT, LATEST_FACT = "as_of", "export", "latest_fact"
+WHY = {AS_OF: ("attribute --as-of", "attribute --as-of 指定"),
+       EXPORT: ("the export's time: Start + Elapsed", "导出时刻：Start + Elapsed"),
+       LATEST_FACT: ("the latest time an imported fact shows", "已导入数据中最晚的时刻")}  # (en, zh-CN)
+
+
+def latest_fact_time(facts: Facts) -> datetime | None:
+    """The latest timestamp any imported fact shows (None when the lake has no timed fact)."""
+    times = [j.get(k) for j in facts.jobs for k in ("submit", "eligible", "start", "end")]
+    times += [e.get("ts") for e in facts.progress_events]
+    times += [b.get("charge_period_end") for b in facts.bill_lines]
+    times = [t for t in times if isinstance(t, datetime)]
+    return max(times) if times else None
+
+
+def _elapsed(job: Mapping) -> object:
+    from trainledger.ingest.slurm import elapsed
+
+    try:
+        extra = json.loads(job.get("extra") or "{}")
+    except (TypeError, ValueError):
+        return None
+    return elapsed(extra.get("Elapsed")) if isinstance(extra, dict) else None
+
+
+def open_end(job: Mapping, facts_time: datetime | None, override: datetime | None) -> tuple[datetime, str]:
+    """The end of an open attempt and where it came from (``as_of`` / ``export`` / ``latest_fact``)."""
+    start = job["start"]
+    if override is not None:
+        return max(override, start), AS_OF
+    took = _elapsed(job)
+    if took is not None:
+        return start + took, EXPORT
+    return max(facts_time or start, start), LATEST_FACT
