@@ -9,9 +9,7 @@ A FOCUS row is attributed, in this order:
    ``capacity_unheld`` (basis ``allocated_idle``: idle capacity's cash);
 3. unused commitment (``CommitmentDiscountStatus = Unused``) → unattributed, reserved_unused;
 4. anything else → unattributed, ``no_rule_matched``.
-Shares are exact (``model.allocate``): every row's lines sum to its BilledCost. A node row is split
-first over the runs and the idle rest, then each run's share over its states, so a progress log
-(which only re-divides a run's GPU-seconds into states) never moves money between runs or buckets.
+Shares are exact (``model.allocate``): every row's lines sum to its BilledCost.
 
 Hours conserve as well as money: only usage rows carry GPU-hours. A credit, refund, tax or
 adjustment on a node is split by the same weights but carries money only (``detail`` = its charge
@@ -224,7 +222,7 @@ def node_split(row, node, idx, slots, problems, *, basis=Basis.BILLED, idle_basi
     money_only = charge_kind(row)  # a credit or adjustment: money, no GPU-hours
 
     def lines(amount: Decimal) -> list[CostLine]:
-        shares = _two_level(amount, keys, weights, row["currency"])
+        shares = allocate(amount, weights, row["currency"])
         out = []
         for k, share in zip(keys, shares, strict=False):
             info, state, w = pieces[k]
@@ -247,21 +245,6 @@ def node_split(row, node, idx, slots, problems, *, basis=Basis.BILLED, idle_basi
         return out
 
     return lines
-
-
-def _two_level(amount: Decimal, keys: list[tuple[str, str]], weights: list[Decimal], currency: str) -> list[Decimal]:
-    """Shares of ``amount`` for ``keys`` ((run, state), sorted) and the idle remainder (last weight):
-    first over the runs and the idle time, then each run's share over its states. A run's total
-    (and so its batch's and the unattributed bucket's) depends only on the GPU-seconds it held, not
-    on how a progress log divides them into states: importing progress never moves a cent."""
-    runs = sorted({k[0] for k in keys})
-    per_run = {r: exact_sum(w for k, w in zip(keys, weights, strict=False) if k[0] == r) for r in runs}
-    top = allocate(amount, [per_run[r] for r in runs] + [weights[-1]], currency)
-    out: list[Decimal] = []
-    for r, share in zip(runs, top, strict=False):
-        ws = [w for k, w in zip(keys, weights, strict=False) if k[0] == r]
-        out.extend(allocate(share, ws, currency) if any(ws) else [share] + [Decimal(0)] * (len(ws) - 1))
-    return out + [top[-1]]
 
 
 def queued_stage(facts: Facts, ctx: Context) -> StageOutput:
