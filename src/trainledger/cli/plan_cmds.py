@@ -302,7 +302,7 @@ def _money(s: str) -> str:
 @click.option("--by", "by", required=True, help="who decides")
 @click.option("--approver", default=None, help="second named approver (needed to override the rules)")
 @click.option("--answers", type=int, cls=_ManyOption, default=(), help="alert ids this decision answers:"
-              " --answers 1 2 3 (or repeat the flag) / 本决策回应的预警编号，可在一个 --answers 后列出多个")
+              " --answers 1 2 3 (or repeat the flag)")
 @click.option("--next-review", default=None, help="YYYY-MM-DD (default: in 7 days)")
 @click.option("--child", default=None, help="retarget: the linked child batch that takes the assets by reference")
 @click.option("--json", "as_json", is_flag=True)

@@ -457,8 +457,8 @@ HELP: dict[str, tuple[str, str]] = {
         "第二位具名审批人（推翻规则建议时需要）",
     ),
     'decide.answers': (
-        "alert id this decision answers (repeatable)",
-        "本决策答复的预警编号（可重复）",
+        "alert ids this decision answers: --answers 1 2 3 (or repeat the flag)",
+        "本决策答复的预警编号：--answers 1 2 3（也可重复该选项）",
     ),
     'decide.next_review': (
         "YYYY-MM-DD (default: in 7 days)",
@@ -652,5 +652,9 @@ HELP: dict[str, tuple[str, str]] = {
     "attribute.engine": (
         "Where the bill stage runs (default: the workspace's engine.backend); same figures on each.",
         "账单阶段在哪个引擎上运行（默认：工作区的 engine.backend）；各引擎的数字相同。",
+    ),
+    "attribute.as_of": (
+        "Cut open jobs and capacities at this time (ISO 8601 with an offset, e.g. 2026-11-10T14:00:00Z)",
+        "在此时刻截断未结束的作业与容量（带时区偏移的 ISO 8601，例如 2026-11-10T14:00:00Z）",
     ),
 }

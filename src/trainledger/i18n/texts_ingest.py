@@ -103,6 +103,13 @@ INGEST: dict[str, tuple[str, str]] = {
                                        '重命名或删除其中一个'),
     'delimited.unreadable_header': ('unreadable header: {e}',
                                     '无法读取表头：{e}'),
+    'focus.import_again_with_currency': ("import it again with the bill's currency: --currency CODE"
+                                         " (e.g. --currency USD)",
+                                         '请带上账单的币种重新导入：--currency 代码（例如 --currency USD）'),
+    'focus.no_billingcurrency_column': ('the bill has no BillingCurrency column: no row can be priced;'
+                                        ' nothing was imported',
+                                        '账单没有 BillingCurrency 列：任何行都无法计价；未导入任何内容'),
+    'focus.billingcurrency_empty': ('BillingCurrency is empty', 'BillingCurrency 为空'),
     'focus.pass_currency_code_e': ('pass --currency CODE (e.g. --currency USD) for rows without BillingCurrency',
                                    '为没有 BillingCurrency 的行传入 --currency 代码（例如 --currency USD）'),
     'focus.write_plain_decimal_number': ('write a plain decimal number (no exponent), e.g. 12.50 or -0.003',

@@ -526,8 +526,8 @@ REST: dict[str, tuple[str, str]] = {
         "{k}={v}：时间切片的 GPU 按整卡计数；请传入 --set gpu_replicas=N",
     ),
     "kube.mig": (
-        "{k}={v}: counted as {group}/{MIG_SLICES} of a GPU each (rounded)",
-        "{k}={v}：每个按 {group}/{MIG_SLICES} 张 GPU 计（已取整）",
+        "{k}={v}: counted as {g}/{slices} of a GPU each{p4}",
+        "{k}={v}：每个按 {g}/{slices} 张 GPU 计{p4}",
     ),
     "mapped.queue_differs": (
         "queue {queue}s differs from start - submit ({total_seconds}s)",

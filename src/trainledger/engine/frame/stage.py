@@ -42,8 +42,8 @@ ROUTE_COLUMNS = ("billed_cost", "effective_cost", "currency", "charge_category",
 _CONNECTIONS: dict[str, object] = {}
 PIECE = ("idx", "view", "is_idle", "run_id", "state", "scale", "exp", "units", "W")  # split.pieces
 IDLE, RUN, STATE, SCALE, EXP, UNITS, W = range(2, 9)
-# a node row's evidence: the bill is a contract, the split measured — or assumed where no progress
-# signal classified the time (as compute.node_split computes it, once per line)
+# a node row's evidence: the bill is a contract, the split measured, in every state (unclassified too,
+# as compute.node_split computes it, once per line); True/False: kept as the stage's old lookup
 EVIDENCE = {True: weakest(Evidence.CONTRACT, Evidence.ASSUMED), False: weakest(Evidence.CONTRACT, Evidence.MEASURED)}
 
 
@@ -363,7 +363,7 @@ def _split_lines(row, node: str, got: dict[int, list], runs, slots: Decimal, hol
             kw = {"batch_id": info.batch_id, "run_id": info.run.id}
             if info.batch_id is None:
                 kw = {"run_id": info.run.id, "reason": f"job_without_batch: job {info.run.source_job}"}
-            ev = EVIDENCE[state == ComputeState.UNCLASSIFIED]
+            ev = EVIDENCE[False]  # measured in every state, unclassified too (engine/compute.py node_split)
             lines.append(compute._line(row, share, Basis.BILLED, f"gpu_seconds_on_node/{info.rule}", category="compute",
                                        detail=money_only or str(state),
                                        quantity=None if money_only else w / scale / HOUR,
