@@ -136,17 +136,25 @@ def bill_stage(facts: Facts, ctx: Context) -> StageOutput:
                                provenance=replace(ln.provenance, rule=f"{ln.provenance.rule} (EffectiveCost)"))
                        for ln in out]
             lines.extend(out)
-    owned = {str(n) for c in ctx.config.raw.get("capacity", []) or [] for n in c.get("nodes", [])}
-    nodes_billed = nodes - owned  # owned / reserved nodes are priced by capacity.py, not by a bill
+    nodes_billed = nodes - owned_nodes(ctx)  # owned / reserved nodes are priced by capacity.py, not by a bill
     if nodes_billed and facts.bill_lines and not any(_node_of(r, nodes_billed) for r in facts.bill_lines):
-        problems.append(Problem(
-            "no_node_on_bill", f"no bill row names any of the {len(nodes_billed)} Slurm nodes"
-            f" (e.g. {sorted(nodes_billed)[0]}):"
-            " GPU compute cannot be split by job and stays unattributed — bill ResourceId/ResourceName must be the"
-            " node's host name, add a focus rule per node, or declare the cluster as [[capacity]] if it is owned",
-            {"nodes": sorted(nodes_billed)[:10], "count": len(nodes_billed),
-             "example": sorted(nodes_billed)[0]}))
+        problems.append(no_node_on_bill(nodes_billed))
     return StageOutput(tuple(lines), tuple(problems))
+
+
+def owned_nodes(ctx: Context) -> set[str]:
+    """Nodes the workspace declares as owned / reserved ``[[capacity]]``: priced by capacity.py."""
+    return {str(n) for c in ctx.config.raw.get("capacity", []) or [] for n in c.get("nodes", [])}
+
+
+def no_node_on_bill(nodes_billed: set[str]) -> Problem:
+    """The problem when no bill row names any node the jobs ran on (both engines raise it)."""
+    example = sorted(nodes_billed)[0]
+    return Problem(
+        "no_node_on_bill", f"no bill row names any of the {len(nodes_billed)} Slurm nodes (e.g. {example}):"
+        " GPU compute cannot be split by job and stays unattributed — bill ResourceId/ResourceName must be the"
+        " node's host name, add a focus rule per node, or declare the cluster as [[capacity]] if it is owned",
+        {"nodes": sorted(nodes_billed)[:10], "count": len(nodes_billed), "example": example})
 
 
 def _node_of(row, nodes) -> str | None:

@@ -297,18 +297,12 @@ def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, by_row,
                        for ln in out]
             lines.extend(out)
     nodes = set(holdings.nodes)
-    owned = {str(n) for c in ctx.config.raw.get("capacity", []) or [] for n in c.get("nodes", [])}
+    owned = compute.owned_nodes(ctx)
     nodes_billed = nodes - owned
     named = any(n is not None for n in node) if not owned & nodes else any(
         compute._node_of(r, nodes_billed) for r in rows)  # the backend looked for every held node
     if nodes_billed and not named:
-        problems.append(Problem(
-            "no_node_on_bill", f"no bill row names any of the {len(nodes_billed)} Slurm nodes"
-            f" (e.g. {sorted(nodes_billed)[0]}):"
-            " GPU compute cannot be split by job and stays unattributed — bill ResourceId/ResourceName must be the"
-            " node's host name, add a focus rule per node, or declare the cluster as [[capacity]] if it is owned",
-            {"nodes": sorted(nodes_billed)[:10], "count": len(nodes_billed),
-             "example": sorted(nodes_billed)[0]}))
+        problems.append(compute.no_node_on_bill(nodes_billed))
     return StageOutput(tuple(lines), tuple(problems))
 
 
