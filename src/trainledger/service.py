@@ -294,7 +294,7 @@ def _restated_notice(lake, result):
     """A bill import whose rows restate an earlier import's gets the notice ``restated`` (both
     counted; engine/restated.py)."""
     from trainledger.engine import restated
-    from trainledger.ingest.schemas import KIND_TABLES
+    from trainledger.lake.schemas import KIND_TABLES
 
     if KIND_TABLES.get(result.kind) != "bill_lines" or not result.accepted:
         return result

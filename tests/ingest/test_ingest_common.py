@@ -13,8 +13,8 @@ from ingest_helpers import run
 import trainledger.ingest as ingest
 from trainledger.errors import BadInput, WrongFileType
 from trainledger.ingest import IMPORTERS, KINDS, Importer, ImportResult, import_files
-from trainledger.ingest.schemas import KIND_TABLES
 from trainledger.lake import Lake
+from trainledger.lake.schemas import KIND_TABLES
 
 FIXTURES = {
     "slurm": (

@@ -9,8 +9,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from trainledger.errors import BadInput, NotFound
-from trainledger.ingest.schemas import KIND_TABLES, TABLES
 from trainledger.lake import Committed, Lake, PartitionExists, Settle
+from trainledger.lake.schemas import KIND_TABLES, TABLES
 
 SHA_A, SHA_B = "a" * 64, "b" * 64
 
@@ -97,7 +97,7 @@ def test_unique_by_drops_repeats_keeping_the_first(lake):
 
 
 def test_unique_by_across_row_groups(lake, monkeypatch):
-    import trainledger.lake as lake_module
+    import trainledger.lake.store as lake_module
 
     monkeypatch.setattr(lake_module, "ROW_GROUP", 2)
     t = _invoice_rows(6, SHA_A)
@@ -213,7 +213,7 @@ def test_settle_counts_copies(lake):
 
 
 def test_settle_across_row_groups_keeps_order(lake, monkeypatch):
-    import trainledger.lake as lake_module
+    import trainledger.lake.store as lake_module
 
     monkeypatch.setattr(lake_module, "ROW_GROUP", 2)
     lake.write_partition("external_services", SHA_A, _rows(["b", "e"], SHA_A))
@@ -292,7 +292,7 @@ def _import_slowly(path: str, root: str, barrier, delay: float) -> None:
     """In a child process: import ``path``, with a slow disk between settling and publishing."""
     import time
 
-    import trainledger.lake as lake_module
+    import trainledger.lake.store as lake_module
     from trainledger.ingest import import_files
 
     publish = lake_module._link_into_place
@@ -399,7 +399,7 @@ def test_a_short_write_to_the_log_is_completed(lake, monkeypatch):
 
 def test_partitions_record_their_row_hash_scheme(lake):
     from trainledger.ingest.keys import ROW_HASH_VERSION
-    from trainledger.ingest.settle import partition_meta
+    from trainledger.lake.settle import partition_meta
 
     path = lake.write_partition("external_services", SHA_A, _invoice_rows(1, SHA_A))
     assert partition_meta(pq.read_schema(path))["row_hash"] == ROW_HASH_VERSION

@@ -11,7 +11,7 @@ import pytest
 from ingest_helpers import DATA, run
 
 from trainledger.ingest import KINDS, import_files
-from trainledger.ingest.schemas import KIND_TABLES
+from trainledger.lake.schemas import KIND_TABLES
 
 SPEC = DATA / "focus-spec-examples"
 TWO_RESOURCES = (

@@ -16,12 +16,9 @@
                   reads exactly as delimited.py does; anything else it gives back
     vector.py     converters and row-hash spellings by column, equal to their per-value originals
     focus_fast.py FOCUS CSV a chunk at a time: the per-row path's rows, quarantine and row hashes
-    settle.py     a new partition against the lake: duplicates, repeats, conflicts (under lock)
     notices.py    what an import says besides its counts (re-read with other options, restated
                   bill rows, steps without a job name), en + zh-CN
     keyset.py     row hashes as sorted 128-bit integers: groups, ranks, copies held elsewhere
-    lakefs.py     the lake's filesystem primitives: atomic publish, locks, append-only lines
-    schemas.py    the pyarrow schema of each lake table (the contract of docs/formats.md)
     slurm.py      sacct --parsable2 → jobs (hostlists, AllocTRES, Comment tags, --tz)
     focus.py      FOCUS 1.0 - 1.3 CSV / Parquet → bill_lines (flag non-conformance, keep the money)
     storage.py    storage inventory CSV → storage_objects (prefix rules, governance flags)

@@ -488,7 +488,7 @@ def fields_of(table: str) -> frozenset[str]:
     elif table == "worker_steps":
         from trainledger.ingest.steps import FIELDS
     else:
-        from trainledger.ingest.schemas import TABLES as LAKE
+        from trainledger.lake.schemas import TABLES as LAKE
 
         return frozenset(LAKE[table].names) - INTERNAL
     return FIELDS

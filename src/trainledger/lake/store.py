@@ -13,7 +13,7 @@ The first import of a file that accepts rows writes ``part-0``; a re-import of t
 with other options (e.g. ``--currency`` after a quarantine) that accepts rows adds ``part-1``,
 and so on. A partition is written to ``.tmp`` first and then hard-linked into place, so a reader
 sees either no partition or a complete one, and an existing partition is never overwritten.
-Settling a partition against the others (``trainledger.ingest.settle``) and publishing it happen
+Settling a partition against the others (``trainledger.lake.settle``) and publishing it happen
 under the table's lock, so concurrent imports of overlapping files never count a row twice.
 Nothing in the lake is ever modified or deleted by trainledger, except leftovers in ``.tmp``
 (a file whose writing process on this host is gone is removed at the next import; others after
@@ -45,11 +45,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from trainledger.errors import BadInput, NotFound, TrainledgerError
-from trainledger.ingest.lakefs import FileLock, alive, append_line, lock_for, read_jsonl
-from trainledger.ingest.lakefs import file_sha as _file_sha
-from trainledger.ingest.lakefs import link_into_place as _link_into_place
-from trainledger.ingest.schemas import KIND_TABLES, TABLES
-from trainledger.ingest.settle import Settle, drop_repeats, meta_of, settle_partition
+from trainledger.lake.fs import FileLock, alive, append_line, lock_for, read_jsonl
+from trainledger.lake.fs import file_sha as _file_sha
+from trainledger.lake.fs import link_into_place as _link_into_place
+from trainledger.lake.schemas import KIND_TABLES, TABLES
+from trainledger.lake.settle import Settle, drop_repeats, meta_of, settle_partition
 
 __all__ = ["Committed", "Lake", "PartitionExists", "PartitionWriter", "QuarantineWriter", "Settle"]
 
