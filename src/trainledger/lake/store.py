@@ -173,8 +173,9 @@ class PartitionWriter:
             duplicates = drop_repeats(self.tmp, unique_by) if unique_by else 0
             with self.lake.lock(self.table):
                 if settle is not None:
+                    others = self.lake.partition_files(self.table)
                     duplicates += settle_partition(
-                        self.tmp, self.lake, self.table, self.sha256, settle, self.statement
+                        self.tmp, others, self.sha256, settle, self.statement
                     )
                     if duplicates == self.rows and not keep_empty:
                         self.abort()
