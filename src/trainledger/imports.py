@@ -21,9 +21,9 @@ from typing import Any
 import pyarrow.parquet as pq
 
 from trainledger.errors import BadInput, NotFound
+from trainledger.ingest import KIND_TABLES
 from trainledger.lake import DROP, Lake, partition_key
 from trainledger.lake.fs import read_jsonl
-from trainledger.lake.schemas import KIND_TABLES
 from trainledger.ledger import ImportRecord
 
 ID_LEN = 12  # hex digits of the content hash shown as an import's id

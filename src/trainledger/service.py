@@ -191,7 +191,10 @@ class Workspace:
             raise BadInput(f"import {ident} ({rec.path}) was already dropped on {rec.dropped_at:%Y-%m-%d %H:%M}"
                            f" UTC: {rec.drop_reason}", remedy="import the file again to bring its rows back")
         extra = {"replaced_by": replaced_by} if replaced_by else {}
-        line = self.lake.log_drop(rec.kind, rec.source_sha256, reason, actor=_actor(), **extra)
+        from trainledger.ingest import table_of
+
+        line = self.lake.log_drop(rec.kind, rec.source_sha256, reason, table=table_of(rec.kind),
+                                  actor=_actor(), **extra)
         return self.ledger.drop_import(rec.kind, rec.source_sha256, reason,
                                        {"partitions": line["partitions"], "at": line["at"], **extra},
                                        at=datetime.fromisoformat(line["at"]))
@@ -294,7 +297,7 @@ def _restated_notice(lake, result):
     """A bill import whose rows restate an earlier import's gets the notice ``restated`` (both
     counted; engine/restated.py)."""
     from trainledger.engine import restated
-    from trainledger.lake.schemas import KIND_TABLES
+    from trainledger.ingest import KIND_TABLES
 
     if KIND_TABLES.get(result.kind) != "bill_lines" or not result.accepted:
         return result

@@ -31,9 +31,8 @@ from hypothesis import strategies as st
 
 from trainledger.demo import generate
 from trainledger.errors import TrainledgerError
-from trainledger.ingest import ImportResult, import_files
+from trainledger.ingest import KIND_TABLES, ImportResult, import_files
 from trainledger.lake import Lake
-from trainledger.lake.schemas import KIND_TABLES
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "data"

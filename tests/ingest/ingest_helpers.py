@@ -16,9 +16,8 @@ from typing import Any
 
 import pytest
 
-from trainledger.ingest import ImportResult, import_files
+from trainledger.ingest import KIND_TABLES, ImportResult, import_files
 from trainledger.lake import Lake
-from trainledger.lake.schemas import KIND_TABLES
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "data"

@@ -166,7 +166,7 @@ def _first_reasons(qfile: str | None, n: int = 3) -> list[dict]:
 
 
 def _bill_kind(kind: str) -> bool:
-    from trainledger.lake.schemas import KIND_TABLES
+    from trainledger.ingest import KIND_TABLES
 
     return KIND_TABLES.get(kind) == "bill_lines"
 

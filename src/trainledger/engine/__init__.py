@@ -58,6 +58,7 @@ from trainledger.engine.compute import bill_stage, queued_stage
 from trainledger.engine.context import Context, Facts, PriceLookup, Problem, RunInfo, StageOutput
 from trainledger.engine.rules import matcher
 from trainledger.engine.runs import derive_runs
+from trainledger.ingest import KIND_TABLES
 from trainledger.model import Assumption, Basis, CostLine
 from trainledger.model.money import EXACT
 from trainledger.workspace import Config
@@ -109,15 +110,11 @@ class Attribution:
         }
 
 
-SOURCE_TABLES = {"slurm": "jobs", "focus": "bill_lines", "storage": "storage_objects",
-                 "timesheet": "labor_entries", "invoice": "external_services"}
-
-
 def _rule_field_problems(facts: Facts, config: Config) -> list[Problem]:
     """A rule naming a column its source does not have can never match: say so instead of silence."""
     out = []
     for rule in config.rules:
-        rows = getattr(facts, SOURCE_TABLES[rule.source])
+        rows = getattr(facts, KIND_TABLES[rule.source])  # the importers' registry: kind → table
         if rows and not rule.field.startswith("tags.") and rule.field not in rows[0]:
             known = ", ".join(sorted(k for k in rows[0] if k not in ("source_sha256", "row", "row_hash")))
             out.append(Problem("unknown_rule_field", f"rule {rule.id}: {rule.source} rows have no field"

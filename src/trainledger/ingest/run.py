@@ -297,7 +297,7 @@ def _previous(lake: Lake, importer: Importer, sha: str, identity: str) -> dict[s
             found = None
         elif found is None and rec.get("identity") == identity and rec.get("kind") == importer.kind:
             found = rec
-    if found is not None and found.get("accepted") and not lake.has_source(sha, importer.kind):
+    if found is not None and found.get("accepted") and not lake.has_source(sha, importer.table):
         return None  # the log says rows went in, the lake does not have them: read again
     return found
 

@@ -22,8 +22,8 @@ import pyarrow.parquet as pq
 from trainledger import fmt
 from trainledger.errors import NotFound
 from trainledger.imports import resolve, short_id
+from trainledger.ingest import KIND_TABLES
 from trainledger.lake import partition_key
-from trainledger.lake.schemas import KIND_TABLES
 from trainledger.model.cost import CostLine
 from trainledger.model.money import valuation
 from trainledger.model.restricted import Restricted
