@@ -33,6 +33,7 @@ Data flow (``attribute``)::
     rules.py        attribution rules (exact / prefix / regex / template) and row tags
     timeline.py     one run's allocation → compute-state segments (weighted: straggler_wait)
     context.py      Facts, Context, RunInfo, Problem, StageOutput, price lookups with staleness
+    guard.py        a stage that raises → a stage_failed problem, its cash unattributed; the run goes on
     history.py      actual/effective ratios of finished batches (calibrates the estimator)
     frame/          the bill stage's split as Ibis expressions (DuckDB, Spark); tested against this one
 
@@ -48,7 +49,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 
-from trainledger.engine import capacity, conservation, restated, storage_reconcile
+from trainledger.engine import capacity, conservation, guard, restated, storage_reconcile
 from trainledger.engine.allocation import allocate_views
 from trainledger.engine.asof import latest_fact_time
 from trainledger.engine.assets import external_stage, labor_stage, storage_stage
@@ -145,7 +146,7 @@ def attribute(facts: Facts, config: Config, price: PriceLookup, as_of: date,
     lines: list[CostLine] = []
     assumptions: dict[str, Assumption] = {}
     for stage in stages:
-        out = stage(facts, ctx)
+        out = guard.run(stage, facts, ctx)  # a stage that raises: a problem, its cash unattributed
         lines.extend(out.lines)
         problems.extend(out.problems)
         for a in out.assumptions:
