@@ -62,3 +62,45 @@ def test_the_lake_imports_no_importer_engine_or_service(path):
     allowed = {"trainledger.ingest.keys", "trainledger.ingest.keyset"}
     found = hits(path, ("trainledger.ingest", "trainledger.engine", "trainledger.service", "trainledger.cli"))
     assert [m for m in found if m not in allowed and m.rsplit(".", 1)[0] not in allowed] == []
+
+
+@pytest.mark.parametrize("path", modules("engine"), ids=lambda p: str(p.relative_to(SRC / "engine")))
+def test_the_engine_imports_neither_the_service_nor_the_cli(path):
+    """The engine takes lake tables (Facts) and a Settings record (engine/context.py) built by
+    service.py; it never reaches back into the service, the CLI or the workspace's Config / loader."""
+    forbidden = ("trainledger.service", "trainledger.cli", "trainledger.workspace.Config",
+                 "trainledger.workspace.load")
+    assert hits(path, forbidden) == []
+
+
+def test_the_engine_check_sees_every_engine_module():
+    names = {str(p.relative_to(SRC / "engine")) for p in modules("engine")}
+    assert {"__init__.py", "context.py", "guard.py", "history.py", "frame/stage.py"} <= names
+
+
+def test_settings_give_the_engine_what_the_config_gave_it(tmp_path):
+    """Attribution on the Settings record service.py builds equals attribution on the workspace
+    Config it was built from (owned capacity and an allocation policy included)."""
+    import textwrap
+
+    from tests.engine.factories import CONFIG, T0, at, bill, event, job, price_lookup
+    from tests.engine.test_owned_capacity import RATE_CARD
+    from trainledger import workspace
+    from trainledger.engine import Facts, attribute
+    from trainledger.service import engine_settings
+
+    (tmp_path / "trainledger.toml").write_text(
+        textwrap.dedent(CONFIG) + textwrap.dedent(RATE_CARD)
+        + '\n[allocation]\ncapacity_unheld = "spread_by_gpu_hours"\n', encoding="utf-8")
+    config = workspace.load(tmp_path)
+    settings = engine_settings(config)
+    facts = Facts(jobs=(job("100", start=at(0), end=at(90)),),
+                  bill_lines=(bill(at(0), resource="n9", tags='{"batch": "b1"}'),),
+                  progress_events=(event("100", 10, "step", step=1), event("100", 90, "step", step=2)))
+    by_config = attribute(facts, config, price_lookup, T0.date())
+    by_settings = attribute(facts, settings, price_lookup, T0.date())
+    assert by_settings.summary() == by_config.summary()
+    assert by_settings.lines == by_config.lines
+    assert by_settings.conservation_capacity and by_settings.allocation  # both tables were read
+    with pytest.raises(TypeError):
+        settings.values["workspace.currency"] = "USD"  # type: ignore[index]  # a frozen record

@@ -56,13 +56,12 @@ from trainledger.engine.assets import external_stage, labor_stage, storage_stage
 from trainledger.engine.capacity import capacity_stage
 from trainledger.engine.causes import explain
 from trainledger.engine.compute import bill_stage, queued_stage
-from trainledger.engine.context import Context, Facts, PriceLookup, Problem, RunInfo, StageOutput
+from trainledger.engine.context import Context, Facts, PriceLookup, Problem, RunInfo, Settings, StageOutput
 from trainledger.engine.rules import matcher
 from trainledger.engine.runs import derive_runs
 from trainledger.ingest import KIND_TABLES
 from trainledger.model import Assumption, Basis, CostLine
 from trainledger.model.money import EXACT
-from trainledger.workspace import Config
 
 STAGES: tuple[Callable[[Facts, Context], StageOutput], ...] = (
     bill_stage,
@@ -111,7 +110,7 @@ class Attribution:
         }
 
 
-def _rule_field_problems(facts: Facts, config: Config) -> list[Problem]:
+def _rule_field_problems(facts: Facts, config: Settings) -> list[Problem]:
     """A rule naming a column its source does not have can never match: say so instead of silence."""
     out = []
     for rule in config.rules:
@@ -124,7 +123,7 @@ def _rule_field_problems(facts: Facts, config: Config) -> list[Problem]:
     return out
 
 
-def attribute(facts: Facts, config: Config, price: PriceLookup, as_of: date,
+def attribute(facts: Facts, config: Settings, price: PriceLookup, as_of: date,
               as_of_time: datetime | None = None, *, engine: str = "python") -> Attribution:
     """``as_of_time`` (``attribute --as-of``, tz-aware) cuts open jobs and capacities there; without it
     open jobs end at a time the data says (engine/asof.py) and capacities at the end of ``as_of``.
