@@ -112,7 +112,7 @@ def test_a_partition_published_before_its_log_line_is_counted(ws, sacct, monkeyp
 
 def test_orphans_of_a_killed_import_are_cleaned_by_the_next(ws, sacct):
     n = jobs_in(sacct)
-    child = run_killed(ws, sacct, "trainledger.lake.PartitionWriter:_publish")
+    child = run_killed(ws, sacct, "trainledger.lake.store.PartitionWriter:_publish")
     assert child.returncode == -9, child.stderr
     tmp = ws / "lake" / ".tmp"
     assert list(tmp.iterdir())  # the killed writer's temp files are left behind

@@ -1,6 +1,6 @@
 """The imports as the lake's own log tells them: what each file left in the lake, for the ledger.
 
-The lake is the source of truth for what was accepted (``lake.py``): its partitions hold the rows
+The lake is the source of truth for what was accepted (``lake/``): its partitions hold the rows
 and ``imports.jsonl`` the attempts and drops. The ledger's ``imports`` table is a record *of* that,
 written after the lake — so a crash in between leaves the ledger behind. ``record_from_lake``
 rebuilds a file's record from the lake alone (accepted = rows of its live partitions, whether the
@@ -21,9 +21,9 @@ from typing import Any
 import pyarrow.parquet as pq
 
 from trainledger.errors import BadInput, NotFound
-from trainledger.ingest.lakefs import read_jsonl
-from trainledger.ingest.schemas import KIND_TABLES
+from trainledger.ingest import KIND_TABLES
 from trainledger.lake import DROP, Lake, partition_key
+from trainledger.lake.fs import read_jsonl
 from trainledger.ledger import ImportRecord
 
 ID_LEN = 12  # hex digits of the content hash shown as an import's id

@@ -23,7 +23,7 @@ from trainledger.model import PriceEntry
 
 if TYPE_CHECKING:  # the engine is imported by the methods that run it: `batch list` need not pay for it
     from trainledger.engine import Attribution
-    from trainledger.engine.context import Problem
+    from trainledger.engine.context import Problem, Settings
 
 STARTER_CONFIG = """\
 # trainledger workspace — see docs/workspace.md for every section.
@@ -191,7 +191,10 @@ class Workspace:
             raise BadInput(f"import {ident} ({rec.path}) was already dropped on {rec.dropped_at:%Y-%m-%d %H:%M}"
                            f" UTC: {rec.drop_reason}", remedy="import the file again to bring its rows back")
         extra = {"replaced_by": replaced_by} if replaced_by else {}
-        line = self.lake.log_drop(rec.kind, rec.source_sha256, reason, actor=_actor(), **extra)
+        from trainledger.ingest import table_of
+
+        line = self.lake.log_drop(rec.kind, rec.source_sha256, reason, table=table_of(rec.kind),
+                                  actor=_actor(), **extra)
         return self.ledger.drop_import(rec.kind, rec.source_sha256, reason,
                                        {"partitions": line["partitions"], "at": line["at"], **extra},
                                        at=datetime.fromisoformat(line["at"]))
@@ -229,8 +232,8 @@ class Workspace:
 
         as_of = as_of or (as_of_time.astimezone(UTC).date() if as_of_time else ws.today())
         self.sync_config()
-        result = attribute(Facts.from_lake(self.lake), self.config, self.price_lookup(), as_of, as_of_time,
-                           engine=engine or self.config.get("engine.backend"))
+        result = attribute(Facts.from_lake(self.lake), engine_settings(self.config), self.price_lookup(), as_of,
+                           as_of_time, engine=engine or self.config.get("engine.backend"))
         result = replace(result, problems=result.problems + tuple(self.quarantine_problems()))
         summary = result.summary() | {"as_of": as_of.isoformat()}
         if as_of_time is not None:
@@ -294,7 +297,7 @@ def _restated_notice(lake, result):
     """A bill import whose rows restate an earlier import's gets the notice ``restated`` (both
     counted; engine/restated.py)."""
     from trainledger.engine import restated
-    from trainledger.ingest.schemas import KIND_TABLES
+    from trainledger.ingest import KIND_TABLES
 
     if KIND_TABLES.get(result.kind) != "bill_lines" or not result.accepted:
         return result
@@ -337,4 +340,29 @@ def _unnamed_job_notice(lake, result, options):
     return replace(result, notices=result.notices + (("unnamed_job", values),))
 
 
-__all__ = ["Workspace"]
+def finished_batch_ratios(workspace: str | Path | Workspace) -> list[float]:
+    """Held/effective GPU-hour ratios of the workspace's finished batches (empty when none): the
+    estimator's calibration (estimate/calibrate.py), read from the ledger (engine/history.py)."""
+    from trainledger.engine.history import ledger_ratios
+
+    wsp = workspace if isinstance(workspace, Workspace) else Workspace.open(workspace)
+    try:
+        return ledger_ratios(wsp.ledger)
+    finally:
+        if wsp is not workspace:
+            wsp.close()
+
+
+def engine_settings(config: ws.Config) -> Settings:
+    """What the engine reads of the workspace's config (engine/context.py ``Settings``): the engine
+    never sees the Config itself."""
+    from trainledger.engine.context import Settings
+
+    return Settings(path=str(config.path), values=dict(config.settings), batches=config.batches,
+                    rules=config.rules, labor_rates=config.labor_rates,
+                    capacity=tuple(config.raw.get("capacity") or ()),
+                    allocation=dict(config.raw.get("allocation") or {}),
+                    labor_assumptions=tuple(config.rate_assumptions()))
+
+
+__all__ = ["Workspace", "engine_settings", "finished_batch_ratios"]

@@ -3,6 +3,7 @@ import textwrap
 import pytest
 
 from trainledger import workspace
+from trainledger.service import engine_settings
 
 from .factories import CONFIG
 
@@ -11,4 +12,4 @@ from .factories import CONFIG
 def config(tmp_path_factory):
     root = tmp_path_factory.mktemp("ws")
     (root / "trainledger.toml").write_text(textwrap.dedent(CONFIG), encoding="utf-8")
-    return workspace.load(root)
+    return engine_settings(workspace.load(root))  # what service.py hands the engine

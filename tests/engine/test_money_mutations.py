@@ -157,8 +157,7 @@ def test_calibration_reads_held_over_effective_from_a_real_ledger(tmp_path):
     import json
     import textwrap
 
-    from trainledger.engine.history import finished_batch_ratios
-    from trainledger.service import Workspace
+    from trainledger.service import Workspace, finished_batch_ratios
 
     from ..configs import ONE_BATCH
 

@@ -31,8 +31,7 @@ from hypothesis import strategies as st
 
 from trainledger.demo import generate
 from trainledger.errors import TrainledgerError
-from trainledger.ingest import ImportResult, import_files
-from trainledger.ingest.schemas import KIND_TABLES
+from trainledger.ingest import KIND_TABLES, ImportResult, import_files
 from trainledger.lake import Lake
 
 REPO = Path(__file__).resolve().parents[2]

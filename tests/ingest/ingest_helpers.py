@@ -16,8 +16,7 @@ from typing import Any
 
 import pytest
 
-from trainledger.ingest import ImportResult, import_files
-from trainledger.ingest.schemas import KIND_TABLES
+from trainledger.ingest import KIND_TABLES, ImportResult, import_files
 from trainledger.lake import Lake
 
 REPO = Path(__file__).resolve().parents[2]

@@ -12,8 +12,7 @@ from ingest_helpers import run
 
 import trainledger.ingest as ingest
 from trainledger.errors import BadInput, WrongFileType
-from trainledger.ingest import IMPORTERS, KINDS, Importer, ImportResult, import_files
-from trainledger.ingest.schemas import KIND_TABLES
+from trainledger.ingest import IMPORTERS, KIND_TABLES, KINDS, Importer, ImportResult, import_files
 from trainledger.lake import Lake
 
 FIXTURES = {
@@ -205,7 +204,7 @@ def test_missing_file(lake, tmp_path):
 def test_header_only_file_reads_no_rows(lake, write):
     r = run("focus", write("bill.csv", "BilledCost,ChargePeriodStart,ChargePeriodEnd\n"), lake)
     assert (r.rows_read, r.accepted, r.quarantine_file) == (0, 0, None)
-    assert not lake.has_source(r.sha256, "focus")
+    assert not lake.has_source(r.sha256, "bill_lines")
 
 
 def test_utf16_and_bom_files_are_read(lake, tmp_path, write):

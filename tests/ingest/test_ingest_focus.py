@@ -355,7 +355,7 @@ def test_an_export_wholly_inside_the_lake_writes_nothing(lake, tmp_path, sample_
     run("focus", SAMPLE, lake)
     mid = run("focus", _export(tmp_path / "mid.csv", sample_rows[:600]), lake)
     assert (mid.rows_read, mid.accepted, mid.duplicates, mid.quarantined) == (600, 0, 600, 0)
-    assert not lake.has_source(mid.sha256, "focus")
+    assert not lake.has_source(mid.sha256, "bill_lines")
     assert len(lake.partitions("bill_lines")) == 1
     assert lake.imports()[-1]["partition"] is None
     assert _lake_totals(lake) == _sample_totals(sample_rows)

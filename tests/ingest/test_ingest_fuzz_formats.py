@@ -14,9 +14,9 @@ from tests.ingest.test_ingest_cn_bills import ALIYUN, HUAWEI, VOLC
 from tests.ingest.test_ingest_worklog import WORKLOG
 
 from trainledger.errors import BadInput
-from trainledger.ingest import import_files
-from trainledger.ingest.schemas import KIND_TABLES, TABLES
+from trainledger.ingest import KIND_TABLES, import_files
 from trainledger.lake import Lake
+from trainledger.lake.schemas import TABLES
 
 WANDB = '{"_step": 1, "_timestamp": 1793606412.5, "loss": 3.1}\n{"_step": 2, "_timestamp": 1793606470, "tokens": 9}\n'
 CASES = {"aliyun": ALIYUN, "huawei": HUAWEI, "volcengine": VOLC, "worklog": WORKLOG, "wandb": WANDB}

@@ -13,8 +13,8 @@ import pytest
 from trainledger.errors import BadInput
 from trainledger.ingest import import_files
 from trainledger.ingest.convert import decimal_text, integer, money_text
-from trainledger.ingest.schemas import JOBS, row_problem
 from trainledger.lake import Lake
+from trainledger.lake.schemas import JOBS, row_problem
 
 SACCT = (
     "JobID|JobName|Account|WCKey|Comment|User|Submit|Eligible|Start|End|State|ExitCode|"

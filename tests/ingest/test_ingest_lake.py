@@ -9,8 +9,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from trainledger.errors import BadInput, NotFound
-from trainledger.ingest.schemas import KIND_TABLES, TABLES
+from trainledger.ingest import KIND_TABLES
 from trainledger.lake import Committed, Lake, PartitionExists, Settle
+from trainledger.lake.schemas import TABLES
 
 SHA_A, SHA_B = "a" * 64, "b" * 64
 
@@ -58,7 +59,7 @@ def test_write_then_read_all_partitions(lake):
     assert t.num_rows == 5 and t.schema == TABLES["external_services"]
     assert sorted(set(t.column("source_sha256").to_pylist())) == [SHA_A, SHA_B]
     assert lake.partition_path("external_services", SHA_A).is_file()
-    assert lake.has_source(SHA_A, "invoice") and not lake.has_source("c" * 64, "invoice")
+    assert lake.has_source(SHA_A, "external_services") and not lake.has_source("c" * 64, "external_services")
 
 
 def test_partitions_are_immutable(lake):
@@ -81,7 +82,7 @@ def test_a_failed_write_leaves_nothing_behind(lake):
 
 def test_empty_table_still_records_the_source(lake):
     lake.write_partition("external_services", SHA_A, _invoice_rows(0, SHA_A))
-    assert lake.has_source(SHA_A, "invoice")
+    assert lake.has_source(SHA_A, "external_services")
     assert lake.read("external_services").num_rows == 0
 
 
@@ -97,7 +98,7 @@ def test_unique_by_drops_repeats_keeping_the_first(lake):
 
 
 def test_unique_by_across_row_groups(lake, monkeypatch):
-    import trainledger.lake as lake_module
+    import trainledger.lake.store as lake_module
 
     monkeypatch.setattr(lake_module, "ROW_GROUP", 2)
     t = _invoice_rows(6, SHA_A)
@@ -213,7 +214,7 @@ def test_settle_counts_copies(lake):
 
 
 def test_settle_across_row_groups_keeps_order(lake, monkeypatch):
-    import trainledger.lake as lake_module
+    import trainledger.lake.store as lake_module
 
     monkeypatch.setattr(lake_module, "ROW_GROUP", 2)
     lake.write_partition("external_services", SHA_A, _rows(["b", "e"], SHA_A))
@@ -234,7 +235,7 @@ def test_settle_with_every_row_held_publishes_nothing(lake):
     lake.write_partition("external_services", SHA_A, _rows(["x", "y"], SHA_A))
     committed = _settle(lake, SHA_B, _rows(["y", "x"], SHA_B))
     assert committed == Committed(None, 0, 2)
-    assert not lake.has_source(SHA_B, "invoice")
+    assert not lake.has_source(SHA_B, "external_services")
     assert not list((lake.root / ".tmp").iterdir())
 
 
@@ -292,7 +293,7 @@ def _import_slowly(path: str, root: str, barrier, delay: float) -> None:
     """In a child process: import ``path``, with a slow disk between settling and publishing."""
     import time
 
-    import trainledger.lake as lake_module
+    import trainledger.lake.store as lake_module
     from trainledger.ingest import import_files
 
     publish = lake_module._link_into_place
@@ -399,7 +400,7 @@ def test_a_short_write_to_the_log_is_completed(lake, monkeypatch):
 
 def test_partitions_record_their_row_hash_scheme(lake):
     from trainledger.ingest.keys import ROW_HASH_VERSION
-    from trainledger.ingest.settle import partition_meta
+    from trainledger.lake.settle import partition_meta
 
     path = lake.write_partition("external_services", SHA_A, _invoice_rows(1, SHA_A))
     assert partition_meta(pq.read_schema(path))["row_hash"] == ROW_HASH_VERSION

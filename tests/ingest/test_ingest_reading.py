@@ -10,8 +10,7 @@ from decimal import Decimal
 import pytest
 from ingest_helpers import DATA, run
 
-from trainledger.ingest import KINDS, import_files
-from trainledger.ingest.schemas import KIND_TABLES
+from trainledger.ingest import KIND_TABLES, KINDS, import_files
 
 SPEC = DATA / "focus-spec-examples"
 TWO_RESOURCES = (
@@ -120,7 +119,7 @@ def test_an_empty_file_is_an_empty_import(kind, content, lake, write):
     r = run(kind, write(f"empty-{kind}.txt", content), lake, **opts)
     assert (r.rows_read, r.accepted, r.duplicates, r.quarantined) == (0, 0, 0, 0)
     assert r.quarantine_file is None
-    assert not lake.has_source(r.sha256, kind)
+    assert not lake.has_source(r.sha256, KIND_TABLES[kind])
     assert lake.read(KIND_TABLES[kind]).num_rows == 0
 
 

@@ -12,8 +12,8 @@ from tests.ingest.ingest_helpers import DATA, run
 
 from trainledger.cli import cli
 from trainledger.errors import BadInput
-from trainledger.ingest import IMPORTERS, import_files
-from trainledger.ingest.mapfile import KIND_OF, TABLES, load, parse, preset_texts, presets
+from trainledger.ingest import IMPORTERS, import_files, importer_for
+from trainledger.ingest.mapfile import TABLES, load, mapped_kind, parse, preset_texts, presets
 
 PRESETS = {
     "alibaba-openb-2023": "jobs", "slurm-trace": "jobs", "helios": "occupancy", "philly": "occupancy",
@@ -30,7 +30,8 @@ def test_every_preset_is_one_file_of_the_one_format():
     # the kinds with a fixed preset name one that exists
     fixed = {imp.kind: imp.preset for imp in IMPORTERS if getattr(imp, "preset", None)}
     assert set(fixed.values()) <= set(PRESETS)
-    assert set(KIND_OF) == set(TABLES)
+    # every mapping table has the kind that reads it through a mapping, and that kind fills it
+    assert {t: importer_for(mapped_kind(t)).table for t in TABLES} == {t: t for t in TABLES}
 
 
 def test_the_cn_bill_presets_say_where_their_columns_come_from():

@@ -153,7 +153,7 @@ def _pairs(flag: str, items: tuple[str, ...]) -> dict[str, str]:
 
 def _first_reasons(qfile: str | None, n: int = 3) -> list[dict]:
     """The first ``n`` records of a quarantine file (row, reason, remedy)."""
-    from trainledger.ingest.lakefs import read_jsonl
+    from trainledger.lake.fs import read_jsonl
 
     if not qfile or not Path(qfile).exists():
         return []
@@ -166,7 +166,7 @@ def _first_reasons(qfile: str | None, n: int = 3) -> list[dict]:
 
 
 def _bill_kind(kind: str) -> bool:
-    from trainledger.ingest.schemas import KIND_TABLES
+    from trainledger.ingest import KIND_TABLES
 
     return KIND_TABLES.get(kind) == "bill_lines"
 

@@ -15,11 +15,10 @@ HEAD_ZH = ("预设", "目标表", "导入种类", "说明")
 
 def _kinds(name: str, table: str) -> list[str]:
     """The import kinds that read preset ``name``: the kind it is fixed to, and the generic one."""
-    from trainledger.ingest import IMPORTERS
-    from trainledger.ingest.mapfile import KIND_OF
+    from trainledger.ingest import IMPORTERS, MAPPED_KIND
 
     fixed = [imp.kind for imp in IMPORTERS if getattr(imp, "preset", None) == name]
-    return [*fixed, KIND_OF[table]]
+    return [*fixed, MAPPED_KIND[table]]
 
 
 @click.command("presets")

@@ -33,6 +33,7 @@ Data flow (``attribute``)::
     rules.py        attribution rules (exact / prefix / regex / template) and row tags
     timeline.py     one run's allocation → compute-state segments (weighted: straggler_wait)
     context.py      Facts, Context, RunInfo, Problem, StageOutput, price lookups with staleness
+    guard.py        a stage that raises → a stage_failed problem, its cash unattributed; the run goes on
     history.py      actual/effective ratios of finished batches (calibrates the estimator)
     frame/          the bill stage's split as Ibis expressions (DuckDB, Spark); tested against this one
 
@@ -48,19 +49,19 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 
-from trainledger.engine import capacity, conservation, restated, storage_reconcile
+from trainledger.engine import capacity, conservation, guard, restated, storage_reconcile
 from trainledger.engine.allocation import allocate_views
 from trainledger.engine.asof import latest_fact_time
 from trainledger.engine.assets import external_stage, labor_stage, storage_stage
 from trainledger.engine.capacity import capacity_stage
 from trainledger.engine.causes import explain
 from trainledger.engine.compute import bill_stage, queued_stage
-from trainledger.engine.context import Context, Facts, PriceLookup, Problem, RunInfo, StageOutput
+from trainledger.engine.context import Context, Facts, PriceLookup, Problem, RunInfo, Settings, StageOutput
 from trainledger.engine.rules import matcher
 from trainledger.engine.runs import derive_runs
+from trainledger.ingest import KIND_TABLES
 from trainledger.model import Assumption, Basis, CostLine
 from trainledger.model.money import EXACT
-from trainledger.workspace import Config
 
 STAGES: tuple[Callable[[Facts, Context], StageOutput], ...] = (
     bill_stage,
@@ -109,15 +110,11 @@ class Attribution:
         }
 
 
-SOURCE_TABLES = {"slurm": "jobs", "focus": "bill_lines", "storage": "storage_objects",
-                 "timesheet": "labor_entries", "invoice": "external_services"}
-
-
-def _rule_field_problems(facts: Facts, config: Config) -> list[Problem]:
+def _rule_field_problems(facts: Facts, config: Settings) -> list[Problem]:
     """A rule naming a column its source does not have can never match: say so instead of silence."""
     out = []
     for rule in config.rules:
-        rows = getattr(facts, SOURCE_TABLES[rule.source])
+        rows = getattr(facts, KIND_TABLES[rule.source])  # the importers' registry: kind → table
         if rows and not rule.field.startswith("tags.") and rule.field not in rows[0]:
             known = ", ".join(sorted(k for k in rows[0] if k not in ("source_sha256", "row", "row_hash")))
             out.append(Problem("unknown_rule_field", f"rule {rule.id}: {rule.source} rows have no field"
@@ -126,7 +123,7 @@ def _rule_field_problems(facts: Facts, config: Config) -> list[Problem]:
     return out
 
 
-def attribute(facts: Facts, config: Config, price: PriceLookup, as_of: date,
+def attribute(facts: Facts, config: Settings, price: PriceLookup, as_of: date,
               as_of_time: datetime | None = None, *, engine: str = "python") -> Attribution:
     """``as_of_time`` (``attribute --as-of``, tz-aware) cuts open jobs and capacities there; without it
     open jobs end at a time the data says (engine/asof.py) and capacities at the end of ``as_of``.
@@ -148,7 +145,7 @@ def attribute(facts: Facts, config: Config, price: PriceLookup, as_of: date,
     lines: list[CostLine] = []
     assumptions: dict[str, Assumption] = {}
     for stage in stages:
-        out = stage(facts, ctx)
+        out = guard.run(stage, facts, ctx)  # a stage that raises: a problem, its cash unattributed
         lines.extend(out.lines)
         problems.extend(out.problems)
         for a in out.assumptions:

@@ -1,15 +1,21 @@
-"""What every engine stage receives: the facts from the lake and the context of the workspace."""
+"""What every engine stage receives: the facts from the lake and the context of the workspace.
+
+``Settings`` is all the engine reads of a workspace: a frozen record that service.py builds from the
+workspace's config (``service.engine_settings``). The engine never imports the service, the CLI or
+the config loader (tests/test_layers.py).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from types import MappingProxyType
 from typing import Any
 
 from trainledger.engine.rules import Matcher
-from trainledger.model import Assumption, CostLine, PriceEntry, Run
-from trainledger.workspace import Config
+from trainledger.model import Assumption, Batch, CostLine, PriceEntry, Run
+from trainledger.workspace import LaborRate, Rule
 
 TABLES = ("jobs", "bill_lines", "progress_events", "storage_objects", "labor_entries", "external_services",
           "worker_steps")
@@ -64,8 +70,43 @@ PriceLookup = Callable[[str, date, str], PriceEntry | None]  # (item, on, unit w
 
 
 @dataclass(frozen=True)
+class Settings:
+    """The workspace as the engine sees it: dotted settings (``cluster.gpus_per_node``,
+    ``cluster.gpu_item``, ``cluster.stale_gap_minutes``, ``workspace.currency``…), batches, rules,
+    labor rates, and the ``[[capacity]]`` and ``[allocation]`` tables as written (capacity.py and
+    allocation.py read them, naming ``path`` in their errors)."""
+
+    path: str
+    values: Mapping[str, Any] = field(default_factory=dict)
+    batches: tuple[Batch, ...] = ()
+    rules: tuple[Rule, ...] = ()
+    labor_rates: tuple[LaborRate, ...] = ()
+    capacity: tuple[Mapping[str, Any], ...] = ()
+    allocation: Mapping[str, Any] = field(default_factory=dict)
+    labor_assumptions: tuple[Assumption, ...] = ()  # the drawer rows of the labor rates
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "values", MappingProxyType(dict(self.values)))
+        object.__setattr__(self, "allocation", MappingProxyType(dict(self.allocation)))
+
+    def get(self, name: str) -> Any:
+        return self.values[name]
+
+    def labor_rate(self, role: str) -> LaborRate | None:
+        return next((r for r in self.labor_rates if r.role == role), None)
+
+    def rate_assumptions(self) -> list[Assumption]:
+        return list(self.labor_assumptions)
+
+    @property
+    def raw(self) -> Mapping[str, Any]:
+        """The tables the stages read as written: ``capacity`` and ``allocation``."""
+        return MappingProxyType({"capacity": list(self.capacity), "allocation": self.allocation})
+
+
+@dataclass(frozen=True)
 class Context:
-    config: Config
+    config: Settings  # (a workspace Config reads the same: tests pass one)
     matcher: Matcher
     price: PriceLookup
     as_of: date

@@ -2,11 +2,13 @@
 
 The overhead factor of a finished batch is its allocated GPU-hours (every compute state that
 held a GPU) divided by its effective GPU-hours. Queued time is excluded: it holds no GPU.
+``service.finished_batch_ratios`` opens a workspace and hands its ledger to ``ledger_ratios``:
+the engine never opens a workspace itself.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import Any
 
 from trainledger.model import ComputeState
 
@@ -31,19 +33,13 @@ def batch_ratios(summary: dict, runs_by_batch: dict[str, list]) -> dict[str, flo
     return out
 
 
-def finished_batch_ratios(workspace: str | Path | object) -> list[float]:
-    """Held/effective GPU-hour ratios of the workspace's finished batches (empty when none)."""
-    from trainledger.service import Workspace
-
-    wsp = workspace if isinstance(workspace, Workspace) else Workspace.open(workspace)
-    try:
-        latest = wsp.ledger.latest_attribution()
-        if not latest:
-            return []
-        runs_by_batch: dict[str, list] = {}
-        for r in wsp.ledger.runs():
-            runs_by_batch.setdefault(r.batch_id, []).append(r)
-        return sorted(batch_ratios(latest["summary"], runs_by_batch).values())
-    finally:
-        if wsp is not workspace:
-            wsp.close()
+def ledger_ratios(ledger: Any) -> list[float]:
+    """Held/effective GPU-hour ratios of the finished batches of ``ledger`` (its latest
+    attribution and its runs; empty when none)."""
+    latest = ledger.latest_attribution()
+    if not latest:
+        return []
+    runs_by_batch: dict[str, list] = {}
+    for r in ledger.runs():
+        runs_by_batch.setdefault(r.batch_id, []).append(r)
+    return sorted(batch_ratios(latest["summary"], runs_by_batch).values())

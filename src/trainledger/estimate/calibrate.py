@@ -6,7 +6,7 @@ overhead input of the estimate: with five or more batches it is their own range 
 with fewer it widens the sourced prior to include them, centred on their median (keeping the prior's
 troubled-run tail above them: a few batches need not include a troubled run).
 
-``workspace_ratios`` reads those ratios from the ledger (``trainledger.engine.history``) of the
+``workspace_ratios`` reads those ratios from the ledger (``service.finished_batch_ratios``) of the
 workspace the CLI names, and says for the notes and the assumptions drawer what happened: a
 directory without ``trainledger.toml`` (the CLI's default ``.`` outside a workspace) is no workspace
 and the sourced prior is used; a workspace whose ledger cannot be read (a ``TrainledgerError``
@@ -23,12 +23,12 @@ from decimal import Decimal
 from pathlib import Path
 from typing import NamedTuple
 
-from trainledger.engine.history import finished_batch_ratios
 from trainledger.errors import BadInput, NotFound, TrainledgerError
 from trainledger.estimate.messages import Msg
 from trainledger.estimate.priors import overhead_prior
 from trainledger.estimate.quantities import Uncertain
 from trainledger.model.vocab import Evidence
+from trainledger.service import finished_batch_ratios
 from trainledger.workspace import CONFIG_NAME
 
 MIN_BATCHES_ALONE = 5

@@ -97,8 +97,6 @@ ERRORS: dict[str, tuple[str, str]] = {
                                     '导入编号 {ident} 有歧义：{p1}'),
     'imports.give_more_digits_kind': ('give more digits, or KIND:ID',
                                       '多给几位，或写成 KIND:ID'),
-    'lake.use_one': ('use one of {KIND_TABLES}',
-                     '从 {KIND_TABLES} 中选一个'),
     'lake.no_lake_table': ('no lake table {table}',
                            '数据湖没有表 {table}'),
     'lake.known': ('known: {TABLES}',

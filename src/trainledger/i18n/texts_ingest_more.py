@@ -369,8 +369,8 @@ REST: dict[str, tuple[str, str]] = {
         "该映射填充表 {table}，而 `import {kind}` 填充 {tables}",
     ),
     "mapfile.import_with_trainledger_import": (
-        "import it with `trainledger import {p0}`, or set table = \"{p1}\" in the mapping",
-        "用 `trainledger import {p0}` 导入它，或在映射中设置 table = \"{p1}\"",
+        "import it with `trainledger import {mapped_kind}`, or set table = \"{p1}\" in the mapping",
+        "用 `trainledger import {mapped_kind}` 导入它，或在映射中设置 table = \"{p1}\"",
     ),
     "mapfile.write_instant_with_its": (
         "write the instant with its offset, e.g. +08:00 or Z",
@@ -453,8 +453,8 @@ REST: dict[str, tuple[str, str]] = {
         "预设 {name} 填充表 {other}，不是 {tables}",
     ),
     "mapfile.import_with_trainledger_import2": (
-        "import it with `trainledger import {p0} --preset {name}`",
-        "用 `trainledger import {p0} --preset {name}` 导入它",
+        "import it with `trainledger import {mapped_kind} --preset {name}`",
+        "用 `trainledger import {mapped_kind} --preset {name}` 导入它",
     ),
     "mapfile.leave_out_for_times": (
         "leave {k} out; for times use the [time] section",

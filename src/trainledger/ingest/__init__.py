@@ -16,12 +16,9 @@
                   reads exactly as delimited.py does; anything else it gives back
     vector.py     converters and row-hash spellings by column, equal to their per-value originals
     focus_fast.py FOCUS CSV a chunk at a time: the per-row path's rows, quarantine and row hashes
-    settle.py     a new partition against the lake: duplicates, repeats, conflicts (under lock)
     notices.py    what an import says besides its counts (re-read with other options, restated
                   bill rows, steps without a job name), en + zh-CN
     keyset.py     row hashes as sorted 128-bit integers: groups, ranks, copies held elsewhere
-    lakefs.py     the lake's filesystem primitives: atomic publish, locks, append-only lines
-    schemas.py    the pyarrow schema of each lake table (the contract of docs/formats.md)
     slurm.py      sacct --parsable2 → jobs (hostlists, AllocTRES, Comment tags, --tz)
     focus.py      FOCUS 1.0 - 1.3 CSV / Parquet → bill_lines (flag non-conformance, keep the money)
     storage.py    storage inventory CSV → storage_objects (prefix rules, governance flags)
@@ -60,6 +57,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from trainledger.errors import BadInput, WrongFileType
@@ -115,15 +113,24 @@ IMPORTERS: tuple[Importer, ...] = (
     MappedImporter("mapped_progress", ProgressImporter(), "a progress table read through a mapping"),
 )
 KINDS: tuple[str, ...] = tuple(i.kind for i in IMPORTERS)
+# Which lake table each import kind fills, and the kind that reads a table through the user's
+# mapping (its importer claims no file for itself): both read off the registry, kept nowhere else.
+KIND_TABLES: MappingProxyType[str, str] = MappingProxyType({i.kind: i.table for i in IMPORTERS})
+MAPPED_KIND: MappingProxyType[str, str] = MappingProxyType(
+    {i.table: i.kind for i in reversed(IMPORTERS) if not getattr(i, "claims", True)}
+)  # reversed: the first generic importer of a table wins
 
 __all__ = [
     "IMPORTERS",
     "KINDS",
+    "KIND_TABLES",
+    "MAPPED_KIND",
     "ImportResult",
     "Importer",
     "import_files",
     "importer_for",
     "looks_like",
+    "table_of",
 ]
 
 
@@ -132,6 +139,11 @@ def importer_for(kind: str) -> Importer:
         if imp.kind == kind:
             return imp
     raise BadInput(f"unknown import kind {kind!r}", remedy=f"use one of {', '.join(KINDS)}")
+
+
+def table_of(kind: str) -> str:
+    """The lake table import ``kind`` fills (BadInput naming the kinds when there is none)."""
+    return importer_for(kind).table
 
 
 def looks_like(path: Path, *, besides: str | None = None) -> tuple[str, str | None]:

@@ -31,7 +31,7 @@ from trainledger.ingest.base import FLAG, Context, as_text, dumps
 from trainledger.ingest.delimited import resolve_header
 from trainledger.ingest.fastcsv import Chunk, NotFast, chunks
 from trainledger.ingest.keys import canon_for, canon_loose, content_key
-from trainledger.ingest.schemas import BILL_LINES
+from trainledger.lake.schemas import BILL_LINES
 
 STR = pa.string()
 _ALLOCATED = tuple(n.casefold() for n in F.ALLOCATED)

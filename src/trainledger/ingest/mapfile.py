@@ -54,11 +54,6 @@ from trainledger.names import did_you_mean
 JOB_TABLES = ("jobs", "occupancy", "worker_steps")
 ROW_TABLES = ("bill_lines", "storage_objects", "labor_entries", "progress_events")
 TABLES = JOB_TABLES + ROW_TABLES
-# the import kind that reads a table through the user's mapping
-KIND_OF = MappingProxyType({
-    "jobs": "jobs", "occupancy": "occupancy", "worker_steps": "steps", "bill_lines": "mapped_bills",
-    "storage_objects": "mapped_storage", "labor_entries": "mapped_labor", "progress_events": "mapped_progress",
-})  # fmt: skip
 UNITS = MappingProxyType({"s": 1_000_000, "ms": 1_000, "us": 1, "min": 60_000_000})
 TYPES = ("text", "decimal", "time", "date", "tags")
 DOCS = "see docs/formats.md § Mappings / 见 docs/formats.md「映射」一节"
@@ -147,6 +142,14 @@ class MappingFile:
 # -- presets ----------------------------------------------------------------------------------
 
 
+def mapped_kind(table: str) -> str:
+    """The import kind that reads ``table`` through the user's mapping (the registry's
+    ``MAPPED_KIND``; imported here when asked, as the importers import this module)."""
+    from trainledger.ingest import MAPPED_KIND
+
+    return MAPPED_KIND[table]
+
+
 def preset_texts() -> dict[str, str]:
     """name → TOML text of every built-in mapping (``presets/NAME.toml``)."""
     out = {}
@@ -200,7 +203,7 @@ def load(options: Any, tables: tuple[str, ...], kind: str) -> MappingFile:
                 other = every[name].table
                 raise BadInput(
                     f"preset {name} fills table {other}, not {' / '.join(tables)} / 预设 {name} 对应的表不同",
-                    remedy=f"import it with `trainledger import {KIND_OF[other]} --preset {name}`",
+                    remedy=f"import it with `trainledger import {mapped_kind(other)} --preset {name}`",
                 )
             what = "preset" if preset else "mapping file or preset"
             raise BadInput(
@@ -214,7 +217,7 @@ def load(options: Any, tables: tuple[str, ...], kind: str) -> MappingFile:
             f"this mapping fills table {m.table}, but `import {kind}` fills {' / '.join(tables)} "
             f"/ 映射的目标表与导入种类不符",
             path=m.where,
-            remedy=f"import it with `trainledger import {KIND_OF[m.table]}`, or set table = "
+            remedy=f"import it with `trainledger import {mapped_kind(m.table)}`, or set table = "
                    f"\"{tables[0]}\" in the mapping",
         )
     return m
@@ -488,7 +491,7 @@ def fields_of(table: str) -> frozenset[str]:
     elif table == "worker_steps":
         from trainledger.ingest.steps import FIELDS
     else:
-        from trainledger.ingest.schemas import TABLES as LAKE
+        from trainledger.lake.schemas import TABLES as LAKE
 
         return frozenset(LAKE[table].names) - INTERNAL
     return FIELDS

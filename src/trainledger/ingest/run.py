@@ -13,7 +13,7 @@
     table lock ─► settle against the lake ─► publish ─► log ─► unlock
 
 Rows are settled after the stream, on the ``row_hash`` column of the temp partition (no
-per-row Python set: a 10M-row file stays within memory; see ``trainledger.ingest.settle``):
+per-row Python set: a 10M-row file stays within memory; see ``trainledger.lake.settle``):
 
 - identical rows *within* the file are all accepted and flagged ``repeated_row_in_file`` — the
   provider's file is the statement, and its total is the bill;
@@ -43,8 +43,8 @@ import pyarrow.parquet as pq
 
 from trainledger.errors import BadInput
 from trainledger.ingest.base import Context, Importer, ImportResult, Record, Rejected, dumps
-from trainledger.ingest.schemas import TABLES, row_problem
 from trainledger.ingest.text import ContentWatch, sha256_file
+from trainledger.lake.schemas import TABLES, row_problem
 
 if TYPE_CHECKING:
     from trainledger.lake import Lake
@@ -297,7 +297,7 @@ def _previous(lake: Lake, importer: Importer, sha: str, identity: str) -> dict[s
             found = None
         elif found is None and rec.get("identity") == identity and rec.get("kind") == importer.kind:
             found = rec
-    if found is not None and found.get("accepted") and not lake.has_source(sha, importer.kind):
+    if found is not None and found.get("accepted") and not lake.has_source(sha, importer.table):
         return None  # the log says rows went in, the lake does not have them: read again
     return found
 

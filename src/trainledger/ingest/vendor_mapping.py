@@ -33,7 +33,7 @@ from zoneinfo import ZoneInfo
 
 from trainledger.ingest.base import dumps
 from trainledger.ingest.convert import decimal_plain
-from trainledger.ingest.mapfile import UNITS, MappingFile, load
+from trainledger.ingest.mapfile import ROW_TABLES, UNITS, MappingFile, load
 
 MAPPING_REMEDY = "see docs/formats.md § Mappings for the mapping format"
 
@@ -116,7 +116,7 @@ def spec_of(m: MappingFile) -> Spec:
 
 def load_spec(ref: str | Path, kind: str = "mapped") -> Spec:
     """A mapping from a TOML file, or a built-in preset by name, of any native importer's table."""
-    return spec_of(load({"mapping": str(ref)}, tuple(TARGETS), kind))
+    return spec_of(load({"mapping": str(ref)}, ROW_TABLES, kind))
 
 
 # -- reading vendor spellings -----------------------------------------------------------------
@@ -254,11 +254,3 @@ def period_of(values: Mapping[str, Any], tz: ZoneInfo) -> tuple[str, str] | None
     except ValueError:
         return None
     return None
-
-
-TARGETS: Mapping[str, str] = MappingProxyType({
-    "bill_lines": "focus",
-    "storage_objects": "storage",
-    "labor_entries": "timesheet",
-    "progress_events": "progress",
-})

@@ -191,6 +191,7 @@ ZH: dict[str, str] = {
     "gpu_hours": "卡时", "equal": "均摊",
     # unattributed reasons
     "job_without_batch": "作业未匹配批次", "no_rule_matched": "无规则匹配", "commitment_purchase": "承诺购买",
+    "stage_failed": "归属阶段出错",
     # bases
     "billed": "账单现金", "amortized": "摊销", "internal": "内部人力(机会成本)", "estimate": "估算",
     # evidence

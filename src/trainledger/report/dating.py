@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 
-from trainledger.ingest.schemas import KIND_TABLES
+from trainledger.ingest import KIND_TABLES
 
 COLUMNS = {"bill_lines": ("charge_period_start",), "jobs": ("start", "submit"),
            "storage_objects": ("snapshot_date",), "labor_entries": ("date",), "external_services": ("date",)}

@@ -139,6 +139,13 @@ CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
              " bucket"),
         ZH: ("作业无批次", "作业 {job_id} 未匹配任何 slurm 规则；其算力费用留在未归属桶"),
     },
+    "stage_failed": {
+        EN: ("a stage failed", "stage {stage} failed with {error} (at {where}): its figures are missing from this"
+             " run and the {rows} cash line(s) it would have attributed are in the unattributed bucket"
+             " (stage_failed); the other stages ran. This is a bug in trainledger: report it with this message"),
+        ZH: ("归属阶段出错", "阶段 {stage} 出错：{error}（位于 {where}）：本次运行缺少它的数字，它本应归属的 {rows}"
+             " 条现金成本行留在未归属桶（stage_failed）；其余阶段照常运行。这是 trainledger 的缺陷：请连同此消息报告"),
+    },
     "timezone_mismatch": {
         EN: ("time zone mismatch", "{path}: the progress events of {jobs} job(s) are {shift_hours} h off their"
              " sacct windows; it was read as {read_tz} — likely --tz {likely_tz}. Re-import: trainledger import"

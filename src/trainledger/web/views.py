@@ -22,7 +22,7 @@ import pyarrow.parquet as pq
 from trainledger import fmt
 from trainledger.errors import NotFound
 from trainledger.imports import resolve, short_id
-from trainledger.ingest.schemas import KIND_TABLES
+from trainledger.ingest import KIND_TABLES
 from trainledger.lake import partition_key
 from trainledger.model.cost import CostLine
 from trainledger.model.money import valuation

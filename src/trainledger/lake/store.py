@@ -13,7 +13,7 @@ The first import of a file that accepts rows writes ``part-0``; a re-import of t
 with other options (e.g. ``--currency`` after a quarantine) that accepts rows adds ``part-1``,
 and so on. A partition is written to ``.tmp`` first and then hard-linked into place, so a reader
 sees either no partition or a complete one, and an existing partition is never overwritten.
-Settling a partition against the others (``trainledger.ingest.settle``) and publishing it happen
+Settling a partition against the others (``trainledger.lake.settle``) and publishing it happen
 under the table's lock, so concurrent imports of overlapping files never count a row twice.
 Nothing in the lake is ever modified or deleted by trainledger, except leftovers in ``.tmp``
 (a file whose writing process on this host is gone is removed at the next import; others after
@@ -45,11 +45,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from trainledger.errors import BadInput, NotFound, TrainledgerError
-from trainledger.ingest.lakefs import FileLock, alive, append_line, lock_for, read_jsonl
-from trainledger.ingest.lakefs import file_sha as _file_sha
-from trainledger.ingest.lakefs import link_into_place as _link_into_place
-from trainledger.ingest.schemas import KIND_TABLES, TABLES
-from trainledger.ingest.settle import Settle, drop_repeats, meta_of, settle_partition
+from trainledger.lake.fs import FileLock, alive, append_line, lock_for, read_jsonl
+from trainledger.lake.fs import file_sha as _file_sha
+from trainledger.lake.fs import link_into_place as _link_into_place
+from trainledger.lake.schemas import TABLES
+from trainledger.lake.settle import Settle, drop_repeats, meta_of, settle_partition
 
 __all__ = ["Committed", "Lake", "PartitionExists", "PartitionWriter", "QuarantineWriter", "Settle"]
 
@@ -173,8 +173,9 @@ class PartitionWriter:
             duplicates = drop_repeats(self.tmp, unique_by) if unique_by else 0
             with self.lake.lock(self.table):
                 if settle is not None:
+                    others = self.lake.partition_files(self.table)
                     duplicates += settle_partition(
-                        self.tmp, self.lake, self.table, self.sha256, settle, self.statement
+                        self.tmp, others, self.sha256, settle, self.statement
                     )
                     if duplicates == self.rows and not keep_empty:
                         self.abort()
@@ -404,13 +405,10 @@ class Lake:
         assert committed is not None and committed.path is not None
         return committed.path
 
-    def has_source(self, sha256: str, kind: str) -> bool:
-        """True when rows of the file with this content hash are in the lake as ``kind``."""
-        table = KIND_TABLES.get(kind)
-        if table is None:
-            raise BadInput(
-                f"unknown import kind {kind!r}", remedy=f"use one of {', '.join(KIND_TABLES)}"
-            )
+    def has_source(self, sha256: str, table: str) -> bool:
+        """True when rows of the file with this content hash are live in ``table`` (the
+        importer's ``table``: which kind fills which table is the registry's, ingest/)."""
+        _known(table)
         dropped = self.dropped()
         return any(partition_key(p) not in dropped
                    for p in _part_files(self.partition_path(table, sha256).parent))
@@ -461,13 +459,14 @@ class Lake:
         """The import log's import records (drop lines left out: see ``events``)."""
         return [r for r in self.events() if r.get("action") != DROP]
 
-    def log_drop(self, kind: str, sha256: str, reason: str, **detail: Any) -> dict[str, Any]:
-        """Tombstone every live partition of the file ``sha256`` imported as ``kind``: one drop
-        line in imports.jsonl, after which its rows are in no read. Returns that line; its
-        ``partitions`` are the keys (``table/source=<sha>/part-<n>.parquet``) dropped."""
-        table = KIND_TABLES.get(kind)
-        if table is None:
-            raise BadInput(f"unknown import kind {kind!r}", remedy=f"use one of {', '.join(KIND_TABLES)}")
+    def log_drop(
+        self, kind: str, sha256: str, reason: str, *, table: str, **detail: Any
+    ) -> dict[str, Any]:
+        """Tombstone every live partition of ``table`` of the file ``sha256`` imported as
+        ``kind``: one drop line in imports.jsonl, after which its rows are in no read. Returns
+        that line; its ``partitions`` are the keys (``table/source=<sha>/part-<n>.parquet``)
+        dropped."""
+        _known(table)
         with self.lock(table):
             dropped = self.dropped()
             keys = sorted(k for p in _part_files(self.partition_path(table, _check_sha(sha256)).parent)
@@ -493,6 +492,11 @@ class Lake:
             log.warning("%s: skipped damaged line(s) %s", path, ", ".join(map(str, damage)))
             self._reported = damage
         return records
+
+
+def _known(table: str) -> None:
+    if table not in TABLES:
+        raise BadInput(f"no lake table {table!r}", remedy=f"known: {', '.join(TABLES)}")
 
 
 def partition_key(path: Path | str) -> str:

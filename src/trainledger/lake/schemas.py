@@ -201,30 +201,3 @@ TABLES: MappingProxyType[str, pa.Schema] = MappingProxyType(
         "worker_steps": WORKER_STEPS,
     }
 )
-
-# Which table each import kind fills. The lake uses it to answer ``has_source(sha, kind)``.
-KIND_TABLES: MappingProxyType[str, str] = MappingProxyType(
-    {
-        "slurm": "jobs",
-        "focus": "bill_lines",
-        "storage": "storage_objects",
-        "timesheet": "labor_entries",
-        "progress": "progress_events",
-        "invoice": "external_services",
-        "jobs": "jobs",
-        "k8s": "jobs",
-        "occupancy": "occupancy",
-        "steps": "worker_steps",
-        "aliyun": "bill_lines",
-        "huawei": "bill_lines",
-        "volcengine": "bill_lines",
-        "inventory": "storage_objects",
-        "worklog": "labor_entries",
-        "mlflow": "progress_events",
-        "wandb": "progress_events",
-        "mapped_bills": "bill_lines",
-        "mapped_storage": "storage_objects",
-        "mapped_labor": "labor_entries",
-        "mapped_progress": "progress_events",
-    }
-)

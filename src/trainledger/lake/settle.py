@@ -2,7 +2,9 @@
 
 ``settle_partition`` runs while the table's lock is held (``Lake.lock``), between the end of an
 import's stream and the publication of its partition, so two imports of overlapping files can
-never both count the same rows. It reads only the columns it needs from each other partition.
+never both count the same rows. It reads only the columns it needs from each other partition; it
+is given their paths (``Lake.partition_files``) and knows nothing else of the lake (store.py
+imports this module, never the other way round).
 
 Each partition records, in its Parquet metadata (``META_KEY``), how its rows were hashed
 (``row_hash`` version), the identity of the import that wrote it, and its *statement* (what,
@@ -16,9 +18,10 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -28,9 +31,6 @@ import pyarrow.parquet as pq
 from trainledger.errors import BadInput
 from trainledger.ingest.keys import ROW_HASH_VERSION
 from trainledger.ingest.keyset import KeySet
-
-if TYPE_CHECKING:
-    from trainledger.lake import Lake
 
 META_KEY = b"trainledger"
 
@@ -98,10 +98,11 @@ def drop_repeats(path: Path, column: str) -> int:
 
 
 def settle_partition(
-    path: Path, lake: Lake, table: str, own: str, settle: Settle, statement: str = ""
+    path: Path, parts: Iterable[Path], own: str, settle: Settle, statement: str = ""
 ) -> int:
-    """Apply ``settle`` to the temp partition at ``path`` (see ``Settle``); rewrite it only
-    when a row is dropped or flagged. Returns the number of rows dropped as duplicates.
+    """Apply ``settle`` to the temp partition at ``path`` (see ``Settle``) against the table's
+    live partitions ``parts`` (``Lake.partition_files``); rewrite it only when a row is dropped
+    or flagged. Returns the number of rows dropped as duplicates.
 
     The other partitions are read one at a time, and only the columns needed (``row_hash`` a
     row group at a time, plus each conflict column; ``row`` for an earlier import of the same
@@ -123,7 +124,7 @@ def settle_partition(
     wanted_ids = {c: pc.unique(v.drop_null()) for c, v in ids.items()}
 
     others: dict[str, list[pa.Table]] = {c: [] for c in conflict_cols}
-    for part in lake.partition_files(table):
+    for part in parts:
         other_pf = pq.ParquetFile(part)
         meta = partition_meta(other_pf.schema_arrow)
         if meta is None or meta.get("row_hash") != ROW_HASH_VERSION:

@@ -1,0 +1,35 @@
+"""The lake: append-only Parquet facts, immutable partitions, one directory per source file.
+
+    store.py    Lake: partitions (write to .tmp, link into place), quarantine, the import log,
+                drops (tombstones), reads in import order
+    settle.py   a new partition against the others: cross-file duplicates, repeats, conflicts
+                (under the table's lock)
+    fs.py       filesystem primitives: atomic publish, locks, append-only JSON lines
+    schemas.py  the pyarrow schema of each lake table (the contract of docs/formats.md)
+
+The layout on disk is described in ``store.py``.
+"""
+
+from __future__ import annotations
+
+from trainledger.lake.store import (
+    DROP,
+    Committed,
+    Lake,
+    PartitionExists,
+    PartitionWriter,
+    QuarantineWriter,
+    Settle,
+    partition_key,
+)
+
+__all__ = [
+    "DROP",
+    "Committed",
+    "Lake",
+    "PartitionExists",
+    "PartitionWriter",
+    "QuarantineWriter",
+    "Settle",
+    "partition_key",
+]
