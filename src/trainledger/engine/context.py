@@ -12,7 +12,7 @@ from trainledger.model import Assumption, CostLine, PriceEntry, Run
 from trainledger.workspace import Config
 
 TABLES = ("jobs", "bill_lines", "progress_events", "storage_objects", "labor_entries", "external_services",
-          "worker_steps")
+          "worker_steps", "capacity")
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,7 @@ class Facts:
     labor_entries: tuple[Mapping, ...] = ()
     external_services: tuple[Mapping, ...] = ()
     worker_steps: tuple[Mapping, ...] = ()  # per-worker iteration times (straggler_wait, engine/runs.py)
+    capacity: tuple[Mapping, ...] = ()  # what capacity existed (import nodes; engine/capacity.py)
     imports: tuple[Mapping, ...] = ()  # the lake's import log: path, kind, sha256, options (tz…)
 
     @classmethod
