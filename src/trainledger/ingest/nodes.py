@@ -97,8 +97,8 @@ class NodesImporter(MappedImporter):
             stated = next((v for k, v in extra.items() if total and k.casefold() == total.casefold()), None)
             if stated is not None and len(sums) == len(cells) and canon_number(stated) != str(sum(int(canon_number(v))
                                                                                                   for v in sums)):
-                notes.append(f"the row's {len(cells)} cells sum to {sum(int(canon_number(v)) for v in sums)},"
-                             f" its {total} column says {stated}")
+                n, got = len(cells), sum(int(canon_number(v)) for v in sums)
+                notes.append(f"the row's {n} cells sum to {got}, its {total} column says {stated}")
             base = sorted((k, canon(v) if k in self.time_fields else v) for k, v in rec.values.items()
                           if v is not None)
             for h in cells:
