@@ -42,8 +42,8 @@
     vendor_mapping.py  the other tables' side of a mapping, and vendor spellings (times, ranges, tags)
     remap.py      MappedImporter: a native importer behind a mapping — the Chinese cloud bills
                   (aliyun, huawei, volcengine), W&B histories and the mapped_* kinds
-    presets/      the built-in mappings (TOML, one format): job traces, occupancy, steps, Chinese
-                  cloud bills, W&B
+    presets/      the built-in mappings (TOML, one format): job traces, occupancy, node lists, steps,
+                  Chinese cloud bills, W&B (their descriptions in both languages: presets/__init__.py)
 
 Options (``import_files(..., options=...)``): ``tz`` (slurm, required), ``currency`` (focus and
 invoice default), ``storage_prefixes`` ((prefix, storage class) pairs), ``import_date``

@@ -1,7 +1,7 @@
 """The one mapping format: a TOML file that says how a table from any source becomes lake rows.
 
 Every mapped import reads the same schema — the job tables (``jobs``, ``occupancy``,
-``worker_steps``: ``mapping.py`` → ``tabular.py``) and the tables read through a native importer
+``worker_steps``, ``capacity``: ``mapping.py`` → ``tabular.py``) and the tables read through a native importer
 (``bill_lines``, ``storage_objects``, ``labor_entries``, ``progress_events``: ``vendor_mapping.py``
 → ``remap.py``). Built-in mappings (*presets*) are files of this schema in ``presets/*.toml``;
 ``load`` reads ``--preset NAME`` or ``--mapping FILE`` into a ``MappingFile`` and every mistake is a

@@ -1,4 +1,4 @@
-"""The job tables' side of the one mapping format (``mapfile.py``): jobs, occupancy, worker_steps.
+"""The job tables' side of the one mapping format (``mapfile.py``): jobs, occupancy, worker_steps, capacity.
 
 ``load_mapping`` reads ``--preset NAME`` / ``--mapping FILE`` through ``mapfile.load`` and gives
 the ``Mapping`` that ``tabular.py`` turns into ``Column``s: each field's source headers (the
