@@ -202,3 +202,9 @@ def test_any_node_list_is_counted_or_refused(case, ops, tmp_path):
         assert all(r[name] is not None for name in required)
         assert r["gpus"] is not None or r["nodes"] is not None
         assert r["gpus"] is None or r["gpus"] >= 0
+
+
+def test_a_semicolon_wide_table(lake, write):
+    r = run("nodes", write("w.csv", "date;vcA;vcB;total\n2020-04-01;8;16;24\n"), lake, **HELIOS, set=["cluster=X"])
+    assert (r.rows_read, r.accepted) == (2, 2)
+    assert {(f["vc"], f["gpus"]) for f in _facts(lake)} == {("vcA", 8), ("vcB", 16)}

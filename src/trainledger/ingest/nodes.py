@@ -166,7 +166,10 @@ def _header(path: Path, ctx: Context) -> list[str]:
     """The file's header names (the first non-blank row), read as the importer reads the file."""
     enc, given = text_encoding(path, ctx.options)
     with open_text(path, enc) as f:
-        for fields in csv.reader(decoded_lines(path, f, enc, given)):
-            if any(h.strip() for h in fields):
-                return [h.strip() for h in fields]
+        for line in decoded_lines(path, f, enc, given):
+            if not line.strip():
+                continue
+            names = line.strip().split(";")  # `;` CSV (Excel, a European locale), as delimited.py reads it
+            sep = ";" if "," not in line and len(names) > 1 and all(n.strip() for n in names) else ","
+            return [h.strip() for h in next(csv.reader([line], delimiter=sep), [])]
     return []
