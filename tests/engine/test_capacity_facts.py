@@ -190,3 +190,21 @@ def test_stated_sweeps_facts_by_the_last_imported_file():
     (span,) = stated(nodes[:2], t[0], t[3], {})
     assert (span.gpus, span.used, span.others) == (12, ("a", "b"), ())  # different nodes add up
     assert stated(nodes, t[0], t[3], {})[0].gpus is None  # a VC counted in nodes only: GPUs unknown
+
+
+def test_helios_venus_july_from_its_gpus_per_vc_per_day(tmp_path):
+    """HeliosData Venus cluster_gpu_number.csv, July 2020 (Shanghai days): 968 GPUs on 07-01..06, 1,064
+    from 07-07 (awk over the total column: 6 × 968 + 25 × 1,064 = 32,408 GPU-days = 777,792 GPU-hours)."""
+    lake = Lake(tmp_path / "lake")
+    import_files("nodes", [DATA / "helios" / "cluster_gpu_number.csv"], lake,
+                 options={"preset": "helios-gpus", "tz": "Asia/Shanghai", "set": ["cluster=Venus"]})
+    entry = (DAILY.replace('cluster = "X"', 'cluster = "Venus"')
+             .replace("2026-11-02T00:00:00Z", "2020-07-01T00:00:00+08:00")
+             .replace("2026-11-05T00:00:00Z", "2020-08-01T00:00:00+08:00").replace('"10.00"', '"1.00"')
+             .replace("2026-11-01", "2020-07-01"))
+    result = attribute(Facts.from_lake(lake), _config(tmp_path, entry), price_lookup, date(2020, 8, 1))
+    (rec,) = result.conservation_capacity
+    assert rec["total"] == "777792.00" and rec["difference"] == "0.00"
+    assert not {k for k in _kinds(result) if k.startswith("capacity")}
+    note = next(a.note for a in result.assumptions if a.name.startswith("capacity x-pool"))
+    assert "GPUs from imported capacity facts (import nodes): 968-1064" in note
