@@ -12,6 +12,7 @@ from tests.ingest.ingest_helpers import check_golden, run, snapshot
 
 from trainledger.errors import WrongFileType
 from trainledger.ingest import import_files
+from trainledger.lake import Lake
 
 ALIYUN = (
     "账期,账单日期,账号ID,Owner账号ID,财务单元,产品,产品Code,计费项,实例ID,实例昵称,分拆项ID,"
@@ -157,3 +158,14 @@ def test_a_carriage_return_before_a_header_is_no_traceback(tmp_path):
     path.write_bytes(b"\r\x8a" + header.encode() + row.encode() * 3)
     description, kind = looks_like(path)
     assert kind is None and description
+
+
+def test_volcengine_rows_are_provisional_until_the_4th_10_00(lake, write, tmp_path):
+    """docs/6269/139896: "费用账单建议在次月第4个自然日10点后拉取账单文件" — a November row imported on
+    2026-11-20 may still change; imported 2026-12-10 it is final."""
+    run("volcengine", write("v.csv", VOLC), lake, import_date="2026-11-20")
+    flags = [json.loads(r["flags"]) for r in lake.read("bill_lines").to_pylist()]
+    assert all(any("final after 2026-12-04T10:00:00+08:00" in f for f in fl) for fl in flags)
+    later = Lake(tmp_path / "later")
+    run("volcengine", write("v2.csv", VOLC), later, import_date="2026-12-10")
+    assert not any("provisional" in f for r in later.read("bill_lines").to_pylist() for f in json.loads(r["flags"]))

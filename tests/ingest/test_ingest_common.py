@@ -44,6 +44,7 @@ FIXTURES = {
     ),
     "occupancy": ("seq.csv", "time,active,total\n2017-10-03 00:00:00,312,420\n"),
     "steps": ("job.csv", ",worker,gpu,time,batch_time_norm\n0,0,25,1,476\n"),
+    "nodes": ("nodes.csv", "sn,cpu_milli,memory_mib,gpu,model\nn-1,32000,262144,8,G2\n"),
     "k8s": (
         "pods.json",
         '{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"Pod","metadata":'
@@ -79,6 +80,7 @@ FIXTURES = {
 }
 OPTIONS = {"slurm": {"tz": "Asia/Shanghai"}, "jobs": {"preset": "alibaba-openb-2023"},
            "occupancy": {"preset": "philly", "tz": "UTC"}, "steps": {"preset": "alibaba-pai-2020"},
+           "nodes": {"preset": "openb-nodes"},
            "inventory": {"storage_prefixes": [("b/", "cache")]}}  # fmt: skip
 # files a fixture needs beside it (an inventory's data file), and the mapped kinds' mappings
 EXTRA_FILES = {"inventory": ("cfg/data/a.csv", '"b","k","10","STANDARD"\n')}

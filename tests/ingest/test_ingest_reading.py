@@ -105,8 +105,9 @@ def test_a_field_over_the_limit_is_one_quarantined_row(lake, write, monkeypatch)
     assert "larger than" in q["reason"] and "quote" not in (q["remedy"] or "")
 
 
+# kinds that read through a mapping
 MAPPED = {"jobs": {"preset": "slurm-trace"}, "occupancy": {"preset": "philly"},
-          "steps": {"preset": "alibaba-pai-2020"}}  # fmt: skip  # kinds that read through a mapping
+          "steps": {"preset": "alibaba-pai-2020"}, "nodes": {"preset": "openb-nodes"}}  # fmt: skip
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -19,6 +19,7 @@ PRESETS = {
     "alibaba-openb-2023": "jobs", "slurm-trace": "jobs", "helios": "occupancy", "philly": "occupancy",
     "alibaba-pai-2020": "worker_steps", "aliyun-split-bill": "bill_lines",
     "huawei-resource-bill": "bill_lines", "volcengine-bill": "bill_lines", "wandb-history": "progress_events",
+    "openb-nodes": "capacity", "helios-gpus": "capacity", "philly-vc": "capacity",
 }  # fmt: skip
 
 

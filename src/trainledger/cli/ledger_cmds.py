@@ -54,10 +54,10 @@ def init(ctx: click.Context, directory: str | None, db_url: str, currency: str) 
 @click.option("--encoding", default=None,
               help="Text encoding when not UTF-8/UTF-16, e.g. gb18030 for Excel exports in Chinese.")
 @click.option("--preset", default=None,
-              help="Built-in mapping (jobs, occupancy, steps, mapped_*), e.g. alibaba-openb-2023; a wrong name"
+              help="Built-in mapping (jobs, occupancy, nodes, steps, mapped_*), e.g. alibaba-openb-2023; a wrong name"
                    " lists them.")
 @click.option("--mapping", default=None, type=click.Path(dir_okay=False),
-              help="A TOML mapping of the file's columns (jobs, occupancy, steps, mapped_*); see docs/formats.md"
+              help="A TOML mapping of the file's columns (jobs, occupancy, nodes, steps, mapped_*); see docs/formats.md"
                    " § Mappings.")
 @click.option("--set", "fixed", multiple=True, metavar="FIELD=VALUE",
               help="A field the file does not hold (mapped kinds), e.g. --set vc=vc6YE or --set job=job_1.")

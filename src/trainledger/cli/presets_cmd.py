@@ -24,7 +24,8 @@ def _kinds(name: str, table: str) -> list[str]:
 @click.command("presets")
 @click.argument("name", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print the list as JSON.")
-def presets(name: str | None, as_json: bool) -> None:
+@click.pass_context
+def presets(ctx: click.Context, name: str | None, as_json: bool) -> None:
     """Built-in mappings for --preset; `presets NAME` prints one (a start for your own). / 内置映射预设。"""
     from trainledger.ingest.mapfile import preset_texts
     from trainledger.ingest.mapfile import presets as known
@@ -41,8 +42,14 @@ def presets(name: str | None, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(rows, ensure_ascii=False))
         return
-    click.echo("  ".join(f"{en} / {zh}" for en, zh in zip(HEAD, HEAD_ZH, strict=True)))
+    from trainledger.cli.output import lang
+    from trainledger.i18n import is_zh
+    from trainledger.ingest.presets import DESCRIPTIONS
+
+    zh = is_zh(lang(ctx))
+    click.echo("  ".join(HEAD_ZH if zh else HEAD))
     for r in rows:
-        click.echo(f"{r['preset']:<22} {r['table']:<16} {', '.join(r['kinds']):<26} {r['description']}")
-    click.echo("(the format: docs/formats.md § Mappings; `trainledger presets NAME` prints one"
-               " / 格式见 docs/formats.md)")
+        said = DESCRIPTIONS.get(r["preset"], (r["description"],) * 2)[1] if zh else r["description"]
+        click.echo(f"{r['preset']:<22} {r['table']:<16} {', '.join(r['kinds']):<26} {said}")
+    click.echo("（格式见 docs/formats.md「映射」一节；`trainledger presets 名称` 打印其中一个）" if zh else
+               "(the format: docs/formats.md § Mappings; `trainledger presets NAME` prints one)")

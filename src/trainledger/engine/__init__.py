@@ -20,6 +20,8 @@ Data flow (``attribute``)::
     compute.py      bill_stage (billed and, with commitments, amortized views) and queued_stage
     capacity.py     capacity_stage: owned / reserved clusters (nodes, or a pool of a cluster's GPUs)
                     at a rate card or amortised cost
+    capacity_facts.py  a pool's GPUs from the imported capacity facts (import nodes), and what they
+                    say against the workspace (which wins): conflicts, overlaps, unstated time
     causes.py       failure causes on the failed attempt, retry chains, repeated causes
     asof.py         where an open attempt is cut: --as-of, the export's time, or the latest fact
     tzcheck.py      whole-hour offsets between progress events and sacct windows

@@ -17,6 +17,17 @@ cluster whose jobs name no node — a Kubernetes pod list or a trace without pla
 are one pseudo-node ``pool:NAME`` that every run of that cluster without nodes holds, by its
 GPU-equivalents (a pod with 0.46 of a GPU weighs 0.46). A pool takes a rate or a price item.
 
+A pool that gives no ``gpus`` takes them from the **capacity facts** of its cluster imported with
+``trainledger import nodes`` (an openb node list, Helios GPUs per VC per day): at each instant, the
+sum of the GPUs the facts in force state — so a cluster that grew mid-period is costed for what it
+had each day (``stated``). When several imported files state the same cluster at the same time
+(the openb full and GPU-only node lists), the one imported last is used and the overlap is
+reported (``capacity_sources_overlap``); time no fact covers is not costed
+(``capacity_not_stated``), nor are facts that count nodes only (``capacity_gpus_unknown``).
+**The workspace wins**: a pool with ``gpus = N`` or a node entry with ``gpus_per_node`` is costed
+as written, and imported facts that say otherwise are reported (``capacity_conflict``). Facts of a
+cluster no ``[[capacity]]`` entry prices are reported too (``capacity_facts_unpriced``).
+
 The capacity's cost for its period (``from`` → ``until``, clipped to the attribution's cutoff) is
 ``price per GPU-hour × gpus_per_node × nodes × hours``, exact. It is split per node and day like a
 bill row (``compute.node_split``): by GPU-seconds to the runs that held the node, each in its
@@ -76,6 +87,8 @@ class Capacity:
     effective: date | None = None
     price_item: str = ""  # a dated price-book entry, looked up per day (then price_per_gpu_hour is unused)
     pool: str = ""  # a pool: the cluster whose runs without nodes hold it (nodes = ("pool:<cluster>",))
+    stated: bool = False  # a pool whose GPUs come from imported capacity facts (import nodes)
+    schedule: tuple[tuple[datetime, datetime, int], ...] = ()  # (from, until, GPUs) when ``stated``
 
 
 def _aware(value: Any, what: str) -> datetime:
@@ -122,11 +135,14 @@ def parse(entries: list[dict], where: str) -> tuple[Capacity, ...]:
                 if "nodes" in d or "gpus_per_node" in d or "amortized" in d:
                     raise ValueError("a pool (cluster = ...) takes gpus = N and a rate or price_item, not nodes,"
                                      " gpus_per_node or [capacity.amortized]")
-                nodes, gpus = (f"{POOL}{pool}",), int(d["gpus"])
+                nodes, gpus = (f"{POOL}{pool}",), int(d["gpus"]) if "gpus" in d else 0
+                if "gpus" not in d and d.get("unit", "gpu_hour") != "gpu_hour":
+                    raise ValueError("a pool whose GPUs come from imported capacity facts (no gpus) takes a"
+                                     " gpu_hour rate")
             else:
                 nodes = tuple(str(n) for n in d["nodes"])
                 gpus = int(d["gpus_per_node"])
-            if not nodes or gpus <= 0:
+            if not nodes or (gpus <= 0 and not (pool and "gpus" not in d)):
                 raise ValueError("needs nodes and gpus_per_node > 0 (or cluster and gpus > 0)")
             for n in nodes:
                 if n in seen_nodes:
@@ -167,6 +183,7 @@ def parse(entries: list[dict], where: str) -> tuple[Capacity, ...]:
                 currency=check_currency(d["currency"]), price_per_gpu_hour=price, basis=basis, evidence=evidence,
                 source=str(d.get("source") or ("price book" if "price_item" in d else d["source"])),
                 owner=str(d.get("owner", "")), price_item=str(d.get("price_item", "")), pool=pool,
+                stated=bool(pool) and "gpus" not in d,
                 sha256=hashlib.sha256(text.encode()).hexdigest(), inputs=inputs,
                 effective=eff if isinstance(eff, date) else (date.fromisoformat(str(eff)) if eff else None)))
         except KeyError as exc:
@@ -176,8 +193,18 @@ def parse(entries: list[dict], where: str) -> tuple[Capacity, ...]:
     return tuple(out)
 
 
-def capacities(ctx: Context) -> tuple[Capacity, ...]:
-    return parse(list(ctx.config.raw.get("capacity", []) or []), str(ctx.config.path))
+def capacities(ctx: Context, facts: Facts | None = None, problems: list[Problem] | None = None
+               ) -> tuple[Capacity, ...]:
+    """The workspace's capacities; a pool without ``gpus`` gets its schedule from ``facts``'
+    capacity facts, and what the facts say against the workspace goes to ``problems``."""
+    caps = parse(list(ctx.config.raw.get("capacity", []) or []), str(ctx.config.path))
+    rows = tuple(facts.capacity) if facts is not None else ()
+    if not rows and not any(c.stated for c in caps):
+        return caps
+    from trainledger.engine.capacity_facts import resolve
+
+    return resolve(caps, rows, facts.imports if facts is not None else (), ctx.cutoff,
+                   problems if problems is not None else [])
 
 
 def _days(a: datetime, b: datetime):
@@ -204,25 +231,30 @@ def priced_rows(cap: Capacity, ctx: Context, problems: list[Problem]):
                                                     "currency": cap.currency, "resource": row["resource_id"]}))
             continue
         hours = Decimal((row["charge_period_end"] - row["charge_period_start"]) // timedelta(hours=1))
-        yield node, entry.price * cap.gpus_per_node * hours, row, entry.price, entry.evidence  # whole hours
+        yield node, entry.price * row["gpus"] * hours, row, entry.price, entry.evidence  # whole hours
 
 
 def capacity_rows(cap: Capacity, cutoff: datetime | None):
     """One pseudo bill row per node and (UTC) day of the capacity's period, up to ``cutoff`` — rounded
-    up to the whole hour, as an hourly bill charges the hour it is in, so every amount is exact."""
+    up to the whole hour, as an hourly bill charges the hour it is in, so every amount is exact. A
+    stated pool has a row per day and span of its schedule (``gpus`` in the row: its GPUs then)."""
     end = cap.end
     if cutoff is not None and cutoff < end:
         hour = cutoff.replace(minute=0, second=0, microsecond=0)
         end = min(end, hour + timedelta(hours=1) if hour < cutoff else hour)
+    spans = cap.schedule if cap.stated else ((cap.start, cap.end, cap.gpus_per_node),)
     n = 0
     for node in cap.nodes:
-        for a, b in _days(cap.start, end):
-            n += 1
-            seconds = Decimal((b - a) // timedelta(microseconds=1)) / 1_000_000
-            amount = cap.price_per_gpu_hour * cap.gpus_per_node * seconds / HOUR
-            yield node, amount, {"currency": cap.currency, "charge_period_start": a, "charge_period_end": b,
-                                 "source_sha256": cap.sha256, "row": n, "resource_id": node,
-                                 "charge_category": "Usage", "service_category": "Compute"}
+        for s0, s1, gpus in spans:
+            if gpus <= 0:
+                continue  # no GPU then: nothing to cost
+            for a, b in _days(max(s0, cap.start), min(s1, end)):
+                n += 1
+                seconds = Decimal((b - a) // timedelta(microseconds=1)) / 1_000_000
+                amount = cap.price_per_gpu_hour * gpus * seconds / HOUR
+                yield node, amount, {"currency": cap.currency, "charge_period_start": a, "charge_period_end": b,
+                                     "source_sha256": cap.sha256, "row": n, "resource_id": node,
+                                     "charge_category": "Usage", "service_category": "Compute", "gpus": gpus}
 
 
 def pooled(runs, caps) -> dict:
@@ -236,18 +268,18 @@ def pooled(runs, caps) -> dict:
 
 def capacity_stage(facts: Facts, ctx: Context) -> StageOutput:
     """Every owned or reserved capacity's cost for its period, split like a bill."""
-    caps = capacities(ctx)
+    problems: list[Problem] = []
+    caps = capacities(ctx, facts, problems)
     if not caps:
-        return StageOutput()
+        return StageOutput((), tuple(problems))
     idx = _index(pooled(ctx.runs, caps))
     lines: list[CostLine] = []
-    problems: list[Problem] = []
     assumptions = []
     for cap in caps:
         used: dict[Decimal, tuple[Evidence, date]] = {}
         for node, amount, row, price, evidence in priced_rows(cap, ctx, problems):
             used.setdefault(price, (evidence, row["charge_period_start"].date()))
-            split = node_split(row, node, idx, Decimal(cap.gpus_per_node), problems, basis=cap.basis,
+            split = node_split(row, node, idx, Decimal(row["gpus"]), problems, basis=cap.basis,
                                idle_basis=cap.basis, source_kind="config", money_evidence=evidence)
             lines.extend(split(amount))
         if cap.price_item:
@@ -261,10 +293,18 @@ def capacity_stage(facts: Facts, ctx: Context) -> StageOutput:
         assumptions.append(Assumption(
             name=f"capacity {cap.id}: {what}", evidence=cap.evidence, source=cap.source,
             value=f"{cap.price_per_gpu_hour}", unit=f"{cap.currency}/gpu_hour", owner=cap.owner,
-            note="; ".join(f"{k}={v}" for k, v in cap.inputs)
+            note="; ".join([*(f"{k}={v}" for k, v in cap.inputs), *_stated_note(cap)])
                  + (f"; effective {cap.effective}" if cap.effective else "")
                  + ("; rounded half-even to 0.0001/GPU-hour" if cap.inputs else "")))
     return StageOutput(tuple(lines), tuple(problems), tuple(assumptions))
+
+
+def _stated_note(cap: Capacity) -> list[str]:
+    if not cap.stated:
+        return []
+    gpus = sorted({g for _, _, g in cap.schedule}) or [0]
+    what = f"{gpus[0]}" if len(gpus) == 1 else f"{gpus[0]}-{gpus[-1]}"
+    return [f"GPUs from imported capacity facts (import nodes): {what}"]
 
 
 def check(facts: Facts, ctx: Context, lines) -> tuple[list[dict], list[Problem]]:
@@ -272,7 +312,8 @@ def check(facts: Facts, ctx: Context, lines) -> tuple[list[dict], list[Problem]]
     records, problems = [], []
     by_cap: dict[str, dict[str, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
     sha_of = {}
-    for cap in capacities(ctx):
+    caps = capacities(ctx, facts)  # (what the facts say against the workspace: reported by the stage)
+    for cap in caps:
         sha_of[cap.sha256] = cap.id
         for _node, amount, _row, _price, _ev in priced_rows(cap, ctx, []):
             by_cap[cap.id]["total"] += amount
@@ -287,7 +328,7 @@ def check(facts: Facts, ctx: Context, lines) -> tuple[list[dict], list[Problem]]
         unattributed[cap_id].append(ln)  # GPU time no job held, or held by a job without a batch
         held = reason_of(ln)[0] == JOB_WITHOUT_BATCH
         by_cap[cap_id][JOB_WITHOUT_BATCH if held else "unheld"] += ln.amount.expected
-    for cap in capacities(ctx):
+    for cap in caps:
         a = by_cap[cap.id]
         z = Decimal(0).quantize(minor_quantum(cap.currency))
         diff = a["total"] - a["attributed"] - a["unheld"] - a[JOB_WITHOUT_BATCH]

@@ -18,7 +18,7 @@ from trainledger.model import Assumption, Batch, CostLine, PriceEntry, Run
 from trainledger.workspace import LaborRate, Rule
 
 TABLES = ("jobs", "bill_lines", "progress_events", "storage_objects", "labor_entries", "external_services",
-          "worker_steps")
+          "worker_steps", "capacity")
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,7 @@ class Facts:
     labor_entries: tuple[Mapping, ...] = ()
     external_services: tuple[Mapping, ...] = ()
     worker_steps: tuple[Mapping, ...] = ()  # per-worker iteration times (straggler_wait, engine/runs.py)
+    capacity: tuple[Mapping, ...] = ()  # what capacity existed (import nodes; engine/capacity.py)
     imports: tuple[Mapping, ...] = ()  # the lake's import log: path, kind, sha256, options (tz…)
 
     @classmethod

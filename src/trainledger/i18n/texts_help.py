@@ -545,12 +545,13 @@ HELP: dict[str, tuple[str, str]] = {
         "制定、查看或列出计划基线（`plan list`）。",
     ),
     "import.preset.2": (
-        "Built-in mapping (jobs, occupancy, steps, mapped_*), e.g. alibaba-openb-2023; a wrong name lists them.",
-        "内置映射（jobs、occupancy、steps、mapped_*），例如 alibaba-openb-2023；名称写错时会列出全部。",
+        "Built-in mapping (jobs, occupancy, nodes, steps, mapped_*), e.g. alibaba-openb-2023; a wrong name lists them.",
+        "内置映射（jobs、occupancy、nodes、steps、mapped_*），例如 alibaba-openb-2023；名称写错时会列出全部。",
     ),
     "import.mapping.2": (
-        "A TOML mapping of the file's columns (jobs, occupancy, steps, mapped_*); see docs/formats.md § Mappings.",
-        "描述文件各列的 TOML 映射（jobs、occupancy、steps、mapped_*）；见 docs/formats.md 的「映射」一节。",
+        "A TOML mapping of the file's columns (jobs, occupancy, nodes, steps, mapped_*); see docs/formats.md"
+        " § Mappings.",
+        "描述文件各列的 TOML 映射（jobs、occupancy、nodes、steps、mapped_*）；见 docs/formats.md 的「映射」一节。",
     ),
     "import.worklog_role": (
         "worklog: the labor role of an author's entries without a role: label (over [import.worklog] roles).",

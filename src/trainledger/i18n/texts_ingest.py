@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from trainledger.i18n.texts_ingest_detect import DETECT
 from trainledger.i18n.texts_ingest_more import REST
 
 INGEST: dict[str, tuple[str, str]] = {
@@ -190,4 +191,5 @@ INGEST: dict[str, tuple[str, str]] = {
     'mapped.map_only_one_them': ('map only one of them',
                                  '只映射其中一个'),
     **REST,
+    **DETECT,
 }

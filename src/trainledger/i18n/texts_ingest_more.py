@@ -156,8 +156,6 @@ REST: dict[str, tuple[str, str]] = {
                             '把列映射到 {fields}'),
     'tabular.mapping_gives_no': ('mapping {name} gives no {missing}',
                                  '映射 {name} 没有给出 {missing}'),
-    'tabular.add_under_columns_constants': ('add {p0} = "…" under [columns] or [constants]',
-                                            '在 [columns] 或 [constants] 下加上 {p0} = "…"'),
     'tabular.its_header_has_no': ('its header has no {missing} column: it is not the layout of {source}; it has '
                                   '{describe}',
                                   '它的表头没有 {missing} 列：不是 {source} 的格式；它有 {describe}'),
@@ -526,8 +524,12 @@ REST: dict[str, tuple[str, str]] = {
         "{k}={v}：时间切片的 GPU 按整卡计数；请传入 --set gpu_replicas=N",
     ),
     "kube.mig": (
-        "{k}={v}: counted as {g}/{slices} of a GPU each{p4}",
-        "{k}={v}：每个按 {g}/{slices} 张 GPU 计{p4}",
+        "{k}={v}: counted as {g}/{slices} of a GPU each",
+        "{k}={v}：每个按 {g}/{slices} 张 GPU 计",
+    ),
+    "kube.mig_rounded": (
+        "{k}={v}: counted as {g}/{slices} of a GPU each (rounded)",
+        "{k}={v}：每个按 {g}/{slices} 张 GPU 计（已舍入）",
     ),
     "mapped.queue_differs": (
         "queue {queue}s differs from start - submit ({total_seconds}s)",

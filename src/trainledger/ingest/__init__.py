@@ -30,6 +30,7 @@
     tabular.py    MappedImporter: a CSV read through a mapping (header check, --set constants)
     mapped.py     any job table CSV through a mapping → jobs (presets: openb pods, Helios/Acme)
     occupancy.py  running / pending / idle GPUs or nodes over time → occupancy (helios, philly)
+    nodes.py      node / capacity lists → capacity (openb node list, Helios GPUs per VC, Philly VCs)
     steps.py      per-worker step times of a distributed job → worker_steps (alibaba-pai-2020)
     kube.py       Kubernetes pods (kubectl get pods -o json, watch streams) → jobs
     s3inv.py      S3 / OSS inventory reports (manifest.json + data files) → storage_objects
@@ -38,14 +39,14 @@
     vendor_mapping.py  the other tables' side of a mapping, and vendor spellings (times, ranges, tags)
     remap.py      MappedImporter: a native importer behind a mapping — the Chinese cloud bills
                   (aliyun, huawei, volcengine), W&B histories and the mapped_* kinds
-    presets/      the built-in mappings (TOML, one format): job traces, occupancy, steps, Chinese
-                  cloud bills, W&B
+    presets/      the built-in mappings (TOML, one format): job traces, occupancy, node lists, steps,
+                  Chinese cloud bills, W&B (their descriptions in both languages: presets/__init__.py)
 
 Options (``import_files(..., options=...)``): ``tz`` (slurm, required), ``currency`` (focus and
 invoice default), ``storage_prefixes`` ((prefix, storage class) pairs), ``import_date``
 (storage snapshot date default), ``timesheet_batch_column`` (default ``batch``), ``encoding``
 (text files; default: UTF-8 with or without BOM, or UTF-16 with BOM — e.g. ``gb18030`` for
-Excel exports on Chinese Windows), ``preset`` / ``mapping`` (jobs, occupancy, steps and the mapped_*
+Excel exports on Chinese Windows), ``preset`` / ``mapping`` (jobs, occupancy, nodes, steps and the mapped_*
 kinds: a built-in mapping's name / a TOML mapping file, ``mapfile.py``),
 ``worklog_roles`` / ``worklog_phase`` (worklog), ``set`` (``FIELD=VALUE`` texts: fields the file does not hold;
 for k8s ``cluster`` and ``gpu_replicas``). The options that change what rows become are part of an
@@ -67,6 +68,7 @@ from trainledger.ingest.invoice import InvoiceImporter
 from trainledger.ingest.kube import KubeImporter
 from trainledger.ingest.mapped import MappedJobsImporter
 from trainledger.ingest.mlflow import MlflowImporter
+from trainledger.ingest.nodes import NodesImporter
 from trainledger.ingest.occupancy import OccupancyImporter
 from trainledger.ingest.progress import ProgressImporter
 from trainledger.ingest.remap import MappedImporter
@@ -91,6 +93,7 @@ IMPORTERS: tuple[Importer, ...] = (
     InvoiceImporter(),
     MappedJobsImporter(),
     OccupancyImporter(),
+    NodesImporter(),  # node / capacity lists (engine/capacity.py reads them)
     StepsImporter(),
     KubeImporter(),
     # native Chinese cloud bills: FOCUS's bill table through a preset mapping (presets/*.toml)

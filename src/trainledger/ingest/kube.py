@@ -352,8 +352,8 @@ def _gpus(spec: dict, labels: dict, notes: dict, cfg: dict) -> tuple[int, str, s
                     n += m
                     share += Decimal(m * g) / slices
                     types.add(k.split("/", 1)[1])
-                    flags.append(f"{k}={v}: counted as {g}/{slices} of a GPU each"
-                                 + (" (rounded)" if slices == MIG_SLICES else ""))
+                    flags.append(f"{k}={v}: counted as {g}/{slices} of a GPU each (rounded)" if slices == MIG_SLICES
+                                 else f"{k}={v}: counted as {g}/{slices} of a GPU each")
         return n, share, types, flags
 
     n, share, types, flags = per(_list(spec.get("containers")))

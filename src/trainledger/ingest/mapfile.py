@@ -1,7 +1,7 @@
 """The one mapping format: a TOML file that says how a table from any source becomes lake rows.
 
 Every mapped import reads the same schema — the job tables (``jobs``, ``occupancy``,
-``worker_steps``: ``mapping.py`` → ``tabular.py``) and the tables read through a native importer
+``worker_steps``, ``capacity``: ``mapping.py`` → ``tabular.py``) and the tables read through a native importer
 (``bill_lines``, ``storage_objects``, ``labor_entries``, ``progress_events``: ``vendor_mapping.py``
 → ``remap.py``). Built-in mappings (*presets*) are files of this schema in ``presets/*.toml``;
 ``load`` reads ``--preset NAME`` or ``--mapping FILE`` into a ``MappingFile`` and every mistake is a
@@ -17,6 +17,8 @@ Every mapped import reads the same schema — the job tables (``jobs``, ``occupa
     nulls = ["", "None"]                      # job tables: texts meaning "no value"
     encoding = "gb18030"                      # other tables: used when the file is not UTF-8
     unit = "gpu"   interval_s = 60            # occupancy (gpu | node); worker_steps (s | ms | normalised)
+                                              # capacity: interval_s is how long a row's fact holds
+    [wide]  field = "vc"  value = "gpus"  total = "total"  # capacity: one column per VC (unpivoted)
     run_from_path = '…(?P<run>…)'             # progress_events: the run from the file's path
     [time]  format = "iso"  zone = "Asia/Shanghai"         # ISO text, naive → zone …
             format = "number"  unit = "s"  origin = "…Z"   # … or numbers of a unit from an origin
@@ -51,7 +53,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from trainledger.errors import BadInput
 from trainledger.names import did_you_mean
 
-JOB_TABLES = ("jobs", "occupancy", "worker_steps")
+JOB_TABLES = ("jobs", "occupancy", "worker_steps", "capacity")
 ROW_TABLES = ("bill_lines", "storage_objects", "labor_entries", "progress_events")
 TABLES = JOB_TABLES + ROW_TABLES
 UNITS = MappingProxyType({"s": 1_000_000, "ms": 1_000, "us": 1, "min": 60_000_000})
@@ -65,7 +67,7 @@ KEYS: MappingProxyType[str, tuple[str, ...]] = MappingProxyType({
     **{k: TABLES for k in ("name", "table", "description", "source", "caveats", "unverified",
                            "signature", "time", "columns", "constants")},
     "nulls": JOB_TABLES, "tags": ("jobs",), "unit": ("occupancy", "worker_steps"),
-    "interval_s": ("occupancy",), "encoding": ROW_TABLES, "notes": ROW_TABLES,
+    "interval_s": ("occupancy", "capacity"), "wide": ("capacity",), "encoding": ROW_TABLES, "notes": ROW_TABLES,
     "period": ("bill_lines",), "finalised": ("bill_lines",), "run_from_path": ("progress_events",),
 })  # fmt: skip
 TIME_KEYS = ("format", "unit", "origin", "zone")
@@ -125,6 +127,7 @@ class MappingFile:
     encoding: str | None = None
     unit: str | None = None
     interval_s: int | None = None
+    wide: tuple[str, str, str] | None = None  # capacity: (field the headers give, field the cells give, total)
     run_from_path: str | None = None
     time: TimeSpec = field(default_factory=TimeSpec)
     columns: tuple[ColumnSpec, ...] = ()
@@ -362,7 +365,7 @@ def parse(text: str, where: str, table: str | None = None) -> MappingFile:
         if not isinstance(v, str) or not v:
             raise _bad(where, f"tags.{k}", "must name a header / 应为列名", remedy=f'e.g. {k} = "group"')
     if job and time.format == "number" and time.origin is None and {c.name for c in columns} & {
-        "submit", "eligible", "start", "end", "ts"
+        "submit", "eligible", "start", "end", "ts", "valid_from", "valid_to"
     }:
         raise _bad(where, "time", "numbers need an origin / 数字时间需要起点", remedy='add [time] origin = "…Z"')
     sig = doc.get("signature")
@@ -396,6 +399,7 @@ def parse(text: str, where: str, table: str | None = None) -> MappingFile:
         encoding=str(doc["encoding"]) if "encoding" in doc else None,
         unit=str(doc["unit"]) if "unit" in doc else None,
         interval_s=interval,
+        wide=_wide(doc.get("wide"), where, target, columns),
         run_from_path=str(doc["run_from_path"]) if "run_from_path" in doc else None,
         time=time,
         columns=columns,
@@ -490,11 +494,35 @@ def fields_of(table: str) -> frozenset[str]:
         from trainledger.ingest.occupancy import FIELDS
     elif table == "worker_steps":
         from trainledger.ingest.steps import FIELDS
+    elif table == "capacity":
+        from trainledger.ingest.nodes import FIELDS
     else:
         from trainledger.lake.schemas import TABLES as LAKE
 
         return frozenset(LAKE[table].names) - INTERNAL
     return FIELDS
+
+
+def _wide(section: Any, where: str, table: str, columns: tuple[ColumnSpec, ...]) -> tuple[str, str, str] | None:
+    """``[wide]``: a table with one column per virtual cluster (or node): every header no column
+    maps (and not ``total``) is a value of ``field``, its cells values of ``value``."""
+    if section is None:
+        return None
+    if not isinstance(section, dict):
+        raise _bad(where, "wide", "must be a table [wide] with field and value / 应为表 [wide]")
+    for k in section:
+        if k not in ("field", "value", "total"):
+            raise _unknown(where, "wide.", k, ("field", "value", "total"))
+    key, value, total = section.get("field"), section.get("value"), section.get("total", "")
+    if not (isinstance(key, str) and isinstance(value, str) and isinstance(total, str)) or key == value:
+        raise _bad(where, "wide", "needs field and value, two field names (and total, a header) / 需要 field 与 value",
+                   remedy='e.g. [wide] field = "vc"  value = "gpus"  total = "total"')
+    _check_fields(table, [key, value], where, "wide")
+    taken = [n for n in (key, value) if any(c.name == n for c in columns)]
+    if taken:
+        raise _bad(where, f"wide.{taken[0]}", "is also under [columns]: a wide table's headers give it "
+                   "/ 已在 [columns] 中映射", remedy=f"drop {taken[0]} from [columns]")
+    return key, value, total
 
 
 def _period(section: dict, where: str) -> MappingProxyType[str, tuple[str, ...]]:

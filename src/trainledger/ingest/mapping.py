@@ -1,4 +1,4 @@
-"""The job tables' side of the one mapping format (``mapfile.py``): jobs, occupancy, worker_steps.
+"""The job tables' side of the one mapping format (``mapfile.py``): jobs, occupancy, worker_steps, capacity.
 
 ``load_mapping`` reads ``--preset NAME`` / ``--mapping FILE`` through ``mapfile.load`` and gives
 the ``Mapping`` that ``tabular.py`` turns into ``Column``s: each field's source headers (the
@@ -23,7 +23,8 @@ from trainledger.ingest.convert import localize, parse_datetime
 from trainledger.ingest.mapfile import JOB_TABLES, UNITS, MappingFile, load, presets
 
 TABLE_NAMES = JOB_TABLES
-TIME_FIELDS = frozenset({"submit", "eligible", "start", "end", "ts"})  # what mapped_time reads
+# what mapped_time reads
+TIME_FIELDS = frozenset({"submit", "eligible", "start", "end", "ts", "valid_from", "valid_to"})
 __all__ = ["UNITS", "Mapping", "Settings", "load_mapping", "mapped_time", "overrides", "presets", "settings"]
 
 
@@ -43,7 +44,8 @@ class Mapping:
     origin: datetime | None = None
     tz: str | None = None  # for naive ISO text; None: the import's --tz
     unit: str | None = None  # occupancy: gpu | node; steps: s | ms | normalised
-    interval_s: int | None = None  # occupancy: seconds each sample stands for
+    interval_s: int | None = None  # occupancy: seconds each sample stands for; capacity: each fact holds
+    wide: tuple[str, str, str] | None = None  # capacity: (field of the headers, field of the cells, total)
     digest: str = ""  # sha256 of the mapping's text: part of an import's identity
     source: str = ""  # "preset NAME" or the mapping file's path
     legacy: tuple[str, ...] = ()  # how to rewrite the old-format keys the file used
@@ -80,6 +82,7 @@ def job_mapping(m: MappingFile) -> Mapping:
         tz=m.time.zone,
         unit=m.unit,
         interval_s=m.interval_s,
+        wide=m.wide,
         digest=m.digest,
         source=m.where,
         legacy=m.legacy,
@@ -88,7 +91,7 @@ def job_mapping(m: MappingFile) -> Mapping:
 
 def load_mapping(options: Any, table: str) -> Mapping:
     """The mapping an import's options name: ``preset`` (built-in) or ``mapping`` (a file)."""
-    kind = {"worker_steps": "steps"}.get(table, table)
+    kind = {"worker_steps": "steps", "capacity": "nodes"}.get(table, table)
     return job_mapping(load(options, (table,), kind))
 
 

@@ -158,9 +158,9 @@ class MappedImporter:
         if spec.encoding and any("\ufffd" in n for n in names):
             names = _header_as(path, spec.encoding, head.delimiter or ",") or names
         folded = {n.casefold() for n in names}
-        missing = [" or ".join(g) for g in spec.signature if not any(s.casefold() in folded for s in g)]
-        if missing:
-            return f"its header has no {'; no '.join(missing)} column"
+        missing = [" / ".join(g) for g in spec.signature if not any(s.casefold() in folded for s in g)]
+        if missing:  # header names only between the words: the sentence reads in either language
+            return f"its header has no {'; '.join(missing)} column"
         return True
 
     # -- rows -------------------------------------------------------------------------------

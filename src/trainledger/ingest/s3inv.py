@@ -143,7 +143,7 @@ class InventoryImporter(StorageImporter):
         try:
             read_manifest(path)
         except BadInput as e:
-            return Verdict(e.args[0] if e.args else "not an inventory manifest", e.remedy)
+            return Verdict(getattr(e, "detail", None) or "not an inventory manifest", e.remedy)  # no path, no remedy
         return True
 
     def _snapshot(self, manifest: Mapping[str, Any]) -> str:

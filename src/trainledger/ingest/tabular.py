@@ -100,7 +100,8 @@ class MappedImporter(DelimitedImporter):
         missing = [f for f in self.needed if f not in given]
         if missing:
             raise BadInput(f"mapping {m.name} gives no {', '.join(missing)}", path=m.source,
-                           remedy=f'add {missing[0]} = "…" under [columns] or [constants]')  # fmt: skip
+                           remedy=f'add {missing[0]} = "…" under [columns] or [constants],'
+                                  f' or pass --set {missing[0]}=…')  # fmt: skip
         cols = []
         signed = {x.casefold() for group in m.signature for x in group}
         for name, sources in m.columns.items():

@@ -173,6 +173,18 @@ WORKER_STEPS = _schema(
     ("extra", TEXT, False),
 )
 
+CAPACITY = _schema(  # what capacity existed (import nodes): a node, or a count of a cluster / VC
+    ("cluster", TEXT, False),
+    ("vc", TEXT, False),  # "" when the fact is not of a virtual cluster
+    ("node", TEXT, False),  # "" when the fact counts GPUs / nodes of a cluster or VC
+    ("nodes", pa.int64()),  # how many nodes the fact counts (1 for a node); null: not said
+    ("gpus", pa.int64()),  # how many GPUs; null: not said (a list of node counts only)
+    ("gpu_model", TEXT),
+    ("valid_from", TS),  # null: since whenever (a snapshot without a date)
+    ("valid_to", TS),  # null: until further notice
+    ("extra", TEXT, False),
+)
+
 
 def row_problem(row: dict[str, Any], schema: pa.Schema) -> str | None:
     """Why ``row`` cannot be stored in a table of ``schema`` (the first column whose value its
@@ -199,5 +211,6 @@ TABLES: MappingProxyType[str, pa.Schema] = MappingProxyType(
         "external_services": EXTERNAL_SERVICES,
         "occupancy": OCCUPANCY,
         "worker_steps": WORKER_STEPS,
+        "capacity": CAPACITY,
     }
 )

@@ -54,6 +54,37 @@ CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
              " {resource} that day is not valued"),
         ZH: ("容量未计价", "容量 {capacity}：{on} 价格表中没有 {currency} 的条目 '{item}'：{resource} 当天未估值"),
     },
+    "capacity_not_stated": {
+        EN: ("capacity not stated", "capacity {capacity}: no imported capacity fact states the GPUs of cluster"
+             " {cluster} for {hours} hour(s) between {since} and {until}: that time is not costed"),
+        ZH: ("容量未说明", "容量 {capacity}：{since} 至 {until} 之间有 {hours} 小时没有导入的容量事实说明集群 {cluster}"
+             " 的 GPU 数：这段时间不计成本"),
+    },
+    "capacity_gpus_unknown": {
+        EN: ("capacity counts nodes only", "capacity {capacity}: the imported capacity facts of cluster {cluster}"
+             " count nodes, not GPUs, for {hours} hour(s) between {since} and {until}: that time is not costed"),
+        ZH: ("容量只有节点数", "容量 {capacity}：{since} 至 {until} 之间 {hours} 小时，集群 {cluster}"
+             " 导入的容量事实只有节点数、没有 GPU 数：这段时间不计成本"),
+    },
+    "capacity_sources_overlap": {
+        EN: ("capacity stated twice", "cluster {cluster}: several imported files state the same nodes or VCs for"
+             " the same time ({since} to {until}); the last imported ({used}) is used, not {others}"),
+        ZH: ("容量被重复说明", "集群 {cluster}：多个导入文件说明了同一时段（{since} 至 {until}）的相同节点或虚拟集群；"
+             "采用最后导入的（{used}），不用 {others}"),
+    },
+    "capacity_conflict": {
+        EN: ("capacity differs from the imported facts", "capacity {capacity}: the workspace says {config} GPUs for"
+             " {subject}, imported capacity facts say {stated} ({since} to {until}, {spans} span(s)); the"
+             " workspace's figure is used"),
+        ZH: ("容量与导入的事实不符", "容量 {capacity}：工作区配置 {subject} 有 {config} 张 GPU，"
+             "导入的容量事实为 {stated} 张（{since} 至 {until}，{spans} 段）；采用工作区的数字"),
+    },
+    "capacity_facts_unpriced": {
+        EN: ("imported capacity not priced", "cluster {cluster}: {facts} imported capacity fact(s) ({files} file(s))"
+             " that no [[capacity]] entry prices: the GPU time no job held there is not costed"),
+        ZH: ("导入的容量未计价", "集群 {cluster}：导入了 {facts} 条容量事实（{files} 个文件），"
+             "但没有 [[capacity]] 条目为其计价：无作业占用的 GPU 时间不计成本"),
+    },
     "conservation": {
         EN: ("conservation does not hold", "{subject}: cost {total} but lines carry {carried} ({side} attributed"
              " by {gap})"),
