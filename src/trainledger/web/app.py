@@ -33,6 +33,7 @@ from starlette.routing import Route
 from trainledger import fmt
 from trainledger.errors import BadInput, NotFound, TrainledgerError
 from trainledger.ledger.tokens import TokenRefused
+from trainledger.model import FailureCause
 from trainledger.model.restricted import note as access_note
 from trainledger.model.restricted import resolve
 from trainledger.model.vocab import label
@@ -67,8 +68,6 @@ def check_host(host: str, *, allow_remote: bool) -> bool:
 
 
 def _env() -> Environment:
-    from trainledger.model import FailureCause
-
     env = Environment(loader=PackageLoader("trainledger.web", "templates"),
                       autoescape=select_autoescape(["html", "j2"]))
     env.globals["failure_causes"] = [c.value for c in FailureCause]
@@ -387,6 +386,62 @@ OPENAPI["paths"]["/report"]["get"]["parameters"] += [  # as `trainledger report`
     {"name": "from", "in": "query", "required": False, "schema": {"type": "string", "example": "2026-11"}},
     {"name": "to", "in": "query", "required": False, "schema": {"type": "string", "example": "2026-11-30"}},
     {"name": "by", "in": "query", "required": False, "schema": {"type": "string", "enum": ["month", "batch"]}}]
+
+
+def _post(summary: str, params: list[str], fields: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    """A write: its form (or JSON object) fields, the CSRF token as a field or a header, its answers."""
+    body = {**_OBJ, "required": required, "properties": {
+        "csrf": {"type": "string", "description": "the CSRF token (GET /api/csrf, or the page's form)"}, **fields}}
+    err = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+    return {"post": {
+        "summary": summary,
+        "parameters": [{"name": p, "in": "path", "required": True, "schema": {"type": "string"}} for p in params] + [
+            {"name": "X-CSRF-Token", "in": "header", "required": False, "schema": {"type": "string"}}],
+        "requestBody": {"required": True, "content": {"application/x-www-form-urlencoded": {"schema": body},
+                                                      "application/json": {"schema": body}}},
+        "responses": {
+            "201": {"description": "written (Accept: application/json): the record, as the CLI's --json prints it",
+                    "content": {"application/json": {"schema": _OBJ}}},
+            "303": {"description": "written (a page's form): back to the page"},
+            "400": {"description": "a field is missing or wrong (the service's own check); nothing written", **err},
+            "401": {"description": "no token where one is needed, or a bad one", **err},
+            "403": {"description": "no or a wrong CSRF token; a role that may not write this; outside the token's"
+                                   " batch", **err},
+            "404": {"description": "unknown batch or run", **err}}}}
+
+
+_TEXT = {"type": "string"}
+OPENAPI["paths"].update({  # the ledger's pages and the two writes (web/pages.py, web/writes.py)
+    "/imports": _op("every import: kind, file, content hash, rows read / accepted / duplicates / quarantined,"
+                    " status, drop and replacement", [], "Imports"),
+    "/imports/{import}/quarantine": _op("one import's quarantined rows (file, row, reason in en and zh-CN, raw"
+                                        " text) and flagged rows", ["import"], "Quarantine"),
+    "/alerts": _op("alerts open and closed, each with the decision that closed it (?batch=)", [], "Alerts"),
+    "/batches/{batch}/decisions": {
+        **_op("the batch's decisions, the alerts each closed, and the open alerts", ["batch"], "Decisions"),
+        **_post("record a decision, as `trainledger decide` (roles admin, finance)", ["batch"], {
+            "action": {"type": "string", "enum": list(pages.DECISION_ACTIONS)}, "reason": _TEXT, "by": _TEXT,
+            "approver": _TEXT, "answers": {"type": "array", "items": {"type": "integer"}},
+            "next_review": {"type": "string", "format": "date"}}, ["action", "reason", "by"])},
+    "/batches/{batch}/runs/{run}/cause": _post(
+        "confirm or set a run's failure cause, as `trainledger runs confirm` (roles admin, engineer)",
+        ["batch", "run"], {"cause": {"type": "string", "enum": [c.value for c in FailureCause]},
+                           "by": _TEXT, "note": _TEXT}, ["cause", "by"]),
+    "/api/csrf": {"get": {"summary": "the CSRF token of this bearer token or session cookie (sets the cookie)",
+                          "responses": {"200": {"description": "the token", "content": {"application/json": {
+                              "schema": {**_OBJ, "required": ["csrf"], "properties": {"csrf": _TEXT}}}}}}}},
+})
+OPENAPI["paths"]["/alerts"]["get"]["parameters"].append(
+    {"name": "batch", "in": "query", "required": False, "schema": {"type": "string"}})
+OPENAPI["components"]["schemas"].update({
+    "Imports": {**_OBJ, "required": ["imports"]},
+    "Quarantine": {**_OBJ, "required": ["import", "quarantined_rows", "flagged_rows"]},
+    "Alerts": {**_OBJ, "required": ["alerts", "open", "closed"]},
+    "Decisions": {**_OBJ, "required": ["batch", "decisions", "open_alerts"]},
+})
+OPENAPI["info"]["title"] = "trainledger dashboard"
+OPENAPI["info"]["description"] += (" Two writes (POST, with a CSRF token): a decision (admin, finance) and a run's"
+                                   " failure cause (admin, engineer); each is in the hash-chained audit log.")
 
 
 def openapi_text() -> str:
