@@ -265,3 +265,53 @@ def test_writes_through_the_browser_forms(served, ws, tokens, app):
         ("li.na", "decide"), (f"token:{ids['finance']}", "web_write"),
         ("zhao.min", "confirm_cause"), (f"token:{ids['engineer']}", "web_write")]
     assert [int(i) for i in out["ticked"]] == new[0]["detail"]["answers"]
+
+
+# --- the command line: status, review and estimate for a role -------------------------------------
+
+def test_status_review_and_estimate_print_for_a_role(ws, needles):
+    import json
+    from decimal import Decimal
+
+    from trainledger.pricebook import SAMPLE_PRICE_BOOK
+
+    root, rates = ws
+    book = str(SAMPLE_PRICE_BOOK)  # it has the data items the workspace's book lacks
+    est = ["--workspace", root, "estimate", "--task", "full_finetune", "--params", "7B", "--tokens", "1B",
+           "--gpu", "a100-80gb", "--price-book", book, "--seed", "7", "--samples", "2000"]
+    for cmd in (["status", BATCH_A], ["review", BATCH_A]):
+        for lang in ("en", "zh-CN"):
+            eng = run_cli("--workspace", root, *cmd, "--role", "engineer", "--lang", lang)
+            assert not leaks(eng, needles), (cmd, lang, leaks(eng, needles))
+        admin = json.loads(run_cli("--workspace", root, *cmd, "--json"))
+        eng = json.loads(run_cli("--workspace", root, *cmd, "--json", "--role", "engineer"))
+        assert "access" not in admin
+        if cmd[0] == "review":
+            labor = [ln for ln in eng["lines"] if ln["line"].startswith("labor:")]
+            assert labor and all(ln["actual"] == "restricted" for ln in labor)
+            assert eng["access"]["withheld"]["labor_cost_person"] >= len(labor)
+            fin = run_cli("--workspace", root, "review", BATCH_A, "--role", "finance", "--lang", "en")
+            assert "restricted" not in fin and re.search(r"labor:\w+ — efficiency by state: \w+ -?[\d,]+\.\d\d", fin)
+            part = next(v for ln in admin["lines"] if ln["line"].startswith("labor:")
+                        for v in ln["efficiency_by_state"].values() if Decimal(v))
+            assert format(Decimal(part).quantize(Decimal("0.01")), ",f") in fin  # a labor role's own figure
+            assert format(Decimal(part).quantize(Decimal("0.01")), ",f") not in run_cli(
+                "--workspace", root, "review", BATCH_A, "--role", "engineer", "--lang", "en")
+            assert "受限" in run_cli("--workspace", root, "review", BATCH_A, "--role", "viewer", "--lang", "zh-CN")
+    def first_json(text):  # the report; the warnings and the access note follow it on stderr
+        return json.JSONDecoder().raw_decode(text[text.index("{"):])[0]
+
+    fin = first_json(run_cli(*est, "--format", "json", "--role", "finance"))
+    eng = first_json(run_cli(*est, "--format", "json", "--role", "engineer"))
+    assert "access" not in fin and eng["access"]["withheld"]["labor_rate"] >= 1
+    rate_texts = {str(x) for r in rates.values() for x in r}
+    fin_rates = [a for a in fin["assumptions"] if a["name"].startswith("price labor:")]
+    assert fin_rates and any(x in a["note"] for a in fin_rates for x in rate_texts)  # finance: the rate card
+    for name in fin["cost"]["labor_lines"]:
+        assert set(eng["cost"]["labor_lines"][name].values()) == {"restricted"}
+        assert all(isinstance(v, float) for v in fin["cost"]["labor_lines"][name].values())
+    for fmt in ("md", "html", "json"):
+        out = run_cli(*est, "--format", fmt, "--role", "engineer", "--lang", "zh-CN" if fmt == "html" else "en")
+        assert not any(x in out for x in rate_texts), fmt
+        assert ("受限" if fmt == "html" else "restricted") in out
+    assert fin["cost"]["total"] == eng["cost"]["total"]  # the totals are never restricted

@@ -4,12 +4,12 @@ web/auth.py's write checks): part of the ``error`` namespace, see texts_errors.p
 from __future__ import annotations
 
 WEB: dict[str, tuple[str, str]] = {
-    "web.auth.role_may_not": ("role {role} may not {p1}", "角色 {role} 无权{p1}"),
-    "web.auth.record_a_decision": ("record a decision", "记录决策"),
-    "web.auth.confirm_a_cause": ("confirm a run's failure cause", "确认运行的失败原因"),
+    "web.auth.may_not_decide": ("role {role} may not record a decision", "角色 {role} 无权记录决策"),
+    "web.auth.may_not_confirm": (
+        "role {role} may not confirm a run's failure cause", "角色 {role} 无权确认运行的失败原因"),
     "web.auth.ask_for_token_role": (
         "ask for a token of role {p0} (`trainledger token create --role R`)",
-        "请申请角色为 {p0} 的令牌（`trainledger token create --role R`）"),
+        "请申请以下角色之一的令牌：{p0}（`trainledger token create --role R`）"),
     "web.auth.no_csrf_token": ("this write carries no CSRF token", "此写入请求未携带 CSRF 令牌"),
     "web.auth.post_from_form": (
         "post from the dashboard's form, or send the token of GET /api/csrf as the csrf field or the"
@@ -35,12 +35,9 @@ WEB: dict[str, tuple[str, str]] = {
         "choose continue, shrink or stop (a retarget: `trainledger decide --action retarget --child B`)",
         "请选择 continue（继续）、shrink（缩小）或 stop（停止）（重定目标：`trainledger decide --action retarget"
         " --child B`）"),
-    "web.writes.no_run_batch": ("no run {run} in batch {batch}", "批次 {batch} 中没有运行 {run}"),
-    "web.writes.see_batch_runs": ("see /batches/{batch} for its runs", "其运行见 /batches/{batch}"),
     "web.writes.not_json_object": ("the request body is not a JSON object", "请求体不是 JSON 对象"),
     "web.writes.send_object": ('send {{"field": value, …}}', '请发送 {{"field": value, …}}'),
-    "web.writes.no_field": ("the form has no {name}", "表单缺少 {name}"),
-    "web.writes.fill_in": ("fill in {name}", "请填写 {name}"),
+    "web.writes.no_field": ("the form has no {label}", "表单缺少 {label}"),
     "web.writes.bad_next_review": (
         "next review {nr} is not an ISO date (YYYY-MM-DD)", "下次复查 {nr} 不是 ISO 日期（YYYY-MM-DD）"),
     "web.writes.give_date": (

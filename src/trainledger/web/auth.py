@@ -88,7 +88,6 @@ def check_scope(access: Access, batch: str | None, what: str) -> None:
 
 
 WRITERS: dict[str, tuple[str, ...]] = {"decide": (ADMIN, FINANCE), "confirm_cause": (ADMIN, ENGINEER)}
-WRITE_WHAT = {"decide": "record a decision", "confirm_cause": "confirm a run's failure cause"}
 
 
 class NotAllowed(TrainledgerError):
@@ -102,10 +101,12 @@ def may_write(access: Access, what: str) -> bool:
 
 
 def check_write(access: Access, what: str) -> None:
-    if not may_write(access, what):
-        raise NotAllowed(f"role {access.role} may not {WRITE_WHAT[what]}",
-                         remedy=f"ask for a token of role {', '.join(WRITERS[what])} (`trainledger token create"
-                                " --role R`)")
+    if may_write(access, what):
+        return
+    remedy = f"ask for a token of role {', '.join(WRITERS[what])} (`trainledger token create --role R`)"
+    if what == "decide":
+        raise NotAllowed(f"role {access.role} may not record a decision", remedy=remedy)
+    raise NotAllowed(f"role {access.role} may not confirm a run's failure cause", remedy=remedy)
 
 
 class CsrfRefused(TrainledgerError):

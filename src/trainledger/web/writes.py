@@ -53,11 +53,11 @@ async def form_of(request: Request) -> dict[str, list[str]]:
     return parse_qs(text, keep_blank_values=True)
 
 
-def one(form: dict[str, list[str]], name: str, *, required: bool = False) -> str:
-    values = [v for v in form.get(name, []) if v.strip()]
+def one(form: dict[str, list[str]], label: str, *, required: bool = False) -> str:
+    values = [v for v in form.get(label, []) if v.strip()]
     if not values:
         if required:
-            raise BadInput(f"the form has no {name}", remedy=f"fill in {name}")
+            raise BadInput(f"the form has no {label}", remedy=f"fill in {label}")
         return ""
     return values[-1].strip()
 
@@ -121,7 +121,8 @@ def confirm_cause(wsp, acc: auth.Access, batch: str, run: str, form: dict[str, l
     if run not in runs or runs[run]["batch_id"] != batch:
         from trainledger.errors import NotFound
 
-        raise NotFound(f"no run {run!r} in batch {batch!r}", remedy=f"see /batches/{batch} for its runs")
+        run_id, batch_id = run, batch  # the run page's own sentence (web/views.py run)
+        raise NotFound(f"no run {run_id!r} in batch {batch_id!r}", remedy=f"see /batches/{batch_id} for its runs")
     with auth.GATE.writing():
         r = run_causes.confirm(wsp, run, cause, by, note)
         _audit(wsp, acc, f"/batches/{batch}/runs/{run}/cause", {"run": run, "batch": batch, "cause": r["cause"]})
