@@ -71,7 +71,20 @@ def _env() -> Environment:
     env = Environment(loader=PackageLoader("trainledger.web", "templates"),
                       autoescape=select_autoescape(["html", "j2"]))
     env.globals["failure_causes"] = [c.value for c in FailureCause]
+    env.filters["when"] = when
     return env
+
+
+def when(text: Any) -> str:
+    """An ISO timestamp as people read it, to the minute in UTC (``2026-12-01 15:17 UTC``); the JSON
+    keeps the full value. Anything else as it is."""
+    from datetime import UTC, datetime
+
+    try:
+        at = datetime.fromisoformat(str(text))
+    except ValueError:
+        return "" if text is None else str(text)
+    return f"{(at if at.tzinfo else at.replace(tzinfo=UTC)).astimezone(UTC):%Y-%m-%d %H:%M} UTC"
 
 
 def wants_json(request: Request) -> bool:
