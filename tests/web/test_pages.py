@@ -222,3 +222,12 @@ def test_forms_are_on_the_pages_with_their_token(app):
                          (f"/batches/{A}/runs/a-r02", f"/batches/{A}/runs/a-r02/cause")):
         html = app.get(path, params={"lang": "zh-CN"}).text
         assert f'method="post" action="{action}"' in html and 'name="csrf"' in html
+
+
+def test_a_body_too_long_or_not_an_object_is_400_and_writes_nothing(app):
+    big = app.post(f"/batches/{B}/decisions", content=b"reason=" + b"x" * 70000,
+                   headers={**J, "content-type": "application/x-www-form-urlencoded"})
+    assert big.status_code == 400 and "more than" in big.json()["error"]["message"]
+    for body in (b"[1, 2]", b"{not json"):
+        r = app.post(f"/batches/{B}/decisions", content=body, headers={**J, "content-type": "application/json"})
+        assert r.status_code == 400 and r.json()["error"]["remedy"]
