@@ -189,9 +189,11 @@ def test_a_row_past_the_end_or_not_a_number_says_what_to_give(client, chain):
     assert r.status_code == 400 and "numbered from 1" in r.json()["error"]["remedy"]
 
 
-def test_read_only_no_write_method(client):
+def test_only_the_two_writes_take_post(client):
     for method in ("post", "put", "delete"):
         assert getattr(client, method)("/batches").status_code == 405
+        assert getattr(client, method)(f"/batches/{BATCH}").status_code == 405
+    assert client.put(f"/batches/{BATCH}/decisions").status_code == 405
 
 
 def test_language_query_then_cookie_then_accept_language(client):
@@ -223,10 +225,16 @@ def test_openapi_documents_every_routed_path(client):
     assert doc == OPENAPI
     assert set(doc["paths"]) == {"/batches", "/batches/{batch}", "/batches/{batch}/runs/{run}", "/lines/{line}",
                                  "/sources/{import}/{row}", "/report", "/batches/{batch}/status",
-                                 "/batches/{batch}/sheet.{fmt}"}
+                                 "/batches/{batch}/sheet.{fmt}", "/imports", "/imports/{import}/quarantine",
+                                 "/alerts", "/batches/{batch}/decisions", "/batches/{batch}/runs/{run}/cause",
+                                 "/api/csrf"}
     for path, item in doc["paths"].items():
-        names = {p["name"] for p in item["get"]["parameters"] if p["in"] == "path"}
-        assert names == set(re.findall(r"{(\w+)}", path))
+        for op in item.values():
+            names = {p["name"] for p in op.get("parameters", []) if p["in"] == "path"}
+            assert names == set(re.findall(r"{(\w+)}", path)), path
+    assert {m for item in doc["paths"].values() for m in item} == {"get", "post"}
+    assert sorted(p for p, item in doc["paths"].items() if "post" in item) == [
+        "/batches/{batch}/decisions", "/batches/{batch}/runs/{run}/cause"]
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1", "::1", "localhost", "127.0.0.2"])

@@ -23,6 +23,7 @@ from trainledger.estimate.render import FORMATS, LANGS, render_compare, render_e
 from trainledger.estimate.spec import build_spec, load_spec_file
 from trainledger.estimate.tasks import classify
 from trainledger.estimate.workspace_book import WorkspaceBook
+from trainledger.model.restricted import ADMIN, ROLES
 from trainledger.pricebook import SAMPLE_PRICE_BOOK, load_price_book
 
 _TEXT_OPTS = (
@@ -113,8 +114,11 @@ def _estimate_options(f):
     default=None,
     help="write to FILE instead of stdout",
 )
+@click.option("--role", type=click.Choice(ROLES), default=ADMIN, show_default=True,
+              help="Print restricted fields (labor rates, unit prices …) as this role may see them"
+                   " (docs/web.md). / 按角色输出受限字段。")
 @click.pass_context
-def estimate(ctx: click.Context, spec_file, fmt, lang, guided, output, **options) -> None:
+def estimate(ctx: click.Context, spec_file, fmt, lang, guided, output, role, **options) -> None:
     """Estimate a training batch before it runs: P10 / P50 / P90 with every assumption.
 
     预估一个训练批次:任务类型 → 显存 → 吞吐 → 额外占用 → 数据 → 人力 → 单价 → 轮次。
@@ -148,9 +152,15 @@ def estimate(ctx: click.Context, spec_file, fmt, lang, guided, output, **options
         if wb_error
         else (),
     )
-    _emit(render_estimate(est.to_dict(), fmt, lang), output)
+    from trainledger.model.restricted import note as access_note
+    from trainledger.report.access import estimate_for
+
+    shown, seen = estimate_for(est.to_dict(), role, "en" if fmt == "json" else lang)  # JSON: the English word
+    _emit(render_estimate(shown, fmt, lang), output)
     if output or fmt == "json":  # md / html on a terminal show their warnings already
         _echo_warnings(est.warnings, lang)
+    if seen.withheld:
+        click.echo(access_note(seen, lang), err=True)
 
 
 def _lang(lang: str | None) -> str:

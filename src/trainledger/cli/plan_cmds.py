@@ -1,4 +1,8 @@
-"""plan, status, alerts, review, decide: the plan / execution / review / decision loop of a batch."""
+"""plan, status, alerts, review, decide: the plan / execution / review / decision loop of a batch.
+
+``status`` and ``review`` print their view models as one role may see them (``--role``, default
+admin: the local user; report/access.py ``plan_for``): a restricted figure — a labor role's variance
+line, a price or rate lesson — reads "restricted" / "受限" in the text and the JSON alike."""
 
 from __future__ import annotations
 
@@ -10,11 +14,14 @@ from decimal import Decimal
 import click
 
 from trainledger.errors import BadInput
+from trainledger.model.restricted import ADMIN, ROLES, is_withheld
 from trainledger.review import service
 from trainledger.review.texts import label, rework_text, storage_label, t
 from trainledger.service import Workspace
 
 LANGS = ("en", "zh-CN")
+ROLE_HELP = ("Print restricted fields (labor rates, unit prices …) as this role may see them (docs/web.md)."
+             " / 按角色输出受限字段。")
 
 
 class _ManyOption(click.Option):
@@ -60,7 +67,18 @@ def _rng(r: dict) -> str:
 def _h(s: str | None) -> str:
     from decimal import Decimal
 
+    if is_withheld(s):
+        return str(s)
     return "-" if s is None else format(Decimal(s).quantize(Decimal("0.01")), ",f")
+
+
+def _for_role(obj: dict, role: str, lang: str) -> tuple[dict, str]:
+    """``obj`` as ``role`` may see it, and the note naming what it leaves out ("" for nothing)."""
+    from trainledger.model.restricted import note
+    from trainledger.report.access import plan_for
+
+    shown, seen = plan_for(obj, role, lang)
+    return shown, note(seen, lang)
 
 
 def _user() -> str:
@@ -187,14 +205,17 @@ def _show_plan(b: dict, lang: str) -> None:
 @click.argument("batch")
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--lang", type=click.Choice(LANGS), default=None)
+@click.option("--role", type=click.Choice(ROLES), default=ADMIN, show_default=True, help=ROLE_HELP)
 @click.pass_context
-def status(ctx, batch, as_json, lang) -> None:
+def status(ctx, batch, as_json, lang, role) -> None:
     """AC, EV and EAC against the plan; rounds, gates and open alerts. / 执行状态：实际、挣值、完工估算。"""
     with _ws(ctx) as wsp:
         lang = _lang(wsp, lang)
-        st = service.status(wsp, batch)
+        st, withheld = _for_role(service.status(wsp, batch), role, "en" if as_json else lang)
         if as_json:
             return _json(st)
+        if withheld:
+            click.echo(withheld)
         click.echo(t("status_title", lang, batch=batch, version=st["plan_version"]))
         w = st["work"]
         if w.get("known", True):
@@ -255,15 +276,18 @@ def alerts(ctx, batch, open_only, as_json, lang) -> None:
 @click.argument("batch")
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--lang", type=click.Choice(LANGS), default=None)
+@click.option("--role", type=click.Choice(ROLES), default=ADMIN, show_default=True, help=ROLE_HELP)
 @click.pass_context
-def review(ctx, batch, as_json, lang) -> None:
+def review(ctx, batch, as_json, lang, role) -> None:
     """Plan against actual: price, volume, efficiency and rework, exactly. / 计划与实际差异分解。"""
     with _ws(ctx) as wsp:
         lang = _lang(wsp, lang)
-        rv = service.review(wsp, batch)
+        rv, withheld = _for_role(service.review(wsp, batch), role, "en" if as_json else lang)
         if as_json:
             return _json(rv)
         click.echo(t("review_title", lang, batch=batch, version=rv["plan_version"]))
+        if withheld:
+            click.echo(f"  {withheld}")
         click.echo(f"  {t('bridge', lang)}")
         cols = ("plan", "actual", "price", "volume", "efficiency", "rework")
         for v in rv["variance"]:
@@ -272,8 +296,12 @@ def review(ctx, batch, as_json, lang) -> None:
         for ln in rv["lines"]:
             if ln["efficiency_by_state"]:
                 click.echo(f"  {ln['line']} — {t('by_state', lang)}: " + ", ".join(
-                    f"{label(k, lang)} {_money(x)}" for k, x in ln["efficiency_by_state"].items() if Decimal(x)))
-            if ln["rework_by"]:
+                    f"{label(k, lang)} {_money(x)}" for k, x in ln["efficiency_by_state"].items()
+                    if is_withheld(x) or Decimal(x)))
+            if ln["rework_by"] and any(is_withheld(x) for x in ln["rework_by"].values()):
+                click.echo(f"  {ln['line']} — {t('by_reason', lang)}: " + "; ".join(  # nothing to add up
+                    f"{label(k, lang)} {x}" for k, x in sorted(ln["rework_by"].items()) if "/" not in k))
+            elif ln["rework_by"]:
                 click.echo(f"  {ln['line']} — {t('by_reason', lang)}: "
                            + "; ".join(rework_text(ln["rework_by"], lang, _money)))
         click.echo(f"  {t('classes', lang)}: " + ", ".join(
@@ -291,6 +319,8 @@ def review(ctx, batch, as_json, lang) -> None:
 def _money(s: str) -> str:
     from decimal import ROUND_HALF_EVEN, Decimal
 
+    if is_withheld(s):  # a field the role may not see: its word ("restricted" / "受限")
+        return str(s)
     d = Decimal(s).quantize(Decimal("0.01"), ROUND_HALF_EVEN)
     return format(d if d else abs(d), ",f")  # no "-0.00" for a part that rounds to zero
 

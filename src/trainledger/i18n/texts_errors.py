@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from trainledger.i18n.texts_audit import AUDIT
 from trainledger.i18n.texts_errors_estimate import ESTIMATE
+from trainledger.i18n.texts_errors_web import WEB
 
 ERRORS: dict[str, tuple[str, str]] = {
     'cli.demo_cmd.not_empty_does_not': ('{directory} is not empty and does not hold this demo (seed {seed})',
@@ -644,4 +645,5 @@ ERRORS: dict[str, tuple[str, str]] = {
     ),
     **ESTIMATE,
     **AUDIT,
+    **WEB,
 }

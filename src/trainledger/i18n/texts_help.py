@@ -605,6 +605,21 @@ HELP: dict[str, tuple[str, str]] = {
         "csv: the batch's cost lines (formula-safe).",
         "csv：本批次的成本行（已防公式注入）。",
     ),
+    "status.role": (
+        "Print restricted fields (labor rates, unit prices …) as this role may see them (docs/web.md). / "
+        "按角色输出受限字段。",
+        "按该角色可见的范围输出受限字段（人力费率、单价 …）（docs/web.md）。",
+    ),
+    "review.role": (
+        "Print restricted fields (labor rates, unit prices …) as this role may see them (docs/web.md). / "
+        "按角色输出受限字段。",
+        "按该角色可见的范围输出受限字段（人力费率、单价 …）（docs/web.md）。",
+    ),
+    "estimate.role": (
+        "Print restricted fields (labor rates, unit prices …) as this role may see them (docs/web.md). / "
+        "按角色输出受限字段。",
+        "按该角色可见的范围输出受限字段（人力费率、单价 …）（docs/web.md）。",
+    ),
     "sheet.role": (
         "Print restricted fields (labor rates, unit prices …) as this role may see them (docs/web.md). / "
         "按角色输出受限字段。",

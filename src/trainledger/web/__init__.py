@@ -1,18 +1,24 @@
-"""``trainledger serve``: a read-only dashboard over the same view models as the static sheet.
+"""``trainledger serve``: a dashboard over the same view models as the static sheet, with two writes.
 
     views.py     the view models of the pages, as plain JSON-able dicts: batches, batch (the sheet of
                  report/sheet.py), run, cost line (with its stable id), source row (from the lake), report, plan status
                  (review/service.py's status and review, and the decisions)
+    pages.py     the ledger's pages: imports, one import's quarantine, alerts (open and closed, the
+                 deciding decision), a batch's decisions — from the calls the CLI makes
+    writes.py    the two writes, POST with a CSRF token: a decision (``review.service.decide``) and a
+                 run's failure-cause confirmation (``run_causes.confirm``), the CLI's own service calls
     text.py      the pages' own words in en and zh-CN, and choosing the language (?lang=, cookie,
                  Accept-Language)
     app.py       the Starlette app: routes, HTML or JSON by ``Accept``, 404s that name the remedy,
                  /api/openapi.json, sheet downloads; the binding rule (``check_host``)
     auth.py      who asks: bearer token (role, batch scope) or the local admin on loopback; 401 / 403;
-                 the audit entry of a response that revealed a restricted field
-    templates/   Jinja pages (server-rendered, inline CSS, no script); the batch page embeds
-                 report/render.py's to_html output unchanged
+                 the audit entry of a response that revealed a restricted field; which role may make
+                 which write (``WRITERS``) and the CSRF tokens (``Csrf``)
+    templates/   Jinja pages (server-rendered, inline CSS, no script; plain HTML forms for the
+                 writes); the batch page embeds report/render.py's to_html output unchanged
 
 Every URL is a stable name: ``/batches/{batch}/runs/{run}``, ``/lines/{line}`` where a line id is
 ``{import}-{row}-{n}`` (the source file's 12-digit id, its data row, and the line's ordinal among
-the lines that row produced, in ledger order), ``/sources/{import}/{row}``.
+the lines that row produced, in ledger order), ``/sources/{import}/{row}``, ``/imports/{import}/quarantine``,
+``/alerts``, ``/batches/{batch}/decisions``.
 """

@@ -4,8 +4,9 @@
 builds its view model (web/views.py) and closes it, so a running ``import`` or ``attribute`` is seen
 on the next request. ``Accept: application/json`` (or ``?format=json``) returns the view model; any
 other request gets the server-rendered page. Errors from errors.py keep their HTTP status and
-their remedy, in both forms. Only GET (and HEAD) are routed: there is no write endpoint, so no
-CSRF token either (docs/web.md).
+their remedy, in both forms. Two writes are routed (web/writes.py): a decision and a run's
+failure-cause confirmation, POSTed with a CSRF token and a role that may make them; every other
+path is GET (and HEAD) only (docs/web.md).
 
 Access (web/auth.py): every page knows who asks — a bearer token's role and batch scope, or the
 local ``admin`` on loopback — and prints its view model resolved for that role (model/restricted.py:
@@ -32,10 +33,11 @@ from starlette.routing import Route
 from trainledger import fmt
 from trainledger.errors import BadInput, NotFound, TrainledgerError
 from trainledger.ledger.tokens import TokenRefused
+from trainledger.model import FailureCause
 from trainledger.model.restricted import note as access_note
 from trainledger.model.restricted import resolve
 from trainledger.model.vocab import label
-from trainledger.web import auth, text, views
+from trainledger.web import auth, pages, text, views, writes
 
 LOOPBACK_NAMES = ("localhost",)
 DOWNLOADS = {"md": "text/markdown; charset=utf-8", "json": "application/json", "html": "text/html; charset=utf-8",
@@ -66,8 +68,23 @@ def check_host(host: str, *, allow_remote: bool) -> bool:
 
 
 def _env() -> Environment:
-    return Environment(loader=PackageLoader("trainledger.web", "templates"),
-                       autoescape=select_autoescape(["html", "j2"]))
+    env = Environment(loader=PackageLoader("trainledger.web", "templates"),
+                      autoescape=select_autoescape(["html", "j2"]))
+    env.globals["failure_causes"] = [c.value for c in FailureCause]
+    env.filters["when"] = when
+    return env
+
+
+def when(text: Any) -> str:
+    """An ISO timestamp as people read it, to the minute in UTC (``2026-12-01 15:17 UTC``); the JSON
+    keeps the full value. Anything else as it is."""
+    from datetime import UTC, datetime
+
+    try:
+        at = datetime.fromisoformat(str(text))
+    except ValueError:
+        return "" if text is None else str(text)
+    return f"{(at if at.tzinfo else at.replace(tzinfo=UTC)).astimezone(UTC):%Y-%m-%d %H:%M} UTC"
 
 
 def wants_json(request: Request) -> bool:
@@ -94,6 +111,7 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
 
     root = Path(root)
     env = _env()
+    csrf = auth.Csrf()
 
     def lang_of(request: Request) -> str:
         return text.choose(request.query_params.get("lang"), request.cookies.get(text.COOKIE),
@@ -118,10 +136,11 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
         resp.headers["Vary"] = "Accept, Accept-Language, Cookie"
         return resp
 
-    def page(build, template: str, scope=None):
+    def page(build, template: str, scope=None, form: bool = False):
         """``scope(request)``: the batch the page belongs to, checked before it is built; None
         (the default): a page across batches, which a batch-scoped token may not open;
-        ``views.scoped``: the page filters itself to the token's batch (views.scope_model)."""
+        ``views.scoped``: the page filters itself to the token's batch (views.scope_model).
+        ``form``: the page carries a write form (its CSRF token, and which writes the role may make)."""
         def endpoint(request: Request) -> Response:
             lang = lang_of(request)
             as_json = wants_json(request)
@@ -144,7 +163,47 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
                 extra["sheet_style"], extra["sheet_body"] = embed_sheet(to_html(model["sheet"], lang, acc.role))
             if template == "report.html.j2" and "html" in shown:
                 extra["report_style"], extra["report_body"] = embed_sheet(shown.pop("html"))
-            return respond(request, template, shown, **extra)
+            if not form:
+                return respond(request, template, shown, **extra)
+            bound, fresh = csrf.session(request.headers, request.cookies)
+            extra.update(csrf=csrf.token(bound), may={w: auth.may_write(acc, w) for w in auth.WRITERS},
+                         writers=auth.WRITERS)
+            return session_cookie(respond(request, template, shown, **extra), fresh)
+        return endpoint
+
+    def session_cookie(resp: Response, fresh: str | None) -> Response:
+        if fresh:
+            resp.set_cookie(auth.SESSION_COOKIE, fresh, httponly=True, samesite="strict")
+        return resp
+
+    def csrf_token(request: Request) -> Response:
+        """The CSRF token of the caller's bearer token or session cookie (set here when it has none)."""
+        bound, fresh = csrf.session(request.headers, request.cookies)
+        return session_cookie(JSONResponse({"csrf": csrf.token(bound), "field": auth.CSRF_FIELD,
+                                            "header": "X-CSRF-Token"}), fresh)
+
+    def write(what: str):
+        """A POST endpoint: the body read, then (in a worker thread, as the pages are) the token,
+        the CSRF token, the batch scope, the role, and the service call of web/writes.py."""
+        from starlette.concurrency import run_in_threadpool
+
+        def work(request: Request, form: dict[str, list[str]]) -> Response:
+            batch = request.path_params["batch"]
+            with Workspace.open(root) as wsp:
+                acc = auth.access_of(request.headers, wsp.ledger, require_token=require_token)
+                csrf.check(writes.one(form, auth.CSRF_FIELD) or request.headers.get(auth.CSRF_HEADER),
+                           request.headers, request.cookies)
+                auth.check_scope(acc, batch, request.url.path)
+                views.batch_exists(wsp, batch)
+                if what == "decide":
+                    rec, back = writes.decide(wsp, acc, batch, form), writes.back_to(batch)
+                else:
+                    run = request.path_params["run"]
+                    rec, back = writes.confirm_cause(wsp, acc, batch, run, form), writes.back_to(batch, run)
+            return writes.done(request, back, rec)
+
+        async def endpoint(request: Request) -> Response:
+            return await run_in_threadpool(work, request, await writes.form_of(request))
         return endpoint
 
     def batch_of(request: Request) -> str:
@@ -209,8 +268,9 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
         from trainledger.i18n import ZH, localize  # the English as written, and its Chinese beside it
 
         zh = (exc.where(ZH) + localize(exc.detail, ZH)) if isinstance(exc, TrainledgerError) else localize(message, ZH)
+        code = "csrf" if isinstance(exc, auth.CsrfRefused) else "role" if isinstance(exc, auth.NotAllowed) else None
         model = {"error": {"status": status, "message": message, "remedy": remedy, "message_zh": zh,
-                           "remedy_zh": localize(remedy, ZH) if remedy else None}}
+                           "remedy_zh": localize(remedy, ZH) if remedy else None, "code": code}}
         resp = respond(request, "error.html.j2", model, status=status)
         if status == 401:
             resp.headers["WWW-Authenticate"] = 'Bearer realm="trainledger"'
@@ -226,7 +286,7 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
                                        batch_of), methods=["GET"]),
         Route("/batches/{batch}/runs/{run}",
               page(lambda w, r: views.run(w, r.path_params["batch"], r.path_params["run"]), "run.html.j2",
-                   batch_of), methods=["GET"]),
+                   batch_of, form=True), methods=["GET"]),
         Route("/batches/{batch}/sheet.{fmt}", download, methods=["GET"]),
         Route("/batches/{batch}/status",
               page(lambda w, r: views.plan_status(w, r.path_params["batch"]), "status.html.j2", batch_of),
@@ -239,6 +299,17 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
         Route("/report", page(lambda w, r: views.report(w, r.query_params, lang_of(r), html=not wants_json(r)),
                               "report.html.j2"), methods=["GET"]),
         Route("/api/openapi.json", openapi, methods=["GET"]),
+        # --- the ledger's pages and the two writes (web/pages.py, web/writes.py) ---
+        Route("/imports", page(lambda w, r: pages.imports(w), "imports.html.j2"), methods=["GET"]),
+        Route("/imports/{import}/quarantine", page(lambda w, r: pages.quarantine(w, r.path_params["import"]),
+                                                   "quarantine.html.j2"), methods=["GET"]),
+        Route("/alerts", page(lambda w, r: pages.alerts(w, r.query_params.get("batch") or None), "alerts.html.j2",
+                              views.scoped), methods=["GET"]),
+        Route("/batches/{batch}/decisions", page(lambda w, r: pages.decisions(w, r.path_params["batch"]),
+                                                 "decisions.html.j2", batch_of, form=True), methods=["GET"]),
+        Route("/batches/{batch}/decisions", write("decide"), methods=["POST"]),
+        Route("/batches/{batch}/runs/{run}/cause", write("confirm_cause"), methods=["POST"]),
+        Route("/api/csrf", csrf_token, methods=["GET"]),
     ]
     return Starlette(routes=routes, exception_handlers={TrainledgerError: error, HTTPException: error,
                                                          NotFound: error, BadInput: error, TokenRefused: error,
@@ -328,6 +399,62 @@ OPENAPI["paths"]["/report"]["get"]["parameters"] += [  # as `trainledger report`
     {"name": "from", "in": "query", "required": False, "schema": {"type": "string", "example": "2026-11"}},
     {"name": "to", "in": "query", "required": False, "schema": {"type": "string", "example": "2026-11-30"}},
     {"name": "by", "in": "query", "required": False, "schema": {"type": "string", "enum": ["month", "batch"]}}]
+
+
+def _post(summary: str, params: list[str], fields: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    """A write: its form (or JSON object) fields, the CSRF token as a field or a header, its answers."""
+    body = {**_OBJ, "required": required, "properties": {
+        "csrf": {"type": "string", "description": "the CSRF token (GET /api/csrf, or the page's form)"}, **fields}}
+    err = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+    return {"post": {
+        "summary": summary,
+        "parameters": [{"name": p, "in": "path", "required": True, "schema": {"type": "string"}} for p in params] + [
+            {"name": "X-CSRF-Token", "in": "header", "required": False, "schema": {"type": "string"}}],
+        "requestBody": {"required": True, "content": {"application/x-www-form-urlencoded": {"schema": body},
+                                                      "application/json": {"schema": body}}},
+        "responses": {
+            "201": {"description": "written (Accept: application/json): the record, as the CLI's --json prints it",
+                    "content": {"application/json": {"schema": _OBJ}}},
+            "303": {"description": "written (a page's form): back to the page"},
+            "400": {"description": "a field is missing or wrong (the service's own check); nothing written", **err},
+            "401": {"description": "no token where one is needed, or a bad one", **err},
+            "403": {"description": "no or a wrong CSRF token; a role that may not write this; outside the token's"
+                                   " batch", **err},
+            "404": {"description": "unknown batch or run", **err}}}}
+
+
+_TEXT = {"type": "string"}
+OPENAPI["paths"].update({  # the ledger's pages and the two writes (web/pages.py, web/writes.py)
+    "/imports": _op("every import: kind, file, content hash, rows read / accepted / duplicates / quarantined,"
+                    " status, drop and replacement", [], "Imports"),
+    "/imports/{import}/quarantine": _op("one import's quarantined rows (file, row, reason in en and zh-CN, raw"
+                                        " text) and flagged rows", ["import"], "Quarantine"),
+    "/alerts": _op("alerts open and closed, each with the decision that closed it (?batch=)", [], "Alerts"),
+    "/batches/{batch}/decisions": {
+        **_op("the batch's decisions, the alerts each closed, and the open alerts", ["batch"], "Decisions"),
+        **_post("record a decision, as `trainledger decide` (roles admin, finance)", ["batch"], {
+            "action": {"type": "string", "enum": list(pages.DECISION_ACTIONS)}, "reason": _TEXT, "by": _TEXT,
+            "approver": _TEXT, "answers": {"type": "array", "items": {"type": "integer"}},
+            "next_review": {"type": "string", "format": "date"}}, ["action", "reason", "by"])},
+    "/batches/{batch}/runs/{run}/cause": _post(
+        "confirm or set a run's failure cause, as `trainledger runs confirm` (roles admin, engineer)",
+        ["batch", "run"], {"cause": {"type": "string", "enum": [c.value for c in FailureCause]},
+                           "by": _TEXT, "note": _TEXT}, ["cause", "by"]),
+    "/api/csrf": {"get": {"summary": "the CSRF token of this bearer token or session cookie (sets the cookie)",
+                          "responses": {"200": {"description": "the token", "content": {"application/json": {
+                              "schema": {**_OBJ, "required": ["csrf"], "properties": {"csrf": _TEXT}}}}}}}},
+})
+OPENAPI["paths"]["/alerts"]["get"]["parameters"].append(
+    {"name": "batch", "in": "query", "required": False, "schema": {"type": "string"}})
+OPENAPI["components"]["schemas"].update({
+    "Imports": {**_OBJ, "required": ["imports"]},
+    "Quarantine": {**_OBJ, "required": ["import", "quarantined_rows", "flagged_rows"]},
+    "Alerts": {**_OBJ, "required": ["alerts", "open", "closed"]},
+    "Decisions": {**_OBJ, "required": ["batch", "decisions", "open_alerts"]},
+})
+OPENAPI["info"]["title"] = "trainledger dashboard"
+OPENAPI["info"]["description"] += (" Two writes (POST, with a CSRF token): a decision (admin, finance) and a run's"
+                                   " failure cause (admin, engineer); each is in the hash-chained audit log.")
 
 
 def openapi_text() -> str:

@@ -10,6 +10,14 @@ hash-chained audit log for each response to a token that showed a restricted fie
 line, it is the owner of the ledger file, and an entry per page view would make every sheet's
 chain verification grow with each view.
 
+**Writes** (web/writes.py): ``check_write`` answers 403 unless the role may make that write
+(``WRITERS``: a decision admin or finance, a run's failure cause admin or engineer; viewer none).
+``Csrf`` makes and checks the CSRF token every POST carries: an HMAC-SHA256, under a secret of the
+server process, of what the request is bound to — the bearer token it sends, else the
+``trainledger_session`` cookie (random, HttpOnly, SameSite=Strict, set by the first page that
+needs it); compared with ``hmac.compare_digest``. It is required of every POST, the local admin's
+on loopback too; a missing or wrong one is 403 (``CsrfRefused``).
+
 ``GATE`` keeps the server's own audit writes out of a sheet being read: ``Workspace.sheet`` retries
 when the audit head moves while it builds, so reads hold ``GATE.reading()`` and the audit append
 ``GATE.writing()`` (writers first, so a steady stream of readers cannot starve it).
@@ -17,6 +25,9 @@ when the audit head moves while it builds, so reads hold ``GATE.reading()`` and 
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import secrets
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,7 +35,7 @@ from dataclasses import dataclass
 
 from trainledger.errors import TrainledgerError
 from trainledger.ledger import tokens
-from trainledger.model.restricted import ADMIN, Disclosure
+from trainledger.model.restricted import ADMIN, ENGINEER, FINANCE, Disclosure
 
 LOCAL = "local"
 
@@ -74,6 +85,78 @@ def check_scope(access: Access, batch: str | None, what: str) -> None:
     where = f"batch {batch!r}" if batch else "a page across batches (or of unattributed cost)"
     raise OutOfScope(f"token {access.token_id} is limited to batch {access.batch!r}; {what} is {where}",
                      remedy=f"open /batches/{access.batch}, or ask for a token with that scope")
+
+
+WRITERS: dict[str, tuple[str, ...]] = {"decide": (ADMIN, FINANCE), "confirm_cause": (ADMIN, ENGINEER)}
+
+
+class NotAllowed(TrainledgerError):
+    """The requester's role may not make this write: HTTP 403."""
+
+    http_status = 403
+
+
+def may_write(access: Access, what: str) -> bool:
+    return access.role in WRITERS[what]
+
+
+def check_write(access: Access, what: str) -> None:
+    if may_write(access, what):
+        return
+    remedy = f"ask for a token of role {', '.join(WRITERS[what])} (`trainledger token create --role R`)"
+    if what == "decide":
+        raise NotAllowed(f"role {access.role} may not record a decision", remedy=remedy)
+    raise NotAllowed(f"role {access.role} may not confirm a run's failure cause", remedy=remedy)
+
+
+class CsrfRefused(TrainledgerError):
+    """A POST without the CSRF token of its session, or with another one: HTTP 403."""
+
+    http_status = 403
+
+
+SESSION_COOKIE = "trainledger_session"
+CSRF_FIELD = "csrf"
+CSRF_HEADER = "x-csrf-token"
+
+
+class Csrf:
+    """CSRF tokens bound to a bearer token or a session cookie, under one secret per server."""
+
+    def __init__(self, secret: bytes | None = None) -> None:
+        self._secret = secret or secrets.token_bytes(32)
+
+    @staticmethod
+    def binding(headers, cookies) -> str | None:
+        """What a request's CSRF token is bound to: its bearer token, else its session cookie."""
+        presented = bearer(headers.get("authorization"))
+        if presented:
+            return "bearer:" + presented
+        sess = cookies.get(SESSION_COOKIE)
+        return "session:" + sess if sess else None
+
+    def session(self, headers, cookies) -> tuple[str, str | None]:
+        """The request's binding, and a new session cookie value to set when it has none."""
+        bound = self.binding(headers, cookies)
+        if bound is not None:
+            return bound, None
+        fresh = secrets.token_urlsafe(24)
+        return "session:" + fresh, fresh
+
+    def token(self, bound: str) -> str:
+        return hmac.new(self._secret, b"trainledger-csrf\0" + bound.encode("utf-8"), hashlib.sha256).hexdigest()
+
+    def check(self, presented: str | None, headers, cookies) -> None:
+        bound = self.binding(headers, cookies)
+        if not presented:
+            raise CsrfRefused("this write carries no CSRF token",
+                              remedy="post from the dashboard's form, or send the token of GET /api/csrf as"
+                                     " the csrf field or the X-CSRF-Token header")
+        if bound is None or not hmac.compare_digest(presented.encode("utf-8", "replace"),
+                                                    self.token(bound).encode()):
+            raise CsrfRefused("this write's CSRF token does not belong to its session",
+                              remedy="reload the page and post its form again, or fetch a new token from"
+                                     " GET /api/csrf with the same bearer token or session cookie")
 
 
 class Gate:

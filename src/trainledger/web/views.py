@@ -265,7 +265,9 @@ def report(wsp, params=None, lang: str = "en", *, html: bool = False) -> dict[st
 
 def plan_status(wsp, batch_id: str) -> dict[str, Any]:
     """review/service.py's status (AC, EV, EAC, alerts) and review (variance parts) of the latest plan,
-    and the batch's decisions; ``no_plan`` says why when the batch has no baseline yet."""
+    the batch's decisions and its plan versions (``plans``: ``trainledger plan list``), and
+    ``ranges``: plan / AC / EV / EAC side by side per basis and currency; ``no_plan`` says why when
+    the batch has no baseline yet."""
     from trainledger.ledger import review_repo
     from trainledger.review import service as review
 
@@ -278,7 +280,21 @@ def plan_status(wsp, batch_id: str) -> dict[str, Any]:
     except NotFound as e:
         out["no_plan"] = {"message": e.message, "remedy": e.remedy}
     out["decisions"] = review_repo.decision_rows(wsp.ledger, batch_id)
+    out["plans"] = review.plans(wsp, batch_id)
+    out["ranges"] = _ranges(out["status"]) if out["status"] else []
+    b = _q(batch_id)
+    out["links"] = {"decisions": f"/batches/{b}/decisions", "alerts": f"/alerts?batch={b}"}
     return access.mark_plan(json.loads(json.dumps(out, default=str)))
+
+
+def _ranges(st: dict[str, Any]) -> list[dict[str, Any]]:
+    """Plan, AC, EV and EAC of one basis and currency on one row (each a low / expected / high)."""
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    for k in ("plan", "ac", "ev", "eac"):
+        for r in st.get(k) or []:
+            row = rows.setdefault((r["basis"], r["currency"]), {"basis": r["basis"], "currency": r["currency"]})
+            row[k] = {f: r[f] for f in FIGS}
+    return [rows[k] for k in sorted(rows)]
 
 
 def scoped(request) -> None:
@@ -301,5 +317,12 @@ def scope_model(model: dict[str, Any], batch: str | None, check) -> dict[str, An
         return dict(model, lines=mine, rules=sorted({ln["rule"] for ln in mine}))
     if isinstance(model.get("batches"), list) and set(model) == {"batches"}:
         return {"batches": [b for b in model["batches"] if b["id"] == batch]}
+    if isinstance(model.get("alerts"), list) and "closed" in model:  # web/pages.py alerts
+        if model.get("batch") is not None:
+            check(model["batch"])
+            return model
+        mine = [a for a in model["alerts"] if a["batch"] == batch]
+        return dict(model, alerts=mine, open=sum(1 for a in mine if a["open"]),
+                    closed=sum(1 for a in mine if not a["open"]))
     check(None)
     return model

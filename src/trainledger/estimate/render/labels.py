@@ -23,7 +23,10 @@ def vocab(value: str, lang: str) -> str:
 def fmt_money(x, currency: str) -> str:
     """3 significant figures with separators: the honest precision of a budget range (``trainledger.fmt``)."""
     from trainledger import fmt
+    from trainledger.model.restricted import is_withheld
 
+    if is_withheld(x):  # a field the role may not see (report/access.py mark_estimate): its word
+        return str(x)
     return fmt.money_sig(x, currency, 3)
 
 

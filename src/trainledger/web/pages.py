@@ -1,0 +1,139 @@
+"""The view models of the dashboard's ledger pages: imports, one import's quarantine, alerts, a
+batch's decisions, and the plan versions beside its status.
+
+Each is a plain JSON-able dict like web/views.py's, built from the same calls the command line
+makes (``imports list`` / ``imports show`` / ``quarantine``: trainledger/imports.py; ``alerts``,
+``plan list``, ``decide``: review/service.py) — no second reading of the ledger. Texts stored in
+both languages (an alert's ``text``) keep both; a quarantine reason is stored in English and is
+given with its zh-CN beside it (``reason_zh``, i18n.localize), so the page shows the one of its
+language and JSON keeps both. Sensitive fields stay ``Restricted``: a quarantined row's raw text
+of a bill (its unit-price columns) is unit_price, of an invoice vendor_amount; a decision's
+variance and lessons as ``access.mark_plan`` marks them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import quote
+
+from trainledger.errors import NotFound
+from trainledger.imports import FileState, flagged_rows, quarantined_rows, resolve, short_id, states
+from trainledger.ingest.schemas import KIND_TABLES
+from trainledger.report import access
+
+DECISION_ACTIONS = ("continue", "shrink", "stop")  # what the dashboard's form records (CLI: also retarget)
+RAW_KINDS = {"bill_lines": "unit_price", "external_services": "vendor_amount"}  # a raw row of these tables
+
+
+def _q(s: str) -> str:
+    return quote(s, safe="")
+
+
+def _record(rec, state: FileState | None) -> dict[str, Any]:
+    """One import as ``trainledger imports list --json`` gives it, plus its replacement and links."""
+    ident = short_id(rec.source_sha256)
+    drop = state.drop if state is not None else None
+    out = {"id": ident, "kind": rec.kind, "file": rec.path, "sha256": rec.source_sha256,
+           "imported_at": rec.imported_at.isoformat(), "status": "dropped" if rec.dropped_at else "live",
+           "rows_read": rec.rows_read, "accepted": rec.accepted, "duplicates": rec.duplicates,
+           "quarantined": rec.quarantined,
+           "flagged": sum(int(r.get("flagged") or 0) for r in state.records if r.get("partition")) if state else 0,
+           "dropped_at": rec.dropped_at.isoformat() if rec.dropped_at else None, "drop_reason": rec.drop_reason,
+           "replaced_by": list((drop or {}).get("replaced_by") or []),
+           "href": f"/imports/{ident}/quarantine"}
+    out["counts_add_up"] = rec.accepted + rec.duplicates + rec.quarantined == rec.rows_read
+    return out
+
+
+def imports(wsp) -> dict[str, Any]:
+    """Every import of the workspace, live and dropped, in the ledger's order."""
+    wsp.repair_imports()
+    st = states(wsp.lake)
+    return {"imports": [_record(r, st.get((r.kind, r.source_sha256))) for r in wsp.ledger.imports()]}
+
+
+def _localized(row: dict[str, Any]) -> dict[str, Any]:
+    from trainledger.i18n import ZH, localize
+
+    notes = row.get("notes")
+    zh = "；".join(localize(n, ZH) for n in notes) if notes else localize(row.get("reason") or "", ZH)
+    return {**row, "reason_zh": zh, "remedy_zh": localize(row["remedy"], ZH) if row.get("remedy") else None}
+
+
+def quarantine(wsp, ident: str) -> dict[str, Any]:
+    """One import: its counts, then every row it left in quarantine (file, row, line, reason in both
+    languages, remedy, the raw text) and every accepted row that carries a flag."""
+    wsp.repair_imports()
+    try:
+        rec = resolve(wsp.ledger.imports(), ident)
+    except NotFound as e:
+        raise NotFound(f"no import {ident!r}", remedy="see /imports (or `trainledger imports list`) for the ids") from e
+    state = states(wsp.lake).get((rec.kind, rec.source_sha256)) or FileState(rec.kind, rec.source_sha256, (), None)
+    raw_kind = RAW_KINDS.get(KIND_TABLES.get(rec.kind, ""))
+    rows = []
+    for r in quarantined_rows(state):
+        r = _localized(r)
+        rows.append({"file": r.get("file"), "row": r.get("row"), "line": r.get("line"), "reason": r.get("reason"),
+                     "reason_zh": r["reason_zh"], "remedy": r.get("remedy"), "remedy_zh": r["remedy_zh"],
+                     "raw": access.restrict(r.get("raw"), raw_kind) if raw_kind else r.get("raw")})
+    flagged = [{k: r.get(k) for k in ("file", "row", "reason", "reason_zh", "remedy", "remedy_zh")}
+               | {"href": f"/sources/{short_id(rec.source_sha256)}/{r['row']}"}
+               for r in map(_localized, flagged_rows(wsp.lake, state))]
+    return {"import": _record(rec, state), "quarantine_file": rec.quarantine_file, "quarantined_rows": rows,
+            "flagged_rows": flagged, "imports_href": "/imports"}
+
+
+def alerts(wsp, batch_id: str | None = None) -> dict[str, Any]:
+    """Every alert (``trainledger alerts --json``), open and closed, with the decision that closed
+    each and links to it; ``batch_id``: one batch's."""
+    from trainledger.review import service
+
+    if batch_id is not None:
+        _require_batch(wsp, batch_id)
+    rows = []
+    for a in service.alerts(wsp, batch_id):
+        b = _q(a["batch"])
+        rows.append({**a, "batch_href": f"/batches/{b}",
+                     "decision_href": f"/batches/{b}/decisions#decision-{a['answered_by']}"
+                     if a["answered_by"] is not None else None})
+    return {"batch": batch_id, "alerts": rows,
+            "open": sum(1 for a in rows if a["open"]), "closed": sum(1 for a in rows if not a["open"])}
+
+
+def _require_batch(wsp, batch_id: str) -> None:
+    if batch_id not in {b.id for b in wsp.ledger.list_batches()}:
+        raise NotFound(f"no batch {batch_id!r}", remedy="see /batches (or `trainledger batch list`) for the ids")
+
+
+def decisions(wsp, batch_id: str) -> dict[str, Any]:
+    """The batch's decisions (``review/service.py decisions``), oldest first, each with the alerts
+    it closed; and what the form needs: the open alerts, the actions, the rules' current verdict."""
+    from trainledger.review import service
+
+    _require_batch(wsp, batch_id)
+    b = _q(batch_id)
+    by_id = {a["id"]: a for a in service.alerts(wsp, batch_id)}
+    rows = []
+    for d in service.decisions(wsp, batch_id):
+        closed = [{"id": i, "text": (by_id.get(i) or {}).get("text"), "href": f"/alerts?batch={b}#alert-{i}"}
+                  for i in d.get("answers") or []]
+        rows.append({**d, "closes": closed})
+    try:
+        plan_version = service.latest_plan(wsp, batch_id)[1].version
+        no_plan = None
+    except NotFound as e:
+        plan_version, no_plan = None, {"message": e.message, "remedy": e.remedy}
+    out = {"batch": batch_id, "batch_href": f"/batches/{b}", "status_href": f"/batches/{b}/status",
+           "decisions": rows, "plan_version": plan_version, "no_plan": no_plan,
+           "open_alerts": [{"id": a["id"], "text": a["text"], "kind": a["kind"]}
+                           for a in by_id.values() if a["open"]],
+           "actions": list(DECISION_ACTIONS), "post": f"/batches/{b}/decisions"}
+    return access.mark_plan(json.loads(json.dumps(out, default=str)))
+
+
+def plan_versions(wsp, batch_id: str) -> list[dict[str, Any]]:
+    """The batch's plan baselines (``trainledger plan list``), each with its totals per basis."""
+    from trainledger.review import service
+
+    return service.plans(wsp, batch_id)
