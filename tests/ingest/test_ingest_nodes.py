@@ -17,8 +17,8 @@ from ingest_helpers import DATA, run, snapshot
 
 from trainledger.errors import BadInput, WrongFileType
 from trainledger.ingest import import_files
-from trainledger.ingest.schemas import TABLES
 from trainledger.lake import Lake
+from trainledger.lake.schemas import TABLES
 
 OPENB_ALL = DATA / "alibaba-openb-gpu-v2023" / "openb_node_list_all_node.csv"
 OPENB_GPU = DATA / "alibaba-openb-gpu-v2023" / "openb_node_list_gpu_node.csv"
