@@ -19,7 +19,7 @@ from urllib.parse import quote
 
 from trainledger.errors import NotFound
 from trainledger.imports import FileState, flagged_rows, quarantined_rows, resolve, short_id, states
-from trainledger.ingest.schemas import KIND_TABLES
+from trainledger.ingest import KIND_TABLES
 from trainledger.report import access
 
 DECISION_ACTIONS = ("continue", "shrink", "stop")  # what the dashboard's form records (CLI: also retarget)
