@@ -12,9 +12,13 @@ the result into the same cost lines):
 2. ``pieces``: per node row and view (0 billed, 1 effective), the GPU-seconds of each (run, state)
    overlapping its charge period on its node (``W``, integer GPU-µs × ``scale``) and the rest no
    job held (slots × period − used, never below 0; all-zero → the rest gets weight 1);
-3. largest remainder in integers: share = ⌊units × w / total⌋, the units left over go one each to
-   the largest remainders, ``row_number()`` ordered by (remainder desc, idle last, run, state) —
-   ``model.allocate``'s order over the sorted (run, state) keys, total and fixed.
+3. largest remainder in integers, in two levels as ``compute.two_level``: first over the runs
+   (each weighing the sum of its states) and the rest no job held, then each run's share over its
+   states — so a progress log, which only re-divides a run's GPU-seconds into states, never moves
+   a unit between runs, batches and the unattributed bucket. At each level share = ⌊units × w /
+   total⌋, the units left over go one each to the largest remainders, ``row_number()`` ordered by
+   (remainder desc, idle last, run) then (remainder desc, state) — ``model.allocate``'s order over
+   the sorted keys, total and fixed.
 
 Each piece also carries what rebuilding the Python engine's GPU-hours digit for digit needs: the
 decimal exponent of its exact Decimal sum (``exp``: the smallest, over its segments, of the
@@ -93,29 +97,53 @@ def pieces(prepared: ibis.Table, holdings: ibis.Table, *, gpus_per_node: int, sc
     rest = ibis.greatest((cap - rows.used).cast(DEC), ibis.literal(0, DEC))
     rest = ibis.ifelse((rest == 0) & (rows.used == 0), ibis.literal(1, DEC), rest).cast(DEC)
     rows = rows.mutate(rest=rest, total=(rows.used + rest).cast(DEC))
-    idle = rows.select("idx", run_id=ibis.null("string"), state=ibis.null("string"), batch_id=ibis.null("string"),
-                       w=rows.rest, exp=ibis.literal(0, "int64"), is_idle=ibis.literal(1, "int64"))
-    cols = idle.columns
-    allp = p.mutate(is_idle=ibis.literal(0, "int64")).select(cols).union(idle)
-
     amounts = [r.select("idx", view=ibis.literal(view, "int64"), units=r[f"u{view}"], scale=r[f"s{view}"])
                for view in range(views)]
     am = amounts[0] if len(amounts) == 1 else amounts[0].union(amounts[1])
     am = am.filter(am.units != 0)
     am = am.join(rows.select("idx", "total"), "idx")
     am = am.select("idx", "view", "scale", "total", neg=am.units < 0, absu=am.units.abs().cast(DEC))
-    a = allp.join(am, "idx")
+
+    # level one: the runs (each weighing the sum of its states) and the rest no job held
+    per_run = p.group_by(["idx", "run_id"]).aggregate(w=p.w.sum().cast(DEC))
+    top = per_run.select("idx", "run_id", "w", is_idle=ibis.literal(0, "int64")).union(
+        rows.select("idx", run_id=ibis.null("string"), w=rows.rest, is_idle=ibis.literal(1, "int64")))
+    top = top.join(am, "idx")
+    top = _largest_remainder(top, ["idx", "view"], ["is_idle", "run_id"])
+    top = top.select("idx", "view", "scale", "neg", "is_idle", "run_id", "w", got=top.share)
+    # level two: each run's share over its states, weighed by their GPU-seconds
+    runs = top.filter(top.is_idle == 0).select("idx", "view", "scale", "neg", "run_id", rw=top.w, got=top.got)
+    two = p.join(runs, ["idx", "run_id"])
+    two = two.select("idx", "view", "scale", "neg", "run_id", "state", "batch_id", "w", "exp",
+                     absu=two.got, total=ibis.greatest(two.rw, ibis.literal(1, DEC)).cast(DEC))
+    two = _largest_remainder(two, ["idx", "view", "run_id"], ["state"])
+    cols = ("idx", "view", "is_idle", "run_id", "state", "batch_id", "scale", "exp", "units", "W")
+    states = two.select("idx", "view", is_idle=ibis.literal(0, "int64"), run_id=two.run_id, state=two.state,
+                        batch_id=two.batch_id, scale=two.scale, exp=two.exp, units=_signed(two.neg, two.share), W=two.w)
+    idle = top.filter(top.is_idle == 1)
+    idle = idle.select("idx", "view", is_idle=idle.is_idle, run_id=ibis.null("string"), state=ibis.null("string"),
+                       batch_id=ibis.null("string"), scale=idle.scale, exp=ibis.literal(0, "int64"),
+                       units=_signed(idle.neg, idle.got), W=idle.w)
+    return states.select(*cols).union(idle.select(*cols))
+
+
+def _largest_remainder(a: ibis.Table, part: list[str], order: list[str]) -> ibis.Table:
+    """``share`` (unsigned units) of ``absu`` for each row by its weight ``w`` of ``total`` (the sum
+    of ``w`` over ``part``, or any positive number when every ``w`` there is 0): ⌊absu·w/total⌋, and
+    the units left over one each to the largest remainders, ties by ``order`` (``model.allocate``)."""
     prod = (a.absu * a.w).cast(DEC)
     a = a.mutate(prod=prod)
     fl = floordiv(a.prod, a.total)
     a = a.mutate(floor=fl, rem=(a.prod - fl * a.total).cast(DEC))
-    part = ["idx", "view"]
-    win = ibis.window(group_by=part, order_by=[ibis.desc("rem"), "is_idle", "run_id", "state"])
+    win = ibis.window(group_by=part, order_by=[ibis.desc("rem"), *order])
     a = a.mutate(rn=ibis.row_number().over(win),
                  left=(a.absu - a.floor.sum().over(ibis.window(group_by=part))).cast(DEC))
-    share = (a.floor + ibis.ifelse(dec(a.rn) < a.left, ibis.literal(1, DEC), ibis.literal(0, DEC))).cast(DEC)
-    share = ibis.ifelse(a.neg, -share, share).cast(DEC)
-    return a.select("idx", "view", "is_idle", "run_id", "state", "batch_id", "scale", "exp", units=share, W=a.w)
+    return a.mutate(share=(a.floor + ibis.ifelse(dec(a.rn) < a.left, ibis.literal(1, DEC),
+                                                 ibis.literal(0, DEC))).cast(DEC))
+
+
+def _signed(neg, share) -> ibis.Value:
+    return ibis.ifelse(neg, -share, share).cast(DEC)
 
 
 def fallback_rows(prepared: ibis.Table, holdings: ibis.Table) -> ibis.Expr:
