@@ -23,7 +23,10 @@ the result into the same cost lines):
 Each piece also carries what rebuilding the Python engine's GPU-hours digit for digit needs: the
 decimal exponent of its exact Decimal sum (``exp``: the smallest, over its segments, of the
 exponent of the weight per second, ``pn_exp``, plus that of the overlap in seconds). Rows touching
-a segment the frame cannot weigh exactly (``holdings.exact``) are not split here (``fallback_rows``).
+a segment the frame cannot weigh exactly (``holdings.exact``), or whose |units| × total weight is
+not below 10**29 (``_rows``: every integer of the split then stays below 10**30, where
+``floordiv`` is exact), are not split here (``fallback_rows``; ``may_overflow`` proves from the
+maxima when no row can be too large, so the check costs one small aggregate).
 """
 
 from __future__ import annotations
@@ -76,24 +79,55 @@ def _fd(us):
     return ibis.cases(*((us % 10 ** (6 - k) == 0, k) for k in range(6)), else_=6).cast("int64")
 
 
-def pieces(prepared: ibis.Table, holdings: ibis.Table, *, gpus_per_node: int, scale: int,
-           views: int) -> ibis.Table:
-    """idx, view, is_idle, run_id, state, batch_id, units (signed share), scale, W, exp — every share of
-    every split row, idle rest included (share 0 too: ``stage.py`` keeps what Python keeps)."""
+LIMIT = 1e29  # a node row is split here only if float(|units|) × float(total) < LIMIT (see _rows)
+
+
+def _rows(prepared: ibis.Table, holdings: ibis.Table, *, gpus_per_node: int, scale: int, views: int):
+    """(node rows, their (run, state) GPU-seconds ``p``, per row ``used`` / ``rest`` / ``total`` and
+    whether the frame may split it: not ``inexact`` (a segment holdings cannot weigh) and not
+    ``too_large``.
+
+    The bound: every integer the split computes is at most |units| × total (absu × w with
+    w ≤ total, floor × total, a run's share × its state's w). A row is split here only when that
+    product, computed in float64 from the same terms, is below ``LIMIT`` = 10**29: float64 is
+    within 10**-15 of it, so the exact product is below 10**30, where ``floordiv`` is exact and every
+    value fits ``decimal(38,0)``. Rows above (a ``gpu_share`` with 12 decimals makes ``scale`` 10**12;
+    a month-long row × a large amount) are split by ``compute.node_split`` (``fallback_rows``).
+    Before the guard only the GPU-second sums are decimal: ``gpus_num`` < 2**62 (holdings) × the
+    overlap in µs, which fits 38 digits unless one row's overlaps add up to 700,000 years."""
     r = prepared.filter(prepared.route == "node")
-    n = r.select("idx", "node", "p0", "p1")
+    money = r.u0.abs().cast("float64") if views == 1 else ibis.greatest(r.u0.abs().cast("float64"),
+                                                                         r.u1.abs().cast("float64"))
+    n = r.select("idx", "node", "p0", "p1", money_f=money)
     h = holdings
     j = n.join(h, [n.node == h.node, h.start_us < n.p1, h.end_us > n.p0])
     overlap = ibis.least(j.end_us, j.p1) - ibis.greatest(j.start_us, j.p0)
     j = j.mutate(overlap=overlap).filter(ibis._.overlap > 0)
-    j = j.mutate(w=dec(j.gpus_num) * dec(j.overlap), exp=j.pn_exp - _fd(j.overlap))
+    j = j.mutate(w=dec(j.gpus_num) * dec(j.overlap), exp=j.pn_exp - _fd(j.overlap),
+                 wf=j.gpus_num.cast("float64") * j.overlap.cast("float64"))
     p = j.group_by(["idx", "run_id", "state", "batch_id"]).aggregate(
-        w=j.w.sum().cast(DEC), exp=j.exp.min(), inexact=(~j.exact).cast("int64").max())
-    used = p.group_by("idx").aggregate(used=p.w.sum().cast(DEC), inexact=p.inexact.max())
+        w=j.w.sum().cast(DEC), exp=j.exp.min())
+    used = j.group_by("idx").aggregate(used=j.w.sum().cast(DEC), used_f=j.wf.sum(),
+                                       inexact=(~j.exact).cast("int64").max())
     rows = n.left_join(used, "idx").select(n, used=ibis.coalesce(ibis._.used, ibis.literal(0, DEC)),
+                                           used_f=ibis.coalesce(ibis._.used_f, 0.0),
                                            inexact=ibis.coalesce(ibis._.inexact, 0))
-    rows = rows.filter(rows.inexact == 0)
-    cap = dec(ibis.greatest(rows.p1 - rows.p0, 0)) * ibis.literal(gpus_per_node * scale, DEC)
+    per_us = gpus_per_node * scale  # capacity per µs of the period, in the weights' unit
+    period = ibis.greatest(rows.p1 - rows.p0, 0)
+    total_f = ibis.greatest(period.cast("float64") * float(per_us), rows.used_f, 1.0)
+    too_large = (rows.money_f * total_f >= LIMIT) if per_us < LIMIT else ibis.literal(True)
+    rows = rows.mutate(too_large=too_large)
+    return r, p, rows, (per_us if per_us < LIMIT else 0)
+
+
+def pieces(prepared: ibis.Table, holdings: ibis.Table, *, gpus_per_node: int, scale: int,
+           views: int) -> ibis.Table:
+    """idx, view, is_idle, run_id, state, batch_id, units (signed share), scale, W, exp — every share of
+    every split row, idle rest included (share 0 too: ``stage.py`` keeps what Python keeps); rows
+    ``fallback_rows`` names are left out."""
+    r, p, rows, per_us = _rows(prepared, holdings, gpus_per_node=gpus_per_node, scale=scale, views=views)
+    rows = rows.filter((rows.inexact == 0) & ~rows.too_large)
+    cap = dec(ibis.greatest(rows.p1 - rows.p0, 0)) * ibis.literal(per_us, DEC)
     rest = ibis.greatest((cap - rows.used).cast(DEC), ibis.literal(0, DEC))
     rest = ibis.ifelse((rest == 0) & (rows.used == 0), ibis.literal(1, DEC), rest).cast(DEC)
     rows = rows.mutate(rest=rest, total=(rows.used + rest).cast(DEC))
@@ -146,13 +180,27 @@ def _signed(neg, share) -> ibis.Value:
     return ibis.ifelse(neg, -share, share).cast(DEC)
 
 
-def fallback_rows(prepared: ibis.Table, holdings: ibis.Table) -> ibis.Expr:
-    """idx of node rows overlapping a run the frame cannot weigh exactly (split by Python instead)."""
-    n = prepared.filter(prepared.route == "node").select("idx", "node", "p0", "p1")
-    h = holdings.filter(~holdings.exact)
-    j = n.join(h, [n.node == h.node, h.start_us < n.p1, h.end_us > n.p0])
-    j = j.filter(ibis.least(j.end_us, j.p1) > ibis.greatest(j.start_us, j.p0))
-    return j.select("idx").distinct()
+def fallback_rows(prepared: ibis.Table, holdings: ibis.Table, *, gpus_per_node: int, scale: int,
+                  views: int) -> ibis.Expr:
+    """idx of node rows split by Python instead (``compute.node_split``): a row overlapping a run the
+    frame cannot weigh exactly, or one whose integers could leave the frame's exact range (``_rows``)."""
+    _, _, rows, _ = _rows(prepared, holdings, gpus_per_node=gpus_per_node, scale=scale, views=views)
+    return rows.filter((rows.inexact == 1) | rows.too_large).select("idx").distinct()
+
+
+def may_overflow(prepared: ibis.Table, holdings, *, gpus_per_node: int, views: int) -> bool:
+    """False when no node row can be ``too_large``, proved from maxima (one small aggregate): the
+    largest |units| × the longest period × max(capacity per µs, Σ every segment's ``gpus_num``)
+    bounds every row's |units| × total (``holdings`` is ``holdings.Holdings``)."""
+    import pyarrow.compute as pc
+
+    r = prepared.filter(prepared.route == "node")
+    got = r.aggregate(**{f"m{v}": r[f"u{v}"].abs().max() for v in range(views)},
+                      period=(r.p1 - r.p0).max()).to_pyarrow().to_pylist()[0]
+    money = max((abs(int(got[f"m{v}"] or 0)) for v in range(views)), default=0)
+    held = pc.sum(pc.cast(holdings.table.column("gpus_num"), "float64")).as_py() or 0.0
+    bound = float(money) * float(max(got["period"] or 0, 0)) * max(float(gpus_per_node * holdings.scale), held)
+    return bound >= LIMIT / 10  # the float maxima's own rounding: a margin of 10
 
 
 def not_plain(bills: ibis.Table, column: str) -> ibis.Table:
