@@ -227,13 +227,17 @@ class Workspace:
     def attribute(self, *, as_of: date | None = None, engine: str | None = None,
                   as_of_time: datetime | None = None) -> Attribution:
         """``engine`` (python | duckdb | spark) overrides the workspace's ``engine.backend``;
-        ``as_of_time`` (tz-aware, ``attribute --as-of``) cuts open jobs and capacities there."""
+        ``as_of_time`` (tz-aware, ``attribute --as-of``) cuts open jobs and capacities there. Without
+        either ``as_of`` is the last day the data covers (``engine.asof.data_day``), not today: the
+        same lake gives the same figures whatever day attribution runs (the clock only for an empty lake)."""
         from trainledger.engine import Facts, attribute
+        from trainledger.engine.asof import data_day
 
-        as_of = as_of or (as_of_time.astimezone(UTC).date() if as_of_time else ws.today())
+        facts = Facts.from_lake(self.lake)
+        as_of = as_of or (as_of_time.astimezone(UTC).date() if as_of_time else data_day(facts) or ws.today())
         self.sync_config()
-        result = attribute(Facts.from_lake(self.lake), engine_settings(self.config), self.price_lookup(), as_of,
-                           as_of_time, engine=engine or self.config.get("engine.backend"))
+        result = attribute(facts, engine_settings(self.config), self.price_lookup(), as_of, as_of_time,
+                           engine=engine or self.config.get("engine.backend"))
         result = replace(result, problems=result.problems + tuple(self.quarantine_problems()))
         summary = result.summary() | {"as_of": as_of.isoformat()}
         if as_of_time is not None:

@@ -131,13 +131,20 @@ def test_idle_node_capacity_reproduced_from_the_raw_files(rented):
 
 
 def test_the_node_failure_and_its_recovery_are_costed_together(rented):
-    _, sheets, _ = rented
+    root, sheets, _ = rented
     (chain,) = [c for c in sheets[A]["retry_chains"] if c["failed"] == "a-r03"]
     assert chain["attempts"] == ["a-r03", "a-r07"] and chain["state"] == "NODE_FAIL"
     assert (chain["cause"], chain["cause_evidence"]) == ("infra_fault", "assumed")
     runs = {r["id"]: r for r in sheets[A]["runs"]}
-    total = sum(Decimal(m["amount"]) for x in ("a-r03", "a-r07") for m in runs[x]["compute_cost"])
-    assert Decimal(chain["total"][0]["amount"]) == total
+    failure = sum(Decimal(m["amount"]) for m in runs["a-r03"]["compute_cost"])
+    with Workspace.open(root) as w:  # the rerun's way back (setup / preemption recovery), not its training
+        back = sum(ln.amount.expected for ln in w.ledger.cost_lines(A) if ln.run_id == "a-r07"
+                   and ln.category == "compute" and str(ln.detail) in ("setup", "preemption_recovery"))
+        rerun = sum(ln.amount.expected for ln in w.ledger.cost_lines(A) if ln.run_id == "a-r07"
+                    and ln.category == "compute" and ln.basis == "billed")
+    assert Decimal(chain["failure_cost"][0]["amount"]) == failure
+    assert Decimal(chain["recovery_cost"][0]["amount"]) == back < rerun
+    assert Decimal(chain["total"][0]["amount"]) == failure + back
     assert runs["a-r03"]["suggested_review_class"] == "unforeseeable_fault"  # no longer "needs review"
     assert runs["a-r07"]["retry_of"] == "a-r03"
 

@@ -52,3 +52,19 @@ def test_spark_gives_the_python_engines_lines(config, spark_con):
     assert [repr(p) for p in frame.problems] == [repr(p) for p in py.problems]
     billed = sum(ln.amount.expected for ln in frame.lines if ln.basis != "amortized")
     assert billed == Decimal("405.01")  # 0.02 - 0.01 + 288 + 99.99 + 10 + 7.01
+
+
+def test_spark_splits_runs_first_then_states(config, spark_con):
+    """The hand case of test_split_progress on Spark: run 100's share stays 4.0966 with a log and
+    is split 3.1407 / 0.4780 / 0.4779 over its states, as the Python engine splits it."""
+    from trainledger.engine.compute import bill_stage
+    from trainledger.engine.frame import stage
+    from trainledger.engine.frame.oracle import context
+
+    from .test_split_progress import BILLS, JOBS, PROGRESS
+
+    facts = Facts(jobs=JOBS, bill_lines=BILLS, progress_events=PROGRESS)
+    ctx = context(facts, config, price_lookup, T0.date())
+    py, frame = bill_stage(facts, ctx), stage.bill_stage(facts, ctx, spark_con)
+    assert [repr(x) for x in frame.lines] == [repr(x) for x in py.lines]
+    assert [str(ln.amount.expected) for ln in frame.lines if ln.run_id == "100"] == ["3.1407", "0.4780", "0.4779"]

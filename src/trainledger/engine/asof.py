@@ -10,13 +10,17 @@
 
 The same facts and the same override give the same cut on every run, so figures and digests are
 reproducible. ``latest_fact_time(facts)`` computes (3) once per attribution.
+
+``data_day(facts)``: the attribution's ``as_of`` day when ``attribute --as-of`` is not given — the
+last day the data covers (the latest fact time's UTC day, an end at midnight closing the day
+before; a storage snapshot, timesheet or invoice date), never the day attribution runs.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import UTC, date, datetime, timedelta
 
 from trainledger.engine.context import Facts
 
@@ -33,6 +37,18 @@ def latest_fact_time(facts: Facts) -> datetime | None:
     times += [b.get("charge_period_end") for b in facts.bill_lines]
     times = [t for t in times if isinstance(t, datetime)]
     return max(times) if times else None
+
+
+def data_day(facts: Facts) -> date | None:
+    """The last (UTC) day any imported fact covers; None when the lake has no dated fact."""
+    days = []
+    latest = latest_fact_time(facts)
+    if latest is not None:
+        days.append((latest.astimezone(UTC) - timedelta(microseconds=1)).date())  # [.., 00:00) ends the day before
+    for rows, key in ((facts.storage_objects, "snapshot_date"), (facts.labor_entries, "date"),
+                      (facts.external_services, "date")):
+        days += [r.get(key) for r in rows if isinstance(r.get(key), date)]
+    return max((d.date() if isinstance(d, datetime) else d for d in days), default=None)
 
 
 def _elapsed(job: Mapping) -> object:

@@ -16,16 +16,26 @@ suggestion (``model.batch.SUGGESTED_REVIEW_CLASS``), except that the same cause 
 batch with no change of data, code or config version (run tags ``data_version``,
 ``code_version``, ``config_version``; the batch's own when absent) is ``avoidable_rework`` from its
 second occurrence on (the seed: 同类错误重复出现且没有改进动作 → 可避免返工).
+
+What a retry chain cost (``chain_cost``): the **failure** is every failed attempt, whole; the
+**recovery** is the rerun's time until it was training again — its ``setup`` or
+``preemption_recovery`` (start → first step) — never the rerun's own effective training, which the
+batch needed anyway. Work the failed attempt lost (its steps after the last checkpoint) is its
+``lost_progress``, inside the failure: counting the rerun's redo of those steps as well would count
+the same progress twice. A rerun with no progress log has no measured recovery (``unclassified``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
+from decimal import Decimal
 
 from trainledger.engine.timeline import FAILED_STATES as FAILED
 from trainledger.model import FailureCause, ReviewClass
 from trainledger.model.batch import SUGGESTED_REVIEW_CLASS
+from trainledger.model.vocab import ComputeState
 
 STATE_CAUSE: dict[str, FailureCause] = {
     "NODE_FAIL": FailureCause.INFRA_FAULT,
@@ -36,6 +46,7 @@ STATE_CAUSE: dict[str, FailureCause] = {
 VERSION_TAGS = ("data_version", "code_version", "config_version")
 CONFIRM_HINT = "confirm with `trainledger runs confirm`"
 CONFIRM_ACTION = "confirm_cause"  # the audit-chain action a confirmation is recorded under
+RECOVERY_STATES = (str(ComputeState.SETUP), str(ComputeState.PREEMPTION_RECOVERY))  # a rerun's way back
 
 
 @dataclass(frozen=True)
@@ -134,3 +145,20 @@ def confirmations_from_audit(entries: Iterable[Mapping]) -> dict[str, dict]:
                 out[str(d["run"])] = {"cause": d["cause"], "by": d.get("by", e.get("actor", "")),
                                       "note": d.get("note", "")}
     return out
+
+
+def chain_cost(chain: Sequence[str], failed: set[str], by_state: Mapping[str, Mapping[str, Mapping]]
+               ) -> tuple[dict, dict]:
+    """(failure, recovery) of a retry chain (attempt ids in order), each {key: Decimal} with the keys of
+    ``by_state`` (run → compute state → {key, e.g. (basis, currency): amount}). Every attempt but the
+    last is a failure, and the last too when it failed (``failed``): its whole cost. The last attempt,
+    when it did not fail, is the recovery: only its ``RECOVERY_STATES``."""
+    failure: dict = defaultdict(Decimal)
+    recovery: dict = defaultdict(Decimal)
+    for i, run in enumerate(chain):
+        whole = i < len(chain) - 1 or run in failed
+        for state, money in by_state.get(run, {}).items():
+            if whole or state in RECOVERY_STATES:
+                for key, amount in money.items():
+                    (failure if whole else recovery)[key] += amount
+    return dict(failure), dict(recovery)

@@ -9,7 +9,11 @@ A FOCUS row is attributed, in this order:
    ``capacity_unheld`` (basis ``allocated_idle``: idle capacity's cash);
 3. unused commitment (``CommitmentDiscountStatus = Unused``) → unattributed, reserved_unused;
 4. anything else → unattributed, ``no_rule_matched``.
-Shares are exact (``model.allocate``): every row's lines sum to its BilledCost.
+Shares are exact (``model.allocate``): every row's lines sum to its BilledCost. A node row is split
+in two levels (``two_level``): first over the runs that held the node and the rest no job held, by
+each run's GPU-seconds, then each run's share over its states. A progress log only re-divides a
+run's GPU-seconds into states, so importing one never moves a unit of money between runs, batches
+and the unattributed bucket (review finding 12); ``frame/split.py`` computes the same two levels.
 
 Hours conserve as well as money: only usage rows carry GPU-hours. A credit, refund, tax or
 adjustment on a node is split by the same weights but carries money only (``detail`` = its charge
@@ -230,7 +234,7 @@ def node_split(row, node, idx, slots, problems, *, basis=Basis.BILLED, idle_basi
     money_only = charge_kind(row)  # a credit or adjustment: money, no GPU-hours
 
     def lines(amount: Decimal) -> list[CostLine]:
-        shares = allocate(amount, weights, row["currency"])
+        shares = two_level(amount, keys, weights, row["currency"])
         out = []
         for k, share in zip(keys, shares, strict=False):
             info, state, w = pieces[k]
@@ -253,6 +257,28 @@ def node_split(row, node, idx, slots, problems, *, basis=Basis.BILLED, idle_basi
         return out
 
     return lines
+
+
+def two_level(amount: Decimal, keys: list[tuple[str, str]], weights: list[Decimal], currency: str) -> list[Decimal]:
+    """Shares of ``amount`` for ``keys`` ((run, state), sorted) and the rest no job held (the last
+    weight): level one over the runs (sorted) and the rest, each run weighing the sum of its states;
+    level two each run's share over its states. Both levels are ``model.allocate`` (largest
+    remainder in whole units of the amount's quantum; its sign kept), so the shares sum exactly."""
+    per_run: dict[str, list[int]] = {}
+    for i, (run, _state) in enumerate(keys):
+        per_run.setdefault(run, []).append(i)
+    runs = sorted(per_run)
+    top = allocate(amount, [exact_sum(weights[i] for i in per_run[r]) for r in runs] + [weights[-1]], currency)
+    out: list[Decimal] = [Decimal(0)] * len(weights)
+    for run, share in zip(runs, top, strict=False):
+        at = per_run[run]
+        ws = [weights[i] for i in at]
+        # a run of weight 0 gets 0 at level one (largest remainder gives no unit to a zero remainder)
+        parts = allocate(share, ws, currency) if any(ws) else [share] + [share - share] * (len(ws) - 1)
+        for i, part in zip(at, parts, strict=True):
+            out[i] = part
+    out[-1] = top[-1]
+    return out
 
 
 def queued_stage(facts: Facts, ctx: Context) -> StageOutput:

@@ -159,7 +159,7 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
         "compute_by_state": compute,
         "compute_hours": hours_check,
         "sections": sc.sections(lines),
-        "retry_chains": sc.retry_chains(runs, explained, run_money, hours_by_state),
+        "retry_chains": sc.retry_chains(runs, explained, sc.money_by_run_state(lines), hours_by_state),
         "compute_efficiency": efficiency,
         "runs_by_review_class": review,
         "runs": run_rows,

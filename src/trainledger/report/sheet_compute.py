@@ -6,7 +6,8 @@
 * ``sections`` — every cash line of the batch in one section (compute, storage, network, other
   services, external), summing exactly to the batch's cash total per currency.
 * ``retry_chains`` — each failed attempt with its retries: the cost of the failure and of its
-  recovery together.
+  recovery together (``engine.causes.chain_cost``: the failed attempts whole, the rerun's setup /
+  preemption recovery — not its new training).
 """
 
 from __future__ import annotations
@@ -148,8 +149,21 @@ def money_by_run(lines: list[CostLine]) -> dict[str, dict[tuple[str, str], Decim
     return out
 
 
-def retry_chains(runs, explained: dict, by_run: dict, hours_by_state: dict) -> list[dict[str, Any]]:
-    """Each attempt that was retried, with every retry after it (a retry of a retry too)."""
+def money_by_run_state(lines: list[CostLine]) -> dict[str, dict[str, dict[tuple[str, str], Decimal]]]:
+    """``money_by_run`` per compute state too (the line's detail): run → state → (basis, currency)."""
+    out: dict = defaultdict(lambda: defaultdict(lambda: defaultdict(Decimal)))
+    for ln in lines:
+        if ln.run_id and primary(ln):
+            basis = "billed" if ln.basis in CASH_BASES else str(ln.basis)
+            out[ln.run_id][str(ln.detail)][(basis, ln.currency)] += ln.amount.expected
+    return out
+
+
+def retry_chains(runs, explained: dict, by_run_state: dict, hours_by_state: dict) -> list[dict[str, Any]]:
+    """Each attempt that was retried, with every retry after it (a retry of a retry too); its cost
+    by ``engine.causes.chain_cost`` from ``money_by_run_state``."""
+    from trainledger.engine.causes import FAILED, RECOVERY_STATES, chain_cost
+
     ids = {r.id for r in runs}
     retries: dict[str, list[str]] = defaultdict(list)
     for r in runs:
@@ -166,14 +180,13 @@ def retry_chains(runs, explained: dict, by_run: dict, hours_by_state: dict) -> l
             nxt = todo.pop(0)
             chain.append(nxt)
             todo.extend(retries.get(nxt, ()))
-        failed, recovery = chain[:-1], chain[1:]
-        fail_cost, rec_cost = defaultdict(Decimal), defaultdict(Decimal)
-        for x in failed:
-            for c, v in by_run.get(x, {}).items():
-                fail_cost[c] += v
-        for x in recovery[-1:]:  # the attempt that finally ran: the recovery
-            for c, v in by_run.get(x, {}).items():
-                rec_cost[c] += v
+        states = {x.id: x.state.split(" ")[0].upper() for x in runs}
+        failed_ids = {x for x in chain if states.get(x) in FAILED}
+        fail_cost, rec_cost = chain_cost(chain, failed_ids, by_run_state)
+        failed = [x for i, x in enumerate(chain) if i < len(chain) - 1 or x in failed_ids]
+        recovery = [x for x in chain if x not in failed]
+        rec_hours = sum((Decimal(str(h)) for x in recovery for s, h in hours_by_state.get(x, {}).items()
+                         if s in RECOVERY_STATES), Decimal(0))
         total = defaultdict(Decimal)
         for d in (fail_cost, rec_cost):
             for c, v in d.items():
@@ -184,5 +197,6 @@ def retry_chains(runs, explained: dict, by_run: dict, hours_by_state: dict) -> l
         chains.append({"failed": r.id, "state": r.state, "cause": ex.get("cause"),
                        "cause_evidence": ex.get("cause_evidence"), "attempts": chain,
                        "failure_cost": money_list(fail_cost), "recovery_cost": money_list(rec_cost),
-                       "total": money_list(total), "lost_gpu_hours": qty(lost)})
+                       "total": money_list(total), "lost_gpu_hours": qty(lost),
+                       "recovery_gpu_hours": qty(rec_hours)})
     return chains

@@ -8,6 +8,12 @@ Per plan basis and currency (figures of different bases are never added):
 * **EAC** — AC + remaining work (Wp − Wa, per scenario) × cost per unit: expected at the cost per
   unit measured so far; low at the lower of that and the plan's low per unit; high at the higher of
   it and the plan's high per unit. With no work measured yet: AC + the plan.
+
+Useful work **unknown** (no progress log with token counts, ``Actuals.work_known`` False) is not
+zero work: EV, EAC, gates and the metrics resting on them (``eac_over_plan``,
+``efficiency_variance_share``, ``curve_gap``) are not computed, so no rule holds on them; in place of
+the EAC overrun alert a batch with spend gets a ``work_unknown`` notice (en + zh-CN) saying what
+cannot be judged and how to fix it. Hard money caps (``spend_pct``) still fire: money against money.
 """
 
 from __future__ import annotations
@@ -75,11 +81,12 @@ def metrics(plan: Plan, act: Actuals, lines: list[LineVariance], ev_eac: dict) -
         m["work_done"] = act.work / wp if wp > 0 else Decimal(0)
     comp = next((lv for lv in lines if lv.line == "compute"), None)
     if comp is not None and comp.plan > 0:
-        m["spend_share"] = comp.actual / comp.plan
-        m["efficiency_variance_share"] = comp.efficiency / comp.plan
+        m["spend_share"] = comp.actual / comp.plan  # money against money: known whatever the work
         eac = ev_eac.get((comp.basis, comp.currency))
-        if eac is not None:
-            m["eac_over_plan"] = eac["eac"].expected / comp.plan - 1
+        if act.work_known:  # EAC and the efficiency split rest on the work done: unknown is not 0
+            m["efficiency_variance_share"] = comp.efficiency / comp.plan
+            if eac is not None:
+                m["eac_over_plan"] = eac["eac"].expected / comp.plan - 1
     a = act.planned.get("compute")
     if a is not None and a.quantity > 0:
         m["rework_share"] = a.rework_quantity / a.quantity
@@ -90,7 +97,7 @@ def metrics(plan: Plan, act: Actuals, lines: list[LineVariance], ev_eac: dict) -
     m["same_cause_max"] = Decimal(max(causes.values(), default=0))
     if plan.max_rounds:
         m["rounds_used_share"] = Decimal(len(act.rounds)) / Decimal(plan.max_rounds)
-    gaps = [c["gap"] for c in curves(plan, act) if c["gap"] is not None]
+    gaps = [c["gap"] for c in curves(plan, act) if c["gap"] is not None] if act.work_known else []
     if gaps:
         m["curve_gap"] = max(Decimal(g) for g in gaps)
     return m
@@ -246,6 +253,14 @@ def _candidates(plan, act, lines, figs, gates, used, snapshot) -> list[dict]:
                             "basis": basis, "currency": cur, "driver": drv, "evidence_sha256": snapshot,
                             "text": both("alert_spend", basis=Term(basis), currency=cur,
                                          value=_q(f["ac"].expected, cur), bound=b, plan=_q(pe, cur))})
+        if plan.bounds.get("eac_high_over_plan_high", True) and not act.work_known and f["ac"].expected > 0:
+            # an EV-based alert cannot be judged: a notice saying so, never an overrun computed from EV = 0
+            out.append({"key": f"work_unknown:{basis}:{cur}", "kind": "work_unknown", "bound": "",
+                        "value": format(f["ac"].expected, "f"), "plan": format(pe, "f"),
+                        "basis": basis, "currency": cur, "driver": both("work_unknown"),
+                        "evidence_sha256": snapshot,
+                        "text": both("alert_work_unknown", basis=Term(basis), currency=cur,
+                                     value=_q(f["ac"].expected, cur), plan=_q(pe, cur))})
         if (plan.bounds.get("eac_high_over_plan_high", True) and act.work_known
                 and f["eac"].high > f["plan"].high):
             out.append({"key": f"eac_high:{basis}:{cur}", "kind": "eac_high", "bound": format(f["plan"].high, "f"),

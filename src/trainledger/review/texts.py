@@ -97,6 +97,11 @@ TEXT: dict[str, tuple[str, str]] = {
     "alert_eac": ("{basis} {currency}: EAC high {value} above plan high {plan}",
                   "{basis} {currency}：完工估算上限 {value} 高于计划上限 {plan}"),
     "alert_rounds": ("rounds used {value} reached the maximum {bound}", "已用轮数 {value} 达到上限 {bound}"),
+    "alert_work_unknown": ("{basis} {currency}: actual {value} of plan {plan} spent, but useful work is unknown (no"
+                           " progress log): EAC overrun and earned value cannot be judged — import progress"
+                           " (`trainledger import progress`), then attribute again",
+                           "{basis} {currency}：计划 {plan}，已实际花费 {value}，但有效工作量未知（没有进度日志）："
+                           "无法判断完工估算是否超支与挣值——请导入进度（`trainledger import progress`）后重新归属"),
     "as_of_attribution": ("figures as of the last attribution ({at}), checked at an import",
                           "数字截至上次归集（{at}），于导入时检查"),
     "rounds_at_import": ("counted from the imported jobs at the import, before attribution",

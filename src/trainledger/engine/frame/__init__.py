@@ -13,7 +13,8 @@ figures are byte-identical (``tests/engine/test_frame_*.py``, ``tests/test_engin
                  by the Python matcher over the distinct rule-field values, so regex and tags mean
                  the same) and each node row's money split per (run, state) and the rest no job
                  held, in integer minor units, largest remainder by ``row_number()`` over a total
-                 ordering; billed and (with commitments) effective views
+                 ordering, runs first then each run over its states; billed and (with
+                 commitments) effective views; rows beyond the exact integer range named
     stage.py     the backend's integers → cost lines with the Python engine's constructors; problems
                  (oversubscribed node, no node on the bill); ``connect`` (DuckDB, Spark local mode)
     oracle.py    the Python engine's bill stage bucketed per (batch, state) / reason (tests, bench)
@@ -23,8 +24,10 @@ figures are byte-identical (``tests/engine/test_frame_*.py``, ``tests/test_engin
 Money never meets a backend decimal division or a float: amounts are parsed from the lake's
 decimal text into ``decimal(38,0)`` units; floor division uses a float only as a first guess that
 exact integer arithmetic then corrects. Results leave the backend as integers with their scale.
-A node row touching a run whose per-node GPUs do not terminate in 12 digits (8 GPUs on 3 nodes)
-is split by the Python engine's ``node_split`` (``holdings.exact``), so no line differs.
+A node row touching a run whose per-node GPUs do not terminate in 12 digits (8 GPUs on 3 nodes),
+or one whose |units| × total weight could leave the exact integer range (``split._rows``: a
+12-decimal ``gpu_share`` on a month-long row of a large amount), is split by the Python engine's
+``node_split`` (``split.fallback_rows``), so no line differs.
 
 Still Python on every engine: the derived runs and their timeline (``runs.py``), the other stages
 (capacity, queued, storage, labor, external), conservation and the allocation views.

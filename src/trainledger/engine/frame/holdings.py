@@ -11,8 +11,14 @@ of the runs' node counts. ``gpus_num`` is that figure × 10**places, an integer 
 as Python holds it, so the frame path rebuilds each line's GPU-hours with the same digits.
 
 A segment whose figure has more than ``MAX_PLACES`` decimals, or whose numerator would not fit
-in 64 bits, is ``exact = False``: the bill rows it touches are split by the Python engine itself
-(``stage.py``), never by a figure that could differ in the last unit.
+in 64 bits (|``gpus_num``| < 2**62), is ``exact = False``: the bill rows it touches are split by the
+Python engine itself (``stage.py``), never by a figure that could differ in the last unit.
+
+64 bits per segment do not bound the split: a ``gpu_share`` with 12 decimals (× a straggler
+weight) makes ``scale`` 10**12, and a month-long row's GPU-µs × that scale × its money units reach
+10**39 — past ``decimal(38,0)``. ``split._rows`` checks |units| × total < 10**29 per row (proved
+for all rows at once from maxima by ``split.may_overflow`` when it can be) and sends a row above
+it to ``compute.node_split`` like a row touching an inexact segment (``split.fallback_rows``).
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
 """The Python engine's bill stage, bucketed as the frame path buckets it: the conformance oracle.
 
-``context(facts, config, price, as_of)`` is the context ``engine.attribute`` builds, with the
-derived runs; ``python_bill_buckets(facts, ctx)`` runs ``bill_stage`` and ``bucket_lines`` sums the
-billed-view lines per ("batch", batch, detail, currency) and per ("unattributed", reason code,
-currency) — the bench compares the frame, SQL and pandas methods by these buckets.
+``context(facts, config, price, as_of[, as_of_time])`` is the context ``engine.attribute`` builds,
+with the derived runs (no wall clock: the cut is ``as_of`` / ``as_of_time`` and the data's own);
+``python_bill_buckets(facts, ctx)`` runs ``bill_stage`` and ``bucket_lines`` sums the billed-view
+lines per ("batch", batch, detail, currency) and per ("unattributed", reason code, currency) — the
+bench compares the frame, SQL and pandas methods by these buckets.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 
+from trainledger.engine.asof import latest_fact_time
 from trainledger.engine.compute import bill_stage
 from trainledger.engine.conservation import reason_of
 from trainledger.engine.context import Context, Facts
@@ -20,11 +22,14 @@ from trainledger.engine.runs import derive_runs
 from trainledger.model import Basis
 
 
-def context(facts: Facts, config, price, as_of: date) -> Context:
-    """The context ``engine.attribute`` builds, with the derived runs."""
-    cutoff = min(datetime.now(UTC), datetime.combine(as_of + timedelta(days=1), time(0), UTC))
+def context(facts: Facts, config, price, as_of: date, as_of_time: datetime | None = None) -> Context:
+    """The context ``engine.attribute`` builds, with the derived runs: cut at ``as_of_time`` or the
+    end of ``as_of``, open jobs ending where the data says (``engine.asof``) — never the clock, so
+    the same facts give the same oracle on any day."""
+    cutoff = as_of_time or datetime.combine(as_of + timedelta(days=1), time(0), UTC)
     ctx = Context(config=config, matcher=matcher(config.rules, (b.id for b in config.batches)),
-                  price=price, as_of=as_of, cutoff=cutoff)
+                  price=price, as_of=as_of, cutoff=cutoff, as_of_time=as_of_time,
+                  facts_time=latest_fact_time(facts))
     runs, _ = derive_runs(facts, ctx)
     return replace(ctx, runs=runs)
 

@@ -261,8 +261,10 @@ def _run(scratch: Scratch, table: pa.Table, rows, ctx: Context, holdings, keys: 
         cols = [got.column(c).to_pylist() for c in PIECE]
         for rec in zip(*cols, strict=True):  # tuples in PIECE order: far cheaper than a dict per piece
             by_row[rec[0]][rec[1]].append(rec)
-        if not all(holdings.table.column("exact").to_pylist()):
-            fallback = set(con.to_pyarrow(split.fallback_rows(prepared, h)).column("idx").to_pylist())
+        if not all(holdings.table.column("exact").to_pylist()) or split.may_overflow(
+                prepared, holdings, gpus_per_node=slots, views=views):  # rows split by compute.node_split
+            fallback = set(con.to_pyarrow(split.fallback_rows(prepared, h, gpus_per_node=slots, scale=holdings.scale,
+                                                              views=views)).column("idx").to_pylist())
     return _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, by_row, fallback)
 
 
