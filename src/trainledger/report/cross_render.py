@@ -13,10 +13,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from trainledger import fmt
 from trainledger.mdtext import inline as _inline
-from trainledger.mdtext import table as _table
 from trainledger.report import charts
+from trainledger.report import primitives as prim
 from trainledger.report.cross import (
     SCHEMA,
     UNDATED,
@@ -94,7 +93,7 @@ class Table:
 
 
 def _amt(x: Decimal, cur: str, cash: bool) -> str:
-    return fmt.amount(x, cur, exact=cash)
+    return prim.amount(x, cur, exact=cash)
 
 
 def _rng(f: Figure) -> str:
@@ -105,12 +104,12 @@ def _rng(f: Figure) -> str:
 
 
 def _trip(x: tuple[Decimal, Decimal, Decimal], cur: str) -> str:
-    s = fmt.amount(x[1], cur)
-    return s if x[0] == x[2] else f"{s} ({fmt.amount(x[0], cur)}–{fmt.amount(x[2], cur)})"
+    s = prim.amount(x[1], cur)
+    return s if x[0] == x[2] else f"{s} ({prim.amount(x[0], cur)}–{prim.amount(x[2], cur)})"
 
 
 def _pct(s: Decimal | None) -> str:
-    return fmt.DASH if s is None else f"{(s * 100).quantize(Decimal('0.01'))} %"
+    return prim.DASH if s is None else f"{(s * 100).quantize(Decimal('0.01'))} %"
 
 
 def _period(p: str, lang: str) -> str:
@@ -125,8 +124,8 @@ def tables(r: CrossReport, lang: str) -> list[Table]:
     windowed = r.scope.start is not None or r.scope.end is not None
     out.append(Table("batches", L("batches_window" if windowed else "batches"),
                      (L("project"), L("batch"), L("first"), L("last"), L("basis"), L("currency"), L("amount")),
-                     tuple((b.project, b.batch, b.first.isoformat() if b.first else fmt.DASH,
-                            b.last.isoformat() if b.last else fmt.DASH, v(f.basis, lang), f.currency, _rng(f))
+                     tuple((b.project, b.batch, b.first.isoformat() if b.first else prim.DASH,
+                            b.last.isoformat() if b.last else prim.DASH, v(f.basis, lang), f.currency, _rng(f))
                            for b in r.batches for f in b.totals)))
     if r.undated_outside:
         out.append(Table("undated", L("undated_outside"), (L("project"), L("batch"), L("basis"), L("currency"),
@@ -138,15 +137,16 @@ def tables(r: CrossReport, lang: str) -> list[Table]:
     rows = []
     for b in r.batches:
         for e, w in zip(b.effective, b.rework, strict=True):
-            rows.append((b.project, b.batch, v(e.basis, lang), e.currency, fmt.quantity(e.gpu_hours, 2),
-                         fmt.quantity(e.part_gpu_hours, 2), _pct(e.share), fmt.quantity(w.part_gpu_hours, 2),
+            rows.append((b.project, b.batch, v(e.basis, lang), e.currency, prim.quantity(e.gpu_hours, 2),
+                         prim.quantity(e.part_gpu_hours, 2), _pct(e.share), prim.quantity(w.part_gpu_hours, 2),
                          _pct(w.share), f"{_amt(w.part_amount, w.currency, w.basis in charts.CASH)} {w.currency}"))
     out.append(Table("shares", L("shares"), (L("project"), L("batch"), L("basis"), L("currency"), L("held_hours"),
                                              L("effective_hours"), L("effective_share"), L("rework_hours"),
                                              L("rework_share"), L("rework_cost")), tuple(rows)))
     out.append(Table("effective_trend", L("effective_trend"),
                      (L("period"), L("basis"), L("currency"), L("held_hours"), L("effective_share")),
-                     tuple((_period(p, lang), v(s.basis, lang), s.currency, fmt.quantity(s.gpu_hours, 2), _pct(s.share))
+                     tuple((_period(p, lang), v(s.basis, lang), s.currency, prim.quantity(s.gpu_hours, 2),
+                            _pct(s.share))
                            for p, s in r.effective_by_period)))
     out.append(Table("unattributed", L("unattributed"), (L("period"), L("reason"), L("currency"), L("amount"),
                                                          L("lines")),
@@ -155,13 +155,13 @@ def tables(r: CrossReport, lang: str) -> list[Table]:
     rows = []
     for b in r.batches:
         if not b.plan:
-            rows.append((b.batch, L("no_plan"), *([fmt.DASH] * 10)))
+            rows.append((b.batch, L("no_plan"), *([prim.DASH] * 10)))
         for p in b.plan:
             parts = dict(p.parts)
             rows.append((b.batch, f"v{b.plan_version}", v(p.basis, lang), p.currency, _trip(p.plan, p.currency),
                          _trip(p.ac, p.currency), _trip(p.ev, p.currency), _trip(p.eac, p.currency),
-                         fmt.amount(p.ac[1] - p.plan[1], p.currency),
-                         *(fmt.amount(parts[k], p.currency) for k in PARTS)))
+                         prim.amount(p.ac[1] - p.plan[1], p.currency),
+                         *(prim.amount(parts[k], p.currency) for k in PARTS)))
     out.append(Table("plan", L("plan_vs_actual"), (L("batch"), L("plan_version"), L("basis"), L("currency"), L("plan"),
                                                    L("ac"), L("ev"), L("eac"), L("variance"),
                                                    *(L(k) for k in PARTS)), tuple(rows), L("to_date")))
@@ -187,7 +187,7 @@ def to_markdown(r: CrossReport, lang: str = "en") -> str:
     out = [f"# {t('title', lang)}", "", _inline(scope_line(r, lang)), ""]
     for tb in tables(r, lang):
         out += [f"## {tb.title}", ""]
-        out += _table(list(tb.head), [list(row) for row in tb.rows]) if tb.rows else [t("none", lang)]
+        out += prim.md_table(list(tb.head), [list(row) for row in tb.rows]) if tb.rows else [t("none", lang)]
         if tb.note:
             out += ["", f"_{_inline(tb.note)}_"]
         out.append("")
@@ -196,16 +196,12 @@ def to_markdown(r: CrossReport, lang: str = "en") -> str:
         for c in r.curves:
             ch = charts.spend_curve(curve_json(c), lang)
             out += [f"### {_inline(ch['title'])}", ""]
-            out += _table(list(ch["head"]), [list(row) for row in ch["rows"]]) + [""]
+            out += prim.md_table(list(ch["head"]), [list(row) for row in ch["rows"]]) + [""]
     return "\n".join(out)
 
 
 def to_html(r: CrossReport, lang: str = "en") -> str:
-    from jinja2 import Environment, PackageLoader, select_autoescape
-
-    env = Environment(loader=PackageLoader("trainledger.report", "templates"),
-                      autoescape=select_autoescape(["html", "j2"]))
-    return env.get_template("cross.html.j2").render(
+    return prim.html_env().get_template("cross.html.j2").render(
         r=r, lang=lang, t=lambda k: t(k, lang), scope=scope_line(r, lang), tables=tables(r, lang),
         charts=[charts.spend_curve(curve_json(c), lang) for c in r.curves])
 
