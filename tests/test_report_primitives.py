@@ -4,6 +4,7 @@ one Money, one range, one evidence badge read the same in both, and a change of 
 from __future__ import annotations
 
 from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -104,3 +105,18 @@ def test_estimate_json_writes_decimals_exactly():
     assert '"a": 0.10000000000000000001' in text
     with pytest.raises(TypeError):
         primitives.dumps({"x": object()})
+
+
+@pytest.mark.parametrize(("value", "exact", "rounded"), [
+    ("6.3756", "6.3756", "6.3756"),  # terminates: as written
+    ("1.002222222222222222222222222", "451/450", "1.002222"),  # 3608 GPU-seconds / 3600
+    ("2249.506666666666666666666665", "168713/75", "2249.506667"),  # a sum of quotients that drifted
+    ("0.1428571428571428571428571429", "0.142857142857", "0.142857"),  # not whole ms: 12 places
+    ("0E-11", "0.00000000000", "0.000000"),
+    (None, None, None),
+])
+def test_exact_quantity_is_exact_and_short(value, exact, rounded):
+    assert primitives.exact_quantity(value) == exact
+    assert primitives.rounded_quantity(value) == rounded
+    if exact and "/" in exact:
+        assert abs(Fraction(exact) - Fraction(Decimal(value))) < Fraction(1, 10**20)

@@ -41,8 +41,14 @@ def _fig(f: Figure) -> dict[str, Any]:
 
 
 def _share(s: Share) -> dict[str, Any]:
-    return {"basis": s.basis, "currency": s.currency, "gpu_hours": text(s.gpu_hours),
-            "part_gpu_hours": text(s.part_gpu_hours), "amount": text(s.amount), "part_amount": text(s.part_amount),
+    """GPU-hours rounded to 6 places, with their exact values (``…_exact``: primitives.exact_quantity,
+    a rational when the hours do not terminate) when those differ."""
+    out = {"basis": s.basis, "currency": s.currency}
+    for k in ("gpu_hours", "part_gpu_hours"):
+        out[k] = prim.rounded_quantity(getattr(s, k))
+        if (exact := prim.exact_quantity(getattr(s, k))) != out[k]:
+            out[f"{k}_exact"] = exact
+    return {**out, "amount": text(s.amount), "part_amount": text(s.part_amount),
             "share": None if s.share is None else text(s.share)}
 
 

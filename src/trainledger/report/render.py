@@ -4,7 +4,10 @@ Every format first puts the sheet's lists in the vocabularies' reading order (``
 compute states in lifecycle order, bases and storage classes in their fixed order — never
 alphabetical). Markdown and HTML format every figure through ``trainledger.fmt`` (money at the
 currency's minor unit with separators, GPU-hours to two decimals, no scientific notation) and
-say where rounded rows do not add to their total (``rounding_notes``); JSON keeps the exact text.
+say where rounded rows do not add to their total (``rounding_notes``); JSON keeps the exact text —
+a run's GPU-hours by state rounded to 6 places with their exact, short values beside (``hours_json``).
+A workspace with no bill (owned capacity only) has no per-currency table: its conservation is the
+capacity table's, and the sheet says so.
 
 Every format prints the sheet as one role may see it (``role``, default ``admin``: the local user):
 report/access.py resolves its ``Restricted`` fields first, and a withheld field is printed as the
@@ -53,9 +56,30 @@ def in_seed_order(sheet: dict[str, Any]) -> dict[str, Any]:
     return s
 
 
+def hours_json(hours: dict[str, Any]) -> dict[str, Any]:
+    """A run's GPU-hours by state for JSON: each rounded to 6 places (``1.002222``), and beside them
+    ``…_exact`` — each exact but short (``451/450``: GPU-seconds over 3600, primitives.exact_quantity)
+    — only when some figure does not terminate within 6 places. The engine's 28-digit quotients are
+    neither: they are the rational cut at the context's precision, and their sums drift."""
+    rounded = {k: prim.rounded_quantity(x) for k, x in hours.items()}
+    exact = {k: prim.exact_quantity(x) for k, x in hours.items()}
+    return {"gpu_hours_by_state": rounded, **({"gpu_hours_by_state_exact": exact} if exact != rounded else {})}
+
+
 def to_json(sheet: dict[str, Any], role: str = ADMIN) -> str:
     s, _ = access.for_role(sheet, role)
-    return json.dumps(in_seed_order(s), ensure_ascii=False, indent=2, sort_keys=False) + "\n"
+    s = in_seed_order(s)
+    runs = []
+    for r in s.get("runs") or []:
+        if isinstance(r.get("gpu_hours_by_state"), dict):
+            r = {k: x for k, x in r.items() if k != "gpu_hours_by_state_exact"}
+            at = list(r).index("gpu_hours_by_state")
+            items = list(r.items())
+            r = dict(items[:at] + list(hours_json(r["gpu_hours_by_state"]).items()) + items[at + 1:])
+        runs.append(r)
+    if "runs" in s:
+        s["runs"] = runs
+    return json.dumps(s, ensure_ascii=False, indent=2, sort_keys=False) + "\n"
 
 
 class Figures:
@@ -323,8 +347,12 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
     c = s["conservation"]
     out += ["", f"## {L('conservation')}", ""]
     cols = ("billed_total", "attributed", "unattributed", "difference")
-    out += prim.md_table([L("currency"), *(L(k) for k in cols)],
-                  [[r["currency"], *(f.amount(r[k], r["currency"]) for k in cols)] for r in c["by_currency"]])
+    if c["by_currency"]:
+        out += prim.md_table([L("currency"), *(L(k) for k in cols)],
+                             [[r["currency"], *(f.amount(r[k], r["currency"]) for k in cols)]
+                              for r in c["by_currency"]])
+    else:  # a capacity-only workspace (owned cluster, no bill): its conservation is the capacity table
+        out += [f"_{L('capacity_only') if c.get('capacity') else L('nothing_to_conserve')}_"]
     if c.get("amortized_by_currency"):
         out += ["", f"### {L('conservation_amortized')}", ""]
         out += prim.md_table([L("currency"), *(L(k) for k in cols)],
