@@ -277,7 +277,8 @@ def review(ctx, batch, as_json, lang) -> None:
                 click.echo(f"  {line_label(ln['line'], lang)} — {t('by_reason', lang)}: "
                            + "; ".join(rework_text(ln["rework_by"], lang, _money)))
         click.echo(f"  {t('classes', lang)}: " + ", ".join(
-            f"{label(c['review_class'], lang)} {c['runs']} ({_h(c['gpu_hours'])} {t('gpu_h', lang)})" for c in rv["review_classes"]))
+            f"{label(c['review_class'], lang)} {c['runs']} ({_h(c['gpu_hours'])} {t('gpu_h', lang)})"
+            for c in rv["review_classes"]))
         click.echo(f"  {t('lessons', lang)}:")
         for x in rv["lessons"]:
             b = x["before"]
