@@ -299,8 +299,8 @@ def lessons(plan: Plan, act) -> list[dict]:
                 after = sum((v for s, v in m["efficiency"].items() if s != "effective"), Decimal(0))
             else:
                 after = m["efficiency"].get(state, Decimal(0))
-            item((f"{pl.id}: {state} {pl.unit} per Mtoken", f"{line_zh}：{label(state, 'zh-CN')} 每百万 token {unit_zh}"),
-                 r, after, f"{pl.unit}/Mtoken", ev)
+            item((f"{pl.id}: {state} {pl.unit} per Mtoken",
+                  f"{line_zh}：{label(state, 'zh-CN')} 每百万 token {unit_zh}"), r, after, f"{pl.unit}/Mtoken", ev)
         for state, r in pl.fixed.items():
             if state in m.get("fixed", {}):
                 item((f"{pl.id}: {state} {pl.unit} (one-time)",
