@@ -18,6 +18,12 @@ Marked in the sheet:
                                             compute_by_state and capacity, price_per_gib_month …)
     external[]                              low / expected / high: vendor_amount
 
+The cross-batch report (``cross_for_role``, report/cross.py's view model): a figure of labor cost
+(basis internal) is labor_cost_person when it sums one role's lines — a batch, or a batch's month,
+whose labor is one person's — else labor_cost_phase; a batch's labor plan rows and spend curve take
+the batch's kind (``BatchRow.labor_kind``); a total across batches is withheld with any batch it sums
+(the total minus the others would give it away).
+
 A cost line (``line_fields``): a labor line's amounts are labor_cost_person (one timesheet row), an
 external line's vendor_amount. A source row (``source_values``): unit-price and rate columns are
 unit_price. The balance view (``balance_for``) is built from the full sheet and then restricted:
@@ -33,6 +39,7 @@ from trainledger.model.restricted import (
     ADMIN,
     Disclosure,
     Restricted,
+    Withheld,
     allows,
     check_role,
     is_withheld,
@@ -214,6 +221,47 @@ def balance_for(full: dict[str, Any], role: str, lang: str = "en") -> tuple[dict
         sens.append(r)
     right = dict(bl["right"], unknowns=mark_plan(bl["right"]["unknowns"]))
     return resolve({**bl, "left": left, "right": right, "sensitivity": sens}, role, lang)
+
+
+def cross_for_role(r, role: str = ADMIN, lang: str = "en"):
+    """The cross-batch report (``report.cross.CrossReport``) as ``role`` may see it, and what that
+    showed and withheld: a withheld figure's low / expected / high (a plan row's every amount) are
+    ``Withheld``; a withheld batch's labor spend curve is left out (its points are that cost)."""
+    from dataclasses import replace
+
+    check_role(role)
+    d = Disclosure(role)
+
+    def seen(kind: str | None) -> bool:
+        if kind is None:
+            return True
+        (d.revealed if allows(role, kind) else d.withheld)[kind] += 1
+        return allows(role, kind)
+
+    def fig(f, force: str | None = None):
+        if seen(force or f.kind):
+            return f
+        w = Withheld(force or f.kind, lang)
+        return replace(f, low=w, expected=w, high=w)
+
+    def plan_row(p, kind: str | None):
+        if p.basis != "internal" or seen(kind):
+            return p
+        w = Withheld(kind, lang)
+        return replace(p, plan=(w,) * 3, ac=(w,) * 3, ev=(w,) * 3, eac=(w,) * 3,
+                       parts=tuple((k, w) for k, _x in p.parts))
+
+    batches, hidden = [], {}
+    for b in r.batches:
+        totals = tuple(fig(f) for f in b.totals)
+        hidden.update({(f.basis, f.currency): f.kind for f in totals if is_withheld(f.expected)})
+        batches.append(replace(b, totals=totals, plan=tuple(plan_row(p, b.labor_kind) for p in b.plan)))
+    kinds = {b.batch: b.labor_kind for b in r.batches}
+    curves = tuple(c for c in r.curves if c.basis != "internal" or seen(kinds.get(c.batch) or "labor_cost_person"))
+    out = replace(r, spend=tuple(replace(c, figure=fig(c.figure)) for c in r.spend), batches=tuple(batches),
+                  totals=tuple(fig(f, hidden.get((f.basis, f.currency))) for f in r.totals), curves=curves,
+                  undated_outside=tuple(replace(c, figure=fig(c.figure)) for c in r.undated_outside))
+    return out, d
 
 
 def withheld(value: Any) -> bool:

@@ -14,8 +14,11 @@ from decimal import Decimal
 from typing import Any
 
 from trainledger.mdtext import inline as _inline
+from trainledger.model.restricted import ADMIN, is_withheld
+from trainledger.model.restricted import note as access_note
 from trainledger.report import charts
 from trainledger.report import primitives as prim
+from trainledger.report.access import cross_for_role
 from trainledger.report.cross import (
     SCHEMA,
     UNDATED,
@@ -52,9 +55,12 @@ def _share(s: Share) -> dict[str, Any]:
             "share": None if s.share is None else text(s.share)}
 
 
-def as_json(r: CrossReport) -> dict[str, Any]:
+def as_json(r: CrossReport, role: str = ADMIN) -> dict[str, Any]:
+    """The documented contract, as ``role`` may see it (report/access.py ``cross_for_role``): a
+    withheld figure reads "restricted" and ``access`` says what was withheld."""
+    r, seen = cross_for_role(r, role)
     sc = r.scope
-    return {
+    return {**({"access": seen.as_dict()} if seen.withheld else {}),
         "schema": SCHEMA,
         "scope": {"project": sc.project, "from": sc.start.isoformat() if sc.start else None,
                   "to": sc.end.isoformat() if sc.end else None, "by": sc.by, "days": "UTC"},
@@ -83,8 +89,8 @@ def as_json(r: CrossReport) -> dict[str, Any]:
     }
 
 
-def to_json(r: CrossReport) -> str:
-    return json.dumps(as_json(r), ensure_ascii=False, indent=2) + "\n"
+def to_json(r: CrossReport, role: str = ADMIN) -> str:
+    return json.dumps(as_json(r, role), ensure_ascii=False, indent=2) + "\n"
 
 
 # -- tables of display text ----------------------------------------------------------------------
@@ -166,7 +172,7 @@ def tables(r: CrossReport, lang: str) -> list[Table]:
             parts = dict(p.parts)
             rows.append((b.batch, f"v{b.plan_version}", v(p.basis, lang), p.currency, _trip(p.plan, p.currency),
                          _trip(p.ac, p.currency), _trip(p.ev, p.currency), _trip(p.eac, p.currency),
-                         prim.amount(p.ac[1] - p.plan[1], p.currency),
+                         p.ac[1] if is_withheld(p.ac[1]) else prim.amount(p.ac[1] - p.plan[1], p.currency),
                          *(prim.amount(parts[k], p.currency) for k in PARTS)))
     out.append(Table("plan", L("plan_vs_actual"), (L("batch"), L("plan_version"), L("basis"), L("currency"), L("plan"),
                                                    L("ac"), L("ev"), L("eac"), L("variance"),
@@ -189,8 +195,10 @@ def scope_line(r: CrossReport, lang: str) -> str:
             f"{t('by', lang)}: {t('by_' + sc.by, lang)} · {t('attribution', lang)} #{r.attribution_id}")
 
 
-def to_markdown(r: CrossReport, lang: str = "en") -> str:
+def to_markdown(r: CrossReport, lang: str = "en", role: str = ADMIN) -> str:
+    r, seen = cross_for_role(r, role, lang)
     out = [f"# {t('title', lang)}", "", _inline(scope_line(r, lang)), ""]
+    out += [f"_{access_note(seen, lang)}_", ""] if seen.withheld else []
     for tb in tables(r, lang):
         out += [f"## {tb.title}", ""]
         out += prim.md_table(list(tb.head), [list(row) for row in tb.rows]) if tb.rows else [t("none", lang)]
@@ -206,17 +214,20 @@ def to_markdown(r: CrossReport, lang: str = "en") -> str:
     return "\n".join(out)
 
 
-def to_html(r: CrossReport, lang: str = "en") -> str:
+def to_html(r: CrossReport, lang: str = "en", role: str = ADMIN) -> str:
+    r, seen = cross_for_role(r, role, lang)
     return prim.html_env().get_template("cross.html.j2").render(
         r=r, lang=lang, t=lambda k: t(k, lang), scope=scope_line(r, lang), tables=tables(r, lang),
-        charts=[charts.spend_curve(curve_json(c), lang) for c in r.curves])
+        charts=[charts.spend_curve(curve_json(c), lang) for c in r.curves],
+        access_note=access_note(seen, lang))
 
 
-def render(r: CrossReport, fmt_: str, lang: str = "en") -> str:
+def render(r: CrossReport, fmt_: str, lang: str = "en", role: str = ADMIN) -> str:
+    """``r`` as ``role`` may see it (report/access.py ``cross_for_role``; default admin: the local user)."""
     if fmt_ == "json":
-        return to_json(r)
+        return to_json(r, role)
     if fmt_ == "md":
-        return to_markdown(r, lang)
+        return to_markdown(r, lang, role)
     if fmt_ == "html":
-        return to_html(r, lang)
+        return to_html(r, lang, role)
     raise ValueError(f"unknown format {fmt_!r}; xlsx is written by report/cross_xlsx.py")
