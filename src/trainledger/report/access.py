@@ -8,6 +8,8 @@ for the role (its value, or the word "restricted" / "受限"), plus ``access`` n
 
 Marked in the sheet:
 
+    totals_by_basis[] (basis internal)      labor_cost_person when the batch has one valued role (or its
+                                            internal total splits by evidence), else labor_cost_phase
     labor_by_phase[].roles[].cost           labor_cost_person (hours × one role's rate)
     labor_by_phase[].cost                   labor_cost_phase, or labor_cost_person when the phase
                                             has one valued role (then it is that role's cost)
@@ -112,6 +114,7 @@ def mark_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
         kind = "labor_cost_phase" if valued > 1 else "labor_cost_person"
         labor.append(dict(p, cost=restrict(p.get("cost"), kind), roles=roles))
     s["labor_by_phase"] = labor
+    s["totals_by_basis"] = _labor_totals(s.get("totals_by_basis") or [], sheet.get("labor_by_phase") or [])
     s["external"] = [dict(e, **{k: restrict(e.get(k), "vendor_amount") for k in AMOUNT_KEYS if k in e})
                      for e in s.get("external") or []]
     out = []
@@ -123,6 +126,19 @@ def mark_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
     if s.get("plan_vs_actual"):
         s["plan_vs_actual"] = mark_plan(s["plan_vs_actual"])
     return mark_prices(s)
+
+
+def _labor_totals(totals: list[dict[str, Any]], phases: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``totals_by_basis`` with its labor (internal) rows marked: one role's cost when the batch has at
+    most one valued role, or when the internal basis splits over several evidence rows (which roles
+    each holds is not in the sheet: fail closed); else labor_cost_phase, as a phase of several roles."""
+    rows = [r for r in totals if r.get("basis") == "internal"]
+    if not rows:
+        return totals
+    roles = {r.get("role") for p in phases for r in p.get("roles", []) if r.get("cost")}
+    kind = "labor_cost_person" if len(roles) <= 1 or len(rows) > 1 else "labor_cost_phase"
+    return [dict(r, **{k: restrict(r.get(k), kind) for k in AMOUNT_KEYS if k in r})
+            if r.get("basis") == "internal" else r for r in totals]
 
 
 UNIT_PRICE_KEY = re.compile(r"(^|_)(price_per_|unit_price$)")
