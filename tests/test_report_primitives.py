@@ -120,3 +120,8 @@ def test_exact_quantity_is_exact_and_short(value, exact, rounded):
     assert primitives.rounded_quantity(value) == rounded
     if exact and "/" in exact:
         assert abs(Fraction(exact) - Fraction(Decimal(value))) < Fraction(1, 10**20)
+
+
+def test_units_read_in_the_language():
+    assert primitives.unit("rounds", "zh-CN") == "轮" and primitives.unit("gpu_hour/Mtoken", "zh-CN") == "卡时/Mtoken"
+    assert primitives.unit("CNY/gpu_hour", "zh-CN") == "CNY/卡时" and primitives.unit("rounds", "en") == "rounds"

@@ -19,6 +19,7 @@ printed, and a change of rule here changes every report (tests/test_report_primi
     exact_quantity   a machine value of a quantity, exact but bounded (report JSON, the workbook's
                      ``exact`` columns): the decimal when it terminates within ``EXACT_PLACES``,
                      else the rational ``n/d`` it is (GPU-seconds / 3600), else ``EXACT_PLACES`` decimals
+    unit             a unit in the reader's language (``rounds`` 轮)
     evidence / badge the evidence badge: an evidence level's label (``badge``: as HTML, coloured by level)
     md_table         a Markdown pipe table, every cell inert (``trainledger.mdtext``)
     dumps            JSON text, ``Decimal`` written as an exact JSON number
@@ -149,6 +150,18 @@ def evidence(level: Any, lang: str) -> str:
     if level is None or level == "":
         return DASH
     return label(str(level), lang)
+
+
+def unit(value: Any, lang: str) -> str:
+    """A unit in ``lang``: ``rounds`` 轮, ``gpu_hour/Mtoken`` 卡时/Mtoken (the plan's units, review/texts.py);
+    a unit no catalogue names (``Mtoken``, ``CNY``) stays as written."""
+    if value is None or value == "":
+        return ""
+    if not lang.lower().startswith("zh"):
+        return str(value)
+    from trainledger.review.texts import label as plan_label
+
+    return "/".join(plan_label(part, lang) if part.islower() else part for part in str(value).split("/"))
 
 
 def badge(level: Any, lang: str):

@@ -406,6 +406,7 @@ def to_html(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                        problem_groups=lambda: problem_groups(s, lang), by_basis=f.by_basis, valued=f.valued,
                        cause=lambda c, e: cause_text(c, e, lang), number=f.number, unit_price=prim.unit_price,
                        evidence=f.evidence, badge=lambda x: prim.badge(x, lang),
+                       unit=lambda x: prim.unit(x, lang),
                        proof=proof_line(s, lang), **plan_section.html_globals(lang),
                        **storage_section.html_globals(lang),
                        charts=lambda: charts.sheet_charts(s, lang),
