@@ -114,7 +114,8 @@ def mark_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
         kind = "labor_cost_phase" if valued > 1 else "labor_cost_person"
         labor.append(dict(p, cost=restrict(p.get("cost"), kind), roles=roles))
     s["labor_by_phase"] = labor
-    s["totals_by_basis"] = _labor_totals(s.get("totals_by_basis") or [], sheet.get("labor_by_phase") or [])
+    if "totals_by_basis" in s:
+        s["totals_by_basis"] = _labor_totals(s["totals_by_basis"] or [], sheet.get("labor_by_phase") or [])
     s["external"] = [dict(e, **{k: restrict(e.get(k), "vendor_amount") for k in AMOUNT_KEYS if k in e})
                      for e in s.get("external") or []]
     out = []
