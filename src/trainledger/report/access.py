@@ -9,7 +9,8 @@ for the role (its value, or the word "restricted" / "受限"), plus ``access`` n
 Marked in the sheet:
 
     totals_by_basis[] (basis internal)      labor_cost_person when the batch has one valued role (or its
-                                            internal total splits by evidence), else labor_cost_phase
+                                            internal total splits by evidence), else labor_cost_phase —
+                                            marked by ``for_role`` (the gate), not by ``mark_sheet``
     labor_by_phase[].roles[].cost           labor_cost_person (hours × one role's rate)
     labor_by_phase[].cost                   labor_cost_phase, or labor_cost_person when the phase
                                             has one valued role (then it is that role's cost)
@@ -114,8 +115,6 @@ def mark_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
         kind = "labor_cost_phase" if valued > 1 else "labor_cost_person"
         labor.append(dict(p, cost=restrict(p.get("cost"), kind), roles=roles))
     s["labor_by_phase"] = labor
-    if "totals_by_basis" in s:
-        s["totals_by_basis"] = _labor_totals(s["totals_by_basis"] or [], sheet.get("labor_by_phase") or [])
     s["external"] = [dict(e, **{k: restrict(e.get(k), "vendor_amount") for k in AMOUNT_KEYS if k in e})
                      for e in s.get("external") or []]
     out = []
@@ -166,7 +165,10 @@ def for_role(sheet: dict[str, Any], role: str = ADMIN, lang: str = "en") -> tupl
     """The sheet as ``role`` may see it, and what that showed and withheld. ``access`` is added when
     something was withheld (the JSON says so; Markdown and HTML print ``note``)."""
     check_role(role)
-    s, d = resolve(mark_sheet(sheet), role, lang)
+    marked = mark_sheet(sheet)
+    if "totals_by_basis" in marked:  # marked here, not in the sheet: its totals stay plain figures to read
+        marked["totals_by_basis"] = _labor_totals(marked["totals_by_basis"] or [], sheet.get("labor_by_phase") or [])
+    s, d = resolve(marked, role, lang)
     if d.withheld:
         s["access"] = d.as_dict()
     return s, d
