@@ -10,8 +10,8 @@ import pytest
 import trainledger.estimate as est
 from tests.estimate.helpers import estimate
 from trainledger.errors import BadInput
-from trainledger.estimate.render import dumps, render_estimate
 from trainledger.pricebook import load_price_book
+from trainledger.report.estimate_render import dumps, render_estimate
 
 POINT_BOOK = """
 currency = "USD"

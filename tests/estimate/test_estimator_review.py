@@ -16,9 +16,9 @@ from trainledger.errors import ConfigError, NotFound
 from trainledger.estimate import calibrate
 from trainledger.estimate.messages import MESSAGES
 from trainledger.estimate.pricing import Pricing
-from trainledger.estimate.render import render_compare, render_estimate
 from trainledger.mdtext import inline
 from trainledger.pricebook import SAMPLE_PRICE_BOOK, PriceBook, load_price_book, stale_reason
+from trainledger.report.estimate_render import render_compare, render_estimate
 
 from .helpers import estimate
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from trainledger.estimate.engine import run
-from trainledger.estimate.render import dumps
 from trainledger.estimate.spec import build_spec, load_spec_file
+from trainledger.report.estimate_render import dumps
 
 GOLDEN = Path(__file__).parent / "golden"
 SPECS = sorted(GOLDEN.glob("*.toml"))

@@ -17,9 +17,9 @@ from trainledger.estimate.data_costs import FIELDS
 from trainledger.estimate.labor import PHASES
 from trainledger.estimate.memory import TERMS
 from trainledger.estimate.messages import MESSAGES, Msg, Term, placeholders, text
-from trainledger.estimate.render import render_compare, render_estimate
 from trainledger.mdtext import inline
 from trainledger.model.vocab import TaskType
+from trainledger.report.estimate_render import render_compare, render_estimate
 
 SRC = Path(messages.__file__).parent
 CLI_SRC = SRC.parent / "cli" / "estimate.py"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.estimate.helpers import estimate
-from trainledger.estimate.render import render_estimate
+from trainledger.report.estimate_render import render_estimate
 
 LORA = dict(task="lora", params="7B", tokens="50M", gpu="h800", gpus=1)
 FULL_DATA = {

@@ -11,7 +11,7 @@ import pytest
 from tests.estimate.helpers import estimate
 from trainledger.estimate.catalog import GIB
 from trainledger.estimate.priors import priors
-from trainledger.estimate.render import render_estimate
+from trainledger.report.estimate_render import render_estimate
 
 GRID = [
     (task, params, tokens, gpu, gpus)

@@ -19,12 +19,12 @@ from trainledger.estimate import calibrate, engine
 from trainledger.estimate.messages import Msg, Term, text, tr
 from trainledger.estimate.procurement import compare as run_compare
 from trainledger.estimate.quantities import parse_count, parse_range
-from trainledger.estimate.render import FORMATS, LANGS, render_compare, render_estimate
 from trainledger.estimate.spec import build_spec, load_spec_file
 from trainledger.estimate.tasks import classify
 from trainledger.estimate.workspace_book import WorkspaceBook
 from trainledger.model.restricted import ADMIN, ROLES
 from trainledger.pricebook import SAMPLE_PRICE_BOOK, load_price_book
+from trainledger.report.estimate_render import FORMATS, LANGS, render_compare, render_estimate
 
 _TEXT_OPTS = (
     ("--task", "task type: pretrain, continued_pretrain, full_finetune, lora, qlora, rag"),

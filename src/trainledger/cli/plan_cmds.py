@@ -16,7 +16,7 @@ import click
 from trainledger.errors import BadInput
 from trainledger.model.restricted import ADMIN, ROLES, is_withheld
 from trainledger.review import service
-from trainledger.review.texts import label, rework_text, storage_label, t
+from trainledger.review.texts import label, line_label, rework_text, storage_label, t
 from trainledger.service import Workspace
 
 LANGS = ("en", "zh-CN")
@@ -295,17 +295,19 @@ def review(ctx, batch, as_json, lang, role) -> None:
                        + "  ".join(f"{t(c, lang)} {_money(v[c])}" for c in cols))
         for ln in rv["lines"]:
             if ln["efficiency_by_state"]:
-                click.echo(f"  {ln['line']} — {t('by_state', lang)}: " + ", ".join(
+                click.echo(f"  {line_label(ln['line'], lang)} — {t('by_state', lang)}: " + ", ".join(
                     f"{label(k, lang)} {_money(x)}" for k, x in ln["efficiency_by_state"].items()
                     if is_withheld(x) or Decimal(x)))
             if ln["rework_by"] and any(is_withheld(x) for x in ln["rework_by"].values()):
-                click.echo(f"  {ln['line']} — {t('by_reason', lang)}: " + "; ".join(  # nothing to add up
+                click.echo(f"  {line_label(ln['line'], lang)} — {t('by_reason', lang)}: "  # nothing to add up
+                           + "; ".join(
                     f"{label(k, lang)} {x}" for k, x in sorted(ln["rework_by"].items()) if "/" not in k))
             elif ln["rework_by"]:
-                click.echo(f"  {ln['line']} — {t('by_reason', lang)}: "
+                click.echo(f"  {line_label(ln['line'], lang)} — {t('by_reason', lang)}: "
                            + "; ".join(rework_text(ln["rework_by"], lang, _money)))
         click.echo(f"  {t('classes', lang)}: " + ", ".join(
-            f"{label(c['review_class'], lang)} {c['runs']} ({_h(c['gpu_hours'])} GPU-h)" for c in rv["review_classes"]))
+            f"{label(c['review_class'], lang)} {c['runs']} ({_h(c['gpu_hours'])} {t('gpu_h', lang)})"
+            for c in rv["review_classes"]))
         click.echo(f"  {t('lessons', lang)}:")
         for x in rv["lessons"]:
             b = x["before"]

@@ -57,9 +57,12 @@ def sheet(ctx: click.Context, batch_id: str, fmt: str, lang: str | None, out: st
 @click.option("--format", "fmt", type=click.Choice(["md", "html", "xlsx", "json"]), default="md", show_default=True)
 @click.option("--lang", type=click.Choice(["en", "zh-CN"]), default=None, help="Default: the workspace language.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="Write to a file instead of stdout.")
+@click.option("--role", type=click.Choice(ROLES), default=ADMIN, show_default=True,
+              help="Print labor cost that is one person's (a batch whose labor is one role) as this role may see it"
+                   " (docs/web.md). / 按角色输出受限字段。")
 @click.pass_context
 def report(ctx: click.Context, project: str | None, start: str | None, end: str | None, by: str, fmt: str,
-           lang: str | None, out: str | None) -> None:
+           lang: str | None, out: str | None, role: str) -> None:
     """Spend, shares, unattributed and plan vs actual across batches. / 跨批次成本报告。"""
     from trainledger.report import cross, cross_render
 
@@ -71,10 +74,11 @@ def report(ctx: click.Context, project: str | None, start: str | None, end: str 
         if fmt == "xlsx":
             from trainledger.report.cross_xlsx import write_xlsx as write_report
 
-            write_report(rep, out)
+            write_report(rep, out, role)
             click.echo(f"wrote {out}")
             return
-        text = cross_render.render(rep, fmt, lang or ctx.obj.get("lang") or wsp.config.get("workspace.language"))
+        text = cross_render.render(rep, fmt, lang or ctx.obj.get("lang") or wsp.config.get("workspace.language"),
+                                   role)
     if out:
         Path(out).write_text(text, encoding="utf-8")
         click.echo(f"wrote {out}")

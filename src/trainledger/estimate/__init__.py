@@ -34,10 +34,11 @@ Modules (one line each):
     engine.py        run(spec): context -> stages -> every problem at once, or an Estimate
     result.py        Estimate and its JSON shape; Split: known vs placeholder money, component means
     procurement.py   on-demand vs reserved vs own vs platform over N years (trainledger compare)
-    messages.py      the message catalogue: every sentence and label, English and Chinese side by side
-                     (Msg = English str + id/params; JSON adds warnings_zh, notes_zh, name_zh …);
-                     the texts themselves in texts_report.py and texts_inputs.py
-    render/          json, md, html (en / zh-CN)
+    messages.py      the estimator's message catalogue (the ``estimate`` namespace of i18n/registry.py):
+                     its sentences in English and Chinese side by side (Msg = English str + id/params;
+                     JSON adds warnings_zh, notes_zh, name_zh …); the texts in texts_report.py and
+                     texts_inputs.py. The report itself — view model, headings, json / md / html in
+                     en and zh-CN — is report/'s: report/estimate_view.py, report/estimate_render.py
     data/            accelerators.toml, mfu.toml, priors.toml, sample_pricebook.toml — all sourced
 """
 

@@ -278,8 +278,8 @@ def resale_fraction(s: Sampler, years: int, rs: dict) -> np.ndarray:
 
 
 def compare_view(d: dict, lang: str) -> dict:
-    """Moved to ``trainledger.estimate.render.view``; kept here for existing imports."""
-    from trainledger.estimate.render.view import compare_view as view
+    """Moved to ``trainledger.report.estimate_view``; kept here for existing imports."""
+    from trainledger.report.estimate_view import compare_view as view
 
     return view(d, lang)
 

@@ -1,105 +1,11 @@
-"""Message texts of the reports (headings, guided mode, warnings and notes): ``id -> (English,
-Chinese)`` templates, merged into ``messages.MESSAGES`` (see ``messages.py`` for the rules: both
-languages, the same placeholders)."""
+"""Message texts of the estimator (where the money goes, guided mode, warnings, notes, calibration):
+``id -> (English, Chinese)`` templates, merged into ``messages.MESSAGES`` (see ``messages.py`` for the
+rules: both languages, the same placeholders). The reports' headings and labels are report/'s
+(report/texts_estimate.py)."""
 
 from __future__ import annotations
 
 REPORT: dict[str, tuple[str, str]] = {
-    # ---------------------------------------------------------------- report headings and labels
-    "label.title": ("Training budget estimate", "训练预算估算"),
-    "label.compare_title": ("Procurement comparison", "采购方式对比"),
-    "label.task": ("Task type", "任务类型"),
-    "label.main_cost": ("Where the money usually goes", "主要开销"),
-    "label.priced_on": ("Prices as of", "价格日期"),
-    "label.price_book": ("Price book", "价目表"),
-    "label.currency": ("Currency", "币种"),
-    "label.warnings": ("Warnings", "警告"),
-    "label.notes": ("Notes", "说明"),
-    "label.result": ("Result (P10 / P50 / P90)", "估算结果（P10 / P50 / P90）"),
-    "label.figure": ("Figure", "项目"),
-    "label.effective_gpu_hours": ("Effective GPU-hours (final run)", "有效卡时（最终运行）"),
-    "label.gpu_hours": ("GPU-hours with overhead (final run)", "含额外占用的卡时（最终运行）"),
-    "label.programme_gpu_hours": ("GPU-hours, whole programme (all rounds)", "全部实验轮次的卡时"),
-    "label.wallclock_days": ("Wall-clock days on {n} GPUs", "{n} 卡上的日历天数"),
-    "label.mfu": ("Utilisation (MFU)", "算力利用率（MFU）"),
-    "label.overhead": ("Overhead factor", "额外占用系数"),
-    "label.rounds": ("Experiment rounds", "实验轮次系数"),
-    "label.cost_compute": ("Compute, all rounds", "算力（全部轮次）"),
-    "label.cost_data": ("Data", "数据"),
-    "label.cost_labor": ("Labor", "人力"),
-    "label.cost_total": ("Total programme budget", "总预算（全部轮次）"),
-    "label.final_compute": ("Final run: compute", "最终运行：算力"),
-    "label.final_labor": ("Final run: one round of run labor", "最终运行：一轮运行人力"),
-    "label.final_total": ("Final run: total", "最终运行：合计"),
-    "label.split": ("Known vs placeholder money (whole programme)", "已知与占位金额（全部轮次）"),
-    "label.split_known": (
-        "Known: your inputs, dated prices, sourced priors",
-        "已知：你的输入、有日期的单价、有出处的先验",
-    ),
-    "label.split_placeholder": ("Placeholders: task-type defaults to replace", "占位：按任务类型给出、待替换的默认值"),
-    "label.split_share": ("Placeholder-driven share of the P50", "P50 中由占位值驱动的比例"),
-    "label.split_lines": ("Lines resting on placeholders", "依赖占位值的明细"),
-    "label.means": ("Means (these add up)", "均值（可以相加）"),
-    "label.mean": ("Mean", "均值"),
-    "label.mean_parts": ("Compute + data + labor", "算力 + 数据 + 人力"),
-    "split.headline": (
-        "{share:.0%} of the P50 total ({total}) is driven by placeholders: without them the P50 would be {known}",
-        "总预算 P50（{total}）中有 {share:.0%} 由占位值驱动：去掉占位值，P50 为 {known}",
-    ),
-    "split.none": (
-        "no placeholders: every figure rests on your inputs, dated prices and sourced priors",
-        "没有占位值：所有数字都基于你的输入、有日期的单价和有出处的先验",
-    ),
-    "split.why_p50": (
-        "Why the components' P50s do not add up to the total's P50: percentiles are not additive — compute, "
-        "data and labor rarely sit at their medians together, and right-skewed components pull the total's "
-        "median away from the sum of theirs. The means do add up: compute + data + labor = total = known + "
-        "placeholder.",
-        "为什么各分项的 P50 相加不等于总预算的 P50：分位数不可相加——算力、数据、人力很少同时处在各自的中位数，"
-        "右偏的分项会让总额的中位数偏离分项中位数之和。均值可以相加：算力 + 数据 + 人力 = 总额 = 已知 + 占位。",
-    ),
-    "label.memory": ("Memory and GPU count", "显存与卡数"),
-    "label.per_gpu": ("Memory per GPU", "每卡显存"),
-    "label.min_gpus": ("Minimum GPUs", "最少卡数"),
-    "label.strategy": ("Least-GPU strategy", "最省卡的并行策略"),
-    "label.training_strategy": ("Strategy costed for the run", "计价所用的并行策略"),
-    "label.dominant": ("Dominant term", "显存主导项"),
-    "label.why": ("Why", "原因"),
-    "label.gpu": ("Accelerator", "加速卡"),
-    "label.lines": ("Data and labor lines", "数据与人力明细"),
-    "label.line": ("Line", "明细"),
-    "label.sensitivity": ("What moves the total most (tornado)", "对总预算影响最大的假设（龙卷风图）"),
-    "label.input": ("Input", "输入项"),
-    "label.input_range": ("Input P10 - P90", "输入项 P10 – P90"),
-    "label.total_at": ("Total at input P10 / P90", "输入项取 P10 / P90 时的总预算"),
-    "label.swing": ("Swing", "摆幅"),
-    "label.inference": (
-        "Inference (serving) — separate, never added to training",
-        "推理（长期服务）——单独估算，不计入训练",
-    ),
-    "label.monthly": ("Per month", "每月"),
-    "label.gpu_hours_month": ("GPU-hours per month", "每月卡时"),
-    "label.storage_month": ("Retrieval index storage per month", "检索索引每月存储费"),
-    "label.over_months": ("Over {m} months", "{m} 个月合计"),
-    "label.drawer": ("Assumptions drawer", "假设抽屉"),
-    "label.name": ("Name", "名称"),
-    "label.value": ("Value or range", "取值或区间"),
-    "label.unit": ("Unit", "单位"),
-    "label.evidence": ("Evidence", "证据等级"),
-    "label.source": ("Source", "来源"),
-    "label.owner": ("Owner to confirm", "待确认人"),
-    "label.note": ("Note", "备注"),
-    "label.option": ("Option", "方案"),
-    "label.total": ("Total over {y} years", "{y} 年合计"),
-    "label.per_hour": ("Per used GPU-hour", "每实际使用卡时"),
-    "label.basis": ("Basis", "口径"),
-    "label.unavailable": ("not available", "不可用"),
-    "label.not_added": ("not added to any training figure", "不计入任何训练数字"),
-    "label.fleet": ("GPU", "加速卡 × 卡数"),
-    "label.demand": ("demand GPU-h/yr (P10/P50/P90)", "每年需求卡时（P10 / P50 / P90）"),
-    "label.line_of": ("{group}: {line}", "{group}：{line}"),
-    "label.labor_line": ("{phase} / {role}", "{phase} / {role}"),
-    "mem.per_gpu_at": ("{gib:.1f} GiB @ {n} GPUs", "{gib:.1f} GiB（按 {n} 卡计）"),
     "scope.min_gpus": (
         "least-GPU plan over the on-GPU options the request leaves open ({searched}); as given: {given}; {offload}",
         "最省卡方案：在请求未指定的显存内选项中搜索（{searched}）；已指定：{given}；{offload}",
@@ -110,8 +16,6 @@ REPORT: dict[str, tuple[str, str]] = {
         "未搜索 CPU 卸载（工具不知道你节点的主机内存）：如需卸载请用 --offload 指定，并查看所需主机内存",
     ),
     "scope.offload_given": ("CPU offload as given", "CPU 卸载按指定方式"),
-    "label.least_gpu": ("Least-GPU plan: memory per GPU", "最省卡方案：每卡显存"),
-    "mem.training_strategy": ("{strategy} ({gib:.1f} GiB/GPU)", "{strategy}（每卡 {gib:.1f} GiB）"),
     # ---------------------------------------------------------------- where the money goes, by task type
     "task.main_cost.pretrain": ("compute, and overwhelmingly so", "算力，且占绝对大头"),
     "task.main_cost.continued_pretrain": (

@@ -2,8 +2,8 @@
 
 ``SOURCES`` maps a namespace to where its table lives (``"module:attribute"``) and how to read it;
 a table is imported the first time one of its ids is looked up. The domain tables stay next to
-their code (report/i18n.py, estimate/texts_*.py, web/text.py …) so people adding a message add it
-where they work; registering a new table is one row here. ``catalogue()`` gathers all of them as
+their code (report/i18n.py, report/texts_estimate.py, estimate/texts_*.py, web/text.py …) so people
+adding a message add it where they work; registering a new table is one row here. ``catalogue()`` gathers all of them as
 ``{namespaced id: (english, chinese)}`` for the tests (tests/i18n/test_registry.py): both
 languages present and non-empty, the same placeholders, no id given twice.
 """
@@ -54,6 +54,7 @@ SOURCES: dict[str, tuple[str, Reader]] = {
     "sheet.key": ("trainledger.report.i18n:KEY_FIELDS", _pairs),
     "problem": ("trainledger.report.problems_i18n:CATALOGUE", _problems),
     "estimate": ("trainledger.estimate.messages:MESSAGES", _pairs),
+    "report.estimate": ("trainledger.report.texts_estimate:TEXT", _pairs),
     "web": ("trainledger.web.text:TEXT", _pairs),
     "xlsx": ("trainledger.report.xlsx_text:L", _pairs),
     "review": ("trainledger.review.texts:TEXT", _pairs),

@@ -620,6 +620,11 @@ HELP: dict[str, tuple[str, str]] = {
         "按角色输出受限字段。",
         "按该角色可见的范围输出受限字段（人力费率、单价 …）（docs/web.md）。",
     ),
+    "report.role": (
+        "Print labor cost that is one person's (a batch whose labor is one role) as this role may see it"
+        " (docs/web.md). / 按角色输出受限字段。",
+        "按该角色可见的范围输出受限字段（只含一人的批次人力成本等）（docs/web.md）。",
+    ),
     "sheet.role": (
         "Print restricted fields (labor rates, unit prices …) as this role may see them (docs/web.md). / "
         "按角色输出受限字段。",

@@ -1,4 +1,12 @@
-"""Reports: the batch cost sheet (成本底稿) as data, and its renderers.
+"""Reports: the batch cost sheet (成本底稿), the estimate report and the cross-batch report — one view
+model each, one catalogue (i18n/registry.py: ``sheet``, ``report.estimate`` …), one set of primitives.
+
+    primitives.py  what every renderer draws with: values (money, quantities, shares, unit prices),
+                 ranges, the evidence badge, Markdown tables, the JSON writer, the pages' Jinja env
+    estimate_view.py   the estimate report's and the procurement comparison's view models (from
+                 ``Estimate.to_dict()`` / ``Comparison.to_dict()``)
+    estimate_render.py them as JSON, Markdown, HTML (templates/estimate.html.j2), in en or zh-CN
+    texts_estimate.py  their headings and labels in both languages (``report.estimate``)
 
     sheet.py     build_sheet(workspace, batch) -> dict (the JSON contract of `trainledger sheet`)
     sheet_compute.py  compute states with hours that conserve, sections that add up, retry chains

@@ -8,6 +8,9 @@ for the role (its value, or the word "restricted" / "受限"), plus ``access`` n
 
 Marked in the sheet:
 
+    totals_by_basis[] (basis internal)      labor_cost_person when the batch has one valued role (or its
+                                            internal total splits by evidence), else labor_cost_phase —
+                                            marked by ``for_role`` (the gate), not by ``mark_sheet``
     labor_by_phase[].roles[].cost           labor_cost_person (hours × one role's rate)
     labor_by_phase[].cost                   labor_cost_phase, or labor_cost_person when the phase
                                             has one valued role (then it is that role's cost)
@@ -17,6 +20,12 @@ Marked in the sheet:
     any key named as a unit price           unit_price (``mark_prices``: price_per_gpu_hour of
                                             compute_by_state and capacity, price_per_gib_month …)
     external[]                              low / expected / high: vendor_amount
+
+The cross-batch report (``cross_for_role``, report/cross.py's view model): a figure of labor cost
+(basis internal) is labor_cost_person when it sums one role's lines — a batch, or a batch's month,
+whose labor is one person's — else labor_cost_phase; a batch's labor plan rows and spend curve take
+the batch's kind (``BatchRow.labor_kind``); a total across batches is withheld with any batch it sums
+(the total minus the others would give it away).
 
 A cost line (``line_fields``): a labor line's amounts are labor_cost_person (one timesheet row), an
 external line's vendor_amount. A source row (``source_values``): unit-price and rate columns are
@@ -33,6 +42,7 @@ from trainledger.model.restricted import (
     ADMIN,
     Disclosure,
     Restricted,
+    Withheld,
     allows,
     check_role,
     is_withheld,
@@ -118,6 +128,19 @@ def mark_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
     return mark_prices(s)
 
 
+def _labor_totals(totals: list[dict[str, Any]], phases: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``totals_by_basis`` with its labor (internal) rows marked: one role's cost when the batch has at
+    most one valued role, or when the internal basis splits over several evidence rows (which roles
+    each holds is not in the sheet: fail closed); else labor_cost_phase, as a phase of several roles."""
+    rows = [r for r in totals if r.get("basis") == "internal"]
+    if not rows:
+        return totals
+    roles = {r.get("role") for p in phases for r in p.get("roles", []) if r.get("cost")}
+    kind = "labor_cost_person" if len(roles) <= 1 or len(rows) > 1 else "labor_cost_phase"
+    return [dict(r, **{k: restrict(r.get(k), kind) for k in AMOUNT_KEYS if k in r})
+            if r.get("basis") == "internal" else r for r in totals]
+
+
 UNIT_PRICE_KEY = re.compile(r"(^|_)(price_per_|unit_price$)")
 
 
@@ -142,7 +165,10 @@ def for_role(sheet: dict[str, Any], role: str = ADMIN, lang: str = "en") -> tupl
     """The sheet as ``role`` may see it, and what that showed and withheld. ``access`` is added when
     something was withheld (the JSON says so; Markdown and HTML print ``note``)."""
     check_role(role)
-    s, d = resolve(mark_sheet(sheet), role, lang)
+    marked = mark_sheet(sheet)
+    if "totals_by_basis" in marked:  # marked here, not in the sheet: its totals stay plain figures to read
+        marked["totals_by_basis"] = _labor_totals(marked["totals_by_basis"] or [], sheet.get("labor_by_phase") or [])
+    s, d = resolve(marked, role, lang)
     if d.withheld:
         s["access"] = d.as_dict()
     return s, d
@@ -214,6 +240,47 @@ def balance_for(full: dict[str, Any], role: str, lang: str = "en") -> tuple[dict
         sens.append(r)
     right = dict(bl["right"], unknowns=mark_plan(bl["right"]["unknowns"]))
     return resolve({**bl, "left": left, "right": right, "sensitivity": sens}, role, lang)
+
+
+def cross_for_role(r, role: str = ADMIN, lang: str = "en"):
+    """The cross-batch report (``report.cross.CrossReport``) as ``role`` may see it, and what that
+    showed and withheld: a withheld figure's low / expected / high (a plan row's every amount) are
+    ``Withheld``; a withheld batch's labor spend curve is left out (its points are that cost)."""
+    from dataclasses import replace
+
+    check_role(role)
+    d = Disclosure(role)
+
+    def seen(kind: str | None) -> bool:
+        if kind is None:
+            return True
+        (d.revealed if allows(role, kind) else d.withheld)[kind] += 1
+        return allows(role, kind)
+
+    def fig(f, force: str | None = None):
+        if seen(force or f.kind):
+            return f
+        w = Withheld(force or f.kind, lang)
+        return replace(f, low=w, expected=w, high=w)
+
+    def plan_row(p, kind: str | None):
+        if p.basis != "internal" or seen(kind):
+            return p
+        w = Withheld(kind, lang)
+        return replace(p, plan=(w,) * 3, ac=(w,) * 3, ev=(w,) * 3, eac=(w,) * 3,
+                       parts=tuple((k, w) for k, _x in p.parts))
+
+    batches, hidden = [], {}
+    for b in r.batches:
+        totals = tuple(fig(f) for f in b.totals)
+        hidden.update({(f.basis, f.currency): f.kind for f in totals if is_withheld(f.expected)})
+        batches.append(replace(b, totals=totals, plan=tuple(plan_row(p, b.labor_kind) for p in b.plan)))
+    kinds = {b.batch: b.labor_kind for b in r.batches}
+    curves = tuple(c for c in r.curves if c.basis != "internal" or seen(kinds.get(c.batch) or "labor_cost_person"))
+    out = replace(r, spend=tuple(replace(c, figure=fig(c.figure)) for c in r.spend), batches=tuple(batches),
+                  totals=tuple(fig(f, hidden.get((f.basis, f.currency))) for f in r.totals), curves=curves,
+                  undated_outside=tuple(replace(c, figure=fig(c.figure)) for c in r.undated_outside))
+    return out, d
 
 
 def withheld(value: Any) -> bool:

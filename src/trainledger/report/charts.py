@@ -27,6 +27,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from trainledger import fmt
+from trainledger.model.restricted import is_withheld
 from trainledger.model.vocab import CASH_BASES, rank
 from trainledger.report.i18n import t, v
 
@@ -120,6 +121,9 @@ def cost_by_basis(s: dict[str, Any], lang: str) -> list[dict[str, Any]]:
         exact = basis in CASH
         rows = sorted(rows, key=lambda r: e_rank(r["evidence"]))
         bars = []
+        rows = [r for r in rows if not is_withheld(r.get("expected"))]  # restricted for this role: no bar
+        if not rows:
+            continue
         for r in rows:
             text = fmt.amount(r["expected"], cur, exact=exact)
             if r["low"] != r["high"]:

@@ -71,10 +71,20 @@ class Figure:
     expected: Decimal
     high: Decimal
     lines: int = 0
+    roles: frozenset[str] = frozenset()  # the labor roles whose cost this figure sums (report/access.py)
 
     @property
     def cash(self) -> bool:
         return self.basis in CASH
+
+    @property
+    def kind(self) -> str | None:
+        """The restricted kind of this figure's amounts: one role's labor cost is that role's rate
+        times its hours (labor_cost_person), several roles' summed is labor_cost_phase; None for
+        anything that is not labor."""
+        if not self.roles:
+            return None
+        return "labor_cost_person" if len(self.roles) == 1 else "labor_cost_phase"
 
 
 @dataclass(frozen=True)
@@ -127,6 +137,7 @@ class BatchRow:
     rework: tuple[Share, ...]
     plan_version: int | None = None
     plan: tuple[PlanRow, ...] = ()
+    labor_kind: str | None = None  # the restricted kind of its labor (internal) plan rows and curves
 
 
 @dataclass(frozen=True)
@@ -235,6 +246,7 @@ def counted(ln: CostLine) -> bool:
 class _Sum:
     def __init__(self) -> None:
         self.v: dict = defaultdict(lambda: [Decimal(0), Decimal(0), Decimal(0), 0])
+        self.roles: dict = defaultdict(set)
 
     def add(self, key, ln: CostLine) -> None:
         a = self.v[key]
@@ -242,6 +254,8 @@ class _Sum:
         a[1] += ln.amount.expected
         a[2] += ln.amount.high
         a[3] += 1
+        if ln.category == "labor":  # detail: phase/role
+            self.roles[key].add(ln.detail.partition("/")[2] or ln.detail)
 
 
 def _figures(acc: _Sum, keys, *, sheet_rounding: bool) -> tuple[Figure, ...]:
@@ -254,8 +268,9 @@ def _figures(acc: _Sum, keys, *, sheet_rounding: bool) -> tuple[Figure, ...]:
         lo, ex, hi, n = acc.v[key]
         if sheet_rounding and basis not in CASH:
             lo, ex, hi = _q(lo, cur), _q(ex, cur), _q(hi, cur)
-        o = out.setdefault((basis, cur), [Decimal(0), Decimal(0), Decimal(0), 0])
+        o = out.setdefault((basis, cur), [Decimal(0), Decimal(0), Decimal(0), 0, frozenset()])
         o[0], o[1], o[2], o[3] = o[0] + lo, o[1] + ex, o[2] + hi, o[3] + n
+        o[4] = o[4] | frozenset(acc.roles.get(key, ()))
     from trainledger.model.vocab import rank
 
     r = rank("basis")
@@ -349,10 +364,10 @@ def build(wsp, sc_: Scope) -> CrossReport:
         if got is not None:
             mine = [(ln, d) for ln, d in zip(lines, dates, strict=True) if ln.batch_id == b.id]
             curves_of.extend(curves(wsp, b.id, got[0], dated=mine))
+        totals_b = _figures(per_batch, [k for k in per_batch.v if k[0] == b.id], sheet_rounding=True)
         rows.append(BatchRow(b.id, b.project, b.name, b.team, min(days) if days[0] else None,
-                             max(days) if days[0] else None,
-                             _figures(per_batch, [k for k in per_batch.v if k[0] == b.id], sheet_rounding=True),
-                             eff, rew, version, plan_rows))
+                             max(days) if days[0] else None, totals_b, eff, rew, version, plan_rows,
+                             _labor_kind(totals_b, got)))
     totals = _add(f for r in rows for f in r.totals)
     eff_period = tuple((p, s) for p in periods for s in shares(by_period_lines.get(p, []))[0])
     un = tuple(UnattributedCell(p, r, c, v[0], v[1]) for (p, r, c), v in
@@ -371,12 +386,22 @@ def build(wsp, sc_: Scope) -> CrossReport:
 def _add(figs) -> tuple[Figure, ...]:
     acc: dict[tuple[str, str], list] = {}
     for f in figs:
-        a = acc.setdefault((f.basis, f.currency), [Decimal(0), Decimal(0), Decimal(0), 0])
+        a = acc.setdefault((f.basis, f.currency), [Decimal(0), Decimal(0), Decimal(0), 0, frozenset()])
         a[0], a[1], a[2], a[3] = a[0] + f.low, a[1] + f.expected, a[2] + f.high, a[3] + f.lines
+        a[4] = a[4] | f.roles
     from trainledger.model.vocab import rank
 
     r = rank("basis")
     return tuple(Figure(b, c, *acc[(b, c)]) for b, c in sorted(acc, key=lambda k: (r(k[0]), k[1])))
+
+
+def _labor_kind(totals: tuple[Figure, ...], got: tuple[dict, dict] | None) -> str:
+    """The kind of a batch's labor plan rows and curves: one role's cost (labor_cost_person) when its
+    labor so far is at most one role, or its plan has at most one labor line; else labor_cost_phase."""
+    roles = frozenset().union(*(f.roles for f in totals))
+    planned = sum(1 for ln in (got[1].get("lines", []) if got else []) if str(ln.get("line", "")).startswith(
+        ("labor:", "unplanned:labor")))
+    return "labor_cost_person" if len(roles) <= 1 or (got is not None and planned <= 1) else "labor_cost_phase"
 
 
 def _trip(d: dict) -> tuple[Decimal, Decimal, Decimal]:
@@ -456,8 +481,8 @@ def curves(wsp, batch_id: str, status: dict | None = None,
 
 
 def text(d: Decimal) -> str:
-    """Exact decimal text, never scientific notation."""
-    return format(d, "f")
+    """Exact decimal text, never scientific notation; a withheld figure (report/access.py) as its word."""
+    return d if isinstance(d, str) else format(d, "f")
 
 
 def trip_json(t: tuple[Decimal, Decimal, Decimal]) -> dict[str, str]:

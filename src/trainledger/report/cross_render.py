@@ -13,10 +13,12 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from trainledger import fmt
 from trainledger.mdtext import inline as _inline
-from trainledger.mdtext import table as _table
+from trainledger.model.restricted import ADMIN, is_withheld
+from trainledger.model.restricted import note as access_note
 from trainledger.report import charts
+from trainledger.report import primitives as prim
+from trainledger.report.access import cross_for_role
 from trainledger.report.cross import (
     SCHEMA,
     UNDATED,
@@ -42,14 +44,23 @@ def _fig(f: Figure) -> dict[str, Any]:
 
 
 def _share(s: Share) -> dict[str, Any]:
-    return {"basis": s.basis, "currency": s.currency, "gpu_hours": text(s.gpu_hours),
-            "part_gpu_hours": text(s.part_gpu_hours), "amount": text(s.amount), "part_amount": text(s.part_amount),
+    """GPU-hours rounded to 6 places, with their exact values (``…_exact``: primitives.exact_quantity,
+    a rational when the hours do not terminate) when those differ."""
+    out = {"basis": s.basis, "currency": s.currency}
+    for k in ("gpu_hours", "part_gpu_hours"):
+        out[k] = prim.rounded_quantity(getattr(s, k))
+        if (exact := prim.exact_quantity(getattr(s, k))) != out[k]:
+            out[f"{k}_exact"] = exact
+    return {**out, "amount": text(s.amount), "part_amount": text(s.part_amount),
             "share": None if s.share is None else text(s.share)}
 
 
-def as_json(r: CrossReport) -> dict[str, Any]:
+def as_json(r: CrossReport, role: str = ADMIN) -> dict[str, Any]:
+    """The documented contract, as ``role`` may see it (report/access.py ``cross_for_role``): a
+    withheld figure reads "restricted" and ``access`` says what was withheld."""
+    r, seen = cross_for_role(r, role)
     sc = r.scope
-    return {
+    return {**({"access": seen.as_dict()} if seen.withheld else {}),
         "schema": SCHEMA,
         "scope": {"project": sc.project, "from": sc.start.isoformat() if sc.start else None,
                   "to": sc.end.isoformat() if sc.end else None, "by": sc.by, "days": "UTC"},
@@ -78,8 +89,8 @@ def as_json(r: CrossReport) -> dict[str, Any]:
     }
 
 
-def to_json(r: CrossReport) -> str:
-    return json.dumps(as_json(r), ensure_ascii=False, indent=2) + "\n"
+def to_json(r: CrossReport, role: str = ADMIN) -> str:
+    return json.dumps(as_json(r, role), ensure_ascii=False, indent=2) + "\n"
 
 
 # -- tables of display text ----------------------------------------------------------------------
@@ -94,7 +105,7 @@ class Table:
 
 
 def _amt(x: Decimal, cur: str, cash: bool) -> str:
-    return fmt.amount(x, cur, exact=cash)
+    return prim.amount(x, cur, exact=cash)
 
 
 def _rng(f: Figure) -> str:
@@ -105,12 +116,12 @@ def _rng(f: Figure) -> str:
 
 
 def _trip(x: tuple[Decimal, Decimal, Decimal], cur: str) -> str:
-    s = fmt.amount(x[1], cur)
-    return s if x[0] == x[2] else f"{s} ({fmt.amount(x[0], cur)}–{fmt.amount(x[2], cur)})"
+    s = prim.amount(x[1], cur)
+    return s if x[0] == x[2] else f"{s} ({prim.amount(x[0], cur)}–{prim.amount(x[2], cur)})"
 
 
 def _pct(s: Decimal | None) -> str:
-    return fmt.DASH if s is None else f"{(s * 100).quantize(Decimal('0.01'))} %"
+    return prim.DASH if s is None else f"{(s * 100).quantize(Decimal('0.01'))} %"
 
 
 def _period(p: str, lang: str) -> str:
@@ -125,8 +136,8 @@ def tables(r: CrossReport, lang: str) -> list[Table]:
     windowed = r.scope.start is not None or r.scope.end is not None
     out.append(Table("batches", L("batches_window" if windowed else "batches"),
                      (L("project"), L("batch"), L("first"), L("last"), L("basis"), L("currency"), L("amount")),
-                     tuple((b.project, b.batch, b.first.isoformat() if b.first else fmt.DASH,
-                            b.last.isoformat() if b.last else fmt.DASH, v(f.basis, lang), f.currency, _rng(f))
+                     tuple((b.project, b.batch, b.first.isoformat() if b.first else prim.DASH,
+                            b.last.isoformat() if b.last else prim.DASH, v(f.basis, lang), f.currency, _rng(f))
                            for b in r.batches for f in b.totals)))
     if r.undated_outside:
         out.append(Table("undated", L("undated_outside"), (L("project"), L("batch"), L("basis"), L("currency"),
@@ -138,15 +149,16 @@ def tables(r: CrossReport, lang: str) -> list[Table]:
     rows = []
     for b in r.batches:
         for e, w in zip(b.effective, b.rework, strict=True):
-            rows.append((b.project, b.batch, v(e.basis, lang), e.currency, fmt.quantity(e.gpu_hours, 2),
-                         fmt.quantity(e.part_gpu_hours, 2), _pct(e.share), fmt.quantity(w.part_gpu_hours, 2),
+            rows.append((b.project, b.batch, v(e.basis, lang), e.currency, prim.quantity(e.gpu_hours, 2),
+                         prim.quantity(e.part_gpu_hours, 2), _pct(e.share), prim.quantity(w.part_gpu_hours, 2),
                          _pct(w.share), f"{_amt(w.part_amount, w.currency, w.basis in charts.CASH)} {w.currency}"))
     out.append(Table("shares", L("shares"), (L("project"), L("batch"), L("basis"), L("currency"), L("held_hours"),
                                              L("effective_hours"), L("effective_share"), L("rework_hours"),
                                              L("rework_share"), L("rework_cost")), tuple(rows)))
     out.append(Table("effective_trend", L("effective_trend"),
                      (L("period"), L("basis"), L("currency"), L("held_hours"), L("effective_share")),
-                     tuple((_period(p, lang), v(s.basis, lang), s.currency, fmt.quantity(s.gpu_hours, 2), _pct(s.share))
+                     tuple((_period(p, lang), v(s.basis, lang), s.currency, prim.quantity(s.gpu_hours, 2),
+                            _pct(s.share))
                            for p, s in r.effective_by_period)))
     out.append(Table("unattributed", L("unattributed"), (L("period"), L("reason"), L("currency"), L("amount"),
                                                          L("lines")),
@@ -155,13 +167,13 @@ def tables(r: CrossReport, lang: str) -> list[Table]:
     rows = []
     for b in r.batches:
         if not b.plan:
-            rows.append((b.batch, L("no_plan"), *([fmt.DASH] * 10)))
+            rows.append((b.batch, L("no_plan"), *([prim.DASH] * 10)))
         for p in b.plan:
             parts = dict(p.parts)
             rows.append((b.batch, f"v{b.plan_version}", v(p.basis, lang), p.currency, _trip(p.plan, p.currency),
                          _trip(p.ac, p.currency), _trip(p.ev, p.currency), _trip(p.eac, p.currency),
-                         fmt.amount(p.ac[1] - p.plan[1], p.currency),
-                         *(fmt.amount(parts[k], p.currency) for k in PARTS)))
+                         p.ac[1] if is_withheld(p.ac[1]) else prim.amount(p.ac[1] - p.plan[1], p.currency),
+                         *(prim.amount(parts[k], p.currency) for k in PARTS)))
     out.append(Table("plan", L("plan_vs_actual"), (L("batch"), L("plan_version"), L("basis"), L("currency"), L("plan"),
                                                    L("ac"), L("ev"), L("eac"), L("variance"),
                                                    *(L(k) for k in PARTS)), tuple(rows), L("to_date")))
@@ -183,11 +195,13 @@ def scope_line(r: CrossReport, lang: str) -> str:
             f"{t('by', lang)}: {t('by_' + sc.by, lang)} · {t('attribution', lang)} #{r.attribution_id}")
 
 
-def to_markdown(r: CrossReport, lang: str = "en") -> str:
+def to_markdown(r: CrossReport, lang: str = "en", role: str = ADMIN) -> str:
+    r, seen = cross_for_role(r, role, lang)
     out = [f"# {t('title', lang)}", "", _inline(scope_line(r, lang)), ""]
+    out += [f"_{access_note(seen, lang)}_", ""] if seen.withheld else []
     for tb in tables(r, lang):
         out += [f"## {tb.title}", ""]
-        out += _table(list(tb.head), [list(row) for row in tb.rows]) if tb.rows else [t("none", lang)]
+        out += prim.md_table(list(tb.head), [list(row) for row in tb.rows]) if tb.rows else [t("none", lang)]
         if tb.note:
             out += ["", f"_{_inline(tb.note)}_"]
         out.append("")
@@ -196,25 +210,24 @@ def to_markdown(r: CrossReport, lang: str = "en") -> str:
         for c in r.curves:
             ch = charts.spend_curve(curve_json(c), lang)
             out += [f"### {_inline(ch['title'])}", ""]
-            out += _table(list(ch["head"]), [list(row) for row in ch["rows"]]) + [""]
+            out += prim.md_table(list(ch["head"]), [list(row) for row in ch["rows"]]) + [""]
     return "\n".join(out)
 
 
-def to_html(r: CrossReport, lang: str = "en") -> str:
-    from jinja2 import Environment, PackageLoader, select_autoescape
-
-    env = Environment(loader=PackageLoader("trainledger.report", "templates"),
-                      autoescape=select_autoescape(["html", "j2"]))
-    return env.get_template("cross.html.j2").render(
+def to_html(r: CrossReport, lang: str = "en", role: str = ADMIN) -> str:
+    r, seen = cross_for_role(r, role, lang)
+    return prim.html_env().get_template("cross.html.j2").render(
         r=r, lang=lang, t=lambda k: t(k, lang), scope=scope_line(r, lang), tables=tables(r, lang),
-        charts=[charts.spend_curve(curve_json(c), lang) for c in r.curves])
+        charts=[charts.spend_curve(curve_json(c), lang) for c in r.curves],
+        access_note=access_note(seen, lang))
 
 
-def render(r: CrossReport, fmt_: str, lang: str = "en") -> str:
+def render(r: CrossReport, fmt_: str, lang: str = "en", role: str = ADMIN) -> str:
+    """``r`` as ``role`` may see it (report/access.py ``cross_for_role``; default admin: the local user)."""
     if fmt_ == "json":
-        return to_json(r)
+        return to_json(r, role)
     if fmt_ == "md":
-        return to_markdown(r, lang)
+        return to_markdown(r, lang, role)
     if fmt_ == "html":
-        return to_html(r, lang)
+        return to_html(r, lang, role)
     raise ValueError(f"unknown format {fmt_!r}; xlsx is written by report/cross_xlsx.py")

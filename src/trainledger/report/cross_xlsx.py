@@ -21,6 +21,9 @@ from pathlib import Path
 from openpyxl.chart import LineChart, Reference
 
 from trainledger.model.money import minor_quantum
+from trainledger.model.restricted import ADMIN, is_withheld
+from trainledger.model.restricted import note as access_note
+from trainledger.report.access import cross_for_role
 from trainledger.report.cross import CASH, UNDATED, CrossReport, Figure, curve_json
 from trainledger.report.cross_text import TEXT
 from trainledger.report.xlsx import Book, money_format, places, ref
@@ -51,11 +54,14 @@ def _minor(d: Decimal, cur: str, cash: bool) -> Decimal:
     return d if cash else d.quantize(minor_quantum(cur), ROUND_HALF_EVEN)
 
 
-def build_workbook(r: CrossReport) -> Book:
+def build_workbook(r: CrossReport, role: str = ADMIN) -> Book:
+    """The workbook of ``r`` as ``role`` may see it (report/access.py ``cross_for_role``)."""
+    r, seen = cross_for_role(r, role)
     b = Book()
     ws = b.sheet("README")
     b.text(ws, 1, 1, H("title"), bold=True)
-    b.text(ws, 2, 1, f"{H('attribution')}: #{r.attribution_id}")
+    b.text(ws, 2, 1, f"{H('attribution')}: #{r.attribution_id}"
+           + (f" — {access_note(seen, 'en')} / {access_note(seen, 'zh-CN')}" if seen.withheld else ""))
     b.text(ws, 3, 1, TEXT["dates_utc"][0])
     b.text(ws, 4, 1, TEXT["dates_utc"][1])
     b.text(ws, 5, 1, TEXT["rounding"][0])
@@ -78,8 +84,8 @@ def build_workbook(r: CrossReport) -> Book:
     return b
 
 
-def write_xlsx(r: CrossReport, out: str | Path) -> Book:
-    b = build_workbook(r)
+def write_xlsx(r: CrossReport, out: str | Path, role: str = ADMIN) -> Book:
+    b = build_workbook(r, role)
     b.wb.save(str(out))
     return b
 
@@ -91,7 +97,7 @@ def _heads(b: Book, ws, keys: list[str]) -> None:
 
 def _figure(b: Book, ws, row: int, col: int, f: Figure, *, minor: bool = False) -> None:
     for k, x in enumerate((f.low, f.expected, f.high)):
-        b.money(ws, row, col + k, _minor(x, f.currency, f.cash) if minor else x, f.currency)
+        b.money(ws, row, col + k, _minor(x, f.currency, f.cash) if minor and not is_withheld(x) else x, f.currency)
 
 
 def _batches(b: Book, r: CrossReport) -> int:
@@ -117,6 +123,8 @@ def _summary(b: Book, r: CrossReport, last: int) -> None:
         b.text(ws, i, 1, f.basis)
         b.text(ws, i, 2, f.currency)
         _figure(b, ws, i, 3, f)
+        if is_withheld(f.expected):
+            continue  # no check against a withheld total: the batches' sum of the others is not it
         fm = money_format(f.currency)
         b.formula(ws, i, 6, f"SUMIFS({rng('I')},{rng('F')},{{basis}},{rng('G')},{{cur}})", fm,
                   basis=ref(i, 1), cur=ref(i, 2))
@@ -187,6 +195,9 @@ def _plan(b: Book, r: CrossReport) -> None:
             for j, (_k, x) in enumerate(p.parts):
                 b.number(ws, row, 17 + j, x, money_format(p.currency))
             fm = money_format(p.currency)
+            if is_withheld(p.ac[1]):
+                b.text(ws, row, 23, p.ac[1])
+                continue  # restricted for this role: no formula over it
             b.formula(ws, row, 21, "{ac}-{plan}", fm, ac=ref(row, 9), plan=ref(row, 6))
             b.formula(ws, row, 22, "ROUND({d}-({a}+{b}+{c}+{e}),2)", "0.00", d=ref(row, 21), a=ref(row, 17),
                       b=ref(row, 18), c=ref(row, 19), e=ref(row, 20))

@@ -17,6 +17,7 @@ import re
 from typing import Any
 
 from trainledger.model.restricted import ADMIN, WORD, check_role
+from trainledger.report import primitives as prim
 from trainledger.report.access import line_withheld
 
 COLUMNS = ("category", "basis", "evidence", "low", "expected", "high", "currency", "quantity", "unit", "batch",
@@ -42,6 +43,7 @@ def to_csv(lines: list, role: str = ADMIN) -> str:
         amounts = [WORD[0]] * 3 if hide else [format(a.low, "f"), format(a.expected, "f"), format(a.high, "f")]
         w.writerow([cell(x) for x in (
             ln.category, str(ln.basis), str(ln.evidence), *amounts, a.currency,
-            "" if ln.quantity is None else format(ln.quantity, "f"), ln.unit, ln.batch_id, ln.run_id, ln.detail,
+            "" if ln.quantity is None else prim.rounded_quantity(ln.quantity, prim.EXACT_PLACES),  # ≤ 12 places
+            ln.unit, ln.batch_id, ln.run_id, ln.detail,
             p.source_kind, p.source_sha256, p.row, p.rule, ln.reason)])
     return out.getvalue()

@@ -60,6 +60,12 @@ TEXT: dict[str, tuple[str, str]] = {
     "driver": ("driver", "分摊依据"), "share": ("this batch's share", "本批次分摊"),
     "capacity": ("Owned and reserved capacity (conservation per capacity)", "自有与预留算力（按容量守恒）"),
     "capacity_total": ("capacity cost", "容量总成本"),
+    "capacity_only": ("No bill in this workspace: what is conserved is each capacity's cost — capacity cost ="
+                      " attributed + no job held + held by jobs without a batch, difference 0.00",
+                      "本工作区没有账单：守恒的是各容量的成本——容量总成本 = 已归属 + 无作业占用的容量"
+                      " + 作业未匹配批次，差额为 0.00"),
+    "nothing_to_conserve": ("No bill and no owned or reserved capacity yet: nothing to conserve",
+                            "尚无账单，也没有自有或预留算力：没有需要守恒的金额"),
     "proof": ("Built from the verified ledger", "依据已校验的账本生成"), "audit_head": ("audit head", "审计链头"),
     "attribution": ("attribution", "归属计算"), "figures_digest": ("figures digest", "数字摘要"),
     # charts (report/charts.py) and the balance view (report/balance.py)

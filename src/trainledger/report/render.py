@@ -4,7 +4,10 @@ Every format first puts the sheet's lists in the vocabularies' reading order (``
 compute states in lifecycle order, bases and storage classes in their fixed order — never
 alphabetical). Markdown and HTML format every figure through ``trainledger.fmt`` (money at the
 currency's minor unit with separators, GPU-hours to two decimals, no scientific notation) and
-say where rounded rows do not add to their total (``rounding_notes``); JSON keeps the exact text.
+say where rounded rows do not add to their total (``rounding_notes``); JSON keeps the exact text —
+a run's GPU-hours by state rounded to 6 places with their exact, short values beside (``hours_json``).
+A workspace with no bill (owned capacity only) has no per-currency table: its conservation is the
+capacity table's, and the sheet says so.
 
 Every format prints the sheet as one role may see it (``role``, default ``admin``: the local user):
 report/access.py resolves its ``Restricted`` fields first, and a withheld field is printed as the
@@ -21,12 +24,12 @@ from typing import Any
 from trainledger import fmt
 from trainledger.mdtext import Md
 from trainledger.mdtext import inline as _inline
-from trainledger.mdtext import table as _table
 from trainledger.model.money import minor_quantum
 from trainledger.model.restricted import ADMIN, Withheld
 from trainledger.model.restricted import note as access_note
 from trainledger.model.vocab import CASH_BASES, rank
 from trainledger.report import access, charts, plan_section, problems_i18n, storage_section
+from trainledger.report import primitives as prim
 from trainledger.report.i18n import assumption_name, key_field, storage_class, t, v
 
 FORMATS = ("json", "md", "html", "xlsx")  # xlsx is binary: report/xlsx.py, needs --out
@@ -53,9 +56,30 @@ def in_seed_order(sheet: dict[str, Any]) -> dict[str, Any]:
     return s
 
 
+def hours_json(hours: dict[str, Any]) -> dict[str, Any]:
+    """A run's GPU-hours by state for JSON: each rounded to 6 places (``1.002222``), and beside them
+    ``…_exact`` — each exact but short (``451/450``: GPU-seconds over 3600, primitives.exact_quantity)
+    — only when some figure does not terminate within 6 places. The engine's 28-digit quotients are
+    neither: they are the rational cut at the context's precision, and their sums drift."""
+    rounded = {k: prim.rounded_quantity(x) for k, x in hours.items()}
+    exact = {k: prim.exact_quantity(x) for k, x in hours.items()}
+    return {"gpu_hours_by_state": rounded, **({"gpu_hours_by_state_exact": exact} if exact != rounded else {})}
+
+
 def to_json(sheet: dict[str, Any], role: str = ADMIN) -> str:
     s, _ = access.for_role(sheet, role)
-    return json.dumps(in_seed_order(s), ensure_ascii=False, indent=2, sort_keys=False) + "\n"
+    s = in_seed_order(s)
+    runs = []
+    for r in s.get("runs") or []:
+        if isinstance(r.get("gpu_hours_by_state"), dict):
+            r = {k: x for k, x in r.items() if k != "gpu_hours_by_state_exact"}
+            at = list(r).index("gpu_hours_by_state")
+            items = list(r.items())
+            r = dict(items[:at] + list(hours_json(r["gpu_hours_by_state"]).items()) + items[at + 1:])
+        runs.append(r)
+    if "runs" in s:
+        s["runs"] = runs
+    return json.dumps(s, ensure_ascii=False, indent=2, sort_keys=False) + "\n"
 
 
 class Figures:
@@ -66,7 +90,7 @@ class Figures:
         self.marked = False
 
     def amount(self, value: Any, currency: str, cash: bool = True) -> str:
-        text = fmt.amount(value, currency, exact=cash)
+        text = prim.amount(value, currency, exact=cash)
         self.marked |= text.endswith(fmt.MARK)
         return text
 
@@ -76,14 +100,8 @@ class Figures:
             return items
         if not items:
             return fmt.DASH
-        out = []
-        for m in items:
-            cur, text = m["currency"], self.amount(m["expected"], m["currency"], cash)
-            if m["low"] != m["high"]:
-                text += f" {cur} ({self.amount(m['low'], cur, cash)}–{self.amount(m['high'], cur, cash)})"
-            else:
-                text += f" {cur}"
-            out.append(text)
+        out = [prim.money_range(m["low"], m["expected"], m["high"], m["currency"],
+                             lambda x, cur: self.amount(x, cur, cash)) for m in items]
         return Md("; ".join(out))  # figures and ISO codes the renderer wrote: nothing to escape
 
     def pairs(self, items: list[dict[str, str]]) -> str:
@@ -114,19 +132,22 @@ class Figures:
 
     @staticmethod
     def hours(value: Any) -> str:
-        return fmt.quantity(value, 2)
+        return prim.quantity(value, 2)
 
     @staticmethod
     def gib(size_bytes: Any) -> str:
-        return fmt.quantity(Decimal(int(size_bytes or 0)) / GIB, 1)
+        return prim.quantity(Decimal(int(size_bytes or 0)) / GIB, 1)
 
     @staticmethod
     def share(value: Any) -> str:
-        return fmt.percent(value, 1)
+        return prim.share(value, 1)
 
     @staticmethod
     def number(value: Any) -> str:
-        return fmt.quantity_sig(value, 6) if fmt.dec(value) is not None else str(value or "")
+        return prim.number(value)
+
+    def evidence(self, level: Any) -> str:
+        return prim.evidence(level, self.lang)
 
     def note(self) -> str | None:
         return fmt.precision_note(self.lang) if self.marked else None
@@ -142,7 +163,7 @@ def cause_text(cause: str | None, evidence: str | None, lang: str) -> str:
 def _range_text(a: dict[str, Any], f: Figures) -> str:
     if isinstance(a.get("low"), Withheld) or isinstance(a.get("high"), Withheld):
         return a["low"] if isinstance(a.get("low"), Withheld) else a["high"]
-    return f"{f.number(a.get('low'))}–{f.number(a.get('high'))}"
+    return prim.span(a.get("low"), a.get("high"), f.number)
 
 
 FIRST_PROBLEMS = 3
@@ -223,10 +244,10 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
     out += [f"{L('goal')}: {_inline(s['key']['goal'])}", ""]
     out += [f"_{access_note(seen, lang)}_", ""] if seen.withheld else []
     out += [f"## {L('key')}", ""]
-    out += _table([L("name"), L("value")], [[key_field(k, lang), val] for k, val in s["key"].items()])
+    out += prim.md_table([L("name"), L("value")], [[key_field(k, lang), val] for k, val in s["key"].items()])
     out += ["", f"## {L('totals')}", ""]
-    out += _table([L("basis"), L("evidence"), L("cash"), L("expected"), L("low"), L("high"), L("currency")],
-                  [[v(r["basis"], lang), v(r["evidence"], lang), L("yes") if r["cash"] else L("no"),
+    out += prim.md_table([L("basis"), L("evidence"), L("cash"), L("expected"), L("low"), L("high"), L("currency")],
+                  [[v(r["basis"], lang), f.evidence(r["evidence"]), L("yes") if r["cash"] else L("no"),
                     *(f.amount(r[k], r["currency"], r["basis"] in CASH) for k in ("expected", "low", "high")),
                     r["currency"]] for r in s["totals_by_basis"]])
     if s.get("sections"):
@@ -237,19 +258,19 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
             rows += [[L(f"sec_{x['section']}"), f.amount(x["amount"], cur), cur] for x in c["sections"]]
             rows += [[Md(f"**{L('total')}**"), Md(f"**{f.amount(c['total'], cur)}**"), cur],
                      [L("difference"), f.amount(c["difference"], cur), cur]]
-        out += _table([L("section"), L("amount"), L("currency")], rows)
+        out += prim.md_table([L("section"), L("amount"), L("currency")], rows)
         items = [(c["currency"], i) for c in s["sections"] for i in c["items"]]
         if items:
-            out += [""] + _table([L("section"), L("item"), L("amount"), L("currency")],
+            out += [""] + prim.md_table([L("section"), L("item"), L("amount"), L("currency")],
                                  [[L(f"sec_{i['section']}"), i["item"], f.amount(i["amount"], cur), cur]
                                   for cur, i in items])
     out += ["", f"## {L('compute')}", ""]
-    out += _table([L("state"), L("basis"), L("gpu_hours"), L("amount"), L("price_per_gpu_hour"), L("evidence")],
+    out += prim.md_table([L("state"), L("basis"), L("gpu_hours"), L("amount"), L("price_per_gpu_hour"), L("evidence")],
                   [[v(r["state"], lang), v(r["basis"], lang), f.hours(r["gpu_hours"]),
                     f.money(r["amounts"], r["basis"] in CASH) if r.get("valued", True) else L("not_valued"),
-                    fmt.money_unit(r['price_per_gpu_hour']['amount'], r['price_per_gpu_hour']['currency'])
+                    prim.money_unit(r['price_per_gpu_hour']['amount'], r['price_per_gpu_hour']['currency'])
                     if r.get("price_per_gpu_hour") else fmt.DASH,
-                    ", ".join(v(e, lang) for e in r.get("evidence", []))]
+                    ", ".join(f.evidence(e) for e in r.get("evidence", []))]
                    for r in s["compute_by_state"]])
     if s.get("compute_hours"):
         h = s["compute_hours"]
@@ -258,7 +279,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                                                   runs=f.hours(h["runs_gpu_hours"])) + "_"]
     if s.get("compute_efficiency"):
         out += ["", f"### {L('efficiency')}", ""]
-        out += _table([L("currency"), L("basis"), L("amount"), v("effective", lang), L("other_states"),
+        out += prim.md_table([L("currency"), L("basis"), L("amount"), v("effective", lang), L("other_states"),
                        L("gpu_hours"), v("effective", lang) + " " + L("gpu_hours"), L("effective_share")],
                       [[e["currency"], v(e.get("basis", "billed"), lang), f.amount(e["billed"], e["currency"]),
                         f.amount(e["effective"], e["currency"]),
@@ -267,13 +288,13 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                        for e in s["compute_efficiency"]])
     if s.get("runs_by_review_class"):
         out += ["", f"## {L('review')}", ""]
-        out += _table([L("review_class"), L("runs_count"), L("gpu_hours"), L("billed")],
+        out += prim.md_table([L("review_class"), L("runs_count"), L("gpu_hours"), L("billed")],
                       [[v(g["review_class"], lang), g["runs"], f.hours(g["gpu_hours"]),
                         f.by_basis(g["billed"] + g.get("capacity_cost", []))]
                        for g in s["runs_by_review_class"]])
     if s.get("allocation"):
         out += ["", f"## {L('allocation')}", ""]
-        out += _table([L("policy"), L("source_basis"), L("driver"), L("share"), L("total"), L("currency")],
+        out += prim.md_table([L("policy"), L("source_basis"), L("driver"), L("share"), L("total"), L("currency")],
                       [[v(a["policy"], lang), v(a["source_basis"], lang), v(a["driver"], lang)
                         + (f" ({f.hours(a['driver_quantity'])})" if fmt.dec(a["driver_quantity"]) else ""),
                         f.amount(a["share"], a["currency"], a["source_basis"] in CASH) if not a["charged_to"]
@@ -282,13 +303,13 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                        for a in s["allocation"]])
     if s.get("retry_chains"):
         out += ["", f"## {L('retry_chains')}", ""]
-        out += _table([L("failed_run"), L("final_state"), L("cause"), L("attempts"), L("lost_gpu_hours"),
+        out += prim.md_table([L("failed_run"), L("final_state"), L("cause"), L("attempts"), L("lost_gpu_hours"),
                        L("failure_cost"), L("recovery_cost"), L("total")],
                       [[c["failed"], c["state"], cause_text(c["cause"], c["cause_evidence"], lang),
                         " → ".join(c["attempts"]), f.hours(c["lost_gpu_hours"]), f.by_basis(c["failure_cost"]),
                         f.by_basis(c["recovery_cost"]), f.by_basis(c["total"])] for c in s["retry_chains"]])
     out += ["", f"## {L('runs')}", ""]
-    out += _table([L("run"), L("job"), L("reason"), L("cause"), L("review_class"), L("final_state"), L("gpus"),
+    out += prim.md_table([L("run"), L("job"), L("reason"), L("cause"), L("review_class"), L("final_state"), L("gpus"),
                    L("retry_of"), L("billed"), L("queued")],
                   [[r["id"], r["job"], v(r["reason"], lang), cause_text(r["cause"], r.get("cause_evidence"), lang),
                     v(r["suggested_review_class"], lang)
@@ -297,7 +318,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                     f.by_basis(r["compute_cost"]) if r.get("compute_cost") else f.money(r["billed"]),
                     f.money(r["queued"], cash=False)] for r in s["runs"]])
     out += ["", f"## {L('storage')}", ""]
-    out += _table([L("class"), L("basis"), L("objects"), L("size"), L("gib_months"), L("cost"), L("findings")],
+    out += prim.md_table([L("class"), L("basis"), L("objects"), L("size"), L("gib_months"), L("cost"), L("findings")],
                   [[storage_class(r["storage_class"], lang) + (f": {', '.join(r['raw'])}" if r.get("raw") else ""),
                     v(r["basis"], lang), r["objects"], f.gib(r["bytes"]),
                     f.hours(r["gib_months"]), f.money(r["cost"], r["basis"] in CASH),
@@ -309,35 +330,39 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
     for p in s["labor_by_phase"]:
         rows.append([Md(f"**{_inline(v(p['phase'], lang))}**"), "", f.hours(p["hours"]), f.valued(p)])
         rows += [["", v(r["role"], lang), f.hours(r["hours"]), f.valued(r)] for r in p["roles"]]
-    out += _table([L("phase"), L("role"), L("hours"), L("cost")], rows)
+    out += prim.md_table([L("phase"), L("role"), L("hours"), L("cost")], rows)
     out += ["", f"## {L('external')}", ""]
-    out += _table([L("vendor"), L("stage"), L("amount"), L("evidence")],
+    out += prim.md_table([L("vendor"), L("stage"), L("amount"), L("evidence")],
                   [[e["vendor"], v(e["stage"], lang), f"{f.amount(e['expected'], e['currency'])} {e['currency']}",
-                    v(e["evidence"], lang)] for e in s["external"]]) if s["external"] else [L("none")]
+                    f.evidence(e["evidence"])] for e in s["external"]]) if s["external"] else [L("none")]
     out += plan_section.to_markdown(s.get("plan_vs_actual"), lang)
     out += ["", f"## {L('assumptions')}", ""]
-    out += _table([L("name"), L("value"), L("evidence"), L("source"), L("owner")],
+    out += prim.md_table([L("name"), L("value"), L("evidence"), L("source"), L("owner")],
                   [[assumption_name(a["name"], lang),
                     ((zh and a.get("value_zh")) or a.get("value") or _range_text(a, f))
                     + (f" {a['unit']}" if a.get("unit") else ""),
-                    v(a["evidence"], lang),
+                    f.evidence(a["evidence"]),
                     (zh and a.get("source_zh")) or a.get("source", ""),
                     (zh and a.get("owner_zh")) or a.get("owner", "")] for a in s["assumptions"]])
     c = s["conservation"]
     out += ["", f"## {L('conservation')}", ""]
     cols = ("billed_total", "attributed", "unattributed", "difference")
-    out += _table([L("currency"), *(L(k) for k in cols)],
-                  [[r["currency"], *(f.amount(r[k], r["currency"]) for k in cols)] for r in c["by_currency"]])
+    if c["by_currency"]:
+        out += prim.md_table([L("currency"), *(L(k) for k in cols)],
+                             [[r["currency"], *(f.amount(r[k], r["currency"]) for k in cols)]
+                              for r in c["by_currency"]])
+    else:  # a capacity-only workspace (owned cluster, no bill): its conservation is the capacity table
+        out += [f"_{L('capacity_only') if c.get('capacity') else L('nothing_to_conserve')}_"]
     if c.get("amortized_by_currency"):
         out += ["", f"### {L('conservation_amortized')}", ""]
-        out += _table([L("currency"), *(L(k) for k in cols)],
+        out += prim.md_table([L("currency"), *(L(k) for k in cols)],
                       [[r["currency"], *(f.amount(r[k], r["currency"]) for k in cols)]
                        for r in c["amortized_by_currency"]])
     if c.get("capacity"):
         out += ["", f"### {L('capacity')}", ""]
-        out += _table(["id", L("basis"), L("price_per_gpu_hour"), L("capacity_total"), L("attributed"),
+        out += prim.md_table(["id", L("basis"), L("price_per_gpu_hour"), L("capacity_total"), L("attributed"),
                        v("capacity_unheld", lang), v("job_without_batch", lang), L("difference"), L("currency")],
-                      [[r["capacity"], v(r["basis"], lang), fmt.unit_price(r["price_per_gpu_hour"], r["currency"]),
+                      [[r["capacity"], v(r["basis"], lang), prim.unit_price(r["price_per_gpu_hour"], r["currency"]),
                         *(f.amount(r.get(k, "0"), r["currency"])
                           for k in ("total", "attributed", "unheld", "job_without_batch", "difference")),
                         r["currency"]] for r in c["capacity"]])
@@ -345,7 +370,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                for x in r.get("unattributed_by_reason", [])]
     if reasons:
         out += ["", f"### {L('unattributed_by_reason')}", ""]
-        out += _table([L("reason"), L("detail"), L("amount"), L("currency")],
+        out += prim.md_table([L("reason"), L("detail"), L("amount"), L("currency")],
                       [[v(x["reason"], lang), x["detail"], f.amount(x["amount"], cur), cur]
                        for cur, x in reasons])
     out += ["", f"_{(zh and c.get('rounding_zh')) or c['rounding']}_"]
@@ -367,14 +392,11 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
 
 
 def to_html(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
-    from jinja2 import Environment, PackageLoader, select_autoescape
-
     full, _ = access.for_role(s, ADMIN, lang)
     s, seen = access.for_role(s, role, lang)
     s = in_seed_order(s)
     f = Figures(lang)
-    env = Environment(loader=PackageLoader("trainledger.report", "templates"),
-                      autoescape=select_autoescape(["html", "j2"]))
+    env = prim.html_env()
     env.globals.update(t=lambda k: t(k, lang), v=lambda x: v(x, lang), money=f.money, lang=lang,
                        sc=lambda x: storage_class(x, lang), kf=lambda x: key_field(x, lang),
                        an=lambda x: assumption_name(x, lang), zh=lang.lower().startswith("zh"),
@@ -382,7 +404,9 @@ def to_html(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                        cash=lambda basis: basis in CASH, range_text=lambda a: _range_text(a, f),
                        figure_notes=lambda: rounding_notes(s, lang) + ([f.note()] if f.note() else []),
                        problem_groups=lambda: problem_groups(s, lang), by_basis=f.by_basis, valued=f.valued,
-                       cause=lambda c, e: cause_text(c, e, lang), number=f.number, unit_price=fmt.unit_price,
+                       cause=lambda c, e: cause_text(c, e, lang), number=f.number, unit_price=prim.unit_price,
+                       evidence=f.evidence, badge=lambda x: prim.badge(x, lang),
+                       unit=lambda x: prim.unit(x, lang),
                        proof=proof_line(s, lang), **plan_section.html_globals(lang),
                        **storage_section.html_globals(lang),
                        charts=lambda: charts.sheet_charts(s, lang),

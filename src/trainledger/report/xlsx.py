@@ -42,6 +42,7 @@ from openpyxl.workbook.defined_name import DefinedName
 
 from trainledger.model.money import minor_quantum
 from trainledger.model.restricted import ADMIN
+from trainledger.report import primitives as prim
 from trainledger.report.access import for_role, line_withheld
 from trainledger.report.i18n import assumption_name
 from trainledger.report.i18n import t as _t
@@ -300,7 +301,7 @@ def _lines(b: Book, s: dict, lines: list, role: str = ADMIN) -> None:
         if ln.quantity is not None:
             q = Decimal(ln.quantity)
             b.number(ws, i, 8, q, "#,##0.0000")  # a quantity, not money: 15 digits, exact text beside
-            b.text(ws, i, 19, format(q, "f"))
+            b.text(ws, i, 19, prim.exact_quantity(q))  # exact, short: 451/450, not 28 digits
         b.text(ws, i, 9, ln.unit)
         b.text(ws, i, 10, ln.run_id)
         b.text(ws, i, 11, jobs.get(ln.run_id))
@@ -433,8 +434,35 @@ def _control(b: Book, s: dict) -> None:
             b.money(ws, row, 6, r.get("difference"), cur)
             row += 1
         row += 1
+    row = _capacity_control(b, ws, row, c)
     b.text(ws, row, 1, c.get("rounding"))
     b.text(ws, row + 1, 1, c.get("rounding_zh"))
+
+
+def _capacity_control(b: Book, ws, row: int, c: dict) -> int:
+    """Owned and reserved capacity: capacity cost = attributed + no job held + jobs without a batch, as a
+    formula that must show 0.00 beside the engine's difference (a capacity-only workspace has no bill:
+    this is its control). Returns the next free row."""
+    recs = c.get("capacity") or []
+    if not recs:
+        return row
+    b.text(ws, row, 1, H("capacity_control"), bold=True)
+    headings(b, ws, row + 1, ["capacity_id", "basis", "currency", "capacity_total", "attributed", "unheld",
+                              "job_without_batch", "formula", "computed"])
+    row += 2
+    for r in recs:
+        cur = r.get("currency", "")
+        b.text(ws, row, 1, r.get("capacity"))
+        b.text(ws, row, 2, r.get("basis"))
+        b.text(ws, row, 3, cur)
+        for k, f in enumerate(("total", "attributed", "unheld")):
+            b.money(ws, row, 4 + k, r.get(f), cur)
+        b.money(ws, row, 7, r.get("job_without_batch") or "0", cur)
+        b.formula(ws, row, 8, f"ROUND({{total}}-({{attributed}}+{{unheld}}+{{jwb}}),{places(cur)})", money_format(cur),
+                  total=ref(row, 4), attributed=ref(row, 5), unheld=ref(row, 6), jwb=ref(row, 7))
+        b.money(ws, row, 9, r.get("difference"), cur)
+        row += 1
+    return row + 1
 
 
 def _curves(b: Book, s: dict) -> None:

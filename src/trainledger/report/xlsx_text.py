@@ -10,6 +10,10 @@ L: dict[str, tuple[str, str]] = {
     "assumptions": ("Assumptions: each value is a named cell", "假设：每个取值都是命名单元格"),
     "variance": ("Variance bridge (live formulas)", "偏差桥（实时公式）"),
     "control": ("Control: billed = attributed + unattributed", "控制：账单 = 已归属 + 未归属"),
+    "capacity_control": ("Control per capacity: capacity cost = attributed + no job held + jobs without a batch",
+                         "按容量控制：容量总成本 = 已归属 + 无作业占用 + 作业未匹配批次"),
+    "capacity_id": ("capacity", "容量"), "unheld": ("no job held", "无作业占用"),
+    "job_without_batch": ("held by jobs without a batch", "作业未匹配批次"),
     "decisions": ("Alerts and decisions", "预警与决策"),
     "curves": ("Spend over time against the plan, with the EAC range", "支出随时间对照计划与完工估算区间"),
     "bases": ("Bases are never summed: billed cash, queued opportunity value, internal labor and"

@@ -19,7 +19,7 @@ from trainledger.review import baseline, variance
 from trainledger.review import options as _opts
 from trainledger.review import status as _status
 from trainledger.review.plan import SCENARIOS, Plan, Rng
-from trainledger.review.texts import both, label
+from trainledger.review.texts import both, label, line_label
 
 REUSE_CLASSES = ("checkpoint", "processed_data", "eval_result", "final_artifact", "candidate_model")
 GiB = Decimal(1024 ** 3)
@@ -293,26 +293,27 @@ def lessons(plan: Plan, act) -> list[dict]:
         ev = pl.evidence.get("efficiency", {}).get("evidence", "assumed")
         ev_rw = pl.evidence.get("rework", {}).get("evidence", "assumed")
         unit_zh = label(pl.unit, "zh-CN")
+        line_zh = line_label(pl.id, "zh-CN")
         for state, r in pl.efficiency.items():
             if state == "overhead":
                 after = sum((v for s, v in m["efficiency"].items() if s != "effective"), Decimal(0))
             else:
                 after = m["efficiency"].get(state, Decimal(0))
-            item((f"{pl.id}: {state} {pl.unit} per Mtoken", f"{pl.id}：{label(state, 'zh-CN')} 每百万 token {unit_zh}"),
-                 r, after, f"{pl.unit}/Mtoken", ev)
+            item((f"{pl.id}: {state} {pl.unit} per Mtoken",
+                  f"{line_zh}：{label(state, 'zh-CN')} 每百万 token {unit_zh}"), r, after, f"{pl.unit}/Mtoken", ev)
         for state, r in pl.fixed.items():
             if state in m.get("fixed", {}):
                 item((f"{pl.id}: {state} {pl.unit} (one-time)",
-                      f"{pl.id}：{label(state, 'zh-CN')} {unit_zh}（一次性）"), r, m["fixed"][state], pl.unit, ev)
+                      f"{line_zh}：{label(state, 'zh-CN')} {unit_zh}（一次性）"), r, m["fixed"][state], pl.unit, ev)
         for reason in sorted(set(pl.rework) | set(m["rework_per_unit"])):
             before = pl.rework.get(reason, Rng.zero())
             per_unit = Rng(*((before.get(s) / plan.work.get(s)).quantize(q) if plan.work.get(s) else Decimal(0)
                              for s in SCENARIOS))
             item((f"{pl.id}: rework {reason} {pl.unit} per Mtoken",
-                  f"{pl.id}：返工（{label(reason, 'zh-CN')}）每百万 token {unit_zh}"), per_unit,
+                  f"{line_zh}：返工（{label(reason, 'zh-CN')}）每百万 token {unit_zh}"), per_unit,
                  m["rework_per_unit"].get(reason, Decimal(0)), f"{pl.unit}/Mtoken", ev_rw)
         if m.get("price") is not None:
-            item((f"{pl.id}: price per {pl.unit}", f"{pl.id}：每{unit_zh}单价"), pl.price, m["price"],
+            item((f"{pl.id}: price per {pl.unit}", f"{line_zh}：每{unit_zh}单价"), pl.price, m["price"],
                  f"{pl.currency}/{pl.unit}", pl.price_meta.get("evidence", "assumed"))
     return out
 

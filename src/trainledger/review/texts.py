@@ -147,7 +147,26 @@ TEXT: dict[str, tuple[str, str]] = {
                       "未指定已有计划的子批次（--child）：显示继续方案的剩余成本"),
     "opt_retarget": ("retarget: a linked child batch reusing the assets by reference; needs its own plan",
                      "重定目标：开一个关联子批次，按引用复用资产；需单独做计划"),
+    # a plan line's kind, for ``line_label`` (the bridge's and the lessons' line names)
+    "line.compute": ("compute", "算力"), "line.labor": ("labor", "人力"), "line.storage": ("storage", "存储"),
+    "line.external": ("external services", "外部服务"), "line.network": ("network", "网络"),
+    "gpu_h": ("GPU-h", "卡时"),
 }
+
+
+def line_label(line: object, lang: str = "en") -> str:
+    """A plan line's id as people read it. English: the id as the plan file writes it (``compute``,
+    ``labor:business_eval``); Chinese: its words (算力, 人力：业务评测, 计划外：人力). A line id of the
+    user's own (not a kind the plan knows) stays as written in both."""
+    text = str(line)
+    if not lang.lower().startswith("zh"):
+        return text
+    head, sep, tail = text.partition(":")
+    if sep and head == "unplanned":
+        return f"{t('unplanned', lang)}：{line_label(tail, lang)}"
+    if f"line.{head}" in TEXT:
+        return t(f"line.{head}", lang) + (f"：{label(tail, lang)}" if sep else "")
+    return text
 
 
 def rework_text(rework_by: dict[str, str], lang: str, fmt) -> list[str]:

@@ -1,21 +1,50 @@
-"""One view of an estimate for people: labelled, formatted rows that Markdown and HTML lay out.
+"""The estimate report's and the procurement comparison's view models: labelled, formatted rows that
+Markdown and HTML lay out (estimate_render.py).
 
-Built from ``Estimate.to_dict()`` — the same JSON the ``json`` format prints — so the three
-formats can never disagree.
+Built from ``Estimate.to_dict()`` / ``Comparison.to_dict()`` — the same JSON the ``json`` format
+prints — so the three formats can never disagree. Figures go through the report package's primitives
+(report/primitives.py, as the batch sheet's do): money and quantities to three significant figures,
+the honest precision of a budget range; an input as given; the evidence badge. Headings and labels
+are the ``report.estimate`` catalogue (report/texts_estimate.py); the estimator's own sentences
+(``Msg``: warnings, notes, assumption names) come in the JSON with their ``*_zh`` twins.
 """
 
 from __future__ import annotations
 
-from trainledger.estimate.messages import fixed, is_zh, owner_text, text, unit_text
-from trainledger.estimate.render.labels import fmt_money, fmt_number, fmt_qty, t, vocab
+from trainledger.estimate.messages import fixed, is_zh, owner_text, unit_text
+from trainledger.estimate.messages import text as estimate_text
 from trainledger.estimate.tasks import RAG_ROUTE_EN, RAG_ROUTE_ZH
-from trainledger.model.vocab import TaskType
+from trainledger.i18n import core
+from trainledger.model.vocab import TaskType, label
+from trainledger.report import primitives as p
+
+NAMESPACE = "report.estimate."
+SIG = 3  # significant figures of an estimate's money and quantities
+
+
+def t(key: str, lang: str, **kw) -> str:
+    """Heading, row label or sentence ``key`` of the report (``report.estimate.<key>``) in ``lang``."""
+    return core.text(NAMESPACE + key, lang, **kw)
+
+
+def vocab(value: str, lang: str) -> str:
+    return label(value, lang)
+
+
+def fmt_money(x, currency: str) -> str:
+    from trainledger.model.restricted import is_withheld
+
+    if is_withheld(x):  # a field the role may not see (report/access.py mark_estimate): its word
+        return str(x)
+    return p.money(x, currency, sig=SIG)
+
+
+def fmt_qty(x) -> str:
+    return p.quantity(x, sig=SIG)
 
 
 def _pct(d: dict | None, f) -> list[str]:
-    if d is None:
-        return ["—", "—", "—"]
-    return [f(d[k]) for k in ("p10", "p50", "p90")]
+    return p.percentiles(d, f)
 
 
 def pick(row: dict, key: str, lang: str, default: str = "") -> str:
@@ -29,13 +58,13 @@ def drawer_rows(assumptions: list[dict], lang: str) -> list[tuple[str, ...]]:
     """Rows of the assumptions drawer; sources and citations are references: as written."""
     rows = []
     for a in assumptions:
-        value = pick(a, "value", lang) or f"{fmt_number(a['low'])} – {fmt_number(a['high'])}"
+        value = pick(a, "value", lang) or p.span(a["low"], a["high"], p.given, " – ")
         rows.append(
             (
                 pick(a, "name", lang),
                 value,
                 pick(a, "unit", lang) or unit_text(a.get("unit", ""), lang),
-                vocab(a["evidence"], lang),
+                p.evidence(a["evidence"], lang),
                 pick(a, "source", lang),
                 pick(a, "owner", lang) or owner_text(a.get("owner", ""), lang),
                 pick(a, "note", lang),
@@ -59,7 +88,7 @@ def estimate_view(d: dict, lang: str) -> dict:
     task = TaskType(d["task"])
     head = [
         (t("task", lang), f"{vocab(task, lang)} ({task.value})"),
-        (t("main_cost", lang), text(f"task.main_cost.{task.value}", lang)),
+        (t("main_cost", lang), estimate_text(f"task.main_cost.{task.value}", lang)),
         (t("priced_on", lang), d["priced_on"]),
         (t("price_book", lang), d["price_book"]),
         (t("currency", lang), cur),
@@ -97,16 +126,16 @@ def estimate_view(d: dict, lang: str) -> dict:
     memory = []
     if task is not TaskType.RAG:
         memory = [
-            (t("per_gpu", lang), text("mem.per_gpu_at", lang, gib=m["per_gpu_bytes"] / 2**30, n=m["at_gpus"])),
+            (t("per_gpu", lang), t("mem.per_gpu_at", lang, gib=m["per_gpu_bytes"] / 2**30, n=m["at_gpus"])),
             (t("min_gpus", lang), f"{m['min_gpus']} — {pick(m, 'min_gpus_scope', lang)}"),
             (t("strategy", lang), m["strategy"]),
             (
                 t("least_gpu", lang),
-                text("mem.per_gpu_at", lang, gib=m["least_gpu_plan"]["per_gpu_bytes"] / 2**30, n=m["min_gpus"]),
+                t("mem.per_gpu_at", lang, gib=m["least_gpu_plan"]["per_gpu_bytes"] / 2**30, n=m["min_gpus"]),
             ),
             (
                 t("training_strategy", lang),
-                text(
+                t(
                     "mem.training_strategy",
                     lang,
                     strategy=m["training_strategy"],
@@ -127,7 +156,7 @@ def estimate_view(d: dict, lang: str) -> dict:
     sens = [
         (
             pick(s, "name", lang),
-            f"{fmt_qty(s['input_p10'])} – {fmt_qty(s['input_p90'])} {pick(s, 'unit', lang)}".strip(),
+            f"{p.span(s['input_p10'], s['input_p90'], fmt_qty, ' – ')} {pick(s, 'unit', lang)}".strip(),
             f"{money(s['total_at_input_p10'])} / {money(s['total_at_input_p90'])}",
             money(s["swing"]),
         )
@@ -149,7 +178,7 @@ def estimate_view(d: dict, lang: str) -> dict:
         head.append((t("split_share", lang), split["headline"]))
     notes = [n for n in messages(d, "notes", lang) if n not in (RAG_ROUTE_EN, RAG_ROUTE_ZH)]
     if task is TaskType.RAG:
-        notes.insert(0, text("note.rag_route", lang))
+        notes.insert(0, estimate_text("note.rag_route", lang))
     return {
         "title": t("title", lang) + (f" — {d['name']}" if d.get("name") else ""),
         "head": head,
@@ -162,6 +191,7 @@ def estimate_view(d: dict, lang: str) -> dict:
         "inference": inference,
         "split": split,
         "drawer": drawer_rows(d["assumptions"], lang),
+        "drawer_levels": [a["evidence"] for a in d["assumptions"]],
         "lang": lang,
     }
 
@@ -173,7 +203,7 @@ def split_view(d: dict, lang: str, money) -> dict | None:
         return None
     total = d["cost"]["total"]
     if kp["placeholder_lines"]:
-        headline = text(
+        headline = t(
             "split.headline",
             lang,
             share=kp["placeholder_share_of_p50"],
@@ -181,7 +211,7 @@ def split_view(d: dict, lang: str, money) -> dict | None:
             known=money(kp["known"]["p50"]),
         )
     else:
-        headline = text("split.none", lang)
+        headline = t("split.none", lang)
     rows = [
         (t("split_known", lang), _pct(kp["known"], money)),
         (t("split_placeholder", lang), _pct(kp["placeholder"], money)),
@@ -201,7 +231,7 @@ def split_view(d: dict, lang: str, money) -> dict | None:
         "rows": rows,
         "means": means,
         "lines": ", ".join(kp["placeholder_lines"]) or "—",
-        "why": text("split.why_p50", lang),
+        "why": t("split.why_p50", lang),
     }
 
 
@@ -239,6 +269,7 @@ def compare_view(d: dict, lang: str) -> dict:
         "options": options,
         "breakdowns": breakdowns,
         "drawer": drawer_rows(d["assumptions"], lang),
+        "drawer_levels": [a["evidence"] for a in d["assumptions"]],
         "total_label": t("total", lang, y=d["years"]),
         "lang": lang,
     }
