@@ -300,30 +300,34 @@ def _conformance(
 def _row_hash(plan: Plan, cols: list[V.Coded], m: int) -> pa.Array:
     """``keys.content_key`` of each row's non-null canonical values, sorted by folded name:
     each value's ``name NUL canon NUL`` is built once per distinct value, the rows' are
-    concatenated by Arrow, and blake2b runs per row over its bytes less the last NUL."""
-    pieces, spelled = [], []
+    concatenated by DuckDB (from the columns' codes, no string copied per column), and blake2b
+    runs per row over its bytes less the last NUL."""
+    pieces: dict[str, pa.Array] = {}
+    spelled = []
     present = np.zeros(m, dtype=np.int64)
     odd = np.zeros(m, dtype=bool)
-    for name, i, canon in plan.keyed:
+    for j, (name, i, canon) in enumerate(plan.keyed):
         col = cols[i]
         canon_v = V.canon_column(col.values, canon)
         spelled.append((name, col, canon_v))
         piece = pc.binary_join_element_wise(pa.scalar(name), canon_v, pa.scalar(""), "\x00")
-        pieces.append(col.rows(piece))
+        pieces[f"p{j}"] = pa.DictionaryArray.from_arrays(pa.array(col.codes, pa.int32()), piece)
         present += col.mask(~col.null)
         inner = V._np(pc.match_substring(canon_v, "\x00"))
         if inner.any():
             odd |= col.mask(inner)
     odd |= present == 0  # no value at all, or a NUL inside one: the JSON form of content_key
-    joined = pc.binary_join_element_wise(*pieces, "", null_handling="replace", null_replacement="")
-    wide = pa.types.is_large_string(joined.type)
-    offsets = np.frombuffer(joined.buffers()[1], dtype=np.int64 if wide else np.int32)
-    offsets = offsets[joined.offset : joined.offset + m + 1]
-    data = joined.buffers()[2]
-    blob = memoryview(data) if data is not None else memoryview(b"")
+    joined = V.concat_rows(pa.table(pieces), m)
     b2 = hashlib.blake2b
-    starts, ends = offsets[:-1].tolist(), (offsets[1:] - 1).tolist()
-    keys = [b2(blob[a:b], digest_size=16).hexdigest() for a, b in zip(starts, ends, strict=True)]
+    keys: list[str] = []
+    for chunk in joined.chunks:
+        wide = pa.types.is_large_string(chunk.type)
+        offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int64 if wide else np.int32)
+        offsets = offsets[chunk.offset : chunk.offset + len(chunk) + 1]
+        data = chunk.buffers()[2]
+        blob = memoryview(data) if data is not None else memoryview(b"")
+        starts, ends = offsets[:-1].tolist(), (offsets[1:] - 1).tolist()
+        keys += [b2(blob[a:b], digest_size=16).hexdigest() for a, b in zip(starts, ends, strict=True)]
     for j in np.flatnonzero(odd):
         items: list[str] = []
         for name, col, canon_v in spelled:
