@@ -16,7 +16,8 @@
                   thread) for UTF-8 text it
                   reads exactly as delimited.py does; anything else it gives back
     vector.py     converters and row-hash spellings by column, equal to their per-value originals
-    focus_fast.py FOCUS CSV a chunk at a time: the per-row path's rows, quarantine and row hashes
+    focus_fast.py FOCUS CSV a chunk at a time: the per-row path's rows, quarantine and row hashes;
+                  the row hashes of a Parquet batch a column at a time (``record_hashes``)
     settle.py     a new partition against the lake: duplicates, repeats, conflicts (under lock)
     notices.py    what an import says besides its counts (re-read with other options, restated
                   bill rows, steps without a job name), en + zh-CN
