@@ -10,7 +10,9 @@ hashes as the per-row path (``FocusImporter.validate`` / ``normalise``), at a fr
 Rows that need the per-row rules between columns (commitment discount status, capacity
 reservation status, allocated charges, corrections) get them from ``focus.conformance`` itself,
 row by row; every other value is computed by ``vector``. The row hash is ``keys.content_key``
-of the same items: the NUL-joined canonical values are built by Arrow, only blake2b runs per row.
+of the same items: the NUL-joined canonical values are built by Arrow once per distinct value
+and concatenated per row by DuckDB, only blake2b runs per row (``hash_rows``); a Parquet
+batch's rows hash the same way (``record_hashes``, for ``FocusImporter``'s Parquet reader).
 A file the vectorised reader cannot promise to read alike raises ``fastcsv.NotFast``.
 """
 
