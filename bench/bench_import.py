@@ -1,4 +1,5 @@
-"""``import focus`` at size against DuckDB's own CSV → Parquet of the same file, in the same run.
+"""``import focus`` at size against DuckDB's own CSV → Parquet of the same file, in the same run;
+and CPU-µs per row of the other bulk importers: FOCUS Parquet, progress JSONL, sacct.
 
 ``python -m bench.bench_import [ROWS ...]`` (default ``TRAINLEDGER_BENCH_IMPORT_ROWS`` or 1,000,000;
 ``make bench`` runs the default with the other benchmarks, ``make bench-import ROWS=10000000`` is
@@ -8,6 +9,12 @@ columns, an unmodelled provider column) is generated once per size; then, each i
 process so one step's peak is not another's, trainledger imports it into a fresh lake and DuckDB
 copies it to Parquet (``COPY (SELECT * FROM read_csv(...)) TO ...``). Printed: wall and CPU
 seconds (median of ``REPEATS``), the ratio of trainledger's to DuckDB's, and each step's peak RSS.
+
+Then, at ``TRAINLEDGER_BENCH_IMPORT_OTHER_ROWS`` rows (default 200,000; 0 skips them), each in a
+fresh process into a fresh lake: ``import focus`` of the same bill as typed Parquet (DuckDB's
+copy of a bill of that size), ``import progress`` of a JSONL stream of step events, and ``import
+slurm`` of ``sacct --parsable2`` output (a job line, its ``.batch`` and ``.extern`` steps): CPU-µs
+per row and peak RSS, beside ``import focus`` of the CSV of the same size.
 Nothing here depends on anything outside this repository.
 """
 
@@ -67,28 +74,111 @@ def generate(path: Path, rows: int, seed: int = 7) -> None:
         f.write("".join(buf))
 
 
+def generate_progress(path: Path, rows: int) -> None:
+    """``rows`` step events of 50 runs, one a minute each, times with their offset."""
+    t0 = datetime(2026, 11, 3, 10, 0, tzinfo=UTC)
+    with open(path, "w", encoding="utf-8") as f:
+        buf = []
+        for i in range(rows):
+            run, k = i % 50, i // 50
+            ts = (t0 + timedelta(minutes=k)).strftime("%Y-%m-%dT%H:%M:%S+00:00")
+            buf.append(f'{{"ts": "{ts}", "run": "r{run:03d}", "event": "step", "step": {k}, '
+                       f'"tokens": {k * 4096}, "samples": {k * 16}, "loss": {1 + 1 / (k + 1):.5f}}}\n')
+            if len(buf) >= 10_000:
+                f.write("".join(buf))
+                buf = []
+        f.write("".join(buf))
+
+
+SACCT_HEAD = (
+    "JobID|JobName|Account|WCKey|Comment|User|Submit|Eligible|Start|End|State|ExitCode|AllocTRES|NodeList|Restarts\n"
+)
+
+
+def generate_sacct(path: Path, rows: int) -> None:
+    """``rows`` sacct lines: jobs of a job line and its ``.batch`` and ``.extern`` steps."""
+    t0 = datetime(2026, 11, 3, 10, 0)
+    states = ("COMPLETED", "COMPLETED", "FAILED", "TIMEOUT", "CANCELLED by 1001")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(SACCT_HEAD)
+        buf: list[str] = []
+        for i in range(rows):
+            j, part = divmod(i, 3)
+            sub = t0 + timedelta(minutes=j)
+            start, end = sub + timedelta(seconds=30), sub + timedelta(hours=1 + j % 5)
+            s, st, e = (x.strftime("%Y-%m-%dT%H:%M:%S") for x in (sub, start, end))
+            state = states[j % len(states)]
+            tail = f"0:0|billing=64,cpu=64,gres/gpu:h800={1 + j % 8},mem=500G,node=1|gpu-node-{j % 64:02d}|0\n"
+            jid = 100000 + j
+            if part == 0:
+                buf.append(f"{jid}|train-{j}|applied-ml|batch-{j % 30}|batch=b{j % 30};run=r{j}|user{j % 40}|"
+                           f"{s}|{s}|{st}|{e}|{state}|{tail}")
+            else:
+                step = ("batch", "extern")[part - 1]
+                buf.append(f"{jid}.{step}|{step}|applied-ml||||{st}|{st}|{st}|{e}|"
+                           f"{state if part == 1 else 'COMPLETED'}|{tail}")
+            if len(buf) >= 10_000:
+                f.write("".join(buf))
+                buf = []
+        f.write("".join(buf))
+
+
 STEP = r"""
 import resource, sys, time
 kind, lake, csv = sys.argv[1:4]
 t, w = time.process_time(), time.perf_counter()
-if kind == "import":
+rows = 0
+if kind.startswith("import"):
     from trainledger.ingest import import_files
     from trainledger.lake import Lake
-    (r,) = import_files("focus", [csv], Lake(lake))
+    what = kind.split(":")[1] if ":" in kind else "focus"
+    options = {"tz": "Asia/Shanghai"} if what == "slurm" else {}
+    (r,) = import_files(what, [csv], Lake(lake), options=options)
     assert r.accepted + r.duplicates + r.quarantined == r.rows_read
+    rows = r.rows_read
 else:
     import duckdb
     con = duckdb.connect()
     con.sql("SET enable_progress_bar = false")
     con.sql(f"COPY (SELECT * FROM read_csv('{csv}')) TO '{lake}.duck.parquet'")
-print(time.perf_counter() - w, time.process_time() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+print(time.perf_counter() - w, time.process_time() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, rows)
 """
 
 
 def step(kind: str, lake: Path, csv: Path) -> tuple[float, float, float]:
+    return _run(kind, lake, csv)[:3]
+
+
+def _run(kind: str, lake: Path, csv: Path) -> tuple[float, float, float, int]:
     out = subprocess.run([sys.executable, "-c", STEP, kind, str(lake), str(csv)], check=True,
                          capture_output=True, text=True).stdout.splitlines()[-1].split()  # fmt: skip
-    return float(out[0]), float(out[1]), int(out[2]) / 1024
+    return float(out[0]), float(out[1]), int(out[2]) / 1024, int(out[3])
+
+
+def measure_others(rows: int) -> list[tuple[str, float, str]]:
+    """CPU-µs per row and peak RSS of each bulk importer at ``rows`` rows (median of REPEATS)."""
+    import duckdb
+
+    out: list[tuple[str, float, str]] = []
+    with tempfile.TemporaryDirectory() as d:
+        root = Path(d)
+        files = {"focus CSV": root / "bill.csv", "focus Parquet": root / "bill.parquet",
+                 "progress JSONL": root / "progress.jsonl", "slurm sacct": root / "sacct.txt"}
+        generate(files["focus CSV"], rows)
+        con = duckdb.connect()
+        con.sql("SET enable_progress_bar = false")
+        con.sql(f"COPY (SELECT * FROM read_csv('{files['focus CSV']}')) TO '{files['focus Parquet']}'")
+        generate_progress(files["progress JSONL"], rows)
+        generate_sacct(files["slurm sacct"], rows)
+        kinds = {"focus CSV": "import:focus", "focus Parquet": "import:focus",
+                 "progress JSONL": "import:progress", "slurm sacct": "import:slurm"}
+        for label, path in files.items():
+            got = [_run(kinds[label], root / f"lake-{label.replace(' ', '-')}-{i}", path) for i in range(REPEATS)]
+            cpu = statistics.median(g[1] for g in got)
+            n = got[0][3]
+            out.append((f"import {label} ({n:,} rows): CPU per row", cpu / n * 1e6, "µs"))
+            out.append((f"import {label}: peak RSS", statistics.median(g[2] for g in got), "MiB"))
+    return out
 
 
 def measure(rows: int) -> list[tuple[str, float, str]]:
@@ -117,10 +207,12 @@ def measure(rows: int) -> list[tuple[str, float, str]]:
 
 
 DEFAULT_ROWS = int(os.environ.get("TRAINLEDGER_BENCH_IMPORT_ROWS", "1000000"))
+OTHER_ROWS = int(os.environ.get("TRAINLEDGER_BENCH_IMPORT_OTHER_ROWS", "200000"))
 
 
 def main(sizes: tuple[int, ...] = (DEFAULT_ROWS,)) -> list[tuple[str, float, str]]:
-    return [figure for rows in sizes for figure in measure(rows)]
+    figures = [figure for rows in sizes for figure in measure(rows)]
+    return figures + (measure_others(OTHER_ROWS) if OTHER_ROWS else [])
 
 
 if __name__ == "__main__":

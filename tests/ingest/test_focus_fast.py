@@ -238,3 +238,31 @@ def test_mutated_bills_import_alike(data):
         path.write_bytes(data)
         fast, slow = outcome(path, Path(d), True), outcome(path, Path(d), False)
         assert fast == slow
+
+
+def test_the_reading_thread_stops_when_the_reader_stops(tmp_path, monkeypatch):
+    """A caller that stops early (an error in its own work) leaves no reading thread behind; an
+    error of the reading thread reaches the caller, in file order."""
+    import threading
+
+    from trainledger.ingest.text import ContentWatch
+
+    monkeypatch.setattr(fastcsv, "CHUNK_BYTES", 256)
+    rows = [f"{i},1,1,USD,2026-11-01T00:00:00Z,2026-11-01T01:00:00Z,Usage,{{}}" for i in range(100)]
+    path = tmp_path / "bill.csv"
+    path.write_text(HEAD + "\n" + "\n".join(rows) + '\n1,"x\n', encoding="utf-8")
+
+    def alive() -> int:
+        return sum(t.name == "fastcsv-reader" for t in threading.enumerate())
+
+    stream = fastcsv.chunks(path, ",", ContentWatch(), lambda h: None)
+    first = next(stream)
+    assert int(first.rows[0]) == 1 and alive() == 1
+    stream.close()
+    assert alive() == 0
+    seen = []
+    with pytest.raises(fastcsv.NotFast):
+        for chunk in fastcsv.chunks(path, ",", ContentWatch(), lambda h: None):
+            seen += chunk.rows.tolist()
+    assert seen == list(range(1, len(seen) + 1)) and len(seen) >= 90  # in order, up to the fault
+    assert alive() == 0

@@ -12,10 +12,12 @@
     run.py        the driver: identity, hashing, counting, batching, cross-file duplicates, log;
                   an importer's ``fast_batches`` (column at a time) first, the per-row path after
                   it gives a file back (``fastcsv.NotFast``), from the start
-    fastcsv.py    the column-at-a-time CSV reader (pyarrow.csv in bounded chunks) for UTF-8 text it
+    fastcsv.py    the column-at-a-time CSV reader (pyarrow.csv in bounded chunks, read ahead by a
+                  thread) for UTF-8 text it
                   reads exactly as delimited.py does; anything else it gives back
     vector.py     converters and row-hash spellings by column, equal to their per-value originals
-    focus_fast.py FOCUS CSV a chunk at a time: the per-row path's rows, quarantine and row hashes
+    focus_fast.py FOCUS CSV a chunk at a time: the per-row path's rows, quarantine and row hashes;
+                  the row hashes of a Parquet batch a column at a time (``record_hashes``)
     notices.py    what an import says besides its counts (re-read with other options, restated
                   bill rows, steps without a job name), en + zh-CN
     keyset.py     row hashes as sorted 128-bit integers: groups, ranks, copies held elsewhere

@@ -1,6 +1,7 @@
 """The vectorised CSV reader: a UTF-8 delimited file as Arrow string columns, in bounded chunks.
 
-``chunks(path, delimiter)`` reads the file in blocks of about ``CHUNK_BYTES`` cut at line ends,
+``chunks(path, delimiter)`` reads the file in blocks of about ``CHUNK_BYTES`` cut at line ends
+(in a thread of its own, one block ahead of the caller),
 hashes every byte it reads (``ContentWatch``), and parses each block with ``pyarrow.csv`` —
 every field as text, nothing inferred. Each ``Chunk`` keeps, beside the columns, each row's
 number (data rows from 1, as ``delimited.read_delimited`` counts them), the physical line it
@@ -19,7 +20,9 @@ from __future__ import annotations
 
 import codecs
 import csv
+import queue
 import re
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +37,7 @@ from trainledger.ingest.delimited import FIELD_LIMIT
 from trainledger.ingest.text import ContentWatch, check_encoding
 
 CHUNK_BYTES = 8 << 20
+AHEAD = 1  # chunks read ahead by the reading thread (memory: about (AHEAD + 2) chunks)
 BOM = codecs.BOM_UTF8
 
 
@@ -100,8 +104,55 @@ def chunks(
     chunk_bytes: int | None = None,
 ) -> Iterator[Chunk]:
     """The file's rows in chunks (see the module docstring); ``on_header`` is called with the
-    header names before the first chunk (it may raise). Raises NotFast."""
-    chunk_bytes = chunk_bytes or CHUNK_BYTES
+    header names before the first chunk (it may raise). Raises NotFast.
+
+    The file is read, hashed and parsed by a thread of its own, ``AHEAD`` chunk(s) ahead of
+    the caller (Arrow and hashlib let go of the GIL while they work); the caller sees the
+    chunks, and any exception, in file order, exactly as if it read them itself."""
+    box: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=AHEAD)
+    stop = threading.Event()
+
+    def put(item: tuple[str, Any]) -> bool:
+        while not stop.is_set():
+            try:
+                box.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def produce() -> None:
+        try:
+            for chunk in _read(path, spec_delimiter, watch, on_header, chunk_bytes or CHUNK_BYTES):
+                if not put(("chunk", chunk)):
+                    return
+        except BaseException as e:  # handed to the caller, raised there
+            put(("error", e))
+            return
+        put(("end", None))
+
+    reader = threading.Thread(target=produce, name="fastcsv-reader", daemon=True)
+    reader.start()
+    try:
+        while True:
+            what, item = box.get()
+            if what == "end":
+                return
+            if what == "error":
+                raise item
+            yield item
+    finally:
+        stop.set()
+        reader.join()
+
+
+def _read(
+    path: Path,
+    spec_delimiter: str,
+    watch: ContentWatch,
+    on_header: Callable[[list[str]], None],
+    chunk_bytes: int,
+) -> Iterator[Chunk]:
     with open(path, "rb") as f:
         data = f.read(chunk_bytes)
         watch.update(data)
@@ -169,25 +220,30 @@ def _chunk(
 ) -> tuple[Chunk | None, int, int]:
     if b"\x00" in block:
         raise NotFast("a NUL byte")
-    if block.count(b"\r") != block.count(b"\r\n"):
+    if b"\r" in block and block.count(b"\r") != block.count(b"\r\n"):
         raise NotFast("a carriage return that ends no line")
-    ends = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == 10) + 1
+    bytes_ = np.frombuffer(block, dtype=np.uint8)
+    ends = np.flatnonzero(bytes_ == 10) + 1
     if not len(ends) or ends[-1] != len(block):
         ends = np.append(ends, len(block))
     offsets = np.concatenate(([0], ends)).astype(np.int64)
-    if len(offsets) > 1 and int(np.diff(offsets).max()) > FIELD_LIMIT:
+    width = np.diff(offsets)
+    if len(width) and int(width.max()) > FIELD_LIMIT:
         raise NotFast("a line longer than the per-row reader's field limit")
     text = pa.LargeStringArray.from_buffers(
         len(ends), pa.py_buffer(offsets), pa.py_buffer(block)
     )
     # UTF-8 is checked by the CSV parser: every field is valid, so every line is (delimiters,
-    # quotes and line ends are ASCII)
-    blank = pc.is_in(text, value_set=pa.array(["\n", "\r\n", ""], pa.large_string()))
+    # quotes and line ends are ASCII). Blank: "", "\n" or "\r\n" (a lone "\r" was refused above)
+    starts = offsets[:-1]
+    first = bytes_[np.minimum(starts, len(block) - 1)] if len(block) else np.zeros(len(starts), np.uint8)
+    blank_np = (width == 0) | ((width <= 2) & ((first == 10) | (first == 13)))
+    blank = pa.array(blank_np)
     plain = pc.or_(pc.match_substring_regex(text, pattern), blank)
     if not pc.all(plain).as_py():
         raise NotFast("a line the per-row reader reads differently")
-    keep = pc.invert(blank)
-    numbers = np.flatnonzero(~blank.to_numpy(zero_copy_only=False))
+    keep = pa.array(~blank_np)
+    numbers = np.flatnonzero(~blank_np)
     n = len(numbers)
     next_line = line + len(ends)
     if n == 0:
@@ -195,7 +251,7 @@ def _chunk(
     try:
         table = pcsv.read_csv(
             pa.BufferReader(block),
-            read_options=pcsv.ReadOptions(column_names=names, block_size=len(block) + 1),
+            read_options=pcsv.ReadOptions(column_names=names, block_size=max(len(block) // 4, 1 << 20) + 1),
             parse_options=parse,
             convert_options=convert,
         )

@@ -216,6 +216,8 @@ class FocusImporter(DelimitedImporter):
         used = {names[i] for _, i in plan}
         rest = [n for n in names if n not in used]
         nulls, row = self.nulls, 0
+        from trainledger.ingest.focus_fast import record_hashes
+
         for batch in pf.iter_batches(batch_size=8192):
             batch, notes = _microseconds(batch)
             try:
@@ -227,9 +229,10 @@ class FocusImporter(DelimitedImporter):
                     remedy="export the bill again with plain types (decimal or text money, "
                     "timestamps in microseconds)",
                 ) from None
+            keys = record_hashes(batch, canon, canon_loose, nulls)  # = mapping_key of each row
             for i, d in enumerate(rows):
                 row += 1
-                key = mapping_key(
+                key = keys[i] if keys is not None else mapping_key(
                     {n: _null(v, nulls) for n, v in d.items()},
                     fold=True,
                     canon=canon,

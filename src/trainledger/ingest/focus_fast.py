@@ -10,7 +10,9 @@ hashes as the per-row path (``FocusImporter.validate`` / ``normalise``), at a fr
 Rows that need the per-row rules between columns (commitment discount status, capacity
 reservation status, allocated charges, corrections) get them from ``focus.conformance`` itself,
 row by row; every other value is computed by ``vector``. The row hash is ``keys.content_key``
-of the same items: the NUL-joined canonical values are built by Arrow, only blake2b runs per row.
+of the same items: the NUL-joined canonical values are built by Arrow once per distinct value
+and concatenated per row by DuckDB, only blake2b runs per row (``hash_rows``); a Parquet
+batch's rows hash the same way (``record_hashes``, for ``FocusImporter``'s Parquet reader).
 A file the vectorised reader cannot promise to read alike raises ``fastcsv.NotFast``.
 """
 
@@ -298,37 +300,75 @@ def _conformance(
 
 
 def _row_hash(plan: Plan, cols: list[V.Coded], m: int) -> pa.Array:
-    """``keys.content_key`` of each row's non-null canonical values, sorted by folded name:
-    each value's ``name NUL canon NUL`` is built once per distinct value, the rows' are
-    concatenated by Arrow, and blake2b runs per row over its bytes less the last NUL."""
-    pieces, spelled = [], []
+    """``keys.content_key`` of each row's non-null canonical values, sorted by folded name."""
+    spelled = [(name, cols[i].codes, V.canon_column(cols[i].values, canon)) for name, i, canon in plan.keyed]
+    return hash_rows(spelled, m)
+
+
+def hash_rows(spelled: list[tuple[str, np.ndarray, pa.Array]], m: int) -> pa.Array:
+    """``keys.content_key`` of each of ``m`` rows, given per column (sorted by folded name) its
+    folded name, each row's code and, per code, the canonical spelling (null: no value): each
+    value's ``name NUL canon NUL`` is built once per code, the rows' are concatenated by DuckDB
+    (from the codes, no string copied per column), and blake2b runs per row over its bytes less
+    the last NUL. A row with no value, or a NUL inside one, takes ``content_key`` itself."""
+    pieces: dict[str, pa.Array] = {}
     present = np.zeros(m, dtype=np.int64)
     odd = np.zeros(m, dtype=bool)
-    for name, i, canon in plan.keyed:
-        col = cols[i]
-        canon_v = V.canon_column(col.values, canon)
-        spelled.append((name, col, canon_v))
+    for j, (name, codes, canon_v) in enumerate(spelled):
         piece = pc.binary_join_element_wise(pa.scalar(name), canon_v, pa.scalar(""), "\x00")
-        pieces.append(col.rows(piece))
-        present += col.mask(~col.null)
+        pieces[f"p{j}"] = pa.DictionaryArray.from_arrays(pa.array(codes, pa.int32()), piece)
+        present += V._np(pc.is_valid(canon_v))[codes]
         inner = V._np(pc.match_substring(canon_v, "\x00"))
         if inner.any():
-            odd |= col.mask(inner)
+            odd |= inner[codes]
     odd |= present == 0  # no value at all, or a NUL inside one: the JSON form of content_key
-    joined = pc.binary_join_element_wise(*pieces, "", null_handling="replace", null_replacement="")
-    wide = pa.types.is_large_string(joined.type)
-    offsets = np.frombuffer(joined.buffers()[1], dtype=np.int64 if wide else np.int32)
-    offsets = offsets[joined.offset : joined.offset + m + 1]
-    data = joined.buffers()[2]
-    blob = memoryview(data) if data is not None else memoryview(b"")
+    joined = V.concat_rows(pa.table(pieces), m)
     b2 = hashlib.blake2b
-    starts, ends = offsets[:-1].tolist(), (offsets[1:] - 1).tolist()
-    keys = [b2(blob[a:b], digest_size=16).hexdigest() for a, b in zip(starts, ends, strict=True)]
+    keys: list[str] = []
+    for chunk in joined.chunks:
+        wide = pa.types.is_large_string(chunk.type)
+        offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int64 if wide else np.int32)
+        offsets = offsets[chunk.offset : chunk.offset + len(chunk) + 1]
+        data = chunk.buffers()[2]
+        blob = memoryview(data) if data is not None else memoryview(b"")
+        starts, ends = offsets[:-1].tolist(), (offsets[1:] - 1).tolist()
+        keys += [b2(blob[a:b], digest_size=16).hexdigest() for a, b in zip(starts, ends, strict=True)]
     for j in np.flatnonzero(odd):
         items: list[str] = []
-        for name, col, canon_v in spelled:
-            s = canon_v[int(col.codes[j])].as_py()
+        for name, codes, canon_v in spelled:
+            s = canon_v[int(codes[j])].as_py()
             if s is not None:
                 items += [name, s]
         keys[int(j)] = content_key(items)
     return pa.array(keys, STR)
+
+
+def record_hashes(
+    batch: pa.RecordBatch, canon: dict[str, Any], default: Any, nulls: frozenset[str]
+) -> list[str] | None:
+    """``keys.mapping_key(row, fold=True, canon=canon, default=default)`` of each row of a
+    Parquet batch (text in ``nulls`` and nulls left out), a column at a time: text columns as
+    the CSV path spells them, typed ones by the spelling function once per distinct value (per
+    row for nested types). None when names repeat (a row's dict would lose one)."""
+    names = batch.schema.names
+    if len(set(names)) != len(names):
+        return None
+    m = batch.num_rows
+    order = sorted(range(len(names)), key=lambda i: (names[i].casefold(), i))
+    spelled = []
+    for i in order:
+        arr, spell = batch.column(i), canon.get(names[i], default)
+        if pa.types.is_string(arr.type) or pa.types.is_large_string(arr.type):
+            col = V.Coded.of(pc.cast(pc.fill_null(arr, ""), STR), nulls)
+            spelled.append((names[i].casefold(), col.codes, V.canon_column(col.values, spell)))
+            continue
+        try:
+            enc = pc.dictionary_encode(arr)
+        except (pa.ArrowNotImplementedError, pa.ArrowTypeError):
+            per_row = [None if v is None else spell(v) for v in arr.to_pylist()]
+            spelled.append((names[i].casefold(), np.arange(m), pa.array(per_row, STR)))
+            continue
+        values = [spell(v) for v in enc.dictionary.to_pylist()] + [None]  # the last: null
+        codes = pc.fill_null(enc.indices, len(values) - 1).to_numpy(zero_copy_only=False)
+        spelled.append((names[i].casefold(), codes, pa.array(values, STR)))
+    return hash_rows(spelled, m).to_pylist()
