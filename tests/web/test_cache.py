@@ -1,0 +1,144 @@
+"""web/cache.py: pages served from the view-model cache are per role (a finance render cached first
+never reaches an engineer), fresh (a new attribution, a decision-like write or a token change is
+seen by the next request) and byte-identical to a page built without the cache; the LRU is bounded.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.web.roles_ws import BATCH_A, leaks, run_cli, secrets
+
+pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
+
+
+def _bearer(tok: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {tok}"}
+
+
+def _client(root, **kw):
+    from starlette.testclient import TestClient
+
+    from trainledger.web.app import create_app
+
+    return TestClient(create_app(root, **kw))
+
+
+def test_a_finance_page_cached_first_never_reaches_an_engineer(rates_ws, tokens):
+    root, rates = rates_ws
+    needles = secrets(root, rates)
+    toks, _ = tokens
+    with _client(root, require_token=True) as c:
+        pages = c.app.state.pages
+        for accept in ("text/html", "application/json"):
+            fin = c.get(f"/batches/{BATCH_A}", headers={**_bearer(toks["finance"]), "Accept": accept})
+            assert fin.status_code == 200 and leaks(fin.text, needles)  # finance: the rates, now cached
+            built = pages.models.misses
+            for who in ("engineer", "engineer_a", "viewer"):
+                r = c.get(f"/batches/{BATCH_A}", headers={**_bearer(toks[who]), "Accept": accept})
+                assert r.status_code == 200
+                assert not leaks(r.text, needles), (who, accept)
+                assert "restricted" in r.text
+            assert pages.models.misses == built  # the engineer's page came from finance's cached model
+        again = c.get(f"/batches/{BATCH_A}", headers={**_bearer(toks["finance"]), "Accept": "application/json"})
+        assert leaks(again.text, needles) and pages.pages.hits >= 1  # finance's own page, from the cache
+        assert pages.models.hits >= 3
+
+
+def test_a_cached_page_is_byte_identical_to_a_fresh_build(rates_ws):
+    root, _ = rates_ws
+    paths = ["/batches", f"/batches/{BATCH_A}", f"/batches/{BATCH_A}/runs/a-r01"]
+    with _client(root) as warm, _client(root) as fresh:
+        for p in paths:
+            for accept in ("text/html", "application/json"):
+                first = warm.get(p, headers={"Accept": accept}, params={"lang": "zh-CN"})
+                cached = warm.get(p, headers={"Accept": accept}, params={"lang": "zh-CN"})
+                new = fresh.get(p, headers={"Accept": accept}, params={"lang": "zh-CN"})
+                assert first.status_code == cached.status_code == new.status_code == 200, p
+                assert first.content == cached.content == new.content, (p, accept)
+        assert warm.app.state.pages.pages.hits == 2 * len(paths)
+        assert fresh.app.state.pages.pages.hits == 0
+
+
+def test_reading_does_not_invalidate_but_every_write_does(rates_ws, tokens):
+    from trainledger.service import Workspace
+
+    root, _ = rates_ws
+    toks, _ = tokens
+    with _client(root, require_token=True) as c:
+        pages = c.app.state.pages
+        key0 = pages.state.key()
+        c.get(f"/batches/{BATCH_A}", headers=_bearer(toks["finance"]))  # appends a reveal_restricted entry
+        c.get(f"/batches/{BATCH_A}", headers=_bearer(toks["finance"]))
+        assert pages.state.key() == key0 and pages.models.misses == 1
+        with Workspace.open(root) as wsp:
+            assert wsp.ledger.audit_log()[-1]["action"] == "reveal_restricted"
+        run_cli("--workspace", root, "token", "create", "--role", "viewer")  # a token change
+        key1 = pages.state.key()
+        assert key1 != key0
+        c.get(f"/batches/{BATCH_A}", headers=_bearer(toks["finance"]))
+        assert pages.models.misses == 2  # rebuilt for the new state
+
+
+def test_a_new_attribution_is_seen_by_the_next_request(rates_ws):
+    from trainledger.service import Workspace
+
+    root, _ = rates_ws
+    with _client(root) as c:
+        before = c.get(f"/batches/{BATCH_A}", headers={"Accept": "application/json"}).json()
+        assert c.get(f"/batches/{BATCH_A}", headers={"Accept": "application/json"}).json() == before  # cached
+        with Workspace.open(root) as wsp:  # another process attributes again: a new attribution id
+            wsp.attribute()
+            latest = wsp.ledger.latest_attribution()["id"]
+        assert latest != before["sheet"]["attribution_id"]
+        after = c.get(f"/batches/{BATCH_A}", headers={"Accept": "application/json"}).json()
+        assert after["sheet"]["attribution_id"] == latest
+        assert after["sheet"]["ledger"]["audit_head_id"] > before["sheet"]["ledger"]["audit_head_id"]
+        # the config too: a batch renamed in trainledger.toml (no ledger write yet) shows at once
+        cfg = root / "trainledger.toml"
+        old = cfg.read_text(encoding="utf-8")
+        name = before["sheet"]["batch"]["name"]
+        assert f'name = "{name}"' in old
+        cfg.write_text(old.replace(f'name = "{name}"', 'name = "renamed for the cache test"', 1), encoding="utf-8")
+        try:
+            renamed = c.get(f"/batches/{BATCH_A}", headers={"Accept": "application/json"}).json()
+            assert renamed["sheet"]["batch"]["name"] == "renamed for the cache test"
+        finally:
+            cfg.write_text(old, encoding="utf-8")
+
+
+def test_the_state_starts_over_when_the_chain_it_saw_is_gone(tmp_path):
+    from trainledger.service import Workspace
+    from trainledger.web.cache import State
+
+    root = tmp_path / "ws"
+    Workspace.init(root).close()
+    state = State(root)
+    with Workspace.open(root) as wsp:
+        wsp.ledger.audit("t", "reveal_restricted", "/x", {})
+        k0 = state.key()
+        wsp.ledger.audit("t", "reveal_restricted", "/y", {})
+        assert state.key() == k0
+        wsp.ledger.audit("t", "add_decision", "batch:b", {})
+        k1 = state.key()
+        assert k1 != k0 and k1[0][0] == wsp.ledger.audit_head()[0]
+    state._seen = (state._seen[0], "0" * 64)  # as if the database were replaced by another
+    assert state.key() == k1  # read again from the newest non-reveal entry
+    state.close()
+
+
+def test_the_lru_is_bounded_by_entries_and_by_weight():
+    from trainledger.web.cache import LRU
+
+    lru = LRU(3, max_weight=10)
+    for i in range(5):
+        lru.put(i, str(i), 1)
+    assert len(lru) == 3 and lru.get(0) is None and lru.get(4) == "4"
+    lru.get(2)  # used: kept over 3
+    lru.put("big", "x", 8)
+    assert lru.get(2) == "2" and lru.get(3) is None and lru.weight <= 10
+    lru.put("huge", "y", 11)  # larger than the bound: not kept
+    assert lru.get("huge") is None and lru.weight <= 10
+    assert json.dumps(sorted(map(str, lru._data))) == json.dumps(["2", "4", "big"])
