@@ -12,6 +12,8 @@ named by its parameters, so a rerun starts the server at once. Sizes:
 * ``TRAINLEDGER_BENCH_SERVE_CLIENTS`` (20) threads, ``TRAINLEDGER_BENCH_SERVE_REQUESTS`` (200)
   requests per page and form, after one warm-up request each.
 * ``TRAINLEDGER_BENCH_SERVE_ENGINE`` (``duckdb``): the engine that attributes the workspace.
+* ``TRAINLEDGER_BENCH_SERVE_BASELINE=SRC``: first the same load (one request per client) on a
+  server run from another source tree, e.g. ``/work/main/src``: before and after in one run.
 
 Each client is a thread with its own keep-alive ``http.client`` connection to ``trainledger serve``
 in a subprocess on a free loopback port (the local user, admin). ``python -m bench.bench_serve``
@@ -43,6 +45,7 @@ FOCUS_COLUMNS = ("BilledCost", "EffectiveCost", "ListCost", "BillingCurrency", "
 SACCT_HEADER = ("JobID|JobName|Account|WCKey|Comment|User|Submit|Eligible|Start|End|State|ExitCode|AllocTRES|"
                 "NodeList|Restarts\n")
 GOAL_MS = 100.0
+SRC = Path(__file__).resolve().parents[1] / "src"
 VERSION = 1  # of the generator: part of the cache key
 
 
@@ -148,9 +151,8 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(root: Path, port: int) -> subprocess.Popen:
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(Path(__file__).resolve().parents[1] / "src"),
-                                                       os.environ.get("PYTHONPATH", "")]))
+def start_server(root: Path, port: int, src: Path) -> subprocess.Popen:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(src), os.environ.get("PYTHONPATH", "")]))
     proc = subprocess.Popen([sys.executable, "-m", "trainledger.cli", "--workspace", str(root), "serve",
                              "--port", str(port)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 120
@@ -239,8 +241,16 @@ def main(log=print):
     s = sizes()
     log(f"  workspace: {s['attempts']:,} job attempts over {s['batches']} batches ({s['engine']})")
     root = workspace(int(s["attempts"]), int(s["batches"]), str(s["engine"]), log)
+    out = []
+    baseline = os.environ.get("TRAINLEDGER_BENCH_SERVE_BASELINE")
+    if baseline:  # the same load on another source tree first (e.g. /work/main/src), fewer requests
+        out += serve_load(root, Path(baseline), int(s["clients"]), int(s["clients"]), "baseline: ")
+    return out + serve_load(root, SRC, int(s["clients"]), int(s["requests"]), "")
+
+
+def serve_load(root: Path, src: Path, clients: int, requests: int, tag: str) -> list[tuple[str, float, str]]:
     port = free_port()
-    proc = start_server(root, port)
+    proc = start_server(root, port, src)
     out = []
     try:
         for label, path in pages(root):
@@ -250,12 +260,14 @@ def main(log=print):
                 fetch(conn, path, accept)  # the first request builds (and caches) the view model
                 first = (time.perf_counter() - t0) * 1000
                 conn.close()
-                times, wall, size = load(port, path, accept, int(s["clients"]), int(s["requests"]))
-                name = f"{label} {form} ({size / 1024:,.0f} KiB)"
-                goal = " (goal p95 < 100 ms)" if path.count("/") == 2 and path != "/batches" else ""
+                times, wall, size = load(port, path, accept, clients, requests)
+                name = f"{tag}{label} {form} ({size / 1024:,.0f} KiB)"
+                p95 = pct(times, 95)
+                goal = (f" (goal < {GOAL_MS:g} ms: {'ok' if p95 < GOAL_MS else 'MISSED'})"
+                        if label.startswith("batch page") else "")
                 out += [(f"{name} first request", first, "ms"),
-                        (f"{name} p50, {s['clients']} clients", statistics.median(times), "ms"),
-                        (f"{name} p95, {s['clients']} clients{goal}", pct(times, 95), "ms"),
+                        (f"{name} p50, {clients} clients", statistics.median(times), "ms"),
+                        (f"{name} p95, {clients} clients{goal}", p95, "ms"),
                         (f"{name} requests/s", len(times) / wall, "req/s")]
     finally:
         proc.terminate()

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import Connection, Table, delete, insert, or_, select, update
@@ -448,6 +449,15 @@ class Ledger:
             if batch_id is not None:
                 self._require_batches(conn, [batch_id], "cost_lines")
             return [cost_line_from(m) for m in conn.execute(q).mappings().all()]
+
+    def batch_amounts(self) -> list[tuple[str, str, str, Decimal, Decimal, Decimal]]:
+        """(batch, basis, currency, low, expected, high) of every attributed cost line, in the order
+        ``cost_lines`` gives them: the batches list's totals without building each line."""
+        c = cost_lines.c
+        q = (select(c.batch_id, c.basis, c.currency, c.low, c.expected, c.high)
+             .where(c.batch_id.is_not(None)).order_by(c.id))
+        with self._read() as conn:
+            return [tuple(r) for r in conn.execute(q).all()]
 
     def latest_attribution(self) -> dict | None:
         q = select(attributions).order_by(attributions.c.id.desc()).limit(1)

@@ -147,6 +147,7 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
 
             def built():
                 with Workspace.open(root) as wsp, auth.GATE.reading():
+                    wsp.sheet = cached.sheets(key[0], wsp.sheet)  # one build per batch, shared by its pages
                     return build(wsp, request)
 
             def rendered() -> tuple[bytes, Any]:

@@ -17,7 +17,8 @@ and starts over when the entry it last saw is gone or changed (another database,
 Two bounded LRU maps hold, per state:
 
 * ``models`` — the role-independent view model (``Restricted`` fields still wrapped), keyed by
-  the page's path and the query parameters its builder reads;
+  the page's path and the query parameters its builder reads; and each batch's sheet
+  (``Workspace.sheet``), shared by the batch page and its run pages;
 * ``pages`` — the rendered body (HTML or JSON text) with its ``Disclosure``, keyed by the model's
   key plus the requester's ``Access`` (role, batch scope, token), language and form. The role is in
   the key, so a page rendered for ``finance`` is never served to an ``engineer``; the disclosure
@@ -196,6 +197,11 @@ class Pages:
     def model(self, key: Hashable, build: Callable[[], Any]) -> Any:
         """The role-independent view model of ``key`` (which starts with ``state.key()``)."""
         return self._once(self.models, key, build, lambda _: 1)
+
+    def sheets(self, state: Hashable, sheet: Callable[[str], dict]) -> Callable[[str], dict]:
+        """``Workspace.sheet`` cached per state: the batch page and its run pages share one build.
+        Callers must not change the sheet they get (it is shared)."""
+        return lambda batch_id: self.model((state, "sheet", batch_id), lambda: sheet(batch_id))
 
     def page(self, key: Hashable, render: Callable[[], tuple[str, Any]]) -> tuple[str, Any]:
         """(body text, Disclosure) of ``key``: the model's key, the Access, language and form."""
