@@ -5,6 +5,7 @@ seen by the next request) and byte-identical to a page built without the cache; 
 
 from __future__ import annotations
 
+import functools
 import json
 
 import pytest
@@ -65,6 +66,24 @@ def test_a_cached_page_is_byte_identical_to_a_fresh_build(rates_ws):
                                           params={"lang": "en"}).content
         assert warm.app.state.pages.models.hits >= 2  # the run page's sheet was the batch page's
         assert fresh.app.state.pages.pages.hits == 0
+
+
+def test_run_page_line_ids_are_those_of_the_whole_ledger(rates_ws):
+    from trainledger.service import Workspace
+    from trainledger.web import views
+
+    root, _ = rates_ws
+    with Workspace.open(root) as wsp:
+        wsp.sheet = functools.lru_cache(wsp.sheet)  # one sheet per batch: views.run must not change it
+        lines = wsp.ledger.cost_lines()
+        everything = {(ln.batch_id, ln.run_id): [] for ln in lines if ln.batch_id and ln.run_id}
+        for ident, ln in zip(views.line_ids(lines), lines, strict=True):
+            if ln.batch_id and ln.run_id:
+                everything[(ln.batch_id, ln.run_id)].append(ident)
+        assert any(int(i.rsplit("-", 1)[1]) > 0 for ids in everything.values() for i in ids)  # rows of many lines
+        for (batch, run), ids in everything.items():
+            got = [ln["id"] for g in views.run(wsp, batch, run)["by_state"] for ln in g["lines"]]
+            assert sorted(got) == sorted(ids), (batch, run)
 
 
 def test_reading_does_not_invalidate_but_every_write_does(rates_ws, tokens):

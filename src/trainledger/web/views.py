@@ -127,9 +127,9 @@ def run(wsp, batch_id: str, run_id: str) -> dict[str, Any]:
         raise NotFound(f"no run {run_id!r} in batch {batch_id!r}",
                        remedy=f"see /batches/{batch_id} for its runs")
     groups: dict[str, list[dict]] = {}
-    for ident, ln in _lines(wsp):
-        if ln.batch_id == batch_id and ln.run_id == run_id:
-            groups.setdefault(ln.detail or ln.category, []).append(line_dict(ln, ident))
+    for ln, n in wsp.ledger.run_lines(batch_id, run_id):  # ids as line_ids gives them, from this run's lines
+        ident = f"{short_id(ln.provenance.source_sha256)}-{ln.provenance.row}-{n}"
+        groups.setdefault(ln.detail or ln.category, []).append(line_dict(ln, ident))
     by_state = []
     for state, items in groups.items():
         totals: dict[tuple[str, str], list] = {}
