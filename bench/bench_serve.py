@@ -8,7 +8,8 @@ named by its parameters, so a rerun starts the server at once. Sizes:
 
 * ``TRAINLEDGER_BENCH_SERVE_ATTEMPTS`` job attempts (default 1,000,000), spread over
   ``TRAINLEDGER_BENCH_SERVE_BATCHES`` batches (default 500), one in 10 of them a failed attempt
-  that a later one retries; 128 GPU nodes billed hourly over 30 days (92,160 FOCUS rows).
+  that a later one retries; ``TRAINLEDGER_BENCH_SERVE_NODES`` (128) GPU nodes of 8 GPUs billed
+  hourly over 30 days (92,160 FOCUS rows at 128).
 * ``TRAINLEDGER_BENCH_SERVE_CLIENTS`` (20) threads, ``TRAINLEDGER_BENCH_SERVE_REQUESTS`` (200)
   requests per page and form, after one warm-up request each.
 * ``TRAINLEDGER_BENCH_SERVE_ENGINE`` (``duckdb``): the engine that attributes the workspace.
@@ -37,7 +38,8 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-NODES, GPUS_PER_NODE, DAYS = 128, 8, 30
+GPUS_PER_NODE, DAYS = 8, 30
+NODES = int(os.environ.get("TRAINLEDGER_BENCH_SERVE_NODES", "128"))
 T0 = datetime(2026, 10, 1, tzinfo=UTC)
 FOCUS_COLUMNS = ("BilledCost", "EffectiveCost", "ListCost", "BillingCurrency", "ChargePeriodStart",
                  "ChargePeriodEnd", "ChargeCategory", "ResourceId", "ServiceName", "ServiceCategory",
@@ -46,7 +48,7 @@ SACCT_HEADER = ("JobID|JobName|Account|WCKey|Comment|User|Submit|Eligible|Start|
                 "NodeList|Restarts\n")
 GOAL_MS = 100.0
 SRC = Path(__file__).resolve().parents[1] / "src"
-VERSION = 1  # of the generator: part of the cache key
+VERSION = 1  # of the generator: part of the cache key (with the sizes and NODES)
 
 
 def sizes() -> dict[str, int | str]:
@@ -120,7 +122,8 @@ def workspace(attempts: int, batches: int, engine: str, log=print) -> Path:
     """The attributed workspace for these parameters, generated once and kept under the temp dir."""
     from trainledger.service import Workspace
 
-    key = hashlib.sha256(f"v{VERSION}-{attempts}-{batches}-{engine}".encode()).hexdigest()[:12]
+    key = hashlib.sha256(f"v{VERSION}-{attempts}-{batches}-{engine}"
+                         f"{'' if NODES == 128 else f'-n{NODES}'}".encode()).hexdigest()[:12]
     root = Path(tempfile.gettempdir()) / f"trainledger-bench-serve-{attempts}-{batches}-{key}"
     if (root / "READY").exists():
         return root
