@@ -9,6 +9,8 @@
                  /api/openapi.json, sheet downloads; the binding rule (``check_host``)
     auth.py      who asks: bearer token (role, batch scope) or the local admin on loopback; 401 / 403;
                  the audit entry of a response that revealed a restricted field
+    cache.py     view models and rendered pages kept per ledger state (the newest audit entry that
+                 changed a figure, the config's stat, the date) in bounded LRUs; pages keyed by role
     templates/   Jinja pages (server-rendered, inline CSS, no script); the batch page embeds
                  report/render.py's to_html output unchanged
 
