@@ -6,7 +6,8 @@ import importlib
 import sys
 
 BENCHMARKS = ("bench.startup", "bench.bench_montecarlo", "bench.bench_pipeline", "bench.bench_scale",
-              "bench.bench_mapped", "bench.bench_engine", "bench.bench_import")
+              "bench.bench_mapped", "bench.bench_engine", "bench.bench_import",
+              "bench.bench_serve")
 TARGETS_MS = {"montecarlo_core (100k samples, 20 inputs)": 100.0,
               "trainledger --help CPU": 300.0, "trainledger batch list CPU": 300.0,
               "ratio import / duckdb, wall (goal ≤ 1.5)": 1.5}

@@ -16,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Connection, Table, delete, insert, or_, select, update
+from sqlalchemy import Connection, Table, delete, func, insert, or_, select, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, OperationalError
 
@@ -448,6 +449,27 @@ class Ledger:
             if batch_id is not None:
                 self._require_batches(conn, [batch_id], "cost_lines")
             return [cost_line_from(m) for m in conn.execute(q).mappings().all()]
+
+    def batch_amounts(self) -> list[tuple[str, str, str, Decimal, Decimal, Decimal]]:
+        """(batch, basis, currency, low, expected, high) of every attributed cost line, in the order
+        ``cost_lines`` gives them: the batches list's totals without building each line."""
+        c = cost_lines.c
+        q = (select(c.batch_id, c.basis, c.currency, c.low, c.expected, c.high)
+             .where(c.batch_id.is_not(None)).order_by(c.id))
+        with self._read() as conn:
+            return [tuple(r) for r in conn.execute(q).all()]
+
+    def run_lines(self, batch_id: str, run_id: str) -> list[tuple[CostLine, int]]:
+        """One run's cost lines in ledger order, each with how many lines of the same source row
+        come before it in ``cost_lines()`` order (the ``n`` of a dashboard line id): the run page
+        without reading every line of the workspace (one indexed count per line)."""
+        c, c2 = cost_lines.c, cost_lines.alias("earlier").c
+        before = (select(func.count()).where(c2.source_sha256 == c.source_sha256, c2.source_row == c.source_row,
+                                             c2.id < c.id).scalar_subquery())
+        q = (select(cost_lines, before.label("n_before")).where(c.batch_id == batch_id, c.run_id == run_id)
+             .order_by(c.id))
+        with self._read() as conn:
+            return [(cost_line_from(m), m["n_before"]) for m in conn.execute(q).mappings().all()]
 
     def latest_attribution(self) -> dict | None:
         q = select(attributions).order_by(attributions.c.id.desc()).limit(1)

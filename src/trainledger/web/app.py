@@ -1,12 +1,16 @@
 """The dashboard as a Starlette app: one route per view model, HTML or JSON by ``Accept``.
 
-``create_app(root)`` serves the workspace at ``root`` read-only: every request opens the workspace,
-builds its view model (web/views.py) and closes it, so a running ``import`` or ``attribute`` is seen
-on the next request. ``Accept: application/json`` (or ``?format=json``) returns the view model; any
-other request gets the server-rendered page. Errors from errors.py keep their HTTP status and
-their remedy, in both forms. Two writes are routed (web/writes.py): a decision and a run's
-failure-cause confirmation, POSTed with a CSRF token and a role that may make them; every other
-path is GET (and HEAD) only (docs/web.md).
+``create_app(root)`` serves the workspace at ``root`` read-only: a request reads the ledger's state
+(web/cache.py: the newest audit entry that changed a figure, the config's stat, the date); a page
+not yet built for that state opens the workspace, builds its view model (web/views.py) and closes
+it, so a finished ``import``, ``attribute``, decision or token change is seen on the next request.
+The role-independent view model and each rendered body (per role, scope, language and form) are
+kept in bounded LRU caches for that state. ``Accept: application/json`` (or ``?format=json``)
+returns the view model; any other request gets the server-rendered page. Errors from errors.py
+keep their HTTP status and their remedy, in both forms. Two writes are routed (web/writes.py): a
+decision and a run's failure-cause confirmation, POSTed with a CSRF token and a role that may make
+them; a page with a write form is rendered per request (its CSRF token is the session's), from the
+cached view model; every other path is GET (and HEAD) only (docs/web.md).
 
 Access (web/auth.py): every page knows who asks — a bearer token's role and batch scope, or the
 local ``admin`` on loopback — and prints its view model resolved for that role (model/restricted.py:
@@ -27,7 +31,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from trainledger import fmt
@@ -37,7 +41,7 @@ from trainledger.model import FailureCause
 from trainledger.model.restricted import note as access_note
 from trainledger.model.restricted import resolve
 from trainledger.model.vocab import label
-from trainledger.web import auth, pages, text, views, writes
+from trainledger.web import auth, cache, pages, text, views, writes
 
 LOOPBACK_NAMES = ("localhost",)
 DOWNLOADS = {"md": "text/markdown; charset=utf-8", "json": "application/json", "html": "text/html; charset=utf-8",
@@ -112,63 +116,87 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
     root = Path(root)
     env = _env()
     csrf = auth.Csrf()
+    cached = cache.Pages(root)
 
     def lang_of(request: Request) -> str:
         return text.choose(request.query_params.get("lang"), request.cookies.get(text.COOKIE),
                            request.headers.get("accept-language"), default_lang or "en")
 
-    def respond(request: Request, template: str, model: dict[str, Any], status: int = 200, **extra) -> Response:
+    def body_of(request: Request, template: str, model: dict[str, Any], **extra) -> bytes:
+        """The response body: the view model as JSON, or the page rendered from ``template``."""
+        if wants_json(request):
+            return JSONResponse(model).body
         lang = lang_of(request)
         extra.setdefault("access", None)
         extra.setdefault("access_note", "")
-        if wants_json(request):
-            resp: Response = JSONResponse(model, status_code=status)
-        else:
-            page = env.get_template(template).render(
-                m=model, lang=lang, t=lambda k: text.t(k, lang), v=lambda x: label(x, lang) if x else "",
-                amount=lambda x, cur: fmt.amount(x, cur), qty=lambda x: "" if x is None else fmt.quantity(x),
-                isdec=lambda x: isinstance(x, str) and _DECIMAL.fullmatch(x) is not None,
-                path=request.url.path, **extra)
-            resp = HTMLResponse(page, status_code=status)
+        return env.get_template(template).render(
+            m=model, lang=lang, t=lambda k: text.t(k, lang), v=lambda x: label(x, lang) if x else "",
+            amount=lambda x, cur: fmt.amount(x, cur), qty=lambda x: "" if x is None else fmt.quantity(x),
+            isdec=lambda x: isinstance(x, str) and _DECIMAL.fullmatch(x) is not None,
+            path=request.url.path, **extra).encode("utf-8")
+
+    def respond(request: Request, template: str, model: dict[str, Any] | None, status: int = 200,
+                body: bytes | None = None, **extra) -> Response:
+        lang = lang_of(request)
+        if body is None:
+            body = body_of(request, template, model or {}, **extra)
+        resp = Response(body, status_code=status,
+                        media_type="application/json" if wants_json(request) else "text/html; charset=utf-8")
         if request.query_params.get("lang") and text.normal(request.query_params["lang"]):
             resp.set_cookie(text.COOKIE, lang, samesite="lax", httponly=True)
         resp.headers["Content-Language"] = lang
         resp.headers["Vary"] = "Accept, Accept-Language, Cookie"
         return resp
 
-    def page(build, template: str, scope=None, form: bool = False):
+    def page(build, template: str, scope=None, *, shared: bool = True, form: bool = False):
         """``scope(request)``: the batch the page belongs to, checked before it is built; None
         (the default): a page across batches, which a batch-scoped token may not open;
         ``views.scoped``: the page filters itself to the token's batch (views.scope_model).
+        The view model is cached per ledger state (web/cache.py), the rendered body per role,
+        scope, language and form; ``shared=False``: the builder reads the language and form too.
         ``form``: the page carries a write form (its CSRF token, and which writes the role may make)."""
         def endpoint(request: Request) -> Response:
             lang = lang_of(request)
             as_json = wants_json(request)
-            with Workspace.open(root) as wsp:
-                acc = auth.access_of(request.headers, wsp.ledger, require_token=require_token)
-                if scope is not views.scoped:
-                    auth.check_scope(acc, scope(request) if scope else None, request.url.path)
-                with auth.GATE.reading():
-                    model = build(wsp, request)
+            ledger = cached.state.ledger()
+            acc = auth.access_of(request.headers, ledger, require_token=require_token)
+            if scope is not views.scoped:
+                auth.check_scope(acc, scope(request) if scope else None, request.url.path)
+            args = tuple(sorted((k, v) for k, v in request.query_params.multi_items() if k not in ("lang", "format")))
+            key = (cached.state.key(), request.url.path, args) + (() if shared else (lang, as_json))
+
+            def built():
+                with Workspace.open(root) as wsp, auth.GATE.reading():
+                    wsp.sheet = cached.sheets(key[0], wsp.sheet)  # one build per batch, shared by its pages
+                    return build(wsp, request)
+
+            def rendered() -> tuple[bytes, Any]:
+                model = cached.model(key, built)  # role-independent: Restricted fields still wrapped
                 if scope is views.scoped:
                     model = views.scope_model(model, acc.batch, lambda b: auth.check_scope(acc, b, request.url.path))
                 shown, seen = resolve(model, acc.role, "en" if as_json else lang)
                 if seen.withheld:
                     shown["access"] = seen.as_dict()
-                auth.audit_reveal(wsp.ledger, acc, request.url.path, seen)
-            extra: dict[str, Any] = {"access": acc, "access_note": access_note(seen, lang)}
-            if template == "batch.html.j2" and not as_json:
-                from trainledger.report.render import to_html
+                extra: dict[str, Any] = {"access": acc, "access_note": access_note(seen, lang)}
+                if template == "batch.html.j2" and not as_json:
+                    from trainledger.report.render import to_html
 
-                extra["sheet_style"], extra["sheet_body"] = embed_sheet(to_html(model["sheet"], lang, acc.role))
-            if template == "report.html.j2" and "html" in shown:
-                extra["report_style"], extra["report_body"] = embed_sheet(shown.pop("html"))
-            if not form:
-                return respond(request, template, shown, **extra)
-            bound, fresh = csrf.session(request.headers, request.cookies)
-            extra.update(csrf=csrf.token(bound), may={w: auth.may_write(acc, w) for w in auth.WRITERS},
-                         writers=auth.WRITERS)
-            return session_cookie(respond(request, template, shown, **extra), fresh)
+                    extra["sheet_style"], extra["sheet_body"] = embed_sheet(to_html(model["sheet"], lang, acc.role))
+                if template == "report.html.j2" and "html" in shown:
+                    extra["report_style"], extra["report_body"] = embed_sheet(shown.pop("html"))
+                if form and not as_json:  # the write form: the session's CSRF token, and which writes the role may make
+                    extra.update(csrf=csrf.token(bound), may={w: auth.may_write(acc, w) for w in auth.WRITERS},
+                                 writers=auth.WRITERS)
+                return body_of(request, template, shown, **extra), seen
+
+            if form and not as_json:  # its CSRF token is the session's: rendered per request (cached model), never kept
+                bound, fresh = csrf.session(request.headers, request.cookies)
+                body, seen = rendered()
+                auth.audit_reveal(ledger, acc, request.url.path, seen)
+                return session_cookie(respond(request, template, None, body=body), fresh)
+            body, seen = cached.page(key + (acc, lang, as_json), rendered)
+            auth.audit_reveal(ledger, acc, request.url.path, seen)
+            return respond(request, template, None, body=body)
         return endpoint
 
     def session_cookie(resp: Response, fresh: str | None) -> Response:
@@ -297,7 +325,7 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
               page(lambda w, r: views.source(w, r.path_params["import"], row_of(r)), "source.html.j2",
                    views.scoped), methods=["GET"]),
         Route("/report", page(lambda w, r: views.report(w, r.query_params, lang_of(r), html=not wants_json(r)),
-                              "report.html.j2"), methods=["GET"]),
+                              "report.html.j2", shared=False), methods=["GET"]),
         Route("/api/openapi.json", openapi, methods=["GET"]),
         # --- the ledger's pages and the two writes (web/pages.py, web/writes.py) ---
         Route("/imports", page(lambda w, r: pages.imports(w), "imports.html.j2"), methods=["GET"]),
@@ -311,9 +339,11 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
         Route("/batches/{batch}/runs/{run}/cause", write("confirm_cause"), methods=["POST"]),
         Route("/api/csrf", csrf_token, methods=["GET"]),
     ]
-    return Starlette(routes=routes, exception_handlers={TrainledgerError: error, HTTPException: error,
-                                                         NotFound: error, BadInput: error, TokenRefused: error,
-                                                         auth.OutOfScope: error})
+    app = Starlette(routes=routes, exception_handlers={TrainledgerError: error, HTTPException: error,
+                                                        NotFound: error, BadInput: error, TokenRefused: error,
+                                                        auth.OutOfScope: error})
+    app.state.pages = cached  # web/cache.py: its hit counts, for tests and the benchmark
+    return app
 
 
 def _op(summary: str, params: list[str], schema_ref: str) -> dict[str, Any]:

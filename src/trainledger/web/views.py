@@ -83,13 +83,11 @@ def _figure(value, basis: str, currency: str) -> str:
 def batches(wsp) -> dict[str, Any]:
     out = []
     by_batch: dict[str, dict[tuple[str, str], list]] = {}
-    for _, ln in _lines(wsp):
-        if ln.batch_id is None:
-            continue
-        acc = by_batch.setdefault(ln.batch_id, {}).setdefault((str(ln.basis), ln.currency), [0, 0, 0, 0])
-        acc[0] += ln.amount.low
-        acc[1] += ln.amount.expected
-        acc[2] += ln.amount.high
+    for batch_id, basis, currency, low, expected, high in wsp.ledger.batch_amounts():
+        acc = by_batch.setdefault(batch_id, {}).setdefault((basis, currency), [0, 0, 0, 0])
+        acc[0] += low
+        acc[1] += expected
+        acc[2] += high
         acc[3] += 1
     for b in wsp.ledger.list_batches():
         totals = [{"basis": basis, "currency": cur, **{k: _figure(v[i], basis, cur) for i, k in enumerate(FIGS)},
@@ -129,9 +127,9 @@ def run(wsp, batch_id: str, run_id: str) -> dict[str, Any]:
         raise NotFound(f"no run {run_id!r} in batch {batch_id!r}",
                        remedy=f"see /batches/{batch_id} for its runs")
     groups: dict[str, list[dict]] = {}
-    for ident, ln in _lines(wsp):
-        if ln.batch_id == batch_id and ln.run_id == run_id:
-            groups.setdefault(ln.detail or ln.category, []).append(line_dict(ln, ident))
+    for ln, n in wsp.ledger.run_lines(batch_id, run_id):  # ids as line_ids gives them, from this run's lines
+        ident = f"{short_id(ln.provenance.source_sha256)}-{ln.provenance.row}-{n}"
+        groups.setdefault(ln.detail or ln.category, []).append(line_dict(ln, ident))
     by_state = []
     for state, items in groups.items():
         totals: dict[tuple[str, str], list] = {}
@@ -148,9 +146,8 @@ def run(wsp, batch_id: str, run_id: str) -> dict[str, Any]:
                                      **{k: access.restrict(str(v[i]), kinds[(b, c)]) if (b, c) in kinds else str(v[i])
                                         for i, k in enumerate(("low", "expected", "high"))}}
                                     for (b, c), v in sorted(totals.items())]})
-    chains = [c for c in sheet.get("retry_chains", []) if run_id in c.get("attempts", [])]
-    for c in chains:
-        c["attempt_links"] = [{"id": a, "href": f"/batches/{_q(batch_id)}/runs/{_q(a)}"} for a in c["attempts"]]
+    chains = [dict(c, attempt_links=[{"id": a, "href": f"/batches/{_q(batch_id)}/runs/{_q(a)}"} for a in c["attempts"]])
+              for c in sheet.get("retry_chains", []) if run_id in c.get("attempts", [])]  # the sheet may be shared
     return {"batch": batch_id, "batch_href": f"/batches/{_q(batch_id)}", "run": found[0],
             "by_state": by_state, "retry_chains": chains}
 

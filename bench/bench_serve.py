@@ -1,0 +1,286 @@
+"""``trainledger serve`` under load: p50 / p95 latency and requests/s of the batch page (HTML and
+JSON), the batches list and a run page, at 20 concurrent clients on a workspace with 1M job attempts
+(issue 10 item 8; goal p95 < 100 ms for the batch page). Report-only: a busy machine is no failure.
+
+The workspace is generated in the real formats — a Slurm ``sacct --parsable2`` dump and a FOCUS 1.0
+bill of node-hours — imported and attributed once, and cached under the temp dir in a directory
+named by its parameters, so a rerun starts the server at once. Sizes:
+
+* ``TRAINLEDGER_BENCH_SERVE_ATTEMPTS`` job attempts (default 1,000,000), spread over
+  ``TRAINLEDGER_BENCH_SERVE_BATCHES`` batches (default 500), one in 10 of them a failed attempt
+  that a later one retries; ``TRAINLEDGER_BENCH_SERVE_NODES`` (128) GPU nodes of 8 GPUs billed
+  hourly over 30 days (92,160 FOCUS rows at 128).
+* ``TRAINLEDGER_BENCH_SERVE_CLIENTS`` (20) threads, ``TRAINLEDGER_BENCH_SERVE_REQUESTS`` (200)
+  requests per page and form, after one warm-up request each.
+* ``TRAINLEDGER_BENCH_SERVE_ENGINE`` (``duckdb``): the engine that attributes the workspace.
+* ``TRAINLEDGER_BENCH_SERVE_BASELINE=SRC``: first the same load (one request per client) on a
+  server run from another source tree, e.g. ``/work/main/src``: before and after in one run.
+
+Each client is a thread with its own keep-alive ``http.client`` connection to ``trainledger serve``
+in a subprocess on a free loopback port (the local user, admin). ``python -m bench.bench_serve``
+runs it alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import http.client
+import os
+import random
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+GPUS_PER_NODE, DAYS = 8, 30
+NODES = int(os.environ.get("TRAINLEDGER_BENCH_SERVE_NODES", "128"))
+T0 = datetime(2026, 10, 1, tzinfo=UTC)
+FOCUS_COLUMNS = ("BilledCost", "EffectiveCost", "ListCost", "BillingCurrency", "ChargePeriodStart",
+                 "ChargePeriodEnd", "ChargeCategory", "ResourceId", "ServiceName", "ServiceCategory",
+                 "ProviderName", "Tags")
+SACCT_HEADER = ("JobID|JobName|Account|WCKey|Comment|User|Submit|Eligible|Start|End|State|ExitCode|AllocTRES|"
+                "NodeList|Restarts\n")
+GOAL_MS = 100.0
+SRC = Path(__file__).resolve().parents[1] / "src"
+VERSION = 1  # of the generator: part of the cache key (with the sizes and NODES)
+
+
+def sizes() -> dict[str, int | str]:
+    env = os.environ.get
+    return {"attempts": int(env("TRAINLEDGER_BENCH_SERVE_ATTEMPTS", "1000000")),
+            "batches": int(env("TRAINLEDGER_BENCH_SERVE_BATCHES", "500")),
+            "clients": int(env("TRAINLEDGER_BENCH_SERVE_CLIENTS", "20")),
+            "requests": int(env("TRAINLEDGER_BENCH_SERVE_REQUESTS", "200")),
+            "engine": env("TRAINLEDGER_BENCH_SERVE_ENGINE", "duckdb")}
+
+
+def config_text(batches: int) -> str:
+    out = ['[workspace]\ncurrency = "CNY"\n', '[[projects]]\nid = "p"\ngoal = "bench"\n']
+    for b in range(batches):
+        out.append(f'[[batches]]\nid = "b{b:04d}"\nproject = "p"\ngoal = "g"\ndata_snapshot = "d"\n'
+                   f'data_processing_version = "v"\nmodel_version = "m{b}"\ncode_version = "c"\n'
+                   f'config_version = "k"\nteam = "t"\n')
+    out.append('[[rules]]\nid = "wckey"\nsource = "slurm"\nfield = "wckey"\nmatch = "template"\n')
+    return "\n".join(out)
+
+
+def write_sacct(path: Path, attempts: int, batches: int, seed: int = 7) -> None:
+    """``attempts`` one-GPU jobs packed on the nodes' GPU slots over the month, each slot running
+    its jobs back to back; every 10th job fails and the next one on its slot (same batch, same name)
+    retries it."""
+    rnd = random.Random(seed)
+    slots = NODES * GPUS_PER_NODE
+    span = DAYS * 24 * 3600
+    per_slot = -(-attempts // slots)
+    mean = span // per_slot
+    fmt = "%Y-%m-%dT%H:%M:%S"
+    job = 100000
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(SACCT_HEADER)
+        written = 0
+        for s in range(slots):
+            node = f"gpu-{s // GPUS_PER_NODE:03d}"
+            t = T0 + timedelta(seconds=rnd.randrange(60))
+            batch, name = f"b{rnd.randrange(batches):04d}", f"j{s}"
+            for i in range(per_slot):
+                if written == attempts:
+                    break
+                dur = max(60, int(mean * rnd.uniform(0.5, 0.95)))
+                end = t + timedelta(seconds=dur)
+                failed = i % 10 == 9
+                f.write(f"{job}|{name}|ml|{batch}||u|{t:{fmt}}|{t:{fmt}}|{t:{fmt}}|{end:{fmt}}|"
+                        f"{'FAILED' if failed else 'COMPLETED'}|{'1:0' if failed else '0:0'}|"
+                        f"cpu=8,gres/gpu=1,node=1|{node}|0\n")
+                job += 1
+                written += 1
+                t = end + timedelta(seconds=rnd.randrange(5, 60))
+                if not failed:  # a retry keeps the batch and the name; a new job may change both
+                    batch, name = f"b{rnd.randrange(batches):04d}", f"j{s}-{i}"
+
+
+def write_focus(path: Path) -> None:
+    import csv
+
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(FOCUS_COLUMNS)
+        for h in range(DAYS * 24):
+            p0 = T0 + timedelta(hours=h)
+            for n in range(NODES):
+                w.writerow(("288.00", "288.00", "360.00", "CNY", p0.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                            (p0 + timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M:%SZ"), "Usage", f"gpu-{n:03d}",
+                            "Elastic Compute Service", "Compute", "Alibaba Cloud", "{}"))
+
+
+def workspace(attempts: int, batches: int, engine: str, log=print) -> Path:
+    """The attributed workspace for these parameters, generated once and kept under the temp dir."""
+    from trainledger.service import Workspace
+
+    key = hashlib.sha256(f"v{VERSION}-{attempts}-{batches}-{engine}"
+                         f"{'' if NODES == 128 else f'-n{NODES}'}".encode()).hexdigest()[:12]
+    root = Path(tempfile.gettempdir()) / f"trainledger-bench-serve-{attempts}-{batches}-{key}"
+    if (root / "READY").exists():
+        return root
+    shutil.rmtree(root, ignore_errors=True)
+    (root / "src").mkdir(parents=True)
+    t0 = time.perf_counter()
+    sacct, bill = root / "src" / "sacct.txt", root / "src" / "bill.csv"
+    write_sacct(sacct, attempts, batches)
+    write_focus(bill)
+    (root / "trainledger.toml").write_text(config_text(batches), encoding="utf-8")
+    log(f"  generated {attempts:,} attempts, {NODES * DAYS * 24:,} bill rows in {time.perf_counter() - t0:.0f} s")
+    with Workspace.init(root) as wsp:
+        for kind, path in (("slurm", sacct), ("focus", bill)):
+            t0 = time.perf_counter()
+            wsp.import_files(kind, [path], options={"tz": "UTC"})
+            log(f"  import {kind}: {time.perf_counter() - t0:.0f} s")
+        t0 = time.perf_counter()
+        result = wsp.attribute(engine=engine)
+        log(f"  attribute ({engine}): {len(result.lines):,} cost lines, {len(result.runs):,} runs in"
+            f" {time.perf_counter() - t0:.0f} s")
+    (root / "READY").write_text("ok\n", encoding="utf-8")
+    return root
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(root: Path, port: int, src: Path) -> subprocess.Popen:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(src), os.environ.get("PYTHONPATH", "")]))
+    proc = subprocess.Popen([sys.executable, "-m", "trainledger.cli", "--workspace", str(root), "serve",
+                             "--port", str(port)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"trainledger serve exited: {proc.stderr.read().decode()[-2000:]}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return proc
+        except OSError:
+            time.sleep(0.2)
+    proc.kill()
+    raise RuntimeError("trainledger serve did not listen within 120 s")
+
+
+def fetch(conn: http.client.HTTPConnection, path: str, accept: str) -> int:
+    conn.request("GET", path, headers={"Accept": accept})
+    resp = conn.getresponse()
+    body = resp.read()
+    if resp.status != 200:
+        raise RuntimeError(f"GET {path} ({accept}): {resp.status} {body[:300]!r}")
+    return len(body)
+
+
+def load(port: int, path: str, accept: str, clients: int, requests: int) -> tuple[list[float], float, int]:
+    """(latencies in ms, wall seconds, body bytes) of ``requests`` GETs shared by ``clients`` threads."""
+    todo = iter(range(requests))
+    lock = threading.Lock()
+    times: list[float] = []
+    size = [0]
+    errors: list[BaseException] = []
+
+    def client() -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+        try:
+            while True:
+                with lock:
+                    if next(todo, None) is None:
+                        return
+                t0 = time.perf_counter()
+                size[0] = fetch(conn, path, accept)
+                ms = (time.perf_counter() - t0) * 1000
+                with lock:
+                    times.append(ms)
+        except BaseException as e:  # noqa: BLE001 - reported by the caller
+            errors.append(e)
+        finally:
+            conn.close()
+
+    threads = [threading.Thread(target=client) for _ in range(clients)]
+    t0 = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.perf_counter() - t0
+    if errors:
+        raise errors[0]
+    return times, wall, size[0]
+
+
+def pct(xs: list[float], p: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, max(0, round(p / 100 * len(xs) + 0.5) - 1))]
+
+
+def pages(root: Path) -> list[tuple[str, str]]:
+    """(label, path): the batch page of the batch with the most runs, the batches list, one of its runs."""
+    from trainledger.service import Workspace
+
+    with Workspace.open(root) as wsp:
+        runs = wsp.ledger.runs()
+    per: dict[str, list[str]] = {}
+    for r in runs:
+        per.setdefault(r.batch_id, []).append(r.id)
+    batch = max(sorted(per), key=lambda b: len(per[b]))
+    run = sorted(per[batch])[0]
+    from urllib.parse import quote
+
+    return [(f"batch page ({len(per[batch]):,} runs)", f"/batches/{batch}"),
+            (f"batches list ({len(per):,} batches)", "/batches"),
+            ("run page", f"/batches/{batch}/runs/{quote(run, safe='')}")]
+
+
+def main(log=print):
+    s = sizes()
+    log(f"  workspace: {s['attempts']:,} job attempts over {s['batches']} batches ({s['engine']})")
+    root = workspace(int(s["attempts"]), int(s["batches"]), str(s["engine"]), log)
+    out = []
+    baseline = os.environ.get("TRAINLEDGER_BENCH_SERVE_BASELINE")
+    if baseline:  # the same load on another source tree first (e.g. /work/main/src), fewer requests
+        out += serve_load(root, Path(baseline), int(s["clients"]), int(s["clients"]), "baseline: ")
+    return out + serve_load(root, SRC, int(s["clients"]), int(s["requests"]), "")
+
+
+def serve_load(root: Path, src: Path, clients: int, requests: int, tag: str) -> list[tuple[str, float, str]]:
+    port = free_port()
+    proc = start_server(root, port, src)
+    out = []
+    try:
+        for label, path in pages(root):
+            for form, accept in (("HTML", "text/html"), ("JSON", "application/json")):
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+                t0 = time.perf_counter()
+                fetch(conn, path, accept)  # the first request builds (and caches) the view model
+                first = (time.perf_counter() - t0) * 1000
+                conn.close()
+                times, wall, size = load(port, path, accept, clients, requests)
+                name = f"{tag}{label} {form} ({size / 1024:,.0f} KiB)"
+                p95 = pct(times, 95)
+                goal = (f" (goal < {GOAL_MS:g} ms: {'ok' if p95 < GOAL_MS else 'MISSED'})"
+                        if label.startswith("batch page") else "")
+                out += [(f"{name} first request", first, "ms"),
+                        (f"{name} p50, {clients} clients", statistics.median(times), "ms"),
+                        (f"{name} p95, {clients} clients{goal}", p95, "ms"),
+                        (f"{name} requests/s", len(times) / wall, "req/s")]
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    return out
+
+
+if __name__ == "__main__":
+    for label, value, unit in main():
+        print(f"  {label:<70} {value:10.1f} {unit}")

@@ -1,0 +1,208 @@
+"""The dashboard's view-model and page cache, keyed by the ledger state it was built from.
+
+Building a page reads the workspace whole: ``Workspace.sheet`` verifies the audit chain and every
+stored cost line's fingerprint, then sums the batch's lines; the batches list reads every line. On a
+workspace with 1M job attempts that is seconds per request. Every write to the ledger — an import,
+an attribution, a decision, a plan, a confirmation, a token created or revoked — appends one entry
+to the hash-chained audit log (ledger/repo.py), so the figures a page shows are a function of
+
+    state = (the newest audit entry that is not a ``reveal_restricted`` record: id and hash,
+             trainledger.toml's size and mtime, today's date in UTC)
+
+``reveal_restricted`` entries are what the server itself appends when a token was shown a
+restricted field (web/auth.py); they change no figure, so a finance reader does not invalidate the
+pages. ``State.key()`` reads only the entries appended since the previous call (one indexed query),
+and starts over when the entry it last saw is gone or changed (another database, a restore).
+
+Two bounded LRU maps hold, per state:
+
+* ``models`` — the role-independent view model (``Restricted`` fields still wrapped), keyed by
+  the page's path and the query parameters its builder reads; and each batch's sheet
+  (``Workspace.sheet``), shared by the batch page and its run pages;
+* ``pages`` — the rendered body (HTML or JSON text) with its ``Disclosure``, keyed by the model's
+  key plus the requester's ``Access`` (role, batch scope, token), language and form. The role is in
+  the key, so a page rendered for ``finance`` is never served to an ``engineer``; the disclosure
+  is kept with it so each response is still audited (``auth.audit_reveal``) as it was served.
+
+An entry of an older state is never served: the state is read before the lookup, and a model built
+while a write landed is stored under the state read *before* it was built, which no later request
+asks for again. Bounds: ``MODELS`` view models, and pages up to ``PAGE_BYTES`` of text in total.
+A direct edit of the database that bypasses the audit chain is caught on the next build (any
+write), by ``trainledger audit`` or ``trainledger verify``; a page served from the cache carries the
+proof it was built with.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+
+from trainledger.ledger.schema import audit_log
+
+REVEAL = "reveal_restricted"  # web/auth.py audit_reveal: the one entry a read appends
+MODELS = 32
+PAGE_BYTES = 256 * 1024 * 1024
+
+
+class LRU:
+    """A thread-safe least-recently-used map bounded by entry count and by a weight per entry."""
+
+    def __init__(self, max_entries: int, max_weight: int | None = None) -> None:
+        self.max_entries, self.max_weight = max_entries, max_weight
+        self._data: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
+        self._weight = 0
+        self._lock = threading.Lock()
+        self.hits = self.misses = 0
+
+    def get(self, key: Hashable) -> Any | None:
+        with self._lock:
+            item = self._data.get(key)
+            if item is None:
+                self.misses += 1
+                return None
+            self._data.move_to_end(key)
+            self.hits += 1
+            return item[0]
+
+    def peek(self, key: Hashable) -> Any | None:
+        """The value without counting a hit or a miss, nor refreshing its place."""
+        with self._lock:
+            item = self._data.get(key)
+            return None if item is None else item[0]
+
+    def put(self, key: Hashable, value: Any, weight: int = 1) -> None:
+        with self._lock:
+            old = self._data.pop(key, None)
+            if old is not None:
+                self._weight -= old[1]
+            if self.max_weight is not None and weight > self.max_weight:
+                return  # larger than the whole bound: served, not kept
+            self._data[key] = (value, weight)
+            self._weight += weight
+            while len(self._data) > self.max_entries or (
+                    self.max_weight is not None and self._weight > self.max_weight):
+                _, (_, w) = self._data.popitem(last=False)
+                self._weight -= w
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    @property
+    def weight(self) -> int:
+        return self._weight
+
+    def clear(self) -> None:
+        with self._lock:
+            self._data.clear()
+            self._weight = 0
+
+
+class State:
+    """The ledger state a workspace's pages depend on, read cheaply per request (module docstring)."""
+
+    def __init__(self, root: str | Path) -> None:
+        self.root = Path(root)
+        self._lock = threading.Lock()
+        self._ledger = None
+        self._config_sig: tuple | None = None
+        self._seen: tuple[int, str] | None = None  # the newest entry read, any action
+        self._figures: tuple[int, str] | None = None  # the newest entry that is not a reveal
+
+    def _config(self) -> tuple:
+        from trainledger.workspace import CONFIG_NAME
+
+        st = os.stat(self.root / CONFIG_NAME)
+        return (st.st_size, st.st_mtime_ns, st.st_ino)
+
+    def ledger(self):
+        """The workspace's ledger, opened once and again when trainledger.toml changes (its URL
+        may have); for the per-request token check, state read and audit appends."""
+        from trainledger.ledger.repo import Ledger
+        from trainledger.workspace import db_url, load
+
+        sig = self._config()
+        with self._lock:
+            if self._ledger is None or sig != self._config_sig:
+                if self._ledger is not None:
+                    self._ledger.close()
+                self._ledger = Ledger.open(db_url(load(self.root)))
+                self._config_sig, self._seen, self._figures = sig, None, None
+            return self._ledger
+
+    def key(self) -> tuple:
+        ledger = self.ledger()
+        with self._lock:
+            sig, seen, figures = self._config_sig, self._seen, self._figures
+        q = select(audit_log.c.id, audit_log.c.hash, audit_log.c.action).order_by(audit_log.c.id)
+        with ledger._read() as conn:
+            rows = conn.execute(q.where(audit_log.c.id >= seen[0])).all() if seen else []
+            if not rows or (rows[0].id, rows[0].hash) != seen:  # first call, or the chain was replaced
+                newest = conn.execute(q.where(audit_log.c.action != REVEAL).order_by(None)
+                                      .order_by(audit_log.c.id.desc()).limit(1)).first()
+                head = conn.execute(select(audit_log.c.id, audit_log.c.hash)
+                                    .order_by(audit_log.c.id.desc()).limit(1)).first()
+                figures = None if newest is None else (newest.id, newest.hash)
+                seen = None if head is None else (head.id, head.hash)
+            else:
+                for r in rows[1:]:
+                    if r.action != REVEAL:
+                        figures = (r.id, r.hash)
+                seen = (rows[-1].id, rows[-1].hash)
+        with self._lock:
+            if sig == self._config_sig:
+                self._seen, self._figures = seen, figures
+        return (figures, sig, datetime.now(UTC).date().isoformat())
+
+    def close(self) -> None:
+        with self._lock:
+            if self._ledger is not None:
+                self._ledger.close()
+            self._ledger = None
+
+
+class Pages:
+    """One app's caches (module docstring): ``model(key, build)`` and ``page(key, render)``."""
+
+    def __init__(self, root: str | Path, *, models: int = MODELS, page_bytes: int = PAGE_BYTES) -> None:
+        self.state = State(root)
+        self.models = LRU(models)
+        self.pages = LRU(100_000, page_bytes)
+        self._building: dict[Hashable, threading.Lock] = {}
+        self._lock = threading.Lock()
+
+    def _once(self, cache: LRU, key: Hashable, make: Callable[[], Any], weight: Callable[[Any], int]) -> Any:
+        """The cached value, or ``make()`` — built by one request while the others asking for the
+        same key wait for it (20 clients opening a cold page build it once, not 20 times)."""
+        hit = cache.get(key)
+        if hit is not None:
+            return hit
+        with self._lock:
+            lock = self._building.setdefault((id(cache), key), threading.Lock())
+        with lock:
+            hit = cache.peek(key)
+            if hit is None:
+                hit = make()
+                cache.put(key, hit, weight(hit))
+        with self._lock:
+            self._building.pop((id(cache), key), None)
+        return hit
+
+    def model(self, key: Hashable, build: Callable[[], Any]) -> Any:
+        """The role-independent view model of ``key`` (which starts with ``state.key()``)."""
+        return self._once(self.models, key, build, lambda _: 1)
+
+    def sheets(self, state: Hashable, sheet: Callable[[str], dict]) -> Callable[[str], dict]:
+        """``Workspace.sheet`` cached per state: the batch page and its run pages share one build.
+        Callers must not change the sheet they get (it is shared)."""
+        return lambda batch_id: self.model((state, "sheet", batch_id), lambda: sheet(batch_id))
+
+    def page(self, key: Hashable, render: Callable[[], tuple[str, Any]]) -> tuple[str, Any]:
+        """(body text, Disclosure) of ``key``: the model's key, the Access, language and form."""
+        return self._once(self.pages, key, render, lambda v: len(v[0]))
