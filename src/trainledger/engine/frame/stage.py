@@ -30,9 +30,9 @@ from trainledger.engine.frame import split
 from trainledger.engine.frame.holdings import holdings_table, micros
 from trainledger.engine.timeline import exact_seconds
 from trainledger.errors import ConfigError
-from trainledger.model import Basis, Evidence
+from trainledger.model import AmountRange, Basis, CostLine, Evidence, Provenance
 from trainledger.model.evidence import weakest
-from trainledger.model.money import EXACT, exact_sum
+from trainledger.model.money import EXACT, check_currency, exact_sum
 from trainledger.model.vocab import ComputeState
 
 BACKENDS = ("python", "duckdb", "spark")
@@ -344,6 +344,7 @@ def _split_lines(row, node: str, got: dict[int, list], runs, slots: Decimal, hol
                                  "held": str(held), "slots": slots}))
         idle = Decimal(0)
     money_only = compute.charge_kind(row)
+    make = _Maker(row, "" if money_only else "gpu_hour")
     out = {}
     for v in views:
         shares = {(r[RUN], r[STATE]): Decimal(int(r[UNITS])).scaleb(-r[SCALE]) for r in got[v] if not r[IDLE]}
@@ -354,19 +355,57 @@ def _split_lines(row, node: str, got: dict[int, list], runs, slots: Decimal, hol
             info, share, w = runs[run_id], shares[key], weights[key]
             if share == 0 and w == 0:
                 continue  # a segment of weight 0 (no GPU in that state) holds nothing
-            kw = {"batch_id": info.batch_id, "run_id": info.run.id}
-            if info.batch_id is None:
-                kw = {"run_id": info.run.id, "reason": f"job_without_batch: job {info.run.source_job}"}
-            ev = EVIDENCE[False]  # measured in every state, unclassified too (engine/compute.py node_split)
-            lines.append(compute._line(row, share, Basis.BILLED, f"gpu_seconds_on_node/{info.rule}", category="compute",
-                                       detail=money_only or str(state),
-                                       quantity=None if money_only else w / scale / HOUR,
-                                       unit="" if money_only else "gpu_hour", evidence=ev, source_kind="focus", **kw))
+            # measured in every state, unclassified too (engine/compute.py node_split)
+            batch, reason = info.batch_id, ""
+            if batch is None:
+                reason = f"job_without_batch: job {info.run.source_job}"
+            lines.append(make(share, Basis.BILLED, f"gpu_seconds_on_node/{info.rule}", batch, info.run.id,
+                              money_only or str(state), None if money_only else w / scale / HOUR, reason))
         if rest is not None and rest != 0:
-            lines.append(compute._line(row, rest, Basis.ALLOCATED_IDLE, "gpu_seconds_on_node/unheld",
-                                       category="compute", detail=money_only or ComputeState.CAPACITY_UNHELD,
-                                       quantity=None if money_only else idle / scale / HOUR,
-                                       unit="" if money_only else "gpu_hour", reason=f"capacity_unheld: node {node}",
-                                       source_kind="focus", evidence=EVIDENCE[False]))
+            lines.append(make(rest, Basis.ALLOCATED_IDLE, "gpu_seconds_on_node/unheld", None, None,
+                              money_only or ComputeState.CAPACITY_UNHELD,
+                              None if money_only else idle / scale / HOUR, f"capacity_unheld: node {node}"))
         out[v] = lines
     return out
+
+
+_CURRENCIES: dict[str, str] = {}
+
+
+def _built(cls, values: dict):
+    """A frozen dataclass with ``values``, its ``__post_init__`` not run: for the node split's
+    lines, whose every field ``_Maker`` has checked as that ``__post_init__`` would."""
+    obj = object.__new__(cls)
+    for name, value in values.items():
+        object.__setattr__(obj, name, value)
+    return obj
+
+
+class _Maker:
+    """``compute._line`` for the lines of one node row (category compute, source focus, evidence
+    measured), at a fraction of its cost: the row's currency is checked once (``check_currency``,
+    cached), its provenance built once per rule with its own checks; an amount is a finite
+    ``Decimal`` made from the backend's integers (low = expected = high); basis and evidence are
+    members already; an unattributed line carries its reason. ``CostLine`` equality, hashing and
+    every reader see the same objects ``compute._line`` would make (the parity suites compare them)."""
+
+    __slots__ = ("cur", "prov", "row", "unit")
+
+    def __init__(self, row, unit: str) -> None:
+        code = row["currency"]
+        if code not in _CURRENCIES:
+            _CURRENCIES[code] = check_currency(code)
+        self.row, self.cur, self.unit, self.prov = row, _CURRENCIES[code], unit, {}
+
+    def __call__(self, amount: Decimal, basis: Basis, rule: str, batch_id, run_id, detail, quantity, reason: str):
+        if type(amount) is not Decimal or not amount.is_finite():
+            raise AssertionError(f"frame split gave {amount!r}, not a finite Decimal")  # a bug, never input
+        if batch_id is None and not reason:
+            raise AssertionError("an unattributed node-row line without a reason")
+        prov = self.prov.get(rule)
+        if prov is None:
+            prov = self.prov[rule] = Provenance(self.row["source_sha256"], int(self.row["row"]), rule, "focus")
+        money = _built(AmountRange, {"low": amount, "expected": amount, "high": amount, "currency": self.cur})
+        return _built(CostLine, {"category": "compute", "basis": basis, "evidence": EVIDENCE[False], "amount": money,
+                                 "provenance": prov, "batch_id": batch_id, "run_id": run_id, "detail": detail,
+                                 "quantity": quantity, "unit": self.unit, "reason": reason})
