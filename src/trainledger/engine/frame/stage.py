@@ -17,7 +17,6 @@ import json
 import shutil
 import uuid
 import warnings
-from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import replace
 from decimal import Decimal
@@ -252,18 +251,47 @@ def _run(scratch: Scratch, table: pa.Table, rows, ctx: Context, holdings, keys: 
     routed = con.to_pyarrow(prepared.select("idx", "route", "node", "rule_batch", "rule_id").order_by("idx"))
     route, node, rule_batch, rule_id = (routed.column(c).to_pylist()
                                         for c in ("route", "node", "rule_batch", "rule_id"))
-    by_row: dict[int, dict[int, list]] = defaultdict(lambda: defaultdict(list))
+    by_row = _Pieces(None)
     fallback: set[int] = set()
     if holdings.nodes and "node" in route:
         h = scratch.upload(holdings.table)
         slots = int(ctx.config.get("cluster.gpus_per_node"))
-        got = con.to_pyarrow(split.pieces(prepared, h, gpus_per_node=slots, scale=holdings.scale, views=views))
-        cols = [got.column(c).to_pylist() for c in PIECE]
-        for rec in zip(*cols, strict=True):  # tuples in PIECE order: far cheaper than a dict per piece
-            by_row[rec[0]][rec[1]].append(rec)
+        pieces = split.pieces(prepared, h, gpus_per_node=slots, scale=holdings.scale, views=views)
+        by_row = _Pieces(con.to_pyarrow(pieces.order_by("idx", "view")))
         if not all(holdings.table.column("exact").to_pylist()):
             fallback = set(con.to_pyarrow(split.fallback_rows(prepared, h)).column("idx").to_pylist())
     return _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, by_row, fallback)
+
+
+class _Pieces:
+    """The backend's pieces (ordered by bill row, then view) read one bill row at a time:
+    ``get(i)`` → {view: [piece tuples in PIECE order]} for row ``i``, asked in increasing ``i``.
+    The Arrow table is turned into Python values a batch at a time, so the pieces never exist as
+    Python objects all at once (at 10M bill rows they would not fit)."""
+
+    BATCH = 65_536
+
+    def __init__(self, table: pa.Table | None) -> None:
+        self._batches = iter(()) if table is None else iter(table.to_batches(max_chunksize=self.BATCH))
+        self._rows: list[tuple] = []
+        self._at = 0
+
+    def _next(self) -> tuple | None:
+        while self._at >= len(self._rows):
+            batch = next(self._batches, None)
+            if batch is None:
+                return None
+            self._rows = list(zip(*(batch.column(c).to_pylist() for c in PIECE), strict=True))
+            self._at = 0
+        return self._rows[self._at]
+
+    def get(self, i: int, default: dict) -> dict[int, list]:
+        out: dict[int, list] = {}
+        while (rec := self._next()) is not None and rec[0] <= i:
+            self._at += 1
+            if rec[0] == i:
+                out.setdefault(rec[1], []).append(rec)
+        return out or default
 
 
 def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, by_row, fallback) -> StageOutput:
@@ -279,7 +307,7 @@ def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, by_row,
         if not amounts:
             continue
         kind = route[i]
-        if kind == "node" and i in fallback:
+        if kind == "node" and i in fallback:  # its pieces, if the backend made any, are skipped
             if py_index is None:
                 py_index = compute._index(ctx.runs)
             make = compute.node_split(row, node[i], py_index, slots, problems)
@@ -372,13 +400,27 @@ def _split_lines(row, node: str, got: dict[int, list], runs, slots: Decimal, hol
 _CURRENCIES: dict[str, str] = {}
 
 
-def _built(cls, values: dict):
-    """A frozen dataclass with ``values``, its ``__post_init__`` not run: for the node split's
-    lines, whose every field ``_Maker`` has checked as that ``__post_init__`` would."""
-    obj = object.__new__(cls)
-    for name, value in values.items():
-        object.__setattr__(obj, name, value)
-    return obj
+_SET = object.__setattr__
+
+
+def _amount(amount: Decimal, currency: str) -> AmountRange:
+    """An exact ``AmountRange``, its ``__post_init__`` not run (``_Maker`` checked what it checks)."""
+    money = object.__new__(AmountRange)
+    _SET(money, "low", amount)
+    _SET(money, "expected", amount)
+    _SET(money, "high", amount)
+    _SET(money, "currency", currency)
+    return money
+
+
+def _cost_line(basis, evidence, amount, prov, batch_id, run_id, detail, quantity, unit, reason) -> CostLine:
+    """A compute ``CostLine``, its ``__post_init__`` not run (``_Maker`` checked what it checks)."""
+    line = object.__new__(CostLine)
+    for name, value in (("category", "compute"), ("basis", basis), ("evidence", evidence), ("amount", amount),
+                        ("provenance", prov), ("batch_id", batch_id), ("run_id", run_id), ("detail", detail),
+                        ("quantity", quantity), ("unit", unit), ("reason", reason)):
+        _SET(line, name, value)
+    return line
 
 
 class _Maker:
@@ -405,7 +447,5 @@ class _Maker:
         prov = self.prov.get(rule)
         if prov is None:
             prov = self.prov[rule] = Provenance(self.row["source_sha256"], int(self.row["row"]), rule, "focus")
-        money = _built(AmountRange, {"low": amount, "expected": amount, "high": amount, "currency": self.cur})
-        return _built(CostLine, {"category": "compute", "basis": basis, "evidence": EVIDENCE[False], "amount": money,
-                                 "provenance": prov, "batch_id": batch_id, "run_id": run_id, "detail": detail,
-                                 "quantity": quantity, "unit": self.unit, "reason": reason})
+        return _cost_line(basis, EVIDENCE[False], _amount(amount, self.cur), prov, batch_id, run_id, detail,
+                          quantity, self.unit, reason)
