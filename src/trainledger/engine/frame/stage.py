@@ -400,26 +400,39 @@ def _split_lines(row, node: str, got: dict[int, list], runs, slots: Decimal, hol
 _CURRENCIES: dict[str, str] = {}
 
 
-_SET = object.__setattr__
+# the slots' own setters: a frozen dataclass's __setattr__ refuses, its __post_init__ is not wanted
+_AMOUNT = tuple(getattr(AmountRange, n).__set__ for n in ("low", "expected", "high", "currency"))
+_LINE = tuple(getattr(CostLine, n).__set__ for n in ("category", "basis", "evidence", "amount", "provenance",
+                                                        "batch_id", "run_id", "detail", "quantity", "unit", "reason"))
+_NEW = object.__new__
 
 
 def _amount(amount: Decimal, currency: str) -> AmountRange:
     """An exact ``AmountRange``, its ``__post_init__`` not run (``_Maker`` checked what it checks)."""
-    money = object.__new__(AmountRange)
-    _SET(money, "low", amount)
-    _SET(money, "expected", amount)
-    _SET(money, "high", amount)
-    _SET(money, "currency", currency)
+    money = _NEW(AmountRange)
+    low, expected, high, cur = _AMOUNT
+    low(money, amount)
+    expected(money, amount)
+    high(money, amount)
+    cur(money, currency)
     return money
 
 
 def _cost_line(basis, evidence, amount, prov, batch_id, run_id, detail, quantity, unit, reason) -> CostLine:
     """A compute ``CostLine``, its ``__post_init__`` not run (``_Maker`` checked what it checks)."""
-    line = object.__new__(CostLine)
-    for name, value in (("category", "compute"), ("basis", basis), ("evidence", evidence), ("amount", amount),
-                        ("provenance", prov), ("batch_id", batch_id), ("run_id", run_id), ("detail", detail),
-                        ("quantity", quantity), ("unit", unit), ("reason", reason)):
-        _SET(line, name, value)
+    line = _NEW(CostLine)
+    s_cat, s_basis, s_ev, s_amount, s_prov, s_batch, s_run, s_detail, s_qty, s_unit, s_reason = _LINE
+    s_cat(line, "compute")
+    s_basis(line, basis)
+    s_ev(line, evidence)
+    s_amount(line, amount)
+    s_prov(line, prov)
+    s_batch(line, batch_id)
+    s_run(line, run_id)
+    s_detail(line, detail)
+    s_qty(line, quantity)
+    s_unit(line, unit)
+    s_reason(line, reason)
     return line
 
 
