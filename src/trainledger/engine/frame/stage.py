@@ -301,6 +301,7 @@ def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, by_row,
     runs = {info.run.id: info for info in ctx.runs.values()}
     columns = (("billed_cost", Basis.BILLED), ("effective_cost", Basis.AMORTIZED))[:views]
     py_index = None
+    memo: dict = {}
     for i, row in enumerate(rows):
         amounts = [(v, basis, d) for v, (column, basis) in enumerate(columns)
                    if row.get(column) is not None and (d := Decimal(row[column])) != 0]
@@ -314,7 +315,7 @@ def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, by_row,
             made = {v: make(amount) for v, _, amount in amounts}
         elif kind == "node":
             made = _split_lines(row, node[i], by_row.get(i, {}), runs, slots, holdings, problems,
-                                [v for v, _, _ in amounts])
+                                [v for v, _, _ in amounts], memo)
         else:
             made = {v: [_direct(row, kind, rule_batch[i], rule_id[i], amount)] for v, _, amount in amounts}
         for v, basis, _ in amounts:
@@ -354,14 +355,24 @@ def _direct(row, kind: str, batch_id, rule: str | None, amount: Decimal):
     return compute._line(row, amount, Basis.BILLED, compute.NO_RULE, reason=f"{compute.NO_RULE}: {what}")
 
 
-def _split_lines(row, node: str, got: dict[int, list], runs, slots: Decimal, holdings, problems, views):
+def _split_lines(row, node: str, got: dict[int, list], runs, slots: Decimal, holdings, problems, views, memo):
     """The lines ``compute.node_split`` makes for one node row, per view, from the backend's shares.
-    Weights are Python's GPU-seconds × ``py_scale``, rebuilt exactly from the backend's integers."""
+    Weights are Python's GPU-seconds × ``py_scale``, rebuilt exactly from the backend's integers;
+    ``memo``: (W, exp) → (weight, GPU-hours), shared by the stage's rows."""
     p0, p1 = row["charge_period_start"], row["charge_period_end"]
     period = exact_seconds(p0, p1)
     scale, places = holdings.py_scale, holdings.scale // holdings.py_scale
     first = got[views[0]]
-    weights = {(r[RUN], r[STATE]): _weight(int(r[W]), r[EXP], places) for r in first if not r[IDLE]}
+    weights, hours = {}, {}
+    for r in first:
+        if r[IDLE]:
+            continue
+        key = (r[W], r[EXP])
+        wh = memo.get(key)  # full-hour pieces repeat the same few weights: each decimal made once
+        if wh is None:
+            w = _weight(int(r[W]), r[EXP], places)
+            wh = memo[key] = (w, w / scale / HOUR)
+        weights[(r[RUN], r[STATE])], hours[(r[RUN], r[STATE])] = wh
     used = exact_sum(weights.values())
     idle = EXACT.subtract(EXACT.multiply(slots * scale, period), used)
     if idle < 0:
@@ -388,7 +399,7 @@ def _split_lines(row, node: str, got: dict[int, list], runs, slots: Decimal, hol
             if batch is None:
                 reason = f"job_without_batch: job {info.run.source_job}"
             lines.append(make(share, Basis.BILLED, f"gpu_seconds_on_node/{info.rule}", batch, info.run.id,
-                              money_only or str(state), None if money_only else w / scale / HOUR, reason))
+                              money_only or str(state), None if money_only else hours[key], reason))
         if rest is not None and rest != 0:
             lines.append(make(rest, Basis.ALLOCATED_IDLE, "gpu_seconds_on_node/unheld", None, None,
                               money_only or ComputeState.CAPACITY_UNHELD,
