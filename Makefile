@@ -6,7 +6,7 @@ DEMO_DIR ?= trainledger-demo
 
 ROWS ?= 10000000
 
-.PHONY: demo test lint bench bench-import clean
+.PHONY: demo test lint bench bench-import bench-engine clean
 
 $(BIN)/trainledger: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,11 @@ bench: $(VENV)/.bench-deps
 # import focus of a generated ROWS-row FOCUS CSV against DuckDB's CSV -> Parquet of it, peak RSS
 bench-import: $(VENV)/.bench-deps
 	$(BIN)/python -m bench.bench_import $(ROWS)
+
+# issue 7's engine benchmark at its size: the bill stage on 10M bill rows x 1M attempts against a hand-written
+# DuckDB SQL and pandas (ratios, agreement to the cent), then the whole attribute at 1M (bench/bench_engine.py)
+bench-engine: $(VENV)/.bench-deps
+	TRAINLEDGER_BENCH_ROWS=$(or $(ENGINE_ROWS),10000000) $(BIN)/python -m bench.bench_engine
 
 clean:
 	rm -rf $(VENV) $(DEMO_DIR) .pytest_cache .hypothesis

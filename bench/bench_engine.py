@@ -3,19 +3,27 @@ DuckDB SQL of the same allocation (the practical limit), a plain pandas script (
 writes) and, at a smaller size, the Python engine. Reports CPU seconds and peak RSS of each (one
 subprocess per method, so RSS is its own), the ratios, and whether all agree to the cent.
 
-Synthetic: ``TRAINLEDGER_BENCH_ROWS`` node-hour bill rows (default 1,000,000, ~35 s wall; issue 7 asks for
-10,000,000) over 128 nodes, ``TRAINLEDGER_BENCH_ATTEMPTS`` job attempts (default rows / 10), each
-on one node with a setup and an effective segment, 1/8 of them without a batch. The Python engine
+Synthetic: ``TRAINLEDGER_BENCH_ROWS`` node-hour bill rows (default 1,000,000) over 128 nodes,
+``TRAINLEDGER_BENCH_ATTEMPTS`` job attempts (default rows / 10), each on one node with a setup and
+an effective segment, 1/8 of them without a batch (generated in columns: seconds at 10M rows).
+Issue 7's size, 10M bill rows × 1M attempts, is ``make bench-engine`` (= ``TRAINLEDGER_BENCH_ROWS=
+10000000 python -m bench.bench_engine``; ``ENGINE_ROWS=`` to change it): ~11 CPU-minutes of the
+three methods, 9.5 GiB peak (pandas), 53 minutes' wall on the shared 2-core machine under load
+(2026-12-01: frame 290 CPU-s / 6.3 GiB, hand SQL 357 / 6.9 GiB, pandas 40 / 9.3 GiB, all agreeing
+to the cent; DuckDB's CPU on an oversubscribed machine counts its threads waiting). The Python engine
 runs on ``TRAINLEDGER_BENCH_PY_ROWS`` (default 5,000) rows of the same shape, where all four must
 agree; its CPU is ``bill_stage`` alone (the derived runs are the frame path's input too). Each
 method's CPU excludes imports; the frame path's includes Ibis compiling the expression (~0.4 s).
 The pandas script lists segments under the hours they touch (the bills are hourly).
 
-Then the whole ``engine.attribute`` (derived runs, every stage, conservation, views) with
-``--engine python`` and ``--engine duckdb`` on generated workspaces of the small shape at
-``TRAINLEDGER_BENCH_ATTRIBUTE_SIZES`` bill rows (default 5,000, 50,000, 200,000; attempts = rows / 10):
-the median CPU of ``TRAINLEDGER_BENCH_REPEAT`` (3) runs in one subprocess per engine, its peak RSS
-(and above the generated facts), and whether both wrote identical lines.
+Then the whole attribute as ``Workspace.attribute`` runs it after loading the facts —
+``engine.attribute`` (derived runs, every stage, conservation, views), the summary, and the
+ledger's replace of every line and run (SQLite) — with ``--engine python`` and ``--engine duckdb``
+on generated workspaces of the small shape at ``TRAINLEDGER_BENCH_ATTRIBUTE_SIZES`` bill rows
+(default 5,000, 200,000, 1,000,000; attempts = rows / 10): the median CPU of
+``TRAINLEDGER_BENCH_REPEAT`` (3) runs in one subprocess per engine, split into engine / summary /
+ledger write, its peak RSS (and above the generated facts), and whether both engines stored
+identical figures (the lines, runs and summary digests the audit chain records, verified).
 ``TRAINLEDGER_BENCH_ATTRIBUTE_ONLY=1`` runs only this part. Reports, never fails.
 """
 
@@ -43,44 +51,53 @@ METHODS = ("frame", "sql", "pandas")
 
 
 def generate(root: Path, rows: int, attempts: int, seed: int = 7) -> None:
-    """bills.parquet (lake-shaped) and holdings.parquet (holdings_table's schema)."""
+    """bills.parquet (lake-shaped) and holdings.parquet (holdings_table's schema), built in
+    columns (numpy), so 10M bill rows take seconds and little memory."""
+    import numpy as np
+
     from trainledger.engine.frame.holdings import SCHEMA, micros
 
-    rnd = random.Random(seed)
+    rnd = np.random.default_rng(seed)
     hours = max(1, rows // NODES)
-    b = {f.name: [] for f in BILL_SCHEMA}
-    for h in range(hours):
-        for n in range(NODES):
-            t = T0 + timedelta(hours=h)
-            for k, v in (("billed_cost", rnd.choice(PRICES)), ("currency", "CNY"), ("charge_period_start", t),
-                         ("charge_period_end", t + timedelta(hours=1)), ("charge_category", "Usage"),
-                         ("commitment_discount_status", None), ("commitment_discount_id", None),
-                         ("resource_id", f"gpu-{n:03d}"), ("resource_name", None), ("service_name", "ECS"),
-                         ("service_category", "Compute"), ("tags", "{}"), ("source_sha256", "s"),
-                         ("row", h * NODES + n + 1), ("idx", h * NODES + n), ("p0", micros(t)),
-                         ("p1", micros(t + timedelta(hours=1)))):
-                b[k].append(v)
+    n = hours * NODES
+    hour_us = 3600 * 1_000_000
+    p0 = micros(T0) + np.repeat(np.arange(hours, dtype=np.int64), NODES) * hour_us
+    node_names = np.array([f"gpu-{k:03d}" for k in range(NODES)], dtype=object)
+    none = pa.nulls(n, pa.string())
+    b = {"billed_cost": pa.array(np.array(PRICES, dtype=object)[rnd.integers(0, len(PRICES), n)], pa.string()),
+         "currency": pa.array(["CNY"] * n, pa.string()),
+         "charge_period_start": pa.array(p0, pa.timestamp("us", "UTC")),
+         "charge_period_end": pa.array(p0 + hour_us, pa.timestamp("us", "UTC")),
+         "charge_category": pa.array(["Usage"] * n, pa.string()), "commitment_discount_status": none,
+         "commitment_discount_id": none, "resource_id": pa.array(np.tile(node_names, hours), pa.string()),
+         "resource_name": none, "service_name": pa.array(["ECS"] * n, pa.string()),
+         "service_category": pa.array(["Compute"] * n, pa.string()), "tags": pa.array(["{}"] * n, pa.string()),
+         "source_sha256": pa.array(["s"] * n, pa.string()), "row": pa.array(np.arange(1, n + 1, dtype=np.int64)),
+         "idx": pa.array(np.arange(n, dtype=np.int64)), "p0": pa.array(p0), "p1": pa.array(p0 + hour_us)}
     pq.write_table(pa.table(b, schema=BILL_SCHEMA), root / "bills.parquet")
-    hcols = {name: [] for name in SCHEMA.names}
-    span = hours * 3600 * 1_000_000
+    end = micros(T0) + hours * hour_us
     per_node = max(1, attempts // NODES)
-    for n in range(NODES):
-        t = micros(T0) + rnd.randrange(0, 3600 * 1_000_000)
-        for i in range(per_node):
-            dur = rnd.randrange(600, 20 * 3600) * 1_000_000
-            if t + dur > micros(T0) + span:
-                break
-            setup = dur // 10
-            run = f"{n}-{i}"
-            batch = None if i % 8 == 0 else f"b{i % 10}"
-            gpus = rnd.choice((1, 2, 4, 8))
-            for state, a, z in (("setup", t, t + setup), ("effective", t + setup, t + dur)):
-                for k, v in (("run_id", run), ("batch_id", batch), ("state", state), ("node", f"gpu-{n:03d}"),
-                             ("start_us", a), ("end_us", z), ("gpus_num", gpus), ("pn_exp", 0),
-                             ("exact", True)):
-                    hcols[k].append(v)
-            t += dur + rnd.randrange(0, 3 * 3600) * 1_000_000
-    pq.write_table(pa.table(hcols, schema=SCHEMA), root / "holdings.parquet")
+    parts = []
+    for k in range(NODES):  # per node: attempts one after another, each a setup and an effective segment
+        dur = rnd.integers(600, 20 * 3600, per_node) * 1_000_000
+        gap = rnd.integers(0, 3 * 3600, per_node) * 1_000_000
+        start = micros(T0) + int(rnd.integers(0, hour_us)) + np.concatenate(([0], np.cumsum(dur + gap)[:-1]))
+        keep = start + dur <= end
+        i = np.flatnonzero(keep)
+        if not len(i):
+            continue
+        start, dur = start[i], dur[i]
+        setup = dur // 10
+        gpus = np.array((1, 2, 4, 8))[rnd.integers(0, 4, len(i))]
+        run = np.array([f"{k}-{j}" for j in i], dtype=object)
+        batch = np.array([None if j % 8 == 0 else f"b{j % 10}" for j in i], dtype=object)
+        for state, a, z in (("setup", start, start + setup), ("effective", start + setup, start + dur)):
+            parts.append({"run_id": run, "batch_id": batch, "state": np.full(len(i), state, dtype=object),
+                          "node": np.full(len(i), node_names[k], dtype=object), "start_us": a, "end_us": z,
+                          "gpus_num": gpus, "pn_exp": np.zeros(len(i), np.int64), "exact": np.ones(len(i), bool)})
+    cols = {name: np.concatenate([p[name] for p in parts]) for name in SCHEMA.names}
+    pq.write_table(pa.table({k: pa.array(v, SCHEMA.field(k).type) for k, v in cols.items()}, schema=SCHEMA),
+                   root / "holdings.parquet")
 
 
 def run_frame(root: Path) -> dict:
@@ -282,8 +299,10 @@ ENGINES = ("python", "duckdb")
 
 
 def _attribute_child(engine: str, root: Path) -> None:
-    """``engine.attribute`` (the whole engine: runs, every stage, conservation, views) on a
-    generated workspace, ``repeat`` times; CPU per run, peak RSS, and a digest of the lines."""
+    """What ``Workspace.attribute`` does after loading the facts — ``engine.attribute`` (derived
+    runs, every stage, conservation, views), the summary, and the ledger's replace of every line
+    and run (SQLite, one transaction, with the figures' fingerprints) — on a generated workspace,
+    ``repeat`` times; CPU per run (and per part), peak RSS, and digests of the stored figures."""
     import hashlib
     import statistics
     import warnings
@@ -293,20 +312,41 @@ def _attribute_child(engine: str, root: Path) -> None:
 
     from trainledger.engine import attribute
     from trainledger.engine.frame import stage  # noqa: F401
+    from trainledger.ledger import Ledger, figures
 
     spec = json.loads((root / "spec.json").read_text())
     facts, ctx = small_workspace(root, spec["rows"], spec["attempts"])
+    ledger = Ledger.open(f"sqlite:///{root}/ledger-{engine}.db")
+    for p in ctx.config.projects:
+        ledger.upsert_project(p)
+    for b in ctx.config.batches:
+        ledger.upsert_batch(b)
     base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    cpus = []
+    cpus, parts = [], []
     for _ in range(spec["repeat"]):
-        t = time.process_time()
+        t0 = time.process_time()
         result = attribute(facts, ctx.config, lambda *a: None, ctx.as_of, engine=engine)
-        cpus.append(time.process_time() - t)
-    digest = hashlib.sha256("\n".join(map(repr, result.lines)).encode()).hexdigest()
+        t1 = time.process_time()
+        summary = result.summary() | {"as_of": ctx.as_of.isoformat()}
+        t2 = time.process_time()
+        ledger.replace_cost_lines(result.lines, summary=summary,
+                                  runs=[info.run for info in result.runs.values() if info.batch_id])
+        t3 = time.process_time()
+        cpus.append(t3 - t0)
+        parts.append((t1 - t0, t2 - t1, t3 - t2))
+        lines = len(result.lines)
+        del result, summary
+    log, chain_problems, figure_problems, _ = ledger.verify()
+    rec = figures.recorded(log)
+    digest = hashlib.sha256(f"{rec.lines_digest}|{rec.runs_digest}|{rec.summary_digest}".encode()).hexdigest()
+    if chain_problems or figure_problems:
+        digest = "NOT VERIFIED: " + "; ".join(chain_problems + figure_problems)
+    ledger.close()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    median = statistics.median(cpus)
     (root / f"attr-{engine}.json").write_text(json.dumps(
-        {"cpu": statistics.median(cpus), "cpus": cpus, "rss": rss, "facts_rss": base, "lines": len(result.lines),
-         "digest": digest}))
+        {"cpu": median, "cpus": cpus, "parts": parts[cpus.index(median)] if median in cpus else parts[0],
+         "rss": rss, "facts_rss": base, "lines": lines, "digest": digest}))
 
 
 def attribute_bench(tmp: Path, sizes: list[int], repeat: int) -> list[tuple[str, float, str]]:
@@ -322,12 +362,14 @@ def attribute_bench(tmp: Path, sizes: list[int], repeat: int) -> list[tuple[str,
             subprocess.run([sys.executable, "-m", "bench.bench_engine", "--attribute", engine, str(root)], check=True,
                            env=env, cwd=Path(__file__).resolve().parent.parent)
             res[engine] = json.loads((root / f"attr-{engine}.json").read_text())
-        same = len({r["digest"] for r in res.values()}) == 1
+        same = len({r["digest"] for r in res.values()}) == 1 and not res["python"]["digest"].startswith("NOT")
         print(f"  attribute @{rows:,} bill rows, {rows // 10:,} attempts: {res['python']['lines']:,} lines,"
-              f" {'identical lines on both engines' if same else 'LINES DIFFER'}")
+              f" {'identical stored lines, runs and summary on both engines' if same else 'FIGURES DIFFER'}")
         for engine in ENGINES:
             r = res[engine]
             out.append((f"attribute {engine} @{rows:,} CPU (median of {repeat})", r["cpu"] * 1000, "ms"))
+            for part, cpu in zip(("engine", "summary", "ledger write"), r["parts"], strict=True):
+                out.append((f"  of which {part}", cpu * 1000, "ms"))
             out.append((f"attribute {engine} @{rows:,} peak RSS", r["rss"], "MiB"))
             out.append((f"attribute {engine} @{rows:,} peak RSS above the facts", r["rss"] - r["facts_rss"], "MiB"))
         out.append((f"attribute python/duckdb CPU ratio @{rows:,}", res["python"]["cpu"] / res["duckdb"]["cpu"], "x"))
@@ -368,7 +410,7 @@ def _compare(results: dict[str, dict]) -> str:
 
 
 def main():
-    sizes = [int(x) for x in os.environ.get("TRAINLEDGER_BENCH_ATTRIBUTE_SIZES", "5000,50000,200000").split(",") if x]
+    sizes = [int(x) for x in os.environ.get("TRAINLEDGER_BENCH_ATTRIBUTE_SIZES", "5000,200000,1000000").split(",") if x]
     repeat = int(os.environ.get("TRAINLEDGER_BENCH_REPEAT", "3"))
     if os.environ.get("TRAINLEDGER_BENCH_ATTRIBUTE_ONLY") == "1":
         with tempfile.TemporaryDirectory() as tmp:

@@ -41,7 +41,9 @@ Data flow (``attribute``)::
 
 The bill stage runs on the workspace's ``engine.backend`` (DuckDB by default, Spark, or this
 plain Python, which stays as the oracle: ``frame/``); the derived runs, the other stages and
-conservation are plain Python over lake rows on every engine.
+conservation are plain Python over lake rows on every engine. The ledger writes the lines in
+columns (``ledger/bulk.py``). Where the whole ``attribute`` spends its time at scale, and what
+it costs against a hand-written SQL: ``bench/bench_engine.py`` (``make bench-engine``).
 """
 
 from __future__ import annotations

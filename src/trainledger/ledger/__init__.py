@@ -6,6 +6,8 @@
     schema.py      the tables (SQLAlchemy Core), the single source the migrations must match
     types.py       DecimalText (exact money as text) and UTCDateTime (tz-aware instants only)
     backends.py    what differs between SQLite and PostgreSQL, as data: pragmas, write locks, upsert
+    bulk.py        cost lines to driver values and fingerprints in columns (one check per column),
+                   the general path of ``backends.bind_rows`` for whatever it does not vouch for
     audit.py       the sha256 hash chain over the audit log, and its verifier
     figures.py     digests of the stored cost lines, runs and summary, recorded in the chain and
                    recomputed by ``Ledger.verify_figures`` (tamper evidence for the figures)

@@ -12,8 +12,9 @@ Both backends give the same guarantee: **one writer at a time**, readers never b
   ``REPEATABLE READ`` (``Backend.snapshot``) so the chain and the tables it checks are one state.
 
 Bulk inserts (100k+ cost lines) skip SQLAlchemy's per-row parameter handling: values go through
-the same column types (``bind_rows``), then straight to the driver — ``executemany`` on SQLite,
-``COPY … FROM STDIN`` on PostgreSQL — on the caller's connection, inside its transaction.
+the same column types (``bind_rows``, or column by column in ``bulk.py``), then straight to the
+driver — ``executemany`` on SQLite, ``COPY … FROM STDIN`` on PostgreSQL — on the caller's
+connection, inside its transaction.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 
 from trainledger.errors import BadInput, ConfigError, NotFound
 from trainledger.ledger import audit as chain
-from trainledger.ledger import figures, migrate
+from trainledger.ledger import bulk, figures, migrate
 from trainledger.ledger import schema as _schema
 from trainledger.ledger.backends import WRITE_OPTION, bind_rows, make_engine
 from trainledger.ledger.rows import (
@@ -400,21 +400,28 @@ class Ledger:
             count = 0
             fps: list[str] = []
             for chunk in chunks(lines, CHUNK):
-                rows = [cost_line_row(c, attribution_id) for c in chunk]
-                fps += figures.fingerprints(rows, COST_LINE_COLUMNS)
-                named = {r["batch_id"] for r in rows if r["batch_id"] is not None}
+                cols = bulk.columns_of_lines(chunk, attribution_id)
+                named = set(cols["batch_id"]) - {None}
                 if not named <= known:
                     self._require_batches(conn, named, "replace_cost_lines")
-                values = bind_rows(conn, cost_lines, COST_LINE_COLUMNS, rows, offset=count)
+                fast = bulk.bind_and_fingerprint(conn, cost_lines, COST_LINE_COLUMNS, cols)
+                if fast is None:  # a value the columnar path does not vouch for: the general path
+                    rows = [cost_line_row(c, attribution_id) for c in chunk]
+                    chunk_fps = figures.fingerprints(rows, COST_LINE_COLUMNS)
+                    values = bind_rows(conn, cost_lines, COST_LINE_COLUMNS, rows, offset=count)
+                else:
+                    values, chunk_fps = fast
+                    bulk.check_first(conn, cost_lines, COST_LINE_COLUMNS, cols, values, chunk_fps)
+                fps += chunk_fps
                 try:
                     self._backend.bulk_insert(conn, cost_lines, COST_LINE_COLUMNS, values)
                 except conn.dialect.loaded_dbapi.IntegrityError as exc:
                     raise BadInput(
                         f"the ledger refused a cost line among lines {count + 1}..."
-                        f"{count + len(rows)}: {exc}; nothing was replaced",
+                        f"{count + len(chunk)}: {exc}; nothing was replaced",
                         remedy="fix the attribution that produced these lines and run it again",
                     ) from exc
-                count += len(rows)
+                count += len(chunk)
             if run_rows is not None:
                 self._require_batches(conn, sorted({r["batch_id"] for r in run_rows}), "replace_cost_lines")
                 conn.execute(delete(_schema.runs))

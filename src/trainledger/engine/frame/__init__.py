@@ -15,8 +15,11 @@ figures are byte-identical (``tests/engine/test_frame_*.py``, ``tests/test_engin
                  held, in integer minor units, largest remainder by ``row_number()`` over a total
                  ordering, runs first then each run over its states; billed and (with
                  commitments) effective views; rows beyond the exact integer range named
-    stage.py     the backend's integers → cost lines with the Python engine's constructors; problems
-                 (oversubscribed node, no node on the bill); ``connect`` (DuckDB, Spark local mode)
+    stage.py     the backend's integers → cost lines: direct rows with the Python engine's
+                 constructors, node rows' pieces read one bill row at a time from the ordered Arrow
+                 result and built once-checked (``_Maker``: currency and provenance checked once,
+                 not per line); problems (oversubscribed node, no node on the bill); ``connect``
+                 (DuckDB, Spark local mode)
     oracle.py    the Python engine's bill stage bucketed per (batch, state) / reason (tests, bench)
     exact.py     integer helpers that are exact on every backend: decimal text → units and
                  scale, floor division of decimal(38,0) without trusting backend division

@@ -17,7 +17,6 @@ import json
 import shutil
 import uuid
 import warnings
-from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import replace
 from decimal import Decimal
@@ -30,9 +29,9 @@ from trainledger.engine.frame import split
 from trainledger.engine.frame.holdings import holdings_table, micros
 from trainledger.engine.timeline import exact_seconds
 from trainledger.errors import ConfigError
-from trainledger.model import Basis, Evidence
+from trainledger.model import AmountRange, Basis, CostLine, Evidence, Provenance
 from trainledger.model.evidence import weakest
-from trainledger.model.money import EXACT, exact_sum
+from trainledger.model.money import EXACT, check_currency, exact_sum
 from trainledger.model.vocab import ComputeState
 
 BACKENDS = ("python", "duckdb", "spark")
@@ -252,20 +251,49 @@ def _run(scratch: Scratch, table: pa.Table, rows, ctx: Context, holdings, keys: 
     routed = con.to_pyarrow(prepared.select("idx", "route", "node", "rule_batch", "rule_id").order_by("idx"))
     route, node, rule_batch, rule_id = (routed.column(c).to_pylist()
                                         for c in ("route", "node", "rule_batch", "rule_id"))
-    by_row: dict[int, dict[int, list]] = defaultdict(lambda: defaultdict(list))
+    by_row = _Pieces(None)
     fallback: set[int] = set()
     if holdings.nodes and "node" in route:
         h = scratch.upload(holdings.table)
         slots = int(ctx.config.get("cluster.gpus_per_node"))
-        got = con.to_pyarrow(split.pieces(prepared, h, gpus_per_node=slots, scale=holdings.scale, views=views))
-        cols = [got.column(c).to_pylist() for c in PIECE]
-        for rec in zip(*cols, strict=True):  # tuples in PIECE order: far cheaper than a dict per piece
-            by_row[rec[0]][rec[1]].append(rec)
+        pieces = split.pieces(prepared, h, gpus_per_node=slots, scale=holdings.scale, views=views)
+        by_row = _Pieces(con.to_pyarrow(pieces.order_by("idx", "view")))
         if not all(holdings.table.column("exact").to_pylist()) or split.may_overflow(
                 prepared, holdings, gpus_per_node=slots, views=views):  # rows split by compute.node_split
             fallback = set(con.to_pyarrow(split.fallback_rows(prepared, h, gpus_per_node=slots, scale=holdings.scale,
                                                               views=views)).column("idx").to_pylist())
     return _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, by_row, fallback)
+
+
+class _Pieces:
+    """The backend's pieces (ordered by bill row, then view) read one bill row at a time:
+    ``get(i)`` → {view: [piece tuples in PIECE order]} for row ``i``, asked in increasing ``i``.
+    The Arrow table is turned into Python values a batch at a time, so the pieces never exist as
+    Python objects all at once (at 10M bill rows they would not fit)."""
+
+    BATCH = 65_536
+
+    def __init__(self, table: pa.Table | None) -> None:
+        self._batches = iter(()) if table is None else iter(table.to_batches(max_chunksize=self.BATCH))
+        self._rows: list[tuple] = []
+        self._at = 0
+
+    def _next(self) -> tuple | None:
+        while self._at >= len(self._rows):
+            batch = next(self._batches, None)
+            if batch is None:
+                return None
+            self._rows = list(zip(*(batch.column(c).to_pylist() for c in PIECE), strict=True))
+            self._at = 0
+        return self._rows[self._at]
+
+    def get(self, i: int, default: dict) -> dict[int, list]:
+        out: dict[int, list] = {}
+        while (rec := self._next()) is not None and rec[0] <= i:
+            self._at += 1
+            if rec[0] == i:
+                out.setdefault(rec[1], []).append(rec)
+        return out or default
 
 
 def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, by_row, fallback) -> StageOutput:
@@ -275,20 +303,21 @@ def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, by_row,
     runs = {info.run.id: info for info in ctx.runs.values()}
     columns = (("billed_cost", Basis.BILLED), ("effective_cost", Basis.AMORTIZED))[:views]
     py_index = None
+    memo: dict = {}
     for i, row in enumerate(rows):
         amounts = [(v, basis, d) for v, (column, basis) in enumerate(columns)
                    if row.get(column) is not None and (d := Decimal(row[column])) != 0]
         if not amounts:
             continue
         kind = route[i]
-        if kind == "node" and i in fallback:
+        if kind == "node" and i in fallback:  # its pieces, if the backend made any, are skipped
             if py_index is None:
                 py_index = compute._index(ctx.runs)
             make = compute.node_split(row, node[i], py_index, slots, problems)
             made = {v: make(amount) for v, _, amount in amounts}
         elif kind == "node":
             made = _split_lines(row, node[i], by_row.get(i, {}), runs, slots, holdings, problems,
-                                [v for v, _, _ in amounts])
+                                [v for v, _, _ in amounts], memo)
         else:
             made = {v: [_direct(row, kind, rule_batch[i], rule_id[i], amount)] for v, _, amount in amounts}
         for v, basis, _ in amounts:
@@ -328,14 +357,24 @@ def _direct(row, kind: str, batch_id, rule: str | None, amount: Decimal):
     return compute._line(row, amount, Basis.BILLED, compute.NO_RULE, reason=f"{compute.NO_RULE}: {what}")
 
 
-def _split_lines(row, node: str, got: dict[int, list], runs, slots: Decimal, holdings, problems, views):
+def _split_lines(row, node: str, got: dict[int, list], runs, slots: Decimal, holdings, problems, views, memo):
     """The lines ``compute.node_split`` makes for one node row, per view, from the backend's shares.
-    Weights are Python's GPU-seconds × ``py_scale``, rebuilt exactly from the backend's integers."""
+    Weights are Python's GPU-seconds × ``py_scale``, rebuilt exactly from the backend's integers;
+    ``memo``: (W, exp) → (weight, GPU-hours), shared by the stage's rows."""
     p0, p1 = row["charge_period_start"], row["charge_period_end"]
     period = exact_seconds(p0, p1)
     scale, places = holdings.py_scale, holdings.scale // holdings.py_scale
     first = got[views[0]]
-    weights = {(r[RUN], r[STATE]): _weight(int(r[W]), r[EXP], places) for r in first if not r[IDLE]}
+    weights, hours = {}, {}
+    for r in first:
+        if r[IDLE]:
+            continue
+        key = (r[W], r[EXP])
+        wh = memo.get(key)  # full-hour pieces repeat the same few weights: each decimal made once
+        if wh is None:
+            w = _weight(int(r[W]), r[EXP], places)
+            wh = memo[key] = (w, w / scale / HOUR)
+        weights[(r[RUN], r[STATE])], hours[(r[RUN], r[STATE])] = wh
     used = exact_sum(weights.values())
     idle = EXACT.subtract(EXACT.multiply(slots * scale, period), used)
     if idle < 0:
@@ -346,6 +385,7 @@ def _split_lines(row, node: str, got: dict[int, list], runs, slots: Decimal, hol
                                  "held": str(held), "slots": slots}))
         idle = Decimal(0)
     money_only = compute.charge_kind(row)
+    make = _Maker(row, "" if money_only else "gpu_hour")
     out = {}
     for v in views:
         shares = {(r[RUN], r[STATE]): Decimal(int(r[UNITS])).scaleb(-r[SCALE]) for r in got[v] if not r[IDLE]}
@@ -356,19 +396,82 @@ def _split_lines(row, node: str, got: dict[int, list], runs, slots: Decimal, hol
             info, share, w = runs[run_id], shares[key], weights[key]
             if share == 0 and w == 0:
                 continue  # a segment of weight 0 (no GPU in that state) holds nothing
-            kw = {"batch_id": info.batch_id, "run_id": info.run.id}
-            if info.batch_id is None:
-                kw = {"run_id": info.run.id, "reason": f"job_without_batch: job {info.run.source_job}"}
-            ev = EVIDENCE[False]  # measured in every state, unclassified too (engine/compute.py node_split)
-            lines.append(compute._line(row, share, Basis.BILLED, f"gpu_seconds_on_node/{info.rule}", category="compute",
-                                       detail=money_only or str(state),
-                                       quantity=None if money_only else w / scale / HOUR,
-                                       unit="" if money_only else "gpu_hour", evidence=ev, source_kind="focus", **kw))
+            # measured in every state, unclassified too (engine/compute.py node_split)
+            batch, reason = info.batch_id, ""
+            if batch is None:
+                reason = f"job_without_batch: job {info.run.source_job}"
+            lines.append(make(share, Basis.BILLED, f"gpu_seconds_on_node/{info.rule}", batch, info.run.id,
+                              money_only or str(state), None if money_only else hours[key], reason))
         if rest is not None and rest != 0:
-            lines.append(compute._line(row, rest, Basis.ALLOCATED_IDLE, "gpu_seconds_on_node/unheld",
-                                       category="compute", detail=money_only or ComputeState.CAPACITY_UNHELD,
-                                       quantity=None if money_only else idle / scale / HOUR,
-                                       unit="" if money_only else "gpu_hour", reason=f"capacity_unheld: node {node}",
-                                       source_kind="focus", evidence=EVIDENCE[False]))
+            lines.append(make(rest, Basis.ALLOCATED_IDLE, "gpu_seconds_on_node/unheld", None, None,
+                              money_only or ComputeState.CAPACITY_UNHELD,
+                              None if money_only else idle / scale / HOUR, f"capacity_unheld: node {node}"))
         out[v] = lines
     return out
+
+
+_CURRENCIES: dict[str, str] = {}
+
+
+# the slots' own setters: a frozen dataclass's __setattr__ refuses, its __post_init__ is not wanted
+_AMOUNT = tuple(getattr(AmountRange, n).__set__ for n in ("low", "expected", "high", "currency"))
+_LINE = tuple(getattr(CostLine, n).__set__ for n in ("category", "basis", "evidence", "amount", "provenance",
+                                                        "batch_id", "run_id", "detail", "quantity", "unit", "reason"))
+_NEW = object.__new__
+
+
+def _amount(amount: Decimal, currency: str) -> AmountRange:
+    """An exact ``AmountRange``, its ``__post_init__`` not run (``_Maker`` checked what it checks)."""
+    money = _NEW(AmountRange)
+    low, expected, high, cur = _AMOUNT
+    low(money, amount)
+    expected(money, amount)
+    high(money, amount)
+    cur(money, currency)
+    return money
+
+
+def _cost_line(basis, evidence, amount, prov, batch_id, run_id, detail, quantity, unit, reason) -> CostLine:
+    """A compute ``CostLine``, its ``__post_init__`` not run (``_Maker`` checked what it checks)."""
+    line = _NEW(CostLine)
+    s_cat, s_basis, s_ev, s_amount, s_prov, s_batch, s_run, s_detail, s_qty, s_unit, s_reason = _LINE
+    s_cat(line, "compute")
+    s_basis(line, basis)
+    s_ev(line, evidence)
+    s_amount(line, amount)
+    s_prov(line, prov)
+    s_batch(line, batch_id)
+    s_run(line, run_id)
+    s_detail(line, detail)
+    s_qty(line, quantity)
+    s_unit(line, unit)
+    s_reason(line, reason)
+    return line
+
+
+class _Maker:
+    """``compute._line`` for the lines of one node row (category compute, source focus, evidence
+    measured), at a fraction of its cost: the row's currency is checked once (``check_currency``,
+    cached), its provenance built once per rule with its own checks; an amount is a finite
+    ``Decimal`` made from the backend's integers (low = expected = high); basis and evidence are
+    members already; an unattributed line carries its reason. ``CostLine`` equality, hashing and
+    every reader see the same objects ``compute._line`` would make (the parity suites compare them)."""
+
+    __slots__ = ("cur", "prov", "row", "unit")
+
+    def __init__(self, row, unit: str) -> None:
+        code = row["currency"]
+        if code not in _CURRENCIES:
+            _CURRENCIES[code] = check_currency(code)
+        self.row, self.cur, self.unit, self.prov = row, _CURRENCIES[code], unit, {}
+
+    def __call__(self, amount: Decimal, basis: Basis, rule: str, batch_id, run_id, detail, quantity, reason: str):
+        if type(amount) is not Decimal or not amount.is_finite():
+            raise AssertionError(f"frame split gave {amount!r}, not a finite Decimal")  # a bug, never input
+        if batch_id is None and not reason:
+            raise AssertionError("an unattributed node-row line without a reason")
+        prov = self.prov.get(rule)
+        if prov is None:
+            prov = self.prov[rule] = Provenance(self.row["source_sha256"], int(self.row["row"]), rule, "focus")
+        return _cost_line(basis, EVIDENCE[False], _amount(amount, self.cur), prov, batch_id, run_id, detail,
+                          quantity, self.unit, reason)

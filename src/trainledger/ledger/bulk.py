@@ -1,0 +1,146 @@
+"""Cost lines to the ledger in columns: the driver values and the row fingerprints of a chunk.
+
+``replace_cost_lines`` writes 100k+ lines per attribution. Per value, the general path
+(``backends.bind_rows`` then ``figures.fingerprints``) calls the column type's processor and
+``figures._field``: ~40 Python calls a row. Here a chunk is turned into columns once, each column
+is checked as a whole (its value types, the length its ``CleanString`` allows, finite decimals),
+converted with the column type's own rule (``DecimalText`` → ``str(d)``; text unchanged) and
+fingerprinted with ``figures.fingerprint``'s encoding (``len:type-letter value``, ``-`` for null)
+— the same bytes, so the stored figures and their digests are those of the general path.
+
+``columns_of_lines`` is the only place that reads ``CostLine`` objects: a stage that keeps its
+lines as columns hands them over as they are.
+
+Anything this path does not vouch for — a value of another type (an int in a decimal column, an
+enum member other than a ``StrEnum``'s, whose text is its value), text too long or with a NUL, a
+dialect whose driver type adds its own processor — sends the chunk back to the general path,
+which converts or refuses it with its own error naming the column and the row. The first row of
+every chunk is also bound and fingerprinted by the general path and compared: a divergence is a
+bug, raised, never written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+from enum import StrEnum
+from hashlib import sha256
+from typing import Any
+
+from sqlalchemy import Connection, Integer, Table
+
+from trainledger.ledger import figures
+from trainledger.ledger.types import CleanString, CleanText, DecimalText
+
+NONE = type(None)
+TypeDecoratorKinds = (DecimalText, CleanString, CleanText)
+
+
+def columns_of_lines(lines: Sequence[Any], attribution_id: int) -> dict[str, list]:
+    """``rows.cost_line_row`` of every line, as columns (the same values and keys)."""
+    amounts = [c.amount for c in lines]
+    prov = [c.provenance for c in lines]
+    return {
+        "attribution_id": [attribution_id] * len(lines),
+        "category": [c.category for c in lines],
+        "basis": [str(c.basis) for c in lines],
+        "evidence": [str(c.evidence) for c in lines],
+        "low": [a.low for a in amounts],
+        "expected": [a.expected for a in amounts],
+        "high": [a.high for a in amounts],
+        "currency": [a.currency for a in amounts],
+        "batch_id": [c.batch_id for c in lines],
+        "run_id": [c.run_id for c in lines],
+        "detail": [c.detail for c in lines],
+        "quantity": [c.quantity for c in lines],
+        "unit": [c.unit for c in lines],
+        "reason": [c.reason for c in lines],
+        "source_sha256": [p.source_sha256 for p in prov],
+        "source_row": [p.row for p in prov],
+        "rule": [p.rule for p in prov],
+        "source_kind": [p.source_kind for p in prov],
+    }
+
+
+def _kind(table: Table, name: str, dialect) -> tuple[str, int | None] | None:
+    """How the fast path converts column ``name``; None when it does not know the type."""
+    typ = table.c[name].type
+    if isinstance(typ, TypeDecoratorKinds):
+        if typ.impl.dialect_impl(dialect).bind_processor(dialect) is not None:  # the driver converts again
+            return None
+        if isinstance(typ, DecimalText):
+            return ("decimal", None)
+        if isinstance(typ, CleanString):
+            return ("text", typ.impl.length)
+        return ("text", None)
+    if isinstance(typ, Integer) and typ.dialect_impl(dialect).bind_processor(dialect) is None:
+        return ("int", None)
+    return None
+
+
+def _encoded(col: list, letter: str) -> list[str]:
+    """``figures._field`` of every value (its text already made): each distinct value once."""
+    enc = {v: f"{len(v) + 1}:{letter}{v}" for v in set(col) if v is not None} | {None: "-"}
+    return list(map(enc.__getitem__, col))
+
+
+def _convert(kind: str, limit: int | None, col: list) -> tuple[list, list[str]] | None:
+    """(driver values, fingerprint fields) of one column, or None when the general path must do it."""
+    types = set(map(type, col))
+    if kind == "text":
+        if not types <= {str, NONE}:
+            if not all(t in (str, NONE) or issubclass(t, StrEnum) for t in types):
+                return None
+            col = [v if type(v) is str or v is None else v.value for v in col]  # what the driver stores
+        present = [v for v in col if v is not None] if NONE in types else col
+        if limit is not None and present and max(map(len, present)) > limit:
+            return None
+        return col, _encoded(col, "s")
+    if kind == "decimal":
+        if not types <= {Decimal, NONE}:
+            return None
+        if NONE in types:
+            text = [str(v) if v is not None else None for v in col]
+            finite = all(v.is_finite() for v in col if v is not None)
+        else:
+            text = list(map(str, col))
+            finite = all(map(Decimal.is_finite, col))
+        return (text, _encoded(text, "d")) if finite else None
+    if not types <= {int}:  # bool too is left to the general path
+        return None
+    return col, _encoded(list(map(str, col)), "i")
+
+
+def bind_and_fingerprint(conn: Connection, table: Table, columns: Sequence[str],
+                         cols: dict[str, list]) -> tuple[list[tuple], list[str]] | None:
+    """(driver tuples, fingerprints) of a chunk held as ``cols``; None when the general path must
+    convert it (see the module docstring)."""
+    if any(c in figures.LATER_COLUMNS for c in columns):
+        return None  # a nullable later column changes the fingerprint's shape
+    dialect = conn.dialect
+    values, fields = [], []
+    for name in columns:
+        kind = _kind(table, name, dialect)
+        got = None if kind is None else _convert(*kind, cols[name])
+        if got is None:
+            return None
+        values.append(got[0])
+        fields.append(got[1])
+    bodies = [",".join(parts) for parts in zip(*fields, strict=True)]
+    if any("\x00" in b for b in bodies):
+        return None  # CleanText / CleanString refuse it: the general path says where
+    fps = [sha256(b.encode("utf-8", "surrogatepass")).hexdigest()[:figures.FP_LEN] for b in bodies]
+    return list(zip(*values, strict=True)), fps
+
+
+def check_first(conn: Connection, table: Table, columns: Sequence[str], cols: dict[str, list],
+                values: list[tuple], fps: list[str]) -> None:
+    """The general path on the chunk's first row must give the same driver values and fingerprint."""
+    from trainledger.ledger.backends import bind_rows
+
+    if not values:
+        return
+    row = {c: cols[c][0] for c in columns}
+    if bind_rows(conn, table, columns, [row])[0] != values[0] or figures.fingerprint(row, columns) != fps[0]:
+        raise AssertionError(f"ledger/bulk.py: the columnar write of {table.name} differs from the general"
+                             " path on its first row")  # a bug here, never a user's input
