@@ -171,7 +171,9 @@ def test_fractional_shares_conserve_money_hours_and_price(config, jobs, prices):
             continue
         hours_by_row[ln.provenance.row] += ln.quantity
         price = Decimal(next(r["billed_cost"] for r in facts.bill_lines if r["row"] == ln.provenance.row)) / 8
-        assert abs(ln.amount.expected - ln.quantity * price) < Decimal("0.01")
+        # two levels of largest remainder (runs, then a run's states: compute.two_level), each under one
+        # minor unit off the exact share: a line is under two units off
+        assert abs(ln.amount.expected - ln.quantity * price) < Decimal("0.02")
     assert all(abs(h - 8) < Decimal("1e-20") for h in hours_by_row.values())
 
 

@@ -346,6 +346,8 @@ def _split_lines(row, node: str, got: dict[int, list], runs, slots: Decimal, hol
                                  "held": str(held), "slots": slots}))
         idle = Decimal(0)
     money_only = compute.charge_kind(row)
+    if (neg := compute.negative_usage(row, node)) is not None:
+        problems.append(neg)
     out = {}
     for v in views:
         shares = {(r[RUN], r[STATE]): Decimal(int(r[UNITS])).scaleb(-r[SCALE]) for r in got[v] if not r[IDLE]}
