@@ -32,7 +32,8 @@ def test_spread_by_gpu_hours_and_equal():
     got, records = allocate_views(lines(), raw, "t", ("b1", "b2"))
     share = {(ln.detail, ln.batch_id): str(ln.amount.expected) for ln in got}
     # 8.00 by GPU-hours 3 : 1 → 6.00 / 2.00; 5.01 equally → 2.51 / 2.50 (largest remainder, by position)
-    assert share == {("capacity_unheld/allocated_idle", "b1"): "6.00", ("capacity_unheld/allocated_idle", "b2"): "2.00",
+    assert share == {("capacity_unheld/capacity_unheld", "b1"): "6.00",
+                     ("capacity_unheld/capacity_unheld", "b2"): "2.00",
                      ("nat/billed", "b1"): "2.51", ("nat/billed", "b2"): "2.50"}
     assert {ln.basis for ln in got} == {Basis.ALLOCATED}
     assert [r["pool"] for r in records] == ["8.00", "5.01"]

@@ -6,7 +6,8 @@ A FOCUS row is attributed, in this order:
    in the charge period (each segment keeps its compute state; a run counts its GPU-equivalents —
    a pod holding 0.25 of a GPU weighs a quarter of one, exactly) and the remainder no job held
    (``gpus_per_node`` × period − used), which goes to the unattributed bucket as
-   ``capacity_unheld`` (basis ``allocated_idle``: idle capacity's cash);
+   ``capacity_unheld`` (basis ``capacity_unheld`` too: the cash of capacity no job held, never
+   ``allocated_idle``, a job's own idle GPUs);
 3. unused commitment (``CommitmentDiscountStatus = Unused``) → unattributed, reserved_unused;
 4. anything else → unattributed, ``no_rule_matched``.
 Shares are exact (``model.allocate``): every row's lines sum to its BilledCost. A node row is split
@@ -222,7 +223,7 @@ def _route(row, ctx: Context, nodes, idx, slots, problems) -> Callable[[Decimal]
     return lambda amount: [_line(row, amount, Basis.BILLED, NO_RULE, reason=f"{NO_RULE}: {what}")]
 
 
-def node_split(row, node, idx, slots, problems, *, basis=Basis.BILLED, idle_basis=Basis.ALLOCATED_IDLE,
+def node_split(row, node, idx, slots, problems, *, basis=Basis.BILLED, idle_basis=Basis.CAPACITY_UNHELD,
                source_kind: str = "focus", money_evidence=Evidence.CONTRACT) -> Callable[[Decimal], list[CostLine]]:
     """GPU-seconds of each (run, state) on ``node`` in the row's charge period, and the rest no job
     held. ``basis``/``idle_basis`` name the kind of money split (a cloud bill's cash, or an owned

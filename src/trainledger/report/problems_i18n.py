@@ -118,6 +118,14 @@ CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
         ZH: ("用量行金额为负", "账单第 {row} 行（{node}，{at}）是金额为 {amount} {currency} 的用量行："
              "按退款/赔付计入（只计金额，不计卡时）；若不是退款，请更正账单"),
     },
+    "pool_oversubscribed": {
+        EN: ("pool smaller than its jobs hold", "pool {pool} (capacity {capacity}): its jobs hold {peak}"
+             " GPU-equivalents at once ({at}) but the pool has {gpus} GPUs; its unheld capacity is"
+             " understated — set gpus to what the pool has, or check the job list"),
+        ZH: ("资源池小于其作业同时占用量", "资源池 {pool}（容量 {capacity}）：其作业在 {at} 同时占用"
+             " {peak} 张折合整卡，但资源池只有 {gpus} 张 GPU；无作业占用的容量因此被低估——"
+             "请把 gpus 设为资源池实际的卡数，或检查作业清单"),
+    },
     "unpriced_queue": {
         EN: ("queue not valued", "queued GPU-hours are counted but not valued: set cluster.gpu_item to a"
              " price-book entry"),

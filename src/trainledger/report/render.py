@@ -25,7 +25,7 @@ from trainledger.mdtext import table as _table
 from trainledger.model.money import minor_quantum
 from trainledger.model.restricted import ADMIN, Withheld
 from trainledger.model.restricted import note as access_note
-from trainledger.model.vocab import CASH_BASES, rank
+from trainledger.model.vocab import CASH_BASES, detail_label, rank
 from trainledger.report import access, charts, plan_section, problems_i18n, storage_section
 from trainledger.report.i18n import assumption_name, key_field, storage_class, t, v
 
@@ -346,7 +346,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
     if reasons:
         out += ["", f"### {L('unattributed_by_reason')}", ""]
         out += _table([L("reason"), L("detail"), L("amount"), L("currency")],
-                      [[v(x["reason"], lang), x["detail"], f.amount(x["amount"], cur), cur]
+                      [[v(x["reason"], lang), detail_label(x["detail"], lang), f.amount(x["amount"], cur), cur]
                        for cur, x in reasons])
     out += ["", f"_{(zh and c.get('rounding_zh')) or c['rounding']}_"]
     notes = rounding_notes(s, lang) + ([f.note()] if f.note() else [])

@@ -367,7 +367,7 @@ def _split_lines(row, node: str, got: dict[int, list], runs, slots: Decimal, hol
                                        quantity=None if money_only else w / scale / HOUR,
                                        unit="" if money_only else "gpu_hour", evidence=ev, source_kind="focus", **kw))
         if rest is not None and rest != 0:
-            lines.append(compute._line(row, rest, Basis.ALLOCATED_IDLE, "gpu_seconds_on_node/unheld",
+            lines.append(compute._line(row, rest, Basis.CAPACITY_UNHELD, "gpu_seconds_on_node/unheld",
                                        category="compute", detail=money_only or ComputeState.CAPACITY_UNHELD,
                                        quantity=None if money_only else idle / scale / HOUR,
                                        unit="" if money_only else "gpu_hour", reason=f"capacity_unheld: node {node}",
