@@ -178,3 +178,30 @@ def test_f12_an_unpriced_inventory_is_not_priced_not_other_charges(tmp_path):
     zh = CliRunner().invoke(cli, ["--workspace", str(root), "--lang", "zh-CN", "attribute"]).output
     assert "billed 1.55 vs inventory estimate not priced (difference 1.55;" in en
     assert "账单 1.55，清单估算 未计价（差额 1.55；" in zh
+
+
+def test_f12_the_price_per_gpu_hour_is_the_bills_not_the_splits_rounding(tmp_path):
+    from click.testing import CliRunner
+
+    from trainledger.cli import cli
+    from trainledger.report.sheet_compute import bill_price
+
+    root = workspace(tmp_path, ("slurm", "sacct.txt", {}), ("aliyun", "aliyun-bill.csv", {}))
+    with Workspace.open(root) as w:
+        w.attribute()
+        sheet = w.sheet("llm-a")
+    (row,) = [r for r in sheet["compute_by_state"] if r["basis"] == "billed" and r["gpu_hours"]]
+    # 1,973.34 CNY for 49.3333 GPU-h: the quotient 40.0001, the bill's 320.00 / 8 GPUs = 40.00
+    price = row["price_per_gpu_hour"]  # marked restricted (a unit price) until a role's copy is made
+    assert (price["amount"].value, price["currency"], price["split_rounding"]) == ("40.0000", "CNY", True)
+    md = CliRunner().invoke(cli, ["--workspace", str(root), "sheet", "llm-a"]).output
+    assert "| 40.00 CNY |" in md and "40.0001" not in md and "the split's rounding" in md
+    # a price the lines themselves contradict stays what the money says: 12.49875 (99.99 / 8) on lines
+    # of 100 GPU-h each is 1,249.88, not 1,250.00; an owned capacity's 11.8758 on 192 GPU-h node-days
+    lines = [(Decimal("1249.88"), Decimal(100))] * 3
+    assert bill_price(Decimal("3749.64"), Decimal(300), lines, "CNY") == (Decimal("12.4988"), False)
+    days = [(Decimal("2280.15"), Decimal(192))] * 4
+    assert bill_price(Decimal("9120.60"), Decimal(768), days, "CNY") == (Decimal("11.8758"), False)
+    split = [(Decimal("320.01"), Decimal(8)), (Decimal("319.99"), Decimal(8)), (Decimal("1333.34"),
+                                                                                    Decimal("33.33333333"))]
+    assert bill_price(Decimal("1973.34"), Decimal("49.33333333"), split, "CNY") == (Decimal("40.0000"), True)

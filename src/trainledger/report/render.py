@@ -172,6 +172,8 @@ def rounding_notes(s: dict[str, Any], lang: str) -> list[str]:
     hours: dict[str, list[str]] = defaultdict(list)
     for r in s.get("compute_by_state", []):
         hours[r["basis"]].append(r["gpu_hours"])
+    if any((r.get("price_per_gpu_hour") or {}).get("split_rounding") for r in s.get("compute_by_state", [])):
+        notes.append(t("price_split_rounding", lang))
     for basis, rows in hours.items():
         total = sum((fmt.dec(x) or Decimal(0) for x in rows), Decimal(0))
         note = fmt.rounding_note(rows, total, lang, unit=t("gpu_hours", lang))
