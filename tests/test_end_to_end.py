@@ -136,7 +136,7 @@ def test_demo_on_every_ledger_backend(tmp_path, db_url, demo):
 def test_attribute_explains_the_unattributed_bucket(demo):
     root, _ = demo
     zh = run("--workspace", root, "attribute").output  # the demo workspace's language is zh-CN
-    assert "无作业占用的容量：node gpu-node-0" in zh.split("未归属桶")[1] and "capacity_unheld" not in zh
+    assert "无作业占用的容量：节点 gpu-node-0" in zh.split("未归属桶")[1] and "capacity_unheld" not in zh
     out = run("--workspace", root, "--lang", "en", "attribute").output
     bucket = out.split("unattributed bucket")[1]
     assert "capacity_unheld: node gpu-node-0" in bucket  # capacity no job held, per node

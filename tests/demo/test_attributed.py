@@ -192,15 +192,15 @@ def test_a_confirmed_cause_is_in_the_audit_chain_and_on_the_sheet(owned):
 def test_allocation_policies_are_a_view_beside_the_direct_cost(rented):
     _, sheets, summary = rented
     pools = {(r["policy"], r["source_basis"]): Decimal(r["pool"]) for r in summary["allocation"]}
-    assert ("capacity_unheld", "allocated_idle") in pools and ("build-phase-labor", "internal") in pools
+    assert ("capacity_unheld", "capacity_unheld") in pools and ("build-phase-labor", "internal") in pools
     (cny,) = [r for r in summary["conservation"] if r["currency"] == "CNY"]
     unheld = sum(Decimal(x["amount"]) for x in cny["unattributed_by_reason"] if x["reason"] == "capacity_unheld")
-    assert pools[("capacity_unheld", "allocated_idle")] == unheld
+    assert pools[("capacity_unheld", "capacity_unheld")] == unheld
     for (policy, basis), pool in pools.items():  # the batches' shares add up to each pool exactly
         shares = [Decimal(a["share"]) for s in sheets.values() for a in s["allocation"]
                   if (a["policy"], a["source_basis"]) == (policy, basis)]
         assert abs(sum(shares) - pool) < Decimal("0.01") * len(shares)  # non-cash shares shown rounded
-        if basis in ("billed", "allocated_idle"):
+        if basis in ("billed", "capacity_unheld"):
             assert sum(shares) == pool
     for s in sheets.values():
         assert "allocated" not in {t["basis"] for t in s["totals_by_basis"]}  # never in a basis total

@@ -22,7 +22,7 @@ def lines():
     from decimal import Decimal
 
     return [line("30.00", "b1", qty=Decimal(3), run="r1"), line("10.00", "b2", qty=Decimal(1), run="r2"),
-            line("8.00", reason="capacity_unheld: node n1", basis=Basis.ALLOCATED_IDLE, detail="capacity_unheld"),
+            line("8.00", reason="capacity_unheld: node n1", basis=Basis.CAPACITY_UNHELD, detail="capacity_unheld"),
             line("5.01", reason="no_rule_matched: NAT", category="network")]
 
 
@@ -32,7 +32,8 @@ def test_spread_by_gpu_hours_and_equal():
     got, records = allocate_views(lines(), raw, "t", ("b1", "b2"))
     share = {(ln.detail, ln.batch_id): str(ln.amount.expected) for ln in got}
     # 8.00 by GPU-hours 3 : 1 → 6.00 / 2.00; 5.01 equally → 2.51 / 2.50 (largest remainder, by position)
-    assert share == {("capacity_unheld/allocated_idle", "b1"): "6.00", ("capacity_unheld/allocated_idle", "b2"): "2.00",
+    assert share == {("capacity_unheld/capacity_unheld", "b1"): "6.00",
+                     ("capacity_unheld/capacity_unheld", "b2"): "2.00",
                      ("nat/billed", "b1"): "2.51", ("nat/billed", "b2"): "2.50"}
     assert {ln.basis for ln in got} == {Basis.ALLOCATED}
     assert [r["pool"] for r in records] == ["8.00", "5.01"]

@@ -24,12 +24,12 @@ def _facts():
 
 def test_hand_worked_node_split(config):
     result = attribute(_facts(), config, price_lookup, T0.date())
-    cash = [ln for ln in result.lines if ln.basis in (Basis.BILLED, Basis.ALLOCATED_IDLE)]
+    cash = [ln for ln in result.lines if ln.basis in (Basis.BILLED, Basis.CAPACITY_UNHELD)]
     b1 = sum(ln.amount.expected for ln in cash if ln.batch_id == "b1")
     # hour 1: job 100 holds 4 of 8 GPUs all hour (40.00), job 101 4 GPUs half an hour (20.00), idle 20.00
     # hour 2: job 100 4 GPUs for 30 min (20.00), idle 60.00; plus the 7.00 tagged ETL VM
     assert b1 == Decimal("67.00")
-    idle = sum(ln.amount.expected for ln in cash if ln.basis is Basis.ALLOCATED_IDLE)
+    idle = sum(ln.amount.expected for ln in cash if ln.basis is Basis.CAPACITY_UNHELD)
     assert idle == Decimal("80.00")
     orphan = [ln for ln in cash if ln.run_id == "101"]
     assert sum(ln.amount.expected for ln in orphan) == Decimal("20.00") and orphan[0].batch_id is None

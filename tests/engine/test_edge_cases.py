@@ -12,7 +12,7 @@ from .factories import T0, at, bill, event, job, price_lookup
 
 def _cash(result, **where):
     return sum(ln.amount.expected for ln in result.lines
-               if ln.basis in (Basis.BILLED, Basis.ALLOCATED_IDLE)
+               if ln.basis in (Basis.BILLED, Basis.CAPACITY_UNHELD)
                and all(getattr(ln, k) == v for k, v in where.items()))
 
 
@@ -50,7 +50,7 @@ def test_cpu_only_nodes_are_not_idle_gpu_capacity(config):
     facts = Facts(jobs=(job("100", start=at(0), end=at(60), gpus=0, nodes="cpu1"),),
                   bill_lines=(bill(at(0), resource="cpu1"),))
     result = attribute(facts, config, price_lookup, T0.date())
-    assert _cash(result, basis=Basis.ALLOCATED_IDLE) == 0
+    assert _cash(result, basis=Basis.CAPACITY_UNHELD) == 0
     assert result.conservation[0]["difference"] == "0.00"
 
 

@@ -51,9 +51,9 @@ def test_maker_lines_equal_computes_own(unit):
                          detail="effective", quantity=qty, unit=unit, evidence=Evidence.MEASURED, source_kind="focus",
                          batch_id="b1", run_id="job-1")
     assert fast == slow and repr(fast) == repr(slow) and hash(fast) == hash(slow)
-    idle = make(Decimal("0.01"), Basis.ALLOCATED_IDLE, "gpu_seconds_on_node/unheld", None, None, "capacity_unheld",
+    idle = make(Decimal("0.01"), Basis.CAPACITY_UNHELD, "gpu_seconds_on_node/unheld", None, None, "capacity_unheld",
                 qty, "capacity_unheld: node n1")
-    assert idle == compute._line(row(), Decimal("0.01"), Basis.ALLOCATED_IDLE, "gpu_seconds_on_node/unheld",
+    assert idle == compute._line(row(), Decimal("0.01"), Basis.CAPACITY_UNHELD, "gpu_seconds_on_node/unheld",
                                  category="compute", detail="capacity_unheld", quantity=qty, unit=unit,
                                  reason="capacity_unheld: node n1", source_kind="focus", evidence=Evidence.MEASURED)
 

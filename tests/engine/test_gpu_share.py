@@ -65,7 +65,7 @@ def test_on_an_eight_gpu_node_the_pods_pay_their_eighth_and_the_rest_is_unheld(c
     cash = [ln for ln in result.lines if ln.basis in CASH_BASES]
     by_run = {ln.run_id: ln.amount.expected for ln in cash if ln.run_id}
     assert by_run == {"a": Decimal("2.50"), "b": Decimal("7.50")}  # 10.00 per GPU-hour
-    (idle,) = [ln for ln in cash if ln.basis is Basis.ALLOCATED_IDLE]
+    (idle,) = [ln for ln in cash if ln.basis is Basis.CAPACITY_UNHELD]
     assert (idle.amount.expected, idle.quantity) == (Decimal("70.00"), Decimal(7))
 
 
@@ -171,7 +171,9 @@ def test_fractional_shares_conserve_money_hours_and_price(config, jobs, prices):
             continue
         hours_by_row[ln.provenance.row] += ln.quantity
         price = Decimal(next(r["billed_cost"] for r in facts.bill_lines if r["row"] == ln.provenance.row)) / 8
-        assert abs(ln.amount.expected - ln.quantity * price) < Decimal("0.01")
+        # two levels of largest remainder (runs, then a run's states: compute.two_level), each under one
+        # minor unit off the exact share: a line is under two units off
+        assert abs(ln.amount.expected - ln.quantity * price) < Decimal("0.02")
     assert all(abs(h - 8) < Decimal("1e-20") for h in hours_by_row.values())
 
 

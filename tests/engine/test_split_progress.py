@@ -22,7 +22,7 @@ ENGINES = ["python", pytest.param("duckdb", marks=pytest.mark.filterwarnings(
 
 
 def _cash(result):
-    return [ln for ln in result.lines if ln.basis in (Basis.BILLED, Basis.ALLOCATED_IDLE)]
+    return [ln for ln in result.lines if ln.basis in (Basis.BILLED, Basis.CAPACITY_UNHELD)]
 
 
 def _by(result, key) -> dict:

@@ -46,7 +46,7 @@ def cost_lines(draw):
     attributed = draw(st.booleans())
     return CostLine(
         category=draw(st.sampled_from(["compute", "storage", "labor", "external", "data"])),
-        basis=draw(st.sampled_from(["billed", "allocated_idle", "queued", "estimate"])),
+        basis=draw(st.sampled_from(["billed", "capacity_unheld", "queued", "estimate"])),
         evidence=draw(st.sampled_from(["contract", "measured", "assumed"])),
         amount=AmountRange(low, expected, high, draw(st.sampled_from(["USD", "CNY", "JPY"]))),
         provenance=Provenance(SHA, draw(st.integers(1, 10**9)), "rule:tag-match", "focus"),

@@ -215,7 +215,7 @@ def attribute(ctx: click.Context, as_json: bool, engine: str | None, as_of: str 
         click.echo(json.dumps([rec | {"storage_reconciliation": sr.for_currency(storage, rec["currency"])}
                                for rec in result.conservation] + list(result.conservation_capacity)))
         return  # an owned / reserved capacity's record after the currencies' (its key "capacity")
-    from trainledger.model.vocab import label
+    from trainledger.model.vocab import detail_label, label
 
     language = lang(ctx)  # --lang, TRAINLEDGER_LANG, the workspace's, the locale (trainledger/i18n/choose.py)
     click.echo(t("cli.attribute.lines", ctx, lines=f"{len(result.lines):,}", runs=f"{len(result.runs):,}"))
@@ -243,7 +243,8 @@ def attribute(ctx: click.Context, as_json: bool, engine: str | None, as_of: str 
         for (basis, reason, cur), amount in buckets:
             if language != "en":  # the codes stay in JSON; a person reads their labels
                 code, sep, detail = reason.partition(": ")
-                basis, reason = label(basis, language), label(code, language) + ("：" + detail if sep else "")
+                basis, reason = label(basis, language), label(code, language) + (
+                    "：" + detail_label(detail, language) if sep else "")
             click.echo(f"    {fmt.amount(amount, cur, exact=True):>16} {cur}  {basis:<15} {reason}")
     if any(fmt.MARK in fmt.amount(x, r["currency"], exact=True) for r in result.conservation
            for x in (r["billed_total"], r["attributed"], r["unattributed"], r["difference"])) or \

@@ -272,10 +272,13 @@ def capacity_stage(facts: Facts, ctx: Context) -> StageOutput:
     caps = capacities(ctx, facts, problems)
     if not caps:
         return StageOutput((), tuple(problems))
-    idx = _index(pooled(ctx.runs, caps))
+    placed = pooled(ctx.runs, caps)
+    idx = _index(placed)
     lines: list[CostLine] = []
     assumptions = []
     for cap in caps:
+        if cap.pool:
+            problems.extend(pool_peak_problems(cap, placed.values(), ctx.cutoff))
         used: dict[Decimal, tuple[Evidence, date]] = {}
         for node, amount, row, price, evidence in priced_rows(cap, ctx, problems):
             used.setdefault(price, (evidence, row["charge_period_start"].date()))
@@ -297,6 +300,51 @@ def capacity_stage(facts: Facts, ctx: Context) -> StageOutput:
                  + (f"; effective {cap.effective}" if cap.effective else "")
                  + ("; rounded half-even to 0.0001/GPU-hour" if cap.inputs else "")))
     return StageOutput(tuple(lines), tuple(problems), tuple(assumptions))
+
+
+def _gpus_at(cap: Capacity, t: datetime) -> int:
+    """The capacity's GPUs at instant ``t`` (a stated pool's schedule; 0 where no fact covers it)."""
+    if not cap.stated:
+        return cap.gpus_per_node
+    return next((g for a, b, g in cap.schedule if a <= t < b), 0)
+
+
+def pool_peak_problems(cap: Capacity, runs, cutoff: datetime | None) -> list[Problem]:
+    """``pool_oversubscribed`` when a pool's runs hold more GPU-equivalents at some instant than the
+    pool has then (review finding 14). The split nets held time per day (``capacity_rows``), so a
+    day with a peak over the capacity would only show less unheld time: the peak is found exactly,
+    by a sweep over the runs' allocations (ends before starts at the same instant: half-open)."""
+    end = min(cap.end, cutoff) if cutoff is not None else cap.end
+    edges: list[tuple[datetime, int, Decimal]] = []
+    for info in runs:
+        if info.nodes != cap.nodes or not info.segments or info.run.gpu_equivalents <= 0:
+            continue
+        a = max(min(seg.start for seg in info.segments), cap.start)
+        b = min(max(seg.end for seg in info.segments), end)
+        if a < b:
+            edges += [(a, 1, info.run.gpu_equivalents), (b, 0, -info.run.gpu_equivalents)]
+    if not edges:
+        return []
+    edges += [(a, 0, Decimal(0)) for a, _, _ in cap.schedule]  # a stated pool's GPUs change there
+    edges.sort(key=lambda e: (e[0], e[1]))
+    held, worst = Decimal(0), None  # worst: (held over the capacity, held, at, capacity)
+    for i, (t, _, d) in enumerate(edges):
+        held += d
+        if i + 1 < len(edges) and edges[i + 1][0] == t:
+            continue  # every change at this instant first
+        gpus = _gpus_at(cap, t)
+        if cap.stated and gpus == 0:
+            continue  # time no fact covers: capacity_not_stated says so
+        if held > gpus and (worst is None or held - gpus > worst[0]):
+            worst = (held - gpus, held, t, gpus)
+    if worst is None:
+        return []
+    _, peak, at, gpus = worst
+    peak_text = format(peak.normalize(), "f")
+    return [Problem("pool_oversubscribed", f"pool {cap.pool} (capacity {cap.id}): its jobs hold {peak_text}"
+                    f" GPU-equivalents at once ({at.isoformat()}) but the pool has {gpus} GPUs; its unheld"
+                    " capacity is understated — set gpus to what the pool has, or check the job list",
+                    {"capacity": cap.id, "pool": cap.pool, "peak": peak_text, "at": at.isoformat(), "gpus": gpus})]
 
 
 def _stated_note(cap: Capacity) -> list[str]:

@@ -9,7 +9,9 @@ attribution summary), so the sheet can apply a confirmation recorded after the a
 3. else, for a failed attempt, the cause its retry names (the retry's ``cause`` tag says why it
    had to run) — ``assumed``;
 4. else the cause its scheduler state suggests (``STATE_CAUSE``: NODE_FAIL, PREEMPTED, BOOT_FAIL →
-   infra_fault; OUT_OF_MEMORY → config_error) — ``assumed``; other failures wait for review.
+   infra_fault; OUT_OF_MEMORY → config_error) — ``assumed``; other failures wait for review;
+5. a retry that did not fail and records no cause (a Slurm requeue: engine/runs.py chains the
+   allocations of one JobID) takes the cause of the attempt it retries — ``assumed``.
 
 The *state* (NODE_FAIL…) is measured: the scheduler recorded it. Review class: the cause's
 suggestion (``model.batch.SUGGESTED_REVIEW_CLASS``), except that the same cause failing again in a
@@ -121,8 +123,15 @@ def explain(facts: Iterable[RunFacts], confirmations: Mapping[str, Mapping] | No
             retried_by.setdefault(f.retry_of, []).append(f)
     seen: dict[tuple, str] = {}  # (batch, cause, versions) → first failed run with it
     out: dict[str, Explained] = {}
+    by_id = {f.run_id: f for f in facts}
     for f in facts:
         cause, evidence, source = _cause(f, retried_by, confirmed)
+        first = by_id.get(f.retry_of or "")
+        if cause is None and not f.failed and first is not None and first.failed and first.run_id in out:
+            # a retry that says nothing of its own (a Slurm requeue): it ran because its attempt failed
+            cause = out[first.run_id].cause
+            evidence, source = ("assumed", f"suggested: it retries {first.run_id} ({first.state}); {CONFIRM_HINT}"
+                                ) if cause else (None, "")
         cls = SUGGESTED_REVIEW_CLASS.get(FailureCause(cause)) if cause else None
         note = ""
         if cause and f.failed and cause != FailureCause.GOAL_CHANGE:

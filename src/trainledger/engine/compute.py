@@ -6,7 +6,8 @@ A FOCUS row is attributed, in this order:
    in the charge period (each segment keeps its compute state; a run counts its GPU-equivalents —
    a pod holding 0.25 of a GPU weighs a quarter of one, exactly) and the remainder no job held
    (``gpus_per_node`` × period − used), which goes to the unattributed bucket as
-   ``capacity_unheld`` (basis ``allocated_idle``: idle capacity's cash);
+   ``capacity_unheld`` (basis ``capacity_unheld`` too: the cash of capacity no job held, never
+   ``allocated_idle``, a job's own idle GPUs);
 3. unused commitment (``CommitmentDiscountStatus = Unused``) → unattributed, reserved_unused;
 4. anything else → unattributed, ``no_rule_matched``.
 Shares are exact (``model.allocate``): every row's lines sum to its BilledCost. A node row is split
@@ -16,8 +17,9 @@ run's GPU-seconds into states, so importing one never moves a unit of money betw
 and the unattributed bucket (review finding 12); ``frame/split.py`` computes the same two levels.
 
 Hours conserve as well as money: only usage rows carry GPU-hours. A credit, refund, tax or
-adjustment on a node is split by the same weights but carries money only (``detail`` = its charge
-category, ``quantity`` None), so a state's GPU-hours are the runs' and its implied price per
+adjustment on a node — and a usage row below zero, a refund by its sign (``negative_usage``) — is
+split by the same weights but carries money only (``detail`` = its charge category, ``quantity``
+None), so a state's GPU-hours are the runs' and its implied price per
 GPU-hour is the bill's. Evidence is the weakest input of the amount: a node row split by
 GPU-seconds is ``measured`` (the bill is a contract, the split is measured) in every state —
 ``unclassified`` time too: its cash is billed and its GPU-seconds measured; what is not known is
@@ -56,11 +58,36 @@ def _category(row) -> str:
 
 
 def charge_kind(row) -> str | None:
-    """None for a usage row (it carries quantity); else what kind of money-only row it is."""
+    """None for a usage row (it carries quantity); else what kind of money-only row it is. A usage
+    row of negative amount (a refund as a Chinese-cloud split bill prints it: 应付金额 < 0, 用量 1 小时;
+    or a FOCUS ``Usage`` row below zero) gives money back for time already counted: a credit, never
+    GPU-hours (review finding 15) — ``negative_usage`` reports it."""
     cat = str(row.get("charge_category") or "usage").strip().lower()
     if cat in ("usage", "purchase", ""):
-        return None
+        return "credit" if cat != "purchase" and _signed_amount(row) < 0 else None
     return NO_QUANTITY.get(cat, "adjustment")  # a non-FOCUS category (e.g. usage-adjust) corrects usage
+
+
+def _signed_amount(row) -> Decimal:
+    """The row's cash (BilledCost; EffectiveCost where the cash is 0 or absent), for its sign."""
+    for column in ("billed_cost", "effective_cost"):
+        value = row.get(column)
+        if value is not None and Decimal(value) != 0:
+            return Decimal(value)
+    return Decimal(0)
+
+
+def negative_usage(row, node: str) -> Problem | None:
+    """The problem a usage row below zero on a node raises (both engines): carried as a credit."""
+    cat = str(row.get("charge_category") or "usage").strip().lower()
+    if cat not in ("usage", "") or _signed_amount(row) >= 0:
+        return None
+    amount = str(_signed_amount(row))
+    return Problem("negative_usage", f"bill row {row['row']} on {node} ({row['charge_period_start'].isoformat()})"
+                   f" is a usage row of {amount} {row['currency']}: carried as a credit (money, no GPU-hours);"
+                   " if it is not a refund, correct the bill",
+                   {"row": row["row"], "node": node, "at": row["charge_period_start"].isoformat(),
+                    "amount": amount, "currency": row["currency"]})
 
 
 def _hours(a: datetime, b: datetime):
@@ -196,7 +223,7 @@ def _route(row, ctx: Context, nodes, idx, slots, problems) -> Callable[[Decimal]
     return lambda amount: [_line(row, amount, Basis.BILLED, NO_RULE, reason=f"{NO_RULE}: {what}")]
 
 
-def node_split(row, node, idx, slots, problems, *, basis=Basis.BILLED, idle_basis=Basis.ALLOCATED_IDLE,
+def node_split(row, node, idx, slots, problems, *, basis=Basis.BILLED, idle_basis=Basis.CAPACITY_UNHELD,
                source_kind: str = "focus", money_evidence=Evidence.CONTRACT) -> Callable[[Decimal], list[CostLine]]:
     """GPU-seconds of each (run, state) on ``node`` in the row's charge period, and the rest no job
     held. ``basis``/``idle_basis`` name the kind of money split (a cloud bill's cash, or an owned
@@ -232,6 +259,8 @@ def node_split(row, node, idx, slots, problems, *, basis=Basis.BILLED, idle_basi
     if sum(weights) == 0:
         weights[-1] = Decimal(1)
     money_only = charge_kind(row)  # a credit or adjustment: money, no GPU-hours
+    if (neg := negative_usage(row, node)) is not None:
+        problems.append(neg)
 
     def lines(amount: Decimal) -> list[CostLine]:
         shares = two_level(amount, keys, weights, row["currency"])

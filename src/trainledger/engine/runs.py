@@ -17,7 +17,7 @@ from trainledger.engine import asof, tzcheck
 from trainledger.engine.causes import VERSION_TAGS, RunFacts
 from trainledger.engine.context import Context, Facts, Problem, RunInfo
 from trainledger.engine.rules import tags_of
-from trainledger.engine.timeline import classify
+from trainledger.engine.timeline import FAILED_STATES, classify
 from trainledger.model import FailureCause, Run, RunReason
 
 EVENT_TOLERANCE = timedelta(minutes=5)  # loggers and schedulers disagree by seconds, not by hours
@@ -105,9 +105,11 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
     used: dict[str, str] = {}
     samples: dict[tuple[str, str], tzcheck.Sample] = {}  # per import and job id
     facts_time = ctx.facts_time or asof.latest_fact_time(facts)  # where an open job without Elapsed ends
+    attempts: dict[tuple[str, str], tuple[str, dict]] = {}  # (cluster, job id) → its latest allocation so far
     for j in jobs:
         job_id = _job_key(j, out)
         tags = tags_of(j)
+        requeued = _requeue_of(j, job_id, attempts)  # sacct -D: the allocation before this one, when it failed
         batch_id, rule = ctx.matcher.match("slurm", j)
         reason = _enum(RunReason, tags.get("reason"), problems, job_id, "reason") or RunReason.UNRECORDED
         cause = _enum(FailureCause, tags.get("cause"), problems, job_id, "cause")
@@ -121,7 +123,11 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
                                     {"run_id": run_id, "job_id": job_id, "taken_by": used[run_id]}))
             run_id = f"{run_id}#{job_id}"
         used[run_id] = job_id
-        prev = by_id.get(str(tags.get("retry_of", "")))
+        if tags.get("retry_of"):
+            requeued = None  # the job's own tag names what it retries
+        if requeued and not tags.get("reason") and _state(requeued[1]) in FAILED_STATES:
+            reason = RunReason.FAULT_RETRY  # its cause: the attempt's state (engine/causes.py)
+        prev = requeued[1] if requeued else by_id.get(str(tags.get("retry_of", "")))
         after_preemption = prev is not None and str(prev.get("state", "")).upper() == "PREEMPTED"
         start, end = j.get("start"), j.get("end")
         if start is not None and end is None:
@@ -155,7 +161,7 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
         when = j.get("start") or j.get("submit") or j.get("end")
         rf = RunFacts(run_id=run_id, batch_id=batch_id, job=job_id, state=run.state.split(" ")[0].upper(),
                       order=when.isoformat() if when else "", tag_cause=str(cause) if cause else None,
-                      retry_of=str(tags.get("retry_of") or "") or None,
+                      retry_of=str(tags.get("retry_of") or "") or (requeued[0] if requeued else None),
                       versions=tuple(str(tags.get(k) or "") for k in VERSION_TAGS))
         out[job_id] = RunInfo(run=run, batch_id=batch_id, rule=rule, nodes=nodes, segments=tuple(segments),
                               source_sha256=j["source_sha256"], row=int(j["row"]),
@@ -169,7 +175,28 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
             problems.append(Problem("job_without_batch", f"job {job_id} matched no slurm rule; its compute"
                                     " stays in the unattributed bucket", {"job_id": job_id}))
     problems.extend(tzcheck.problems(samples.values(), facts.imports))
+    problems.extend(tzcheck.bill_problems(out.values(), facts.bill_lines, facts.imports))
     return _link_retries(out), problems
+
+
+REQUEUE_STATES = FAILED_STATES | {"REQUEUED"}  # an allocation ended so that Slurm ran the job again
+
+
+def _requeue_of(j, job_key: str, attempts: dict) -> tuple[str, dict] | None:
+    """A job requeued (``sacct -D``: the same JobID, a later allocation) retries its previous
+    allocation when that one ended failed or requeued (PREEMPTED, NODE_FAIL…): (its key, its row).
+    Records ``j`` as the job's latest allocation (rows come in time order per job: ``sacct -D``)."""
+    key = (str(j.get("cluster") or ""), str(j["job_id"]))
+    prev = attempts.get(key)
+    if j.get("start") is not None:
+        attempts[key] = (job_key, j)
+    if prev is None or prev[1].get("start") is None or j.get("start") is None or j["start"] <= prev[1]["start"]:
+        return None
+    return prev if _state(prev[1]) in REQUEUE_STATES else None
+
+
+def _state(j) -> str:
+    return str(j.get("state", "")).split(" ")[0].upper()  # CANCELLED by 1001 → CANCELLED
 
 
 def _holds_compute(run: Run) -> bool:

@@ -21,7 +21,9 @@ the bucket or prefix a bill row names — and explains their difference:
 The difference of a matched group is billed − estimate, split exactly into
 ``other_charges`` (bill rows without a GB-month quantity: requests, retrieval, credits),
 ``volume`` ((billed GiB-months − inventory GiB-months) × the estimate's price per GiB-month) and
-``price`` (the rest: the bill's unit price against the price book's, and rounding); without a
+``price`` (the rest: the bill's unit price against the price book's, and rounding) — unless the
+objects are listed but not priced (no price-book entry for their tier): then the whole difference
+is ``not_priced`` (the group's ``estimate_priced`` false; the currency's ``unpriced_groups``); without a
 comparable quantity the rest is not split, and the part says which side lacks one:
 ``not_split_no_inventory_quantity`` (the bill has GB-months, the objects held none that month —
 e.g. written on the inventory day), ``not_split_no_bill_quantity``, or ``not_split`` (neither). Billed figures keep
@@ -240,7 +242,7 @@ def view(record: Mapping[str, Any] | None, batch: str | None = None) -> dict[str
                                                            "high": Decimal(0)},
                                               "difference": Decimal(0), "by_match": defaultdict(Decimal),
                                               "bill_rows": 0, "groups": 0, "batch_billed": Decimal(0),
-                                              "batch_estimate": Decimal(0)})
+                                              "batch_estimate": Decimal(0), "unpriced_groups": 0})
         t["billed"] += Decimal(g["billed"])
         for k in ("low", "expected", "high"):
             t["estimate"][k] += Decimal(g["estimate"][k])
@@ -248,6 +250,7 @@ def view(record: Mapping[str, Any] | None, batch: str | None = None) -> dict[str
         t["by_match"][g["match"]] += Decimal(g["difference"])
         t["bill_rows"] += g["bill_rows"]
         t["groups"] += 1
+        t["unpriced_groups"] += 0 if g["estimate_priced"] else 1
         if batch is not None:
             t["batch_billed"] += Decimal(g["batch_billed"])
             t["batch_estimate"] += Decimal(g["batch_estimate"])
@@ -275,11 +278,14 @@ def _group(cur: str, month: str, loc: str | None, g: Mapping[str, Any], batch: s
     match = ("bill_only" if loc is None or not g["objects"] else
              "inventory_only" if not g["bill_rows"] else "matched")
     diff = billed - est  # the bill's digits kept; the estimate rounded to the minor unit
+    unpriced = bool(g["not_valued_gib_months"]) and not g["estimate_gib_months"]  # listed, never priced
     parts: list[dict[str, str]] = []
     if match == "bill_only":
         parts.append({"kind": "unmatched_bill_rows" if loc is None else "no_object_held", "amount": str(diff)})
     elif match == "inventory_only":
         parts.append({"kind": "not_billed", "amount": str(diff)})
+    elif unpriced:  # the objects have no price-book entry: nothing explains the difference yet
+        parts.append({"kind": "not_priced", "amount": str(diff)})
     else:
         other = billed - g["billed_capacity"]  # cash: every digit
         rest = diff - other
@@ -305,7 +311,7 @@ def _group(cur: str, month: str, loc: str | None, g: Mapping[str, Any], batch: s
             "estimate_gib_months": str(g["estimate_gib_months"].quantize(q)), "objects": int(g["objects"]),
             "not_valued_gib_months": str(g["not_valued_gib_months"].quantize(q)) if g["not_valued_gib_months"]
             else None,
-            "difference": str(diff), "parts": parts,
+            "difference": str(diff), "parts": parts, "estimate_priced": not unpriced,
             "billed_price_per_gib_month": _per(g["billed_capacity"], g["billed_gib_months"]),
             "estimate_price_per_gib_month": _per(g["estimate"], g["estimate_gib_months"])}
 

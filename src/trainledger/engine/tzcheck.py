@@ -11,11 +11,18 @@ re-imports it with ``trainledger import slurm FILE --tz ZONE --replace ID``.
 
 ``shift = o_true - o_read``: sacct's local times read in a zone ``o_read`` hours from UTC land
 ``shift`` hours later than the truth, so the events match after adding ``shift`` hours.
+
+Without progress events the node bill is the other clock (``bill_problems``, review finding 6): the
+jobs' node windows are compared with the hours the bill's rows for those nodes cover. When less than
+half of the jobs' node time falls in billed hours and one of the same candidate shifts of the bill
+puts ``INSIDE`` of it there, every node-hour would be "capacity unheld" and the runs' GPU-hours "not
+valued": one ``timezone_mismatch_bill`` problem per slurm import names it and the likely ``--tz``.
 """
 
 from __future__ import annotations
 
-from collections import Counter
+from bisect import bisect_right
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -140,4 +147,107 @@ def problems(samples: Iterable[Sample], imports: Iterable[Mapping]) -> list[Prob
             + f". Re-import: trainledger import slurm {path} --tz {zone} --replace <import id>",
             {"source_sha256": sha, "path": str(path), "read_tz": read_tz, "shift_hours": shift,
              "likely_tz": zone, "jobs": jobs}))
+    return out
+
+
+MAX_WINDOWS = 5000  # job-node windows per import tried against the bill: a sample, whatever the dump's size
+NEAR = timedelta(hours=MAX_SHIFT)  # jobs farther than this from every billed hour say nothing of the zone
+
+
+def _covered(spans: list[tuple[datetime, datetime]], starts: list[datetime], a: datetime, b: datetime) -> float:
+    """Seconds of [a, b) inside the merged, sorted ``spans`` (``starts`` their starts)."""
+    total, i = 0.0, max(bisect_right(starts, a) - 1, 0)
+    while i < len(spans) and spans[i][0] < b:
+        lo, hi = max(spans[i][0], a), min(spans[i][1], b)
+        if hi > lo:
+            total += (hi - lo).total_seconds()
+        i += 1
+    return total
+
+
+def _merged(periods: list[tuple[datetime, datetime]]) -> list[tuple[datetime, datetime]]:
+    out: list[tuple[datetime, datetime]] = []
+    for a, b in sorted(periods):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
+
+
+def bill_shift_minutes(windows: list[tuple[str, datetime, datetime]],
+                       billed: Mapping[str, list[tuple[datetime, datetime]]]) -> int | None:
+    """The shift (minutes added to the bill's hours) that puts ``INSIDE`` of the jobs' node time
+    (``windows``: node, start, end) in billed hours when, unshifted, less than half of it is; ties go
+    to a whole hour before a half before a quarter, then the smallest. None when no shift does."""
+    starts = {n: [a for a, _ in spans] for n, spans in billed.items()}
+    lo = min(a for spans in billed.values() for a, _ in spans) - NEAR
+    hi = max(b for spans in billed.values() for _, b in spans) + NEAR
+    near = [(n, max(a, lo), min(b, hi)) for n, a, b in windows if n in billed and a < hi and b > lo and b > a]
+    total = sum((b - a).total_seconds() for _, a, b in near)
+    if not total:
+        return None
+
+    def share(minutes: int) -> float:
+        d = timedelta(minutes=minutes)  # the bill + d against the jobs = the jobs − d against the bill
+        return sum(_covered(billed[n], starts[n], a - d, b - d) for n, a, b in near) / total
+
+    at_zero = share(0)
+    if at_zero >= 0.5:
+        return None
+    best, *_, m = max((share(m), -_rarity(m), -abs(m), m) for m in CANDIDATES)
+    return m if best >= INSIDE and best - at_zero >= 0.5 else None
+
+
+def bill_problems(runs: Iterable, bill_rows: Iterable[Mapping], imports: Iterable[Mapping]) -> list[Problem]:
+    """``timezone_mismatch_bill`` per slurm import whose jobs' node windows fit the node bill's hours
+    only after a shift (``runs``: RunInfo; ``bill_rows``: the lake's FOCUS rows)."""
+    from trainledger.engine.compute import _node_of  # the bill's node names, as the split reads them
+
+    by_sha: dict[str, list[tuple[str, datetime, datetime]]] = defaultdict(list)
+    for info in runs:
+        a, b = info.run.started_at, info.run.ended_at
+        if a is None or b is None or not info.nodes or info.run.gpu_equivalents <= 0:
+            continue
+        if len(by_sha[info.source_sha256]) < MAX_WINDOWS:
+            by_sha[info.source_sha256].extend((n, a, b) for n in info.nodes)
+    if not by_sha:
+        return []
+    nodes = {n for windows in by_sha.values() for n, _, _ in windows}
+    periods: dict[str, list] = defaultdict(list)
+    for row in bill_rows:
+        p0, p1 = row.get("charge_period_start"), row.get("charge_period_end")
+        if p0 is None or p1 is None or p1 <= p0 or p1 - p0 > timedelta(days=1):
+            continue  # a monthly row covers every hour: it says nothing of the zone
+        node = _node_of(row, nodes)
+        if node is not None:
+            periods[node].append((p0, p1))
+    if not periods:
+        return []
+    billed = {n: _merged(p) for n, p in periods.items()}
+    recs = {str(r.get("sha256")): r for r in imports if r.get("kind") == "slurm"}
+    out = []
+    for sha, windows in sorted(by_sha.items()):
+        minutes = bill_shift_minutes(windows, billed)
+        if minutes is None:
+            continue
+        rec = recs.get(sha, {})
+        read_tz = str((rec.get("options") or {}).get("tz") or "UTC")
+        on = windows[0][1]
+        zones = likely_zones(read_tz, _hours(minutes), on)
+        base = _offset(read_tz, on) or timedelta(0)
+        total = base + timedelta(minutes=minutes)
+        sign = "-" if total < timedelta(0) else "+"
+        hh, mm = divmod(int(abs(total).total_seconds() // 60), 60)
+        zone = zones[0] if zones else f"a zone at UTC{sign}{hh:02d}:{mm:02d}"
+        path = rec.get("path") or f"slurm import {sha[:12]}"
+        shift = _hours(minutes)
+        out.append(Problem(
+            "timezone_mismatch_bill",
+            f"{path}: the jobs' node time falls {abs(shift)} h {'after' if shift > 0 else 'before'} the node"
+            f" bill's hours; it was read as {read_tz} — likely --tz {zone}."
+            f" Until then the bill is capacity no job held. Re-import: trainledger import slurm {path}"
+            f" --tz {zone} --replace <import id>",
+            {"source_sha256": sha, "path": str(path), "read_tz": read_tz, "shift_hours": shift,
+             "likely_tz": zone}))
     return out

@@ -66,7 +66,7 @@ class Basis(StrEnum):
     """What kind of cost a figure is. Figures of different bases are never summed."""
 
     BILLED = "billed"  # cash on a bill or invoice, attributed to a batch
-    ALLOCATED_IDLE = "allocated_idle"  # cash on a bill for capacity no job used
+    CAPACITY_UNHELD = "capacity_unheld"  # cash on a bill for capacity no job held (not a job's idle GPUs)
     RESERVED_UNUSED = "reserved_unused"  # cash committed for reserved capacity left unused
     QUEUED = "queued"  # waiting for allocation: cycle time / opportunity, no cash
     AMORTIZED = "amortized"  # own hardware or prepaid commitments spread over their life
@@ -75,8 +75,14 @@ class Basis(StrEnum):
     RATE_CARD = "rate_card"  # owned or reserved capacity at an internal, dated rate card price
     ALLOCATED = "allocated"  # a share of idle or shared cost spread by a declared policy: a view, never summed
 
+    @classmethod
+    def _missing_(cls, value):
+        # a ledger written before review finding 10 stored capacity no job held as "allocated_idle",
+        # the word that means a job holding GPUs it does not use (ComputeState.ALLOCATED_IDLE)
+        return cls.CAPACITY_UNHELD if value == "allocated_idle" else None
 
-CASH_BASES = (Basis.BILLED, Basis.ALLOCATED_IDLE, Basis.RESERVED_UNUSED)
+
+CASH_BASES = (Basis.BILLED, Basis.CAPACITY_UNHELD, Basis.RESERVED_UNUSED)
 
 
 class Evidence(StrEnum):
@@ -145,8 +151,9 @@ COMPUTE_STATE_ORDER: tuple[str, ...] = (
 )
 """The seed's lifecycle order: queued, setup, data stall, straggler wait (synchronous waiting at the
 iteration barrier, measured from per-worker step times), effective, checkpoint, hang, lost progress,
-preemption recovery, allocated idle (in the unattributed bucket: capacity no job held), reserved
-unused; then tagged resources and, last, time with no progress signal."""
+preemption recovery, allocated idle (a job holding GPUs it does not use), reserved unused,
+capacity unheld (in the unattributed bucket: capacity no job held); then tagged resources and,
+last, time with no progress signal."""
 
 ORDERS: dict[str, tuple[str, ...]] = {
     "state": COMPUTE_STATE_ORDER,
@@ -220,3 +227,18 @@ def label(value: str, lang: str = "en") -> str:
             return ZH["checkpoint_obj"]
         return ZH.get(v, v)
     return v.replace("_", " ")
+
+
+# the first word of an unattributed line's detail ("<reason>: node n1", engine/compute.py), as zh-CN says it
+DETAIL_WORDS_ZH = {"node": "节点", "job": "作业", "bill row": "账单行"}
+
+
+def detail_label(detail: str, lang: str = "en") -> str:
+    """An unattributed reason's detail (``node h800-a2``, ``job 9004``) in ``lang``: its leading word
+    translated, the name or id after it kept as written."""
+    text = str(detail)
+    if lang.lower().startswith("zh"):
+        for en, zh in DETAIL_WORDS_ZH.items():
+            if text.startswith(en + " "):
+                return f"{zh} {text[len(en) + 1:]}"
+    return text

@@ -44,6 +44,10 @@ TEXT: dict[str, tuple[str, str]] = {
     "sec_compute": ("compute", "算力"), "sec_storage": ("storage", "存储"), "sec_network": ("network", "网络"),
     "sec_other_services": ("other services", "其他服务"), "sec_external": ("external services", "外部服务"),
     "price_per_gpu_hour": ("price per GPU-hour", "每卡时单价"),
+    "price_split_rounding": ("price per GPU-hour: the bill's price; the amount ÷ GPU-hours differs from it only by"
+                             " the split's rounding (under two minor units per cost line)",
+                             "每卡时单价：即账单单价；金额 ÷ 卡时与之相差的只是分摊的舍入"
+                             "（每条成本行不到两个最小货币单位）"),
     "hours_check": ("GPU-hours conserve: valued {valued} + not valued {not_valued} = the runs' {runs}",
                     "卡时守恒：已计价 {valued} + 未计价 {not_valued} = 运行占用 {runs}"),
     "not_valued": ("not valued", "未计价"),

@@ -112,6 +112,20 @@ CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
         EN: ("node oversubscribed", "{node} {at}: jobs hold {held} GPUs but the node has {slots}"),
         ZH: ("节点超额占用", "{node} {at}：作业占用 {held} 张 GPU，但节点只有 {slots} 张"),
     },
+    "negative_usage": {
+        EN: ("usage row below zero", "bill row {row} on {node} ({at}) is a usage row of {amount} {currency}:"
+             " carried as a credit (money, no GPU-hours); if it is not a refund, correct the bill"),
+        ZH: ("用量行金额为负", "账单第 {row} 行（{node}，{at}）是金额为 {amount} {currency} 的用量行："
+             "按退款/赔付计入（只计金额，不计卡时）；若不是退款，请更正账单"),
+    },
+    "pool_oversubscribed": {
+        EN: ("pool smaller than its jobs hold", "pool {pool} (capacity {capacity}): its jobs hold {peak}"
+             " GPU-equivalents at once ({at}) but the pool has {gpus} GPUs; its unheld capacity is"
+             " understated — set gpus to what the pool has, or check the job list"),
+        ZH: ("资源池小于其作业同时占用量", "资源池 {pool}（容量 {capacity}）：其作业在 {at} 同时占用"
+             " {peak} 张折合整卡，但资源池只有 {gpus} 张 GPU；无作业占用的容量因此被低估——"
+             "请把 gpus 设为资源池实际的卡数，或检查作业清单"),
+    },
     "unpriced_queue": {
         EN: ("queue not valued", "queued GPU-hours are counted but not valued: set cluster.gpu_item to a"
              " price-book entry"),
@@ -183,6 +197,15 @@ CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
              " slurm {path} --tz {likely_tz} --replace <import id>"),
         ZH: ("时区不一致", "{path}：{jobs} 个作业的进度事件与 sacct 时段相差 {shift_hours} 小时；"
              "该文件按 {read_tz} 读取——应为 --tz {likely_tz}。"
+             "重新导入：trainledger import slurm {path} --tz {likely_tz} --replace <导入编号>"),
+    },
+    "timezone_mismatch_bill": {
+        EN: ("time zone mismatch with the bill", "{path}: the jobs' node time is {shift_hours} h off"
+             " the node bill's hours; it was read as {read_tz} — likely --tz {likely_tz}. Until then the"
+             " bill is capacity no job held. Re-import: trainledger import slurm {path} --tz {likely_tz}"
+             " --replace <import id>"),
+        ZH: ("与账单时区不一致", "{path}：作业在节点上的时段与节点账单的小时相差 {shift_hours} 小时；"
+             "该文件按 {read_tz} 读取——应为 --tz {likely_tz}。在此之前账单都算作无作业占用的容量。"
              "重新导入：trainledger import slurm {path} --tz {likely_tz} --replace <导入编号>"),
     },
 }

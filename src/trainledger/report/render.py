@@ -27,7 +27,7 @@ from trainledger.mdtext import inline as _inline
 from trainledger.model.money import minor_quantum
 from trainledger.model.restricted import ADMIN, Withheld
 from trainledger.model.restricted import note as access_note
-from trainledger.model.vocab import CASH_BASES, rank
+from trainledger.model.vocab import CASH_BASES, detail_label, rank
 from trainledger.report import access, charts, plan_section, problems_i18n, storage_section
 from trainledger.report import primitives as prim
 from trainledger.report.i18n import assumption_name, key_field, storage_class, t, v
@@ -193,6 +193,8 @@ def rounding_notes(s: dict[str, Any], lang: str) -> list[str]:
     hours: dict[str, list[str]] = defaultdict(list)
     for r in s.get("compute_by_state", []):
         hours[r["basis"]].append(r["gpu_hours"])
+    if any((r.get("price_per_gpu_hour") or {}).get("split_rounding") for r in s.get("compute_by_state", [])):
+        notes.append(t("price_split_rounding", lang))
     for basis, rows in hours.items():
         total = sum((fmt.dec(x) or Decimal(0) for x in rows), Decimal(0))
         note = fmt.rounding_note(rows, total, lang, unit=t("gpu_hours", lang))
@@ -371,7 +373,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
     if reasons:
         out += ["", f"### {L('unattributed_by_reason')}", ""]
         out += prim.md_table([L("reason"), L("detail"), L("amount"), L("currency")],
-                      [[v(x["reason"], lang), x["detail"], f.amount(x["amount"], cur), cur]
+                      [[v(x["reason"], lang), detail_label(x["detail"], lang), f.amount(x["amount"], cur), cur]
                        for cur, x in reasons])
     out += ["", f"_{(zh and c.get('rounding_zh')) or c['rounding']}_"]
     notes = rounding_notes(s, lang) + ([f.note()] if f.note() else [])

@@ -60,6 +60,21 @@ def money_list(acc: dict[tuple[str, str], Decimal]) -> list[dict[str, str]]:
     return out
 
 
+def bill_price(amount: Decimal, hours: Decimal, pairs, currency: str) -> tuple[Decimal, bool]:
+    """(the price per GPU-hour of ``amount`` over ``hours``, to ``Q``; whether it is the bill's price
+    rather than the quotient). Each line is its row's exact share rounded in two levels
+    (``engine.compute.two_level``: under two minor units off), so the quotient can miss the bill's
+    price by the split's rounding — 1,973.34 for 49.3333 GPU-h at 40.00 reads 40.0001 (review finding
+    12). The price to the minor unit is the bill's when every line (``pairs``: amount, GPU-hours) is
+    its GPU-hours at that price within the split's rounding; else the quotient stands."""
+    plain = (amount / hours).quantize(Q)
+    unit = minor_quantum(currency)
+    p = (amount / hours).quantize(unit)
+    if p.quantize(Q) == plain or not all(abs(a - q * p) < 2 * unit for a, q in pairs):
+        return plain, False
+    return p.quantize(Q), True
+
+
 def run_hours(runs, hours_by_state: dict) -> dict[str, Decimal]:
     out: dict[str, Decimal] = defaultdict(Decimal)
     for r in runs:
@@ -76,7 +91,7 @@ def compute_view(lines: list[CostLine], runs, hours_by_state: dict, exact_range)
         if ln.category != "compute":
             continue
         key = (ln.detail, str(ln.basis))
-        m = money.setdefault(key, {"amounts": {}, "gpu_hours": None, "evidence": set(), "priced": False})
+        m = money.setdefault(key, {"amounts": {}, "gpu_hours": None, "evidence": set(), "priced": False, "pairs": []})
         if not ln.reason.startswith("not_valued"):  # a quantity with no price is not 0.00
             m["priced"] = True
             prev = m["amounts"].get(ln.currency)
@@ -84,6 +99,7 @@ def compute_view(lines: list[CostLine], runs, hours_by_state: dict, exact_range)
         m["evidence"].add(str(ln.evidence))
         if ln.quantity is not None and ln.unit == "gpu_hour":
             m["gpu_hours"] = (m["gpu_hours"] or Decimal(0)) + ln.quantity
+            m["pairs"].append((ln.amount.expected, ln.quantity))
             if ln.run_id and primary(ln):
                 held[ln.detail] += ln.quantity
     runs_h = run_hours(runs, hours_by_state)
@@ -94,7 +110,8 @@ def compute_view(lines: list[CostLine], runs, hours_by_state: dict, exact_range)
         price = None
         if m["gpu_hours"] and len(m["amounts"]) == 1 and state not in MONEY_ONLY:
             (cur, r), = m["amounts"].items()
-            price = {"amount": format((r.expected / m["gpu_hours"]).quantize(Q), "f"), "currency": cur}
+            shown, rounded = bill_price(r.expected, m["gpu_hours"], m["pairs"], cur)
+            price = {"amount": format(shown, "f"), "currency": cur} | ({"split_rounding": True} if rounded else {})
         rows.append({"state": state, "basis": basis, "gpu_hours": qty(m["gpu_hours"]), "amounts": amounts,
                      "price_per_gpu_hour": price, "evidence": sorted(m["evidence"]), "valued": m["priced"]})
     not_valued = Decimal(0)

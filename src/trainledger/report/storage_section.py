@@ -50,6 +50,9 @@ TEXT: dict[str, tuple[str, str]] = {
     "matched": ("matched", "已匹配"), "inventory_only": ("not billed", "清单有、账单无"),
     "bill_only": ("bill only", "账单有、清单无"),
     "other_charges": ("other charges (requests, retrieval, credits)", "其他费用（请求、取回、抵扣）"),
+    "not_priced": ("not explained: the inventory is not priced (no price-book entry for its tier)",
+                   "无法解释：库存清单未计价（价格表没有该存储层级的条目）"),
+    "estimate_not_priced": ("not priced", "未计价"),
     "volume": ("volume (GiB-months billed − held)", "用量差（计费 − 实际持有 GiB·月）"),
     "price": ("price (bill's unit price − price book's)", "单价差（账单单价 − 价格表单价）"),
     "not_split": ("not split (neither the bill nor the inventory has a GB-month quantity)",
@@ -84,9 +87,17 @@ def _parts(g: dict[str, Any], lang: str) -> str:
     return "; ".join(f"{st(p['kind'], lang)} {_m(p['amount'], g['currency'], True)}" for p in g["parts"]) or fmt.DASH
 
 
-def _estimate(e: dict[str, str], cur: str) -> str:
+def _estimate(e: dict[str, str], cur: str, priced: bool = True, lang: str = "en") -> str:
+    if not priced and not fmt.dec(e["expected"]):  # listed objects with no price: not a 0.00 estimate
+        return st("estimate_not_priced", lang)
     text = _m(e["expected"], cur)
     return text if e["low"] == e["high"] else f"{text} ({_m(e['low'], cur)}–{_m(e['high'], cur)})"
+
+
+def _estimate_cell(g: dict[str, Any], lang: str) -> str:
+    cur, priced = g["currency"], g.get("estimate_priced", True)
+    text = _estimate(g["estimate"], cur, priced, lang)
+    return text if not priced and not fmt.dec(g["estimate"]["expected"]) else f"{text} {cur}"
 
 
 def _share(g: dict[str, Any]) -> str:
@@ -101,7 +112,7 @@ def rows(rec: dict[str, Any], lang: str) -> list[list[str]]:
         cur = g["currency"]
         out.append([g["month"], g["location"] or fmt.DASH, st(g["match"], lang), _batches(g, lang),
                     f"{_m(g['billed'], cur, True)} {cur}", fmt.quantity(g["billed_gib_months"], 2),
-                    f"{_estimate(g['estimate'], cur)} {cur}", fmt.quantity(g["estimate_gib_months"], 2),
+                    _estimate_cell(g, lang), fmt.quantity(g["estimate_gib_months"], 2),
                     f"{_m(g['difference'], cur, True)} {cur}", _parts(g, lang)]
                    + ([_share(g)] if rec["scope"] == "batch" else []))
     return out
@@ -126,7 +137,8 @@ def to_markdown(rec: dict[str, Any] | None, lang: str, *, workspace: bool = Fals
     out += _table([st(k, lang) for k in ("currency", "billed", "estimate", "difference", "matched",
                                          "inventory_only", "bill_only")]
                   + ([st("batch_share", lang)] if not workspace else []),
-                  [[t["currency"], _m(t["billed"], t["currency"], True), _estimate(t["estimate"], t["currency"]),
+                  [[t["currency"], _m(t["billed"], t["currency"], True),
+                    _estimate(t["estimate"], t["currency"], not t.get("unpriced_groups"), lang),
                     _m(t["difference"], t["currency"], True),
                     *(_m(t["by_match"][k], t["currency"], True) if k in t["by_match"] else fmt.DASH
                       for k in ("matched", "inventory_only", "bill_only"))]
@@ -143,7 +155,8 @@ def summary_lines(rec: dict[str, Any], lang: str) -> list[str]:
     """One line per currency for ``trainledger attribute``."""
     return [st("attribute_line", lang).format(
         cur=t["currency"], billed=_m(t["billed"], t["currency"], True),
-        estimate=_m(t["estimate"]["expected"], t["currency"]), difference=_m(t["difference"], t["currency"], True))
+        estimate=_estimate({**t["estimate"], "low": "0", "high": "0"}, t["currency"], not t.get("unpriced_groups"),
+                           lang), difference=_m(t["difference"], t["currency"], True))
         for t in rec["by_currency"]]
 
 
@@ -158,7 +171,8 @@ def to_text(rec: dict[str, Any], lang: str) -> str:
     for t in rec["by_currency"]:
         cur = t["currency"]
         out.append(f"  {cur}: {st('billed', lang)} {_m(t['billed'], cur, True)} · {st('estimate', lang)} "
-                   f"{_estimate(t['estimate'], cur)} · {st('difference', lang)} {_m(t['difference'], cur, True)} ("
+                   f"{_estimate(t['estimate'], cur, not t.get('unpriced_groups'), lang)} · "
+                   f"{st('difference', lang)} {_m(t['difference'], cur, True)} ("
                    + ", ".join(f"{st(k, lang)} {_m(x, cur, True)}" for k, x in t["by_match"].items()) + ")")
     for u in rec["unmatched_bill_rows"]:
         out.append(f"  {st('row', lang)} {u['row']} ({u['month']}, {u['resource'] or fmt.DASH}):"

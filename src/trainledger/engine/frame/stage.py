@@ -385,6 +385,8 @@ def _split_lines(row, node: str, got: dict[int, list], runs, slots: Decimal, hol
                                  "held": str(held), "slots": slots}))
         idle = Decimal(0)
     money_only = compute.charge_kind(row)
+    if (neg := compute.negative_usage(row, node)) is not None:
+        problems.append(neg)
     make = _Maker(row, "" if money_only else "gpu_hour")
     out = {}
     for v in views:
@@ -403,7 +405,7 @@ def _split_lines(row, node: str, got: dict[int, list], runs, slots: Decimal, hol
             lines.append(make(share, Basis.BILLED, f"gpu_seconds_on_node/{info.rule}", batch, info.run.id,
                               money_only or str(state), None if money_only else hours[key], reason))
         if rest is not None and rest != 0:
-            lines.append(make(rest, Basis.ALLOCATED_IDLE, "gpu_seconds_on_node/unheld", None, None,
+            lines.append(make(rest, Basis.CAPACITY_UNHELD, "gpu_seconds_on_node/unheld", None, None,
                               money_only or ComputeState.CAPACITY_UNHELD,
                               None if money_only else idle / scale / HOUR, f"capacity_unheld: node {node}"))
         out[v] = lines
