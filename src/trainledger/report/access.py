@@ -12,6 +12,8 @@ Marked in the sheet:
     labor_by_phase[].cost                   labor_cost_phase, or labor_cost_person when the phase
                                             has one valued role (then it is that role's cost)
     plan_vs_actual                          ``mark_plan``: a labor role's variance line, a price
+                                            or rate unknown; plan_lines[].price: labor_rate for a
+                                            labor line, unit_price otherwise
     assumptions[] (labor rate: ROLE)        low / high / value: labor_rate
     assumptions[] (prices)                  low / high / value: unit_price
     any key named as a unit price           unit_price (``mark_prices``: price_per_gpu_hour of
@@ -84,6 +86,8 @@ def mark_plan(obj: Any) -> Any:
         for k in ("efficiency_by_state", "rework_by"):
             if isinstance(out.get(k), dict):
                 out[k] = {x: restrict(y, kind) for x, y in out[k].items()}
+    if "price" in out and "id" in out and "unit" in out and "line" not in out:  # a plan line's inputs
+        out["price"] = restrict(out["price"], "labor_rate" if out.get("category") == "labor" else "unit_price")
     name = out.get("name")
     if isinstance(name, str) and ("before" in out or "after" in out) and (kind := _unknown_kind(name)):
         for side in ("before", "after"):

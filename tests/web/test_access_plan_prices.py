@@ -1,0 +1,93 @@
+"""Review 2, F1 and F8: the plan's own rates and unit prices (``plan_vs_actual.plan_lines[].price``,
+the workbook's plan-rate cells) never reach an engineer or a viewer; a viewer sees no invoice amount
+and no labor pool of a phase (the unattributed bucket's invoice rows, the allocation pools and shares)."""
+
+from __future__ import annotations
+
+import io
+import json
+from decimal import Decimal
+
+import pytest
+
+from tests.web.roles_ws import BATCH_A, run_cli
+
+pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
+
+
+@pytest.fixture(scope="module")
+def app(rates_ws):
+    from starlette.testclient import TestClient
+
+    from trainledger.web.app import create_app
+
+    with TestClient(create_app(rates_ws[0], require_token=True)) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def plan_prices(rates_ws):
+    """The plan's prices as the admin sees them: line id → price text (e.g. labor:… → 380)."""
+    from trainledger.report.access import for_role
+    from trainledger.service import Workspace
+
+    with Workspace.open(rates_ws[0]) as wsp:
+        lines = for_role(wsp.sheet(BATCH_A), "finance")[0]["plan_vs_actual"]["plan_lines"]
+    out = {pl["id"]: pl["price"] for pl in lines}
+    assert any(k.startswith("labor:") for k in out) and "compute" in out
+    return out
+
+
+def _bearer(tok: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {tok}"}
+
+
+def _plan_prices_in_workbook(data: bytes) -> dict[str, object]:
+    """Plan-rate rows of the Assumptions sheet ("ID: price …") whose value cell holds a number."""
+    from openpyxl import load_workbook
+
+    ws = load_workbook(io.BytesIO(data))["Assumptions"]
+    return {r[0]: r[3] for r in ws.iter_rows(min_row=2, values_only=True)
+            if r[0] and ": price" in str(r[0]) and isinstance(r[3], int | float)}
+
+
+def _plan_lines(sheet: dict) -> list[dict]:
+    return (sheet.get("plan_vs_actual") or {}).get("plan_lines") or []
+
+
+@pytest.mark.parametrize("who", ["engineer", "viewer"])
+def test_no_plan_price_in_the_sheet_json_or_workbook_of_an_engineer_or_viewer(app, rates_ws, tokens, plan_prices,
+                                                                               who, tmp_path):
+    root, _ = rates_ws
+    h = _bearer(tokens[0][who])
+    sheets = {"dashboard sheet.json": app.get(f"/batches/{BATCH_A}/sheet.json", headers=h).json(),
+              "dashboard batch json": app.get(f"/batches/{BATCH_A}", headers={**h, "Accept": "application/json"}
+                                              ).json()["sheet"],
+              "cli json": json.loads(run_cli("--workspace", root, "sheet", BATCH_A, "--format", "json",
+                                             "--role", who))}
+    for name, s in sheets.items():
+        lines = _plan_lines(s)
+        assert lines, name
+        assert all(pl["price"] == "restricted" for pl in lines), (name, [(p["id"], p["price"]) for p in lines])
+        assert "restricted" not in {pl["efficiency"] for pl in lines}  # quantities stay visible
+    out = tmp_path / f"{who}.xlsx"
+    run_cli("--workspace", root, "sheet", BATCH_A, "--format", "xlsx", "--out", out, "--role", who)
+    books = {"cli xlsx": out.read_bytes(),
+             "dashboard xlsx": app.get(f"/batches/{BATCH_A}/sheet.xlsx", headers=h).content}
+    for name, data in books.items():
+        assert not _plan_prices_in_workbook(data), name
+        from openpyxl import load_workbook
+
+        wb = load_workbook(io.BytesIO(data))
+        assert not [n for n in wb.defined_names if n.startswith("plan_") and n.endswith("_price")], name
+        variance = [c.value for row in wb["Variance"].iter_rows() for c in row]
+        assert not any(isinstance(v, str) and "Assumptions!" in v for v in variance), name  # no formula on a rate
+
+
+def test_finance_keeps_the_plan_prices_and_the_live_bridge(app, tokens, plan_prices):
+    h = _bearer(tokens[0]["finance"])
+    s = app.get(f"/batches/{BATCH_A}/sheet.json", headers=h).json()
+    assert {pl["id"]: pl["price"] for pl in _plan_lines(s)} == plan_prices
+    book = _plan_prices_in_workbook(app.get(f"/batches/{BATCH_A}/sheet.xlsx", headers=h).content)
+    assert {str(k).split(":")[0] if not str(k).startswith("labor:") else ":".join(str(k).split(":")[:2]):
+            Decimal(str(v)) for k, v in book.items()} == {k: Decimal(v) for k, v in plan_prices.items()}
