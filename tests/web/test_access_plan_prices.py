@@ -91,3 +91,48 @@ def test_finance_keeps_the_plan_prices_and_the_live_bridge(app, tokens, plan_pri
     book = _plan_prices_in_workbook(app.get(f"/batches/{BATCH_A}/sheet.xlsx", headers=h).content)
     assert {str(k).split(":")[0] if not str(k).startswith("labor:") else ":".join(str(k).split(":")[:2]):
             Decimal(str(v)) for k, v in book.items()} == {k: Decimal(v) for k, v in plan_prices.items()}
+
+
+def _pooled_secrets(root) -> set[Decimal]:
+    """What a viewer must not see of batch A: each invoice's amount in the unattributed bucket, and
+    the pool and share of each allocation drawn from an invoice or from labor (finance's copy)."""
+    from trainledger.report.access import for_role
+    from trainledger.service import Workspace
+
+    with Workspace.open(root) as wsp:
+        s, _ = for_role(wsp.sheet(BATCH_A), "finance")
+    found = {Decimal(x["amount"]) for r in s["conservation"]["by_currency"] for x in r["unattributed_by_reason"]
+             if x["detail"].startswith("invoice ")}
+    assert len(found) >= 2  # the demo's two unattributed invoices
+    pools = [a for a in s["allocation"] if a["category"] in ("external", "labor")]
+    assert {a["category"] for a in pools} == {"external", "labor"}
+    found |= {Decimal(a[k]) for a in pools for k in ("pool", "share")}
+    return found
+
+
+def test_a_viewer_sees_no_invoice_amount_nor_a_labor_pool(app, rates_ws, tokens, tmp_path):
+    from tests.web.roles_ws import numbers, xlsx_text
+
+    root, _ = rates_ws
+    needles = _pooled_secrets(root)
+    docs = {}
+    for who in ("viewer", "engineer", "finance"):
+        h = _bearer(tokens[0][who])
+        got = {"batch json": app.get(f"/batches/{BATCH_A}", headers={**h, "Accept": "application/json"}).text,
+               "batch html": app.get(f"/batches/{BATCH_A}", params={"lang": "zh-CN"}, headers=h).text}
+        for fmt in ("md", "json", "html", "csv", "xlsx"):
+            r = app.get(f"/batches/{BATCH_A}/sheet.{fmt}", headers=h)
+            assert r.status_code == 200, (who, fmt)
+            got[f"sheet.{fmt}"] = xlsx_text(r.content) if fmt == "xlsx" else r.text
+        docs[who] = got
+    for fmt in ("md", "json", "csv"):
+        docs["viewer"][f"cli {fmt}"] = run_cli("--workspace", root, "sheet", BATCH_A, "--format", fmt,
+                                               "--role", "viewer")
+    seen = {who: {k: sorted(str(n) for n in numbers(v) & needles) for k, v in d.items()} for who, d in docs.items()}
+    assert not {k: v for k, v in seen["viewer"].items() if v}, seen["viewer"]
+    for who in ("engineer", "finance"):  # both may see vendor amounts and a phase's labor cost
+        assert set().union(*map(set, seen[who].values())) == {str(n) for n in needles}, who
+    s = json.loads(docs["viewer"]["sheet.json"])
+    assert {a["policy"]: a["share"] for a in s["allocation"] if a["category"] in ("external", "labor")} == {
+        "onboarding-invoice": "restricted", "build-phase-labor": "restricted"}
+    assert s["totals_by_basis"] and all(t["expected"] != "restricted" for t in s["totals_by_basis"])

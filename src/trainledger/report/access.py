@@ -19,6 +19,9 @@ Marked in the sheet:
     any key named as a unit price           unit_price (``mark_prices``: price_per_gpu_hour of
                                             compute_by_state and capacity, price_per_gib_month …)
     external[]                              low / expected / high: vendor_amount
+    allocation[] (pool, share)              ``pool_kind``: an invoice's pool vendor_amount, a labor
+                                            (internal) pool labor_cost_phase
+    conservation … unattributed_by_reason   an invoice's row (detail "invoice …"): vendor_amount
 
 A cost line (``line_fields``): a labor line's amounts are labor_cost_person (one timesheet row), an
 external line's vendor_amount. A source row (``source_values``): unit-price and rate columns are
@@ -117,9 +120,28 @@ def mark_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
         out.append(dict(a, **{k: restrict(a[k], kind) for k in ("low", "high", "value", "value_zh")
                               if k in a}) if kind else a)
     s["assumptions"] = out
+    s["allocation"] = [dict(a, **{k: restrict(a.get(k), kind) for k in ("pool", "share") if k in a})
+                       if (kind := pool_kind(str(a.get("category", "")), str(a.get("source_basis", "")))) else a
+                       for a in s.get("allocation") or []]
+    if isinstance(s.get("conservation"), dict):
+        s["conservation"] = _mark_invoices(s["conservation"])
     if s.get("plan_vs_actual"):
         s["plan_vs_actual"] = mark_plan(s["plan_vs_actual"])
     return mark_prices(s)
+
+
+def _mark_invoices(cons: dict[str, Any]) -> dict[str, Any]:
+    """The conservation records with an invoice's row of the unattributed bucket (its detail names the
+    invoice: one vendor amount) marked vendor_amount; the bucket's totals stay."""
+    out = dict(cons)
+    for key in ("by_currency", "amortized_by_currency"):
+        if isinstance(cons.get(key), list):
+            out[key] = [dict(r, unattributed_by_reason=[
+                dict(x, amount=restrict(x.get("amount"), "vendor_amount"))
+                if str(x.get("detail", "")).startswith(INVOICE_DETAIL) else x
+                for x in r.get("unattributed_by_reason") or []]) if isinstance(r, dict) and
+                "unattributed_by_reason" in r else r for r in cons[key]]
+    return out
 
 
 UNIT_PRICE_KEY = re.compile(r"(^|_)(price_per_|unit_price$)")
@@ -153,11 +175,31 @@ def for_role(sheet: dict[str, Any], role: str = ADMIN, lang: str = "en") -> tupl
 
 
 LINE_KINDS = {"labor": "labor_cost_person", "external": "vendor_amount"}
+INVOICE_DETAIL = "invoice "  # an invoice's reason detail (engine/assets.py): its amount is the vendor's
+
+
+def pool_kind(category: str, source_basis: str) -> str | None:
+    """The kind of an allocation pool (and of a batch's share of it) drawn from ``category`` lines of
+    ``source_basis``: an invoice's money is vendor_amount; labor (or internal cost, which is labor) is
+    labor_cost_phase — a pool sums the timesheet rows of several people."""
+    cats = set(category.split("+")) if category else set()
+    if "external" in cats:
+        return "vendor_amount"
+    if "labor" in cats or source_basis == "internal":
+        return "labor_cost_phase"
+    return None
+
+
+def _line_kind(ln) -> str | None:
+    if ln.category == "allocation":  # provenance.rule = allocation/<policy>/<category> (engine/allocation.py)
+        return pool_kind(ln.provenance.rule.split("/")[2] if ln.provenance.rule.count("/") >= 2 else "",
+                         ln.detail.rpartition("/")[2])
+    return LINE_KINDS.get(ln.category)
 
 
 def line_withheld(ln, role: str) -> bool:
     """True when ``role`` may not see this ``CostLine``'s amounts (the workbook's Lines, the CSV)."""
-    kind = LINE_KINDS.get(ln.category)
+    kind = _line_kind(ln)
     return kind is not None and not allows(role, kind)
 
 
@@ -165,15 +207,16 @@ def lines_disclosure(lines: list, role: str) -> Disclosure:
     """What listing ``lines`` whole (the workbook's Lines, the CSV) shows and withholds for ``role``."""
     d = Disclosure(role)
     for ln in lines:
-        kind = LINE_KINDS.get(ln.category)
+        kind = _line_kind(ln)
         if kind:
             (d.revealed if allows(role, kind) else d.withheld)[kind] += 1
     return d
 
 
-def line_fields(d: dict[str, Any], category: str) -> dict[str, Any]:
-    """A cost line's dict (web/views.py ``line_dict``) with its amounts marked."""
-    kind = LINE_KINDS.get(category)
+def line_fields(d: dict[str, Any], line) -> dict[str, Any]:
+    """A cost line's dict (web/views.py ``line_dict``) with its amounts marked; ``line`` is the
+    ``CostLine`` (or its category)."""
+    kind = LINE_KINDS.get(line) if isinstance(line, str) else _line_kind(line)
     if not kind:
         return d
     return dict(d, **{k: restrict(d.get(k), kind) for k in AMOUNT_KEYS if k in d})

@@ -62,7 +62,7 @@ def line_dict(ln: CostLine, ident: str) -> dict[str, Any]:
         "provenance": {"source_sha256": p.source_sha256, "import": imp, "row": p.row, "rule": p.rule,
                        "source_kind": p.source_kind,
                        "href": f"/sources/{imp}/{p.row}" if _is_import(ln) else None},
-    }, ln.category)
+    }, ln)
 
 
 def _lines(wsp) -> list[tuple[str, CostLine]]:
@@ -201,7 +201,7 @@ def source(wsp, ident: str, row: int) -> dict[str, Any]:
                               " (`trainledger quarantine`)")
     attributed = [{"id": i, "href": f"/lines/{i}", "rule": ln.provenance.rule, "batch": ln.batch_id,
                    "run": ln.run_id, "basis": str(ln.basis),
-                   "expected": access.line_fields({"expected": str(ln.amount.expected)}, ln.category)["expected"],
+                   "expected": access.line_fields({"expected": str(ln.amount.expected)}, ln)["expected"],
                    "currency": ln.currency, "detail": ln.detail}
                   for i, ln in _lines(wsp)
                   if ln.provenance.source_sha256 == rec.source_sha256 and ln.provenance.row == row]
