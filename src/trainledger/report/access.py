@@ -190,7 +190,7 @@ def pool_kind(category: str, source_basis: str) -> str | None:
     return None
 
 
-def _line_kind(ln) -> str | None:
+def line_kind(ln) -> str | None:
     if ln.category == "allocation":  # provenance.rule = allocation/<policy>/<category> (engine/allocation.py)
         return pool_kind(ln.provenance.rule.split("/")[2] if ln.provenance.rule.count("/") >= 2 else "",
                          ln.detail.rpartition("/")[2])
@@ -199,7 +199,7 @@ def _line_kind(ln) -> str | None:
 
 def line_withheld(ln, role: str) -> bool:
     """True when ``role`` may not see this ``CostLine``'s amounts (the workbook's Lines, the CSV)."""
-    kind = _line_kind(ln)
+    kind = line_kind(ln)
     return kind is not None and not allows(role, kind)
 
 
@@ -207,7 +207,7 @@ def lines_disclosure(lines: list, role: str) -> Disclosure:
     """What listing ``lines`` whole (the workbook's Lines, the CSV) shows and withholds for ``role``."""
     d = Disclosure(role)
     for ln in lines:
-        kind = _line_kind(ln)
+        kind = line_kind(ln)
         if kind:
             (d.revealed if allows(role, kind) else d.withheld)[kind] += 1
     return d
@@ -216,7 +216,7 @@ def lines_disclosure(lines: list, role: str) -> Disclosure:
 def line_fields(d: dict[str, Any], line) -> dict[str, Any]:
     """A cost line's dict (web/views.py ``line_dict``) with its amounts marked; ``line`` is the
     ``CostLine`` (or its category)."""
-    kind = LINE_KINDS.get(line) if isinstance(line, str) else _line_kind(line)
+    kind = LINE_KINDS.get(line) if isinstance(line, str) else line_kind(line)
     if not kind:
         return d
     return dict(d, **{k: restrict(d.get(k), kind) for k in AMOUNT_KEYS if k in d})

@@ -91,6 +91,9 @@ TEXT: dict[str, tuple[str, str]] = {
     "csrf_refused": ("Write refused: no valid CSRF token", "写入被拒绝：缺少有效的 CSRF 令牌"),
     "role_refused": ("Not allowed for this role", "当前角色无此权限"),
     "decisions_link": ("Decisions", "决策记录"), "alerts_link": ("Alerts of this batch", "本批次预警"),
+    "allocated_h": ("Allocated shares (a view beside the direct cost, per source basis; never added to it)",
+                    "分摊份额（直接成本之外的视图，按来源口径列示，不与直接成本相加）"),
+    "source_basis": ("source basis", "来源口径"),
 }
 
 

@@ -136,3 +136,38 @@ def test_a_viewer_sees_no_invoice_amount_nor_a_labor_pool(app, rates_ws, tokens,
     assert {a["policy"]: a["share"] for a in s["allocation"] if a["category"] in ("external", "labor")} == {
         "onboarding-invoice": "restricted", "build-phase-labor": "restricted"}
     assert s["totals_by_basis"] and all(t["expected"] != "restricted" for t in s["totals_by_basis"])
+
+
+def test_the_batch_list_never_sums_allocated_shares_across_bases(app, rates_ws, tokens):
+    """F17: /batches lists the direct totals per basis and, apart, the allocated shares per source
+    basis and currency — each equal to the sheet's allocation rows of that basis, exactly."""
+    from trainledger.report.access import for_role
+    from trainledger.service import Workspace
+
+    root, _ = rates_ws
+    with Workspace.open(root) as wsp:
+        s, _ = for_role(wsp.sheet(BATCH_A), "finance")
+    by_basis: dict[tuple[str, str], Decimal] = {}
+    for a in s["allocation"]:
+        if not a["charged_to"]:
+            key = (a["source_basis"], a["currency"])
+            by_basis[key] = by_basis.get(key, Decimal(0)) + Decimal(a["share"])
+    assert len({b for b, _ in by_basis}) >= 3  # cash, internal labor and an estimate: never one figure
+    h = _bearer(tokens[0]["finance"])
+    m = next(b for b in app.get("/batches", headers={**h, "Accept": "application/json"}).json()["batches"]
+             if b["id"] == BATCH_A)
+    assert "allocated" not in {t["basis"] for t in m["totals_by_basis"]}
+    assert {t["basis"] for t in m["totals_by_basis"]} == {t["basis"] for t in s["totals_by_basis"]}
+    got = {(x["source_basis"], x["currency"]): Decimal(x["expected"]) for x in m["allocated_by_source_basis"]}
+    assert got == by_basis
+    assert all(Decimal(x["expected"]) == Decimal(x["expected"]).quantize(Decimal("0.01"))
+               for x in m["allocated_by_source_basis"] if x["source_basis"] in ("billed", "allocated_idle"))
+    for lang, head in (("en", "source basis"), ("zh-CN", "来源口径")):
+        html = app.get("/batches", params={"lang": lang}, headers=h).text
+        assert head in html
+    viewer = next(b for b in app.get("/batches", headers={**_bearer(tokens[0]["viewer"]),
+                                                          "Accept": "application/json"}).json()["batches"]
+                  if b["id"] == BATCH_A)
+    shown = {x["source_basis"]: x["expected"] for x in viewer["allocated_by_source_basis"]}
+    assert shown["internal"] == "restricted"  # the build phase's labor pool
+    assert shown["estimate"] != "restricted"
