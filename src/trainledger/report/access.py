@@ -120,9 +120,10 @@ def mark_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
         out.append(dict(a, **{k: restrict(a[k], kind) for k in ("low", "high", "value", "value_zh")
                               if k in a}) if kind else a)
     s["assumptions"] = out
-    s["allocation"] = [dict(a, **{k: restrict(a.get(k), kind) for k in ("pool", "share") if k in a})
-                       if (kind := pool_kind(str(a.get("category", "")), str(a.get("source_basis", "")))) else a
-                       for a in s.get("allocation") or []]
+    if "allocation" in s:
+        s["allocation"] = [dict(a, **{k: restrict(a.get(k), kind) for k in ("pool", "share") if k in a})
+                           if (kind := pool_kind(str(a.get("category", "")), str(a.get("source_basis", ""))))
+                           else a for a in s["allocation"] or []]
     if isinstance(s.get("conservation"), dict):
         s["conservation"] = _mark_invoices(s["conservation"])
     if s.get("plan_vs_actual"):
