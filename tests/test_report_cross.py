@@ -337,3 +337,41 @@ def test_a_line_without_a_date_is_never_dropped(demo, monkeypatch):
     assert {c.batch: c.figure.expected for c in windowed.undated_outside} == internal  # … and listed apart
     assert "undated_outside_window" in cross_render.as_json(windowed)
     assert cross_text.t("undated_outside", "en") in cross_render.to_markdown(windowed, "en")
+
+
+def test_unknown_work_shows_ev_and_eac_unknown_never_zero(demo, monkeypatch, tmp_path):
+    """Review 2, F4: with no useful work measured, review.service.status gives no EV and no EAC
+    (``"ev": [], "eac": []``); the report then says unknown in every format — never an EAC of 0.00
+    below the AC, nor an EAC bar at 0 on the spend curve."""
+    from trainledger.review import service
+
+    real = service.status
+
+    def unknown(wsp, batch_id, *a, **kw):  # what status returns without a progress log
+        st = real(wsp, batch_id, *a, **kw)
+        return {**st, "ev": [], "eac": [], "work": {**st["work"], "known": False}}
+
+    monkeypatch.setattr(service, "status", unknown)
+    r = _build(demo)
+    a = next(b for b in r.batches if b.batch == "csa-sft-2026-11-a")
+    billed = next(p for p in a.plan if (p.basis, p.currency) == ("billed", "CNY"))
+    assert billed.ev is None and billed.eac is None and billed.ac[1] == D("80523.30")
+    d = json.loads(cross_render.to_json(r))
+    row = next(p for b in d["batches"] if b["batch"] == a.batch for p in b["plan_vs_actual"] if p["basis"] == "billed")
+    assert row["ev"] is None and row["eac"] is None and row["ac"]["expected"] == "80523.30"
+    assert r.curves and all(c.eac is None for c in r.curves)
+    assert all(c["eac"] is None for c in d["spend_curves"])
+    for lang, word in (("en", "unknown"), ("zh-CN", "未知")):
+        md = cross_render.to_markdown(r, lang)
+        line = next(ln for ln in md.splitlines() if ln.startswith(f"| {a.batch} | v") and "80,523.30" in ln)
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        assert word in cells[6] and word in cells[7], cells  # EV, EAC
+        assert "0.00" not in (cells[6], cells[7])
+        html = cross_render.to_html(r, lang)
+        assert 'class="eac-range"' not in html and 'class="eac-unknown"' in html
+    out = tmp_path / "r.xlsx"
+    write_xlsx(r, out)
+    wb = openpyxl.load_workbook(out)
+    rows = [[c.value for c in rr] for s in wb for rr in s.iter_rows() if rr[0].value == a.batch]
+    plan_row = next(x for x in rows if x[2] == "billed" and x[3] == "CNY")
+    assert plan_row[10:16] == ["unknown / 未知"] * 6  # EV and EAC low / expected / high

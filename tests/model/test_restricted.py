@@ -133,3 +133,26 @@ def test_csv_cells_never_run_and_amounts_follow_the_role():
     eng, fin = to_csv([line], "engineer"), to_csv([line], "finance")
     assert "607.82" not in eng and "restricted,restricted,restricted" in eng and "607.82" in fin
     assert ",'=cmd|" in fin  # the rule text is data, never a formula
+
+
+def test_an_invoice_row_and_a_labor_or_invoice_pool_are_hidden_from_a_viewer():
+    """Review 2, F8: the unattributed bucket's invoice rows are vendor_amount; an allocation pool
+    (and a batch's share of it) drawn from invoices is vendor_amount, from labor labor_cost_phase."""
+    s = {"conservation": {"by_currency": [{"currency": "CNY", "unattributed": "60100.00", "unattributed_by_reason": [
+             {"reason": "no_rule_matched", "detail": "invoice YQ-1 (vendor, delivery)", "amount": "48000.00"},
+             {"reason": "capacity_unheld", "detail": "node n1", "amount": "100.00"}]}]},
+         "allocation": [
+             {"policy": "inv", "source_basis": "billed", "category": "external", "pool": "48000.00",
+              "share": "24000.00"},
+             {"policy": "build", "source_basis": "internal", "category": "labor", "pool": "11185.00",
+              "share": "2537.35"},
+             {"policy": "net", "source_basis": "billed", "category": "network", "pool": "356.98", "share": "80.98"}]}
+    viewer, d = for_role(s, "viewer")
+    rows = viewer["conservation"]["by_currency"][0]["unattributed_by_reason"]
+    assert [r["amount"] for r in rows] == ["restricted", "100.00"]
+    assert viewer["conservation"]["by_currency"][0]["unattributed"] == "60100.00"  # the bucket's total stays
+    assert [(a["pool"], a["share"]) for a in viewer["allocation"]] == [
+        ("restricted", "restricted"), ("restricted", "restricted"), ("356.98", "80.98")]
+    assert d.withheld == {"vendor_amount": 3, "labor_cost_phase": 2}
+    eng, d = for_role(s, "engineer")
+    assert (eng["conservation"], eng["allocation"]) == (s["conservation"], s["allocation"]) and not d.withheld

@@ -3,7 +3,9 @@
 The direct cost never changes. A policy reads lines of the unattributed bucket and writes
 *allocated* lines (basis ``allocated``, never cash, never in a basis total with the direct cost)
 that say which policy, which driver and which basis the money came from (``detail`` =
-``<policy>/<source basis>``). The sheet shows them in their own table beside the direct cost.
+``<policy>/<source basis>``) and what the pool is (``provenance.rule`` =
+``allocation/<policy>/<category>``: report/access.py withholds a share of labor or of an invoice).
+The sheet shows them in their own table beside the direct cost.
 
 ``[allocation]`` in the workspace (docs/workspace.md)::
 
@@ -114,8 +116,10 @@ def _spread(policy: str, driver: str, pool: list[CostLine], lines, batches) -> t
     for (cur, basis), (low, amount, high) in sorted(parts.items()):
         weights = _weights(driver, cur, lines, batches)
         keys = sorted(b for b, w in weights.items() if w > 0)
+        part = [ln for ln in pool if ln.currency == cur and str(ln.basis) == basis]
+        category = "+".join(sorted({ln.category for ln in part}))  # what the pool is: labor, external …
         rec = {"policy": policy, "driver": driver, "source_basis": basis, "currency": cur, "pool": str(amount),
-               "lines": sum(1 for ln in pool if ln.currency == cur and str(ln.basis) == basis)}
+               "lines": len(part), "category": category}
         if not keys or amount == 0:
             records.append(rec | {"allocated": "0", "left": str(amount)})
             continue
@@ -124,7 +128,8 @@ def _spread(policy: str, driver: str, pool: list[CostLine], lines, batches) -> t
         for b, (lo, share, hi) in zip(keys, shares, strict=True):  # a range stays a range
             out.append(CostLine(category="allocation", basis=Basis.ALLOCATED, evidence=_weakest(pool),
                                 amount=AmountRange(lo, share, hi, cur),
-                                provenance=Provenance(_sha(policy), 1, f"allocation/{policy}", "config"), batch_id=b,
+                                provenance=Provenance(_sha(policy), 1, f"allocation/{policy}/{category}", "config"),
+                                batch_id=b,
                                 detail=f"{policy}/{basis}", quantity=weights[b], unit=driver,
                                 reason=f"{policy}: spread by {driver}"))
         records.append(rec | {"allocated": str(amount), "left": "0"})

@@ -458,13 +458,22 @@ class Ledger:
             return [cost_line_from(m) for m in conn.execute(q).mappings().all()]
 
     def batch_amounts(self) -> list[tuple[str, str, str, Decimal, Decimal, Decimal]]:
-        """(batch, basis, currency, low, expected, high) of every attributed cost line, in the order
-        ``cost_lines`` gives them: the batches list's totals without building each line."""
+        """(batch, basis, currency, low, expected, high) of every attributed cost line but the
+        allocation views' (``allocation_lines``), in the order ``cost_lines`` gives them: the batches
+        list's direct totals without building each line."""
         c = cost_lines.c
         q = (select(c.batch_id, c.basis, c.currency, c.low, c.expected, c.high)
-             .where(c.batch_id.is_not(None)).order_by(c.id))
+             .where(c.batch_id.is_not(None), c.category != "allocation").order_by(c.id))
         with self._read() as conn:
             return [tuple(r) for r in conn.execute(q).all()]
+
+    def allocation_lines(self) -> list[CostLine]:
+        """The attributed lines of the allocation views (category allocation, engine/allocation.py),
+        in ledger order: a declared policy's shares, few beside the direct lines."""
+        q = (select(cost_lines).where(cost_lines.c.batch_id.is_not(None), cost_lines.c.category == "allocation")
+             .order_by(cost_lines.c.id))
+        with self._read() as conn:
+            return [cost_line_from(m) for m in conn.execute(q).mappings().all()]
 
     def run_lines(self, batch_id: str, run_id: str) -> list[tuple[CostLine, int]]:
         """One run's cost lines in ledger order, each with how many lines of the same source row

@@ -15,11 +15,16 @@ Marked in the sheet:
     labor_by_phase[].cost                   labor_cost_phase, or labor_cost_person when the phase
                                             has one valued role (then it is that role's cost)
     plan_vs_actual                          ``mark_plan``: a labor role's variance line, a price
+                                            or rate unknown; plan_lines[].price: labor_rate for a
+                                            labor line, unit_price otherwise
     assumptions[] (labor rate: ROLE)        low / high / value: labor_rate
     assumptions[] (prices)                  low / high / value: unit_price
     any key named as a unit price           unit_price (``mark_prices``: price_per_gpu_hour of
                                             compute_by_state and capacity, price_per_gib_month …)
     external[]                              low / expected / high: vendor_amount
+    allocation[] (pool, share)              ``pool_kind``: an invoice's pool vendor_amount, a labor
+                                            (internal) pool labor_cost_phase
+    conservation … unattributed_by_reason   an invoice's row (detail "invoice …"): vendor_amount
 
 The cross-batch report (``cross_for_role``, report/cross.py's view model): a figure of labor cost
 (basis internal) is labor_cost_person when it sums one role's lines — a batch, or a batch's month,
@@ -94,6 +99,8 @@ def mark_plan(obj: Any) -> Any:
         for k in ("efficiency_by_state", "rework_by"):
             if isinstance(out.get(k), dict):
                 out[k] = {x: restrict(y, kind) for x, y in out[k].items()}
+    if "price" in out and "id" in out and "unit" in out and "line" not in out:  # a plan line's inputs
+        out["price"] = restrict(out["price"], "labor_rate" if out.get("category") == "labor" else "unit_price")
     name = out.get("name")
     if isinstance(name, str) and ("before" in out or "after" in out) and (kind := _unknown_kind(name)):
         for side in ("before", "after"):
@@ -123,6 +130,12 @@ def mark_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
         out.append(dict(a, **{k: restrict(a[k], kind) for k in ("low", "high", "value", "value_zh")
                               if k in a}) if kind else a)
     s["assumptions"] = out
+    if "allocation" in s:
+        s["allocation"] = [dict(a, **{k: restrict(a.get(k), kind) for k in ("pool", "share") if k in a})
+                           if (kind := pool_kind(str(a.get("category", "")), str(a.get("source_basis", ""))))
+                           else a for a in s["allocation"] or []]
+    if isinstance(s.get("conservation"), dict):
+        s["conservation"] = _mark_invoices(s["conservation"])
     if s.get("plan_vs_actual"):
         s["plan_vs_actual"] = mark_plan(s["plan_vs_actual"])
     return mark_prices(s)
@@ -139,6 +152,20 @@ def _labor_totals(totals: list[dict[str, Any]], phases: list[dict[str, Any]]) ->
     kind = "labor_cost_person" if len(roles) <= 1 or len(rows) > 1 else "labor_cost_phase"
     return [dict(r, **{k: restrict(r.get(k), kind) for k in AMOUNT_KEYS if k in r})
             if r.get("basis") == "internal" else r for r in totals]
+
+
+def _mark_invoices(cons: dict[str, Any]) -> dict[str, Any]:
+    """The conservation records with an invoice's row of the unattributed bucket (its detail names the
+    invoice: one vendor amount) marked vendor_amount; the bucket's totals stay."""
+    out = dict(cons)
+    for key in ("by_currency", "amortized_by_currency"):
+        if isinstance(cons.get(key), list):
+            out[key] = [dict(r, unattributed_by_reason=[
+                dict(x, amount=restrict(x.get("amount"), "vendor_amount"))
+                if str(x.get("detail", "")).startswith(INVOICE_DETAIL) else x
+                for x in r.get("unattributed_by_reason") or []]) if isinstance(r, dict) and
+                "unattributed_by_reason" in r else r for r in cons[key]]
+    return out
 
 
 UNIT_PRICE_KEY = re.compile(r"(^|_)(price_per_|unit_price$)")
@@ -175,11 +202,31 @@ def for_role(sheet: dict[str, Any], role: str = ADMIN, lang: str = "en") -> tupl
 
 
 LINE_KINDS = {"labor": "labor_cost_person", "external": "vendor_amount"}
+INVOICE_DETAIL = "invoice "  # an invoice's reason detail (engine/assets.py): its amount is the vendor's
+
+
+def pool_kind(category: str, source_basis: str) -> str | None:
+    """The kind of an allocation pool (and of a batch's share of it) drawn from ``category`` lines of
+    ``source_basis``: an invoice's money is vendor_amount; labor (or internal cost, which is labor) is
+    labor_cost_phase — a pool sums the timesheet rows of several people."""
+    cats = set(category.split("+")) if category else set()
+    if "external" in cats:
+        return "vendor_amount"
+    if "labor" in cats or source_basis == "internal":
+        return "labor_cost_phase"
+    return None
+
+
+def line_kind(ln) -> str | None:
+    if ln.category == "allocation":  # provenance.rule = allocation/<policy>/<category> (engine/allocation.py)
+        return pool_kind(ln.provenance.rule.split("/")[2] if ln.provenance.rule.count("/") >= 2 else "",
+                         ln.detail.rpartition("/")[2])
+    return LINE_KINDS.get(ln.category)
 
 
 def line_withheld(ln, role: str) -> bool:
     """True when ``role`` may not see this ``CostLine``'s amounts (the workbook's Lines, the CSV)."""
-    kind = LINE_KINDS.get(ln.category)
+    kind = line_kind(ln)
     return kind is not None and not allows(role, kind)
 
 
@@ -187,15 +234,16 @@ def lines_disclosure(lines: list, role: str) -> Disclosure:
     """What listing ``lines`` whole (the workbook's Lines, the CSV) shows and withholds for ``role``."""
     d = Disclosure(role)
     for ln in lines:
-        kind = LINE_KINDS.get(ln.category)
+        kind = line_kind(ln)
         if kind:
             (d.revealed if allows(role, kind) else d.withheld)[kind] += 1
     return d
 
 
-def line_fields(d: dict[str, Any], category: str) -> dict[str, Any]:
-    """A cost line's dict (web/views.py ``line_dict``) with its amounts marked."""
-    kind = LINE_KINDS.get(category)
+def line_fields(d: dict[str, Any], line) -> dict[str, Any]:
+    """A cost line's dict (web/views.py ``line_dict``) with its amounts marked; ``line`` is the
+    ``CostLine`` (or its category)."""
+    kind = LINE_KINDS.get(line) if isinstance(line, str) else line_kind(line)
     if not kind:
         return d
     return dict(d, **{k: restrict(d.get(k), kind) for k in AMOUNT_KEYS if k in d})

@@ -214,8 +214,9 @@ def spend_curve(c: dict[str, Any], lang: str) -> dict[str, Any]:
     cur, exact = c["currency"], c["basis"] in CASH
     pts = [(p["day"], _d(p["cumulative"])) for p in c["points"]]
     plan = {k: _d(c["plan"][k]) for k in ("low", "expected", "high")}
-    eac = {k: _d(c["eac"][k]) for k in ("low", "expected", "high")}
-    top = max([Decimal(0), plan["high"], eac["high"], _d(c.get("actual"))] + [val for _day, val in pts])
+    eac = {k: _d(c["eac"][k]) for k in ("low", "expected", "high")} if c.get("eac") else None  # None: unknown
+    top = max([Decimal(0), plan["high"], eac["high"] if eac else Decimal(0), _d(c.get("actual"))]
+              + [val for _day, val in pts])
     left, plot_w, plot_h, top_pad = 70.0, 460.0, 200.0, 16.0
     width, height = left + plot_w + 260.0, top_pad + plot_h + 40.0
     scale = plot_h / float(top) if top > 0 else 0.0
@@ -251,16 +252,20 @@ def spend_curve(c: dict[str, Any], lang: str) -> dict[str, Any]:
         body.append(f'<circle class="point" cx="{_n(x(i))}" cy="{_n(y(val))}" r="3" fill="#2f6fdf" '
                     f'data-day="{escape(day)}" data-value="{_f(val)}"/>')
     ex = left + plot_w + 24
-    body.append(f'<rect class="eac-range" x="{_n(ex)}" y="{_n(y(eac["high"]))}" width="14" '
-                f'height="{_n(float(eac["high"] - eac["low"]) * scale)}" fill="{COLOURS["up"]}" fill-opacity="0.35" '
-                f'data-low="{_f(eac["low"])}" data-high="{_f(eac["high"])}"/>')
-    body.append(f'<line class="eac" x1="{_n(ex - 4)}" y1="{_n(y(eac["expected"]))}" x2="{_n(ex + 18)}" '
-                f'y2="{_n(y(eac["expected"]))}" stroke="{COLOURS["up"]}" stroke-width="2" '
-                f'data-value="{_f(eac["expected"])}"/>')
     money = lambda v: fmt.amount(v, cur, exact=exact)  # noqa: E731 - the actual: cash keeps every digit
     est = lambda v: fmt.amount(v, cur)  # noqa: E731 - plan and EAC are estimates: at the minor unit
-    body.append(f'<text x="{_n(ex + 22)}" y="{_n(y(eac["expected"]) + 4)}" font-size="11">'
-                f'{escape(ct("eac", lang))} {escape(est(eac["expected"]))}</text>')
+    if eac is None:  # no useful work measured: no EAC bar (never one at 0), the word instead
+        body.append(f'<text class="eac-unknown" x="{_n(ex)}" y="{_n(top_pad + 12)}" font-size="11">'
+                    f'{escape(ct("eac", lang))}: {escape(ct("unknown_work", lang))}</text>')
+    else:
+        body.append(f'<rect class="eac-range" x="{_n(ex)}" y="{_n(y(eac["high"]))}" width="14" '
+                    f'height="{_n(float(eac["high"] - eac["low"]) * scale)}" fill="{COLOURS["up"]}" '
+                    f'fill-opacity="0.35" data-low="{_f(eac["low"])}" data-high="{_f(eac["high"])}"/>')
+        body.append(f'<line class="eac" x1="{_n(ex - 4)}" y1="{_n(y(eac["expected"]))}" x2="{_n(ex + 18)}" '
+                    f'y2="{_n(y(eac["expected"]))}" stroke="{COLOURS["up"]}" stroke-width="2" '
+                    f'data-value="{_f(eac["expected"])}"/>')
+        body.append(f'<text x="{_n(ex + 22)}" y="{_n(y(eac["expected"]) + 4)}" font-size="11">'
+                    f'{escape(ct("eac", lang))} {escape(est(eac["expected"]))}</text>')
     body.append(f'<text x="{_n(left + 4)}" y="{_n(y(plan["expected"]) - 4)}" font-size="11">'
                 f'{escape(ct("plan_expected", lang))} {escape(est(plan["expected"]))}</text>')
     for i in sorted({0, len(pts) - 1}) if pts else ():
@@ -277,7 +282,8 @@ def spend_curve(c: dict[str, Any], lang: str) -> dict[str, Any]:
     if _d(c.get("undated")):
         rows.append([ct("undated_spend", lang), f"{money(c['undated'])} {cur}"])
     rows += [[ct(f"plan_{k}", lang), f"{est(plan[k])} {cur}"] for k in ("low", "expected", "high")]
-    rows += [[ct(f"eac_{k}", lang), f"{est(eac[k])} {cur}"] for k in ("low", "expected", "high")]
+    rows += [[ct(f"eac_{k}", lang), f"{est(eac[k])} {cur}" if eac else ct("unknown_work", lang)]
+             for k in ("low", "expected", "high")]
     return {"id": cid, "title": title, "svg": _svg(cid, width, height, body, title), "basis": c["basis"],
             "currency": cur, "head": [step, ct("cumulative", lang)], "rows": rows}
 

@@ -119,8 +119,8 @@ class PlanRow:
     currency: str
     plan: tuple[Decimal, Decimal, Decimal]
     ac: tuple[Decimal, Decimal, Decimal]
-    ev: tuple[Decimal, Decimal, Decimal]
-    eac: tuple[Decimal, Decimal, Decimal]
+    ev: tuple[Decimal, Decimal, Decimal] | None  # None: unknown (no useful work measured), never 0
+    eac: tuple[Decimal, Decimal, Decimal] | None
     parts: tuple[tuple[str, Decimal], ...]  # price, volume, efficiency, rework (review.variance)
 
 
@@ -175,7 +175,7 @@ class SpendCurve:
     points: tuple[CurvePoint, ...]
     undated: Decimal
     plan: tuple[Decimal, Decimal, Decimal]
-    eac: tuple[Decimal, Decimal, Decimal]
+    eac: tuple[Decimal, Decimal, Decimal] | None  # None: unknown (no useful work measured)
 
     @property
     def actual(self) -> Decimal:
@@ -428,7 +428,8 @@ def _plan(got: tuple[dict, dict] | None) -> tuple[int | None, tuple[PlanRow, ...
         key = (p["basis"], p["currency"])
         pick = {k: next((x for x in st[k] if (x["basis"], x["currency"]) == key), None) for k in ("ac", "ev", "eac")}
         v = var.get(key, {})
-        figs = (_trip(pick[k]) if pick[k] else (Decimal(0),) * 3 for k in ("ac", "ev", "eac"))
+        # no AC entry: nothing spent (0); no EV / EAC entry: unknown — never an EAC of 0 below the AC
+        figs = (_trip(pick[k]) if pick[k] else ((Decimal(0),) * 3 if k == "ac" else None) for k in ("ac", "ev", "eac"))
         out.append(PlanRow(*key, _trip(p), *figs,
                            tuple((k, Decimal(v.get(k, "0"))) for k in ("price", "volume", "efficiency", "rework"))))
     return st["plan_version"], tuple(out)
@@ -476,7 +477,7 @@ def curves(wsp, batch_id: str, status: dict | None = None,
         plan = _trip(p)
         if plan[2] <= 0:
             continue  # nothing planned on this basis: no curve to hold against it (the table shows its AC)
-        out.append(SpendCurve(batch_id, *key, step, tuple(pts), undated, plan, eac.get(key, (Decimal(0),) * 3)))
+        out.append(SpendCurve(batch_id, *key, step, tuple(pts), undated, plan, eac.get(key)))
     return tuple(out)
 
 
@@ -485,8 +486,9 @@ def text(d: Decimal) -> str:
     return d if isinstance(d, str) else format(d, "f")
 
 
-def trip_json(t: tuple[Decimal, Decimal, Decimal]) -> dict[str, str]:
-    return {"low": text(t[0]), "expected": text(t[1]), "high": text(t[2])}
+def trip_json(t: tuple[Decimal, Decimal, Decimal] | None) -> dict[str, str] | None:
+    """A range as JSON; None (null) for an unknown one."""
+    return None if t is None else {"low": text(t[0]), "expected": text(t[1]), "high": text(t[2])}
 
 
 def curve_json(c: SpendCurve) -> dict:

@@ -171,7 +171,8 @@ def tables(r: CrossReport, lang: str) -> list[Table]:
         for p in b.plan:
             parts = dict(p.parts)
             rows.append((b.batch, f"v{b.plan_version}", v(p.basis, lang), p.currency, _trip(p.plan, p.currency),
-                         _trip(p.ac, p.currency), _trip(p.ev, p.currency), _trip(p.eac, p.currency),
+                         _trip(p.ac, p.currency), *(_trip(x, p.currency) if x else L("unknown_work")
+                                                    for x in (p.ev, p.eac)),
                          p.ac[1] if is_withheld(p.ac[1]) else prim.amount(p.ac[1] - p.plan[1], p.currency),
                          *(prim.amount(parts[k], p.currency) for k in PARTS)))
     out.append(Table("plan", L("plan_vs_actual"), (L("batch"), L("plan_version"), L("basis"), L("currency"), L("plan"),

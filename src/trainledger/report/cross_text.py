@@ -34,6 +34,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "no_plan": ("no plan", "无计划"),
     "plan_version": ("plan version", "计划版本"), "plan": ("plan", "计划"), "ac": ("actual (AC)", "实际（AC）"),
     "ev": ("earned (EV)", "挣值（EV）"), "eac": ("EAC", "完工估算（EAC）"),
+    "unknown_work": ("unknown (no useful work measured)", "未知（无有效工作量记录）"),
     "variance": ("actual − plan", "实际 − 计划"),
     "price": ("price", "价格"), "volume": ("volume", "工作量"), "efficiency": ("efficiency", "效率"),
     "rework": ("rework", "返工"),

@@ -190,8 +190,11 @@ def _plan(b: Book, r: CrossReport) -> None:
             b.text(ws, row, 3, p.basis)
             b.text(ws, row, 4, p.currency)
             for k, trip in enumerate((p.plan, p.ac, p.ev, p.eac)):
-                for j, x in enumerate(trip):
-                    b.number(ws, row, 5 + 3 * k + j, x, money_format(p.currency))
+                for j, x in enumerate(trip or (None,) * 3):  # None: unknown (no useful work measured)
+                    if x is None:
+                        b.text(ws, row, 5 + 3 * k + j, "unknown / 未知")
+                    else:
+                        b.number(ws, row, 5 + 3 * k + j, x, money_format(p.currency))
             for j, (_k, x) in enumerate(p.parts):
                 b.number(ws, row, 17 + j, x, money_format(p.currency))
             fm = money_format(p.currency)
@@ -226,12 +229,16 @@ def write_curves(b: Book, ws, curves: list[dict]) -> None:
             b.money(ws, rr, 2, _minor(Decimal(pt["cumulative"]), cur, cash), cur)
             b.money(ws, rr, 3, _minor(Decimal(c["plan"]["expected"]), cur, False), cur)
             for k, key in enumerate(("low", "expected", "high")):
-                b.money(ws, rr, 4 + k, Decimal(c["eac"][key]), cur)
+                if c["eac"] is None:  # unknown: no useful work measured
+                    b.text(ws, rr, 4 + k, "unknown / 未知")
+                else:
+                    b.money(ws, rr, 4 + k, Decimal(c["eac"][key]), cur)
         last = first + len(c["points"]) - 1
         if c["points"]:
             ch = LineChart()
             ch.title = f"{TEXT['curve_title'][0]} / {TEXT['curve_title'][1]}: {c['batch']} · {c['basis']} · {cur}"
-            ch.add_data(Reference(ws, min_col=2, max_col=6, min_row=first - 1, max_row=last), titles_from_data=True)
+            ch.add_data(Reference(ws, min_col=2, max_col=6 if c["eac"] is not None else 3, min_row=first - 1,
+                                  max_row=last), titles_from_data=True)
             ch.set_categories(Reference(ws, min_col=1, min_row=first, max_row=last))
             ch.height, ch.width = 7.5, 16
             ws.add_chart(ch, f"H{1 + 16 * n}")

@@ -206,7 +206,7 @@ def _allocation(lines: list[CostLine], records: list[dict]) -> list[dict[str, An
                     "currency": r["currency"], "pool": _fmt(Decimal(r["pool"]), r["currency"], cash),
                     "share": _fmt(m["amount"] if m else Decimal(0), r["currency"], cash),
                     "driver_quantity": _qty(m["driver_quantity"]) if m else "0",
-                    "charged_to": r.get("charged_to", "")})
+                    "charged_to": r.get("charged_to", ""), "category": r.get("category", "")})
     return out
 
 

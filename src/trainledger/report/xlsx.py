@@ -401,8 +401,9 @@ def _live_bridge(b: Book, ws, s: dict, last_line: int) -> None:
     from trainledger.report import xlsx_variance
 
     rows = (s.get("plan_vs_actual") or {}).get("variance") or []
-    if not (s.get("plan_vs_actual") or {}).get("plan_lines"):
-        return
+    plan_lines = (s.get("plan_vs_actual") or {}).get("plan_lines")
+    if not plan_lines or any(dec(pl.get("price")) is None for pl in plan_lines):
+        return  # no plan, or a rate this role may not see: the bridge keeps the engine's figures
     rng = xlsx_variance.write(b, ws, s, len(rows) + 4, last_line)
     if not rng:
         return

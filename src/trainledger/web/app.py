@@ -41,6 +41,9 @@ from trainledger.model import FailureCause
 from trainledger.model.restricted import note as access_note
 from trainledger.model.restricted import resolve
 from trainledger.model.vocab import label
+from trainledger.report.i18n import t as sheet_t
+from trainledger.review.texts import label as review_label
+from trainledger.review.texts import t as review_t
 from trainledger.web import auth, cache, pages, text, views, writes
 
 LOOPBACK_NAMES = ("localhost",)
@@ -133,7 +136,8 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
             m=model, lang=lang, t=lambda k: text.t(k, lang), v=lambda x: label(x, lang) if x else "",
             amount=lambda x, cur: fmt.amount(x, cur), qty=lambda x: "" if x is None else fmt.quantity(x),
             isdec=lambda x: isinstance(x, str) and _DECIMAL.fullmatch(x) is not None,
-            path=request.url.path, **extra).encode("utf-8")
+            rt=lambda k, **kw: review_t(k, lang, **kw), rl=lambda x: review_label(x, lang) if x else "",
+            L=lambda k: sheet_t(k, lang), path=request.url.path, **extra).encode("utf-8")
 
     def respond(request: Request, template: str, model: dict[str, Any] | None, status: int = 200,
                 body: bytes | None = None, **extra) -> Response:

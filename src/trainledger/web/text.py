@@ -91,6 +91,17 @@ TEXT: dict[str, tuple[str, str]] = {
     "csrf_refused": ("Write refused: no valid CSRF token", "写入被拒绝：缺少有效的 CSRF 令牌"),
     "role_refused": ("Not allowed for this role", "当前角色无此权限"),
     "decisions_link": ("Decisions", "决策记录"), "alerts_link": ("Alerts of this batch", "本批次预警"),
+    "allocated_h": ("Allocated shares (a view beside the direct cost, per source basis; never added to it)",
+                    "分摊份额（直接成本之外的视图，按来源口径列示，不与直接成本相加）"),
+    "source_basis": ("source basis", "来源口径"),
+    # a plan line's id (labor:ROLE, compute, storage, unplanned:CATEGORY) on the status page
+    "pl_compute": ("compute", "算力"), "pl_storage": ("storage", "存储"), "pl_labor": ("labor", "人力"),
+    "pl_unplanned": ("unplanned", "计划外"), "pl_external": ("external services", "外部服务"),
+    "pl_network": ("network", "网络"), "pl_data": ("data", "数据"),
+    # the run page
+    "gpu_share": ("share of each GPU", "每卡占用份额"), "submitted_at": ("submitted", "提交时间"),
+    "started_at": ("started", "开始时间"), "ended_at": ("ended", "结束时间"),
+    "compute_cost": ("compute cost", "算力成本"), "hours_by_state": ("GPU-hours by state", "按资源状态的卡时"),
 }
 
 

@@ -26,7 +26,7 @@ from trainledger.ingest import KIND_TABLES
 from trainledger.lake import partition_key
 from trainledger.model.cost import CostLine
 from trainledger.model.money import valuation
-from trainledger.model.restricted import Restricted
+from trainledger.model.restricted import Restricted, restrict
 from trainledger.report import access
 
 
@@ -62,7 +62,7 @@ def line_dict(ln: CostLine, ident: str) -> dict[str, Any]:
         "provenance": {"source_sha256": p.source_sha256, "import": imp, "row": p.row, "rule": p.rule,
                        "source_kind": p.source_kind,
                        "href": f"/sources/{imp}/{p.row}" if _is_import(ln) else None},
-    }, ln.category)
+    }, ln)
 
 
 def _lines(wsp) -> list[tuple[str, CostLine]]:
@@ -80,21 +80,55 @@ def _figure(value, basis: str, currency: str) -> str:
     return fmt.plain(valuation(value, currency) if basis in VALUED else value)
 
 
+def _share(value, basis: str, currency: str) -> str:
+    """An allocated total as the sheet's allocation table prints it: a cash basis exact, any other
+    (internal labor, an estimate) to the currency's minor unit."""
+    from decimal import ROUND_HALF_EVEN
+
+    from trainledger.model import CASH_BASES
+    from trainledger.model.money import minor_quantum
+
+    if basis in {str(b) for b in CASH_BASES}:
+        return fmt.plain(value)
+    return format(value.quantize(minor_quantum(currency), ROUND_HALF_EVEN), "f")
+
+
 def batches(wsp) -> dict[str, Any]:
+    """Each batch's direct totals per basis and currency and, beside them, its allocated shares per
+    *source* basis and currency (an allocation is a view: its shares of cash, internal labor and
+    estimates are never one figure). An allocated total drawing on an invoice or on labor is
+    restricted as its pool is (report/access.py ``pool_kind``)."""
     out = []
     by_batch: dict[str, dict[tuple[str, str], list]] = {}
-    for batch_id, basis, currency, low, expected, high in wsp.ledger.batch_amounts():
+    allocated: dict[str, dict[tuple[str, str], list]] = {}
+    for batch_id, basis, currency, low, expected, high in wsp.ledger.batch_amounts():  # direct lines
         acc = by_batch.setdefault(batch_id, {}).setdefault((basis, currency), [0, 0, 0, 0])
         acc[0] += low
         acc[1] += expected
         acc[2] += high
         acc[3] += 1
+    for ln in wsp.ledger.allocation_lines():  # detail = <policy>/<source basis> (engine/allocation.py)
+        key = (ln.detail.rpartition("/")[2], ln.currency)
+        acc = allocated.setdefault(ln.batch_id, {}).setdefault(key, [0, 0, 0, 0, set()])
+        kind = access.line_kind(ln)
+        if kind:
+            acc[4].add(kind)
+        acc[0] += ln.amount.low
+        acc[1] += ln.amount.expected
+        acc[2] += ln.amount.high
+        acc[3] += 1
     for b in wsp.ledger.list_batches():
         totals = [{"basis": basis, "currency": cur, **{k: _figure(v[i], basis, cur) for i, k in enumerate(FIGS)},
                    "lines": v[3]}
                   for (basis, cur), v in sorted(by_batch.get(b.id, {}).items())]
+        shares = []
+        for (basis, cur), v in sorted(allocated.get(b.id, {}).items()):
+            kind = "vendor_amount" if "vendor_amount" in v[4] else next(iter(sorted(v[4])), None)
+            figs = {k: _share(v[i], basis, cur) for i, k in enumerate(FIGS)}
+            shares.append({"source_basis": basis, "currency": cur, "lines": v[3],
+                           **({k: restrict(x, kind) for k, x in figs.items()} if kind else figs)})
         out.append({"id": b.id, "name": b.name, "project": b.project, "team": b.team,
-                    "href": f"/batches/{_q(b.id)}", "totals_by_basis": totals})
+                    "href": f"/batches/{_q(b.id)}", "totals_by_basis": totals, "allocated_by_source_basis": shares})
     return {"batches": out}
 
 
@@ -198,7 +232,7 @@ def source(wsp, ident: str, row: int) -> dict[str, Any]:
                               " (`trainledger quarantine`)")
     attributed = [{"id": i, "href": f"/lines/{i}", "rule": ln.provenance.rule, "batch": ln.batch_id,
                    "run": ln.run_id, "basis": str(ln.basis),
-                   "expected": access.line_fields({"expected": str(ln.amount.expected)}, ln.category)["expected"],
+                   "expected": access.line_fields({"expected": str(ln.amount.expected)}, ln)["expected"],
                    "currency": ln.currency, "detail": ln.detail}
                   for i, ln in _lines(wsp)
                   if ln.provenance.source_sha256 == rec.source_sha256 and ln.provenance.row == row]
