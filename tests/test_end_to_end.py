@@ -136,14 +136,18 @@ def test_demo_on_every_ledger_backend(tmp_path, db_url, demo):
 def test_attribute_explains_the_unattributed_bucket(demo):
     root, _ = demo
     zh = run("--workspace", root, "attribute").output  # the demo workspace's language is zh-CN
-    assert "无作业占用的容量：node gpu-node-0" in zh.split("未归属桶")[1] and "capacity_unheld" not in zh
+    zh_bucket = zh.split("未归属桶")[1]
+    assert "无作业占用的容量 —— 共 4 项" in zh_bucket and "node gpu-node-0" in zh_bucket and "capacity_unheld" not in zh
     out = run("--workspace", root, "--lang", "en", "attribute").output
     bucket = out.split("unattributed bucket")[1]
-    assert "capacity_unheld: node gpu-node-0" in bucket  # capacity no job held, per node
-    assert "no_rule_matched: NAT Gateway" in bucket  # shared infrastructure nobody tagged
-    assert "job_without_batch: job 48139" in bucket  # the platform's own maintenance job
-    amounts = [Decimal(line.split()[0].replace(",", "")) for line in bucket.split("\n  !")[0].splitlines()[1:]
-               if line.startswith("    ")]  # figures with thousands separators (trainledger.fmt)
+    assert "capacity_unheld — 4 items, the largest:" in bucket  # capacity no job held, per node
+    assert "CNY  node gpu-node-04" in bucket  # the largest item of the reason, below it
+    assert "no_rule_matched — 11 items" in bucket  # shared infrastructure nobody tagged
+    assert "job_without_batch: job 48139" in bucket  # the platform's own maintenance job (one item)
+    assert "every item: `trainledger attribute --json`" in bucket
+    groups = [line.split() for line in bucket.split("\n  !")[0].splitlines()[1:]]
+    amounts = [Decimal(w[0].replace(",", "")) for w in groups  # a reason's line: amount, currency, basis
+               if len(w) > 2 and w[2] in ("allocated_idle", "billed", "amortized")]
     cny = json.loads(run("--workspace", root, "attribute", "--json").output)
     total = next(Decimal(r["unattributed"]) for r in cny if r["currency"] == "CNY")
     assert sum(amounts) == total  # the demo's whole unattributed money is CNY

@@ -238,13 +238,23 @@ def attribute(ctx: click.Context, as_json: bool, engine: str | None, as_of: str 
     for line in summary_lines(storage, language):  # two bases side by side
         click.echo(f"  {line}")
     buckets = unattributed_by_reason(result.lines)
-    if buckets:
+    if buckets:  # grouped by reason: a count, the few largest items and how to list all (review F11)
         click.echo(t("cli.attribute.bucket", ctx))
-        for (basis, reason, cur), amount in buckets:
-            if language != "en":  # the codes stay in JSON; a person reads their labels
-                code, sep, detail = reason.partition(": ")
-                basis, reason = label(basis, language), label(code, language) + ("：" + detail if sep else "")
-            click.echo(f"    {fmt.amount(amount, cur, exact=True):>16} {cur}  {basis:<15} {reason}")
+        cut_short = False
+        for (basis, code, cur), amount, items in group_by_reason(buckets):
+            shown_basis = basis if language == "en" else label(basis, language)
+            shown_code = code if language == "en" else label(code, language)  # the codes stay in JSON
+            click.echo(f"    {fmt.amount(amount, cur, exact=True):>16} {cur}  {shown_basis:<15} {shown_code}"
+                       + (t("cli.attribute.bucket_items", ctx, n=f"{len(items):,}") if len(items) > 1 else
+                          (f"{': ' if language == 'en' else '：'}{items[0][0]}" if items[0][0] else "")))
+            if len(items) > 1:
+                for detail, x in items[:BUCKET_SHOWN]:
+                    click.echo(f"      {fmt.amount(x, cur, exact=True):>16} {cur}  {detail or '-'}")
+                if len(items) > BUCKET_SHOWN:
+                    cut_short = True
+                    click.echo("      " + t("cli.attribute.bucket_more", ctx, n=f"{len(items) - BUCKET_SHOWN:,}"))
+        if cut_short:
+            click.echo("    " + t("cli.attribute.bucket_all", ctx))
     if any(fmt.MARK in fmt.amount(x, r["currency"], exact=True) for r in result.conservation
            for x in (r["billed_total"], r["attributed"], r["unattributed"], r["difference"])) or \
             any(fmt.MARK in fmt.amount(amount, cur, exact=True) for (_, _, cur), amount in buckets):
@@ -274,6 +284,20 @@ def _amounts(rec: dict) -> dict[str, str]:
     """A conservation record's figures as finance reads them (every digit of cash kept)."""
     return {k: fmt.amount(rec[k], rec["currency"], exact=True)
             for k in ("billed_total", "attributed", "unattributed", "difference")}
+
+
+BUCKET_SHOWN = 3  # items shown per reason; `attribute --json` lists every one
+
+
+def group_by_reason(buckets) -> list[tuple[tuple[str, str, str], Decimal, list[tuple[str, Decimal]]]]:
+    """``unattributed_by_reason``'s entries grouped by (basis, reason code, currency): the total and
+    the items (detail, amount), largest first; groups largest first."""
+    groups: dict[tuple[str, str, str], list[tuple[str, Decimal]]] = defaultdict(list)
+    for (basis, reason, cur), amount in buckets:
+        code, _sep, detail = reason.partition(": ")
+        groups[(basis, code, cur)].append((detail, amount))
+    out = [(k, sum((x for _d, x in items), Decimal(0)), items) for k, items in groups.items()]
+    return sorted(out, key=lambda g: -abs(g[1]))
 
 
 def unattributed_by_reason(lines) -> list[tuple[tuple[str, str, str], Decimal]]:

@@ -72,6 +72,10 @@ CLI: dict[str, tuple[str, str]] = {
                             "  {currency} 摊销（EffectiveCost）：{billed} = 已归属 {attributed} + 未归属 {unattributed}"
                             "（差额 {difference}）"),
     "attribute.bucket": ("  unattributed bucket:", "  未归属桶："),
+    "attribute.bucket_items": (" — {n} items, the largest:", " —— 共 {n} 项，最大的几项："),
+    "attribute.bucket_more": ("… {n} more", "…… 另有 {n} 项"),
+    "attribute.bucket_all": ("every item: `trainledger attribute --json` (unattributed_by_reason of each currency)",
+                             "全部条目：`trainledger attribute --json`（各币种的 unattributed_by_reason）"),
     "audit.entries": ("{n} audit entries; head {id} {hash}", "{n} 条审计记录；链头 {id} {hash}"),
     "audit.chain_intact": ("chain intact", "哈希链完整"),
     "audit.chain_broken": ("CHAIN BROKEN:", "哈希链被破坏："),
