@@ -177,7 +177,8 @@ class Workspace:
                 changed.append(rec)
         return changed
 
-    def drop_import(self, ident: str, reason: str, *, replaced_by: list[str] | None = None) -> ImportRecord:
+    def drop_import(self, ident: str, reason: str, *, replaced_by: list[str] | None = None,
+                    by: str | None = None) -> ImportRecord:
         """Withdraw an import: the lake tombstones its partitions (the next ``attribute`` no longer
         sees its rows) and the ledger marks its record dropped; both are logged."""
         from trainledger.errors import BadInput
@@ -193,11 +194,12 @@ class Workspace:
         extra = {"replaced_by": replaced_by} if replaced_by else {}
         from trainledger.ingest import table_of
 
+        actor = (by or "").strip() or _actor()  # `imports drop --by`: who withdrew it, in both logs
         line = self.lake.log_drop(rec.kind, rec.source_sha256, reason, table=table_of(rec.kind),
-                                  actor=_actor(), **extra)
+                                  actor=actor, **extra)
         return self.ledger.drop_import(rec.kind, rec.source_sha256, reason,
                                        {"partitions": line["partitions"], "at": line["at"], **extra},
-                                       at=datetime.fromisoformat(line["at"]))
+                                       at=datetime.fromisoformat(line["at"]), actor=actor)
 
     # --- attribution -------------------------------------------------------------------------
     def sync_config(self) -> None:

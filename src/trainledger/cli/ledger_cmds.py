@@ -118,6 +118,8 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
             click.echo(t("cli.import.summary", ctx, path=r.path, accepted=r.accepted, duplicates=r.duplicates,
                          quarantined=r.quarantined, id=r.sha256[:12],
                          flagged=t("cli.import.flagged", ctx, n=r.flagged) if r.flagged else ""))
+            if r.accepted + r.duplicates + r.quarantined == 0 and not r.notices:
+                click.echo(t("cli.import.no_data_rows", ctx))
             rec = held.get((r.kind, r.sha256))
             if rec is not None and rec.accepted != r.accepted and not r.accepted and not r.notices:
                 held = "cli.import.held_repaired" if (r.kind, r.sha256) in repaired else "cli.import.held"
@@ -134,8 +136,10 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
             if r.flagged and _bill_kind(kind):  # FOCUS problems per rule / 按规则
                 from trainledger.ingest.focus import source_report
 
-                for rule, columns in source_report(wsp.lake, r.sha256).items():
-                    click.echo(f"  {rule}: " + ", ".join(f"{c} {n}" for c, n in sorted(columns.items())))
+                for rule, columns in source_report(wsp.lake, r.sha256).items():  # counts, never "rows 10"
+                    click.echo(f"  {rule}: " + ", ".join(
+                        t("cli.import.flag_rows", ctx, n=f"{n:,}") if c == "rows" else
+                        t("cli.import.flag_column", ctx, column=c, n=f"{n:,}") for c, n in sorted(columns.items())))
     if strict and total["quarantined"]:
         ctx.exit(1)
 
