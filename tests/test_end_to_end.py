@@ -2,6 +2,7 @@
 
 import json
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -213,3 +214,23 @@ def test_runs_table_and_review_table_agree(demo):
             if r["state"] in ("FAILED", "NODE_FAIL", "TIMEOUT", "PREEMPTED") and not r["cause"]:
                 assert r["suggested_review_class"] == "needs_review", r
         assert per_class == {g["review_class"]: g["runs"] for g in s["runs_by_review_class"]}
+
+
+def test_the_readme_demo_output_is_what_the_demo_prints(demo):
+    """README's abridged demo block (the ```text block after "Abridged:") is checked like
+    docs/first-hour.md: each of its lines is a line `trainledger demo` printed (blanks collapsed)."""
+    import re
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    after = readme[readme.index("Abridged:"):]
+    block = after[after.index("```text\n") + len("```text\n"):]
+    block = block[:block.index("```")]
+    expected = [ln for ln in block.splitlines() if ln.strip()]
+    assert len(expected) >= 8
+
+    def norm(text: str) -> str:
+        return re.sub(r"[ \t]+", " ", text).strip()
+
+    printed = {norm(ln) for ln in demo[1].splitlines()}
+    missing = [ln for ln in expected if norm(ln) not in printed]
+    assert not missing, "README demo lines not in `trainledger demo` output:\n" + "\n".join(missing)
