@@ -219,10 +219,14 @@ class Workspace:
         for rec in latest.values():
             if rec.get("quarantined"):
                 per_kind.setdefault(rec["kind"], []).append(rec)
+        def ids(recs: list[dict]) -> str:  # the import a fixed file replaces: `import KIND FILE --replace ID`
+            return ", ".join(str(r.get("sha256") or "")[:12] for r in recs)
+
         return [Problem("quarantined_rows", f"{sum(r['quarantined'] for r in recs)} {kind} row(s) are in"
-                        " quarantine and in no figure: fix them and import again ("
+                        f" quarantine and in no figure: fix them and import the fixed file with"
+                        f" `trainledger import {kind} FILE --replace ID` (import {ids(recs)}; "
                         + ", ".join(str(r["quarantine_file"]) for r in recs) + ")",
-                        {"kind": kind, "rows": sum(r["quarantined"] for r in recs),
+                        {"kind": kind, "rows": sum(r["quarantined"] for r in recs), "ids": ids(recs),
                          "files": ", ".join(str(r["quarantine_file"]) for r in recs)})
                 for kind, recs in sorted(per_kind.items())]
 
