@@ -245,18 +245,21 @@ def attribute(ctx: click.Context, as_json: bool, engine: str | None, as_of: str 
     if buckets:  # grouped by reason: a count, the few largest items and how to list all (review F11)
         click.echo(t("cli.attribute.bucket", ctx))
         cut_short = False
+        sep = ": " if language == "en" else "："
         for (basis, code, cur), amount, items in group_by_reason(buckets):
             shown_basis = basis if language == "en" else label(basis, language)
             shown_code = code if language == "en" else label(code, language)  # the codes stay in JSON
+            if len(items) <= BUCKET_SHOWN:  # a few items: each on its line, as the reason and its detail
+                for detail, x in items:
+                    click.echo(f"    {fmt.amount(x, cur, exact=True):>16} {cur}  {shown_basis:<15} {shown_code}"
+                               + (f"{sep}{detail}" if detail else ""))
+                continue
+            cut_short = True  # many: the reason's total and count, its largest items, how to list all
             click.echo(f"    {fmt.amount(amount, cur, exact=True):>16} {cur}  {shown_basis:<15} {shown_code}"
-                       + (t("cli.attribute.bucket_items", ctx, n=f"{len(items):,}") if len(items) > 1 else
-                          (f"{': ' if language == 'en' else '：'}{items[0][0]}" if items[0][0] else "")))
-            if len(items) > 1:
-                for detail, x in items[:BUCKET_SHOWN]:
-                    click.echo(f"      {fmt.amount(x, cur, exact=True):>16} {cur}  {detail or '-'}")
-                if len(items) > BUCKET_SHOWN:
-                    cut_short = True
-                    click.echo("      " + t("cli.attribute.bucket_more", ctx, n=f"{len(items) - BUCKET_SHOWN:,}"))
+                       + t("cli.attribute.bucket_items", ctx, n=f"{len(items):,}"))
+            for detail, x in items[:BUCKET_SHOWN]:
+                click.echo(f"      {fmt.amount(x, cur, exact=True):>16} {cur}  {detail or '-'}")
+            click.echo("      " + t("cli.attribute.bucket_more", ctx, n=f"{len(items) - BUCKET_SHOWN:,}"))
         if cut_short:
             click.echo("    " + t("cli.attribute.bucket_all", ctx))
     if any(fmt.MARK in fmt.amount(x, r["currency"], exact=True) for r in result.conservation
