@@ -2,6 +2,7 @@
 
 import json
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -136,14 +137,18 @@ def test_demo_on_every_ledger_backend(tmp_path, db_url, demo):
 def test_attribute_explains_the_unattributed_bucket(demo):
     root, _ = demo
     zh = run("--workspace", root, "attribute").output  # the demo workspace's language is zh-CN
-    assert "无作业占用的容量：节点 gpu-node-0" in zh.split("未归属桶")[1] and "capacity_unheld" not in zh
+    zh_bucket = zh.split("未归属桶")[1]
+    assert "无作业占用的容量 —— 共 4 项" in zh_bucket and "节点 gpu-node-0" in zh_bucket and "capacity_unheld" not in zh
     out = run("--workspace", root, "--lang", "en", "attribute").output
     bucket = out.split("unattributed bucket")[1]
-    assert "capacity_unheld: node gpu-node-0" in bucket  # capacity no job held, per node
-    assert "no_rule_matched: NAT Gateway" in bucket  # shared infrastructure nobody tagged
-    assert "job_without_batch: job 48139" in bucket  # the platform's own maintenance job
-    amounts = [Decimal(line.split()[0].replace(",", "")) for line in bucket.split("\n  !")[0].splitlines()[1:]
-               if line.startswith("    ")]  # figures with thousands separators (trainledger.fmt)
+    assert "capacity_unheld — 4 items, the largest:" in bucket  # capacity no job held, per node
+    assert "CNY  node gpu-node-04" in bucket  # the largest item of the reason, below it
+    assert "no_rule_matched — 11 items" in bucket  # shared infrastructure nobody tagged
+    assert "job_without_batch: job 48139" in bucket  # the platform's own maintenance job (one item)
+    assert "every item: `trainledger attribute --json`" in bucket
+    groups = [line.split() for line in bucket.split("\n  !")[0].splitlines()[1:]]
+    amounts = [Decimal(w[0].replace(",", "")) for w in groups  # a reason's line: amount, currency, basis
+               if len(w) > 2 and w[2] in ("capacity_unheld", "billed", "amortized")]
     cny = json.loads(run("--workspace", root, "attribute", "--json").output)
     total = next(Decimal(r["unattributed"]) for r in cny if r["currency"] == "CNY")
     assert sum(amounts) == total  # the demo's whole unattributed money is CNY
@@ -209,3 +214,23 @@ def test_runs_table_and_review_table_agree(demo):
             if r["state"] in ("FAILED", "NODE_FAIL", "TIMEOUT", "PREEMPTED") and not r["cause"]:
                 assert r["suggested_review_class"] == "needs_review", r
         assert per_class == {g["review_class"]: g["runs"] for g in s["runs_by_review_class"]}
+
+
+def test_the_readme_demo_output_is_what_the_demo_prints(demo):
+    """README's abridged demo block (the ```text block after "Abridged:") is checked like
+    docs/first-hour.md: each of its lines is a line `trainledger demo` printed (blanks collapsed)."""
+    import re
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    after = readme[readme.index("Abridged:"):]
+    block = after[after.index("```text\n") + len("```text\n"):]
+    block = block[:block.index("```")]
+    expected = [ln for ln in block.splitlines() if ln.strip()]
+    assert len(expected) >= 8
+
+    def norm(text: str) -> str:
+        return re.sub(r"[ \t]+", " ", text).strip()
+
+    printed = {norm(ln) for ln in demo[1].splitlines()}
+    missing = [ln for ln in expected if norm(ln) not in printed]
+    assert not missing, "README demo lines not in `trainledger demo` output:\n" + "\n".join(missing)

@@ -177,7 +177,8 @@ class Workspace:
                 changed.append(rec)
         return changed
 
-    def drop_import(self, ident: str, reason: str, *, replaced_by: list[str] | None = None) -> ImportRecord:
+    def drop_import(self, ident: str, reason: str, *, replaced_by: list[str] | None = None,
+                    by: str | None = None) -> ImportRecord:
         """Withdraw an import: the lake tombstones its partitions (the next ``attribute`` no longer
         sees its rows) and the ledger marks its record dropped; both are logged."""
         from trainledger.errors import BadInput
@@ -193,11 +194,12 @@ class Workspace:
         extra = {"replaced_by": replaced_by} if replaced_by else {}
         from trainledger.ingest import table_of
 
+        actor = (by or "").strip() or _actor()  # `imports drop --by`: who withdrew it, in both logs
         line = self.lake.log_drop(rec.kind, rec.source_sha256, reason, table=table_of(rec.kind),
-                                  actor=_actor(), **extra)
+                                  actor=actor, **extra)
         return self.ledger.drop_import(rec.kind, rec.source_sha256, reason,
                                        {"partitions": line["partitions"], "at": line["at"], **extra},
-                                       at=datetime.fromisoformat(line["at"]))
+                                       at=datetime.fromisoformat(line["at"]), actor=actor)
 
     # --- attribution -------------------------------------------------------------------------
     def sync_config(self) -> None:
@@ -217,10 +219,14 @@ class Workspace:
         for rec in latest.values():
             if rec.get("quarantined"):
                 per_kind.setdefault(rec["kind"], []).append(rec)
+        def ids(recs: list[dict]) -> str:  # the import a fixed file replaces: `import KIND FILE --replace ID`
+            return ", ".join(str(r.get("sha256") or "")[:12] for r in recs)
+
         return [Problem("quarantined_rows", f"{sum(r['quarantined'] for r in recs)} {kind} row(s) are in"
-                        " quarantine and in no figure: fix them and import again ("
+                        f" quarantine and in no figure: fix them and import the fixed file with"
+                        f" `trainledger import {kind} FILE --replace ID` (import {ids(recs)}; "
                         + ", ".join(str(r["quarantine_file"]) for r in recs) + ")",
-                        {"kind": kind, "rows": sum(r["quarantined"] for r in recs),
+                        {"kind": kind, "rows": sum(r["quarantined"] for r in recs), "ids": ids(recs),
                          "files": ", ".join(str(r["quarantine_file"]) for r in recs)})
                 for kind, recs in sorted(per_kind.items())]
 

@@ -99,6 +99,15 @@ def test_the_focus_allocation_export_keeps_every_origin_charge(tmp_path):
             zero = Decimal(r["x_OriginBilledCost"]) == 0 and Decimal(r["x_OriginEffectiveCost"]) == 0
             assert r["AllocatedResourceId"] == ("unattributed:zero_amount" if zero else "b1")
         assert json.loads(rows[0]["AllocatedTags"])["data_snapshot"] == "d"  # the batch's attribution key
+        # money in plain decimal text, never 8.0000E-7 or 0E-11 (review finding 2)
+        for r in rows:
+            (el,) = json.loads(r["AllocatedMethodDetails"])["Elements"]
+            for text in (r["BilledCost"], r["EffectiveCost"], r["x_OriginBilledCost"], r["x_OriginEffectiveCost"],
+                         el["AllocatedRatio"], el["UsageQuantity"]):
+                assert "E" not in text.upper(), (r["x_SourceRow"], text)
+        by_row = {r["x_SourceRow"]: r for r in rows}
+        for i, o in enumerate(origin, start=1):  # the origin as the source wrote it, scale and all
+            assert by_row[str(i)]["x_OriginBilledCost"] == o["BilledCost"], (i, o["BilledCost"])
 
 
 def test_the_export_with_commitments_splits_effective_cost_by_its_own_view(tmp_path):

@@ -128,5 +128,5 @@ def test_cli_prints_problems_per_rule(tmp_path):
     out = runner.invoke(cli, ["--workspace", str(ws), "import", "focus", str(tmp_path / "f.csv")],
                         catch_exceptions=False).output
     assert "5 accepted with flags" in out
-    assert "  allowed values: CapacityReservationStatus 1" in out
-    assert "  correction: ChargeClass 1" in out
+    assert "  allowed values: CapacityReservationStatus in 1 row(s)" in out
+    assert "  correction: ChargeClass in 1 row(s)" in out

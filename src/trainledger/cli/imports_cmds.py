@@ -104,14 +104,15 @@ def _rows(ctx: click.Context, rows: list[dict], title: str) -> None:
 @imports.command("drop")
 @click.argument("ident", metavar="ID")
 @click.option("--reason", required=True, help="Why (kept in the audit log), e.g. 'imported with the wrong --tz'.")
+@click.option("--by", "by", default=None, help="Who withdraws it (recorded in the audit log; default: login name).")
 @click.pass_context
-def imports_drop(ctx: click.Context, ident: str, reason: str) -> None:
+def imports_drop(ctx: click.Context, ident: str, reason: str, by: str | None) -> None:
     """Withdraw an import: its rows leave the next `attribute`. / 撤销一次导入。
 
     Nothing is deleted: the lake tombstones the file's partitions and the ledger's audit log
     records the drop. Import the file again (with the right options) to bring it back."""
     with open_ws(ctx) as wsp:
-        rec = wsp.drop_import(ident, reason)
+        rec = wsp.drop_import(ident, reason, by=by)
         overlapping = [r for r in wsp.ledger.imports() if r.kind == rec.kind and r.dropped_at is None
                        and r.duplicates and r.imported_at >= rec.imported_at]
     click.echo(t("cli.imports.dropped", ctx, id=short_id(rec.source_sha256), kind=rec.kind, path=rec.path,

@@ -118,6 +118,8 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
             click.echo(t("cli.import.summary", ctx, path=r.path, accepted=r.accepted, duplicates=r.duplicates,
                          quarantined=r.quarantined, id=r.sha256[:12],
                          flagged=t("cli.import.flagged", ctx, n=r.flagged) if r.flagged else ""))
+            if r.accepted + r.duplicates + r.quarantined == 0 and not r.notices:
+                click.echo(t("cli.import.no_data_rows", ctx))
             rec = held.get((r.kind, r.sha256))
             if rec is not None and rec.accepted != r.accepted and not r.accepted and not r.notices:
                 held = "cli.import.held_repaired" if (r.kind, r.sha256) in repaired else "cli.import.held"
@@ -134,8 +136,10 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
             if r.flagged and _bill_kind(kind):  # FOCUS problems per rule / 按规则
                 from trainledger.ingest.focus import source_report
 
-                for rule, columns in source_report(wsp.lake, r.sha256).items():
-                    click.echo(f"  {rule}: " + ", ".join(f"{c} {n}" for c, n in sorted(columns.items())))
+                for rule, columns in source_report(wsp.lake, r.sha256).items():  # counts, never "rows 10"
+                    click.echo(f"  {rule}: " + ", ".join(
+                        t("cli.import.flag_rows", ctx, n=f"{n:,}") if c == "rows" else
+                        t("cli.import.flag_column", ctx, column=c, n=f"{n:,}") for c, n in sorted(columns.items())))
     if strict and total["quarantined"]:
         ctx.exit(1)
 
@@ -238,14 +242,28 @@ def attribute(ctx: click.Context, as_json: bool, engine: str | None, as_of: str 
     for line in summary_lines(storage, language):  # two bases side by side
         click.echo(f"  {line}")
     buckets = unattributed_by_reason(result.lines)
-    if buckets:
+    if buckets:  # grouped by reason: a count, the few largest items and how to list all (review F11)
         click.echo(t("cli.attribute.bucket", ctx))
-        for (basis, reason, cur), amount in buckets:
-            if language != "en":  # the codes stay in JSON; a person reads their labels
-                code, sep, detail = reason.partition(": ")
-                basis, reason = label(basis, language), label(code, language) + (
-                    "：" + detail_label(detail, language) if sep else "")
-            click.echo(f"    {fmt.amount(amount, cur, exact=True):>16} {cur}  {basis:<15} {reason}")
+        cut_short = False
+        sep = ": " if language == "en" else "："
+        for (basis, code, cur), amount, items in group_by_reason(buckets):
+            shown_basis = basis if language == "en" else label(basis, language)
+            shown_code = code if language == "en" else label(code, language)  # the codes stay in JSON
+            if len(items) <= BUCKET_SHOWN:  # a few items: each on its line, as the reason and its detail
+                for detail, x in items:
+                    detail = detail if language == "en" else detail_label(detail, language)
+                    click.echo(f"    {fmt.amount(x, cur, exact=True):>16} {cur}  {shown_basis:<15} {shown_code}"
+                               + (f"{sep}{detail}" if detail else ""))
+                continue
+            cut_short = True  # many: the reason's total and count, its largest items, how to list all
+            click.echo(f"    {fmt.amount(amount, cur, exact=True):>16} {cur}  {shown_basis:<15} {shown_code}"
+                       + t("cli.attribute.bucket_items", ctx, n=f"{len(items):,}"))
+            for detail, x in items[:BUCKET_SHOWN]:
+                shown = detail if language == "en" or not detail else detail_label(detail, language)
+                click.echo(f"      {fmt.amount(x, cur, exact=True):>16} {cur}  {shown or '-'}")
+            click.echo("      " + t("cli.attribute.bucket_more", ctx, n=f"{len(items) - BUCKET_SHOWN:,}"))
+        if cut_short:
+            click.echo("    " + t("cli.attribute.bucket_all", ctx))
     if any(fmt.MARK in fmt.amount(x, r["currency"], exact=True) for r in result.conservation
            for x in (r["billed_total"], r["attributed"], r["unattributed"], r["difference"])) or \
             any(fmt.MARK in fmt.amount(amount, cur, exact=True) for (_, _, cur), amount in buckets):
@@ -275,6 +293,20 @@ def _amounts(rec: dict) -> dict[str, str]:
     """A conservation record's figures as finance reads them (every digit of cash kept)."""
     return {k: fmt.amount(rec[k], rec["currency"], exact=True)
             for k in ("billed_total", "attributed", "unattributed", "difference")}
+
+
+BUCKET_SHOWN = 3  # items shown per reason; `attribute --json` lists every one
+
+
+def group_by_reason(buckets) -> list[tuple[tuple[str, str, str], Decimal, list[tuple[str, Decimal]]]]:
+    """``unattributed_by_reason``'s entries grouped by (basis, reason code, currency): the total and
+    the items (detail, amount), largest first; groups largest first."""
+    groups: dict[tuple[str, str, str], list[tuple[str, Decimal]]] = defaultdict(list)
+    for (basis, reason, cur), amount in buckets:
+        code, _sep, detail = reason.partition(": ")
+        groups[(basis, code, cur)].append((detail, amount))
+    out = [(k, sum((x for _d, x in items), Decimal(0)), items) for k, items in groups.items()]
+    return sorted(out, key=lambda g: -abs(g[1]))
 
 
 def unattributed_by_reason(lines) -> list[tuple[tuple[str, str, str], Decimal]]:

@@ -134,10 +134,12 @@ def plan(ctx, batch, spec, plan_toml, max_rounds, source, work, reason, author, 
         if sum(bool(x) for x in (spec or from_options, source, show)) != 1:
             raise BadInput("plan: give one of --from-estimate SPEC.toml, the estimate options (--task --params"
                            " --tokens --gpu …), --from-review BATCH or --show",
-                           remedy="计划：请给出 --from-estimate、estimate 的选项、--from-review 或 --show 之一")
+                           remedy=f"e.g. `trainledger plan {batch} --from-estimate spec.toml` or "
+                                  f"`trainledger plan {batch} --show`")
         if (plan_toml or max_rounds) and not (spec or from_options):
             raise BadInput("plan: --plan-toml and --max-rounds go with an estimate (--from-estimate or its options)",
-                           remedy="--plan-toml / --max-rounds 只用于由预估生成的计划")
+                           remedy="add --from-estimate SPEC.toml or the estimate options, or leave out --plan-toml"
+                                  " and --max-rounds")
         if spec or from_options:
             _id, p = service.make_plan(wsp, batch, spec, reason=reason, author=author or _user(),
                                        options=est_options, plan_toml=plan_toml, max_rounds=max_rounds)
@@ -381,8 +383,7 @@ def show_decision(d: dict, lang: str) -> None:
     click.echo(f"  {t('assets', lang)}:")
     for a in d["reusable_assets"]:
         click.echo(f"    {a['path']} [{storage_label(a['storage_class'], lang)}] {t('owner', lang)} {a['owner']}"
-                   f" {t('expiry', lang)} {a['expiry'] or '-'} {t('monthly', lang)} {a['monthly_cost']}"
-                   f" {a['currency']}")
+                   f" {t('expiry', lang)} {a['expiry'] or '-'} {t('monthly', lang)} {_monthly(a, lang)}")
     click.echo(f"  {t('unknowns', lang)}:")
     for u in d["unknowns_removed"]:
         b = u["before"]
@@ -390,6 +391,13 @@ def show_decision(d: dict, lang: str) -> None:
         click.echo(f"    {name}: {b['expected']} ({b['low']}–{b['high']}) → {u['after']['value']}")
     for u in d.get("new_unknowns", []):
         click.echo(f"  {t('new_unknowns', lang)}: {u['why_zh'] if key == 'zh-CN' else u['why']}")
+
+
+def _monthly(asset: dict, lang: str) -> str:
+    """A kept object's monthly cost with its currency, or "not priced" — never "None CNY"."""
+    if asset.get("monthly_cost") is None:
+        return t("not_priced", lang)
+    return f"{asset['monthly_cost']} {asset['currency']}"
 
 
 COMMANDS = (plan, status, alerts, review, decide)

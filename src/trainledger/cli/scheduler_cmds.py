@@ -12,7 +12,10 @@ TEXT = {
     "en": {
         "jobs": "jobs", "attempts": "attempts", "never_started": "never started",
         "open": "started, not ended", "queue": "queue (start − eligible, else − submit) over {n} started attempts",
-        "wait": "never started: waited {n} times", "gpu_hours": "GPU-hours (fractional GPUs pro rata)",
+        "wait": "never started, given up after waiting (submit → end), {n} jobs",
+        "wait_open": "never started and not given up: {n} jobs still pending (their wait so far has no end"
+                     " time)",
+        "gpu_hours": "GPU-hours (fractional GPUs pro rata)",
         "whole": "if every GPU touched counted whole", "by_state": "by final state",
         "occ": "occupancy", "samples": "samples", "hours": "hours covered", "idle": "idle {u}-hours",
         "pending": "pending {u}-hours", "pending_idle": "demand left waiting while capacity was idle",
@@ -24,7 +27,9 @@ TEXT = {
     "zh-CN": {
         "jobs": "作业数", "attempts": "尝试数", "never_started": "从未启动",
         "open": "已启动未结束", "queue": "排队时长（启动 − 可调度时刻，无则 − 提交），{n} 次已启动尝试",
-        "wait": "从未启动：{n} 次等待", "gpu_hours": "GPU 小时（分数 GPU 按比例）",
+        "wait": "从未启动、等待后放弃（提交 → 结束）的作业，{n} 个",
+        "wait_open": "从未启动且未放弃：{n} 个作业仍在排队（至今的等待没有结束时间）",
+        "gpu_hours": "GPU 小时（分数 GPU 按比例）",
         "whole": "若按整卡计", "by_state": "按最终状态",
         "occ": "占用序列", "samples": "采样点", "hours": "覆盖小时", "idle": "空闲{u}小时",
         "pending": "排队{u}小时", "pending_idle": "有空闲容量时仍在排队的需求",
@@ -70,7 +75,10 @@ def jobs(ctx: click.Context, as_json: bool, lang: str | None) -> None:
                f"   {t['open']}: {s.open_attempts}")
     click.echo(f"{t['queue'].format(n=q.count)}: {t['stats'].format(mean=_s(q.mean), p50=_s(q.p50), p90=_s(q.p90))}"
                + t["p99"].format(p99=_s(q.p99)))
-    click.echo(f"{t['wait'].format(n=w.count)}: {t['stats'].format(mean=_s(w.mean), p50=_s(w.p50), p90=_s(w.p90))}")
+    if w.count:  # a wait is known only for jobs given up (an End); a pending job has none yet
+        click.echo(f"{t['wait'].format(n=w.count)}: {t['stats'].format(mean=_s(w.mean), p50=_s(w.p50), p90=_s(w.p90))}")
+    if s.never_started > w.count:
+        click.echo(t["wait_open"].format(n=s.never_started - w.count))
     click.echo(f"{t['gpu_hours']}: {s.gpu_hours}   ({t['whole']}: {s.whole_gpu_hours})")
     for state, h in s.gpu_hours_by_final_state:
         click.echo(f"  {t['by_state']} {state}: {h}")

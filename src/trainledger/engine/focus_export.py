@@ -43,8 +43,12 @@ def focus_names() -> dict[str, str]:
 
 
 def _text(v: Any) -> str:
+    """A cell's text: a Decimal in plain notation with its scale (``0.00000080000``, never
+    ``8.0000E-7`` or ``0E-11``: review finding 2), no negative zero; a time in ISO 8601."""
     if v is None:
         return ""
+    if isinstance(v, Decimal):
+        return format(v.copy_abs() if v.is_zero() else v, "f")
     if hasattr(v, "isoformat"):
         return v.isoformat()
     return str(v)
@@ -115,8 +119,8 @@ def allocation_rows(bill_rows: Iterable[Mapping], lines: Iterable[CostLine],
             out.append(base | {
                 "BilledCost": _text(t["billed"]), "EffectiveCost": _text(t["effective"]),
                 "AllocatedMethodId": f"trainledger:{t['rule']}",
-                "AllocatedMethodDetails": json.dumps({"Elements": [{"AllocatedRatio": str(ratio), "UsageUnit": unit,
-                                                                    "UsageQuantity": str(qty)}]}),
+                "AllocatedMethodDetails": json.dumps({"Elements": [{"AllocatedRatio": _text(ratio), "UsageUnit": unit,
+                                                                    "UsageQuantity": _text(qty)}]}),
                 "AllocatedResourceId": batch or f"unattributed:{reason}",
                 "AllocatedTags": json.dumps(tags, ensure_ascii=False, sort_keys=True),
                 "x_OriginBilledCost": _text(origin_billed), "x_OriginEffectiveCost": _text(origin_eff),

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from datetime import date
 from decimal import Decimal
+from pathlib import Path
 
 from trainledger.errors import NotFound
 from trainledger.estimate.messages import Msg
 from trainledger.estimate.quantities import Uncertain, fmt_num
 from trainledger.model.prices import Assumption
 from trainledger.model.vocab import Evidence
-from trainledger.pricebook import PriceBook, stale_reason
+from trainledger.pricebook import SAMPLE_PRICE_BOOK, PriceBook, stale_reason
 
 
 class Pricing:
@@ -123,7 +124,11 @@ class Pricing:
         out = list(dict.fromkeys(self.warnings))
         if self.stale_items:
             items = [Msg("price.stale_item", item=k, why=v) for k, v in self.stale_items.items()]
-            out.append(Msg("warn.stale_prices", n=len(self.stale_items), on=self.on, items=items, path=self.book.path))
+            if Path(self.book.path) == SAMPLE_PRICE_BOOK:  # inside the package: not the user's file to edit
+                out.append(Msg("warn.stale_sample_prices", n=len(self.stale_items), on=self.on, items=items))
+            else:
+                out.append(Msg("warn.stale_prices", n=len(self.stale_items), on=self.on, items=items,
+                               path=self.book.path))
         return out
 
     def money(

@@ -133,6 +133,13 @@ REPORT: dict[str, tuple[str, str]] = {
         "{n} stale price(s) on {on}, used only as flagged assumptions: {items} — update {path}",
         "截至 {on} 有 {n} 个过期价格，仅作为已标记的假设使用：{items}——请更新价目表 {path}",
     ),
+    "warn.stale_sample_prices": (
+        "{n} stale price(s) on {on}, used only as flagged assumptions: {items} — these are the shipped sample "
+        "price book's: write your own price book and name it in trainledger.toml (workspace.price_book) or pass "
+        "--price-book FILE",
+        "截至 {on} 有 {n} 个过期价格，仅作为已标记的假设使用：{items}——它们来自随软件附带的示例价目表："
+        "请编写自己的价目表，在 trainledger.toml 中指定（workspace.price_book），或用 --price-book FILE 传入",
+    ),
     "warn.history_unreadable": (
         "the ledger history of workspace {workspace!r} could not be read ({error}: {message}): the overhead "
         "factor falls back to the sourced prior; fix the workspace to calibrate it",

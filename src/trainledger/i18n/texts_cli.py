@@ -42,10 +42,16 @@ CLI: dict[str, tuple[str, str]] = {
     "import.sacct_tz": ("(sacct times read as {tz}; set --tz or sources.slurm.timezone if that is not the cluster's"
                         " zone)",
                         "（sacct 时间按 {tz} 读取；如果这不是集群的时区，请设置 --tz 或 sources.slurm.timezone）"),
-    "import.local_tz": ("(times without an offset read as {tz}; set --tz or sources.slurm.timezone if that is not the"
-                        " source's zone)",
-                        "（不带时区偏移的时间按 {tz} 读取；如果这不是数据源的时区，请设置 --tz 或 "
-                        "sources.slurm.timezone）"),
+    "import.local_tz": ("(times without an offset read as {tz}; if that is not the source's zone, import it with"
+                        " --tz ZONE, e.g. --tz Asia/Shanghai)",
+                        "（不带时区偏移的时间按 {tz} 读取；如果这不是数据源的时区，请用 --tz ZONE 导入，"
+                        "例如 --tz Asia/Shanghai）"),
+    "import.flag_rows": ("{n} row(s)", "{n} 行"),
+    "import.flag_column": ("{column} in {n} row(s)", "{column} 列 {n} 行"),
+    "import.no_data_rows": ("  ! the file has no data rows (a header only): nothing was imported; check that it is"
+                            " the export you meant (its period, its filter)",
+                            "  ! 该文件没有数据行（只有表头）：没有导入任何内容；"
+                            "请确认这是你要的导出（期间、筛选条件）"),
     "import.summary": ("{path}: {accepted} accepted, {duplicates} duplicate, {quarantined} quarantined{flagged}"
                        " (import {id})",
                        "{path}：接收 {accepted} 行，重复 {duplicates} 行，隔离 {quarantined} 行{flagged}（导入 {id}）"),
@@ -72,6 +78,10 @@ CLI: dict[str, tuple[str, str]] = {
                             "  {currency} 摊销（EffectiveCost）：{billed} = 已归属 {attributed} + 未归属 {unattributed}"
                             "（差额 {difference}）"),
     "attribute.bucket": ("  unattributed bucket:", "  未归属桶："),
+    "attribute.bucket_items": (" — {n} items, the largest:", " —— 共 {n} 项，最大的几项："),
+    "attribute.bucket_more": ("… {n} more", "…… 另有 {n} 项"),
+    "attribute.bucket_all": ("every item: `trainledger attribute --json` (unattributed_by_reason of each currency)",
+                             "全部条目：`trainledger attribute --json`（各币种的 unattributed_by_reason）"),
     "audit.entries": ("{n} audit entries; head {id} {hash}", "{n} 条审计记录；链头 {id} {hash}"),
     "audit.chain_intact": ("chain intact", "哈希链完整"),
     "audit.chain_broken": ("CHAIN BROKEN:", "哈希链被破坏："),

@@ -42,16 +42,18 @@ ERRORS: dict[str, tuple[str, str]] = {
                                          '--params --tokens --gpu …), --from-review BATCH or --show',
                                          '计划：请给出 --from-estimate SPEC.toml、estimate 的选项（--task --params '
                                          '--tokens --gpu …）、--from-review BATCH 或 --show 之一'),
-    'cli.plan_cmds.from_estimate_estimate_from': ('计划：请给出 --from-estimate、estimate 的选项、--from-review 或 '
-                                                  '--show 之一',
-                                                  '计划：请给出 --from-estimate、estimate 的选项、--from-review 或 '
-                                                  '--show 之一'),
+    'cli.plan_cmds.eg_trainledger_plan_from': ('e.g. `trainledger plan {batch} --from-estimate spec.toml` or '
+                                               '`trainledger plan {batch} --show`',
+                                               '例如 `trainledger plan {batch} --from-estimate spec.toml` 或 '
+                                               '`trainledger plan {batch} --show`'),
     'cli.plan_cmds.plan_plan_toml_max': ('plan: --plan-toml and --max-rounds go with an estimate (--from-estimate or '
                                          'its options)',
                                          '计划：--plan-toml 与 --max-rounds 只用于由预估生成的计划（--from-estimate '
                                          '或 estimate 的选项）'),
-    'cli.plan_cmds.plan_toml_max_rounds': ('--plan-toml / --max-rounds 只用于由预估生成的计划',
-                                           '--plan-toml / --max-rounds 只用于由预估生成的计划'),
+    'cli.plan_cmds.add_from_estimate_or': ('add --from-estimate SPEC.toml or the estimate options, or leave out '
+                                           '--plan-toml and --max-rounds',
+                                           '加上 --from-estimate SPEC.toml 或 estimate 的选项，或去掉 --plan-toml 与 '
+                                           '--max-rounds'),
     'cli.plan_cmds.next_review_not_iso': ('--next-review {next_review} is not an ISO date (YYYY-MM-DD)',
                                           '--next-review {next_review} 不是 ISO 日期（YYYY-MM-DD）'),
     'engine.allocation.allocation_has_unknown_key': ('{where}: [allocation] has unknown key(s) {p1}',
@@ -222,6 +224,24 @@ ERRORS: dict[str, tuple[str, str]] = {
                                         '给其中一个加上失效日期和更晚的生效日期，或删除一个'),
     'pricebook.fx_item_must_look': ('{where}: FX item must look like fx:USD/CNY, got {item}',
                                     '{where}：汇率条目必须形如 fx:USD/CNY，实际为 {item}'),
+    'review.baseline.plan_sample_book_currency': ('{where}: the plan would be priced in {currency} from the shipped '
+                                                  "sample price book; the workspace's currency is {ws_currency}",
+                                                  '{where}：该计划将按随软件附带的示例价目表以 {currency} 定价；'
+                                                  '而工作区的币种是 {ws_currency}'),
+    'review.baseline.write_book_in_currency': ('write a price book in {ws_currency} (your GPU-hour and labor prices) '
+                                               'and name it in trainledger.toml as workspace.price_book, or pass '
+                                               '--price-book FILE',
+                                               '编写一份以 {ws_currency} 计价的价目表（你们的卡时与人力价格），'
+                                               '在 trainledger.toml 中设为 workspace.price_book，'
+                                               '或用 --price-book FILE 传入'),
+    'review.baseline.plan_book_currency': ("{where}: the plan would be priced in {currency} ({book_path}); the "
+                                           "workspace's currency is {ws_currency}",
+                                           '{where}：该计划将以 {currency} 定价（{book_path}）；而工作区的币种是 '
+                                           '{ws_currency}'),
+    'review.baseline.price_items_in_currency': ("price the plan's items in {ws_currency} in that price book, or pass "
+                                                '--price-book with a book in {ws_currency}',
+                                                '在该价目表中以 {ws_currency} 为计划的各项定价，或用 --price-book 传入'
+                                                '一份以 {ws_currency} 计价的价目表'),
     'review.baseline.plan_needs_tokens_its': ('{path}: a plan needs tokens (its volume driver)',
                                               '{path}：计划需要 tokens（它的工作量驱动）'),
     'review.baseline.add_tokens_spec': ('add tokens = "…" to the spec',

@@ -138,6 +138,10 @@ HELP: dict[str, tuple[str, str]] = {
         "Why (kept in the audit log), e.g. 'imported with the wrong --tz'.",
         "原因（记入审计日志），例如 '用错了 --tz 导入'。",
     ),
+    'imports.drop.by': (
+        "Who withdraws it (recorded in the audit log; default: login name).",
+        "由谁撤销（记入审计日志；默认：登录名）。",
+    ),
     'imports.list': (
         "Every imported file with its counts and status. / 列出全部导入。",
         "列出每个已导入的文件及其计数与状态。",

@@ -21,12 +21,14 @@ from enum import StrEnum
 from typing import Any
 
 from trainledger.ingest.base import Context, Flagged
-from trainledger.model.money import check_currency, to_decimal
+from trainledger.model.money import check_currency, currency_hint, to_decimal
 
 # ASCII digits only: Python's \d and Decimal() also read Arabic-Indic or full-width digits
 _NUMBER = re.compile(r"\s*[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\s*")
 _INTEGER = re.compile(r"\s*[+-]?[0-9]+\s*")
 _DECIMAL_COMMA = re.compile(r"\s*[+-]?[0-9]+,[0-9]+\s*")
+_THOUSANDS = re.compile(r"\s*[+-]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?\s*")  # 1,234.50 (not 1,5)
+_CURRENCY_SIGN = re.compile(r"\s*([+-]?)\s*(?:[¥￥$€£]|US\$|RMB|CNY|USD)\s*([0-9][0-9,]*\.?[0-9]*)\s*")
 MAX_AMOUNT_DIGITS = 15  # 999 999 999 999 999.xx: no bill line, invoice or timesheet is near it
 MAX_NUMBER_CHARS = 64  # longer text is not a number a system wrote
 MAX_QUANTITY_DIGITS = 30  # integer digits of a quantity or unit price (bytes, requests, ...)
@@ -64,9 +66,22 @@ def not_a_number(value: Any) -> ValueError:
     if isinstance(value, str) and _DECIMAL_COMMA.fullmatch(value):
         fixed = value.strip().replace(",", ".")
         return ValueError(f"not a number: {value!r} has a decimal comma (write {fixed})")
-    if isinstance(value, str) and not value.isascii() and any(c.isdigit() for c in value):
+    if isinstance(value, str) and _THOUSANDS.fullmatch(value):
+        fixed = value.strip().replace(",", "")
+        return BadValue(f"not a number: {value!r} has thousands separators (write {fixed})",
+                        f"remove the thousands separators: write {fixed}")
+    if isinstance(value, str) and (sign := _CURRENCY_SIGN.fullmatch(value)):
+        fixed = (sign.group(1) or "") + sign.group(2).replace(",", "")
+        return BadValue(f"not a number: {value!r} has a currency sign (write {fixed})",
+                        f"write the amount without the currency sign: {fixed}")
+    if isinstance(value, str) and _foreign_digits(value):
         return BadValue(f"not a number: {value!r} has digits that are not ASCII 0-9", ASCII_REMEDY)
     return ValueError(f"not a number: {_shown(value)}")
+
+
+def _foreign_digits(value: str) -> bool:
+    """Digits other than ASCII 0-9 (٢٨٨, full-width ３２０) — not a ¥ or other sign beside 0-9."""
+    return not value.isascii() and any(c.isdigit() and not c.isascii() for c in value)
 
 
 def check_magnitude(d: Decimal, value: Any, digits: int, *, exponent: bool = True) -> Decimal:
@@ -175,7 +190,7 @@ def integer(value: Any, ctx: Context | None = None) -> int:
         n = value
     elif (isinstance(value, float) and value.is_integer()) or _is_integer_text(value):
         n = int(value)
-    elif isinstance(value, str) and not value.isascii() and any(c.isdigit() for c in value):
+    elif isinstance(value, str) and _foreign_digits(value):
         raise BadValue(f"not an integer: {value!r} has digits that are not ASCII 0-9", ASCII_REMEDY)
     else:
         raise ValueError(f"not an integer: {_shown(value)}")
@@ -312,8 +327,22 @@ def one_of(enum: type[StrEnum]) -> Callable[[Any, Context | None], str]:
     return convert
 
 
+CURRENCY_REMEDY = "write its three-letter ISO 4217 code, e.g. CNY or USD, and import the file again"
+
+
 def currency(value: Any, ctx: Context | None = None) -> str:
-    return check_currency(str(value))
+    """An ISO 4217 code (case forgiven); anything else is refused with the code it likely means
+    (``RMB`` → write CNY)."""
+    try:
+        return check_currency(str(value))
+    except ValueError:
+        hint = currency_hint(str(value))
+        if hint is not None:
+            raise BadValue(
+                f"currency {_shown(value)} is not an ISO 4217 code (it means {hint})",
+                f"write {hint} instead of {_shown(str(value).strip())} and import the file again",
+            ) from None
+        raise BadValue(f"currency {_shown(value)} is not an ISO 4217 code", CURRENCY_REMEDY) from None
 
 
 def stripped(value: Any, ctx: Context | None = None) -> str | None:

@@ -134,12 +134,14 @@ def settle_partition(
                 path=str(part),
                 remedy="import the source files again into a new workspace's lake",
             )
-        if part.parent.name == f"source={own}" and meta.get("statement", "") == statement:
+        mine_too = part.parent.name == f"source={own}" and meta.get("statement", "") == statement
+        if mine_too:
             same_file.append(other_pf.read(columns=["row"]).column("row").combine_chunks())
         if by not in other_pf.schema_arrow.names:
             continue
-        for group in range(other_pf.num_row_groups):
-            keyset.see(other_pf.read_row_group(group, columns=[by]).column(0))
+        if not mine_too:  # this file's own rows are matched by row number, never by copies
+            for group in range(other_pf.num_row_groups):
+                keyset.see(other_pf.read_row_group(group, columns=[by]).column(0))
         have = [c for c in conflict_cols if c in other_pf.schema_arrow.names]
         if have:
             theirs = other_pf.read(columns=[by, *have])
@@ -148,12 +150,14 @@ def settle_partition(
                 if hit.num_rows:
                     others[c].append(pa.table({"id": hit.column(c), "key": hit.column(by)}))
 
-    drop = keyset.held()  # the k-th copy here is a duplicate when others hold k or more
     in_repeat = keyset.repeated()
     repeated = in_repeat.any()
     if same_file:
         rows = pf.read(columns=["row"]).column("row").combine_chunks()
-        drop = drop | _mask(pc.is_in(rows, value_set=pa.concat_arrays(same_file)))
+        present = _mask(pc.is_in(rows, value_set=pa.concat_arrays(same_file)))
+        drop = present | _held_besides(keyset, present)
+    else:
+        drop = keyset.held()  # the k-th copy here is a duplicate when others hold k or more
     keep = ~drop
     notes: list[tuple[np.ndarray, str]] = []
     if repeated:
@@ -186,6 +190,25 @@ def settle_partition(
     finally:
         out.unlink(missing_ok=True)
     return int(drop.sum())
+
+
+def _held_besides(keyset: KeySet, present: np.ndarray) -> np.ndarray:
+    """``KeySet.held`` among the rows not ``present`` (already in the lake from an earlier import
+    of this same file): the k-th copy of a value *still to add* is a duplicate when other files
+    hold k or more. Counting the present rows as copies too would make a twin row in the file
+    (two identical legitimate rows) a duplicate of its already-imported twin (review finding 9)."""
+    n = keyset.n
+    if not n:
+        return np.zeros(0, dtype=bool)
+    order = np.lexsort((keyset.rank, keyset.group))  # by group, then file order
+    g = keyset.group[order]
+    p = present[order].astype(np.int64)
+    before = np.cumsum(p) - p  # present rows earlier in this order
+    start = np.r_[0, np.flatnonzero(g[1:] != g[:-1]) + 1]
+    base = np.repeat(before[start], np.diff(np.r_[start, n]))
+    rank = np.empty(n, dtype=np.int64)
+    rank[order] = keyset.rank[order] - (before - base)
+    return ~present & (rank < keyset.theirs[keyset.group])
 
 
 def _mask(result: pa.Array | pa.ChunkedArray) -> np.ndarray:

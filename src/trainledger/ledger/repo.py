@@ -356,7 +356,7 @@ class Ledger:
         return True
 
     def drop_import(self, kind: str, sha256: str, reason: str, detail: dict, *,
-                    at: datetime | None = None) -> ImportRecord:
+                    at: datetime | None = None, actor: str = "") -> ImportRecord:
         """Mark the import of (kind, sha256) dropped with ``reason``; ``detail`` (the lake partitions
         tombstoned, a replacement) goes into the audit entry. NotFound when there is no such import."""
         if not reason.strip():
@@ -369,7 +369,7 @@ class Ledger:
                 raise NotFound(f"no {kind} import of {sha256} in the ledger at {self.where}",
                                remedy="see `trainledger imports list`")
             conn.execute(update(imports).where(*key).values(dropped_at=at, drop_reason=reason))
-            self._append(conn, "", "drop_import", f"import:{kind}:{sha256}",
+            self._append(conn, actor, "drop_import", f"import:{kind}:{sha256}",
                          {"reason": reason, "path": have["path"], **detail})
             return import_from({**have, "dropped_at": at, "drop_reason": reason})
 

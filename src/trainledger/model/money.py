@@ -83,10 +83,25 @@ def exact_sum(values: Iterable[Decimal], start: Decimal = Decimal(0)) -> Decimal
     return total
 
 
+# what people write for a currency that is not its ISO 4217 code (RMB: how Chinese exports and
+# finance staff often name the yuan) → the code
+CURRENCY_ALIASES = {
+    "RMB": "CNY", "人民币": "CNY", "元": "CNY", "¥": "CNY", "￥": "CNY", "CNH": "CNY",
+    "US$": "USD", "$": "USD", "美元": "USD", "€": "EUR", "欧元": "EUR", "£": "GBP", "NTD": "TWD",
+}
+
+
+def currency_hint(code: str) -> str | None:
+    """The ISO 4217 code ``code`` most likely means (RMB → CNY), or None."""
+    c = (code or "").strip()
+    return CURRENCY_ALIASES.get(c.upper()) or CURRENCY_ALIASES.get(c)
+
+
 def check_currency(code: str) -> str:
-    """Return ``code`` upper-cased if it is a three-letter ISO 4217 code, else raise ValueError."""
+    """Return ``code`` upper-cased if it is an ISO 4217 code (``ISO_4217``), else raise
+    ValueError — three letters are not enough: ``RMB`` or ``XYZ`` is no currency."""
     c = (code or "").strip().upper()
-    if not _CURRENCY_RE.match(c):
+    if not _CURRENCY_RE.match(c) or c not in ISO_4217:
         raise ValueError(f"not an ISO 4217 currency code: {code!r}")
     return c
 

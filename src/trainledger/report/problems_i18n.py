@@ -22,8 +22,9 @@ EN, ZH = "en", "zh-CN"
 CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
     "quarantined_rows": {
         EN: ("rows in quarantine", "{rows} {kind} row(s) are in quarantine and in no figure: fix them and"
-             " import again ({files})"),
-        ZH: ("隔离区中的数据行", "{rows} 行 {kind} 数据在隔离区，未计入任何数字：修正后重新导入（{files}）"),
+             " import the fixed file with `trainledger import {kind} FILE --replace ID` (import {ids}; {files})"),
+        ZH: ("隔离区中的数据行", "{rows} 行 {kind} 数据在隔离区，未计入任何数字：修正后用"
+             " `trainledger import {kind} FILE --replace ID` 导入修正后的文件（导入 {ids}；{files}）"),
     },
     "unknown_rule_field": {
         EN: ("rule reads an unknown field", "rule {rule}: {source} rows have no field '{field}'; it can never"

@@ -103,6 +103,39 @@ def run_estimate(values: dict, where: str, workspace: str | None):
     return spec, est, book, hist
 
 
+def _with_workspace_book(values: dict, workspace: str | None) -> dict:
+    """Inside a workspace a plan is priced with the workspace's price book (``workspace.price_book``)
+    unless the spec or ``--price-book`` names one — as ``estimate`` does (estimate/workspace_book.py)."""
+    from trainledger.estimate.workspace_book import WorkspaceBook
+
+    wb, _err = WorkspaceBook.read(workspace)
+    if wb is not None and wb.price_book and not values.get("price_book"):
+        return {**values, "price_book": wb.price_book}
+    return values
+
+
+def _check_workspace_currency(currency: str, book, where: str, workspace: str | None) -> None:
+    """A plan is in the workspace's currency: its alerts, review and report compare it with the bills,
+    which are. A plan priced in another currency (the shipped sample book is in USD) is refused
+    rather than booked beside the actuals as a currency of its own (review finding 3)."""
+    from trainledger.estimate.workspace_book import WorkspaceBook
+    from trainledger.pricebook import SAMPLE_PRICE_BOOK
+
+    wb, _err = WorkspaceBook.read(workspace)
+    if wb is None or not wb.currency or currency == wb.currency:
+        return
+    ws_currency, book_path = wb.currency, book.path
+    if Path(book_path) == SAMPLE_PRICE_BOOK:
+        raise BadInput(f"{where}: the plan would be priced in {currency} from the shipped sample price book; "
+                       f"the workspace's currency is {ws_currency}",
+                       remedy=f"write a price book in {ws_currency} (your GPU-hour and labor prices) and name it "
+                              "in trainledger.toml as workspace.price_book, or pass --price-book FILE")
+    raise BadInput(f"{where}: the plan would be priced in {currency} ({book_path}); the workspace's currency "
+                   f"is {ws_currency}",
+                   remedy=f"price the plan's items in {ws_currency} in that price book, or pass --price-book "
+                          f"with a book in {ws_currency}")
+
+
 def workspace_labor_rates(workspace: str | None) -> dict:
     """The workspace's ``[[labor_rates]]`` (role -> per-hour range), as ``estimate --workspace`` reads
     them: one place for loaded labor rates, ahead of the price book's ``labor:<role>``."""
@@ -131,7 +164,9 @@ def from_values(values: dict, table: dict, *, where: str, sha: str, batch_id: st
     path = where
     gov = governance(table, where, batch_max_rounds)
     check_shrink(table, where)
+    values = _with_workspace_book(values, workspace)
     spec, est, book, hist = run_estimate(values, where, workspace)
+    _check_workspace_currency(est.currency, book, where, workspace)
     if spec.tokens is None:
         raise BadInput(f"{path}: a plan needs tokens (its volume driver)", remedy="add tokens = \"…\" to the spec")
     on = date.fromisoformat(est.priced_on)

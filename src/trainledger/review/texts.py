@@ -88,7 +88,9 @@ TEXT: dict[str, tuple[str, str]] = {
     "child": ("child batch {child} takes {n} asset(s) by reference", "子批次 {child} 按引用沿用 {n} 项资产"),
     "yes": ("yes", "是"), "no": ("no", "否"), "class": ("class", "类别"), "path": ("path", "路径"),
     "before": ("before", "之前"), "after": ("after", "之后"), "none": ("none", "无"),
-    "monthly": ("monthly cost", "月成本"), "expiry": ("expiry / review", "到期 / 复核"),
+    "monthly": ("monthly cost", "月成本"),
+    "not_priced": ("not priced (no price for its storage class in the price book)",
+                   "未定价（价目表中没有其存储类别的价格）"), "expiry": ("expiry / review", "到期 / 复核"),
     "unplanned": ("unplanned", "计划外"), "sheet_section": ("Plan vs actual", "计划与实际"),
     "decisions": ("decisions", "决策"), "no_plan": ("no plan yet", "尚无计划"),
     # alert drivers
