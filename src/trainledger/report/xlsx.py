@@ -8,8 +8,9 @@ engine's exact figures beside them), Control (billed = attributed + unattributed
 per currency), Decisions (alerts and decisions of the plan), Curves (cumulative spend against the
 plan and the EAC range, native line charts; report/cross_xlsx.py writes them).
 
-Safety: every data string goes through ``Book.text`` (stored as a string, ``quotePrefix`` set, illegal
-control characters removed): a name starting with ``=`` ``+`` ``-`` ``@`` never becomes a formula.
+Safety: every data string goes through ``Book.text`` (stored as a typed string cell with its exact text,
+illegal control characters removed): a name starting with ``=`` ``+`` ``-`` ``@`` never becomes a
+formula. No apostrophe / ``quotePrefix``: that is the CSV's escape (report/csv_lines.py), not needed here.
 Formulas come only from ``Book.formula``, which records each one (``Book.formulas``) so a test can
 check that every formula cell of the file was written by the builder, and stores the engine's result
 of each as the cell's cached value (report/xlsx_cache.py), for readers that do not recalculate.
@@ -103,9 +104,8 @@ class Book:
         if value is None:
             return c
         c.value = ILLEGAL_CHARACTERS_RE.sub("", str(value))
-        c.data_type = "s"  # never a formula, whatever the first character
-        if c.value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-            c.quotePrefix = True
+        c.data_type = "s"  # never a formula, whatever the first character; no apostrophe either (the CSV
+        # escape, report/csv_lines.py): a typed string cannot run, and lookups need the exact text
         if bold:
             c.font = BOLD
         return c
