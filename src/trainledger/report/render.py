@@ -30,7 +30,7 @@ from trainledger.model.restricted import note as access_note
 from trainledger.model.vocab import CASH_BASES, rank
 from trainledger.report import access, charts, plan_section, problems_i18n, storage_section
 from trainledger.report import primitives as prim
-from trainledger.report.i18n import assumption_name, key_field, storage_class, t, v
+from trainledger.report.i18n import assumption_name, detail, key_field, storage_class, t, v
 
 FORMATS = ("json", "md", "html", "xlsx")  # xlsx is binary: report/xlsx.py, needs --out
 CASH = frozenset(str(b) for b in CASH_BASES)
@@ -371,7 +371,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
     if reasons:
         out += ["", f"### {L('unattributed_by_reason')}", ""]
         out += prim.md_table([L("reason"), L("detail"), L("amount"), L("currency")],
-                      [[v(x["reason"], lang), x["detail"], f.amount(x["amount"], cur), cur]
+                      [[v(x["reason"], lang), detail(x["detail"], lang), f.amount(x["amount"], cur), cur]
                        for cur, x in reasons])
     out += ["", f"_{(zh and c.get('rounding_zh')) or c['rounding']}_"]
     notes = rounding_notes(s, lang) + ([f.note()] if f.note() else [])
@@ -399,6 +399,7 @@ def to_html(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
     env = prim.html_env()
     env.globals.update(t=lambda k: t(k, lang), v=lambda x: v(x, lang), money=f.money, lang=lang,
                        sc=lambda x: storage_class(x, lang), kf=lambda x: key_field(x, lang),
+                       detail=lambda x: detail(x, lang),
                        an=lambda x: assumption_name(x, lang), zh=lang.lower().startswith("zh"),
                        gib=f.gib, hours=f.hours, amount=f.amount, pairs=f.pairs, share=f.share,
                        cash=lambda basis: basis in CASH, range_text=lambda a: _range_text(a, f),
