@@ -59,6 +59,7 @@ def test_no_formula_cell_has_an_empty_cached_value(books, name):
     empty = [(p, c) for p, c, v in cells if v == ""]
     assert not empty, f"{len(empty)} of {len(cells)} formula cells store no result, e.g. {empty[:3]}"
     assert all("E" not in v.upper() for _, _, v in cells)  # plain decimal text, no scientific notation
+    assert not any(v.startswith("-") and not Decimal(v) for _, _, v in cells)  # no "-0"
 
 
 def _close(a: Decimal, b: Decimal) -> bool:

@@ -33,13 +33,15 @@ def text_of(value: Any) -> tuple[str, bool] | None:
     if isinstance(value, (int, Decimal)):
         d = Decimal(value)
         if d.is_finite():
+            if not d:
+                return "0", True  # never "-0"
             return format(d.normalize() if d == d.to_integral_value() else d, "f"), True
         return None
     try:
         d = Decimal(str(value))
     except ArithmeticError:
         return str(value), False
-    return (format(d, "f"), True) if d.is_finite() else (str(value), False)
+    return text_of(d) if d.is_finite() else (str(value), False)
 
 
 class Workbook(_Workbook):
