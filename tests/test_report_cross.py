@@ -231,8 +231,8 @@ def test_workbook_formulas_come_from_the_builder_and_check_out(tmp_path, rep):
     for ws in wb.worksheets:
         for row in ws.iter_rows():
             for c in row:
-                if c.data_type == "s" and str(c.value)[:1] in ("=", "+", "-", "@"):
-                    assert c.quotePrefix, (ws.title, c.coordinate)
+                if isinstance(c.value, str) and c.value[:1] in "=+-@" and (ws.title, c.coordinate) not in book.formulas:
+                    assert c.data_type == "s" and not c.quotePrefix, (ws.title, c.coordinate)
     # Summary: the engine's totals as numbers equal to the view model, and the SUMIFS over Batches
     # (evaluated here) gives the same figure
     summ, bat = wb["Summary"], wb["Batches"]

@@ -178,7 +178,8 @@ def test_hostile_names_stay_text(tmp_path, data):
         for row in ws.iter_rows():
             for c in row:
                 if c.value in HOSTILE:
-                    assert c.data_type == "s" and c.quotePrefix, (ws.title, c.coordinate)
+                    # a typed string with its exact text: no formula, and no CSV apostrophe (F14)
+                    assert c.data_type == "s" and not c.quotePrefix, (ws.title, c.coordinate)
                     seen.add(c.value)
     assert seen == set(HOSTILE)
     assert wb["README"]["B2"].value == HOSTILE[0]
@@ -192,7 +193,7 @@ def test_text_never_becomes_a_formula_even_for_control_characters(tmp_path):
     c = openpyxl.load_workbook(tmp_path / "t.xlsx")["T"]["A1"]
     assert (c.value, c.data_type) == ("=1+1", "s")
     with pytest.raises(ValueError):
-        book.formula(ws, 1, 2, "{a}+1", a="A1);CMD(")
+        book.formula(ws, 1, 2, "{a}+1", cached=0, a="A1);CMD(")
 
 
 def test_both_languages_and_charts(tmp_path, data):
@@ -257,3 +258,26 @@ def test_summary_totals_are_live_sums_over_lines(tmp_path, data, batch):
         check = ws.cell(row=i, column=9).value
         assert check == f"=ROUND(H{i},{xlsx.places(t['currency'])})-E{i}"
         assert total.quantize(q, ROUND_HALF_EVEN) - engine == 0
+
+
+def test_a_hostile_run_id_keeps_its_exact_text_in_xlsx_and_is_escaped_in_csv(tmp_path, data):
+    """F14: run id ``+cmd-calc`` (from a Slurm comment): the workbook stores the exact text as a string
+    cell (no apostrophe, no quotePrefix, no formula); the CSV, which a spreadsheet parses, escapes it."""
+    import zipfile
+
+    from trainledger.report.csv_lines import to_csv
+
+    sheet, lines = data["csa-sft-2026-11-a"]
+    lines = [dataclasses.replace(ln, run_id="+cmd-calc", detail="=1+1") for ln in lines[:3]]
+    book, wb = _write(tmp_path, sheet, lines)
+    ws = wb["Lines"]
+    for i in range(2, 5):
+        for col, text in ((10, "+cmd-calc"), (12, "=1+1")):
+            c = ws.cell(row=i, column=col)
+            assert (c.value, c.data_type, c.quotePrefix) == (text, "s", False)
+    assert _all_formulas(wb) == book.formulas and not any(s == "Lines" for s, _ in book.formulas)
+    with zipfile.ZipFile(tmp_path / "b.xlsx") as z:
+        xml = z.read("xl/worksheets/sheet3.xml").decode()
+    assert xml.count('t="inlineStr"><is><t>+cmd-calc</t>') == 3 and "'+cmd-calc" not in xml
+    rows = to_csv(lines).splitlines()[1:]
+    assert all(",'+cmd-calc," in r and ",'=1+1," in r for r in rows)

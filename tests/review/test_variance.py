@@ -126,15 +126,15 @@ def test_alerts_say_in_words_what_drove_them():
     plan, act = golden()
     st_ = status.build(plan, 1, act, variance.split(plan, act))
     alert = next(a for a in st_["_alerts"] if a["key"] == "spend:billed:CNY:80")
-    assert alert["driver"]["en"] == "volume -1800.00 CNY (-19% of plan): work done 80.00 of planned 100.00 Mtoken"
-    assert alert["driver"]["zh-CN"].startswith("工作量 -1800.00 CNY")
+    assert alert["driver"]["en"] == "volume -1,800.00 CNY (-19% of plan): work done 80.00 of planned 100.00 Mtoken"
+    assert alert["driver"]["zh-CN"].startswith("工作量 -1,800.00 CNY")
     assert alert["value"] == "8700.00" and alert["bound"] == "80 %" and len(alert["evidence_sha256"]) == 64
     # a data stall of 300 GPU-hours moves efficiency most: the words name the state and its share
     lines = [cost("6600.00", 180, row=1), cost("10800.00", 300, state="data_stall", row=2)]
     act = actuals.collect(plan, lines, [run("r1")], steps("r1", (50, 40_000_000), (100, 80_000_000)))
     st_ = status.build(plan, 1, act, variance.split(plan, act))
     alert = next(a for a in st_["_alerts"] if a["key"] == "spend:billed:CNY:100")
-    assert alert["driver"]["en"] == ("efficiency +10080.00 CNY (+108% of plan): data stall 62.5 % of allocated"
+    assert alert["driver"]["en"] == ("efficiency +10,080.00 CNY (+108% of plan): data stall 62.5 % of allocated"
                                      " GPU-hour")
     assert "数据等待" in alert["driver"]["zh-CN"]
 

@@ -32,7 +32,7 @@ def test_without_work_the_eac_alert_is_a_work_unknown_notice_and_money_caps_stil
     assert "eac_high" not in by_kind and "gate" not in by_kind
     (notice,) = by_kind["work_unknown"]
     assert notice["key"] == "work_unknown:billed:CNY" and notice["value"] == "6600.00"
-    assert "useful work is unknown" in notice["text"]["en"] and "6600.00" in notice["text"]["en"]
+    assert "useful work is unknown" in notice["text"]["en"] and "6,600.00" in notice["text"]["en"]
     assert "有效工作量未知" in notice["text"]["zh-CN"] and "trainledger import progress" in notice["text"]["zh-CN"]
     # EV = 0 would make EAC = AC + plan = 15,960.00, 70.5 % over plan: the rule must not hold on that
     assert "eac_over_plan" not in st["metrics"] and "efficiency_variance_share" not in st["metrics"]

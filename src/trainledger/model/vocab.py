@@ -230,7 +230,7 @@ def label(value: str, lang: str = "en") -> str:
 
 
 # the first word of an unattributed line's detail ("<reason>: node n1", engine/compute.py), as zh-CN says it
-DETAIL_WORDS_ZH = {"node": "节点", "job": "作业", "bill row": "账单行"}
+DETAIL_WORDS_ZH = {"node": "节点", "job": "作业", "bill row": "账单行", "invoice": "发票"}
 
 
 def detail_label(detail: str, lang: str = "en") -> str:

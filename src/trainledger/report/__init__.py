@@ -14,7 +14,8 @@ model each, one catalogue (i18n/registry.py: ``sheet``, ``report.estimate`` …)
                  through trainledger/fmt.py, rounding gaps and grouped problems told
     xlsx.py      the sheet as a workbook (openpyxl): README, Summary + charts, Lines, named Assumptions,
                  Variance and Control as live formulas beside the engine's exact figures, Decisions;
-                 its own words in xlsx_text.py
+                 its own words in xlsx_text.py; each formula's cached result (the engine's figure) is
+                 written into the file by xlsx_cache.py
     i18n.py      headings and column names in both languages (vocabulary labels: model/vocab.py)
     problems_i18n.py  every engine problem kind: label and message in en and zh-CN from its detail
                  (the sheets show the label; JSON keeps kind + message, adds message_zh, label, label_zh)

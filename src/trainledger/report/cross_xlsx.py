@@ -26,7 +26,7 @@ from trainledger.model.restricted import note as access_note
 from trainledger.report.access import cross_for_role
 from trainledger.report.cross import CASH, UNDATED, CrossReport, Figure, curve_json
 from trainledger.report.cross_text import TEXT
-from trainledger.report.xlsx import Book, money_format, places, ref
+from trainledger.report.xlsx import Book, dec, money_format, places, ref, xround
 
 SHEETS = ("README", "Summary", "Spend", "Batches", "Shares", "Unattributed", "Plan", "Curves", "Control")
 README = {
@@ -126,9 +126,26 @@ def _summary(b: Book, r: CrossReport, last: int) -> None:
         if is_withheld(f.expected):
             continue  # no check against a withheld total: the batches' sum of the others is not it
         fm = money_format(f.currency)
-        b.formula(ws, i, 6, f"SUMIFS({rng('I')},{rng('F')},{{basis}},{rng('G')},{{cur}})", fm,
+        total = _batches_sum(r, f.basis, f.currency)
+        b.formula(ws, i, 6, f"SUMIFS({rng('I')},{rng('F')},{{basis}},{rng('G')},{{cur}})", fm, cached=total,
                   basis=ref(i, 1), cur=ref(i, 2))
-        b.formula(ws, i, 7, f"ROUND({{sum}}-{{total}},{places(f.currency)})", "0.00", sum=ref(i, 6), total=ref(i, 4))
+        b.formula(ws, i, 7, f"ROUND({{sum}}-{{total}},{places(f.currency)})", "0.00",
+                  cached=_summary_check(r, f), sum=ref(i, 6), total=ref(i, 4))
+
+
+def _batches_sum(r: CrossReport, basis: str, cur: str) -> Decimal:
+    """What Summary's SUMIFS over Batches adds up: the batches' expected totals of that basis and currency."""
+    return sum((dec(f.expected) or Decimal(0) for br in r.batches for f in br.totals
+                if f.basis == basis and f.currency == cur), Decimal(0))
+
+
+def _summary_check(r: CrossReport, f: Figure) -> Decimal:
+    return xround(_batches_sum(r, f.basis, f.currency) - (dec(f.expected) or Decimal(0)), places(f.currency))
+
+
+def _share(part, whole) -> Decimal:
+    p, w = dec(part) or Decimal(0), dec(whole) or Decimal(0)
+    return Decimal(0) if w == 0 else p / w
 
 
 def _spend(b: Book, r: CrossReport) -> None:
@@ -153,9 +170,11 @@ def _shares(b: Book, r: CrossReport) -> None:
                 b.text(ws, row, k, x)
             b.number(ws, row, 5, e.gpu_hours, "#,##0.00")
             b.number(ws, row, 6, e.part_gpu_hours, "#,##0.00")
-            b.formula(ws, row, 7, "IF({h}=0,0,{e}/{h})", "0.00%", h=ref(row, 5), e=ref(row, 6))
+            b.formula(ws, row, 7, "IF({h}=0,0,{e}/{h})", "0.00%", cached=_share(e.part_gpu_hours, e.gpu_hours),
+                      h=ref(row, 5), e=ref(row, 6))
             b.number(ws, row, 8, w.part_gpu_hours, "#,##0.00")
-            b.formula(ws, row, 9, "IF({h}=0,0,{w}/{h})", "0.00%", h=ref(row, 5), w=ref(row, 8))
+            b.formula(ws, row, 9, "IF({h}=0,0,{w}/{h})", "0.00%", cached=_share(w.part_gpu_hours, e.gpu_hours),
+                      h=ref(row, 5), w=ref(row, 8))
             b.money(ws, row, 10, _minor(w.part_amount, w.currency, w.basis in CASH), w.currency)
 
 
@@ -201,8 +220,11 @@ def _plan(b: Book, r: CrossReport) -> None:
             if is_withheld(p.ac[1]):
                 b.text(ws, row, 23, p.ac[1])
                 continue  # restricted for this role: no formula over it
-            b.formula(ws, row, 21, "{ac}-{plan}", fm, ac=ref(row, 9), plan=ref(row, 6))
-            b.formula(ws, row, 22, "ROUND({d}-({a}+{b}+{c}+{e}),2)", "0.00", d=ref(row, 21), a=ref(row, 17),
+            delta = p.ac[1] - p.plan[1]
+            b.formula(ws, row, 21, "{ac}-{plan}", fm, cached=delta, ac=ref(row, 9), plan=ref(row, 6))
+            parts = sum((dec(x) or Decimal(0) for _k, x in p.parts[:4]), Decimal(0))
+            b.formula(ws, row, 22, "ROUND({d}-({a}+{b}+{c}+{e}),2)", "0.00", cached=xround(delta - parts, 2),
+                      d=ref(row, 21), a=ref(row, 17),
                       b=ref(row, 18), c=ref(row, 19), e=ref(row, 20))
             b.number(ws, row, 23, p.ac[1] - p.plan[1], fm)
 
@@ -248,12 +270,12 @@ def write_curves(b: Book, ws, curves: list[dict]) -> None:
 def _control(b: Book, r: CrossReport) -> None:
     ws = b.sheet("Control")
     b.text(ws, 1, 1, H("control"), bold=True)
-    heads = ["currency", "billed_total", "attributed", "unattributed", "check", "difference", "from_lines",
+    heads = ["currency", "billed_total", "attributed", "unattributed_short", "check", "difference", "from_lines",
              "from_lines", "check", "check"]
     for i, k in enumerate(heads, 1):
         b.text(ws, 2, i, H(k), bold=True)
     b.text(ws, 2, 7, f"{H('attributed')} ({H('from_lines')})", bold=True)
-    b.text(ws, 2, 8, f"{TEXT['unattributed'][0]} ({H('from_lines')})", bold=True)
+    b.text(ws, 2, 8, f"{H('unattributed_short')} ({H('from_lines')})", bold=True)
     row = 2
     for c in r.control:
         row += 1
@@ -261,15 +283,22 @@ def _control(b: Book, r: CrossReport) -> None:
         b.text(ws, row, 1, cur)
         for k, x in enumerate((c.billed_total, c.attributed, c.unattributed), 2):
             b.money(ws, row, k, x, cur)
-        b.formula(ws, row, 5, "ROUND({t}-({a}+{u}),2)", "0.00", t=ref(row, 2), a=ref(row, 3), u=ref(row, 4))
+        d = {k: dec(getattr(c, k)) or Decimal(0) for k in ("billed_total", "attributed", "unattributed",
+                                                             "attributed_lines", "unattributed_lines")}
+        b.formula(ws, row, 5, "ROUND({t}-({a}+{u}),2)", "0.00",
+                  cached=xround(d["billed_total"] - (d["attributed"] + d["unattributed"]), 2),
+                  t=ref(row, 2), a=ref(row, 3), u=ref(row, 4))
         b.money(ws, row, 6, c.difference, cur)
         b.money(ws, row, 7, c.attributed_lines, cur)
         b.money(ws, row, 8, c.unattributed_lines, cur)
-        b.formula(ws, row, 9, "ROUND({x}-{y},2)", fm, x=ref(row, 7), y=ref(row, 3))
-        b.formula(ws, row, 10, "ROUND({x}-{y},2)", fm, x=ref(row, 8), y=ref(row, 4))
+        b.formula(ws, row, 9, "ROUND({x}-{y},2)", fm, cached=xround(d["attributed_lines"] - d["attributed"], 2),
+                  x=ref(row, 7), y=ref(row, 3))
+        b.formula(ws, row, 10, "ROUND({x}-{y},2)", fm, cached=xround(d["unattributed_lines"] - d["unattributed"], 2),
+                  x=ref(row, 8), y=ref(row, 4))
     row += 2
     b.text(ws, row, 1, "Summary − SUMIFS(Batches) / 合计 − 批次表求和", bold=True)
     for i, f in enumerate(r.totals, 2):
         row += 1
         b.text(ws, row, 1, f"{f.basis} · {f.currency}")
-        b.formula(ws, row, 2, "Summary!{c}", "0.00", c=ref(i, 7))
+        b.formula(ws, row, 2, "Summary!{c}", "0.00", cached=None if is_withheld(f.expected) else _summary_check(r, f),
+                  c=ref(i, 7))

@@ -14,7 +14,7 @@ from typing import Any
 
 from trainledger.mdtext import inline as _inline
 from trainledger.mdtext import table as _table
-from trainledger.review.texts import label, rework_text, storage_label, t
+from trainledger.review.texts import label, metric_label, rework_text, storage_label, t
 
 PARTS = ("plan", "actual", "price", "volume", "efficiency", "rework")
 
@@ -89,7 +89,8 @@ def to_markdown(sec: dict[str, Any] | None, lang: str) -> list[str]:
     zh = "zh-CN" if lang.lower().startswith("zh") else "en"
     out = ["", f"## {t('sheet_section', lang)} (v{sec['plan_version']})", ""]
     out += [f"{t('rounds', lang)}: {sec['rounds']['used']} {t('of', lang)} {sec['rounds']['max']} · "
-            f"{t('work_done', lang)}: {money(sec['work']['done'])} / {money(sec['work']['expected'])} Mtoken", ""]
+            f"{t('work_done', lang)}: {money(sec['work']['done'])} / {money(sec['work']['expected'])} "
+            f"{t('mtoken', lang)}", ""]
     rows = []
     for k in ("plan", "ac", "ev", "eac"):
         for r in sec[k]:
@@ -104,16 +105,17 @@ def to_markdown(sec: dict[str, Any] | None, lang: str) -> list[str]:
     if sec["compute_rework_by"]:
         out += ["", f"{t('by_reason', lang)}: " + "; ".join(rework_text(sec["compute_rework_by"], lang, money))]
     for g in sec["gates"]:
-        out += ["", (t("gate_reached", lang, id=g["id"], frac=g["at_work"], verdict=label(g["verdict"]["action"], lang))
+        gid = _inline(g["id"])  # the plan's own name for the gate, as data
+        out += ["", (t("gate_reached", lang, id=gid, frac=g["at_work"], verdict=label(g["verdict"]["action"], lang))
                      + f" ({t('verdict_note', lang)})") if g["reached"]
-                else t("gate_pending", lang, id=g["id"], frac=g["at_work"])]
+                else t("gate_pending", lang, id=gid, frac=g["at_work"])]
     for c in sec["curves"]:
-        out += ["", f"{t('curve', lang, metric=c['metric'], frac=c['work_fraction'])}: {t('plan', lang)} {c['planned']}"
+        out += ["", f"{t('curve', lang, metric=_inline(metric_label(c['metric'], lang)), frac=c['work_fraction'])}: "
+                    f"{t('plan', lang)} {c['planned']}"
                     f" / {t('actual', lang)} {c['actual'] or '—'} ({t('gap', lang)} {c['gap'] or '—'})"]
     out += ["", f"### {t('alerts', lang)}", ""]
     out += _table(["#", t("alerts", lang), t("state", lang)],
-                  [[a["id"], _inline(a["text"][zh] + (f" — {a['driver'][zh]}"
-                                                     if (a.get("driver") or {}).get(zh) else "")),
+                  [[a["id"], a["text"][zh] + (f" — {a['driver'][zh]}" if (a.get("driver") or {}).get(zh) else ""),
                     t("open", lang) if a["open"] else t("answered", lang, d=a["answered_by"])]
                    for a in sec["alerts"]]) if sec["alerts"] else [t("no_alerts", lang)]
     out += ["", f"### {t('decisions', lang)}", ""]
@@ -122,18 +124,18 @@ def to_markdown(sec: dict[str, Any] | None, lang: str) -> list[str]:
                   [[d["id"], label(d["action"], lang) + (f" → {d['child_batch']}" if d.get("child_batch") else ""),
                     label(d["verdict"]["action"], lang),
                     t("yes" if d["override"] else "no", lang) + (f" ({d['approver']})" if d["approver"] else ""),
-                    ", ".join(str(a) for a in d["answers"]) or "—", d["next_review"], _inline(d["reason"])]
+                    ", ".join(str(a) for a in d["answers"]) or "—", d["next_review"], d["reason"]]
                    for d in sec["decisions"]]) if sec["decisions"] else [t("none", lang)]
     if sec["reusable_assets"]:
         out += ["", f"### {t('assets', lang)}", ""]
         out += _table([t("path", lang), t("class", lang), t("owner", lang), t("expiry", lang), t("monthly", lang)],
-                      [[_inline(a["path"]), storage_label(a["storage_class"], lang), _inline(a["owner"]),
+                      [[a["path"], storage_label(a["storage_class"], lang), a["owner"],
                         a["expiry"] or "—",
                         f"{a['monthly_cost']} {a['currency']}"] for a in sec["reusable_assets"]])
     if sec["unknowns_removed"]:
         out += ["", f"### {t('unknowns', lang)}", ""]
         out += _table([t("line", lang), t("before", lang), t("after", lang)],
-                      [[_inline(u["name_zh"] if zh == "zh-CN" else u["name"]),
+                      [[u["name_zh"] if zh == "zh-CN" else u["name"],
                         f"{u['before']['expected']} ({u['before']['low']}–{u['before']['high']})"
                         f" [{label(u['before']['evidence'], lang)}]",
                         f"{u['after']['value']} [{label('measured', lang)}]"] for u in sec["unknowns_removed"]])
@@ -144,4 +146,5 @@ def html_globals(lang: str) -> dict[str, Any]:
     """Helpers the ``plan_section.html.j2`` include calls."""
     return {"pt": lambda k, **kw: t(k, lang, **kw), "pmoney": money, "prng": rng,
             "pzh": "zh-CN" if lang.lower().startswith("zh") else "en", "pv": lambda x: label(x, lang),
-            "psc": lambda x: storage_label(x, lang), "prework": lambda rb: rework_text(rb, lang, money)}
+            "psc": lambda x: storage_label(x, lang), "pmetric": lambda x: metric_label(x, lang),
+            "prework": lambda rb: rework_text(rb, lang, money)}

@@ -153,15 +153,17 @@ def evidence(level: Any, lang: str) -> str:
 
 
 def unit(value: Any, lang: str) -> str:
-    """A unit in ``lang``: ``rounds`` 轮, ``gpu_hour/Mtoken`` 卡时/Mtoken (the plan's units, review/texts.py);
-    a unit no catalogue names (``Mtoken``, ``CNY``) stays as written."""
+    """A unit in ``lang``: ``rounds`` 轮, ``gpu_hour/Mtoken`` 卡时/百万 token (the plan's units and
+    ``mtoken``, review/texts.py); a unit no catalogue names (``CNY``) stays as written."""
     if value is None or value == "":
         return ""
     if not lang.lower().startswith("zh"):
         return str(value)
     from trainledger.review.texts import label as plan_label
+    from trainledger.review.texts import t as plan_t
 
-    return "/".join(plan_label(part, lang) if part.islower() else part for part in str(value).split("/"))
+    return "/".join(plan_t("mtoken", lang) if part == "Mtoken" else plan_label(part, lang) if part.islower()
+                    else part for part in str(value).split("/"))
 
 
 def badge(level: Any, lang: str):

@@ -401,6 +401,7 @@ def to_html(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
     env = prim.html_env()
     env.globals.update(t=lambda k: t(k, lang), v=lambda x: v(x, lang), money=f.money, lang=lang,
                        sc=lambda x: storage_class(x, lang), kf=lambda x: key_field(x, lang),
+                       detail=lambda x: detail_label("" if x is None else x, lang),
                        an=lambda x: assumption_name(x, lang), zh=lang.lower().startswith("zh"),
                        gib=f.gib, hours=f.hours, amount=f.amount, pairs=f.pairs, share=f.share,
                        cash=lambda basis: basis in CASH, range_text=lambda a: _range_text(a, f),

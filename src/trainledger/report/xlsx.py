@@ -8,10 +8,12 @@ engine's exact figures beside them), Control (billed = attributed + unattributed
 per currency), Decisions (alerts and decisions of the plan), Curves (cumulative spend against the
 plan and the EAC range, native line charts; report/cross_xlsx.py writes them).
 
-Safety: every data string goes through ``Book.text`` (stored as a string, ``quotePrefix`` set, illegal
-control characters removed): a name starting with ``=`` ``+`` ``-`` ``@`` never becomes a formula.
+Safety: every data string goes through ``Book.text`` (stored as a typed string cell with its exact text,
+illegal control characters removed): a name starting with ``=`` ``+`` ``-`` ``@`` never becomes a
+formula. No apostrophe / ``quotePrefix``: that is the CSV's escape (report/csv_lines.py), not needed here.
 Formulas come only from ``Book.formula``, which records each one (``Book.formulas``) so a test can
-check that every formula cell of the file was written by the builder.
+check that every formula cell of the file was written by the builder, and stores the engine's result
+of each as the cell's cached value (report/xlsx_cache.py), for readers that do not recalculate.
 
 Roles: the workbook is written for one role (``role``, default ``admin``): the sheet's restricted
 fields are resolved by report/access.py, a Lines row whose amounts the role may not see (a labor
@@ -32,7 +34,6 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
-from openpyxl import Workbook
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.chart import BarChart, Reference
 from openpyxl.chart.series import SeriesLabel
@@ -47,6 +48,7 @@ from trainledger.report.access import for_role, line_withheld
 from trainledger.report.i18n import assumption_name
 from trainledger.report.i18n import t as _t
 from trainledger.report.render import in_seed_order
+from trainledger.report.xlsx_cache import Workbook
 from trainledger.report.xlsx_text import L
 
 PARTS = ("plan", "actual", "price", "volume", "efficiency", "rework")
@@ -102,9 +104,8 @@ class Book:
         if value is None:
             return c
         c.value = ILLEGAL_CHARACTERS_RE.sub("", str(value))
-        c.data_type = "s"  # never a formula, whatever the first character
-        if c.value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-            c.quotePrefix = True
+        c.data_type = "s"  # never a formula, whatever the first character; no apostrophe either (the CSV
+        # escape, report/csv_lines.py): a typed string cannot run, and lookups need the exact text
         if bold:
             c.font = BOLD
         return c
@@ -131,9 +132,10 @@ class Book:
         self.number(ws, row, col, d, money_format(currency))
         return True
 
-    def formula(self, ws, row: int, col: int, template: str, fmt: str = "0.00", **refs: str):
+    def formula(self, ws, row: int, col: int, template: str, fmt: str = "0.00", *, cached: Any, **refs: str):
         """The one place formulas are made: ``template`` is the builder's own text; ``refs`` are cell
-        coordinates this builder computed (checked to be plain A1 references)."""
+        coordinates this builder computed (checked to be plain A1 references); ``cached`` is the
+        engine's result of the formula, stored in the file beside it (report/xlsx_cache.py)."""
         for r in refs.values():
             if not re.fullmatch(r"\$?[A-Z]{1,3}\$?[0-9]{1,7}", r):
                 raise ValueError(f"not a cell reference: {r!r}")
@@ -141,7 +143,20 @@ class Book:
         c.value = "=" + template.format(**refs)
         c.number_format = fmt
         self.formulas[(ws.title, c.coordinate)] = c.value
+        self.wb.cached[(ws.title, c.coordinate)] = cached
         return c
+
+
+def xround(d: Decimal, n: int) -> Decimal:
+    """A spreadsheet's ROUND(d, n): half away from zero."""
+    from decimal import ROUND_HALF_UP
+
+    return d.quantize(Decimal(1).scaleb(-n), ROUND_HALF_UP)
+
+
+def _diff(r: dict, total: str, *parts: str) -> Decimal:
+    """``r[total] - sum(r[parts])`` over the record's decimals (a missing or withheld part counts 0)."""
+    return (dec(r.get(total)) or Decimal(0)) - sum((dec(r.get(p)) or Decimal(0) for p in parts), Decimal(0))
 
 
 def places(currency: str) -> int:
@@ -169,8 +184,13 @@ def build_workbook(sheet: dict[str, Any], lines: list | None = None, role: str =
     sheet = in_seed_order(for_role(sheet, role)[0])
     b = Book()
     hidden = {(str(ln.basis), str(ln.evidence), ln.amount.currency) for ln in lines or [] if line_withheld(ln, role)}
+    sums: dict[tuple[str, str, str], Decimal] = {}  # what Summary's SUMIFS over Lines adds up
+    for ln in lines or []:
+        if not line_withheld(ln, role):
+            k = (str(ln.basis), str(ln.evidence), ln.amount.currency)
+            sums[k] = sums.get(k, Decimal(0)) + Decimal(ln.amount.expected)
     _readme(b, sheet, role)
-    _summary(b, sheet, len(lines or []) + 1, hidden)
+    _summary(b, sheet, len(lines or []) + 1, hidden, sums)
     _lines(b, sheet, lines or [], role)
     _assumptions(b, sheet)
     _variance(b, sheet, len(lines or []) + 1)
@@ -218,7 +238,8 @@ def _readme(b: Book, s: dict, role: str = ADMIN) -> None:
         b.text(ws, 15 + 2 * i, 1, L[key][1])
 
 
-def _summary(b: Book, s: dict, last: int, hidden: set | frozenset = frozenset()) -> None:
+def _summary(b: Book, s: dict, last: int, hidden: set | frozenset = frozenset(),
+             sums: dict | None = None) -> None:
     """Totals as the engine states them; beside each, the same total as a live SUMIFS over Lines and a
     check that the two agree at the currency's minor unit."""
     ws = b.sheet("Summary")
@@ -239,9 +260,11 @@ def _summary(b: Book, s: dict, last: int, hidden: set | frozenset = frozenset())
             b.text(ws, row, 7, H("withheld_lines"))
         elif last > 1:
             fmt = money_format(cur)
-            b.formula(ws, row, 8, sumifs, fmt, basis=ref(row, 1), evidence=ref(row, 2), cur=ref(row, 3))
+            total = (sums or {}).get((r.get("basis"), r.get("evidence"), cur), Decimal(0))
+            b.formula(ws, row, 8, sumifs, fmt, cached=total, basis=ref(row, 1), evidence=ref(row, 2), cur=ref(row, 3))
             if ws.cell(row=row, column=5).data_type == "n":
                 b.formula(ws, row, 9, f"ROUND({{sum}},{places(cur)})-{{total}}", "0.00",
+                          cached=xround(total, places(cur)) - (dec(r.get("expected")) or Decimal(0)),
                           sum=ref(row, 8), total=ref(row, 5))
         rows_of.setdefault(r.get("basis", ""), []).append(row)
         row += 1
@@ -383,12 +406,15 @@ def _variance(b: Book, s: dict, last_line: int = 1) -> None:
             if not float_exact(d):
                 rounded.append(p)
         c = {p: ref(i, 3 + k) for k, p in enumerate(PARTS)}
-        b.formula(ws, i, n + 1, "{actual}-{plan}", money_format(cur), actual=c["actual"], plan=c["plan"])
-        b.money(ws, i, n + 2, (dec(v.get("actual")) or 0) - (dec(v.get("plan")) or 0), cur)
-        b.formula(ws, i, n + 3, "{price}+{volume}+{efficiency}+{rework}", money_format(cur),
+        delta = (dec(v.get("actual")) or Decimal(0)) - (dec(v.get("plan")) or Decimal(0))
+        parts = sum((dec(v.get(p)) or Decimal(0) for p in PARTS[2:]), Decimal(0))
+        b.formula(ws, i, n + 1, "{actual}-{plan}", money_format(cur), cached=delta, actual=c["actual"], plan=c["plan"])
+        b.money(ws, i, n + 2, delta, cur)
+        b.formula(ws, i, n + 3, "{price}+{volume}+{efficiency}+{rework}", money_format(cur), cached=parts,
                   **{p: c[p] for p in ("price", "volume", "efficiency", "rework")})
-        b.money(ws, i, n + 4, sum((dec(v.get(p)) or Decimal(0) for p in PARTS[2:]), Decimal(0)), cur)
-        b.formula(ws, i, n + 5, "ROUND({d}-{p},2)", "0.00", d=ref(i, n + 1), p=ref(i, n + 3))
+        b.money(ws, i, n + 4, parts, cur)
+        b.formula(ws, i, n + 5, "ROUND({d}-{p},2)", "0.00", cached=xround(delta - parts, 2),
+                  d=ref(i, n + 1), p=ref(i, n + 3))
         if rounded:
             en, zh = L["rounded"]
             b.text(ws, i, n + 6, f"{en.format(f=', '.join(rounded))} / {zh.format(f=', '.join(rounded))}")
@@ -411,7 +437,8 @@ def _live_bridge(b: Book, ws, s: dict, last_line: int) -> None:
         for k, p in enumerate(PARTS):
             part = rng["A" if p == "actual" else p]
             b.formula(ws, i, 3 + k, f"SUMIFS({part},{rng['basis']},{{basis}},{rng['currency']},{{cur}})",
-                      money_format(v.get("currency", "")), basis=ref(i, 1), cur=ref(i, 2))
+                      money_format(v.get("currency", "")), cached=dec(v.get(p)) or Decimal(0),
+                      basis=ref(i, 1), cur=ref(i, 2))
 
 
 def _control(b: Book, s: dict) -> None:
@@ -431,6 +458,7 @@ def _control(b: Book, s: dict) -> None:
             for k, f in enumerate(("billed_total", "attributed", "unattributed")):
                 b.money(ws, row, 2 + k, r.get(f), cur)
             b.formula(ws, row, 5, "ROUND({billed}-({attributed}+{unattributed}),2)", money_format(cur),
+                      cached=xround(_diff(r, "billed_total", "attributed", "unattributed"), 2),
                       billed=ref(row, 2), attributed=ref(row, 3), unattributed=ref(row, 4))
             b.money(ws, row, 6, r.get("difference"), cur)
             row += 1
@@ -460,6 +488,7 @@ def _capacity_control(b: Book, ws, row: int, c: dict) -> int:
             b.money(ws, row, 4 + k, r.get(f), cur)
         b.money(ws, row, 7, r.get("job_without_batch") or "0", cur)
         b.formula(ws, row, 8, f"ROUND({{total}}-({{attributed}}+{{unheld}}+{{jwb}}),{places(cur)})", money_format(cur),
+                  cached=xround(_diff(r, "total", "attributed", "unheld", "job_without_batch"), places(cur)),
                   total=ref(row, 4), attributed=ref(row, 5), unheld=ref(row, 6), jwb=ref(row, 7))
         b.money(ws, row, 9, r.get("difference"), cur)
         row += 1

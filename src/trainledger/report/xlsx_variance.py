@@ -76,7 +76,7 @@ def _inputs(b: Book, s: dict) -> dict[str, dict[str, str]]:
     return out
 
 
-def _formula(b: Book, ws, row: int, col: int, template: str, fmt: str, **cells: str) -> None:
+def _formula(b: Book, ws, row: int, col: int, template: str, fmt: str, cached, **cells: str) -> None:
     """A formula over this row's cells (by column key) and the Assumptions references given."""
     refs = {k: (v if "!" not in v else None) for k, v in cells.items()}
     text = template
@@ -84,7 +84,7 @@ def _formula(b: Book, ws, row: int, col: int, template: str, fmt: str, **cells: 
         if "!" in v:  # a reference this builder made on Assumptions: the builder's own text
             text = text.replace("{" + k + "}", v)
             refs.pop(k)
-    b.formula(ws, row, col, text, fmt, **refs)
+    b.formula(ws, row, col, text, fmt, cached=cached, **refs)
 
 
 def write(b: Book, ws, s: dict, top: int, last_line: int) -> dict[str, str]:
@@ -113,32 +113,38 @@ def write(b: Book, ws, s: dict, top: int, last_line: int) -> dict[str, str]:
         if pl is None:  # unplanned: the engine's actual and rework cost; volume is the rest
             b.number(ws, row, C["A"], dec(v["actual"]), fm)
             for p in ("plan", "price", "efficiency"):
-                b.formula(ws, row, C[p], "0", fm)
-            b.formula(ws, row, C["volume"], "{a}-{rw}", fm, a=r["A"], rw=r["engine_rework"])
-            b.formula(ws, row, C["rework"], "{rw}", fm, rw=r["engine_rework"])
+                b.formula(ws, row, C[p], "0", fm, cached=0)
+            b.formula(ws, row, C["volume"], "{a}-{rw}", fm, cached=(dec(v["actual"]) or 0) - (dec(v["rework"]) or 0),
+                      a=r["A"], rw=r["engine_rework"])
+            b.formula(ws, row, C["rework"], "{rw}", fm, cached=dec(v["rework"]) or 0, rw=r["engine_rework"])
         else:
             i, g = inputs[v["line"]], inputs[""]
-            for sym in ("Pp", "E", "F", "Rp"):
-                _formula(b, ws, row, C[sym], "{x}", "General", x=i[sym])
-            _formula(b, ws, row, C["Wp"], "{x}", "General", x=g["Wp"])
-            _formula(b, ws, row, C["Wa"], "{x}", "General", x=g["Wa"])
+            w = pva.get("work") or {}
+            for sym, key in (("Pp", "price"), ("E", "efficiency"), ("F", "fixed"), ("Rp", "rework_allowance")):
+                _formula(b, ws, row, C[sym], "{x}", "General", pl[key], x=i[sym])
+            _formula(b, ws, row, C["Wp"], "{x}", "General", w.get("expected"), x=g["Wp"])
+            _formula(b, ws, row, C["Wa"], "{x}", "General", w.get("done"), x=g["Wa"])
             b.number(ws, row, C["Qa"], dec(q.get("actual_quantity")), "General")
             b.number(ws, row, C["Ra"], dec(q.get("rework_quantity")), "General")
             crit = (f"SUMIFS({lines_col('T')},{lines_col('A')},{{cat}},{lines_col('B')},{{basis}},"
                     f"{lines_col('G')},{{cur}}")
             if pl["category"] == "labor":
                 crit += f',{lines_col("L")},"*/"&{{role}}'
-            b.formula(ws, row, C["A"], crit + ")", fm, cat=r["category"], basis=r["basis"], cur=r["currency"],
-                      **({"role": r["role"]} if pl["category"] == "labor" else {}))
-            b.formula(ws, row, C["plan"], "{pp}*({f}+{wp}*{e}+{rp})", fm, pp=r["Pp"], f=r["F"], wp=r["Wp"], e=r["E"],
+            b.formula(ws, row, C["A"], crit + ")", fm, cached=dec(v["actual"]), cat=r["category"], basis=r["basis"],
+                      cur=r["currency"], **({"role": r["role"]} if pl["category"] == "labor" else {}))
+            e = {p: dec(v[p]) or Decimal(0) for p in BRIDGE}  # the engine's parts: each formula's stored result
+            b.formula(ws, row, C["plan"], "{pp}*({f}+{wp}*{e}+{rp})", fm, cached=e["plan"], pp=r["Pp"], f=r["F"],
+                      wp=r["Wp"], e=r["E"], rp=r["Rp"])
+            b.formula(ws, row, C["price"], "{a}-{pp}*{qa}", fm, cached=e["price"], a=r["A"], pp=r["Pp"], qa=r["Qa"])
+            b.formula(ws, row, C["volume"], "{pp}*{e}*({wa}-{wp})", fm, cached=e["volume"], pp=r["Pp"], e=r["E"],
+                      wa=r["Wa"], wp=r["Wp"])
+            b.formula(ws, row, C["efficiency"], "{pp}*({qa}-{ra}-{f}-{wa}*{e})", fm, cached=e["efficiency"],
+                      pp=r["Pp"], qa=r["Qa"], ra=r["Ra"], f=r["F"], wa=r["Wa"], e=r["E"])
+            b.formula(ws, row, C["rework"], "{pp}*({ra}-{rp})", fm, cached=e["rework"], pp=r["Pp"], ra=r["Ra"],
                       rp=r["Rp"])
-            b.formula(ws, row, C["price"], "{a}-{pp}*{qa}", fm, a=r["A"], pp=r["Pp"], qa=r["Qa"])
-            b.formula(ws, row, C["volume"], "{pp}*{e}*({wa}-{wp})", fm, pp=r["Pp"], e=r["E"], wa=r["Wa"], wp=r["Wp"])
-            b.formula(ws, row, C["efficiency"], "{pp}*({qa}-{ra}-{f}-{wa}*{e})", fm, pp=r["Pp"], qa=r["Qa"],
-                      ra=r["Ra"], f=r["F"], wa=r["Wa"], e=r["E"])
-            b.formula(ws, row, C["rework"], "{pp}*({ra}-{rp})", fm, pp=r["Pp"], ra=r["Ra"], rp=r["Rp"])
         b.formula(ws, row, C["check"], "ROUND(" + "+".join(f"ABS({{{p}}}-{{engine_{p}}})" for p in BRIDGE) + ",2)",
-                  "0.00", **{p: r[p] for p in BRIDGE}, **{f"engine_{p}": r[f"engine_{p}"] for p in BRIDGE})
+                  "0.00", cached=0, **{p: r[p] for p in BRIDGE},
+                  **{f"engine_{p}": r[f"engine_{p}"] for p in BRIDGE})
     first, last = top + 2, max(row, top + 2)
     span = lambda key: ref(first, C[key]).replace(str(first), f"${first}") + ":" + \
         ref(last, C[key]).replace(str(last), f"${last}")  # noqa: E731

@@ -139,7 +139,7 @@ def driver(group: list[LineVariance], act: Actuals, plan: Plan) -> dict[str, str
     cur = lv.currency
     plan_total = sum((x.plan for x in group), Decimal(0))
     share = f"{(parts[part] / plan_total * 100).quantize(Decimal('1'), ROUND_HALF_EVEN):+}%" if plan_total else "n/a"
-    amt = f"{_q(parts[part], cur):+} {cur}"
+    amt = f"{_q(parts[part], cur):+,} {cur}"  # thousands separators, as every amount on the sheet
     unit = Term(lv.quantities.get("unit", ""))
     pl = next((p for p in plan.lines if p.id == lv.line), None)
     a = act.planned.get(lv.line)

@@ -65,8 +65,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "answered": ("answered by decision {d}", "已由决策 {d} 答复"),
     "no_alerts": ("no alerts", "无预警"),
     "gate_reached": ("gate {id} reached at {frac} of planned work; rules recommend: {verdict}",
-                     "关口 {id} 已到（计划工作量的 {frac}）；规则建议：{verdict}"),
-    "gate_pending": ("gate {id} at {frac} of planned work: not reached", "关口 {id}（计划工作量的 {frac}）：未到"),
+                     "关口「{id}」已到（计划工作量的 {frac}）；规则建议：{verdict}"),
+    "gate_pending": ("gate {id} at {frac} of planned work: not reached", "关口「{id}」（计划工作量的 {frac}）：未到"),
     "verdict_note": ("a recommendation, never an automatic stop", "仅为建议，不会自动停止"),
     "review_title": ("Review of {batch} against plan v{version}", "{batch} 复盘（对照计划第 {version} 版）"),
     "bridge": ("variance bridge: actual − plan = price + volume + efficiency + rework",
@@ -110,7 +110,7 @@ TEXT: dict[str, tuple[str, str]] = {
                          "导入时按已导入作业计数，尚未归集"),
     "rounds_jobs": ("{n} job(s) matched to the batch by its rules ({first} … {last})",
                     "按规则归入本批次的作业 {n} 个（{first} … {last}）"),
-    "alert_gate": ("gate {id} reached: rules recommend {verdict}", "关口 {id} 已到：规则建议{verdict}"),
+    "alert_gate": ("gate {id} reached: rules recommend {verdict}", "关口「{id}」已到：规则建议{verdict}"),
     "drv_efficiency": ("efficiency {amount} ({share} of plan): {state} {pct} of allocated {unit}",
                        "效率 {amount}（占计划 {share}）：{state}占已分配{unit}的 {pct}"),
     "drv_eff_rate": ("efficiency {amount} ({share} of plan): {state} {rate} {unit} per Mtoken against plan {plan}",
@@ -153,7 +153,20 @@ TEXT: dict[str, tuple[str, str]] = {
     "line.compute": ("compute", "算力"), "line.labor": ("labor", "人力"), "line.storage": ("storage", "存储"),
     "line.external": ("external services", "外部服务"), "line.network": ("network", "网络"),
     "gpu_h": ("GPU-h", "卡时"),
+    "mtoken": ("Mtoken", "百万 token"),
+    # progress metrics a plan's curves commonly name, for ``metric_label`` (another name stays as written)
+    "metric.loss": ("loss", "损失"), "metric.train_loss": ("train_loss", "训练损失"),
+    "metric.eval_loss": ("eval_loss", "评测损失"), "metric.val_loss": ("val_loss", "验证损失"),
+    "metric.accuracy": ("accuracy", "准确率"), "metric.eval_accuracy": ("eval_accuracy", "评测准确率"),
+    "metric.perplexity": ("perplexity", "困惑度"), "metric.reward": ("reward", "奖励"),
 }
+
+
+def metric_label(metric: object, lang: str = "en") -> str:
+    """A progress metric's name as people read it: Chinese words for the common ones (loss → 损失),
+    the name as the plan writes it otherwise (and always in English)."""
+    text = str(metric)
+    return t(f"metric.{text}", lang) if f"metric.{text}" in TEXT else text
 
 
 def line_label(line: object, lang: str = "en") -> str:
@@ -201,4 +214,10 @@ class Term(str):
 
 
 def both(key: str, **kw: object) -> dict[str, str]:
+    """The text in both languages. An alert's or a driver's amounts (``Decimal``) are written with
+    thousands separators, as every other amount on the sheet (80,523.30, not 80523.30)."""
+    if key.startswith(("alert_", "drv_")):
+        from decimal import Decimal
+
+        kw = {k: (format(v, ",f") if isinstance(v, Decimal) and not isinstance(v, bool) else v) for k, v in kw.items()}
     return {"en": t(key, "en", **kw), "zh-CN": t(key, "zh-CN", **kw)}
