@@ -40,15 +40,22 @@ from trainledger.engine.frame.exact import DEC, PLAIN, dec, floordiv, units
 ROUTES = ("reserved_unused", "rule", "node", "commitment_purchase", "no_rule_matched")  # route column values
 
 
-def _node(t, nodes: ibis.Table):
-    """The held node a row is for: ResourceId, its short host name, ResourceName, its short name."""
-    out = ibis.null("string")
-    for col in ("resource_name", "resource_id"):
+def _with_node(t, nodes: ibis.Table):
+    """``t`` with ``node``, the held node a row is for: its ResourceId, else the short host name of
+    it, else its ResourceName, else that one's short name (null: none is held). Each candidate is
+    left-joined to ``nodes`` (distinct) once, so no text expression is copied into another."""
+    cands = {}
+    for col in ("resource_id", "resource_name"):
         full = t[col].cast("string")
-        short = full.re_extract(r"^([^.]*)", 1)
-        out = ibis.ifelse(short.isin(nodes.node), short, out)
-        out = ibis.ifelse(full.isin(nodes.node), full, out)
-    return out
+        cands[f"_{col}"], cands[f"_{col}_short"] = full, full.re_extract(r"^([^.]*)", 1)
+    order = ("_resource_id", "_resource_id_short", "_resource_name", "_resource_name_short")
+    out = t.mutate(**cands)
+    names = []
+    for k, cand in enumerate(order):
+        n = nodes.select(**{f"_n{k}": nodes.node}).distinct()
+        out = out.left_join(n, out[cand] == n[f"_n{k}"]).select(out, n[f"_n{k}"])
+        names.append(f"_n{k}")
+    return out.select(*t.columns, node=ibis.coalesce(*(out[c] for c in names)))
 
 
 def prepare(bills: ibis.Table, nodes: ibis.Table, rule_map: ibis.Table | None, keys: Sequence[str],
@@ -62,7 +69,8 @@ def prepare(bills: ibis.Table, nodes: ibis.Table, rule_map: ibis.Table | None, k
         b = b.select(*bills.columns, "rule_batch", "rule_id")
     else:
         b = b.mutate(rule_batch=ibis.null("string"), rule_id=ibis.null("string"))
-    node = _node(b, nodes)
+    b = _with_node(b, nodes)
+    node = b.node
     unused = b.commitment_discount_status.fill_null("").lower() == "unused"
     purchase = (b.charge_category.fill_null("").lower() == "purchase") & (b.commitment_discount_id.fill_null("") != "")
     route = ibis.cases((unused, "reserved_unused"), (b.rule_id.notnull(), "rule"), (node.notnull(), "node"),
