@@ -146,19 +146,28 @@ def pieces(prepared: ibis.Table, holdings: ibis.Table, *, gpus_per_node: int, sc
     am = am.join(rows.select("idx", "total"), "idx")
     am = am.select("idx", "view", "scale", "total", neg=am.units < 0, absu=am.units.abs().cast(DEC))
 
-    # level one: the runs (each weighing the sum of its states) and the rest no job held
-    per_run = p.group_by(["idx", "run_id"]).aggregate(w=p.w.sum().cast(DEC))
-    top = per_run.select("idx", "run_id", "w", is_idle=ibis.literal(0, "int64")).union(
-        rows.select("idx", run_id=ibis.null("string"), w=rows.rest, is_idle=ibis.literal(1, "int64")))
+    # level one: the runs (each weighing the sum of its states) and the rest no job held; with one
+    # view, ``view`` is the constant 0 and left out of the partitions (the same groups)
+    views_key = ["view"] if views > 1 else []
+    per_run = p.group_by(["idx", "run_id"]).aggregate(w=p.w.sum().cast(DEC), n=p.count())
+    top = per_run.select("idx", "run_id", "w", "n", is_idle=ibis.literal(0, "int64")).union(
+        rows.select("idx", run_id=ibis.null("string"), w=rows.rest, n=ibis.literal(1, "int64"),
+                    is_idle=ibis.literal(1, "int64")))
     top = top.join(am, "idx")
-    top = _largest_remainder(top, ["idx", "view"], ["is_idle", "run_id"])
-    top = top.select("idx", "view", "scale", "neg", "is_idle", "run_id", "w", got=top.share)
-    # level two: each run's share over its states, weighed by their GPU-seconds
-    runs = top.filter(top.is_idle == 0).select("idx", "view", "scale", "neg", "run_id", rw=top.w, got=top.got)
+    top = _largest_remainder(top, ["idx", *views_key], ["is_idle", "run_id"])
+    top = top.select("idx", "view", "scale", "neg", "is_idle", "run_id", "w", "n", got=top.share)
+    # level two: each run's share over its states, weighed by their GPU-seconds; a run with one
+    # state here gets its whole share (⌊got·w/w⌋ = got, nothing left over; w = 0 only with got = 0)
+    runs = top.filter(top.is_idle == 0).select("idx", "view", "scale", "neg", "run_id", "n", rw=top.w,
+                                               got=top.got)
     two = p.join(runs, ["idx", "run_id"])
-    two = two.select("idx", "view", "scale", "neg", "run_id", "state", "batch_id", "w", "exp",
+    two = two.select("idx", "view", "scale", "neg", "run_id", "state", "batch_id", "w", "exp", "n",
                      absu=two.got, total=ibis.greatest(two.rw, ibis.literal(1, DEC)).cast(DEC))
-    two = _largest_remainder(two, ["idx", "view", "run_id"], ["state"])
+    one = two.filter(two.n == 1)
+    one = one.select("idx", "view", "scale", "neg", "run_id", "state", "batch_id", "w", "exp", share=one.absu)
+    many = _largest_remainder(two.filter(two.n > 1), ["idx", *views_key, "run_id"], ["state"])
+    many = many.select(*one.columns)
+    two = one.union(many)
     cols = ("idx", "view", "is_idle", "run_id", "state", "batch_id", "scale", "exp", "units", "W")
     states = two.select("idx", "view", is_idle=ibis.literal(0, "int64"), run_id=two.run_id, state=two.state,
                         batch_id=two.batch_id, scale=two.scale, exp=two.exp, units=_signed(two.neg, two.share), W=two.w)
