@@ -18,7 +18,12 @@ the result into the same cost lines):
    a unit between runs, batches and the unattributed bucket. At each level share = ⌊units × w /
    total⌋, the units left over go one each to the largest remainders, ``row_number()`` ordered by
    (remainder desc, idle last, run) then (remainder desc, state) — ``model.allocate``'s order over
-   the sorted keys, total and fixed.
+   the sorted keys, total and fixed. A run with one state in the row takes its level-one share
+   whole (no second window: ⌊got·w/w⌋ = got), and with one view the windows partition by row alone.
+
+The expressions reference each input a few times only: Ibis copies every intermediate into the
+expression that uses it, so the node (one left join per candidate name) and the money digits
+(padded with zeros as text, ``exact.units``) are built flat instead of as nested cases.
 
 Each piece also carries what rebuilding the Python engine's GPU-hours digit for digit needs: the
 decimal exponent of its exact Decimal sum (``exp``: the smallest, over its segments, of the
