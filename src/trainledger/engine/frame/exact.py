@@ -22,14 +22,6 @@ def dec(x) -> ibis.Value:
     return x.cast(DEC)
 
 
-def pow10(k) -> ibis.Value:
-    """10**k for an integer column 0 ≤ k ≤ 18, as decimal(38,0), without pow() (a float)."""
-    out = ibis.literal(1, DEC)
-    for n in range(18, 0, -1):
-        out = ibis.ifelse(k == n, ibis.literal(10**n, DEC), out)
-    return out
-
-
 def minor_units(currency) -> ibis.Value:
     out = ibis.literal(2, "int64")
     for code, n in sorted(MINOR_UNITS.items()):
@@ -38,16 +30,19 @@ def minor_units(currency) -> ibis.Value:
 
 
 def units(text, currency) -> tuple[ibis.Value, ibis.Value]:
-    """(signed units, scale) of a plain decimal text column."""
+    """(signed units, scale) of a plain decimal text column (``PLAIN``: a sign only in front).
+
+    Each input column is referenced a few times only (Ibis inlines every intermediate, so an
+    expression nested in another is copied into it): the digits are padded with zeros to the
+    scale as text and cast once, instead of multiplying by a chain of powers of ten."""
     txt = text.strip()
-    body = ibis.ifelse(txt.startswith("-") | txt.startswith("+"), txt.substr(1), txt)
-    dot = body.find(".")  # -1 when absent
-    frac = ibis.ifelse(dot < 0, 0, body.length() - dot - 1).cast("int64")
-    raw = dec(body.replace(".", ""))
-    minor = minor_units(currency)
-    scale = ibis.greatest(frac, minor)
-    signed = ibis.ifelse(txt.startswith("-"), -raw, raw) * pow10(scale - frac)
-    return signed.cast(DEC), scale
+    neg = txt.startswith("-")
+    digits = txt.replace(".", "").replace("-", "").replace("+", "")
+    dot = txt.find(".")  # -1 when absent
+    frac = ibis.ifelse(dot < 0, 0, txt.length() - dot - 1).cast("int64")
+    pad = ibis.greatest(minor_units(currency) - frac, 0).cast("int64")  # scale - frac
+    raw = dec(digits.concat(ibis.literal("0").repeat(pad)))
+    return ibis.ifelse(neg, -raw, raw).cast(DEC), (frac + pad).cast("int64")
 
 
 def floordiv(a, b) -> ibis.Value:

@@ -18,7 +18,12 @@ the result into the same cost lines):
    a unit between runs, batches and the unattributed bucket. At each level share = ⌊units × w /
    total⌋, the units left over go one each to the largest remainders, ``row_number()`` ordered by
    (remainder desc, idle last, run) then (remainder desc, state) — ``model.allocate``'s order over
-   the sorted keys, total and fixed.
+   the sorted keys, total and fixed. A run with one state in the row takes its level-one share
+   whole (no second window: ⌊got·w/w⌋ = got), and with one view the windows partition by row alone.
+
+The expressions reference each input a few times only: Ibis copies every intermediate into the
+expression that uses it, so the node (one left join per candidate name) and the money digits
+(padded with zeros as text, ``exact.units``) are built flat instead of as nested cases.
 
 Each piece also carries what rebuilding the Python engine's GPU-hours digit for digit needs: the
 decimal exponent of its exact Decimal sum (``exp``: the smallest, over its segments, of the
@@ -40,15 +45,22 @@ from trainledger.engine.frame.exact import DEC, PLAIN, dec, floordiv, units
 ROUTES = ("reserved_unused", "rule", "node", "commitment_purchase", "no_rule_matched")  # route column values
 
 
-def _node(t, nodes: ibis.Table):
-    """The held node a row is for: ResourceId, its short host name, ResourceName, its short name."""
-    out = ibis.null("string")
-    for col in ("resource_name", "resource_id"):
+def _with_node(t, nodes: ibis.Table):
+    """``t`` with ``node``, the held node a row is for: its ResourceId, else the short host name of
+    it, else its ResourceName, else that one's short name (null: none is held). Each candidate is
+    left-joined to ``nodes`` (distinct) once, so no text expression is copied into another."""
+    cands = {}
+    for col in ("resource_id", "resource_name"):
         full = t[col].cast("string")
-        short = full.re_extract(r"^([^.]*)", 1)
-        out = ibis.ifelse(short.isin(nodes.node), short, out)
-        out = ibis.ifelse(full.isin(nodes.node), full, out)
-    return out
+        cands[f"_{col}"], cands[f"_{col}_short"] = full, full.re_extract(r"^([^.]*)", 1)
+    order = ("_resource_id", "_resource_id_short", "_resource_name", "_resource_name_short")
+    out = t.mutate(**cands)
+    names = []
+    for k, cand in enumerate(order):
+        n = nodes.select(**{f"_n{k}": nodes.node}).distinct()
+        out = out.left_join(n, out[cand] == n[f"_n{k}"]).select(out, n[f"_n{k}"])
+        names.append(f"_n{k}")
+    return out.select(*t.columns, node=ibis.coalesce(*(out[c] for c in names)))
 
 
 def prepare(bills: ibis.Table, nodes: ibis.Table, rule_map: ibis.Table | None, keys: Sequence[str],
@@ -62,7 +74,8 @@ def prepare(bills: ibis.Table, nodes: ibis.Table, rule_map: ibis.Table | None, k
         b = b.select(*bills.columns, "rule_batch", "rule_id")
     else:
         b = b.mutate(rule_batch=ibis.null("string"), rule_id=ibis.null("string"))
-    node = _node(b, nodes)
+    b = _with_node(b, nodes)
+    node = b.node
     unused = b.commitment_discount_status.fill_null("").lower() == "unused"
     purchase = (b.charge_category.fill_null("").lower() == "purchase") & (b.commitment_discount_id.fill_null("") != "")
     route = ibis.cases((unused, "reserved_unused"), (b.rule_id.notnull(), "rule"), (node.notnull(), "node"),
@@ -138,19 +151,28 @@ def pieces(prepared: ibis.Table, holdings: ibis.Table, *, gpus_per_node: int, sc
     am = am.join(rows.select("idx", "total"), "idx")
     am = am.select("idx", "view", "scale", "total", neg=am.units < 0, absu=am.units.abs().cast(DEC))
 
-    # level one: the runs (each weighing the sum of its states) and the rest no job held
-    per_run = p.group_by(["idx", "run_id"]).aggregate(w=p.w.sum().cast(DEC))
-    top = per_run.select("idx", "run_id", "w", is_idle=ibis.literal(0, "int64")).union(
-        rows.select("idx", run_id=ibis.null("string"), w=rows.rest, is_idle=ibis.literal(1, "int64")))
+    # level one: the runs (each weighing the sum of its states) and the rest no job held; with one
+    # view, ``view`` is the constant 0 and left out of the partitions (the same groups)
+    views_key = ["view"] if views > 1 else []
+    per_run = p.group_by(["idx", "run_id"]).aggregate(w=p.w.sum().cast(DEC), n=p.count())
+    top = per_run.select("idx", "run_id", "w", "n", is_idle=ibis.literal(0, "int64")).union(
+        rows.select("idx", run_id=ibis.null("string"), w=rows.rest, n=ibis.literal(1, "int64"),
+                    is_idle=ibis.literal(1, "int64")))
     top = top.join(am, "idx")
-    top = _largest_remainder(top, ["idx", "view"], ["is_idle", "run_id"])
-    top = top.select("idx", "view", "scale", "neg", "is_idle", "run_id", "w", got=top.share)
-    # level two: each run's share over its states, weighed by their GPU-seconds
-    runs = top.filter(top.is_idle == 0).select("idx", "view", "scale", "neg", "run_id", rw=top.w, got=top.got)
+    top = _largest_remainder(top, ["idx", *views_key], ["is_idle", "run_id"])
+    top = top.select("idx", "view", "scale", "neg", "is_idle", "run_id", "w", "n", got=top.share)
+    # level two: each run's share over its states, weighed by their GPU-seconds; a run with one
+    # state here gets its whole share (⌊got·w/w⌋ = got, nothing left over; w = 0 only with got = 0)
+    runs = top.filter(top.is_idle == 0).select("idx", "view", "scale", "neg", "run_id", "n", rw=top.w,
+                                               got=top.got)
     two = p.join(runs, ["idx", "run_id"])
-    two = two.select("idx", "view", "scale", "neg", "run_id", "state", "batch_id", "w", "exp",
+    two = two.select("idx", "view", "scale", "neg", "run_id", "state", "batch_id", "w", "exp", "n",
                      absu=two.got, total=ibis.greatest(two.rw, ibis.literal(1, DEC)).cast(DEC))
-    two = _largest_remainder(two, ["idx", "view", "run_id"], ["state"])
+    one = two.filter(two.n == 1)
+    one = one.select("idx", "view", "scale", "neg", "run_id", "state", "batch_id", "w", "exp", share=one.absu)
+    many = _largest_remainder(two.filter(two.n > 1), ["idx", *views_key, "run_id"], ["state"])
+    many = many.select(*one.columns)
+    two = one.union(many)
     cols = ("idx", "view", "is_idle", "run_id", "state", "batch_id", "scale", "exp", "units", "W")
     states = two.select("idx", "view", is_idle=ibis.literal(0, "int64"), run_id=two.run_id, state=two.state,
                         batch_id=two.batch_id, scale=two.scale, exp=two.exp, units=_signed(two.neg, two.share), W=two.w)
