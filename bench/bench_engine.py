@@ -9,12 +9,15 @@ an effective segment, 1/8 of them without a batch (generated in columns: seconds
 Issue 7's size, 10M bill rows × 1M attempts, is ``make bench-engine`` (= ``TRAINLEDGER_BENCH_ROWS=
 10000000 python -m bench.bench_engine``; ``ENGINE_ROWS=`` to change it): ~11 CPU-minutes of the
 three methods, 9.5 GiB peak (pandas), 53 minutes' wall on the shared 2-core machine under load
-(2026-12-01: frame 290 CPU-s / 6.3 GiB, hand SQL 357 / 6.9 GiB, pandas 40 / 9.3 GiB, all agreeing
-to the cent; DuckDB's CPU on an oversubscribed machine counts its threads waiting). The Python engine
-runs on ``TRAINLEDGER_BENCH_PY_ROWS`` (default 5,000) rows of the same shape, where all four must
-agree; its CPU is ``bill_stage`` alone (the derived runs are the frame path's input too). Each
-method's CPU excludes imports; the frame path's includes Ibis compiling the expression (~0.4 s).
-The pandas script lists segments under the hours they touch (the bills are hourly).
+(2026-12-01, when the split was one-level: frame 290 CPU-s / 6.3 GiB, hand SQL 357 / 6.9 GiB, pandas
+40 / 9.3 GiB, all agreeing to the cent; DuckDB's CPU on an oversubscribed machine counts its threads
+waiting). The Python engine runs on ``TRAINLEDGER_BENCH_PY_ROWS`` (default 5,000) rows of the same
+shape, where all four must agree; its CPU is ``bill_stage`` alone (the derived runs are the frame
+path's input too). Each method's CPU excludes imports; the frame path's includes Ibis compiling the
+expression (~0.4 s). The hand SQL and the pandas script split in two levels as the engine does
+(largest remainder over the runs and the rest no job held, then each run's share over its states,
+same tie-break orders). The pandas script lists segments under the hours they touch (the bills are
+hourly).
 
 Then the whole attribute as ``Workspace.attribute`` runs it after loading the facts —
 ``engine.attribute`` (derived runs, every stage, conservation, views), the summary, and the
@@ -142,12 +145,19 @@ r as (select b.rid, b.units, coalesce(u.used, 0) as used,
       from b left join u using (rid) where b.node in (select node from h)),
 r2 as (select rid, units, case when rest0 = 0 and used = 0 then 1 else rest0 end as rest,
               used + case when rest0 = 0 and used = 0 then 1 else rest0 end as total from r),
-p as (select rid, 0 as is_idle, run_id, state, batch_id, w from j
-      union all select rid, 1, null, null, null, rest from r2),
-a as (select p.*, r2.units, (r2.units * p.w) // r2.total as fl, (r2.units * p.w) % r2.total as rem
-      from p join r2 using (rid)),
-s as (select *, fl + case when row_number() over (partition by rid order by rem desc, is_idle, run_id, state) - 1
-                    < units - sum(fl) over (partition by rid) then 1 else 0 end as share from a)
+l1 as (select rid, 0 as is_idle, run_id, sum(w) as w from j group by rid, run_id
+       union all select rid, 1, null, rest from r2),
+a1 as (select l1.*, r2.units, (r2.units * l1.w) // r2.total as fl, (r2.units * l1.w) % r2.total as rem
+       from l1 join r2 using (rid)),
+s1 as (select *, fl + case when row_number() over (partition by rid order by rem desc, is_idle, run_id) - 1
+                      < units - sum(fl) over (partition by rid) then 1 else 0 end as got from a1),
+a2 as (select j.rid, j.run_id, j.state, j.batch_id, s1.got,
+              (s1.got * j.w) // greatest(s1.w, 1) as fl, (s1.got * j.w) % greatest(s1.w, 1) as rem
+       from j join s1 on s1.is_idle = 0 and s1.rid = j.rid and s1.run_id = j.run_id),
+s2 as (select *, fl + case when row_number() over (partition by rid, run_id order by rem desc, state) - 1
+                      < got - sum(fl) over (partition by rid, run_id) then 1 else 0 end as share from a2),
+s as (select 0 as is_idle, batch_id, state, share from s2
+      union all select 1, null, null, got from s1 where is_idle = 1)
 select case when is_idle = 1 then 'unattributed | capacity_unheld | CNY'
             when batch_id is null then 'unattributed | job_without_batch | CNY'
             else 'batch | ' || batch_id || ' | ' || state || ' | CNY' end as k, sum(share)::varchar as cents
@@ -188,14 +198,29 @@ def run_pandas(root: Path) -> dict:
     b["rest"] = (SLOTS * (b.p1 - b.p0) - b.used).clip(lower=0)
     b.loc[(b.rest == 0) & (b.used == 0), "rest"] = 1
     b["total"] = b.used + b.rest
-    idle = pd.DataFrame({"row": b["row"], "run_id": "", "state": "", "batch_id": "", "w": b.rest, "is_idle": 1})
-    p = pd.concat([pieces.assign(is_idle=0), idle]).merge(b[["row", "units", "total"]], on="row")
-    prod = p.units.astype("int64") * p.w.astype("int64")  # < 2**63 at these prices
-    p["fl"], p["rem"] = prod // p.total.astype("int64"), prod % p.total.astype("int64")
-    p = p.sort_values(["row", "rem", "is_idle", "run_id", "state"], ascending=[True, False, True, True, True])
-    p["rn"] = p.groupby("row").cumcount()
-    p["left"] = p.units - p.groupby("row")["fl"].transform("sum")
+    # level one: each run (the sum of its states) and the rest no job held, largest remainder per row
+    runs = pieces.groupby(["row", "run_id"], as_index=False)["w"].sum()
+    idle = pd.DataFrame({"row": b["row"], "run_id": "", "w": b.rest, "is_idle": 1})
+    top = pd.concat([runs.assign(is_idle=0), idle]).merge(b[["row", "units", "total"]], on="row")
+    prod = top.units.astype("int64") * top.w.astype("int64")  # < 2**63 at these prices
+    top["fl"], top["rem"] = prod // top.total.astype("int64"), prod % top.total.astype("int64")
+    top = top.sort_values(["row", "rem", "is_idle", "run_id"], ascending=[True, False, True, True])
+    top["rn"] = top.groupby("row").cumcount()
+    top["left"] = top.units - top.groupby("row")["fl"].transform("sum")
+    top["got"] = top.fl + (top.rn < top.left).astype("int64")
+    # level two: each run's share over its states, largest remainder per (row, run)
+    got = top[top.is_idle == 0][["row", "run_id", "w", "got"]].rename(columns={"w": "rw"})
+    p = pieces.merge(got, on=["row", "run_id"])
+    prod = p.got.astype("int64") * p.w.astype("int64")
+    rw = p.rw.astype("int64").clip(lower=1)
+    p["fl"], p["rem"] = prod // rw, prod % rw
+    p = p.sort_values(["row", "run_id", "rem", "state"], ascending=[True, True, False, True])
+    p["rn"] = p.groupby(["row", "run_id"]).cumcount()
+    p["left"] = p.got - p.groupby(["row", "run_id"])["fl"].transform("sum")
     p["share"] = p.fl + (p.rn < p.left).astype("int64")
+    idle = top[top.is_idle == 1]
+    p = pd.concat([p.assign(is_idle=0), pd.DataFrame({"batch_id": "", "state": "", "share": idle.got,
+                                                      "is_idle": 1})], ignore_index=True)
     p["k"] = "batch | " + p.batch_id + " | " + p.state + " | CNY"
     p.loc[p.batch_id == "", "k"] = "unattributed | job_without_batch | CNY"
     p.loc[p.is_idle == 1, "k"] = "unattributed | capacity_unheld | CNY"
