@@ -57,7 +57,6 @@ TEXT: dict[str, tuple[str, str]] = {
     "lost_gpu_hours": ("hang + lost GPU-hours", "悬挂与损失卡时"),
     "unattributed_by_reason": ("Unattributed bucket by reason (workspace)", "未归属桶按原因（工作区）"),
     "detail": ("detail", "说明"), "retry_of": ("retry of", "重试自"),
-    # the leading word of an unattributed line's detail ("node gpu-node-04", "job 48139"), for ``detail``
     "cause_evidence": ("cause evidence", "原因证据"),
     "allocation": ("Allocation policies (a view beside the direct cost, never instead of it)",
                    "分摊口径（与直接成本并列展示，不替代直接成本）"),
@@ -138,15 +137,6 @@ def v(value, lang: str) -> str:
     if value is None or value == "":
         return "—"
     return label(str(value), lang)
-
-
-def detail(text, lang: str) -> str:
-    """An unattributed line's detail in the reader's language: its leading word (``node``, ``job``,
-    ``invoice`` — the engine's) translated, the identifier after it as written (model/vocab.py
-    ``detail_label``, which ``attribute`` prints too)."""
-    from trainledger.model.vocab import detail_label
-
-    return detail_label("" if text is None else str(text), lang)
 
 
 UNKNOWN_CLASS = ("unknown (bill row names no storage class)", "未知（账单行未注明存储类别）")
