@@ -79,7 +79,8 @@ ENTRY_KEYS: dict[str, tuple[str, ...]] = {
     "labor_rates": ("role", "currency", "low", "expected", "high", "source", "evidence", "owner"),
     # owned / reserved clusters; values and [capacity.amortized] checked by engine/capacity.py
     "capacity": ("id", "name", "nodes", "gpus_per_node", "from", "until", "currency", "source", "owner",
-                 "evidence", "rate", "unit", "effective", "amortized", "price_item", "note", "cluster", "gpus"),
+                 "evidence", "rate", "unit", "effective", "amortized", "price_item", "note", "cluster", "gpus",
+                 "vc", "vc_field"),
 }
 # sections whose keys their own module validates on attribution (unknown keys are errors there too)
 VALIDATED_BY = {"allocation": "engine/allocation.py"}

@@ -78,7 +78,10 @@ def test_a_rate_card_prices_an_owned_node_per_state(tmp_path):
                    "total": "200.00", "attributed": "75.00", "unheld": "125.00", "job_without_batch": "0.00",
                    "unattributed": "125.00",
                    "unattributed_by_reason": [{"reason": "capacity_unheld", "detail": "node n1", "amount": "125.00"}],
-                   "difference": "0.00"}
+                   "difference": "0.00",
+                   # 8 GPUs × 2 h = 16 GPU-hours: 6 held by job 100, 10 no job held
+                   "gpu_hours": {"total": "16", "held": "6", "unheld": "10", "oversubscribed": "0",
+                                 "carried": "16", "difference": "0"}}
     assert result.conservation == []  # no cloud bill: nothing in the cash view
     assert not [p for p in result.problems if p.kind in ("conservation", "no_node_on_bill")]
 

@@ -18,8 +18,11 @@ Data flow (``attribute``)::
     runs.py         jobs → runs (one per allocation, weighing their GPU-equivalents), progress matched
                     by key and time, straggler shares from worker_steps
     compute.py      bill_stage (billed and, with commitments, amortized views) and queued_stage
-    capacity.py     capacity_stage: owned / reserved clusters (nodes, or a pool of a cluster's GPUs)
-                    at a rate card or amortised cost
+    capacity.py     capacity_stage: owned / reserved clusters (nodes, or a pool of a cluster's or a
+                    virtual cluster's GPUs) at a rate card or amortised cost; money and GPU-hours
+                    conserved per capacity (check)
+    capacity_pools.py  which pool holds a run without nodes: its VC's (vc / queue / partition) or
+                    its cluster's
     capacity_facts.py  a pool's GPUs from the imported capacity facts (import nodes), and what they
                     say against the workspace (which wins): conflicts, overlaps, unstated time
     causes.py       failure causes on the failed attempt, retry chains, repeated causes

@@ -16,6 +16,9 @@ A **pool** (``cluster = NAME`` and ``gpus = N`` instead of ``nodes`` / ``gpus_pe
 cluster whose jobs name no node — a Kubernetes pod list or a trace without placements: its N GPUs
 are one pseudo-node ``pool:NAME`` that every run of that cluster without nodes holds, by its
 GPU-equivalents (a pod with 0.46 of a GPU weighs 0.46). A pool takes a rate or a price item.
+A **VC pool** (``cluster`` and ``vc``) is one virtual cluster of it (pseudo-node ``pool:NAME/VC``):
+it holds the runs whose VC (``vc_field``, else vc / queue / partition: ``capacity_pools.py``) is
+``vc``, and is stated by that VC's facts; a cluster's pool beside VC pools is the rest of it.
 
 A pool that gives no ``gpus`` takes them from the **capacity facts** of its cluster imported with
 ``trainledger import nodes`` (an openb node list, Helios GPUs per VC per day): at each instant, the
@@ -34,7 +37,8 @@ bill row (``compute.node_split``): by GPU-seconds to the runs that held the node
 compute state (a run without a batch to the unattributed bucket as ``job_without_batch``: held, not
 idle), and the rest to the unattributed bucket as ``capacity_unheld``. Conservation is checked per
 capacity: attributed + unheld + job_without_batch = the capacity's total, exactly; the record's
-``unattributed_by_reason`` breaks the unattributed part down as the bill's records do.
+``unattributed_by_reason`` breaks the unattributed part down as the bill's records do, and its
+``gpu_hours`` conserve too: held + unheld = total + held beyond the capacity (``hours_check``).
 
 Rounding rule: an amortised price per GPU-hour is rounded half-even to ``PRICE_QUANTUM``
 (0.0001 of the currency) once, and that rounded price is the one every figure uses (stated in the
@@ -47,12 +51,13 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
-from trainledger.engine.compute import HOUR, _index, node_split
+from trainledger.engine.capacity_pools import placements
+from trainledger.engine.compute import HOUR, _index, exact_seconds, node_split
 from trainledger.engine.conservation import by_reason, reason_of
 from trainledger.engine.context import Context, Facts, Problem, StageOutput, price_of
 from trainledger.errors import ConfigError
@@ -89,6 +94,13 @@ class Capacity:
     pool: str = ""  # a pool: the cluster whose runs without nodes hold it (nodes = ("pool:<cluster>",))
     stated: bool = False  # a pool whose GPUs come from imported capacity facts (import nodes)
     schedule: tuple[tuple[datetime, datetime, int], ...] = ()  # (from, until, GPUs) when ``stated``
+    vc: str = ""  # a virtual cluster's pool: runs of ``pool`` whose VC is this (capacity_pools.py)
+    vc_field: str = ""  # where a job of the cluster names its VC ("" : capacity_pools.VC_FIELDS)
+
+    @property
+    def pool_name(self) -> str:
+        """``cluster`` or ``cluster/vc``: what a problem names."""
+        return f"{self.pool}/{self.vc}" if self.vc else self.pool
 
 
 def _aware(value: Any, what: str) -> datetime:
@@ -130,12 +142,17 @@ def parse(entries: list[dict], where: str) -> tuple[Capacity, ...]:
             unknown = set(d) - KEYS
             if unknown:
                 raise ValueError(f"unknown key(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(KEYS))}")
-            pool = str(d.get("cluster") or "")
+            pool, vc = str(d.get("cluster") or ""), str(d.get("vc") or "").strip()
+            if (vc or "vc_field" in d) and not pool:
+                raise ValueError("vc (a virtual cluster's pool) needs the cluster it is part of: cluster = NAME")
+            if "vc_field" in d and not vc:
+                raise ValueError("vc_field says where a job names its VC: it needs vc = NAME")
             if pool:
                 if "nodes" in d or "gpus_per_node" in d or "amortized" in d:
                     raise ValueError("a pool (cluster = ...) takes gpus = N and a rate or price_item, not nodes,"
                                      " gpus_per_node or [capacity.amortized]")
-                nodes, gpus = (f"{POOL}{pool}",), int(d["gpus"]) if "gpus" in d else 0
+                nodes = (f"{POOL}{pool}/{vc}",) if vc else (f"{POOL}{pool}",)
+                gpus = int(d["gpus"]) if "gpus" in d else 0
                 if "gpus" not in d and d.get("unit", "gpu_hour") != "gpu_hour":
                     raise ValueError("a pool whose GPUs come from imported capacity facts (no gpus) takes a"
                                      " gpu_hour rate")
@@ -183,13 +200,24 @@ def parse(entries: list[dict], where: str) -> tuple[Capacity, ...]:
                 currency=check_currency(d["currency"]), price_per_gpu_hour=price, basis=basis, evidence=evidence,
                 source=str(d.get("source") or ("price book" if "price_item" in d else d["source"])),
                 owner=str(d.get("owner", "")), price_item=str(d.get("price_item", "")), pool=pool,
-                stated=bool(pool) and "gpus" not in d,
+                stated=bool(pool) and "gpus" not in d, vc=vc, vc_field=str(d.get("vc_field") or "").strip(),
                 sha256=hashlib.sha256(text.encode()).hexdigest(), inputs=inputs,
                 effective=eff if isinstance(eff, date) else (date.fromisoformat(str(eff)) if eff else None)))
         except KeyError as exc:
             raise ConfigError(f"{label}: missing key {exc}", remedy="see docs/workspace.md, [[capacity]]") from None
         except (TypeError, ValueError, ArithmeticError) as exc:
             raise ConfigError(f"{label}: {exc}", remedy="see docs/workspace.md, [[capacity]]") from None
+    fields: dict[str, set[str]] = defaultdict(set)
+    for cap in out:
+        if cap.vc:
+            fields[cap.pool].add(cap.vc_field)
+    for cluster, named in sorted(fields.items()):
+        if len(named) > 1:
+            fields_named = ", ".join(repr(f) for f in sorted(named))
+            raise ConfigError(f"{where}: the VC pools of cluster {cluster} read a job's VC from different fields"
+                              f" ({fields_named})",
+                              remedy="give every VC pool of one cluster the same vc_field (or none);"
+                                     " see docs/workspace.md, [[capacity]]")
     return tuple(out)
 
 
@@ -257,22 +285,14 @@ def capacity_rows(cap: Capacity, cutoff: datetime | None):
                                      "charge_category": "Usage", "service_category": "Compute", "gpus": gpus}
 
 
-def pooled(runs, caps) -> dict:
-    """``runs`` with every run of a pool's cluster that names no node placed on the pool."""
-    pools = {cap.pool: cap.nodes for cap in caps if cap.pool}
-    if not pools:
-        return dict(runs)
-    return {k: replace(info, nodes=pools[info.cluster]) if not info.nodes and info.cluster in pools else info
-            for k, info in runs.items()}
-
-
 def capacity_stage(facts: Facts, ctx: Context) -> StageOutput:
     """Every owned or reserved capacity's cost for its period, split like a bill."""
     problems: list[Problem] = []
     caps = capacities(ctx, facts, problems)
     if not caps:
         return StageOutput((), tuple(problems))
-    placed = pooled(ctx.runs, caps)
+    placed, unpooled = placements(ctx.runs, caps, facts.jobs)  # a run without nodes: its VC's or cluster's pool
+    problems.extend(unpooled)
     idx = _index(placed)
     lines: list[CostLine] = []
     assumptions = []
@@ -302,11 +322,12 @@ def capacity_stage(facts: Facts, ctx: Context) -> StageOutput:
     return StageOutput(tuple(lines), tuple(problems), tuple(assumptions))
 
 
-def _gpus_at(cap: Capacity, t: datetime) -> int:
-    """The capacity's GPUs at instant ``t`` (a stated pool's schedule; 0 where no fact covers it)."""
+def _gpus_at(cap: Capacity, t: datetime) -> int | None:
+    """The capacity's GPUs at instant ``t`` (a stated pool's schedule; None where no fact covers it —
+    a day the facts state 0 GPUs is 0: jobs that hold GPUs then are over the pool)."""
     if not cap.stated:
         return cap.gpus_per_node
-    return next((g for a, b, g in cap.schedule if a <= t < b), 0)
+    return next((g for a, b, g in cap.schedule if a <= t < b), None)
 
 
 def pool_peak_problems(cap: Capacity, runs, cutoff: datetime | None) -> list[Problem]:
@@ -333,7 +354,7 @@ def pool_peak_problems(cap: Capacity, runs, cutoff: datetime | None) -> list[Pro
         if i + 1 < len(edges) and edges[i + 1][0] == t:
             continue  # every change at this instant first
         gpus = _gpus_at(cap, t)
-        if cap.stated and gpus == 0:
+        if gpus is None:
             continue  # time no fact covers: capacity_not_stated says so
         if held > gpus and (worst is None or held - gpus > worst[0]):
             worst = (held - gpus, held, t, gpus)
@@ -341,10 +362,10 @@ def pool_peak_problems(cap: Capacity, runs, cutoff: datetime | None) -> list[Pro
         return []
     _, peak, at, gpus = worst
     peak_text = format(peak.normalize(), "f")
-    return [Problem("pool_oversubscribed", f"pool {cap.pool} (capacity {cap.id}): its jobs hold {peak_text}"
+    return [Problem("pool_oversubscribed", f"pool {cap.pool_name} (capacity {cap.id}): its jobs hold {peak_text}"
                     f" GPU-equivalents at once ({at.isoformat()}) but the pool has {gpus} GPUs; its unheld"
                     " capacity is understated — set gpus to what the pool has, or check the job list",
-                    {"capacity": cap.id, "pool": cap.pool, "peak": peak_text, "at": at.isoformat(), "gpus": gpus})]
+                    {"capacity": cap.id, "pool": cap.pool_name, "peak": peak_text, "at": at.isoformat(), "gpus": gpus})]
 
 
 def _stated_note(cap: Capacity) -> list[str]:
@@ -355,21 +376,46 @@ def _stated_note(cap: Capacity) -> list[str]:
     return [f"GPUs from imported capacity facts (import nodes): {what}"]
 
 
+HOURS_QUANTUM = Decimal("1e-9")  # GPU-hours shown and compared to 3.6 GPU-microseconds
+
+
+def hours_check(capacity: dict[int, Decimal], lines: dict[int, list[Decimal]]) -> tuple[dict[str, str], str]:
+    """A capacity's GPU-hours, per its rows: ``total`` (GPUs × time), ``held`` (by jobs, with a batch
+    or not), ``unheld``, ``oversubscribed`` (held beyond a row's capacity: ``pool_oversubscribed``
+    names it); the identity held + unheld = total + oversubscribed, and its gap ("" when it holds).
+    A line's GPU-hours are GPU-seconds / 3600 in 28 digits, so the sums are compared at 1e-9."""
+    total = sum(capacity.values(), Decimal(0))
+    h = sum((v[0] for v in lines.values()), Decimal(0))
+    u = sum((v[1] for v in lines.values()), Decimal(0))
+    over = sum((max(Decimal(0), lines[r][0] - capacity.get(r, Decimal(0))) for r in lines), Decimal(0))
+    q = lambda x: format((x.quantize(HOURS_QUANTUM) + 0).normalize(), "f")  # noqa: E731
+    gap = (total + over - h - u).quantize(HOURS_QUANTUM)
+    return ({"total": q(total), "held": q(h), "unheld": q(u), "oversubscribed": q(over), "carried": q(h + u),
+             "difference": q(gap)}, "" if gap == 0 else q(gap))
+
+
 def check(facts: Facts, ctx: Context, lines) -> tuple[list[dict], list[Problem]]:
-    """Per capacity: attributed + unheld = the capacity's total for the period, exactly."""
+    """Per capacity: attributed + unheld = the capacity's total for the period, exactly; and its
+    GPU-hours: held + unheld = the capacity's GPU-hours + what jobs held over it (``hours_check``)."""
     records, problems = [], []
     by_cap: dict[str, dict[str, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
     sha_of = {}
     caps = capacities(ctx, facts)  # (what the facts say against the workspace: reported by the stage)
+    row_hours: dict[str, dict[int, Decimal]] = defaultdict(dict)  # capacity → its row → GPU-hours
     for cap in caps:
         sha_of[cap.sha256] = cap.id
-        for _node, amount, _row, _price, _ev in priced_rows(cap, ctx, []):
+        for _node, amount, row, _price, _ev in priced_rows(cap, ctx, []):
             by_cap[cap.id]["total"] += amount
+            row_hours[cap.id][row["row"]] = Decimal(row["gpus"]) * exact_seconds(
+                row["charge_period_start"], row["charge_period_end"]) / HOUR
     unattributed: dict[str, list] = defaultdict(list)
+    hours_of: dict[str, dict[int, list[Decimal]]] = defaultdict(lambda: defaultdict(lambda: [Decimal(0), Decimal(0)]))
     for ln in lines:
         cap_id = sha_of.get(ln.provenance.source_sha256) if ln.provenance.source_kind == "config" else None
         if cap_id is None:
             continue
+        if ln.quantity is not None:  # [held, unheld] GPU-hours of the row
+            hours_of[cap_id][ln.provenance.row][reason_of(ln)[0] == "capacity_unheld"] += ln.quantity
         if ln.batch_id:
             by_cap[cap_id]["attributed"] += ln.amount.expected
             continue
@@ -387,7 +433,16 @@ def check(facts: Facts, ctx: Context, lines) -> tuple[list[dict], list[Problem]]
                "unattributed": str(a["unheld"] + a[JOB_WITHOUT_BATCH] + z),
                "unattributed_by_reason": by_reason(unattributed[cap.id], cap.currency, z),
                "difference": str(diff + z)}
+        hours, gap = hours_check(row_hours[cap.id], hours_of[cap.id])
+        rec["gpu_hours"] = hours
         records.append(rec)
+        if gap:
+            over = hours["oversubscribed"]
+            problems.append(Problem("conservation", f"capacity {cap.id} GPU-hours: {hours['total']} (+ {over}"
+                                    f" held over it) but lines carry {hours['carried']} (off by {gap})",
+                                    {**rec, "subject": f"capacity {cap.id} GPU-hours", "total": hours["total"],
+                                     "carried": hours["carried"], "side": "too much" if gap.startswith("-")
+                                     else "too little", "gap": gap.lstrip("-")}))
         if diff != 0:
             side = "too little" if diff > 0 else "too much"
             carried = a["attributed"] + a["unheld"] + a[JOB_WITHOUT_BATCH]

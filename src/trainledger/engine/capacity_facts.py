@@ -12,6 +12,10 @@ is a list of ``Span``s.
     capacity_sources_overlap  two imported files state one node / VC at once: the last one is used
     capacity_conflict         the workspace says N GPUs, the facts say otherwise: the workspace wins
     capacity_facts_unpriced   facts of a cluster no [[capacity]] entry prices
+    capacity_vcs_unpriced     facts of VCs without a pool, of a cluster priced by VC pools only
+
+A VC pool (``cluster`` and ``vc``) is stated by its VC's facts; a cluster's pool beside VC pools of
+the same cluster by the rest of its facts (``_facts_of``), so no GPU is costed twice.
 """
 
 from __future__ import annotations
@@ -102,17 +106,22 @@ def resolve(caps: Sequence[Any], rows: Sequence[Mapping[str, Any]], imports: Seq
         by_cluster[str(r["cluster"])].append(r)
         if r["node"]:
             by_node[str(r["node"])].append(r)
+    vc_pools: dict[str, set[str]] = defaultdict(set)  # cluster → the VCs with a pool of their own
+    for cap in caps:
+        if cap.pool and cap.vc:
+            vc_pools[cap.pool].add(cap.vc)
     out = []
     for cap in caps:
         end = cap.end if cutoff is None else max(cap.start, min(cap.end, cutoff))
-        if cap.pool and by_cluster.get(cap.pool):
-            spans = stated(by_cluster[cap.pool], cap.start, end, order)
-            _overlaps(cap.pool, spans, names, problems)
+        mine = _facts_of(cap, by_cluster.get(cap.pool, ()), vc_pools.get(cap.pool, set())) if cap.pool else []
+        if mine:
+            spans = stated(mine, cap.start, end, order)
+            _overlaps(cap.pool_name, spans, names, problems)
             if cap.stated:
                 cap = replace(cap, schedule=tuple((s.start, s.end, s.gpus) for s in spans if s.gpus is not None))
                 _uncovered(cap, spans, problems)
             else:
-                _conflict(cap, cap.pool, [s for s in spans if s.gpus is not None and s.gpus != cap.gpus_per_node],
+                _conflict(cap, cap.pool_name, [s for s in spans if s.gpus is not None and s.gpus != cap.gpus_per_node],
                           problems)
         elif cap.stated:
             _uncovered(cap, [stated((), cap.start, end, order)[0]] if end > cap.start else [], problems)
@@ -128,9 +137,12 @@ def resolve(caps: Sequence[Any], rows: Sequence[Mapping[str, Any]], imports: Seq
                     {"capacity": cap.id, "subject": node, "config": cap.gpus_per_node, "stated": r["gpus"],
                      "since": _when(r["valid_from"]), "until": _when(r["valid_to"]), "spans": len(differ)}))
         out.append(cap)
-    priced = {c.pool for c in caps if c.pool} | {str(r["cluster"]) for c in caps for n in c.nodes
-                                                 for r in by_node.get(n, ())}
-    for cluster in sorted(set(by_cluster) - priced):
+    whole = {c.pool for c in caps if c.pool and not c.vc}
+    priced = whole | {str(r["cluster"]) for c in caps for n in c.nodes for r in by_node.get(n, ())}
+    for cluster in sorted(set(vc_pools) - priced):  # VC pools only: the facts of the other VCs are unpriced
+        _vcs_unpriced(cluster, [r for r in by_cluster.get(cluster, ()) if str(r.get("vc") or "")
+                                not in vc_pools[cluster]], problems)
+    for cluster in sorted(set(by_cluster) - priced - set(vc_pools)):
         facts = by_cluster[cluster]
         files = len({r["source_sha256"] for r in facts})
         problems.append(Problem(
@@ -138,6 +150,26 @@ def resolve(caps: Sequence[Any], rows: Sequence[Mapping[str, Any]], imports: Seq
             f" that no [[capacity]] entry prices: the GPU time no job held there is not costed",
             {"cluster": cluster, "facts": len(facts), "files": files}))
     return tuple(out)
+
+
+def _facts_of(cap: Any, rows: Sequence[Mapping[str, Any]], pooled_vcs: set[str]) -> list[Mapping[str, Any]]:
+    """The facts that state a pool's GPUs: its VC's (a VC pool), else its cluster's but those of the
+    VCs that have a pool of their own (the rest of the cluster)."""
+    if cap.vc:
+        return [r for r in rows if str(r.get("vc") or "") == cap.vc]
+    return [r for r in rows if str(r.get("vc") or "") not in pooled_vcs] if pooled_vcs else list(rows)
+
+
+def _vcs_unpriced(cluster: str, rows: list[Mapping[str, Any]], problems: list[Problem]) -> None:
+    with_gpus = [r for r in rows if r.get("gpus")]  # a VC stated at 0 GPUs costs nothing anyway
+    if not with_gpus:
+        return
+    vcs = sorted({str(r.get("vc") or "") for r in with_gpus})
+    shown = ", ".join(v or "(none)" for v in vcs[:3]) + (", …" if len(vcs) > 3 else "")
+    problems.append(Problem(
+        "capacity_vcs_unpriced", f"cluster {cluster}: {len(with_gpus)} imported capacity fact(s) of {len(vcs)}"
+        f" virtual cluster(s) ({shown}) that no [[capacity]] pool prices: the GPU time no job held there is not"
+        " costed", {"cluster": cluster, "facts": len(with_gpus), "vcs": len(vcs), "examples": shown}))
 
 
 def _overlaps(cluster: str, spans: list[Span], names: Mapping[str, str], problems: list[Problem]) -> None:
@@ -164,17 +196,17 @@ def _uncovered(cap: Any, spans: list[Span], problems: list[Problem]) -> None:
     if missing:
         problems.append(Problem(
             "capacity_not_stated", f"capacity {cap.id}: no imported capacity fact states the GPUs of cluster"
-            f" {cap.pool} for {_hours(missing)} hour(s) between {_when(missing[0].start)} and"
+            f" {cap.pool_name} for {_hours(missing)} hour(s) between {_when(missing[0].start)} and"
             f" {_when(missing[-1].end)}: that time is not costed",
-            {"capacity": cap.id, "cluster": cap.pool, "hours": _hours(missing), "since": _when(missing[0].start),
+            {"capacity": cap.id, "cluster": cap.pool_name, "hours": _hours(missing), "since": _when(missing[0].start),
              "until": _when(missing[-1].end)}))
     nodes_only = [s for s in spans if s.used and s.gpus is None]
     if nodes_only:
         problems.append(Problem(
-            "capacity_gpus_unknown", f"capacity {cap.id}: the imported capacity facts of cluster {cap.pool} count"
+            "capacity_gpus_unknown", f"capacity {cap.id}: the imported capacity facts of cluster {cap.pool_name} count"
             f" nodes, not GPUs, for {_hours(nodes_only)} hour(s) between {_when(nodes_only[0].start)} and"
             f" {_when(nodes_only[-1].end)}: that time is not costed",
-            {"capacity": cap.id, "cluster": cap.pool, "hours": _hours(nodes_only),
+            {"capacity": cap.id, "cluster": cap.pool_name, "hours": _hours(nodes_only),
              "since": _when(nodes_only[0].start), "until": _when(nodes_only[-1].end)}))
 
 

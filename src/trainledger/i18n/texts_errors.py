@@ -79,6 +79,14 @@ ERRORS: dict[str, tuple[str, str]] = {
                                                           '{where}：[[allocation.shared]] 条目 {p1}：缺少键 {exc}'),
     'engine.allocation.see_docs_workspace_md': ('see docs/workspace.md, [allocation]',
                                                 '见 docs/workspace.md 的 [allocation]'),
+    'engine.capacity.vc_fields_differ': ("{where}: the VC pools of cluster {cluster} read a job's VC from different"
+                                         " fields ({fields_named})",
+                                         "{where}：集群 {cluster} 的各虚拟集群资源池从不同字段读取作业的虚拟集群"
+                                         "（{fields_named}）"),
+    'engine.capacity.vc_fields_remedy': ('give every VC pool of one cluster the same vc_field (or none); see'
+                                         ' docs/workspace.md, [[capacity]]',
+                                         '同一集群的所有虚拟集群资源池请用同一个 vc_field（或都不写）；'
+                                         '见 docs/workspace.md 的 [[capacity]]'),
     'engine.capacity.missing_key': ('{label}: missing key {exc}',
                                     '{label}：缺少键 {exc}'),
     'engine.capacity.see_docs_workspace_md': ('see docs/workspace.md, [[capacity]]',

@@ -86,6 +86,22 @@ CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
         ZH: ("导入的容量未计价", "集群 {cluster}：导入了 {facts} 条容量事实（{files} 个文件），"
              "但没有 [[capacity]] 条目为其计价：无作业占用的 GPU 时间不计成本"),
     },
+    "capacity_vcs_unpriced": {
+        EN: ("virtual clusters not priced", "cluster {cluster}: {facts} imported capacity fact(s) of {vcs} virtual"
+             " cluster(s) ({examples}) that no [[capacity]] pool prices: the GPU time no job held there is not"
+             " costed"),
+        ZH: ("虚拟集群未计价", "集群 {cluster}：导入了 {vcs} 个虚拟集群（{examples}）的 {facts} 条容量事实，"
+             "但没有 [[capacity]] 资源池为其计价：那里无作业占用的 GPU 时间不计成本"),
+    },
+    "vc_not_pooled": {
+        EN: ("jobs of a virtual cluster without a pool", "cluster {cluster}: {jobs} job(s) of {vcs} virtual"
+             " cluster(s) ({examples}) that no [[capacity]] pool holds (the job's VC is read from {field}): their"
+             " GPU time is in no capacity's cost — add a pool for the VC, or one for the whole cluster (cluster"
+             " without vc)"),
+        ZH: ("虚拟集群的作业没有资源池", "集群 {cluster}：{vcs} 个虚拟集群（{examples}）的 {jobs} 个作业不属于任何"
+             " [[capacity]] 资源池（作业的虚拟集群取自 {field}）：其 GPU 时间不计入任何容量的成本——"
+             "请为该虚拟集群加一个资源池，或为整个集群加一个（写 cluster、不写 vc）"),
+    },
     "conservation": {
         EN: ("conservation does not hold", "{subject}: cost {total} but lines carry {carried} ({side} attributed"
              " by {gap})"),
