@@ -225,12 +225,17 @@ def test_helios_earth_vc6ye_may_2020_from_its_daily_gpus(tmp_path):
     208 GPUs on 30 days and 0 on 2020-05-09 → 30 × 208 × 24 = 149,760 GPU-hours; at 1.00 / GPU-hour
     149,760.00, all unheld (the trace's jobs are not in the snapshot). The same VC's per-minute
     sequence (cluster_sequence_vc.csv) says 208 GPUs every minute of May: 31 × 208 × 24 = 154,752
-    GPU-hours — the daily file's 0 on 05-09 is the whole difference (4,992 = 208 × 24)."""
+    GPU-hours — the daily file's 0 on 05-09 is the whole difference (4,992 = 208 × 24): that day the
+    sequence has 208 GPUs a minute and 4,872.1 GPU-hours running (pandas: Σ running_gpu_num / 60).
+    (Only 05-09 of the sequence is imported here, to keep the test fast.)"""
     lake = Lake(tmp_path / "lake")
     opts = {"tz": "Asia/Shanghai"}
     import_files("nodes", [DATA / "helios" / "Earth_gpu_number.csv"], lake,
                  options={**opts, "preset": "helios-gpus", "set": ["cluster=Earth"]})
-    import_files("occupancy", [DATA / "helios" / "cluster_sequence_vc.csv"], lake,
+    lines = (DATA / "helios" / "cluster_sequence_vc.csv").read_text(encoding="utf-8").splitlines(keepends=True)
+    (tmp_path / "seq-0509.csv").write_text("".join([lines[0], *(ln for ln in lines if ln.startswith("2020-05-09"))]),
+                                           encoding="utf-8")
+    import_files("occupancy", [tmp_path / "seq-0509.csv"], lake,
                  options={**opts, "preset": "helios", "set": ["cluster=Earth", "vc=vc6YE"]})
     entry = (POOL.format(id="vc6ye", vc='vc = "vc6YE"\n', rate="1.00").replace('cluster = "X"', 'cluster = "Earth"')
              .replace("2026-11-02T00:00:00Z", "2020-05-01T00:00:00+08:00")
@@ -244,5 +249,42 @@ def test_helios_earth_vc6ye_may_2020_from_its_daily_gpus(tmp_path):
     assert other.detail["cluster"] == "Earth" and other.detail["vcs"] > 0
     from trainledger.analysis.occupancy import occupancy_summary
 
-    (seq,) = occupancy_summary(lake)
-    assert seq.capacity_hours == Decimal(154752) == Decimal(rec["gpu_hours"]["total"]) + 208 * 24
+    (day,) = occupancy_summary(lake)
+    assert (day.samples, day.capacity_hours, day.running_hours) == (1440, Decimal(4992), Decimal("4872.1"))
+    assert Decimal(rec["gpu_hours"]["total"]) + day.capacity_hours == 31 * 208 * 24
+
+
+def test_a_pool_smaller_than_its_jobs_still_conserves_hours_with_the_excess_named(vc_facts, tmp_path):
+    """pool-b written as 1 GPU (the workspace wins over vcB's facts): 11-02 24 GPU-h, job 3 holds 24;
+    11-03 24 GPU-h, jobs 3 and 5 hold 24 + 24 = 48, 24 over it. Held 72 + unheld 0 = 48 + 24 over;
+    the money (2 × 24 × 5.00 = 240.00) is all on the jobs, by their GPU-seconds."""
+    cfg = POOL.format(id="pool-b", vc='vc = "vcB"\ngpus = 1\n', rate="5.00")
+    result = attribute(vc_facts, _config(tmp_path, cfg), price_lookup, date(2026, 11, 4))
+    rec = _pool_lines(result, "pool-b")
+    assert rec["gpu_hours"] == {"total": "48", "held": "72", "unheld": "0", "oversubscribed": "24",
+                                "carried": "72", "difference": "0"}
+    assert (rec["total"], rec["attributed"], rec["job_without_batch"], rec["unheld"]) == (
+        "240.00", "60.00", "180.00", "0.00")  # 11-03: 120.00 split 24:24; job 3 has 120.00 + 60.00
+    kinds = _kinds(result)
+    assert {"pool_oversubscribed", "capacity_conflict"} <= set(kinds) and "conservation" not in kinds
+
+
+def test_philly_vcs_are_pools_once_their_gpus_per_node_is_known(tmp_path):
+    """philly_vc.csv (HeliosArtifact): VC 6214e9 has 64 nodes. With --set gpus_per_node=8 its pool has
+    512 GPUs (64 × 8 × 24 h × 1.00 = 12,288.00 a day); without it the VC counts nodes only."""
+    entry = (POOL.format(id="philly-6214e9", vc='vc = "6214e9"\n', rate="1.00").replace('cluster = "X"',
+                                                                                       'cluster = "philly"')
+             .replace("2026-11-04T00:00:00Z", "2026-11-03T00:00:00Z"))
+    known = Lake(tmp_path / "known")
+    import_files("nodes", [DATA / "philly" / "philly_vc.csv"], known,
+                 options={"preset": "philly-vc", "set": ["gpus_per_node=8"]})
+    result = attribute(Facts.from_lake(known), _config(tmp_path, entry), price_lookup, date(2026, 11, 3))
+    assert _pool_lines(result, "philly-6214e9")["total"] == "12288.00"
+    (other,) = _kinds(result)["capacity_vcs_unpriced"]
+    assert (other.detail["vcs"], other.detail["facts"]) == (10, 10)  # the other 10 VCs of the file
+    unknown = Lake(tmp_path / "unknown")
+    import_files("nodes", [DATA / "philly" / "philly_vc.csv"], unknown, options={"preset": "philly-vc"})
+    result = attribute(Facts.from_lake(unknown), _config(tmp_path, entry), price_lookup, date(2026, 11, 3))
+    assert _pool_lines(result, "philly-6214e9")["total"] == "0.00"
+    (p,) = _kinds(result)["capacity_gpus_unknown"]
+    assert (p.detail["cluster"], p.detail["hours"]) == ("philly/6214e9", "24")
