@@ -220,6 +220,8 @@ class MappedImporter:
                     extra.setdefault(c.label, values[c.name])
             rec.extra = extra
         for f in spec.fields:
+            if f.name not in values and f.constant is None and not f.fallback and f.sources:
+                continue  # a column the file does not have stays absent, as in the native format
             v = values.get(f.name)
             for i in range(len(f.fallback)):
                 if v is not None:
