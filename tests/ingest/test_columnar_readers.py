@@ -1,0 +1,149 @@
+"""The column-at-a-time progress JSONL reader (``progress_fast``) against
+the per-row path: on the repo's real files (tests/data, the demo's), on inline edge cases and on the
+fuzz harness's mutations, both write the same lake rows (row hashes included), the same quarantine
+file and the same counts — or stop with the same error. A file the fast path cannot promise to
+read alike goes to the per-row path, from the start."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from tests.ingest.fuzz_helpers import EXAMPLES, demo_dir, mutated, seed
+
+from trainledger.errors import TrainledgerError
+from trainledger.ingest import fastcsv, fastlines, import_files, progress_fast
+from trainledger.ingest.progress import ProgressImporter
+from trainledger.lake import Lake
+
+IMPORTERS = {"progress": (ProgressImporter, progress_fast, "progress_events")}
+
+
+class Spy:
+    """Counts the fast path's outcomes: files it read to the end, files it gave back."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
+        self.finished = self.gave_back = 0
+        module = IMPORTERS[kind][1]
+        real = module.batches
+
+        def batches(*a: Any) -> Any:
+            try:
+                yield from real(*a)
+            except fastcsv.NotFast:
+                self.gave_back += 1
+                raise
+            self.finished += 1
+
+        monkeypatch.setattr(module, "batches", batches)
+
+
+def outcome(kind: str, path: Path, root: Path, fast: bool, **options: Any) -> Any:
+    """What importing ``path`` into a fresh lake gives: counts, lake rows, quarantine text."""
+    cls, _, table = IMPORTERS[kind]
+    lake = Lake(root / ("fast" if fast else "slow"))
+    saved = cls.fast_batches
+    if not fast:
+        cls.fast_batches = lambda self, p, c: None  # type: ignore[method-assign]
+    try:
+        (r,) = import_files(kind, [path], lake, options=options)
+    except TrainledgerError as e:
+        return ("error", type(e).__name__, str(e).replace(str(root / "fast"), "").replace(str(root / "slow"), ""))
+    finally:
+        cls.fast_batches = saved  # type: ignore[method-assign]
+    q = Path(r.quarantine_file).read_text(encoding="utf-8") if r.quarantine_file else None
+    counts = (r.rows_read, r.accepted, r.duplicates, r.quarantined, r.flagged)
+    assert r.accepted + r.duplicates + r.quarantined == r.rows_read
+    return counts, lake.read(table).to_pylist(), q
+
+
+def assert_same(kind: str, path: Path, root: Path, **options: Any) -> Any:
+    fast, slow = outcome(kind, path, root, True, **options), outcome(kind, path, root, False, **options)
+    assert fast == slow
+    return fast
+
+
+# -- progress JSONL --------------------------------------------------------------------------------
+
+
+def test_the_demo_progress_file_imports_alike(tmp_path, monkeypatch):
+    spy = Spy(monkeypatch, "progress")
+    counts, rows, _ = assert_same("progress", demo_dir() / "progress.jsonl", tmp_path)
+    assert spy.finished == 1 and spy.gave_back == 0
+    assert counts[1] == len(rows) > 10
+
+
+PROGRESS_EDGE = [
+    '{"ts": "2026-11-03T10:00:00+08:00", "run": "r1", "event": "start"}',
+    '{"ts": "2026-11-03T10:01:00Z", "run": " r1 ", "event": "step", "step": 1, "tokens": 4096, "loss": 1.5}',
+    '{"event": "step", "step": 2, "run": "r1", "ts": "2026-11-03T10:02:00.25+00:00", "x": {"b": [1, null]}}',
+    '{"ts": "2026-11-03 10:03:00-05:30", "run": "r1", "event": "checkpoint_saved", "step": 3, "duration_s": 12}',
+    '{"ts": "2026-11-03T10:04:00+08:00", "run": "r1", "event": "checkpoint_saved", "step": 4}',  # needs duration
+    '{"ts": "2026-11-03T10:05:00", "run": "r1", "event": "step", "step": 5}',  # no offset
+    '{"ts": "2026-11-03T10:06:00+08:00", "run": "r1", "event": "mystery", "step": 6}',  # unknown event
+    '{"ts": "2026-11-03T10:07:00+08:00", "run": 7, "event": "step", "step": 7.0}',  # int run, float step
+    '{"ts": "2026-11-03T10:08:00+08:00", "run": "r1", "event": "step", "step": -1}',
+    '{"ts": "2026-11-03T10:09:00+08:00", "run": "r1", "event": "step", "step": true}',
+    '{"ts": "2026-11-03T10:10:00+08:00", "run": "r1", "event": "data_wait", "duration_s": NaN}',
+    '{"ts": "2026-11-03T10:11:00+08:00", "run": "r1", "event": "data_wait", "duration_s": "2.5"}',
+    '{"ts": "2026-11-03T10:12:00+08:00", "run": "r1", "event": "step", "step": 99999999999999999999}',
+    '{"ts": " 2026-11-03T10:13:00+08:00", "run": "r1", "event": "step", "step": 13}',
+    '{"ts": "2026-02-30T10:14:00+08:00", "run": "r1", "event": "step", "step": 14}',
+    '{"ts": "0001-01-01T00:00:00+08:00", "run": "r1", "event": "step", "step": 15}',
+    '{"ts": 1700000000, "run": "r1", "event": "step", "step": 16}',
+    '{"ts": "2026-11-03T10:17:00+08:00", "run": "", "event": "step", "step": 17}',
+    '{"ts": "2026-11-03T10:18:00+08:00", "run": "r1", "event": "step", "step": 18, "step": 19}',
+    '{"ts": "2026-11-03T10:19:00+08:00", "run": "r1", "event": "end", "note": "完了", "n": null}',
+    "[1, 2]",
+    "not json",
+    '{"ts": "2026-11-03T10:20:00+08:00", "run": "r1", "event": "step", "step": 20',
+    "",
+    "   ",
+    '{"ts": "2026-11-03T10:01:00Z", "run": " r1 ", "event": "step", "step": 1, "tokens": 4096, "loss": 1.5}',
+]
+
+
+def test_progress_edge_cases_import_alike(tmp_path, monkeypatch):
+    spy = Spy(monkeypatch, "progress")
+    path = tmp_path / "p.jsonl"
+    path.write_text("\n".join(PROGRESS_EDGE) + "\r\n", encoding="utf-8")
+    counts, rows, q = assert_same("progress", path, tmp_path)
+    assert spy.finished == 1
+    assert counts[0] == len(PROGRESS_EDGE) - 2 and counts[3] >= 10 and q is not None
+    reasons = [json.loads(line)["reason"] for line in q.splitlines()]
+    assert any("no UTC offset" in r for r in reasons) and any("needs duration_s" in r for r in reasons)
+    assert sum("repeated_row_in_file" in r["flags"] for r in rows) == 2
+
+
+@pytest.mark.parametrize("how", ["bom", "lone-cr", "utf16", "bad-utf8", "small-blocks"])
+def test_progress_inputs_given_back_or_read_alike(how, tmp_path, monkeypatch):
+    spy = Spy(monkeypatch, "progress")
+    text = "\n".join(PROGRESS_EDGE[:8]) + "\n"
+    enc = {"bom": "utf-8-sig", "utf16": "utf-16"}.get(how, "utf-8")
+    if how == "lone-cr":
+        text = text.replace("\n", "\r", 1)
+    if how == "small-blocks":
+        monkeypatch.setattr(fastlines, "CHUNK_BYTES", 100)
+    data = text.encode(enc) + (b'{"ts": "\xff"}\n' if how == "bad-utf8" else b"")
+    path = tmp_path / "p.jsonl"
+    path.write_bytes(data)
+    got = assert_same("progress", path, tmp_path)
+    assert (got[0] == "error") == (how == "bad-utf8")
+    assert spy.finished == (1 if how in ("bom", "small-blocks") else 0)
+
+
+PROGRESS_SEEDS = (seed("progress.jsonl"),)
+
+
+@settings(max_examples=max(EXAMPLES // 3, 20), deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                                      HealthCheck.function_scoped_fixture])
+@given(data=st.sampled_from(PROGRESS_SEEDS).flatmap(lambda s: mutated(s, None)))
+def test_mutated_progress_imports_alike(data, tmp_path_factory):
+    root = tmp_path_factory.mktemp("p")
+    path = root / "p.jsonl"
+    path.write_bytes(data)
+    assert_same("progress", path, root)
