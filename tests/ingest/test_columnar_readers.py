@@ -1,4 +1,4 @@
-"""The column-at-a-time progress JSONL reader (``progress_fast``) against
+"""The column-at-a-time progress JSONL and sacct readers (``progress_fast``, ``slurm_fast``) against
 the per-row path: on the repo's real files (tests/data, the demo's), on inline edge cases and on the
 fuzz harness's mutations, both write the same lake rows (row hashes included), the same quarantine
 file and the same counts — or stop with the same error. A file the fast path cannot promise to
@@ -13,14 +13,17 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.ingest.fuzz_helpers import EXAMPLES, demo_dir, mutated, seed
+from tests.ingest.fuzz_helpers import DATA, EXAMPLES, demo_dir, mutated, seed
 
 from trainledger.errors import TrainledgerError
-from trainledger.ingest import fastcsv, fastlines, import_files, progress_fast
+from trainledger.ingest import fastcsv, fastlines, import_files, progress_fast, slurm_fast
 from trainledger.ingest.progress import ProgressImporter
+from trainledger.ingest.slurm import SlurmImporter
 from trainledger.lake import Lake
 
-IMPORTERS = {"progress": (ProgressImporter, progress_fast, "progress_events")}
+IMPORTERS = {"progress": (ProgressImporter, progress_fast, "progress_events"),
+             "slurm": (SlurmImporter, slurm_fast, "jobs")}
+TZ = {"tz": "Asia/Shanghai"}
 
 
 class Spy:
@@ -147,3 +150,122 @@ def test_mutated_progress_imports_alike(data, tmp_path_factory):
     path = root / "p.jsonl"
     path.write_bytes(data)
     assert_same("progress", path, root)
+
+
+# -- sacct --parsable2 ---------------------------------------------------------------------------
+
+SACCT_FILES = sorted(DATA.glob("rv2/sacct*.txt"))
+
+
+@pytest.mark.parametrize("path", SACCT_FILES, ids=lambda p: p.name)
+def test_every_sacct_file_in_the_test_data_imports_alike(path, tmp_path, monkeypatch):
+    spy = Spy(monkeypatch, "slurm")
+    counts, rows, _ = assert_same("slurm", path, tmp_path, **TZ)
+    assert spy.finished == 1 and spy.gave_back == 0
+    assert counts[1] == len(rows) > 0
+
+
+def test_the_demo_sacct_file_imports_alike(tmp_path, monkeypatch):
+    spy = Spy(monkeypatch, "slurm")
+    counts, rows, _ = assert_same("slurm", demo_dir() / "sacct.txt", tmp_path, **TZ)
+    assert spy.finished == 1 and counts[1] == len(rows) > 10
+
+
+SACCT_HEAD = ("Cluster|JobID|JobIDRaw|JobName|Account|WCKey|Comment|User|Submit|Eligible|Start|End|Elapsed|State|"
+              "ExitCode|AllocTRES|NodeList|Restarts|Partition")
+T = "2026-11-03T10:00:00|2026-11-03T10:00:00|2026-11-03T10:00:30|2026-11-03T11:00:00|01:00:00"
+SACCT_EDGE = [
+    f"c1|100|100|train|ml|w|batch=b1;run=r1|u|{T}|COMPLETED|0:0|cpu=8,gres/gpu:a100=8|gpu[01-02]|0|p",
+    f"c1|100.batch|100.batch|batch|ml||||{T}|COMPLETED|0:0|cpu=8,gres/gpu:a100=8|gpu01|0|",
+    f"c1|100.extern|100.extern|extern|ml||||{T}|COMPLETED|0:0|cpu=8|gpu01|0|",
+    # a requeued job (sacct -D): two allocations, then a step of the latest
+    f"c1|101|101|pt|ml|||u|{T}|REQUEUED|0:0|cpu=8,gres/gpu=4|gpu03|1|p",
+    "c1|101|101|pt|ml|||u|2026-11-03T10:00:00|2026-11-03T11:00:00|2026-11-03T11:05:00|Unknown||RUNNING|0:0|"
+    "cpu=8,gres/gpu=4|gpu03|1|p",
+    "c1|101.0|101.0|step0|ml||||2026-11-03T11:05:00|2026-11-03T11:05:00|2026-11-03T11:05:00|Unknown||RUNNING|0:0|"
+    "cpu=8,gres/gpu:h800=4|gpu03|0|",
+    # the allocation names no GPU type; its steps do
+    f"c2|102|102|x|ml|||u|{T}|CANCELLED by 1234|0:15|cpu=8,gres/gpu=2|None assigned|0|p",
+    f"c2|102.0|102.0|s|ml||||{T}|CANCELLED|0:15|gres/gpu:a100=2|n1|0|",
+    # refusals and oddities: each the per-row path's own
+    f"c1||||ml|||u|{T}|COMPLETED|0:0|cpu=8|n1|0|p",  # no JobID
+    f"c1| |||ml|||u|{T}|COMPLETED|0:0|cpu=8|n1|0|p",  # a blank JobID
+    f"c1|103|103|x|ml|||u|{T}|WEIRD_STATE+|0:0|gres/gpu=1,gres/gpu:a100=2|n1|0|p",
+    f"c1|104|104|x|ml|||u|{T}|   |0:0|cpu=8|n1|0|p",  # a blank State
+    f"c1|105|105|x|ml|||u|{T}|FAILED|1:0|cpu=8,gres/gpu=x|n1|0|p",  # a bad GPU count
+    f"c1|106|106|x|ml|||u|{T}|FAILED|1:0|cpu8|n1|0|p",  # a bad AllocTRES item
+    f"c1|107|107|x|ml|||u|{T}|FAILED|1:0|cpu=8|n[3-1]|0|p",  # a backwards hostlist
+    f"c1|108|108|x|ml|||u|{T}|FAILED|1:0|cpu=8|n1|-1|p",  # a negative Restarts
+    "c1|109|109|x|ml|||u|2026-11-03T10:00:00|2026-11-03T10:00:00|2026-11-03T12:00:00|2026-11-03T11:00:00|"
+    "|COMPLETED|0:0|cpu=8|n1|0|p",  # End before Start
+    "c1|110|110|x|ml|||u|2026-11-03T10:00:00|2026-11-03T10:00:00|2026-11-03T09:00:00|2026-11-03T11:00:00|"
+    "|COMPLETED|0:0|cpu=8|n1|0|p",  # Start before Submit
+    "c1|111|111|x|ml|||u|2026-11-03 10:00:00|None|2026-11-03T10:00:00+08:00| 2026-11-03T11:00:00 |"
+    "|COMPLETED|0:0|cpu=8|n1|0|p",  # times in other spellings
+    "c1|112|112|x|ml|||u|2026-02-30T10:00:00|2026-11-03T10:00:00|2026-11-03T10:00:00|2026-11-03T11:00:00|"
+    "|COMPLETED|0:0|cpu=8|n1|0|p",  # no such day
+    f"c1|113|113|x|ml|||u|{T}|COMPLETED|0:0|cpu=8|n1|0|p|extra",  # one field too many
+    "c1|114|114|x|ml|||u",  # cut short
+    f"c1|115|115|名前|ml||team=视觉;bad;reason=nope|u|{T}|COMPLETED|0:0|cpu=8|n1|0|p",
+    f'c1|116|116|"quoted"|ml||a\\b|u|{T}|COMPLETED|0:0|cpu=8|n1|0|p',
+    "",
+    "  ",
+    f"c1|100|100|train|ml|w|batch=b1;run=r1|u|{T}|COMPLETED|0:0|cpu=8,gres/gpu:a100=8|gpu[01-02]|0|p",
+]
+
+
+def test_sacct_edge_cases_import_alike(tmp_path, monkeypatch):
+    spy = Spy(monkeypatch, "slurm")
+    path = tmp_path / "sacct.txt"
+    path.write_text(SACCT_HEAD + "\n" + "\n".join(SACCT_EDGE) + "\r\n", encoding="utf-8")
+    counts, rows, q = assert_same("slurm", path, tmp_path, **TZ)
+    assert spy.finished == 1
+    assert counts[0] == len(SACCT_EDGE) - 2 and counts[3] >= 9 and q is not None
+    reasons = [json.loads(line)["reason"] for line in q.splitlines()]
+    assert any("is before Start" in r for r in reasons) and any("fields, the header has" in r for r in reasons)
+    extra = {r["job_id"]: json.loads(r["extra"]) for r in rows}
+    assert extra["101.0"]["attempt"] == 2 and extra["102"]["gpu_type_from_steps"] == "a100"
+    assert extra["102"]["cancelled_by"] == "1234"
+
+
+def test_sacct_across_blocks_and_in_the_dst_hour_alike(tmp_path, monkeypatch):
+    """Small blocks: an allocation's steps in the next block; America/New_York's repeated hour."""
+    spy = Spy(monkeypatch, "slurm")
+    monkeypatch.setattr(fastlines, "CHUNK_BYTES", 300)
+    dst = ("c1|200|200|x|ml|||u|2026-11-01T01:10:00|2026-11-01T01:10:00|2026-11-01T01:20:00|2026-11-01T01:10:00|"
+           "00:50:00|COMPLETED|0:0|cpu=8|n1|0|p")
+    path = tmp_path / "sacct.txt"
+    path.write_text(SACCT_HEAD + "\n" + "\n".join(SACCT_EDGE[:8] + [dst] + SACCT_EDGE[:3]) + "\n", encoding="utf-8")
+    counts, rows, _ = assert_same("slurm", path, tmp_path, tz="America/New_York")
+    assert spy.finished == 1 and counts[0] == 12
+    assert any("ambiguous (DST ends)" in r["flags"] for r in rows)
+
+
+@pytest.mark.parametrize("how", ["bom", "parsable", "blank-start", "utf16", "bad-utf8", "missing-column"])
+def test_sacct_inputs_given_back_or_read_alike(how, tmp_path, monkeypatch):
+    spy = Spy(monkeypatch, "slurm")
+    head, body = SACCT_HEAD, SACCT_EDGE[:3]
+    if how == "parsable":
+        head, body = head + "|", [b + "|" for b in body]
+    if how == "missing-column":
+        head = head.replace("|State|", "|Status|")
+    text = ("\n" if how == "blank-start" else "") + head + "\n" + "\n".join(body) + "\n"
+    enc = {"bom": "utf-8-sig", "utf16": "utf-16"}.get(how, "utf-8")
+    path = tmp_path / "sacct.txt"
+    path.write_bytes(text.encode(enc) + (b"c1|\xff\n" if how == "bad-utf8" else b""))
+    got = assert_same("slurm", path, tmp_path, **TZ)
+    assert (got[0] == "error") == (how in ("bad-utf8", "missing-column"))
+    assert spy.finished == (1 if how == "bom" else 0)
+
+
+SACCT_SEEDS = (seed("sacct.txt"), seed("rv2/sacct-requeue.txt"))
+
+
+@settings(max_examples=max(EXAMPLES // 3, 20), deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                                      HealthCheck.function_scoped_fixture])
+@given(data=st.sampled_from(SACCT_SEEDS).flatmap(lambda s: mutated(s, "|")))
+def test_mutated_sacct_imports_alike(data, tmp_path_factory):
+    root = tmp_path_factory.mktemp("s")
+    path = root / "sacct.txt"
+    path.write_bytes(data)
+    assert_same("slurm", path, root, **TZ)

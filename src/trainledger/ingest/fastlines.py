@@ -30,6 +30,7 @@ BOM = codecs.BOM_UTF8
 @dataclass(frozen=True, slots=True)
 class Block:
     text: str  # whole lines, each with its line end (the last one may have none: the file's end)
+    data: bytes  # the same, as UTF-8 bytes
     line: int  # the physical line number of its first line (from 1)
     done: int  # bytes of the file read so far
 
@@ -80,7 +81,7 @@ def blocks(path: Path, watch: ContentWatch, chunk_bytes: int | None = None) -> I
                     text = block.decode("utf-8")
                 except UnicodeDecodeError:
                     raise NotFast("not UTF-8") from None
-                yield Block(text, line, done)
+                yield Block(text, block, line, done)
                 line += text.count("\n")
             if not more:
                 return
