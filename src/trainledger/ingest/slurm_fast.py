@@ -334,11 +334,6 @@ class _Col:
     def odd(self, m: int) -> np.ndarray:
         return np.zeros(m, bool) if self.coded is None else self.coded.mask(self.bad)
 
-    def rows(self, m: int) -> pa.Array:
-        if self.coded is None:
-            return pa.array([self.default] * m, self.type)
-        return self.coded.rows(self.values)
-
 
 def _plain(
     importer: S.SlurmImporter, plan: Plan, coded: list[V.Coded], added: dict[str, list[Any]], m: int, ctx: Context,
