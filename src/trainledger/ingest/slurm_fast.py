@@ -256,9 +256,9 @@ def _rows(
     odd: list[Record] = []
     for r in np.flatnonzero(~good).tolist():  # the wrong width: quarantined by validate
         raw = lines[rows_at[r]]
-        got = raw.rstrip("\r\n").count("|") + 1
-        problem = f"has {got} fields, the header has {plan.width}"
-        remedy = importer.width_remedy if got > plan.width else importer.short_remedy
+        fields, width = raw.rstrip("\r\n").split("|"), plan.width
+        problem = f"has {len(fields)} fields, the header has {width}"  # as read_delimited says it
+        remedy = importer.width_remedy if len(fields) > width else importer.short_remedy
         odd.append(Record(first_row + r, line + int(rows_at[r]), raw, row_key(raw)[0], {}, None, problem, remedy))
     table = None
     if m:
