@@ -94,6 +94,8 @@ PROGRESS_EDGE = [
     '{"ts": "2026-11-03T10:10:00+08:00", "run": "r1", "event": "data_wait", "duration_s": NaN}',
     '{"ts": "2026-11-03T10:11:00+08:00", "run": "r1", "event": "data_wait", "duration_s": "2.5"}',
     '{"ts": "2026-11-03T10:12:00+08:00", "run": "r1", "event": "step", "step": 99999999999999999999}',
+    '{"ts": "2026-11-03T10:12:30+08:00", "run": "r1", "event": "step", "step": -99999999999999999999}',
+    '{"ts": "2026-11-03T10:12:40+08:00", "run": "r1", "event": "data_wait", "duration_s": 99999999999999999999}',
     '{"ts": " 2026-11-03T10:13:00+08:00", "run": "r1", "event": "step", "step": 13}',
     '{"ts": "2026-02-30T10:14:00+08:00", "run": "r1", "event": "step", "step": 14}',
     '{"ts": "0001-01-01T00:00:00+08:00", "run": "r1", "event": "step", "step": 15}',
@@ -269,3 +271,15 @@ def test_mutated_sacct_imports_alike(data, tmp_path_factory):
     path = root / "sacct.txt"
     path.write_bytes(data)
     assert_same("slurm", path, root, **TZ)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet='{}",:ab1 \\n.e-', max_size=14).map(lambda s: "{" + s + "}\n"), max_size=5))
+def test_joined_json_lines_read_as_each_line_alone(lines):
+    """``progress_fast`` reads a block's flat objects with one ``json.loads``: whenever it gives an
+    answer, it is each line's own, and a line that does not parse alone never gets one."""
+    flat = [ln for ln in lines if progress_fast.flat_object(ln)]
+    got = progress_fast._loads_joined(flat)
+    if got is None:
+        return
+    assert got == [json.loads(ln) for ln in flat]

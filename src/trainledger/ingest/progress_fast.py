@@ -47,127 +47,165 @@ def batches(importer: ProgressImporter, path: Path, ctx: Context) -> Iterator[An
         yield _rows(importer, block, path, ctx)
 
 
-def _count(v: Any) -> bool:
-    return v is None or (type(v) is int and 0 <= v <= INT64_MAX)
-
-
-def _secs(v: Any) -> bool:
-    if v is None:
-        return True
-    if type(v) is float:
-        return v >= 0 and math.isfinite(v)
-    return type(v) is int and 0 <= v < (1 << 53)
-
-
-def _plain_name(v: Any) -> bool:
-    return type(v) is str and bool(v.strip())
-
-
 def _rows(importer: ProgressImporter, block: fastlines.Block, path: Path, ctx: Context) -> Any:
     odd: list[Record] = []  # rows for the importer's own steps, as ``ProgressImporter.parse`` reads them
-    nos: list[int] = []  # the rows that may be plain: their line numbers, lines and objects
+    nos: list[int] = []  # the JSON objects: their line numbers, lines and values
     lines: list[str] = []
     objs: list[dict[str, Any]] = []
-    n = 0
-    for i, line in enumerate(fastlines.lines_of(block)):
-        if not line.strip():
-            continue
-        n += 1
-        no = block.line + i
-        try:
-            obj = json_loads(line)
-        except ValueError as e:  # bad JSON, nested too deeply, a 5,000-digit integer
-            odd.append(Record(no, no, line, row_key(line)[0], {}, None, json_problem(e)))
-            continue
-        if not isinstance(obj, dict):
-            problem = f"a JSON {type(obj).__name__}, not an object"
-            odd.append(Record(no, no, line, row_key(line)[0], {}, None, problem))
-        elif _candidate(obj):
+    first = block.line
+    every = fastlines.lines_of(block)
+    rows = [(first + i, line) for i, line in enumerate(every) if line.strip()]
+    flat = [flat_object(line) for _, line in rows]
+    joined = _loads_joined([line for (_, line), f in zip(rows, flat, strict=True) if f])
+    got = iter(joined) if joined is not None else None
+    for (no, line), f in zip(rows, flat, strict=True):
+        if got is not None and f:
+            obj: Any = next(got)
+        else:
+            try:
+                obj = json_loads(line)
+            except ValueError as e:  # bad JSON, nested too deeply, a 5,000-digit integer
+                odd.append(Record(no, no, line, row_key(line)[0], {}, None, json_problem(e)))
+                continue
+        if isinstance(obj, dict):
             nos.append(no)
             lines.append(line)
             objs.append(obj)
         else:
-            odd.append(Record(no, no, line, mapping_key(obj), obj))
-    table, plain = _plain(objs, nos, ctx)
-    odd += [Record(nos[j], nos[j], lines[j], mapping_key(objs[j]), objs[j]) for j in np.flatnonzero(~plain)]
-    odd.sort(key=lambda r: r.row)
-    rows, entries = colrows.per_row(importer, odd, ctx, path)
-    return colrows.merged(table, rows, PROGRESS_EVENTS), entries, n, block.done
-
-
-def _candidate(obj: dict[str, Any]) -> bool:
-    get = obj.get
-    return (type(get("ts")) is str and _plain_name(get("run")) and _plain_name(get("event"))
-            and _count(get("step")) and _count(get("tokens")) and _count(get("samples"))
-            and _secs(get("duration_s")))
-
-
-def _plain(objs: list[dict[str, Any]], nos: list[int], ctx: Context) -> tuple[pa.Table | None, np.ndarray]:
-    """The lake rows of the plain ones among the candidates ``objs``, and which they are."""
-    m = len(objs)
-    if not m:
-        return None, np.zeros(0, bool)
-    times = coltime.parse(pa.array([o["ts"] for o in objs], STR))
-    plain = times.fast & times.aware
-    event = V.per_distinct(pa.array([o["event"] for o in objs], STR), str.strip, STR)
-    events = event.to_pylist()
-    plain &= np.fromiter(
-        (all(o.get(k) is not None for k in NEEDS.get(e, ())) for o, e in zip(objs, events, strict=True)),
-        bool, m,
-    )
-    keep = np.flatnonzero(plain)
-    if not len(keep):
-        return None, plain
-    objs = [objs[j] for j in keep]
-    take = pa.array(keep)
-    flags = V.per_distinct(
-        event.take(take), lambda e: "[]" if e in NEEDS else dumps([f"unknown event {e!r}"]), STR
-    )
-    run = V.per_distinct(pa.array([o["run"] for o in objs], STR), str.strip, STR)
-    extra, row_hash = _texts(objs)
-    cols = {
-        "ts": coltime.to_array(times.micros[keep], np.ones(len(keep), bool)),
-        "run": run,
-        "event": event.take(take),
-        **{k: pa.array([o.get(k) for o in objs], pa.int64()) for k in COUNTS},
-        "duration_s": pa.array([None if (v := o.get("duration_s")) is None else float(v) for o in objs],
-                               pa.float64()),
-        "extra": extra,
-        "flags": flags,
-        "source_sha256": pa.array([ctx.sha256] * len(keep), STR),
-        "row": pa.array([nos[j] for j in keep], pa.int64()),
-        "row_hash": row_hash,
-    }
-    return pa.table([cols[f.name] for f in PROGRESS_EVENTS], schema=PROGRESS_EVENTS), plain
-
-
-def _texts(objs: list[dict[str, Any]]) -> tuple[pa.Array, pa.Array]:
-    """(``extra``, row hash) of each object, as ``normalise`` (``base.dumps`` of the keys it does
-    not model, in their order) and ``keys.mapping_key`` write them: each value's JSON text is
-    written once per column of a key layout, the rows' texts are joined by Arrow."""
-    m = len(objs)
+            problem = f"a JSON {type(obj).__name__}, not an object"
+            odd.append(Record(no, no, line, row_key(line)[0], {}, None, problem))
+    n = len(rows)
     layouts: dict[tuple[str, ...], list[int]] = {}
     for j, o in enumerate(objs):
         layouts.setdefault(tuple(o), []).append(j)
-    extra_parts, key_parts, order = [], [], []
-    for names, rows in layouts.items():
-        group = objs if len(rows) == m else [objs[j] for j in rows]
-        k = len(group)
-        texts: dict[str, pa.Array] = {}
-        strs: dict[str, pa.Array | None] = {}
-        for name in names:
-            vals = [o[name] for o in group]
-            texts[name], strs[name] = _json_texts(vals)
-        extra_parts.append(V.json_object(
-            [(name, pc.fill_null(texts[name], "null")) for name in names if name not in KNOWN], k))
-        key_parts.append(_keys(sorted(names), texts, strs, k))
-        order.extend(rows)
-    extra = pa.concat_arrays(extra_parts)
-    keys = pa.concat_arrays(key_parts)
-    if len(layouts) > 1:
-        back = pa.array(np.argsort(np.array(order), kind="stable"))
-        extra, keys = extra.take(back), keys.take(back)
-    return extra, keys
+    tables = []
+    for names, at in layouts.items():
+        group = objs if len(at) == len(objs) else [objs[j] for j in at]
+        table, plain = _group(names, group, [nos[j] for j in at], ctx)
+        if table is not None:
+            tables.append(table)
+        odd += [Record(nos[at[j]], nos[at[j]], lines[at[j]], mapping_key(group[j]), group[j])
+                for j in np.flatnonzero(~plain).tolist()]
+    odd.sort(key=lambda r: r.row)
+    rows, entries = colrows.per_row(importer, odd, ctx, path)
+    fast = None if not tables else tables[0]
+    if len(tables) > 1:  # key layouts interleave: back to file order
+        fast = pa.concat_tables(tables)
+        fast = fast.take(pc.sort_indices(fast["row"]))
+    return colrows.merged(fast, rows, PROGRESS_EVENTS), entries, n, block.done
+
+
+_JSON_WS = " \t\n\r"
+
+
+def flat_object(line: str) -> bool:
+    """Whether ``line`` is, but for JSON whitespace, ``{`` … ``}`` with no other brace or bracket."""
+    text = line.strip(_JSON_WS)
+    return (text[:1] == "{" and text[-1:] == "}" and text.count("{") == 1 and text.count("}") == 1
+            and "[" not in text and "]" not in text)
+
+
+def _loads_joined(lines: list[str]) -> list[Any] | None:
+    """``json.loads`` of each line, by one ``json.loads`` of the lines joined as a JSON array, or None
+    when that fails or does not give one value per line (then each line is read alone). Exact for
+    lines ``flat_object`` accepts: each line has its only braces at its ends, so no value can
+    span two lines without two lines becoming one value — which the count shows."""
+    if not lines:
+        return []
+    try:
+        got = json_loads("[" + ",".join(lines) + "]")
+    except ValueError:
+        return None
+    return got if type(got) is list and len(got) == len(lines) else None
+
+
+def _typed(vals: list[Any], kinds: set[type], want: tuple[type, ...]) -> np.ndarray:
+    """Which values are of the ``want`` types (``type(v) is``: no bool for int)."""
+    if kinds <= set(want):
+        return np.ones(len(vals), bool)
+    if not kinds & set(want):
+        return np.zeros(len(vals), bool)
+    return np.fromiter((type(v) in want for v in vals), bool, len(vals))
+
+
+def _group(names: tuple[str, ...], objs: list[dict[str, Any]], nos: list[int], ctx: Context) -> Any:
+    """(lake rows of the plain objects among ``objs`` — all with the keys ``names`` in that order —
+    or None, which they are). A plain row as the module docstring says."""
+    k = len(objs)
+    cols = {name: [o[name] for o in objs] for name in names}
+    kinds = {name: set(map(type, v)) for name, v in cols.items()}
+    nothing = [None] * k
+    if not all(name in cols for name in ("ts", "run", "event")):
+        return None, np.zeros(k, bool)
+    plain = _typed(cols["ts"], kinds["ts"], (str,))
+    ts = cols["ts"] if plain.all() else [v if type(v) is str else None for v in cols["ts"]]
+    times = coltime.parse(pa.array(ts, STR))
+    plain &= times.fast & times.aware
+    names_of: dict[str, pa.Array] = {}
+    for name in ("run", "event"):
+        text = _typed(cols[name], kinds[name], (str,))
+        vals = cols[name] if text.all() else [v if type(v) is str else None for v in cols[name]]
+        stripped = V.per_distinct(pa.array(vals, STR), str.strip, STR)
+        plain &= text & V._np(pc.not_equal(stripped, ""))
+        names_of[name] = stripped
+    ints: dict[str, pa.Array] = {}
+    for name in COUNTS:
+        vals = cols.get(name, nothing)
+        ok = _typed(vals, kinds.get(name, {NONE}), (int, NONE))
+        vals = vals if ok.all() else [v if ok[j] else None for j, v in enumerate(vals)]
+        try:
+            arr = pa.array(vals, pa.int64())
+        except (OverflowError, pa.ArrowException):  # beyond 64 bits: the per-row steps say so
+            ok &= np.fromiter((v is None or 0 <= v <= INT64_MAX for v in vals), bool, k)
+            arr = pa.array([v if ok[j] else None for j, v in enumerate(vals)], pa.int64())
+        plain &= ok & V._np(pc.fill_null(pc.greater_equal(arr, 0), True))
+        ints[name] = arr
+    secs = cols.get("duration_s", nothing)
+    plain &= _typed(secs, kinds.get("duration_s", {NONE}), (int, float, NONE))
+    seconds = [None if v is None or not plain[j] else float(v) if type(v) is float or v < (1 << 53) else -1.0
+               for j, v in enumerate(secs)]
+    duration = pa.array(seconds, pa.float64())
+    plain &= V._np(pc.fill_null(pc.and_(pc.greater_equal(duration, 0), pc.is_finite(duration)), True))
+    event = names_of["event"]
+    for name, need in {n: v for n, v in NEEDS.items() if v}.items():
+        is_it = V._np(pc.equal(event, name))
+        if is_it.any():
+            for field in need:
+                vals = cols.get(field, nothing)
+                plain &= ~(is_it & np.fromiter((v is None for v in vals), bool, k))
+    keep = np.flatnonzero(plain)
+    if not len(keep):
+        return None, plain
+    take = pa.array(keep)
+    kept = [objs[j] for j in keep.tolist()] if len(keep) < k else objs
+    extra, row_hash = _texts([n for n in names], kept)
+    event = event.take(take)
+    out = {
+        "ts": coltime.to_array(times.micros[keep], np.ones(len(keep), bool)),
+        "run": names_of["run"].take(take),
+        "event": event,
+        **{name: ints[name].take(take) for name in COUNTS},
+        "duration_s": duration.take(take),
+        "extra": extra,
+        "flags": V.per_distinct(event, lambda e: "[]" if e in NEEDS else dumps([f"unknown event {e!r}"]), STR),
+        "source_sha256": pa.array([ctx.sha256] * len(keep), STR),
+        "row": pa.array(np.array(nos, np.int64)[keep]),
+        "row_hash": row_hash,
+    }
+    return pa.table([out[f.name] for f in PROGRESS_EVENTS], schema=PROGRESS_EVENTS), plain
+
+
+def _texts(names: list[str], objs: list[dict[str, Any]]) -> tuple[pa.Array, pa.Array]:
+    """(``extra``, row hash) of each object (all with the keys ``names``), as ``normalise``
+    (``base.dumps`` of the keys it does not model, in their order) and ``keys.mapping_key`` write
+    them: each value's JSON text is written once per column, the rows' texts joined by Arrow."""
+    k = len(objs)
+    texts: dict[str, pa.Array] = {}
+    strs: dict[str, pa.Array | None] = {}
+    for name in names:
+        texts[name], strs[name] = _json_texts([o[name] for o in objs])
+    extra = V.json_object([(name, pc.fill_null(texts[name], "null")) for name in names if name not in KNOWN], k)
+    return extra, _keys(sorted(names), texts, strs, k)
 
 
 def _json_texts(vals: list[Any]) -> tuple[pa.Array, pa.Array | None]:
