@@ -463,6 +463,8 @@ def _tres(v: str) -> dict[str, Any]:
         gpus, gpu_type, notes = S.gpus_of(S.parse_tres(v))
     except ValueError:
         return {"n": None, "t": None, "f": None}
+    if not 0 <= gpus < (1 << 63):  # beyond the lake's int64: the per-row steps (and the driver) say so
+        return {"n": None, "t": None, "f": None}
     return {"n": gpus, "t": gpu_type, "f": ",".join(V._dumps(x) for x in notes) or None}
 
 
