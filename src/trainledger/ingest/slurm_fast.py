@@ -154,7 +154,6 @@ def _block(
         return None if i is None else cols[i].to_pylist() if cols else []
 
     jobs, clusters, start_texts = col("job_id") or [], col("cluster"), col("start")
-    tres = col("alloc_tres")
     gtype = _gpu_types(cols[plan.at["alloc_tres"]]) if cols and "alloc_tres" in plan.at else []
     n_rows = len(rows_at)
     good_at = np.flatnonzero(good)  # row index → position among the good rows
@@ -171,7 +170,7 @@ def _block(
         st.carry, st.line = data[at:], line + int(rows_at[cut])
     else:
         st.carry = b""
-    extra_add = _sequence(st, good[:cut], jobs, clusters, start_texts, tres, gtype)
+    extra_add = _sequence(st, good[:cut], jobs, clusters, start_texts, gtype)
     first_row = st.row
     st.row += cut
     n_good = int(good[:cut].sum())
@@ -192,7 +191,7 @@ def _gpu_types(arr: pa.Array) -> list[str | None]:
 
 def _sequence(
     st: State, good: np.ndarray, jobs: list[Any], clusters: list[Any] | None, starts: list[Any] | None,
-    tres: list[Any] | None, gtype: list[str | None],
+    gtype: list[str | None],
 ) -> dict[str, list[Any]]:
     """``SlurmImporter.parse``'s numbering, in file order, for the good rows: ``extra``'s step,
     attempt and gpu_type_from_steps (None: not set)."""
