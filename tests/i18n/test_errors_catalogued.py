@@ -19,7 +19,7 @@ PASSED_ON = {
     "errors.py", "cli/lazy.py", "estimate/engine.py", "ingest/__init__.py", "ingest/base.py", "ingest/convert.py",
     "ingest/delimited.py", "ingest/focus.py", "ingest/invoice.py", "ingest/kube.py", "ingest/progress.py",
     "ingest/slurm.py", "ingest/tabular.py", "ingest/worklog.py", "workspace.py", "ledger/figures.py",
-    "ingest/run.py", "ingest/mapfile.py", "ingest/focus_fast.py",
+    "ingest/run.py", "ingest/mapfile.py", "ingest/focus_fast.py", "ingest/slurm_fast.py",
 }
 
 

@@ -14,7 +14,11 @@ later import); a row without a Start stands for the job only when no row of it s
   counted from each (``as_json``: ``queue_definition`` and ``queue_from``).
 - ``gpu_hours``: Σ GPU-equivalents × (End − Start) over started attempts with an End, where a
   row's GPU-equivalents are its ``gpu_share`` (fractional GPUs pro rata) or else its ``gpus``;
-  ``by_final_state`` groups each attempt under its job's last state. ``whole_gpu_hours`` counts
+  ``by_final_state`` groups each attempt under its *job's* final state (the state of its attempt
+  with the latest Start): what the GPU time of jobs that ended COMPLETED / FAILED / ... came to,
+  a requeued or preempted attempt counted with the job it was part of. ``by_attempt_state``
+  groups each attempt under its *own* end state (REQUEUED, PREEMPTED, NODE_FAIL, ...): what the
+  attempts that did not finish cost. Both add up to ``total`` exactly. ``whole_gpu_hours`` counts
   every device touched as a whole GPU, to show what pro rata changes. ``open_attempts`` started
   and have no End yet: they are in no hour figure.
 """
@@ -72,6 +76,7 @@ class JobSummary:
     gpu_hours_by_final_state: tuple[tuple[str, Decimal], ...]
     whole_gpu_hours: Decimal
     queue_from: tuple[tuple[str, int], ...] = (("eligible", 0), ("submit", 0))  # attempts counted from each
+    gpu_hours_by_attempt_state: tuple[tuple[str, Decimal], ...] = ()  # each attempt under its own end state
 
     def as_json(self) -> dict[str, Any]:
         q = self.queue_seconds.as_json()
@@ -87,6 +92,7 @@ class JobSummary:
             "gpu_hours": {
                 "total": str(self.gpu_hours),
                 "by_final_state": {k: str(v) for k, v in self.gpu_hours_by_final_state},
+                "by_attempt_state": {k: str(v) for k, v in self.gpu_hours_by_attempt_state},
                 "whole_gpu_total": str(self.whole_gpu_hours),
             },
         }
@@ -183,14 +189,12 @@ def job_summary(lake: Lake) -> JobSummary:
     shares = pc.dictionary_encode(share_text).combine_chunks()
     share_no, share_names = shares.indices.to_numpy()[kept], shares.dictionary.to_pylist()
     held = (ke - ks)[closed]
-    group = final_of_job[kjob[closed]] * len(share_names) + share_no[closed]
-    by_state: dict[str, Decimal] = {}
-    for g, us in _exact_sums(group, held):  # (final state, share) → exact µs of holding
-        state, sh = state_names[g // len(share_names)], share_names[g % len(share_names)]
-        by_state[state] = by_state.get(state, Decimal(0)) + Decimal(sh) * us / 1_000_000
+    by_state = _held_by(final_of_job[kjob[closed]], share_no[closed], held, state_names, share_names)
+    by_own = _held_by(state_no[kept][closed], share_no[closed], held, state_names, share_names)
     devices = gpus.to_numpy()[kept][closed]
     whole_us = sum(int(n) * us for n, us in _exact_sums(devices, held))
     total, split = split_hours(by_state)
+    _, own_split = split_hours(by_own)
     return JobSummary(
         jobs=n_jobs,
         attempts=len(kept),
@@ -202,4 +206,16 @@ def job_summary(lake: Lake) -> JobSummary:
         gpu_hours_by_final_state=tuple(split.items()),
         whole_gpu_hours=hours(Decimal(whole_us) / 1_000_000),
         queue_from=(("eligible", from_eligible), ("submit", int(queued.sum()) - from_eligible)),
+        gpu_hours_by_attempt_state=tuple(own_split.items()),
     )
+
+
+def _held_by(
+    state: np.ndarray, share: np.ndarray, held: np.ndarray, state_names: list[str], share_names: list[str]
+) -> dict[str, Decimal]:
+    """Exact GPU-seconds per state name: Σ share × held µs of the attempts given each state."""
+    out: dict[str, Decimal] = {}
+    for g, us in _exact_sums(state * len(share_names) + share, held):  # (state, share) → µs held
+        name, sh = state_names[g // len(share_names)], share_names[g % len(share_names)]
+        out[name] = out.get(name, Decimal(0)) + Decimal(sh) * us / 1_000_000
+    return out

@@ -49,8 +49,33 @@ def imports_list(ctx: click.Context, as_json: bool) -> None:
     click.echo(t("cli.imports.header", ctx))
     for r in rows:
         status = t("cli.status." + r["status"], ctx)
-        click.echo(f"{r['id']}  {r['kind']:<9}  {status:<7} {r['rows_read']:>5}  {r['accepted']:>8}"
-                   f"  {r['duplicates']:>3}  {r['quarantined']:>11}  {r.get('flagged', 0):>7}  {r['path']}")
+        click.echo(f"{r['id']}  {r['kind']:<9}  {_padded(status, 7)} {_counts(r)}  {r['path']}")
+    # the totals are the sums of the lines above (every import listed, then the live ones)
+    click.echo(f"{_padded(t('cli.imports.total', ctx, n=len(rows)), 32)} {_counts(_sums(rows))}")
+    live = [r for r in rows if r["status"] == "live"]
+    if len(live) != len(rows):
+        click.echo(f"{_padded(t('cli.imports.total_live', ctx, n=len(live)), 32)} {_counts(_sums(live))}")
+
+
+COUNTS = ("rows_read", "accepted", "duplicates", "quarantined", "flagged")
+
+
+def _sums(rows: list[dict]) -> dict:
+    return {k: sum(int(r.get(k) or 0) for r in rows) for k in COUNTS}
+
+
+def _counts(r: dict) -> str:
+    """The count columns of an `imports list` line (read, accepted, dup, quarantined, flagged)."""
+    return (f"{r['rows_read']:>5}  {r['accepted']:>8}  {r['duplicates']:>3}  {r['quarantined']:>11}"
+            f"  {r.get('flagged', 0):>7}")
+
+
+def _padded(text: str, width: int) -> str:
+    """``text`` padded to ``width`` terminal columns (a CJK character takes two)."""
+    import unicodedata
+
+    used = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    return text + " " * max(width - used, 0)
 
 
 @imports.command("show")

@@ -110,10 +110,11 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
     if as_json:
         click.echo(json.dumps(total))
     else:
+        given = "_given" if tz else ""  # --tz given: say which zone, do not suggest --tz again
         if kind == "slurm":
-            note(t("cli.import.sacct_tz", ctx, tz=tz or wsp.config.get("sources.slurm.timezone")))
+            note(t("cli.import.sacct_tz" + given, ctx, tz=tz or wsp.config.get("sources.slurm.timezone")))
         elif (preset or mapping) and _local_times(kind, options):
-            note(t("cli.import.local_tz", ctx, tz=tz or wsp.config.get("sources.slurm.timezone")))
+            note(t("cli.import.local_tz" + given, ctx, tz=tz or wsp.config.get("sources.slurm.timezone")))
         for r in results:
             click.echo(t("cli.import.summary", ctx, path=r.path, accepted=r.accepted, duplicates=r.duplicates,
                          quarantined=r.quarantined, id=r.sha256[:12],

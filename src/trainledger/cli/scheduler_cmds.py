@@ -16,7 +16,8 @@ TEXT = {
         "wait_open": "never started and not given up: {n} jobs still pending (their wait so far has no end"
                      " time)",
         "gpu_hours": "GPU-hours (fractional GPUs pro rata)",
-        "whole": "if every GPU touched counted whole", "by_state": "by final state",
+        "whole": "if every GPU touched counted whole", "by_state": "by the job's final state",
+        "by_attempt": "by each attempt's own end state (requeued, preempted, failed attempts apart)",
         "occ": "occupancy", "samples": "samples", "hours": "hours covered", "idle": "idle {u}-hours",
         "pending": "pending {u}-hours", "pending_idle": "demand left waiting while capacity was idle",
         "running": "running {u}-hours", "total": "capacity {u}-hours", "none": "(none imported)",
@@ -30,7 +31,8 @@ TEXT = {
         "wait": "从未启动、等待后放弃（提交 → 结束）的作业，{n} 个",
         "wait_open": "从未启动且未放弃：{n} 个作业仍在排队（至今的等待没有结束时间）",
         "gpu_hours": "GPU 小时（分数 GPU 按比例）",
-        "whole": "若按整卡计", "by_state": "按最终状态",
+        "whole": "若按整卡计", "by_state": "按作业最终状态",
+        "by_attempt": "按每次尝试自身的结束状态（重新排队、被抢占、失败的尝试单列）",
         "occ": "占用序列", "samples": "采样点", "hours": "覆盖小时", "idle": "空闲{u}小时",
         "pending": "排队{u}小时", "pending_idle": "有空闲容量时仍在排队的需求",
         "running": "运行{u}小时", "total": "容量{u}小时", "none": "（尚未导入）",
@@ -82,6 +84,9 @@ def jobs(ctx: click.Context, as_json: bool, lang: str | None) -> None:
     click.echo(f"{t['gpu_hours']}: {s.gpu_hours}   ({t['whole']}: {s.whole_gpu_hours})")
     for state, h in s.gpu_hours_by_final_state:
         click.echo(f"  {t['by_state']} {state}: {h}")
+    if s.gpu_hours_by_attempt_state != s.gpu_hours_by_final_state:  # some attempt ended otherwise than its job
+        for state, h in s.gpu_hours_by_attempt_state:
+            click.echo(f"  {t['by_attempt']} {state}: {h}")
 
 
 @click.command("occupancy")

@@ -42,6 +42,10 @@ CLI: dict[str, tuple[str, str]] = {
     "import.sacct_tz": ("(sacct times read as {tz}; set --tz or sources.slurm.timezone if that is not the cluster's"
                         " zone)",
                         "（sacct 时间按 {tz} 读取；如果这不是集群的时区，请设置 --tz 或 sources.slurm.timezone）"),
+    "import.sacct_tz_given": ("(sacct times read as {tz}, the zone --tz gave)",
+                              "（sacct 时间按 --tz 给出的 {tz} 读取）"),
+    "import.local_tz_given": ("(times without an offset read as {tz}, the zone --tz gave)",
+                              "（不带时区偏移的时间按 --tz 给出的 {tz} 读取）"),
     "import.local_tz": ("(times without an offset read as {tz}; if that is not the source's zone, import it with"
                         " --tz ZONE, e.g. --tz Asia/Shanghai)",
                         "（不带时区偏移的时间按 {tz} 读取；如果这不是数据源的时区，请用 --tz ZONE 导入，"
@@ -94,6 +98,8 @@ CLI: dict[str, tuple[str, str]] = {
     "imports.none": ("no imports yet: trainledger import KIND PATH", "尚无导入：trainledger import 类型 路径"),
     "imports.header": ("id            kind       status   read  accepted  dup  quarantined  flagged  path",
                        "编号          类型       状态     读取  接收      重复 隔离         带标记   路径"),
+    "imports.total": ("total ({n} imports)", "合计（{n} 次导入）"),
+    "imports.total_live": ("of which live ({n})", "其中有效（{n} 次）"),
     "imports.title": ("import {id} ({kind}) {path}  [{status}]", "导入 {id}（{kind}）{path}  [{status}]"),
     "imports.sha": ("  sha256 {sha}, first imported {at}", "  sha256 {sha}，首次导入于 {at}"),
     "imports.counts": ("  {read} rows read = {accepted} accepted + {dup} duplicate + {quarantined} quarantined;"

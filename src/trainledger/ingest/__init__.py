@@ -18,6 +18,11 @@
     vector.py     converters and row-hash spellings by column, equal to their per-value originals
     focus_fast.py FOCUS CSV a chunk at a time: the per-row path's rows, quarantine and row hashes;
                   the row hashes of a Parquet batch a column at a time (``record_hashes``)
+    fastlines.py  a UTF-8 text file in blocks of whole lines, read as the per-row readers read it
+    coltime.py    ISO times a column at a time (numpy), equal to parse_datetime + localize
+    colrows.py    what the line readers share: the rows left to the importer's own steps, merging
+    progress_fast.py  progress JSONL a block at a time: plain rows by Arrow, the rest per row
+    slurm_fast.py sacct --parsable2 a block at a time: the per-row path's rows, quarantine, hashes
     notices.py    what an import says besides its counts (re-read with other options, restated
                   bill rows, steps without a job name), en + zh-CN
     keyset.py     row hashes as sorted 128-bit integers: groups, ranks, copies held elsewhere

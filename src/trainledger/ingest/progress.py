@@ -88,6 +88,20 @@ class ProgressImporter:
         missing = [k for k in ("ts", "event") if k not in head.json_keys]
         return f"its first object has no {', '.join(missing)} key" if missing else True
 
+    def fast_batches(self, path: Path, ctx: Context) -> Iterator[Any] | None:
+        """The rows a block at a time (``progress_fast``), or None when only the per-row path
+        reads the file (text not in UTF-8)."""
+        from trainledger.ingest import fastlines
+
+        steps = ("parse", "validate", "normalise")  # a subclass that reads otherwise: per row
+        if any(getattr(type(self), s) is not getattr(ProgressImporter, s) for s in steps):
+            return None
+        if not fastlines.usable(path, ctx.options):
+            return None
+        from trainledger.ingest.progress_fast import batches
+
+        return batches(self, path, ctx)
+
     def parse(self, path: Path, ctx: Context) -> Iterator[Record]:
         enc, given = text_encoding(path, ctx.options)
         with open_text(path, enc, ctx.watch) as f:

@@ -363,6 +363,20 @@ class SlurmImporter(DelimitedImporter):
         except (ZoneInfoNotFoundError, ValueError) as e:
             raise BadInput(str(e), remedy=remedy) from None
 
+    def fast_batches(self, path: Path, ctx: Context) -> Iterator[Any] | None:
+        """The rows a block at a time (``slurm_fast``), or None when only the per-row path reads
+        the file (text not in UTF-8)."""
+        from trainledger.ingest import fastlines
+
+        steps = ("parse", "validate", "normalise")  # a subclass that reads otherwise: per row
+        if any(getattr(type(self), s) is not getattr(SlurmImporter, s) for s in steps):
+            return None
+        if not fastlines.usable(path, ctx.options):
+            return None
+        from trainledger.ingest.slurm_fast import batches
+
+        return batches(self, path, ctx)
+
     def parse(self, path: Path, ctx: Context) -> Iterator[Record]:
         """The rows as read, each job's allocations numbered (``extra.attempt``): ``sacct -D``
         lists a requeued job once per allocation, oldest first, each with its own Start; a row

@@ -284,3 +284,13 @@ def json_object(pairs: list[tuple[str, pa.Array]], n: int) -> pa.Array:
         return pa.array(["{}"] * n, STR)
     inner = join_skip(items, ",", n)
     return pc.binary_join_element_wise(pa.scalar("{"), inner, pa.scalar("}"), "")
+
+
+def canon_loose_local_column(arr: pa.Array) -> pa.Array:
+    """``keys.canon_loose_local`` of each value (sacct's unmodelled columns): the values
+    ``canon_loose`` keeps are kept (a time-like one is never kept), any other by the function."""
+    valid = _np(pc.is_valid(arr))
+    ascii_ = _np(pc.string_is_ascii(arr))
+    number = _matches(arr, _NUMBER_LIKE)
+    other = ~ascii_ | (number & ~_matches(arr, _CANON_NUMBER)) | _matches(arr, _TIME_LIKE)
+    return patch(arr, other & valid, arr, keys.canon_loose_local, STR)
