@@ -466,10 +466,13 @@ OPENAPI["paths"].update({  # the ledger's pages and the two writes (web/pages.py
     "/alerts": _op("alerts open and closed, each with the decision that closed it (?batch=)", [], "Alerts"),
     "/batches/{batch}/decisions": {
         **_op("the batch's decisions, the alerts each closed, and the open alerts", ["batch"], "Decisions"),
-        **_post("record a decision, as `trainledger decide` (roles admin, finance)", ["batch"], {
+        **_post("record a decision (continue, shrink, stop, or retarget to a child batch), as `trainledger decide`"
+                " (roles admin, finance)", ["batch"], {
             "action": {"type": "string", "enum": list(pages.DECISION_ACTIONS)}, "reason": _TEXT, "by": _TEXT,
             "approver": _TEXT, "answers": {"type": "array", "items": {"type": "integer"}},
-            "next_review": {"type": "string", "format": "date"}}, ["action", "reason", "by"])},
+            "next_review": {"type": "string", "format": "date"},
+            "child": {"type": "string", "description": "retarget only: the child batch (`decide --child`)"}},
+            ["action", "reason", "by"])},
     "/batches/{batch}/runs/{run}/cause": _post(
         "confirm or set a run's failure cause, as `trainledger runs confirm` (roles admin, engineer)",
         ["batch", "run"], {"cause": {"type": "string", "enum": [c.value for c in FailureCause]},

@@ -76,6 +76,11 @@ TEXT: dict[str, tuple[str, str]] = {
     "next_review_hint": ("empty: in 7 days", "留空：7 天后"),
     "approver_hint": ("needed when the action overrides the rules' verdict", "决策否决规则建议时必填"),
     "submit_decide": ("Record the decision", "记录决策"),
+    "child_batch": ("child batch (retarget)", "子批次（重定目标）"), "child_plan": ("its plan", "其计划"),
+    "child_no_plan": ("no plan yet: the cost to go is continue's", "尚无计划：后续成本按继续计算"),
+    "child_hint": ("retarget only: the batch that takes the reusable assets by reference; its latest plan prices"
+                   " the cost to go", "仅用于重定目标：按引用接收可复用资产的批次，其最新计划给出后续成本"),
+    "no_child_choice": ("— (not a retarget)", "—（非重定目标）"),
     "may_not": ("Your role may not do this; roles that may:", "当前角色无此权限；有权限的角色："),
     "plans": ("Plan versions", "计划版本"), "version": ("version", "版本"), "author": ("author", "制定人"),
     "plan_source": ("from", "来源"), "plan_totals": ("plan totals by basis", "按口径的计划合计"),
