@@ -6,8 +6,10 @@ makes (``imports list`` / ``imports show`` / ``quarantine``: trainledger/imports
 ``plan list``, ``decide``: review/service.py) — no second reading of the ledger. Texts stored in
 both languages (an alert's ``text``) keep both; a quarantine reason is stored in English and is
 given with its zh-CN beside it (``reason_zh``, i18n.localize), so the page shows the one of its
-language and JSON keeps both. Sensitive fields stay ``Restricted``: a quarantined row's raw text
-of a bill (its unit-price columns) is unit_price, of an invoice vendor_amount; a decision's
+language and JSON keeps both. Sensitive fields stay ``Restricted`` (``access.quarantine_row``): a
+quarantined row's raw text of a bill (its unit-price columns) is unit_price, of an invoice
+vendor_amount; a quarantined or flagged row's reason and remedy, in both languages, when they quote a
+unit price, a rate or an invoice's amount (``columns`` still names the column); a decision's
 variance and lessons as ``access.mark_plan`` marks them.
 """
 
@@ -23,7 +25,6 @@ from trainledger.ingest import KIND_TABLES
 from trainledger.report import access
 
 DECISION_ACTIONS = ("continue", "shrink", "stop", "retarget")  # as `trainledger decide --action`
-RAW_KINDS = {"bill_lines": "unit_price", "external_services": "vendor_amount"}  # a raw row of these tables
 
 
 def _q(s: str) -> str:
@@ -70,14 +71,12 @@ def quarantine(wsp, ident: str) -> dict[str, Any]:
     except NotFound as e:
         raise NotFound(f"no import {ident!r}", remedy="see /imports (or `trainledger imports list`) for the ids") from e
     state = states(wsp.lake).get((rec.kind, rec.source_sha256)) or FileState(rec.kind, rec.source_sha256, (), None)
-    raw_kind = RAW_KINDS.get(KIND_TABLES.get(rec.kind, ""))
-    rows = []
-    for r in quarantined_rows(state):
-        r = _localized(r)
-        rows.append({"file": r.get("file"), "row": r.get("row"), "line": r.get("line"), "reason": r.get("reason"),
-                     "reason_zh": r["reason_zh"], "remedy": r.get("remedy"), "remedy_zh": r["remedy_zh"],
-                     "raw": access.restrict(r.get("raw"), raw_kind) if raw_kind else r.get("raw")})
-    flagged = [{k: r.get(k) for k in ("file", "row", "reason", "reason_zh", "remedy", "remedy_zh")}
+    table = KIND_TABLES.get(rec.kind)
+    rows = [access.quarantine_row({k: r.get(k) for k in ("file", "row", "line", "reason", "reason_zh", "remedy",
+                                                           "remedy_zh", "raw", "notes")}, table)
+            for r in map(_localized, quarantined_rows(state))]
+    flagged = [access.quarantine_row({k: r.get(k) for k in ("file", "row", "reason", "reason_zh", "remedy",
+                                                              "remedy_zh", "notes")}, table)
                | {"href": f"/sources/{short_id(rec.source_sha256)}/{r['row']}"}
                for r in map(_localized, flagged_rows(wsp.lake, state))]
     return {"import": _record(rec, state), "quarantine_file": rec.quarantine_file, "quarantined_rows": rows,

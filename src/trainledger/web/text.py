@@ -56,6 +56,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "flagged_h": ("Accepted rows that carry a flag", "已接收但带标记的行"), "line_no": ("line", "文件行号"),
     "raw_text": ("raw text", "原始文本"), "quarantine_file": ("quarantine file", "隔离文件"),
     "back_imports": ("back to the imports", "返回导入记录"),
+    "download_csv": ("these rows as CSV", "下载这些行（CSV）"),
     "alerts": ("Alerts", "预警"), "alerts_h": ("Crossed bounds and reached gates, open and closed",
                                              "越界与到达关口的预警（未处理与已处理）"),
     "alert": ("alert", "预警"), "open": ("open — awaiting a decision", "未处理——等待决策"),
