@@ -153,6 +153,12 @@ class Figures:
         return fmt.precision_note(self.lang) if self.marked else None
 
 
+def _zh_or(row: dict[str, Any], key: str, lang: str) -> str:
+    """``row[key]`` in ``lang``: its ``key_zh`` beside it in Chinese (a sheet from before it had one:
+    the English as stored)."""
+    return (row.get(f"{key}_zh") if lang.startswith("zh") else None) or row.get(key) or ""
+
+
 def cause_text(cause: str | None, evidence: str | None, lang: str) -> str:
     """A cause with its evidence when it is only suggested: ``infra fault (assumed)``."""
     if not cause:
@@ -315,7 +321,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                    L("retry_of"), L("billed"), L("queued")],
                   [[r["id"], r["job"], v(r["reason"], lang), cause_text(r["cause"], r.get("cause_evidence"), lang),
                     v(r["suggested_review_class"], lang)
-                    + (f" ({r['review_note']})" if r.get("review_note") else ""),
+                    + (f" ({_zh_or(r, 'review_note', lang)})" if r.get("review_note") else ""),
                     r["state"], r.get("gpu_equivalents", r["gpus"]), r.get("retry_of") or fmt.DASH,
                     f.by_basis(r["compute_cost"]) if r.get("compute_cost") else f.money(r["billed"]),
                     f.money(r["queued"], cash=False)] for r in s["runs"]])
