@@ -27,7 +27,7 @@ from trainledger.mdtext import inline as _inline
 from trainledger.model.money import minor_quantum
 from trainledger.model.restricted import ADMIN, Withheld
 from trainledger.model.restricted import note as access_note
-from trainledger.model.vocab import CASH_BASES, detail_label, rank
+from trainledger.model.vocab import CASH_BASES, detail_label, rank, reason_label
 from trainledger.report import access, charts, plan_section, problems_i18n, storage_section
 from trainledger.report import primitives as prim
 from trainledger.report.i18n import assumption_name, key_field, storage_class, t, v
@@ -379,8 +379,8 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
     if reasons:
         out += ["", f"### {L('unattributed_by_reason')}", ""]
         out += prim.md_table([L("reason"), L("detail"), L("amount"), L("currency")],
-                      [[v(x["reason"], lang), detail_label(x["detail"], lang), f.amount(x["amount"], cur), cur]
-                       for cur, x in reasons])
+                      [[reason_label(x["reason"], lang), detail_label(x["detail"], lang), f.amount(x["amount"], cur),
+                        cur] for cur, x in reasons])
     out += ["", f"_{(zh and c.get('rounding_zh')) or c['rounding']}_"]
     notes = rounding_notes(s, lang) + ([f.note()] if f.note() else [])
     if notes:
@@ -408,6 +408,7 @@ def to_html(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
     env.globals.update(t=lambda k: t(k, lang), v=lambda x: v(x, lang), money=f.money, lang=lang,
                        sc=lambda x: storage_class(x, lang), kf=lambda x: key_field(x, lang),
                        detail=lambda x: detail_label("" if x is None else x, lang),
+                       reason=lambda x: reason_label(x, lang),
                        an=lambda x: assumption_name(x, lang), zh=lang.lower().startswith("zh"),
                        gib=f.gib, hours=f.hours, amount=f.amount, pairs=f.pairs, share=f.share,
                        cash=lambda basis: basis in CASH, range_text=lambda a: _range_text(a, f),
