@@ -174,7 +174,7 @@ def test_a_confirmed_cause_is_in_the_audit_chain_and_on_the_sheet(owned):
     runner = CliRunner()
     out = runner.invoke(cli, ["--workspace", str(root), "runs", "confirm", "a-r03", "--cause", "infra_fault",
                               "--by", "li.na", "--note", "OPS-1182"], catch_exceptions=False)
-    assert out.exit_code == 0 and "confirmed by li.na" in out.output
+    assert out.exit_code == 0 and "由 li.na 确认（OPS-1182）" in out.output  # the demo speaks zh-CN; so does the source
     bad = runner.invoke(cli, ["--workspace", str(root), "runs", "confirm", "nope", "--cause", "infra_fault",
                               "--by", "li.na"])
     assert bad.exit_code == 2 and "runs list" in bad.output

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from trainledger import fmt
-from trainledger.cli.output import KindChoice, grouped, lang, note, t
+from trainledger.cli.output import KindChoice, grouped, lang, note, pad, t, width
 from trainledger.ledger.review_repo import verify_records
 from trainledger.model import CASH_BASES
 from trainledger.service import Workspace
@@ -220,7 +220,7 @@ def attribute(ctx: click.Context, as_json: bool, engine: str | None, as_of: str 
         click.echo(json.dumps([rec | {"storage_reconciliation": sr.for_currency(storage, rec["currency"])}
                                for rec in result.conservation] + list(result.conservation_capacity)))
         return  # an owned / reserved capacity's record after the currencies' (its key "capacity")
-    from trainledger.model.vocab import detail_label, label
+    from trainledger.model.vocab import detail_label, label, reason_label
 
     language = lang(ctx)  # --lang, TRAINLEDGER_LANG, the workspace's, the locale (trainledger/i18n/choose.py)
     click.echo(t("cli.attribute.lines", ctx, lines=f"{len(result.lines):,}", runs=f"{len(result.runs):,}"))
@@ -247,17 +247,20 @@ def attribute(ctx: click.Context, as_json: bool, engine: str | None, as_of: str 
         click.echo(t("cli.attribute.bucket", ctx))
         cut_short = False
         sep = ": " if language == "en" else "："
-        for (basis, code, cur), amount, items in group_by_reason(buckets):
-            shown_basis = basis if language == "en" else label(basis, language)
-            shown_code = code if language == "en" else label(code, language)  # the codes stay in JSON
+        groups = group_by_reason(buckets)
+        said = {key[0]: key[0] if language == "en" else label(key[0], language) for key, _a, _i in groups}
+        basis_col = max(15, *map(width, said.values()))  # the widest basis shown: the reasons line up after it
+        for (basis, code, cur), amount, items in groups:
+            shown_basis = pad(said[basis], basis_col)
+            shown_code = code if language == "en" else reason_label(code, language)  # the codes stay in JSON
             if len(items) <= BUCKET_SHOWN:  # a few items: each on its line, as the reason and its detail
                 for detail, x in items:
                     detail = detail if language == "en" else detail_label(detail, language)
-                    click.echo(f"    {fmt.amount(x, cur, exact=True):>16} {cur}  {shown_basis:<15} {shown_code}"
+                    click.echo(f"    {fmt.amount(x, cur, exact=True):>16} {cur}  {shown_basis} {shown_code}"
                                + (f"{sep}{detail}" if detail else ""))
                 continue
             cut_short = True  # many: the reason's total and count, its largest items, how to list all
-            click.echo(f"    {fmt.amount(amount, cur, exact=True):>16} {cur}  {shown_basis:<15} {shown_code}"
+            click.echo(f"    {fmt.amount(amount, cur, exact=True):>16} {cur}  {shown_basis} {shown_code}"
                        + t("cli.attribute.bucket_items", ctx, n=f"{len(items):,}"))
             for detail, x in items[:BUCKET_SHOWN]:
                 shown = detail if language == "en" or not detail else detail_label(detail, language)

@@ -14,6 +14,7 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
 from trainledger.engine.causes import RunFacts, confirmations_from_audit, explain
+from trainledger.i18n import ZH, localize
 from trainledger.model import CASH_BASES, AmountRange, Basis, CostLine, Evidence, ReviewClass
 from trainledger.model.money import minor_quantum
 from trainledger.model.vocab import StorageClass
@@ -126,7 +127,9 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
             "id": r.id, "job": r.source_job, "reason": str(r.reason),
             "cause": ex.get("cause") or (str(r.cause) if r.cause else None),
             "cause_evidence": ex.get("cause_evidence"), "cause_source": ex.get("cause_source", ""),
+            "cause_source_zh": localize(ex.get("cause_source", ""), ZH),  # engine/causes.py: a Msg, or stored text
             "retry_of": ex.get("retry_of"), "review_note": ex.get("review_note", ""),
+            "review_note_zh": localize(ex.get("review_note", ""), ZH),
             "state": r.state, "gpus": r.gpus, "gpu_share": None if r.gpu_share is None else str(r.gpu_share),
             "gpu_equivalents": format(r.gpu_equivalents.normalize(), "f"),  # what the engine weighs
             "suggested_review_class": review_key(r, ex),

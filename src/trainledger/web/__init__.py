@@ -5,8 +5,10 @@
                  (review/service.py's status and review, and the decisions)
     pages.py     the ledger's pages: imports, one import's quarantine, alerts (open and closed, the
                  deciding decision), a batch's decisions — from the calls the CLI makes
-    writes.py    the two writes, POST with a CSRF token: a decision (``review.service.decide``) and a
-                 run's failure-cause confirmation (``run_causes.confirm``), the CLI's own service calls
+    writes.py    the two writes, POST with a CSRF token: a decision (``review.service.decide``; a
+                 retarget names its child batch) and a run's failure-cause confirmation
+                 (``run_causes.confirm``), the CLI's own service calls
+    exports.py   a ledger page as a CSV file for the requester's role: an import's quarantine
     text.py      the pages' own words in en and zh-CN, and choosing the language (?lang=, cookie,
                  Accept-Language)
     app.py       the Starlette app: routes, HTML or JSON by ``Accept``, 404s that name the remedy,
@@ -22,6 +24,6 @@
 
 Every URL is a stable name: ``/batches/{batch}/runs/{run}``, ``/lines/{line}`` where a line id is
 ``{import}-{row}-{n}`` (the source file's 12-digit id, its data row, and the line's ordinal among
-the lines that row produced, in ledger order), ``/sources/{import}/{row}``, ``/imports/{import}/quarantine``,
-``/alerts``, ``/batches/{batch}/decisions``.
+the lines that row produced, in ledger order), ``/sources/{import}/{row}``,
+``/imports/{import}/quarantine`` (and ``.csv``), ``/alerts``, ``/batches/{batch}/decisions``.
 """

@@ -44,7 +44,7 @@ from trainledger.model.vocab import label
 from trainledger.report.i18n import t as sheet_t
 from trainledger.review.texts import label as review_label
 from trainledger.review.texts import t as review_t
-from trainledger.web import auth, cache, pages, text, views, writes
+from trainledger.web import auth, cache, exports, pages, text, views, writes
 
 LOOPBACK_NAMES = ("localhost",)
 DOWNLOADS = {"md": "text/markdown; charset=utf-8", "json": "application/json", "html": "text/html; charset=utf-8",
@@ -333,6 +333,8 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
         Route("/api/openapi.json", openapi, methods=["GET"]),
         # --- the ledger's pages and the two writes (web/pages.py, web/writes.py) ---
         Route("/imports", page(lambda w, r: pages.imports(w), "imports.html.j2"), methods=["GET"]),
+        Route("/imports/{import}/quarantine.csv", exports.quarantine_download(root, require_token=require_token),
+              methods=["GET"]),
         Route("/imports/{import}/quarantine", page(lambda w, r: pages.quarantine(w, r.path_params["import"]),
                                                    "quarantine.html.j2"), methods=["GET"]),
         Route("/alerts", page(lambda w, r: pages.alerts(w, r.query_params.get("batch") or None), "alerts.html.j2",
@@ -463,13 +465,24 @@ OPENAPI["paths"].update({  # the ledger's pages and the two writes (web/pages.py
                     " status, drop and replacement", [], "Imports"),
     "/imports/{import}/quarantine": _op("one import's quarantined rows (file, row, reason in en and zh-CN, raw"
                                         " text) and flagged rows", ["import"], "Quarantine"),
+    "/imports/{import}/quarantine.csv": {"get": {
+        "summary": "one import's quarantined and flagged rows as CSV, for the token's role (web/exports.py)",
+        "parameters": [{"name": "import", "in": "path", "required": True, "schema": {"type": "string"}}],
+        "responses": {"200": {"description": "the file", "content": {"text/csv": {"schema": {"type": "string"}}}},
+                      **{str(c): {"description": d, "content": {"application/json": {
+                          "schema": {"$ref": "#/components/schemas/Error"}}}}
+                         for c, d in ((401, "no or a bad token"), (403, "a batch-scoped token"),
+                                      (404, "unknown import"))}}}},
     "/alerts": _op("alerts open and closed, each with the decision that closed it (?batch=)", [], "Alerts"),
     "/batches/{batch}/decisions": {
         **_op("the batch's decisions, the alerts each closed, and the open alerts", ["batch"], "Decisions"),
-        **_post("record a decision, as `trainledger decide` (roles admin, finance)", ["batch"], {
+        **_post("record a decision (continue, shrink, stop, or retarget to a child batch), as `trainledger decide`"
+                " (roles admin, finance)", ["batch"], {
             "action": {"type": "string", "enum": list(pages.DECISION_ACTIONS)}, "reason": _TEXT, "by": _TEXT,
             "approver": _TEXT, "answers": {"type": "array", "items": {"type": "integer"}},
-            "next_review": {"type": "string", "format": "date"}}, ["action", "reason", "by"])},
+            "next_review": {"type": "string", "format": "date"},
+            "child": {"type": "string", "description": "retarget only: the child batch (`decide --child`)"}},
+            ["action", "reason", "by"])},
     "/batches/{batch}/runs/{run}/cause": _post(
         "confirm or set a run's failure cause, as `trainledger runs confirm` (roles admin, engineer)",
         ["batch", "run"], {"cause": {"type": "string", "enum": [c.value for c in FailureCause]},
