@@ -44,7 +44,8 @@ The bill stage runs on the workspace's ``engine.backend`` (DuckDB by default, Sp
 plain Python, which stays as the oracle: ``frame/``); the derived runs, the other stages and
 conservation are plain Python over lake rows on every engine. The ledger writes the lines in
 columns (``ledger/bulk.py``). Where the whole ``attribute`` spends its time at scale, and what
-it costs against a hand-written SQL: ``bench/bench_engine.py`` (``make bench-engine``).
+it costs against a hand-written SQL: ``bench/bench_engine.py`` (``make bench-engine``); the split on
+Spark local mode: ``bench/bench_spark.py`` (``make bench-spark``).
 """
 
 from __future__ import annotations
