@@ -153,11 +153,11 @@ SUMMARY_KEYS = ("as_of", "conservation", "conservation_amortized", "conservation
 
 
 def batch_figures(lines: list[CostLine], runs, summary: dict, attribution_id: int | None,
-                  facts_by_run: dict[str, dict] | None = None, shared: dict | None = None) -> dict[str, Any]:
+                  facts: RetryLinks | None = None, shared: dict | None = None) -> dict[str, Any]:
     """Everything a batch's sheet takes from its cost lines, its runs and the attribution summary, as
     JSON-able values (Decimals as their exact text): a function of the figures the ledger proves
     (ledger/figures.py), so it can be computed once per attribution (report/precompute.py).
-    ``facts_by_run``: the summary's run facts by run id (built once for every batch); ``shared``:
+    ``facts``: the summary's run facts and their retry links (built once for every batch); ``shared``:
     the summary's workspace-wide parts, kept once beside the batches."""
     by_basis, by_run, by_class, by_phase, by_role = (_Acc() for _ in range(5))
     external = []
@@ -212,7 +212,7 @@ def batch_figures(lines: list[CostLine], runs, summary: dict, attribution_id: in
         shared = {k: summary[k] for k in SUMMARY_KEYS if k in summary}
     return {
         "attribution_id": attribution_id, "summary": shared, "hours_by_state": hours_by_state,
-        "explain": _explain_inputs(summary, {r.id for r in runs}, facts_by_run),
+        "explain": (facts or RetryLinks(summary)).closure({r.id for r in runs}),
         "totals_by_basis": totals, "compute_by_state": compute, "compute_hours": hours_check,
         "sections": sc.sections(lines), "compute_efficiency": _efficiency(lines),
         "allocation": _allocation(allocated, summary.get("allocation", [])),
@@ -225,29 +225,34 @@ def batch_figures(lines: list[CostLine], runs, summary: dict, attribution_id: in
     }
 
 
-def _explain_inputs(summary: dict, run_ids: set[str], facts_by_run: dict[str, dict] | None) -> dict[str, Any]:
-    """The run facts ``engine.causes.explain`` needs for these runs: theirs and every run linked to
-    them by a retry (either way, transitively) — explain over that set gives these runs what it gives
-    them over the whole workspace. Without facts (an older attribution): the stored explanations."""
-    if facts_by_run is None:
-        facts_by_run = {d["run_id"]: d for d in summary.get("run_facts", [])}
-    if not facts_by_run:
-        stored = summary.get("runs_explained", {})
-        return {"explained": {k: v for k, v in stored.items() if k in run_ids}}
-    retried_by: dict[str, list[str]] = {}
-    for d in facts_by_run.values():
-        if d.get("retry_of"):
-            retried_by.setdefault(d["retry_of"], []).append(d["run_id"])
-    todo, seen = [r for r in run_ids if r in facts_by_run], set()
-    while todo:
-        r = todo.pop()
-        if r in seen or r not in facts_by_run:
-            continue
-        seen.add(r)
-        todo += retried_by.get(r, [])
-        if facts_by_run[r].get("retry_of"):
-            todo.append(facts_by_run[r]["retry_of"])
-    return {"facts": [facts_by_run[r] for r in sorted(seen)]}
+class RetryLinks:
+    """The summary's run facts by run id and who retries whom, to give each batch the facts
+    ``engine.causes.explain`` needs for its runs (``closure``)."""
+
+    def __init__(self, summary: dict) -> None:
+        self.by_run = {d["run_id"]: d for d in summary.get("run_facts", [])}
+        self.stored = summary.get("runs_explained", {})
+        self.retried_by: dict[str, list[str]] = {}
+        for d in self.by_run.values():
+            if d.get("retry_of"):
+                self.retried_by.setdefault(d["retry_of"], []).append(d["run_id"])
+
+    def closure(self, run_ids: set[str]) -> dict[str, Any]:
+        """These runs' facts and every run linked to them by a retry (either way, transitively):
+        explain over that set gives these runs what it gives them over the whole workspace. Without
+        facts (an older attribution): the stored explanations of these runs."""
+        if not self.by_run:
+            return {"explained": {k: v for k, v in self.stored.items() if k in run_ids}}
+        todo, seen = [r for r in run_ids if r in self.by_run], set()
+        while todo:
+            r = todo.pop()
+            if r in seen or r not in self.by_run:
+                continue
+            seen.add(r)
+            todo += self.retried_by.get(r, [])
+            if self.by_run[r].get("retry_of"):
+                todo.append(self.by_run[r]["retry_of"])
+        return {"facts": [self.by_run[r] for r in sorted(seen)]}
 
 
 def _plan_section(wsp, batch_id: str):
@@ -304,7 +309,7 @@ def _efficiency(lines: list[CostLine]) -> list[dict[str, str]]:
 
 def _explained(wsp, inputs: dict) -> dict[str, dict]:
     """Causes and review classes of the runs (engine/causes.py), with every confirmation the audit
-    chain holds — also those recorded after the attribution. ``inputs``: ``_explain_inputs``."""
+    chain holds — also those recorded after the attribution. ``inputs``: ``RetryLinks.closure``."""
     facts = [RunFacts.from_dict(d) for d in inputs.get("facts", [])]
     if not facts:
         return inputs.get("explained", {})

@@ -171,6 +171,7 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
 
             def built():
                 with Workspace.open(root) as wsp, auth.GATE.reading():
+                    wsp.verify = cached.proof(wsp)  # one verification per audit head (web/cache.py)
                     wsp.sheet = cached.sheets(key[0], wsp.sheet)  # one build per batch, shared by its pages
                     return build(wsp, request)
 
