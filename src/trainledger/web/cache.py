@@ -39,6 +39,7 @@ proof it was built with.
 
 from __future__ import annotations
 
+import gzip
 import os
 import threading
 from collections import OrderedDict
@@ -54,6 +55,7 @@ from trainledger.ledger.schema import audit_log
 REVEAL = "reveal_restricted"  # web/auth.py audit_reveal: the one entry a read appends
 MODELS = 32
 PROOFS = 8
+GZIP_MIN = 1024  # bytes: smaller bodies are sent as they are
 PAGE_BYTES = 256 * 1024 * 1024
 
 
@@ -228,6 +230,10 @@ class Pages:
             return got
         return verified
 
-    def page(self, key: Hashable, render: Callable[[], tuple[str, Any]]) -> tuple[str, Any]:
-        """(body text, Disclosure) of ``key``: the model's key, the Access, language and form."""
-        return self._once(self.pages, key, render, lambda v: len(v[0]))
+    def page(self, key: Hashable, render: Callable[[], tuple[bytes, Any]]) -> tuple[bytes, Any, bytes | None]:
+        """(body, Disclosure, the body gzipped once — None when under ``GZIP_MIN`` bytes) of ``key``:
+        the model's key, the Access, language and form."""
+        def make() -> tuple[bytes, Any, bytes | None]:
+            body, seen = render()
+            return body, seen, (gzip.compress(body, compresslevel=6, mtime=0) if len(body) >= GZIP_MIN else None)
+        return self._once(self.pages, key, make, lambda v: len(v[0]) + len(v[2] or b""))
