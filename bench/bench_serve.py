@@ -13,12 +13,29 @@ named by its parameters, so a rerun starts the server at once. Sizes:
 * ``TRAINLEDGER_BENCH_SERVE_CLIENTS`` (20) threads, ``TRAINLEDGER_BENCH_SERVE_REQUESTS`` (200)
   requests per page and form, after one warm-up request each.
 * ``TRAINLEDGER_BENCH_SERVE_ENGINE`` (``duckdb``): the engine that attributes the workspace.
-* ``TRAINLEDGER_BENCH_SERVE_BASELINE=SRC``: first the same load (one request per client) on a
+* ``TRAINLEDGER_BENCH_SERVE_BASELINE=SRC``: first the same load on a
   server run from another source tree, e.g. ``/work/main/src``: before and after in one run.
 
 Each client is a thread with its own keep-alive ``http.client`` connection to ``trainledger serve``
-in a subprocess on a free loopback port (the local user, admin). ``python -m bench.bench_serve``
-runs it alone.
+in a subprocess on a free loopback port (the local user, admin), sending ``Accept-Encoding: gzip``
+as a browser does; the batch page is also loaded by clients that do not (``identity``).
+``python -m bench.bench_serve`` runs it alone.
+
+Measured 2026-12-01 (issue 10 items 6 and 8, the precompute branch), 200k job attempts / 500 batches /
+822,758 cost lines — 1M did not fit the time on a 2-core machine at load average 10-15 (its
+precompute alone had done 321 of 500 batches after ~2.4 CPU-min); one run, baseline = /work/main/src:
+
+* first request of the batch page (473 runs), server just started: 136.0 s before, 106.7 s after
+  (wall, under load). In CPU seconds, in process: verification 16.1 → 13.4, the sheet's build after
+  it 5.52 → 0.41 (precomputed at attribution; before, causes were explained over every run of the
+  workspace and the whole ~85 MB summary parsed again). What is left is ``verify`` reading every
+  cost line and run (once per audit head now, shared by every page of that state).
+* warm batch page at 20 clients, p50 / p95: HTML 163.6 / 252.9 ms (gzip, 18 KiB on the wire of
+  201 KiB) and 14.1 / 453.7 ms (identity); JSON 16.8 / 240.8 ms and 203.4 / 302.2 ms. The baseline
+  in the same run (20 requests per form, not 200): HTML 19.5 / 52.5 ms, JSON 17.0 / 24.4 ms. These
+  warm figures are the machine's load, not the server's: in process a cached hit costs ~1.1 CPU-ms
+  (client included, TestClient, 200 hits) — 20 queued hits ≈ 22 ms — so p95 < 100 ms is expected on
+  an idle machine but was NOT shown here; re-measure on a quiet machine.
 """
 
 from __future__ import annotations
@@ -267,8 +284,8 @@ def main(log=print):
     root = workspace(int(s["attempts"]), int(s["batches"]), str(s["engine"]), log)
     out = []
     baseline = os.environ.get("TRAINLEDGER_BENCH_SERVE_BASELINE")
-    if baseline:  # the same load on another source tree first (e.g. /work/main/src), fewer requests
-        out += serve_load(root, Path(baseline), int(s["clients"]), int(s["clients"]), "baseline: ")
+    if baseline:  # the same load on another source tree first (e.g. /work/main/src)
+        out += serve_load(root, Path(baseline), int(s["clients"]), int(s["requests"]), "baseline: ")
     return out + serve_load(root, SRC, int(s["clients"]), int(s["requests"]), "")
 
 

@@ -222,12 +222,12 @@ class Pages:
 
         def verified() -> dict:
             head = wsp.ledger.audit_head()
-            hit = self.proofs.get((url, head)) if head is not None else None
-            if hit is not None:
-                return hit
-            got = real()  # LedgerTampered propagates: never cached
-            self.proofs.put((url, (got["audit_head_id"], got["audit_head_hash"])), got)
-            return got
+            if head is None:
+                return real()
+            # one verification while other pages of the same head wait for it; LedgerTampered
+            # propagates and is never kept. A proof of a later head (a write landed meanwhile) is
+            # never asked for again under this head, and the sheet retries with the new one.
+            return self._once(self.proofs, (url, head), real, lambda _: 1)
         return verified
 
     def page(self, key: Hashable, render: Callable[[], tuple[bytes, Any]]) -> tuple[bytes, Any, bytes | None]:
