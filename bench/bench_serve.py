@@ -23,19 +23,20 @@ as a browser does; the batch page is also loaded by clients that do not (``ident
 
 Measured 2026-12-01 (issue 10 items 6 and 8, the precompute branch), 200k job attempts / 500 batches /
 822,758 cost lines — 1M did not fit the time on a 2-core machine at load average 10-15 (its
-precompute alone had done 321 of 500 batches after ~2.4 CPU-min); one run, baseline = /work/main/src:
+precompute alone had done 321 of 500 batches after ~2.4 CPU-min). One run, the same 200 requests
+per form for both, baseline = /work/main/src then this tree:
 
-* first request of the batch page (473 runs), server just started: 136.0 s before, 106.7 s after
-  (wall, under load). In CPU seconds, in process: verification 16.1 → 13.4, the sheet's build after
-  it 5.52 → 0.41 (precomputed at attribution; before, causes were explained over every run of the
-  workspace and the whole ~85 MB summary parsed again). What is left is ``verify`` reading every
-  cost line and run (once per audit head now, shared by every page of that state).
-* warm batch page at 20 clients, p50 / p95: HTML 163.6 / 252.9 ms (gzip, 18 KiB on the wire of
-  201 KiB) and 14.1 / 453.7 ms (identity); JSON 16.8 / 240.8 ms and 203.4 / 302.2 ms. The baseline
-  in the same run (20 requests per form, not 200): HTML 19.5 / 52.5 ms, JSON 17.0 / 24.4 ms. These
-  warm figures are the machine's load, not the server's: in process a cached hit costs ~1.1 CPU-ms
-  (client included, TestClient, 200 hits) — 20 queued hits ≈ 22 ms — so p95 < 100 ms is expected on
-  an idle machine but was NOT shown here; re-measure on a quiet machine.
+* first request of the batch page (473 runs), server just started: 165.2 s before, 78.9 s after
+  (wall, under load; an earlier run: 136.0 → 106.7 s). In CPU seconds, in process: verification
+  16.1 → 13.4, the sheet's build after it 5.52 → 0.41 (precomputed at attribution; before, causes
+  were explained over every run of the workspace and the whole ~85 MB summary parsed again). What
+  is left is ``verify`` reading every cost line and run — once per audit head now, shared by every
+  page of that state, where before each batch page verified again.
+* warm batch page at 20 clients, p50 / p95, before → after: HTML 17.8 / 134.8 → 10.6 / 12.1 ms
+  (gzip: 18 KiB on the wire of 201 KiB), identity 49.7 / 101.5 → 14.3 / 40.8 ms; JSON 8.9 / 65.7 →
+  9.6 / 10.6 ms, identity 43.6 / 108.8 → 11.5 / 16.0 ms. The batches list and run page loads came
+  later in the run, when the machine's load rose (a test suite alongside): their after figures
+  (p95 244-518 ms) are the load's, not comparable. In process a cached hit costs ~1.1 CPU-ms.
 """
 
 from __future__ import annotations
