@@ -143,3 +143,38 @@ def test_the_dashboard_verifies_once_per_audit_head_and_still_catches_a_tampered
         resp = c.get(f"/batches/{BATCHES[0]}", headers=json_)
         assert resp.status_code == 409 and "does not match its audit chain" in resp.json()["error"]["message"]
         assert len(calls) == 2
+
+
+def test_pages_of_one_audit_head_wait_for_one_verification(tmp_path):
+    import threading
+    import time
+
+    from trainledger.web.cache import Pages
+
+    calls = []
+
+    class Ledger:
+        url = "sqlite:///x"
+
+        def audit_head(self):
+            return (7, "h7")
+
+    class Wsp:
+        ledger = Ledger()
+
+        def verify(self):
+            calls.append(1)
+            time.sleep(0.2)  # the others arrive while it runs
+            return {"audit_head_id": 7, "audit_head_hash": "h7", "verified": True}
+
+    pages = Pages(tmp_path)
+    got = []
+    threads = [threading.Thread(target=lambda: got.append(pages.proof(Wsp())())) for _ in range(5)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(got) == 5 and all(g["audit_head_id"] == 7 for g in got) and len(calls) == 1
+    Ledger.audit_head = lambda self: (8, "h8")  # a write: a new head, a new verification
+    pages.proof(Wsp())()
+    assert len(calls) == 2
