@@ -260,17 +260,28 @@ class Workspace:
         from trainledger.review.service import check
 
         check(self)
+        self._precompute_sheets()
+
+    def _precompute_sheets(self) -> None:
+        """Each batch's sheet figures computed once from the verified ledger, for the first read of
+        a sheet (report/precompute.py)."""
+        from trainledger.report.precompute import write
+
+        write(self)
 
     # --- reports -----------------------------------------------------------------------------
     def sheet(self, batch_id: str) -> dict:
         from trainledger.errors import TrainledgerError
+        from trainledger.report.precompute import load
         from trainledger.report.sheet import build_sheet
 
         self.config.batch(batch_id)  # NotFound with a remedy when the id is wrong
         self.sync_config()  # a batch declared since the last `attribute` still gets its (empty) sheet
+
         for _ in range(3):  # a write between verifying and reading would pair figures with another proof
             proof = self.verify()
-            sheet = build_sheet(self, batch_id)
+            figures = load(self, batch_id, proof)  # computed at attribution for these verified figures
+            sheet = build_sheet(self, batch_id, figures)
             head = self.ledger.audit_head()
             if (proof["audit_head_id"], proof["audit_head_hash"]) == (head or (None, None)):
                 sheet["ledger"] = proof

@@ -206,6 +206,15 @@ class Ledger:
                 problems, proof = figures.verify(conn, log)
         return log, chain.verify(log), problems, proof
 
+    @contextmanager
+    def snapshot(self) -> Iterator[Connection]:
+        """A read transaction that sees one state across statements (as ``verify`` reads): for a
+        reader that verifies the figures and then reads them (report/precompute.py)."""
+        with self._engine.connect() as conn:
+            conn.execution_options(**dict(self._backend.snapshot))
+            with conn.begin():
+                yield conn
+
     def audit_head(self) -> tuple[int, str] | None:
         """(id, hash) of the newest audit entry. Every write appends one, so an unchanged head
         means nothing was written in between."""

@@ -16,9 +16,10 @@
     auth.py      who asks: bearer token (role, batch scope) or the local admin on loopback; 401 / 403;
                  the audit entry of a response that revealed a restricted field; which role may make
                  which write (``WRITERS``) and the CSRF tokens (``Csrf``)
-    cache.py     view models and rendered pages kept per ledger state (the newest audit entry that
-                 changed a figure, the config's stat, the date) in bounded LRUs; pages keyed by role;
-                 a page with a write form is rendered per request
+    cache.py     view models and rendered pages (and each page gzipped once) kept per ledger state
+                 (the newest audit entry that changed a figure, the config's stat, the date) in bounded
+                 LRUs; pages keyed by role; a page with a write form is rendered per request; the
+                 ledger's verification proof kept per audit head
     templates/   Jinja pages (server-rendered, inline CSS, no script; plain HTML forms for the
                  writes); the batch page embeds report/render.py's to_html output unchanged
 

@@ -101,6 +101,12 @@ def wants_json(request: Request) -> bool:
     return "application/json" in accept and "text/html" not in accept
 
 
+def accepts_gzip(request: Request) -> bool:
+    """Whether the client takes ``Content-Encoding: gzip`` (every browser says so)."""
+    return any(part.split(";")[0].strip() == "gzip" and not part.replace(" ", "").endswith(";q=0")
+               for part in request.headers.get("accept-encoding", "").split(","))
+
+
 _DECIMAL = re.compile(r"-?\d+\.\d+")
 _STYLE = re.compile(r"<style>(.*?)</style>", re.S)
 _BODY = re.compile(r"<body[^>]*>(.*)</body>", re.S)
@@ -140,16 +146,19 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
             L=lambda k: sheet_t(k, lang), path=request.url.path, **extra).encode("utf-8")
 
     def respond(request: Request, template: str, model: dict[str, Any] | None, status: int = 200,
-                body: bytes | None = None, **extra) -> Response:
+                body: bytes | None = None, zipped: bytes | None = None, **extra) -> Response:
+        """``zipped``: ``body`` gzipped once (web/cache.py ``gzipped``), sent to a client that accepts it."""
         lang = lang_of(request)
         if body is None:
             body = body_of(request, template, model or {}, **extra)
-        resp = Response(body, status_code=status,
+        resp = Response(body if zipped is None else zipped, status_code=status,
                         media_type="application/json" if wants_json(request) else "text/html; charset=utf-8")
+        if zipped is not None:
+            resp.headers["Content-Encoding"] = "gzip"
         if request.query_params.get("lang") and text.normal(request.query_params["lang"]):
             resp.set_cookie(text.COOKIE, lang, samesite="lax", httponly=True)
         resp.headers["Content-Language"] = lang
-        resp.headers["Vary"] = "Accept, Accept-Language, Cookie"
+        resp.headers["Vary"] = "Accept, Accept-Language, Accept-Encoding, Cookie"
         return resp
 
     def page(build, template: str, scope=None, *, shared: bool = True, form: bool = False):
@@ -159,7 +168,7 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
         The view model is cached per ledger state (web/cache.py), the rendered body per role,
         scope, language and form; ``shared=False``: the builder reads the language and form too.
         ``form``: the page carries a write form (its CSRF token, and which writes the role may make)."""
-        def endpoint(request: Request) -> Response:
+        def keyed(request: Request):
             lang = lang_of(request)
             as_json = wants_json(request)
             ledger = cached.state.ledger()
@@ -168,9 +177,31 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
                 auth.check_scope(acc, scope(request) if scope else None, request.url.path)
             args = tuple(sorted((k, v) for k, v in request.query_params.multi_items() if k not in ("lang", "format")))
             key = (cached.state.key(), request.url.path, args) + (() if shared else (lang, as_json))
+            return lang, as_json, ledger, acc, key
+
+        def ready(request: Request) -> Response | None:
+            """The page already rendered for this state, access, language and form, answered on the
+            event loop: a worker thread per hit costs more than the answer under load (GIL hand-offs);
+            None when it must be built, carries a write form, or its reveal is audited (a write)."""
+            if form and not wants_json(request):
+                return None
+            lang, as_json, _, acc, key = keyed(request)
+            hit = cached.pages.get(key + (acc, lang, as_json))
+            if hit is None or (hit[1].revealed and acc.token_id is not None):
+                return None
+            return respond(request, template, None, body=hit[0], zipped=hit[2] if accepts_gzip(request) else None)
+
+        async def endpoint(request: Request) -> Response:
+            from starlette.concurrency import run_in_threadpool
+
+            return ready(request) or await run_in_threadpool(work, request)
+
+        def work(request: Request) -> Response:
+            lang, as_json, ledger, acc, key = keyed(request)
 
             def built():
                 with Workspace.open(root) as wsp, auth.GATE.reading():
+                    wsp.verify = cached.proof(wsp)  # one verification per audit head (web/cache.py)
                     wsp.sheet = cached.sheets(key[0], wsp.sheet)  # one build per batch, shared by its pages
                     return build(wsp, request)
 
@@ -198,9 +229,9 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
                 body, seen = rendered()
                 auth.audit_reveal(ledger, acc, request.url.path, seen)
                 return session_cookie(respond(request, template, None, body=body), fresh)
-            body, seen = cached.page(key + (acc, lang, as_json), rendered)
+            body, seen, zipped = cached.page(key + (acc, lang, as_json), rendered)
             auth.audit_reveal(ledger, acc, request.url.path, seen)
-            return respond(request, template, None, body=body)
+            return respond(request, template, None, body=body, zipped=zipped if accepts_gzip(request) else None)
         return endpoint
 
     def session_cookie(resp: Response, fresh: str | None) -> Response:
