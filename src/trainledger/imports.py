@@ -1,4 +1,7 @@
-"""The imports as the lake's own log tells them: what each file left in the lake, for the ledger.
+"""The imports as the lake's own log tells them: what each import left in the lake, for the ledger.
+
+An import is one file's content read as one statement (lake/store.py ``import_key``): the same
+file with another ``--set`` is another import, with its own id, counts and drop.
 
 The lake is the source of truth for what was accepted (``lake/``): its partitions hold the rows
 and ``imports.jsonl`` the attempts and drops. The ledger's ``imports`` table is a record *of* that,

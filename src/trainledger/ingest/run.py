@@ -22,6 +22,9 @@ per-row Python set: a 10M-row file stays within memory; see ``trainledger.lake.s
   same file already accepted by an import with other options (only rows that were quarantined
   then can be added by a re-import with, e.g., ``--currency``) — and then the result carries the
   notice ``reread`` (ingest/notices.py: those rows keep the old ``--tz``; ``--replace`` re-reads);
+  the same file with another statement (another ``--set``) is its own import (its own key, counts
+  and drop: lake/store.py ``import_key``), settled by row hash; when it adds nothing of its own,
+  the notice ``reread_other`` names the earlier import to ``--replace``;
 - an importer's ``conflicts`` ((column, note) pairs, e.g. invoice ids) flag a row whose key is
   shared by a row of different content, in this file or in the lake.
 """

@@ -21,6 +21,14 @@ an hour). Dropping an import (``trainledger imports drop``) deletes nothing eith
 imports.jsonl tombstones its partitions, which ``partition_files``, ``read`` and settling then
 skip — the lake stays the source of truth for what was accepted and what was withdrawn.
 ``read`` returns partitions in import order (the order of ``imports.jsonl``).
+
+An *import* is a file's content read as one *statement* (``settle``: what its rows state
+besides the content, e.g. ``--set vc=…``); its key (``import_key``) is the content hash for the
+statement the file's first import made, and a hash of (kind, content, statement) for another —
+the same file said of another virtual cluster is its own import, with its own counts and drop.
+Each import line records its ``statement``, each drop line the ``statement`` and ``import_key``
+it dropped (a line of an earlier version without them: the partition's metadata tells the
+statement; a drop line without them dropped every import of its file).
 """
 
 from __future__ import annotations

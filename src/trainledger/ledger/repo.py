@@ -355,22 +355,22 @@ class Ledger:
                          row | ({"before": {k: have[k] for k in row if have[k] != row[k]}} if have else {}))
         return True
 
-    def drop_import(self, kind: str, key_: str, reason: str, detail: dict, *,
+    def drop_import(self, kind: str, import_key: str, reason: str, detail: dict, *,
                     at: datetime | None = None, actor: str = "") -> ImportRecord:
-        """Mark the import (kind, import key ``key_``; for a file's first import its content hash)
+        """Mark the import (``kind``, ``import_key``; for a file's first import its content hash)
         dropped with ``reason``; ``detail`` (the lake partitions tombstoned, a replacement) goes
         into the audit entry. NotFound when there is no such import."""
         if not reason.strip():
             raise BadInput("a drop needs a reason", remedy="pass --reason TEXT (it is kept in the audit log)")
-        key = (imports.c.import_key == key_, imports.c.kind == kind)
+        key = (imports.c.import_key == import_key, imports.c.kind == kind)
         at = at or datetime.now(UTC)
         with self._write() as conn:
             have = conn.execute(select(imports).where(*key)).mappings().first()
             if have is None:
-                raise NotFound(f"no {kind} import {key_} in the ledger at {self.where}",
+                raise NotFound(f"no {kind} import {import_key} in the ledger at {self.where}",
                                remedy="see `trainledger imports list`")
             conn.execute(update(imports).where(*key).values(dropped_at=at, drop_reason=reason))
-            self._append(conn, actor, "drop_import", f"import:{kind}:{key_}",
+            self._append(conn, actor, "drop_import", f"import:{kind}:{import_key}",
                          {"reason": reason, "path": have["path"], **detail})
             return import_from({**have, "dropped_at": at, "drop_reason": reason})
 
