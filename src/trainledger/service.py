@@ -226,12 +226,15 @@ class Workspace:
         def ids(recs: list[dict]) -> str:  # the import a fixed file replaces: `import KIND FILE --replace ID`
             return ", ".join(str(r["import_key"])[:12] for r in recs)
 
-        return [Problem("quarantined_rows", f"{sum(r['quarantined'] for r in recs)} {kind} row(s) are in"
+        def files(recs: list[dict]) -> dict[str, int]:  # two imports of one file (another --set) that
+            return {str(r["quarantine_file"]): int(r["quarantined"]) for r in recs}  # share its rows: once
+
+        return [Problem("quarantined_rows", f"{sum(files(recs).values())} {kind} row(s) are in"
                         f" quarantine and in no figure: fix them and import the fixed file with"
                         f" `trainledger import {kind} FILE --replace ID` (import {ids(recs)}; "
-                        + ", ".join(str(r["quarantine_file"]) for r in recs) + ")",
-                        {"kind": kind, "rows": sum(r["quarantined"] for r in recs), "ids": ids(recs),
-                         "files": ", ".join(str(r["quarantine_file"]) for r in recs)})
+                        + ", ".join(files(recs)) + ")",
+                        {"kind": kind, "rows": sum(files(recs).values()), "ids": ids(recs),
+                         "files": ", ".join(files(recs))})
                 for kind, recs in sorted(per_kind.items())]
 
     def attribute(self, *, as_of: date | None = None, engine: str | None = None,

@@ -135,6 +135,9 @@ def test_k8s_gpu_replicas_again_says_how_to_change_the_rows(tmp_path):
     first, second = listed(root)
     assert second["id"] != first["id"] and (second["rows_read"], second["accepted"], second["duplicates"]) == (8, 0, 7)
     assert _shared_share(root) == 1  # nothing changed: hence the hint
+    with Workspace.open(root) as wsp:  # the Event row is one row in quarantine, not one per import
+        (problem,) = wsp.quarantine_problems()
+    assert problem.message.startswith("1 k8s row(s) are in quarantine") and second["id"] in problem.message
     out = run("--workspace", root, "import", "k8s", src, "--set", "gpu_replicas=4", "--replace", first["id"])
     assert "7 accepted" in out and "other options" not in out
     assert _shared_share(root) == Decimal("0.25")  # 1 shared GPU / 4 replicas
