@@ -1,6 +1,6 @@
 """The imports as the lake's own log tells them: what each import left in the lake, for the ledger.
 
-An import is one file's content read as one statement (lake/store.py ``import_key``): the same
+An import is one file's content read as one statement (lake/keys.py ``import_key``): the same
 file with another ``--set`` is another import, with its own id, counts and drop.
 
 The lake is the source of truth for what was accepted (``lake/``): its partitions hold the rows
@@ -40,7 +40,7 @@ def short_id(key: str) -> str:
 @dataclass(frozen=True, slots=True)
 class FileState:
     """One import in the lake — (kind, file content, the statement its rows make; its ``key``,
-    ``lake.store.import_key``): its log records since the last drop, and the drop. Readings of
+    ``lake.keys.import_key``): its log records since the last drop, and the drop. Readings of
     the file with other options that make the same statement (another ``--tz``, ``--currency``)
     are attempts of the same import: their rows are settled against each other by row number,
     so together they count each row once; another statement (``--set vc=…``) is another import."""

@@ -91,7 +91,7 @@ class ImportResult:
     quarantine_file: str | None
     flagged: int
     notices: tuple[tuple[str, Mapping[str, Any]], ...] = ()  # (key, values): ingest/notices.py
-    import_key: str = ""  # which import of the file this was (lake.store.import_key); "": sha256
+    import_key: str = ""  # which import of the file this was (lake.keys.import_key); "": sha256
 
     @property
     def import_id(self) -> str:

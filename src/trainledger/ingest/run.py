@@ -23,7 +23,7 @@ per-row Python set: a 10M-row file stays within memory; see ``trainledger.lake.s
   then can be added by a re-import with, e.g., ``--currency``) — and then the result carries the
   notice ``reread`` (ingest/notices.py: those rows keep the old ``--tz``; ``--replace`` re-reads);
   the same file with another statement (another ``--set``) is its own import (its own key, counts
-  and drop: lake/store.py ``import_key``), settled by row hash; when it adds nothing of its own,
+  and drop: lake/keys.py ``import_key``), settled by row hash; when it adds nothing of its own,
   the notice ``reread_other`` names the earlier import to ``--replace``;
 - an importer's ``conflicts`` ((column, note) pairs, e.g. invoice ids) flag a row whose key is
   shared by a row of different content, in this file or in the lake.
@@ -405,7 +405,7 @@ def _log(
             "path": result.path,
             "sha256": result.sha256,
             "identity": identity,
-            "statement": statement,  # which import of the file (lake.store.import_key)
+            "statement": statement,  # which import of the file (lake.keys.import_key)
             "table": importer.table,
             "rows_read": result.rows_read,
             "accepted": result.accepted,

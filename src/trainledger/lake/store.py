@@ -23,7 +23,7 @@ skip — the lake stays the source of truth for what was accepted and what was w
 ``read`` returns partitions in import order (the order of ``imports.jsonl``).
 
 An *import* is a file's content read as one *statement* (``settle``: what its rows state
-besides the content, e.g. ``--set vc=…``); its key (``import_key``) is the content hash for the
+besides the content, e.g. ``--set vc=…``); its key (``keys.import_key``) is the content hash for the
 statement the file's first import made, and a hash of (kind, content, statement) for another —
 the same file said of another virtual cluster is its own import, with its own counts and drop.
 Each import line records its ``statement``, each drop line the ``statement`` and ``import_key``
@@ -56,8 +56,9 @@ from trainledger.errors import BadInput, NotFound, TrainledgerError
 from trainledger.lake.fs import FileLock, alive, append_line, lock_for, read_jsonl
 from trainledger.lake.fs import file_sha as _file_sha
 from trainledger.lake.fs import link_into_place as _link_into_place
+from trainledger.lake.keys import key_for, keyed_events, statement_of
 from trainledger.lake.schemas import TABLES
-from trainledger.lake.settle import Settle, drop_repeats, meta_of, partition_meta, settle_partition
+from trainledger.lake.settle import Settle, drop_repeats, meta_of, settle_partition
 
 __all__ = ["Committed", "Lake", "PartitionExists", "PartitionWriter", "QuarantineWriter", "Settle"]
 
@@ -484,7 +485,7 @@ class Lake:
     ) -> dict[str, Any]:
         """Tombstone every live partition of ``table`` of the file ``sha256`` imported as
         ``kind`` — with ``statement``, only those of the imports that made that statement (one
-        import: ``import_key``, see ``import_key``): one drop line in imports.jsonl, after which
+        import: ``import_key``, see ``keys.py``): one drop line in imports.jsonl, after which
         its rows are in no read. Returns that line; its ``partitions`` are the keys
         (``table/source=<sha>/part-<n>.parquet``) dropped. A drop line without ``statement``
         (all written before imports had their own keys) drops every import of the file."""
@@ -501,51 +502,12 @@ class Lake:
         return line
 
     def keyed_events(self) -> list[tuple[dict[str, Any], str, str | None]]:
-        """Every line of the import log with (the key of the import it belongs to, the
-        statement of that import; ``import_key``) — for a drop line, the statement it dropped
-        (None: an old drop line, of every import of its file; its key is then the content
-        hash). A line that records no statement (written before lines did) takes its
-        partition's, else that of a line with the same identity, else ""."""
-        events = self.events()
-        by_identity: dict[str, str] = {}
-        for rec in events:
-            if rec.get("action") != DROP and rec.get("identity") and (
-                    (st := self._record_statement(rec)) is not None):
-                by_identity.setdefault(str(rec["identity"]), st)
-        first: dict[tuple[Any, Any], str] = {}
-        out: list[tuple[dict[str, Any], str, str | None]] = []
-        for rec in events:
-            kind, sha = rec.get("kind"), rec.get("sha256")
-            if not (isinstance(kind, str) and isinstance(sha, str) and _SHA_RE.match(sha)):
-                continue
-            if rec.get("action") == DROP:
-                st = rec.get("statement")
-                out.append((rec, str(rec.get("import_key") or sha), None if st is None else str(st)))
-                continue
-            st = self._record_statement(rec)
-            if st is None:
-                st = by_identity.get(str(rec.get("identity") or ""), "")
-            key = import_key(kind, sha, st, first.get((kind, sha)))
-            first.setdefault((kind, sha), st)
-            out.append((rec, key, st))
-        return out
+        """Every line of the import log with the key and statement of its import (``keys.py``)."""
+        return keyed_events(self)
 
     def key_for(self, kind: str, sha256: str, statement: str) -> str:
         """The key the import of ``sha256`` as ``kind`` making ``statement`` has (or will have)."""
-        for rec, _key, st in self.keyed_events():
-            if rec.get("action") != DROP and rec.get("kind") == kind and rec.get("sha256") == sha256:
-                return import_key(kind, sha256, statement, st)
-        return sha256
-
-    def _record_statement(self, rec: Mapping[str, Any]) -> str | None:
-        if "statement" in rec:
-            return str(rec.get("statement") or "")
-        where = rec.get("partition")
-        if where:
-            part = self.root / partition_key(where)
-            with contextlib.suppress(OSError, pa.ArrowException):
-                return statement_of(part)
-        return None
+        return key_for(self, kind, sha256, statement)
 
     def dropped(self) -> set[str]:
         """Keys (``table/source=<sha>/part-<n>.parquet``) of the partitions a drop tombstoned."""
@@ -563,25 +525,6 @@ class Lake:
             log.warning("%s: skipped damaged line(s) %s", path, ", ".join(map(str, damage)))
             self._reported = damage
         return records
-
-
-def statement_of(part: Path) -> str:
-    """The statement a partition records in its metadata ("" when it records none)."""
-    meta = partition_meta(pq.read_schema(part))
-    return str((meta or {}).get("statement") or "")
-
-
-def import_key(kind: str, sha256: str, statement: str, first: str | None) -> str:
-    """The key (64 hex digits; its first 12 are the id ``imports list`` shows) of the import
-    of the file ``sha256`` as ``kind`` that makes ``statement``: the content hash itself for
-    the statement the file's first import made (``first``; None: this is the first), so every
-    id stored before imports had their own keys stays the same; for any other statement (the
-    same file said of another ``--set vc=…``, an undated inventory imported again another day)
-    a hash of (kind, content hash, statement) — its own import, with its own counts and drop."""
-    if first is None or statement == first:
-        return sha256
-    text = json.dumps({"kind": kind, "sha256": sha256, "statement": statement}, sort_keys=True)
-    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _known(table: str) -> None:

@@ -77,7 +77,7 @@ class ImportRecord:
     drop_reason: str | None = None
     # which import of the file (64 hex digits; the id shown is its first 12): the content hash
     # for the file's first import, another key for the same file making another statement
-    # (``--set vc=…``; lake.store.import_key). "": the content hash.
+    # (``--set vc=…``; lake.keys.import_key). "": the content hash.
     import_key: str = ""
 
     def __post_init__(self) -> None:

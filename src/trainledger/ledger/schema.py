@@ -103,7 +103,7 @@ imports = Table(
     Column("dropped_at", UTCDateTime, nullable=True),
     Column("drop_reason", CleanText, nullable=True),
     # which import of the file: the content hash for its first import, another 64-hex key for
-    # the same file making another statement (``--set vc=…``; lake.store.import_key)
+    # the same file making another statement (``--set vc=…``; lake.keys.import_key)
     Column("import_key", CleanString(64), primary_key=True),
 )
 

@@ -1,7 +1,7 @@
 """One import per statement: ``imports.import_key``, which import of a file a record is (64 hex
 digits; its first 12 are the id ``imports list`` shows). The same file imported with another
 ``--set`` (another virtual cluster, another job) makes another statement and is its own import
-with its own counts and drop; its key is not the content hash (lake/store.py ``import_key``).
+with its own counts and drop; its key is not the content hash (lake/keys.py ``import_key``).
 Every record stored before this revision is its file's first import: its key is its content
 hash, so every id already shown keeps naming the same import. The primary key becomes
 (source_sha256, kind, import_key).
