@@ -97,8 +97,8 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
         results = _with_bar(ctx, as_json, lambda bar: wsp.import_files(kind, paths, options=options,
                                                                        replace=replace_id, reason=reason,
                                                                        progress=bar))
-        held = {(r.kind, r.source_sha256): r for r in wsp.ledger.imports()}
-        repaired = {(r.kind, r.source_sha256) for r in wsp.repaired}
+        held = {(r.kind, r.import_key): r for r in wsp.ledger.imports()}
+        repaired = {(r.kind, r.import_key) for r in wsp.repaired}
         reasons = {r.sha256: _first_reasons(r.quarantine_file) for r in results if r.quarantined}
     total = {"accepted": sum(r.accepted for r in results), "duplicates": sum(r.duplicates for r in results),
              "quarantined": sum(r.quarantined for r in results),
@@ -117,13 +117,13 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
             note(t("cli.import.local_tz" + given, ctx, tz=tz or wsp.config.get("sources.slurm.timezone")))
         for r in results:
             click.echo(t("cli.import.summary", ctx, path=r.path, accepted=r.accepted, duplicates=r.duplicates,
-                         quarantined=r.quarantined, id=r.sha256[:12],
+                         quarantined=r.quarantined, id=r.import_id,
                          flagged=t("cli.import.flagged", ctx, n=r.flagged) if r.flagged else ""))
             if r.accepted + r.duplicates + r.quarantined == 0 and not r.notices:
                 click.echo(t("cli.import.no_data_rows", ctx))
-            rec = held.get((r.kind, r.sha256))
+            rec = held.get((r.kind, r.import_key or r.sha256))
             if rec is not None and rec.accepted != r.accepted and not r.accepted and not r.notices:
-                held = "cli.import.held_repaired" if (r.kind, r.sha256) in repaired else "cli.import.held"
+                held = "cli.import.held_repaired" if (r.kind, rec.import_key) in repaired else "cli.import.held"
                 click.echo(t(held, ctx, n=rec.accepted))
             for key, values in r.notices:
                 click.echo("  " + render_notice(key, values, (ctx.obj or {}).get("lang") or "en"))
@@ -133,7 +133,7 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
             if r.quarantined:
                 more = r.quarantined - len(reasons.get(r.sha256, []))
                 click.echo(t("cli.import.all_quarantined", ctx, more=t("cli.import.more", ctx, n=more) if more > 0
-                             else "", id=r.sha256[:12], file=r.quarantine_file))
+                             else "", id=r.import_id, file=r.quarantine_file))
             if r.flagged and _bill_kind(kind):  # FOCUS problems per rule / 按规则
                 from trainledger.ingest.focus import source_report
 

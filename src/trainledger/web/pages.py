@@ -33,7 +33,7 @@ def _q(s: str) -> str:
 
 def _record(rec, state: FileState | None) -> dict[str, Any]:
     """One import as ``trainledger imports list --json`` gives it, plus its replacement and links."""
-    ident = short_id(rec.source_sha256)
+    ident = short_id(rec.import_key)
     drop = state.drop if state is not None else None
     out = {"id": ident, "kind": rec.kind, "file": rec.path, "sha256": rec.source_sha256,
            "imported_at": rec.imported_at.isoformat(), "status": "dropped" if rec.dropped_at else "live",
@@ -51,7 +51,7 @@ def imports(wsp) -> dict[str, Any]:
     """Every import of the workspace, live and dropped, in the ledger's order."""
     wsp.repair_imports()
     st = states(wsp.lake)
-    return {"imports": [_record(r, st.get((r.kind, r.source_sha256))) for r in wsp.ledger.imports()]}
+    return {"imports": [_record(r, st.get((r.kind, r.import_key))) for r in wsp.ledger.imports()]}
 
 
 def _localized(row: dict[str, Any]) -> dict[str, Any]:
@@ -70,7 +70,7 @@ def quarantine(wsp, ident: str) -> dict[str, Any]:
         rec = resolve(wsp.ledger.imports(), ident)
     except NotFound as e:
         raise NotFound(f"no import {ident!r}", remedy="see /imports (or `trainledger imports list`) for the ids") from e
-    state = states(wsp.lake).get((rec.kind, rec.source_sha256)) or FileState(rec.kind, rec.source_sha256, (), None)
+    state = states(wsp.lake).get((rec.kind, rec.import_key)) or FileState(rec.kind, rec.source_sha256, (), None)
     table = KIND_TABLES.get(rec.kind)
     rows = [access.quarantine_row({k: r.get(k) for k in ("file", "row", "line", "reason", "reason_zh", "remedy",
                                                            "remedy_zh", "raw", "notes")}, table)
