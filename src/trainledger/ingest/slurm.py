@@ -146,9 +146,10 @@ def compress_hostlist(hosts: list[str]) -> str:
         elif len(ranges) == 1 and ranges[0][0] == ranges[0][1]:
             out.append(prefix + ranges[0][0])
         else:
-            out.append(
-                prefix + "[" + ",".join(a if a == b else f"{a}-{b}" for a, b in ranges) + "]"
-            )
+            bracket = prefix + "[" + ",".join(a if a == b else f"{a}-{b}" for a, b in ranges) + "]"
+            plain = ",".join(prefix + d for a, b in ranges
+                             for d in (str(n).zfill(len(a)) for n in range(int(a), int(b) + 1)))
+            out.append(bracket if len(bracket) < len(plain) else plain)  # never longer than the names
     return ",".join(out)
 
 
