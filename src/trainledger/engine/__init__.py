@@ -48,7 +48,7 @@ it costs against a hand-written SQL: ``bench/bench_engine.py`` (``make bench-eng
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
@@ -61,6 +61,7 @@ from trainledger.engine.capacity import capacity_stage
 from trainledger.engine.causes import explain
 from trainledger.engine.compute import bill_stage, queued_stage
 from trainledger.engine.context import Context, Facts, PriceLookup, Problem, RunInfo, Settings, StageOutput
+from trainledger.engine.lines import Lines
 from trainledger.engine.rules import matcher
 from trainledger.engine.runs import derive_runs
 from trainledger.ingest import KIND_TABLES
@@ -80,7 +81,7 @@ STAGES: tuple[Callable[[Facts, Context], StageOutput], ...] = (
 @dataclass(frozen=True)
 class Attribution:
     runs: dict[str, RunInfo]
-    lines: tuple[CostLine, ...]
+    lines: Sequence[CostLine]  # engine.lines.Lines: tuples of CostLine and columns, in order
     problems: tuple[Problem, ...]
     assumptions: tuple[Assumption, ...]
     conservation: list[dict] = field(default_factory=list)
@@ -146,27 +147,29 @@ def attribute(facts: Facts, config: Settings, price: PriceLookup, as_of: date,
     problems.extend(_rule_field_problems(facts, config))
     problems.extend(restated.problems(facts.bill_lines, facts.imports))  # counted twice?
     ctx = replace(ctx, runs=runs)
-    lines: list[CostLine] = []
+    parts: list = []  # each stage's lines: a tuple of CostLine, or columns (the frame bill stage, engine/lines.py)
     assumptions: dict[str, Assumption] = {}
     for stage in stages:
         out = guard.run(stage, facts, ctx)  # a stage that raises: a problem, its cash unattributed
-        lines.extend(out.lines)
+        parts.append(out.lines)
         problems.extend(out.problems)
         for a in out.assumptions:
             assumptions.setdefault(a.name, a)
+    lines = Lines(parts)
     records, cons_problems = conservation.check(facts, lines)
     problems.extend(cons_problems)
     amortized: list[dict] = []
-    if any(ln.basis is Basis.AMORTIZED and ln.provenance.source_kind == "focus" for ln in lines):
+    if lines.count(basis=Basis.AMORTIZED, source_kind="focus"):
         amortized, am_problems = conservation.check(facts, lines, view="amortized")
         problems.extend(am_problems)
-    owned, cap_problems = capacity.check(facts, ctx, lines)
+    # the consumers below read only some lines: those are built, the rest stay columns
+    owned, cap_problems = capacity.check(facts, ctx, lines.select(source_kind="config"))
     problems.extend(cap_problems)
     allocated, policies = allocate_views(lines, config.raw.get("allocation") or {}, str(config.path),
                                          tuple(b.id for b in config.batches))
-    storage = storage_reconcile.cells(facts, lines, as_of)  # billed beside estimate, never summed
-    lines.extend(allocated)  # a view beside the direct cost: basis allocated, never cash
-    return Attribution(runs=runs, lines=tuple(lines), problems=tuple(problems),
+    storage = storage_reconcile.cells(facts, lines.select(category="storage"), as_of)  # billed beside estimate
+    lines = Lines([*lines.parts, tuple(allocated)])  # a view beside the direct cost: basis allocated, never cash
+    return Attribution(runs=runs, lines=lines, problems=tuple(problems),
                        assumptions=tuple(assumptions.values()), conservation=records,
                        conservation_amortized=amortized, conservation_capacity=owned, allocation=policies,
                        storage_reconciliation=storage)
