@@ -20,6 +20,7 @@ import warnings
 from collections.abc import Callable
 from dataclasses import replace
 from decimal import Decimal
+from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -46,9 +47,27 @@ _CONNECTIONS: dict[str, object] = {}
 EVIDENCE = {True: weakest(Evidence.CONTRACT, Evidence.ASSUMED), False: weakest(Evidence.CONTRACT, Evidence.MEASURED)}
 
 
-def connect(backend: str):
+MEMORY_LIMIT = "2GB"  # workspace setting engine.memory_limit (workspace.py)
+TEMP_DIR = ".engine-tmp"  # engine.temp_dir: under the workspace unless set
+
+
+def duckdb_config(settings=None) -> dict[str, str]:
+    """DuckDB's memory limit and spill directory from the workspace (``engine.memory_limit``,
+    ``engine.temp_dir`` relative to the workspace, default ``<workspace>/.engine-tmp``): past the
+    limit DuckDB writes intermediate results there instead of growing, so attribute's peak memory
+    is bounded by the limit plus the Python side. Insertion order is not kept (every result the
+    stage reads is ordered or keyed explicitly), which lets DuckDB stream and spill more."""
+    values = getattr(settings, "values", None) or {}
+    limit = str(values.get("engine.memory_limit") or MEMORY_LIMIT).strip()
+    where = str(values.get("engine.temp_dir") or TEMP_DIR)
+    root = Path(settings.path).parent if settings is not None and getattr(settings, "path", "") else Path.cwd()
+    return {"memory_limit": limit, "temp_directory": str(root / where), "preserve_insertion_order": "false"}
+
+
+def connect(backend: str, settings=None):
     """An Ibis connection for ``backend``: a new in-memory DuckDB per call (a DuckDB connection is
-    not shared between threads), one Spark session per process (it starts in seconds)."""
+    not shared between threads) with the workspace's memory limit and spill directory
+    (``duckdb_config``), one Spark session per process (it starts in seconds)."""
     if backend in _CONNECTIONS:
         return _CONNECTIONS[backend]
     try:
@@ -58,7 +77,14 @@ def connect(backend: str):
                           remedy="pip install 'ibis-framework[duckdb]', or use --engine python"
                                  " / 安装 ibis-framework[duckdb]，或改用 --engine python") from None
     if backend == "duckdb":
-        return ibis.duckdb.connect()
+        config = duckdb_config(settings)
+        try:
+            return ibis.duckdb.connect(**config)
+        except Exception as exc:  # noqa: BLE001 - duckdb's own error type differs between versions
+            raise ConfigError(f"engine.memory_limit {config['memory_limit']!r} / engine.temp_dir"
+                              f" {config['temp_directory']!r}: DuckDB refused them ({exc}) / DuckDB 不接受该设置",
+                              remedy="write a size such as 2GB and a writable directory / 请填写如 2GB 的大小和"
+                                     "可写目录") from exc
     if backend == "spark":
         with warnings.catch_warnings():  # pyspark 4.3 warns about pandas 3 when imported
             warnings.simplefilter("ignore", FutureWarning)
@@ -94,7 +120,7 @@ def bill_stage_on(backend: str) -> Callable[[Facts, Context], StageOutput]:
         return compute.bill_stage
 
     def frame_bill_stage(facts: Facts, ctx: Context) -> StageOutput:
-        return bill_stage(facts, ctx, connect(backend))
+        return bill_stage(facts, ctx, connect(backend, ctx.config))
 
     return frame_bill_stage
 
