@@ -290,15 +290,17 @@ def _run(scratch: Scratch, table: pa.Table, rows, ctx: Context, holdings, keys: 
     return _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, got, fallback)
 
 
-def _used(got: pa.Table | None, n: int) -> tuple[list, list]:
+def _used(got: pa.Table | None, n: int, views: int) -> tuple[list, list]:
     """Per bill row: the sum of its (run, state) weights ``W`` (frame units) in its first view, and
     the smallest of their exponents (0 when none: Python's exact sum starts at ``Decimal(0)``)."""
     used, low = [0] * n, [0] * n
     if got is None or not got.num_rows:
         return used, low
-    first = got.group_by("idx", use_threads=False).aggregate([("view", "min")])
-    states = got.filter(pc.equal(got.column("is_idle"), 0)).join(first, "idx")
-    states = states.filter(pc.equal(states.column("view"), states.column("view_min")))
+    states = got.filter(pc.equal(got.column("is_idle"), 0))
+    if views > 1:  # the first view a row has: the weights are the same in both
+        first = got.group_by("idx", use_threads=False).aggregate([("view", "min")])
+        states = states.join(first, "idx")
+        states = states.filter(pc.equal(states.column("view"), states.column("view_min")))
     agg = states.group_by("idx", use_threads=False).aggregate([("W", "sum"), ("exp", "min")])
     for i, w, e in zip(*(agg.column(c).to_pylist() for c in ("idx", "W_sum", "exp_min")), strict=True):
         used[i], low[i] = int(w), min(0, e)
@@ -315,9 +317,9 @@ def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, got, fa
     n = len(rows)
     info = columns_mod.RowInfo(currency=[None] * n, sha=[None] * n, row=[None] * n, node=[None] * n,
                                money_only=[None] * n, idle_hours=[None] * n, split=[False] * n)
-    used, low = _used(got, n)
+    used, low = _used(got, n, views)
     scale, places = holdings.py_scale, holdings.scale // holdings.py_scale
-    checked: set[tuple[str, str]] = set()
+    memo: dict = {}
     for i, row in enumerate(rows):
         amounts = [(v, basis, d) for v, (column, basis) in enumerate(columns)
                    if row.get(column) is not None and (d := Decimal(row[column])) != 0]
@@ -330,7 +332,7 @@ def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, got, fa
             make = compute.node_split(row, node[i], py_index, slots, problems)
             made = {v: make(amount) for v, _, amount in amounts}
         elif kind == "node":
-            _node_row(i, row, node[i], info, used[i], low[i], slots, scale, places, problems, checked)
+            _node_row(i, row, node[i], info, used[i], low[i], slots, scale, places, problems, memo)
             continue
         else:
             made = {v: [_direct(row, kind, rule_batch[i], rule_id[i], amount)] for v, _, amount in amounts}
@@ -359,33 +361,42 @@ def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, got, fa
 
 
 def _node_row(i: int, row, node: str, info, used_w: int, low: int, slots: Decimal, scale: int, places: int,
-              problems: list[Problem], checked: set) -> None:
+              problems: list[Problem], memo: dict) -> None:
     """What one node row split here needs per row (``compute.node_split``'s row-level figures):
     its currency and provenance checked once, the oversubscription and negative-usage problems,
-    its money-only kind and the GPU-hours no job held."""
+    its money-only kind and the GPU-hours no job held. ``memo``: what depends only on a few of the
+    row's values (its period and used GPU-seconds; its charge category and amounts), computed once."""
     cur, sha = row["currency"], row["source_sha256"]
-    if (cur, sha) not in checked:
+    if (cur, sha) not in memo:
         if cur not in _CURRENCIES:
             _CURRENCIES[cur] = check_currency(cur)
         Provenance(sha, int(row["row"]), "gpu_seconds_on_node", "focus")  # the checks a line's provenance has
-        checked.add((cur, sha))
+        memo[(cur, sha)] = True
     p0, p1 = row["charge_period_start"], row["charge_period_end"]
-    period = exact_seconds(p0, p1)
-    used = _weight(used_w, low, places)  # = the exact sum of the row's weights, with its exponent
-    idle = EXACT.subtract(EXACT.multiply(slots * scale, period), used)
-    if idle < 0:
-        held = (used / scale / period).quantize(Decimal("0.01"))
+    key = (p1 - p0, used_w, low)
+    got = memo.get(key)
+    if got is None:
+        period = exact_seconds(p0, p1)
+        used = _weight(used_w, low, places)  # = the exact sum of the row's weights, with its exponent
+        idle = EXACT.subtract(EXACT.multiply(slots * scale, period), used)
+        held = (used / scale / period).quantize(Decimal("0.01")) if idle < 0 else None
+        got = memo[key] = (held, str((Decimal(0) if held is not None else idle) / scale / HOUR))
+    held, idle_hours = got
+    if held is not None:
         problems.append(Problem("oversubscribed_node", f"{node} {p0.isoformat()}: jobs hold {held}"
                                 f" GPUs but the node has {slots}",
                                 {"node": node, "row": row["row"], "at": p0.isoformat(),
                                  "held": str(held), "slots": slots}))
-        idle = Decimal(0)
-    money_only = compute.charge_kind(row)
-    if (neg := compute.negative_usage(row, node)) is not None:
-        problems.append(neg)
+    kind = (row.get("charge_category"), row.get("billed_cost"), row.get("effective_cost"))
+    money = memo.get(kind)
+    if money is None:
+        money = memo[kind] = (compute.charge_kind(row), compute.negative_usage(row, node) is not None)
+    money_only, negative = money
+    if negative:
+        problems.append(compute.negative_usage(row, node))
     info.currency[i], info.sha[i], info.row[i], info.node[i] = _CURRENCIES[cur], sha, int(row["row"]), node
     info.money_only[i] = money_only
-    info.idle_hours[i] = None if money_only else str(idle / scale / HOUR)
+    info.idle_hours[i] = None if money_only else idle_hours
     info.split[i] = True
 
 
