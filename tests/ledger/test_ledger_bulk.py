@@ -89,6 +89,10 @@ def test_refused_text_is_refused_with_the_general_error(seeded, field, value, wo
                    Provenance(SHA, 2, "r", "focus"), batch_id="b1", **{field: value})
     with pytest.raises(BadInput, match=rf"cost_lines\.{field} of row 2: .*{words}"):
         seeded.replace_cost_lines([good, bad], summary={})
+    from trainledger.engine.lines import LineColumns, Lines
+
+    with pytest.raises(BadInput, match=rf"cost_lines\.{field} of row 2: .*{words}"):  # held as columns too
+        seeded.replace_cost_lines(Lines([LineColumns.from_lines([good, bad])]), summary={})
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

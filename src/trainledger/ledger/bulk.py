@@ -98,7 +98,44 @@ def line_chunks(lines, size: int, attribution_id: int):
             sl = table.slice(off, size)
             cols = {name: sl.column(name).to_pylist() for name in COLUMNS_OF_LINES if name != "attribution_id"}
             cols["attribution_id"] = [attribution_id] * sl.num_rows
-            yield _Built(part, off, sl.num_rows), cols
+            yield _Built(part, off, sl.num_rows), _Columns(cols, sl)
+
+
+class _Columns(dict):
+    """A chunk's columns as lists (the driver's values) and the Arrow slice they came from
+    (``arrow``: the fingerprints are computed on it, column-wise)."""
+
+    def __init__(self, cols: dict[str, list], arrow) -> None:
+        super().__init__(cols)
+        self.arrow = arrow
+
+
+def _arrow_fingerprints(columns: Sequence[str], kinds: dict[str, tuple[str, int | None]], cols,
+                        arrow) -> list[str] | None:
+    """``figures.fingerprint`` of every row of an Arrow chunk, its fields joined by Arrow compute:
+    ``len:letter value`` (length in characters, as Python's ``len``), ``-`` for null; None when a
+    value holds NUL (the general path refuses it, naming the row) or a column is not in ``arrow``."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    fields = []
+    for name in columns:
+        letter = {"text": "s", "decimal": "d", "int": "i"}[kinds[name][0]]
+        if name not in arrow.column_names:
+            value = cols[name][0] if len(set(cols[name])) == 1 else None  # the attribution id: one value
+            if value is None:
+                return None
+            text = str(value)
+            fields.append(pa.scalar(f"{len(text) + 1}:{letter}{text}"))
+            continue
+        col = arrow.column(name)
+        text = col if pa.types.is_string(col.type) else pc.cast(col, pa.string())
+        n = pc.cast(pc.add(pc.utf8_length(text), 1), pa.string())
+        fields.append(pc.fill_null(pc.binary_join_element_wise(n, pa.scalar(":" + letter), text, ""), "-"))
+    body = pc.binary_join_element_wise(*fields, ",")
+    if pc.any(pc.match_substring(body, "\x00")).as_py():
+        return None
+    return [sha256(b).hexdigest()[:figures.FP_LEN] for b in pc.cast(body, pa.binary()).to_pylist()]
 
 
 COLUMNS_OF_LINES = ("attribution_id", "category", "basis", "evidence", "low", "expected", "high", "currency",
@@ -128,12 +165,14 @@ def _encoded(col: list, letter: str) -> list[str]:
     return list(map(enc.__getitem__, col))
 
 
-def _convert(kind: str, limit: int | None, col: list, texts: bool = False) -> tuple[list, list[str]] | None:
+def _convert(kind: str, limit: int | None, col: list, texts: bool = False,
+             encode: bool = True) -> tuple[list, list[str] | None] | None:
     """(driver values, fingerprint fields) of one column, or None when the general path must do it.
-    ``texts``: decimals come as their ``str(Decimal)`` text (columns, ``line_chunks``)."""
+    ``texts``: decimals come as their ``str(Decimal)`` text (columns, ``line_chunks``); without
+    ``encode`` the fields are left to the caller (None)."""
     types = set(map(type, col))
     if kind == "decimal" and texts and types <= {str, NONE}:
-        return col, _encoded(col, "d")
+        return col, _encoded(col, "d") if encode else None
     if kind == "text":
         if not types <= {str, NONE}:
             if not all(t in (str, NONE) or issubclass(t, StrEnum) for t in types):
@@ -142,7 +181,7 @@ def _convert(kind: str, limit: int | None, col: list, texts: bool = False) -> tu
         present = [v for v in col if v is not None] if NONE in types else col
         if limit is not None and present and max(map(len, present)) > limit:
             return None
-        return col, _encoded(col, "s")
+        return col, _encoded(col, "s") if encode else None
     if kind == "decimal":
         if not types <= {Decimal, NONE}:
             return None
@@ -155,7 +194,7 @@ def _convert(kind: str, limit: int | None, col: list, texts: bool = False) -> tu
         return (text, _encoded(text, "d")) if finite else None
     if not types <= {int}:  # bool too is left to the general path
         return None
-    return col, _encoded(list(map(str, col)), "i")
+    return col, _encoded(list(map(str, col)), "i") if encode else None
 
 
 def bind_and_fingerprint(conn: Connection, table: Table, columns: Sequence[str],
@@ -165,14 +204,19 @@ def bind_and_fingerprint(conn: Connection, table: Table, columns: Sequence[str],
     if any(c in figures.LATER_COLUMNS for c in columns):
         return None  # a nullable later column changes the fingerprint's shape
     dialect = conn.dialect
-    values, fields = [], []
+    values, fields, kinds = [], [], {}
+    arrow = getattr(cols, "arrow", None)
     for name in columns:
         kind = _kind(table, name, dialect)
-        got = None if kind is None else _convert(*kind, cols[name], texts)
+        got = None if kind is None else _convert(*kind, cols[name], texts, arrow is None)
         if got is None:
             return None
         values.append(got[0])
         fields.append(got[1])
+        kinds[name] = kind
+    if arrow is not None:
+        fps = _arrow_fingerprints(columns, kinds, cols, arrow)
+        return None if fps is None else (list(zip(*values, strict=True)), fps)
     bodies = [",".join(parts) for parts in zip(*fields, strict=True)]
     if any("\x00" in b for b in bodies):
         return None  # CleanText / CleanString refuse it: the general path says where
