@@ -31,7 +31,9 @@ Data flow (``attribute``)::
     assets.py       storage_stage, labor_stage, external_stage
     storage_reconcile.py  storage bill rows beside the inventory estimate per currency, month,
                     bucket / prefix and batch; the difference split into its parts (a view)
-    conservation.py the exact per-currency check, per view
+    conservation.py the exact per-currency check, per view (sums of lines or of their columns)
+    lines.py        cost lines held as columns (LineColumns, an Arrow table) and an attribution's
+                    lines in order (Lines: tuples of CostLine and columns; a Sequence[CostLine])
     rules.py        attribution rules (exact / prefix / regex / template) and row tags
     timeline.py     one run's allocation → compute-state segments (weighted: straggler_wait)
     context.py      Facts, Context, RunInfo, Problem, StageOutput, price lookups with staleness
@@ -40,9 +42,11 @@ Data flow (``attribute``)::
     frame/          the bill stage's split as Ibis expressions (DuckDB, Spark); tested against this one
 
 The bill stage runs on the workspace's ``engine.backend`` (DuckDB by default, Spark, or this
-plain Python, which stays as the oracle: ``frame/``); the derived runs, the other stages and
-conservation are plain Python over lake rows on every engine. The ledger writes the lines in
-columns (``ledger/bulk.py``). Where the whole ``attribute`` spends its time at scale, and what
+plain Python, which stays as the oracle: ``frame/``); the derived runs and the other stages are
+plain Python over lake rows on every engine. On a frame backend the bill stage's lines stay
+columns (``lines.py``) through conservation, the allocation drivers and the ledger write
+(``ledger/bulk.py``); storage reconciliation, capacity checks and allocation pools get only the
+lines they read, built. Where the whole ``attribute`` spends its time at scale, and what
 it costs against a hand-written SQL: ``bench/bench_engine.py`` (``make bench-engine``).
 """
 
