@@ -122,11 +122,13 @@ def _drivers(lines) -> tuple[dict[str, Decimal], dict[str, dict[str, Decimal]]]:
 
 
 def _column_drivers(part, hours, cash, cash_bases) -> None:
+    import pyarrow as pa
     import pyarrow.compute as pc
 
-    from trainledger.engine.lines import LineColumns
+    from trainledger.engine.lines import LineColumns, dense
 
     t = part.table
+    t = pa.table({c: dense(t.column(c)) for c in t.column_names})
     held = pc.fill_null(pc.not_equal(t.column("batch_id"), ""), False)
     compute = pc.and_(pc.and_(held, pc.equal(t.column("category"), "compute")),
                       pc.and_(pc.fill_null(pc.not_equal(t.column("run_id"), ""), False),

@@ -72,15 +72,15 @@ def line_sums(lines: Iterable[CostLine]) -> dict[tuple[str, str, str, bool, str]
     integers, never built into lines."""
     import pyarrow.compute as pc
 
-    from trainledger.engine.lines import LineColumns, as_lines
+    from trainledger.engine.lines import LineColumns, as_lines, dense
 
     out: dict[tuple, Decimal] = defaultdict(Decimal)
     keys = ("basis", "source_kind", "currency", "attributed", "reason")
     with localcontext(EXACT):
         for part in as_lines(lines).parts:
             if isinstance(part, LineColumns):
-                t = part.table.append_column("attributed", pc.fill_null(pc.not_equal(part.table.column("batch_id"), ""),
-                                                                        False))
+                held = pc.fill_null(pc.not_equal(dense(part.table.column("batch_id")), ""), False)
+                t = part.table.append_column("attributed", held)
                 for k, v in LineColumns(t).sums(keys).items():
                     out[k] += v
                 continue

@@ -35,6 +35,20 @@ SCHEMA = pa.schema([*((c, pa.string()) for c in COLUMNS if c != "source_row"), (
                     ("units", pa.int64()), ("scale", pa.int32()), ("state_detail", pa.bool_())])
 NULLABLE = ("batch_id", "run_id", "quantity")
 BATCH = 65_536
+# columns whose few distinct values repeat line after line: a frame stage may hold them
+# dictionary-encoded (the same values; ``dense`` gives plain strings where a kernel needs them)
+REPEATED = ("category", "basis", "evidence", "currency", "batch_id", "detail", "quantity", "unit", "reason",
+            "source_sha256", "rule", "source_kind")
+
+
+def dense(col):
+    """``col`` as plain strings when it is dictionary-encoded (compare and group kernels need it)."""
+    return col.cast(col.type.value_type) if pa.types.is_dictionary(col.type) else col
+
+
+def encoded(col):
+    """``col`` dictionary-encoded (a string column of ``REPEATED``)."""
+    return col if pa.types.is_dictionary(col.type) else pc.dictionary_encode(col)
 
 
 def _digits(d: Decimal) -> tuple[int, int] | None:
@@ -111,7 +125,7 @@ class LineColumns(Sequence):
 
     def sums(self, keys: Sequence[str]) -> dict[tuple, Decimal]:
         """Exact sums of the expected amount per distinct ``keys`` (integers per scale, then Decimal)."""
-        t = self.table
+        t = pa.table({c: dense(self.table.column(c)) for c in (*keys, "units", "scale", "expected")})
         fits = t.filter(pc.is_valid(t.column("units")))
         out: dict[tuple, Decimal] = {}
         if fits.num_rows:
@@ -185,7 +199,7 @@ class Lines(Sequence):
     def _mask(self, p: LineColumns, equal: dict):
         mask = None
         for name, value in equal.items():
-            col = p.table.column(name)
+            col = dense(p.table.column(name))
             m = pc.is_null(col) if value is None else pc.fill_null(pc.equal(col, str(value)), False)
             mask = m if mask is None else pc.and_(mask, m)
         return mask

@@ -95,10 +95,19 @@ def line_chunks(lines, size: int, attribution_id: int):
             yield from ((chunk, None) for chunk in chunks(part, size))
             continue
         for off in range(0, table.num_rows, size):
-            sl = table.slice(off, size)
+            sl = _dense(table.slice(off, size))
             cols = {name: sl.column(name).to_pylist() for name in COLUMNS_OF_LINES if name != "attribution_id"}
             cols["attribution_id"] = [attribution_id] * sl.num_rows
             yield _Built(part, off, sl.num_rows), _Columns(cols, sl)
+
+
+def _dense(sl):
+    """A slice with its dictionary-encoded columns as plain ones (read once, then to Python)."""
+    import pyarrow as pa
+
+    cols = {c: sl.column(c) for c in sl.column_names}
+    return pa.table({c: col.cast(col.type.value_type) if pa.types.is_dictionary(col.type) else col
+                     for c, col in cols.items()})
 
 
 class _Columns(dict):

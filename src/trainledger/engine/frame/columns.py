@@ -23,7 +23,7 @@ from decimal import Decimal
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from trainledger.engine.lines import SCHEMA, LineColumns
+from trainledger.engine.lines import REPEATED, SCHEMA, LineColumns, encoded
 from trainledger.model import Basis
 from trainledger.model.vocab import ComputeState
 
@@ -87,23 +87,45 @@ def node_columns(pieces: pa.Table, info: RowInfo, runs, hours_of: Callable[[int,
     p = p.filter(keep)
     p = p.take(pc.sort_indices(p, [("idx", "ascending"), ("view", "ascending"), ("is_idle", "ascending"),
                                    ("run_id", "ascending"), ("state", "ascending")]))
+    ids = sorted({info_.run.id for info_ in runs.values()})
+    per_run = (pa.array(ids, pa.string()), pa.array([runs[r].batch_id for r in ids], pa.string()),
+               pa.array([f"gpu_seconds_on_node/{runs[r].rule}" for r in ids], pa.string()),
+               pa.array(["" if runs[r].batch_id is not None else f"job_without_batch: job {runs[r].run.source_job}"
+                         for r in ids], pa.string()))
+    per_row = {name: pa.array(getattr(info, name), typ) for name, typ in (
+        ("money_only", pa.string()), ("node", pa.string()), ("idle_hours", pa.string()), ("currency", pa.string()),
+        ("sha", pa.string()), ("row", pa.int64()))}
+    hours: dict[str, str | None] = {"": None}
+    schema = SCHEMA.append(pa.field("idx", pa.int64())).append(pa.field("view", pa.int64()))
+    parts = [_slice(p.slice(at, SLICE), per_run, per_row, hours, hours_of, evidence)
+             for at in range(0, max(p.num_rows, 1), SLICE)]
+    return pa.Table.from_batches([b for t in parts for b in t.to_batches()], schema=parts[0].schema) \
+        if parts[0].num_rows or len(parts) > 1 else _empty(schema)
+
+
+SLICE = 1 << 16  # pieces turned into lines at a time: bounds the intermediate arrays
+
+
+def _empty(schema: pa.Schema) -> pa.Table:
+    return pa.table({f.name: pa.array([], f.type) for f in schema}).cast(
+        pa.schema([pa.field(f.name, pa.dictionary(pa.int32(), pa.string())) if f.name in REPEATED else f
+                   for f in schema]))
+
+
+def _slice(p: pa.Table, per_run, per_row_arrays, hours: dict, hours_of, evidence: str) -> pa.Table:
+    """One slice of the sorted pieces → its lines' columns (repeated text dictionary-encoded)."""
     n = p.num_rows
-    idx, idle = p.column("idx"), pc.equal(p.column("is_idle"), 1)
+    run_ids, run_batch, run_rule, run_reason = per_run
+    at = pc.index_in(p.column("run_id"), value_set=run_ids)
+    idx = p.column("idx")
+    idle = pc.equal(p.column("is_idle"), 1)
     amort = pc.equal(p.column("view"), 1)
 
-    # per run: its batch, rule, reason
-    ids = sorted({info_.run.id for info_ in runs.values()})
-    run_batch = pa.array([runs[r].batch_id for r in ids], pa.string())
-    run_rule = pa.array([f"gpu_seconds_on_node/{runs[r].rule}" for r in ids], pa.string())
-    run_reason = pa.array(["" if runs[r].batch_id is not None else f"job_without_batch: job {runs[r].run.source_job}"
-                           for r in ids], pa.string())
-    at = pc.index_in(p.column("run_id"), value_set=pa.array(ids, pa.string()))
+    def per_row(name: str, _typ=None) -> pa.Array:
+        return pc.take(per_row_arrays[name], idx)
 
-    def per_row(values: list, typ) -> pa.Array:
-        return pc.take(pa.array(values, typ), idx)
-
-    money_only = per_row(info.money_only, pa.string())
-    node = per_row(info.node, pa.string())
+    money_only = per_row("money_only")
+    node = per_row("node")
     state = p.column("state")
     detail = pc.coalesce(money_only, pc.if_else(idle, pa.scalar(str(ComputeState.CAPACITY_UNHELD)), state))
     state_detail = pc.and_(idle, pc.is_null(money_only))  # the rest's detail is the member itself
@@ -111,10 +133,12 @@ def node_columns(pieces: pa.Table, info: RowInfo, runs, hours_of: Callable[[int,
     # GPU-hours: once per distinct (W, exp) of the states; the rest's per row; none when money-only
     key = pc.binary_join_element_wise(p.column("W").cast(pa.string()), p.column("exp").cast(pa.string()), "|")
     enc = pc.dictionary_encode(pc.if_else(idle, pa.scalar("", pa.string()), key)).combine_chunks()
-    texts = [None if not k else hours_of(*map(int, k.split("|"))) for k in enc.dictionary.to_pylist()]
-    state_hours = pa.array(texts, pa.string()).take(enc.indices)
+    for k in enc.dictionary.to_pylist():
+        if k not in hours:  # once per distinct (W, exp) over the whole stage
+            hours[k] = hours_of(*map(int, k.split("|")))
+    state_hours = pa.array([hours[k] for k in enc.dictionary.to_pylist()], pa.string()).take(enc.indices)
     quantity = pc.if_else(pc.is_valid(money_only), pa.scalar(None, pa.string()),
-                          pc.if_else(idle, per_row(info.idle_hours, pa.string()), state_hours))
+                          pc.if_else(idle, per_row("idle_hours"), state_hours))
     unit = pc.if_else(pc.is_valid(money_only), pa.scalar(""), pa.scalar("gpu_hour"))
 
     units = p.column("units").combine_chunks() if n else pa.array([], pa.decimal128(38, 0))
@@ -128,16 +152,17 @@ def node_columns(pieces: pa.Table, info: RowInfo, runs, hours_of: Callable[[int,
                         pc.take(run_reason, at))
     cols = {"category": pa.array(["compute"] * n, pa.string()), "basis": basis,
             "evidence": pa.array([evidence] * n, pa.string()), "low": amount, "expected": amount, "high": amount,
-            "currency": per_row(info.currency, pa.string()),
+            "currency": per_row("currency"),
             "batch_id": pc.if_else(idle, pa.scalar(None, pa.string()), pc.take(run_batch, at)),
             "run_id": pc.if_else(idle, pa.scalar(None, pa.string()), p.column("run_id")),
             "detail": detail, "quantity": quantity, "unit": unit, "reason": reason,
-            "source_sha256": per_row(info.sha, pa.string()), "source_row": per_row(info.row, pa.int64()),
+            "source_sha256": per_row("sha"), "source_row": per_row("row"),
             "rule": rule, "source_kind": pa.array(["focus"] * n, pa.string()),
             "units": _small(units), "scale": scale, "state_detail": state_detail,
             "idx": idx, "view": p.column("view")}
-    return pa.table({k: (v.combine_chunks() if isinstance(v, pa.ChunkedArray) else v) for k, v in cols.items()},
-                    schema=SCHEMA.append(pa.field("idx", pa.int64())).append(pa.field("view", pa.int64())))
+    cols = {k: (v.combine_chunks() if isinstance(v, pa.ChunkedArray) else v) for k, v in cols.items()}
+    names = [*SCHEMA.names, "idx", "view"]
+    return pa.table({k: encoded(cols[k]) if k in REPEATED else cols[k] for k in names})
 
 
 def merge(node: pa.Table | None, objects: list[tuple[int, int, object]]) -> LineColumns:
@@ -148,10 +173,14 @@ def merge(node: pa.Table | None, objects: list[tuple[int, int, object]]) -> Line
         tables.append(node)
     if objects:
         t = LineColumns.from_lines(ln for _, _, ln in objects).table
+        t = pa.table({c: encoded(t.column(c)) if c in REPEATED else t.column(c) for c in t.column_names})
         t = t.append_column("idx", pa.array([i for i, _, _ in objects], pa.int64()))
         tables.append(t.append_column("view", pa.array([v for _, v, _ in objects], pa.int64())))
     if not tables:
-        return LineColumns(SCHEMA.empty_table())
+        return LineColumns(_empty(SCHEMA))
+    names = [*SCHEMA.names, "idx", "view"]
+    tables = [t.select(names) for t in tables]
+    tables = [tables[0], *(t.cast(tables[0].schema) for t in tables[1:])]
     t = pa.concat_tables(tables) if len(tables) > 1 else tables[0]
     if len(tables) > 1:
         t = t.take(pc.sort_indices(t, [("idx", "ascending"), ("view", "ascending")]))
