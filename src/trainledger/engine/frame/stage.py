@@ -38,6 +38,7 @@ from trainledger.model.money import EXACT, check_currency
 from trainledger.model.vocab import ComputeState
 
 BACKENDS = ("python", "duckdb", "spark")
+PIECE = ("idx", "view", "is_idle", "run_id", "state", "scale", "exp", "units", "W")  # what frame/columns.py reads
 HOUR = compute.HOUR
 ROUTE_COLUMNS = ("billed_cost", "effective_cost", "currency", "charge_category", "commitment_discount_status",
                  "commitment_discount_id", "resource_id", "resource_name")
@@ -221,9 +222,10 @@ def _bill_stage(facts: Facts, ctx: Context, con) -> StageOutput:
     keys = _rule_keys(ctx, rows)
     scratch = Scratch(con)
     try:
-        return _run(scratch, _bills(rows, keys), rows, ctx, holdings, keys, views)
+        got = _run(scratch, _bills(rows, keys), rows, ctx, holdings, keys, views)
     finally:
-        scratch.close()
+        scratch.close()  # the backend's tables go before the lines are made: the peak is one, not both
+    return _lines(rows, ctx, holdings, views, *got)
 
 
 class Scratch:
@@ -266,7 +268,9 @@ class Scratch:
         self.names.clear()
 
 
-def _run(scratch: Scratch, table: pa.Table, rows, ctx: Context, holdings, keys: list[str], views: int) -> StageOutput:
+def _run(scratch: Scratch, table: pa.Table, rows, ctx: Context, holdings, keys: list[str], views: int) -> tuple:
+    """The backend's part: each row's route, node and rule, the pieces of the node rows split there
+    (Arrow) and the rows Python splits instead."""
     con = scratch.con
     bills = scratch.upload(table)
     _refuse_unplain(con, bills, views)
@@ -275,19 +279,27 @@ def _run(scratch: Scratch, table: pa.Table, rows, ctx: Context, holdings, keys: 
     prepared = scratch.materialize(split.prepare(bills, nodes_t, rule_map, [f"key{i}" for i in range(len(keys))],
                                                  views))
     routed = con.to_pyarrow(prepared.select("idx", "route", "node", "rule_batch", "rule_id").order_by("idx"))
-    route, node, rule_batch, rule_id = (routed.column(c).to_pylist()
-                                        for c in ("route", "node", "rule_batch", "rule_id"))
+    route, node, rule_batch, rule_id = (_shared(routed.column(c)) for c in ("route", "node", "rule_batch", "rule_id"))
     got = None
     fallback: set[int] = set()
     if holdings.nodes and "node" in route:
         h = scratch.upload(holdings.table)
         slots = int(ctx.config.get("cluster.gpus_per_node"))
-        got = con.to_pyarrow(split.pieces(prepared, h, gpus_per_node=slots, scale=holdings.scale, views=views))
+        pieces = split.pieces(prepared, h, gpus_per_node=slots, scale=holdings.scale, views=views)
+        got = con.to_pyarrow(pieces.select(*PIECE))  # the run's batch comes from the runs themselves
         if not all(holdings.table.column("exact").to_pylist()) or split.may_overflow(
                 prepared, holdings, gpus_per_node=slots, views=views):  # rows split by compute.node_split
             fallback = set(con.to_pyarrow(split.fallback_rows(prepared, h, gpus_per_node=slots, scale=holdings.scale,
                                                               views=views)).column("idx").to_pylist())
-    return _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, got, fallback)
+    return route, node, rule_batch, rule_id, got, fallback
+
+
+def _shared(col) -> list:
+    """``col.to_pylist()`` with one Python string per distinct value (a route or node name repeats
+    on every row: a million rows then hold a few strings, not a million)."""
+    enc = pc.dictionary_encode(col).combine_chunks()
+    values = enc.dictionary.to_pylist()
+    return [None if i is None else values[i] for i in enc.indices.to_pylist()]
 
 
 def _used(got: pa.Table | None, n: int, views: int) -> tuple[list, list]:
@@ -296,6 +308,7 @@ def _used(got: pa.Table | None, n: int, views: int) -> tuple[list, list]:
     used, low = [0] * n, [0] * n
     if got is None or not got.num_rows:
         return used, low
+    got = got.select(["idx", "view", "is_idle", "W", "exp"])  # only what the sums read: no copy of the text
     states = got.filter(pc.equal(got.column("is_idle"), 0))
     if views > 1:  # the first view a row has: the weights are the same in both
         first = got.group_by("idx", use_threads=False).aggregate([("view", "min")])
