@@ -28,6 +28,14 @@ on generated workspaces of the small shape at ``TRAINLEDGER_BENCH_ATTRIBUTE_SIZE
 ledger write, its peak RSS (and above the generated facts), and whether both engines stored
 identical figures (the lines, runs and summary digests the audit chain records, verified).
 ``TRAINLEDGER_BENCH_ATTRIBUTE_ONLY=1`` runs only this part. Reports, never fails.
+
+Measured 2026-12-01 (shared machine at a load of 10-16, ``TRAINLEDGER_BENCH_ATTRIBUTE_SIZES=1000000
+TRAINLEDGER_BENCH_REPEAT=1``), with the DuckDB engine's lines kept as columns (engine/lines.py):
+1M bill rows × 100k attempts, 1.76M lines, identical stored figures on both engines — python
+117.4 CPU-s (engine 80.5 / summary 2.0 / ledger write 34.8), peak 2.6 GiB; duckdb 54.7 CPU-s
+(26.0 / 2.4 / 26.3), peak 2.8 GiB (2.5 GiB after the stage dropped its DuckDB tables before making
+lines). Before (same size, a quieter machine): python 87.1, duckdb
+70.0 CPU-s (41.8 / 3.5 / 24.7), 2.7 / 2.9 GB.
 """
 
 from __future__ import annotations

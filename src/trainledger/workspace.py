@@ -19,6 +19,7 @@ an import its section with the command's own options over it.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -58,6 +59,10 @@ SETTINGS: tuple[Setting, ...] = (
             "A gap between progress samples longer than this (and 3x the usual interval) counts as a hang."),
     Setting("engine.backend", str, "duckdb",
             "Where attribute's bill stage runs: python, duckdb or spark (same figures; --engine overrides)."),
+    Setting("engine.memory_limit", str, "2GB",
+            "DuckDB's memory limit in attribute (e.g. 2GB, 512MB); past it DuckDB spills to engine.temp_dir."),
+    Setting("engine.temp_dir", str, "",
+            "Where DuckDB spills (relative to the workspace); empty means <workspace>/.engine-tmp."),
     # `trainledger import worklog` (options worklog_roles / worklog_phase; the command's own override)
     Setting("import.worklog.roles", dict, {}, "Worklog author → labor role, for issues with no role: label."),
     Setting("import.worklog.phase", str, "",
@@ -85,6 +90,7 @@ ENTRY_KEYS: dict[str, tuple[str, ...]] = {
 # sections whose keys their own module validates on attribution (unknown keys are errors there too)
 VALIDATED_BY = {"allocation": "engine/allocation.py"}
 POSITIVE = ("cluster.gpus_per_node", "cluster.stale_gap_minutes")
+MEMORY = re.compile(r"^\s*[0-9]+(\.[0-9]+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*$", re.IGNORECASE)  # engine.memory_limit
 DOCS_REMEDY = "see docs/workspace.md / 见 docs/workspace.md"
 
 RULE_SOURCES = ("slurm", "focus", "storage", "timesheet", "invoice")
@@ -239,6 +245,9 @@ def _check_settings(path: Path, settings: dict[str, Any]) -> None:
     if engine not in ENGINES:
         raise fail("engine.backend", f"{engine!r} is not an engine{did_you_mean(engine, ENGINES)} / 不是可用的引擎",
                    "write python, duckdb or spark / 请填写 python、duckdb 或 spark")
+    if not MEMORY.match(str(settings["engine.memory_limit"])):
+        raise fail("engine.memory_limit", f"{settings['engine.memory_limit']!r} is not a size / 不是内存大小",
+                   "write a number and a unit, e.g. 2GB, 512MB or 4GiB / 请填写数字加单位，如 2GB、512MB 或 4GiB")
     lang = settings["workspace.language"]
     if lang not in LANGUAGES:
         fixed = next((x for x in LANGUAGES if x.casefold() == lang.casefold().replace("_", "-")), None)

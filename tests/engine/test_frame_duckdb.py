@@ -113,6 +113,24 @@ def test_demo_gives_the_python_engines_lines(demo):
     assert len(frame.lines) > 1000 and any(ln.quantity is not None for ln in frame.lines)
 
 
+def test_demo_lines_made_in_small_slices_are_the_same(demo, monkeypatch):
+    """frame/columns.py turns the sorted pieces into lines a slice at a time (each slice its own
+    dictionaries): 97 pieces per slice gives the same lines, in the same order, as one slice."""
+    from trainledger.engine.frame import columns
+    from trainledger.service import Workspace
+
+    with Workspace.open(demo) as w:
+        facts = Facts.from_lake(w.lake)
+        ctx = context(facts, w.config, w.price_lookup(), date(2026, 12, 1))
+        py = bill_stage(facts, ctx)
+        monkeypatch.setattr(columns, "SLICE", 97)
+        calls, real = [], columns._slice
+        monkeypatch.setattr(columns, "_slice", lambda p, *a: calls.append(p.num_rows) or real(p, *a))
+        frame = frame_stage.bill_stage(facts, ctx, connect("duckdb"))
+    assert len(calls) > 10 and max(calls) == 97  # it did slice
+    same(py, frame)
+
+
 PLACEMENTS = [(("n1",), 4), (("n2",), 8), (("n1", "n2"), 8), (("n3", "n4"), 16), (("n1", "n2", "n3", "n4"), 8),
               (("n1", "n2", "n3", "n4"), 1), (("n1", "n2"), 1), (("n1", "n2", "n3"), 8), (("n1", "n2", "n3"), 3)]
 AMOUNTS = ["80.00", "288.00", "99.99", "7.01", "0.01", "0.07", "1", "13.3333", "-2.50", "1234567.891", "0"]

@@ -56,7 +56,7 @@ def test_the_columnar_write_stores_what_the_general_path_stores(seeded, batch):
     fast = stored(seeded)
     assert seeded.verify_figures()[0] == []  # the fingerprints kept are the general ones of the rows
     with pytest.MonkeyPatch.context() as m:
-        m.setattr(bulk, "bind_and_fingerprint", lambda *a: None)
+        m.setattr(bulk, "bind_and_fingerprint", lambda *a, **k: None)
         seeded.replace_cost_lines(batch, summary={})
         general = stored(seeded)
     assert fast == general
@@ -89,3 +89,23 @@ def test_refused_text_is_refused_with_the_general_error(seeded, field, value, wo
                    Provenance(SHA, 2, "r", "focus"), batch_id="b1", **{field: value})
     with pytest.raises(BadInput, match=rf"cost_lines\.{field} of row 2: .*{words}"):
         seeded.replace_cost_lines([good, bad], summary={})
+    from trainledger.engine.lines import LineColumns, Lines
+
+    with pytest.raises(BadInput, match=rf"cost_lines\.{field} of row 2: .*{words}"):  # held as columns too
+        seeded.replace_cost_lines(Lines([LineColumns.from_lines([good, bad])]), summary={})
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(batch=st.lists(lines(), min_size=1, max_size=8), split=st.integers(0, 8))
+def test_lines_held_as_columns_store_what_their_objects_store(seeded, batch, split):
+    """engine.lines: a part held as columns is written from its columns (decimal text), and stores
+    the rows and fingerprints the same lines store as objects — mixed with object parts too."""
+    from trainledger.engine.lines import LineColumns, Lines
+    seeded.replace_cost_lines(batch, summary={})
+    objects = stored(seeded)
+    mixed = Lines([batch[:split], LineColumns.from_lines(batch[split:])])
+    assert list(mixed) == batch and mixed == tuple(batch)
+    seeded.replace_cost_lines(mixed, summary={})
+    assert stored(seeded) == objects  # every column, in order
+    assert seeded.verify_figures()[0] == []  # the fingerprints kept are the general path's of these rows
+    assert seeded.cost_lines() == batch

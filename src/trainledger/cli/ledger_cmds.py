@@ -315,11 +315,13 @@ def group_by_reason(buckets) -> list[tuple[tuple[str, str, str], Decimal, list[t
 
 def unattributed_by_reason(lines) -> list[tuple[tuple[str, str, str], Decimal]]:
     """Cash in the unattributed bucket grouped by basis, reason and currency, largest first."""
+    from trainledger.engine.conservation import line_sums  # sums of the lines, or of their columns
+
+    cash = {str(b) for b in CASH_BASES} | {"amortized"}
     acc: dict[tuple[str, str, str], Decimal] = defaultdict(Decimal)
-    for ln in lines:
-        if ln.batch_id is None and (ln.basis in CASH_BASES or ln.basis == "amortized"
-                                    or ln.provenance.source_kind == "config"):  # a capacity's rate card too
-            acc[(str(ln.basis), ln.reason, ln.currency)] += ln.amount.expected
+    for (basis, kind, cur, held, reason), amount in line_sums(lines).items():
+        if not held and (basis in cash or kind == "config"):  # a capacity's rate card too
+            acc[(basis, reason, cur)] += amount
     return sorted(acc.items(), key=lambda kv: -abs(kv[1]))
 
 

@@ -34,7 +34,9 @@ Data flow (``attribute``)::
     assets.py       storage_stage, labor_stage, external_stage
     storage_reconcile.py  storage bill rows beside the inventory estimate per currency, month,
                     bucket / prefix and batch; the difference split into its parts (a view)
-    conservation.py the exact per-currency check, per view
+    conservation.py the exact per-currency check, per view (sums of lines or of their columns)
+    lines.py        cost lines held as columns (LineColumns, an Arrow table) and an attribution's
+                    lines in order (Lines: tuples of CostLine and columns; a Sequence[CostLine])
     rules.py        attribution rules (exact / prefix / regex / template) and row tags
     timeline.py     one run's allocation → compute-state segments (weighted: straggler_wait)
     context.py      Facts, Context, RunInfo, Problem, StageOutput, price lookups with staleness
@@ -44,16 +46,18 @@ Data flow (``attribute``)::
     frame/          the bill stage's split as Ibis expressions (DuckDB, Spark); tested against this one
 
 The bill stage runs on the workspace's ``engine.backend`` (DuckDB by default, Spark, or this
-plain Python, which stays as the oracle: ``frame/``); the derived runs, the other stages and
-conservation are plain Python over lake rows on every engine. The ledger writes the lines in
-columns (``ledger/bulk.py``). Where the whole ``attribute`` spends its time at scale, and what
+plain Python, which stays as the oracle: ``frame/``); the derived runs and the other stages are
+plain Python over lake rows on every engine. On a frame backend the bill stage's lines stay
+columns (``lines.py``) through conservation, the allocation drivers and the ledger write
+(``ledger/bulk.py``); storage reconciliation, capacity checks and allocation pools get only the
+lines they read, built. Where the whole ``attribute`` spends its time at scale, and what
 it costs against a hand-written SQL: ``bench/bench_engine.py`` (``make bench-engine``); the split on
 Spark local mode: ``bench/bench_spark.py`` (``make bench-spark``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
@@ -66,6 +70,7 @@ from trainledger.engine.capacity import capacity_stage
 from trainledger.engine.causes import explain
 from trainledger.engine.compute import bill_stage, queued_stage
 from trainledger.engine.context import Context, Facts, PriceLookup, Problem, RunInfo, Settings, StageOutput
+from trainledger.engine.lines import Lines
 from trainledger.engine.rules import matcher
 from trainledger.engine.runs import derive_runs
 from trainledger.ingest import KIND_TABLES
@@ -87,7 +92,7 @@ STAGES: tuple[Callable[[Facts, Context], StageOutput], ...] = (
 @dataclass(frozen=True)
 class Attribution:
     runs: dict[str, RunInfo]
-    lines: tuple[CostLine, ...]
+    lines: Sequence[CostLine]  # engine.lines.Lines: tuples of CostLine and columns, in order
     problems: tuple[Problem, ...]
     assumptions: tuple[Assumption, ...]
     conservation: list[dict] = field(default_factory=list)
@@ -154,27 +159,29 @@ def attribute(facts: Facts, config: Settings, price: PriceLookup, as_of: date,
     problems.extend(_rule_field_problems(facts, config))
     problems.extend(restated.problems(facts.bill_lines, facts.imports))  # counted twice?
     ctx = replace(ctx, runs=runs)
-    lines: list[CostLine] = []
+    parts: list = []  # each stage's lines: a tuple of CostLine, or columns (the frame bill stage, engine/lines.py)
     assumptions: dict[str, Assumption] = {}
     for stage in stages:
         out = guard.run(stage, facts, ctx)  # a stage that raises: a problem, its cash unattributed
-        lines.extend(out.lines)
+        parts.append(out.lines)
         problems.extend(out.problems)
         for a in out.assumptions:
             assumptions.setdefault(a.name, a)
+    lines = Lines(parts)
     records, cons_problems = conservation.check(facts, lines)
     problems.extend(cons_problems)
     amortized: list[dict] = []
-    if any(ln.basis is Basis.AMORTIZED and ln.provenance.source_kind == "focus" for ln in lines):
+    if lines.count(basis=Basis.AMORTIZED, source_kind="focus"):
         amortized, am_problems = conservation.check(facts, lines, view="amortized")
         problems.extend(am_problems)
-    owned, cap_problems = capacity.check(facts, ctx, lines)
+    # the consumers below read only some lines: those are built, the rest stay columns
+    owned, cap_problems = capacity.check(facts, ctx, lines.select(source_kind="config"))
     problems.extend(cap_problems)
     allocated, policies = allocate_views(lines, config.raw.get("allocation") or {}, str(config.path),
                                          tuple(b.id for b in config.batches))
-    storage = storage_reconcile.cells(facts, lines, as_of)  # billed beside estimate, never summed
-    lines.extend(allocated)  # a view beside the direct cost: basis allocated, never cash
-    return Attribution(runs=runs, lines=tuple(lines), problems=tuple(problems),
+    storage = storage_reconcile.cells(facts, lines.select(category="storage"), as_of)  # billed beside estimate
+    lines = Lines([*lines.parts, tuple(allocated)])  # a view beside the direct cost: basis allocated, never cash
+    return Attribution(runs=runs, lines=lines, problems=tuple(problems),
                        assumptions=tuple(assumptions.values()), conservation=records,
                        conservation_amortized=amortized, conservation_capacity=owned, allocation=policies,
                        storage_reconciliation=storage)

@@ -90,23 +90,67 @@ def parse(raw: dict, where: str) -> Policies:
     return Policies(capacity_unheld=cap, cost_centre=str(d.get("cost_centre", "")), shared=tuple(rules))
 
 
-def _weights(driver: str, currency: str, lines: list[CostLine], batches: tuple[str, ...]) -> dict[str, Decimal]:
-    w: dict[str, Decimal] = defaultdict(Decimal)
+def _weights(driver: str, currency: str, drivers, batches: tuple[str, ...]) -> dict[str, Decimal]:
     if driver == "equal":
         return {b: Decimal(1) for b in batches}
-    for ln in lines:
-        if not ln.batch_id:
-            continue
-        second_view = ln.basis is Basis.AMORTIZED and ln.provenance.source_kind == "focus"  # EffectiveCost view
-        if driver == "gpu_hours" and ln.category == "compute" and ln.run_id and ln.quantity is not None \
-                and ln.basis is not Basis.QUEUED and not second_view:
-            w[ln.batch_id] += ln.quantity
-        elif driver == "billed" and ln.basis in CASH_BASES and ln.currency == currency:
-            w[ln.batch_id] += ln.amount.expected
+    w = drivers()[0] if driver == "gpu_hours" else drivers()[1].get(currency, {})
     return {b: w.get(b, Decimal(0)) for b in batches}
 
 
-def _spread(policy: str, driver: str, pool: list[CostLine], lines, batches) -> tuple[list[CostLine], list[dict]]:
+def _drivers(lines) -> tuple[dict[str, Decimal], dict[str, dict[str, Decimal]]]:
+    """(GPU-hours per batch, direct cash per currency and batch) of ``lines`` (``engine.lines.Lines``),
+    added in line order as the lines would be; lines held as columns are read from the columns."""
+    from trainledger.engine.lines import LineColumns
+
+    hours: dict[str, Decimal] = defaultdict(Decimal)
+    cash: dict[str, dict[str, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
+    cash_bases = {str(b) for b in CASH_BASES}
+    for part in lines.parts:
+        if isinstance(part, LineColumns):
+            _column_drivers(part, hours, cash, cash_bases)
+            continue
+        for ln in part:
+            if not ln.batch_id:
+                continue
+            second_view = ln.basis is Basis.AMORTIZED and ln.provenance.source_kind == "focus"  # EffectiveCost view
+            if ln.category == "compute" and ln.run_id and ln.quantity is not None \
+                    and ln.basis is not Basis.QUEUED and not second_view:
+                hours[ln.batch_id] += ln.quantity
+            if ln.basis in CASH_BASES:
+                cash[ln.currency][ln.batch_id] += ln.amount.expected
+    return hours, cash
+
+
+def _column_drivers(part, hours, cash, cash_bases) -> None:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from trainledger.engine.lines import LineColumns, dense
+
+    t = part.table
+    t = pa.table({c: dense(t.column(c)) for c in t.column_names})
+    held = pc.fill_null(pc.not_equal(t.column("batch_id"), ""), False)
+    compute = pc.and_(pc.and_(held, pc.equal(t.column("category"), "compute")),
+                      pc.and_(pc.fill_null(pc.not_equal(t.column("run_id"), ""), False),
+                              pc.is_valid(t.column("quantity"))))
+    second = pc.and_(pc.equal(t.column("basis"), str(Basis.AMORTIZED)), pc.equal(t.column("source_kind"), "focus"))
+    compute = pc.and_(compute, pc.invert(pc.or_(second, pc.equal(t.column("basis"), str(Basis.QUEUED)))))
+    q = t.filter(compute)
+    for b, qty in zip(q.column("batch_id").to_pylist(), q.column("quantity").to_pylist(), strict=True):
+        hours[b] += Decimal(qty)  # one by one, as the lines add up (the default context rounds the same way)
+    is_cash = pc.is_in(t.column("basis"), value_set=pa_strings(sorted(cash_bases)))
+    sums = LineColumns(t.filter(pc.and_(held, is_cash))).sums(("currency", "batch_id"))
+    for (cur, b), v in sums.items():
+        cash[cur][b] += v
+
+
+def pa_strings(values):
+    import pyarrow as pa
+
+    return pa.array(values, pa.string())
+
+
+def _spread(policy: str, driver: str, pool: list[CostLine], drivers, batches) -> tuple[list[CostLine], list[dict]]:
     """Spread each (currency, basis) part of ``pool`` by ``driver``; one record per part."""
     out, records = [], []
     parts: dict[tuple[str, str], list[Decimal]] = defaultdict(lambda: [Decimal(0)] * 3)
@@ -114,7 +158,7 @@ def _spread(policy: str, driver: str, pool: list[CostLine], lines, batches) -> t
         p = parts[(ln.currency, str(ln.basis))]
         parts[(ln.currency, str(ln.basis))] = [p[0] + ln.amount.low, p[1] + ln.amount.expected, p[2] + ln.amount.high]
     for (cur, basis), (low, amount, high) in sorted(parts.items()):
-        weights = _weights(driver, cur, lines, batches)
+        weights = _weights(driver, cur, drivers, batches)
         keys = sorted(b for b, w in weights.items() if w > 0)
         part = [ln for ln in pool if ln.currency == cur and str(ln.basis) == basis]
         category = "+".join(sorted({ln.category for ln in part}))  # what the pool is: labor, external …
@@ -152,13 +196,25 @@ def allocate_views(lines: list[CostLine], raw: dict, where: str,
                    batches: tuple[str, ...]) -> tuple[list[CostLine], list[dict]]:
     """Allocated lines (their own basis) and one record per policy part, for the summary."""
     pol = parse(raw, where)
-    bucket = [ln for ln in lines if ln.batch_id is None and ln.basis is not Basis.QUEUED]
+    if pol.capacity_unheld == "separate" and not pol.shared:
+        return [], []  # no policy: nothing to read
+    from trainledger.engine.lines import as_lines
+
+    lines = as_lines(lines)
+    memo: list = []
+
+    def drivers():  # read once, when a policy needs them
+        if not memo:
+            memo.append(_drivers(lines))
+        return memo[0]
+
+    bucket = [ln for ln in lines.select(batch_id=None) if ln.basis is not Basis.QUEUED]
     out: list[CostLine] = []
     records: list[dict] = []
     unheld = [ln for ln in bucket if ln.detail == ComputeState.CAPACITY_UNHELD
               or reason_of(ln)[0] == "capacity_unheld"]
     if pol.capacity_unheld == "spread_by_gpu_hours":
-        got, recs = _spread("capacity_unheld", "gpu_hours", unheld, lines, batches)
+        got, recs = _spread("capacity_unheld", "gpu_hours", unheld, drivers, batches)
         out += got
         records += recs
     elif pol.capacity_unheld == "cost_centre":
@@ -169,7 +225,7 @@ def allocate_views(lines: list[CostLine], raw: dict, where: str,
                      "currency": c, "pool": str(a), "allocated": "0", "left": str(a), "charged_to": pol.cost_centre}
                     for (c, b), a in sorted(parts.items())]
     for rule in pol.shared:
-        got, recs = _spread(rule.id, rule.driver, [ln for ln in bucket if rule.selects(ln)], lines, batches)
+        got, recs = _spread(rule.id, rule.driver, [ln for ln in bucket if rule.selects(ln)], drivers, batches)
         out += got
         records += recs
     return out, records

@@ -40,20 +40,54 @@ def bill_totals(facts: Facts, column: str = "billed_cost") -> dict[str, Decimal]
 def reason_of(line: CostLine) -> tuple[str, str]:
     """(reason code, detail) of an unattributed line: ``"capacity_unheld: node n1"`` →
     ``("capacity_unheld", "node n1")``; a reason without a code is its own code."""
-    code, sep, detail = line.reason.partition(": ")
+    return reason_parts(line.reason)
+
+
+def reason_parts(reason: str) -> tuple[str, str]:
+    """``reason_of`` of a line's reason text."""
+    code, sep, detail = reason.partition(": ")
     code = code.strip()
     if not sep or " " in code:
-        return line.reason.strip(), ""
+        return reason.strip(), ""
     return code, detail.strip()
 
 
 def by_reason(lines: Iterable[CostLine], currency: str, zero: Decimal) -> list[dict]:
+    return by_reason_sums(((ln.reason, ln.amount.expected) for ln in lines if ln.currency == currency), zero)
+
+
+def by_reason_sums(amounts: Iterable[tuple[str, Decimal]], zero: Decimal) -> list[dict]:
+    """``by_reason`` of (reason text, amount) pairs (sums of lines with that reason, or the lines)."""
     acc: dict[tuple[str, str], Decimal] = defaultdict(Decimal)
-    for ln in lines:
-        if ln.currency == currency:
-            acc[reason_of(ln)] += ln.amount.expected
-    items = sorted(acc.items(), key=lambda kv: (-abs(kv[1]), kv[0]))
-    return [{"reason": r, "detail": d, "amount": _plain(a + zero)} for (r, d), a in items]
+    with localcontext(EXACT):
+        for reason, amount in amounts:
+            acc[reason_parts(reason)] += amount
+        items = sorted(acc.items(), key=lambda kv: (-abs(kv[1]), kv[0]))
+        return [{"reason": r, "detail": d, "amount": _plain(a + zero)} for (r, d), a in items]
+
+
+def line_sums(lines: Iterable[CostLine]) -> dict[tuple[str, str, str, bool, str], Decimal]:
+    """Exact sums of the expected amount per (basis, source kind, currency, attributed, reason):
+    every figure conservation shows is a sum of these. Columns (``engine.lines``) are summed as
+    integers, never built into lines."""
+    import pyarrow.compute as pc
+
+    from trainledger.engine.lines import LineColumns, as_lines, dense
+
+    out: dict[tuple, Decimal] = defaultdict(Decimal)
+    keys = ("basis", "source_kind", "currency", "attributed", "reason")
+    with localcontext(EXACT):
+        for part in as_lines(lines).parts:
+            if isinstance(part, LineColumns):
+                held = pc.fill_null(pc.not_equal(dense(part.table.column("batch_id")), ""), False)
+                t = part.table.append_column("attributed", held)
+                for k, v in LineColumns(t).sums(keys).items():
+                    out[k] += v
+                continue
+            for ln in part:
+                out[(str(ln.basis), ln.provenance.source_kind, ln.currency, bool(ln.batch_id), ln.reason)] += \
+                    ln.amount.expected
+    return dict(out)
 
 
 def check(facts: Facts, lines: Iterable[CostLine], *, view: str = "billed") -> tuple[list[dict], list[Problem]]:
@@ -71,19 +105,18 @@ def check(facts: Facts, lines: Iterable[CostLine], *, view: str = "billed") -> t
 
 def _check(facts: Facts, lines: Iterable[CostLine], view: str) -> tuple[list[dict], list[Problem]]:
     totals = bill_totals(facts, "billed_cost" if view == "billed" else "effective_cost")
-    wanted = CASH_BASES if view == "billed" else (Basis.AMORTIZED,)
+    wanted = {str(b) for b in (CASH_BASES if view == "billed" else (Basis.AMORTIZED,))}
     attributed: dict[str, Decimal] = defaultdict(Decimal)
     unattributed: dict[str, Decimal] = defaultdict(Decimal)
     records, problems = [], []
-    bucket_lines: list[CostLine] = []
+    bucket: dict[str, list[tuple[str, Decimal]]] = defaultdict(list)
     with localcontext(EXACT):
-        for line in lines:
-            if line.basis not in wanted or (view != "billed" and line.provenance.source_kind != "focus"):
+        for (basis, kind, cur, held, reason), amount in sorted(line_sums(lines).items()):
+            if basis not in wanted or (view != "billed" and kind != "focus"):
                 continue  # owned capacity's amortized lines reconcile against the capacity (capacity.check)
-            bucket = attributed if line.batch_id else unattributed
-            bucket[line.currency] += line.amount.expected
-            if not line.batch_id:
-                bucket_lines.append(line)
+            (attributed if held else unattributed)[cur] += amount
+            if not held:
+                bucket[cur].append((reason, amount))
         for cur in sorted(set(totals) | set(attributed) | set(unattributed)):
             zero = Decimal(0).quantize(minor_quantum(cur))  # "0.00", not "0": amounts keep the currency's scale
             total = totals.get(cur, zero) + zero
@@ -92,7 +125,7 @@ def _check(facts: Facts, lines: Iterable[CostLine], view: str) -> tuple[list[dic
             # plain notation: an exact zero at 11 decimals is "0.00000000000", never "0E-11"
             records.append({"currency": cur, "billed_total": _plain(total), "attributed": _plain(a),
                             "unattributed": _plain(u), "difference": _plain(diff),
-                            "unattributed_by_reason": by_reason(bucket_lines, cur, zero)})
+                            "unattributed_by_reason": by_reason_sums(bucket[cur], zero)})
             if diff != 0:
                 side = "too little" if diff > 0 else "too much"
                 problems.append(Problem("conservation", f"{cur} ({view}): bills total {total} but cost lines carry "

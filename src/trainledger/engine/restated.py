@@ -48,10 +48,20 @@ def find(rows: Iterable[Mapping[str, Any]], order: Sequence[str]) -> list[Restat
     """Restatements among bill ``rows`` (with ``source_sha256``); ``order``: content hashes in
     import order (an unknown one sorts last)."""
     rank = {sha: i for i, sha in enumerate(order)}
-    groups: dict[tuple, dict[str, Decimal]] = {}
+    rows = rows if isinstance(rows, Sequence) else list(rows)
+    if len({r["source_sha256"] for r in rows}) < 2:
+        return []  # one import restates nothing
+    first_sha: dict[tuple, str] = {}
+    several: set[tuple] = set()  # keys that more than one import has: only their amounts are summed
     for r in rows:
         if _counts(r):
-            by = groups.setdefault(tuple(r.get(c) for c in KEY), {})
+            key = tuple(r.get(c) for c in KEY)
+            if first_sha.setdefault(key, r["source_sha256"]) != r["source_sha256"]:
+                several.add(key)
+    groups: dict[tuple, dict[str, Decimal]] = {}
+    for r in rows if several else ():
+        if _counts(r) and (key := tuple(r.get(c) for c in KEY)) in several:
+            by = groups.setdefault(key, {})
             sha = r["source_sha256"]
             by[sha] = by.get(sha, Decimal(0)) + Decimal(str(r["billed_cost"]))
     pairs: dict[tuple[str, str, str], list] = {}

@@ -671,6 +671,23 @@ ERRORS: dict[str, tuple[str, str]] = {
         "write python, duckdb or spark / 请填写 python、duckdb 或 spark",
         "请填写 python、duckdb 或 spark",
     ),
+    "workspace.not_memory_size": (
+        "{engine_memory_limit} is not a size / 不是内存大小",
+        "{engine_memory_limit} 不是内存大小",
+    ),
+    "workspace.write_memory_size": (
+        "write a number and a unit, e.g. 2GB, 512MB or 4GiB / 请填写数字加单位，如 2GB、512MB 或 4GiB",
+        "请填写数字加单位，如 2GB、512MB 或 4GiB",
+    ),
+    "engine.duckdb_refused_settings": (
+        "engine.memory_limit {memory_limit} / engine.temp_dir {temp_directory}: DuckDB refused them ({exc})"
+        " / DuckDB 不接受该设置",
+        "engine.memory_limit {memory_limit} / engine.temp_dir {temp_directory}：DuckDB 不接受该设置（{exc}）",
+    ),
+    "engine.write_size_and_dir": (
+        "write a size such as 2GB and a writable directory / 请填写如 2GB 的大小和可写目录",
+        "请填写如 2GB 的大小和可写目录",
+    ),
     **ESTIMATE,
     **AUDIT,
     **WEB,

@@ -409,19 +409,20 @@ class Ledger:
             replaced = conn.execute(delete(cost_lines)).rowcount
             count = 0
             fps: list[str] = []
-            for chunk in chunks(lines, CHUNK):
-                cols = bulk.columns_of_lines(chunk, attribution_id)
+            for chunk, given in bulk.line_chunks(lines, CHUNK, attribution_id):  # columns as they are
+                cols = given if given is not None else bulk.columns_of_lines(chunk, attribution_id)
                 named = set(cols["batch_id"]) - {None}
                 if not named <= known:
                     self._require_batches(conn, named, "replace_cost_lines")
-                fast = bulk.bind_and_fingerprint(conn, cost_lines, COST_LINE_COLUMNS, cols)
+                fast = bulk.bind_and_fingerprint(conn, cost_lines, COST_LINE_COLUMNS, cols, texts=given is not None)
                 if fast is None:  # a value the columnar path does not vouch for: the general path
                     rows = [cost_line_row(c, attribution_id) for c in chunk]
                     chunk_fps = figures.fingerprints(rows, COST_LINE_COLUMNS)
                     values = bind_rows(conn, cost_lines, COST_LINE_COLUMNS, rows, offset=count)
                 else:
                     values, chunk_fps = fast
-                    bulk.check_first(conn, cost_lines, COST_LINE_COLUMNS, cols, values, chunk_fps)
+                    first = None if given is None else cost_line_row(chunk.first(), attribution_id)
+                    bulk.check_first(conn, cost_lines, COST_LINE_COLUMNS, cols, values, chunk_fps, first)
                 fps += chunk_fps
                 try:
                     self._backend.bulk_insert(conn, cost_lines, COST_LINE_COLUMNS, values)

@@ -16,10 +16,12 @@ figures are byte-identical (``tests/engine/test_frame_*.py``, ``tests/test_engin
                  ordering, runs first then each run over its states; billed and (with
                  commitments) effective views; rows beyond the exact integer range named
     stage.py     the backend's integers → cost lines: direct rows with the Python engine's
-                 constructors, node rows' pieces read one bill row at a time from the ordered Arrow
-                 result and built once-checked (``_Maker``: currency and provenance checked once,
-                 not per line); problems (oversubscribed node, no node on the bill); ``connect``
-                 (DuckDB, Spark local mode)
+                 constructors; per node row (split here) its problems and the GPU-hours no job held;
+                 ``connect`` (DuckDB with the workspace's memory limit and spill directory, Spark
+                 local mode)
+    columns.py   every piece of the split → a line as columns (``engine.lines.LineColumns``), by
+                 Arrow compute: amount text, GPU-hours (once per distinct weight), batch, rule,
+                 reason, in the Python engine's order — no ``CostLine`` object per line
     oracle.py    the Python engine's bill stage bucketed per (batch, state) / reason (tests, bench)
     exact.py     integer helpers that are exact on every backend: decimal text → units and
                  scale, floor division of decimal(38,0) without trusting backend division
@@ -33,7 +35,8 @@ or one whose |units| × total weight could leave the exact integer range (``spli
 ``node_split`` (``split.fallback_rows``), so no line differs.
 
 Still Python on every engine: the derived runs and their timeline (``runs.py``), the other stages
-(capacity, queued, storage, labor, external), conservation and the allocation views.
+(capacity, queued, storage, labor, external) and the allocation pools; conservation sums the
+columns as integers (``conservation.line_sums``), and the ledger writes them as they are.
 """
 
 from trainledger.engine.frame.holdings import holdings_table

@@ -20,35 +20,55 @@ import warnings
 from collections.abc import Callable
 from dataclasses import replace
 from decimal import Decimal
+from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from trainledger.engine import compute
 from trainledger.engine.context import Context, Facts, Problem, StageOutput
+from trainledger.engine.frame import columns as columns_mod
 from trainledger.engine.frame import split
 from trainledger.engine.frame.holdings import holdings_table, micros
 from trainledger.engine.timeline import exact_seconds
 from trainledger.errors import ConfigError
-from trainledger.model import AmountRange, Basis, CostLine, Evidence, Provenance
+from trainledger.model import Basis, Evidence, Provenance
 from trainledger.model.evidence import weakest
-from trainledger.model.money import EXACT, check_currency, exact_sum
+from trainledger.model.money import EXACT, check_currency
 from trainledger.model.vocab import ComputeState
 
 BACKENDS = ("python", "duckdb", "spark")
+PIECE = ("idx", "view", "is_idle", "run_id", "state", "scale", "exp", "units", "W")  # what frame/columns.py reads
 HOUR = compute.HOUR
 ROUTE_COLUMNS = ("billed_cost", "effective_cost", "currency", "charge_category", "commitment_discount_status",
                  "commitment_discount_id", "resource_id", "resource_name")
 _CONNECTIONS: dict[str, object] = {}
-PIECE = ("idx", "view", "is_idle", "run_id", "state", "scale", "exp", "units", "W")  # split.pieces
-IDLE, RUN, STATE, SCALE, EXP, UNITS, W = range(2, 9)
 # a node row's evidence: the bill is a contract, the split measured, in every state (unclassified too,
 # as compute.node_split computes it, once per line); True/False: kept as the stage's old lookup
 EVIDENCE = {True: weakest(Evidence.CONTRACT, Evidence.ASSUMED), False: weakest(Evidence.CONTRACT, Evidence.MEASURED)}
 
 
-def connect(backend: str):
+MEMORY_LIMIT = "2GB"  # workspace setting engine.memory_limit (workspace.py)
+TEMP_DIR = ".engine-tmp"  # engine.temp_dir: under the workspace unless set
+
+
+def duckdb_config(settings=None) -> dict[str, str]:
+    """DuckDB's memory limit and spill directory from the workspace (``engine.memory_limit``,
+    ``engine.temp_dir`` relative to the workspace, default ``<workspace>/.engine-tmp``): past the
+    limit DuckDB writes intermediate results there instead of growing, so attribute's peak memory
+    is bounded by the limit plus the Python side. Insertion order is not kept (every result the
+    stage reads is ordered or keyed explicitly), which lets DuckDB stream and spill more."""
+    values = getattr(settings, "values", None) or {}
+    limit = str(values.get("engine.memory_limit") or MEMORY_LIMIT).strip()
+    where = str(values.get("engine.temp_dir") or TEMP_DIR)
+    root = Path(settings.path).parent if settings is not None and getattr(settings, "path", "") else Path.cwd()
+    return {"memory_limit": limit, "temp_directory": str(root / where), "preserve_insertion_order": "false"}
+
+
+def connect(backend: str, settings=None):
     """An Ibis connection for ``backend``: a new in-memory DuckDB per call (a DuckDB connection is
-    not shared between threads), one Spark session per process (it starts in seconds)."""
+    not shared between threads) with the workspace's memory limit and spill directory
+    (``duckdb_config``), one Spark session per process (it starts in seconds)."""
     if backend in _CONNECTIONS:
         return _CONNECTIONS[backend]
     try:
@@ -58,7 +78,14 @@ def connect(backend: str):
                           remedy="pip install 'ibis-framework[duckdb]', or use --engine python"
                                  " / 安装 ibis-framework[duckdb]，或改用 --engine python") from None
     if backend == "duckdb":
-        return ibis.duckdb.connect()
+        config = duckdb_config(settings)
+        try:
+            return ibis.duckdb.connect(**config)
+        except Exception as exc:  # noqa: BLE001 - duckdb's own error type differs between versions
+            raise ConfigError(f"engine.memory_limit {config['memory_limit']!r} / engine.temp_dir"
+                              f" {config['temp_directory']!r}: DuckDB refused them ({exc}) / DuckDB 不接受该设置",
+                              remedy="write a size such as 2GB and a writable directory / 请填写如 2GB 的大小和"
+                                     "可写目录") from exc
     if backend == "spark":
         with warnings.catch_warnings():  # pyspark 4.3 warns about pandas 3 when imported
             warnings.simplefilter("ignore", FutureWarning)
@@ -94,7 +121,7 @@ def bill_stage_on(backend: str) -> Callable[[Facts, Context], StageOutput]:
         return compute.bill_stage
 
     def frame_bill_stage(facts: Facts, ctx: Context) -> StageOutput:
-        return bill_stage(facts, ctx, connect(backend))
+        return bill_stage(facts, ctx, connect(backend, ctx.config))
 
     return frame_bill_stage
 
@@ -195,9 +222,10 @@ def _bill_stage(facts: Facts, ctx: Context, con) -> StageOutput:
     keys = _rule_keys(ctx, rows)
     scratch = Scratch(con)
     try:
-        return _run(scratch, _bills(rows, keys), rows, ctx, holdings, keys, views)
+        got = _run(scratch, _bills(rows, keys), rows, ctx, holdings, keys, views)
     finally:
-        scratch.close()
+        scratch.close()  # the backend's tables go before the lines are made: the peak is one, not both
+    return _lines(rows, ctx, holdings, views, *got)
 
 
 class Scratch:
@@ -240,7 +268,9 @@ class Scratch:
         self.names.clear()
 
 
-def _run(scratch: Scratch, table: pa.Table, rows, ctx: Context, holdings, keys: list[str], views: int) -> StageOutput:
+def _run(scratch: Scratch, table: pa.Table, rows, ctx: Context, holdings, keys: list[str], views: int) -> tuple:
+    """The backend's part: each row's route, node and rule, the pieces of the node rows split there
+    (Arrow) and the rows Python splits instead."""
     con = scratch.con
     bills = scratch.upload(table)
     _refuse_unplain(con, bills, views)
@@ -249,60 +279,59 @@ def _run(scratch: Scratch, table: pa.Table, rows, ctx: Context, holdings, keys: 
     prepared = scratch.materialize(split.prepare(bills, nodes_t, rule_map, [f"key{i}" for i in range(len(keys))],
                                                  views))
     routed = con.to_pyarrow(prepared.select("idx", "route", "node", "rule_batch", "rule_id").order_by("idx"))
-    route, node, rule_batch, rule_id = (routed.column(c).to_pylist()
-                                        for c in ("route", "node", "rule_batch", "rule_id"))
-    by_row = _Pieces(None)
+    route, node, rule_batch, rule_id = (_shared(routed.column(c)) for c in ("route", "node", "rule_batch", "rule_id"))
+    got = None
     fallback: set[int] = set()
     if holdings.nodes and "node" in route:
         h = scratch.upload(holdings.table)
         slots = int(ctx.config.get("cluster.gpus_per_node"))
         pieces = split.pieces(prepared, h, gpus_per_node=slots, scale=holdings.scale, views=views)
-        by_row = _Pieces(con.to_pyarrow(pieces.order_by("idx", "view")))
+        got = con.to_pyarrow(pieces.select(*PIECE))  # the run's batch comes from the runs themselves
         if not all(holdings.table.column("exact").to_pylist()) or split.may_overflow(
                 prepared, holdings, gpus_per_node=slots, views=views):  # rows split by compute.node_split
             fallback = set(con.to_pyarrow(split.fallback_rows(prepared, h, gpus_per_node=slots, scale=holdings.scale,
                                                               views=views)).column("idx").to_pylist())
-    return _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, by_row, fallback)
+    return route, node, rule_batch, rule_id, got, fallback
 
 
-class _Pieces:
-    """The backend's pieces (ordered by bill row, then view) read one bill row at a time:
-    ``get(i)`` → {view: [piece tuples in PIECE order]} for row ``i``, asked in increasing ``i``.
-    The Arrow table is turned into Python values a batch at a time, so the pieces never exist as
-    Python objects all at once (at 10M bill rows they would not fit)."""
-
-    BATCH = 65_536
-
-    def __init__(self, table: pa.Table | None) -> None:
-        self._batches = iter(()) if table is None else iter(table.to_batches(max_chunksize=self.BATCH))
-        self._rows: list[tuple] = []
-        self._at = 0
-
-    def _next(self) -> tuple | None:
-        while self._at >= len(self._rows):
-            batch = next(self._batches, None)
-            if batch is None:
-                return None
-            self._rows = list(zip(*(batch.column(c).to_pylist() for c in PIECE), strict=True))
-            self._at = 0
-        return self._rows[self._at]
-
-    def get(self, i: int, default: dict) -> dict[int, list]:
-        out: dict[int, list] = {}
-        while (rec := self._next()) is not None and rec[0] <= i:
-            self._at += 1
-            if rec[0] == i:
-                out.setdefault(rec[1], []).append(rec)
-        return out or default
+def _shared(col) -> list:
+    """``col.to_pylist()`` with one Python string per distinct value (a route or node name repeats
+    on every row: a million rows then hold a few strings, not a million)."""
+    enc = pc.dictionary_encode(col).combine_chunks()
+    values = enc.dictionary.to_pylist()
+    return [None if i is None else values[i] for i in enc.indices.to_pylist()]
 
 
-def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, by_row, fallback) -> StageOutput:
-    lines: list = []
+def _used(got: pa.Table | None, n: int, views: int) -> tuple[list, list]:
+    """Per bill row: the sum of its (run, state) weights ``W`` (frame units) in its first view, and
+    the smallest of their exponents (0 when none: Python's exact sum starts at ``Decimal(0)``)."""
+    used, low = [0] * n, [0] * n
+    if got is None or not got.num_rows:
+        return used, low
+    got = got.select(["idx", "view", "is_idle", "W", "exp"])  # only what the sums read: no copy of the text
+    states = got.filter(pc.equal(got.column("is_idle"), 0))
+    if views > 1:  # the first view a row has: the weights are the same in both
+        first = got.group_by("idx", use_threads=False).aggregate([("view", "min")])
+        states = states.join(first, "idx")
+        states = states.filter(pc.equal(states.column("view"), states.column("view_min")))
+    agg = states.group_by("idx", use_threads=False).aggregate([("W", "sum"), ("exp", "min")])
+    for i, w, e in zip(*(agg.column(c).to_pylist() for c in ("idx", "W_sum", "exp_min")), strict=True):
+        used[i], low[i] = int(w), min(0, e)
+    return used, low
+
+
+def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, got, fallback) -> StageOutput:
+    objects: list[tuple[int, int, object]] = []  # (row, view, line) of the lines Python makes
     problems: list[Problem] = []
     slots = Decimal(ctx.config.get("cluster.gpus_per_node"))
     runs = {info.run.id: info for info in ctx.runs.values()}
     columns = (("billed_cost", Basis.BILLED), ("effective_cost", Basis.AMORTIZED))[:views]
     py_index = None
+    n = len(rows)
+    info = columns_mod.RowInfo(currency=[None] * n, sha=[None] * n, row=[None] * n, node=[None] * n,
+                               money_only=[None] * n, idle_hours=[None] * n, split=[False] * n)
+    used, low = _used(got, n, views)
+    scale, places = holdings.py_scale, holdings.scale // holdings.py_scale
     memo: dict = {}
     for i, row in enumerate(rows):
         amounts = [(v, basis, d) for v, (column, basis) in enumerate(columns)
@@ -316,8 +345,8 @@ def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, by_row,
             make = compute.node_split(row, node[i], py_index, slots, problems)
             made = {v: make(amount) for v, _, amount in amounts}
         elif kind == "node":
-            made = _split_lines(row, node[i], by_row.get(i, {}), runs, slots, holdings, problems,
-                                [v for v, _, _ in amounts], memo)
+            _node_row(i, row, node[i], info, used[i], low[i], slots, scale, places, problems, memo)
+            continue
         else:
             made = {v: [_direct(row, kind, rule_batch[i], rule_id[i], amount)] for v, _, amount in amounts}
         for v, basis, _ in amounts:
@@ -326,7 +355,14 @@ def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, by_row,
                 out = [replace(ln, basis=Basis.AMORTIZED,
                                provenance=replace(ln.provenance, rule=f"{ln.provenance.rule} (EffectiveCost)"))
                        for ln in out]
-            lines.extend(out)
+            objects.extend((i, v, ln) for ln in out)
+    def hours_of(w: int, exp: int) -> str:  # a state's GPU-hours as Python holds them, once per (W, exp)
+        return str(_weight(w, exp, places) / scale / HOUR)
+
+    node_t = None
+    if got is not None and any(info.split):
+        node_t = columns_mod.node_columns(got, info, runs, hours_of, str(EVIDENCE[False]))
+    lines = columns_mod.merge(node_t, objects)
     nodes = set(holdings.nodes)
     owned = compute.owned_nodes(ctx)
     nodes_billed = nodes - owned
@@ -334,7 +370,47 @@ def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, by_row,
         compute._node_of(r, nodes_billed) for r in rows)  # the backend looked for every held node
     if nodes_billed and not named:
         problems.append(compute.no_node_on_bill(nodes_billed))
-    return StageOutput(tuple(lines), tuple(problems))
+    return StageOutput(lines, tuple(problems))
+
+
+def _node_row(i: int, row, node: str, info, used_w: int, low: int, slots: Decimal, scale: int, places: int,
+              problems: list[Problem], memo: dict) -> None:
+    """What one node row split here needs per row (``compute.node_split``'s row-level figures):
+    its currency and provenance checked once, the oversubscription and negative-usage problems,
+    its money-only kind and the GPU-hours no job held. ``memo``: what depends only on a few of the
+    row's values (its period and used GPU-seconds; its charge category and amounts), computed once."""
+    cur, sha = row["currency"], row["source_sha256"]
+    if (cur, sha) not in memo:
+        if cur not in _CURRENCIES:
+            _CURRENCIES[cur] = check_currency(cur)
+        Provenance(sha, int(row["row"]), "gpu_seconds_on_node", "focus")  # the checks a line's provenance has
+        memo[(cur, sha)] = True
+    p0, p1 = row["charge_period_start"], row["charge_period_end"]
+    key = (p1 - p0, used_w, low)
+    got = memo.get(key)
+    if got is None:
+        period = exact_seconds(p0, p1)
+        used = _weight(used_w, low, places)  # = the exact sum of the row's weights, with its exponent
+        idle = EXACT.subtract(EXACT.multiply(slots * scale, period), used)
+        held = (used / scale / period).quantize(Decimal("0.01")) if idle < 0 else None
+        got = memo[key] = (held, str((Decimal(0) if held is not None else idle) / scale / HOUR))
+    held, idle_hours = got
+    if held is not None:
+        problems.append(Problem("oversubscribed_node", f"{node} {p0.isoformat()}: jobs hold {held}"
+                                f" GPUs but the node has {slots}",
+                                {"node": node, "row": row["row"], "at": p0.isoformat(),
+                                 "held": str(held), "slots": slots}))
+    kind = (row.get("charge_category"), row.get("billed_cost"), row.get("effective_cost"))
+    money = memo.get(kind)
+    if money is None:
+        money = memo[kind] = (compute.charge_kind(row), compute.negative_usage(row, node) is not None)
+    money_only, negative = money
+    if negative:
+        problems.append(compute.negative_usage(row, node))
+    info.currency[i], info.sha[i], info.row[i], info.node[i] = _CURRENCIES[cur], sha, int(row["row"]), node
+    info.money_only[i] = money_only
+    info.idle_hours[i] = None if money_only else idle_hours
+    info.split[i] = True
 
 
 def _direct(row, kind: str, batch_id, rule: str | None, amount: Decimal):
@@ -357,123 +433,4 @@ def _direct(row, kind: str, batch_id, rule: str | None, amount: Decimal):
     return compute._line(row, amount, Basis.BILLED, compute.NO_RULE, reason=f"{compute.NO_RULE}: {what}")
 
 
-def _split_lines(row, node: str, got: dict[int, list], runs, slots: Decimal, holdings, problems, views, memo):
-    """The lines ``compute.node_split`` makes for one node row, per view, from the backend's shares.
-    Weights are Python's GPU-seconds × ``py_scale``, rebuilt exactly from the backend's integers;
-    ``memo``: (W, exp) → (weight, GPU-hours), shared by the stage's rows."""
-    p0, p1 = row["charge_period_start"], row["charge_period_end"]
-    period = exact_seconds(p0, p1)
-    scale, places = holdings.py_scale, holdings.scale // holdings.py_scale
-    first = got[views[0]]
-    weights, hours = {}, {}
-    for r in first:
-        if r[IDLE]:
-            continue
-        key = (r[W], r[EXP])
-        wh = memo.get(key)  # full-hour pieces repeat the same few weights: each decimal made once
-        if wh is None:
-            w = _weight(int(r[W]), r[EXP], places)
-            wh = memo[key] = (w, w / scale / HOUR)
-        weights[(r[RUN], r[STATE])], hours[(r[RUN], r[STATE])] = wh
-    used = exact_sum(weights.values())
-    idle = EXACT.subtract(EXACT.multiply(slots * scale, period), used)
-    if idle < 0:
-        held = (used / scale / period).quantize(Decimal("0.01"))
-        problems.append(Problem("oversubscribed_node", f"{node} {p0.isoformat()}: jobs hold {held}"
-                                f" GPUs but the node has {slots}",
-                                {"node": node, "row": row["row"], "at": p0.isoformat(),
-                                 "held": str(held), "slots": slots}))
-        idle = Decimal(0)
-    money_only = compute.charge_kind(row)
-    if (neg := compute.negative_usage(row, node)) is not None:
-        problems.append(neg)
-    make = _Maker(row, "" if money_only else "gpu_hour")
-    out = {}
-    for v in views:
-        shares = {(r[RUN], r[STATE]): Decimal(int(r[UNITS])).scaleb(-r[SCALE]) for r in got[v] if not r[IDLE]}
-        rest = next((Decimal(int(r[UNITS])).scaleb(-r[SCALE]) for r in got[v] if r[IDLE]), None)
-        lines = []
-        for key in sorted(weights):
-            run_id, state = key
-            info, share, w = runs[run_id], shares[key], weights[key]
-            if share == 0 and w == 0:
-                continue  # a segment of weight 0 (no GPU in that state) holds nothing
-            # measured in every state, unclassified too (engine/compute.py node_split)
-            batch, reason = info.batch_id, ""
-            if batch is None:
-                reason = f"job_without_batch: job {info.run.source_job}"
-            lines.append(make(share, Basis.BILLED, f"gpu_seconds_on_node/{info.rule}", batch, info.run.id,
-                              money_only or str(state), None if money_only else hours[key], reason))
-        if rest is not None and rest != 0:
-            lines.append(make(rest, Basis.CAPACITY_UNHELD, "gpu_seconds_on_node/unheld", None, None,
-                              money_only or ComputeState.CAPACITY_UNHELD,
-                              None if money_only else idle / scale / HOUR, f"capacity_unheld: node {node}"))
-        out[v] = lines
-    return out
-
-
 _CURRENCIES: dict[str, str] = {}
-
-
-# the slots' own setters: a frozen dataclass's __setattr__ refuses, its __post_init__ is not wanted
-_AMOUNT = tuple(getattr(AmountRange, n).__set__ for n in ("low", "expected", "high", "currency"))
-_LINE = tuple(getattr(CostLine, n).__set__ for n in ("category", "basis", "evidence", "amount", "provenance",
-                                                        "batch_id", "run_id", "detail", "quantity", "unit", "reason"))
-_NEW = object.__new__
-
-
-def _amount(amount: Decimal, currency: str) -> AmountRange:
-    """An exact ``AmountRange``, its ``__post_init__`` not run (``_Maker`` checked what it checks)."""
-    money = _NEW(AmountRange)
-    low, expected, high, cur = _AMOUNT
-    low(money, amount)
-    expected(money, amount)
-    high(money, amount)
-    cur(money, currency)
-    return money
-
-
-def _cost_line(basis, evidence, amount, prov, batch_id, run_id, detail, quantity, unit, reason) -> CostLine:
-    """A compute ``CostLine``, its ``__post_init__`` not run (``_Maker`` checked what it checks)."""
-    line = _NEW(CostLine)
-    s_cat, s_basis, s_ev, s_amount, s_prov, s_batch, s_run, s_detail, s_qty, s_unit, s_reason = _LINE
-    s_cat(line, "compute")
-    s_basis(line, basis)
-    s_ev(line, evidence)
-    s_amount(line, amount)
-    s_prov(line, prov)
-    s_batch(line, batch_id)
-    s_run(line, run_id)
-    s_detail(line, detail)
-    s_qty(line, quantity)
-    s_unit(line, unit)
-    s_reason(line, reason)
-    return line
-
-
-class _Maker:
-    """``compute._line`` for the lines of one node row (category compute, source focus, evidence
-    measured), at a fraction of its cost: the row's currency is checked once (``check_currency``,
-    cached), its provenance built once per rule with its own checks; an amount is a finite
-    ``Decimal`` made from the backend's integers (low = expected = high); basis and evidence are
-    members already; an unattributed line carries its reason. ``CostLine`` equality, hashing and
-    every reader see the same objects ``compute._line`` would make (the parity suites compare them)."""
-
-    __slots__ = ("cur", "prov", "row", "unit")
-
-    def __init__(self, row, unit: str) -> None:
-        code = row["currency"]
-        if code not in _CURRENCIES:
-            _CURRENCIES[code] = check_currency(code)
-        self.row, self.cur, self.unit, self.prov = row, _CURRENCIES[code], unit, {}
-
-    def __call__(self, amount: Decimal, basis: Basis, rule: str, batch_id, run_id, detail, quantity, reason: str):
-        if type(amount) is not Decimal or not amount.is_finite():
-            raise AssertionError(f"frame split gave {amount!r}, not a finite Decimal")  # a bug, never input
-        if batch_id is None and not reason:
-            raise AssertionError("an unattributed node-row line without a reason")
-        prov = self.prov.get(rule)
-        if prov is None:
-            prov = self.prov[rule] = Provenance(self.row["source_sha256"], int(self.row["row"]), rule, "focus")
-        return _cost_line(basis, EVIDENCE[False], _amount(amount, self.cur), prov, batch_id, run_id, detail,
-                          quantity, self.unit, reason)
