@@ -11,7 +11,7 @@ the bucket or prefix a bill row names — and explains their difference:
   ``acs:oss:cn-hangzhou:123:b``, ``oss://b/p/``, ``b``), when some inventory object lies under it;
 * an inventory object belongs to the longest location any bill row names that holds its path
   (``oss://b/k`` and ``b/k`` are the same path), else to its bucket; its estimate is spread over calendar months by
-  the days it was held (``assets.held_intervals``; the last month takes the remainder, so the
+  the time it was held (``assets.held_intervals``; the last month takes the remainder, so the
   pieces of a line add up to the line);
 * a cell is (currency, month, location, batch): ``matched`` (bill rows and objects),
   ``bill_only`` (bill rows of a location with no object held that month, or with no location in
@@ -97,28 +97,28 @@ def _bill_month(row: Mapping) -> str:
     return _month(a + (b - a) / 2)
 
 
-def _months(since: date, snap: date) -> list[tuple[str, int]]:
-    """Days held in each calendar month of [since, snap)."""
+def _months(since: datetime, snap: datetime) -> list[tuple[str, Decimal]]:
+    """Seconds held in each UTC calendar month of [since, snap)."""
     out, d = [], since
     while d < snap:
-        nxt = date(d.year + (d.month == 12), d.month % 12 + 1, 1)
+        nxt = datetime(d.year + (d.month == 12), d.month % 12 + 1, 1, tzinfo=d.tzinfo)
         end = min(nxt, snap)
-        out.append((_month(d), (end - d).days))
+        out.append((_month(d), Decimal(int((end - d).total_seconds()))))
         d = end
     return out
 
 
-def _spread(line: CostLine, since: date, snap: date) -> list[tuple[str, Decimal, tuple[Decimal, ...]]]:
+def _spread(line: CostLine, since: datetime, snap: datetime) -> list[tuple[str, Decimal, tuple[Decimal, ...]]]:
     """A storage line's GiB-months and (low, expected, high) per month; the last month takes the
     remainder, so the pieces add up to the line exactly."""
     parts = _months(since, snap)
-    total = sum(d for _, d in parts)
+    total = sum((d for _, d in parts), Decimal(0))
     whole = (line.quantity or Decimal(0), line.amount.low, line.amount.expected, line.amount.high)
     if not total:
         return [(_month(snap), whole[0], whole[1:])]
     out, left = [], list(whole)
-    for i, (m, days) in enumerate(parts):
-        piece = left if i == len(parts) - 1 else [w * days / total for w in whole]
+    for i, (m, secs) in enumerate(parts):
+        piece = left if i == len(parts) - 1 else [w * secs / total for w in whole]
         left = [a - b for a, b in zip(left, piece, strict=True)]
         out.append((m, piece[0], tuple(piece[1:])))
     return out
