@@ -18,8 +18,11 @@ the bucket or prefix a bill row names — and explains their difference:
   the inventory: ``unmatched bill rows``) or ``inventory_only`` (objects no bill row of that
   month names: ``not billed`` — a bucket missing from the bill, billing lag, another account).
 
-The difference of a matched group is billed − estimate, split exactly into
-``other_charges`` (bill rows without a GB-month quantity: requests, retrieval, credits),
+The difference of a matched group is billed − estimate. When no bill row of the group carries a
+GiB-month quantity (a Huawei OBS usage row of 使用量 100 GB, a bill with no quantity column) it is
+one part, ``not_split_no_bill_quantity`` (``not_split`` when the objects held none either): nothing
+on the bill splits it. Otherwise it is split exactly into
+``other_charges`` (the group's other bill rows, without a GB-month quantity: requests, retrieval, credits),
 ``volume`` ((billed GiB-months − inventory GiB-months) × the estimate's price per GiB-month) and
 ``price`` (the rest: the bill's unit price against the price book's, and rounding) — unless the
 objects are listed but not priced (no price-book entry for their tier): then the whole difference
@@ -286,6 +289,12 @@ def _group(cur: str, month: str, loc: str | None, g: Mapping[str, Any], batch: s
         parts.append({"kind": "not_billed", "amount": str(diff)})
     elif unpriced:  # the objects have no price-book entry: nothing explains the difference yet
         parts.append({"kind": "not_priced", "amount": str(diff)})
+    elif not g["billed_gib_months"] and not g["billed_capacity"]:
+        # no bill row carries a GiB-month quantity (e.g. a Huawei OBS row of 使用量 100 GB): its
+        # rows are not "other charges" — nothing on the bill splits the difference, so it is one part
+        if diff:
+            parts.append({"kind": "not_split_no_bill_quantity" if g["estimate_gib_months"] else "not_split",
+                          "amount": str(diff)})
     else:
         other = billed - g["billed_capacity"]  # cash: every digit
         rest = diff - other
