@@ -6,7 +6,7 @@ DEMO_DIR ?= trainledger-demo
 
 ROWS ?= 10000000
 
-.PHONY: demo test lint bench bench-import bench-engine clean
+.PHONY: demo test lint bench bench-import bench-engine bench-spark clean
 
 $(BIN)/trainledger: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,16 @@ bench-import: $(VENV)/.bench-deps
 # DuckDB SQL and pandas (ratios, agreement to the cent), then the whole attribute at 1M (bench/bench_engine.py)
 bench-engine: $(VENV)/.bench-deps
 	TRAINLEDGER_BENCH_ROWS=$(or $(ENGINE_ROWS),10000000) $(BIN)/python -m bench.bench_engine
+
+$(VENV)/.bench-spark-deps: $(BIN)/trainledger
+	$(BIN)/python -m pip install --quiet -e '.[bench,spark]'
+	@touch $@
+
+# issue 7's Spark line: the bill stage's split on Spark local mode at SPARK_ROWS (default 1M) bill rows against
+# the same on DuckDB and the hand-written SQL (agreement to the cent), wall, CPU and peak RSS of the process
+# tree, JVM included (bench/bench_spark.py; needs Java 17)
+bench-spark: $(VENV)/.bench-spark-deps
+	TRAINLEDGER_BENCH_SPARK_ROWS=$(or $(SPARK_ROWS),1000000) $(BIN)/python -m bench.bench_spark
 
 clean:
 	rm -rf $(VENV) $(DEMO_DIR) .pytest_cache .hypothesis

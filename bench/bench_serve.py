@@ -13,12 +13,30 @@ named by its parameters, so a rerun starts the server at once. Sizes:
 * ``TRAINLEDGER_BENCH_SERVE_CLIENTS`` (20) threads, ``TRAINLEDGER_BENCH_SERVE_REQUESTS`` (200)
   requests per page and form, after one warm-up request each.
 * ``TRAINLEDGER_BENCH_SERVE_ENGINE`` (``duckdb``): the engine that attributes the workspace.
-* ``TRAINLEDGER_BENCH_SERVE_BASELINE=SRC``: first the same load (one request per client) on a
+* ``TRAINLEDGER_BENCH_SERVE_BASELINE=SRC``: first the same load on a
   server run from another source tree, e.g. ``/work/main/src``: before and after in one run.
 
 Each client is a thread with its own keep-alive ``http.client`` connection to ``trainledger serve``
-in a subprocess on a free loopback port (the local user, admin). ``python -m bench.bench_serve``
-runs it alone.
+in a subprocess on a free loopback port (the local user, admin), sending ``Accept-Encoding: gzip``
+as a browser does; the batch page is also loaded by clients that do not (``identity``).
+``python -m bench.bench_serve`` runs it alone.
+
+Measured 2026-12-01 (issue 10 items 6 and 8, the precompute branch), 200k job attempts / 500 batches /
+822,758 cost lines — 1M did not fit the time on a 2-core machine at load average 10-15 (its
+precompute alone had done 321 of 500 batches after ~2.4 CPU-min). One run, the same 200 requests
+per form for both, baseline = /work/main/src then this tree:
+
+* first request of the batch page (473 runs), server just started: 165.2 s before, 78.9 s after
+  (wall, under load; an earlier run: 136.0 → 106.7 s). In CPU seconds, in process: verification
+  16.1 → 13.4, the sheet's build after it 5.52 → 0.41 (precomputed at attribution; before, causes
+  were explained over every run of the workspace and the whole ~85 MB summary parsed again). What
+  is left is ``verify`` reading every cost line and run — once per audit head now, shared by every
+  page of that state, where before each batch page verified again.
+* warm batch page at 20 clients, p50 / p95, before → after: HTML 17.8 / 134.8 → 10.6 / 12.1 ms
+  (gzip: 18 KiB on the wire of 201 KiB), identity 49.7 / 101.5 → 14.3 / 40.8 ms; JSON 8.9 / 65.7 →
+  9.6 / 10.6 ms, identity 43.6 / 108.8 → 11.5 / 16.0 ms. The batches list and run page loads came
+  later in the run, when the machine's load rose (a test suite alongside): their after figures
+  (p95 244-518 ms) are the load's, not comparable. In process a cached hit costs ~1.1 CPU-ms.
 """
 
 from __future__ import annotations
@@ -126,6 +144,7 @@ def workspace(attempts: int, batches: int, engine: str, log=print) -> Path:
                          f"{'' if NODES == 128 else f'-n{NODES}'}".encode()).hexdigest()[:12]
     root = Path(tempfile.gettempdir()) / f"trainledger-bench-serve-{attempts}-{batches}-{key}"
     if (root / "READY").exists():
+        precompute(root, log)
         return root
     shutil.rmtree(root, ignore_errors=True)
     (root / "src").mkdir(parents=True)
@@ -146,6 +165,24 @@ def workspace(attempts: int, batches: int, engine: str, log=print) -> Path:
             f" {time.perf_counter() - t0:.0f} s")
     (root / "READY").write_text("ok\n", encoding="utf-8")
     return root
+
+
+def precompute(root: Path, log=print) -> None:
+    """A workspace attributed before the sheets were precomputed at attribution (report/precompute.py)
+    gets them now, as ``attribute`` would have written them (timed)."""
+    try:
+        from trainledger.report import precompute as pre
+    except ImportError:  # a source tree without it
+        return
+    from trainledger.service import Workspace
+
+    with Workspace.open(root) as wsp:
+        entry = pre.recorded(wsp.ledger)
+        if entry is not None and (root / pre.DIR / entry["figures_digest"]).is_dir():
+            return
+        t0 = time.perf_counter()
+        pre.write(wsp)
+        log(f"  precompute the sheets (as attribute now does): {time.perf_counter() - t0:.0f} s")
 
 
 def free_port() -> int:
@@ -171,8 +208,9 @@ def start_server(root: Path, port: int, src: Path) -> subprocess.Popen:
     raise RuntimeError("trainledger serve did not listen within 120 s")
 
 
-def fetch(conn: http.client.HTTPConnection, path: str, accept: str) -> int:
-    conn.request("GET", path, headers={"Accept": accept})
+def fetch(conn: http.client.HTTPConnection, path: str, accept: str, gzip: bool = False) -> int:
+    """The body's size on the wire; ``gzip``: sent ``Accept-Encoding: gzip`` as a browser does."""
+    conn.request("GET", path, headers={"Accept": accept, **({"Accept-Encoding": "gzip"} if gzip else {})})
     resp = conn.getresponse()
     body = resp.read()
     if resp.status != 200:
@@ -180,7 +218,8 @@ def fetch(conn: http.client.HTTPConnection, path: str, accept: str) -> int:
     return len(body)
 
 
-def load(port: int, path: str, accept: str, clients: int, requests: int) -> tuple[list[float], float, int]:
+def load(port: int, path: str, accept: str, clients: int, requests: int,
+         gzip: bool = False) -> tuple[list[float], float, int]:
     """(latencies in ms, wall seconds, body bytes) of ``requests`` GETs shared by ``clients`` threads."""
     todo = iter(range(requests))
     lock = threading.Lock()
@@ -196,7 +235,7 @@ def load(port: int, path: str, accept: str, clients: int, requests: int) -> tupl
                     if next(todo, None) is None:
                         return
                 t0 = time.perf_counter()
-                size[0] = fetch(conn, path, accept)
+                size[0] = fetch(conn, path, accept, gzip)
                 ms = (time.perf_counter() - t0) * 1000
                 with lock:
                     times.append(ms)
@@ -246,8 +285,8 @@ def main(log=print):
     root = workspace(int(s["attempts"]), int(s["batches"]), str(s["engine"]), log)
     out = []
     baseline = os.environ.get("TRAINLEDGER_BENCH_SERVE_BASELINE")
-    if baseline:  # the same load on another source tree first (e.g. /work/main/src), fewer requests
-        out += serve_load(root, Path(baseline), int(s["clients"]), int(s["clients"]), "baseline: ")
+    if baseline:  # the same load on another source tree first (e.g. /work/main/src)
+        out += serve_load(root, Path(baseline), int(s["clients"]), int(s["requests"]), "baseline: ")
     return out + serve_load(root, SRC, int(s["clients"]), int(s["requests"]), "")
 
 
@@ -257,17 +296,21 @@ def serve_load(root: Path, src: Path, clients: int, requests: int, tag: str) -> 
     out = []
     try:
         for label, path in pages(root):
-            for form, accept in (("HTML", "text/html"), ("JSON", "application/json")):
-                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+            batch_page = label.startswith("batch page")
+            forms = [("HTML", "text/html", True), ("JSON", "application/json", True)]
+            if batch_page:  # also as a client that does not take gzip
+                forms += [("HTML identity", "text/html", False), ("JSON identity", "application/json", False)]
+            for form, accept, gz in forms:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=900)
                 t0 = time.perf_counter()
-                fetch(conn, path, accept)  # the first request builds (and caches) the view model
+                full = fetch(conn, path, accept)  # the first request builds (and caches) the view model
                 first = (time.perf_counter() - t0) * 1000
                 conn.close()
-                times, wall, size = load(port, path, accept, clients, requests)
-                name = f"{tag}{label} {form} ({size / 1024:,.0f} KiB)"
+                times, wall, size = load(port, path, accept, clients, requests, gz)
+                wire = f"{full / 1024:,.0f} KiB" + (f", {size / 1024:,.0f} KiB gzipped" if size != full else "")
+                name = f"{tag}{label} {form} ({wire})"
                 p95 = pct(times, 95)
-                goal = (f" (goal < {GOAL_MS:g} ms: {'ok' if p95 < GOAL_MS else 'MISSED'})"
-                        if label.startswith("batch page") else "")
+                goal = f" (goal < {GOAL_MS:g} ms: {'ok' if p95 < GOAL_MS else 'MISSED'})" if batch_page else ""
                 out += [(f"{name} first request", first, "ms"),
                         (f"{name} p50, {clients} clients", statistics.median(times), "ms"),
                         (f"{name} p95, {clients} clients{goal}", p95, "ms"),

@@ -133,12 +133,12 @@ def test_a_write_while_the_sheet_is_read_is_never_paired_with_the_older_proof(ws
 
     real, writes = sheet_mod.build_sheet, []
 
-    def racing(wsp, batch_id):
+    def racing(wsp, batch_id, figures=None):
         if not writes:  # another process appends to the ledger after the sheet was verified
             writes.append(1)
             with Workspace.open(ws) as other:
                 other.attribute()
-        return real(wsp, batch_id)
+        return real(wsp, batch_id, figures)
 
     monkeypatch.setattr(sheet_mod, "build_sheet", racing)
     with Workspace.open(ws) as wsp:

@@ -138,7 +138,8 @@ def test_attribute_explains_the_unattributed_bucket(demo):
     root, _ = demo
     zh = run("--workspace", root, "attribute").output  # the demo workspace's language is zh-CN
     zh_bucket = zh.split("未归属桶")[1]
-    assert "无作业占用的容量 —— 共 4 项" in zh_bucket and "节点 gpu-node-0" in zh_bucket and "capacity_unheld" not in zh
+    assert "无作业占用的容量 容量空闲，无作业可归属 —— 共 4 项" in zh_bucket  # basis, then its own reason
+    assert "节点 gpu-node-0" in zh_bucket and "capacity_unheld" not in zh
     out = run("--workspace", root, "--lang", "en", "attribute").output
     bucket = out.split("unattributed bucket")[1]
     assert "capacity_unheld — 4 items, the largest:" in bucket  # capacity no job held, per node

@@ -115,14 +115,14 @@ def test_steps_without_a_job_name_say_so_with_the_remedy(tmp_path):
     command = f"trainledger import steps {src} --preset alibaba-pai-2020 --set job=JOB --replace {ident}"
     assert f"`{command}`" in out
     zh = run("--workspace", root, "--lang", "zh-CN", "import", "steps", src, "--preset", "alibaba-pai-2020",
-             "--set", "job=other")  # another statement of the same file: the unnamed rows are still live
-    assert "未给出 --set job=" in zh
+             "--set", "job=other")  # another statement of the same file: its own import, its rows named
+    assert "未给出 --set job=" not in zh and "接收 2 行" in zh and ident not in zh
     out = run("--workspace", root, "import", "steps", src, "--preset", "alibaba-pai-2020", "--set", "job=j1",
               "--replace", ident, "--reason", "name the job")
-    assert "2 accepted" in out and "sha256:" not in out  # the drop took every reading of the file
+    assert "2 accepted" in out and "sha256:" not in out  # the drop took the unnamed import only
     with Workspace.open(root) as wsp:
         jobs = set(wsp.lake.read("worker_steps").column("job").to_pylist())
-    assert jobs == {"j1"}
+    assert jobs == {"j1", "other"}
 
 
 def test_repaired_is_said_only_when_the_ledger_was_behind(ws):

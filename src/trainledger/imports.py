@@ -1,4 +1,7 @@
-"""The imports as the lake's own log tells them: what each file left in the lake, for the ledger.
+"""The imports as the lake's own log tells them: what each import left in the lake, for the ledger.
+
+An import is one file's content read as one statement (lake/keys.py ``import_key``): the same
+file with another ``--set`` is another import, with its own id, counts and drop.
 
 The lake is the source of truth for what was accepted (``lake/``): its partitions hold the rows
 and ``imports.jsonl`` the attempts and drops. The ledger's ``imports`` table is a record *of* that,
@@ -26,21 +29,32 @@ from trainledger.lake import DROP, Lake, partition_key
 from trainledger.lake.fs import read_jsonl
 from trainledger.ledger import ImportRecord
 
-ID_LEN = 12  # hex digits of the content hash shown as an import's id
+ID_LEN = 12  # hex digits of an import's key shown as its id
 
 
-def short_id(sha256: str) -> str:
-    return sha256[:ID_LEN]
+def short_id(key: str) -> str:
+    """The id ``imports list`` shows for an import key (``ImportRecord.import_key``)."""
+    return key[:ID_LEN]
 
 
 @dataclass(frozen=True, slots=True)
 class FileState:
-    """One (kind, file content) in the lake: its log records since the last drop, and the drop."""
+    """One import in the lake — (kind, file content, the statement its rows make; its ``key``,
+    ``lake.keys.import_key``): its log records since the last drop, and the drop. Readings of
+    the file with other options that make the same statement (another ``--tz``, ``--currency``)
+    are attempts of the same import: their rows are settled against each other by row number,
+    so together they count each row once; another statement (``--set vc=…``) is another import."""
 
     kind: str
     sha256: str
     records: tuple[Mapping[str, Any], ...]  # import records after the last drop (or before it, if dropped)
     drop: Mapping[str, Any] | None  # the drop line, when the file is dropped now
+    key: str = ""  # the import's key ("": the content hash)
+    statement: str | None = None  # what its rows state besides the content (None: unknown)
+
+    @property
+    def import_key(self) -> str:
+        return self.key or self.sha256
 
     @property
     def latest(self) -> Mapping[str, Any] | None:
@@ -55,31 +69,46 @@ class FileState:
 
 
 def states(lake: Lake) -> dict[tuple[str, str], FileState]:
-    """Every (kind, sha256) the lake's log names, in order of first appearance."""
+    """Every import (kind, import key) the lake's log names, in order of first appearance. A
+    drop line names the import it dropped (its key); one written before imports had their own
+    keys drops every import of its file."""
     seen: dict[tuple[str, str], dict[str, Any]] = {}
-    for ev in lake.events():
-        key = (ev.get("kind"), ev.get("sha256"))
-        if not all(isinstance(k, str) for k in key):
-            continue
-        st = seen.setdefault(key, {"before": [], "after": [], "drop": None})
+    of_file: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for ev, key, statement in lake.keyed_events():
+        kind, sha = ev["kind"], ev["sha256"]
         if ev.get("action") == DROP:
-            st["before"] += st["after"]
-            st["after"], st["drop"] = [], ev
-        else:
-            st["after"].append(ev)
-            st["drop"] = None
-    return {(kind, sha): FileState(kind, sha, tuple(st["after"] or st["before"]), st["drop"])
-            for (kind, sha), st in seen.items()}
+            hit = [(kind, key)] if statement is not None else of_file.get((kind, sha), [])
+            for k in hit:
+                st = seen.get(k)
+                if st is not None:
+                    st["before"] += st["after"]
+                    st["after"], st["drop"] = [], ev
+            continue
+        if (kind, key) not in seen:
+            seen[(kind, key)] = {"before": [], "after": [], "drop": None, "sha": sha, "statement": statement}
+            of_file.setdefault((kind, sha), []).append((kind, key))
+        st = seen[(kind, key)]
+        st["after"].append(ev)
+        st["drop"] = None
+    return {(kind, key): FileState(kind, st["sha"], tuple(st["after"] or st["before"]), st["drop"], key,
+                                   st["statement"])
+            for (kind, key), st in seen.items()}
 
 
 def _rows(path: Any) -> int:
     return pq.ParquetFile(path).metadata.num_rows
 
 
-def record_from_lake(lake: Lake, state: FileState, dropped: set[str] | None = None) -> ImportRecord | None:
-    """The ledger's record of one file, from the lake alone (None when the log has no import of it).
+def state_parts(lake: Lake, state: FileState, table: str) -> list[Path]:
+    """The partitions of an import: of its file, those recording its statement (all of the
+    file's when its statement is unknown)."""
+    return lake.source_parts(table, state.sha256, state.statement)
 
-    accepted: the rows of the file's live partitions (for a dropped file: of those its drop
+
+def record_from_lake(lake: Lake, state: FileState, dropped: set[str] | None = None) -> ImportRecord | None:
+    """The ledger's record of one import, from the lake alone (None when the log has no import of it).
+
+    accepted: the rows of the import's live partitions (for a dropped import: of those its drop
     tombstoned) — including a partition published just before a crash cut off its log line;
     rows_read, quarantined and the quarantine file: the latest attempt's; duplicates: the rest.
     ``dropped``: ``lake.dropped()``, when the caller already has it."""
@@ -89,13 +118,13 @@ def record_from_lake(lake: Lake, state: FileState, dropped: set[str] | None = No
     table = KIND_TABLES.get(state.kind)
     if table is None:
         return None
-    source = lake.partition_path(table, state.sha256).parent
+    mine = state_parts(lake, state, table)
     if state.drop is None:
         dropped = lake.dropped() if dropped is None else dropped
-        parts = [p for p in source.glob("part-*.parquet") if partition_key(p) not in dropped]
+        parts = [p for p in mine if partition_key(p) not in dropped]
     else:
         wanted = set(state.drop.get("partitions") or ())
-        parts = [p for p in source.glob("part-*.parquet") if partition_key(p) in wanted]
+        parts = [p for p in mine if partition_key(p) in wanted]
     accepted = sum(_rows(p) for p in parts)
     rows_read = int(latest.get("rows_read") or 0)
     quarantined = int(latest.get("quarantined") or 0)
@@ -107,6 +136,7 @@ def record_from_lake(lake: Lake, state: FileState, dropped: set[str] | None = No
         imported_at=_when(first.get("imported_at")),
         dropped_at=_when(state.drop["at"]) if state.drop else None,
         drop_reason=str(state.drop.get("reason")) if state.drop else None,
+        import_key=state.import_key,
     )
 
 
@@ -119,19 +149,20 @@ def _when(text: Any) -> datetime:
 
 
 def resolve(records: Iterable[ImportRecord], ident: str) -> ImportRecord:
-    """The import a user named: a prefix (6+ hex digits) of its content hash, or ``KIND:PREFIX``."""
+    """The import a user named: a prefix (6+ hex digits) of its key (for a file's first import
+    its content hash), or ``KIND:PREFIX``."""
     kind, _, prefix = ident.rpartition(":")
     prefix = prefix.strip().lower()
     records = list(records)
     if len(prefix) < 6 or any(c not in "0123456789abcdef" for c in prefix):
         raise BadInput(f"{ident!r} is not an import id",
                        remedy="give the id `trainledger imports list` shows (at least 6 hex digits)")
-    hits = [r for r in records if r.source_sha256.startswith(prefix) and (not kind or r.kind == kind)]
+    hits = [r for r in records if r.import_key.startswith(prefix) and (not kind or r.kind == kind)]
     if not hits:
         raise NotFound(f"no import with id {ident!r}", remedy="see `trainledger imports list`")
     if len(hits) > 1:
         raise BadInput(f"import id {ident!r} is ambiguous: "
-                       + ", ".join(f"{r.kind}:{short_id(r.source_sha256)}" for r in hits),
+                       + ", ".join(f"{r.kind}:{short_id(r.import_key)}" for r in hits),
                        remedy="give more digits, or KIND:ID")
     return hits[0]
 
@@ -145,7 +176,7 @@ def quarantined_rows(state: FileState, limit: int | None = None) -> list[dict[st
     out = []
     try:
         for rec in read_jsonl(Path(qfile), []):
-            rec = {"kind": state.kind, "import": short_id(state.sha256), "status": "quarantined", **rec}
+            rec = {"kind": state.kind, "import": short_id(state.import_key), "status": "quarantined", **rec}
             rec["remedy"] = rec.get("remedy") or quarantine_remedy(state.kind)
             out.append(rec)
             if limit is not None and len(out) >= limit:
@@ -163,14 +194,14 @@ def flagged_rows(lake: Lake, state: FileState, limit: int | None = None) -> list
     dropped = lake.dropped()
     out: list[dict[str, Any]] = []
     path = str(state.latest.get("path") or "") if state.latest else ""
-    for part in sorted(lake.partition_path(table, state.sha256).parent.glob("part-*.parquet")):
+    for part in state_parts(lake, state, table):
         if partition_key(part) in dropped:
             continue
         t = pq.read_table(part, columns=["row", "flags"])
         for row, flags in zip(t.column("row").to_pylist(), t.column("flags").to_pylist(), strict=True):
             if flags and flags != "[]":
                 notes = json.loads(flags) if flags.startswith("[") else [flags]
-                out.append({"kind": state.kind, "import": short_id(state.sha256), "status": "flagged",
+                out.append({"kind": state.kind, "import": short_id(state.import_key), "status": "flagged",
                             "file": path, "row": row, "reason": ", ".join(map(str, notes)),
                             "notes": [str(n) for n in notes],
                             "remedy": FLAG_REMEDY})
@@ -189,4 +220,4 @@ FLAG_REMEDY = ("accepted and in the figures; check the source row (docs/formats.
 
 
 __all__ = ["FileState", "flagged_rows", "quarantine_remedy", "quarantined_rows", "record_from_lake", "resolve",
-           "short_id", "states"]
+           "short_id", "state_parts", "states"]

@@ -163,7 +163,7 @@ class Workspace:
         or a drop or re-import changed it. Returns the records that changed."""
         from trainledger.imports import record_from_lake, states
 
-        have = {(r.kind, r.source_sha256): r for r in self.ledger.imports()}
+        have = {(r.kind, r.import_key): r for r in self.ledger.imports()}
         dropped = self.lake.dropped()
         changed = []
         for key, state in states(self.lake).items():
@@ -195,9 +195,13 @@ class Workspace:
         from trainledger.ingest import table_of
 
         actor = (by or "").strip() or _actor()  # `imports drop --by`: who withdrew it, in both logs
+        from trainledger.imports import states
+
+        state = states(self.lake).get((rec.kind, rec.import_key))  # which of the file's imports
         line = self.lake.log_drop(rec.kind, rec.source_sha256, reason, table=table_of(rec.kind),
-                                  actor=actor, **extra)
-        return self.ledger.drop_import(rec.kind, rec.source_sha256, reason,
+                                  statement=state.statement if state else None,
+                                  import_key=rec.import_key, actor=actor, **extra)
+        return self.ledger.drop_import(rec.kind, rec.import_key, reason,
                                        {"partitions": line["partitions"], "at": line["at"], **extra},
                                        at=datetime.fromisoformat(line["at"]), actor=actor)
 
@@ -216,18 +220,21 @@ class Workspace:
 
         latest = {key: st.latest for key, st in states(self.lake).items() if st.live and st.latest}
         per_kind: dict[str, list[dict]] = {}
-        for rec in latest.values():
+        for (_kind, key), rec in latest.items():
             if rec.get("quarantined"):
-                per_kind.setdefault(rec["kind"], []).append(rec)
+                per_kind.setdefault(rec["kind"], []).append(rec | {"import_key": key})
         def ids(recs: list[dict]) -> str:  # the import a fixed file replaces: `import KIND FILE --replace ID`
-            return ", ".join(str(r.get("sha256") or "")[:12] for r in recs)
+            return ", ".join(str(r["import_key"])[:12] for r in recs)
 
-        return [Problem("quarantined_rows", f"{sum(r['quarantined'] for r in recs)} {kind} row(s) are in"
+        def files(recs: list[dict]) -> dict[str, int]:  # two imports of one file (another --set) that
+            return {str(r["quarantine_file"]): int(r["quarantined"]) for r in recs}  # share its rows: once
+
+        return [Problem("quarantined_rows", f"{sum(files(recs).values())} {kind} row(s) are in"
                         f" quarantine and in no figure: fix them and import the fixed file with"
                         f" `trainledger import {kind} FILE --replace ID` (import {ids(recs)}; "
-                        + ", ".join(str(r["quarantine_file"]) for r in recs) + ")",
-                        {"kind": kind, "rows": sum(r["quarantined"] for r in recs), "ids": ids(recs),
-                         "files": ", ".join(str(r["quarantine_file"]) for r in recs)})
+                        + ", ".join(files(recs)) + ")",
+                        {"kind": kind, "rows": sum(files(recs).values()), "ids": ids(recs),
+                         "files": ", ".join(files(recs))})
                 for kind, recs in sorted(per_kind.items())]
 
     def attribute(self, *, as_of: date | None = None, engine: str | None = None,
@@ -260,17 +267,28 @@ class Workspace:
         from trainledger.review.service import check
 
         check(self)
+        self._precompute_sheets()
+
+    def _precompute_sheets(self) -> None:
+        """Each batch's sheet figures computed once from the verified ledger, for the first read of
+        a sheet (report/precompute.py)."""
+        from trainledger.report.precompute import write
+
+        write(self)
 
     # --- reports -----------------------------------------------------------------------------
     def sheet(self, batch_id: str) -> dict:
         from trainledger.errors import TrainledgerError
+        from trainledger.report.precompute import load
         from trainledger.report.sheet import build_sheet
 
         self.config.batch(batch_id)  # NotFound with a remedy when the id is wrong
         self.sync_config()  # a batch declared since the last `attribute` still gets its (empty) sheet
+
         for _ in range(3):  # a write between verifying and reading would pair figures with another proof
             proof = self.verify()
-            sheet = build_sheet(self, batch_id)
+            figures = load(self, batch_id, proof)  # computed at attribution for these verified figures
+            sheet = build_sheet(self, batch_id, figures)
             head = self.ledger.audit_head()
             if (proof["audit_head_id"], proof["audit_head_hash"]) == (head or (None, None)):
                 sheet["ledger"] = proof
@@ -330,13 +348,13 @@ def _unnamed_job_notice(lake, result, options):
 
     if result.kind != "steps" or not result.accepted:
         return result
-    from trainledger.imports import short_id
+    from trainledger.imports import short_id, state_parts, states
     from trainledger.lake import partition_key
 
-    source = lake.partition_path("worker_steps", result.sha256).parent
     dropped = lake.dropped()
     unnamed = set()
-    for part in source.glob("part-*.parquet"):
+    state = states(lake).get((result.kind, result.import_key or result.sha256))  # this import's rows only
+    for part in state_parts(lake, state, "worker_steps") if state else ():
         if partition_key(part) in dropped:
             continue
         jobs = pq.read_table(part, columns=["job"]).column("job")
@@ -344,8 +362,8 @@ def _unnamed_job_notice(lake, result, options):
     if not unnamed:
         return result
     how = " ".join(f"--{k} {options[k]}" for k in ("preset", "mapping") if options.get(k))
-    command = (f"trainledger import steps {result.path} {how} --set job=JOB --replace {short_id(result.sha256)}"
-               ).replace("  ", " ")
+    ident = short_id(result.import_key or result.sha256)
+    command = f"trainledger import steps {result.path} {how} --set job=JOB --replace {ident}".replace("  ", " ")
     values = {"job": ", ".join(sorted(unnamed)), "command": command}
     return replace(result, notices=result.notices + (("unnamed_job", values),))
 

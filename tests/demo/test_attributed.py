@@ -174,7 +174,7 @@ def test_a_confirmed_cause_is_in_the_audit_chain_and_on_the_sheet(owned):
     runner = CliRunner()
     out = runner.invoke(cli, ["--workspace", str(root), "runs", "confirm", "a-r03", "--cause", "infra_fault",
                               "--by", "li.na", "--note", "OPS-1182"], catch_exceptions=False)
-    assert out.exit_code == 0 and "confirmed by li.na" in out.output
+    assert out.exit_code == 0 and "由 li.na 确认（OPS-1182）" in out.output  # the demo speaks zh-CN; so does the source
     bad = runner.invoke(cli, ["--workspace", str(root), "runs", "confirm", "nope", "--cause", "infra_fault",
                               "--by", "li.na"])
     assert bad.exit_code == 2 and "runs list" in bad.output
@@ -260,3 +260,57 @@ def test_storage_bill_reconciled_against_the_inventory(rented):
     a = sheets[A]["storage_reconciliation"]["by_currency"][0]
     lines = sum(Decimal(r["cost"][0]["expected"]) for r in sheets[A]["storage_by_class"] if r["basis"] == "estimate")
     assert abs(Decimal(a["batch_estimate"]) - lines) <= Decimal("0.01") * len(sheets[A]["storage_by_class"])
+
+
+def test_the_bridge_counts_the_node_failure_not_its_rerun_as_failure_cost(rented):
+    """a-r03 (NODE_FAIL) → a-r07 (fault_retry, infra_fault, resumes a-r03's checkpoint at step 3600).
+    The sheet's chain costs a-r03 whole plus a-r07's setup: 12,828.02 + 141.44 = 12,969.46 CNY. The
+    variance bridge counts useful work, and a-r03's training up to its checkpoint is work the batch
+    kept (its tokens count), so its failure cost is what the failure took: a-r03's lost_progress
+    1,045.76 + hang 908.80 and a-r07's setup 141.44 = 2,096.00 CNY (58.222220 GPU-h at the bill's
+    36.00) — of kind unforeseeable_fault, not avoidable rework; a-r07's 4,809.76 of new effective
+    training is effective work."""
+    from trainledger.review import service as review
+
+    root, sheets, _ = rented
+    with Workspace.open(root) as w:
+        lines = [ln for ln in w.ledger.cost_lines(A) if ln.category == "compute" and str(ln.basis) == "billed"]
+        _, plan = review.latest_plan(w, A)
+        act = review.actuals(w, plan)
+        out = review.review(w, A)
+
+    def money(run, *states):
+        return sum((ln.amount.expected for ln in lines if ln.run_id == run and str(ln.detail) in states), Decimal(0))
+
+    def hours(run, *states):
+        return sum(((ln.quantity or 0).quantize(Decimal("0.000001")) for ln in lines
+                    if ln.run_id == run and str(ln.detail) in states), Decimal(0))
+
+    kept = ("setup", "effective", "checkpoint", "data_stall")
+    assert (money("a-r03", "lost_progress"), money("a-r03", "hang"), money("a-r07", "setup")) == (
+        Decimal("1045.76"), Decimal("908.80"), Decimal("141.44"))
+    assert money("a-r03", *kept) == Decimal("11407.36") and money("a-r03", "credit") == Decimal("-533.90")
+    (chain,) = [c for c in sheets[A]["retry_chains"] if c["failed"] == "a-r03"]
+    # the sheet's 12,969.46 = the bridge's failure 2,096.00 + a-r03's kept training 11,407.36 − its SLA credit
+    assert Decimal(chain["total"][0]["amount"]) == Decimal("12969.46") == (
+        Decimal("2096.00") + Decimal("11407.36") - Decimal("533.90"))
+    a = act.planned["compute"]
+    failure_h = hours("a-r03", "lost_progress", "hang") + hours("a-r07", "setup")
+    assert failure_h == Decimal("58.222220")
+    assert a.rework[("fault_retry", "infra_fault")] == failure_h
+    # a-r01 (FAILED before any step, config error) whole and a-r02's setup: avoidable rework
+    config_h = hours("a-r01", "unclassified") + hours("a-r02", "setup")
+    assert a.rework == {("fault_retry", "infra_fault"): failure_h, ("fault_retry", "config_error"): config_h}
+    assert a.rework_kind == {"unforeseeable_fault": failure_h, "avoidable_rework": config_h}
+    # every run's effective training is effective work, the retries' included
+    assert a.by_state["effective"] == hours("a-r07", "effective") + sum(
+        (hours(r, "effective") for r in {ln.run_id for ln in lines if ln.run_id and ln.run_id != "a-r07"}), Decimal(0))
+    (compute,) = [ln for ln in out["lines"] if ln["line"] == "compute"]
+    pp = plan.lines[0].price.expected if plan.lines[0].id == "compute" else None
+    assert pp == Decimal(36)
+    assert Decimal(compute["rework_by"]["fault_retry/infra_fault"]) == pp * failure_h == Decimal("2095.99992")
+    assert {k: Decimal(v) for k, v in compute["rework_by_kind"].items()} == {
+        "avoidable_rework": pp * config_h, "unforeseeable_fault": Decimal("2095.99992")}
+    for row in out["variance"]:  # the bridge still sums exactly to actual − plan per basis and currency
+        assert sum(Decimal(row[k]) for k in ("price", "volume", "efficiency", "rework")) == (
+            Decimal(row["actual"]) - Decimal(row["plan"]))

@@ -134,8 +134,9 @@ def test_f10_capacity_no_job_held_is_never_called_allocated_idle(tmp_path):
     md = CliRunner().invoke(cli, ["--workspace", str(root), "--lang", "zh-CN", "sheet", "llm-a"]).output
     assert "已分配未使用" not in zh and "已分配未使用" not in md  # no job here holds GPUs it does not use
     # F12: the detail's words in zh-CN too
-    assert "无作业占用的容量：节点 h800-a2" in zh and "作业未匹配批次：作业 9004" in zh
-    assert "| 无作业占用的容量 | 节点 h800-a2 | 453.33 | CNY |" in md
+    # (the reason's own words: the basis is 无作业占用的容量, why it has no batch 容量空闲，无作业可归属)
+    assert "容量空闲，无作业可归属：节点 h800-a2" in zh and "作业未匹配批次：作业 9004" in zh
+    assert "| 容量空闲，无作业可归属 | 节点 h800-a2 | 453.33 | CNY |" in md
     en = CliRunner().invoke(cli, ["--workspace", str(root), "attribute"]).output
     assert "capacity_unheld capacity_unheld: node h800-a2" in en and "allocated_idle" not in en
 

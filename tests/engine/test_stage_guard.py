@@ -134,3 +134,73 @@ def test_the_problem_reads_in_both_languages(config, monkeypatch):
     zh = pi.message(p.as_dict(), "zh-CN")
     assert "bill_stage" in zh and "RuntimeError: boom" in zh and "未归属桶" in zh and "缺陷" in zh
     assert pi.message(p.as_dict(), "en") == p.message  # the template says what the engine said
+
+
+def test_any_stage_like_object_declares_its_own_fallback(config, monkeypatch):
+    """guard.py knows no stage by name: a new stage — here a frozen object of the test's own, not a
+    guard.Stage — that raises gets exactly what its ``fallback`` declares, under its ``name``."""
+    import dataclasses
+    import inspect
+
+    import trainledger.engine as engine
+    from trainledger.engine import guard
+    from trainledger.engine.context import StageOutput
+
+    @dataclasses.dataclass(frozen=True)
+    class InvoiceStage:  # attributes the invoices in place of external_stage, and breaks
+        name: str = "invoice_stage"
+
+        def __call__(self, facts, ctx):
+            raise ValueError("bad vendor code")
+
+        def fallback(self, facts, ctx):
+            owed = [guard.Owed(r, "invoice", "external", Basis.BILLED, Decimal(r["amount"]))
+                    for r in facts.external_services]
+            return StageOutput(tuple(guard.failed_line(self.name, o) for o in owed))
+
+    monkeypatch.setattr(engine, "STAGES", tuple(InvoiceStage() if s is assets.external_stage else s
+                                                for s in engine.STAGES))
+    result = attribute(facts(), config, price_lookup, T0.date())
+    (p,) = failed(result)
+    assert p.detail["stage"] == "invoice_stage" and p.detail["error"] == "ValueError: bad vendor code"
+    assert p.detail["rows"] == 1
+    (cny,) = result.conservation
+    assert cny["difference"] == "0.00"
+    assert reasons(cny)[("stage_failed", "invoice_stage")] == "12.34"
+    (line,) = [ln for ln in result.lines if ln.reason == "stage_failed: invoice_stage"]
+    assert (line.category, line.provenance.source_kind, line.provenance.row) == ("external", "invoice", 1)
+    source = inspect.getsource(guard)
+    assert "compute" not in source and "bill_stage" not in source and "external_stage" not in source
+
+
+def test_a_stage_declares_what_it_owes_in_each_view(config):
+    """The bill stage's own declaration: every row, whole, in the billed view and, with
+    commitments, the amortized one (what its fallback puts in the bucket)."""
+    rows = (replace_row(bill(at(0), row=1), effective_cost="60.00"), bill(at(0), amount="5.55", row=2))
+    out = compute.bill_stage.fallback(Facts(bill_lines=rows), None)
+    assert sorted((ln.provenance.row, str(ln.basis), str(ln.amount.expected)) for ln in out.lines) == [
+        (1, "amortized", "60.00"), (1, "billed", "80.00"), (2, "amortized", "5.55"), (2, "billed", "5.55")]
+    assert {ln.reason for ln in out.lines} == {"stage_failed: bill_stage"} and not out.problems
+
+
+def test_a_fallback_that_raises_too_leaves_the_gap_to_conservation(config, monkeypatch):
+    import dataclasses
+
+    import trainledger.engine as engine
+
+    @dataclasses.dataclass(frozen=True)
+    class Broken:
+        name: str = "invoice_stage"
+
+        def __call__(self, facts, ctx):
+            raise ValueError("stage")
+
+        def fallback(self, facts, ctx):
+            raise ValueError("fallback")
+
+    monkeypatch.setattr(engine, "STAGES", tuple(Broken() if s is assets.external_stage else s
+                                                for s in engine.STAGES))
+    result = attribute(facts(), config, price_lookup, T0.date())
+    assert failed(result)[0].detail["rows"] == 0
+    assert result.conservation[0]["difference"] != "0.00"  # the invoice is missing, and conservation says so
+    assert [p for p in result.problems if p.kind == "conservation"]

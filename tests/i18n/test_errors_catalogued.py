@@ -29,6 +29,9 @@ PARTS = {"audit entry {id} ({action} {object})"}
 # What a file is and is not (importers' descriptions, identify()'s reasons, text.sniff's words): returned or
 # set as attributes, not raised; tests/ingest/test_detect_zh.py checks them through every wrong-kind error.
 PARTS |= {en for en, _zh in __import__("trainledger.i18n.texts_ingest_detect", fromlist=["DETECT"]).DETECT.values()}
+# A run's cause source (engine/causes.py): said as Msg("cause.…") ids, not f-strings; tests/engine/test_causes.py
+# checks every id is used and each renders in both languages.
+PARTS |= {en for en, _zh in __import__("trainledger.i18n.texts_causes", fromlist=["CAUSES"]).CAUSES.values()}
 
 
 @pytest.fixture(scope="module")

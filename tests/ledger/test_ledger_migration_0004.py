@@ -54,6 +54,10 @@ def test_a_0003_ledger_with_runs_upgrades_and_verifies(db_url):
             with ops.batch_alter_table("runs") as batch:
                 batch.drop_column("gpu_share")
             ops.drop_table("api_tokens")  # a later revision's table (0005), absent at 0003 too
+            with ops.batch_alter_table("imports") as batch:  # a later revision's column (0006)
+                batch.drop_constraint("pk_imports", type_="primary")
+                batch.create_primary_key("pk_imports", ["source_sha256", "kind"])
+                batch.drop_column("import_key")
             conn.execute(text("UPDATE alembic_version SET version_num = '0003'"))
     finally:
         engine.dispose()

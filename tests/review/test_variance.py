@@ -193,3 +193,81 @@ def test_a_metric_behind_its_planned_curve_feeds_the_rules():
     act = actuals.collect(plan, [cost("6600.00", 180)], [run("r1")], ev)
     assert status.build(plan, 1, act, variance.split(plan, act))["gates"][0]["verdict"]["action"] == "continue"
 
+
+
+def chain_example(explained=None):
+    """Plan as ``golden`` (36 CNY/GPU-h; 100 Mtoken x 2.5; 10 GPU-h fault-retry allowance = 9,360.00).
+    Actual, all at 36.00 per GPU-hour:
+    * f (planned, NODE_FAIL): setup 2, effective 100 (steps 0 → 50, checkpoint at 50: kept),
+      lost_progress 10, hang 5 GPU-h; retried by g (fault_retry, infra_fault), which resumes at 50:
+      setup 3, effective 55 GPU-h, steps 50 → 100;
+    * c1 (planned, FAILED before any progress): unclassified 1 GPU-h; retried by c2 (fault_retry,
+      config_error): setup 1, effective 4 GPU-h;
+    * d (data_fix, data_quality, on a counter of its own): effective 6 GPU-h — rework whole."""
+    plan = plan_of(compute_line())
+    spec = [("f", "setup", 2), ("f", "effective", 100), ("f", "lost_progress", 10), ("f", "hang", 5),
+            ("g", "setup", 3), ("g", "effective", 55), ("c1", "unclassified", 1), ("c2", "setup", 1),
+            ("c2", "effective", 4), ("d", "effective", 6)]
+    lines = [cost(str(36 * q), q, state=s, run=r, row=i + 1) for i, (r, s, q) in enumerate(spec)]
+    runs = [run("f", state="NODE_FAIL"), run("g", "fault_retry", "infra_fault"), run("c1", state="FAILED"),
+            run("c2", "fault_retry", "config_error"), run("d", "data_fix", "data_quality")]
+    progress = (steps("f", (25, 20_000_000), (50, 40_000_000), ("ckpt", 50), (60, 48_000_000))
+                + steps("g", ("resume", 50), (100, 80_000_000)))
+    return plan, actuals.collect(plan, lines, runs, progress, retry_of={"g": "f", "c2": "c1"},
+                                 explained=explained)
+
+
+def test_a_fault_retry_chain_counts_only_its_failure_as_rework():
+    plan, act = chain_example()
+    assert act.work == D(80)  # f's 40 Mtoken up to its checkpoint and g's 40 after resuming there
+    a = act.planned["compute"]
+    # failure: f's lost_progress 10 + hang 5 + g's setup 3; c1 whole 1 + c2's setup 1; d whole 6
+    assert dict(a.rework) == {("fault_retry", "infra_fault"): D(18), ("fault_retry", "config_error"): D(2),
+                              ("data_fix", "data_quality"): D(6)}
+    # the retries' new training and f's kept training are effective work, f's first setup too
+    assert dict(a.by_state) == {"setup": D(2), "effective": D(159)}
+    (lv,) = variance.split(plan, act)
+    assert lv.rework_by_kind == {"unforeseeable_fault": D(648), "avoidable_rework": D(288)}  # 36 x 18; 36 x (2 + 6)
+    assert lv.rework_by == {"fault_retry": D(360), "fault_retry/infra_fault": D(648),
+                            "fault_retry/config_error": D(72), "data_fix": D(216), "data_fix/data_quality": D(216)}
+    assert (lv.plan, lv.actual) == (D(9360), D(6732))
+    assert lv.price == 0  # 6,732 − 36 x 187
+    assert lv.volume == D(-1800)  # 36 x 2.5 x (80 − 100)
+    assert lv.efficiency == D(-1404)  # 36 x (161 − 80 x 2.5)
+    assert lv.rework == D(576)  # 36 x (26 − 10)
+    assert lv.price + lv.volume + lv.efficiency + lv.rework == lv.actual - lv.plan == D(-2628)
+
+
+def test_the_kind_of_a_failure_is_the_review_class_the_causes_give():
+    """A second infra fault with no version change is avoidable rework (engine/causes.explain)."""
+    _, act = chain_example({"f": {"cause": "infra_fault", "review_class": "avoidable_rework"}})
+    assert dict(act.planned["compute"].rework_kind) == {"avoidable_rework": D(26)}
+    _, act = chain_example({"f": {"cause": "goal_change", "review_class": None}})
+    a = act.planned["compute"]
+    assert a.rework[("fault_retry", "goal_change")] == D(18)  # the failed attempt's cause names the chain
+    assert a.rework_kind["needs_review"] == D(18)
+
+
+chain_lines = st.lists(st.tuples(money, qty, st.sampled_from(
+    ["effective", "setup", "hang", "lost_progress", "checkpoint", "credit", "preemption_recovery"]),
+    st.sampled_from(["f", "g", "c1", "c2", "d"])), max_size=14)
+
+
+@settings(max_examples=60)
+@given(lines=chain_lines, price=st.decimals(min_value=D("0.01"), max_value=D(100), places=4))
+def test_chains_keep_the_identity(lines, price):
+    plan = plan_of(compute_line(price=Rng(price, price, price)))
+    cl = [cost(a, q, state=s, run=r, row=i + 1) for i, (a, q, s, r) in enumerate(lines)]
+    runs = [run("f", state="NODE_FAIL"), run("g", "fault_retry", "infra_fault"), run("c1", state="FAILED"),
+            run("c2", "fault_retry", "config_error"), run("d", "data_fix", "data_quality")]
+    act = actuals.collect(plan, cl, runs, [], retry_of={"g": "f", "c2": "c1"})
+    a = act.planned.get("compute")
+    (lv,) = variance.split(plan, act)
+    assert lv.actual == sum((D(str(x)) for x, *_ in lines), D(0))
+    assert lv.price + lv.volume + lv.efficiency + lv.rework == lv.actual - lv.plan
+    if a is not None:  # every line is counted once: by state or as rework, never both
+        assert sum(a.by_state_amount.values(), D(0)) + a.rework_amount == lv.actual
+        assert sum(lv.rework_by_kind.values(), D(0)) == price * a.rework_quantity
+        assert sum(a.rework_kind_amount.values(), D(0)) == a.rework_amount
+        g_new = sum((q.quantize(actuals.QTY) for _, q, s, r in lines if r == "g" and s == "effective"), D(0))
+        assert a.by_state.get("effective", D(0)) >= g_new  # the retry's training is never rework

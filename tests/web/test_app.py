@@ -226,6 +226,7 @@ def test_openapi_documents_every_routed_path(client):
     assert set(doc["paths"]) == {"/batches", "/batches/{batch}", "/batches/{batch}/runs/{run}", "/lines/{line}",
                                  "/sources/{import}/{row}", "/report", "/batches/{batch}/status",
                                  "/batches/{batch}/sheet.{fmt}", "/imports", "/imports/{import}/quarantine",
+                                 "/imports/{import}/quarantine.csv",
                                  "/alerts", "/batches/{batch}/decisions", "/batches/{batch}/runs/{run}/cause",
                                  "/api/csrf"}
     for path, item in doc["paths"].items():

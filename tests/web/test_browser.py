@@ -6,6 +6,7 @@ from __future__ import annotations
 import socket
 import threading
 import time
+from contextlib import contextmanager
 
 import pytest
 
@@ -15,8 +16,9 @@ pytestmark = [pytest.mark.browser,
               pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
 
-@pytest.fixture(scope="module")
-def served(web_demo):
+@contextmanager
+def serve(root, **kw):
+    """``create_app(root, **kw)`` served by uvicorn on a free loopback port: yields its base URL."""
     uvicorn = pytest.importorskip("uvicorn")
     from trainledger.web.app import check_host, create_app
 
@@ -25,7 +27,7 @@ def served(web_demo):
     with socket.socket() as s:
         s.bind((host, 0))
         port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(web_demo), host=host, port=port, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(create_app(root, **kw), host=host, port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     for _ in range(100):
@@ -33,9 +35,17 @@ def served(web_demo):
             break
         time.sleep(0.05)
     assert server.started, "uvicorn did not start"
-    yield f"http://{host}:{port}"
-    server.should_exit = True
-    thread.join(timeout=5)
+    try:
+        yield f"http://{host}:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def served(web_demo):
+    with serve(web_demo) as base:
+        yield base
 
 
 def _in_chromium(steps):

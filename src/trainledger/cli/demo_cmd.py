@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from trainledger import fmt
-from trainledger.cli.output import lang, note, t
+from trainledger.cli.output import lang, note, pad, t, width
 from trainledger.demo import DEFAULT_SEED, SCENARIOS, DemoFiles
 from trainledger.demo import plans as plan_loop
 from trainledger.errors import BadInput
@@ -118,22 +118,19 @@ def _label(value: str) -> str:
     return value if language == "en" else label(value, language)
 
 
-def _pad(text: str, width: int) -> str:
-    """``text`` left-aligned in ``width`` terminal columns (a Chinese character takes two)."""
-    import unicodedata
-
-    used = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-    return text + " " * max(0, width - used)
-
-
 def _summary(sheet: dict, echo) -> None:
     echo("\n" + t("cli.demo.batch", batch=sheet["batch"]["id"], runs=len(sheet["runs"])))
+    from trainledger.model import Basis, Evidence
+
+    basis_col = max(16, *(width(_label(b)) + 1 for b in Basis))  # every batch's lines alike, in either language
+    evidence_col = max(9, *(width(_label(e)) for e in Evidence))
     for tot in in_seed_order(sheet)["totals_by_basis"]:
         cash, cur = tot["cash"], tot["currency"]
         rng = fmt.amount(tot["expected"], cur, exact=cash)
         if tot["low"] != tot["high"]:
             rng += f" ({fmt.amount(tot['low'], cur, exact=cash)}–{fmt.amount(tot['high'], cur, exact=cash)})"
-        echo(f"    {_pad(_label(tot['basis']), 16)} {_pad(_label(tot['evidence']), 9)} {rng:>34} {tot['currency']}")
+        echo(f"    {pad(_label(tot['basis']), basis_col)} {pad(_label(tot['evidence']), evidence_col)} {rng:>34}"
+             f" {tot['currency']}")
 
 
 @click.command("demo")

@@ -15,7 +15,7 @@ SHOWN = 20  # rows of a kind listed before "... and N more"
 
 
 def _record(rec, state=None) -> dict:
-    out = {"id": short_id(rec.source_sha256), "kind": rec.kind, "path": rec.path, "sha256": rec.source_sha256,
+    out = {"id": short_id(rec.import_key), "kind": rec.kind, "path": rec.path, "sha256": rec.source_sha256,
            "imported_at": rec.imported_at.isoformat(), "status": "dropped" if rec.dropped_at else "live",
            "rows_read": rec.rows_read, "accepted": rec.accepted, "duplicates": rec.duplicates,
            "quarantined": rec.quarantined, "quarantine_file": rec.quarantine_file,
@@ -39,7 +39,7 @@ def imports_list(ctx: click.Context, as_json: bool) -> None:
     with open_ws(ctx) as wsp:
         wsp.repair_imports()
         st = states(wsp.lake)
-        rows = [_record(r, st.get((r.kind, r.source_sha256))) for r in wsp.ledger.imports()]
+        rows = [_record(r, st.get((r.kind, r.import_key))) for r in wsp.ledger.imports()]
     if as_json:
         click.echo(json.dumps(rows, ensure_ascii=False))
         return
@@ -87,7 +87,7 @@ def imports_show(ctx: click.Context, ident: str, as_json: bool) -> None:
     with open_ws(ctx) as wsp:
         wsp.repair_imports()
         rec = resolve(wsp.ledger.imports(), ident)
-        state = states(wsp.lake).get((rec.kind, rec.source_sha256)) or FileState(rec.kind, rec.source_sha256, (), None)
+        state = states(wsp.lake).get((rec.kind, rec.import_key)) or FileState(rec.kind, rec.source_sha256, (), None)
         out = _record(rec, state)
         out["attempts"] = [{k: a.get(k) for k in ("imported_at", "path", "accepted", "duplicates", "quarantined",
                                                   "partition", "options")} for a in state.records]
@@ -140,11 +140,11 @@ def imports_drop(ctx: click.Context, ident: str, reason: str, by: str | None) ->
         rec = wsp.drop_import(ident, reason, by=by)
         overlapping = [r for r in wsp.ledger.imports() if r.kind == rec.kind and r.dropped_at is None
                        and r.duplicates and r.imported_at >= rec.imported_at]
-    click.echo(t("cli.imports.dropped", ctx, id=short_id(rec.source_sha256), kind=rec.kind, path=rec.path,
+    click.echo(t("cli.imports.dropped", ctx, id=short_id(rec.import_key), kind=rec.kind, path=rec.path,
                  n=rec.accepted))
     if overlapping:
         click.echo(t("cli.imports.overlap", ctx, n=len(overlapping), kind=rec.kind,
-                     ids=", ".join(short_id(r.source_sha256) for r in overlapping)))
+                     ids=", ".join(short_id(r.import_key) for r in overlapping)))
 
 
 @click.command("quarantine")

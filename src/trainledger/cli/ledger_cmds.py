@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from trainledger import fmt
-from trainledger.cli.output import KindChoice, grouped, lang, note, t
+from trainledger.cli.output import KindChoice, grouped, lang, note, pad, t, width
 from trainledger.ledger.review_repo import verify_records
 from trainledger.model import CASH_BASES
 from trainledger.service import Workspace
@@ -97,8 +97,8 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
         results = _with_bar(ctx, as_json, lambda bar: wsp.import_files(kind, paths, options=options,
                                                                        replace=replace_id, reason=reason,
                                                                        progress=bar))
-        held = {(r.kind, r.source_sha256): r for r in wsp.ledger.imports()}
-        repaired = {(r.kind, r.source_sha256) for r in wsp.repaired}
+        held = {(r.kind, r.import_key): r for r in wsp.ledger.imports()}
+        repaired = {(r.kind, r.import_key) for r in wsp.repaired}
         reasons = {r.sha256: _first_reasons(r.quarantine_file) for r in results if r.quarantined}
     total = {"accepted": sum(r.accepted for r in results), "duplicates": sum(r.duplicates for r in results),
              "quarantined": sum(r.quarantined for r in results),
@@ -117,13 +117,13 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
             note(t("cli.import.local_tz" + given, ctx, tz=tz or wsp.config.get("sources.slurm.timezone")))
         for r in results:
             click.echo(t("cli.import.summary", ctx, path=r.path, accepted=r.accepted, duplicates=r.duplicates,
-                         quarantined=r.quarantined, id=r.sha256[:12],
+                         quarantined=r.quarantined, id=r.import_id,
                          flagged=t("cli.import.flagged", ctx, n=r.flagged) if r.flagged else ""))
             if r.accepted + r.duplicates + r.quarantined == 0 and not r.notices:
                 click.echo(t("cli.import.no_data_rows", ctx))
-            rec = held.get((r.kind, r.sha256))
+            rec = held.get((r.kind, r.import_key or r.sha256))
             if rec is not None and rec.accepted != r.accepted and not r.accepted and not r.notices:
-                held = "cli.import.held_repaired" if (r.kind, r.sha256) in repaired else "cli.import.held"
+                held = "cli.import.held_repaired" if (r.kind, rec.import_key) in repaired else "cli.import.held"
                 click.echo(t(held, ctx, n=rec.accepted))
             for key, values in r.notices:
                 click.echo("  " + render_notice(key, values, (ctx.obj or {}).get("lang") or "en"))
@@ -133,7 +133,7 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
             if r.quarantined:
                 more = r.quarantined - len(reasons.get(r.sha256, []))
                 click.echo(t("cli.import.all_quarantined", ctx, more=t("cli.import.more", ctx, n=more) if more > 0
-                             else "", id=r.sha256[:12], file=r.quarantine_file))
+                             else "", id=r.import_id, file=r.quarantine_file))
             if r.flagged and _bill_kind(kind):  # FOCUS problems per rule / 按规则
                 from trainledger.ingest.focus import source_report
 
@@ -220,7 +220,7 @@ def attribute(ctx: click.Context, as_json: bool, engine: str | None, as_of: str 
         click.echo(json.dumps([rec | {"storage_reconciliation": sr.for_currency(storage, rec["currency"])}
                                for rec in result.conservation] + list(result.conservation_capacity)))
         return  # an owned / reserved capacity's record after the currencies' (its key "capacity")
-    from trainledger.model.vocab import detail_label, label
+    from trainledger.model.vocab import detail_label, label, reason_label
 
     language = lang(ctx)  # --lang, TRAINLEDGER_LANG, the workspace's, the locale (trainledger/i18n/choose.py)
     click.echo(t("cli.attribute.lines", ctx, lines=f"{len(result.lines):,}", runs=f"{len(result.runs):,}"))
@@ -247,17 +247,20 @@ def attribute(ctx: click.Context, as_json: bool, engine: str | None, as_of: str 
         click.echo(t("cli.attribute.bucket", ctx))
         cut_short = False
         sep = ": " if language == "en" else "："
-        for (basis, code, cur), amount, items in group_by_reason(buckets):
-            shown_basis = basis if language == "en" else label(basis, language)
-            shown_code = code if language == "en" else label(code, language)  # the codes stay in JSON
+        groups = group_by_reason(buckets)
+        said = {key[0]: key[0] if language == "en" else label(key[0], language) for key, _a, _i in groups}
+        basis_col = max(15, *map(width, said.values()))  # the widest basis shown: the reasons line up after it
+        for (basis, code, cur), amount, items in groups:
+            shown_basis = pad(said[basis], basis_col)
+            shown_code = code if language == "en" else reason_label(code, language)  # the codes stay in JSON
             if len(items) <= BUCKET_SHOWN:  # a few items: each on its line, as the reason and its detail
                 for detail, x in items:
                     detail = detail if language == "en" else detail_label(detail, language)
-                    click.echo(f"    {fmt.amount(x, cur, exact=True):>16} {cur}  {shown_basis:<15} {shown_code}"
+                    click.echo(f"    {fmt.amount(x, cur, exact=True):>16} {cur}  {shown_basis} {shown_code}"
                                + (f"{sep}{detail}" if detail else ""))
                 continue
             cut_short = True  # many: the reason's total and count, its largest items, how to list all
-            click.echo(f"    {fmt.amount(amount, cur, exact=True):>16} {cur}  {shown_basis:<15} {shown_code}"
+            click.echo(f"    {fmt.amount(amount, cur, exact=True):>16} {cur}  {shown_basis} {shown_code}"
                        + t("cli.attribute.bucket_items", ctx, n=f"{len(items):,}"))
             for detail, x in items[:BUCKET_SHOWN]:
                 shown = detail if language == "en" or not detail else detail_label(detail, language)

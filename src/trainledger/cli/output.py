@@ -4,6 +4,8 @@
 * ``note``: an aside for a person (which time zone was read, where a file went); not with --quiet.
 * ``grouped``: warnings of one kind as one line with the count, the first few, and how to list
   them all (``--verbose``) — a 100k-job trace must not print a line per unmatched job.
+* ``width`` / ``pad``: a text's width in terminal columns (a Chinese character takes two) and the
+  text padded to a column — tables line up in zh-CN as in English.
 * ``KindChoice``: the import kinds as a click choice, read from the ingest registry only when the
   value is checked, so loading the ``import`` command does not import every importer.
 """
@@ -81,6 +83,22 @@ def grouped(items: Iterable[tuple[str, str]], *, ctx: click.Context | None = Non
     for line in lines:
         click.echo(line)
     return lines
+
+
+def width(text: str) -> int:
+    """``text``'s width in terminal columns: East Asian wide and full-width characters (汉字, （）) take
+    two, combining marks none, the rest one."""
+    import unicodedata
+
+    return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+               for ch in str(text))
+
+
+def pad(text: str, columns: int, align: str = "<") -> str:
+    """``text`` left- (``<``) or right-aligned (``>``) in ``columns`` terminal columns, as ``format(text,
+    "<15")`` would be for ASCII; a text wider than the column is kept whole."""
+    room = " " * max(0, columns - width(text))
+    return f"{text}{room}" if align == "<" else f"{room}{text}"
 
 
 def reason_text(row: dict[str, Any], language: str) -> str:

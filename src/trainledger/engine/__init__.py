@@ -38,7 +38,8 @@ Data flow (``attribute``)::
     rules.py        attribution rules (exact / prefix / regex / template) and row tags
     timeline.py     one run's allocation → compute-state segments (weighted: straggler_wait)
     context.py      Facts, Context, RunInfo, Problem, StageOutput, price lookups with staleness
-    guard.py        a stage that raises → a stage_failed problem, its cash unattributed; the run goes on
+    guard.py        Stage (a name, its function, the cash it owes); a stage that raises → a stage_failed
+                    problem and its declared fallback (its cash unattributed); the run goes on
     history.py      actual/effective ratios of finished batches (calibrates the estimator)
     frame/          the bill stage's split as Ibis expressions (DuckDB, Spark); tested against this one
 
@@ -46,7 +47,8 @@ The bill stage runs on the workspace's ``engine.backend`` (DuckDB by default, Sp
 plain Python, which stays as the oracle: ``frame/``); the derived runs, the other stages and
 conservation are plain Python over lake rows on every engine. The ledger writes the lines in
 columns (``ledger/bulk.py``). Where the whole ``attribute`` spends its time at scale, and what
-it costs against a hand-written SQL: ``bench/bench_engine.py`` (``make bench-engine``).
+it costs against a hand-written SQL: ``bench/bench_engine.py`` (``make bench-engine``); the split on
+Spark local mode: ``bench/bench_spark.py`` (``make bench-spark``).
 """
 
 from __future__ import annotations
@@ -70,6 +72,8 @@ from trainledger.ingest import KIND_TABLES
 from trainledger.model import Assumption, Basis, CostLine
 from trainledger.model.money import EXACT
 
+# each a (facts, context) -> StageOutput; one that carries cash declares what it owes when it fails
+# (guard.Stage.owes → its fallback): a stage that raises is a problem and its cash unattributed
 STAGES: tuple[Callable[[Facts, Context], StageOutput], ...] = (
     bill_stage,
     capacity_stage,
@@ -140,7 +144,8 @@ def attribute(facts: Facts, config: Settings, price: PriceLookup, as_of: date,
     if engine != "python":
         from trainledger.engine.frame.stage import bill_stage_on
 
-        stages = tuple(bill_stage_on(engine) if s is bill_stage else s for s in STAGES)
+        # the bill stage's split on the frame backend: the same stage, name and fallback (guard.py)
+        stages = tuple(replace(s, run=bill_stage_on(engine)) if s is bill_stage else s for s in STAGES)
     cutoff = as_of_time or datetime.combine(as_of + timedelta(days=1), time(0), UTC)
     ctx = Context(config=config, matcher=matcher(config.rules, (b.id for b in config.batches)),
                   price=price, as_of=as_of, cutoff=cutoff, as_of_time=as_of_time,

@@ -12,10 +12,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, date, datetime
 from decimal import Decimal
 
 from trainledger.engine.context import Context, Facts, Problem, StageOutput, price_assumption, price_of
+from trainledger.engine.guard import Owed, Stage
 from trainledger.engine.rules import NO_RULE
 from trainledger.model import AmountRange, Basis, CostLine, Evidence, Provenance
 from trainledger.model.evidence import weakest
@@ -163,7 +165,7 @@ def labor_stage(facts: Facts, ctx: Context) -> StageOutput:
     return StageOutput(tuple(lines), tuple(problems), tuple(ctx.config.rate_assumptions()))
 
 
-def external_stage(facts: Facts, ctx: Context) -> StageOutput:
+def _external_stage(facts: Facts, ctx: Context) -> StageOutput:
     lines, problems = [], []
     for row in facts.external_services:
         amount = Decimal(str(row["amount"]))
@@ -175,3 +177,12 @@ def external_stage(facts: Facts, ctx: Context) -> StageOutput:
             batch_id=batch_id, detail=f"{row['stage']}/{row['vendor']}",
             reason="" if batch_id else f"{NO_RULE}: invoice {row['invoice_id']} ({row['vendor']}, {row['stage']})"))
     return StageOutput(tuple(lines), tuple(problems))
+
+
+def _external_owes(facts: Facts, ctx: Context) -> Iterator[Owed]:
+    """What the external stage owes when it fails: every invoice, whole (guard.py)."""
+    for row in facts.external_services:
+        yield Owed(row, "invoice", "external", Basis.BILLED, Decimal(str(row["amount"])))
+
+
+external_stage = Stage("external_stage", _external_stage, owes=_external_owes)

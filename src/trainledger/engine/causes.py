@@ -13,6 +13,11 @@ attribution summary), so the sheet can apply a confirmation recorded after the a
 5. a retry that did not fail and records no cause (a Slurm requeue: engine/runs.py chains the
    allocations of one JobID) takes the cause of the attempt it retries — ``assumed``.
 
+Where each cause came from (``cause_source``) and a review note are catalogue messages
+(``Msg("cause.…")``, i18n/texts_causes.py): their English is the text stored and printed in JSON
+as before, ``as_dict`` adds their ids beside them, and the sheet adds their zh-CN
+(``cause_source_zh``, ``review_note_zh``) for the pages in Chinese.
+
 The *state* (NODE_FAIL…) is measured: the scheduler recorded it. Review class: the cause's
 suggestion (``model.batch.SUGGESTED_REVIEW_CLASS``), except that the same cause failing again in a
 batch with no change of data, code or config version (run tags ``data_version``,
@@ -35,6 +40,7 @@ from dataclasses import asdict, dataclass
 from decimal import Decimal
 
 from trainledger.engine.timeline import FAILED_STATES as FAILED
+from trainledger.i18n import Msg, Term
 from trainledger.model import FailureCause, ReviewClass
 from trainledger.model.batch import SUGGESTED_REVIEW_CLASS
 from trainledger.model.vocab import ComputeState
@@ -46,7 +52,6 @@ STATE_CAUSE: dict[str, FailureCause] = {
     "OUT_OF_MEMORY": FailureCause.CONFIG_ERROR,
 }
 VERSION_TAGS = ("data_version", "code_version", "config_version")
-CONFIRM_HINT = "confirm with `trainledger runs confirm`"
 CONFIRM_ACTION = "confirm_cause"  # the audit-chain action a confirmation is recorded under
 RECOVERY_STATES = (str(ComputeState.SETUP), str(ComputeState.PREEMPTION_RECOVERY))  # a rerun's way back
 
@@ -81,21 +86,25 @@ class Explained:
     run_id: str
     cause: str | None
     cause_evidence: str | None  # measured (recorded/confirmed) | assumed (suggested) | None
-    cause_source: str
+    cause_source: str  # a Msg of the ``cause`` namespace (its English; ``.text(lang)``), "" for none
     review_class: str | None  # None: needs a human (no cause, or a goal change)
-    review_note: str = ""
+    review_note: str = ""  # a Msg too when there is one
     retry_of: str | None = None
     state_evidence: str = "measured"
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        """The fields, and beside the two sentences their catalogue ids (``cause.…``, i18n/texts_causes.py;
+        None for no sentence): the sentences stay ``Msg`` — English as stored, any language on demand."""
+        return asdict(self) | {"cause_source_id": getattr(self.cause_source, "key", None),
+                               "review_note_id": getattr(self.review_note, "key", None)}
 
 
 def _cause(f: RunFacts, retried_by: Mapping[str, list[RunFacts]], confirmed: Mapping[str, Mapping]):
     c = confirmed.get(f.run_id)
     if c:
-        return c["cause"], "measured", f"confirmed by {c['by']}" + (f" ({c['note']})" if c.get("note") else "")
-    recorded = (f.tag_cause, "measured", "recorded on the job (Comment cause=)")
+        return c["cause"], "measured", (Msg("cause.confirmed_note", by=c["by"], note=c["note"]) if c.get("note")
+                                        else Msg("cause.confirmed", by=c["by"]))
+    recorded = (f.tag_cause, "measured", Msg("cause.recorded"))
     if f.tag_cause and (not f.failed or f.tag_cause != FailureCause.EXPLORATION):
         return recorded
     if not f.failed:
@@ -104,13 +113,12 @@ def _cause(f: RunFacts, retried_by: Mapping[str, list[RunFacts]], confirmed: Map
     for retry in retried_by.get(f.run_id, ()):
         cause = (confirmed.get(retry.run_id) or {}).get("cause") or retry.tag_cause
         if cause:
-            return cause, "assumed", f"suggested: its retry {retry.run_id} names it; {CONFIRM_HINT}"
+            return cause, "assumed", Msg("cause.retry_names", retry=retry.run_id)
     if f.state in STATE_CAUSE:
-        return (str(STATE_CAUSE[f.state]), "assumed",
-                f"suggested by scheduler state {f.state}; {CONFIRM_HINT}")
+        return str(STATE_CAUSE[f.state]), "assumed", Msg("cause.scheduler_state", state=f.state)
     if f.tag_cause:
         return recorded
-    return None, None, f"{f.state}: no cause recorded or suggested; needs review"
+    return None, None, Msg("cause.needs_review", state=f.state)
 
 
 def explain(facts: Iterable[RunFacts], confirmations: Mapping[str, Mapping] | None = None) -> dict[str, Explained]:
@@ -130,7 +138,7 @@ def explain(facts: Iterable[RunFacts], confirmations: Mapping[str, Mapping] | No
         if cause is None and not f.failed and first is not None and first.failed and first.run_id in out:
             # a retry that says nothing of its own (a Slurm requeue): it ran because its attempt failed
             cause = out[first.run_id].cause
-            evidence, source = ("assumed", f"suggested: it retries {first.run_id} ({first.state}); {CONFIRM_HINT}"
+            evidence, source = ("assumed", Msg("cause.retries", first=first.run_id, state=first.state)
                                 ) if cause else (None, "")
         cls = SUGGESTED_REVIEW_CLASS.get(FailureCause(cause)) if cause else None
         note = ""
@@ -138,8 +146,7 @@ def explain(facts: Iterable[RunFacts], confirmations: Mapping[str, Mapping] | No
             key = (f.batch_id, cause, f.versions)
             first = seen.setdefault(key, f.run_id)
             if first != f.run_id:
-                cls, note = ReviewClass.AVOIDABLE_REWORK, (
-                    f"repeats {first}'s {cause} with no change of data, code or config version")
+                cls, note = ReviewClass.AVOIDABLE_REWORK, Msg("cause.repeats", first=first, cause=Term(cause))
         out[f.run_id] = Explained(f.run_id, cause, evidence, source, str(cls) if cls else None, note, f.retry_of)
     return out
 

@@ -33,12 +33,13 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from decimal import Decimal
 
 from trainledger.engine.context import Context, Facts, Problem, RunInfo, StageOutput, price_assumption, price_of
+from trainledger.engine.guard import Owed, Stage
 from trainledger.engine.rules import NO_RULE
 from trainledger.engine.timeline import exact_seconds
 from trainledger.model import AmountRange, Basis, CostLine, Evidence, Provenance, allocate
@@ -144,7 +145,13 @@ def _amortized_view(rows) -> bool:
     return False
 
 
-def bill_stage(facts: Facts, ctx: Context) -> StageOutput:
+def _views(rows) -> tuple[tuple[str, Basis], ...]:
+    """(column, basis) of the views the bill rows are attributed in."""
+    return (("billed_cost", Basis.BILLED),) + ((("effective_cost", Basis.AMORTIZED),)
+                                               if _amortized_view(rows) else ())
+
+
+def _bill_stage(facts: Facts, ctx: Context) -> StageOutput:
     """Every bill row in the billed (cash) view; with commitments, also in the amortized view
     (EffectiveCost). The two views are two bases: they are never added together."""
     lines: list[CostLine] = []
@@ -152,8 +159,7 @@ def bill_stage(facts: Facts, ctx: Context) -> StageOutput:
     nodes = {n for r in ctx.runs.values() if holds_gpus(r) for n in r.nodes}  # GPU nodes only
     idx = _index(ctx.runs)
     slots = Decimal(ctx.config.get("cluster.gpus_per_node"))
-    views = (("billed_cost", Basis.BILLED),) + ((("effective_cost", Basis.AMORTIZED),)
-                                                  if _amortized_view(facts.bill_lines) else ())
+    views = _views(facts.bill_lines)
     for row in facts.bill_lines:
         amounts = [(basis, Decimal(row[column])) for column, basis in views
                    if row.get(column) is not None and Decimal(row[column]) != 0]
@@ -171,6 +177,20 @@ def bill_stage(facts: Facts, ctx: Context) -> StageOutput:
     if nodes_billed and facts.bill_lines and not any(_node_of(r, nodes_billed) for r in facts.bill_lines):
         problems.append(no_node_on_bill(nodes_billed))
     return StageOutput(tuple(lines), tuple(problems))
+
+
+def _bill_owes(facts: Facts, ctx: Context) -> Iterator[Owed]:
+    """What the bill stage owes when it fails: every bill row, whole, in each of its views, in the
+    row's own sheet section (guard.py puts it in the unattributed bucket)."""
+    views = _views(facts.bill_lines)
+    for row in facts.bill_lines:
+        for column, basis in views:
+            value = row.get(column)
+            if value is not None:
+                yield Owed(row, "focus", _category(row), basis, Decimal(value))
+
+
+bill_stage = Stage("bill_stage", _bill_stage, owes=_bill_owes)
 
 
 def owned_nodes(ctx: Context) -> set[str]:

@@ -6,34 +6,78 @@ on), ``run`` calls one stage and, when it raises an unexpected exception, return
 An expected error (``TrainledgerError``: a bad workspace, with its own remedy) still stops the run.
 
 Conservation stays honest: the cash a failed stage would have attributed is not silently missing.
-The bill rows of a failed bill stage (in the billed view, and in the amortized view when the bills
-carry commitments) and the invoices of a failed external stage become unattributed lines with
-reason ``stage_failed: <stage>``, so billed = attributed + unattributed still holds and the
-unattributed bucket says why. Stages that carry no cash (queued, storage and labor estimates)
-leave only the problem; a failed capacity stage is also shown by ``capacity.check``'s gap.
+Each stage declares what it owes when it fails — its ``fallback(facts, ctx) -> StageOutput`` — and
+``run`` takes that output in place of the stage's, knowing no stage by name. ``Stage`` is the usual
+shape (a name, the function, and ``owes``: the cash rows it covers, which its fallback turns into
+unattributed lines with reason ``stage_failed: <name>``, so billed = attributed + unattributed still
+holds and the unattributed bucket says why); any callable with a ``fallback`` (and a ``name`` or
+``__name__``) will do. A stage without a fallback — one that carries no cash (queued, storage and
+labor estimates) — leaves only the problem; a failed capacity stage is also shown by
+``capacity.check``'s gap.
 """
 
 from __future__ import annotations
 
 import logging
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
-from trainledger.engine import compute
 from trainledger.engine.context import Context, Facts, Problem, StageOutput
 from trainledger.errors import TrainledgerError
 from trainledger.model import AmountRange, Basis, CostLine, Evidence, Provenance
 
-Stage = Callable[[Facts, Context], StageOutput]
+StageFn = Callable[[Facts, Context], StageOutput]
 STAGE_FAILED = "stage_failed"
-ALIASES = {"frame_bill_stage": "bill_stage"}  # the frame engine's bill stage (frame/stage.py) is the bill stage
 log = logging.getLogger(__name__)
 
 
-def run(stage: Stage, facts: Facts, ctx: Context) -> StageOutput:
-    """``stage(facts, ctx)``, or, when it raises unexpectedly, its cash unattributed and a problem."""
+@dataclass(frozen=True)
+class Owed:
+    """One amount of cash a stage attributes: its source row (``source_sha256``, ``row``,
+    ``currency``), the row's kind (``focus``, ``invoice``…), its sheet section and its basis."""
+
+    row: Mapping[str, Any]
+    kind: str
+    category: str
+    basis: Basis
+    amount: Decimal
+
+
+@dataclass(frozen=True)
+class Stage:
+    """A stage with its name and what it owes when it fails: ``owes(facts, ctx)`` lists the cash it
+    would have attributed (None: it carries no cash). Called like its function."""
+
+    name: str
+    run: StageFn
+    owes: Callable[[Facts, Context], Iterable[Owed]] | None = None
+
+    def __call__(self, facts: Facts, ctx: Context) -> StageOutput:
+        return self.run(facts, ctx)
+
+    def fallback(self, facts: Facts, ctx: Context) -> StageOutput:
+        """Every amount it owes, unattributed with reason ``stage_failed: <name>``."""
+        if self.owes is None:
+            return StageOutput()
+        return StageOutput(tuple(failed_line(self.name, o) for o in self.owes(facts, ctx) if o.amount != 0))
+
+
+def failed_line(name: str, owed: Owed) -> CostLine:
+    """The unattributed line of one amount a failed stage ``name`` owed (evidence contract: the cash is
+    the row's own)."""
+    a, row = owed.amount, owed.row
+    return CostLine(category=owed.category, basis=owed.basis, evidence=Evidence.CONTRACT,
+                    amount=AmountRange(a, a, a, row["currency"]),
+                    provenance=Provenance(row["source_sha256"], int(row["row"]), STAGE_FAILED, owed.kind),
+                    reason=f"{STAGE_FAILED}: {name}")
+
+
+def run(stage: StageFn, facts: Facts, ctx: Context) -> StageOutput:
+    """``stage(facts, ctx)``, or, when it raises unexpectedly, its fallback's output and a problem."""
     try:
         return stage(facts, ctx)
     except TrainledgerError:
@@ -41,22 +85,34 @@ def run(stage: Stage, facts: Facts, ctx: Context) -> StageOutput:
     except Exception as e:  # noqa: BLE001 - the point: one broken stage must not stop attribution
         name = stage_name(stage)
         log.warning("stage %s failed", name, exc_info=True)
-        lines = tuple(_unattributed(name, facts))
+        owed = _fallback(stage, facts, ctx)
+        lines = owed.lines
         where = _where(e)
         error = f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
-        return StageOutput(lines=lines, problems=(Problem(
+        return StageOutput(lines=lines, problems=(*owed.problems, Problem(
             "stage_failed", f"stage {name} failed with {error} (at {where}): its figures are missing from"
             f" this run and the {len(lines)} cash line(s) it would have attributed are in the unattributed"
             " bucket (stage_failed); the other stages ran. This is a bug in trainledger: report it with this"
             " message",
-            {"stage": name, "error": error, "where": where, "rows": len(lines)}),))
+            {"stage": name, "error": error, "where": where, "rows": len(lines)})), assumptions=owed.assumptions)
 
 
-def stage_name(stage: Stage) -> str:
-    """The stage's name as the problem and the bucket show it (the frame engine's bill stage is the
-    bill stage)."""
-    name = getattr(stage, "__name__", type(stage).__name__)
-    return ALIASES.get(name, name)
+def _fallback(stage: StageFn, facts: Facts, ctx: Context) -> StageOutput:
+    """What the failed stage declared it owes; a fallback that raises too leaves nothing (the
+    conservation check then reports the gap it leaves)."""
+    fallback = getattr(stage, "fallback", None)
+    if fallback is None:
+        return StageOutput()
+    try:
+        return fallback(facts, ctx)
+    except Exception:  # noqa: BLE001 - the run still goes on; conservation shows what is missing
+        log.warning("the fallback of stage %s failed", stage_name(stage), exc_info=True)
+        return StageOutput()
+
+
+def stage_name(stage: StageFn) -> str:
+    """The stage's name as the problem and the bucket show it: its ``name``, else its ``__name__``."""
+    return str(getattr(stage, "name", None) or getattr(stage, "__name__", type(stage).__name__))
 
 
 def _where(e: BaseException) -> str:
@@ -66,25 +122,3 @@ def _where(e: BaseException) -> str:
         return "?"
     f = frames[-1]
     return f"{Path(f.filename).name}:{f.lineno} in {f.name}"
-
-
-def _unattributed(name: str, facts: Facts) -> Iterator[CostLine]:
-    reason = f"{STAGE_FAILED}: {name}"
-    if name == "bill_stage":
-        views = [("billed_cost", Basis.BILLED)]
-        if compute._amortized_view(facts.bill_lines):
-            views.append(("effective_cost", Basis.AMORTIZED))
-        for row in facts.bill_lines:
-            for column, basis in views:
-                value = row.get(column)
-                if value is not None and Decimal(value) != 0:
-                    yield _line(compute._category(row), basis, Decimal(value), row, "focus", reason)
-    elif name == "external_stage":
-        for row in facts.external_services:
-            yield _line("external", Basis.BILLED, Decimal(str(row["amount"])), row, "invoice", reason)
-
-
-def _line(category: str, basis: Basis, amount: Decimal, row, kind: str, reason: str) -> CostLine:
-    return CostLine(category=category, basis=basis, evidence=Evidence.CONTRACT,
-                    amount=AmountRange(amount, amount, amount, row["currency"]),
-                    provenance=Provenance(row["source_sha256"], int(row["row"]), STAGE_FAILED, kind), reason=reason)

@@ -17,6 +17,8 @@
     texts_ingest.py  every quarantine reason, flag and remedy of the importers, as templates
                      (with texts_ingest_more.py; texts_ingest_detect.py: what a file is and
                      is not — importers' descriptions, identify()'s reasons, text.sniff's words)
+    texts_causes.py  where a run's failure cause came from (engine/causes.py), as messages and
+                     templates
     clickzh.py       click's help and usage errors in the chosen language
 
 Domain tables stay next to their code and are registered in ``registry.SOURCES``; a message

@@ -2,11 +2,11 @@
 
 Errors, remedies, quarantine reasons and row flags are written in the code as English f-strings
 (``f"{path}: column {name!r} is missing"``) and reach people as finished text. Their catalogue
-(texts_errors.py, texts_ingest.py) holds each one as a template — the f-string with ``{name}`` for
-every interpolated value — beside its Chinese. ``translate`` matches a finished English text
-against the templates (the one with the most literal text first), and fills the Chinese template
-with the values it captured; a captured value that is itself a catalogued sentence (``{label}:
-{e}``) is translated too. Text no template matches is returned as it is.
+(texts_errors.py, texts_ingest.py; texts_causes.py: a run's cause source) holds each one as a
+template — the f-string with ``{name}`` for every interpolated value — beside its Chinese.
+``translate`` matches a finished English text against the templates (the one with the most literal
+text first), and fills the Chinese template with the values it captured; a captured value that is
+itself a catalogued sentence (``{label}: {e}``) is translated too. Text no template matches is returned as it is.
 
 tests/i18n/test_errors_catalogued.py scans the source (tests/i18n/scan.py) and fails when a
 sentence the code writes has no template here — so the code keeps its readable f-strings and
@@ -23,7 +23,7 @@ from string import Formatter
 from trainledger.i18n.core import is_zh
 from trainledger.i18n.registry import table
 
-NAMESPACES = ("error", "ingest")
+NAMESPACES = ("error", "ingest", "cause")
 _DEPTH = 3
 _MAX_INNER = 10_000  # no early stop on literal length alone: inner sentences can add more than it
 

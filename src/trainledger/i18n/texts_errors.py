@@ -144,8 +144,8 @@ ERRORS: dict[str, tuple[str, str]] = {
                                              '批次 {id}：项目 {project} 不在 {where} 的账本中'),
     'ledger.repo.declare_project_first_ledger': ('declare the project first (Ledger.upsert_project)',
                                                  '先声明该项目（Ledger.upsert_project）'),
-    'ledger.repo.no_import_ledger_at': ('no {kind} import of {sha256} in the ledger at {where}',
-                                        '{where} 的账本中没有 {sha256} 的 {kind} 导入'),
+    'ledger.repo.no_import_ledger_at': ('no {kind} import {import_key} in the ledger at {where}',
+                                        '{where} 的账本中没有 {kind} 导入 {import_key}'),
     'ledger.repo.ledger_refused_cost_line': ('the ledger refused a cost line among lines {p0}...{p1}: {exc}; nothing '
                                              'was replaced',
                                              '账本拒收了第 {p0}…{p1} 条之间的一条成本行：{exc}；没有替换任何数据'),

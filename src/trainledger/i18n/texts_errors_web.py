@@ -32,9 +32,8 @@ WEB: dict[str, tuple[str, str]] = {
     "web.writes.not_an_action": (
         "action {action} is not one of {DECISION_ACTIONS}", "决策 {action} 不是 {DECISION_ACTIONS} 之一"),
     "web.writes.choose_action": (
-        "choose continue, shrink or stop (a retarget: `trainledger decide --action retarget --child B`)",
-        "请选择 continue（继续）、shrink（缩小）或 stop（停止）（重定目标：`trainledger decide --action retarget"
-        " --child B`）"),
+        "choose continue, shrink, stop or retarget (a retarget names its child batch: child=B)",
+        "请选择 continue（继续）、shrink（缩小）、stop（停止）或 retarget（重定目标；重定目标须指明子批次：child=B）"),
     "web.writes.not_json_object": ("the request body is not a JSON object", "请求体不是 JSON 对象"),
     "web.writes.send_object": ('send {{"field": value, …}}', '请发送 {{"field": value, …}}'),
     "web.writes.no_field": ("the form has no {label}", "表单缺少 {label}"),

@@ -91,6 +91,12 @@ class ImportResult:
     quarantine_file: str | None
     flagged: int
     notices: tuple[tuple[str, Mapping[str, Any]], ...] = ()  # (key, values): ingest/notices.py
+    import_key: str = ""  # which import of the file this was (lake.keys.import_key); "": sha256
+
+    @property
+    def import_id(self) -> str:
+        """The id ``imports list`` shows for this import."""
+        return (self.import_key or self.sha256)[:12]
 
     def as_json(self) -> dict[str, Any]:
         return {

@@ -6,6 +6,9 @@ pairs; ``render`` spells one in a language. The keys:
 - ``reread``: the file's rows are already in the lake from an import of the same content read
   with other options (another ``--tz``), so this reading was not added; the remedy names
   ``--replace``;
+- ``reread_other``: the file was imported before with other ``--set`` values (another import of
+  it, another statement) and this import added nothing of its own — its rows were duplicates of
+  (or conflict with) those: to change them, ``--replace`` that import;
 - ``restated``: bill rows restate rows of an earlier import (same account, resource, period,
   charge category/class and SKU); both are counted;
 - ``unnamed_job``: steps imported without ``--set job=`` name their job by the file's hash.
@@ -23,6 +26,11 @@ TEXT: dict[str, tuple[str, str]] = {
         " `{command}`",
         "该文件的 {rows} 行已由导入 {id}（按 {old} 读取）存入数据湖，本次未按 {new} 重新读取。"
         "如需按 {new} 重新读取，请运行 `{command}`",
+    ),
+    "reread_other": (
+        "these rows were read before with other options (import {id}); to change them use"
+        " --replace {id}",
+        "这些行此前已按其他选项读取（导入 {id}）；如需更改，请使用 --replace {id}",
     ),
     "restated": (
         "{rows} row(s) restate rows of import {id} (same billing account, resource, charge period,"

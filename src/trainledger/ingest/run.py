@@ -22,6 +22,9 @@ per-row Python set: a 10M-row file stays within memory; see ``trainledger.lake.s
   same file already accepted by an import with other options (only rows that were quarantined
   then can be added by a re-import with, e.g., ``--currency``) — and then the result carries the
   notice ``reread`` (ingest/notices.py: those rows keep the old ``--tz``; ``--replace`` re-reads);
+  the same file with another statement (another ``--set``) is its own import (its own key, counts
+  and drop: lake/keys.py ``import_key``), settled by row hash; when it adds nothing of its own,
+  the notice ``reread_other`` names the earlier import to ``--replace``;
 - an importer's ``conflicts`` ((column, note) pairs, e.g. invoice ids) flag a row whose key is
   shared by a row of different content, in this file or in the lake.
 """
@@ -90,11 +93,14 @@ def run_import(
     sha = sha256_file(path)
     kind, table = importer.kind, importer.table
     identity, statement = import_identity(importer, path, sha, options, cfg)
+    key = lake.key_for(kind, sha, statement)  # which import of the file this is
     earlier = _earlier_reading(lake, importer, sha, identity)
-    previous = _previous(lake, importer, sha, identity)
+    previous = _previous(lake, importer, sha, identity, statement)
     if previous is not None:
-        return _reread_notice(_again(importer, path, lake, sha, identity, previous, options),
-                              earlier, options)
+        again = _again(importer, path, lake, sha, identity, previous, options, statement, key)
+        if previous.get("accepted"):  # its duplicates are this very reading's own rows
+            return again
+        return _reread_notice(again, earlier, options, statement)
 
     watch = ContentWatch()
     ctx = Context(path=path, sha256=sha, kind=kind, options=options, cfg=cfg, watch=watch)
@@ -151,9 +157,11 @@ def run_import(
                 quarantined=quarantined,
                 quarantine_file=str(qfile) if qfile else None,
                 flagged=flagged,
+                import_key=key,
             )
-            _log(lake, importer, result, options, committed.path if committed else None, identity)
-    return _reread_notice(result, earlier, options)
+            _log(lake, importer, result, options, committed.path if committed else None, identity,
+                 statement)
+    return _reread_notice(result, earlier, options, statement)
 
 
 def _fast(
@@ -285,7 +293,8 @@ def _count_flagged(partition: Path) -> int:
     return int(pc.sum(pc.not_equal(flags, "[]")).as_py() or 0)
 
 
-def _previous(lake: Lake, importer: Importer, sha: str, identity: str) -> dict[str, Any] | None:
+def _previous(lake: Lake, importer: Importer, sha: str, identity: str,
+              statement: str = "") -> dict[str, Any] | None:
     """The first logged import with this identity since the last drop, if the lake still holds
     what it wrote. A drop (of this file or any other) after it voids it: what were duplicates
     then (of the dropped rows) may be rows to add now."""
@@ -297,43 +306,54 @@ def _previous(lake: Lake, importer: Importer, sha: str, identity: str) -> dict[s
             found = None
         elif found is None and rec.get("identity") == identity and rec.get("kind") == importer.kind:
             found = rec
-    if found is not None and found.get("accepted") and not lake.has_source(sha, importer.table):
+    if found is not None and found.get("accepted") and not lake.has_source(sha, importer.table, statement):
         return None  # the log says rows went in, the lake does not have them: read again
     return found
 
 
-def _earlier_reading(lake: Lake, importer: Importer, sha: str, identity: str) -> dict[str, Any] | None:
+def _earlier_reading(lake: Lake, importer: Importer, sha: str,
+                     identity: str) -> tuple[dict[str, Any], str, str] | None:
     """The last logged import of this same content with *another* identity (other options)
-    whose partition is still live: its rows stand in the lake for this file's rows."""
-    from trainledger.lake import partition_key
+    whose partition is still live, with its import's key and statement: its rows stand in the
+    lake for this file's rows."""
+    from trainledger.lake import DROP, partition_key
 
     dropped = lake.dropped()
     found = None
-    for rec in lake.imports():
-        if (rec.get("kind") == importer.kind and rec.get("sha256") == sha and rec.get("partition")
-                and rec.get("identity") != identity and partition_key(rec["partition"]) not in dropped):
-            found = rec
+    for rec, key, st in lake.keyed_events():
+        if (rec.get("action") != DROP and rec.get("kind") == importer.kind and rec.get("sha256") == sha
+                and rec.get("partition") and rec.get("identity") != identity
+                and partition_key(rec["partition"]) not in dropped):
+            found = (rec, key, st or "")
     return found
 
 
 def _reread_notice(
-    result: ImportResult, earlier: Mapping[str, Any] | None, options: Mapping[str, Any]
+    result: ImportResult, earlier: tuple[Mapping[str, Any], str, str] | None,
+    options: Mapping[str, Any], statement: str = "",
 ) -> ImportResult:
     """Say so when rows of this file were duplicates because an import of the same content with
-    other options holds them: the new options did not reach those rows (notices ``reread``)."""
+    other options holds them: the new options did not reach those rows (notices ``reread``, and
+    ``reread_other`` when that import made another statement — another ``--set`` — and this
+    one added nothing of its own: only duplicates, or rows that conflict with it)."""
     if earlier is None or not result.duplicates:
         return result
     from trainledger.ingest.notices import option_text
 
-    old = earlier.get("options") or {}  # (--currency only fills rows without one: not a re-reading)
+    rec, key, stated = earlier
+    ident = key[:12]  # the import id `imports list` shows
+    if stated != statement:  # another import of the file (another --set): did this one add anything?
+        if result.accepted and result.flagged < result.accepted:
+            return result
+        return dataclasses.replace(result, notices=result.notices + (("reread_other", {"id": ident}),))
+    old = rec.get("options") or {}  # (--currency only fills rows without one: not a re-reading)
     keys = [k for k in ("tz", "encoding", "preset", "mapping")
             if str(old.get(k) or "") != str(options.get(k) or "")]
     if not keys:
         return result
-    ident = result.sha256[:12]  # the import id `imports list` shows
     flags = " ".join(f"--{k.replace('_', '-')} {options[k]}" for k in keys if options.get(k))
     command = f"trainledger import {result.kind} {result.path} {flags} --replace {ident}".replace("  ", " ")
-    values = {"rows": int(earlier.get("accepted") or 0), "id": ident, "old": option_text(old, keys),
+    values = {"rows": int(rec.get("accepted") or 0), "id": ident, "old": option_text(old, keys),
               "new": option_text(options, keys), "command": command}
     return dataclasses.replace(result, notices=result.notices + (("reread", values),))
 
@@ -346,6 +366,8 @@ def _again(
     identity: str,
     previous: Mapping[str, Any],
     options: Mapping[str, Any],
+    statement: str = "",
+    key: str = "",
 ) -> ImportResult:
     """The same content imported the same way before: its rows that went in (or were
     duplicates then) are duplicates now, its quarantined rows are quarantined again (the
@@ -361,8 +383,9 @@ def _again(
         quarantined=quarantined,
         quarantine_file=previous.get("quarantine_file") if quarantined else None,
         flagged=0,
+        import_key=key,
     )
-    _log(lake, importer, result, options, None, identity)
+    _log(lake, importer, result, options, None, identity, statement)
     return result
 
 
@@ -373,6 +396,7 @@ def _log(
     options: Mapping[str, Any],
     partition: Path | None,
     identity: str,
+    statement: str = "",
 ) -> None:
     lake.log_import(
         {
@@ -381,6 +405,7 @@ def _log(
             "path": result.path,
             "sha256": result.sha256,
             "identity": identity,
+            "statement": statement,  # which import of the file (lake.keys.import_key)
             "table": importer.table,
             "rows_read": result.rows_read,
             "accepted": result.accepted,

@@ -2,6 +2,8 @@
 
     store.py    Lake: partitions (write to .tmp, link into place), quarantine, the import log,
                 drops (tombstones), reads in import order
+    keys.py     import keys: one import per file and statement (``import_key``), which import
+                each line of the import log belongs to (``keyed_events``)
     settle.py   a new partition against the others: cross-file duplicates, repeats, conflicts
                 (under the table's lock)
     fs.py       filesystem primitives: atomic publish, locks, append-only JSON lines

@@ -21,6 +21,14 @@ an hour). Dropping an import (``trainledger imports drop``) deletes nothing eith
 imports.jsonl tombstones its partitions, which ``partition_files``, ``read`` and settling then
 skip — the lake stays the source of truth for what was accepted and what was withdrawn.
 ``read`` returns partitions in import order (the order of ``imports.jsonl``).
+
+An *import* is a file's content read as one *statement* (``settle``: what its rows state
+besides the content, e.g. ``--set vc=…``); its key (``keys.import_key``) is the content hash for the
+statement the file's first import made, and a hash of (kind, content, statement) for another —
+the same file said of another virtual cluster is its own import, with its own counts and drop.
+Each import line records its ``statement``, each drop line the ``statement`` and ``import_key``
+it dropped (a line of an earlier version without them: the partition's metadata tells the
+statement; a drop line without them dropped every import of its file).
 """
 
 from __future__ import annotations
@@ -48,6 +56,7 @@ from trainledger.errors import BadInput, NotFound, TrainledgerError
 from trainledger.lake.fs import FileLock, alive, append_line, lock_for, read_jsonl
 from trainledger.lake.fs import file_sha as _file_sha
 from trainledger.lake.fs import link_into_place as _link_into_place
+from trainledger.lake.keys import key_for, keyed_events, statement_of
 from trainledger.lake.schemas import TABLES
 from trainledger.lake.settle import Settle, drop_repeats, meta_of, settle_partition
 
@@ -405,13 +414,24 @@ class Lake:
         assert committed is not None and committed.path is not None
         return committed.path
 
-    def has_source(self, sha256: str, table: str) -> bool:
+    def has_source(self, sha256: str, table: str, statement: str | None = None) -> bool:
         """True when rows of the file with this content hash are live in ``table`` (the
-        importer's ``table``: which kind fills which table is the registry's, ingest/)."""
+        importer's ``table``: which kind fills which table is the registry's, ingest/); with
+        ``statement``, only rows of imports that made that statement count."""
         _known(table)
-        dropped = self.dropped()
-        return any(partition_key(p) not in dropped
-                   for p in _part_files(self.partition_path(table, sha256).parent))
+        return bool(self.source_parts(table, sha256, statement, live=True))
+
+    def source_parts(self, table: str, sha256: str, statement: str | None = None, *,
+                     live: bool = False) -> list[Path]:
+        """The partitions of the file ``sha256`` in ``table`` (``live``: those no drop
+        tombstoned), sorted by part number; with ``statement``, only those whose metadata
+        records that statement (a partition written before partitions recorded one: "")."""
+        dropped = self.dropped() if live else set()
+        parts = [p for p in _part_files(self.partition_path(table, sha256).parent)
+                 if partition_key(p) not in dropped]
+        if statement is not None:
+            parts = [p for p in parts if statement_of(p) == statement]
+        return sorted(parts, key=lambda p: int(_PART_RE.match(p.name)[1]))  # type: ignore[index]
 
     def read(self, table: str) -> pa.Table:
         """All partitions of ``table`` as one Arrow table, in import order (``partitions``);
@@ -460,21 +480,34 @@ class Lake:
         return [r for r in self.events() if r.get("action") != DROP]
 
     def log_drop(
-        self, kind: str, sha256: str, reason: str, *, table: str, **detail: Any
+        self, kind: str, sha256: str, reason: str, *, table: str, statement: str | None = None,
+        import_key: str | None = None, **detail: Any
     ) -> dict[str, Any]:
         """Tombstone every live partition of ``table`` of the file ``sha256`` imported as
-        ``kind``: one drop line in imports.jsonl, after which its rows are in no read. Returns
-        that line; its ``partitions`` are the keys (``table/source=<sha>/part-<n>.parquet``)
-        dropped."""
+        ``kind`` — with ``statement``, only those of the imports that made that statement (one
+        import: ``import_key``, see ``keys.py``): one drop line in imports.jsonl, after which
+        its rows are in no read. Returns that line; its ``partitions`` are the keys
+        (``table/source=<sha>/part-<n>.parquet``) dropped. A drop line without ``statement``
+        (all written before imports had their own keys) drops every import of the file."""
         _known(table)
+        _check_sha(sha256)
         with self.lock(table):
-            dropped = self.dropped()
-            keys = sorted(k for p in _part_files(self.partition_path(table, _check_sha(sha256)).parent)
-                          if (k := partition_key(p)) not in dropped)
+            keys = sorted(partition_key(p)
+                          for p in self.source_parts(table, sha256, statement, live=True))
+            which = {} if statement is None else {"statement": statement,
+                                                  "import_key": import_key or sha256}
             line = {"action": DROP, "at": datetime.now(UTC).isoformat(), "kind": kind, "sha256": sha256,
-                    "table": table, "partitions": keys, "reason": reason, **detail}
+                    "table": table, "partitions": keys, "reason": reason, **which, **detail}
             self.log_import(line)
         return line
+
+    def keyed_events(self) -> list[tuple[dict[str, Any], str, str | None]]:
+        """Every line of the import log with the key and statement of its import (``keys.py``)."""
+        return keyed_events(self)
+
+    def key_for(self, kind: str, sha256: str, statement: str) -> str:
+        """The key the import of ``sha256`` as ``kind`` making ``statement`` has (or will have)."""
+        return key_for(self, kind, sha256, statement)
 
     def dropped(self) -> set[str]:
         """Keys (``table/source=<sha>/part-<n>.parquet``) of the partitions a drop tombstoned."""

@@ -206,6 +206,15 @@ class Ledger:
                 problems, proof = figures.verify(conn, log)
         return log, chain.verify(log), problems, proof
 
+    @contextmanager
+    def snapshot(self) -> Iterator[Connection]:
+        """A read transaction that sees one state across statements (as ``verify`` reads): for a
+        reader that verifies the figures and then reads them (report/precompute.py)."""
+        with self._engine.connect() as conn:
+            conn.execution_options(**dict(self._backend.snapshot))
+            with conn.begin():
+                yield conn
+
     def audit_head(self) -> tuple[int, str] | None:
         """(id, hash) of the newest audit entry. Every write appends one, so an unchanged head
         means nothing was written in between."""
@@ -321,25 +330,25 @@ class Ledger:
     # -- imports ----------------------------------------------------------------------------
 
     def record_import(self, rec: ImportRecord) -> bool:
-        """Record an import; False (and no change) when this sha256 + kind is already there."""
+        """Record an import; False (and no change) when this import (kind + key) is already there."""
         with self._write() as conn:
             seen = conn.execute(select(imports.c.kind).where(
-                imports.c.source_sha256 == rec.source_sha256, imports.c.kind == rec.kind
+                imports.c.import_key == rec.import_key, imports.c.kind == rec.kind
             )).first()
             if seen is not None:
                 return False
             row = import_row(rec)
             conn.execute(insert(imports).values(row))
-            self._append(conn, "", "record_import", f"import:{rec.kind}:{rec.source_sha256}",
+            self._append(conn, "", "record_import", f"import:{rec.kind}:{rec.import_key}",
                          row)
         return True
 
     def sync_import(self, rec: ImportRecord, *, action: str = "record_import") -> bool:
-        """Make the ledger's record of (kind, sha256) equal ``rec`` — insert, or update one that
+        """Make the ledger's record of (kind, import key) equal ``rec`` — insert, or update one that
         differs (a repair from the lake's log, a re-import after a drop); False when it already
         was. ``imported_at`` of an existing record is kept. One audit entry per change."""
         row = import_row(rec)
-        key = (imports.c.source_sha256 == rec.source_sha256, imports.c.kind == rec.kind)
+        key = (imports.c.import_key == rec.import_key, imports.c.kind == rec.kind)
         with self._write() as conn:
             have = conn.execute(select(imports).where(*key)).mappings().first()
             if have is None:
@@ -351,30 +360,31 @@ class Ledger:
                 if all(have[k] == v for k, v in row.items()):
                     return False
                 conn.execute(update(imports).where(*key).values(row))
-            self._append(conn, "", action_done, f"import:{rec.kind}:{rec.source_sha256}",
+            self._append(conn, "", action_done, f"import:{rec.kind}:{rec.import_key}",
                          row | ({"before": {k: have[k] for k in row if have[k] != row[k]}} if have else {}))
         return True
 
-    def drop_import(self, kind: str, sha256: str, reason: str, detail: dict, *,
+    def drop_import(self, kind: str, import_key: str, reason: str, detail: dict, *,
                     at: datetime | None = None, actor: str = "") -> ImportRecord:
-        """Mark the import of (kind, sha256) dropped with ``reason``; ``detail`` (the lake partitions
-        tombstoned, a replacement) goes into the audit entry. NotFound when there is no such import."""
+        """Mark the import (``kind``, ``import_key``; for a file's first import its content hash)
+        dropped with ``reason``; ``detail`` (the lake partitions tombstoned, a replacement) goes
+        into the audit entry. NotFound when there is no such import."""
         if not reason.strip():
             raise BadInput("a drop needs a reason", remedy="pass --reason TEXT (it is kept in the audit log)")
-        key = (imports.c.source_sha256 == sha256, imports.c.kind == kind)
+        key = (imports.c.import_key == import_key, imports.c.kind == kind)
         at = at or datetime.now(UTC)
         with self._write() as conn:
             have = conn.execute(select(imports).where(*key)).mappings().first()
             if have is None:
-                raise NotFound(f"no {kind} import of {sha256} in the ledger at {self.where}",
+                raise NotFound(f"no {kind} import {import_key} in the ledger at {self.where}",
                                remedy="see `trainledger imports list`")
             conn.execute(update(imports).where(*key).values(dropped_at=at, drop_reason=reason))
-            self._append(conn, actor, "drop_import", f"import:{kind}:{sha256}",
+            self._append(conn, actor, "drop_import", f"import:{kind}:{import_key}",
                          {"reason": reason, "path": have["path"], **detail})
             return import_from({**have, "dropped_at": at, "drop_reason": reason})
 
     def imports(self) -> list[ImportRecord]:
-        q = select(imports).order_by(imports.c.imported_at, imports.c.source_sha256)
+        q = select(imports).order_by(imports.c.imported_at, imports.c.source_sha256, imports.c.import_key)
         with self._read() as conn:
             return [import_from(m) for m in conn.execute(q).mappings().all()]
 

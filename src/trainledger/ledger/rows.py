@@ -75,12 +75,20 @@ class ImportRecord:
     imported_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     dropped_at: datetime | None = None  # set by ``imports drop``: its rows feed no figure
     drop_reason: str | None = None
+    # which import of the file (64 hex digits; the id shown is its first 12): the content hash
+    # for the file's first import, another key for the same file making another statement
+    # (``--set vc=…``; lake.keys.import_key). "": the content hash.
+    import_key: str = ""
 
     def __post_init__(self) -> None:
         if len(self.source_sha256) != 64:
             raise ValueError(
                 f"import of {self.path}: source_sha256 must be a 64-character hex digest"
             )
+        if not self.import_key:
+            object.__setattr__(self, "import_key", self.source_sha256)
+        elif len(self.import_key) != 64:
+            raise ValueError(f"import of {self.path}: import_key must be a 64-character hex digest")
         for name in _COUNTS:
             if getattr(self, name) < 0:
                 raise ValueError(f"import of {self.path}: {name} must be >= 0")

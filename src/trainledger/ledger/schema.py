@@ -102,6 +102,9 @@ imports = Table(
     # partitions are tombstoned and feed no figure; cleared when the file is imported again
     Column("dropped_at", UTCDateTime, nullable=True),
     Column("drop_reason", CleanText, nullable=True),
+    # which import of the file: the content hash for its first import, another 64-hex key for
+    # the same file making another statement (``--set vc=…``; lake.keys.import_key)
+    Column("import_key", CleanString(64), primary_key=True),
 )
 
 attributions = Table(

@@ -1,7 +1,9 @@
 """The closed vocabularies of DESIGN.md §2, as ``StrEnum`` values with zh-CN labels.
 
 Each enum's values are the stable identifiers used in files, the database and the API; the
-labels are for people. ``label(member, lang)`` returns the English or Chinese name.
+labels are for people. ``label(member, lang)`` returns the English or Chinese name;
+``reason_label(code, lang)`` an unattributed reason's, which differs from its basis's where one
+code names both (``capacity_unheld``).
 
 **Order is meaning**: each enum lists its members in the order people read them (the seed's
 lifecycle order for compute states and storage classes, a fixed order for bases, evidence and
@@ -227,6 +229,18 @@ def label(value: str, lang: str = "en") -> str:
             return ZH["checkpoint_obj"]
         return ZH.get(v, v)
     return v.replace("_", " ")
+
+
+# an unattributed reason whose code is also a basis (capacity_unheld): the reason says why the cash has
+# no batch, the basis what kind of cost it is — one word for both would print the same label twice
+REASON_ZH = {"capacity_unheld": "容量空闲，无作业可归属"}
+
+
+def reason_label(code: str, lang: str = "en") -> str:
+    """An unattributed reason code (``job_without_batch``, ``capacity_unheld``) in ``lang``."""
+    if lang.lower().startswith("zh") and str(code) in REASON_ZH:
+        return REASON_ZH[str(code)]
+    return label(code, lang)
 
 
 # the first word of an unattributed line's detail ("<reason>: node n1", engine/compute.py), as zh-CN says it

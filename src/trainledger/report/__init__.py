@@ -8,7 +8,10 @@ model each, one catalogue (i18n/registry.py: ``sheet``, ``report.estimate`` …)
     estimate_render.py them as JSON, Markdown, HTML (templates/estimate.html.j2), in en or zh-CN
     texts_estimate.py  their headings and labels in both languages (``report.estimate``)
 
-    sheet.py     build_sheet(workspace, batch) -> dict (the JSON contract of `trainledger sheet`)
+    sheet.py     build_sheet(workspace, batch) -> dict (the JSON contract of `trainledger sheet`):
+                 batch_figures (what the lines, runs and summary give) + what is read per request
+    precompute.py  every batch's batch_figures written once per attribution under the figures
+                 digest (cache/sheets/), their sha256 in the audit chain; served under a verified proof
     sheet_compute.py  compute states with hours that conserve, sections that add up, retry chains
     render.py    to_json / to_markdown / to_html, in en or zh-CN; lists in model/vocab order, figures
                  through trainledger/fmt.py, rounding gaps and grouped problems told

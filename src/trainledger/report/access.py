@@ -34,8 +34,12 @@ the batch's kind (``BatchRow.labor_kind``); a total across batches is withheld w
 
 A cost line (``line_fields``): a labor line's amounts are labor_cost_person (one timesheet row), an
 external line's vendor_amount. A source row (``source_values``): unit-price and rate columns are
-unit_price. The balance view (``balance_for``) is built from the full sheet and then restricted:
-its labor money, external money and each assumption's sensitivity follow the fields they come from.
+unit_price; its ``flags`` when a note quotes such a column. A quarantined or flagged row
+(``quarantine_row``): its reason and remedy when they quote a unit price or rate (unit_price, or
+labor_rate in a labor table) or an invoice's amount (vendor_amount); its raw text for a bill or an
+invoice, or when its reason quotes one. The balance view (``balance_for``) is built from the full
+sheet and then restricted: its labor money, external money and each assumption's sensitivity follow
+the fields they come from.
 """
 
 from __future__ import annotations
@@ -251,7 +255,7 @@ def line_fields(d: dict[str, Any], line) -> dict[str, Any]:
 
 def source_values(values: dict[str, Any] | None, kind: str) -> dict[str, Any] | None:
     """A source row's values (lake or raw file) with unit-price and rate columns marked, and an
-    invoice's amount."""
+    invoice's amount; its ``flags`` too when a note quotes one of them (``note_kind``)."""
     if values is None:
         return None
     out = {}
@@ -260,9 +264,80 @@ def source_values(values: dict[str, Any] | None, kind: str) -> dict[str, Any] | 
             out[k] = restrict(v, "unit_price")
         elif kind == "invoice" and k.lower() in ("amount", "amount_text"):
             out[k] = restrict(v, "vendor_amount")
+        elif k == "flags" and isinstance(v, str) and (nk := notes_kind(_flag_notes(v), _table(kind))):
+            out[k] = restrict(v, nk)
         else:
             out[k] = v
     return out
+
+
+# --- a quarantined or flagged row's reason (web/pages.py quarantine, a source row's flags) ---------
+NOTE_COLUMN = re.compile(r"\s*([^:：]{1,80}?)\s*[:：]")  # "ContractedUnitPrice: not a number: '3,17.29'"
+ZH_PRICE_COLUMN = re.compile(r"(单价|费率|价格)")
+RAW_KINDS = {"bill_lines": "unit_price", "external_services": "vendor_amount"}  # a whole raw row of these tables
+STRICTEST = ("labor_rate", "unit_price", "labor_cost_person", "vendor_amount")  # the fewest roles see the first
+REASON_KEYS = ("reason", "reason_zh", "remedy", "remedy_zh")
+
+
+def note_column(note: str) -> str | None:
+    """The column a quarantine reason or a row flag is about (its label before the colon), if any."""
+    m = NOTE_COLUMN.match(note)
+    return m.group(1) if m else None
+
+
+def note_kind(note: str, table: str | None) -> str | None:
+    """The restricted kind of a reason or flag that quotes a sensitive column's value: a unit-price or
+    rate column (``ContractedUnitPrice``, ``ListPrice``, ``单价``) is unit_price — labor_rate in a labor
+    table —, an invoice's amount vendor_amount; None for any other column."""
+    col = note_column(note)
+    if col is None:
+        return None
+    flat = col.replace(" ", "")
+    if PRICE_COLUMN.search(flat) or ZH_PRICE_COLUMN.search(flat):
+        return "labor_rate" if table == "labor_entries" else "unit_price"
+    if table == "external_services" and flat.lower() in ("amount", "amount_text"):
+        return "vendor_amount"
+    return None
+
+
+def notes_kind(notes: list[str], table: str | None) -> str | None:
+    """The strictest kind among ``notes``' (a reason is one note, a flagged row's reason joins them)."""
+    kinds = {k for n in notes if (k := note_kind(n, table))}
+    return next((k for k in STRICTEST if k in kinds), None)
+
+
+def quarantine_row(row: dict[str, Any], table: str | None) -> dict[str, Any]:
+    """A quarantined or flagged row of an import (web/pages.py) marked for every renderer: its reason
+    and remedy, both languages, when they quote a sensitive column's value (``note_kind``), and its
+    raw text when the table's rows carry prices or amounts (``RAW_KINDS``) or the reason quotes one;
+    ``columns`` (the columns the reason names) stays readable, so a role that may not see the value
+    still learns which column to fix."""
+    notes = [str(n) for n in row.get("notes") or []] or [str(row.get("reason") or "")]
+    kind = notes_kind(notes, table)
+    out = dict(row, columns=[c for n in notes if (c := note_column(n))])
+    out.pop("notes", None)
+    if kind:
+        out.update({k: restrict(row[k], kind) for k in REASON_KEYS if row.get(k) is not None})
+    raw_kind = next((k for k in STRICTEST if k in {kind, RAW_KINDS.get(table or "")}), None)
+    if "raw" in row and raw_kind:
+        out["raw"] = restrict(row["raw"], raw_kind)
+    return out
+
+
+def _flag_notes(text: str) -> list[str]:
+    import json
+
+    try:
+        notes = json.loads(text) if text.startswith("[") else [text]
+    except ValueError:
+        return [text]
+    return [str(n) for n in notes] if isinstance(notes, list) else [text]
+
+
+def _table(kind: str) -> str | None:
+    from trainledger.ingest import KIND_TABLES
+
+    return KIND_TABLES.get(kind)
 
 
 def balance_for(full: dict[str, Any], role: str, lang: str = "en") -> tuple[dict[str, Any], Disclosure]:

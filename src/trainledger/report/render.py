@@ -27,7 +27,7 @@ from trainledger.mdtext import inline as _inline
 from trainledger.model.money import minor_quantum
 from trainledger.model.restricted import ADMIN, Withheld
 from trainledger.model.restricted import note as access_note
-from trainledger.model.vocab import CASH_BASES, detail_label, rank
+from trainledger.model.vocab import CASH_BASES, detail_label, rank, reason_label
 from trainledger.report import access, charts, plan_section, problems_i18n, storage_section
 from trainledger.report import primitives as prim
 from trainledger.report.i18n import assumption_name, key_field, storage_class, t, v
@@ -151,6 +151,12 @@ class Figures:
 
     def note(self) -> str | None:
         return fmt.precision_note(self.lang) if self.marked else None
+
+
+def _zh_or(row: dict[str, Any], key: str, lang: str) -> str:
+    """``row[key]`` in ``lang``: its ``key_zh`` beside it in Chinese (a sheet from before it had one:
+    the English as stored)."""
+    return (row.get(f"{key}_zh") if lang.startswith("zh") else None) or row.get(key) or ""
 
 
 def cause_text(cause: str | None, evidence: str | None, lang: str) -> str:
@@ -315,7 +321,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                    L("retry_of"), L("billed"), L("queued")],
                   [[r["id"], r["job"], v(r["reason"], lang), cause_text(r["cause"], r.get("cause_evidence"), lang),
                     v(r["suggested_review_class"], lang)
-                    + (f" ({r['review_note']})" if r.get("review_note") else ""),
+                    + (f" ({_zh_or(r, 'review_note', lang)})" if r.get("review_note") else ""),
                     r["state"], r.get("gpu_equivalents", r["gpus"]), r.get("retry_of") or fmt.DASH,
                     f.by_basis(r["compute_cost"]) if r.get("compute_cost") else f.money(r["billed"]),
                     f.money(r["queued"], cash=False)] for r in s["runs"]])
@@ -373,8 +379,8 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
     if reasons:
         out += ["", f"### {L('unattributed_by_reason')}", ""]
         out += prim.md_table([L("reason"), L("detail"), L("amount"), L("currency")],
-                      [[v(x["reason"], lang), detail_label(x["detail"], lang), f.amount(x["amount"], cur), cur]
-                       for cur, x in reasons])
+                      [[reason_label(x["reason"], lang), detail_label(x["detail"], lang), f.amount(x["amount"], cur),
+                        cur] for cur, x in reasons])
     out += ["", f"_{(zh and c.get('rounding_zh')) or c['rounding']}_"]
     notes = rounding_notes(s, lang) + ([f.note()] if f.note() else [])
     if notes:
@@ -402,6 +408,7 @@ def to_html(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
     env.globals.update(t=lambda k: t(k, lang), v=lambda x: v(x, lang), money=f.money, lang=lang,
                        sc=lambda x: storage_class(x, lang), kf=lambda x: key_field(x, lang),
                        detail=lambda x: detail_label("" if x is None else x, lang),
+                       reason=lambda x: reason_label(x, lang),
                        an=lambda x: assumption_name(x, lang), zh=lang.lower().startswith("zh"),
                        gib=f.gib, hours=f.hours, amount=f.amount, pairs=f.pairs, share=f.share,
                        cash=lambda basis: basis in CASH, range_text=lambda a: _range_text(a, f),

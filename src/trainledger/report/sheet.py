@@ -14,6 +14,7 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
 from trainledger.engine.causes import RunFacts, confirmations_from_audit, explain
+from trainledger.i18n import ZH, localize
 from trainledger.model import CASH_BASES, AmountRange, Basis, CostLine, Evidence, ReviewClass
 from trainledger.model.money import minor_quantum
 from trainledger.model.vocab import StorageClass
@@ -75,15 +76,92 @@ def not_valued(line: CostLine) -> bool:
     return line.reason.startswith("not_valued") and line.amount.high == 0 and line.amount.low == 0
 
 
-def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
+def build_sheet(wsp, batch_id: str, figures: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The batch's sheet: ``figures`` (``batch_figures``: what its cost lines, runs and the attribution
+    summary give, e.g. precomputed at attribution, report/precompute.py) with what is read per
+    request — the config's batch, the runs, failure causes with every confirmation the audit chain
+    holds, the lake's storage objects and the plan."""
     cfg = wsp.config
     batch = cfg.batch(batch_id)
     project = next((p for p in cfg.projects if p.id == batch.project), None)
-    lines = wsp.ledger.cost_lines(batch_id)
-    latest = wsp.ledger.latest_attribution() or {"summary": {}}
-    summary = latest["summary"]
     runs = wsp.ledger.runs(batch_id)
+    if figures is None:
+        latest = wsp.ledger.latest_attribution() or {"summary": {}}
+        figures = batch_figures(wsp.ledger.cost_lines(batch_id), runs, latest["summary"], latest.get("id"))
+    f, summary = figures, figures["summary"]
+    hours_by_state = f["hours_by_state"]
+    explained = _explained(wsp, f["explain"])
+    run_rows = []
 
+    def when(r):
+        ts = r.started_at or r.submitted_at or r.ended_at
+        return (ts is None, ts.timestamp() if ts else 0.0, r.id)
+
+    for r in sorted(runs, key=when):
+        ex = explained.get(r.id) or {}
+        money = f["run_money"].get(r.id) or {}
+        run_rows.append({
+            "id": r.id, "job": r.source_job, "reason": str(r.reason),
+            "cause": ex.get("cause") or (str(r.cause) if r.cause else None),
+            "cause_evidence": ex.get("cause_evidence"), "cause_source": ex.get("cause_source", ""),
+            "cause_source_zh": localize(ex.get("cause_source", ""), ZH),  # engine/causes.py: a Msg, or stored text
+            "retry_of": ex.get("retry_of"), "review_note": ex.get("review_note", ""),
+            "review_note_zh": localize(ex.get("review_note", ""), ZH),
+            "state": r.state, "gpus": r.gpus, "gpu_share": None if r.gpu_share is None else str(r.gpu_share),
+            "gpu_equivalents": format(r.gpu_equivalents.normalize(), "f"),  # what the engine weighs
+            "suggested_review_class": review_key(r, ex),
+            "submitted_at": _iso(r.submitted_at), "started_at": _iso(r.started_at), "ended_at": _iso(r.ended_at),
+            "gpu_hours_by_state": hours_by_state.get(r.id, {}),
+            "billed": money.get("billed", []), "compute_cost": money.get("compute_cost", []),
+            "queued": money.get("queued", []),
+        })
+    by_run_state = {run: {state: {(b, c): Decimal(v) for b, c, v in money} for state, money in states.items()}
+                    for run, states in f["by_run_state"].items()}
+    return mark_sheet({  # sensitive fields as Restricted (report/access.py); renderers resolve per role
+        "batch": {"id": batch.id, "name": batch.name, "project": batch.project,
+                  "project_goal": project.goal if project else "", "team": batch.team, "owner": batch.owner,
+                  "task_type": batch.task_type, "max_rounds": batch.max_rounds},
+        "key": batch.key.as_dict(),
+        "totals_by_basis": f["totals_by_basis"],
+        "compute_by_state": f["compute_by_state"],
+        "compute_hours": f["compute_hours"],
+        "sections": f["sections"],
+        "retry_chains": sc.retry_chains(runs, explained, by_run_state, hours_by_state),
+        "compute_efficiency": f["compute_efficiency"],
+        "runs_by_review_class": _by_review_class(runs, f["run_basis"], hours_by_state, explained),
+        "runs": run_rows,
+        "allocation": f["allocation"],
+        "storage_by_class": _storage(wsp, f["storage"]),
+        "storage_reconciliation": _storage_reconciliation(summary, batch.id),
+        "labor_by_phase": f["labor_by_phase"],
+        "external": f["external"],
+        "assumptions": _assumption_rows(summary.get("assumptions", []), f["unclassified"], f["straggler"],
+                                        batch.owner),
+        "conservation": {"scope": "workspace", "as_of": summary.get("as_of"),
+                         "by_currency": summary.get("conservation", []),
+                         "amortized_by_currency": summary.get("conservation_amortized", []),
+                         "capacity": summary.get("conservation_capacity", []),
+                         "rounding": "shares truncated at the split amount's precision; left-over units"
+                                     " to the largest remainders (model/money.py)",
+                         "rounding_zh": "分摊时各份按被分摊金额的精度截断，余下的最小单位依次给余数最大的份额"
+                                        "（model/money.py）"},
+        "problems": [problems_i18n.for_json(p) for p in summary.get("problems", [])],
+        "attribution_id": f["attribution_id"],
+        "plan_vs_actual": _plan_section(wsp, batch_id),
+    })
+
+
+SUMMARY_KEYS = ("as_of", "conservation", "conservation_amortized", "conservation_capacity", "problems",
+                "assumptions", "storage_reconciliation")  # what a sheet prints of the summary
+
+
+def batch_figures(lines: list[CostLine], runs, summary: dict, attribution_id: int | None,
+                  facts: RetryLinks | None = None, shared: dict | None = None) -> dict[str, Any]:
+    """Everything a batch's sheet takes from its cost lines, its runs and the attribution summary, as
+    JSON-able values (Decimals as their exact text): a function of the figures the ledger proves
+    (ledger/figures.py), so it can be computed once per attribution (report/precompute.py).
+    ``facts``: the summary's run facts and their retry links (built once for every batch); ``shared``:
+    the summary's workspace-wide parts, kept once beside the batches."""
     by_basis, by_run, by_class, by_phase, by_role = (_Acc() for _ in range(5))
     external = []
     allocated = [ln for ln in lines if ln.basis is Basis.ALLOCATED]  # a view: never in a basis total
@@ -111,35 +189,19 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
             totals.append({"basis": str(basis), "evidence": str(evidence), "cash": basis in CASH_BASES,
                            **rng(r, exact=basis in CASH_BASES), "lines": by_basis.count[(basis, evidence)]})
 
-    hours_by_state = summary.get("run_gpu_hours_by_state", {})
+    every_hours = summary.get("run_gpu_hours_by_state", {})
+    hours_by_state = {r.id: every_hours[r.id] for r in runs if r.id in every_hours}
     compute, hours_check = sc.compute_view(lines, runs, hours_by_state, lambda r, exact: rng(r, exact=exact))
-    explained = _explained(wsp, summary)
     run_money = sc.money_by_run(lines)
-    run_rows = []
-    def when(r):
-        ts = r.started_at or r.submitted_at or r.ended_at
-        return (ts is None, ts.timestamp() if ts else 0.0, r.id)
-
-    for r in sorted(runs, key=when):
-        ex = explained.get(r.id) or {}
-        run_rows.append({
-            "id": r.id, "job": r.source_job, "reason": str(r.reason),
-            "cause": ex.get("cause") or (str(r.cause) if r.cause else None),
-            "cause_evidence": ex.get("cause_evidence"), "cause_source": ex.get("cause_source", ""),
-            "retry_of": ex.get("retry_of"), "review_note": ex.get("review_note", ""),
-            "state": r.state, "gpus": r.gpus, "gpu_share": None if r.gpu_share is None else str(r.gpu_share),
-            "gpu_equivalents": format(r.gpu_equivalents.normalize(), "f"),  # what the engine weighs
-            "suggested_review_class": review_key(r, ex),
-            "submitted_at": _iso(r.submitted_at), "started_at": _iso(r.started_at), "ended_at": _iso(r.ended_at),
-            "gpu_hours_by_state": hours_by_state.get(r.id, {}),
+    money = {}
+    for r in runs:
+        money[r.id] = {
             "billed": by_run.money((r.id, Basis.BILLED)) if (r.id, Basis.BILLED) in by_run.data else [],
             "compute_cost": sc.money_list(run_money.get(r.id, {})),
-            "queued": by_run.money((r.id, Basis.QUEUED), exact=False) if (r.id, Basis.QUEUED) in by_run.data else [],
-        })
-
-    storage = _storage(wsp, batch_id, lines, by_class)
-    efficiency = _efficiency(lines)
-    review = _by_review_class(runs, by_run, hours_by_state, explained)
+            "queued": by_run.money((r.id, Basis.QUEUED), exact=False) if (r.id, Basis.QUEUED) in by_run.data else []}
+    run_basis = {r.id: {str(b): {c: str(rg.expected) for c, rg in by_run.data[(r.id, b)].items()}
+                        for b in (Basis.BILLED, Basis.AMORTIZED, Basis.RATE_CARD) if (r.id, b) in by_run.data}
+                 for r in runs}
     labor = []
     for phase in sorted(by_phase.data):
         roles = [{"role": role, "hours": _qty(by_role.qty[(ph, role)]),
@@ -149,38 +211,51 @@ def build_sheet(wsp, batch_id: str) -> dict[str, Any]:
         labor.append({"phase": phase, "hours": _qty(by_phase.qty[phase]), "cost": by_phase.money(phase, exact=False),
                       "not_valued_hours": _qty(by_phase.not_valued[phase]) if by_phase.not_valued[phase] else None,
                       "roles": roles})
-
-    return mark_sheet({  # sensitive fields as Restricted (report/access.py); renderers resolve per role
-        "batch": {"id": batch.id, "name": batch.name, "project": batch.project,
-                  "project_goal": project.goal if project else "", "team": batch.team, "owner": batch.owner,
-                  "task_type": batch.task_type, "max_rounds": batch.max_rounds},
-        "key": batch.key.as_dict(),
-        "totals_by_basis": totals,
-        "compute_by_state": compute,
-        "compute_hours": hours_check,
-        "sections": sc.sections(lines),
-        "retry_chains": sc.retry_chains(runs, explained, sc.money_by_run_state(lines), hours_by_state),
-        "compute_efficiency": efficiency,
-        "runs_by_review_class": review,
-        "runs": run_rows,
+    if shared is None:
+        shared = {k: summary[k] for k in SUMMARY_KEYS if k in summary}
+    return {
+        "attribution_id": attribution_id, "summary": shared, "hours_by_state": hours_by_state,
+        "explain": (facts or RetryLinks(summary)).closure({r.id for r in runs}),
+        "totals_by_basis": totals, "compute_by_state": compute, "compute_hours": hours_check,
+        "sections": sc.sections(lines), "compute_efficiency": _efficiency(lines),
         "allocation": _allocation(allocated, summary.get("allocation", [])),
-        "storage_by_class": storage,
-        "storage_reconciliation": _storage_reconciliation(summary, batch_id),
-        "labor_by_phase": labor,
-        "external": external,
-        "assumptions": _assumptions(summary, lines, batch.owner),
-        "conservation": {"scope": "workspace", "as_of": summary.get("as_of"),
-                         "by_currency": summary.get("conservation", []),
-                         "amortized_by_currency": summary.get("conservation_amortized", []),
-                         "capacity": summary.get("conservation_capacity", []),
-                         "rounding": "shares truncated at the split amount's precision; left-over units"
-                                     " to the largest remainders (model/money.py)",
-                         "rounding_zh": "分摊时各份按被分摊金额的精度截断，余下的最小单位依次给余数最大的份额"
-                                        "（model/money.py）"},
-        "problems": [problems_i18n.for_json(p) for p in summary.get("problems", [])],
-        "attribution_id": latest.get("id"),
-        "plan_vs_actual": _plan_section(wsp, batch_id),
-    })
+        "labor_by_phase": labor, "external": external, "run_money": money, "run_basis": run_basis,
+        "by_run_state": {run: {state: [[b, c, str(v)] for (b, c), v in per.items()] for state, per in states.items()}
+                         for run, states in sc.money_by_run_state(lines).items()},
+        "storage": _storage_inputs(lines, by_class),
+        "unclassified": any(ln.detail == "unclassified" for ln in lines),
+        "straggler": any(ln.detail == "straggler_wait" for ln in lines),
+    }
+
+
+class RetryLinks:
+    """The summary's run facts by run id and who retries whom, to give each batch the facts
+    ``engine.causes.explain`` needs for its runs (``closure``)."""
+
+    def __init__(self, summary: dict) -> None:
+        self.by_run = {d["run_id"]: d for d in summary.get("run_facts", [])}
+        self.stored = summary.get("runs_explained", {})
+        self.retried_by: dict[str, list[str]] = {}
+        for d in self.by_run.values():
+            if d.get("retry_of"):
+                self.retried_by.setdefault(d["retry_of"], []).append(d["run_id"])
+
+    def closure(self, run_ids: set[str]) -> dict[str, Any]:
+        """These runs' facts and every run linked to them by a retry (either way, transitively):
+        explain over that set gives these runs what it gives them over the whole workspace. Without
+        facts (an older attribution): the stored explanations of these runs."""
+        if not self.by_run:
+            return {"explained": {k: v for k, v in self.stored.items() if k in run_ids}}
+        todo, seen = [r for r in run_ids if r in self.by_run], set()
+        while todo:
+            r = todo.pop()
+            if r in seen or r not in self.by_run:
+                continue
+            seen.add(r)
+            todo += self.retried_by.get(r, [])
+            if self.by_run[r].get("retry_of"):
+                todo.append(self.by_run[r]["retry_of"])
+        return {"facts": [self.by_run[r] for r in sorted(seen)]}
 
 
 def _plan_section(wsp, batch_id: str):
@@ -235,28 +310,30 @@ def _efficiency(lines: list[CostLine]) -> list[dict[str, str]]:
     return out
 
 
-def _explained(wsp, summary: dict) -> dict[str, dict]:
+def _explained(wsp, inputs: dict) -> dict[str, dict]:
     """Causes and review classes of the runs (engine/causes.py), with every confirmation the audit
-    chain holds — also those recorded after the attribution."""
-    facts = [RunFacts.from_dict(d) for d in summary.get("run_facts", [])]
+    chain holds — also those recorded after the attribution. ``inputs``: ``RetryLinks.closure``."""
+    facts = [RunFacts.from_dict(d) for d in inputs.get("facts", [])]
     if not facts:
-        return summary.get("runs_explained", {})
+        return inputs.get("explained", {})
     return {k: e.as_dict() for k, e in explain(facts, confirmations_from_audit(wsp.ledger.audit_log())).items()}
 
 
-def _by_review_class(runs, by_run: _Acc, hours: dict, explained: dict) -> list[dict[str, Any]]:
-    """探索成本 vs 问题损耗: what the batch spent per (suggested) review class of its runs."""
+def _by_review_class(runs, run_basis: dict, hours: dict, explained: dict) -> list[dict[str, Any]]:
+    """探索成本 vs 问题损耗: what the batch spent per (suggested) review class of its runs.
+    ``run_basis``: run → basis → currency → expected amount (text) of its compute lines."""
     groups: dict[str, dict[str, Any]] = {}
     for r in runs:
         g = groups.setdefault(review_key(r, explained.get(r.id)), {"runs": 0, "gpu_hours": Decimal(0), "billed": {}})
         g["runs"] += 1
         g["gpu_hours"] += sum((Decimal(str(v)) for v in hours.get(r.id, {}).values()), Decimal(0))
-        for cur, rg in by_run.data.get((r.id, Basis.BILLED), {}).items():
-            g["billed"][cur] = rg.expected + g["billed"].get(cur, Decimal(0))
+        per = run_basis.get(r.id) or {}
+        for cur, v in per.get(str(Basis.BILLED), {}).items():
+            g["billed"][cur] = Decimal(v) + g["billed"].get(cur, Decimal(0))
         for basis in (Basis.AMORTIZED, Basis.RATE_CARD):  # owned / reserved capacity, per basis
-            for cur, rg in by_run.data.get((r.id, basis), {}).items():
+            for cur, v in per.get(str(basis), {}).items():
                 g.setdefault("capacity", {})
-                g["capacity"][(str(basis), cur)] = rg.expected + g["capacity"].get((str(basis), cur), Decimal(0))
+                g["capacity"][(str(basis), cur)] = Decimal(v) + g["capacity"].get((str(basis), cur), Decimal(0))
     order = ("planned", *(c.value for c in ReviewClass), "needs_review")
     return [{"review_class": k, "runs": g["runs"], "gpu_hours": _qty(g["gpu_hours"]),
              "billed": [{"amount": _fmt(v, c), "currency": c} for c, v in sorted(g["billed"].items())],
@@ -284,18 +361,36 @@ def storage_class_of(ln: CostLine) -> str:
     return d if d in _CLASSES else UNKNOWN_CLASS
 
 
-def _storage(wsp, batch_id: str, lines: list[CostLine], by_class: _Acc) -> list[dict[str, Any]]:
-    objects = {(o["source_sha256"], int(o["row"])): o for o in wsp.lake.read("storage_objects").to_pylist()}
-    per_class: dict[str, dict[str, Any]] = {}
-    latest: dict[str, dict] = {}  # an object listed in several inventories counts once, at its latest size
+def _storage_inputs(lines: list[CostLine], by_class: _Acc) -> dict[str, Any]:
+    """What ``_storage`` takes from the lines: each inventory line's object (source file, row) and
+    class, and each (class, basis) of the storage lines with its cost, GiB-months and, for
+    ``unknown``, what the bill rows named."""
+    refs = [[ln.provenance.source_sha256, ln.provenance.row, ln.detail] for ln in lines
+            if ln.category == "storage" and ln.provenance.source_kind == "storage"]
+    raw: dict[tuple, set[str]] = {}  # what the bill rows named, kept beside "unknown"
     for ln in lines:
-        if ln.category != "storage" or ln.provenance.source_kind != "storage":
-            continue  # storage rows of a bill are cash: listed apart, below, with their own basis
-        obj = objects.get((ln.provenance.source_sha256, ln.provenance.row), {})
-        path = str(obj.get("path") or f"row {ln.provenance.row}")
+        if ln.category == "storage" and (cls := storage_class_of(ln)) == UNKNOWN_CLASS and ln.detail:
+            raw.setdefault((cls, ln.basis), set()).add(str(ln.detail))
+    keys = [{"storage_class": cls, "basis": str(basis), "gib_months": _qty(by_class.qty[(cls, basis)]),
+             "cost": by_class.money((cls, basis), exact=basis in CASH_BASES),
+             **({"raw": sorted(raw[(cls, basis)])} if (cls, basis) in raw else {})}
+            for (cls, basis) in by_class.data]
+    return {"objects": refs, "classes": keys}
+
+
+def _storage(wsp, inputs: dict[str, Any]) -> list[dict[str, Any]]:
+    """Storage per class and basis: the inventory's objects (each once, at its latest size; the lake's
+    storage_objects) beside the storage lines' cost (``_storage_inputs``)."""
+    objects = {(o["source_sha256"], int(o["row"])): o for o in wsp.lake.read("storage_objects").to_pylist()} \
+        if inputs["objects"] else {}
+    per_class: dict[tuple, dict[str, Any]] = {}
+    latest: dict[str, tuple] = {}  # an object listed in several inventories counts once, at its latest size
+    for sha, row, detail in inputs["objects"]:
+        obj = objects.get((sha, row), {})
+        path = str(obj.get("path") or f"row {row}")
         prev = latest.get(path)
         if prev is None or str(obj.get("snapshot_date") or "") >= str(prev[1].get("snapshot_date") or ""):
-            latest[path] = (ln.detail, obj)
+            latest[path] = (detail, obj)
     for cls, obj in latest.values():
         c = per_class.setdefault((cls, Basis.ESTIMATE), {"storage_class": cls, "basis": "estimate", "objects": 0,
                                                          "bytes": 0, "findings": []})
@@ -306,19 +401,16 @@ def _storage(wsp, batch_id: str, lines: list[CostLine], by_class: _Acc) -> list[
             flags = json.loads(flags) if flags.startswith("[") else [flags]
         if flags:
             c["findings"].append({"path": obj.get("path"), "flags": list(flags)})
-    raw: dict[tuple, set[str]] = {}  # what the bill rows named, kept beside "unknown"
-    for ln in lines:
-        if ln.category == "storage" and (cls := storage_class_of(ln)) == UNKNOWN_CLASS and ln.detail:
-            raw.setdefault((cls, ln.basis), set()).add(str(ln.detail))
-    for key in by_class.data:  # billed storage (bill rows): no objects behind them in the inventory
+    lined = {(k["storage_class"], Basis(k["basis"])): k for k in inputs["classes"]}
+    for key, k in lined.items():  # billed storage (bill rows): no objects behind them in the inventory
         if key not in per_class:
-            per_class[key] = {"storage_class": key[0], "basis": str(key[1]), "objects": 0, "bytes": 0,
-                              "findings": [], **({"raw": sorted(raw[key])} if key in raw else {})}
+            per_class[key] = {"storage_class": key[0], "basis": k["basis"], "objects": 0, "bytes": 0,
+                              "findings": [], **({"raw": k["raw"]} if "raw" in k else {})}
     out = []
     for key in sorted(per_class):
-        c = per_class[key]
-        out.append({**c, "gib_months": _qty(by_class.qty[key]),
-                    "cost": by_class.money(key, exact=key[1] in CASH_BASES)})
+        k = lined.get(key)
+        out.append({**per_class[key], "gib_months": k["gib_months"] if k else _qty(Decimal(0)),
+                    "cost": k["cost"] if k else []})
     return out
 
 
@@ -339,8 +431,12 @@ def _assumptions(summary: dict, lines: list[CostLine], owner: str = "") -> list[
     """The engine's drawer rows plus the sheet's own. Time no progress signal classified is billed
     cash (its lines are ``measured``); the assumption is its state, ``assumed`` and owned by the
     batch's owner, who can say what the run was doing."""
-    items = list(summary.get("assumptions", []))
-    unclassified = any(ln.detail == "unclassified" for ln in lines)
+    return _assumption_rows(summary.get("assumptions", []), any(ln.detail == "unclassified" for ln in lines),
+                            any(ln.detail == "straggler_wait" for ln in lines), owner)
+
+
+def _assumption_rows(engine_rows: list, unclassified: bool, straggler: bool, owner: str = "") -> list[dict[str, str]]:
+    items = list(engine_rows)
     items.append({"name": "compute-state boundaries",
                   "evidence": str(Evidence.ASSUMED if unclassified else Evidence.MEASURED),
                   **({"owner": owner or UNOWNED_STATES[0], "owner_zh": owner or UNOWNED_STATES[1]}
@@ -359,7 +455,7 @@ def _assumptions(summary: dict, lines: list[CostLine], owner: str = "") -> list[
                            " GPU counts its GPU-equivalents); the rest is capacity_unheld",
                   "value_zh": "计费（或自有）的节点小时按各任务占用的卡秒分摊（只占部分 GPU 的任务按折合整卡数计），"
                               "其余记为“无作业占用的容量”"})
-    if any(ln.detail == "straggler_wait" for ln in lines):
+    if straggler:
         items.append({"name": "barrier waiting", "evidence": str(Evidence.MEASURED),
                       "source": "per-worker step times (worker_steps, analysis/stragglers.py)",
                       "source_zh": "各 worker 的迭代耗时（worker_steps，analysis/stragglers.py）",

@@ -4,7 +4,7 @@ Data flow::
 
     estimate spec and/or estimate options (+ [plan] table) ──► baseline.from_estimate
                    ──► Plan v1 (ledger ``plans``, immutable; the estimator inputs kept in it)
-    ledger cost lines + runs, lake progress ──► actuals.collect ──► Actuals (work, quantities by state)
+    ledger cost lines + runs, lake progress ──► actuals.collect ──► Actuals (work, quantities by state, rework)
     Plan + Actuals ──► variance.split (price / volume / efficiency / rework, exact)
                    ──► status.build (AC, EV, EAC, rounds, gates, alert candidates)
     service.check (after every attribution), service.check_at_import (hard caps, every import)
@@ -17,6 +17,7 @@ Data flow::
     baseline.py  plans from an estimate spec / the estimate options, or from a review
     options.py   a decision's options: continue, shrink (re-estimated), stop, retarget (the child's plan)
     actuals.py   useful work from progress; cost lines matched to plan lines; measured rates
+    chains.py    of a retry chain, which compute time is the failure's (and its review class), not rework whole
     variance.py  the exact four-part split, per line and per basis and currency
     status.py    AC / EV / EAC, metrics, rule verdicts, alert candidates and their drivers
     service.py   the workspace-level calls (CLI, demo, the sheet's section in report/plan_section.py)

@@ -9,9 +9,14 @@
   data_fix, eval_rework) on no counter of a first-pass run adds no useful work. No step with a
   token count at all: the work is **unknown** (``Actuals.work_known`` False), not zero.
 * Each cost line is matched to a plan line (compute: category and basis; labor: the role) or kept
-  as **unplanned** by (category, basis, currency). A line of a rerun (reason fault_retry, data_fix,
-  eval_rework) or of the labor phase ``rework`` is **rework** quantity, keyed by reason and
-  failure cause; every other line's quantity counts by its state (compute state, labor phase).
+  as **unplanned** by (category, basis, currency). **Rework** quantity, keyed by reason and failure
+  cause and kept by kind (``LineActual.rework_kind``): of a retry chain on a first-pass counter,
+  only the failure's time (``chains.py``: the failed attempts' time the batch did not keep and the
+  reruns' setup / preemption recovery), of the kind its review class says (an infra fault is
+  ``unforeseeable_fault``, not avoidable rework); a rerun whose work the batch does not count
+  (reason fault_retry, data_fix, eval_rework, on no first-pass counter), whole; the labor phase
+  ``rework``; storage kept past its retention. Every other line's quantity counts by its state
+  (compute state, labor phase): a retry's new training is effective work.
   Each line's quantity is read at 1e-6 of its unit (``QTY``), so the split's figures stay short;
   the split is exact over those quantities.
 """
@@ -20,12 +25,14 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import Decimal
 
 from trainledger.engine.timeline import FAILED_STATES
 from trainledger.model import CostLine, Run
+from trainledger.review import chains
 from trainledger.review.plan import REWORK_REASONS, Plan, PlanLine, Rng
 
 MTOKEN = Decimal(1_000_000)
@@ -42,9 +49,12 @@ class LineActual:
     by_state_amount: dict[str, Decimal] = field(default_factory=lambda: defaultdict(Decimal))
     rework: dict[tuple[str, str], Decimal] = field(default_factory=lambda: defaultdict(Decimal))
     rework_amount: Decimal = Decimal(0)
+    # compute rework's quantity and amount by kind: the review class of the failure or rerun
+    rework_kind: dict[str, Decimal] = field(default_factory=lambda: defaultdict(Decimal))
+    rework_kind_amount: dict[str, Decimal] = field(default_factory=lambda: defaultdict(Decimal))
     lines: int = 0
 
-    def add(self, ln: CostLine, state: str, rework_key: tuple[str, str] | None) -> None:
+    def add(self, ln: CostLine, state: str, rework_key: tuple[str, str] | None, kind: str | None = None) -> None:
         a = ln.amount
         self.amount = [self.amount[0] + a.low, self.amount[1] + a.expected, self.amount[2] + a.high]
         q = (ln.quantity or Decimal(0)).quantize(QTY)
@@ -54,6 +64,9 @@ class LineActual:
         else:
             self.rework[rework_key] += q
             self.rework_amount += a.expected
+            if kind is not None:
+                self.rework_kind[kind] += q
+                self.rework_kind_amount[kind] += a.expected
         self.lines += 1
 
     @property
@@ -221,22 +234,38 @@ def _match(plan: Plan, ln: CostLine) -> PlanLine | None:
 
 def collect(plan: Plan, lines: list[CostLine], runs: list[Run], progress: list[dict],
             beyond_retention: frozenset[tuple[str, int]] = frozenset(),
-            retry_of: dict[str, str] | None = None) -> Actuals:
+            retry_of: dict[str, str] | None = None, explained: Mapping[str, Mapping] | None = None) -> Actuals:
     """``beyond_retention``: (source sha256, row) of inventory rows kept past their retention date —
     their GiB-months are storage rework ("retention beyond plan"); ``retry_of``: run id -> the run id
-    of the attempt it retries (engine/causes.py), joining counters."""
+    of the attempt it retries (engine/causes.py), joining counters; ``explained``: run id ->
+    engine/causes.explain's cause and review class (``run_causes.explained``), the kind of a failure."""
     by_run = {r.id: r for r in runs}
+    retry_of = retry_of or {}
+    explained = explained or {}
     work_by_run, work_known = useful_work(runs, progress, retry_of)
+    chain = counters(runs, retry_of)
+    first_pass = {chain[r.id] for r in runs if not is_rework(r)}
+    role = chains.roles(runs, retry_of, explained, {r.id for r in runs if chain[r.id] in first_pass})
+    kept = {ln.run_id for ln in lines if ln.category == "compute" and ln.detail in chains.PROGRESS_STATES
+            and (ln.quantity or 0) > 0}  # runs whose time made progress (a failed one's: before its checkpoint)
     planned: dict[str, LineActual] = defaultdict(LineActual)
     unplanned: dict[tuple[str, str, str], LineActual] = defaultdict(LineActual)
     hours: dict[str, Decimal] = defaultdict(Decimal)
     for ln in lines:
         if str(ln.basis) == "allocated":  # an allocation policy's view of idle or shared cost, not spend
             continue
+        kind = None
         if ln.category == "compute":
             state = ln.detail or "unclassified"
             run = by_run.get(ln.run_id or "")
-            key = (str(run.reason), str(run.cause or "none")) if is_rework(run) else None
+            key = None
+            if run is not None and run.id in role:
+                r = role[run.id]
+                if r.failure(state, run.id in kept):
+                    key, kind = r.key, r.review_class
+            elif is_rework(run):  # a rerun whose work the batch does not count: rework whole
+                key = (str(run.reason), chains.cause_of(run, explained) or "none")
+                kind = chains.review_class(run, key[1], explained)
             if str(ln.basis) == "billed":
                 hours[state] += (ln.quantity or Decimal(0)).quantize(QTY)
         elif ln.category == "labor":
@@ -251,7 +280,7 @@ def collect(plan: Plan, lines: list[CostLine], runs: list[Run], progress: list[d
             state, key = ln.detail or ln.category, None
         pl = _match(plan, ln)
         target = planned[pl.id] if pl is not None else unplanned[(ln.category, str(ln.basis), ln.currency)]
-        target.add(ln, state, key)
+        target.add(ln, state, key, kind)
     return Actuals(work=sum(work_by_run.values(), Decimal(0)), work_by_run=work_by_run, planned=dict(planned),
                    unplanned=dict(unplanned), runs=list(runs), gpu_hours_by_state=dict(hours),
                    latest_metrics=_latest_metrics(runs, progress), work_known=work_known,

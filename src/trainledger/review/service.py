@@ -91,7 +91,9 @@ def actuals(wsp, plan: Plan) -> _act.Actuals:
 
         table = table.filter(pc.is_in(table["run"], value_set=pa.array(keys, pa.string())))
     progress = table.select(["ts", "run", "event", "step", "tokens", "extra"]).to_pylist() if table.num_rows else []
-    return _act.collect(plan, lines, runs, progress, _beyond_retention(wsp), retry_of=_retry_of(wsp))
+    explained = _explained(wsp)
+    retry_of = {k: str(v["retry_of"]) for k, v in explained.items() if v.get("retry_of")}
+    return _act.collect(plan, lines, runs, progress, _beyond_retention(wsp), retry_of=retry_of, explained=explained)
 
 
 def _explained(wsp) -> dict[str, dict]:
@@ -104,10 +106,6 @@ def _explained(wsp) -> dict[str, dict]:
         return run_causes.explained(wsp)
     except NotFound:
         return {}
-
-
-def _retry_of(wsp) -> dict[str, str]:
-    return {k: str(v["retry_of"]) for k, v in _explained(wsp).items() if v.get("retry_of")}
 
 
 def _beyond_retention(wsp) -> frozenset[tuple[str, int]]:
@@ -238,6 +236,7 @@ def _line_dict(lv) -> dict:
             **{k: variance.text(getattr(lv, k), lv.currency) for k in ("plan", "actual", *variance.PARTS)},
             "efficiency_by_state": {k: variance.text(v, lv.currency) for k, v in lv.efficiency_by_state.items()},
             "rework_by": {k: variance.text(v, lv.currency) for k, v in sorted(lv.rework_by.items())},
+            "rework_by_kind": {k: variance.text(v, lv.currency) for k, v in lv.rework_by_kind.items()},
             "quantities": lv.quantities}
 
 

@@ -7,7 +7,8 @@ from trainledger.model.vocab import label as _vocab_label
 
 # Names the plan adds to the shared vocabulary (model/vocab.py stays as it is).
 EXTRA: dict[str, tuple[str, str]] = {
-    "overhead": ("overhead (planned)", "计划额外占用"), "rework (reruns)": ("rework (reruns)", "返工（重跑）"),
+    "overhead": ("overhead (planned)", "计划额外占用"),
+    "rework (reruns)": ("rework (failures and reruns)", "返工（故障损耗与重跑）"),
     "none": ("no cause", "无原因"), "review": ("review", "复盘"),
     "kept": ("kept", "留存"), "retention": ("retention beyond plan", "超期留存"),
     "unknown": ("unknown", "未知"), "rounds": ("rounds", "轮"),

@@ -13,6 +13,14 @@ For one plan line with plan price ``Pp``, planned work ``Wp``, efficiency ``E = 
 
     price + volume + efficiency + rework = A − plan      (exact in Decimal; no division anywhere)
 
+Rework is what ``review/actuals.py`` (with ``chains.py``) says it is: of a retry chain only the
+failure — the failed attempts' time the batch did not keep and the reruns' way back — never a
+rerun's new training, which counts as effective work. ``rework_by_kind`` splits a compute
+line's rework quantity's cost by kind: the review class of the failure (``unforeseeable_fault`` for
+an infra fault, ``avoidable_rework``, ``reasonable_exploration``, ``needs_review``), summing exactly
+to ``Pp × Ra``: rework = Σ rework_by_kind − the allowance. (Labor rework and storage kept past its
+retention have no kind: their ``rework_by`` says what they are.)
+
 Every figure uses the plan's *expected* values and the actual lines' *expected* amounts. A cost of
 a kind the plan has no line for is **unplanned**: plan 0, its rework lines under rework and the rest
 under volume (work the plan did not foresee).
@@ -46,6 +54,7 @@ class LineVariance:
     rework: Decimal
     efficiency_by_state: dict[str, Decimal] = field(default_factory=dict)
     rework_by: dict[str, Decimal] = field(default_factory=dict)  # "reason" or "reason/cause"
+    rework_by_kind: dict[str, Decimal] = field(default_factory=dict)  # review class (or labor / storage kind)
     quantities: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -78,9 +87,10 @@ def split_line(pl: PlanLine, work_plan: Decimal, a: LineActual | None, work_done
             rw_by[reason] += pp * q
             rw_by[f"{reason}/{cause}"] += pp * q  # detail inside its reason; not added twice below
         rework = sum((v for k, v in rw_by.items() if "/" not in k), Decimal(0))
+        by_kind = {k: pp * q for k, q in sorted(a.rework_kind.items())}
     return LineVariance(line=pl.id, basis=str(pl.basis), currency=pl.currency, plan=plan, actual=actual,
                         price=price, volume=volume, efficiency=efficiency, rework=rework,
-                        efficiency_by_state=eff_by, rework_by=dict(rw_by),
+                        efficiency_by_state=eff_by, rework_by=dict(rw_by), rework_by_kind=by_kind,
                         quantities={"unit": pl.unit, "planned_work": format(work_plan, "f"),
                                     "work_done": format(work_done, "f"), "actual_quantity": format(h + ra, "f"),
                                     "rework_quantity": format(ra, "f"),
@@ -92,7 +102,8 @@ def split_unplanned(key: tuple[str, str, str], a: LineActual) -> LineVariance:
     actual = a.ac.expected
     return LineVariance(line=f"unplanned:{category}", basis=basis, currency=currency, plan=Decimal(0),
                         actual=actual, price=Decimal(0), volume=actual - a.rework_amount,
-                        efficiency=Decimal(0), rework=a.rework_amount)
+                        efficiency=Decimal(0), rework=a.rework_amount,
+                        rework_by_kind=dict(sorted(a.rework_kind_amount.items())))
 
 
 def split(plan: Plan, act: Actuals) -> list[LineVariance]:

@@ -44,7 +44,7 @@ from trainledger.model.vocab import label
 from trainledger.report.i18n import t as sheet_t
 from trainledger.review.texts import label as review_label
 from trainledger.review.texts import t as review_t
-from trainledger.web import auth, cache, pages, text, views, writes
+from trainledger.web import auth, cache, exports, pages, text, views, writes
 
 LOOPBACK_NAMES = ("localhost",)
 DOWNLOADS = {"md": "text/markdown; charset=utf-8", "json": "application/json", "html": "text/html; charset=utf-8",
@@ -101,6 +101,12 @@ def wants_json(request: Request) -> bool:
     return "application/json" in accept and "text/html" not in accept
 
 
+def accepts_gzip(request: Request) -> bool:
+    """Whether the client takes ``Content-Encoding: gzip`` (every browser says so)."""
+    return any(part.split(";")[0].strip() == "gzip" and not part.replace(" ", "").endswith(";q=0")
+               for part in request.headers.get("accept-encoding", "").split(","))
+
+
 _DECIMAL = re.compile(r"-?\d+\.\d+")
 _STYLE = re.compile(r"<style>(.*?)</style>", re.S)
 _BODY = re.compile(r"<body[^>]*>(.*)</body>", re.S)
@@ -140,16 +146,19 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
             L=lambda k: sheet_t(k, lang), path=request.url.path, **extra).encode("utf-8")
 
     def respond(request: Request, template: str, model: dict[str, Any] | None, status: int = 200,
-                body: bytes | None = None, **extra) -> Response:
+                body: bytes | None = None, zipped: bytes | None = None, **extra) -> Response:
+        """``zipped``: ``body`` gzipped once (web/cache.py ``gzipped``), sent to a client that accepts it."""
         lang = lang_of(request)
         if body is None:
             body = body_of(request, template, model or {}, **extra)
-        resp = Response(body, status_code=status,
+        resp = Response(body if zipped is None else zipped, status_code=status,
                         media_type="application/json" if wants_json(request) else "text/html; charset=utf-8")
+        if zipped is not None:
+            resp.headers["Content-Encoding"] = "gzip"
         if request.query_params.get("lang") and text.normal(request.query_params["lang"]):
             resp.set_cookie(text.COOKIE, lang, samesite="lax", httponly=True)
         resp.headers["Content-Language"] = lang
-        resp.headers["Vary"] = "Accept, Accept-Language, Cookie"
+        resp.headers["Vary"] = "Accept, Accept-Language, Accept-Encoding, Cookie"
         return resp
 
     def page(build, template: str, scope=None, *, shared: bool = True, form: bool = False):
@@ -159,7 +168,7 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
         The view model is cached per ledger state (web/cache.py), the rendered body per role,
         scope, language and form; ``shared=False``: the builder reads the language and form too.
         ``form``: the page carries a write form (its CSRF token, and which writes the role may make)."""
-        def endpoint(request: Request) -> Response:
+        def keyed(request: Request):
             lang = lang_of(request)
             as_json = wants_json(request)
             ledger = cached.state.ledger()
@@ -168,9 +177,31 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
                 auth.check_scope(acc, scope(request) if scope else None, request.url.path)
             args = tuple(sorted((k, v) for k, v in request.query_params.multi_items() if k not in ("lang", "format")))
             key = (cached.state.key(), request.url.path, args) + (() if shared else (lang, as_json))
+            return lang, as_json, ledger, acc, key
+
+        def ready(request: Request) -> Response | None:
+            """The page already rendered for this state, access, language and form, answered on the
+            event loop: a worker thread per hit costs more than the answer under load (GIL hand-offs);
+            None when it must be built, carries a write form, or its reveal is audited (a write)."""
+            if form and not wants_json(request):
+                return None
+            lang, as_json, _, acc, key = keyed(request)
+            hit = cached.pages.get(key + (acc, lang, as_json))
+            if hit is None or (hit[1].revealed and acc.token_id is not None):
+                return None
+            return respond(request, template, None, body=hit[0], zipped=hit[2] if accepts_gzip(request) else None)
+
+        async def endpoint(request: Request) -> Response:
+            from starlette.concurrency import run_in_threadpool
+
+            return ready(request) or await run_in_threadpool(work, request)
+
+        def work(request: Request) -> Response:
+            lang, as_json, ledger, acc, key = keyed(request)
 
             def built():
                 with Workspace.open(root) as wsp, auth.GATE.reading():
+                    wsp.verify = cached.proof(wsp)  # one verification per audit head (web/cache.py)
                     wsp.sheet = cached.sheets(key[0], wsp.sheet)  # one build per batch, shared by its pages
                     return build(wsp, request)
 
@@ -198,9 +229,9 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
                 body, seen = rendered()
                 auth.audit_reveal(ledger, acc, request.url.path, seen)
                 return session_cookie(respond(request, template, None, body=body), fresh)
-            body, seen = cached.page(key + (acc, lang, as_json), rendered)
+            body, seen, zipped = cached.page(key + (acc, lang, as_json), rendered)
             auth.audit_reveal(ledger, acc, request.url.path, seen)
-            return respond(request, template, None, body=body)
+            return respond(request, template, None, body=body, zipped=zipped if accepts_gzip(request) else None)
         return endpoint
 
     def session_cookie(resp: Response, fresh: str | None) -> Response:
@@ -333,6 +364,8 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
         Route("/api/openapi.json", openapi, methods=["GET"]),
         # --- the ledger's pages and the two writes (web/pages.py, web/writes.py) ---
         Route("/imports", page(lambda w, r: pages.imports(w), "imports.html.j2"), methods=["GET"]),
+        Route("/imports/{import}/quarantine.csv", exports.quarantine_download(root, require_token=require_token),
+              methods=["GET"]),
         Route("/imports/{import}/quarantine", page(lambda w, r: pages.quarantine(w, r.path_params["import"]),
                                                    "quarantine.html.j2"), methods=["GET"]),
         Route("/alerts", page(lambda w, r: pages.alerts(w, r.query_params.get("batch") or None), "alerts.html.j2",
@@ -463,13 +496,24 @@ OPENAPI["paths"].update({  # the ledger's pages and the two writes (web/pages.py
                     " status, drop and replacement", [], "Imports"),
     "/imports/{import}/quarantine": _op("one import's quarantined rows (file, row, reason in en and zh-CN, raw"
                                         " text) and flagged rows", ["import"], "Quarantine"),
+    "/imports/{import}/quarantine.csv": {"get": {
+        "summary": "one import's quarantined and flagged rows as CSV, for the token's role (web/exports.py)",
+        "parameters": [{"name": "import", "in": "path", "required": True, "schema": {"type": "string"}}],
+        "responses": {"200": {"description": "the file", "content": {"text/csv": {"schema": {"type": "string"}}}},
+                      **{str(c): {"description": d, "content": {"application/json": {
+                          "schema": {"$ref": "#/components/schemas/Error"}}}}
+                         for c, d in ((401, "no or a bad token"), (403, "a batch-scoped token"),
+                                      (404, "unknown import"))}}}},
     "/alerts": _op("alerts open and closed, each with the decision that closed it (?batch=)", [], "Alerts"),
     "/batches/{batch}/decisions": {
         **_op("the batch's decisions, the alerts each closed, and the open alerts", ["batch"], "Decisions"),
-        **_post("record a decision, as `trainledger decide` (roles admin, finance)", ["batch"], {
+        **_post("record a decision (continue, shrink, stop, or retarget to a child batch), as `trainledger decide`"
+                " (roles admin, finance)", ["batch"], {
             "action": {"type": "string", "enum": list(pages.DECISION_ACTIONS)}, "reason": _TEXT, "by": _TEXT,
             "approver": _TEXT, "answers": {"type": "array", "items": {"type": "integer"}},
-            "next_review": {"type": "string", "format": "date"}}, ["action", "reason", "by"])},
+            "next_review": {"type": "string", "format": "date"},
+            "child": {"type": "string", "description": "retarget only: the child batch (`decide --child`)"}},
+            ["action", "reason", "by"])},
     "/batches/{batch}/runs/{run}/cause": _post(
         "confirm or set a run's failure cause, as `trainledger runs confirm` (roles admin, engineer)",
         ["batch", "run"], {"cause": {"type": "string", "enum": [c.value for c in FailureCause]},

@@ -24,6 +24,11 @@ Two bounded LRU maps hold, per state:
   the key, so a page rendered for ``finance`` is never served to an ``engineer``; the disclosure
   is kept with it so each response is still audited (``auth.audit_reveal``) as it was served.
 
+A third, ``proofs``, keeps ``Workspace.verify``'s proof per audit head (``Pages.proof``), so the
+batch pages built at one head verify the ledger once, not once each. The figures themselves are
+precomputed at attribution (report/precompute.py) and used only under a verified proof of the same
+figures digest.
+
 An entry of an older state is never served: the state is read before the lookup, and a model built
 while a write landed is stored under the state read *before* it was built, which no later request
 asks for again. Bounds: ``MODELS`` view models, and pages up to ``PAGE_BYTES`` of text in total.
@@ -34,6 +39,7 @@ proof it was built with.
 
 from __future__ import annotations
 
+import gzip
 import os
 import threading
 from collections import OrderedDict
@@ -48,6 +54,8 @@ from trainledger.ledger.schema import audit_log
 
 REVEAL = "reveal_restricted"  # web/auth.py audit_reveal: the one entry a read appends
 MODELS = 32
+PROOFS = 8
+GZIP_MIN = 1024  # bytes: smaller bodies are sent as they are
 PAGE_BYTES = 256 * 1024 * 1024
 
 
@@ -174,6 +182,7 @@ class Pages:
         self.state = State(root)
         self.models = LRU(models)
         self.pages = LRU(100_000, page_bytes)
+        self.proofs = LRU(PROOFS)
         self._building: dict[Hashable, threading.Lock] = {}
         self._lock = threading.Lock()
 
@@ -203,6 +212,28 @@ class Pages:
         Callers must not change the sheet they get (it is shared)."""
         return lambda batch_id: self.model((state, "sheet", batch_id), lambda: sheet(batch_id))
 
-    def page(self, key: Hashable, render: Callable[[], tuple[str, Any]]) -> tuple[str, Any]:
-        """(body text, Disclosure) of ``key``: the model's key, the Access, language and form."""
-        return self._once(self.pages, key, render, lambda v: len(v[0]))
+    def proof(self, wsp) -> Callable[[], dict]:
+        """``wsp.verify`` once per audit head: every write appends an entry, so an unchanged head is
+        an unchanged ledger as far as the chain knows. ``verify`` reads every cost line and run and
+        the whole summary (tens of seconds at 1M job attempts); the batch pages built at one head
+        share one verification. A direct edit of the database that bypasses the chain is caught at
+        the next write, as the pages are."""
+        real, url = wsp.verify, wsp.ledger.url
+
+        def verified() -> dict:
+            head = wsp.ledger.audit_head()
+            if head is None:
+                return real()
+            # one verification while other pages of the same head wait for it; LedgerTampered
+            # propagates and is never kept. A proof of a later head (a write landed meanwhile) is
+            # never asked for again under this head, and the sheet retries with the new one.
+            return self._once(self.proofs, (url, head), real, lambda _: 1)
+        return verified
+
+    def page(self, key: Hashable, render: Callable[[], tuple[bytes, Any]]) -> tuple[bytes, Any, bytes | None]:
+        """(body, Disclosure, the body gzipped once — None when under ``GZIP_MIN`` bytes) of ``key``:
+        the model's key, the Access, language and form."""
+        def make() -> tuple[bytes, Any, bytes | None]:
+            body, seen = render()
+            return body, seen, (gzip.compress(body, compresslevel=6, mtime=0) if len(body) >= GZIP_MIN else None)
+        return self._once(self.pages, key, make, lambda v: len(v[0]) + len(v[2] or b""))

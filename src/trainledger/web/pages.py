@@ -6,8 +6,10 @@ makes (``imports list`` / ``imports show`` / ``quarantine``: trainledger/imports
 ``plan list``, ``decide``: review/service.py) — no second reading of the ledger. Texts stored in
 both languages (an alert's ``text``) keep both; a quarantine reason is stored in English and is
 given with its zh-CN beside it (``reason_zh``, i18n.localize), so the page shows the one of its
-language and JSON keeps both. Sensitive fields stay ``Restricted``: a quarantined row's raw text
-of a bill (its unit-price columns) is unit_price, of an invoice vendor_amount; a decision's
+language and JSON keeps both. Sensitive fields stay ``Restricted`` (``access.quarantine_row``): a
+quarantined row's raw text of a bill (its unit-price columns) is unit_price, of an invoice
+vendor_amount; a quarantined or flagged row's reason and remedy, in both languages, when they quote a
+unit price, a rate or an invoice's amount (``columns`` still names the column); a decision's
 variance and lessons as ``access.mark_plan`` marks them.
 """
 
@@ -22,8 +24,7 @@ from trainledger.imports import FileState, flagged_rows, quarantined_rows, resol
 from trainledger.ingest import KIND_TABLES
 from trainledger.report import access
 
-DECISION_ACTIONS = ("continue", "shrink", "stop")  # what the dashboard's form records (CLI: also retarget)
-RAW_KINDS = {"bill_lines": "unit_price", "external_services": "vendor_amount"}  # a raw row of these tables
+DECISION_ACTIONS = ("continue", "shrink", "stop", "retarget")  # as `trainledger decide --action`
 
 
 def _q(s: str) -> str:
@@ -32,7 +33,7 @@ def _q(s: str) -> str:
 
 def _record(rec, state: FileState | None) -> dict[str, Any]:
     """One import as ``trainledger imports list --json`` gives it, plus its replacement and links."""
-    ident = short_id(rec.source_sha256)
+    ident = short_id(rec.import_key)
     drop = state.drop if state is not None else None
     out = {"id": ident, "kind": rec.kind, "file": rec.path, "sha256": rec.source_sha256,
            "imported_at": rec.imported_at.isoformat(), "status": "dropped" if rec.dropped_at else "live",
@@ -50,7 +51,7 @@ def imports(wsp) -> dict[str, Any]:
     """Every import of the workspace, live and dropped, in the ledger's order."""
     wsp.repair_imports()
     st = states(wsp.lake)
-    return {"imports": [_record(r, st.get((r.kind, r.source_sha256))) for r in wsp.ledger.imports()]}
+    return {"imports": [_record(r, st.get((r.kind, r.import_key))) for r in wsp.ledger.imports()]}
 
 
 def _localized(row: dict[str, Any]) -> dict[str, Any]:
@@ -69,15 +70,13 @@ def quarantine(wsp, ident: str) -> dict[str, Any]:
         rec = resolve(wsp.ledger.imports(), ident)
     except NotFound as e:
         raise NotFound(f"no import {ident!r}", remedy="see /imports (or `trainledger imports list`) for the ids") from e
-    state = states(wsp.lake).get((rec.kind, rec.source_sha256)) or FileState(rec.kind, rec.source_sha256, (), None)
-    raw_kind = RAW_KINDS.get(KIND_TABLES.get(rec.kind, ""))
-    rows = []
-    for r in quarantined_rows(state):
-        r = _localized(r)
-        rows.append({"file": r.get("file"), "row": r.get("row"), "line": r.get("line"), "reason": r.get("reason"),
-                     "reason_zh": r["reason_zh"], "remedy": r.get("remedy"), "remedy_zh": r["remedy_zh"],
-                     "raw": access.restrict(r.get("raw"), raw_kind) if raw_kind else r.get("raw")})
-    flagged = [{k: r.get(k) for k in ("file", "row", "reason", "reason_zh", "remedy", "remedy_zh")}
+    state = states(wsp.lake).get((rec.kind, rec.import_key)) or FileState(rec.kind, rec.source_sha256, (), None)
+    table = KIND_TABLES.get(rec.kind)
+    rows = [access.quarantine_row({k: r.get(k) for k in ("file", "row", "line", "reason", "reason_zh", "remedy",
+                                                           "remedy_zh", "raw", "notes")}, table)
+            for r in map(_localized, quarantined_rows(state))]
+    flagged = [access.quarantine_row({k: r.get(k) for k in ("file", "row", "reason", "reason_zh", "remedy",
+                                                              "remedy_zh", "notes")}, table)
                | {"href": f"/sources/{short_id(rec.source_sha256)}/{r['row']}"}
                for r in map(_localized, flagged_rows(wsp.lake, state))]
     return {"import": _record(rec, state), "quarantine_file": rec.quarantine_file, "quarantined_rows": rows,
@@ -108,7 +107,9 @@ def _require_batch(wsp, batch_id: str) -> None:
 
 def decisions(wsp, batch_id: str) -> dict[str, Any]:
     """The batch's decisions (``review/service.py decisions``), oldest first, each with the alerts
-    it closed; and what the form needs: the open alerts, the actions, the rules' current verdict."""
+    it closed, and a retarget's child batch with the plan version its figures came from; and what
+    the forms need: the open alerts, the actions, the batches a retarget may open (``children``:
+    every other batch, with its latest plan version or None)."""
     from trainledger.review import service
 
     _require_batch(wsp, batch_id)
@@ -118,7 +119,7 @@ def decisions(wsp, batch_id: str) -> dict[str, Any]:
     for d in service.decisions(wsp, batch_id):
         closed = [{"id": i, "text": (by_id.get(i) or {}).get("text"), "href": f"/alerts?batch={b}#alert-{i}"}
                   for i in d.get("answers") or []]
-        rows.append({**d, "closes": closed})
+        rows.append({**d, "closes": closed, "child": _child_of(d)})
     try:
         plan_version = service.latest_plan(wsp, batch_id)[1].version
         no_plan = None
@@ -128,8 +129,31 @@ def decisions(wsp, batch_id: str) -> dict[str, Any]:
            "decisions": rows, "plan_version": plan_version, "no_plan": no_plan,
            "open_alerts": [{"id": a["id"], "text": a["text"], "kind": a["kind"]}
                            for a in by_id.values() if a["open"]],
-           "actions": list(DECISION_ACTIONS), "post": f"/batches/{b}/decisions"}
+           "actions": list(DECISION_ACTIONS),
+           "children": _children(wsp, batch_id), "post": f"/batches/{b}/decisions"}
     return access.mark_plan(json.loads(json.dumps(out, default=str)))
+
+
+def _child_of(d: dict[str, Any]) -> dict[str, Any] | None:
+    """A retarget's child batch, its links, and the plan version its cost to go was read from (None:
+    the child had no plan yet, the figures are continue's)."""
+    child = d.get("child_batch")
+    if not child:
+        return None
+    came = next((o.get("estimated_from") or {} for o in d.get("options") or [] if o.get("action") == "retarget"), {})
+    c = _q(child)
+    return {"batch": child, "href": f"/batches/{c}", "status_href": f"/batches/{c}/status",
+            "plan_version": came.get("plan_version") if came.get("kind") == "child_plan" else None}
+
+
+def _children(wsp, batch_id: str) -> list[dict[str, Any]]:
+    """The batches a retarget of ``batch_id`` may name (``decide --child``), each with its latest plan version."""
+    from trainledger.ledger import review_repo as repo
+
+    latest: dict[str, int] = {}
+    for r in repo.plan_versions(wsp.ledger):
+        latest[r["batch_id"]] = max(latest.get(r["batch_id"], 0), int(r["body"]["version"]))
+    return [{"batch": b.id, "plan_version": latest.get(b.id)} for b in wsp.ledger.list_batches() if b.id != batch_id]
 
 
 def plan_versions(wsp, batch_id: str) -> list[dict[str, Any]]:

@@ -1,8 +1,9 @@
 """The dashboard's two writes, through the very service calls the command line makes.
 
     POST /batches/{batch}/decisions          = ``trainledger decide BATCH --action A --reason R --by N
-                                               [--approver N] [--answers ID …] [--next-review DATE]``
-                                               (review/service.py ``decide``); roles admin, finance
+                                               [--approver N] [--answers ID …] [--next-review DATE]
+                                               [--child B]`` (review/service.py ``decide``; a retarget
+                                               names its child batch B); roles admin, finance
     POST /batches/{batch}/runs/{run}/cause   = ``trainledger runs confirm RUN --cause C --by N [--note T]``
                                                (run_causes.py ``confirm``); roles admin, engineer
 
@@ -98,8 +99,8 @@ def decide(wsp, acc: auth.Access, batch: str, form: dict[str, list[str]]) -> dic
     action = one(form, "action", required=True)
     if action not in DECISION_ACTIONS:
         raise BadInput(f"action {action!r} is not one of {', '.join(DECISION_ACTIONS)}",
-                       remedy="choose continue, shrink or stop (a retarget: `trainledger decide --action retarget"
-                              " --child B`)")
+                       remedy="choose continue, shrink, stop or retarget (a retarget names its child batch:"
+                              " child=B)")
     nr = one(form, "next_review")
     try:
         next_review = date.fromisoformat(nr) if nr else None
@@ -109,9 +110,10 @@ def decide(wsp, acc: auth.Access, batch: str, form: dict[str, list[str]]) -> dic
     with auth.GATE.writing():
         d = service.decide(wsp, batch, action=action, reason=one(form, "reason", required=True),
                            by=one(form, "by", required=True), approver=one(form, "approver") or None,
-                           answers=answers_of(form), next_review=next_review)
+                           answers=answers_of(form), next_review=next_review, child=one(form, "child") or None)
         _audit(wsp, acc, f"/batches/{batch}/decisions", {"decision_id": d["id"], "batch": batch,
-                                                         "action": d["action"], "answers": d["answers"]})
+                                                         "action": d["action"], "answers": d["answers"],
+                                                         **({"child": d["child_batch"]} if d["child_batch"] else {})})
     return json.loads(json.dumps(d, default=str))
 
 

@@ -1,0 +1,123 @@
+"""Each batch's sheet figures computed once per attribution, so the first read of a sheet is fast.
+
+A sheet (report/sheet.py) is two parts: ``batch_figures`` — what the batch's cost lines, its runs
+and the attribution summary give (totals, compute by state, sections, labor, allocation, the
+summary's workspace-wide parts, the run facts its failure causes need) — and what is read per
+request (the config's batch, its runs, confirmations in the audit chain, storage objects, the plan).
+The first part is a function of the figures the ledger proves (ledger/figures.py), so
+``write(wsp)`` — called after ``attribute`` (service.py ``_after_attribution``) — computes it for
+every batch in one pass over the ledger, batch by batch (one indexed query each), and ``load``
+hands it to the sheet instead of reading the batch's lines and the whole summary again. At 1M job
+attempts the summary alone is ~430 MB of JSON.
+
+Stored as files, not in the ledger: it is derived and can always be rebuilt, like a rendered
+report; the ledger keeps only the proof. Layout: ``<workspace>/cache/sheets/<figures digest>/
+<batch id, quoted>.json.gz``. ``write`` computes from one snapshot that it verifies first
+(``figures.verify``: nothing is precomputed from a ledger that does not match its chain), then
+appends one audit entry ``precompute_sheets`` naming the figures digest and each file's sha256.
+
+``load`` serves a file only when all of these hold, else None (the sheet is then built from the
+lines, as before): the sheet's proof is verified and its figures digest is the entry's (so a
+precompute of other figures — an older attribution, a restored database — is never served), and
+the file's bytes hash to what the chain recorded (a file edited behind the ledger's back is not
+used; ``trainledger audit`` proves the chain itself).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from sqlalchemy import select
+
+ACTION = "precompute_sheets"
+DIR = Path("cache") / "sheets"
+
+
+def folder(root: Path, digest: str) -> Path:
+    return Path(root) / DIR / digest
+
+
+def _name(batch_id: str) -> str:
+    return quote(batch_id, safe="") + ".json.gz"
+
+
+def write(wsp) -> dict[str, Any] | None:
+    """Every batch's ``batch_figures`` from one verified snapshot of the ledger, written under the
+    figures digest, and the audit entry that records them; None (nothing written) when the ledger
+    does not verify or has no attribution."""
+    from trainledger.ledger import figures
+    from trainledger.ledger.rows import cost_line_from, run_from
+    from trainledger.ledger.schema import attributions, audit_log, cost_lines, runs
+    from trainledger.report.sheet import SUMMARY_KEYS, RetryLinks, batch_figures
+
+    ledger = wsp.ledger
+    root = Path(wsp.config.root)
+    with ledger.snapshot() as conn:
+        log = [dict(m) for m in conn.execute(select(audit_log).order_by(audit_log.c.id)).mappings()]
+        problems, proof = figures.verify(conn, log)
+        latest = conn.execute(select(attributions).order_by(attributions.c.id.desc()).limit(1)).mappings().first()
+        if problems or not proof["verified"] or latest is None:
+            return None
+        summary = latest["summary"]
+        facts = RetryLinks(summary)
+        shared = {k: summary[k] for k in SUMMARY_KEYS if k in summary}
+        target = folder(root, proof["figures_digest"])
+        tmp = target.with_name(target.name + f".tmp{os.getpid()}")
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        sheets = {}
+        for b in ledger.list_batches():
+            lines = [cost_line_from(m) for m in conn.execute(
+                select(cost_lines).where(cost_lines.c.batch_id == b.id).order_by(cost_lines.c.id)).mappings()]
+            its_runs = [run_from(m) for m in conn.execute(
+                select(runs).where(runs.c.batch_id == b.id).order_by(runs.c.batch_id, runs.c.id)).mappings()]
+            body = batch_figures(lines, its_runs, summary, latest["id"], facts, shared)
+            data = gzip.compress(json.dumps(body, separators=(",", ":")).encode("utf-8"),
+                                 compresslevel=1, mtime=0)
+            (tmp / _name(b.id)).write_bytes(data)
+            sheets[b.id] = hashlib.sha256(data).hexdigest()
+    shutil.rmtree(target, ignore_errors=True)
+    os.replace(tmp, target)
+    for old in target.parent.iterdir():  # earlier figures' files: never served again
+        if old != target:
+            shutil.rmtree(old, ignore_errors=True)
+    detail = {"figures_digest": proof["figures_digest"], "dir": str(DIR / proof["figures_digest"]),
+              "sheets": sheets}
+    ledger.audit("", ACTION, "workspace", detail)
+    return detail
+
+
+def recorded(ledger) -> dict[str, Any] | None:
+    """The detail of the newest ``precompute_sheets`` entry of the audit chain."""
+    from trainledger.ledger.schema import audit_log
+
+    q = (select(audit_log.c.detail).where(audit_log.c.action == ACTION)
+         .order_by(audit_log.c.id.desc()).limit(1))
+    with ledger._read() as conn:
+        row = conn.execute(q).first()
+    return row[0] if row is not None and isinstance(row[0], dict) else None
+
+
+def load(wsp, batch_id: str, proof: dict[str, Any]) -> dict[str, Any] | None:
+    """The batch's precomputed figures for the verified ``proof``, or None (module docstring)."""
+    if not proof.get("verified") or not proof.get("figures_digest"):
+        return None
+    entry = recorded(wsp.ledger)
+    if entry is None or entry.get("figures_digest") != proof["figures_digest"]:
+        return None
+    want = (entry.get("sheets") or {}).get(batch_id)
+    path = folder(Path(wsp.config.root), proof["figures_digest"]) / _name(batch_id)
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if want is None or hashlib.sha256(data).hexdigest() != want:
+        return None
+    return json.loads(gzip.decompress(data))
