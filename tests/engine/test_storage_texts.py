@@ -39,12 +39,17 @@ def test_bill_has_gb_months_inventory_holds_none(tmp_path):
 
 
 def test_inventory_has_gib_months_bill_has_no_quantity(tmp_path):
-    g = _group(tmp_path, (bill(1, 11, "12.00", tags=A),),  # a bill row with no GB-month quantity
+    """review3 G20: a storage usage row without a GiB-month quantity (Huawei OBS 使用量 100 GB) is not
+    "other charges (requests, retrieval, credits)" beside a large opposite "not split": the whole
+    difference is one part that says the bill cannot split it."""
+    g = _group(tmp_path, (bill(1, 11, "12.00", tags=A, qty="100", unit="GB"),),  # GB, not GB-months
                (obj(1, "oss://ckpt/a/x.pt", 100, "standard", "2026-11-01T00:00:00", "b1"),))
-    kinds = [p["kind"] for p in g["parts"]]
-    assert kinds == ["other_charges", "not_split_no_bill_quantity"], g["parts"]
-    assert "bill rows carry no GB-month quantity" in st("not_split_no_bill_quantity", "en")
-    assert "账单行没有 GB·月用量" in st("not_split_no_bill_quantity", "zh-CN")
+    assert g["parts"] == [{"kind": "not_split_no_bill_quantity", "amount": g["difference"]}], g["parts"]
+    assert g["difference"] != "0.00"
+    text = rows({"groups": [g], "scope": "workspace"}, "en")[0][9]
+    assert "cannot split: the bill rows carry no GiB-month quantity" in text and "other charges" not in text
+    assert "无法拆分：账单行没有 GiB·月用量" in rows({"groups": [g], "scope": "workspace"}, "zh-CN")[0][9]
+    assert "requests" not in st("not_split_no_bill_quantity", "en")
 
 
 def _line(detail, kind):

@@ -128,8 +128,9 @@ def test_a_csv_is_not_a_manifest(lake, write):
 
 
 def test_successive_reports_give_gib_months_in_the_engine(lake, tmp_path):
-    """Two weekly S3 reports of one 100 GiB checkpoint: the engine charges 1 day (written the
-    day before the first report) and then the 7 days between the reports — 8 days in all."""
+    """Two weekly S3 reports of one 100 GiB checkpoint: the engine charges the 14 h from its write
+    (11-01T10:00Z) to the first report's date (11-02, taken as 00:00 UTC) and then the 7 days
+    between the reports."""
     import textwrap
     from decimal import Decimal
 
@@ -150,4 +151,7 @@ def test_successive_reports_give_gib_months_in_the_engine(lake, tmp_path):
     facts = Facts(storage_objects=tuple(lake.read("storage_objects").to_pylist()))
     result = attribute(facts, workspace.load(root), price_lookup, T0.date())
     qty = sorted(ln.quantity for ln in result.lines if ln.category == "storage")
-    assert qty == [100 * Decimal(1) / DAYS_PER_MONTH, 100 * Decimal(7) / DAYS_PER_MONTH]
+    assert [q.quantize(Decimal("0.000001")) for q in qty] == [
+        Decimal("1.917808"),  # 100 GiB × 14 h / 730 h
+        Decimal("23.013699")]  # 100 GiB × 168 h / 730 h
+    assert qty[1] == 100 * Decimal(7) / DAYS_PER_MONTH

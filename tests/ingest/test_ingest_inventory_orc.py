@@ -158,8 +158,9 @@ def test_a_file_that_is_not_orc_is_a_clear_error(lake, tmp_path):
 
 @pytest.mark.parametrize("fmt", ["ORC", "Parquet"])
 def test_successive_columnar_reports_give_gib_months(lake, tmp_path, fmt):
-    """Two weekly reports of one 100 GiB checkpoint written 2026-11-01 10:00: the engine charges
-    the day before the first report (2026-11-01 → 11-02) and the 7 days between the reports."""
+    """Two weekly reports of one 100 GiB checkpoint written 2026-11-01 10:00Z: the engine charges
+    the 14 h before the first report (its date 11-02 is 00:00 UTC) and the 7 days between the
+    reports."""
     from tests.engine.factories import CONFIG, T0, price_lookup
 
     from trainledger import workspace
@@ -179,5 +180,7 @@ def test_successive_columnar_reports_give_gib_months(lake, tmp_path, fmt):
     facts = Facts(storage_objects=tuple(lake.read("storage_objects").to_pylist()))
     result = attribute(facts, workspace.load(root), price_lookup, T0.date())
     qty = sorted(ln.quantity for ln in result.lines if ln.category == "storage")
-    assert qty == [100 * Decimal(1) / DAYS_PER_MONTH, 100 * Decimal(7) / DAYS_PER_MONTH]
-    assert sum(qty) == Decimal(800) / DAYS_PER_MONTH  # 8 days of 100 GiB
+    assert [q.quantize(Decimal("0.000001")) for q in qty] == [
+        Decimal("1.917808"),  # 100 GiB × 14 h / 730 h
+        Decimal("23.013699")]  # 100 GiB × 168 h / 730 h
+    assert qty[1] == 100 * Decimal(7) / DAYS_PER_MONTH

@@ -9,9 +9,9 @@ to explain:
 
 * checkpoints that ``save_total_limit=3`` rotation deleted before the inventory date were billed
   while they existed (volume: the bill holds more GiB-months than the inventory — in train-ckpt
-  163.72 of the 329.30 more, from 148 rotated checkpoints; the other 165.58 are the survivors
-  billed by the hour to 11-23 while the estimate counts whole days from the write date to the
-  11-22 inventory);
+  163.72 of the 488.38 more, from 148 rotated checkpoints; the other 324.66 are the 9,875.16 GiB
+  of survivors billed by the hour to 11-23 while the estimate stops at the 11-22 inventory,
+  00:00 UTC: 9,875.16 × 24 h / 730);
 * standard storage is billed at a 5 % enterprise discount on the 0.12 list price the price book
   uses (price);
 * PUT requests of the checkpoint saves, billed per 10,000 (other charges);

@@ -1,7 +1,9 @@
 """Storage, labor and external services: the costs beside compute.
 
 * storage — each inventory object is priced at its tier's price-book rate per GiB-month for the
-  time it has been held (last_modified → inventory date); basis ``estimate`` (measured size ×
+  time it has been held (the last_modified instant → 00:00 UTC of the inventory date, or since
+  the same object's previous inventory; an object is its path and write instant, so a
+  noncurrent version pays beside the current one); basis ``estimate`` (measured size ×
   listed price). Objects without owner, purpose or a retention/review date are flagged.
 * labor — hours × the role's loaded rate range; basis ``internal`` (existing staff: opportunity
   cost, never new cash), phase and role kept.
@@ -11,7 +13,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal
 
 from trainledger.engine.context import Context, Facts, Problem, StageOutput, price_assumption, price_of
@@ -48,18 +50,44 @@ def _day(value) -> date | None:
     return date.fromisoformat(str(value)[:10])
 
 
-def held_intervals(rows, as_of: date) -> dict[tuple[str, int], tuple[date, date]]:
-    """(source sha256, row) → (since, snapshot): the days an inventory row pays for — since the
-    object's previous snapshot, else since it was written, up to this snapshot (``since`` is
-    never after ``snapshot``; a row modified after its snapshot pays for nothing)."""
-    out: dict[tuple[str, int], tuple[date, date]] = {}
-    previous: dict[str, date] = {}
-    for row in sorted(rows, key=lambda r: (str(r["path"]), _day(r.get("snapshot_date")) or as_of)):
-        snap = _day(row.get("snapshot_date")) or as_of
-        path = str(row["path"])
-        written = _day(row.get("last_modified"))
-        since = max(d for d in (written or snap, previous.get(path, date.min)) if d is not None)
-        previous[path] = snap
+def snapshot_instant(day: date) -> datetime:
+    """An inventory's date as an instant: 00:00 UTC of that day (an S3 / OSS manifest's date is
+    its ``creationTimestamp``'s UTC day; storage months are UTC calendar months)."""
+    return datetime(day.year, day.month, day.day, tzinfo=UTC)
+
+
+def _instant(value) -> datetime | None:
+    """A ``last_modified`` as a UTC instant (a bare date is its 00:00 UTC)."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime):
+        return (value if value.tzinfo else value.replace(tzinfo=UTC)).astimezone(UTC)
+    if isinstance(value, date):
+        return snapshot_instant(value)
+    return _instant(datetime.fromisoformat(str(value).replace("Z", "+00:00")))
+
+
+def held_intervals(rows, as_of: date) -> dict[tuple[str, int], tuple[datetime, datetime]]:
+    """(source sha256, row) → (since, snapshot) as UTC instants: the time an inventory row pays
+    for — since the same object's previous snapshot, else since the instant it was written, up
+    to this snapshot's instant (``snapshot_instant``; ``since`` is never after it, so a row
+    written after its snapshot pays for nothing).
+
+    An object is its path *and* its write instant: two rows of one path in one snapshot (a
+    noncurrent S3 version beside the current one, or two listings) are two objects, each paying
+    from its own write; a row follows the latest *earlier* snapshot of the same object."""
+    out: dict[tuple[str, int], tuple[datetime, datetime]] = {}
+    snaps: dict[tuple[str, str], list[datetime]] = {}
+    keyed = []
+    for row in rows:
+        snap = snapshot_instant(_day(row.get("snapshot_date")) or as_of)
+        written = _instant(row.get("last_modified"))
+        obj = (str(row["path"]), written.isoformat() if written else "")
+        snaps.setdefault(obj, []).append(snap)
+        keyed.append((row, obj, snap, written))
+    for row, obj, snap, written in keyed:
+        before = max((s for s in snaps[obj] if s < snap), default=None)
+        since = max(d for d in (written or snap, before) if d is not None)
         out[(str(row["source_sha256"]), int(row["row"]))] = (min(since, snap), snap)
     return out
 
@@ -78,7 +106,7 @@ def storage_stage(facts: Facts, ctx: Context) -> StageOutput:
         item = f"storage:{tier}"
         since, snap = held[(str(row["source_sha256"]), int(row["row"]))]
         if (item, snap) not in priced:
-            priced[(item, snap)] = price = price_of(ctx, item, snap, "gb_month", problems)
+            priced[(item, snap)] = price = price_of(ctx, item, snap.date(), "gb_month", problems)
             if price is None and item not in described:
                 problems.append(Problem("unpriced_storage", f"no price-book entry {item!r}: objects of tier"
                                         f" {tier} are listed but not priced", {"item": item, "tier": tier}))
@@ -88,12 +116,13 @@ def storage_stage(facts: Facts, ctx: Context) -> StageOutput:
         price = priced[(item, snap)]
         path = str(row["path"])
         written = _day(row.get("last_modified"))
-        if written is not None and written > snap:
+        if written is not None and written > snap.date():
             problems.append(Problem("modified_after_snapshot", f"storage row {row['row']}: {path} was modified"
-                                    f" {written}, after its inventory date {snap}; it is not charged",
+                                    f" {written}, after its inventory date {snap.date()}; it is not charged",
                                     {"path": path, "row": row["row"], "written": str(written),
-                                     "snapshot": str(snap)}))
-        months = Decimal((snap - since).days) / DAYS_PER_MONTH
+                                     "snapshot": str(snap.date())}))
+        held_s = (snap - since).total_seconds()  # whole seconds: a write instant, a 00:00 UTC snapshot
+        months = Decimal(int(held_s)) / 86400 / DAYS_PER_MONTH
         gib_months = Decimal(int(row["size_bytes"])) / GIB * months
         batch_id, rule = _batch(ctx, "storage", row, problems)
         cur = price.currency if price else ctx.config.get("workspace.currency")

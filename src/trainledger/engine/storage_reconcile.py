@@ -11,15 +11,18 @@ the bucket or prefix a bill row names — and explains their difference:
   ``acs:oss:cn-hangzhou:123:b``, ``oss://b/p/``, ``b``), when some inventory object lies under it;
 * an inventory object belongs to the longest location any bill row names that holds its path
   (``oss://b/k`` and ``b/k`` are the same path), else to its bucket; its estimate is spread over calendar months by
-  the days it was held (``assets.held_intervals``; the last month takes the remainder, so the
+  the time it was held (``assets.held_intervals``; the last month takes the remainder, so the
   pieces of a line add up to the line);
 * a cell is (currency, month, location, batch): ``matched`` (bill rows and objects),
   ``bill_only`` (bill rows of a location with no object held that month, or with no location in
   the inventory: ``unmatched bill rows``) or ``inventory_only`` (objects no bill row of that
   month names: ``not billed`` — a bucket missing from the bill, billing lag, another account).
 
-The difference of a matched group is billed − estimate, split exactly into
-``other_charges`` (bill rows without a GB-month quantity: requests, retrieval, credits),
+The difference of a matched group is billed − estimate. When no bill row of the group carries a
+GiB-month quantity (a Huawei OBS usage row of 使用量 100 GB, a bill with no quantity column) it is
+one part, ``not_split_no_bill_quantity`` (``not_split`` when the objects held none either): nothing
+on the bill splits it. Otherwise it is split exactly into
+``other_charges`` (the group's other bill rows, without a GB-month quantity: requests, retrieval, credits),
 ``volume`` ((billed GiB-months − inventory GiB-months) × the estimate's price per GiB-month) and
 ``price`` (the rest: the bill's unit price against the price book's, and rounding) — unless the
 objects are listed but not priced (no price-book entry for their tier): then the whole difference
@@ -97,28 +100,28 @@ def _bill_month(row: Mapping) -> str:
     return _month(a + (b - a) / 2)
 
 
-def _months(since: date, snap: date) -> list[tuple[str, int]]:
-    """Days held in each calendar month of [since, snap)."""
+def _months(since: datetime, snap: datetime) -> list[tuple[str, Decimal]]:
+    """Seconds held in each UTC calendar month of [since, snap)."""
     out, d = [], since
     while d < snap:
-        nxt = date(d.year + (d.month == 12), d.month % 12 + 1, 1)
+        nxt = datetime(d.year + (d.month == 12), d.month % 12 + 1, 1, tzinfo=d.tzinfo)
         end = min(nxt, snap)
-        out.append((_month(d), (end - d).days))
+        out.append((_month(d), Decimal(int((end - d).total_seconds()))))
         d = end
     return out
 
 
-def _spread(line: CostLine, since: date, snap: date) -> list[tuple[str, Decimal, tuple[Decimal, ...]]]:
+def _spread(line: CostLine, since: datetime, snap: datetime) -> list[tuple[str, Decimal, tuple[Decimal, ...]]]:
     """A storage line's GiB-months and (low, expected, high) per month; the last month takes the
     remainder, so the pieces add up to the line exactly."""
     parts = _months(since, snap)
-    total = sum(d for _, d in parts)
+    total = sum((d for _, d in parts), Decimal(0))
     whole = (line.quantity or Decimal(0), line.amount.low, line.amount.expected, line.amount.high)
     if not total:
         return [(_month(snap), whole[0], whole[1:])]
     out, left = [], list(whole)
-    for i, (m, days) in enumerate(parts):
-        piece = left if i == len(parts) - 1 else [w * days / total for w in whole]
+    for i, (m, secs) in enumerate(parts):
+        piece = left if i == len(parts) - 1 else [w * secs / total for w in whole]
         left = [a - b for a, b in zip(left, piece, strict=True)]
         out.append((m, piece[0], tuple(piece[1:])))
     return out
@@ -286,6 +289,12 @@ def _group(cur: str, month: str, loc: str | None, g: Mapping[str, Any], batch: s
         parts.append({"kind": "not_billed", "amount": str(diff)})
     elif unpriced:  # the objects have no price-book entry: nothing explains the difference yet
         parts.append({"kind": "not_priced", "amount": str(diff)})
+    elif not g["billed_gib_months"] and not g["billed_capacity"]:
+        # no bill row carries a GiB-month quantity (e.g. a Huawei OBS row of 使用量 100 GB): its
+        # rows are not "other charges" — nothing on the bill splits the difference, so it is one part
+        if diff:
+            parts.append({"kind": "not_split_no_bill_quantity" if g["estimate_gib_months"] else "not_split",
+                          "amount": str(diff)})
     else:
         other = billed - g["billed_capacity"]  # cash: every digit
         rest = diff - other

@@ -19,8 +19,9 @@ Timestamps of Parquet / ORC files that carry no zone are UTC (S3 records times i
 Each object becomes a storage row exactly as the ``storage`` importer makes one (class from
 the object's tags or the prefix rules, tier from the provider's class, governance flags); the
 snapshot date is the manifest's creation date, so successive reports are successive snapshots
-(the engine accrues each object's GB-months between them). A noncurrent version or a delete
-marker is kept and flagged.
+(the engine accrues each object's GB-months between them, from 00:00 UTC of each date). A
+noncurrent version (charged like the current one: it is stored and billed) or a delete marker is
+kept and flagged.
 """
 
 from __future__ import annotations

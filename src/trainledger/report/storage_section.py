@@ -59,8 +59,8 @@ TEXT: dict[str, tuple[str, str]] = {
                   "未拆分（账单与库存清单都没有 GB·月用量）"),
     "not_split_no_inventory_quantity": ("not split (the bill has GB-months; the inventory holds none that month to"
                                         " compare)", "未拆分（账单有 GB·月用量；库存清单当月没有可比的持有量）"),
-    "not_split_no_bill_quantity": ("not split (the inventory has GiB-months; the bill rows carry no GB-month"
-                                   " quantity)", "未拆分（库存清单有 GiB·月持有量；账单行没有 GB·月用量）"),
+    "not_split_no_bill_quantity": ("cannot split: the bill rows carry no GiB-month quantity (the inventory has"
+                                   " GiB-months)", "无法拆分：账单行没有 GiB·月用量（库存清单有 GiB·月持有量）"),
     "not_billed": ("objects no bill row of the month names", "当月账单未包含的对象"),
     "unmatched_bill_rows": ("bill rows naming no inventory location", "账单行所指位置不在存储清单中"),
     "no_object_held": ("no object held there that month", "当月该位置无对象"),
