@@ -17,8 +17,11 @@ Marked in the sheet:
     plan_vs_actual                          ``mark_plan``: a labor role's variance line, a price
                                             or rate unknown; plan_lines[].price: labor_rate for a
                                             labor line, unit_price otherwise
-    assumptions[] (labor rate: ROLE)        low / high / value: labor_rate
-    assumptions[] (prices)                  low / high / value: unit_price
+    assumptions[]                           low / high / value / note: the row's ``restricted_kind``
+                                            (the engine sets it where a capacity's, price book's or
+                                            contract's price is made: unit_price; a labor rate:
+                                            labor_rate); a row stored without it, by its name
+                                            (``labor rate: ROLE``, a price, a capacity's rate)
     any key named as a unit price           unit_price (``mark_prices``: price_per_gpu_hour of
                                             compute_by_state and capacity, price_per_gib_month …)
     external[]                              low / expected / high: vendor_amount
@@ -65,12 +68,23 @@ PRICE_COLUMN = re.compile(r"(unit_?price|price|rate)$", re.I)
 AMOUNT_KEYS = ("low", "expected", "high")
 
 
-def _assumption_kind(name: str) -> str | None:
+CAPACITY_RATE = re.compile(r"^capacity \S+: (rate card|amortized hardware)")  # engine/capacity.py's rows
+
+
+def _assumption_kind(a: dict[str, Any]) -> str | None:
+    """A drawer row's restricted kind: the one the engine gave it where the price was made
+    (``restricted_kind``); else, for an assumption stored before it did, by its name."""
+    if a.get("restricted_kind"):
+        return str(a["restricted_kind"])
+    name = str(a.get("name", ""))
     if name.startswith(LABOR_RATE):
         return "labor_rate"
-    if name.startswith(PRICE_ASSUMPTIONS) or " price" in name:
+    if name.startswith(PRICE_ASSUMPTIONS) or " price" in name or CAPACITY_RATE.match(name):
         return "unit_price"
     return None
+
+
+ASSUMPTION_VALUES = ("low", "high", "value", "value_zh", "note", "note_zh")  # a note quotes a price's inputs
 
 
 PRICE_NAME = re.compile(r"\b(price|rate)s?\b", re.I)
@@ -130,9 +144,8 @@ def mark_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
                      for e in s.get("external") or []]
     out = []
     for a in s.get("assumptions") or []:
-        kind = _assumption_kind(str(a.get("name", "")))
-        out.append(dict(a, **{k: restrict(a[k], kind) for k in ("low", "high", "value", "value_zh")
-                              if k in a}) if kind else a)
+        kind = _assumption_kind(a)
+        out.append(dict(a, **{k: restrict(a[k], kind) for k in ASSUMPTION_VALUES if k in a}) if kind else a)
     s["assumptions"] = out
     if "allocation" in s:
         s["allocation"] = [dict(a, **{k: restrict(a.get(k), kind) for k in ("pool", "share") if k in a})
@@ -353,9 +366,10 @@ def balance_for(full: dict[str, Any], role: str, lang: str = "en") -> tuple[dict
                      for r in left["labor"]]
     left["external"] = [dict(r, **{k: restrict(r[k], "vendor_amount") for k in AMOUNT_KEYS if k in r})
                         for r in left["external"]]
+    drawer = {str(a.get("name", "")): a for a in full.get("assumptions") or []}
     sens = []
     for r in bl["sensitivity"]:
-        kind = _assumption_kind(r["name"]) if not r.get("joint") else "unit_price"
+        kind = _assumption_kind(drawer.get(r["name"], r)) if not r.get("joint") else "unit_price"
         if kind:
             moves_kind = "labor_cost_person" if kind == "labor_rate" else None
             r = dict(r, low=restrict(r.get("low"), kind), high=restrict(r.get("high"), kind),
