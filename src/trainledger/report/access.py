@@ -102,12 +102,57 @@ def mark_plan(obj: Any) -> Any:
     variance line of one labor role (``labor:ROLE``) is that role's cost (plan and actual are hours ×
     its rates); an unknown removed or a lesson whose
     name is a price or a rate keeps its range and measured value restricted. ``unplanned:labor`` (the
-    roles the plan did not have) is restricted as one role's cost: it often is one role."""
+    roles the plan did not have) is restricted as one role's cost: it often is one role. A status or
+    review (or a page holding one) that names its ``labor_kind`` has its internal figures marked so
+    (``mark_internal``)."""
+    out = _mark_plan(obj)
+    kind = labor_kind_of(obj)
+    return mark_internal(out, kind) if kind else out
+
+
+INTERNAL_MONEY = ("low", "expected", "high", "plan", "actual", "price", "volume", "efficiency", "rework",
+                  "ac", "ev", "eac", "value")
+INTERNAL_ALERT = re.compile(r"^[a-z_]+:internal:")  # an alert on the internal basis ("spend:internal:CNY:50")
+
+
+def labor_kind_of(obj: Any) -> str | None:
+    """The ``labor_kind`` (review/status.py) of a status or review view model, or of a page holding
+    them (web/views.py ``plan_status``): the strictest of those it names."""
+    if not isinstance(obj, dict):
+        return None
+    kinds = {x.get("labor_kind") for x in (obj, obj.get("status"), obj.get("review")) if isinstance(x, dict)}
+    return next((k for k in ("labor_cost_person", "labor_cost_phase") if k in kinds), None)
+
+
+def mark_internal(obj: Any, kind: str) -> Any:
+    """Every figure of the internal basis (labor) marked ``kind``: a record with ``basis`` internal —
+    plan / AC / EV / EAC, the variance by basis, a plan version's totals, a decision's cost to go —
+    its amounts (or each amount of a range under one); an alert on the internal basis, its value and
+    text (which quote the totals)."""
     if isinstance(obj, list):
-        return [mark_plan(x) for x in obj]
+        return [mark_internal(x, kind) for x in obj]
     if not isinstance(obj, dict):
         return obj
-    out = {k: mark_plan(v) for k, v in obj.items()}
+    out = {k: mark_internal(v, kind) for k, v in obj.items()}
+    if out.get("basis") == "internal":
+        for k in INTERNAL_MONEY:
+            if isinstance(out.get(k), dict):
+                out[k] = {x: restrict(y, kind) for x, y in out[k].items()}
+            elif k in out:
+                out[k] = restrict(out[k], kind)
+    if isinstance(out.get("key"), str) and INTERNAL_ALERT.match(out["key"]):
+        out["value"] = restrict(out.get("value"), kind)
+        if isinstance(out.get("text"), dict):
+            out["text"] = {x: restrict(y, kind) for x, y in out["text"].items()}
+    return out
+
+
+def _mark_plan(obj: Any) -> Any:
+    if isinstance(obj, list):
+        return [_mark_plan(x) for x in obj]
+    if not isinstance(obj, dict):
+        return obj
+    out = {k: _mark_plan(v) for k, v in obj.items()}
     line = out.get("line")
     if isinstance(line, str) and line.startswith(("labor:", "unplanned:labor")):
         kind = "labor_cost_person"  # unplanned:labor too: it may be one role's hours
