@@ -111,3 +111,23 @@ def test_several_roles_keep_their_totals_for_an_engineer(ws):
     assert all(f in page for f in figures if "," not in f)
     viewer = run_cli("--workspace", ws, "status", BATCH_A, "--role", "viewer", "--json")
     assert not [f for f in figures if f in viewer]  # a viewer sees no labor cost (model/restricted.py)
+
+
+def test_an_internal_alert_quotes_the_totals_so_it_is_marked_too():
+    from trainledger.model.restricted import resolve
+    from trainledger.report.access import mark_plan
+
+    def alert(basis):
+        return {"key": f"spend:{basis}:CNY:50", "value": "2013.984",
+                "text": {"en": f"{basis} CNY: actual 1,007.00 reached 50 % of plan expected 2,013.98"},
+                "driver": {"en": "efficiency -1,360.80"}}
+
+    st = {"labor_kind": "labor_cost_person", "alerts": [alert("internal"), alert("billed")],
+          "ranges": [{"basis": "internal", "currency": "CNY", "plan": {"low": "1", "expected": "2", "high": "3"}}]}
+    eng, d = resolve(mark_plan(st), "engineer")
+    first = eng["alerts"][0]
+    assert first["text"]["en"] == first["driver"]["en"] == first["value"] == "restricted"
+    assert eng["alerts"][1] == alert("billed") and eng["ranges"][0]["plan"]["expected"] == "restricted"
+    assert d.withheld["labor_cost_person"] == 6
+    several, _ = resolve(mark_plan({**st, "labor_kind": "labor_cost_phase"}), "engineer")
+    assert several["alerts"][0] == alert("internal") and several["ranges"] == st["ranges"]

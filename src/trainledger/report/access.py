@@ -127,8 +127,8 @@ def labor_kind_of(obj: Any) -> str | None:
 def mark_internal(obj: Any, kind: str) -> Any:
     """Every figure of the internal basis (labor) marked ``kind``: a record with ``basis`` internal —
     plan / AC / EV / EAC, the variance by basis, a plan version's totals, a decision's cost to go —
-    its amounts (or each amount of a range under one); an alert on the internal basis, its value and
-    text (which quote the totals)."""
+    its amounts (or each amount of a range under one); an alert on the internal basis, its value,
+    text and driver (which quote the totals)."""
     if isinstance(obj, list):
         return [mark_internal(x, kind) for x in obj]
     if not isinstance(obj, dict):
@@ -142,8 +142,9 @@ def mark_internal(obj: Any, kind: str) -> Any:
                 out[k] = restrict(out[k], kind)
     if isinstance(out.get("key"), str) and INTERNAL_ALERT.match(out["key"]):
         out["value"] = restrict(out.get("value"), kind)
-        if isinstance(out.get("text"), dict):
-            out["text"] = {x: restrict(y, kind) for x, y in out["text"].items()}
+        for k in ("text", "driver"):  # both quote the basis' figures
+            if isinstance(out.get(k), dict):
+                out[k] = {x: restrict(y, kind) for x, y in out[k].items()}
     return out
 
 
