@@ -2,7 +2,7 @@
 
 The owned demo's capacities: h800-own at 11.8758 CNY/GPU-h (amortized from the note's inputs: a node at
 2,150,000, power at 0.68 per kWh …) and h800-reserved at 30.00 (a contract). The engine marks those
-drawer rows ``restricted_kind = unit_price`` where it makes them (engine/capacity.py), so an engineer's
+drawer rows ``value_kind = unit_price`` where it makes them (engine/capacity.py), so an engineer's
 and a viewer's copy — Markdown, JSON, HTML and the workbook, from the CLI and from the dashboard —
 holds neither the rates nor the note's inputs, while finance's and admin's do. A drawer row stored
 before the engine marked it is still restricted by its name.
@@ -100,7 +100,7 @@ def test_the_dashboard_serves_no_capacity_rate_to_an_engineer_or_a_viewer(owned)
 
 
 def test_a_stored_row_without_a_kind_is_restricted_by_its_name():
-    """A ledger attributed before the engine set ``restricted_kind``: the capacity rows' names."""
+    """A ledger attributed before the engine set ``value_kind``: the capacity rows' names."""
     from trainledger.model.restricted import resolve
     from trainledger.report.access import mark_sheet
 
@@ -113,6 +113,6 @@ def test_a_stored_row_without_a_kind_is_restricted_by_its_name():
     assert [a["value"] for a in shown["assumptions"]] == ["restricted", "restricted", "by GPU-seconds"]
     assert shown["assumptions"][0]["note"] == "restricted" and d.withheld["unit_price"] == 3
     marked = {"name": "cluster rent", "evidence": "contract", "source": "x", "value": "9.99",
-              "restricted_kind": "unit_price"}  # a name no rule knows: the engine's kind decides
+              "value_kind": "unit_price"}  # a name no rule knows: the engine's kind decides
     assert resolve(mark_sheet({"assumptions": [marked]}), "viewer")[0]["assumptions"][0]["value"] == "restricted"
     assert resolve(mark_sheet({"assumptions": [marked]}), "finance")[0]["assumptions"][0]["value"] == "9.99"

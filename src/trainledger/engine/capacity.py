@@ -311,7 +311,7 @@ def capacity_stage(facts: Facts, ctx: Context) -> StageOutput:
                     name=f"capacity {cap.id}: rate card {cap.price_item} from {first}", evidence=evidence,
                     source="price book",
                     value=f"{price}", unit=f"{cap.currency}/gpu_hour", owner=cap.owner or "see the price book",
-                    restricted_kind="unit_price"))
+                    value_kind="unit_price"))
             continue
         what = "rate card" if cap.basis is Basis.RATE_CARD else "amortized hardware"
         assumptions.append(Assumption(
@@ -320,7 +320,7 @@ def capacity_stage(facts: Facts, ctx: Context) -> StageOutput:
             note="; ".join([*(f"{k}={v}" for k, v in cap.inputs), *_stated_note(cap)])
                  + (f"; effective {cap.effective}" if cap.effective else "")
                  + ("; rounded half-even to 0.0001/GPU-hour" if cap.inputs else ""),
-            restricted_kind="unit_price"))  # its note quotes the inputs (purchase price, power price …)
+            value_kind="unit_price"))  # its note quotes the inputs (purchase price, power price …)
     return StageOutput(tuple(lines), tuple(problems), tuple(assumptions))
 
 

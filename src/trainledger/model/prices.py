@@ -64,12 +64,12 @@ class Assumption:
     # the restricted kind of its value (model/restricted.py KINDS): "unit_price" for a capacity's,
     # price book's or contract's price, "labor_rate" for a labor rate; set where the price is made,
     # so report/access.py restricts it whatever its name says
-    restricted_kind: str | None = None
+    value_kind: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "evidence", Evidence(self.evidence))
-        if self.restricted_kind is not None and self.restricted_kind not in KINDS:
-            raise ValueError(f"assumption {self.name!r}: unknown restricted kind {self.restricted_kind!r}")
+        if self.value_kind is not None and self.value_kind not in KINDS:
+            raise ValueError(f"assumption {self.name!r}: unknown restricted kind {self.value_kind!r}")
         if self.evidence is Evidence.ASSUMED and not self.owner:
             raise ValueError(f"assumption {self.name!r} is unconfirmed: it needs an owner to confirm it")
         if self.value is None and (self.low is None or self.high is None):
@@ -81,7 +81,7 @@ class Assumption:
             d["value"] = self.value
         else:
             d["low"], d["high"] = self.low, self.high  # type: ignore[assignment]
-        for k in ("unit", "owner", "note", "restricted_kind"):
+        for k in ("unit", "owner", "note", "value_kind"):
             if getattr(self, k):
                 d[k] = getattr(self, k)
         return d

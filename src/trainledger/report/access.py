@@ -17,7 +17,7 @@ Marked in the sheet:
     plan_vs_actual                          ``mark_plan``: a labor role's variance line, a price
                                             or rate unknown; plan_lines[].price: labor_rate for a
                                             labor line, unit_price otherwise
-    assumptions[]                           low / high / value / note: the row's ``restricted_kind``
+    assumptions[]                           low / high / value / note: the row's ``value_kind``
                                             (the engine sets it where a capacity's, price book's or
                                             contract's price is made: unit_price; a labor rate:
                                             labor_rate); a row stored without it, by its name
@@ -73,9 +73,9 @@ CAPACITY_RATE = re.compile(r"^capacity \S+: (rate card|amortized hardware)")  # 
 
 def _assumption_kind(a: dict[str, Any]) -> str | None:
     """A drawer row's restricted kind: the one the engine gave it where the price was made
-    (``restricted_kind``); else, for an assumption stored before it did, by its name."""
-    if a.get("restricted_kind"):
-        return str(a["restricted_kind"])
+    (``value_kind``); else, for an assumption stored before it did, by its name."""
+    if a.get("value_kind"):
+        return str(a["value_kind"])
     name = str(a.get("name", ""))
     if name.startswith(LABOR_RATE):
         return "labor_rate"
