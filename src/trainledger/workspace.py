@@ -166,6 +166,7 @@ class Config:
                 value=None if not r.rate.is_exact else str(r.rate.expected),
                 unit=f"{r.rate.currency}/hour",
                 owner=r.owner,
+                value_kind="labor_rate",
             )
             for r in self.labor_rates
         ]

@@ -310,7 +310,8 @@ def capacity_stage(facts: Facts, ctx: Context) -> StageOutput:
                 assumptions.append(Assumption(
                     name=f"capacity {cap.id}: rate card {cap.price_item} from {first}", evidence=evidence,
                     source="price book",
-                    value=f"{price}", unit=f"{cap.currency}/gpu_hour", owner=cap.owner or "see the price book"))
+                    value=f"{price}", unit=f"{cap.currency}/gpu_hour", owner=cap.owner or "see the price book",
+                    value_kind="unit_price"))
             continue
         what = "rate card" if cap.basis is Basis.RATE_CARD else "amortized hardware"
         assumptions.append(Assumption(
@@ -318,7 +319,8 @@ def capacity_stage(facts: Facts, ctx: Context) -> StageOutput:
             value=f"{cap.price_per_gpu_hour}", unit=f"{cap.currency}/gpu_hour", owner=cap.owner,
             note="; ".join([*(f"{k}={v}" for k, v in cap.inputs), *_stated_note(cap)])
                  + (f"; effective {cap.effective}" if cap.effective else "")
-                 + ("; rounded half-even to 0.0001/GPU-hour" if cap.inputs else "")))
+                 + ("; rounded half-even to 0.0001/GPU-hour" if cap.inputs else ""),
+            value_kind="unit_price"))  # its note quotes the inputs (purchase price, power price …)
     return StageOutput(tuple(lines), tuple(problems), tuple(assumptions))
 
 

@@ -146,4 +146,5 @@ def price_assumption(name: str, price: PriceEntry, unit: str) -> Assumption:
     return Assumption(
         name=name, evidence=price.evidence, source=price.source,
         value=str(price.price) if price.low == price.high else None, low=str(price.low), high=str(price.high),
-        unit=f"{price.currency}/{unit}", owner=(price.owner or UNOWNED) if price.evidence == "assumed" else "")
+        unit=f"{price.currency}/{unit}", owner=(price.owner or UNOWNED) if price.evidence == "assumed" else "",
+        value_kind="unit_price")

@@ -7,6 +7,7 @@ from datetime import date
 from decimal import Decimal
 
 from trainledger.model.money import check_currency, to_decimal
+from trainledger.model.restricted import KINDS
 from trainledger.model.vocab import Evidence
 
 
@@ -60,9 +61,15 @@ class Assumption:
     unit: str = ""
     owner: str = ""  # who must confirm it, required when evidence is assumed
     note: str = ""
+    # the restricted kind of its value (model/restricted.py KINDS): "unit_price" for a capacity's,
+    # price book's or contract's price, "labor_rate" for a labor rate; set where the price is made,
+    # so report/access.py restricts it whatever its name says
+    value_kind: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "evidence", Evidence(self.evidence))
+        if self.value_kind is not None and self.value_kind not in KINDS:
+            raise ValueError(f"assumption {self.name!r}: unknown restricted kind {self.value_kind!r}")
         if self.evidence is Evidence.ASSUMED and not self.owner:
             raise ValueError(f"assumption {self.name!r} is unconfirmed: it needs an owner to confirm it")
         if self.value is None and (self.low is None or self.high is None):
@@ -74,7 +81,7 @@ class Assumption:
             d["value"] = self.value
         else:
             d["low"], d["high"] = self.low, self.high  # type: ignore[assignment]
-        for k in ("unit", "owner", "note"):
+        for k in ("unit", "owner", "note", "value_kind"):
             if getattr(self, k):
                 d[k] = getattr(self, k)
         return d

@@ -17,8 +17,11 @@ Marked in the sheet:
     plan_vs_actual                          ``mark_plan``: a labor role's variance line, a price
                                             or rate unknown; plan_lines[].price: labor_rate for a
                                             labor line, unit_price otherwise
-    assumptions[] (labor rate: ROLE)        low / high / value: labor_rate
-    assumptions[] (prices)                  low / high / value: unit_price
+    assumptions[]                           low / high / value / note: the row's ``value_kind``
+                                            (the engine sets it where a capacity's, price book's or
+                                            contract's price is made: unit_price; a labor rate:
+                                            labor_rate); a row stored without it, by its name
+                                            (``labor rate: ROLE``, a price, a capacity's rate)
     any key named as a unit price           unit_price (``mark_prices``: price_per_gpu_hour of
                                             compute_by_state and capacity, price_per_gib_month …)
     external[]                              low / expected / high: vendor_amount
@@ -65,12 +68,23 @@ PRICE_COLUMN = re.compile(r"(unit_?price|price|rate)$", re.I)
 AMOUNT_KEYS = ("low", "expected", "high")
 
 
-def _assumption_kind(name: str) -> str | None:
+CAPACITY_RATE = re.compile(r"^capacity \S+: (rate card|amortized hardware)")  # engine/capacity.py's rows
+
+
+def _assumption_kind(a: dict[str, Any]) -> str | None:
+    """A drawer row's restricted kind: the one the engine gave it where the price was made
+    (``value_kind``); else, for an assumption stored before it did, by its name."""
+    if a.get("value_kind"):
+        return str(a["value_kind"])
+    name = str(a.get("name", ""))
     if name.startswith(LABOR_RATE):
         return "labor_rate"
-    if name.startswith(PRICE_ASSUMPTIONS) or " price" in name:
+    if name.startswith(PRICE_ASSUMPTIONS) or " price" in name or CAPACITY_RATE.match(name):
         return "unit_price"
     return None
+
+
+ASSUMPTION_VALUES = ("low", "high", "value", "value_zh", "note", "note_zh")  # a note quotes a price's inputs
 
 
 PRICE_NAME = re.compile(r"\b(price|rate)s?\b", re.I)
@@ -88,12 +102,58 @@ def mark_plan(obj: Any) -> Any:
     variance line of one labor role (``labor:ROLE``) is that role's cost (plan and actual are hours ×
     its rates); an unknown removed or a lesson whose
     name is a price or a rate keeps its range and measured value restricted. ``unplanned:labor`` (the
-    roles the plan did not have) is restricted as one role's cost: it often is one role."""
+    roles the plan did not have) is restricted as one role's cost: it often is one role. A status or
+    review (or a page holding one) that names its ``labor_kind`` has its internal figures marked so
+    (``mark_internal``)."""
+    out = _mark_plan(obj)
+    kind = labor_kind_of(obj)
+    return mark_internal(out, kind) if kind else out
+
+
+INTERNAL_MONEY = ("low", "expected", "high", "plan", "actual", "price", "volume", "efficiency", "rework",
+                  "ac", "ev", "eac", "value")
+INTERNAL_ALERT = re.compile(r"^[a-z_]+:internal:")  # an alert on the internal basis ("spend:internal:CNY:50")
+
+
+def labor_kind_of(obj: Any) -> str | None:
+    """The ``labor_kind`` (review/status.py) of a status or review view model, or of a page holding
+    them (web/views.py ``plan_status``): the strictest of those it names."""
+    if not isinstance(obj, dict):
+        return None
+    kinds = {x.get("labor_kind") for x in (obj, obj.get("status"), obj.get("review")) if isinstance(x, dict)}
+    return next((k for k in ("labor_cost_person", "labor_cost_phase") if k in kinds), None)
+
+
+def mark_internal(obj: Any, kind: str) -> Any:
+    """Every figure of the internal basis (labor) marked ``kind``: a record with ``basis`` internal —
+    plan / AC / EV / EAC, the variance by basis, a plan version's totals, a decision's cost to go —
+    its amounts (or each amount of a range under one); an alert on the internal basis, its value,
+    text and driver (which quote the totals)."""
     if isinstance(obj, list):
-        return [mark_plan(x) for x in obj]
+        return [mark_internal(x, kind) for x in obj]
     if not isinstance(obj, dict):
         return obj
-    out = {k: mark_plan(v) for k, v in obj.items()}
+    out = {k: mark_internal(v, kind) for k, v in obj.items()}
+    if out.get("basis") == "internal":
+        for k in INTERNAL_MONEY:
+            if isinstance(out.get(k), dict):
+                out[k] = {x: restrict(y, kind) for x, y in out[k].items()}
+            elif k in out:
+                out[k] = restrict(out[k], kind)
+    if isinstance(out.get("key"), str) and INTERNAL_ALERT.match(out["key"]):
+        out["value"] = restrict(out.get("value"), kind)
+        for k in ("text", "driver"):  # both quote the basis' figures
+            if isinstance(out.get(k), dict):
+                out[k] = {x: restrict(y, kind) for x, y in out[k].items()}
+    return out
+
+
+def _mark_plan(obj: Any) -> Any:
+    if isinstance(obj, list):
+        return [_mark_plan(x) for x in obj]
+    if not isinstance(obj, dict):
+        return obj
+    out = {k: _mark_plan(v) for k, v in obj.items()}
     line = out.get("line")
     if isinstance(line, str) and line.startswith(("labor:", "unplanned:labor")):
         kind = "labor_cost_person"  # unplanned:labor too: it may be one role's hours
@@ -130,9 +190,8 @@ def mark_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
                      for e in s.get("external") or []]
     out = []
     for a in s.get("assumptions") or []:
-        kind = _assumption_kind(str(a.get("name", "")))
-        out.append(dict(a, **{k: restrict(a[k], kind) for k in ("low", "high", "value", "value_zh")
-                              if k in a}) if kind else a)
+        kind = _assumption_kind(a)
+        out.append(dict(a, **{k: restrict(a[k], kind) for k in ASSUMPTION_VALUES if k in a}) if kind else a)
     s["assumptions"] = out
     if "allocation" in s:
         s["allocation"] = [dict(a, **{k: restrict(a.get(k), kind) for k in ("pool", "share") if k in a})
@@ -353,9 +412,10 @@ def balance_for(full: dict[str, Any], role: str, lang: str = "en") -> tuple[dict
                      for r in left["labor"]]
     left["external"] = [dict(r, **{k: restrict(r[k], "vendor_amount") for k in AMOUNT_KEYS if k in r})
                         for r in left["external"]]
+    drawer = {str(a.get("name", "")): a for a in full.get("assumptions") or []}
     sens = []
     for r in bl["sensitivity"]:
-        kind = _assumption_kind(r["name"]) if not r.get("joint") else "unit_price"
+        kind = _assumption_kind(drawer.get(r["name"], r)) if not r.get("joint") else "unit_price"
         if kind:
             moves_kind = "labor_cost_person" if kind == "labor_rate" else None
             r = dict(r, low=restrict(r.get("low"), kind), high=restrict(r.get("high"), kind),

@@ -228,7 +228,7 @@ def review(wsp, batch_id: str) -> dict:
     lines = variance.split(plan, act)
     return {"batch": batch_id, "plan_version": plan.version, "variance": variance.by_basis(lines),
             "lines": [_line_dict(lv) for lv in lines], "review_classes": _classes(wsp, act),
-            "lessons": lessons(plan, act)}
+            "lessons": lessons(plan, act), "labor_kind": _status.labor_kind(plan, act)}
 
 
 def _line_dict(lv) -> dict:

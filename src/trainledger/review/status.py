@@ -173,6 +173,21 @@ def driver(group: list[LineVariance], act: Actuals, plan: Plan) -> dict[str, str
                 wp=plan.work.expected.quantize(Decimal("0.01")))
 
 
+def labor_kind(plan: Plan, act: Actuals) -> str:
+    """The restricted kind of the internal (labor) figures — plan, AC, EV, EAC, the variance by basis
+    (report/access.py ``mark_internal``): one role's cost (``labor_cost_person``) when one valued
+    role makes the plan's internal total or one role has actuals (an unplanned labor line counts as
+    one: which roles it holds is not known), as the sheet and the cross report rule; else several
+    roles' (``labor_cost_phase``). Divided by the plan's hours per Mtoken, one role's total is its rate."""
+    internal = [pl for pl in plan.lines if str(pl.basis) == "internal"]
+    planned = {pl.role or pl.id for pl in internal if any(pl.price.get(s) for s in SCENARIOS)}
+    actual = {pl.role or pl.id for pl in internal if (a := act.planned.get(pl.id)) is not None and a.lines}
+    unplanned = any(a.lines for (cat, basis, _c), a in act.unplanned.items() if cat == "labor" or basis == "internal")
+    n_actual = len(actual) + unplanned
+    several = len(planned) != 1 and n_actual != 1 and (len(planned) + n_actual) > 0
+    return "labor_cost_phase" if several else "labor_cost_person"
+
+
 def build(plan: Plan, plan_id: int, act: Actuals, lines: list[LineVariance]) -> dict:
     """The status object (``status --json``) and the alert candidates (``_alerts``, not shown)."""
     g = groups(plan, act)
@@ -210,6 +225,7 @@ def build(plan: Plan, plan_id: int, act: Actuals, lines: list[LineVariance]) -> 
               "gates": gates}
     snapshot = hashlib.sha256(canonical(jsonable(status)).encode()).hexdigest()
     status["evidence_sha256"] = snapshot
+    status["labor_kind"] = labor_kind(plan, act)  # after the snapshot: not a figure, the alerts' evidence stays
     status["_alerts"] = _candidates(plan, act, lines, figs, gates, used, snapshot)
     return status
 
