@@ -13,7 +13,7 @@ from decimal import Decimal
 
 import click
 
-from trainledger.cli.output import pad
+from trainledger.cli.output import pad, width
 from trainledger.errors import BadInput
 from trainledger.model.restricted import ADMIN, ROLES, is_withheld
 from trainledger.review import service
@@ -233,8 +233,9 @@ def status(ctx, batch, as_json, lang, role) -> None:
                 click.echo(f"  {t(k, lang) if k != 'plan' else t('plan', lang)} {label(r['basis'], lang)}:"
                            f" {_rng(r)} {r['currency']}")
         click.echo(f"  {t('hours_by_state', lang)}:")
+        wide = max([16] + [width(label(h["state"], lang)) for h in st["gpu_hours_by_state"]])
         for h in st["gpu_hours_by_state"]:
-            click.echo(f"    {pad(label(h['state'], lang), 16)} {_h(h['actual']):>12}  {t('planned_to_date', lang)}"
+            click.echo(f"    {pad(label(h['state'], lang), wide)} {_h(h['actual']):>12}  {t('planned_to_date', lang)}"
                        f" {_h(h['planned_for_work_done'])}  {t('planned_total', lang)}"
                        f" {_h(h['planned_at_completion'])}")
         for c in st.get("curves", []):
