@@ -69,6 +69,10 @@ class LineActual:
         return sum(self.rework.values(), Decimal(0))
 
 
+# the bases a compute line's GPU-hours are spent on: the cloud bill, owned and reserved capacity (G16)
+SPEND_BASES = ("billed", "amortized", "rate_card")
+
+
 @dataclass(frozen=True)
 class Actuals:
     work: Decimal  # Mtoken of useful work done
@@ -237,7 +241,7 @@ def collect(plan: Plan, lines: list[CostLine], runs: list[Run], progress: list[d
             state = ln.detail or "unclassified"
             run = by_run.get(ln.run_id or "")
             key = (str(run.reason), str(run.cause or "none")) if is_rework(run) else None
-            if str(ln.basis) == "billed":
+            if str(ln.basis) in SPEND_BASES:  # GPU-hours of any spend basis (a node is billed or capacity)
                 hours[state] += (ln.quantity or Decimal(0)).quantize(QTY)
         elif ln.category == "labor":
             phase, _, role = ln.detail.partition("/")
