@@ -187,3 +187,25 @@ def test_a_price_book_rate_card_is_looked_up_per_day(tmp_path):
     unheld = {ln.evidence for ln in result.lines if ln.batch_id is None}
     assert unheld == {Evidence.MEASURED}  # the entry's evidence, not stronger
     assert [a.value for a in result.assumptions if a.name.startswith("capacity own-c")] == ["10.00", "12.00"]
+
+
+def test_runs_outside_the_capacitys_period_are_named_not_silently_unvalued(tmp_path):
+    # G1: own-a is costed 00:00-02:00. Job 300 holds 4 GPUs 100-160 min: 40 min after `until`
+    # (4 × 40/60 = 2.67 GPU-h); job 400 holds 4 GPUs 200-260 min, all outside (4 GPU-h): 6.67 GPU-h
+    # not valued, 2 runs. Job 100 (0-90 min) is inside and not named.
+    from trainledger.report.problems_i18n import message
+
+    cfg = _config(tmp_path, RATE_CARD)
+    facts = Facts(jobs=(job("100", start=at(0), end=at(90), gpus=4, row=1),
+                        job("300", start=at(100), end=at(160), gpus=4, row=2),
+                        job("400", start=at(200), end=at(260), gpus=4, row=3)))
+    result = attribute(facts, cfg, price_lookup, T0.date())
+    (p,) = [p for p in result.problems if p.kind == "capacity_period_misses_runs"]
+    assert (p.detail["capacity"], p.detail["runs"], p.detail["gpu_hours"]) == ("own-a", 2, "6.67")
+    assert p.detail["where"] == "n1" and "2026-11-02T02:00:00+00:00" in p.detail["period"]
+    assert "100" not in p.detail["examples"] and "300" in p.detail["examples"]
+    en, zh = (message({"kind": p.kind, "detail": p.detail}, lang) for lang in ("en", "zh-CN"))
+    assert "own-a" in en and "6.67 GPU-hours there are not valued" in en
+    assert "容量 own-a" in zh and "6.67 GPU 小时未计价" in zh
+    inside = attribute(Facts(jobs=(job("100", start=at(0), end=at(90), gpus=4),)), cfg, price_lookup, T0.date())
+    assert not [p for p in inside.problems if p.kind == "capacity_period_misses_runs"]

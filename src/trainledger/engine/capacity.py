@@ -56,6 +56,7 @@ from datetime import date, datetime, timedelta
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
+from trainledger.engine.capacity_period import period_problems
 from trainledger.engine.capacity_pools import placements
 from trainledger.engine.compute import HOUR, _index, exact_seconds, node_split
 from trainledger.engine.conservation import by_reason, reason_of
@@ -299,6 +300,7 @@ def capacity_stage(facts: Facts, ctx: Context) -> StageOutput:
     for cap in caps:
         if cap.pool:
             problems.extend(pool_peak_problems(cap, placed.values(), ctx.cutoff))
+        problems.extend(period_problems(cap, placed.values(), ctx.cutoff))  # runs outside from / until (G1)
         used: dict[Decimal, tuple[Evidence, date]] = {}
         for node, amount, row, price, evidence in priced_rows(cap, ctx, problems):
             used.setdefault(price, (evidence, row["charge_period_start"].date()))

@@ -135,6 +135,13 @@ CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
         ZH: ("用量行金额为负", "账单第 {row} 行（{node}，{at}）是金额为 {amount} {currency} 的用量行："
              "按退款/赔付计入（只计金额，不计卡时）；若不是退款，请更正账单"),
     },
+    "capacity_period_misses_runs": {
+        EN: ("runs outside the capacity's period", "capacity {capacity} ({where}): {runs} run(s) hold it outside"
+             " its period {period} ({examples}): {gpu_hours} GPU-hours there are not valued — check the"
+             " capacity's from / until"),
+        ZH: ("作业超出容量的期间", "容量 {capacity}（{where}）：{runs} 个作业在其期间 {period} 之外占用它"
+             "（{examples}）：这部分 {gpu_hours} GPU 小时未计价——请检查该容量的 from / until"),
+    },
     "pool_oversubscribed": {
         EN: ("pool smaller than its jobs hold", "pool {pool} (capacity {capacity}): its jobs hold {peak}"
              " GPU-equivalents at once ({at}) but the pool has {gpus} GPUs; its unheld capacity is"
