@@ -46,12 +46,15 @@ def test_the_plan_is_on_the_capacity_bases_with_the_estimators_hours(owned):
 
 def test_the_review_bridges_each_basis_against_its_own_actuals(owned):
     rows = {r["basis"]: r for r in owned["review"]["variance"]}
-    for basis, actual, plan in (("amortized", "15018.40", "7348.98"), ("rate_card", "29546.55", "18564.58")):
+    for basis, actual, plan in (("amortized", "15018.40", "7348.98"), ("rate_card", "29546.53", "18564.58")):
         r = rows[basis]
         assert Decimal(r["actual"]).quantize(Decimal("0.01")) == Decimal(actual)  # amortized: 4 decimals exact
         assert Decimal(r["plan"]).quantize(Decimal("0.01")) == Decimal(plan)
         parts = sum(Decimal(r[k]) for k in ("price", "volume", "efficiency", "rework"))
         assert parts == Decimal(r["actual"]) - Decimal(r["plan"])
+    rc_hours = sum(ln.quantity for ln in owned["lines"] if str(ln.basis) == "rate_card" and ln.quantity)
+    assert (30 * rc_hours.quantize(Decimal("1e-9"))).quantize(Decimal("0.01")) == Decimal("29546.53")  # G3
+    assert abs(Decimal(rows["rate_card"]["price"])) < Decimal("0.005")  # the card's rate: no cents of "price"
     billed = rows["billed"]  # only the rented data-processing instance: unplanned, no phantom saving
     assert Decimal(billed["plan"]) == 0 and Decimal(billed["efficiency"]) == 0
     assert any("amortized CNY: actual 15,018.40 − plan 7,348.98" in x for x in owned["out"])
