@@ -16,7 +16,7 @@ from trainledger.report import problems_i18n as pi
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "trainledger"
 # the engine's Problem (engine/context.py); estimate/ has its own Problem and catalogue (estimate/messages.py)
-EMITTERS = sorted((SRC / "engine").glob("*.py")) + [SRC / "service.py"]
+EMITTERS = sorted((SRC / "engine").glob("*.py")) + [SRC / "service.py", SRC / "analysis" / "occupancy_check.py"]
 _CALL = re.compile(r'\bProblem\(\s*"([a-z_]+)"')
 _KEY = re.compile(r'"([a-z_]+)":')
 CJK = re.compile(r"[\u4e00-\u9fff]")

@@ -251,7 +251,8 @@ class Workspace:
         self.sync_config()
         result = attribute(facts, engine_settings(self.config), self.price_lookup(), as_of, as_of_time,
                            engine=engine or self.config.get("engine.backend"))
-        result = replace(result, problems=result.problems + tuple(self.quarantine_problems()))
+        result = replace(result, problems=result.problems + tuple(self.quarantine_problems())
+                         + tuple(self._occupancy_problems(result)))
         summary = result.summary() | {"as_of": as_of.isoformat()}
         if as_of_time is not None:
             summary["as_of_time"] = as_of_time.isoformat()
@@ -261,6 +262,14 @@ class Workspace:
                                                               "conservation": result.conservation})
         self._after_attribution()
         return result
+
+    def _occupancy_problems(self, result) -> list:
+        """A pool whose occupancy series shows more running than its imported jobs hold (G23)."""
+        from trainledger.analysis.occupancy_check import occupancy_problems
+        from trainledger.engine.capacity import parse
+
+        caps = parse(list(self.config.raw.get("capacity", []) or []), str(self.config.path))
+        return occupancy_problems(self.lake, caps, list(result.conservation_capacity)) if caps else []
 
     def _after_attribution(self) -> None:
         """Hard caps and reached gates of every planned batch raise their alerts (review/service.py)."""

@@ -1,6 +1,7 @@
 """Owned and reserved capacity: a Slurm cluster with no cloud bill gets compute cost per state."""
 
 import textwrap
+from datetime import date
 from decimal import Decimal
 
 import pytest
@@ -187,3 +188,76 @@ def test_a_price_book_rate_card_is_looked_up_per_day(tmp_path):
     unheld = {ln.evidence for ln in result.lines if ln.batch_id is None}
     assert unheld == {Evidence.MEASURED}  # the entry's evidence, not stronger
     assert [a.value for a in result.assumptions if a.name.startswith("capacity own-c")] == ["10.00", "12.00"]
+
+
+def test_runs_outside_the_capacitys_period_are_named_not_silently_unvalued(tmp_path):
+    # G1: own-a is costed 00:00-02:00. Job 300 holds 4 GPUs 100-160 min: 40 min after `until`
+    # (4 × 40/60 = 2.67 GPU-h); job 400 holds 4 GPUs 200-260 min, all outside (4 GPU-h): 6.67 GPU-h
+    # not valued, 2 runs. Job 100 (0-90 min) is inside and not named.
+    from trainledger.report.problems_i18n import message
+
+    cfg = _config(tmp_path, RATE_CARD)
+    facts = Facts(jobs=(job("100", start=at(0), end=at(90), gpus=4, row=1),
+                        job("300", start=at(100), end=at(160), gpus=4, row=2),
+                        job("400", start=at(200), end=at(260), gpus=4, row=3)))
+    result = attribute(facts, cfg, price_lookup, T0.date())
+    (p,) = [p for p in result.problems if p.kind == "capacity_period_misses_runs"]
+    assert (p.detail["capacity"], p.detail["runs"], p.detail["gpu_hours"]) == ("own-a", 2, "6.67")
+    assert p.detail["where"] == "n1" and "2026-11-02T02:00:00+00:00" in p.detail["period"]
+    assert "100" not in p.detail["examples"] and "300" in p.detail["examples"]
+    en, zh = (message({"kind": p.kind, "detail": p.detail}, lang) for lang in ("en", "zh-CN"))
+    assert "own-a" in en and "6.67 GPU-hours there are not valued" in en
+    assert "容量 own-a" in zh and "6.67 GPU 小时未计价" in zh
+    inside = attribute(Facts(jobs=(job("100", start=at(0), end=at(90), gpus=4),)), cfg, price_lookup, T0.date())
+    assert not [p for p in inside.problems if p.kind == "capacity_period_misses_runs"]
+
+
+DRIFT = """
+[[batches]]
+id = "b2"
+project = "p1"
+goal = "g"
+data_snapshot = "ds1"
+data_processing_version = "v1"
+model_version = "m1"
+code_version = "c1"
+config_version = "cfg1"
+team = "t"
+[[capacity]]
+id = "own-c"
+nodes = ["n1"]
+gpus_per_node = 8
+from = 2026-11-02T00:00:00Z
+until = 2026-11-05T00:00:00Z
+currency = "CNY"
+rate = "12.50"
+unit = "gpu_hour"
+effective = 2026-10-01
+source = "reserved-capacity contract"
+owner = "procurement"
+evidence = "contract"
+"""
+
+
+def test_a_rate_card_batch_costs_rate_times_its_gpu_hours_to_the_cent(tmp_path):
+    # G3: 60 jobs of odd lengths (whole seconds, not minutes) over 3 days, two batches and jobs without a
+    # batch, split per node and day: every group is 12.50 × its GPU-hours rounded to the cent, and the
+    # capacity still conserves exactly (3 days × 8 GPUs × 12.50 = 7,200.00).
+    cfg = _config(tmp_path, DRIFT)
+    jobs = tuple(job(str(1000 + k), start=at(k * 71.3), end=at(k * 71.3 + 23.7 + (k % 7) * 19.1),
+                     gpus=1 + k % 3, wckey=("b1", "b2", "")[k % 3], row=k + 1) for k in range(60))
+    result = attribute(Facts(jobs=jobs), cfg, price_lookup, date(2026, 11, 5))
+    lines = [ln for ln in result.lines if ln.provenance.source_kind == "config"]
+    groups: dict[str, list] = {}
+    for ln in lines:
+        if ln.quantity is not None and not str(ln.reason or "").startswith("capacity_unheld"):
+            groups.setdefault(ln.batch_id or f"job {ln.run_id}", []).append(ln)
+    assert {"b1", "b2"} <= set(groups) and len(groups) > 5
+    for g, ls in groups.items():  # by hand: rate × GPU-hours, half-even to the cent
+        hours = sum(ln.quantity for ln in ls).quantize(Decimal("1e-9"))  # GPU-seconds / 3600 in 28 digits
+        assert sum(ln.amount.expected for ln in ls) == (Decimal("12.50") * hours).quantize(Decimal("0.01")), g
+    (rec,) = result.conservation_capacity
+    assert rec["total"] == "7200.00" and rec["difference"] == "0.00"
+    parts = Decimal(rec["attributed"]) + Decimal(rec["unheld"]) + Decimal(rec["job_without_batch"])
+    assert parts == Decimal("7200.00") and sum(ln.amount.expected for ln in lines) == Decimal("7200.00")
+    assert rec["gpu_hours"]["difference"] == "0"

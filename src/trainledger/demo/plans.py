@@ -167,8 +167,13 @@ def after_attribution(wsp, echo) -> None:
         echo(_t("cli.demo.plan_from_review", batch=BATCH_B, version=plan.version, source=BATCH_A,
                 work=fmt.quantity(work.expected, 2)))
     rv = service.review(wsp, BATCH_A)
+    _pid, plan_a = service.latest_plan(wsp, BATCH_A)
+    bases = {str(ln.basis) for ln in plan_a.lines if ln.category == "compute"}  # billed, or the capacity's
     for v in rv["variance"]:
-        if v["basis"] == "billed":
+        if v["basis"] in bases:
             r = {k: fmt.amount(Decimal(v[k]), v["currency"]) for k in ("plan", "actual", *PARTS)}
-            echo(_t("cli.demo.review", batch=BATCH_A, currency=v["currency"], **r))
+            if v["basis"] == "billed":
+                echo(_t("cli.demo.review", batch=BATCH_A, currency=v["currency"], **r))
+            else:
+                echo(_t("cli.demo.review_on", batch=BATCH_A, basis=v["basis"], currency=v["currency"], **r))
     echo(_t("cli.demo.open_alerts", n=len(service.alerts(wsp, open_only=True))))

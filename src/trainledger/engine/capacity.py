@@ -56,6 +56,8 @@ from datetime import date, datetime, timedelta
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
+from trainledger.engine.capacity_exact import exact_rate_card
+from trainledger.engine.capacity_period import period_problems
 from trainledger.engine.capacity_pools import placements
 from trainledger.engine.compute import HOUR, _index, exact_seconds, node_split
 from trainledger.engine.conservation import by_reason, reason_of
@@ -299,12 +301,18 @@ def capacity_stage(facts: Facts, ctx: Context) -> StageOutput:
     for cap in caps:
         if cap.pool:
             problems.extend(pool_peak_problems(cap, placed.values(), ctx.cutoff))
+        problems.extend(period_problems(cap, placed.values(), ctx.cutoff))  # runs outside from / until (G1)
         used: dict[Decimal, tuple[Evidence, date]] = {}
+        mine: list[CostLine] = []
+        row_price: dict[int, Decimal] = {}
         for node, amount, row, price, evidence in priced_rows(cap, ctx, problems):
             used.setdefault(price, (evidence, row["charge_period_start"].date()))
+            row_price[row["row"]] = price
             split = node_split(row, node, idx, Decimal(row["gpus"]), problems, basis=cap.basis,
                                idle_basis=cap.basis, source_kind="config", money_evidence=evidence)
-            lines.extend(split(amount))
+            mine.extend(split(amount))
+        # a rate card: each batch at rate × its GPU-hours to the cent, the remainder to unheld (G3)
+        lines.extend(exact_rate_card(mine, row_price, cap.currency) if cap.basis is Basis.RATE_CARD else mine)
         if cap.price_item:
             for price, (evidence, first) in sorted(used.items(), key=lambda kv: kv[1][1]):
                 assumptions.append(Assumption(

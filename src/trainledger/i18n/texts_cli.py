@@ -171,5 +171,9 @@ CLI: dict[str, tuple[str, str]] = {
                     " + efficiency {efficiency} + rework {rework} (rounded; exact in review --json)",
                     "  复盘 {batch} {currency}：实际 {actual} − 计划 {plan} = 价格 {price} + 数量 {volume}"
                     " + 效率 {efficiency} + 返工 {rework}（已取整；精确值见 review --json）"),
+    "demo.review_on": ("  review {batch} {basis} {currency}: actual {actual} − plan {plan} = price {price} + volume"
+                       " {volume} + efficiency {efficiency} + rework {rework} (rounded; exact in review --json)",
+                       "  复盘 {batch} {basis} {currency}：实际 {actual} − 计划 {plan} = 价格 {price} + 数量 {volume}"
+                       " + 效率 {efficiency} + 返工 {rework}（已取整；精确值见 review --json）"),
     "demo.open_alerts": ("  open alerts: {n}", "  未处理的预警：{n}"),
 }

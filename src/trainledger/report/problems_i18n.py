@@ -135,6 +135,21 @@ CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
         ZH: ("用量行金额为负", "账单第 {row} 行（{node}，{at}）是金额为 {amount} {currency} 的用量行："
              "按退款/赔付计入（只计金额，不计卡时）；若不是退款，请更正账单"),
     },
+    "capacity_period_misses_runs": {
+        EN: ("runs outside the capacity's period", "capacity {capacity} ({where}): {runs} run(s) hold it outside"
+             " its period {period} ({examples}): {gpu_hours} GPU-hours there are not valued — check the"
+             " capacity's from / until"),
+        ZH: ("作业超出容量的期间", "容量 {capacity}（{where}）：{runs} 个作业在其期间 {period} 之外占用它"
+             "（{examples}）：这部分 {gpu_hours} GPU 小时未计价——请检查该容量的 from / until"),
+    },
+    "occupancy_jobs_missing": {
+        EN: ("occupancy shows jobs not imported", "pool {pool} (capacity {capacity}): its occupancy series shows"
+             " {running} GPU-hours running (idle {idle}) but the imported jobs hold {held}: {missing} GPU-hours"
+             " were held by jobs not imported and count as capacity no job held — import the cluster's job list"),
+        ZH: ("占用序列显示有未导入的作业", "资源池 {pool}（容量 {capacity}）：其占用序列显示运行中 {running} GPU 小时"
+             "（空闲 {idle}），但已导入的作业只占用 {held}：{missing} GPU 小时由未导入的作业占用，"
+             "却被计为无作业占用的容量——请导入该集群的作业清单"),
+    },
     "pool_oversubscribed": {
         EN: ("pool smaller than its jobs hold", "pool {pool} (capacity {capacity}): its jobs hold {peak}"
              " GPU-equivalents at once ({at}) but the pool has {gpus} GPUs; its unheld capacity is"

@@ -15,6 +15,7 @@ Data flow::
 
     plan.py      Plan, PlanLine, Rng; the [plan] table (bounds, gates, rules, assumptions)
     baseline.py  plans from an estimate spec / the estimate options, or from a review
+    capacity_plan.py  the plan's compute on the capacity's bases (amortized, rate_card), one line each
     options.py   a decision's options: continue, shrink (re-estimated), stop, retarget (the child's plan)
     actuals.py   useful work from progress; cost lines matched to plan lines; measured rates
     chains.py    of a retry chain, which compute time is the failure's (and its review class), not rework whole

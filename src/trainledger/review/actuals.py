@@ -82,6 +82,10 @@ class LineActual:
         return sum(self.rework.values(), Decimal(0))
 
 
+# the bases a compute line's GPU-hours are spent on: the cloud bill, owned and reserved capacity (G16)
+SPEND_BASES = ("billed", "amortized", "rate_card")
+
+
 @dataclass(frozen=True)
 class Actuals:
     work: Decimal  # Mtoken of useful work done
@@ -245,7 +249,7 @@ def collect(plan: Plan, lines: list[CostLine], runs: list[Run], progress: list[d
     work_by_run, work_known = useful_work(runs, progress, retry_of)
     chain = counters(runs, retry_of)
     first_pass = {chain[r.id] for r in runs if not is_rework(r)}
-    role = chains.roles(runs, retry_of, explained, {r.id for r in runs if chain[r.id] in first_pass})
+    chain_role = chains.roles(runs, retry_of, explained, {r.id for r in runs if chain[r.id] in first_pass})
     kept = {ln.run_id for ln in lines if ln.category == "compute" and ln.detail in chains.PROGRESS_STATES
             and (ln.quantity or 0) > 0}  # runs whose time made progress (a failed one's: before its checkpoint)
     planned: dict[str, LineActual] = defaultdict(LineActual)
@@ -259,14 +263,14 @@ def collect(plan: Plan, lines: list[CostLine], runs: list[Run], progress: list[d
             state = ln.detail or "unclassified"
             run = by_run.get(ln.run_id or "")
             key = None
-            if run is not None and run.id in role:
-                r = role[run.id]
+            if run is not None and run.id in chain_role:
+                r = chain_role[run.id]
                 if r.failure(state, run.id in kept):
                     key, kind = r.key, r.review_class
             elif is_rework(run):  # a rerun whose work the batch does not count: rework whole
                 key = (str(run.reason), chains.cause_of(run, explained) or "none")
                 kind = chains.review_class(run, key[1], explained)
-            if str(ln.basis) == "billed":
+            if str(ln.basis) in SPEND_BASES:  # GPU-hours of any spend basis (a node is billed or capacity)
                 hours[state] += (ln.quantity or Decimal(0)).quantize(QTY)
         elif ln.category == "labor":
             phase, _, role = ln.detail.partition("/")

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from trainledger.errors import BadInput
 from trainledger.model import Basis, Evidence
+from trainledger.review.capacity_plan import split_compute
 from trainledger.review.options import check_shrink
 from trainledger.review.plan import (
     HOURS_PER_PERSON_MONTH,
@@ -198,8 +199,9 @@ def from_values(values: dict, table: dict, *, where: str, sha: str, batch_id: st
                                  f" factor {est.overhead.p10:.3g}..{est.overhead.p90:.3g} ({hist.note})"},
                   "rework": {"evidence": "assumed", "source": f"{path} [plan.rework]: share of first-pass GPU-hours"}},
     )
-    lines = [compute, *_labor_lines(spec.labor, table.get("labor_rework", {}), book, on, currency, mtok, path,
-                                    workspace_labor_rates(workspace))]
+    lines = [*split_compute(compute, workspace, book, on),
+             *_labor_lines(spec.labor, table.get("labor_rework", {}), book, on, currency, mtok, path,
+                           workspace_labor_rates(workspace))]
     if "storage" in table:
         lines.append(_storage_line(table["storage"], book, on, currency, path))
     shown = est.to_dict()

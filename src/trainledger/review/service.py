@@ -243,7 +243,7 @@ def _line_dict(lv) -> dict:
 def _classes(wsp, act) -> list[dict]:
     hours: dict[str, Decimal] = defaultdict(Decimal)
     for ln in wsp.ledger.cost_lines(act.runs[0].batch_id) if act.runs else []:
-        if ln.category == "compute" and ln.run_id and str(ln.basis) == "billed":
+        if ln.category == "compute" and ln.run_id and str(ln.basis) in _act.SPEND_BASES:
             hours[ln.run_id] += ln.quantity or Decimal(0)
     from trainledger.run_causes import review_key
 

@@ -24,6 +24,7 @@ from decimal import ROUND_DOWN, ROUND_HALF_EVEN, Decimal
 from trainledger.ledger.audit import canonical, jsonable
 from trainledger.model.money import minor_quantum
 from trainledger.review.actuals import Actuals
+from trainledger.review.capacity_plan import COMPUTE_PREFIX
 from trainledger.review.plan import SCENARIOS, Plan, Rng, holds, parse_condition, planned_on_curve
 from trainledger.review.texts import Term, both
 from trainledger.review.variance import LineVariance, text
@@ -73,23 +74,31 @@ def at_completion(plan_rng: Rng, ac: Rng, work: Rng, done: Decimal, cur: str) ->
     return Rng(_q(low, cur), _q(max(exp, low), cur), _q(max(high, exp), cur))
 
 
+def is_compute(line_id: str) -> bool:
+    """A plan compute line: ``compute`` (billed) or ``compute:<basis>`` (capacity_plan.py)."""
+    return line_id == "compute" or line_id.startswith(COMPUTE_PREFIX)
+
+
 def metrics(plan: Plan, act: Actuals, lines: list[LineVariance], ev_eac: dict) -> dict[str, Decimal]:
     """Figures stop rules may name (plan.METRICS), from the compute line when there is one."""
     m: dict[str, Decimal] = {}
     wp = plan.work.expected
     if act.work_known:  # an unknown work figure is no metric (a rule on it does not hold)
         m["work_done"] = act.work / wp if wp > 0 else Decimal(0)
-    comp = next((lv for lv in lines if lv.line == "compute"), None)
-    if comp is not None and comp.plan > 0:
-        m["spend_share"] = comp.actual / comp.plan  # money against money: known whatever the work
-        eac = ev_eac.get((comp.basis, comp.currency))
+    comps = [lv for lv in lines if is_compute(lv.line) and lv.plan > 0]
+    # one compute line per basis (capacity_plan.py): a rule holds when any basis meets it, bases never added
+    if comps:
+        m["spend_share"] = max(lv.actual / lv.plan for lv in comps)  # money against money, whatever the work
         if act.work_known:  # EAC and the efficiency split rest on the work done: unknown is not 0
-            m["efficiency_variance_share"] = comp.efficiency / comp.plan
-            if eac is not None:
-                m["eac_over_plan"] = eac["eac"].expected / comp.plan - 1
-    a = act.planned.get("compute")
-    if a is not None and a.quantity > 0:
-        m["rework_share"] = a.rework_quantity / a.quantity
+            m["efficiency_variance_share"] = max(lv.efficiency / lv.plan for lv in comps)
+            over = [ev_eac[(lv.basis, lv.currency)]["eac"].expected / lv.plan - 1 for lv in comps
+                    if (lv.basis, lv.currency) in ev_eac]
+            if over:
+                m["eac_over_plan"] = max(over)
+    acts = [a for k, a in act.planned.items() if is_compute(k)]
+    qty = sum((a.quantity for a in acts), Decimal(0))  # GPU-hours add up across bases; money does not
+    if qty > 0:
+        m["rework_share"] = sum((a.rework_quantity for a in acts), Decimal(0)) / qty
     causes: dict[str, int] = {}
     for r in act.runs:
         if r.cause is not None and str(r.cause) != "exploration":
@@ -204,11 +213,10 @@ def build(plan: Plan, plan_id: int, act: Actuals, lines: list[LineVariance]) -> 
 
     m = metrics(plan, act, lines, figs)
     gates = []
-    cash_ac = sum((v["ac"].expected for (b, _c), v in figs.items() if b == "billed"), Decimal(0))
     rec = verdict(plan, m)
     for gate in plan.gates:
         reached = (act.work_known and act.work >= Decimal(gate["at_work"]) * plan.work.expected
-                   and cash_ac >= Decimal(gate["min_spend"]))
+                   and spent(plan, figs, Decimal(gate["min_spend"])))
         gates.append({"id": gate["id"], "at_work": gate["at_work"], "min_spend": gate["min_spend"],
                       "reached": reached, "verdict": rec if reached else None})
     hours = _hours_by_state(plan, act)
@@ -230,20 +238,44 @@ def build(plan: Plan, plan_id: int, act: Actuals, lines: list[LineVariance]) -> 
     return status
 
 
+def spent(plan: Plan, figs: dict, min_spend: Decimal) -> bool:
+    """A gate's ``min_spend`` reached: the AC of the basis compute is planned on (billed: every
+    currency's, as ever). With compute planned on several bases (owned and reserved capacity) it is
+    apportioned to them by their planned expected cost, and each basis must reach its part — so no
+    sum of different bases is ever formed."""
+    comps = [p for p in plan.lines if is_compute(p.id)]
+    bases = sorted({str(p.basis) for p in comps}) or ["billed"]
+    if len(bases) == 1:
+        return sum((v["ac"].expected for (b, _c), v in figs.items() if b == bases[0]), Decimal(0)) >= min_spend
+    planned = {p.id: p.cost(plan.work).expected for p in comps}
+    whole = sum(planned.values(), Decimal(0))
+    for p in comps:
+        ac = figs.get((str(p.basis), p.currency), {}).get("ac")
+        part = min_spend * planned[p.id] / whole if whole > 0 else min_spend
+        if (ac.expected if ac is not None else Decimal(0)) < part:
+            return False
+    return True
+
+
 def _hours_by_state(plan: Plan, act: Actuals) -> list[dict]:
-    comp = next((p for p in plan.lines if p.id == "compute"), None)
+    """GPU-hours by state (any spend basis) against the compute lines' planned GPU-hours (summed:
+    hours add up across bases)."""
+    comps = [p for p in plan.lines if is_compute(p.id)]
+    eff: dict[str, Decimal] = {}
+    for p in comps:
+        for k, r in p.efficiency.items():
+            eff[k] = eff.get(k, Decimal(0)) + r.expected
     rows = []
-    planned_states = set(comp.efficiency) if comp else set()
-    for s in sorted(set(act.gpu_hours_by_state) | planned_states):
-        e = comp.efficiency.get(s) if comp else None
+    for s in sorted(set(act.gpu_hours_by_state) | set(eff)):
+        e = eff.get(s)
         rows.append({"state": s, "actual": format(act.gpu_hours_by_state.get(s, Decimal(0)), "f"),
-                     "planned_for_work_done": format(act.work * e.expected, "f") if e else None,
-                     "planned_at_completion": format(plan.work.expected * e.expected, "f") if e else None})
-    if comp is not None and comp.rework:
-        a = act.planned.get("compute")
-        rows.append({"state": "rework (reruns)", "actual": format(a.rework_quantity if a else Decimal(0), "f"),
-                     "planned_for_work_done": None,
-                     "planned_at_completion": format(sum((r.expected for r in comp.rework.values()), Decimal(0)), "f")})
+                     "planned_for_work_done": format(act.work * e, "f") if e is not None else None,
+                     "planned_at_completion": format(plan.work.expected * e, "f") if e is not None else None})
+    if any(p.rework for p in comps):
+        done = sum((a.rework_quantity for k, a in act.planned.items() if is_compute(k)), Decimal(0))
+        rows.append({"state": "rework (reruns)", "actual": format(done, "f"), "planned_for_work_done": None,
+                     "planned_at_completion": format(sum((r.expected for p in comps for r in p.rework.values()),
+                                                         Decimal(0)), "f")})
     return rows
 
 

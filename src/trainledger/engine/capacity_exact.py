@@ -1,0 +1,86 @@
+"""A rate card's cost per batch is the rate × its GPU-hours, to the cent (review finding G3).
+
+The capacity stage splits its cost per node and day like a bill row (``compute.node_split``): each
+row's amount goes by largest remainder to the runs that held the node and to the time no job held.
+Over thousands of rows the cents drift, so a batch's total strayed from rate × GPU-hours by several
+cents, both ways. For a rate card the exact figure is known: each held line is worth
+``price × GPU-hours`` (GPU-hours to 1e-12, undoing the 28-digit quotient; the row's price: the
+card's, or the price-book entry of that day). So per capacity:
+
+* each **group** — a batch, or one job without a batch — gets T = Σ price × GPU-hours of its lines,
+  rounded half-even to the currency's minor unit, spread over its lines by that exact value
+  (``model.allocate``: the lines sum to T exactly);
+* the time **no job held** takes the remainder, capacity total − Σ T, spread over its lines by their
+  amounts — only the remainder is apportioned, so attributed + unheld + jobs without a batch = the
+  capacity's total, exactly, as before.
+
+When no time is unheld (a fully held capacity) the total itself is apportioned over the groups by
+their exact values (each within a cent of its T); when jobs held more than the capacity
+(``pool_oversubscribed``) rate × hours exceeds the cost and the row split stands. GPU-hours are
+untouched. Amortised capacity keeps the row split (its price carries 4 decimals). The stage is the
+same for both engines (the frame engine splits bills only), so python / duckdb parity is kept.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from decimal import ROUND_HALF_EVEN, Decimal
+
+from trainledger.model import CostLine
+from trainledger.model.money import AmountRange, allocate, minor_quantum
+
+UNHELD = "capacity_unheld"
+HOURS = Decimal("1e-12")  # a line's GPU-hours are a 28-digit quotient: 17.7699…9 is 17.77 GPU-hours
+
+
+def _set(ln: CostLine, amount: Decimal) -> CostLine:
+    cur = ln.amount.currency
+    return replace(ln, amount=AmountRange(amount, amount, amount, cur))
+
+
+def _group(ln: CostLine) -> str | None:
+    if ln.quantity is None or str(ln.reason or "").startswith(UNHELD):
+        return None
+    return f"batch:{ln.batch_id}" if ln.batch_id else f"job:{ln.run_id}"
+
+
+def exact_rate_card(lines: list[CostLine], price_of_row: dict[int, Decimal], currency: str) -> list[CostLine]:
+    """``lines`` of one rate-card capacity with each group at price × GPU-hours (see the module)."""
+    q = minor_quantum(currency)
+    total = sum((ln.amount.expected for ln in lines), Decimal(0))
+    groups: dict[str, list[int]] = {}
+    unheld: list[int] = []
+    exact: dict[int, Decimal] = {}
+    for i, ln in enumerate(lines):
+        g = _group(ln)
+        if g is None:
+            unheld.append(i)
+            continue
+        groups.setdefault(g, []).append(i)
+        exact[i] = price_of_row[ln.provenance.row] * ln.quantity.quantize(HOURS)  # GPU-s / 3600: 28 digits
+    if not groups:
+        return lines
+    names = sorted(groups)
+    worth = {g: sum((exact[i] for i in groups[g]), Decimal(0)) for g in names}
+    target = {g: worth[g].quantize(q, ROUND_HALF_EVEN) for g in names}
+    rest = total - sum(target.values(), Decimal(0))
+    unheld_amounts = [lines[i].amount.expected for i in unheld]
+    if rest < 0 and any(unheld_amounts) or rest < -q * len(names):  # held beyond the capacity
+        return lines  # (pool_oversubscribed): the row split stands — a day's money to that day's jobs
+    if rest != 0 and not any(unheld_amounts):  # nothing unheld to take the rounding remainder
+        if not any(worth.values()):
+            return lines
+        target = dict(zip(names, allocate(total, [worth[g] for g in names], currency), strict=True))
+        rest = Decimal(0)
+    out = list(lines)
+    for g in names:
+        idx = groups[g]
+        weights = [exact[i] for i in idx]
+        shares = allocate(target[g], weights, currency) if any(weights) else [target[g]] + [Decimal(0)] * (len(idx) - 1)
+        for i, s in zip(idx, shares, strict=True):
+            out[i] = _set(lines[i], s)
+    if unheld:
+        weights = unheld_amounts if any(unheld_amounts) else [Decimal(1)] * len(unheld)
+        for i, s in zip(unheld, allocate(rest, weights, currency), strict=True):
+            out[i] = _set(lines[i], s)
+    return out
