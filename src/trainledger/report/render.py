@@ -312,10 +312,14 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
     if s.get("retry_chains"):
         out += ["", f"## {L('retry_chains')}", ""]
         out += prim.md_table([L("failed_run"), L("final_state"), L("cause"), L("attempts"), L("lost_gpu_hours"),
-                       L("failure_cost"), L("recovery_cost"), L("total")],
+                       L("failure_cost"), L("recovery_cost"), L("kept_cost"), L("other_cost"), L("total")],
                       [[c["failed"], c["state"], cause_text(c["cause"], c["cause_evidence"], lang),
-                        " → ".join(c["attempts"]), f.hours(c["lost_gpu_hours"]), f.by_basis(c["failure_cost"]),
-                        f.by_basis(c["recovery_cost"]), f.by_basis(c["total"])] for c in s["retry_chains"]])
+                        " → ".join(c["attempts"]),
+                        L("lost_unknown") if c["lost_gpu_hours"] is None else f.hours(c["lost_gpu_hours"]),
+                        f.by_basis(c["failure_cost"]), f.by_basis(c["recovery_cost"]),
+                        f.by_basis(c.get("kept_cost", [])), f.by_basis(c.get("other_cost", [])),
+                        f.by_basis(c["total"])] for c in s["retry_chains"]])
+        out += ["", L("chain_note")]
     out += ["", f"## {L('runs')}", ""]
     out += prim.md_table([L("run"), L("job"), L("reason"), L("cause"), L("review_class"), L("final_state"), L("gpus"),
                    L("retry_of"), L("billed"), L("queued")],
