@@ -292,7 +292,8 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                       [[e["currency"], v(e.get("basis", "billed"), lang), f.amount(e["billed"], e["currency"]),
                         f.amount(e["effective"], e["currency"]),
                         f.amount(e["other_states"], e["currency"]), f.hours(e["gpu_hours"]),
-                        f.hours(e["effective_gpu_hours"]), f.share(e["effective_share"]) if e["effective_share"] is not None else L("lost_unknown")]
+                        f.hours(e["effective_gpu_hours"]), L("lost_unknown") if e["effective_share"] is None
+                        else f.share(e["effective_share"])]
                        for e in s["compute_efficiency"]])
     if s.get("runs_by_review_class"):
         out += ["", f"## {L('review')}", ""]
