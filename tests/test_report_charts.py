@@ -172,7 +172,9 @@ def test_balance_left_and_right_from_the_sheet(demo_sheets):
         Decimal(a["monthly_cost"]) for a in s["plan_vs_actual"]["reusable_assets"])
     lessons = right["lessons"]["cost"]
     assert [(x["basis"], x["currency"]) for x in lessons] == [("billed", "CNY")]
-    assert Decimal(lessons[0]["amount"]) == sum(Decimal(c["total"][0]["amount"]) for c in s["retry_chains"])
+    # what the failures cost (a-r01 84.56 + a-r03 2,096.00), not the progress a-r03's checkpoint kept
+    assert Decimal(lessons[0]["amount"]) == sum(Decimal(c["failure_cost"][0]["amount"])
+                                                for c in s["retry_chains"]) == Decimal("2180.56")
 
 
 def test_sensitivity_reads_the_ranges_on_the_sheet(demo_sheets):

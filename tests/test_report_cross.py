@@ -375,3 +375,36 @@ def test_unknown_work_shows_ev_and_eac_unknown_never_zero(demo, monkeypatch, tmp
     rows = [[c.value for c in rr] for s in wb for rr in s.iter_rows() if rr[0].value == a.batch]
     plan_row = next(x for x in rows if x[2] == "billed" and x[3] == "CNY")
     assert plan_row[10:16] == ["unknown / 未知"] * 6  # EV and EAC low / expected / high
+
+
+def test_rework_is_the_review_bridges_failure_and_the_sheets_chain_failure(demo, rep, sheets):
+    """One meaning of "rework" (G21): batch A's report rework cost is what the review's variance bridge
+    counts as rework (review/actuals.collect) and the sheet's retry-chain failure — a-r01 → a-r02
+    84.56 + a-r03 → a-r07 2,096.00 = 2,180.56 CNY — not every fault-retry run whole (5,720.56)."""
+    from trainledger.review import service as rsvc
+
+    a = next(b for b in rep.batches if b.batch == "csa-sft-2026-11-a")
+    (w,) = [x for x in a.rework if (x.basis, x.currency) == ("billed", "CNY")]
+    chains = sum(D(m["amount"]) for c in sheets[a.batch]["retry_chains"] for m in c["failure_cost"]
+                 if m.get("basis", "billed") == "billed" and m["currency"] == "CNY")
+    with Workspace.open(demo) as wsp:
+        act = rsvc.actuals(wsp, rsvc.latest_plan(wsp, a.batch)[1])
+    bridge = sum(la.rework_amount for pl_id, la in act.planned.items() if pl_id.startswith("compute"))
+    assert w.part_amount == chains == D("2180.56")
+    assert bridge == chains, (bridge, sorted(act.planned))
+    for lang, words in (("en", "variance bridge counts"), ("zh-CN", "复盘差异桥")):  # the definition beside it
+        assert words in cross_render.to_markdown(rep, lang) and words in cross_render.to_html(rep, lang)
+
+
+def test_each_rework_figure_says_its_definition(demo):
+    """The sheet (review section and retry chains) and `review` label rework with its definition, bilingual."""
+    from click.testing import CliRunner
+
+    from trainledger.cli import cli
+
+    for lang, bridge, chain in (("en", "less the plan's rework allowance", "variance bridge counts as the failure"),
+                                ("zh-CN", "减去计划的返工预留", "复盘差异桥中计为该失败返工")):
+        out = CliRunner().invoke(cli, ["--workspace", str(demo), "review", "csa-sft-2026-11-a", "--lang", lang])
+        assert out.exit_code == 0 and bridge in out.output, out.output
+        sheet = CliRunner().invoke(cli, ["--workspace", str(demo), "sheet", "csa-sft-2026-11-a", "--lang", lang])
+        assert bridge in sheet.output.replace("\\", "") and chain in sheet.output.replace("\\", "")

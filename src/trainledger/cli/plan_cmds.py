@@ -297,6 +297,7 @@ def review(ctx, batch, as_json, lang, role) -> None:
         for v in rv["variance"]:
             click.echo(f"  {label(v['basis'], lang)} {v['currency']}: "
                        + "  ".join(f"{t(c, lang)} {_money(v[c])}" for c in cols))
+        click.echo(f"  ({t('rework_def', lang)})")
         for ln in rv["lines"]:
             if ln["efficiency_by_state"]:
                 click.echo(f"  {line_label(ln['line'], lang)} — {t('by_state', lang)}: " + ", ".join(

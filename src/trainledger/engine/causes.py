@@ -24,12 +24,16 @@ batch with no change of data, code or config version (run tags ``data_version``,
 ``code_version``, ``config_version``; the batch's own when absent) is ``avoidable_rework`` from its
 second occurrence on (the seed: 同类错误重复出现且没有改进动作 → 可避免返工).
 
-What a retry chain cost (``chain_cost``): the **failure** is every failed attempt, whole; the
-**recovery** is the rerun's time until it was training again — its ``setup`` or
-``preemption_recovery`` (start → first step) — never the rerun's own effective training, which the
-batch needed anyway. Work the failed attempt lost (its steps after the last checkpoint) is its
-``lost_progress``, inside the failure: counting the rerun's redo of those steps as well would count
-the same progress twice. A rerun with no progress log has no measured recovery (``unclassified``).
+What a retry chain cost (``chain_cost``; the review's bridge uses the same rule, ``is_failure``):
+the **failure** is what the failure destroyed — of each failed attempt the time the batch did not
+keep: its ``lost_progress`` (steps after its last checkpoint, redone), its ``hang``, whatever came
+after its last step, and all of it when it kept no progress (no ``effective`` time) — plus the
+rerun's way back, its ``setup`` or ``preemption_recovery`` (start → first step; shown on its own as
+the **recovery**, part of the failure). The failed attempt's training up to the checkpoint the rerun
+resumed from is **kept** (its tokens are useful work), and its money-only lines (SLA credit,
+adjustment, tax) are **other**: failure + kept + other is what the chain's attempts cost. Never the
+rerun's own effective training, which the batch needed anyway. A rerun with no progress log has no
+measured recovery (``unclassified``).
 """
 
 from __future__ import annotations
@@ -163,18 +167,53 @@ def confirmations_from_audit(entries: Iterable[Mapping]) -> dict[str, dict]:
     return out
 
 
-def chain_cost(chain: Sequence[str], failed: set[str], by_state: Mapping[str, Mapping[str, Mapping]]
-               ) -> tuple[dict, dict]:
-    """(failure, recovery) of a retry chain (attempt ids in order), each {key: Decimal} with the keys of
-    ``by_state`` (run → compute state → {key, e.g. (basis, currency): amount}). Every attempt but the
-    last is a failure, and the last too when it failed (``failed``): its whole cost. The last attempt,
-    when it did not fail, is the recovery: only its ``RECOVERY_STATES``."""
-    failure: dict = defaultdict(Decimal)
-    recovery: dict = defaultdict(Decimal)
+# a failed attempt's states before its last checkpoint: work the batch kept (when it kept any)
+KEPT_STATES = frozenset(str(s) for s in (ComputeState.SETUP, ComputeState.EFFECTIVE, ComputeState.STRAGGLER_WAIT,
+                                         ComputeState.CHECKPOINT, ComputeState.DATA_STALL))
+PROGRESS_STATES = frozenset((str(ComputeState.EFFECTIVE), str(ComputeState.STRAGGLER_WAIT)))  # time that made progress
+MONEY_ONLY = frozenset(("credit", "adjustment", "tax"))  # compute.NO_QUANTITY's details: money, no hours
+
+
+def is_failure(state: str, *, failed: bool, rerun: bool, kept: bool) -> bool:
+    """Whether a chain attempt's time in ``state`` is the failure's: a rerun's ``RECOVERY_STATES``; a
+    failed attempt's time the batch did not keep (all of it when it ``kept`` no progress). Money-only
+    lines never (they stay by state)."""
+    if state in MONEY_ONLY:
+        return False
+    if rerun and state in RECOVERY_STATES:
+        return True
+    return failed and not (kept and state in KEPT_STATES)
+
+
+@dataclass(frozen=True)
+class ChainCost:
+    """A retry chain's cost, each {key: Decimal}: ``failure`` (what the failure destroyed, with the
+    rerun's ``recovery`` inside it), ``kept`` (the failed attempts' work kept by the checkpoint) and
+    ``other`` (their money-only lines); failure + kept + other = the attempts' cost in the row."""
+
+    failure: dict
+    recovery: dict
+    kept: dict
+    other: dict
+
+
+def chain_cost(chain: Sequence[str], failed: set[str], by_state: Mapping[str, Mapping[str, Mapping]],
+               kept: set[str] = frozenset()) -> ChainCost:
+    """``ChainCost`` of a retry chain (attempt ids in order) with the keys of ``by_state`` (run →
+    compute state → {key, e.g. (basis, currency): amount}). Every attempt but the last is a failed
+    attempt, and the last too when it failed (``failed``); every attempt but the first is a rerun.
+    ``kept``: the attempts whose time made progress (``PROGRESS_STATES`` hours > 0)."""
+    out = {k: defaultdict(Decimal) for k in ("failure", "recovery", "kept", "other")}
     for i, run in enumerate(chain):
-        whole = i < len(chain) - 1 or run in failed
+        is_failed, rerun = i < len(chain) - 1 or run in failed, i > 0
         for state, money in by_state.get(run, {}).items():
-            if whole or state in RECOVERY_STATES:
+            if is_failure(state, failed=is_failed, rerun=rerun, kept=run in kept):
+                parts = ("failure", "recovery") if rerun and state in RECOVERY_STATES else ("failure",)
+            elif is_failed:
+                parts = ("other",) if state in MONEY_ONLY else ("kept",)
+            else:
+                continue
+            for part in parts:
                 for key, amount in money.items():
-                    (failure if whole else recovery)[key] += amount
-    return dict(failure), dict(recovery)
+                    out[part][key] += amount
+    return ChainCost(**{k: dict(v) for k, v in out.items()})

@@ -91,7 +91,7 @@ def investment(s: dict[str, Any]) -> dict[str, Any]:
                          "shrank": "1" if before else None})  # measured after: a point, the range is gone
     lessons: dict[tuple[str, str], Decimal] = defaultdict(Decimal)
     for c in s.get("retry_chains", []):
-        for m in c["total"]:
+        for m in c["failure_cost"]:  # what the failures cost (not the progress their checkpoints kept)
             lessons[(m.get("basis", "billed"), m["currency"])] += _d(m["amount"])
     return {"planned": bool(p), "earned_value": ev,
             "assets": {"count": len(p.get("reusable_assets", [])),

@@ -305,7 +305,8 @@ def _month(day: date | None) -> str:
 
 def build(wsp, sc_: Scope) -> CrossReport:
     from trainledger.engine.conservation import reason_of
-    from trainledger.review.actuals import is_rework
+    from trainledger.review.actuals import rework_lines
+    from trainledger.review.service import _explained
 
     cfg = wsp.config
     batches = [b for b in cfg.batches if sc_.project is None or b.project == sc_.project]
@@ -313,6 +314,9 @@ def build(wsp, sc_: Scope) -> CrossReport:
     lines = wsp.ledger.cost_lines()
     runs = {r.id: r for r in wsp.ledger.runs()}
     dates = line_dates(wsp, lines, runs)
+    explained = _explained(wsp)
+    retry_of = {k: str(v["retry_of"]) for k, v in explained.items() if v.get("retry_of")}
+    reworked = rework_lines(lines, list(runs.values()), retry_of, explained)  # the review bridge's rework
     att = wsp.ledger.latest_attribution() or {}
     summary = att.get("summary") if isinstance(att.get("summary"), dict) else {}
 
@@ -343,7 +347,7 @@ def build(wsp, sc_: Scope) -> CrossReport:
         per_batch.add((ln.batch_id, *key), ln)
         if day is not None:
             span[ln.batch_id].append(day)
-        rw = is_rework(runs.get(ln.run_id or ""))
+        rw = reworked[i]
         by_batch_lines[ln.batch_id].append((ln, rw))
         by_period_lines[period].append((ln, rw))
 

@@ -154,7 +154,7 @@ def tables(r: CrossReport, lang: str) -> list[Table]:
                          _pct(w.share), f"{_amt(w.part_amount, w.currency, w.basis in charts.CASH)} {w.currency}"))
     out.append(Table("shares", L("shares"), (L("project"), L("batch"), L("basis"), L("currency"), L("held_hours"),
                                              L("effective_hours"), L("effective_share"), L("rework_hours"),
-                                             L("rework_share"), L("rework_cost")), tuple(rows)))
+                                             L("rework_share"), L("rework_cost")), tuple(rows), L("rework_note")))
     out.append(Table("effective_trend", L("effective_trend"),
                      (L("period"), L("basis"), L("currency"), L("held_hours"), L("effective_share")),
                      tuple((_period(p, lang), v(s.basis, lang), s.currency, prim.quantity(s.gpu_hours, 2),

@@ -99,6 +99,7 @@ def to_markdown(sec: dict[str, Any] | None, lang: str) -> list[str]:
     out += ["", f"### {t('bridge', lang)}", ""]
     out += _table([t("basis", lang), t("currency", lang), *(t(p, lang) for p in PARTS)],
                   [[label(v["basis"], lang), v["currency"], *(money(v[p]) for p in PARTS)] for v in sec["variance"]])
+    out += ["", f"_{t('rework_def', lang)}_"]
     if sec["compute_efficiency_by_state"]:
         out += ["", f"{t('by_state', lang)}: " + ", ".join(
             f"{label(k, lang)} {money(x)}" for k, x in sec["compute_efficiency_by_state"].items() if Decimal(x))]

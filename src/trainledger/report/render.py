@@ -292,7 +292,8 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                       [[e["currency"], v(e.get("basis", "billed"), lang), f.amount(e["billed"], e["currency"]),
                         f.amount(e["effective"], e["currency"]),
                         f.amount(e["other_states"], e["currency"]), f.hours(e["gpu_hours"]),
-                        f.hours(e["effective_gpu_hours"]), f.share(e["effective_share"])]
+                        f.hours(e["effective_gpu_hours"]), L("lost_unknown") if e["effective_share"] is None
+                        else f.share(e["effective_share"])]
                        for e in s["compute_efficiency"]])
     if s.get("runs_by_review_class"):
         out += ["", f"## {L('review')}", ""]
@@ -312,10 +313,14 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
     if s.get("retry_chains"):
         out += ["", f"## {L('retry_chains')}", ""]
         out += prim.md_table([L("failed_run"), L("final_state"), L("cause"), L("attempts"), L("lost_gpu_hours"),
-                       L("failure_cost"), L("recovery_cost"), L("total")],
+                       L("failure_cost"), L("recovery_cost"), L("kept_cost"), L("other_cost"), L("total")],
                       [[c["failed"], c["state"], cause_text(c["cause"], c["cause_evidence"], lang),
-                        " → ".join(c["attempts"]), f.hours(c["lost_gpu_hours"]), f.by_basis(c["failure_cost"]),
-                        f.by_basis(c["recovery_cost"]), f.by_basis(c["total"])] for c in s["retry_chains"]])
+                        " → ".join(c["attempts"]),
+                        L("lost_unknown") if c["lost_gpu_hours"] is None else f.hours(c["lost_gpu_hours"]),
+                        f.by_basis(c["failure_cost"]), f.by_basis(c["recovery_cost"]),
+                        f.by_basis(c.get("kept_cost", [])), f.by_basis(c.get("other_cost", [])),
+                        f.by_basis(c["total"])] for c in s["retry_chains"]])
+        out += ["", L("chain_note")]
     out += ["", f"## {L('runs')}", ""]
     out += prim.md_table([L("run"), L("job"), L("reason"), L("cause"), L("review_class"), L("final_state"), L("gpus"),
                    L("retry_of"), L("billed"), L("queued")],

@@ -298,15 +298,19 @@ def _efficiency(lines: list[CostLine]) -> list[dict[str, str]]:
         if ln.detail == "effective":
             a["effective_amount"] += ln.amount.expected
             a["effective_gpu_hours"] += ln.quantity or 0
+        elif ln.detail != "unclassified":
+            a["signal_gpu_hours"] += ln.quantity or 0
     out = []
     for (cur, basis), a in sorted(acc.items()):
+        # no progress signal at all (every hour unclassified): the share is unknown, never a measured 0 %
+        signal = a["effective_gpu_hours"] + a["signal_gpu_hours"] > 0
         share = a["effective_gpu_hours"] / a["gpu_hours"] if a["gpu_hours"] else Decimal(0)
         exact = Basis(basis) in CASH_BASES
         out.append({"currency": cur, "basis": basis, "billed": _fmt(a["amount"], cur, exact),
                     "effective": _fmt(a["effective_amount"], cur, exact),
                     "other_states": _fmt(a["amount"] - a["effective_amount"], cur, exact),
                     "gpu_hours": _qty(a["gpu_hours"]), "effective_gpu_hours": _qty(a["effective_gpu_hours"]),
-                    "effective_share": format(share.quantize(Q), "f")})
+                    "effective_share": format(share.quantize(Q), "f") if signal else None})
     return out
 
 

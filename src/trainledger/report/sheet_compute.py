@@ -6,7 +6,7 @@
 * ``sections`` — every cash line of the batch in one section (compute, storage, network, other
   services, external), summing exactly to the batch's cash total per currency.
 * ``retry_chains`` — each failed attempt with its retries: the cost of the failure and of its
-  recovery together (``engine.causes.chain_cost``: the failed attempts whole, the rerun's setup /
+  recovery together (``engine.causes.chain_cost``: what the failed attempts lost, the rerun's setup /
   preemption recovery — not its new training).
 """
 
@@ -178,8 +178,11 @@ def money_by_run_state(lines: list[CostLine]) -> dict[str, dict[str, dict[tuple[
 
 def retry_chains(runs, explained: dict, by_run_state: dict, hours_by_state: dict) -> list[dict[str, Any]]:
     """Each attempt that was retried, with every retry after it (a retry of a retry too); its cost
-    by ``engine.causes.chain_cost`` from ``money_by_run_state``."""
-    from trainledger.engine.causes import FAILED, RECOVERY_STATES, chain_cost
+    by ``engine.causes.chain_cost`` from ``money_by_run_state`` — the review bridge's failure rule:
+    ``failure_cost`` (what the failure destroyed, the rerun's ``recovery_cost`` inside it),
+    ``kept_cost`` (kept by the checkpoint), ``other_cost`` (credits…); ``total`` their sum.
+    ``lost_gpu_hours`` is None (unknown) when a failed attempt has no progress signal."""
+    from trainledger.engine.causes import FAILED, PROGRESS_STATES, RECOVERY_STATES, chain_cost
 
     ids = {r.id for r in runs}
     retries: dict[str, list[str]] = defaultdict(list)
@@ -188,6 +191,9 @@ def retry_chains(runs, explained: dict, by_run_state: dict, hours_by_state: dict
         if ex.get("retry_of") in ids:
             retries[ex["retry_of"]].append(r.id)
     retried = {x for xs in retries.values() for x in xs}
+    states = {x.id: x.state.split(" ")[0].upper() for x in runs}
+    progressed = {x for x, hs in hours_by_state.items()
+                  if any(Decimal(str(h)) > 0 for s, h in hs.items() if s in PROGRESS_STATES)}
     chains = []
     for r in sorted(runs, key=lambda r: (r.started_at is None, r.started_at or r.submitted_at, r.id)):
         if r.id not in retries or r.id in retried:
@@ -197,23 +203,25 @@ def retry_chains(runs, explained: dict, by_run_state: dict, hours_by_state: dict
             nxt = todo.pop(0)
             chain.append(nxt)
             todo.extend(retries.get(nxt, ()))
-        states = {x.id: x.state.split(" ")[0].upper() for x in runs}
         failed_ids = {x for x in chain if states.get(x) in FAILED}
-        fail_cost, rec_cost = chain_cost(chain, failed_ids, by_run_state)
+        cost = chain_cost(chain, failed_ids, by_run_state, progressed)
         failed = [x for i, x in enumerate(chain) if i < len(chain) - 1 or x in failed_ids]
-        recovery = [x for x in chain if x not in failed]
+        recovery = chain[1:]
         rec_hours = sum((Decimal(str(h)) for x in recovery for s, h in hours_by_state.get(x, {}).items()
                          if s in RECOVERY_STATES), Decimal(0))
         total = defaultdict(Decimal)
-        for d in (fail_cost, rec_cost):
+        for d in (cost.failure, cost.kept, cost.other):
             for c, v in d.items():
                 total[c] += v
+        signal = all(any(s != "unclassified" and Decimal(str(h)) > 0 for s, h in hours_by_state.get(x, {}).items())
+                     for x in failed)
         lost = sum((Decimal(str(h)) for x in failed for s, h in hours_by_state.get(x, {}).items()
                     if s in LOST), Decimal(0))
         ex = explained.get(r.id) or {}
         chains.append({"failed": r.id, "state": r.state, "cause": ex.get("cause"),
                        "cause_evidence": ex.get("cause_evidence"), "attempts": chain,
-                       "failure_cost": money_list(fail_cost), "recovery_cost": money_list(rec_cost),
-                       "total": money_list(total), "lost_gpu_hours": qty(lost),
+                       "failure_cost": money_list(cost.failure), "recovery_cost": money_list(cost.recovery),
+                       "kept_cost": money_list(cost.kept), "other_cost": money_list(cost.other),
+                       "total": money_list(total), "lost_gpu_hours": qty(lost) if signal else None,
                        "recovery_gpu_hours": qty(rec_hours)})
     return chains

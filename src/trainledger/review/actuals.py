@@ -262,14 +262,7 @@ def collect(plan: Plan, lines: list[CostLine], runs: list[Run], progress: list[d
         if ln.category == "compute":
             state = ln.detail or "unclassified"
             run = by_run.get(ln.run_id or "")
-            key = None
-            if run is not None and run.id in chain_role:
-                r = chain_role[run.id]
-                if r.failure(state, run.id in kept):
-                    key, kind = r.key, r.review_class
-            elif is_rework(run):  # a rerun whose work the batch does not count: rework whole
-                key = (str(run.reason), chains.cause_of(run, explained) or "none")
-                kind = chains.review_class(run, key[1], explained)
+            key, kind = _compute_key(run, state, chain_role, kept, explained)
             if str(ln.basis) in SPEND_BASES:  # GPU-hours of any spend basis (a node is billed or capacity)
                 hours[state] += (ln.quantity or Decimal(0)).quantize(QTY)
         elif ln.category == "labor":
@@ -289,6 +282,33 @@ def collect(plan: Plan, lines: list[CostLine], runs: list[Run], progress: list[d
                    unplanned=dict(unplanned), runs=list(runs), gpu_hours_by_state=dict(hours),
                    latest_metrics=_latest_metrics(runs, progress), work_known=work_known,
                    rounds=rounds_used(runs, retry_of))
+
+
+def _compute_key(run: Run | None, state: str, role: Mapping[str, chains.Role], kept: set[str],
+                 explained: Mapping[str, Mapping]) -> tuple[tuple[str, str] | None, str | None]:
+    """A compute line's rework key and kind (None, None when it is not rework): the failure's part of
+    a retry chain, or a rerun whose work the batch does not count, whole."""
+    if run is not None and run.id in role:
+        r = role[run.id]
+        return (r.key, r.review_class) if r.failure(state, run.id in kept) else (None, None)
+    if is_rework(run):
+        key = (str(run.reason), chains.cause_of(run, explained) or "none")
+        return key, chains.review_class(run, key[1], explained)
+    return None, None
+
+
+def rework_lines(lines: list[CostLine], runs: list[Run], retry_of: dict[str, str],
+                 explained: Mapping[str, Mapping]) -> list[bool]:
+    """Per line, whether it is compute rework as the variance bridge counts it (``collect``): the
+    cross-batch report's rework share uses this, so "rework" means one thing everywhere."""
+    by_run = {r.id: r for r in runs}
+    chain = counters(runs, retry_of)
+    first_pass = {chain[r.id] for r in runs if not is_rework(r)}
+    role = chains.roles(runs, retry_of, explained, {r.id for r in runs if chain[r.id] in first_pass})
+    kept = {ln.run_id for ln in lines if ln.category == "compute" and ln.detail in chains.PROGRESS_STATES
+            and (ln.quantity or 0) > 0}
+    return [ln.category == "compute" and _compute_key(by_run.get(ln.run_id or ""), ln.detail or "unclassified",
+                                                      role, kept, explained)[0] is not None for ln in lines]
 
 
 def _latest_metrics(runs: list[Run], progress: list[dict]) -> dict[str, Decimal]:

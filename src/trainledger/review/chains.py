@@ -12,9 +12,9 @@ The rest is the batch's ordinary work and counts by its state: the rerun's new t
 ``effective`` (its tokens are useful work, ``actuals.useful_work``), and so is the failed attempt's
 training up to the checkpoint the rerun resumed from — its tokens are useful work too, so counting
 its GPU-hours as failure would make the efficiency part look better than it was by as much.
-Money-only lines (credit, adjustment, tax: no GPU-hours) stay by state. engine/causes.chain_cost
-(the sheet's "what did the failure cost") takes each failed attempt whole; the bridge's failure is
-that less the progress the batch kept.
+Money-only lines (credit, adjustment, tax: no GPU-hours) stay by state. The rule is
+engine/causes.is_failure, which engine/causes.chain_cost (the sheet's "what did the failure cost")
+applies too: the sheet's failure and the bridge's are one figure.
 
 The failure's key is (the rerun's reason, the chain's cause) — the plan's rework allowance is by
 reason — and its kind is the review class engine/causes.explain gives the failed attempt:
@@ -29,16 +29,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from trainledger.engine.causes import RECOVERY_STATES
+from trainledger.engine.causes import KEPT_STATES, MONEY_ONLY, PROGRESS_STATES, is_failure
 from trainledger.engine.timeline import FAILED_STATES
 from trainledger.model import FailureCause, Run
 from trainledger.model.batch import SUGGESTED_REVIEW_CLASS
-from trainledger.model.vocab import ComputeState as S
 
-# a failed attempt's states before its last checkpoint: work the batch kept (when it kept any)
-KEPT_STATES = frozenset(str(s) for s in (S.SETUP, S.EFFECTIVE, S.STRAGGLER_WAIT, S.CHECKPOINT, S.DATA_STALL))
-PROGRESS_STATES = frozenset((str(S.EFFECTIVE), str(S.STRAGGLER_WAIT)))  # time that made progress
-MONEY_ONLY = frozenset(("credit", "adjustment", "tax"))  # compute.NO_QUANTITY's details: money, no hours
+__all__ = ["KEPT_STATES", "MONEY_ONLY", "PROGRESS_STATES", "Role", "roles"]
 NEEDS_REVIEW = "needs_review"
 
 
@@ -53,11 +49,7 @@ class Role:
 
     def failure(self, state: str, kept: bool) -> bool:
         """Whether this run's time in ``state`` is the failure's (``kept``: the run kept progress)."""
-        if state in MONEY_ONLY:
-            return False
-        if self.rerun and state in RECOVERY_STATES:
-            return True
-        return self.failed and not (kept and state in KEPT_STATES)
+        return is_failure(state, failed=self.failed, rerun=self.rerun, kept=kept)
 
 
 def failed(run: Run) -> bool:

@@ -72,6 +72,13 @@ TEXT: dict[str, tuple[str, str]] = {
     "review_title": ("Review of {batch} against plan v{version}", "{batch} 复盘（对照计划第 {version} 版）"),
     "bridge": ("variance bridge: actual − plan = price + volume + efficiency + rework",
                "差异桥：实际 − 计划 = 价格 + 工作量 + 效率 + 返工"),
+    "rework_def": ("rework = the failures' cost (of a retry chain: the failed attempt's lost progress, hang and"
+                   " time after its last step — all of it if it kept no progress — plus the rerun's setup /"
+                   " preemption recovery, as the sheet's retry chains; a data-fix or evaluation rerun whole) less"
+                   " the plan's rework allowance",
+                   "返工 = 失败成本（重试链中失败尝试丢失的进度、悬挂及最后一步之后的时间——若未保留任何进度则全部"
+                   "计入——加上重跑的准备 / 抢占恢复时间，与成本底稿的重试链一致；数据修正或评测重跑整体计入）减去计划"
+                   "的返工预留"),
     "by_state": ("efficiency by state", "效率差异按资源状态"),
     "by_reason": ("rework by reason and cause", "返工差异按原因与失败归因"),
     "classes": ("runs by review class", "运行按复盘归类"),
