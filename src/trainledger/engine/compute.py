@@ -333,8 +333,12 @@ def two_level(amount: Decimal, keys: list[tuple[str, str]], weights: list[Decima
 def queued_stage(facts: Facts, ctx: Context) -> StageOutput:
     """Queued GPU-hours per run: cycle time and opportunity, valued but never cash. Queueing is Start −
     Eligible, Start − Submit where Eligible is absent (``RunInfo.eligible``; ``trainledger jobs`` counts
-    the same, analysis/jobs.py QUEUE_DEFINITION)."""
+    the same, analysis/jobs.py QUEUE_DEFINITION). A job still PENDING has waited so far: to the data's
+    as-of time (``attribute --as-of``, else the latest time any imported fact shows, engine/asof.py)."""
+    from trainledger.engine.asof import latest_fact_time
+
     item = ctx.config.get("cluster.gpu_item")
+    cut = ctx.as_of_time or ctx.facts_time or latest_fact_time(facts)  # where a pending job's wait ends
     lines, assumptions, problems = [], [], []
     price = price_of(ctx, item, ctx.as_of, "gpu_hour", problems) if item else None
     currency = price.currency if price else ctx.config.get("workspace.currency")
@@ -345,6 +349,8 @@ def queued_stage(facts: Facts, ctx: Context) -> StageOutput:
                                             replace(price, evidence=Evidence.ASSUMED), "gpu_hour"))
     for info in ctx.runs.values():
         j_start = info.run.started_at or info.run.ended_at
+        if j_start is None and info.run.state == "PENDING":
+            j_start = cut  # never started: its wait so far
         if info.eligible is None or j_start is None or j_start <= info.eligible:
             continue
         gpu_h = exact_seconds(info.eligible, j_start) * info.run.gpu_equivalents / HOUR

@@ -12,6 +12,8 @@ model each, one catalogue (i18n/registry.py: ``sheet``, ``report.estimate`` …)
                  batch_figures (what the lines, runs and summary give) + what is read per request
     precompute.py  every batch's batch_figures written once per attribution under the figures
                  digest (cache/sheets/), their sha256 in the audit chain; served under a verified proof
+    provisional.py  the bill caveats (provisional rows, vendor notes) of the batch's bill rows, per
+                 import and month: a note under the totals and assumptions-drawer rows (``sheet.bill``)
     sheet_compute.py  compute states with hours that conserve, sections that add up, retry chains
     render.py    to_json / to_markdown / to_html, in en or zh-CN; lists in model/vocab order, figures
                  through trainledger/fmt.py, rounding gaps and grouped problems told

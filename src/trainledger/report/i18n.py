@@ -128,6 +128,9 @@ def assumption_name(name: str, lang: str) -> str:
     fixed = {"value of a queued GPU-hour (opportunity, not cash)": "排队卡时的价值（机会成本，非现金）",
              "compute-state boundaries": "资源状态边界", "node-hour split": "节点小时分摊",
              "barrier waiting": "迭代屏障等待"}
+    from trainledger.report.provisional import TEXT as BILL
+
+    fixed |= {BILL[k][0]: BILL[k][1] for k in ("name_provisional", "name_note")}
     if name in fixed:
         return fixed[name]
     if name.startswith("storage price "):

@@ -258,6 +258,8 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                   [[v(r["basis"], lang), f.evidence(r["evidence"]), L("yes") if r["cash"] else L("no"),
                     *(f.amount(r[k], r["currency"], r["basis"] in CASH) for k in ("expected", "low", "high")),
                     r["currency"]] for r in s["totals_by_basis"]])
+    out += ["", *(f"_{_inline(n['text_zh'] if zh else n['text'])}_  " for n in s.get("bill_notes") or [])] \
+        if s.get("bill_notes") else []
     if s.get("sections"):
         out += ["", f"## {L('sections')}", ""]
         rows = []

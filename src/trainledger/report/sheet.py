@@ -18,7 +18,7 @@ from trainledger.i18n import ZH, localize
 from trainledger.model import CASH_BASES, AmountRange, Basis, CostLine, Evidence, ReviewClass
 from trainledger.model.money import minor_quantum
 from trainledger.model.vocab import StorageClass
-from trainledger.report import problems_i18n
+from trainledger.report import problems_i18n, provisional
 from trainledger.report import sheet_compute as sc
 from trainledger.report.access import mark_sheet
 from trainledger.run_causes import review_key  # the one rule for a run's review class
@@ -115,6 +115,7 @@ def build_sheet(wsp, batch_id: str, figures: dict[str, Any] | None = None) -> di
             "billed": money.get("billed", []), "compute_cost": money.get("compute_cost", []),
             "queued": money.get("queued", []),
         })
+    bill_notes = provisional.bill_notes(wsp, f.get("bill_rows") or {})
     by_run_state = {run: {state: {(b, c): Decimal(v) for b, c, v in money} for state, money in states.items()}
                     for run, states in f["by_run_state"].items()}
     return mark_sheet({  # sensitive fields as Restricted (report/access.py); renderers resolve per role
@@ -135,8 +136,9 @@ def build_sheet(wsp, batch_id: str, figures: dict[str, Any] | None = None) -> di
         "storage_reconciliation": _storage_reconciliation(summary, batch.id),
         "labor_by_phase": f["labor_by_phase"],
         "external": f["external"],
+        "bill_notes": bill_notes,  # provisional bill rows and vendor notes (report/provisional.py)
         "assumptions": _assumption_rows(summary.get("assumptions", []), f["unclassified"], f["straggler"],
-                                        batch.owner),
+                                        batch.owner) + provisional.drawer_rows(bill_notes),
         "conservation": {"scope": "workspace", "as_of": summary.get("as_of"),
                          "by_currency": summary.get("conservation", []),
                          "amortized_by_currency": summary.get("conservation_amortized", []),
@@ -223,6 +225,7 @@ def batch_figures(lines: list[CostLine], runs, summary: dict, attribution_id: in
         "by_run_state": {run: {state: [[b, c, str(v)] for (b, c), v in per.items()] for state, per in states.items()}
                          for run, states in sc.money_by_run_state(lines).items()},
         "storage": _storage_inputs(lines, by_class),
+        "bill_rows": provisional.source_rows(lines),
         "unclassified": any(ln.detail == "unclassified" for ln in lines),
         "straggler": any(ln.detail == "straggler_wait" for ln in lines),
     }

@@ -268,6 +268,9 @@ def _summary(b: Book, s: dict, last: int, hidden: set | frozenset = frozenset(),
                           sum=ref(row, 8), total=ref(row, 5))
         rows_of.setdefault(r.get("basis", ""), []).append(row)
         row += 1
+    for n in s.get("bill_notes") or []:  # provisional bill rows, vendor notes (report/provisional.py)
+        b.text(ws, row, 1, f"{n['text']} / {n['text_zh']}")
+        row += 1
     row += 1
     anchor = row
     b.text(ws, row, 1, H("chart_hours"), bold=True)

@@ -1,0 +1,123 @@
+"""The bill caveats a batch's figures rest on, for its sheet: rows of a vendor bill imported before
+the vendor's month was final (``provisional:`` flags, ingest/remap.py ``provisional``) and the
+vendor's evidence notes (``note:`` flags, e.g. Huawei's 8-decimal amounts), counted per import and
+month over the bill rows the batch's cost lines come from.
+
+    source_rows(lines)      {source_sha256: [row, …]} of the batch's bill lines (in batch_figures)
+    bill_notes(wsp, rows)   one entry per (import, month, caveat): rows, and the sentence (en, zh-CN)
+    drawer_rows(notes)      the same as rows of the assumptions drawer
+
+The flags stay on the lake rows (imports.py ``flagged_rows``); nothing here changes a figure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from trainledger.i18n import text
+from trainledger.model.cost import CostLine
+
+BILL_KINDS = ("focus",)  # provenance kinds of bill lines (the vendor bills are mapped onto FOCUS)
+
+TEXT: dict[str, tuple[str, str]] = {
+    "provisional": (
+        "bill {month}: {rows} row(s) provisional until {final} ({vendor}, import {import_id}); figures may "
+        "change — import the final export then",
+        "{month} 账单：{rows} 行为暂估数据，{final} 后才出账（{vendor}，导入 {import_id}）；数字可能变化——"
+        "届时请导入最终账单"),
+    "note": (
+        "bill {month}: {rows} row(s) carry a vendor note ({vendor}, import {import_id}): {note}",
+        "{month} 账单：{rows} 行带有厂商说明（{vendor}，导入 {import_id}）：{note}"),
+    "name_provisional": ("provisional bill", "暂估账单"),
+    "name_note": ("bill evidence note", "账单证据说明"),
+    "source": ("the vendor bill's rows as imported (trainledger imports show {import_id})",
+               "导入的厂商账单行（trainledger imports show {import_id}）"),
+    "vendor.huawei": ("Huawei Cloud", "华为云"),
+    "vendor.volcengine": ("Volcano Engine", "火山引擎"),
+    "vendor.aliyun": ("Alibaba Cloud", "阿里云"),
+}
+
+_PROVISIONAL = re.compile(r"^provisional: the \S+ bill for (\d{4}-\d{2}) is final after (\S+?);")
+
+
+def source_rows(lines: Iterable[CostLine]) -> dict[str, list[int]]:
+    """The bill rows (by file hash) the lines come from: JSON-able, kept with the sheet's figures."""
+    out: dict[str, set[int]] = {}
+    for ln in lines:
+        if ln.provenance.source_kind in BILL_KINDS:
+            out.setdefault(ln.provenance.source_sha256, set()).add(ln.provenance.row)
+    return {sha: sorted(rows) for sha, rows in sorted(out.items())}
+
+
+def _final(stamp: str) -> str:
+    """``2026-12-04T10:00:00+08:00`` as ``2026-12-04 10:00 +08:00`` (the vendor's clock)."""
+    try:
+        at = datetime.fromisoformat(stamp)
+    except ValueError:
+        return stamp
+    return f"{at:%Y-%m-%d %H:%M}" + (f" {at.isoformat()[-6:]}" if at.tzinfo else "")
+
+
+def _sentences(key: str, **params: Any) -> dict[str, str]:
+    en_note, _, zh_note = str(params.pop("note", "")).partition(" / ")  # a preset's note: "English / 中文"
+    return {"text": text(f"sheet.bill.{key}", "en", note=en_note, **params),
+            "text_zh": text(f"sheet.bill.{key}", "zh-CN", note=zh_note or en_note, **params)}
+
+
+def bill_notes(wsp, rows: dict[str, list[int]]) -> list[dict[str, Any]]:
+    """The caveats of the bill rows ``rows`` names ({sha: rows}), per live import, month and caveat."""
+    if not rows:
+        return []
+    from trainledger.imports import flagged_rows, short_id, states
+
+    out: list[dict[str, Any]] = []
+    for state in states(wsp.lake).values():
+        wanted = set(rows.get(state.sha256, ()))
+        if not wanted or not state.live:
+            continue
+        counts: dict[tuple[str, str, str], int] = {}
+        for flagged in flagged_rows(wsp.lake, state):
+            if flagged["row"] not in wanted:
+                continue
+            hits = [m for m in map(_PROVISIONAL.match, flagged["notes"]) if m]
+            month = hits[0].group(1) if hits else ""  # a note's month: the row's provisional month, if any
+            keys = [("provisional", m.group(1), m.group(2)) for m in hits]
+            keys += [("note", month, n.removeprefix("note: ")) for n in flagged["notes"] if n.startswith("note: ")]
+            for key in keys:
+                counts[key] = counts.get(key, 0) + 1
+        vendor = {lang: (text(f"sheet.bill.vendor.{state.kind}", lang)
+                         if f"vendor.{state.kind}" in TEXT else state.kind) for lang in ("en", "zh-CN")}
+        ident = short_id(state.import_key)
+        for (kind, month, what), n in sorted(counts.items(), key=lambda kv: (kv[0][0] != "provisional", kv[0][1:])):
+            entry = {"caveat": kind, "import": ident, "kind": state.kind, "rows": n,
+                     "month": month or "—"}
+            params = {"month": entry["month"], "rows": n, "import_id": ident}
+            if kind == "provisional":
+                entry["final"] = what
+                en = _sentences("provisional", final=_final(what), vendor=vendor["en"], **params)
+                zh = _sentences("provisional", final=_final(what), vendor=vendor["zh-CN"], **params)
+            else:
+                entry["note"] = what
+                en = _sentences("note", note=what, vendor=vendor["en"], **params)
+                zh = _sentences("note", note=what, vendor=vendor["zh-CN"], **params)
+            out.append({**entry, "text": en["text"], "text_zh": zh["text_zh"]})
+    return out
+
+
+def drawer_rows(notes: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """The caveats as rows of the assumptions drawer: figures as billed so far, ``measured``."""
+    out = []
+    for n in notes:
+        name = "name_provisional" if n["caveat"] == "provisional" else "name_note"
+        out.append({"name": text(f"sheet.bill.{name}", "en"), "name_zh": text(f"sheet.bill.{name}", "zh-CN"),
+                    "evidence": "measured",
+                    "source": text("sheet.bill.source", "en", import_id=n["import"]),
+                    "source_zh": text("sheet.bill.source", "zh-CN", import_id=n["import"]),
+                    "value": n["text"], "value_zh": n["text_zh"]})
+    return out
+
+
+__all__ = ["TEXT", "bill_notes", "drawer_rows", "source_rows"]
