@@ -293,9 +293,14 @@ def review(ctx, batch, as_json, lang, role) -> None:
             click.echo(f"  {withheld}")
         click.echo(f"  {t('bridge', lang)}")
         cols = ("plan", "actual", "price", "volume", "efficiency", "rework")
-        for v in rv["variance"]:
+        for v in rv["variance"]:  # credits / not split: shown when they hold money (review/variance.py)
+            extra = [c for c in ("other", "not_split") if v.get(c) not in (None, "0", "0.00") and
+                     (is_withheld(v[c]) or Decimal(v[c]))]
             click.echo(f"  {label(v['basis'], lang)} {v['currency']}: "
-                       + "  ".join(f"{t(c, lang)} {_money(v[c])}" for c in cols))
+                       + "  ".join(f"{t(c, lang)} {_money(v[c])}" for c in (*cols, *extra)))
+        for ln in rv["lines"]:
+            if ln.get("note"):
+                click.echo(f"  {line_label(ln['line'], lang)} — {t('note_' + ln['note'], lang)}")
         for ln in rv["lines"]:
             if ln["efficiency_by_state"]:
                 click.echo(f"  {line_label(ln['line'], lang)} — {t('by_state', lang)}: " + ", ".join(

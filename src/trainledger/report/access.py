@@ -74,7 +74,7 @@ def _assumption_kind(name: str) -> str | None:
 
 
 PRICE_NAME = re.compile(r"\b(price|rate)s?\b", re.I)
-LINE_MONEY = ("plan", "actual", "price", "volume", "efficiency", "rework")
+LINE_MONEY = ("plan", "actual", "price", "volume", "efficiency", "rework", "other", "not_split")
 
 
 def _unknown_kind(name: str) -> str | None:

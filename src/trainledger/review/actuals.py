@@ -38,6 +38,8 @@ from trainledger.review.plan import REWORK_REASONS, Plan, PlanLine, Rng
 MTOKEN = Decimal(1_000_000)
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 QTY = Decimal("0.000001")  # quantities are read at 1e-6 of their unit (3.6 ms of a GPU-hour)
+# compute lines that carry money but no GPU-hours: a price per GPU-hour is never made of them
+OTHER_CHARGES = chains.MONEY_ONLY | {"tagged_resource"}
 
 
 @dataclass
@@ -52,13 +54,18 @@ class LineActual:
     # compute rework's quantity and amount by kind: the review class of the failure or rerun
     rework_kind: dict[str, Decimal] = field(default_factory=lambda: defaultdict(Decimal))
     rework_kind_amount: dict[str, Decimal] = field(default_factory=lambda: defaultdict(Decimal))
+    # compute money without GPU-hours (credits / refunds, adjustments, tax, tagged non-GPU resources):
+    # part of the cost, never of the price per GPU-hour (``OTHER_CHARGES``)
+    other: dict[str, Decimal] = field(default_factory=lambda: defaultdict(Decimal))
     lines: int = 0
 
     def add(self, ln: CostLine, state: str, rework_key: tuple[str, str] | None, kind: str | None = None) -> None:
         a = ln.amount
         self.amount = [self.amount[0] + a.low, self.amount[1] + a.expected, self.amount[2] + a.high]
         q = (ln.quantity or Decimal(0)).quantize(QTY)
-        if rework_key is None:
+        if ln.category == "compute" and state in OTHER_CHARGES:
+            self.other[state] += a.expected
+        elif rework_key is None:
             self.by_state[state] += q
             self.by_state_amount[state] += a.expected
         else:
@@ -72,6 +79,15 @@ class LineActual:
     @property
     def ac(self) -> Rng:
         return Rng(*self.amount)
+
+    @property
+    def other_amount(self) -> Decimal:
+        return sum(self.other.values(), Decimal(0))
+
+    @property
+    def usage_amount(self) -> Decimal:
+        """The expected cost of the lines that carry the quantity (GPU-hours): the price's numerator."""
+        return self.ac.expected - self.other_amount
 
     @property
     def quantity(self) -> Decimal:
@@ -151,9 +167,15 @@ def rounds_used(runs: list[Run], retry_of: dict[str, str] | None = None) -> tupl
     """The experiment rounds a batch used, one per counter (``counters``): a training attempt
     (planned experiment, tuning trial, data-fix rerun, or a run of unrecorded reason) and the retries
     that continue it are one round; a fault retry joins the round it retries; evaluation runs (eval
-    array tasks included) are not training rounds. Returns each round's first run id."""
+    array tasks included) are not training rounds, nor is a job that never started (``started``).
+    Returns each round's first run id."""
     chain = counters(runs, retry_of or {})
-    return tuple(sorted({chain[r.id] for r in runs if str(r.reason) in ROUND_REASONS}))
+    return tuple(sorted({chain[r.id] for r in runs if str(r.reason) in ROUND_REASONS and started(r)}))
+
+
+def started(run: Run) -> bool:
+    """Whether the run ever ran: a PENDING job (no start) used nothing and is no round."""
+    return run.started_at is not None and str(run.state).split(" ")[0].upper() != "PENDING"
 
 
 def useful_work(runs: list[Run], progress: list[dict], retry_of: dict[str, str] | None = None
@@ -266,7 +288,7 @@ def collect(plan: Plan, lines: list[CostLine], runs: list[Run], progress: list[d
             elif is_rework(run):  # a rerun whose work the batch does not count: rework whole
                 key = (str(run.reason), chains.cause_of(run, explained) or "none")
                 kind = chains.review_class(run, key[1], explained)
-            if str(ln.basis) == "billed":
+            if str(ln.basis) == "billed" and state not in OTHER_CHARGES:
                 hours[state] += (ln.quantity or Decimal(0)).quantize(QTY)
         elif ln.category == "labor":
             phase, _, role = ln.detail.partition("/")
@@ -328,8 +350,8 @@ def measured_rates(plan: Plan, act: Actuals) -> dict[str, dict]:
         for (reason, _cause), v in a.rework.items():
             rework[reason] += v
         price = None
-        if pl.category == "compute" and a.quantity > 0:
-            price = (a.ac.expected / a.quantity).quantize(q)
+        if pl.category == "compute" and a.quantity > 0:  # the usage lines' price, credits kept out
+            price = (a.usage_amount / a.quantity).quantize(q)
         out[pl.id] = {"efficiency": eff, "fixed": fixed,
                       "rework_per_unit": {k: (v / act.work).quantize(q) for k, v in sorted(rework.items())},
                       "price": price}

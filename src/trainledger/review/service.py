@@ -157,6 +157,8 @@ def rounds_from_jobs(wsp) -> dict[str, list[str]]:
         # one round per training attempt (actuals.rounds_used): not its retries, requeues or eval tasks
         if not batch_id or str(tags.get("reason") or "unrecorded") not in _act.ROUND_REASONS or tags.get("retry_of"):
             continue
+        if j.get("start") is None or str(j.get("state") or "").split(" ")[0].upper() == "PENDING":
+            continue  # never started: no round used (actuals.started)
         job = str(j["job_id"]).partition("@")[0]
         if job not in out[batch_id]:
             out[batch_id].append(job)
@@ -237,7 +239,7 @@ def _line_dict(lv) -> dict:
             "efficiency_by_state": {k: variance.text(v, lv.currency) for k, v in lv.efficiency_by_state.items()},
             "rework_by": {k: variance.text(v, lv.currency) for k, v in sorted(lv.rework_by.items())},
             "rework_by_kind": {k: variance.text(v, lv.currency) for k, v in lv.rework_by_kind.items()},
-            "quantities": lv.quantities}
+            "quantities": lv.quantities, "note": lv.note}
 
 
 def _classes(wsp, act) -> list[dict]:

@@ -73,6 +73,13 @@ TEXT: dict[str, tuple[str, str]] = {
     "bridge": ("variance bridge: actual − plan = price + volume + efficiency + rework",
                "差异桥：实际 − 计划 = 价格 + 工作量 + 效率 + 返工"),
     "by_state": ("efficiency by state", "效率差异按资源状态"),
+    "other": ("credits and other charges", "赔付/退款及其他费用"),
+    "not_split": ("not split", "未分解"),
+    "note_work_unknown": ("useful work unknown (no progress log): volume and efficiency are not split",
+                          "有效工作量未知（没有进度日志）：未分解工作量与效率"),
+    "note_not_recorded": ("nothing recorded on this basis (e.g. no timesheet imported): not a measured zero;"
+                          " its variance is not split", "该口径没有任何记录（例如未导入工时表）：不是实测为零；"
+                          "其差异未分解"),
     "by_reason": ("rework by reason and cause", "返工差异按原因与失败归因"),
     "classes": ("runs by review class", "运行按复盘归类"),
     "lessons": ("lessons: assumptions that moved", "教训：变动的假设"),
