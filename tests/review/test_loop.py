@@ -181,7 +181,7 @@ def test_the_sheet_shows_the_loop(demo_dir):
     assert 'id="variance-bridge"' in html and "未决" in html  # B's alerts are still open
     sheet = json.loads((demo_dir / "reports" / f"{BATCH_B}.json").read_text())
     sec = sheet["plan_vs_actual"]
-    assert sec["open_alerts"] > 0 and sec["rounds"] == {"used": 38, "max": 44}  # the held int8 export (PENDING) is no round
+    assert sec["open_alerts"] > 0 and sec["rounds"] == {"used": 38, "max": 44}  # held int8 export: no round
     from trainledger.report.render import render
 
     en = render(sheet, "md", "en")
