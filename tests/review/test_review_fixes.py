@@ -78,3 +78,19 @@ def test_a_job_that_never_started_is_no_round():
     pending = replace(run("r3"), state="PENDING", started_at=None, ended_at=None)
     assert actuals.rounds_used([run("r1"), run("r2", "param_tuning"), pending]) == ("r1", "r2")
     assert actuals.rounds_used([run("r1"), replace(run("r4"), state="PENDING")]) == ("r1",)
+
+
+def test_a_requeue_takes_the_cause_of_the_attempt_it_continues():
+    """A NODE_FAIL attempt f (job 9102, its cause infra_fault by the scheduler state or a confirmation)
+    and its requeue g (job 9102@…, reason fault_retry, no retry_of link and no cause of its own):
+    g's 16 GPU-h at 32.00 = 512.00 are fault-retry rework with f's cause, not "no cause"."""
+    plan = plan_of(compute_line(price=R(32), eff={"effective": R("0.1")}, rework={}))
+    runs = [run("f", "unrecorded", state="NODE_FAIL", job="9102"),
+            run("g", "fault_retry", job="9102@20261110T032000Z")]
+    explained = {"f": {"cause": "infra_fault", "review_class": "unforeseeable_fault"}, "g": {"cause": None}}
+    lines = [cost("160.00", 5, run="f", row=1), cost("512.00", 16, run="g", row=2)]
+    act = actuals.collect(plan, lines, runs, [], explained=explained)
+    (lv,) = variance.split(plan, act)
+    assert lv.rework_by.get("fault_retry/infra_fault") == D("512.00")
+    assert "fault_retry/none" not in lv.rework_by
+    assert dict(act.planned["compute"].rework_kind) == {"unforeseeable_fault": D(16)}  # f's review class

@@ -286,8 +286,9 @@ def collect(plan: Plan, lines: list[CostLine], runs: list[Run], progress: list[d
                 if r.failure(state, run.id in kept):
                     key, kind = r.key, r.review_class
             elif is_rework(run):  # a rerun whose work the batch does not count: rework whole
-                key = (str(run.reason), chains.cause_of(run, explained) or "none")
-                kind = chains.review_class(run, key[1], explained)
+                head = run if chains.cause_of(run, explained) else _failed_before(run, runs, chain, explained)
+                key = (str(run.reason), chains.cause_of(head, explained) or "none")
+                kind = chains.review_class(head, key[1], explained)
             if str(ln.basis) == "billed" and state not in OTHER_CHARGES:
                 hours[state] += (ln.quantity or Decimal(0)).quantize(QTY)
         elif ln.category == "labor":
@@ -307,6 +308,15 @@ def collect(plan: Plan, lines: list[CostLine], runs: list[Run], progress: list[d
                    unplanned=dict(unplanned), runs=list(runs), gpu_hours_by_state=dict(hours),
                    latest_metrics=_latest_metrics(runs, progress), work_known=work_known,
                    rounds=rounds_used(runs, retry_of))
+
+
+def _failed_before(run: Run, runs: list[Run], chain: dict[str, str], explained: Mapping[str, Mapping]) -> Run:
+    """The failed attempt a rerun with no cause of its own continues: the latest failed run of its
+    counter (a requeue's first allocation) that has a cause — confirmed, recorded or suggested
+    (``run_causes.explained``); the rerun itself when there is none."""
+    before = [r for r in runs if r.id != run.id and chain.get(r.id) == chain.get(run.id) and chains.failed(r)
+              and chains.cause_of(r, explained) and (r.started_at or EPOCH) <= (run.started_at or EPOCH)]
+    return max(before, key=lambda r: (r.started_at or EPOCH, r.id)) if before else run
 
 
 def _latest_metrics(runs: list[Run], progress: list[dict]) -> dict[str, Decimal]:
