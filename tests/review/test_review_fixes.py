@@ -9,7 +9,7 @@ from decimal import Decimal
 
 from tests.review.helpers import R, compute_line, cost, plan_of, run, steps
 from trainledger.model import Basis
-from trainledger.review import actuals, variance
+from trainledger.review import actuals, status, variance
 from trainledger.review.plan import PlanLine
 
 D = Decimal
@@ -72,6 +72,10 @@ def test_a_basis_with_nothing_recorded_is_not_a_measured_zero():
     assert lab.not_split == D("-60000")
     rows = {r["basis"]: r for r in variance.by_basis([comp, lab])}
     assert rows["internal"]["not_split"] == "-60000.00" and rows["internal"]["efficiency"] == "0.00"
+    st = status.build(plan, 1, act, [comp, lab])  # the status says the AC 0.00 is not recorded
+    ac = {r["basis"]: r for r in st["ac"]}
+    assert ac["internal"]["recorded"] is False and "timesheet" in ac["internal"]["why_not_recorded"]["en"]
+    assert "工时表" in ac["internal"]["why_not_recorded"]["zh-CN"] and "recorded" not in ac["billed"]
 
 
 def test_a_job_that_never_started_is_no_round():

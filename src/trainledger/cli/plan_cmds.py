@@ -230,8 +230,10 @@ def status(ctx, batch, as_json, lang, role) -> None:
         click.echo(f"  {t('rounds', lang)}: {st['rounds']['used']} {t('of', lang)} {st['rounds']['max']}")
         for k in ("plan", "ac", "ev", "eac"):
             for r in st[k]:
+                why = r.get("why_not_recorded")  # nothing recorded on the basis: not a measured zero
                 click.echo(f"  {t(k, lang) if k != 'plan' else t('plan', lang)} {label(r['basis'], lang)}:"
-                           f" {_rng(r)} {r['currency']}")
+                           f" {_rng(r)} {r['currency']}"
+                           + (f" ({why['zh-CN' if lang.startswith('zh') else 'en']})" if why else ""))
         click.echo(f"  {t('hours_by_state', lang)}:")
         for h in st["gpu_hours_by_state"]:
             click.echo(f"    {pad(label(h['state'], lang), 16)} {_h(h['actual']):>12}  {t('planned_to_date', lang)}"
