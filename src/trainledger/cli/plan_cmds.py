@@ -257,7 +257,8 @@ def _print_alerts(rows, lang) -> None:
     if not rows:
         click.echo(f"  {t('no_alerts', lang)}")
     for a in rows:
-        state = t("open", lang) if a["open"] else t("answered", lang, d=a["answered_by"])
+        state = (t("open", lang) if a["open"] else t("answered", lang, d=a["answered_by"]) if not a.get("retired")
+                 else a["retired"]["zh-CN" if lang.startswith("zh") else "en"])
         drv = (a.get("driver") or {}).get(key) or ""
         click.echo(f"  [{a['id']}] {a['batch']} {a['text'][key]} — {state}" + (f"\n       {drv}" if drv else ""))
 

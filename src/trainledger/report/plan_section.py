@@ -117,7 +117,8 @@ def to_markdown(sec: dict[str, Any] | None, lang: str) -> list[str]:
     out += ["", f"### {t('alerts', lang)}", ""]
     out += _table(["#", t("alerts", lang), t("state", lang)],
                   [[a["id"], a["text"][zh] + (f" — {a['driver'][zh]}" if (a.get("driver") or {}).get(zh) else ""),
-                    t("open", lang) if a["open"] else t("answered", lang, d=a["answered_by"])]
+                    t("open", lang) if a["open"] else a["retired"][zh] if a.get("retired")
+                    else t("answered", lang, d=a["answered_by"])]
                    for a in sec["alerts"]]) if sec["alerts"] else [t("no_alerts", lang)]
     out += ["", f"### {t('decisions', lang)}", ""]
     out += _table(["#", t("decisions", lang), t("verdict", lang), t("override", lang), t("answers", lang),

@@ -74,6 +74,8 @@ TEXT: dict[str, tuple[str, str]] = {
                "差异桥：实际 − 计划 = 价格 + 工作量 + 效率 + 返工"),
     "by_state": ("efficiency by state", "效率差异按资源状态"),
     "other": ("credits and other charges", "赔付/退款及其他费用"),
+    "alert_obsolete": ("closed as obsolete: useful work is known now (progress imported)",
+                       "已作为过时预警关闭：有效工作量现已可知（已导入进度）"),
     "not_split": ("not split", "未分解"),
     "note_work_unknown": ("useful work unknown (no progress log): volume and efficiency are not split",
                           "有效工作量未知（没有进度日志）：未分解工作量与效率"),
