@@ -70,8 +70,9 @@ TEXT: dict[str, tuple[str, str]] = {
     "gate_pending": ("gate {id} at {frac} of planned work: not reached", "关口「{id}」（计划工作量的 {frac}）：未到"),
     "verdict_note": ("a recommendation, never an automatic stop", "仅为建议，不会自动停止"),
     "review_title": ("Review of {batch} against plan v{version}", "{batch} 复盘（对照计划第 {version} 版）"),
-    "bridge": ("variance bridge: actual − plan = price + volume + efficiency + rework",
-               "差异桥：实际 − 计划 = 价格 + 工作量 + 效率 + 返工"),
+    "bridge": ("variance bridge: actual − plan = price + volume + efficiency + rework"
+               " (+ credits and other charges + not split, when there are any)",
+               "差异桥：实际 − 计划 = 价格 + 工作量 + 效率 + 返工（如有：+ 赔付/退款及其他费用 + 未分解）"),
     "by_state": ("efficiency by state", "效率差异按资源状态"),
     "other": ("credits and other charges", "赔付/退款及其他费用"),
     "alert_obsolete": ("closed as obsolete: useful work is known now (progress imported)",
