@@ -102,10 +102,10 @@ def test_variance_formulas_recompute_to_the_engines_decimals(tmp_path, data, bat
         for k, p in enumerate(xlsx.PARTS):  # live over the plan-line block (test_report_xlsx_variance.py)
             assert ws.cell(row=i, column=3 + k).value.startswith("=SUMIFS(")
             assert Decimal(ws.cell(row=i, column=col[p]).value) == parts[p]
-        delta, computed_delta, total, computed_total, check = (ws.cell(row=i, column=9 + k) for k in range(5))
-        assert delta.value == f"=D{i}-C{i}" and total.value == f"=E{i}+F{i}+G{i}+H{i}"
+        delta, computed_delta, total, computed_total, check = (ws.cell(row=i, column=11 + k) for k in range(5))
+        assert delta.value == f"=D{i}-C{i}" and total.value == f"=E{i}+F{i}+G{i}+H{i}+I{i}+J{i}"
         assert _exact(computed_delta) == parts["actual"] - parts["plan"] == _evaluate(ws, delta.value, exact_of)
-        engine_total = parts["price"] + parts["volume"] + parts["efficiency"] + parts["rework"]
+        engine_total = sum((parts[p] for p in xlsx.PARTS[2:]), Decimal(0))  # other charges and not split too
         assert _exact(computed_total) == engine_total == _evaluate(ws, total.value, exact_of)
         assert _evaluate(ws, check.value, exact_of) == Decimal("0.00")
 

@@ -61,12 +61,12 @@ def test_the_bridge_is_live_and_equals_the_engines_split(books, batch):
         for k, p in enumerate(xlsx.PARTS):
             got = ev.value("Variance", f"{chr(ord('C') + k)}{i}")
             assert abs(got - D(v[p])) < CENT, (batch, v["basis"], p, got, v[p])
-        assert ev.value("Variance", f"M{i}") == D("0.00")  # actual − plan = the parts' sum
+        assert ev.value("Variance", f"O{i}") == D("0.00")  # actual − plan = the parts' sum
     rows = _block(ws)
     assert set(rows) == {(x["line"], x["basis"], x["currency"]) for x in pva["variance_lines"]}
     for x in pva["variance_lines"]:
         r = rows[(x["line"], x["basis"], x["currency"])]
-        assert ev.value("Variance", f"Y{r}") == D("0.00"), x["line"]  # formulas = the engine's parts
+        assert ev.value("Variance", f"AC{r}") == D("0.00"), x["line"]  # formulas = the engine's parts
         assert abs(ev.value("Variance", f"N{r}") - D(x["actual"])) < CENT  # A: SUMIFS over Lines
 
 
@@ -85,12 +85,13 @@ def test_a_rate_changed_on_assumptions_moves_the_bridge(books):
     e, f, rp = (D(pl[k]) for k in ("efficiency", "fixed", "rework_allowance"))
     row = next(i for i, v in enumerate(sheet["plan_vs_actual"]["variance"], 2) if v["basis"] == "billed")
     delta = {p: moved.value("Variance", f"{col}{row}") - base.value("Variance", f"{col}{row}")
-             for p, col in zip(xlsx.PARTS, "CDEFGH", strict=True)}
+             for p, col in zip(xlsx.PARTS, "CDEFGHIJ", strict=True)}
     want = {"plan": f + wp * e + rp, "actual": D(0), "price": -qa, "volume": e * (wa - wp),
-            "efficiency": qa - ra - f - wa * e, "rework": ra - rp}
+            "efficiency": qa - ra - f - wa * e, "rework": ra - rp,
+            "other": D(0), "not_split": D(0)}  # the credits do not move with the price; work is known
     for p in xlsx.PARTS:  # one more CNY per GPU-hour, through the split's algebra
         assert abs(delta[p] - want[p]) < D("0.0001"), (p, delta[p], want[p])
     assert delta["plan"] > 0 and delta["price"] < 0
-    assert moved.value("Variance", f"M{row}") == D("0.00")  # the bridge still closes
+    assert moved.value("Variance", f"O{row}") == D("0.00")  # the bridge still closes
     comp_row = _block(wb["Variance"])[("compute", "billed", "CNY")]
-    assert moved.value("Variance", f"Y{comp_row}") > 0  # and the row no longer equals the engine's split
+    assert moved.value("Variance", f"AC{comp_row}") > 0  # and the row no longer equals the engine's split

@@ -319,5 +319,5 @@ def test_the_bridge_counts_the_node_failure_not_its_rerun_as_failure_cost(rented
     assert {k: Decimal(v) for k, v in compute["rework_by_kind"].items()} == {
         "avoidable_rework": pp * config_h, "unforeseeable_fault": Decimal("2095.99992")}
     for row in out["variance"]:  # the bridge still sums exactly to actual − plan per basis and currency
-        assert sum(Decimal(row[k]) for k in ("price", "volume", "efficiency", "rework")) == (
+        assert sum(Decimal(row[k]) for k in ("price", "volume", "efficiency", "rework", "other", "not_split")) == (
             Decimal(row["actual"]) - Decimal(row["plan"]))

@@ -52,7 +52,8 @@ def test_hand_worked_example():
     assert lv.price + lv.volume + lv.efficiency + lv.rework == lv.actual - lv.plan == D("-660")
     (row,) = variance.by_basis([lv])
     assert row == {"basis": "billed", "currency": "CNY", "plan": "9360.00", "actual": "8700.00",
-                   "price": "-120.00", "volume": "-1800.00", "efficiency": "720.00", "rework": "540.00"}
+                   "price": "-120.00", "volume": "-1800.00", "efficiency": "720.00", "rework": "540.00",
+                   "other": "0.00", "not_split": "0.00"}
 
 
 def test_status_figures_of_the_example():
@@ -97,7 +98,7 @@ def test_parts_sum_exactly_to_actual_minus_plan(price, eff, ovh, allowance, work
     act = actuals.collect(plan, cl, runs, steps("r1", (1000, tokens)))
     (lv,) = variance.split(plan, act)
     assert lv.actual == sum((D(str(a)) for a, *_ in lines), D(0))  # summed here, not by the code
-    assert lv.price + lv.volume + lv.efficiency + lv.rework == lv.actual - lv.plan
+    assert lv.price + lv.volume + lv.efficiency + lv.rework + lv.other + lv.not_split == lv.actual - lv.plan
     assert sum(lv.efficiency_by_state.values(), D(0)) == lv.efficiency
     assert sum((v for k, v in lv.rework_by.items() if "/" not in k), D(0)) == lv.rework
     (row,) = variance.by_basis([lv])
@@ -117,7 +118,7 @@ def test_unplanned_costs_keep_the_identity(a, b, q):
     act = actuals.collect(plan, cl, [run("r2", "fault_retry", "config_error")], [])
     out = variance.split(plan, act)
     for lv in out:
-        assert lv.price + lv.volume + lv.efficiency + lv.rework == lv.actual - lv.plan
+        assert lv.price + lv.volume + lv.efficiency + lv.rework + lv.other + lv.not_split == lv.actual - lv.plan
     assert [lv.line for lv in out] == ["compute", "unplanned:storage"]
     assert R(1).expected == 1
 
@@ -264,9 +265,9 @@ def test_chains_keep_the_identity(lines, price):
     a = act.planned.get("compute")
     (lv,) = variance.split(plan, act)
     assert lv.actual == sum((D(str(x)) for x, *_ in lines), D(0))
-    assert lv.price + lv.volume + lv.efficiency + lv.rework == lv.actual - lv.plan
-    if a is not None:  # every line is counted once: by state or as rework, never both
-        assert sum(a.by_state_amount.values(), D(0)) + a.rework_amount == lv.actual
+    assert lv.price + lv.volume + lv.efficiency + lv.rework + lv.other + lv.not_split == lv.actual - lv.plan
+    if a is not None:  # every line is counted once: by state, as rework or as other charges, never twice
+        assert sum(a.by_state_amount.values(), D(0)) + a.rework_amount + a.other_amount == lv.actual
         assert sum(lv.rework_by_kind.values(), D(0)) == price * a.rework_quantity
         assert sum(a.rework_kind_amount.values(), D(0)) == a.rework_amount
         g_new = sum((q.quantize(actuals.QTY) for _, q, s, r in lines if r == "g" and s == "effective"), D(0))

@@ -230,8 +230,10 @@ def status(ctx, batch, as_json, lang, role) -> None:
         click.echo(f"  {t('rounds', lang)}: {st['rounds']['used']} {t('of', lang)} {st['rounds']['max']}")
         for k in ("plan", "ac", "ev", "eac"):
             for r in st[k]:
+                why = r.get("why_not_recorded")  # nothing recorded on the basis: not a measured zero
                 click.echo(f"  {t(k, lang) if k != 'plan' else t('plan', lang)} {label(r['basis'], lang)}:"
-                           f" {_rng(r)} {r['currency']}")
+                           f" {_rng(r)} {r['currency']}"
+                           + (f" ({why['zh-CN' if lang.startswith('zh') else 'en']})" if why else ""))
         click.echo(f"  {t('hours_by_state', lang)}:")
         wide = max([16] + [width(label(h["state"], lang)) for h in st["gpu_hours_by_state"]])
         for h in st["gpu_hours_by_state"]:
@@ -256,7 +258,8 @@ def _print_alerts(rows, lang) -> None:
     if not rows:
         click.echo(f"  {t('no_alerts', lang)}")
     for a in rows:
-        state = t("open", lang) if a["open"] else t("answered", lang, d=a["answered_by"])
+        state = (t("open", lang) if a["open"] else t("answered", lang, d=a["answered_by"]) if not a.get("retired")
+                 else a["retired"]["zh-CN" if lang.startswith("zh") else "en"])
         drv = (a.get("driver") or {}).get(key) or ""
         click.echo(f"  [{a['id']}] {a['batch']} {a['text'][key]} — {state}" + (f"\n       {drv}" if drv else ""))
 
@@ -294,9 +297,14 @@ def review(ctx, batch, as_json, lang, role) -> None:
             click.echo(f"  {withheld}")
         click.echo(f"  {t('bridge', lang)}")
         cols = ("plan", "actual", "price", "volume", "efficiency", "rework")
-        for v in rv["variance"]:
+        for v in rv["variance"]:  # credits / not split: shown when they hold money (review/variance.py)
+            extra = [c for c in ("other", "not_split") if v.get(c) not in (None, "0", "0.00") and
+                     (is_withheld(v[c]) or Decimal(v[c]))]
             click.echo(f"  {label(v['basis'], lang)} {v['currency']}: "
-                       + "  ".join(f"{t(c, lang)} {_money(v[c])}" for c in cols))
+                       + "  ".join(f"{t(c, lang)} {_money(v[c])}" for c in (*cols, *extra)))
+        for ln in rv["lines"]:
+            if ln.get("note"):
+                click.echo(f"  {line_label(ln['line'], lang)} — {t('note_' + ln['note'], lang)}")
         click.echo(f"  ({t('rework_def', lang)})")
         for ln in rv["lines"]:
             if ln["efficiency_by_state"]:

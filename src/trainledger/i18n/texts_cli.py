@@ -168,12 +168,16 @@ CLI: dict[str, tuple[str, str]] = {
     "demo.plan_from_review": ("  plan {batch} v{version} from the review of {source}: work {work} Mtoken",
                               "  计划 {batch} v{version}（依据 {source} 的复盘）：工作量 {work} 百万 token"),
     "demo.review": ("  review {batch} {currency}: actual {actual} − plan {plan} = price {price} + volume {volume}"
-                    " + efficiency {efficiency} + rework {rework} (rounded; exact in review --json)",
+                    " + efficiency {efficiency} + rework {rework} + credits and other charges {other}"
+                    " (rounded; exact in review --json)",
                     "  复盘 {batch} {currency}：实际 {actual} − 计划 {plan} = 价格 {price} + 数量 {volume}"
-                    " + 效率 {efficiency} + 返工 {rework}（已取整；精确值见 review --json）"),
+                    " + 效率 {efficiency} + 返工 {rework} + 赔付/退款及其他费用 {other}"
+                    "（已取整；精确值见 review --json）"),
     "demo.review_on": ("  review {batch} {basis} {currency}: actual {actual} − plan {plan} = price {price} + volume"
-                       " {volume} + efficiency {efficiency} + rework {rework} (rounded; exact in review --json)",
+                       " {volume} + efficiency {efficiency} + rework {rework} + credits and other charges {other}"
+                       " (rounded; exact in review --json)",
                        "  复盘 {batch} {basis} {currency}：实际 {actual} − 计划 {plan} = 价格 {price} + 数量 {volume}"
-                       " + 效率 {efficiency} + 返工 {rework}（已取整；精确值见 review --json）"),
+                       " + 效率 {efficiency} + 返工 {rework} + 赔付/退款及其他费用 {other}"
+                       "（已取整；精确值见 review --json）"),
     "demo.open_alerts": ("  open alerts: {n}", "  未处理的预警：{n}"),
 }

@@ -88,7 +88,7 @@ ASSUMPTION_VALUES = ("low", "high", "value", "value_zh", "note", "note_zh")  # a
 
 
 PRICE_NAME = re.compile(r"\b(price|rate)s?\b", re.I)
-LINE_MONEY = ("plan", "actual", "price", "volume", "efficiency", "rework")
+LINE_MONEY = ("plan", "actual", "price", "volume", "efficiency", "rework", "other", "not_split")
 
 
 def _unknown_kind(name: str) -> str | None:

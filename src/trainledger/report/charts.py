@@ -189,6 +189,7 @@ def variance_bridge(s: dict[str, Any], lang: str) -> list[dict[str, Any]]:
         basis, cur = row["basis"], row["currency"]
         plan, actual = _d(row["plan"]), _d(row["actual"])
         parts = [(k, _d(row[k])) for k in BRIDGE]
+        parts += [(k, _d(row[k])) for k in ("other", "not_split") if row.get(k) and _d(row[k])]  # when any
         if not plan and not actual and not any(x for _, x in parts):
             continue
         steps = [("total", plan, pt("plan", lang))] + [("delta", x, pt(k, lang)) for k, x in parts]

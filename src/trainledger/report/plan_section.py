@@ -16,7 +16,7 @@ from trainledger.mdtext import inline as _inline
 from trainledger.mdtext import table as _table
 from trainledger.review.texts import label, metric_label, rework_text, storage_label, t
 
-PARTS = ("plan", "actual", "price", "volume", "efficiency", "rework")
+PARTS = ("plan", "actual", "price", "volume", "efficiency", "rework", "other", "not_split")
 
 
 def build(wsp, batch_id: str) -> dict[str, Any] | None:
@@ -36,7 +36,8 @@ def build(wsp, batch_id: str) -> dict[str, Any] | None:
             "spend_curves": _spend_curves(wsp, batch_id, st),
             "plan_lines": _plan_lines(wsp, batch_id),
             "variance_lines": [{k: x[k] for k in ("line", "basis", "currency", "plan", "actual", "price", "volume",
-                                                  "efficiency", "rework", "quantities")} for x in rv["lines"]],
+                                                  "efficiency", "rework", "other", "not_split", "note",
+                                                  "quantities")} for x in rv["lines"]],
             "variance": rv["variance"],
             "compute_efficiency_by_state": compute["efficiency_by_state"] if compute else {},
             "compute_rework_by": compute["rework_by"] if compute else {},
@@ -117,7 +118,8 @@ def to_markdown(sec: dict[str, Any] | None, lang: str) -> list[str]:
     out += ["", f"### {t('alerts', lang)}", ""]
     out += _table(["#", t("alerts", lang), t("state", lang)],
                   [[a["id"], a["text"][zh] + (f" — {a['driver'][zh]}" if (a.get("driver") or {}).get(zh) else ""),
-                    t("open", lang) if a["open"] else t("answered", lang, d=a["answered_by"])]
+                    t("open", lang) if a["open"] else a["retired"][zh] if a.get("retired")
+                    else t("answered", lang, d=a["answered_by"])]
                    for a in sec["alerts"]]) if sec["alerts"] else [t("no_alerts", lang)]
     out += ["", f"### {t('decisions', lang)}", ""]
     out += _table(["#", t("decisions", lang), t("verdict", lang), t("override", lang), t("answers", lang),

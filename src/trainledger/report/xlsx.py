@@ -51,7 +51,7 @@ from trainledger.report.render import in_seed_order
 from trainledger.report.xlsx_cache import Workbook
 from trainledger.report.xlsx_text import L
 
-PARTS = ("plan", "actual", "price", "volume", "efficiency", "rework")
+PARTS = ("plan", "actual", "price", "volume", "efficiency", "rework", "other", "not_split")
 SHEETS = ("README", "Summary", "Lines", "Assumptions", "Variance", "Control", "Decisions", "Curves")
 BOLD = Font(bold=True)
 
@@ -413,8 +413,8 @@ def _variance(b: Book, s: dict, last_line: int = 1) -> None:
         parts = sum((dec(v.get(p)) or Decimal(0) for p in PARTS[2:]), Decimal(0))
         b.formula(ws, i, n + 1, "{actual}-{plan}", money_format(cur), cached=delta, actual=c["actual"], plan=c["plan"])
         b.money(ws, i, n + 2, delta, cur)
-        b.formula(ws, i, n + 3, "{price}+{volume}+{efficiency}+{rework}", money_format(cur), cached=parts,
-                  **{p: c[p] for p in ("price", "volume", "efficiency", "rework")})
+        b.formula(ws, i, n + 3, "+".join("{" + p + "}" for p in PARTS[2:]), money_format(cur), cached=parts,
+                  **{p: c[p] for p in PARTS[2:]})
         b.money(ws, i, n + 4, parts, cur)
         b.formula(ws, i, n + 5, "ROUND({d}-{p},2)", "0.00", cached=xround(delta - parts, 2),
                   d=ref(i, n + 1), p=ref(i, n + 3))

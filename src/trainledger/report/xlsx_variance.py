@@ -11,8 +11,11 @@ Below the bridge, one row per plan line holds the actual cost as a live ``SUMIFS
     volume      = Pp × E × (Wa − Wp)
     efficiency  = Pp × (Qa − Ra − F − Wa × E)
     rework      = Pp × (Ra − Rp)
+    other       = the engine's credits and other charges (compute money without GPU-hours)
+    not_split   = 0; with useful work unknown volume + efficiency (Wa = 0) in one, with nothing
+                  recorded A − plan (the other parts 0)
 
-(an unplanned row: plan and price 0, volume = A − its rework cost). The bridge per basis and currency
+(an unplanned row: plan and price 0, volume = A − its rework cost − other). The bridge per basis and currency
 sums those rows (``SUMIFS``), so changing a rate on Assumptions moves the bridge. Each row keeps the
 engine's exact parts beside its formulas and a check that must show 0.00.
 """
@@ -25,7 +28,7 @@ from decimal import Decimal
 from trainledger.report.xlsx import Book, H, dec, money_format, ref
 from trainledger.report.xlsx_text import L
 
-BRIDGE = ("plan", "price", "volume", "efficiency", "rework")
+BRIDGE = ("plan", "price", "volume", "efficiency", "rework", "other", "not_split")
 RATES = (("price", "Pp"), ("efficiency", "E"), ("fixed", "F"), ("rework_allowance", "Rp"))
 # the plan-line block's columns
 COLS = ("line", "category", "basis", "currency", "role", "Pp", "E", "F", "Rp", "Wp", "Wa", "Qa", "Ra", "A",
@@ -114,9 +117,11 @@ def write(b: Book, ws, s: dict, top: int, last_line: int) -> dict[str, str]:
             b.number(ws, row, C["A"], dec(v["actual"]), fm)
             for p in ("plan", "price", "efficiency"):
                 b.formula(ws, row, C[p], "0", fm, cached=0)
-            b.formula(ws, row, C["volume"], "{a}-{rw}", fm, cached=(dec(v["actual"]) or 0) - (dec(v["rework"]) or 0),
-                      a=r["A"], rw=r["engine_rework"])
+            b.formula(ws, row, C["volume"], "{a}-{rw}-{oth}", fm, cached=dec(v["volume"]) or 0,
+                      a=r["A"], rw=r["engine_rework"], oth=r["engine_other"])
             b.formula(ws, row, C["rework"], "{rw}", fm, cached=dec(v["rework"]) or 0, rw=r["engine_rework"])
+            b.formula(ws, row, C["other"], "{x}", fm, cached=dec(v.get("other")) or 0, x=r["engine_other"])
+            b.formula(ws, row, C["not_split"], "0", fm, cached=0)
         else:
             i, g = inputs[v["line"]], inputs[""]
             w = pva.get("work") or {}
@@ -135,13 +140,28 @@ def write(b: Book, ws, s: dict, top: int, last_line: int) -> dict[str, str]:
             e = {p: dec(v[p]) or Decimal(0) for p in BRIDGE}  # the engine's parts: each formula's stored result
             b.formula(ws, row, C["plan"], "{pp}*({f}+{wp}*{e}+{rp})", fm, cached=e["plan"], pp=r["Pp"], f=r["F"],
                       wp=r["Wp"], e=r["E"], rp=r["Rp"])
-            b.formula(ws, row, C["price"], "{a}-{pp}*{qa}", fm, cached=e["price"], a=r["A"], pp=r["Pp"], qa=r["Qa"])
-            b.formula(ws, row, C["volume"], "{pp}*{e}*({wa}-{wp})", fm, cached=e["volume"], pp=r["Pp"], e=r["E"],
-                      wa=r["Wa"], wp=r["Wp"])
-            b.formula(ws, row, C["efficiency"], "{pp}*({qa}-{ra}-{f}-{wa}*{e})", fm, cached=e["efficiency"],
-                      pp=r["Pp"], qa=r["Qa"], ra=r["Ra"], f=r["F"], wa=r["Wa"], e=r["E"])
-            b.formula(ws, row, C["rework"], "{pp}*({ra}-{rp})", fm, cached=e["rework"], pp=r["Pp"], ra=r["Ra"],
-                      rp=r["Rp"])
+            note = v.get("note") or ""
+            b.formula(ws, row, C["other"], "{x}", fm, cached=e["other"], x=r["engine_other"])
+            if note == "not_recorded":  # nothing recorded on this basis: all of it not split
+                for p in ("price", "volume", "efficiency", "rework", "other"):
+                    b.formula(ws, row, C[p], "0", fm, cached=0)
+                b.formula(ws, row, C["not_split"], "{a}-{plan}", fm, cached=e["not_split"], a=r["A"], plan=r["plan"])
+            else:
+                b.formula(ws, row, C["price"], "{a}-{oth}-{pp}*{qa}", fm, cached=e["price"], a=r["A"],
+                          oth=r["other"], pp=r["Pp"], qa=r["Qa"])
+                b.formula(ws, row, C["rework"], "{pp}*({ra}-{rp})", fm, cached=e["rework"], pp=r["Pp"], ra=r["Ra"],
+                          rp=r["Rp"])
+            if note == "work_unknown":  # volume and efficiency cannot be told apart: one remainder
+                for p in ("volume", "efficiency"):
+                    b.formula(ws, row, C[p], "0", fm, cached=0)
+                b.formula(ws, row, C["not_split"], "{pp}*({qa}-{ra}-{f})-{pp}*{e}*{wp}", fm, cached=e["not_split"],
+                          pp=r["Pp"], qa=r["Qa"], ra=r["Ra"], f=r["F"], e=r["E"], wp=r["Wp"])
+            elif note == "":
+                b.formula(ws, row, C["volume"], "{pp}*{e}*({wa}-{wp})", fm, cached=e["volume"], pp=r["Pp"], e=r["E"],
+                          wa=r["Wa"], wp=r["Wp"])
+                b.formula(ws, row, C["efficiency"], "{pp}*({qa}-{ra}-{f}-{wa}*{e})", fm, cached=e["efficiency"],
+                          pp=r["Pp"], qa=r["Qa"], ra=r["Ra"], f=r["F"], wa=r["Wa"], e=r["E"])
+                b.formula(ws, row, C["not_split"], "0", fm, cached=0)
         b.formula(ws, row, C["check"], "ROUND(" + "+".join(f"ABS({{{p}}}-{{engine_{p}}})" for p in BRIDGE) + ",2)",
                   "0.00", cached=0, **{p: r[p] for p in BRIDGE},
                   **{f"engine_{p}": r[f"engine_{p}"] for p in BRIDGE})

@@ -38,6 +38,8 @@ from trainledger.review.plan import REWORK_REASONS, Plan, PlanLine, Rng
 MTOKEN = Decimal(1_000_000)
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 QTY = Decimal("0.000001")  # quantities are read at 1e-6 of their unit (3.6 ms of a GPU-hour)
+# compute lines that carry money but no GPU-hours: a price per GPU-hour is never made of them
+OTHER_CHARGES = chains.MONEY_ONLY | {"tagged_resource"}
 
 
 @dataclass
@@ -52,13 +54,18 @@ class LineActual:
     # compute rework's quantity and amount by kind: the review class of the failure or rerun
     rework_kind: dict[str, Decimal] = field(default_factory=lambda: defaultdict(Decimal))
     rework_kind_amount: dict[str, Decimal] = field(default_factory=lambda: defaultdict(Decimal))
+    # compute money without GPU-hours (credits / refunds, adjustments, tax, tagged non-GPU resources):
+    # part of the cost, never of the price per GPU-hour (``OTHER_CHARGES``)
+    other: dict[str, Decimal] = field(default_factory=lambda: defaultdict(Decimal))
     lines: int = 0
 
     def add(self, ln: CostLine, state: str, rework_key: tuple[str, str] | None, kind: str | None = None) -> None:
         a = ln.amount
         self.amount = [self.amount[0] + a.low, self.amount[1] + a.expected, self.amount[2] + a.high]
         q = (ln.quantity or Decimal(0)).quantize(QTY)
-        if rework_key is None:
+        if ln.category == "compute" and state in OTHER_CHARGES:
+            self.other[state] += a.expected
+        elif rework_key is None:
             self.by_state[state] += q
             self.by_state_amount[state] += a.expected
         else:
@@ -72,6 +79,15 @@ class LineActual:
     @property
     def ac(self) -> Rng:
         return Rng(*self.amount)
+
+    @property
+    def other_amount(self) -> Decimal:
+        return sum(self.other.values(), Decimal(0))
+
+    @property
+    def usage_amount(self) -> Decimal:
+        """The expected cost of the lines that carry the quantity (GPU-hours): the price's numerator."""
+        return self.ac.expected - self.other_amount
 
     @property
     def quantity(self) -> Decimal:
@@ -155,9 +171,15 @@ def rounds_used(runs: list[Run], retry_of: dict[str, str] | None = None) -> tupl
     """The experiment rounds a batch used, one per counter (``counters``): a training attempt
     (planned experiment, tuning trial, data-fix rerun, or a run of unrecorded reason) and the retries
     that continue it are one round; a fault retry joins the round it retries; evaluation runs (eval
-    array tasks included) are not training rounds. Returns each round's first run id."""
+    array tasks included) are not training rounds, nor is a job that never started (``started``).
+    Returns each round's first run id."""
     chain = counters(runs, retry_of or {})
-    return tuple(sorted({chain[r.id] for r in runs if str(r.reason) in ROUND_REASONS}))
+    return tuple(sorted({chain[r.id] for r in runs if str(r.reason) in ROUND_REASONS and started(r)}))
+
+
+def started(run: Run) -> bool:
+    """Whether the run ever ran: a PENDING job (no start) used nothing and is no round."""
+    return run.started_at is not None and str(run.state).split(" ")[0].upper() != "PENDING"
 
 
 def useful_work(runs: list[Run], progress: list[dict], retry_of: dict[str, str] | None = None
@@ -262,8 +284,8 @@ def collect(plan: Plan, lines: list[CostLine], runs: list[Run], progress: list[d
         if ln.category == "compute":
             state = ln.detail or "unclassified"
             run = by_run.get(ln.run_id or "")
-            key, kind = _compute_key(run, state, chain_role, kept, explained)
-            if str(ln.basis) in SPEND_BASES:  # GPU-hours of any spend basis (a node is billed or capacity)
+            key, kind = _compute_key(run, state, chain_role, kept, explained, runs, chain)
+            if str(ln.basis) in SPEND_BASES and state not in OTHER_CHARGES:  # GPU-hours of any spend basis
                 hours[state] += (ln.quantity or Decimal(0)).quantize(QTY)
         elif ln.category == "labor":
             phase, _, role = ln.detail.partition("/")
@@ -285,15 +307,18 @@ def collect(plan: Plan, lines: list[CostLine], runs: list[Run], progress: list[d
 
 
 def _compute_key(run: Run | None, state: str, role: Mapping[str, chains.Role], kept: set[str],
-                 explained: Mapping[str, Mapping]) -> tuple[tuple[str, str] | None, str | None]:
+                 explained: Mapping[str, Mapping], runs: list[Run] | None = None,
+                 chain: dict[str, str] | None = None) -> tuple[tuple[str, str] | None, str | None]:
     """A compute line's rework key and kind (None, None when it is not rework): the failure's part of
     a retry chain, or a rerun whose work the batch does not count, whole."""
     if run is not None and run.id in role:
         r = role[run.id]
         return (r.key, r.review_class) if r.failure(state, run.id in kept) else (None, None)
-    if is_rework(run):
-        key = (str(run.reason), chains.cause_of(run, explained) or "none")
-        return key, chains.review_class(run, key[1], explained)
+    if is_rework(run):  # a requeue with no cause of its own takes its failed attempt's
+        head = run if chains.cause_of(run, explained) or runs is None else _failed_before(run, runs, chain or {},
+                                                                                          explained)
+        key = (str(run.reason), chains.cause_of(head, explained) or "none")
+        return key, chains.review_class(head, key[1], explained)
     return None, None
 
 
@@ -308,7 +333,17 @@ def rework_lines(lines: list[CostLine], runs: list[Run], retry_of: dict[str, str
     kept = {ln.run_id for ln in lines if ln.category == "compute" and ln.detail in chains.PROGRESS_STATES
             and (ln.quantity or 0) > 0}
     return [ln.category == "compute" and _compute_key(by_run.get(ln.run_id or ""), ln.detail or "unclassified",
-                                                      role, kept, explained)[0] is not None for ln in lines]
+                                                      role, kept, explained, runs, chain)[0] is not None
+            for ln in lines]
+
+
+def _failed_before(run: Run, runs: list[Run], chain: dict[str, str], explained: Mapping[str, Mapping]) -> Run:
+    """The failed attempt a rerun with no cause of its own continues: the latest failed run of its
+    counter (a requeue's first allocation) that has a cause — confirmed, recorded or suggested
+    (``run_causes.explained``); the rerun itself when there is none."""
+    before = [r for r in runs if r.id != run.id and chain.get(r.id) == chain.get(run.id) and chains.failed(r)
+              and chains.cause_of(r, explained) and (r.started_at or EPOCH) <= (run.started_at or EPOCH)]
+    return max(before, key=lambda r: (r.started_at or EPOCH, r.id)) if before else run
 
 
 def _latest_metrics(runs: list[Run], progress: list[dict]) -> dict[str, Decimal]:
@@ -352,8 +387,8 @@ def measured_rates(plan: Plan, act: Actuals) -> dict[str, dict]:
         for (reason, _cause), v in a.rework.items():
             rework[reason] += v
         price = None
-        if pl.category == "compute" and a.quantity > 0:
-            price = (a.ac.expected / a.quantity).quantize(q)
+        if pl.category == "compute" and a.quantity > 0:  # the usage lines' price, credits kept out
+            price = (a.usage_amount / a.quantity).quantize(q)
         out[pl.id] = {"efficiency": eff, "fixed": fixed,
                       "rework_per_unit": {k: (v / act.work).quantize(q) for k, v in sorted(rework.items())},
                       "price": price}

@@ -140,7 +140,43 @@ def check(wsp, batch_id: str | None = None) -> list[int]:
         st = _status.build(plan, plan_id, act, variance.split(plan, act))
         new += repo.add_alerts(wsp.ledger, b, plan_id, [{**a, "plan_version": plan.version}
                                                          for a in st["_alerts"]])
+        _retire_stale(wsp, b, plan_id, st)
     return new
+
+
+RETIRE, RESTATE = "retire_alert", "restate_alert"
+
+
+def _retire_stale(wsp, batch_id: str, plan_id: int, st: dict) -> None:
+    """Once useful work is known, an open ``work_unknown`` alert of this plan is obsolete: closed
+    (audited ``retire_alert``, never deleted); an open alert whose driver said the work was unknown
+    gets the driver the current figures give (audited ``restate_alert``). An answered alert stays."""
+    if not st["work"].get("known", True):
+        return
+    done = _alert_updates(wsp)
+    answered = {int(a) for d in repo.decision_rows(wsp.ledger, batch_id) for a in d["body"].get("answers", [])}
+    now = {a["key"]: a for a in st["_alerts"]}
+    stale = both("drv_unknown")
+    for r in repo.alert_rows(wsp.ledger, batch_id):
+        if r["plan_id"] != plan_id or r["id"] in answered or done.get(r["id"], {}).get("retired"):
+            continue
+        if r["kind"] == "work_unknown":
+            wsp.ledger.audit("", RETIRE, f"batch:{batch_id}", {"alert_id": r["id"], "key": r["key"],
+                                                               "why": both("alert_obsolete")})
+        elif r["body"].get("driver") == stale and r["key"] in now and "driver" not in done.get(r["id"], {}):
+            wsp.ledger.audit("", RESTATE, f"batch:{batch_id}", {"alert_id": r["id"], "key": r["key"],
+                                                                "driver": now[r["key"]]["driver"]})
+
+
+def _alert_updates(wsp) -> dict[int, dict]:
+    """Alert id → its audited updates: ``retired`` (why, en + zh-CN) and a restated ``driver``."""
+    out: dict[int, dict] = defaultdict(dict)
+    for e in wsp.ledger.audit_log():
+        if e["action"] == RETIRE:
+            out[int(e["detail"]["alert_id"])]["retired"] = e["detail"]["why"]
+        elif e["action"] == RESTATE:
+            out[int(e["detail"]["alert_id"])]["driver"] = e["detail"]["driver"]
+    return out
 
 
 def rounds_from_jobs(wsp) -> dict[str, list[str]]:
@@ -157,6 +193,8 @@ def rounds_from_jobs(wsp) -> dict[str, list[str]]:
         # one round per training attempt (actuals.rounds_used): not its retries, requeues or eval tasks
         if not batch_id or str(tags.get("reason") or "unrecorded") not in _act.ROUND_REASONS or tags.get("retry_of"):
             continue
+        if j.get("start") is None or str(j.get("state") or "").split(" ")[0].upper() == "PENDING":
+            continue  # never started: no round used (actuals.started)
         job = str(j["job_id"]).partition("@")[0]
         if job not in out[batch_id]:
             out[batch_id].append(job)
@@ -209,16 +247,19 @@ def alerts(wsp, batch_id: str | None = None, *, open_only: bool = False) -> list
         for a in d["body"].get("answers", []):
             answered.setdefault(int(a), d["id"])
     out = []
+    updates = _alert_updates(wsp)
     for r in repo.alert_rows(wsp.ledger, batch_id):
         by = answered.get(r["id"])
-        if open_only and by is not None:
+        upd = updates.get(r["id"], {})
+        if open_only and (by is not None or upd.get("retired")):
             continue
         out.append({"id": r["id"], "batch": r["batch_id"], "plan_version": r["body"].get("plan_version"),
                     "kind": r["kind"], "key": r["key"], "created_at": r["created_at"].isoformat(),
                     "bound": r["body"].get("bound"), "value": r["body"].get("value"),
-                    "text": r["body"].get("text"), "driver": r["body"].get("driver"),
+                    "text": r["body"].get("text"), "driver": upd.get("driver") or r["body"].get("driver"),
                     "evidence_sha256": r["body"].get("evidence_sha256"),
-                    "open": by is None, "answered_by": by})
+                    "open": by is None and not upd.get("retired"), "answered_by": by,
+                    "retired": upd.get("retired")})
     return out
 
 
@@ -237,7 +278,7 @@ def _line_dict(lv) -> dict:
             "efficiency_by_state": {k: variance.text(v, lv.currency) for k, v in lv.efficiency_by_state.items()},
             "rework_by": {k: variance.text(v, lv.currency) for k, v in sorted(lv.rework_by.items())},
             "rework_by_kind": {k: variance.text(v, lv.currency) for k, v in lv.rework_by_kind.items()},
-            "quantities": lv.quantities}
+            "quantities": lv.quantities, "note": lv.note}
 
 
 def _classes(wsp, act) -> list[dict]:

@@ -206,10 +206,15 @@ def build(plan: Plan, plan_id: int, act: Actuals, lines: list[LineVariance]) -> 
                               "ev": earned(x["plan"], plan.work, act.work, cur),
                               "eac": at_completion(x["plan"], x["ac"], plan.work, act.work, cur)}
 
+    # a basis nothing was recorded on (no timesheet): its AC 0 is not measured (variance.split's note)
+    unrecorded = {(lv.basis, lv.currency) for lv in lines if lv.note == "not_recorded"}
+
     def listing(k: str) -> list[dict]:
         if k in ("ev", "eac") and not act.work_known:  # they rest on the work done: unknown, not 0
             return []
-        return [{"basis": b, "currency": c, **_r(v[k], c)} for (b, c), v in figs.items()]
+        return [{"basis": b, "currency": c, **_r(v[k], c),
+                 **({"recorded": False, "why_not_recorded": both("note_not_recorded")}
+                    if k in ("ac", "eac") and (b, c) in unrecorded else {})} for (b, c), v in figs.items()]
 
     m = metrics(plan, act, lines, figs)
     gates = []

@@ -70,8 +70,9 @@ TEXT: dict[str, tuple[str, str]] = {
     "gate_pending": ("gate {id} at {frac} of planned work: not reached", "关口「{id}」（计划工作量的 {frac}）：未到"),
     "verdict_note": ("a recommendation, never an automatic stop", "仅为建议，不会自动停止"),
     "review_title": ("Review of {batch} against plan v{version}", "{batch} 复盘（对照计划第 {version} 版）"),
-    "bridge": ("variance bridge: actual − plan = price + volume + efficiency + rework",
-               "差异桥：实际 − 计划 = 价格 + 工作量 + 效率 + 返工"),
+    "bridge": ("variance bridge: actual − plan = price + volume + efficiency + rework"
+               " (+ credits and other charges + not split, when there are any)",
+               "差异桥：实际 − 计划 = 价格 + 工作量 + 效率 + 返工（如有：+ 赔付/退款及其他费用 + 未分解）"),
     "rework_def": ("rework = the failures' cost (of a retry chain: the failed attempt's lost progress, hang and"
                    " time after its last step — all of it if it kept no progress — plus the rerun's setup /"
                    " preemption recovery, as the sheet's retry chains; a data-fix or evaluation rerun whole) less"
@@ -80,6 +81,15 @@ TEXT: dict[str, tuple[str, str]] = {
                    "计入——加上重跑的准备 / 抢占恢复时间，与成本底稿的重试链一致；数据修正或评测重跑整体计入）减去计划"
                    "的返工预留"),
     "by_state": ("efficiency by state", "效率差异按资源状态"),
+    "other": ("credits and other charges", "赔付/退款及其他费用"),
+    "alert_obsolete": ("closed as obsolete: useful work is known now (progress imported)",
+                       "已作为过时预警关闭：有效工作量现已可知（已导入进度）"),
+    "not_split": ("not split", "未分解"),
+    "note_work_unknown": ("useful work unknown (no progress log): volume and efficiency are not split",
+                          "有效工作量未知（没有进度日志）：未分解工作量与效率"),
+    "note_not_recorded": ("nothing recorded on this basis (e.g. no timesheet imported): not a measured zero;"
+                          " its variance is not split", "该口径没有任何记录（例如未导入工时表）：不是实测为零；"
+                          "其差异未分解"),
     "by_reason": ("rework by reason and cause", "返工差异按原因与失败归因"),
     "classes": ("runs by review class", "运行按复盘归类"),
     "lessons": ("lessons: assumptions that moved", "教训：变动的假设"),

@@ -11,7 +11,14 @@ For one plan line with plan price ``Pp``, planned work ``Wp``, efficiency ``E = 
     efficiency  = Pp × (H − F − Wa × E)       quantity per unit of work vs plan, by state
     rework      = Pp × (Ra − Rp)              rerun quantity vs the allowance, by reason and cause
 
-    price + volume + efficiency + rework = A − plan      (exact in Decimal; no division anywhere)
+    other       = the compute money without GPU-hours (credits / refunds, adjustments, tax, tagged
+                  non-GPU resources): its own part, so the price is only the usage lines' ``A − other``
+
+    price + volume + efficiency + rework + other = A − plan      (exact in Decimal; no division)
+
+With useful work unknown (no progress log) volume and efficiency cannot be told apart: they are
+one ``not_split`` part. A basis with no cost line at all where the plan expects some (no timesheet
+imported) is **not recorded**: its whole variance is ``not_split``, never a measured saving.
 
 Rework is what ``review/actuals.py`` (with ``chains.py``) says it is: of a retry chain only the
 failure — the failed attempts' time the batch did not keep and the reruns' way back — never a
@@ -38,7 +45,7 @@ from trainledger.review.actuals import Actuals, LineActual
 from trainledger.review.plan import Plan, PlanLine
 
 CTX = decimal.Context(prec=80)  # products of exact decimals stay exact far beyond money's needs
-PARTS = ("price", "volume", "efficiency", "rework")
+PARTS = ("price", "volume", "efficiency", "rework", "other", "not_split")
 
 
 @dataclass(frozen=True)
@@ -52,6 +59,9 @@ class LineVariance:
     volume: Decimal
     efficiency: Decimal
     rework: Decimal
+    other: Decimal = Decimal(0)  # credits / refunds and compute money without GPU-hours (never price)
+    not_split: Decimal = Decimal(0)  # what cannot be split: useful work unknown, or nothing recorded
+    note: str = ""  # "work_unknown" or "not_recorded" when ``not_split`` holds the line's variance
     efficiency_by_state: dict[str, Decimal] = field(default_factory=dict)
     rework_by: dict[str, Decimal] = field(default_factory=dict)  # "reason" or "reason/cause"
     rework_by_kind: dict[str, Decimal] = field(default_factory=dict)  # review class (or labor / storage kind)
@@ -62,7 +72,11 @@ class LineVariance:
         return self.actual - self.plan
 
 
-def split_line(pl: PlanLine, work_plan: Decimal, a: LineActual | None, work_done: Decimal) -> LineVariance:
+def split_line(pl: PlanLine, work_plan: Decimal, a: LineActual | None, work_done: Decimal,
+               work_known: bool = True, recorded: bool = True) -> LineVariance:
+    """``work_known`` False: volume and efficiency are one ``not_split`` remainder (no useful work to
+    tell them apart); ``recorded`` False: nothing of this basis was recorded (no timesheet, no bill),
+    so the whole variance is ``not_split`` — a missing record, never a measured saving."""
     with decimal.localcontext(CTX):
         a = a or LineActual()
         pp = pl.price.expected
@@ -72,9 +86,10 @@ def split_line(pl: PlanLine, work_plan: Decimal, a: LineActual | None, work_done
         e_tot, f_tot, rp_tot = (sum(x.values(), Decimal(0)) for x in (e, f, rp))
         plan = pp * (f_tot + work_plan * e_tot + rp_tot)
         actual = a.ac.expected
+        other = a.other_amount
         h = sum(a.by_state.values(), Decimal(0))
         ra = a.rework_quantity
-        price = actual - pp * (h + ra)
+        price = actual - other - pp * (h + ra)
         volume = pp * e_tot * (work_done - work_plan)
         eff_by: dict[str, Decimal] = {}
         for s in sorted(set(a.by_state) | set(e) | set(f)):
@@ -88,8 +103,18 @@ def split_line(pl: PlanLine, work_plan: Decimal, a: LineActual | None, work_done
             rw_by[f"{reason}/{cause}"] += pp * q  # detail inside its reason; not added twice below
         rework = sum((v for k, v in rw_by.items() if "/" not in k), Decimal(0))
         by_kind = {k: pp * q for k, q in sorted(a.rework_kind.items())}
+        not_split, note = Decimal(0), ""
+        if not recorded:
+            not_split, note = actual - plan, "not_recorded"
+            price = volume = efficiency = rework = other = Decimal(0)
+            eff_by, rw_by, by_kind = {}, {}, {}
+        elif not work_known and e:  # a line that scales with work (a one-time quantity does not)
+            not_split, note = volume + efficiency, "work_unknown"
+            volume = efficiency = Decimal(0)
+            eff_by = {}
     return LineVariance(line=pl.id, basis=str(pl.basis), currency=pl.currency, plan=plan, actual=actual,
-                        price=price, volume=volume, efficiency=efficiency, rework=rework,
+                        price=price, volume=volume, efficiency=efficiency, rework=rework, other=other,
+                        not_split=not_split, note=note,
                         efficiency_by_state=eff_by, rework_by=dict(rw_by), rework_by_kind=by_kind,
                         quantities={"unit": pl.unit, "planned_work": format(work_plan, "f"),
                                     "work_done": format(work_done, "f"), "actual_quantity": format(h + ra, "f"),
@@ -101,13 +126,18 @@ def split_unplanned(key: tuple[str, str, str], a: LineActual) -> LineVariance:
     category, basis, currency = key
     actual = a.ac.expected
     return LineVariance(line=f"unplanned:{category}", basis=basis, currency=currency, plan=Decimal(0),
-                        actual=actual, price=Decimal(0), volume=actual - a.rework_amount,
+                        actual=actual, price=Decimal(0), volume=actual - a.rework_amount - a.other_amount,
+                        other=a.other_amount,
                         efficiency=Decimal(0), rework=a.rework_amount,
                         rework_by_kind=dict(sorted(a.rework_kind_amount.items())))
 
 
 def split(plan: Plan, act: Actuals) -> list[LineVariance]:
-    out = [split_line(pl, plan.work.expected, act.planned.get(pl.id), act.work) for pl in plan.lines]
+    """A basis and currency with no cost line at all (planned or not) is not recorded (``split_line``)."""
+    recorded = {(str(pl.basis), pl.currency) for pl in plan.lines
+                if (act.planned.get(pl.id) or LineActual()).lines} | {(b, c) for (_k, b, c) in act.unplanned}
+    out = [split_line(pl, plan.work.expected, act.planned.get(pl.id), act.work, act.work_known,
+                      (str(pl.basis), pl.currency) in recorded) for pl in plan.lines]
     out += [split_unplanned(k, a) for k, a in sorted(act.unplanned.items())]
     return out
 
