@@ -32,6 +32,8 @@ PARTS |= {en for en, _zh in __import__("trainledger.i18n.texts_ingest_detect", f
 # A run's cause source (engine/causes.py): said as Msg("cause.…") ids, not f-strings; tests/engine/test_causes.py
 # checks every id is used and each renders in both languages.
 PARTS |= {en for en, _zh in __import__("trainledger.i18n.texts_causes", fromlist=["CAUSES"]).CAUSES.values()}
+# what the tool stores in the ledger (a plan's default reason, a drop reason): Msg("stored.…") ids
+PARTS |= {en for en, _zh in __import__("trainledger.i18n.texts_stored", fromlist=["STORED"]).STORED.values()}
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,8 @@
 
 Errors, remedies, quarantine reasons and row flags are written in the code as English f-strings
 (``f"{path}: column {name!r} is missing"``) and reach people as finished text. Their catalogue
-(texts_errors.py, texts_ingest.py; texts_causes.py: a run's cause source) holds each one as a
+(texts_errors.py, texts_ingest.py; texts_causes.py: a run's cause source; texts_stored.py: a plan's
+or a drop's reason the tool wrote) holds each one as a
 template — the f-string with ``{name}`` for every interpolated value — beside its Chinese.
 ``translate`` matches a finished English text against the templates (the one with the most literal
 text first), and fills the Chinese template with the values it captured; a captured value that is
@@ -23,7 +24,7 @@ from string import Formatter
 from trainledger.i18n.core import is_zh
 from trainledger.i18n.registry import table
 
-NAMESPACES = ("error", "ingest", "cause")
+NAMESPACES = ("error", "ingest", "cause", "stored")
 _DEPTH = 3
 _MAX_INNER = 10_000  # no early stop on literal length alone: inner sentences can add more than it
 
