@@ -17,13 +17,9 @@ A = "csa-sft-2026-11-a"
 
 
 @pytest.fixture(scope="module")
-def app(web_demo, tmp_path_factory):
+def root(web_demo, tmp_path_factory):
     """A copy of the demo whose timesheet is re-imported with --replace and no reason: the tool
     writes the drop reason itself."""
-    from starlette.testclient import TestClient
-
-    from trainledger.web.app import create_app
-
     root = tmp_path_factory.mktemp("zhcodes") / "ws"
     shutil.copytree(web_demo, root)
     sheet = root / "data" / "timesheet.csv"
@@ -32,6 +28,15 @@ def app(web_demo, tmp_path_factory):
     lines = sheet.read_text(encoding="utf-8").splitlines()
     again.write_text("\n".join(lines[:-1]) + "\n", encoding="utf-8")  # another file: one row fewer
     run_cli("--workspace", root, "import", "timesheet", again, "--replace", old["id"])
+    return root
+
+
+@pytest.fixture(scope="module")
+def app(root):
+    from starlette.testclient import TestClient
+
+    from trainledger.web.app import create_app
+
     with TestClient(create_app(root)) as c:
         yield c
 
@@ -84,3 +89,49 @@ def test_stored_sentences_translate_by_template():
     assert localize("first baseline", ZH) == "首个基线"
     assert localize("baseline from the review of llm-x", ZH) == "基于 llm-x 复盘的基线"
     assert localize("replaced by the import of a.csv, b.csv", ZH) == "已被 a.csv, b.csv 的导入替换"
+
+
+def _post_decision(app, lang, **fields):
+    path = f"/batches/{A}/decisions"
+    tok = app.get("/api/csrf").json()["csrf"]
+    r = app.post(path, headers=J, data={"csrf": tok, "reason": "r", "by": "li.na", **fields})
+    page = app.post(path, params={"lang": lang}, data={"csrf": tok, "reason": "r", "by": "li.na", **fields})
+    return r, page
+
+
+def test_an_override_without_approver_is_refused_in_the_forms_words(app):
+    r, page = _post_decision(app, "zh-CN", action="stop")
+    assert r.status_code == 400 and page.status_code == 400
+    err = r.json()["error"]
+    assert "--approver" not in err["remedy"] and "second approver" in err["remedy"]
+    assert "--approver" not in err["remedy_zh"] and "第二审批人" in err["remedy_zh"]
+    assert "“停止”" in err["message_zh"] and "“缩小”" in err["message_zh"]  # the actions' words, not codes
+    assert "stop" not in err["message_zh"] and "shrink" not in err["message_zh"]
+    assert "--approver" not in page.text and "第二审批人" in page.text
+
+
+def test_a_next_review_before_the_decision_date_is_refused_in_both_languages(app, root):
+    from trainledger.service import Workspace
+
+    with Workspace.open(root) as wsp:
+        before = len(wsp.ledger.audit_log())
+    r, page = _post_decision(app, "zh-CN", action="continue", next_review="2000-01-01")
+    assert r.status_code == 400 and page.status_code == 400
+    err = r.json()["error"]
+    assert "2000-01-01 is before the decision's date" in err["message"]
+    assert "早于决策日期" in err["message_zh"] and "不早于决策日期" in err["remedy_zh"]
+    assert "早于决策日期" in page.text
+    with Workspace.open(root) as wsp:
+        assert len(wsp.ledger.audit_log()) == before  # nothing written
+
+
+def test_decide_on_the_command_line_refuses_a_past_next_review(root):
+    from click.testing import CliRunner
+
+    from trainledger.cli import cli
+
+    args = ["--workspace", str(root), "decide", A, "--action", "continue", "--reason", "r", "--by", "li.na",
+            "--next-review", "2000-01-01"]
+    for lang, words in (("en", "is before the decision's date"), ("zh-CN", "早于决策日期")):
+        r = CliRunner().invoke(cli, ["--lang", lang, *args])
+        assert r.exit_code != 0 and words in r.output, r.output

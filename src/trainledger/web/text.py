@@ -113,6 +113,11 @@ TEXT: dict[str, tuple[str, str]] = {
     "alert_kind.work_unknown": ("useful work unknown", "有效工作量未知"),
     "alert_kind.eac_high": ("EAC over the plan's high", "完工估算超出计划上限"),
     "alert_kind.rounds": ("rounds at the maximum", "轮数达到上限"), "alert_kind.gate": ("gate reached", "到达关口"),
+    # the decision form's refusal of an override without a second approver (web/writes.py)
+    "override_refused": ("the rules' verdict is {verdict}; choosing {action} overrides it",
+                         "规则建议为“{verdict}”；选择“{action}”将推翻规则的建议"),
+    "override_remedy": ("fill in the second approver: a person other than the decider",
+                        "请填写第二审批人（不能是决策人本人）"),
     "plan_source.estimate": ("estimate", "估算"), "plan_source.review": ("review of a batch", "批次复盘"),
 }
 
