@@ -375,3 +375,16 @@ def test_unknown_work_shows_ev_and_eac_unknown_never_zero(demo, monkeypatch, tmp
     rows = [[c.value for c in rr] for s in wb for rr in s.iter_rows() if rr[0].value == a.batch]
     plan_row = next(x for x in rows if x[2] == "billed" and x[3] == "CNY")
     assert plan_row[10:16] == ["unknown / 未知"] * 6  # EV and EAC low / expected / high
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-CN"])
+def test_a_batch_without_a_plan_has_one_cell_per_header(rep, lang):
+    """Review 3 G15: the "no plan" row had 12 cells under 13 headers."""
+    from dataclasses import replace
+
+    from trainledger.report.cross_render import tables
+
+    no_plan = replace(rep, batches=(replace(rep.batches[0], plan=()), *rep.batches[1:]))
+    table = next(t for t in tables(no_plan, lang) if t.id == "plan")
+    assert table.rows and all(len(row) == len(table.head) for row in table.rows)
+    assert table.rows[0][0] == rep.batches[0].batch
