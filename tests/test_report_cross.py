@@ -408,3 +408,29 @@ def test_each_rework_figure_says_its_definition(demo):
         assert out.exit_code == 0 and bridge in out.output, out.output
         sheet = CliRunner().invoke(cli, ["--workspace", str(demo), "sheet", "csa-sft-2026-11-a", "--lang", lang])
         assert bridge in sheet.output.replace("\\", "") and chain in sheet.output.replace("\\", "")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-CN"])
+def test_a_batch_without_a_plan_has_one_cell_per_header(rep, lang):
+    """Review 3 G15: the "no plan" row had 12 cells under 13 headers."""
+    from dataclasses import replace
+
+    from trainledger.report.cross_render import tables
+
+    no_plan = replace(rep, batches=(replace(rep.batches[0], plan=()), *rep.batches[1:]))
+    table = next(t for t in tables(no_plan, lang) if t.id == "plan")
+    assert table.rows and all(len(row) == len(table.head) for row in table.rows)
+    assert table.rows[0][0] == rep.batches[0].batch
+
+
+def test_storage_findings_are_words_in_the_sheet(sheets):
+    """Review 3 G12: the zh-CN sheet printed governance codes (no_purpose, no_retention_or_review_date)."""
+    from trainledger.report.render import to_markdown
+
+    flagged = [s for s in sheets.values() if any(r["findings"] for r in s["storage_by_class"])]
+    assert flagged  # the demo has objects without a purpose or a retention date
+    for s in flagged:
+        zh, en = to_markdown(s, "zh-CN"), to_markdown(s, "en")
+        for code in ("no_purpose", r"no\_purpose", "no_retention_or_review_date", r"no\_retention"):
+            assert code not in zh and code not in en
+        assert "无保留期限或复查日期" in zh and "no retention or review date" in en

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from trainledger import workspace as ws
 from trainledger.errors import ConfigError, NotFound
+from trainledger.i18n import Msg
 from trainledger.ledger import ImportRecord, Ledger
 from trainledger.model import PriceEntry
 
@@ -142,7 +143,7 @@ class Workspace:
             importer = importer_for(kind)
             for p in paths:
                 check_file(importer, Path(p))
-            self.drop_import(replace, reason or "replaced by the import of " + ", ".join(map(str, paths)),
+            self.drop_import(replace, reason or str(Msg("stored.replaced_by", paths=", ".join(map(str, paths)))),
                              replaced_by=[str(p) for p in paths])
         results = import_files(kind, [Path(p) for p in paths], self.lake, options=opts, progress=progress)
         self.repaired = self.repair_imports()  # the CLI says "repaired" only for these

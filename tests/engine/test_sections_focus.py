@@ -99,6 +99,12 @@ def test_the_focus_allocation_export_keeps_every_origin_charge(tmp_path):
             zero = Decimal(r["x_OriginBilledCost"]) == 0 and Decimal(r["x_OriginEffectiveCost"]) == 0
             assert r["AllocatedResourceId"] == ("unattributed:zero_amount" if zero else "b1")
         assert json.loads(rows[0]["AllocatedTags"])["data_snapshot"] == "d"  # the batch's attribution key
+        # review 3 G15: "state" holds a compute state only — a service name the rule attributed is "detail"
+        from trainledger.model import ComputeState
+
+        tags = [json.loads(r["AllocatedTags"]) for r in rows]
+        assert all(t["state"] in {c.value for c in ComputeState} for t in tags if "state" in t)
+        assert any(t.get("detail") == "Amazon Elastic Compute Cloud" for t in tags)
         # money in plain decimal text, never 8.0000E-7 or 0E-11 (review finding 2)
         for r in rows:
             (el,) = json.loads(r["AllocatedMethodDetails"])["Elements"]

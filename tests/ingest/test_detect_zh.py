@@ -61,8 +61,19 @@ def test_every_wrong_kind_error_reads_in_chinese(files):
 def test_the_issue_example():
     en = ("not sacct --parsable2 output: its header has no JobID column; it looks like comma-separated text with"
           " header vc, node num")
-    assert localize(en, "zh-CN") == ("不是sacct --parsable2 输出：它的表头没有 JobID 列；它看起来像以逗号分隔的文本，"
+    assert localize(en, "zh-CN") == ("不是 sacct --parsable2 输出：它的表头没有 JobID 列；它看起来像以逗号分隔的文本，"
                                      "表头为 vc, node num")
+
+
+def test_a_space_where_chinese_meets_a_latin_value():
+    """Review 3 G12: ``不是sacct`` / ``像FOCUS`` had no space; a Chinese value stays joined."""
+    from trainledger.i18n.patterns import spaced
+
+    got = spaced("不是{d}：它看起来像{w}", {"d": "sacct 输出", "w": "FOCUS 账单"})
+    assert got == "不是 sacct 输出：它看起来像 FOCUS 账单"
+    assert spaced("它看起来像{w}，表头", {"w": "以逗号分隔的文本"}) == "它看起来像以逗号分隔的文本，表头"
+    assert spaced("文件 {f}：第{n}行", {"f": "a.csv", "n": "3"}) == "文件 a.csv：第 3 行"
+    assert spaced("{a}：{b}", {"a": "x", "b": "y"}) == "x：y"  # full-width punctuation needs no space
 
 
 def test_every_importer_description_is_catalogued():

@@ -196,7 +196,7 @@ def test_a_decision_from_the_form_is_the_clis_decision_and_is_audited(app, ws):
     assert again.status_code == 400 and "already answered" in again.json()["error"]["message"]
     override = app.post(f"/batches/{B}/decisions", headers=J,
                         data={"csrf": tok, "action": "stop", "reason": "r", "by": "li.na"})
-    assert override.status_code == 400 and "--approver" in override.json()["error"]["remedy"]  # the service's rule
+    assert override.status_code == 400 and "second approver" in override.json()["error"]["remedy"]  # the service's rule
 
 
 def test_a_cause_confirmation_as_json_with_the_header(app, ws):

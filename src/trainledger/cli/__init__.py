@@ -7,7 +7,7 @@
     report_cmds.py  sheet, report
     demo_cmd.py     demo
     estimate.py     estimate, compare
-    serve_cmd.py    serve (the read-only dashboard, trainledger/web)
+    serve_cmd.py    serve (the dashboard, trainledger/web: pages read, two forms write)
     storage_cmd.py  storage (storage bills beside the inventory estimate, workspace or one batch)
     token_cmd.py    token create / list / revoke (API tokens of serve, ledger/tokens.py)
 
@@ -80,7 +80,8 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("runs", "trainledger.cli.runs_cmd:runs", "Runs and their failure causes; confirm a cause. / 运行与失败归因。"),
     ("export", "trainledger.cli.export_cmd:export",
      "Export the attribution, e.g. as FOCUS 1.3 allocation rows. / 导出归属结果（如 FOCUS 分摊行）。"),
-    ("serve", "trainledger.cli.serve_cmd:serve", "Serve the read-only dashboard on loopback. / 在本机提供只读看板。"),
+    ("serve", "trainledger.cli.serve_cmd:serve",
+     "Serve the dashboard on loopback (two forms write). / 在本机提供看板（两个表单会写入）。"),
     ("storage", "trainledger.cli.storage_cmd:storage",
      "Storage bills against the inventory estimate, per month and bucket. / 存储账单与存储清单估算对账。"),
     ("token", "trainledger.cli.token_cmd:token",

@@ -101,13 +101,36 @@ def imports_show(ctx: click.Context, ident: str, as_json: bool) -> None:
     click.echo(t("cli.imports.sha", ctx, sha=out["sha256"], at=out["imported_at"]))
     click.echo(t("cli.imports.counts", ctx, read=out["rows_read"], accepted=out["accepted"], dup=out["duplicates"],
                  quarantined=out["quarantined"], flagged=out["flagged"]))
-    click.echo(t("cli.imports.options", ctx, options=json.dumps(out["options"], ensure_ascii=False)))
+    click.echo(t("cli.imports.options", ctx, options=options_text(out["options"], ctx)))
     if out["dropped_at"]:
-        click.echo(t("cli.imports.dropped_at", ctx, at=out["dropped_at"], reason=out["drop_reason"]))
+        from trainledger.i18n import localize
+
+        reason = localize(out["drop_reason"], lang(ctx))
+        click.echo(t("cli.imports.dropped_at", ctx, at=out["dropped_at"], reason=reason))
     if out["quarantine_file"]:
         click.echo(t("cli.imports.qfile", ctx, file=out["quarantine_file"]))
     _rows(ctx, out["quarantined_rows"], t("cli.imports.quarantined", ctx))
     _rows(ctx, out["flagged_rows"], t("cli.imports.flagged_title", ctx))
+
+
+def options_text(options: dict | None, ctx: click.Context | None = None) -> str:
+    """An import's options as ``name value`` pairs (``tz UTC; storage_prefixes oss://a/ → raw_data``),
+    not JSON: a list joined with commas, a pair with an arrow, an empty value as none."""
+    none = t("cli.imports.options_none", ctx)
+
+    def said(v) -> str:
+        if isinstance(v, list | tuple):
+            if not v:
+                return none
+            if all(isinstance(x, list | tuple) and len(x) == 2 for x in v):
+                return ", ".join(f"{a} → {b}" for a, b in v)
+            return ", ".join(said(x) for x in v)
+        if isinstance(v, dict):
+            return ", ".join(f"{k}={said(x)}" for k, x in v.items()) if v else none
+        return none if v is None or v == "" else str(v)
+
+    sep = "；" if lang(ctx).startswith("zh") else "; "
+    return sep.join(f"{k} {said(v)}" for k, v in (options or {}).items()) or none
 
 
 def _rows(ctx: click.Context, rows: list[dict], title: str) -> None:

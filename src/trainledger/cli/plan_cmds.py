@@ -194,7 +194,7 @@ def _show_plan(b: dict, lang: str) -> None:
                        f" {ln['unit']}")
     for w in b["source"].get("warnings_zh" if lang.startswith("zh") else "warnings", []):
         click.echo(f"  ! {w}")
-    click.echo(f"  {t('bounds', lang)}: {json.dumps(b['bounds'], ensure_ascii=False)}")
+    click.echo(f"  {t('bounds', lang)}: {bounds_text(b['bounds'], lang)}")
     for g in b["gates"]:
         click.echo(f"  {t('gates', lang)}: {g['id']} @ {g['at_work']} (min {g['min_spend']})")
     for r in b["rules"]:
@@ -262,6 +262,23 @@ def _print_alerts(rows, lang) -> None:
                  else a["retired"]["zh-CN" if lang.startswith("zh") else "en"])
         drv = (a.get("driver") or {}).get(key) or ""
         click.echo(f"  [{a['id']}] {a['batch']} {a['text'][key]} — {state}" + (f"\n       {drv}" if drv else ""))
+
+
+def bounds_text(bounds: dict, lang: str) -> str:
+    """A plan's alert bounds as sentences (``spend alerts at 50, 80, 100 % of the plan; …``), not JSON;
+    a bound this table does not know is shown as ``key=value``."""
+    from trainledger.i18n import text
+
+    out = []
+    for key, value in bounds.items():
+        if key == "spend_pct":
+            out.append(text("cli.plan.bound.spend_pct", lang, pcts=[str(v) for v in value]))
+        elif key in ("eac_high_over_plan_high", "rounds_at_max"):
+            said = text(f"cli.plan.bound.{key}", lang)
+            out.append(said if value else text("cli.plan.bound.off", lang, bound=said))
+        else:
+            out.append(f"{key}={json.dumps(value, ensure_ascii=False)}")
+    return ("；" if lang.startswith("zh") else "; ").join(out)
 
 
 @click.command("alerts")

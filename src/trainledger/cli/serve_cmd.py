@@ -1,4 +1,5 @@
-"""serve: the read-only web dashboard (trainledger/web) over one workspace: loopback without tokens
+"""serve: the web dashboard (trainledger/web; pages read, the decision and cause forms write) over one
+workspace: loopback without tokens
 (the local user is admin), or ``--allow-remote`` / ``--require-token`` with bearer tokens."""
 
 from __future__ import annotations
@@ -6,6 +7,7 @@ from __future__ import annotations
 import click
 
 from trainledger.cli.ledger_cmds import open_ws
+from trainledger.cli.output import t
 
 
 @click.command("serve")
@@ -19,7 +21,7 @@ from trainledger.cli.ledger_cmds import open_ws
               help="Require a token on loopback too (e.g. behind a reverse proxy on this machine).")
 @click.pass_context
 def serve(ctx: click.Context, host: str, port: int, allow_remote: bool, require_token: bool) -> None:
-    """Serve the read-only dashboard on loopback. / 在本机提供只读看板。"""
+    """Serve the dashboard on loopback (two forms write). / 在本机提供看板（两个表单会写入）。"""
     from trainledger.web.app import check_host
 
     require_token = check_host(host, allow_remote=allow_remote) or require_token  # BadInput: exit 2
@@ -45,8 +47,8 @@ def serve(ctx: click.Context, host: str, port: int, allow_remote: bool, require_
             s.bind((host, 0))
             port = s.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
-    who = "tokens required / 需要令牌" if require_token else "local user: admin / 本机用户：admin"
-    click.echo(f"trainledger dashboard: http://{shown}:{port}/batches (read-only; {who}; Ctrl-C stops)")
+    who = t("cli.serve.who_tokens" if require_token else "cli.serve.who_local", ctx)
+    click.echo(t("cli.serve.banner", ctx, url=f"http://{shown}:{port}/batches", who=who))
     uvicorn.run(create_app(root, default_lang=lang, require_token=require_token), host=host, port=port,
                 log_level="warning")
 

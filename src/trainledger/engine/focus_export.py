@@ -11,7 +11,8 @@ origin's FOCUS columns and:
   "UsageQuantity"}]}``; per origin the ratios sum to exactly 1 (``RATIO_QUANTUM`` with the
   largest-remainder rule of ``model.allocate``);
 * ``AllocatedResourceId`` — the batch id, or ``unattributed:<reason>``;
-* ``AllocatedTags`` — JSON: the batch's attribution key, the run and the compute state.
+* ``AllocatedTags`` — JSON: the batch's attribution key, the run and the compute state (``state``);
+  a line's other detail (the service a tag rule attributed) under ``detail``, never ``state``.
 
 A row whose lines have GPU-hours is weighted by them; otherwise by the size of each allocated
 amount. The EffectiveCost view: the amortized lines when the bill has commitments, the same
@@ -28,9 +29,10 @@ from decimal import Decimal
 from typing import Any
 
 from trainledger.engine.conservation import reason_of
-from trainledger.model import CASH_BASES, Basis, CostLine, allocate
+from trainledger.model import CASH_BASES, Basis, ComputeState, CostLine, allocate
 
 RATIO_QUANTUM = Decimal("0.000000000001")  # 12 places
+_STATES = frozenset(s.value for s in ComputeState)
 ALLOCATION_COLUMNS = ("AllocatedMethodId", "AllocatedMethodDetails", "AllocatedResourceId", "AllocatedTags",
                       "x_OriginBilledCost", "x_OriginEffectiveCost", "x_SourceSha256", "x_SourceRow")
 
@@ -114,8 +116,8 @@ def allocation_rows(bill_rows: Iterable[Mapping], lines: Iterable[CostLine],
             tags = {"batch": batch, **dict(keys.get(batch, {}))} if batch else {"unattributed": reason}
             if run:
                 tags["run"] = run
-            if detail:
-                tags["state"] = detail
+            if detail:  # a compute state under "state"; any other detail (a tag rule's service name) as it is
+                tags["state" if detail in _STATES else "detail"] = detail
             out.append(base | {
                 "BilledCost": _text(t["billed"]), "EffectiveCost": _text(t["effective"]),
                 "AllocatedMethodId": f"trainledger:{t['rule']}",

@@ -19,6 +19,8 @@
                      is not — importers' descriptions, identify()'s reasons, text.sniff's words)
     texts_causes.py  where a run's failure cause came from (engine/causes.py), as messages and
                      templates
+    texts_stored.py  sentences the tool writes into the ledger (a plan's default reason, an
+                     import's drop reason), as messages and templates
     clickzh.py       click's help and usage errors in the chosen language
 
 Domain tables stay next to their code and are registered in ``registry.SOURCES``; a message

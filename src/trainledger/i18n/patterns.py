@@ -2,7 +2,8 @@
 
 Errors, remedies, quarantine reasons and row flags are written in the code as English f-strings
 (``f"{path}: column {name!r} is missing"``) and reach people as finished text. Their catalogue
-(texts_errors.py, texts_ingest.py; texts_causes.py: a run's cause source) holds each one as a
+(texts_errors.py, texts_ingest.py; texts_causes.py: a run's cause source; texts_stored.py: a plan's
+or a drop's reason the tool wrote) holds each one as a
 template — the f-string with ``{name}`` for every interpolated value — beside its Chinese.
 ``translate`` matches a finished English text against the templates (the one with the most literal
 text first), and fills the Chinese template with the values it captured; a captured value that is
@@ -23,7 +24,7 @@ from string import Formatter
 from trainledger.i18n.core import is_zh
 from trainledger.i18n.registry import table
 
-NAMESPACES = ("error", "ingest", "cause")
+NAMESPACES = ("error", "ingest", "cause", "stored")
 _DEPTH = 3
 _MAX_INNER = 10_000  # no early stop on literal length alone: inner sentences can add more than it
 
@@ -126,4 +127,27 @@ def translate(text: str, lang: str, _depth: int = 0) -> str:
     zh = _chinese()[msg_id]
     if _depth < _DEPTH:
         values = {k: translate(v, lang, _depth + 1) for k, v in values.items()}
-    return zh.format(**values)
+    return spaced(zh, values)
+
+
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_LATIN = re.compile(r"[A-Za-z0-9]")
+
+
+def spaced(zh: str, values: dict[str, str]) -> str:
+    """``zh.format(**values)``, with a space where a Chinese character of the template meets a Latin
+    letter or digit of a value (``不是{description}`` with ``sacct …`` -> ``不是 sacct …``): the
+    zh-CN convention, while a Chinese value (``以逗号分隔的文本``) stays joined."""
+    out: list[str] = []
+    for literal, name, spec, conv in Formatter().parse(zh):
+        out.append(literal)
+        if name is None:
+            continue
+        v = format(values[name] if conv is None else (repr if conv == "r" else str)(values[name]), spec or "")
+        if v and out and out[-1] and _CJK.match(out[-1][-1]) and _LATIN.match(v[0]):
+            v = " " + v
+        out.append(v)
+        if v and _LATIN.match(v[-1]):
+            out.append("\0")  # a marker: a space if the next literal starts with a Chinese character
+    text = "".join(out)
+    return re.sub("\0(?=[\u3400-\u9fff])", " ", text).replace("\0", "")

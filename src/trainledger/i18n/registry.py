@@ -68,6 +68,7 @@ SOURCES: dict[str, tuple[str, Reader]] = {
     "error": ("trainledger.i18n.texts_errors:ERRORS", _templates),
     "ingest": ("trainledger.i18n.texts_ingest:INGEST", _templates),
     "cause": ("trainledger.i18n.texts_causes:CAUSES", _templates),
+    "stored": ("trainledger.i18n.texts_stored:STORED", _templates),
     "preset": ("trainledger.ingest.presets:DESCRIPTIONS", _pairs),
 }
 """namespace -> ("module:attribute", reader). One row per domain table."""

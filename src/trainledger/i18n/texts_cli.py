@@ -107,6 +107,20 @@ CLI: dict[str, tuple[str, str]] = {
                        "  读取 {read} 行 = 接收 {accepted} + 重复 {dup} + 隔离 {quarantined}；其中 {flagged} "
                        "行带标记接收"),
     "imports.options": ("  options: {options}", "  选项：{options}"),
+    "imports.options_none": ("none", "无"),
+    # serve's banner: the dashboard reads, and its two forms write (decisions, cause confirmations)
+    "serve.banner": ("trainledger dashboard: {url} ({who}; pages read the workspace, the decision and"
+                     " failure-cause forms write to its ledger, audited; Ctrl-C stops)",
+                     "trainledger 看板：{url}（{who}；页面只读取工作区，决策表单与失败原因表单会写入账本"
+                     "并记入审计日志；Ctrl-C 停止）"),
+    "serve.who_tokens": ("tokens required", "需要令牌"),
+    "serve.who_local": ("local user: admin", "本机用户：admin"),
+    # a plan's alert bounds (plan --show, plan --from-review)
+    "plan.bound.spend_pct": ("spend alerts at {pcts} % of the plan", "支出达到计划的 {pcts}% 时预警"),
+    "plan.bound.eac_high_over_plan_high": ("an alert when the EAC's high is over the plan's high",
+                                           "完工估算上限超过计划上限时预警"),
+    "plan.bound.rounds_at_max": ("an alert when the rounds reach the maximum", "轮数达到上限时预警"),
+    "plan.bound.off": ("{bound}: off", "{bound}：已关闭"),
     "imports.dropped_at": ("  dropped {at}: {reason}", "  已于 {at} 撤销：{reason}"),
     "imports.qfile": ("  quarantine file: {file}", "  隔离文件：{file}"),
     "imports.quarantined": ("quarantined", "隔离"),

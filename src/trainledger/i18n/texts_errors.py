@@ -336,6 +336,12 @@ ERRORS: dict[str, tuple[str, str]] = {
                                             'decide：--reason 与 --by 都是必填的'),
     'review.service.say_why_who_decides': ('say why and who decides',
                                            '说明原因以及由谁决策'),
+    'review.service.next_review_before_decision': (
+        "decide {batch_id}: the next review {isoformat} is before the decision's date {isoformat2}",
+        'decide {batch_id}：下次复查日期 {isoformat} 早于决策日期 {isoformat2}'),
+    'review.service.next_review_on_or_after': (
+        "give a next review on or after the decision's date, or leave it empty (in 7 days)",
+        '请给出不早于决策日期的下次复查日期，或留空（默认 7 天后）'),
     'review.service.decide_rules_recommend_choosing': ('decide {batch_id}: the rules recommend {action}; choosing '
                                                        '{action2} overrides them',
                                                        'decide {batch_id}：规则建议 {action}；选择 {action2} '

@@ -513,8 +513,8 @@ HELP: dict[str, tuple[str, str]] = {
         "默认：reports/focus-allocation.<fmt>。",
     ),
     'serve': (
-        "Serve the read-only dashboard on loopback. / 在本机提供只读看板。",
-        "在本机回环地址上提供只读看板。",
+        "Serve the dashboard on loopback (two forms write). / 在本机提供看板（两个表单会写入）。",
+        "在本机回环地址上提供看板（页面只读；决策与失败原因两个表单会写入）。",
     ),
     'serve.host': (
         "Address to bind: loopback only for now.",

@@ -215,6 +215,9 @@ ZH: dict[str, str] = {
     "business_eval": "业务评测", "project_coordination": "项目协调", "vendor": "供应商协同",
     "one_time": "一次性", "ongoing": "持续",
     "delivery": "交付阶段",
+    # units of a cost line's quantity
+    "gpu_hour": "卡时", "node_hour": "节点时", "hour": "小时", "gib_month": "GiB·月", "gb_month": "GB·月",
+    "card_day": "卡·天", "node_month": "节点·月",
     # plan stages and decisions
     "plan": "计划", "execution": "执行", "review": "复盘",
     "continue": "继续", "shrink": "缩小", "stop": "停止", "retarget": "重定目标",

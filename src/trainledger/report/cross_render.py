@@ -164,10 +164,12 @@ def tables(r: CrossReport, lang: str) -> list[Table]:
                                                          L("lines")),
                      tuple((_period(u.period, lang), v(u.reason, lang), u.currency,
                             _amt(u.amount, u.currency, True), str(u.lines)) for u in r.unattributed)))
+    heads = (L("batch"), L("plan_version"), L("basis"), L("currency"), L("plan"), L("ac"), L("ev"), L("eac"),
+             L("variance"), *(L(k) for k in PARTS))
     rows = []
     for b in r.batches:
-        if not b.plan:
-            rows.append((b.batch, L("no_plan"), *([prim.DASH] * 10)))
+        if not b.plan:  # one cell per header: batch, "no plan", a dash under every other
+            rows.append((b.batch, L("no_plan"), *([prim.DASH] * (len(heads) - 2))))
         for p in b.plan:
             parts = dict(p.parts)
             rows.append((b.batch, f"v{b.plan_version}", v(p.basis, lang), p.currency, _trip(p.plan, p.currency),
@@ -175,9 +177,7 @@ def tables(r: CrossReport, lang: str) -> list[Table]:
                                                     for x in (p.ev, p.eac)),
                          p.ac[1] if is_withheld(p.ac[1]) else prim.amount(p.ac[1] - p.plan[1], p.currency),
                          *(prim.amount(parts[k], p.currency) for k in PARTS)))
-    out.append(Table("plan", L("plan_vs_actual"), (L("batch"), L("plan_version"), L("basis"), L("currency"), L("plan"),
-                                                   L("ac"), L("ev"), L("eac"), L("variance"),
-                                                   *(L(k) for k in PARTS)), tuple(rows), L("to_date")))
+    out.append(Table("plan", L("plan_vs_actual"), heads, tuple(rows), L("to_date")))
     out.append(Table("control", L("control"),
                      (L("currency"), L("billed_total"), f"{L('attributed')} ({L('engine')})",
                       f"{L('attributed')} ({L('from_lines')})", f"{L('unattributed_short')} ({L('engine')})",

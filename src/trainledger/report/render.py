@@ -41,6 +41,15 @@ ROWS_OF_BASIS = {"estimate": ("storage_by_class", "cost"), "queued": ("compute_b
                  "internal": ("labor_by_phase", "cost")}
 
 
+def _flags(flags: list[str], lang: str) -> str:
+    """A stored object's governance findings (``no_purpose``, model/assets.py) as words in ``lang``
+    (review 3 G12: the zh-CN sheet printed the codes)."""
+    from trainledger.i18n import localize
+
+    if lang.startswith("zh"):
+        return "、".join(localize(f, lang) for f in flags)
+    return ", ".join(f.replace("_", " ") for f in flags)
+
 def in_seed_order(sheet: dict[str, Any]) -> dict[str, Any]:
     """The sheet with its lists in ``model.vocab.ORDERS`` order (a copy; JSON shows the same order)."""
     s = dict(sheet)
@@ -337,7 +346,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                   [[storage_class(r["storage_class"], lang) + (f": {', '.join(r['raw'])}" if r.get("raw") else ""),
                     v(r["basis"], lang), r["objects"], f.gib(r["bytes"]),
                     f.hours(r["gib_months"]), f.money(r["cost"], r["basis"] in CASH),
-                    "; ".join(f"{fd['path']}: {', '.join(fd['flags'])}" for fd in r["findings"]) or "—"]
+                    "; ".join(f"{fd['path']}: {_flags(fd['flags'], lang)}" for fd in r["findings"]) or "—"]
                    for r in s["storage_by_class"]])
     out += storage_section.to_markdown(s.get("storage_reconciliation"), lang)
     out += ["", f"## {L('labor')}", ""]

@@ -17,6 +17,7 @@ from decimal import Decimal
 from pathlib import Path
 
 from trainledger.errors import BadInput
+from trainledger.i18n import Msg
 from trainledger.model import Basis, Evidence
 from trainledger.review.capacity_plan import split_compute
 from trainledger.review.options import check_shrink
@@ -212,7 +213,8 @@ def from_values(values: dict, table: dict, *, where: str, sha: str, batch_id: st
                             f" pricing date {on}: confirm it with {ln.price_meta.get('owner') or 'its owner'}")
             warnings_zh.append(f"单价 {ln.price_meta['item']} 已于 {ln.price_meta['expires']} 过期（早于计划定价日"
                                f" {on}）：请 {ln.price_meta.get('owner') or '负责人'} 确认")
-    return Plan(batch=batch_id, version=0, reason=reason or table.get("reason", "") or "first baseline",
+    default = str(Msg("stored.first_baseline"))
+    return Plan(batch=batch_id, version=0, reason=reason or table.get("reason", "") or default,
                 author=author, source={"kind": "estimate", "spec": where, "spec_sha256": sha,
                                        "inputs": _jsonable(values), "plan_table": _jsonable(table),
                                        "estimate": est.name, "priced_on": est.priced_on,
@@ -339,7 +341,7 @@ def from_review(reviewed: Plan, measured: dict, *, batch_id: str, author: str, r
                                        "rework": {"evidence": "measured",
                                                   "source": f"{src} (rerun quantity per Mtoken of useful work)"}}))
     return replace(reviewed, batch=batch_id, version=0, author=author,
-                   reason=reason or f"baseline from the review of {source_batch}",
+                   reason=reason or str(Msg("stored.from_review", batch=source_batch)),
                    source={"kind": "review", "batch": source_batch, "plan_version": reviewed.version},
                    work=work, work_evidence=work_evidence, lines=tuple(lines),
                    max_rounds=batch_max_rounds or reviewed.max_rounds)

@@ -425,6 +425,10 @@ def decide(wsp, batch_id: str, *, action: str, reason: str, by: str, approver: s
            answers: list[int], next_review: date | None = None, today: date | None = None,
            child: str | None = None) -> dict:
     action = DecisionKind(action).value
+    if next_review is not None and next_review < (day := today or date.today()):
+        raise BadInput(f"decide {batch_id}: the next review {next_review.isoformat()} is before the decision's"
+                       f" date {day.isoformat()}", remedy="give a next review on or after the decision's date,"
+                       " or leave it empty (in 7 days)")
     if not reason.strip() or not by.strip():
         raise BadInput("decide: --reason and --by are required", remedy="say why and who decides")
     if child is not None:

@@ -36,6 +36,7 @@ from starlette.routing import Route
 
 from trainledger import fmt
 from trainledger.errors import BadInput, NotFound, TrainledgerError
+from trainledger.i18n import localize
 from trainledger.ledger.tokens import TokenRefused
 from trainledger.model import FailureCause
 from trainledger.model.restricted import note as access_note
@@ -140,6 +141,7 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
         extra.setdefault("access_note", "")
         return env.get_template(template).render(
             m=model, lang=lang, t=lambda k: text.t(k, lang), v=lambda x: label(x, lang) if x else "",
+            c=lambda prefix, x: text.coded(prefix, x, lang), loc=lambda x: localize(x, lang) if x else "",
             amount=lambda x, cur: fmt.amount(x, cur), qty=lambda x: "" if x is None else fmt.quantity(x),
             isdec=lambda x: isinstance(x, str) and _DECIMAL.fullmatch(x) is not None,
             rt=lambda k, **kw: review_t(k, lang, **kw), rl=lambda x: review_label(x, lang) if x else "",

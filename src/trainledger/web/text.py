@@ -108,12 +108,32 @@ TEXT: dict[str, tuple[str, str]] = {
     "gpu_share": ("share of each GPU", "每卡占用份额"), "submitted_at": ("submitted", "提交时间"),
     "started_at": ("started", "开始时间"), "ended_at": ("ended", "结束时间"),
     "compute_cost": ("compute cost", "算力成本"), "hours_by_state": ("GPU-hours by state", "按资源状态的卡时"),
+    # codes the ledger stores, said as words (``coded``): an alert's kind, a plan version's source
+    "alert_kind.spend": ("spend bound", "支出阈值"),
+    "alert_kind.work_unknown": ("useful work unknown", "有效工作量未知"),
+    "alert_kind.eac_high": ("EAC over the plan's high", "完工估算超出计划上限"),
+    "alert_kind.rounds": ("rounds at the maximum", "轮数达到上限"), "alert_kind.gate": ("gate reached", "到达关口"),
+    # the decision form's refusal of an override without a second approver (web/writes.py)
+    "override_refused": ("the rules' verdict is {verdict}; choosing {action} overrides it",
+                         "规则建议为“{verdict}”；选择“{action}”将推翻规则的建议"),
+    "override_remedy": ("fill in the second approver: a person other than the decider",
+                        "请填写第二审批人（不能是决策人本人）"),
+    "plan_source.estimate": ("estimate", "估算"), "plan_source.review": ("review of a batch", "批次复盘"),
 }
 
 
 def t(key: str, lang: str) -> str:
     en, zh = TEXT[key]
     return zh if lang == "zh-CN" else en
+
+
+def coded(prefix: str, code: str | None, lang: str) -> str:
+    """A stored code (an alert's kind, a plan's source) as its words in ``lang``; a code this table
+    does not know is shown as it is."""
+    pair = TEXT.get(f"{prefix}.{code}")
+    if pair is None:
+        return code or ""
+    return pair[1] if lang == "zh-CN" else pair[0]
 
 
 def normal(value: str | None) -> str | None:

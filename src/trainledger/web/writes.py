@@ -108,13 +108,30 @@ def decide(wsp, acc: auth.Access, batch: str, form: dict[str, list[str]]) -> dic
         raise BadInput(f"next review {nr!r} is not an ISO date (YYYY-MM-DD)",
                        remedy="give the date as YYYY-MM-DD, or leave it empty (in 7 days)") from None
     with auth.GATE.writing():
-        d = service.decide(wsp, batch, action=action, reason=one(form, "reason", required=True),
-                           by=one(form, "by", required=True), approver=one(form, "approver") or None,
-                           answers=answers_of(form), next_review=next_review, child=one(form, "child") or None)
+        try:
+            d = service.decide(wsp, batch, action=action, reason=one(form, "reason", required=True),
+                               by=one(form, "by", required=True), approver=one(form, "approver") or None,
+                               answers=answers_of(form), next_review=next_review, child=one(form, "child") or None)
+        except BadInput as e:
+            raise _for_the_form(e) from None
         _audit(wsp, acc, f"/batches/{batch}/decisions", {"decision_id": d["id"], "batch": batch,
                                                          "action": d["action"], "answers": d["answers"],
                                                          **({"child": d["child_batch"]} if d["child_batch"] else {})})
     return json.loads(json.dumps(d, default=str))
+
+
+def _for_the_form(e: BadInput) -> BadInput:
+    """The service's override refusal said for the form: its fields and the actions' words, not the
+    command line's action codes and ``--approver`` flag (review 3 G12); any other error as it is."""
+    from trainledger.i18n import Msg, Term
+    from trainledger.i18n.patterns import match
+
+    hit = match(str(e.detail))
+    if hit is None or hit[0] != "error.review.service.decide_rules_recommend_choosing":
+        return e
+    v = hit[1]
+    return BadInput(Msg("web.override_refused", verdict=Term(v["action"]), action=Term(v["action2"])),
+                    remedy=Msg("web.override_remedy"))
 
 
 def confirm_cause(wsp, acc: auth.Access, batch: str, run: str, form: dict[str, list[str]]) -> dict[str, Any]:
