@@ -251,8 +251,9 @@ def test_workbook_formulas_come_from_the_builder_and_check_out(tmp_path, rep):
     # Plan: actual − plan as a formula; the engine's figure beside it
     plan = wb["Plan"]
     for r in range(2, plan.max_row + 1):
-        assert plan.cell(r, 21).value == f"=I{r}-F{r}"
-        ac, pl, eng = (_num(plan.cell(r, k).value) for k in (9, 6, 23))
+        assert plan.cell(r, 23).value == f"=I{r}-F{r}"  # after the six parts (credits, not split included)
+        assert plan.cell(r, 24).value == f"=ROUND(W{r}-(Q{r}+R{r}+S{r}+T{r}+U{r}+V{r}),2)"
+        ac, pl, eng = (_num(plan.cell(r, k).value) for k in (9, 6, 25))
         assert abs((ac - pl) - eng) < D("1e-6")
     assert "Curves" in wb.sheetnames and wb["Curves"]._charts  # native line charts
 

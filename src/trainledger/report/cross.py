@@ -121,7 +121,7 @@ class PlanRow:
     ac: tuple[Decimal, Decimal, Decimal]
     ev: tuple[Decimal, Decimal, Decimal] | None  # None: unknown (no useful work measured), never 0
     eac: tuple[Decimal, Decimal, Decimal] | None
-    parts: tuple[tuple[str, Decimal], ...]  # price, volume, efficiency, rework (review.variance)
+    parts: tuple[tuple[str, Decimal], ...]  # price, volume, efficiency, rework, other, not_split (review.variance)
 
 
 @dataclass(frozen=True)
@@ -435,7 +435,8 @@ def _plan(got: tuple[dict, dict] | None) -> tuple[int | None, tuple[PlanRow, ...
         # no AC entry: nothing spent (0); no EV / EAC entry: unknown — never an EAC of 0 below the AC
         figs = (_trip(pick[k]) if pick[k] else ((Decimal(0),) * 3 if k == "ac" else None) for k in ("ac", "ev", "eac"))
         out.append(PlanRow(*key, _trip(p), *figs,
-                           tuple((k, Decimal(v.get(k, "0"))) for k in ("price", "volume", "efficiency", "rework"))))
+                           tuple((k, Decimal(v.get(k) or "0"))
+                                 for k in ("price", "volume", "efficiency", "rework", "other", "not_split"))))
     return st["plan_version"], tuple(out)
 
 

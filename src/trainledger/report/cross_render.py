@@ -33,7 +33,7 @@ from trainledger.report.cross_text import t
 from trainledger.report.i18n import v
 
 FORMATS = ("md", "html", "xlsx", "json")
-PARTS = ("price", "volume", "efficiency", "rework")
+PARTS = ("price", "volume", "efficiency", "rework", "other", "not_split")  # review/variance.py
 
 
 # -- JSON ----------------------------------------------------------------------------------------

@@ -46,6 +46,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "variance": ("actual − plan", "实际 − 计划"),
     "price": ("price", "价格"), "volume": ("volume", "工作量"), "efficiency": ("efficiency", "效率"),
     "rework": ("rework", "返工"),
+    "other": ("credits and other charges", "赔付/退款及其他费用"), "not_split": ("not split", "未分解"),
     "control": ("Control: billed = attributed + unattributed (workspace, every date)",
                 "控制：账单 = 已归属 + 未归属（工作区，全部日期）"),
     "engine": ("engine", "引擎"), "from_lines": ("from the lines", "由成本行求和"),

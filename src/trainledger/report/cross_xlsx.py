@@ -197,9 +197,9 @@ def _plan(b: Book, r: CrossReport) -> None:
     heads = ["batch", "plan_version", "basis", "currency"]
     heads += [f"{TEXT[k][0]} {TEXT[s][0]} / {TEXT[k][1]}{TEXT[s][1]}" for k in PLAN_COLS for s in ("low", "expected",
                                                                                                       "high")]
-    heads += ["price", "volume", "efficiency", "rework", "variance", "check"]
+    heads += ["price", "volume", "efficiency", "rework", "other", "not_split", "variance", "check"]
     _heads(b, ws, heads)
-    b.text(ws, 1, 23, "actual − plan, engine / 实际 − 计划（引擎）", bold=True)
+    b.text(ws, 1, 25, "actual − plan, engine / 实际 − 计划（引擎）", bold=True)
     row = 1
     for br in r.batches:
         for p in br.plan:
@@ -218,15 +218,15 @@ def _plan(b: Book, r: CrossReport) -> None:
                 b.number(ws, row, 17 + j, x, money_format(p.currency))
             fm = money_format(p.currency)
             if is_withheld(p.ac[1]):
-                b.text(ws, row, 23, p.ac[1])
+                b.text(ws, row, 25, p.ac[1])
                 continue  # restricted for this role: no formula over it
             delta = p.ac[1] - p.plan[1]
-            b.formula(ws, row, 21, "{ac}-{plan}", fm, cached=delta, ac=ref(row, 9), plan=ref(row, 6))
-            parts = sum((dec(x) or Decimal(0) for _k, x in p.parts[:4]), Decimal(0))
-            b.formula(ws, row, 22, "ROUND({d}-({a}+{b}+{c}+{e}),2)", "0.00", cached=xround(delta - parts, 2),
-                      d=ref(row, 21), a=ref(row, 17),
-                      b=ref(row, 18), c=ref(row, 19), e=ref(row, 20))
-            b.number(ws, row, 23, p.ac[1] - p.plan[1], fm)
+            b.formula(ws, row, 23, "{ac}-{plan}", fm, cached=delta, ac=ref(row, 9), plan=ref(row, 6))
+            parts = sum((dec(x) or Decimal(0) for _k, x in p.parts), Decimal(0))
+            b.formula(ws, row, 24, "ROUND({d}-({a}+{b}+{c}+{e}+{o}+{n}),2)", "0.00", cached=xround(delta - parts, 2),
+                      d=ref(row, 23), a=ref(row, 17), b=ref(row, 18), c=ref(row, 19), e=ref(row, 20),
+                      o=ref(row, 21), n=ref(row, 22))
+            b.number(ws, row, 25, p.ac[1] - p.plan[1], fm)
 
 
 def _curves(b: Book, r: CrossReport) -> None:
