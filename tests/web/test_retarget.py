@@ -108,7 +108,7 @@ def test_a_bad_retarget_is_refused_by_the_service_and_writes_nothing(app, ws):
     assert r.status_code == 403 and r.json()["error"]["code"] == "csrf"
     r = app.post(f"/batches/{A}/decisions", headers=J,
                  data={"csrf": tok, "reason": "r", "by": "wang.lei", "action": "retarget", "child": B})
-    assert r.status_code == 400 and "--approver" in r.json()["error"]["remedy"]  # overrides the rules' shrink
+    assert r.status_code == 400 and "second approver" in r.json()["error"]["remedy"]  # overrides the shrink
     assert len(_log(ws)) == before
 
 
