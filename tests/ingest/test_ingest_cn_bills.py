@@ -39,7 +39,7 @@ HUAWEI = (
     "消费-使用,ckpt-bucket,ckpt-bucket,,华北-北京四,100,GB,1.00000000,0.99,0\n"
     "2026-11,llm-train,4f1c,zhangsan,hws.service.type.ec2,弹性云服务器,hws.resource.type.vm,"
     "00301-1,GPU加速型p2s,按需,,2026-11-05 00:00:00 GMT+08:00,2026-11-05 01:00:00 GMT+08:00,"
-    "调账-补偿,vm-gpu01,gpu01,,华北-北京四,,,-10,-10.00,0\n"
+    "调账-人工补录,vm-gpu01,gpu01,,华北-北京四,,,-10,-10.00,0\n"
 )
 
 VOLC = (
@@ -107,8 +107,9 @@ def test_huawei_eight_decimals_and_vocabulary(lake, write):
     assert not any("8 decimals" in f for f in flags[1])  # 0.99 is cents
     # the bill of November is final on 4 December 10:00 (+08:00): imported on the 10th, no note
     assert not any("provisional" in f for fl in flags for f in fl)
-    # an adjustment the preset does not know is kept with its money and flagged, never quarantined
-    assert rows[2]["charge_category"] == "调账-补偿" and rows[2]["billed_cost"] == "-10.00"
+    # a bill type the preset does not know (made up: not among the documented ones) is kept with its
+    # money and flagged, never quarantined
+    assert rows[2]["charge_category"] == "调账-人工补录" and rows[2]["billed_cost"] == "-10.00"
     assert any("ChargeCategory" in f for f in flags[2])
     assert rows[0]["charge_category"] == "Usage" and rows[0]["service_category"] == "Compute"
     assert rows[0]["charge_period_start"].isoformat() == "2026-11-02T02:00:00+00:00"

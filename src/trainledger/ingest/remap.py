@@ -232,12 +232,24 @@ class MappedImporter:
             m = re.search(spec.run_from_path, str(path))
             if m:
                 values["run"] = m.group("run")
-        if spec.period and values.get("charge_period_start") is None:
+        if spec.period and (values.get("charge_period_start") is None or values.get("charge_period_end") is None):
             got = period_of(values, tz)
-            if got is not None:
+            if got is not None and values.get("charge_period_start") is None:
                 values["charge_period_start"] = got[0]
                 if values.get("charge_period_end") is None:
                     values["charge_period_end"] = got[1]
+            elif got is not None and values["charge_period_start"] == got[0]:
+                # a day's row whose start is that day and whose end is empty (Volcano Engine's
+                # ListBillDetail by day: ExpenseBeginTime 2024-11-26, ExpenseEndTime "") ends with it
+                values["charge_period_end"] = got[1]
+        month = values.get("__period_month") if spec.period else None
+        if month and values.get("billing_period_start") is None:
+            try:  # the bill's month (账期) is the billing period; an unreadable one is left to the period
+                m = month_start(str(month), tz)
+                values["billing_period_start"] = m.astimezone(UTC).isoformat()
+                values["billing_period_end"] = next_month(m).astimezone(UTC).isoformat()
+            except ValueError:
+                pass
         for c in pseudo:
             values.pop(c.name, None)
         rec.values = values
