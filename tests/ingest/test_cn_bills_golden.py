@@ -93,6 +93,42 @@ VOLC = (
 
 FIXTURES = {"aliyun": ALIYUN, "huawei": HUAWEI, "volcengine": VOLC}
 
+# The bill-details CSV's full header row, in the order an open-source reader of Alibaba's
+# BillingItemDetailDaily file binds it (CloudExplorer-Lite AliBillCsvModel.java, cited in the
+# preset's source), with the split bill's two split-item columns after 实例ID.
+ALIYUN_CSV_HEADER = (
+    "账期,财务单元,账号ID,账号,Owner账号ID,产品Code,产品,产品明细Code,产品明细,业务类型,消费类型,服务时长,时长单位,"
+    "账单类型,计费方式,实例ID,分拆项ID,分拆项名称,实例昵称,资源组,实例标签,实例配置,实例规格,公网IP,私网IP,地域,可用区,"
+    "计费项,单价,单价单位,用量,用量单位,资源包抵扣,抵扣量（含RI）,官网价,优惠金额,优惠券抵扣,应付金额,现金支付,代金券抵扣,"
+    "储值卡支付金额,欠费金额,币种,节省计划抵扣金额,信用额度退款抵扣,计费项Code\n"
+)
+ALIYUN_FULL = ALIYUN_CSV_HEADER + (
+    "2026-11,算法部,1234567890,acct@example,1234567890,ecs,云服务器 ECS,ecs_gpu,云服务器 ECS-按量付费,云服务器,后付费,1,"
+    "小时,后付账单,按量付费,i-bp1gpu01,i-bp1gpu01,gpu01,gpu01,default,key:batch value:b7,ecs.gn7i-c32g1.8xlarge,"
+    "ecs.gn7i-c32g1.8xlarge,,10.0.0.8,华东2（上海）,cn-shanghai-l,GPU实例规格,140.000000,元/小时,1,小时,,0,140.00,14.00,0,"
+    "126.00,126.00,0,0,0,CNY,0,0,instance_type\n"
+    "2026-11,算法部,1234567890,acct@example,1234567890,ecs,云服务器 ECS,ecs_gpu,云服务器 ECS-按量付费,云服务器,后付费,1,"
+    "小时,退款,按量付费,i-bp1gpu01,i-bp1gpu01,gpu01,gpu01,default,key:batch value:b7,ecs.gn7i-c32g1.8xlarge,"
+    "ecs.gn7i-c32g1.8xlarge,,10.0.0.8,华东2（上海）,cn-shanghai-l,GPU实例规格,140.000000,元/小时,,,,0,-20.00,0,0,"
+    "-20.00,-20.00,0,0,0,CNY,0,0,instance_type\n"
+)
+
+# The usage-type detail CSV Huawei delivers to OBS (PriceFactorBillDetail_*.csv), header as an
+# open-source reader binds it (CloudExplorer-Lite HuaweiBillCsvModel.java, cited in the preset):
+# the amounts carry "(¥)".
+HUAWEI_OBS = (
+    "账期,企业项目ID,企业项目,账号,产品类型编码,产品类型,产品编码,产品,产品ID,计费模式,消费时间,使用开始时间,使用结束时间,"
+    "订单号/交易号,交易时间,账单类型,资源ID,资源名称,资源标签,SKU编码,规格,区域编码,区域,可用区,使用量类型编码,单价(¥),"
+    "单价单位,使用量,使用量单位,套餐内使用量,预留实例内使用量,官网价(¥),优惠金额(¥),应付金额(¥),现金支付(¥),"
+    "信用额度支付(¥),代金券抵扣(¥),现金券抵扣(¥),储值卡抵扣(¥),欠费金额(¥),已核销金额(¥),优惠类型,优惠信息,订单类型,"
+    "订单数量,订单周期数,订单周期单位,RI购买小时数,退订原因,退订手续费(¥),原订单号,是否竞价实例\n"
+    "2026-11,4f1c,llm-train,hw-acct,hws.service.type.ec2,弹性云服务器,hws.resource.type.vm,GPU加速型,00301-1,按需,"
+    "2026-11-10 08:00:00 GMT+08:00-2026-11-10 09:00:00 GMT+08:00,2026-11-10 08:00:00 GMT+08:00,"
+    "2026-11-10 09:00:00 GMT+08:00,T-1,2026-11-10 09:05:00 GMT+08:00,消费-使用,vm-gpu01,gpu01,batch=b7,"
+    "p2s.2xlarge.8,p2s.2xlarge.8 | 8vCPUs | 64GiB,cn-north-4,华北-北京四,cn-north-4a,duration,55.00000000,元/小时,1,小时,"
+    "0,0,55.00000000,5.49876544,49.50123456,49.50,0,0,0,0,0,0,,,,,,,,,,,否\n"
+)
+
 
 def _import(tmp_path: Path, kind: str, text: str, encoding: str, day: str = EARLY):
     path = tmp_path / f"{kind}-{encoding}.csv"
@@ -198,6 +234,51 @@ def test_volcengine_bill_detail(tmp_path, encoding):
     assert sum(Decimal(r["billed_cost"]) for r in (gpu, tos)) == Decimal("56.222221")
     assert any("6 decimals" in f for f in _flags(gpu)) and not any("6 decimals" in f for f in _flags(tos))
     assert all(any("final after 2026-12-04T10:00:00+08:00" in f for f in _flags(r)) for r in (gpu, tos))
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_aliyun_full_csv_header(tmp_path, encoding):
+    res, (use, refund) = _import(tmp_path, "aliyun", ALIYUN_FULL, encoding, FINAL)
+    assert (res.rows_read, res.accepted, res.quarantined) == (2, 2, 0)
+    assert (use["billed_cost"], use["list_cost"], use["list_unit_price"], use["pricing_unit"]) == (
+        "126.00", "140.00", "140.000000", "元/小时")
+    assert (use["consumed_quantity"], use["consumed_unit"], use["currency"], use["region"]) == (
+        "1", "小时", "CNY", "华东2（上海）")
+    assert (use["billing_account_id"], use["sub_account_id"], use["charge_description"]) == (
+        "1234567890", "1234567890", "GPU实例规格")
+    # 账单类型 read as Item: 后付账单 = PayAsYouGoBill (Usage), 退款 = Refund (Credit)
+    assert (use["charge_category"], refund["charge_category"], refund["billed_cost"]) == ("Usage", "Credit", "-20.00")
+    assert not any("ChargeCategory" in f for r in (use, refund) for f in _flags(r))
+    assert (_utc(use, "charge_period_start"), _utc(use, "charge_period_end")) == NOV  # 账期 only
+    assert json.loads(use["extra"])["抵扣量（含RI）"] == "0"
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_huawei_obs_detail_csv_amounts_in_yuan_columns(tmp_path, encoding):
+    res, (row,) = _import(tmp_path, "huawei", HUAWEI_OBS, encoding, FINAL)
+    assert (res.rows_read, res.accepted, res.quarantined) == (1, 1, 0)
+    assert (row["billed_cost"], row["list_cost"], row["list_unit_price"], row["pricing_unit"]) == (
+        "49.50123456", "55.00000000", "55.00000000", "元/小时")
+    assert (row["consumed_quantity"], row["consumed_unit"], row["sku_id"]) == ("1", "小时", "00301-1")
+    assert (_utc(row, "charge_period_start"), _utc(row, "charge_period_end")) == (
+        "2026-11-10T00:00:00Z", "2026-11-10T01:00:00Z")
+    # 49.50123456 was debited as 49.50 (现金支付): the row says its sum is not the deduction
+    assert any("8 decimals" in f for f in _flags(row)) and json.loads(row["extra"])["现金支付(¥)"] == "49.50"
+    assert Decimal(row["billed_cost"]) - Decimal(json.loads(row["extra"])["现金支付(¥)"]) == Decimal("0.00123456")
+
+
+def test_alibaba_bill_details_without_split_items_is_refused_naming_the_missing_column(tmp_path):
+    """The bill-details file (明细账单) is not the split bill: importing both would count each charge
+    twice, so the reader refuses it, and says which column it lacks and what the file's header is."""
+    header = ALIYUN_CSV_HEADER.replace("分拆项ID,分拆项名称,", "")
+    row = ALIYUN_FULL.splitlines()[1].replace("i-bp1gpu01,i-bp1gpu01,gpu01,gpu01,", "i-bp1gpu01,gpu01,")
+    path = tmp_path / "BillingItemDetailDaily_202611.csv"
+    path.write_bytes((header + row + "\n").encode("gb18030"))
+    with pytest.raises(WrongFileType) as e:
+        import_files("aliyun", [path], Lake(tmp_path / "lake"), options={"import_date": FINAL})
+    msg = str(e.value)
+    assert "not an Alibaba Cloud split-item bill (分账账单): its header has no 分拆项ID / SplitItemID column" in msg
+    assert "账期, 财务单元, 账号ID" in msg and msg.count("not an Alibaba") == 1
 
 
 @pytest.mark.parametrize("kind", sorted(FIXTURES))
