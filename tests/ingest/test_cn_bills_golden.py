@@ -103,11 +103,13 @@ ALIYUN_CSV_HEADER = (
     "储值卡支付金额,欠费金额,币种,节省计划抵扣金额,信用额度退款抵扣,计费项Code\n"
 )
 ALIYUN_FULL = ALIYUN_CSV_HEADER + (
-    "2026-11,算法部,1234567890,acct@example,1234567890,ecs,云服务器 ECS,ecs_gpu,云服务器 ECS-按量付费,云服务器,后付费,1,"
+    "2026-11,算法部,1234567890,acct@example,1234567890,ecs,云服务器 ECS,ecs_gpu,云服务器 ECS-按量付费,云服务器,"
+    "后付费,1,"
     "小时,后付账单,按量付费,i-bp1gpu01,i-bp1gpu01,gpu01,gpu01,default,key:batch value:b7,ecs.gn7i-c32g1.8xlarge,"
     "ecs.gn7i-c32g1.8xlarge,,10.0.0.8,华东2（上海）,cn-shanghai-l,GPU实例规格,140.000000,元/小时,1,小时,,0,140.00,14.00,0,"
     "126.00,126.00,0,0,0,CNY,0,0,instance_type\n"
-    "2026-11,算法部,1234567890,acct@example,1234567890,ecs,云服务器 ECS,ecs_gpu,云服务器 ECS-按量付费,云服务器,后付费,1,"
+    "2026-11,算法部,1234567890,acct@example,1234567890,ecs,云服务器 ECS,ecs_gpu,云服务器 ECS-按量付费,云服务器,"
+    "后付费,1,"
     "小时,退款,按量付费,i-bp1gpu01,i-bp1gpu01,gpu01,gpu01,default,key:batch value:b7,ecs.gn7i-c32g1.8xlarge,"
     "ecs.gn7i-c32g1.8xlarge,,10.0.0.8,华东2（上海）,cn-shanghai-l,GPU实例规格,140.000000,元/小时,,,,0,-20.00,0,0,"
     "-20.00,-20.00,0,0,0,CNY,0,0,instance_type\n"
@@ -125,7 +127,8 @@ HUAWEI_OBS = (
     "2026-11,4f1c,llm-train,hw-acct,hws.service.type.ec2,弹性云服务器,hws.resource.type.vm,GPU加速型,00301-1,按需,"
     "2026-11-10 08:00:00 GMT+08:00-2026-11-10 09:00:00 GMT+08:00,2026-11-10 08:00:00 GMT+08:00,"
     "2026-11-10 09:00:00 GMT+08:00,T-1,2026-11-10 09:05:00 GMT+08:00,消费-使用,vm-gpu01,gpu01,batch=b7,"
-    "p2s.2xlarge.8,p2s.2xlarge.8 | 8vCPUs | 64GiB,cn-north-4,华北-北京四,cn-north-4a,duration,55.00000000,元/小时,1,小时,"
+    "p2s.2xlarge.8,p2s.2xlarge.8 | 8vCPUs | 64GiB,cn-north-4,华北-北京四,cn-north-4a,duration,55.00000000,"
+    "元/小时,1,小时,"
     "0,0,55.00000000,5.49876544,49.50123456,49.50,0,0,0,0,0,0,,,,,,,,,,,否\n"
 )
 
