@@ -241,7 +241,8 @@ def test_trainledger_presets_lists_what_the_loader_reads():
     rows = {r["preset"]: r for r in json.loads(out.stdout)}
     assert {n: r["table"] for n, r in rows.items()} == PRESETS
     assert rows["huawei-resource-bill"]["kinds"] == ["huawei", "mapped_bills"]
-    assert rows["helios"]["kinds"] == ["occupancy"] and rows["aliyun-split-bill"]["unverified"] == ["官网单价", "账单日期", "BillingCycle"]
+    assert rows["helios"]["kinds"] == ["occupancy"]
+    assert rows["aliyun-split-bill"]["unverified"] == ["官网单价", "账单日期", "BillingCycle"]
     text = runner.invoke(cli, ["presets", "helios"]).stdout
     assert parse(text, "copy.toml").columns == presets()["helios"].columns  # a start for your own
     bad = runner.invoke(cli, ["presets", "helio"])
