@@ -384,12 +384,16 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                        for r in c["amortized_by_currency"]])
     if c.get("capacity"):
         out += ["", f"### {L('capacity')}", ""]
+        occ = any("held_not_imported" in r for r in c["capacity"])  # a pool's occupancy series (engine)
+        keys = ("total", "attributed", *(("held_not_imported",) if occ else ()), "unheld", "job_without_batch",
+                "difference")
         out += prim.md_table(["id", L("basis"), L("price_per_gpu_hour"), L("capacity_total"), L("attributed"),
+                       *((L("held_not_imported"),) if occ else ()),
                        v("capacity_unheld", lang), v("job_without_batch", lang), L("difference"), L("currency")],
                       [[r["capacity"], v(r["basis"], lang), prim.unit_price(r["price_per_gpu_hour"], r["currency"]),
-                        *(f.amount(r.get(k, "0"), r["currency"])
-                          for k in ("total", "attributed", "unheld", "job_without_batch", "difference")),
+                        *(f.amount(r.get(k, "0"), r["currency"]) for k in keys),
                         r["currency"]] for r in c["capacity"]])
+        out += [x for r in c["capacity"] if (w := _waiting_line(r, L, f)) for x in ("", f"_{w}_")]
     reasons = [(r["currency"], x) for r in (*c["by_currency"], *c.get("capacity", []))  # a capacity's too
                for x in r.get("unattributed_by_reason", [])]
     if reasons:
@@ -449,3 +453,15 @@ def render(sheet: dict[str, Any], fmt: str, lang: str = "en", role: str = ADMIN)
     if fmt == "html":
         return to_html(sheet, lang, role)
     raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+
+
+def _waiting_line(rec: dict, L, f) -> str:
+    """A pool's demand left waiting while capacity was idle, as an opportunity cost beside the totals."""
+    w = (rec.get("occupancy") or {}).get("waiting_while_idle") or {}
+    if w.get("gpu_hours") is None:
+        return ""
+    cur = rec["currency"]
+    return L("capacity_waiting").format(
+        capacity=rec["capacity"], hours=f"{Decimal(w['gpu_hours']):,.2f}", value=f.amount(w["opportunity_cost"], cur),
+        currency=cur, servable=f"{Decimal(w['servable_gpu_hours']):,.2f}",
+        servable_value=f.amount(w["servable_opportunity_cost"], cur), samples=f"{rec['occupancy']['samples']:,}")

@@ -86,12 +86,12 @@ def measured_hours(lines: Iterable, currency: str) -> dict[str, Decimal]:
 def _declared(table: Mapping, where: str, cap_bases: set[str]) -> dict[str, Decimal]:
     if not isinstance(table, Mapping):
         raise BadInput(f"{where}: [plan] compute_share must be a table of basis = share",
-                       remedy='e.g. compute_share = { billed = "0.4", rate_card = "0.6" }')
+                       remedy='e.g. a [plan.compute_share] table with billed = "0.4"')
     out = {}
     for b, v in table.items():
         if b not in SHARE_BASES:
             raise BadInput(f"{where}: [plan] compute_share names basis {b!r}",
-                           remedy=f"use {', '.join(SHARE_BASES)}")
+                           remedy="use billed, amortized or rate_card")
         if b != BILLED and b not in cap_bases:
             raise BadInput(f"{where}: [plan] compute_share gives {b} a share but the workspace declares no"
                            f" [[capacity]] on basis {b} in the plan's currency",
