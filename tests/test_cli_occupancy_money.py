@@ -69,7 +69,7 @@ def test_attribute_prints_the_split_and_the_opportunity_cost_apart(ws):
     assert rec["occupancy"]["waiting_while_idle"]["opportunity_cost"] == "360.00"
 
 
-def test_the_sheet_shows_the_column_and_the_opportunity_cost_line(ws):
+def test_the_sheet_shows_the_column_and_the_opportunity_cost_line(ws, tmp_path):
     run("--workspace", ws, "attribute")
     md = run("--workspace", ws, "--lang", "en", "sheet", "b1", "--format", "md")
     assert "| held, jobs not imported |" in md
@@ -78,3 +78,26 @@ def test_the_sheet_shows_the_column_and_the_opportunity_cost_line(ws):
            " 36.00 GPU-h = 360.00 CNY" in md
     zh = run("--workspace", ws, "--lang", "zh-CN", "sheet", "b1", "--format", "md")
     assert "有作业占用（作业未导入）" in zh and "_机会成本（不计入任何合计）——容量 pool-a" in zh
+    html = tmp_path / "b1.html"
+    run("--workspace", ws, "--lang", "en", "sheet", "b1", "--format", "html", "--out", html)
+    page = html.read_text(encoding="utf-8")
+    assert "<th>held, jobs not imported</th>" in page and '<td class="num">240.00</td>' in page
+    assert '<p class="note opportunity">Opportunity cost, not in any total — capacity pool-a' in page
+
+
+def test_the_workbook_control_adds_the_held_not_imported_column(ws, tmp_path):
+    from openpyxl import load_workbook
+
+    run("--workspace", ws, "attribute")
+    out = tmp_path / "b1.xlsx"
+    run("--workspace", ws, "--lang", "en", "sheet", "b1", "--format", "xlsx", "--out", out)
+    wb = load_workbook(out)
+    for ws_ in wb.worksheets:
+        for row in ws_.iter_rows():
+            if row[0].value == "pool-a" and any("held, jobs not imported" in str(c.value) for c in
+                                                next(ws_.iter_rows(min_row=row[0].row - 1, max_row=row[0].row - 1))):
+                cells = [c.value for c in row]
+                assert cells[3:8] == [3840, 960, 2640, 0, 240]  # total, attributed, unheld, jwb, not imported
+                assert cells[8] == "=ROUND(D{0}-(E{0}+F{0}+G{0}+H{0}),2)".format(row[0].row)
+                return
+    raise AssertionError("no capacity control row for pool-a")

@@ -435,6 +435,7 @@ def to_html(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                        figure_notes=lambda: rounding_notes(s, lang) + ([f.note()] if f.note() else []),
                        problem_groups=lambda: problem_groups(s, lang), by_basis=f.by_basis, valued=f.valued,
                        cause=lambda c, e: cause_text(c, e, lang), number=f.number, unit_price=prim.unit_price,
+                       waiting_line=lambda r: _waiting_line(r, lambda k: t(k, lang), f),
                        evidence=f.evidence, badge=lambda x: prim.badge(x, lang),
                        unit=lambda x: prim.unit(x, lang),
                        proof=proof_line(s, lang), **plan_section.html_globals(lang),
