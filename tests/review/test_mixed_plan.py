@@ -182,3 +182,17 @@ def test_before_any_attribution_the_capacity_periods_decide_as_before(tmp_path):
     with Workspace.open(root) as wsp:
         _pid, plan = service.make_plan(wsp, "mix-a", str(root / "spec.toml"), reason="", author="t")
     assert set(_compute(plan)) == {"rate_card"}  # nothing measured or declared: the capacity only
+
+
+def test_decides_re_estimate_keeps_the_plans_split(mixed):
+    from trainledger.review.options import reestimate
+    from trainledger.review.plan import Rng
+
+    with Workspace.open(mixed) as wsp:
+        _pid, plan = service.make_plan(wsp, "mix-a", str(mixed / "spec.toml"), reason="", author="t")
+    togo = Rng.point(Decimal(100))
+    _money, meta = reestimate(plan, plan.source["inputs"], plan.source["plan_table"], togo, workspace=str(mixed))
+    rates = meta["rates"]
+    assert set(rates) == {"compute", "compute:rate_card"}  # both bases, as the plan (not rate card only)
+    b, r = (Decimal(rates[k]["effective"]["expected"]) for k in ("compute", "compute:rate_card"))
+    assert (b / (b + r)).quantize(Decimal("0.0001")) == Decimal("0.4000")  # the measured 0.4 / 0.6 kept
