@@ -4,8 +4,9 @@ capacity was idle — the latter as an opportunity cost beside the totals, in en
 The hand example of tests/engine/test_occupancy_money.py, as a workspace: cluster X pool vcA (8
 GPUs a day at 10.00), jobs 1 and 2 of batch b1 (96 GPU-h = 960.00), and a per-minute Helios-style
 series of X/vcA for 11-02: 6 running / 2 idle / 3 pending GPUs 00–12 h, 0 / 8 / 0 after. By hand:
-3,840.00 = 960.00 + held, jobs not imported 240.00 (24 GPU-h) + no job held 2,640.00; waiting
-while idle 3 × 12 = 36 GPU-h = 360.00 (servable 2 × 12 = 24 GPU-h = 240.00)."""
+3,840.00 = 960.00 + held, jobs not imported 240.00 (24 GPU-h) + no job held 2,640.00; demand left
+waiting while capacity was idle min(3, 2) × 12 = 24 GPU-h = 240.00 (all pending while some GPU was
+idle 3 × 12 = 36 GPU-h = 360.00)."""
 
 from __future__ import annotations
 
@@ -59,14 +60,14 @@ def test_attribute_prints_the_split_and_the_opportunity_cost_apart(ws):
     out = run("--workspace", ws, "--lang", "en", "attribute")
     assert "capacity pool-a CNY: 3,840.00 = attributed 960.00 + unheld 2,640.00" in out
     assert "+ held, jobs not imported 240.00 CNY (24.00 GPU-h, by the occupancy series: 1,440 samples" in out
-    assert ("opportunity cost, not in any total: demand left waiting while capacity was idle 36.00 GPU-h ="
-            " 360.00 CNY (idle GPUs could have served 24.00 GPU-h = 240.00)") in out
+    assert ("opportunity cost, not in any total: demand left waiting while capacity was idle 24.00 GPU-h ="
+            " 240.00 CNY (all pending while some GPU was idle: 36.00 GPU-h = 360.00)") in out
     zh = run("--workspace", ws, "--lang", "zh-CN", "attribute")
     assert "+ 有作业占用（作业未导入）240.00 CNY（24.00 卡时" in zh
-    assert "机会成本（不计入任何合计）：容量空闲时仍在排队的需求 36.00 卡时 = 360.00 CNY" in zh
+    assert "机会成本（不计入任何合计）：容量空闲时仍在排队的需求 24.00 卡时 = 240.00 CNY" in zh
     (rec,) = [r for r in json.loads(run("--workspace", ws, "attribute", "--json")) if r.get("capacity")]
     assert rec["held_not_imported"] == "240.00" and rec["unheld"] == "2640.00"
-    assert rec["occupancy"]["waiting_while_idle"]["opportunity_cost"] == "360.00"
+    assert rec["occupancy"]["waiting_while_idle"]["opportunity_cost"] == "240.00"
 
 
 def test_the_sheet_shows_the_column_and_the_opportunity_cost_line(ws, tmp_path):
@@ -75,7 +76,7 @@ def test_the_sheet_shows_the_column_and_the_opportunity_cost_line(ws, tmp_path):
     assert "| held, jobs not imported |" in md
     assert "| pool-a | rate card | 10.00 | 3,840.00 | 960.00 | 240.00 | 2,640.00 | 0.00 | 0.00 | CNY |" in md
     assert "_Opportunity cost, not in any total — capacity pool-a: demand left waiting while capacity was idle" \
-           " 36.00 GPU-h = 360.00 CNY" in md
+           " 24.00 GPU-h = 240.00 CNY" in md
     zh = run("--workspace", ws, "--lang", "zh-CN", "sheet", "b1", "--format", "md")
     assert "有作业占用（作业未导入）" in zh and "_机会成本（不计入任何合计）——容量 pool-a" in zh
     html = tmp_path / "b1.html"

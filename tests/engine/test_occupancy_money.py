@@ -12,8 +12,9 @@ hourly series of X/vcA for 11-02 only:
            held, jobs not imported N = min(max(72 − 48, 0), 144) = 24 GPU-h = 240.00; idle 120 GPU-h
     11-03: no sample — as before: 144 GPU-h unheld
     pool:  3,840.00 = attributed 960.00 + held, jobs not imported 240.00 + unheld 2,640.00 (264 GPU-h)
-    waiting while idle: pending 3 × 12 h = 36 GPU-h = 360.00 (servable min(3, 2) × 12 = 24 GPU-h = 240.00),
-           an opportunity cost: in no line and no total
+    demand left waiting while capacity was idle: min(pending 3, idle 2) × 12 h = 24 GPU-h = 240.00 (all
+           pending while some GPU was idle: 3 × 12 = 36 GPU-h = 360.00), an opportunity cost: in no line
+           and no total
 """
 
 from dataclasses import replace
@@ -79,8 +80,8 @@ def test_a_partial_job_list_by_hand(facts, tmp_path):
     assert sorted(idle_by_day.values()) == [(120, Decimal("1200.00")), (144, Decimal("1440.00"))]
     assert sum(ln.amount.expected for ln in lines) == Decimal("3840.00")  # the lines themselves conserve
     w = rec["occupancy"]["waiting_while_idle"]
-    assert (w["gpu_hours"], w["opportunity_cost"], w["servable_gpu_hours"], w["servable_opportunity_cost"]) == (
-        "36", "360.00", "24", "240.00")
+    assert (w["gpu_hours"], w["opportunity_cost"], w["pending_while_any_idle_gpu_hours"],
+            w["pending_while_any_idle_value"]) == ("24", "240.00", "36", "360.00")
     assert w["basis"] == "opportunity"
     assert rec["occupancy"]["running_gpu_hours"] == "72" and rec["occupancy"]["idle_gpu_hours"] == "120"
     reasons = {(x["reason"], x["amount"]) for x in rec["unattributed_by_reason"]}
@@ -122,6 +123,8 @@ def test_money_and_hours_conserve_whatever_the_series(facts, tmp_path_factory, h
     expect = max(day1 - 48, 0) + max(day2 - 48, 0)
     assert Decimal(rec["gpu_hours"]["held_not_imported"]) == expect
     assert Decimal(rec["held_not_imported"]) == 10 * expect
-    waiting = sum(p for r, p in hours if r < 8)
-    assert Decimal(rec["occupancy"]["waiting_while_idle"]["gpu_hours"]) == waiting
-    assert Decimal(rec["occupancy"]["waiting_while_idle"]["opportunity_cost"]) == 10 * waiting
+    w = rec["occupancy"]["waiting_while_idle"]
+    waiting = sum(min(p, 8 - r) for r, p in hours)  # what the idle GPUs could have served
+    assert Decimal(w["gpu_hours"]) == waiting and Decimal(w["opportunity_cost"]) == 10 * waiting
+    pending = sum(p for r, p in hours if r < 8)  # all pending while some GPU was idle
+    assert Decimal(w["pending_while_any_idle_gpu_hours"]) == pending >= waiting

@@ -215,8 +215,8 @@ def _capacity_occupancy(ctx: click.Context, rec: dict) -> None:
     if w.get("gpu_hours") is not None:
         click.echo(t("cli.attribute.capacity_waiting", ctx, hours=f"{Decimal(w['gpu_hours']):,.2f}",
                      value=fmt.amount(w["opportunity_cost"], cur, exact=True), currency=cur,
-                     servable=f"{Decimal(w['servable_gpu_hours']):,.2f}",
-                     servable_value=fmt.amount(w["servable_opportunity_cost"], cur, exact=True)))
+                     pending=f"{Decimal(w['pending_while_any_idle_gpu_hours']):,.2f}",
+                     pending_value=fmt.amount(w["pending_while_any_idle_value"], cur, exact=True)))
 
 
 @click.command("attribute")

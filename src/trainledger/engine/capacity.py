@@ -423,11 +423,12 @@ def _occupancy_record(cap: Capacity, series, rows, z: Decimal) -> dict | None:
     return {"samples": int(f["samples"]), "running_gpu_hours": q(f["running"]), "idle_gpu_hours": q(f["idle"]),
             "waiting_while_idle": {"gpu_hours": q(f["waiting"]) if known else None,
                                    "opportunity_cost": money(f["waiting_value"]),
-                                   "servable_gpu_hours": q(f["servable"]) if known else None,
-                                   "servable_opportunity_cost": money(f["servable_value"]),
+                                   "pending_while_any_idle_gpu_hours": q(f["pending_idle"]) if known else None,
+                                   "pending_while_any_idle_value": money(f["pending_idle_value"]),
                                    "basis": "opportunity", "currency": cap.currency,
-                                   "rule": "pending GPUs x interval over the samples with idle GPUs (servable:"
-                                           " min(pending, idle)), at the pool's price per GPU-hour; not in any"
+                                   "rule": "min(pending, idle) GPUs x interval per sample (as trainledger"
+                                           " occupancy), at the pool's price per GPU-hour; beside it all pending"
+                                           " GPUs x interval while some GPU was idle (an upper bound); not in any"
                                            " total"}}
 
 

@@ -24,12 +24,12 @@ stays no job held). Only ``unit = gpu`` series count. A VC pool reads its VC's s
 pool the series of the VCs no VC pool prices, summed per sample. A sample imported twice counts
 once: the later import wins (as ``trainledger occupancy``).
 
-**Demand left waiting while capacity was idle** (``waiting``): Σ pending × Δt over the samples with
-idle GPUs > 0 — GPU-hours jobs waited although GPUs stood idle (fragmentation, quotas, whole-node
-jobs); of it, ``servable`` Σ min(pending, idle) × Δt is what the idle GPUs could have served, sample
-by sample (``trainledger occupancy``'s ``pending_while_idle``). Both are valued at the pool's price
-per GPU-hour as an **opportunity cost**: reported beside the capacity's cost, never a cost line and
-never added to any total.
+**Demand left waiting while capacity was idle** (``waiting``): Σ min(pending, idle) × Δt — the
+pending GPUs that idle GPUs could have served, sample by sample (the same figure as ``trainledger
+occupancy``'s ``pending_while_idle``); beside it ``pending_idle``, Σ pending × Δt over the samples
+with some GPU idle (an upper bound: jobs that wait for whole nodes or co-located GPUs could not all
+have fit). Both are valued at the pool's price per GPU-hour as an **opportunity cost**: reported
+beside the capacity's cost, never a cost line and never added to any total.
 """
 
 from __future__ import annotations
@@ -56,15 +56,15 @@ class Series:
     ts: tuple[datetime, ...]
     running: tuple[int, ...]  # prefix sums (GPU-seconds), len(ts) + 1
     idle: tuple[int, ...]
-    waiting: tuple[int, ...]  # pending while some GPU was idle
-    servable: tuple[int, ...]  # min(pending, idle)
+    waiting: tuple[int, ...]  # min(pending, idle): what the idle GPUs could have served
+    pending_idle: tuple[int, ...]  # all pending while some GPU was idle
     pending_known: bool
 
     def window(self, a: datetime, b: datetime) -> tuple[Decimal, Decimal, Decimal, Decimal, int]:
-        """(running, idle, waiting, servable) GPU-hours and the number of samples with ``a <= ts < b``."""
+        """(running, idle, waiting, pending_idle) GPU-hours and the number of samples with ``a <= ts < b``."""
         i, j = bisect_left(self.ts, a), bisect_left(self.ts, b)
         h = lambda p: Decimal(p[j] - p[i]) / HOUR  # noqa: E731
-        return h(self.running), h(self.idle), h(self.waiting), h(self.servable), j - i
+        return h(self.running), h(self.idle), h(self.waiting), h(self.pending_idle), j - i
 
 
 def _utc(ts: datetime) -> datetime:
@@ -95,8 +95,8 @@ def series_of(cap, rows: Iterable[Mapping], vc_pooled: set[tuple[str, str]]) -> 
         acc[1] += int(idle or 0) * secs
         if pend is not None and idle is not None:
             known = True
-            acc[2] += int(pend) * secs if int(idle) > 0 else 0
-            acc[3] += min(int(pend), int(idle)) * secs
+            acc[2] += min(int(pend), int(idle)) * secs
+            acc[3] += int(pend) * secs if int(idle) > 0 else 0
     order = sorted(per)
     sums: list[list[int]] = [[0], [0], [0], [0]]
     for ts in order:
@@ -117,7 +117,7 @@ def split_row(lines: list[CostLine], series: Series | None, row: Mapping, pool_n
     """One capacity row's lines (``node_split``) with its unheld line split by the series (module)."""
     if series is None:
         return lines
-    running, _idle, _waiting, _servable, n = series.window(row["charge_period_start"], row["charge_period_end"])
+    running, _idle, _waiting, _pending, n = series.window(row["charge_period_start"], row["charge_period_end"])
     if n == 0 or running <= 0:
         return lines
     unheld = [i for i, ln in enumerate(lines) if ln.quantity is not None and ln.batch_id is None
@@ -144,21 +144,21 @@ def split_row(lines: list[CostLine], series: Series | None, row: Mapping, pool_n
 
 
 def figures(series: Series | None, rows: Iterable[tuple[Mapping, Decimal]]) -> dict[str, Decimal] | None:
-    """Over a capacity's (row, price per GPU-hour) pairs: the series' running / idle / waiting / servable
-    GPU-hours inside the rows and the waiting and servable hours' value at each row's price
+    """Over a capacity's (row, price per GPU-hour) pairs: the series' running / idle / waiting /
+    pending_idle GPU-hours inside the rows and the waiting and pending_idle hours' value at each row's price
     (unrounded); None without a series."""
     if series is None:
         return None
-    keys = ("running", "idle", "waiting", "servable", "waiting_value", "servable_value", "samples")
+    keys = ("running", "idle", "waiting", "pending_idle", "waiting_value", "pending_idle_value", "samples")
     acc = dict.fromkeys(keys, Decimal(0))
     for row, price in rows:
-        r, i, w, sv, n = series.window(row["charge_period_start"], row["charge_period_end"])
+        r, i, w, pi, n = series.window(row["charge_period_start"], row["charge_period_end"])
         acc["running"] += r
         acc["idle"] += i
         acc["waiting"] += w
-        acc["servable"] += sv
+        acc["pending_idle"] += pi
         acc["waiting_value"] += w * price
-        acc["servable_value"] += sv * price
+        acc["pending_idle_value"] += pi * price
         acc["samples"] += n
     acc["pending_known"] = Decimal(int(series.pending_known))
     return acc

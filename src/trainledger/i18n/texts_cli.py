@@ -178,10 +178,10 @@ CLI: dict[str, tuple[str, str]] = {
                                 "    + 有作业占用（作业未导入）{amount} {currency}（{hours} 卡时，依据占用序列"
                                 " {samples} 个采样；无作业占用 {idle_hours} 卡时）"),
     "attribute.capacity_waiting": ("    opportunity cost, not in any total: demand left waiting while capacity was idle"
-                                   " {hours} GPU-h = {value} {currency} (idle GPUs could have served {servable} GPU-h"
-                                   " = {servable_value})",
+                                   " {hours} GPU-h = {value} {currency} (all pending while some GPU was idle:"
+                                   " {pending} GPU-h = {pending_value})",
                                    "    机会成本（不计入任何合计）：容量空闲时仍在排队的需求 {hours} 卡时 = {value}"
-                                   " {currency}（空闲卡本可承接 {servable} 卡时 = {servable_value}）"),
+                                   " {currency}（有空闲卡时的全部排队需求：{pending} 卡时 = {pending_value}）"),
     "demo.reports": ("reports:", "成本底稿："),
     "demo.report": ("  {path}  (.json, .html, .xlsx beside it)", "  {path}（旁边还有 .json、.html、.xlsx）"),
     "demo.plan": ("  plan {batch} v{version}: {totals}", "  计划 {batch} v{version}：{totals}"),

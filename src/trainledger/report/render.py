@@ -464,5 +464,5 @@ def _waiting_line(rec: dict, L, f) -> str:
     cur = rec["currency"]
     return L("capacity_waiting").format(
         capacity=rec["capacity"], hours=f"{Decimal(w['gpu_hours']):,.2f}", value=f.amount(w["opportunity_cost"], cur),
-        currency=cur, servable=f"{Decimal(w['servable_gpu_hours']):,.2f}",
-        servable_value=f.amount(w["servable_opportunity_cost"], cur), samples=f"{rec['occupancy']['samples']:,}")
+        currency=cur, pending=f"{Decimal(w['pending_while_any_idle_gpu_hours']):,.2f}",
+        pending_value=f.amount(w["pending_while_any_idle_value"], cur), samples=f"{rec['occupancy']['samples']:,}")
