@@ -7,7 +7,8 @@
     occupancy.py   ``trainledger occupancy``: idle GPU-hours, and demand left pending while
                    capacity was idle, per cluster / virtual cluster
     occupancy_check.py  a pool's occupancy series against the GPU-hours its imported jobs hold
-                   (``occupancy_jobs_missing`` at attribution: jobs not imported)
+                   (``occupancy_jobs_missing`` at attribution: jobs not imported; the money moves
+                   in engine/capacity_occupancy.py)
     stragglers.py  synchronous-barrier waiting of distributed jobs from per-worker step times
     hours.py       exact seconds → hours whose parts add to their total (largest remainder)
 

@@ -50,7 +50,8 @@ def occupancy_problems(lake, caps, records: list[dict]) -> list[Problem]:
             "occupancy_jobs_missing",
             f"pool {cap.pool_name} (capacity {cap.id}): its occupancy series shows {f(running)} GPU-hours running"
             f" (idle {f(idle)}) but the imported jobs hold {f(held)}: {f(missing)} GPU-hours were held by jobs"
-            " not imported and count as capacity no job held — import the cluster's job list",
+            " not imported: costed as held, jobs not imported (not as capacity no job held) and in no batch — import"
+            " the cluster's job list",
             {"capacity": cap.id, "pool": cap.pool_name, "running": f(running), "idle": f(idle), "held": f(held),
              "missing": f(missing)}))
     return out

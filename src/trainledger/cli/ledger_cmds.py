@@ -200,6 +200,25 @@ def _as_of_time(text: str):
     return when
 
 
+def _capacity_occupancy(ctx: click.Context, rec: dict) -> None:
+    """A pool's occupancy lines under its capacity line: held, jobs not imported, and the demand left
+    waiting while capacity was idle — an opportunity cost shown beside, never in, the totals."""
+    occ, cur = rec.get("occupancy"), rec["currency"]
+    if not occ:
+        return
+    gh = rec.get("gpu_hours", {})
+    click.echo(t("cli.attribute.capacity_held", ctx, amount=fmt.amount(rec.get("held_not_imported", "0"), cur,
+                                                                      exact=True), currency=cur,
+                 hours=f"{Decimal(gh.get('held_not_imported', '0')):,.2f}", samples=f"{occ['samples']:,}",
+                 idle_hours=f"{Decimal(gh.get('unheld', '0')):,.2f}"))
+    w = occ["waiting_while_idle"]
+    if w.get("gpu_hours") is not None:
+        click.echo(t("cli.attribute.capacity_waiting", ctx, hours=f"{Decimal(w['gpu_hours']):,.2f}",
+                     value=fmt.amount(w["opportunity_cost"], cur, exact=True), currency=cur,
+                     pending=f"{Decimal(w['pending_while_any_idle_gpu_hours']):,.2f}",
+                     pending_value=fmt.amount(w["pending_while_any_idle_value"], cur, exact=True)))
+
+
 @click.command("attribute")
 @click.option("--json", "as_json", is_flag=True, help="Print the conservation check per currency as JSON.")
 @click.option("--engine", type=click.Choice(["python", "duckdb", "spark"]), default=None,
@@ -238,6 +257,7 @@ def attribute(ctx: click.Context, as_json: bool, engine: str | None, as_of: str 
         click.echo(t("cli.attribute.capacity", ctx, capacity=rec["capacity"], currency=rec["currency"],
                      total=a["total"], attributed=a["attributed"], unheld=a["unheld"],
                      jwb=a["job_without_batch"], difference=a["difference"]))
+        _capacity_occupancy(ctx, rec)
     from trainledger.report.storage_section import summary_lines
 
     for line in summary_lines(storage, language):  # two bases side by side

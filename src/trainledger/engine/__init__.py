@@ -27,6 +27,8 @@ Data flow (``attribute``)::
                     say against the workspace (which wins): conflicts, overlaps, unstated time
     capacity_period.py  runs holding a capacity outside its from / until (named, not valued)
     capacity_exact.py  a rate card's batch at rate × its GPU-hours to the cent; the remainder unheld
+    capacity_occupancy.py  a pool's occupancy series: unheld time split into held, jobs not imported
+                    vs capacity no job held; demand left waiting while idle as an opportunity cost
     causes.py       failure causes on the failed attempt, retry chains, repeated causes
     asof.py         where an open attempt is cut: --as-of, the export's time, or the latest fact
     tzcheck.py      whole-hour offsets between progress events and sacct windows

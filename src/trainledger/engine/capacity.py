@@ -56,6 +56,7 @@ from datetime import date, datetime, timedelta
 from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
+from trainledger.engine import capacity_occupancy as occ
 from trainledger.engine.capacity_exact import exact_rate_card
 from trainledger.engine.capacity_period import period_problems
 from trainledger.engine.capacity_pools import placements
@@ -298,7 +299,9 @@ def capacity_stage(facts: Facts, ctx: Context) -> StageOutput:
     idx = _index(placed)
     lines: list[CostLine] = []
     assumptions = []
+    pooled = occ.vc_pooled(caps)
     for cap in caps:
+        series = occ.series_of(cap, facts.occupancy, pooled)  # a pool's occupancy series (None: none)
         if cap.pool:
             problems.extend(pool_peak_problems(cap, placed.values(), ctx.cutoff))
         problems.extend(period_problems(cap, placed.values(), ctx.cutoff))  # runs outside from / until (G1)
@@ -310,7 +313,7 @@ def capacity_stage(facts: Facts, ctx: Context) -> StageOutput:
             row_price[row["row"]] = price
             split = node_split(row, node, idx, Decimal(row["gpus"]), problems, basis=cap.basis,
                                idle_basis=cap.basis, source_kind="config", money_evidence=evidence)
-            mine.extend(split(amount))
+            mine.extend(occ.split_row(split(amount), series, row, cap.pool_name))  # held, jobs not imported
         # a rate card: each batch at rate × its GPU-hours to the cent, the remainder to unheld (G3)
         lines.extend(exact_rate_card(mine, row_price, cap.currency) if cap.basis is Basis.RATE_CARD else mine)
         if cap.price_item:
@@ -390,61 +393,101 @@ HOURS_QUANTUM = Decimal("1e-9")  # GPU-hours shown and compared to 3.6 GPU-micro
 
 
 def hours_check(capacity: dict[int, Decimal], lines: dict[int, list[Decimal]]) -> tuple[dict[str, str], str]:
-    """A capacity's GPU-hours, per its rows: ``total`` (GPUs × time), ``held`` (by jobs, with a batch
-    or not), ``unheld``, ``oversubscribed`` (held beyond a row's capacity: ``pool_oversubscribed``
-    names it); the identity held + unheld = total + oversubscribed, and its gap ("" when it holds).
-    A line's GPU-hours are GPU-seconds / 3600 in 28 digits, so the sums are compared at 1e-9."""
+    """A capacity's GPU-hours, per its rows: ``total`` (GPUs × time), ``held`` (by imported jobs, with
+    a batch or not), ``held_not_imported`` (by jobs the occupancy series shows and no import has:
+    capacity_occupancy.py), ``unheld``, ``oversubscribed`` (held beyond a row's capacity:
+    ``pool_oversubscribed`` names it); the identity held + held_not_imported + unheld = total +
+    oversubscribed, and its gap ("" when it holds). A line's GPU-hours are GPU-seconds / 3600 in 28
+    digits, so the sums are compared at 1e-9. ``lines``: row → [held, unheld, held_not_imported]."""
     total = sum(capacity.values(), Decimal(0))
-    h = sum((v[0] for v in lines.values()), Decimal(0))
-    u = sum((v[1] for v in lines.values()), Decimal(0))
-    over = sum((max(Decimal(0), lines[r][0] - capacity.get(r, Decimal(0))) for r in lines), Decimal(0))
+    h, u, n = (sum((v[k] for v in lines.values()), Decimal(0)) for k in range(3))
+    over = sum((max(Decimal(0), lines[r][0] + lines[r][2] - capacity.get(r, Decimal(0))) for r in lines), Decimal(0))
     q = lambda x: format((x.quantize(HOURS_QUANTUM) + 0).normalize(), "f")  # noqa: E731
-    gap = (total + over - h - u).quantize(HOURS_QUANTUM)
-    return ({"total": q(total), "held": q(h), "unheld": q(u), "oversubscribed": q(over), "carried": q(h + u),
-             "difference": q(gap)}, "" if gap == 0 else q(gap))
+    gap = (total + over - h - u - n).quantize(HOURS_QUANTUM)
+    return ({"total": q(total), "held": q(h), "held_not_imported": q(n), "unheld": q(u), "oversubscribed": q(over),
+             "carried": q(h + u + n), "difference": q(gap)}, "" if gap == 0 else q(gap))
+
+
+NOT_IMPORTED = "held_not_imported"  # a record's money held by jobs not imported (capacity_occupancy.py)
+
+
+def _occupancy_record(cap: Capacity, series, rows, z: Decimal) -> dict | None:
+    """The record's ``occupancy``: what the pool's series says over its rows, and the demand left
+    waiting while capacity was idle as an opportunity cost (never added to the capacity's cost)."""
+    f = occ.figures(series, rows)
+    if f is None or not f["samples"]:
+        return None
+    q = lambda x: format((x.quantize(HOURS_QUANTUM) + 0).normalize(), "f")  # noqa: E731
+    known = bool(f["pending_known"])
+    money = lambda x: str(x.quantize(z, ROUND_HALF_EVEN) + z) if known else None  # noqa: E731
+    return {"samples": int(f["samples"]), "running_gpu_hours": q(f["running"]), "idle_gpu_hours": q(f["idle"]),
+            "waiting_while_idle": {"gpu_hours": q(f["waiting"]) if known else None,
+                                   "opportunity_cost": money(f["waiting_value"]),
+                                   "pending_while_any_idle_gpu_hours": q(f["pending_idle"]) if known else None,
+                                   "pending_while_any_idle_value": money(f["pending_idle_value"]),
+                                   "basis": "opportunity", "currency": cap.currency,
+                                   "rule": "min(pending, idle) GPUs x interval per sample (as trainledger"
+                                           " occupancy), at the pool's price per GPU-hour; beside it all pending"
+                                           " GPUs x interval while some GPU was idle (an upper bound); not in any"
+                                           " total"}}
 
 
 def check(facts: Facts, ctx: Context, lines) -> tuple[list[dict], list[Problem]]:
-    """Per capacity: attributed + unheld = the capacity's total for the period, exactly; and its
-    GPU-hours: held + unheld = the capacity's GPU-hours + what jobs held over it (``hours_check``)."""
+    """Per capacity: attributed + unheld + held by jobs without a batch + held by jobs not imported =
+    the capacity's total for the period, exactly; and its GPU-hours (``hours_check``)."""
     records, problems = [], []
     by_cap: dict[str, dict[str, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
     sha_of = {}
     caps = capacities(ctx, facts)  # (what the facts say against the workspace: reported by the stage)
+    pooled = occ.vc_pooled(caps)
     row_hours: dict[str, dict[int, Decimal]] = defaultdict(dict)  # capacity → its row → GPU-hours
+    occupancy: dict[str, dict | None] = {}
     for cap in caps:
         sha_of[cap.sha256] = cap.id
-        for _node, amount, row, _price, _ev in priced_rows(cap, ctx, []):
+        priced = []
+        for _node, amount, row, price, _ev in priced_rows(cap, ctx, []):
             by_cap[cap.id]["total"] += amount
             row_hours[cap.id][row["row"]] = Decimal(row["gpus"]) * exact_seconds(
                 row["charge_period_start"], row["charge_period_end"]) / HOUR
+            priced.append((row, price))
+        z = Decimal(0).quantize(minor_quantum(cap.currency))
+        occupancy[cap.id] = _occupancy_record(cap, occ.series_of(cap, facts.occupancy, pooled), priced, z) \
+            if cap.pool else None
     unattributed: dict[str, list] = defaultdict(list)
-    hours_of: dict[str, dict[int, list[Decimal]]] = defaultdict(lambda: defaultdict(lambda: [Decimal(0), Decimal(0)]))
+    hours_of: dict[str, dict[int, list[Decimal]]] = defaultdict(
+        lambda: defaultdict(lambda: [Decimal(0), Decimal(0), Decimal(0)]))
     for ln in lines:
         cap_id = sha_of.get(ln.provenance.source_sha256) if ln.provenance.source_kind == "config" else None
         if cap_id is None:
             continue
-        if ln.quantity is not None:  # [held, unheld] GPU-hours of the row
-            hours_of[cap_id][ln.provenance.row][reason_of(ln)[0] == "capacity_unheld"] += ln.quantity
+        code = reason_of(ln)[0] if not ln.batch_id else ""
+        if ln.quantity is not None:  # [held, unheld, held_not_imported] GPU-hours of the row
+            k = 1 if code == "capacity_unheld" else 2 if code == occ.OCC_HELD else 0
+            hours_of[cap_id][ln.provenance.row][k] += ln.quantity
         if ln.batch_id:
             by_cap[cap_id]["attributed"] += ln.amount.expected
             continue
-        unattributed[cap_id].append(ln)  # GPU time no job held, or held by a job without a batch
-        held = reason_of(ln)[0] == JOB_WITHOUT_BATCH
-        by_cap[cap_id][JOB_WITHOUT_BATCH if held else "unheld"] += ln.amount.expected
+        unattributed[cap_id].append(ln)  # GPU time no job held, or held by a job without a batch / not imported
+        key = {JOB_WITHOUT_BATCH: JOB_WITHOUT_BATCH, occ.OCC_HELD: NOT_IMPORTED}.get(code, "unheld")
+        by_cap[cap_id][key] += ln.amount.expected
     for cap in caps:
         a = by_cap[cap.id]
         z = Decimal(0).quantize(minor_quantum(cap.currency))
-        diff = a["total"] - a["attributed"] - a["unheld"] - a[JOB_WITHOUT_BATCH]
+        carried = a["attributed"] + a["unheld"] + a[JOB_WITHOUT_BATCH] + a[NOT_IMPORTED]
+        diff = a["total"] - carried
         rec = {"capacity": cap.id, "basis": str(cap.basis), "currency": cap.currency,
                "price_per_gpu_hour": cap.price_item or str(cap.price_per_gpu_hour), "total": str(a["total"] + z),
                "attributed": str(a["attributed"] + z), "unheld": str(a["unheld"] + z),
-               JOB_WITHOUT_BATCH: str(a[JOB_WITHOUT_BATCH] + z),
-               "unattributed": str(a["unheld"] + a[JOB_WITHOUT_BATCH] + z),
+               JOB_WITHOUT_BATCH: str(a[JOB_WITHOUT_BATCH] + z), NOT_IMPORTED: str(a[NOT_IMPORTED] + z),
+               "unattributed": str(a["unheld"] + a[JOB_WITHOUT_BATCH] + a[NOT_IMPORTED] + z),
                "unattributed_by_reason": by_reason(unattributed[cap.id], cap.currency, z),
                "difference": str(diff + z)}
         hours, gap = hours_check(row_hours[cap.id], hours_of[cap.id])
         rec["gpu_hours"] = hours
+        if occupancy.get(cap.id) is not None:
+            rec["occupancy"] = occupancy[cap.id]
+        elif not a[NOT_IMPORTED] and hours["held_not_imported"] == "0":  # no series: the record as before
+            del rec[NOT_IMPORTED], hours["held_not_imported"]
         records.append(rec)
         if gap:
             over = hours["oversubscribed"]
@@ -455,7 +498,6 @@ def check(facts: Facts, ctx: Context, lines) -> tuple[list[dict], list[Problem]]
                                      else "too little", "gap": gap.lstrip("-")}))
         if diff != 0:
             side = "too little" if diff > 0 else "too much"
-            carried = a["attributed"] + a["unheld"] + a[JOB_WITHOUT_BATCH]
             problems.append(Problem("conservation", f"capacity {cap.id}: cost {rec['total']} but lines carry"
                                     f" {carried} ({side} attributed by {abs(diff)})",
                                     {**rec, "subject": f"capacity {cap.id}", "side": side, "gap": str(abs(diff)),

@@ -7,7 +7,8 @@ cents, both ways. For a rate card the exact figure is known: each held line is w
 ``price × GPU-hours`` (GPU-hours to 1e-12, undoing the 28-digit quotient; the row's price: the
 card's, or the price-book entry of that day). So per capacity:
 
-* each **group** — a batch, or one job without a batch — gets T = Σ price × GPU-hours of its lines,
+* each **group** — a batch, one job without a batch, or the time the occupancy series says jobs
+  not imported held (capacity_occupancy.py) — gets T = Σ price × GPU-hours of its lines,
   rounded half-even to the currency's minor unit, spread over its lines by that exact value
   (``model.allocate``: the lines sum to T exactly);
 * the time **no job held** takes the remainder, capacity total − Σ T, spread over its lines by their
@@ -30,6 +31,7 @@ from trainledger.model import CostLine
 from trainledger.model.money import AmountRange, allocate, minor_quantum
 
 UNHELD = "capacity_unheld"
+OCC_HELD = "occupancy_held"  # capacity_occupancy.OCC_HELD: one group, priced like a job
 HOURS = Decimal("1e-12")  # a line's GPU-hours are a 28-digit quotient: 17.7699…9 is 17.77 GPU-hours
 
 
@@ -41,6 +43,8 @@ def _set(ln: CostLine, amount: Decimal) -> CostLine:
 def _group(ln: CostLine) -> str | None:
     if ln.quantity is None or str(ln.reason or "").startswith(UNHELD):
         return None
+    if str(ln.reason or "").startswith(OCC_HELD):  # held by jobs not imported (capacity_occupancy.py)
+        return "occupancy"
     return f"batch:{ln.batch_id}" if ln.batch_id else f"job:{ln.run_id}"
 
 

@@ -18,7 +18,7 @@ from trainledger.model import Assumption, Batch, CostLine, PriceEntry, Run
 from trainledger.workspace import LaborRate, Rule
 
 TABLES = ("jobs", "bill_lines", "progress_events", "storage_objects", "labor_entries", "external_services",
-          "worker_steps", "capacity")
+          "worker_steps", "capacity", "occupancy")
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,7 @@ class Facts:
     external_services: tuple[Mapping, ...] = ()
     worker_steps: tuple[Mapping, ...] = ()  # per-worker iteration times (straggler_wait, engine/runs.py)
     capacity: tuple[Mapping, ...] = ()  # what capacity existed (import nodes; engine/capacity.py)
+    occupancy: tuple[Mapping, ...] = ()  # running / idle / pending GPUs per sample (capacity_occupancy.py)
     imports: tuple[Mapping, ...] = ()  # the lake's import log: path, kind, sha256, options (tz…)
 
     @classmethod

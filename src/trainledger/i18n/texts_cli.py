@@ -173,6 +173,15 @@ CLI: dict[str, tuple[str, str]] = {
                            " + held by jobs without a batch {jwb} (difference {difference})",
                            "  容量 {capacity} {currency}：{total} = 已归属 {attributed} + 无作业占用 {unheld}"
                            " + 无批次作业占用 {jwb}（差额 {difference}）"),
+    "attribute.capacity_held": ("    + held, jobs not imported {amount} {currency} ({hours} GPU-h, by the occupancy"
+                                " series: {samples} samples; capacity no job held {idle_hours} GPU-h)",
+                                "    + 有作业占用（作业未导入）{amount} {currency}（{hours} 卡时，依据占用序列"
+                                " {samples} 个采样；无作业占用 {idle_hours} 卡时）"),
+    "attribute.capacity_waiting": ("    opportunity cost, not in any total: demand left waiting while capacity was idle"
+                                   " {hours} GPU-h = {value} {currency} (all pending while some GPU was idle:"
+                                   " {pending} GPU-h = {pending_value})",
+                                   "    机会成本（不计入任何合计）：容量空闲时仍在排队的需求 {hours} 卡时 = {value}"
+                                   " {currency}（有空闲卡时的全部排队需求：{pending} 卡时 = {pending_value}）"),
     "demo.reports": ("reports:", "成本底稿："),
     "demo.report": ("  {path}  (.json, .html, .xlsx beside it)", "  {path}（旁边还有 .json、.html、.xlsx）"),
     "demo.plan": ("  plan {batch} v{version}: {totals}", "  计划 {batch} v{version}：{totals}"),

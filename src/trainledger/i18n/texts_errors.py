@@ -250,6 +250,30 @@ ERRORS: dict[str, tuple[str, str]] = {
                                                 '--price-book with a book in {ws_currency}',
                                                 '在该价目表中以 {ws_currency} 为计划的各项定价，或用 --price-book 传入'
                                                 '一份以 {ws_currency} 计价的价目表'),
+    'review.capacity_plan.compute_share_must_be': ('{where}: [plan] compute_share must be a table of basis = share',
+                                                   '{where}：[plan] compute_share 必须是“口径 = 份额”的表'),
+    'review.capacity_plan.plan_compute_share_table': ('e.g. a [plan.compute_share] table with billed = "0.4"',
+                                                      '例如写一个 [plan.compute_share] 表：billed = "0.4"'),
+    'review.capacity_plan.compute_share_names_basis': ('{where}: [plan] compute_share names basis {b}',
+                                                       '{where}：[plan] compute_share 写了口径 {b}'),
+    'review.capacity_plan.use_billed_amortized_rate': ('use billed, amortized or rate_card',
+                                                       '请用 billed、amortized 或 rate_card'),
+    'review.capacity_plan.compute_share_gives_share': ("{where}: [plan] compute_share gives {b} a share but the"
+                                                       " workspace declares no [[capacity]] on basis {b} in the"
+                                                       " plan's currency",
+                                                       '{where}：[plan] compute_share 给了 {b} 份额，但工作区'
+                                                       '没有以计划币种声明口径为 {b} 的 [[capacity]]'),
+    'review.capacity_plan.declare_capacity_drop_share': ('declare the capacity (docs/workspace.md) or drop the share',
+                                                         '声明该容量（见 docs/workspace.md），或删去该份额'),
+    'review.capacity_plan.compute_share_not_share': ('{where}: [plan] compute_share {b} = {v} is not a share in [0, 1]',
+                                                     '{where}：[plan] compute_share {b} = {v} 不是 [0, 1] 内的份额'),
+    'review.capacity_plan.give_fraction_billed': ('give a fraction, e.g. billed = "0.4"',
+                                                  '请给出一个比例，例如 billed = "0.4"'),
+    'review.capacity_plan.compute_share_adds_up': ('{where}: [plan] compute_share adds up to {total}, not 1',
+                                                   '{where}：[plan] compute_share 合计为 {total}，不是 1'),
+    'review.capacity_plan.shares_add_up_leave': ('give shares that add up to 1, or leave a capacity basis out to take'
+                                                 ' the rest',
+                                                 '请给出合计为 1 的份额，或留出一个容量口径来承接其余部分'),
     'review.baseline.plan_needs_tokens_its': ('{path}: a plan needs tokens (its volume driver)',
                                               '{path}：计划需要 tokens（它的工作量驱动）'),
     'review.baseline.add_tokens_spec': ('add tokens = "…" to the spec',

@@ -194,7 +194,8 @@ ZH: dict[str, str] = {
     "checkpoint": "检查点保存", "hang": "故障后悬挂", "lost_progress": "失败损失进度",
     "preemption_recovery": "抢占后恢复", "allocated_idle": "已分配未使用",
     "reserved_unused": "预留未使用", "unclassified": "无进度信号", "tagged_resource": "按标签归属的资源",
-    "capacity_unheld": "无作业占用的容量", "credit": "赔付/退款", "adjustment": "账单调整", "tax": "税费",
+    "capacity_unheld": "无作业占用的容量", "held_not_imported": "有作业占用（作业未导入）",
+    "credit": "赔付/退款", "adjustment": "账单调整", "tax": "税费",
     "rate_card": "内部费率", "not_valued": "未计价", "allocated": "按口径分摊（视图）",
     "spread_by_gpu_hours": "按卡时分摊", "cost_centre": "计入平台成本中心", "separate": "单列",
     "gpu_hours": "卡时", "equal": "均摊",
@@ -236,7 +237,8 @@ def label(value: str, lang: str = "en") -> str:
 
 # an unattributed reason whose code is also a basis (capacity_unheld): the reason says why the cash has
 # no batch, the basis what kind of cost it is — one word for both would print the same label twice
-REASON_ZH = {"capacity_unheld": "容量空闲，无作业可归属"}
+REASON_ZH = {"capacity_unheld": "容量空闲，无作业可归属",
+             "occupancy_held": "占用序列显示有作业占用，作业未导入"}  # engine/capacity_occupancy.py
 
 
 def reason_label(code: str, lang: str = "en") -> str:
@@ -247,7 +249,7 @@ def reason_label(code: str, lang: str = "en") -> str:
 
 
 # the first word of an unattributed line's detail ("<reason>: node n1", engine/compute.py), as zh-CN says it
-DETAIL_WORDS_ZH = {"node": "节点", "job": "作业", "bill row": "账单行", "invoice": "发票"}
+DETAIL_WORDS_ZH = {"pool": "资源池", "node": "节点", "job": "作业", "bill row": "账单行", "invoice": "发票"}
 
 
 def detail_label(detail: str, lang: str = "en") -> str:

@@ -74,6 +74,13 @@ TEXT: dict[str, tuple[str, str]] = {
     "driver": ("driver", "分摊依据"), "share": ("this batch's share", "本批次分摊"),
     "capacity": ("Owned and reserved capacity (conservation per capacity)", "自有与预留算力（按容量守恒）"),
     "capacity_total": ("capacity cost", "容量总成本"),
+    "held_not_imported": ("held, jobs not imported", "有作业占用（作业未导入）"),
+    "capacity_waiting": ("Opportunity cost, not in any total — capacity {capacity}: demand left waiting while"
+                         " capacity was idle {hours} GPU-h = {value} {currency} (all pending while some GPU was"
+                         " idle: {pending} GPU-h = {pending_value}); by the occupancy series ({samples} samples)",
+                         "机会成本（不计入任何合计）——容量 {capacity}：容量空闲时仍在排队的需求 {hours} 卡时 ="
+                         " {value} {currency}（有空闲卡时的全部排队需求：{pending} 卡时 = {pending_value}）；"
+                         "依据占用序列（{samples} 个采样）"),
     "capacity_only": ("No bill in this workspace: what is conserved is each capacity's cost — capacity cost ="
                       " attributed + no job held + held by jobs without a batch, difference 0.00",
                       "本工作区没有账单：守恒的是各容量的成本——容量总成本 = 已归属 + 无作业占用的容量"

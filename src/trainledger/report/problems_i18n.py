@@ -145,10 +145,11 @@ CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
     "occupancy_jobs_missing": {
         EN: ("occupancy shows jobs not imported", "pool {pool} (capacity {capacity}): its occupancy series shows"
              " {running} GPU-hours running (idle {idle}) but the imported jobs hold {held}: {missing} GPU-hours"
-             " were held by jobs not imported and count as capacity no job held — import the cluster's job list"),
+             " were held by jobs not imported: costed as held, jobs not imported (not as capacity no job held) and in"
+             " no batch — import the cluster's job list"),
         ZH: ("占用序列显示有未导入的作业", "资源池 {pool}（容量 {capacity}）：其占用序列显示运行中 {running} GPU 小时"
              "（空闲 {idle}），但已导入的作业只占用 {held}：{missing} GPU 小时由未导入的作业占用，"
-             "却被计为无作业占用的容量——请导入该集群的作业清单"),
+             "其成本计为“有作业占用（作业未导入）”而非无作业占用的容量，且不归属任何批次——请导入该集群的作业清单"),
     },
     "pool_oversubscribed": {
         EN: ("pool smaller than its jobs hold", "pool {pool} (capacity {capacity}): its jobs hold {peak}"

@@ -384,12 +384,16 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                        for r in c["amortized_by_currency"]])
     if c.get("capacity"):
         out += ["", f"### {L('capacity')}", ""]
+        occ = any("held_not_imported" in r for r in c["capacity"])  # a pool's occupancy series (engine)
+        keys = ("total", "attributed", *(("held_not_imported",) if occ else ()), "unheld", "job_without_batch",
+                "difference")
         out += prim.md_table(["id", L("basis"), L("price_per_gpu_hour"), L("capacity_total"), L("attributed"),
+                       *((L("held_not_imported"),) if occ else ()),
                        v("capacity_unheld", lang), v("job_without_batch", lang), L("difference"), L("currency")],
                       [[r["capacity"], v(r["basis"], lang), prim.unit_price(r["price_per_gpu_hour"], r["currency"]),
-                        *(f.amount(r.get(k, "0"), r["currency"])
-                          for k in ("total", "attributed", "unheld", "job_without_batch", "difference")),
+                        *(f.amount(r.get(k, "0"), r["currency"]) for k in keys),
                         r["currency"]] for r in c["capacity"]])
+        out += [x for r in c["capacity"] if (w := _waiting_line(r, L, f)) for x in ("", f"_{w}_")]
     reasons = [(r["currency"], x) for r in (*c["by_currency"], *c.get("capacity", []))  # a capacity's too
                for x in r.get("unattributed_by_reason", [])]
     if reasons:
@@ -431,6 +435,7 @@ def to_html(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                        figure_notes=lambda: rounding_notes(s, lang) + ([f.note()] if f.note() else []),
                        problem_groups=lambda: problem_groups(s, lang), by_basis=f.by_basis, valued=f.valued,
                        cause=lambda c, e: cause_text(c, e, lang), number=f.number, unit_price=prim.unit_price,
+                       waiting_line=lambda r: _waiting_line(r, lambda k: t(k, lang), f),
                        evidence=f.evidence, badge=lambda x: prim.badge(x, lang),
                        unit=lambda x: prim.unit(x, lang),
                        proof=proof_line(s, lang), **plan_section.html_globals(lang),
@@ -449,3 +454,15 @@ def render(sheet: dict[str, Any], fmt: str, lang: str = "en", role: str = ADMIN)
     if fmt == "html":
         return to_html(sheet, lang, role)
     raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+
+
+def _waiting_line(rec: dict, L, f) -> str:
+    """A pool's demand left waiting while capacity was idle, as an opportunity cost beside the totals."""
+    w = (rec.get("occupancy") or {}).get("waiting_while_idle") or {}
+    if w.get("gpu_hours") is None:
+        return ""
+    cur = rec["currency"]
+    return L("capacity_waiting").format(
+        capacity=rec["capacity"], hours=f"{Decimal(w['gpu_hours']):,.2f}", value=f.amount(w["opportunity_cost"], cur),
+        currency=cur, pending=f"{Decimal(w['pending_while_any_idle_gpu_hours']):,.2f}",
+        pending_value=f.amount(w["pending_while_any_idle_value"], cur), samples=f"{rec['occupancy']['samples']:,}")

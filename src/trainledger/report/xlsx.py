@@ -479,21 +479,24 @@ def _capacity_control(b: Book, ws, row: int, c: dict) -> int:
     if not recs:
         return row
     b.text(ws, row, 1, H("capacity_control"), bold=True)
-    headings(b, ws, row + 1, ["capacity_id", "basis", "currency", "capacity_total", "attributed", "unheld",
-                              "job_without_batch", "formula", "computed"])
+    occ = any("held_not_imported" in r for r in recs)  # a pool's occupancy series: its own column
+    parts = ("attributed", "unheld", "job_without_batch", *(("held_not_imported",) if occ else ()))
+    headings(b, ws, row + 1, ["capacity_id", "basis", "currency", "capacity_total", *parts, "formula", "computed"])
     row += 2
     for r in recs:
         cur = r.get("currency", "")
         b.text(ws, row, 1, r.get("capacity"))
         b.text(ws, row, 2, r.get("basis"))
         b.text(ws, row, 3, cur)
-        for k, f in enumerate(("total", "attributed", "unheld")):
-            b.money(ws, row, 4 + k, r.get(f), cur)
-        b.money(ws, row, 7, r.get("job_without_batch") or "0", cur)
-        b.formula(ws, row, 8, f"ROUND({{total}}-({{attributed}}+{{unheld}}+{{jwb}}),{places(cur)})", money_format(cur),
-                  cached=xround(_diff(r, "total", "attributed", "unheld", "job_without_batch"), places(cur)),
-                  total=ref(row, 4), attributed=ref(row, 5), unheld=ref(row, 6), jwb=ref(row, 7))
-        b.money(ws, row, 9, r.get("difference"), cur)
+        b.money(ws, row, 4, r.get("total"), cur)
+        for k, f in enumerate(parts):
+            b.money(ws, row, 5 + k, r.get(f) if f in ("attributed", "unheld") else r.get(f) or "0", cur)
+        col = 5 + len(parts)
+        names = {f"p{k}": ref(row, 5 + k) for k in range(len(parts))}
+        summed = "+".join(f"{{{n}}}" for n in names)
+        b.formula(ws, row, col, f"ROUND({{total}}-({summed}),{places(cur)})", money_format(cur),
+                  cached=xround(_diff(r, "total", *parts), places(cur)), total=ref(row, 4), **names)
+        b.money(ws, row, col + 1, r.get("difference"), cur)
         row += 1
     return row + 1
 

@@ -14,6 +14,7 @@ L: dict[str, tuple[str, str]] = {
                          "按容量控制：容量总成本 = 已归属 + 无作业占用 + 作业未匹配批次"),
     "capacity_id": ("capacity", "容量"), "unheld": ("no job held", "无作业占用"),
     "job_without_batch": ("held by jobs without a batch", "作业未匹配批次"),
+    "held_not_imported": ("held, jobs not imported", "有作业占用（作业未导入）"),
     "decisions": ("Alerts and decisions", "预警与决策"),
     "curves": ("Spend over time against the plan, with the EAC range", "支出随时间对照计划与完工估算区间"),
     "bases": ("Bases are never summed: billed cash, queued opportunity value, internal labor and"

@@ -19,7 +19,7 @@ from pathlib import Path
 from trainledger.errors import BadInput
 from trainledger.i18n import Msg
 from trainledger.model import Basis, Evidence
-from trainledger.review.capacity_plan import split_compute
+from trainledger.review.capacity_plan import measured_hours, split_compute
 from trainledger.review.options import check_shrink
 from trainledger.review.plan import (
     HOURS_PER_PERSON_MONTH,
@@ -85,10 +85,12 @@ def estimate_inputs(spec_path: str | Path | None, options: dict, plan_toml: str 
 
 def from_estimate(spec_path: str | Path | None, *, batch_id: str, batch_max_rounds: int | None, author: str,
                   reason: str, workspace: str | None, options: dict | None = None,
-                  plan_toml: str | Path | None = None, max_rounds: int | None = None) -> Plan:
+                  plan_toml: str | Path | None = None, max_rounds: int | None = None,
+                  batch_lines: list | None = None) -> Plan:
+    """``batch_lines``: the batch's lines of the latest attribution (capacity_plan.py's measured share)."""
     values, table, where, sha = estimate_inputs(spec_path, options or {}, plan_toml, max_rounds)
     return from_values(values, table, where=where, sha=sha, batch_id=batch_id, batch_max_rounds=batch_max_rounds,
-                       author=author, reason=reason, workspace=workspace)
+                       author=author, reason=reason, workspace=workspace, batch_lines=batch_lines)
 
 
 def run_estimate(values: dict, where: str, workspace: str | None):
@@ -162,7 +164,7 @@ def labor_rate(role: str, book, on: date, labor_rates: dict) -> tuple[Rng, str, 
 
 
 def from_values(values: dict, table: dict, *, where: str, sha: str, batch_id: str, batch_max_rounds: int | None,
-                author: str, reason: str, workspace: str | None) -> Plan:
+                author: str, reason: str, workspace: str | None, batch_lines: list | None = None) -> Plan:
     path = where
     gov = governance(table, where, batch_max_rounds)
     check_shrink(table, where)
@@ -200,7 +202,8 @@ def from_values(values: dict, table: dict, *, where: str, sha: str, batch_id: st
                                  f" factor {est.overhead.p10:.3g}..{est.overhead.p90:.3g} ({hist.note})"},
                   "rework": {"evidence": "assumed", "source": f"{path} [plan.rework]: share of first-pass GPU-hours"}},
     )
-    lines = [*split_compute(compute, workspace, book, on),
+    lines = [*split_compute(compute, workspace, book, on, declared=table.get("compute_share"),
+                            measured=measured_hours(batch_lines or (), currency), where=path),
              *_labor_lines(spec.labor, table.get("labor_rework", {}), book, on, currency, mtok, path,
                            workspace_labor_rates(workspace))]
     if "storage" in table:

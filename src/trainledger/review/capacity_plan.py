@@ -1,33 +1,49 @@
-"""The plan's compute priced on the basis the workspace's capacity declares (review finding G16).
+"""The plan's compute priced on the bases the batch's GPUs are paid on (review findings G16, mixed).
 
 A batch on owned or reserved capacity (``[[capacity]]``, engine/capacity.py) is costed on basis
-``amortized`` or ``rate_card``, never ``billed``: a plan priced from the price book as billed would
-leave its actuals unplanned, book the plan as an efficiency gain and never fire a spend alert.
-So when the workspace declares capacity in the plan's currency, the estimator's compute line is
-split into one line per capacity basis (``compute:amortized``, ``compute:rate_card``)::
+``amortized`` or ``rate_card``; one on cloud GPUs on basis ``billed`` (the bill). A plan priced from
+the price book as billed only would leave the capacity's actuals unplanned, book the plan as an
+efficiency gain and never fire a spend alert. So when the workspace declares capacity in the plan's
+currency, the estimator's compute line is split into one line per basis: ``compute`` (billed, at
+the price book's price), ``compute:amortized``, ``compute:rate_card`` (each at its capacity's rate)::
 
-    share[basis]  = Σ GPUs × hours of the basis' capacities in their periods / Σ over all bases
-    price[basis]  = Σ GPUs × hours × price per GPU-hour / Σ GPUs × hours    (a point: declared)
-    quantity      = the estimator's GPU-hours × share[basis]   (the last basis takes the remainder)
+    quantity[basis] = the estimator's GPU-hours × share[basis]   (the last basis takes the remainder)
+    price[basis]    = billed: the price book's; a capacity basis: Σ GPUs × hours × price per GPU-hour
+                      / Σ GPUs × hours of its capacities in their periods   (a point: declared)
+
+The share of each basis, first that applies:
+
+1. **planned** — the plan's ``[plan] compute_share`` table (``billed = "0.4"``, ``rate_card = …``):
+   the named bases take their share; what is left goes to the capacity bases it does not name, by
+   their GPUs × hours. Evidence ``assumed``, source the plan table;
+2. **measured** — the batch's GPU-hours per spend basis in the latest attribution (usage lines: no
+   credits, no tagged non-GPU resources). Evidence ``measured``;
+3. **capacity** — the capacity bases only, by GPUs × hours of their periods (the plan cannot know
+   where the scheduler will put the jobs: ``assumed``). A capacity whose GPUs come from imported
+   facts (no ``gpus``) weighs as one GPU per hour of its period.
 
 The split GPU-hours add up exactly to the estimator's; each line is compared with the actuals of
-its own basis — different bases are never added. A capacity whose GPUs come from imported facts
-(no ``gpus``) weighs as one GPU per hour of its period (the plan cannot know the facts yet) — said
-in the line's evidence. Without capacity in the plan's currency the compute line stays billed.
+its own basis — different bases are never added (review/actuals.py matches by basis). Without
+capacity in the plan's currency the compute line stays billed (a share naming a capacity basis
+then is an error).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from datetime import date
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
-from trainledger.errors import TrainledgerError
+from trainledger.errors import BadInput, TrainledgerError
 from trainledger.model import Basis
 from trainledger.review.plan import SCENARIOS, PlanLine, Rng
 
 COMPUTE_PREFIX = "compute:"
+BILLED = "billed"
+SHARE_BASES = (BILLED, "amortized", "rate_card")  # the bases a GPU-hour is spent on (actuals.SPEND_BASES)
+SHARE_Q = Decimal("0.000001")
 
 
 def _capacities(workspace: str | Path | None):
@@ -53,10 +69,88 @@ def _scaled(r: Rng, share: Decimal) -> Rng:
     return Rng(*(r.get(s) * share for s in SCENARIOS))
 
 
-def split_compute(line: PlanLine, workspace: str | Path | None, book, on: date) -> tuple[PlanLine, ...]:
-    """``line`` (the estimator's billed compute) as one line per capacity basis, or itself."""
+def measured_hours(lines: Iterable, currency: str) -> dict[str, Decimal]:
+    """GPU-hours per spend basis of a batch's attributed compute lines in ``currency`` (usage only)."""
+    from trainledger.review.actuals import OTHER_CHARGES, QTY
+
+    out: dict[str, Decimal] = {}
+    for ln in lines:
+        b = str(ln.basis)
+        if (ln.category != "compute" or b not in SHARE_BASES or ln.currency != currency or not ln.quantity
+                or (ln.detail or "") in OTHER_CHARGES or ln.quantity <= 0):
+            continue
+        out[b] = out.get(b, Decimal(0)) + ln.quantity.quantize(QTY)
+    return {b: h for b, h in out.items() if h > 0}
+
+
+def _declared(table: Mapping, where: str, cap_bases: set[str]) -> dict[str, Decimal]:
+    if not isinstance(table, Mapping):
+        raise BadInput(f"{where}: [plan] compute_share must be a table of basis = share",
+                       remedy='e.g. a [plan.compute_share] table with billed = "0.4"')
+    out = {}
+    for b, v in table.items():
+        if b not in SHARE_BASES:
+            raise BadInput(f"{where}: [plan] compute_share names basis {b!r}",
+                           remedy="use billed, amortized or rate_card")
+        if b != BILLED and b not in cap_bases:
+            raise BadInput(f"{where}: [plan] compute_share gives {b} a share but the workspace declares no"
+                           f" [[capacity]] on basis {b} in the plan's currency",
+                           remedy="declare the capacity (docs/workspace.md) or drop the share")
+        try:
+            x = Decimal(str(v))
+        except InvalidOperation:
+            x = Decimal(-1)
+        if not Decimal(0) <= x <= Decimal(1):
+            raise BadInput(f"{where}: [plan] compute_share {b} = {v!r} is not a share in [0, 1]",
+                           remedy='give a fraction, e.g. billed = "0.4"')
+        out[b] = x
+    return out
+
+
+def shares(weight: Mapping[str, Decimal], declared: Mapping | None, measured: Mapping[str, Decimal] | None,
+           where: str = "plan") -> tuple[dict[str, Decimal], str, str]:
+    """(share per basis, evidence, how) — ``weight``: the capacity bases' GPUs × hours (see the module)."""
+    if declared:
+        named = _declared(declared, where, set(weight))
+        left = Decimal(1) - sum(named.values(), Decimal(0))
+        rest = {b: w for b, w in weight.items() if b not in named}
+        if left < 0 or (left != 0 and not rest):
+            total = format(sum(named.values(), Decimal(0)), "f")
+            raise BadInput(f"{where}: [plan] compute_share adds up to {total}, not 1",
+                           remedy="give shares that add up to 1, or leave a capacity basis out to take the rest")
+        whole = sum(rest.values(), Decimal(0))
+        raw = {**named, **{b: left * w / whole for b, w in rest.items()}} if rest else dict(named)
+        return raw, "assumed", "[plan] compute_share"
+    if measured and sum(measured.values(), Decimal(0)) > 0:
+        total = sum(measured.values(), Decimal(0))
+        hours = ", ".join(f"{b} {format(measured[b].quantize(Decimal('0.01')), 'f')}" for b in sorted(measured))
+        return ({b: h / total for b, h in measured.items()}, "measured",
+                f"the batch's attributed GPU-hours ({hours})")
+    total = sum(weight.values(), Decimal(0))
+    return {b: w / total for b, w in weight.items()}, "assumed", "GPUs x hours of the capacity's periods"
+
+
+def _exact(raw: Mapping[str, Decimal]) -> dict[str, Decimal]:
+    """Shares at 1e-6, the last basis taking the remainder, so the split hours add up to the whole."""
+    bases = [b for b in SHARE_BASES if raw.get(b, Decimal(0)) > 0]
+    out, left = {}, Decimal(1)
+    for b in bases[:-1]:
+        out[b] = raw[b].quantize(SHARE_Q)
+        left -= out[b]
+    if bases:
+        out[bases[-1]] = left
+    return out
+
+
+def split_compute(line: PlanLine, workspace: str | Path | None, book, on: date, *,
+                  declared: Mapping | None = None, measured: Mapping[str, Decimal] | None = None,
+                  where: str = "plan") -> tuple[PlanLine, ...]:
+    """``line`` (the estimator's billed compute) as one line per basis, or itself (see the module).
+    ``declared``: the plan's ``[plan] compute_share``; ``measured``: GPU-hours per basis of the batch."""
     caps = [c for c in _capacities(workspace) if c.currency == line.currency]
     if not caps:
+        if declared and set(declared) - {BILLED}:
+            _declared(declared, where, set())  # names a capacity basis the workspace has not: the error
         return (line,)
     weight: dict[str, Decimal] = {}
     money: dict[str, Decimal] = {}
@@ -69,19 +163,23 @@ def split_compute(line: PlanLine, workspace: str | Path | None, book, on: date) 
         weight[b] = weight.get(b, Decimal(0)) + w
         money[b] = money.get(b, Decimal(0)) + w * _price(c, book, on)
         names.setdefault(b, []).append(c)
-    total = sum(weight.values(), Decimal(0))
-    bases = sorted(weight)
-    shares, left = {}, Decimal(1)
-    for b in bases[:-1]:
-        shares[b] = (weight[b] / total).quantize(Decimal("0.000001"))
-        left -= shares[b]
-    shares[bases[-1]] = left
+    raw, how_evidence, how = shares(weight, declared, {b: h for b, h in (measured or {}).items()
+                                                       if b == BILLED or b in weight}, where)
     out = []
-    for b in bases:
+    for b, share in _exact(raw).items():
+        pct = f"{format((share * 100).normalize(), 'f')} % of the planned GPU-hours on {b}"
+        evidence = dict(line.evidence)
+        scaled = {"efficiency": {k: _scaled(v, share) for k, v in line.efficiency.items()},
+                  "fixed": {k: _scaled(v, share) for k, v in line.fixed.items()},
+                  "rework": {k: _scaled(v, share) for k, v in line.rework.items()}}
+        if b == BILLED:  # the cloud part: the price book's price, as the estimator priced it
+            evidence["share"] = {"evidence": how_evidence, "source": f"{pct}, by {how}"}
+            out.append(replace(line, price_meta={**line.price_meta, "share": format(share, "f")},
+                               evidence=evidence, **scaled))
+            continue
         cs = names[b]
         price = money[b] / weight[b]
         price = price.quantize(Decimal("0.0001")) if price != price.quantize(Decimal("0.0001")) else price
-        share = shares[b]
         ids = ", ".join(c.id for c in cs)
         gpus_text = "; ".join(f"{c.id} {'stated by facts' if c.stated else c.gpus_per_node * len(c.nodes)} GPUs"
                               for c in cs)
@@ -89,12 +187,7 @@ def split_compute(line: PlanLine, workspace: str | Path | None, book, on: date) 
                 "source": f"workspace [[capacity]] {ids} ({cs[0].source})", "evidence": str(cs[0].evidence),
                 "owner": cs[0].owner, "unit": "gpu_hour", "stale": False, "expires": None,
                 "share": format(share, "f")}
-        evidence = dict(line.evidence)
-        evidence["share"] = {"evidence": "assumed", "source": f"{format(share * 100, 'f')} % of the planned"
-                             f" GPU-hours on {b} capacity, by GPUs x hours of the period ({gpus_text})"}
+        evidence["share"] = {"evidence": how_evidence, "source": f"{pct} capacity, by {how} ({gpus_text})"}
         out.append(replace(line, id=f"{COMPUTE_PREFIX}{b}", basis=Basis(b), price=Rng.point(price),
-                           price_meta=meta, efficiency={k: _scaled(v, share) for k, v in line.efficiency.items()},
-                           fixed={k: _scaled(v, share) for k, v in line.fixed.items()},
-                           rework={k: _scaled(v, share) for k, v in line.rework.items()},
-                           evidence=evidence))
+                           price_meta=meta, evidence=evidence, **scaled))
     return tuple(out)

@@ -73,9 +73,17 @@ def reestimate(plan: Plan, values: dict, table: dict, togo: Rng, *, workspace: s
     if isinstance(values.get("labor"), dict):  # build labor is one-time: an empty table, not the
         values["labor"] = {**values["labor"], "build": {}}  # placeholder roles (price items the plan never needed)
     table = {k: v for k, v in table.items() if k not in ("storage", "shrink")}
-    est = baseline.from_values(values, table, where="decide: re-estimate", sha="", batch_id=plan.batch,
-                               batch_max_rounds=plan.max_rounds, author="", reason="re-estimate",
-                               workspace=workspace)
+    # the plan's own split of compute over bases (capacity_plan.py: planned or measured) is kept
+    shares = {str(ln.basis): ln.price_meta["share"] for ln in plan.lines
+              if ln.category == "compute" and ln.price_meta.get("share")}
+    kw = dict(where="decide: re-estimate", sha="", batch_id=plan.batch, batch_max_rounds=plan.max_rounds,
+              author="", reason="re-estimate", workspace=workspace)
+    try:
+        est = baseline.from_values(values, {**table, "compute_share": shares} if shares else table, **kw)
+    except BadInput:  # the workspace's capacity changed since the plan: split as a new plan would
+        if not shares:
+            raise
+        est = baseline.from_values(values, table, **kw)
     lines = []
     for ln in est.lines:
         rework = {}

@@ -195,7 +195,8 @@ def holds(cond: tuple[str, str, Decimal], metrics: dict[str, Decimal]) -> bool:
 def governance(table: dict, where: str, batch_max_rounds: int | None) -> dict:
     """Validate the spec's ``[plan]`` table: bounds, gates, rules, assumptions, max rounds."""
     known = {"max_rounds", "reason", "bounds", "gates", "rules", "assumptions", "rework", "labor_rework",
-             "shrink_factor", "retention_months", "storage", "curves", "shrink"}
+             "shrink_factor", "retention_months", "storage", "curves", "shrink",
+             "compute_share"}
     unknown = sorted(set(table) - known)
     if unknown:
         raise BadInput(f"{where}: [plan] has unknown keys {unknown}", remedy=f"use {', '.join(sorted(known))}")

@@ -31,9 +31,11 @@ def make_plan(wsp, batch_id: str, spec: str | None, *, reason: str, author: str,
     ``[plan]`` table from the spec, ``plan_toml`` or ``max_rounds`` (see ``baseline.estimate_inputs``)."""
     b = wsp.config.batch(batch_id)
     wsp.sync_config()
+    lines = wsp.ledger.cost_lines(batch_id) if wsp.ledger.latest_attribution() else []
     plan = baseline.from_estimate(spec, batch_id=batch_id, batch_max_rounds=b.max_rounds, author=author,
                                   reason=reason, workspace=str(wsp.config.root), options=options,
-                                  plan_toml=plan_toml, max_rounds=max_rounds)
+                                  plan_toml=plan_toml, max_rounds=max_rounds,
+                                  batch_lines=lines)
     return _store(wsp, plan, reason)
 
 
