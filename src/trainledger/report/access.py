@@ -162,7 +162,8 @@ def mark_internal(obj: Any, kind: str | None) -> Any:
     out = {k: mark_internal(v, kind) for k, v in obj.items()}
     if not kind:
         return out
-    if out.get("basis") == "internal":
+    if out.get("basis") == "internal" and not ("id" in out and "unit" in out and "line" not in out):
+        # (a plan line's inputs — price, quantity per Mtoken, fixed quantity — are no total: _mark_plan)
         for k in INTERNAL_MONEY:
             if isinstance(out.get(k), dict):
                 out[k] = {x: restrict(y, kind) for x, y in out[k].items()}
