@@ -197,3 +197,30 @@ def _withheld_but_readable(copies: dict, role: str) -> None:
     reading = [c.value for r in wb["Variance"].iter_rows() for c in r
                if isinstance(c.value, str) and c.value.startswith("=") and cell.search(c.value)]
     assert not reading, "no formula reads the withheld row"
+
+
+def test_an_older_one_role_version_keeps_its_alerts_restricted():
+    """An alert quotes the figures of the plan version it was raised on: a version of one labor role
+    stays one person's cost though the latest plan has several (and an unknown version fails closed)."""
+    from trainledger.model.restricted import resolve
+    from trainledger.report.access import mark_plan
+    from trainledger.report.plan_section import with_kinds
+
+    def alert(version):
+        return {"key": "spend:internal:CNY:50", "plan_version": version, "value": "2013.98", "bound": "50 %",
+                "text": {"en": "internal CNY: actual 1,007.00 reached 50 % of plan expected 2,013.98",
+                         "zh-CN": "内部人力 CNY：实际 1,007.00 已达计划预期 2,013.98 的 50 %"}}
+
+    kinds = {1: "labor_cost_person", 2: "labor_cost_phase"}
+    page = {"labor_kind": "labor_cost_phase", "alerts": with_kinds([alert(1), alert(2), alert(None)], kinds,
+                                                                    "labor_cost_phase")}
+    eng, seen = resolve(mark_plan(page), "engineer")
+    old, latest, unknown = eng["alerts"]
+    assert old["text"]["en"] == "internal CNY: actual restricted reached 50 % of plan expected restricted"
+    assert old["text"]["zh-CN"] == "内部人力 CNY：实际 受限 已达计划预期 受限 的 50 %"
+    assert old["value"] == "restricted" and old["bound"] == "50 %"
+    assert latest["text"] == alert(2)["text"] and latest["value"] == "2013.98"  # several roles: a phase's cost
+    assert unknown["value"] == "restricted"
+    assert seen.withheld["labor_cost_person"] == 6
+    fin, _ = resolve(mark_plan(page), "finance")
+    assert [a["text"] for a in fin["alerts"]] == [alert(v)["text"] for v in (1, 2, None)]
