@@ -31,7 +31,7 @@ def build(wsp, batch_id: str) -> dict[str, Any] | None:
     decisions = service.decisions(wsp, batch_id)
     latest = decisions[-1] if decisions else None
     compute = next((ln for ln in rv["lines"] if ln["line"] == "compute"), None)
-    kinds = labor_kinds(wsp, batch_id)
+    kinds = labor_kinds(wsp, batch_id, {st["plan_version"]: st["labor_kind"]})
     return {"plan_version": st["plan_version"], "labor_kind": st["labor_kind"],
             "plan": st["plan"], "ac": st["ac"], "ev": st["ev"],
             "eac": st["eac"], "rounds": st["rounds"], "work": st["work"], "gates": st["gates"],
@@ -55,18 +55,24 @@ def build(wsp, batch_id: str) -> dict[str, Any] | None:
             "lessons": rv["lessons"]}
 
 
-def labor_kinds(wsp, batch_id: str) -> dict[int, str]:
+def labor_kinds(wsp, batch_id: str, known: dict[int, str] | None = None) -> dict[int, str]:
     """Each plan version's ``labor_kind`` (review/status.py, over the actuals as they are now): an
-    alert or a decision quotes the internal figures of the version it was made on."""
+    alert or a decision quotes the internal figures of the version it was made on. ``known``: kinds
+    already computed (the latest version's, from its status); a version whose plan values one labor
+    role is one person's cost without reading the actuals."""
     from trainledger.ledger import review_repo
     from trainledger.review import service
-    from trainledger.review.plan import Plan
+    from trainledger.review.plan import SCENARIOS, Plan
     from trainledger.review.status import labor_kind
 
-    out = {}
+    out = dict(known or {})
     for r in review_repo.plan_versions(wsp.ledger, batch_id):
         plan = Plan.from_dict(r["body"])
-        out[plan.version] = labor_kind(plan, service.actuals(wsp, plan))
+        if plan.version in out:
+            continue
+        valued = {pl.role or pl.id for pl in plan.lines
+                  if str(pl.basis) == "internal" and any(pl.price.get(s) for s in SCENARIOS)}
+        out[plan.version] = "labor_cost_person" if len(valued) == 1 else labor_kind(plan, service.actuals(wsp, plan))
     return out
 
 

@@ -112,7 +112,8 @@ def version_kinds(wsp, batch_id: str, page: dict[str, Any]) -> dict[str, Any]:
     """The status page (web/views.py ``plan_status``) with each alert, decision and plan version
     naming the ``labor_kind`` of the plan version it quotes (``plan_section.with_kinds``): an older
     version of one labor role keeps its figures restricted though the latest plan has several."""
-    kinds = labor_kinds(wsp, batch_id)
+    st = page.get("status") if isinstance(page.get("status"), dict) else {}
+    kinds = labor_kinds(wsp, batch_id, {st["plan_version"]: st["labor_kind"]} if st.get("labor_kind") else None)
     latest = _latest(kinds)
     out = dict(page)
     if isinstance(out.get("status"), dict) and out["status"].get("alerts"):
