@@ -17,6 +17,10 @@ Kinds (``KINDS``) and who sees them (``SEES``):
                        per GB-month, a bill row's ContractedUnitPrice): finance, admin
     vendor_amount      an external service's invoice amount: engineer too
 
+A text that quotes sensitive figures can keep its words: ``Restricted(text, kind, shown)`` gives a
+role that may not see them ``shown`` (the text with each figure replaced by the word). A field a
+role reads in its own rendered copy (the dashboard's cross report) is ``ByRole``.
+
 ``viewer`` sees none of them (hours, GPU-hours and the totals per basis only). This module knows
 nothing else of trainledger: roles are checked here, errors are ``ValueError``.
 """

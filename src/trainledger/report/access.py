@@ -16,7 +16,9 @@ Marked in the sheet:
                                             has one valued role (then it is that role's cost)
     plan_vs_actual                          ``mark_plan``: a labor role's variance line, a price
                                             or rate unknown; plan_lines[].price: labor_rate for a
-                                            labor line, unit_price otherwise
+                                            labor line, unit_price otherwise; its internal figures
+                                            (plan / AC / EV / EAC, bridge, spend curve, alerts) by
+                                            its ``labor_kind`` and each alert's own (``mark_internal``)
     assumptions[]                           low / high / value / note: the row's ``value_kind``
                                             (the engine sets it where a capacity's, price book's or
                                             contract's price is made: unit_price; a labor rate:
@@ -42,7 +44,12 @@ unit_price; its ``flags`` when a note quotes such a column. A quarantined or fla
 labor_rate in a labor table) or an invoice's amount (vendor_amount); its raw text for a bill or an
 invoice, or when its reason quotes one. The balance view (``balance_for``) is built from the full
 sheet and then restricted: its labor money, external money and each assumption's sensitivity follow
-the fields they come from.
+the fields they come from, its earned value on the internal basis as the plan section's.
+
+The dashboard's pages of alerts and decisions (web/pages.py) name each alert's and decision's
+``labor_kind`` (its plan version's, report/plan_section.py ``with_kinds``); an alert's text is
+shown with its figures masked (``restrict_text``). The cross report cached for every role
+(``cross_by_role``) is each role's own copy (model/restricted.py ``ByRole``).
 """
 
 from __future__ import annotations
