@@ -113,7 +113,18 @@ def mark_plan(obj: Any) -> Any:
     review (or a page holding one) that names its ``labor_kind`` has its internal figures marked so
     (``mark_internal``); so has any record inside it that names its own (an alert, a decision of an
     older plan version: web/pages.py, report/plan_section.py) — the stricter of the two."""
-    return mark_internal(_mark_plan(obj), labor_kind_of(obj))
+    return mark_internal(_older_alerts(_mark_plan(obj)), labor_kind_of(obj))
+
+
+def _older_alerts(obj: Any) -> Any:
+    """A status (``status --role``) lists the alerts of every plan version: one raised on an older
+    version that names no ``labor_kind`` of its own (web/pages.py and report/plan_section.py name it)
+    quotes that version's figures, whose kind is not known here — one person's cost (fail closed)."""
+    if not isinstance(obj, dict) or not isinstance(obj.get("alerts"), list) or "plan_version" not in obj:
+        return obj
+    return {**obj, "alerts": [dict(a, labor_kind="labor_cost_person") if isinstance(a, dict) and
+                              "labor_kind" not in a and a.get("plan_version") != obj["plan_version"] else a
+                              for a in obj["alerts"]]}
 
 
 INTERNAL_MONEY = ("low", "expected", "high", "plan", "actual", "price", "volume", "efficiency", "rework",
