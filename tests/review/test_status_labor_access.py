@@ -126,8 +126,12 @@ def test_an_internal_alert_quotes_the_totals_so_it_is_marked_too():
           "ranges": [{"basis": "internal", "currency": "CNY", "plan": {"low": "1", "expected": "2", "high": "3"}}]}
     eng, d = resolve(mark_plan(st), "engineer")
     first = eng["alerts"][0]
-    assert first["text"]["en"] == first["driver"]["en"] == first["value"] == "restricted"
+    assert first["value"] == "restricted"  # the text keeps its words, each figure it quotes masked
+    assert first["text"]["en"] == "internal CNY: actual restricted reached 50 % of plan expected restricted"
+    assert first["driver"]["en"] == "efficiency restricted"
     assert eng["alerts"][1] == alert("billed") and eng["ranges"][0]["plan"]["expected"] == "restricted"
     assert d.withheld["labor_cost_person"] == 6
+    fin, _ = resolve(mark_plan(st), "finance")  # the stored text, whole, for finance
+    assert fin["alerts"][0] == alert("internal")
     several, _ = resolve(mark_plan({**st, "labor_kind": "labor_cost_phase"}), "engineer")
     assert several["alerts"][0] == alert("internal") and several["ranges"] == st["ranges"]

@@ -17,6 +17,10 @@ Kinds (``KINDS``) and who sees them (``SEES``):
                        per GB-month, a bill row's ContractedUnitPrice): finance, admin
     vendor_amount      an external service's invoice amount: engineer too
 
+A text that quotes sensitive figures can keep its words: ``Restricted(text, kind, shown)`` gives a
+role that may not see them ``shown`` (the text with each figure replaced by the word). A field a
+role reads in its own rendered copy (the dashboard's cross report) is ``ByRole``.
+
 ``viewer`` sees none of them (hours, GPU-hours and the totals per basis only). This module knows
 nothing else of trainledger: roles are checked here, errors are ``ValueError``.
 """
@@ -68,6 +72,7 @@ class Restricted:
 
     value: Any
     kind: str
+    shown: str | None = None  # what a role that may not see it reads: a text with its figures masked
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -84,14 +89,35 @@ class Restricted:
 
 
 class Withheld(str):
-    """What a role that may not see a field gets in its place: the word, and the field's kind."""
+    """What a role that may not see a field gets in its place: the word (or, for a text whose
+    figures were masked, ``Restricted.shown``: the text with the word in place of each figure), and
+    the field's kind."""
 
     kind: str
 
-    def __new__(cls, kind: str, lang: str = "en") -> Withheld:
-        s = super().__new__(cls, word(lang))
+    def __new__(cls, kind: str, lang: str = "en", text: str | None = None) -> Withheld:
+        s = super().__new__(cls, word(lang) if text is None else text)
         s.kind = kind
         return s
+
+
+@dataclass(frozen=True, repr=False)
+class ByRole:
+    """A field each role reads in its own copy (a page rendered per role: the cross-batch report,
+    report/access.py ``cross_by_role``), and what each copy withheld. Unresolved it prints the word
+    and cannot be encoded, as ``Restricted``."""
+
+    values: dict[str, Any]
+    seen: dict[str, Disclosure]
+
+    def __str__(self) -> str:
+        return WORD[0]
+
+    def __repr__(self) -> str:
+        return "ByRole(<per role>)"
+
+    def __format__(self, spec: str) -> str:
+        return WORD[0]
 
 
 def is_withheld(value: Any) -> bool:
@@ -123,12 +149,15 @@ def resolve(model: Any, role: str, lang: str = "en") -> tuple[Any, Disclosure]:
     d = Disclosure(role)
 
     def walk(x: Any) -> Any:
+        if isinstance(x, ByRole):  # this role's own copy, and what it withheld
+            d.merge(x.seen[role])
+            return walk(x.values[role])
         if isinstance(x, Restricted):
             if x.kind in seen:
                 d.revealed[x.kind] += 1
                 return walk(x.value)
             d.withheld[x.kind] += 1
-            return Withheld(x.kind, lang)
+            return Withheld(x.kind, lang, x.shown)
         if isinstance(x, dict):
             return {k: walk(v) for k, v in x.items()}
         if isinstance(x, list | tuple):

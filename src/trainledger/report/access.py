@@ -16,7 +16,9 @@ Marked in the sheet:
                                             has one valued role (then it is that role's cost)
     plan_vs_actual                          ``mark_plan``: a labor role's variance line, a price
                                             or rate unknown; plan_lines[].price: labor_rate for a
-                                            labor line, unit_price otherwise
+                                            labor line, unit_price otherwise; its internal figures
+                                            (plan / AC / EV / EAC, bridge, spend curve, alerts) by
+                                            its ``labor_kind`` and each alert's own (``mark_internal``)
     assumptions[]                           low / high / value / note: the row's ``value_kind``
                                             (the engine sets it where a capacity's, price book's or
                                             contract's price is made: unit_price; a labor rate:
@@ -42,7 +44,12 @@ unit_price; its ``flags`` when a note quotes such a column. A quarantined or fla
 labor_rate in a labor table) or an invoice's amount (vendor_amount); its raw text for a bill or an
 invoice, or when its reason quotes one. The balance view (``balance_for``) is built from the full
 sheet and then restricted: its labor money, external money and each assumption's sensitivity follow
-the fields they come from.
+the fields they come from, its earned value on the internal basis as the plan section's.
+
+The dashboard's pages of alerts and decisions (web/pages.py) name each alert's and decision's
+``labor_kind`` (its plan version's, report/plan_section.py ``with_kinds``); an alert's text is
+shown with its figures masked (``restrict_text``). The cross report cached for every role
+(``cross_by_role``) is each role's own copy (model/restricted.py ``ByRole``).
 """
 
 from __future__ import annotations
@@ -104,15 +111,34 @@ def mark_plan(obj: Any) -> Any:
     name is a price or a rate keeps its range and measured value restricted. ``unplanned:labor`` (the
     roles the plan did not have) is restricted as one role's cost: it often is one role. A status or
     review (or a page holding one) that names its ``labor_kind`` has its internal figures marked so
-    (``mark_internal``)."""
-    out = _mark_plan(obj)
-    kind = labor_kind_of(obj)
-    return mark_internal(out, kind) if kind else out
+    (``mark_internal``); so has any record inside it that names its own (an alert, a decision of an
+    older plan version: web/pages.py, report/plan_section.py) — the stricter of the two."""
+    return mark_internal(_older_alerts(_mark_plan(obj)), labor_kind_of(obj))
+
+
+def _older_alerts(obj: Any) -> Any:
+    """A status (``status --role``) lists the alerts of every plan version: one raised on an older
+    version that names no ``labor_kind`` of its own (web/pages.py and report/plan_section.py name it)
+    quotes that version's figures, whose kind is not known here — one person's cost (fail closed)."""
+    if not isinstance(obj, dict) or not isinstance(obj.get("alerts"), list) or "plan_version" not in obj:
+        return obj
+    return {**obj, "alerts": [dict(a, labor_kind="labor_cost_person") if isinstance(a, dict) and
+                              "labor_kind" not in a and a.get("plan_version") != obj["plan_version"] else a
+                              for a in obj["alerts"]]}
 
 
 INTERNAL_MONEY = ("low", "expected", "high", "plan", "actual", "price", "volume", "efficiency", "rework",
-                  "ac", "ev", "eac", "value")
+                  "other", "not_split", "ac", "ev", "eac", "value", "undated")
 INTERNAL_ALERT = re.compile(r"^[a-z_]+:internal:")  # an alert on the internal basis ("spend:internal:CNY:50")
+KIND_ORDER = ("labor_cost_person", "labor_cost_phase")  # the strictest first
+# a figure in an alert's text: every number but a percentage (the bound, a share), the work in Mtoken and hours
+FIGURE = re.compile(r"(?<![A-Za-z0-9_.,])[+\-−]?\d(?:,?\d)*(?:\.\d+)?(?![A-Za-z0-9_]|\.\d|,\d|\s*[%％]"
+                    r"|\s*(?:Mtoken|百万|hour|h\b|工时|小时|GPU|gpu_hour|卡时))")
+
+
+def strictest(*kinds: str | None) -> str | None:
+    """The kind the fewest roles may see among ``kinds`` (None: none named)."""
+    return next((k for k in KIND_ORDER if k in kinds), None)
 
 
 def labor_kind_of(obj: Any) -> str | None:
@@ -120,31 +146,61 @@ def labor_kind_of(obj: Any) -> str | None:
     them (web/views.py ``plan_status``): the strictest of those it names."""
     if not isinstance(obj, dict):
         return None
-    kinds = {x.get("labor_kind") for x in (obj, obj.get("status"), obj.get("review")) if isinstance(x, dict)}
-    return next((k for k in ("labor_cost_person", "labor_cost_phase") if k in kinds), None)
+    return strictest(*(x.get("labor_kind") for x in (obj, obj.get("status"), obj.get("review"))
+                       if isinstance(x, dict)))
 
 
-def mark_internal(obj: Any, kind: str) -> Any:
-    """Every figure of the internal basis (labor) marked ``kind``: a record with ``basis`` internal —
-    plan / AC / EV / EAC, the variance by basis, a plan version's totals, a decision's cost to go —
-    its amounts (or each amount of a range under one); an alert on the internal basis, its value,
-    text and driver (which quote the totals)."""
+def masked(text: Any, lang: str) -> Any:
+    """``text`` with each figure it quotes (``FIGURE``) replaced by the word "restricted" / "受限"."""
+    from trainledger.model.restricted import word
+
+    return FIGURE.sub(word(lang), text) if isinstance(text, str) else text
+
+
+def restrict_text(text: Any, kind: str, lang: str) -> Any:
+    """A text that quotes restricted figures: a role that may not see them reads it with each figure
+    masked (``masked``), the rest of the sentence kept; a text without a figure stays as it is."""
+    if not isinstance(text, str) or isinstance(text, Withheld) or (shown := masked(text, lang)) == text:
+        return text
+    return Restricted(text, kind, shown)
+
+
+def mark_internal(obj: Any, kind: str | None) -> Any:
+    """Every figure of the internal basis (labor) marked ``kind`` (or the stricter ``labor_kind`` a
+    record names for itself and what it holds): a record with ``basis`` internal — plan / AC / EV /
+    EAC, the variance by basis, a plan version's totals, a decision's cost to go and sunk cost, a
+    spend curve's points, plan and EAC — its amounts (or each amount of a range under one); an alert
+    on the internal basis, its value and bound, and each figure its text and driver quote (in both
+    languages; the words stay: ``restrict_text``)."""
     if isinstance(obj, list):
         return [mark_internal(x, kind) for x in obj]
     if not isinstance(obj, dict):
         return obj
+    kind = strictest(kind, obj.get("labor_kind"))
     out = {k: mark_internal(v, kind) for k, v in obj.items()}
-    if out.get("basis") == "internal":
+    if not kind:
+        return out
+    if out.get("basis") == "internal" and not ("id" in out and "unit" in out and "line" not in out):
+        # (a plan line's inputs — price, quantity per Mtoken, fixed quantity — are no total: _mark_plan)
         for k in INTERNAL_MONEY:
             if isinstance(out.get(k), dict):
                 out[k] = {x: restrict(y, kind) for x, y in out[k].items()}
             elif k in out:
                 out[k] = restrict(out[k], kind)
+        if isinstance(out.get("points"), list):  # a spend curve: the cumulative internal cost per day
+            out["points"] = [dict(p, cumulative=restrict(p.get("cumulative"), kind)) if isinstance(p, dict) else p
+                             for p in out["points"]]
     if isinstance(out.get("key"), str) and INTERNAL_ALERT.match(out["key"]):
-        out["value"] = restrict(out.get("value"), kind)
+        for k in ("value", "plan"):
+            if k in out:
+                out[k] = restrict(out[k], kind)
+        if "bound" in out:  # eac_high's bound is the plan's high; a spend bound's "50 %" stays
+            out["bound"] = restrict_text(out["bound"], kind, "en")
         for k in ("text", "driver"):  # both quote the basis' figures
             if isinstance(out.get(k), dict):
-                out[k] = {x: restrict(y, kind) for x, y in out[k].items()}
+                out[k] = {x: restrict_text(y, kind, x) for x, y in out[k].items()}
+            elif isinstance(out.get(k), str):
+                out[k] = restrict_text(out[k], kind, "en")
     return out
 
 
@@ -400,7 +456,8 @@ def _table(kind: str) -> str | None:
 
 
 def balance_for(full: dict[str, Any], role: str, lang: str = "en") -> tuple[dict[str, Any], Disclosure]:
-    """The balance view (report/balance.py) of the full sheet, restricted as its sources are."""
+    """The balance view (report/balance.py) of the full sheet, restricted as its sources are (its
+    earned value on the internal basis as the plan section's: ``mark_internal``)."""
     from trainledger.report import balance
 
     bl = balance.build(full)
@@ -421,7 +478,9 @@ def balance_for(full: dict[str, Any], role: str, lang: str = "en") -> tuple[dict
             r = dict(r, low=restrict(r.get("low"), kind), high=restrict(r.get("high"), kind),
                      moves=restrict(r["moves"], moves_kind) if moves_kind else r["moves"])
         sens.append(r)
-    right = dict(bl["right"], unknowns=mark_plan(bl["right"]["unknowns"]))
+    plan_kind = labor_kind_of(full.get("plan_vs_actual"))  # EV internal of one role's plan: that role's cost
+    right = dict(bl["right"], unknowns=mark_plan(bl["right"]["unknowns"]),
+                 earned_value=mark_internal(bl["right"]["earned_value"], plan_kind))
     return resolve({**bl, "left": left, "right": right, "sensitivity": sens}, role, lang)
 
 
@@ -464,6 +523,25 @@ def cross_for_role(r, role: str = ADMIN, lang: str = "en"):
                   totals=tuple(fig(f, hidden.get((f.basis, f.currency))) for f in r.totals), curves=curves,
                   undated_outside=tuple(replace(c, figure=fig(c.figure)) for c in r.undated_outside))
     return out, d
+
+
+def cross_by_role(r, lang: str = "en", *, html: bool = False):
+    """The cross-batch report for a role-independent view model (the dashboard's ``/report``, cached
+    before the role is known, web/views.py): its JSON contract — or its HTML page — in each role's own
+    copy (``ByRole``: ``resolve`` hands every role its copy, and counts what that withheld). Admin and
+    finance see the same figures: one copy serves both."""
+    from trainledger.model.restricted import FINANCE, ROLES, ByRole
+    from trainledger.report import cross_render
+
+    copies, seen = {}, {}
+    for role in ROLES:
+        if role == ADMIN:
+            continue
+        _shown, d = cross_for_role(r, role, lang)
+        copies[role] = cross_render.to_html(r, lang, role) if html else cross_render.as_json(r, role)
+        seen[role] = d
+    copies[ADMIN], seen[ADMIN] = copies[FINANCE], Disclosure(ADMIN, seen[FINANCE].revealed.copy())
+    return ByRole(copies, seen)
 
 
 def withheld(value: Any) -> bool:

@@ -180,13 +180,24 @@ def waterfall(chart_id: str, title: str, steps: list[tuple[str, Decimal, str]], 
 def variance_bridge(s: dict[str, Any], lang: str) -> list[dict[str, Any]]:
     """plan → price → volume → efficiency → rework → actual per basis and currency (review/ variance).
     The last bar is the actual; the parts that review/ leaves unexplained, if any, show as a residual
-    step so the bridge still ends on the actual."""
+    step so the bridge still ends on the actual. A basis whose figures this role may not see (one
+    labor role's plan: report/access.py ``mark_internal``) is not drawn: its chart says so, its table
+    prints the word."""
     from trainledger.review.texts import t as pt
 
     p = s.get("plan_vs_actual") or {}
     out = []
     for row in p.get("variance", []):
         basis, cur = row["basis"], row["currency"]
+        cid = f"chart-bridge-{basis}-{cur}"
+        title = f"{pt('bridge', lang)}: {v(basis, lang)} · {cur}"
+        keys = ["plan", *BRIDGE, *(k for k in ("other", "not_split") if row.get(k)), "actual"]
+        if any(is_withheld(row.get(k)) for k in keys):
+            out.append({"id": cid, "title": title, "svg": withheld_svg(cid, title, lang), "basis": basis,
+                        "currency": cur, "withheld": True, "head": [t("item", lang), t("amount", lang)],
+                        "rows": [[pt(k, lang), str(row[k]) if is_withheld(row[k]) else
+                                  f"{fmt.amount(_d(row[k]), cur)} {cur}"] for k in keys]})
+            continue
         plan, actual = _d(row["plan"]), _d(row["actual"])
         parts = [(k, _d(row[k])) for k in BRIDGE]
         parts += [(k, _d(row[k])) for k in ("other", "not_split") if row.get(k) and _d(row[k])]  # when any
@@ -197,8 +208,6 @@ def variance_bridge(s: dict[str, Any], lang: str) -> list[dict[str, Any]]:
         if residual:
             steps.append(("delta", residual, t("chart_residual", lang)))
         steps.append(("total", actual, pt("actual", lang)))
-        cid = f"chart-bridge-{basis}-{cur}"
-        title = f"{pt('bridge', lang)}: {v(basis, lang)} · {cur}"
         # a decomposition, not a bill: each step at the minor unit
         out.append({"id": cid, "title": title, "svg": waterfall(cid, title, steps, lang), "basis": basis,
                     "currency": cur, "head": [t("item", lang), t("amount", lang)],
@@ -206,20 +215,36 @@ def variance_bridge(s: dict[str, Any], lang: str) -> list[dict[str, Any]]:
     return out
 
 
+def withheld_svg(chart_id: str, title: str, lang: str, what: str = "") -> Markup:
+    """A chart this role may not see drawn: its frame and the note, no shape and no figure."""
+    note = t("chart_withheld", lang) + (f": {what}" if what else "")
+    return _svg(chart_id, 520.0, 40.0, [f'<text class="restricted" x="8.00" y="24.00" font-size="12" '
+                                        f'fill="#5b6478">{escape(note)}</text>'], title)
+
+
 def spend_curve(c: dict[str, Any], lang: str) -> dict[str, Any]:
     """One curve (``report.cross.curve_json``): a step line of the cumulative spend per day or week, the
     plan's total (its low–high as a band), and the EAC range as a bar right of the last day. Heights
-    are proportional to the amounts; every point carries ``data-day`` and ``data-value``."""
+    are proportional to the amounts; every point carries ``data-day`` and ``data-value``. A series
+    this role may not see (the plan, the EAC, the spend itself of one labor role's plan:
+    report/access.py ``mark_internal``) is left out of the drawing, a line under the chart names it
+    as restricted, and its table rows print the word."""
     from trainledger.report.cross_text import t as ct
 
     cur, exact = c["currency"], c["basis"] in CASH
-    pts = [(p["day"], _d(p["cumulative"])) for p in c["points"]]
-    plan = {k: _d(c["plan"][k]) for k in ("low", "expected", "high")}
-    eac = {k: _d(c["eac"][k]) for k in ("low", "expected", "high")} if c.get("eac") else None  # None: unknown
-    top = max([Decimal(0), plan["high"], eac["high"] if eac else Decimal(0), _d(c.get("actual"))]
-              + [val for _day, val in pts])
+    hide_pts = is_withheld(c.get("actual")) or any(is_withheld(p["cumulative"]) for p in c["points"])
+    hide_plan = any(is_withheld(c["plan"].get(k)) for k in ("low", "expected", "high"))
+    hide_eac = bool(c.get("eac")) and any(is_withheld(c["eac"].get(k)) for k in ("low", "expected", "high"))
+    hidden = [name for name, gone in ((t("chart_actual", lang), hide_pts), (ct("plan_expected", lang), hide_plan),
+                                      (ct("eac", lang), hide_eac)) if gone]
+    pts = [(p["day"], Decimal(0) if hide_pts else _d(p["cumulative"])) for p in c["points"]]
+    plan = {k: Decimal(0) if hide_plan else _d(c["plan"][k]) for k in ("low", "expected", "high")}
+    eac = {k: Decimal(0) if hide_eac else _d(c["eac"][k]) for k in ("low", "expected", "high")} \
+        if c.get("eac") else None  # None: unknown
+    top = max([Decimal(0), plan["high"], eac["high"] if eac else Decimal(0),
+               Decimal(0) if hide_pts else _d(c.get("actual"))] + [val for _day, val in pts])
     left, plot_w, plot_h, top_pad = 70.0, 460.0, 200.0, 16.0
-    width, height = left + plot_w + 260.0, top_pad + plot_h + 40.0
+    width, height = left + plot_w + 260.0, top_pad + plot_h + 40.0 + (16.0 if hidden else 0.0)
     scale = plot_h / float(top) if top > 0 else 0.0
     from datetime import date
 
@@ -234,14 +259,15 @@ def spend_curve(c: dict[str, Any], lang: str) -> dict[str, Any]:
 
     body = [f'<line x1="{_n(left)}" y1="{_n(y(Decimal(0)))}" x2="{_n(left + plot_w)}" y2="{_n(y(Decimal(0)))}" '
             f'stroke="#d9dee8"/>']
-    body.append(f'<rect class="plan-range" x="{_n(left)}" y="{_n(y(plan["high"]))}" width="{_n(plot_w)}" '
-                f'height="{_n(float(plan["high"] - plan["low"]) * scale)}" fill="#5b6478" fill-opacity="0.12" '
-                f'data-low="{_f(plan["low"])}" data-high="{_f(plan["high"])}"/>')
-    body.append(f'<line class="plan" x1="{_n(left)}" y1="{_n(y(plan["expected"]))}" x2="{_n(left + plot_w)}" '
-                f'y2="{_n(y(plan["expected"]))}" stroke="#5b6478" stroke-dasharray="6 4" '
-                f'data-value="{_f(plan["expected"])}"/>')
+    if not hide_plan:
+        body.append(f'<rect class="plan-range" x="{_n(left)}" y="{_n(y(plan["high"]))}" width="{_n(plot_w)}" '
+                    f'height="{_n(float(plan["high"] - plan["low"]) * scale)}" fill="#5b6478" fill-opacity="0.12" '
+                    f'data-low="{_f(plan["low"])}" data-high="{_f(plan["high"])}"/>')
+        body.append(f'<line class="plan" x1="{_n(left)}" y1="{_n(y(plan["expected"]))}" x2="{_n(left + plot_w)}" '
+                    f'y2="{_n(y(plan["expected"]))}" stroke="#5b6478" stroke-dasharray="6 4" '
+                    f'data-value="{_f(plan["expected"])}"/>')
     path, prev = [], None
-    for i, (_day, val) in enumerate(pts):
+    for i, (_day, val) in enumerate(pts if not hide_pts else ()):
         if prev is not None:
             path.append(f"{_n(x(i))},{_n(y(prev))}")
         path.append(f"{_n(x(i))},{_n(y(val))}")
@@ -249,7 +275,7 @@ def spend_curve(c: dict[str, Any], lang: str) -> dict[str, Any]:
     if path:
         body.append(f'<polyline class="actual" points="{" ".join(path)}" fill="none" stroke="#2f6fdf" '
                     f'stroke-width="2"/>')
-    for i, (day, val) in enumerate(pts):
+    for i, (day, val) in enumerate(pts if not hide_pts else ()):
         body.append(f'<circle class="point" cx="{_n(x(i))}" cy="{_n(y(val))}" r="3" fill="#2f6fdf" '
                     f'data-day="{escape(day)}" data-value="{_f(val)}"/>')
     ex = left + plot_w + 24
@@ -258,7 +284,7 @@ def spend_curve(c: dict[str, Any], lang: str) -> dict[str, Any]:
     if eac is None:  # no useful work measured: no EAC bar (never one at 0), the word instead
         body.append(f'<text class="eac-unknown" x="{_n(ex)}" y="{_n(top_pad + 12)}" font-size="11">'
                     f'{escape(ct("eac", lang))}: {escape(ct("unknown_work", lang))}</text>')
-    else:
+    elif not hide_eac:
         body.append(f'<rect class="eac-range" x="{_n(ex)}" y="{_n(y(eac["high"]))}" width="14" '
                     f'height="{_n(float(eac["high"] - eac["low"]) * scale)}" fill="{COLOURS["up"]}" '
                     f'fill-opacity="0.35" data-low="{_f(eac["low"])}" data-high="{_f(eac["high"])}"/>')
@@ -267,26 +293,36 @@ def spend_curve(c: dict[str, Any], lang: str) -> dict[str, Any]:
                     f'data-value="{_f(eac["expected"])}"/>')
         body.append(f'<text x="{_n(ex + 22)}" y="{_n(y(eac["expected"]) + 4)}" font-size="11">'
                     f'{escape(ct("eac", lang))} {escape(est(eac["expected"]))}</text>')
-    body.append(f'<text x="{_n(left + 4)}" y="{_n(y(plan["expected"]) - 4)}" font-size="11">'
-                f'{escape(ct("plan_expected", lang))} {escape(est(plan["expected"]))}</text>')
+    if not hide_plan:
+        body.append(f'<text x="{_n(left + 4)}" y="{_n(y(plan["expected"]) - 4)}" font-size="11">'
+                    f'{escape(ct("plan_expected", lang))} {escape(est(plan["expected"]))}</text>')
     for i in sorted({0, len(pts) - 1}) if pts else ():
         body.append(f'<text x="{_n(x(i))}" y="{_n(top_pad + plot_h + 16)}" text-anchor="middle" font-size="11">'
                     f"{escape(pts[i][0])}</text>")
-    body.append(f'<text x="{_n(left - 6)}" y="{_n(y(top) + 4)}" text-anchor="end" font-size="11">'
-                f"{escape(fmt.quantity(top, 0))}</text>")
+    if top > 0:
+        body.append(f'<text x="{_n(left - 6)}" y="{_n(y(top) + 4)}" text-anchor="end" font-size="11">'
+                    f"{escape(fmt.quantity(top, 0))}</text>")
     body.append(f'<text x="{_n(left)}" y="{_n(top_pad + plot_h + 32)}" font-size="10" fill="#5b6478">'
                 f'{escape(ct("legend", lang))}</text>')
+    if hidden:  # the legend names what this role's copy leaves out
+        body.append(f'<text class="restricted" x="{_n(left)}" y="{_n(top_pad + plot_h + 48)}" font-size="10" '
+                    f'fill="#5b6478">{escape(t("chart_withheld", lang))}: {escape(", ".join(hidden))}</text>')
     cid = f"chart-spend-{c['batch']}-{c['basis']}-{cur}"
     title = f"{ct('curve_title', lang)}: {c['batch']} · {v(c['basis'], lang)} · {cur}"
     step = ct("day" if c["step"] == "day" else "week", lang)
-    rows = [[day, f"{money(val)} {cur}"] for day, val in pts]
-    if _d(c.get("undated")):
-        rows.append([ct("undated_spend", lang), f"{money(c['undated'])} {cur}"])
-    rows += [[ct(f"plan_{k}", lang), f"{est(plan[k])} {cur}"] for k in ("low", "expected", "high")]
-    rows += [[ct(f"eac_{k}", lang), f"{est(eac[k])} {cur}" if eac else ct("unknown_work", lang)]
+
+    def cell(val: Any, show) -> str:
+        return str(val) if is_withheld(val) else f"{show(val)} {cur}"
+
+    rows = [[p["day"], cell(p["cumulative"], money)] for p in c["points"]]
+    if is_withheld(c.get("undated")) or _d(c.get("undated")):
+        rows.append([ct("undated_spend", lang), cell(c["undated"], money)])
+    rows += [[ct(f"plan_{k}", lang), cell(c["plan"][k], est)] for k in ("low", "expected", "high")]
+    rows += [[ct(f"eac_{k}", lang), cell(c["eac"][k], est) if c.get("eac") else ct("unknown_work", lang)]
              for k in ("low", "expected", "high")]
     return {"id": cid, "title": title, "svg": _svg(cid, width, height, body, title), "basis": c["basis"],
-            "currency": cur, "head": [step, ct("cumulative", lang)], "rows": rows}
+            "currency": cur, "head": [step, ct("cumulative", lang)], "rows": rows,
+            **({"withheld": hidden} if hidden else {})}
 
 
 def sheet_charts(s: dict[str, Any], lang: str) -> list[dict[str, Any]]:

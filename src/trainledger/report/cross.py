@@ -401,8 +401,11 @@ def _add(figs) -> tuple[Figure, ...]:
 
 def _labor_kind(totals: tuple[Figure, ...], got: tuple[dict, dict] | None) -> str:
     """The kind of a batch's labor plan rows and curves: one role's cost (labor_cost_person) when its
-    labor so far is at most one role, or its plan has at most one labor line; else labor_cost_phase."""
+    labor so far is at most one role, or its plan has at most one labor line, or the status says so
+    (``labor_kind``: one valued role in the plan though others have timesheets); else labor_cost_phase."""
     roles = frozenset().union(*(f.roles for f in totals))
+    if got is not None and got[0].get("labor_kind") == "labor_cost_person":  # review/status.py's rule (G10)
+        return "labor_cost_person"
     planned = sum(1 for ln in (got[1].get("lines", []) if got else []) if str(ln.get("line", "")).startswith(
         ("labor:", "unplanned:labor")))
     return "labor_cost_person" if len(roles) <= 1 or (got is not None and planned <= 1) else "labor_cost_phase"

@@ -235,7 +235,10 @@ def _curves(b: Book, r: CrossReport) -> None:
 
 def write_curves(b: Book, ws, curves: list[dict]) -> None:
     """Each curve (``report.cross.curve_json``) as a block of rows — day, cumulative actual, plan, EAC
-    low / expected / high — and a native line chart over them. Also the batch workbook's Curves sheet."""
+    low / expected / high — and a native line chart over them. Also the batch workbook's Curves sheet.
+    A value this role may not see (one labor role's plan: report/access.py ``mark_internal``) is
+    written as the word; the chart draws only the columns without one, and its title says what is
+    restricted."""
     row = 1
     for n, c in enumerate(curves):
         cur, cash = c["currency"], c["basis"] in CASH
@@ -245,22 +248,46 @@ def write_curves(b: Book, ws, curves: list[dict]) -> None:
         for k, (en, zh) in enumerate(_h, 1):
             b.text(ws, row + 1, k, f"{en} / {zh}", bold=True)
         first = row + 2
+        withheld = {2} if any(is_withheld(pt["cumulative"]) for pt in c["points"]) else set()
+        withheld |= {3} if is_withheld(c["plan"]["expected"]) else set()
+        withheld |= {4, 5, 6} if c["eac"] is not None and any(is_withheld(x) for x in c["eac"].values()) else set()
+
+        def put(rr: int, col: int, x, minor: bool, cur: str = cur) -> None:
+            if is_withheld(x):
+                b.text(ws, rr, col, x)
+            else:
+                d = Decimal(x)
+                b.money(ws, rr, col, _minor(d, cur, minor) if col < 4 else d, cur)
+
         for i, pt in enumerate(c["points"]):
             rr = first + i
             b.text(ws, rr, 1, pt["day"])
-            b.money(ws, rr, 2, _minor(Decimal(pt["cumulative"]), cur, cash), cur)
-            b.money(ws, rr, 3, _minor(Decimal(c["plan"]["expected"]), cur, False), cur)
+            put(rr, 2, pt["cumulative"], cash)
+            put(rr, 3, c["plan"]["expected"], False)
             for k, key in enumerate(("low", "expected", "high")):
                 if c["eac"] is None:  # unknown: no useful work measured
                     b.text(ws, rr, 4 + k, "unknown / 未知")
                 else:
-                    b.money(ws, rr, 4 + k, Decimal(c["eac"][key]), cur)
+                    put(rr, 4 + k, c["eac"][key], False)
         last = first + len(c["points"]) - 1
+        drawn = [k for k in range(2, 7 if c["eac"] is not None else 4) if k not in withheld]
         if c["points"]:
+            title = f"{TEXT['curve_title'][0]} / {TEXT['curve_title'][1]}: {c['batch']} · {c['basis']} · {cur}"
+            if withheld:
+                from trainledger.report.i18n import TEXT as SHEET_TEXT
+
+                en, zh = SHEET_TEXT["chart_withheld"]
+                title += f" ({en} / {zh}: " + ", ".join(
+                    f"{_h[k - 1][0]} / {_h[k - 1][1]}" for k in sorted(withheld)) + ")"
+            if not drawn:  # nothing this role may see: the title and the note where the chart would be
+                b.text(ws, 1 + 16 * n, 8, title)
+                row = max(last + 2, row + 16)
+                continue
             ch = LineChart()
-            ch.title = f"{TEXT['curve_title'][0]} / {TEXT['curve_title'][1]}: {c['batch']} · {c['basis']} · {cur}"
-            ch.add_data(Reference(ws, min_col=2, max_col=6 if c["eac"] is not None else 3, min_row=first - 1,
-                                  max_row=last), titles_from_data=True)
+            ch.title = title
+            for k in drawn:
+                ch.add_data(Reference(ws, min_col=k, max_col=k, min_row=first - 1, max_row=last),
+                            titles_from_data=True)
             ch.set_categories(Reference(ws, min_col=1, min_row=first, max_row=last))
             ch.height, ch.width = 7.5, 16
             ws.add_chart(ch, f"H{1 + 16 * n}")

@@ -94,6 +94,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "chart_compute_hours": ("GPU-hours by compute state", "各资源状态的卡时"),
     "chart_cost_basis": ("Cost by evidence, one basis", "按证据等级的成本（单一口径）"),
     "chart_residual": ("unexplained", "未解释部分"),
+    "chart_withheld": ("restricted for this role, not drawn", "此角色受限，未绘出"),
+    "chart_actual": ("actual spend", "实际支出"),
     "balance": ("Balance: resource consumption against delivery investment", "天平：资源消耗与交付投入"),
     "consumption": ("Resource consumption", "资源消耗"), "delivery": ("Delivery investment", "交付投入"),
     "earned_value": ("earned value", "挣值"), "no_plan": ("no plan for this batch: nothing to earn against",

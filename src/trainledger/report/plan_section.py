@@ -14,6 +14,7 @@ from typing import Any
 
 from trainledger.mdtext import inline as _inline
 from trainledger.mdtext import table as _table
+from trainledger.model.restricted import is_withheld
 from trainledger.review.texts import label, metric_label, rework_text, storage_label, t
 
 PARTS = ("plan", "actual", "price", "volume", "efficiency", "rework", "other", "not_split")
@@ -30,7 +31,9 @@ def build(wsp, batch_id: str) -> dict[str, Any] | None:
     decisions = service.decisions(wsp, batch_id)
     latest = decisions[-1] if decisions else None
     compute = next((ln for ln in rv["lines"] if ln["line"] == "compute"), None)
-    return {"plan_version": st["plan_version"], "plan": st["plan"], "ac": st["ac"], "ev": st["ev"],
+    kinds = labor_kinds(wsp, batch_id, {st["plan_version"]: st["labor_kind"]})
+    return {"plan_version": st["plan_version"], "labor_kind": st["labor_kind"],
+            "plan": st["plan"], "ac": st["ac"], "ev": st["ev"],
             "eac": st["eac"], "rounds": st["rounds"], "work": st["work"], "gates": st["gates"],
             "curves": st.get("curves", []),
             "spend_curves": _spend_curves(wsp, batch_id, st),
@@ -41,7 +44,8 @@ def build(wsp, batch_id: str) -> dict[str, Any] | None:
             "variance": rv["variance"],
             "compute_efficiency_by_state": compute["efficiency_by_state"] if compute else {},
             "compute_rework_by": compute["rework_by"] if compute else {},
-            "alerts": st["alerts"], "open_alerts": sum(1 for a in st["alerts"] if a["open"]),
+            "alerts": with_kinds(st["alerts"], kinds, st["labor_kind"]),
+            "open_alerts": sum(1 for a in st["alerts"] if a["open"]),
             "decisions": [{k: d[k] for k in ("id", "action", "reason", "by", "approver", "verdict", "override",
                                              "answers", "next_review", "supersedes", "evidence_sha256",
                                              "child_batch")}
@@ -49,6 +53,40 @@ def build(wsp, batch_id: str) -> dict[str, Any] | None:
             "reusable_assets": latest["reusable_assets"] if latest else [],
             "unknowns_removed": latest["unknowns_removed"] if latest else [],
             "lessons": rv["lessons"]}
+
+
+def labor_kinds(wsp, batch_id: str, known: dict[int, str] | None = None) -> dict[int, str]:
+    """Each plan version's ``labor_kind`` (review/status.py, over the actuals as they are now): an
+    alert or a decision quotes the internal figures of the version it was made on. ``known``: kinds
+    already computed (the latest version's, from its status); a version whose plan values one labor
+    role is one person's cost without reading the actuals."""
+    from trainledger.ledger import review_repo
+    from trainledger.review import service
+    from trainledger.review.plan import SCENARIOS, Plan
+    from trainledger.review.status import labor_kind
+
+    out = dict(known or {})
+    for r in review_repo.plan_versions(wsp.ledger, batch_id):
+        plan = Plan.from_dict(r["body"])
+        if plan.version in out:
+            continue
+        valued = {pl.role or pl.id for pl in plan.lines
+                  if str(pl.basis) == "internal" and any(pl.price.get(s) for s in SCENARIOS)}
+        out[plan.version] = "labor_cost_person" if len(valued) == 1 else labor_kind(plan, service.actuals(wsp, plan))
+    return out
+
+
+def with_kinds(items: list[dict], kinds: dict[int, str], latest: str | None = None) -> list[dict]:
+    """Alerts, decisions or plan versions, each naming the ``labor_kind`` of the figures it quotes
+    (report/access.py ``mark_internal`` marks them so): its plan version's, or the latest plan's when
+    that is stricter (an unknown version: one role's cost, failing closed)."""
+    from trainledger.report.access import strictest
+
+    def version(x: dict) -> int | None:
+        v = x.get("plan_version", x.get("version", (x.get("body") or {}).get("plan_version")))
+        return int(v) if v is not None else None
+
+    return [{**x, "labor_kind": strictest(kinds.get(version(x), "labor_cost_person"), latest)} for x in items]
 
 
 def _plan_lines(wsp, batch_id: str) -> list[dict]:
@@ -75,11 +113,15 @@ def _spend_curves(wsp, batch_id: str, st: dict) -> list[dict]:
 def money(s: str | None) -> str:
     if s is None:
         return "—"
+    if is_withheld(s):  # a figure this role may not see: the word (model/restricted.py), never a number
+        return str(s)
     d = Decimal(s).quantize(Decimal("0.01"), ROUND_HALF_EVEN)
     return format(d if d else abs(d), ",f")  # no "-0.00" for a part that rounds to zero
 
 
 def rng(r: dict) -> str:
+    if hidden := next((r[k] for k in ("expected", "low", "high") if is_withheld(r.get(k))), None):
+        return str(hidden)
     return money(r["expected"]) if r["low"] == r["high"] else \
         f"{money(r['expected'])} ({money(r['low'])}–{money(r['high'])})"
 

@@ -42,7 +42,7 @@ from openpyxl.utils import get_column_letter, quote_sheetname
 from openpyxl.workbook.defined_name import DefinedName
 
 from trainledger.model.money import minor_quantum
-from trainledger.model.restricted import ADMIN
+from trainledger.model.restricted import ADMIN, is_withheld
 from trainledger.report import primitives as prim
 from trainledger.report.access import for_role, line_withheld
 from trainledger.report.i18n import assumption_name
@@ -401,6 +401,9 @@ def _variance(b: Book, s: dict, last_line: int = 1) -> None:
         cur = v.get("currency", "")
         b.text(ws, i, 1, v.get("basis"))
         b.text(ws, i, 2, cur)
+        if hidden := next((v[p] for p in PARTS if is_withheld(v.get(p))), None):
+            _withheld_row(b, ws, i, v, n, hidden)
+            continue
         rounded = []
         for k, p in enumerate(PARTS):
             d = dec(v.get(p)) or Decimal(0)
@@ -424,6 +427,18 @@ def _variance(b: Book, s: dict, last_line: int = 1) -> None:
     _live_bridge(b, ws, s, last_line)
 
 
+def _withheld_row(b: Book, ws, i: int, v: dict, n: int, hidden: str) -> None:
+    """A bridge row this role may not see (one labor role's plan: report/access.py ``mark_internal``):
+    each part written as it is — the word for a withheld one —, and in place of the delta, sums and
+    check the word too: no formula reads a withheld cell."""
+    cur = v.get("currency", "")
+    for k, p in enumerate(PARTS):
+        b.money(ws, i, 3 + k, v.get(p), cur)
+        b.text(ws, i, n + 7 + k, v.get(p))
+    for col in range(n + 1, n + 6):
+        b.text(ws, i, col, hidden)
+
+
 def _live_bridge(b: Book, ws, s: dict, last_line: int) -> None:
     """The plan-line split below the bridge as live formulas over Lines and Assumptions
     (report/xlsx_variance.py); the bridge's parts become SUMIFS over it, so a rate moves the bridge."""
@@ -437,6 +452,8 @@ def _live_bridge(b: Book, ws, s: dict, last_line: int) -> None:
     if not rng:
         return
     for i, v in enumerate(rows, 2):
+        if any(is_withheld(v.get(p)) for p in PARTS):  # a withheld row keeps the word, no formula
+            continue
         for k, p in enumerate(PARTS):
             part = rng["A" if p == "actual" else p]
             b.formula(ws, i, 3 + k, f"SUMIFS({part},{rng['basis']},{{basis}},{rng['currency']},{{cur}})",

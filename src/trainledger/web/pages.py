@@ -23,6 +23,7 @@ from trainledger.errors import NotFound
 from trainledger.imports import FileState, flagged_rows, quarantined_rows, resolve, short_id, states
 from trainledger.ingest import KIND_TABLES
 from trainledger.report import access
+from trainledger.report.plan_section import labor_kinds, with_kinds
 
 DECISION_ACTIONS = ("continue", "shrink", "stop", "retarget")  # as `trainledger decide --action`
 
@@ -91,13 +92,36 @@ def alerts(wsp, batch_id: str | None = None) -> dict[str, Any]:
     if batch_id is not None:
         _require_batch(wsp, batch_id)
     rows = []
+    kinds: dict[str, dict[int, str]] = {}
     for a in service.alerts(wsp, batch_id):
         b = _q(a["batch"])
-        rows.append({**a, "batch_href": f"/batches/{b}",
+        if a["batch"] not in kinds:
+            kinds[a["batch"]] = labor_kinds(wsp, a["batch"])
+        rows.append({**with_kinds([a], kinds[a["batch"]], _latest(kinds[a["batch"]]))[0], "batch_href": f"/batches/{b}",
                      "decision_href": f"/batches/{b}/decisions#decision-{a['answered_by']}"
                      if a["answered_by"] is not None else None})
-    return {"batch": batch_id, "alerts": rows,
-            "open": sum(1 for a in rows if a["open"]), "closed": sum(1 for a in rows if not a["open"])}
+    return access.mark_plan({"batch": batch_id, "alerts": rows, "open": sum(1 for a in rows if a["open"]),
+                             "closed": sum(1 for a in rows if not a["open"])})
+
+
+def _latest(kinds: dict[int, str]) -> str | None:
+    return kinds[max(kinds)] if kinds else None
+
+
+def version_kinds(wsp, batch_id: str, page: dict[str, Any]) -> dict[str, Any]:
+    """The status page (web/views.py ``plan_status``) with each alert, decision and plan version
+    naming the ``labor_kind`` of the plan version it quotes (``plan_section.with_kinds``): an older
+    version of one labor role keeps its figures restricted though the latest plan has several."""
+    st = page.get("status") if isinstance(page.get("status"), dict) else {}
+    kinds = labor_kinds(wsp, batch_id, {st["plan_version"]: st["labor_kind"]} if st.get("labor_kind") else None)
+    latest = _latest(kinds)
+    out = dict(page)
+    if isinstance(out.get("status"), dict) and out["status"].get("alerts"):
+        out["status"] = {**out["status"], "alerts": with_kinds(out["status"]["alerts"], kinds, latest)}
+    for k in ("decisions", "plans"):
+        if out.get(k):
+            out[k] = with_kinds(out[k], kinds, latest)
+    return out
 
 
 def _require_batch(wsp, batch_id: str) -> None:
@@ -114,11 +138,14 @@ def decisions(wsp, batch_id: str) -> dict[str, Any]:
 
     _require_batch(wsp, batch_id)
     b = _q(batch_id)
-    by_id = {a["id"]: a for a in service.alerts(wsp, batch_id)}
+    kinds = labor_kinds(wsp, batch_id)
+    latest = _latest(kinds)
+    by_id = {a["id"]: a for a in with_kinds(service.alerts(wsp, batch_id), kinds, latest)}
     rows = []
-    for d in service.decisions(wsp, batch_id):
-        closed = [{"id": i, "text": (by_id.get(i) or {}).get("text"), "href": f"/alerts?batch={b}#alert-{i}"}
-                  for i in d.get("answers") or []]
+    for d in with_kinds(service.decisions(wsp, batch_id), kinds, latest):
+        closed = [{"id": i, "text": (by_id.get(i) or {}).get("text"), "key": (by_id.get(i) or {}).get("key"),
+                   "labor_kind": (by_id.get(i) or {}).get("labor_kind", "labor_cost_person"),
+                   "href": f"/alerts?batch={b}#alert-{i}"} for i in d.get("answers") or []]
         rows.append({**d, "closes": closed, "child": _child_of(d)})
     try:
         plan_version = service.latest_plan(wsp, batch_id)[1].version
@@ -127,8 +154,8 @@ def decisions(wsp, batch_id: str) -> dict[str, Any]:
         plan_version, no_plan = None, {"message": e.message, "remedy": e.remedy}
     out = {"batch": batch_id, "batch_href": f"/batches/{b}", "status_href": f"/batches/{b}/status",
            "decisions": rows, "plan_version": plan_version, "no_plan": no_plan,
-           "open_alerts": [{"id": a["id"], "text": a["text"], "kind": a["kind"]}
-                           for a in by_id.values() if a["open"]],
+           "open_alerts": [{"id": a["id"], "text": a["text"], "kind": a["kind"], "key": a["key"],
+                            "labor_kind": a["labor_kind"]} for a in by_id.values() if a["open"]],
            "actions": list(DECISION_ACTIONS),
            "children": _children(wsp, batch_id), "post": f"/batches/{b}/decisions"}
     return access.mark_plan(json.loads(json.dumps(out, default=str)))

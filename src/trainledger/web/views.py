@@ -278,7 +278,7 @@ def report(wsp, params=None, lang: str = "en", *, html: bool = False) -> dict[st
     ``?from=``, ``?to=``, ``?by=`` as on the command line), each batch's totals per basis and currency
     (never summed across bases), and the workspace's conservation check of the latest attribution.
     ``html``: also the report's page (``html``, popped by the app before it answers)."""
-    from trainledger.report import cross, cross_render
+    from trainledger.report import cross
 
     params = params or {}
     rep = cross.build(wsp, cross.scope(wsp, params.get("project"), params.get("from"), params.get("to"),
@@ -288,9 +288,9 @@ def report(wsp, params=None, lang: str = "en", *, html: bool = False) -> dict[st
     out = {"batches": batches(wsp)["batches"], "attribution_id": att.get("id"),
            "conservation": {"scope": "workspace", "as_of": summary.get("as_of"),
                             "by_currency": summary.get("conservation", [])},
-           "report": cross_render.as_json(rep)}
+           "report": access.cross_by_role(rep)}  # each role's own copy (report/access.py)
     if html:
-        out["html"] = cross_render.to_html(rep, lang)
+        out["html"] = access.cross_by_role(rep, lang, html=True)
     return out
 
 
@@ -315,7 +315,9 @@ def plan_status(wsp, batch_id: str) -> dict[str, Any]:
     out["ranges"] = _ranges(out["status"]) if out["status"] else []
     b = _q(batch_id)
     out["links"] = {"decisions": f"/batches/{b}/decisions", "alerts": f"/alerts?batch={b}"}
-    return access.mark_plan(json.loads(json.dumps(out, default=str)))
+    from trainledger.web.pages import version_kinds  # each alert / decision / version: its plan's labor kind
+
+    return access.mark_plan(json.loads(json.dumps(version_kinds(wsp, batch_id, out), default=str)))
 
 
 def _ranges(st: dict[str, Any]) -> list[dict[str, Any]]:
