@@ -14,17 +14,19 @@ restricted field (web/auth.py); they change no figure, so a finance reader does 
 pages. ``State.key()`` reads only the entries appended since the previous call (one indexed query),
 and starts over when the entry it last saw is gone or changed (another database, a restore).
 
-Two bounded LRU maps hold, per state:
+Bounded LRU maps hold, per state (``figures``: per figures digest):
 
 * ``models`` — the role-independent view model (``Restricted`` fields still wrapped), keyed by
   the page's path and the query parameters its builder reads; and each batch's sheet
   (``Workspace.sheet``), shared by the batch page and its run pages;
+* ``figures`` — pieces that depend on the verified figures only, keyed by the figures digest
+  (``Pages.memo``: a run page's lines by state), kept across writes that record no figures;
 * ``pages`` — the rendered body (HTML or JSON text) with its ``Disclosure``, keyed by the model's
   key plus the requester's ``Access`` (role, batch scope, token), language and form. The role is in
   the key, so a page rendered for ``finance`` is never served to an ``engineer``; the disclosure
   is kept with it so each response is still audited (``auth.audit_reveal``) as it was served.
 
-A third, ``proofs``, keeps the verified proof per audit head (``Pages.proof``), so the batch pages
+Another, ``proofs``, keeps the verified proof per audit head (``Pages.proof``), so the batch pages
 built at one head verify the ledger once, not once each; and each head's check starts from the
 last one (ledger/seal.py): after a decision or a confirmation only the new audit entries are hashed
 and the figure tables sealed by the database (no fingerprint recomputed in Python), at a server's
@@ -60,6 +62,7 @@ from trainledger.ledger.schema import audit_log
 REVEAL = "reveal_restricted"  # web/auth.py audit_reveal: the one entry a read appends
 MODELS = 32
 PROOFS = 8
+FIGURES = 4096  # pieces kept per figures digest (``Pages.memo``): a run page's groups each
 GZIP_MIN = 1024  # bytes: smaller bodies are sent as they are
 PAGE_BYTES = 256 * 1024 * 1024
 
@@ -188,6 +191,7 @@ class Pages:
         self.models = LRU(models)
         self.pages = LRU(100_000, page_bytes)
         self.proofs = LRU(PROOFS)
+        self.figures = LRU(FIGURES)
         self._verified: dict[str, seal.Verified] = {}  # per ledger URL: the newest state proved (``proof``)
         self._building: dict[Hashable, threading.Lock] = {}
         self._lock = threading.Lock()
@@ -250,6 +254,12 @@ class Pages:
             if old is None or found.head[0] >= old.head[0]:
                 self._verified[url] = found
         return found.proof
+
+    def memo(self, url: str) -> Callable[[Hashable, Callable[[], Any]], Any]:
+        """A cache of pieces that are a function of the verified figures alone (``key`` starts with
+        the figures digest, e.g. a run page's lines by state): unlike ``models`` it outlives the
+        writes that record no figures. Callers must not change what they get (it is shared)."""
+        return lambda key, build: self._once(self.figures, (url, *key), build, lambda _: 1)
 
     def page(self, key: Hashable, render: Callable[[], tuple[bytes, Any]]) -> tuple[bytes, Any, bytes | None]:
         """(body, Disclosure, the body gzipped once — None when under ``GZIP_MIN`` bytes) of ``key``:
