@@ -65,14 +65,18 @@ def test_a_cached_page_is_byte_identical_to_a_fresh_build(rates_ws):
                 assert first.status_code == cached.status_code == new.status_code == 200, p
                 # the run page's cause form carries each session's own CSRF token: the rest is the same
                 assert _no_csrf(first.content) == _no_csrf(cached.content) == _no_csrf(new.content), (p, accept)
-        # the run page's HTML has a write form, rendered per request (its session's CSRF token), never kept
-        assert warm.app.state.pages.pages.hits == 2 * len(paths) - 1
+        # the run page's HTML has a write form: kept with a placeholder, each session's CSRF token put in
+        assert warm.app.state.pages.pages.hits == 2 * len(paths)
         # the run page read the batch's shared sheet without changing it: the batch page as before
         again = warm.get(f"/batches/{BATCH_A}", headers={"Accept": "application/json"}, params={"lang": "en"})
         assert again.content == fresh.get(f"/batches/{BATCH_A}", headers={"Accept": "application/json"},
                                           params={"lang": "en"}).content
         assert warm.app.state.pages.models.hits >= 2  # the run page's sheet was the batch page's
         assert fresh.app.state.pages.pages.hits == 0
+        run_html = warm.get(paths[2], headers={"Accept": "text/html"}).text
+        other = fresh.get(paths[2], headers={"Accept": "text/html"}).text
+        token, theirs = (re.search(r'name="csrf" value="([^"]*)"', t).group(1) for t in (run_html, other))
+        assert token == warm.get("/api/csrf").json()["csrf"] != theirs  # each session's own
 
 
 def test_run_page_line_ids_are_those_of_the_whole_ledger(rates_ws):
