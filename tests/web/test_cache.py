@@ -97,6 +97,29 @@ def test_run_page_line_ids_are_those_of_the_whole_ledger(rates_ws):
             assert sorted(got) == sorted(ids), (batch, run)
 
 
+def test_every_line_id_opens_its_line_and_its_source_row_lists_it(rates_ws):
+    from trainledger.errors import NotFound
+    from trainledger.service import Workspace
+    from trainledger.web import views
+
+    root, _ = rates_ws
+    with Workspace.open(root) as wsp:
+        lines = wsp.ledger.cost_lines()
+        ids = views.line_ids(lines)
+        assert len(set(ids)) == len(ids) and any(not i.endswith("-0") for i in ids)
+        for ident, ln in zip(ids, lines, strict=True):  # read by index: the same line as the whole ledger's
+            assert views.line(wsp, ident) == {**views.line(wsp, ident), **views.line_dict(ln, ident)}
+        imported = next((i, ln) for i, ln in zip(ids, lines, strict=True) if views._is_import(ln))
+        src = views.source(wsp, imported[0].split("-")[0], imported[1].provenance.row)
+        assert imported[0] in [x["id"] for x in src["lines"]]
+        assert sorted(x["id"] for x in src["lines"]) == sorted(
+            i for i, ln in zip(ids, lines, strict=True) if (ln.provenance.source_sha256, ln.provenance.row)
+            == (imported[1].provenance.source_sha256, imported[1].provenance.row))
+        for bad in (ids[0].rsplit("-", 1)[0] + "-99", "nope", "abc-x-0"):
+            with pytest.raises(NotFound):
+                views.line(wsp, bad)
+
+
 def test_reading_does_not_invalidate_but_every_write_does(rates_ws, tokens):
     from trainledger.service import Workspace
 
