@@ -318,11 +318,11 @@ def write(root: Path) -> None:
 
 
 def serve_load(root: Path, src: Path, clients: int, requests: int, tag: str) -> list[tuple[str, float, str]]:
+    targets = pages(root)
     port = free_port()
     proc = start_server(root, port, src)
     out = []
     try:
-        targets = pages(root)
         batch_label, batch_path = targets[0]
         ms = first(port, batch_path)  # the server's first check of the ledger, then the page
         out += [(f"{tag}{batch_label}: first response after the server listens", ms, "ms"),

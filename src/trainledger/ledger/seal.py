@@ -29,7 +29,7 @@ A row edited, inserted or deleted behind the ledger's back changes its table's s
 older audit entry the audit seal, so the cheap checks decline and ``full`` names the problem — as
 early as a full verification caught it before (tests/test_precompute.py). ``trainledger verify``,
 ``trainledger audit`` and a sheet on the command line still run the full check every time. A seal
-is only compared with one the same code computed on the same backend (its ``v1-sqlite:`` tag); on
+is only compared with one the same code computed on the same backend (its ``v2-sqlite:`` tag); on
 PostgreSQL there is none yet (``tables`` is None) and every check is the full one, as before.
 """
 
@@ -47,7 +47,7 @@ from trainledger.ledger import figures
 
 ACTION = "seal_figures"  # ``record``'s entry; report/precompute.py's ``precompute_sheets`` carries one too
 CARRIERS = frozenset({ACTION, "precompute_sheets"})
-TAG = "v1-sqlite:"
+TAG = "v2-sqlite:"
 CHUNK = 50_000  # rows per query
 FIGURE_KEYS = (*figures.KEYS.values(), figures.SUMMARY_KEY, "attribution")  # what ``figures.recorded`` reads
 TABLES = ("cost_lines", "runs", "figure_digests", "attributions")
@@ -86,6 +86,22 @@ def _sqlite(conn: Any, table: str, where: str = "", params: tuple = ()) -> str:
         last = top
 
 
+def _latest_attribution(conn: Any) -> str:
+    """sha256 over the latest attribution row: its other columns as ``_sqlite`` prints them, then
+    the summary's stored bytes as they are (at 1M job attempts ~430 MB: one copy, not three)."""
+    cols = [f'"{c}"' for c in _columns(conn, "attributions") if c != "summary"]
+    fmt = "%d|" + ",".join(["%Q"] * len(cols)) + "|" + "%.1s" * (len(cols) + 1)
+    head = f"printf('{fmt}', rowid, {', '.join(cols)}, {', '.join(f'typeof({c})' for c in [*cols, 'summary'])})"
+    row = conn.exec_driver_sql(f"SELECT {head}, CAST(summary AS BLOB) FROM attributions"
+                               " ORDER BY rowid DESC LIMIT 1").first()
+    h = hashlib.sha256()
+    if row is not None:
+        h.update(row[0].encode("utf-8"))
+        h.update(b"\n")
+        h.update(row[1] or b"")
+    return TAG + h.hexdigest()
+
+
 def tables(conn: Any) -> dict[str, str] | None:
     """The seal of each table a verification reads, in ``conn``'s snapshot; None on a backend
     without one, or when the database refuses (a value too long to print)."""
@@ -93,7 +109,7 @@ def tables(conn: Any) -> dict[str, str] | None:
         return None
     try:
         out = {t: _sqlite(conn, t) for t in TABLES[:3]}
-        out["attributions"] = _sqlite(conn, "attributions", "AND rowid = (SELECT max(rowid) FROM attributions)")
+        out["attributions"] = _latest_attribution(conn)
     except DBAPIError:
         return None
     return out
