@@ -18,25 +18,40 @@ named by its parameters, so a rerun starts the server at once. Sizes:
 
 Each client is a thread with its own keep-alive ``http.client`` connection to ``trainledger serve``
 in a subprocess on a free loopback port (the local user, admin), sending ``Accept-Encoding: gzip``
-as a browser does; the batch page is also loaded by clients that do not (``identity``).
+as a browser does; the batch page is also loaded by clients that do not (``identity``). Before the
+loads: the first response of the batch page after the server listens (its first check of the
+ledger: the seal recorded at attribution, ledger/seal.py) and since the server process started;
+after them, one ledger write that records no figures (an audit entry from another process, as a
+decision or a confirmation appends) and the first request after it, for the batch page and for a
+run page (the incremental check: the new entry hashed, the tables sealed again).
 ``python -m bench.bench_serve`` runs it alone.
 
-Measured 2026-12-01 (issue 10 items 6 and 8, the precompute branch), 200k job attempts / 500 batches /
-822,758 cost lines — 1M did not fit the time on a 2-core machine at load average 10-15 (its
-precompute alone had done 321 of 500 batches after ~2.4 CPU-min). One run, the same 200 requests
-per form for both, baseline = /work/main/src then this tree:
+Measured 2026-12-01 (issue 10 item 8, the serve1m branch) at 1M job attempts / 500 batches /
+1,625,593 cost lines / 1M runs (a 428 MB attribution summary), on the 2-core machine shared with
+other sessions at load average 7-14 — every wall figure below is inflated by that load, CPU
+seconds are quoted beside them where measured in process. One run, 200 requests per form:
 
-* first request of the batch page (473 runs), server just started: 165.2 s before, 78.9 s after
-  (wall, under load; an earlier run: 136.0 → 106.7 s). In CPU seconds, in process: verification
-  16.1 → 13.4, the sheet's build after it 5.52 → 0.41 (precomputed at attribution; before, causes
-  were explained over every run of the workspace and the whole ~85 MB summary parsed again). What
-  is left is ``verify`` reading every cost line and run — once per audit head now, shared by every
-  page of that state, where before each batch page verified again.
-* warm batch page at 20 clients, p50 / p95, before → after: HTML 17.8 / 134.8 → 10.6 / 12.1 ms
-  (gzip: 18 KiB on the wire of 201 KiB), identity 49.7 / 101.5 → 14.3 / 40.8 ms; JSON 8.9 / 65.7 →
-  9.6 / 10.6 ms, identity 43.6 / 108.8 → 11.5 / 16.0 ms. The batches list and run page loads came
-  later in the run, when the machine's load rose (a test suite alongside): their after figures
-  (p95 244-518 ms) are the load's, not comparable. In process a cached hit costs ~1.1 CPU-ms.
+* first response of the batch page (2,140 runs), after the server listens: 28.9 s wall — the seal
+  check (whole chain hashed, figure tables sealed by SQLite: 7.7 CPU-s, 6.4 CPU-s after the
+  summary was hashed as stored bytes) plus the sheet from its precomputed figures; before, that
+  request ran the full verification (every fingerprint recomputed in Python: 13.4 CPU-s at 200k,
+  the 200k first request took 78.9 s wall). Recording the seal of this workspace, precomputed
+  before seals existed (a full verification and the seal): 336 s wall.
+* warm batch page at 20 clients, p50 / p95: HTML (58 KiB gzipped of 809 KiB) 9.9 / 172.2 ms,
+  identity 12.9 / 19.3 ms; JSON (113 KiB gzipped of 1,570 KiB) 40.0 / 48.5 ms, identity 74.2 /
+  183.1 ms — the goal (p95 < 100 ms) held for two forms of four; the misses are tails (p50 10-74 ms)
+  at 545-1,314 req/s on a loaded machine.
+* run page (its HTML now kept per role and language, the CSRF token put in per request): HTML
+  11.9 / 70.6 ms, JSON 28.6 / 106.1 ms; batches list (500 batches): HTML 15.0 / 67.5 ms, JSON
+  10.4 / 13.2 ms (its first build 22.2 s).
+* first request after a write: batch page 25.5 s wall, the next one 5.3 ms; run page (after a
+  second write) 26.8 s, the next one 31.0 ms. That is the incremental check (6.4 CPU-s: cost lines
+  3.6, runs 1.4, summary 0.9, fingerprints 0.4, audit rows) — the tables must be read once to catch
+  an edit behind the ledger's back, which a full verification (~45 CPU-s at this size, most of the
+  336 s above) did before.
+
+Earlier (the precompute branch, 200k job attempts, baseline = /work/main/src then that tree):
+warm batch page HTML p50 / p95 17.8 / 134.8 → 10.6 / 12.1 ms; first request 165.2 → 78.9 s.
 """
 
 from __future__ import annotations
