@@ -101,3 +101,13 @@ def test_the_chain_checked_from_an_entry_equals_the_whole_check(attributed):  # 
         assert chain.verify(log[k:], after=(log[k - 1]["id"], log[k - 1]["hash"])) == []
     assert chain.verify(log[3:], after=(log[1]["id"], log[1]["hash"]))  # a gap: entries missing
     assert chain.verify(log[3:], after=(log[2]["id"], "0" * 64))  # not the hash it continues
+
+
+def test_a_chain_cut_below_the_verified_head_is_declined(attributed, db_url, backend):  # noqa: F811
+    if backend != "sqlite":
+        pytest.skip("no seal on this backend")
+    _write(attributed, 2)
+    _, base = seal.full(attributed)
+    assert seal.since(attributed, base) == base  # nothing new, nothing changed
+    tamper(db_url, delete(audit_log).where(audit_log.c.id == base.head[0]))  # the newest entry removed
+    assert seal.since(attributed, base) is None

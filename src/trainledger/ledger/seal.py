@@ -157,12 +157,12 @@ def since(ledger, base: Verified) -> Verified | None:
         return None
     with ledger.snapshot() as conn:
         new = _log(conn, base.head[0])
-        if not new:
-            return base
         if chain.verify(new, after=base.head) or any(records_figures(e) for e in new):
             return None
         if tables(conn) != base.tables or audit_rows(conn, base.head[0]) != base.audit:
-            return None
+            return None  # (also when the chain was cut below base's head: a restored database)
+        if not new:
+            return base
         head = (new[-1]["id"], new[-1]["hash"])
         proof = dict(base.proof, audit_head_id=head[0], audit_head_hash=head[1])
         return Verified(head, proof, base.tables, audit_rows(conn, head[0]))
