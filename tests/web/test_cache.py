@@ -141,6 +141,26 @@ def test_reading_does_not_invalidate_but_every_write_does(rates_ws, tokens):
         assert pages.models.misses > built  # rebuilt for the new state
 
 
+def test_a_run_pages_lines_outlive_a_write_but_not_new_figures(rates_ws):
+    from trainledger.service import Workspace
+
+    root, _ = rates_ws
+    path, json_ = f"/batches/{BATCH_A}/runs/a-r01", {"Accept": "application/json"}
+    with _client(root) as c:
+        figures = c.app.state.pages.figures
+        before = c.get(path, headers=json_).json()
+        assert figures.misses == 1 and figures.hits == 0
+        with Workspace.open(root) as wsp:  # a write that records no figures: a new state, the same figures
+            wsp.ledger.audit("test", "note", "workspace", {"why": "a write"})
+        after = c.get(path, headers=json_).json()
+        assert after["by_state"] == before["by_state"] and figures.hits == 1 and figures.misses == 1
+        with Workspace.open(root) as wsp:  # new figures: read again
+            wsp.attribute()
+        again = c.get(path, headers=json_).json()
+        assert figures.misses == 2
+        assert [g["state"] for g in again["by_state"]] == [g["state"] for g in before["by_state"]]
+
+
 def test_a_new_attribution_is_seen_by_the_next_request(rates_ws):
     from trainledger.service import Workspace
 
