@@ -47,8 +47,8 @@ seconds are quoted beside them where measured in process. One run, 200 requests 
 * first request after a write: batch page 25.5 s wall, the next one 5.3 ms; run page (after a
   second write) 26.8 s, the next one 31.0 ms. That is the incremental check (6.4 CPU-s: cost lines
   3.6, runs 1.4, summary 0.9, fingerprints 0.4, audit rows) — the tables must be read once to catch
-  an edit behind the ledger's back, which a full verification (~45 CPU-s at this size, most of the
-  336 s above) did before.
+  an edit behind the ledger's back, which a full verification did before (measured in process at
+  this size: 50.4 CPU-s, 485 s wall at load 15).
 
 Earlier (the precompute branch, 200k job attempts, baseline = /work/main/src then that tree):
 warm batch page HTML p50 / p95 17.8 / 134.8 → 10.6 / 12.1 ms; first request 165.2 → 78.9 s.
