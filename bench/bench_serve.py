@@ -18,25 +18,40 @@ named by its parameters, so a rerun starts the server at once. Sizes:
 
 Each client is a thread with its own keep-alive ``http.client`` connection to ``trainledger serve``
 in a subprocess on a free loopback port (the local user, admin), sending ``Accept-Encoding: gzip``
-as a browser does; the batch page is also loaded by clients that do not (``identity``).
+as a browser does; the batch page is also loaded by clients that do not (``identity``). Before the
+loads: the first response of the batch page after the server listens (its first check of the
+ledger: the seal recorded at attribution, ledger/seal.py) and since the server process started;
+after them, one ledger write that records no figures (an audit entry from another process, as a
+decision or a confirmation appends) and the first request after it, for the batch page and for a
+run page (the incremental check: the new entry hashed, the tables sealed again).
 ``python -m bench.bench_serve`` runs it alone.
 
-Measured 2026-12-01 (issue 10 items 6 and 8, the precompute branch), 200k job attempts / 500 batches /
-822,758 cost lines — 1M did not fit the time on a 2-core machine at load average 10-15 (its
-precompute alone had done 321 of 500 batches after ~2.4 CPU-min). One run, the same 200 requests
-per form for both, baseline = /work/main/src then this tree:
+Measured 2026-12-01 (issue 10 item 8, the serve1m branch) at 1M job attempts / 500 batches /
+1,625,593 cost lines / 1M runs (a 428 MB attribution summary), on the 2-core machine shared with
+other sessions at load average 7-14 — every wall figure below is inflated by that load, CPU
+seconds are quoted beside them where measured in process. One run, 200 requests per form:
 
-* first request of the batch page (473 runs), server just started: 165.2 s before, 78.9 s after
-  (wall, under load; an earlier run: 136.0 → 106.7 s). In CPU seconds, in process: verification
-  16.1 → 13.4, the sheet's build after it 5.52 → 0.41 (precomputed at attribution; before, causes
-  were explained over every run of the workspace and the whole ~85 MB summary parsed again). What
-  is left is ``verify`` reading every cost line and run — once per audit head now, shared by every
-  page of that state, where before each batch page verified again.
-* warm batch page at 20 clients, p50 / p95, before → after: HTML 17.8 / 134.8 → 10.6 / 12.1 ms
-  (gzip: 18 KiB on the wire of 201 KiB), identity 49.7 / 101.5 → 14.3 / 40.8 ms; JSON 8.9 / 65.7 →
-  9.6 / 10.6 ms, identity 43.6 / 108.8 → 11.5 / 16.0 ms. The batches list and run page loads came
-  later in the run, when the machine's load rose (a test suite alongside): their after figures
-  (p95 244-518 ms) are the load's, not comparable. In process a cached hit costs ~1.1 CPU-ms.
+* first response of the batch page (2,140 runs), after the server listens: 28.9 s wall — the seal
+  check (whole chain hashed, figure tables sealed by SQLite: 7.7 CPU-s, 6.4 CPU-s after the
+  summary was hashed as stored bytes) plus the sheet from its precomputed figures; before, that
+  request ran the full verification (every fingerprint recomputed in Python: 13.4 CPU-s at 200k,
+  the 200k first request took 78.9 s wall). Recording the seal of this workspace, precomputed
+  before seals existed (a full verification and the seal): 336 s wall.
+* warm batch page at 20 clients, p50 / p95: HTML (58 KiB gzipped of 809 KiB) 9.9 / 172.2 ms,
+  identity 12.9 / 19.3 ms; JSON (113 KiB gzipped of 1,570 KiB) 40.0 / 48.5 ms, identity 74.2 /
+  183.1 ms — the goal (p95 < 100 ms) held for two forms of four; the misses are tails (p50 10-74 ms)
+  at 545-1,314 req/s on a loaded machine.
+* run page (its HTML now kept per role and language, the CSRF token put in per request): HTML
+  11.9 / 70.6 ms, JSON 28.6 / 106.1 ms; batches list (500 batches): HTML 15.0 / 67.5 ms, JSON
+  10.4 / 13.2 ms (its first build 22.2 s).
+* first request after a write: batch page 25.5 s wall, the next one 5.3 ms; run page (after a
+  second write) 26.8 s, the next one 31.0 ms. That is the incremental check (6.4 CPU-s: cost lines
+  3.6, runs 1.4, summary 0.9, fingerprints 0.4, audit rows) — the tables must be read once to catch
+  an edit behind the ledger's back, which a full verification did before (measured in process at
+  this size: 50.4 CPU-s, 485 s wall at load 15).
+
+Earlier (the precompute branch, 200k job attempts, baseline = /work/main/src then that tree):
+warm batch page HTML p50 / p95 17.8 / 134.8 → 10.6 / 12.1 ms; first request 165.2 → 78.9 s.
 """
 
 from __future__ import annotations
@@ -178,11 +193,18 @@ def precompute(root: Path, log=print) -> None:
 
     with Workspace.open(root) as wsp:
         entry = pre.recorded(wsp.ledger)
-        if entry is not None and (root / pre.DIR / entry["figures_digest"]).is_dir():
+        if entry is None or not (root / pre.DIR / entry["figures_digest"]).is_dir():
+            t0 = time.perf_counter()
+            pre.write(wsp)
+            log(f"  precompute the sheets (as attribute now does): {time.perf_counter() - t0:.0f} s")
+        try:
+            from trainledger.ledger import seal
+        except ImportError:  # a source tree without seals
             return
         t0 = time.perf_counter()
-        pre.write(wsp)
-        log(f"  precompute the sheets (as attribute now does): {time.perf_counter() - t0:.0f} s")
+        if seal.recorded(wsp.ledger) is None:  # precomputed before the precompute recorded a seal
+            seal.record(wsp.ledger)
+            log(f"  record the tables' seal (as attribute's precompute now does): {time.perf_counter() - t0:.0f} s")
 
 
 def free_port() -> int:
@@ -192,9 +214,11 @@ def free_port() -> int:
 
 
 def start_server(root: Path, port: int, src: Path) -> subprocess.Popen:
+    """``trainledger serve`` on ``port``, once it listens (its start time in ``proc.started``)."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(src), os.environ.get("PYTHONPATH", "")]))
     proc = subprocess.Popen([sys.executable, "-m", "trainledger.cli", "--workspace", str(root), "serve",
                              "--port", str(port)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc.started = time.perf_counter()
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -290,31 +314,59 @@ def main(log=print):
     return out + serve_load(root, SRC, int(s["clients"]), int(s["requests"]), "")
 
 
+def first(port: int, path: str, accept: str = "text/html") -> float:
+    """ms of one request on a new connection (a cold page: built, then cached)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1800)
+    t0 = time.perf_counter()
+    fetch(conn, path, accept)
+    conn.close()
+    return (time.perf_counter() - t0) * 1000
+
+
+def write(root: Path) -> None:
+    """One ledger write that records no figures — an audit entry, as a decision or a confirmation
+    appends with its record — from another process, as `trainledger decide` would."""
+    from trainledger.service import Workspace
+
+    with Workspace.open(root) as wsp:
+        wsp.ledger.audit("bench", "bench_write", "workspace", {"why": "the first request after a write"})
+
+
 def serve_load(root: Path, src: Path, clients: int, requests: int, tag: str) -> list[tuple[str, float, str]]:
+    targets = pages(root)
     port = free_port()
     proc = start_server(root, port, src)
     out = []
     try:
-        for label, path in pages(root):
+        batch_label, batch_path = targets[0]
+        ms = first(port, batch_path)  # the server's first check of the ledger, then the page
+        out += [(f"{tag}{batch_label}: first response after the server listens", ms, "ms"),
+                (f"{tag}{batch_label}: first response since the server was started",
+                 (time.perf_counter() - proc.started) * 1000, "ms")]
+        for label, path in targets:
             batch_page = label.startswith("batch page")
             forms = [("HTML", "text/html", True), ("JSON", "application/json", True)]
             if batch_page:  # also as a client that does not take gzip
                 forms += [("HTML identity", "text/html", False), ("JSON identity", "application/json", False)]
             for form, accept, gz in forms:
-                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=900)
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1800)
                 t0 = time.perf_counter()
                 full = fetch(conn, path, accept)  # the first request builds (and caches) the view model
-                first = (time.perf_counter() - t0) * 1000
+                cold = (time.perf_counter() - t0) * 1000
                 conn.close()
                 times, wall, size = load(port, path, accept, clients, requests, gz)
                 wire = f"{full / 1024:,.0f} KiB" + (f", {size / 1024:,.0f} KiB gzipped" if size != full else "")
                 name = f"{tag}{label} {form} ({wire})"
                 p95 = pct(times, 95)
                 goal = f" (goal < {GOAL_MS:g} ms: {'ok' if p95 < GOAL_MS else 'MISSED'})" if batch_page else ""
-                out += [(f"{name} first request", first, "ms"),
+                out += [(f"{name} first request", cold, "ms"),
                         (f"{name} p50, {clients} clients", statistics.median(times), "ms"),
                         (f"{name} p95, {clients} clients{goal}", p95, "ms"),
                         (f"{name} requests/s", len(times) / wall, "req/s")]
+        for label, path in (targets[0], targets[2]):  # after a write: a new audit head to prove
+            write(root)
+            out.append((f"{tag}{label}: first request after a write", first(port, path), "ms"))
+            out.append((f"{tag}{label}: the next one", first(port, path), "ms"))
     finally:
         proc.terminate()
         try:

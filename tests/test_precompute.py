@@ -112,6 +112,24 @@ def test_a_tampered_cost_line_stops_a_precomputed_sheet(ws):
     assert "does not match its audit chain" in out
 
 
+def _counted(monkeypatch) -> list[str]:
+    """The checks of ledger/seal.py the dashboard makes, in order."""
+    from trainledger.ledger import seal
+
+    calls: list[str] = []
+    def wrap(name):
+        real = getattr(seal, name)
+
+        def counted(*args):
+            calls.append(name)
+            return real(*args)
+        return counted
+
+    for name in ("since", "recorded", "full"):
+        monkeypatch.setattr(seal, name, wrap(name))
+    return calls
+
+
 @pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
 def test_the_dashboard_verifies_once_per_audit_head_and_still_catches_a_tampered_line(ws, monkeypatch):
     pytest.importorskip("starlette")
@@ -120,19 +138,18 @@ def test_the_dashboard_verifies_once_per_audit_head_and_still_catches_a_tampered
     from trainledger.service import Workspace
     from trainledger.web.app import create_app
 
-    calls = []
-    real = Workspace.verify
-
-    def counted(self):
-        calls.append(1)
-        return real(self)
-
-    monkeypatch.setattr(Workspace, "verify", counted)
+    calls = _counted(monkeypatch)
     json_ = {"Accept": "application/json"}
     with TestClient(create_app(ws)) as c:
         for b in BATCHES:
             assert c.get(f"/batches/{b}", headers=json_).status_code == 200
-        assert len(calls) == 1  # two sheets, one verification
+        assert calls == ["recorded"]  # two sheets, one check: the seal the attribution recorded
+        with Workspace.open(ws) as wsp:  # a write: only the new entry hashed, the tables sealed again
+            wsp.ledger.audit("test", "note", "workspace", {"why": "a write"})
+            head = wsp.ledger.audit_head()
+        sheet = c.get(f"/batches/{BATCHES[0]}", headers=json_).json()["sheet"]
+        assert calls == ["recorded", "since"]
+        assert (sheet["ledger"]["audit_head_id"], sheet["ledger"]["audit_head_hash"]) == head
         db = sqlite3.connect(ws / "ledger.db")
         db.execute("UPDATE cost_lines SET expected = '999999.99' WHERE id = (SELECT min(id) FROM cost_lines"
                    " WHERE batch_id = ?)", (BATCHES[0],))
@@ -142,31 +159,43 @@ def test_the_dashboard_verifies_once_per_audit_head_and_still_catches_a_tampered
             wsp.ledger.audit("test", "note", "workspace", {"why": "a write after the edit"})
         resp = c.get(f"/batches/{BATCHES[0]}", headers=json_)
         assert resp.status_code == 409 and "does not match its audit chain" in resp.json()["error"]["message"]
-        assert len(calls) == 2
+        assert calls == ["recorded", "since", "since", "recorded", "full"]  # both seals refused: the full check
+        assert "cost line" in resp.json()["error"]["message"]
 
 
-def test_pages_of_one_audit_head_wait_for_one_verification(tmp_path):
+def test_pages_of_one_audit_head_wait_for_one_verification(tmp_path, monkeypatch):
     import threading
     import time
 
+    from trainledger.ledger import seal
     from trainledger.web.cache import Pages
 
     calls = []
+    heads = {"now": (7, "h7")}
 
     class Ledger:
         url = "sqlite:///x"
 
         def audit_head(self):
-            return (7, "h7")
+            return heads["now"]
 
     class Wsp:
         ledger = Ledger()
 
         def verify(self):
-            calls.append(1)
-            time.sleep(0.2)  # the others arrive while it runs
-            return {"audit_head_id": 7, "audit_head_hash": "h7", "verified": True}
+            raise AssertionError("the full check is not needed")
 
+    def recorded(ledger):
+        calls.append("recorded")
+        time.sleep(0.2)  # the others arrive while it runs
+        return seal.Verified(heads["now"], {"audit_head_id": heads["now"][0], "verified": True}, {}, "a")
+
+    def since(ledger, base):
+        calls.append("since")
+        return seal.Verified(heads["now"], dict(base.proof, audit_head_id=heads["now"][0]), {}, "b")
+
+    monkeypatch.setattr(seal, "recorded", recorded)
+    monkeypatch.setattr(seal, "since", since)
     pages = Pages(tmp_path)
     got = []
     threads = [threading.Thread(target=lambda: got.append(pages.proof(Wsp())())) for _ in range(5)]
@@ -174,7 +203,7 @@ def test_pages_of_one_audit_head_wait_for_one_verification(tmp_path):
         t.start()
     for t in threads:
         t.join()
-    assert len(got) == 5 and all(g["audit_head_id"] == 7 for g in got) and len(calls) == 1
-    Ledger.audit_head = lambda self: (8, "h8")  # a write: a new head, a new verification
-    pages.proof(Wsp())()
-    assert len(calls) == 2
+    assert len(got) == 5 and all(g["audit_head_id"] == 7 for g in got) and calls == ["recorded"]
+    heads["now"] = (8, "h8")  # a write: a new head, checked from the last one
+    assert pages.proof(Wsp())()["audit_head_id"] == 8
+    assert calls == ["recorded", "since"]

@@ -91,3 +91,26 @@ def test_a_bill_imported_once_its_month_is_final_is_not_provisional(tmp_path):
     sheet = json.loads(run("--workspace", ws, "sheet", "llm-x", "--format", "json"))
     assert [n["caveat"] for n in sheet["bill_notes"]] == ["note"]  # the 8-decimal note stays
     assert "provisional" not in run("--workspace", ws, "sheet", "llm-x", "--format", "md")
+
+
+def test_the_flags_are_read_once_per_import_set_and_read_again_after_a_drop(ws, tmp_path, monkeypatch):
+    from trainledger import imports
+    from trainledger.report import provisional
+    from trainledger.service import Workspace
+
+    copy = tmp_path / "ws"
+    shutil.copytree(ws, copy)
+    reads = []
+    real = imports.flagged_rows
+    monkeypatch.setattr(imports, "flagged_rows", lambda *a, **k: reads.append(1) or real(*a, **k))
+    with Workspace.open(copy) as wsp:
+        lines = wsp.ledger.cost_lines("llm-x")
+        rows = provisional.source_rows(lines)
+        first = provisional.bill_notes(wsp, rows)
+        assert first and reads == [1]
+        assert provisional.bill_notes(wsp, rows) == first and reads == [1]  # kept: the lake did not change
+        before = provisional.imports_digest(wsp.lake, imports.states(wsp.lake))
+        (bill,) = [r for r in wsp.ledger.imports() if r.kind == "huawei"]
+        wsp.drop_import(imports.short_id(bill.import_key), "superseded")
+        assert provisional.imports_digest(wsp.lake, imports.states(wsp.lake)) != before
+        assert provisional.bill_notes(wsp, rows) == []  # the dropped import's rows carry no caveat now

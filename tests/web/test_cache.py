@@ -65,14 +65,18 @@ def test_a_cached_page_is_byte_identical_to_a_fresh_build(rates_ws):
                 assert first.status_code == cached.status_code == new.status_code == 200, p
                 # the run page's cause form carries each session's own CSRF token: the rest is the same
                 assert _no_csrf(first.content) == _no_csrf(cached.content) == _no_csrf(new.content), (p, accept)
-        # the run page's HTML has a write form, rendered per request (its session's CSRF token), never kept
-        assert warm.app.state.pages.pages.hits == 2 * len(paths) - 1
+        # the run page's HTML has a write form: kept with a placeholder, each session's CSRF token put in
+        assert warm.app.state.pages.pages.hits == 2 * len(paths)
         # the run page read the batch's shared sheet without changing it: the batch page as before
         again = warm.get(f"/batches/{BATCH_A}", headers={"Accept": "application/json"}, params={"lang": "en"})
         assert again.content == fresh.get(f"/batches/{BATCH_A}", headers={"Accept": "application/json"},
                                           params={"lang": "en"}).content
         assert warm.app.state.pages.models.hits >= 2  # the run page's sheet was the batch page's
         assert fresh.app.state.pages.pages.hits == 0
+        run_html = warm.get(paths[2], headers={"Accept": "text/html"}).text
+        other = fresh.get(paths[2], headers={"Accept": "text/html"}).text
+        token, theirs = (re.search(r'name="csrf" value="([^"]*)"', t).group(1) for t in (run_html, other))
+        assert token == warm.get("/api/csrf").json()["csrf"] != theirs  # each session's own
 
 
 def test_run_page_line_ids_are_those_of_the_whole_ledger(rates_ws):
@@ -91,6 +95,29 @@ def test_run_page_line_ids_are_those_of_the_whole_ledger(rates_ws):
         for (batch, run), ids in everything.items():
             got = [ln["id"] for g in views.run(wsp, batch, run)["by_state"] for ln in g["lines"]]
             assert sorted(got) == sorted(ids), (batch, run)
+
+
+def test_every_line_id_opens_its_line_and_its_source_row_lists_it(rates_ws):
+    from trainledger.errors import NotFound
+    from trainledger.service import Workspace
+    from trainledger.web import views
+
+    root, _ = rates_ws
+    with Workspace.open(root) as wsp:
+        lines = wsp.ledger.cost_lines()
+        ids = views.line_ids(lines)
+        assert len(set(ids)) == len(ids) and any(not i.endswith("-0") for i in ids)
+        for ident, ln in zip(ids, lines, strict=True):  # read by index: the same line as the whole ledger's
+            assert views.line(wsp, ident) == {**views.line(wsp, ident), **views.line_dict(ln, ident)}
+        imported = next((i, ln) for i, ln in zip(ids, lines, strict=True) if views._is_import(ln))
+        src = views.source(wsp, imported[0].split("-")[0], imported[1].provenance.row)
+        assert imported[0] in [x["id"] for x in src["lines"]]
+        assert sorted(x["id"] for x in src["lines"]) == sorted(
+            i for i, ln in zip(ids, lines, strict=True) if (ln.provenance.source_sha256, ln.provenance.row)
+            == (imported[1].provenance.source_sha256, imported[1].provenance.row))
+        for bad in (ids[0].rsplit("-", 1)[0] + "-99", "nope", "abc-x-0"):
+            with pytest.raises(NotFound):
+                views.line(wsp, bad)
 
 
 def test_reading_does_not_invalidate_but_every_write_does(rates_ws, tokens):
@@ -112,6 +139,26 @@ def test_reading_does_not_invalidate_but_every_write_does(rates_ws, tokens):
         assert key1 != key0
         c.get(f"/batches/{BATCH_A}", headers=_bearer(toks["finance"]))
         assert pages.models.misses > built  # rebuilt for the new state
+
+
+def test_a_run_pages_lines_outlive_a_write_but_not_new_figures(rates_ws):
+    from trainledger.service import Workspace
+
+    root, _ = rates_ws
+    path, json_ = f"/batches/{BATCH_A}/runs/a-r01", {"Accept": "application/json"}
+    with _client(root) as c:
+        figures = c.app.state.pages.figures
+        before = c.get(path, headers=json_).json()
+        assert figures.misses == 1 and figures.hits == 0
+        with Workspace.open(root) as wsp:  # a write that records no figures: a new state, the same figures
+            wsp.ledger.audit("test", "note", "workspace", {"why": "a write"})
+        after = c.get(path, headers=json_).json()
+        assert after["by_state"] == before["by_state"] and figures.hits == 1 and figures.misses == 1
+        with Workspace.open(root) as wsp:  # new figures: read again
+            wsp.attribute()
+        again = c.get(path, headers=json_).json()
+        assert figures.misses == 2
+        assert [g["state"] for g in again["by_state"]] == [g["state"] for g in before["by_state"]]
 
 
 def test_a_new_attribution_is_seen_by_the_next_request(rates_ws):

@@ -11,6 +11,8 @@
     audit.py       the sha256 hash chain over the audit log, and its verifier
     figures.py     digests of the stored cost lines, runs and summary, recorded in the chain and
                    recomputed by ``Ledger.verify_figures`` (tamper evidence for the figures)
+    seal.py        the same state proved again cheaply: the new audit entries hashed from the last
+                   verified head, the figure tables sealed by the database (the dashboard's check)
     migrate.py     Alembic driven from code; migrations/ ships inside the package
     review_repo.py plan versions, alerts and decision records (written once; verified against the audit log)
     tokens.py      API tokens of `serve`: create (secret shown once, stored as a salted HMAC), list,

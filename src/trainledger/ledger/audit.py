@@ -59,10 +59,12 @@ def entry_hash(
     return hashlib.sha256(canonical(payload).encode("utf-8")).hexdigest()
 
 
-def verify(entries: Iterable[Mapping[str, Any]]) -> list[str]:
-    """Problems with the chain, in id order; an empty list means intact."""
+def verify(entries: Iterable[Mapping[str, Any]], after: tuple[int, str] = (0, GENESIS)) -> list[str]:
+    """Problems with the chain, in id order; an empty list means intact. ``after``: the (id, hash)
+    of an entry already verified, which ``entries`` (the ones after it) must continue — the
+    incremental check of ledger/seal.py; the default starts at the genesis."""
     problems: list[str] = []
-    prev_id, prev_hash = 0, GENESIS
+    prev_id, prev_hash = after
     for e in entries:
         what = f"audit entry {e['id']} ({e['action']} {e['object']})"
         if e["id"] != prev_id + 1:

@@ -498,6 +498,18 @@ class Ledger:
         with self._read() as conn:
             return [(cost_line_from(m), m["n_before"]) for m in conn.execute(q).mappings().all()]
 
+    def row_lines(self, short: str, row: int) -> list[CostLine]:
+        """The lines of the latest attribution from source row ``row`` of every import whose key
+        starts with ``short`` (a dashboard line id's ``IMPORT-ROW``), in ledger order: one indexed
+        range read, not every line of the workspace."""
+        c = cost_lines.c
+        after = short[:-1] + chr(ord(short[-1]) + 1) if short else None  # the keys starting with short sort before it
+        q = (select(cost_lines).where(c.source_sha256 >= short, c.source_row == row,
+                                      *([c.source_sha256 < after] if after else [])).order_by(c.id))
+        with self._read() as conn:
+            return [cost_line_from(m) for m in conn.execute(q).mappings().all()
+                    if m["source_sha256"].startswith(short)]
+
     def latest_attribution(self) -> dict | None:
         q = select(attributions).order_by(attributions.c.id.desc()).limit(1)
         with self._read() as conn:

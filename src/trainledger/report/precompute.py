@@ -14,7 +14,9 @@ Stored as files, not in the ledger: it is derived and can always be rebuilt, lik
 report; the ledger keeps only the proof. Layout: ``<workspace>/cache/sheets/<figures digest>/
 <batch id, quoted>.json.gz``. ``write`` computes from one snapshot that it verifies first
 (``figures.verify``: nothing is precomputed from a ledger that does not match its chain), then
-appends one audit entry ``precompute_sheets`` naming the figures digest and each file's sha256.
+appends one audit entry ``precompute_sheets`` naming the figures digest and each file's sha256, and
+the seal of the verified tables (ledger/seal.py), with which a server proves the same state at
+its first request without recomputing every fingerprint.
 
 ``load`` serves a file only when all of these hold, else None (the sheet is then built from the
 lines, as before): the sheet's proof is verified and its figures digest is the entry's (so a
@@ -52,7 +54,7 @@ def write(wsp) -> dict[str, Any] | None:
     """Every batch's ``batch_figures`` from one verified snapshot of the ledger, written under the
     figures digest, and the audit entry that records them; None (nothing written) when the ledger
     does not verify or has no attribution."""
-    from trainledger.ledger import figures
+    from trainledger.ledger import figures, seal
     from trainledger.ledger.rows import cost_line_from, run_from
     from trainledger.ledger.schema import attributions, audit_log, cost_lines, runs
     from trainledger.report.sheet import SUMMARY_KEYS, RetryLinks, batch_figures
@@ -83,13 +85,14 @@ def write(wsp) -> dict[str, Any] | None:
                                  compresslevel=1, mtime=0)
             (tmp / _name(b.id)).write_bytes(data)
             sheets[b.id] = hashlib.sha256(data).hexdigest()
+        sealed = seal.tables(conn)  # the verified tables, for a server's first check (ledger/seal.py)
     shutil.rmtree(target, ignore_errors=True)
     os.replace(tmp, target)
     for old in target.parent.iterdir():  # earlier figures' files: never served again
         if old != target:
             shutil.rmtree(old, ignore_errors=True)
     detail = {"figures_digest": proof["figures_digest"], "dir": str(DIR / proof["figures_digest"]),
-              "sheets": sheets}
+              "sheets": sheets, **({"seal": sealed} if sealed is not None else {})}
     ledger.audit("", ACTION, "workspace", detail)
     return detail
 

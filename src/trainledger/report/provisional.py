@@ -8,11 +8,19 @@ month over the bill rows the batch's cost lines come from.
     drawer_rows(notes)      the same as rows of the assumptions drawer
 
 The flags stay on the lake rows (imports.py ``flagged_rows``); nothing here changes a figure.
+Reading them means reading each bill import's parquet parts, so the flagged rows of each import are
+kept (``_flag_index``, a few bounded entries per process) under the *import-set digest*: a sha256 of
+every import's log records and drop in the lake and of the tombstoned partitions — any import,
+re-import or drop gives another digest, so a kept index is never one of another lake state.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
@@ -67,25 +75,62 @@ def _sentences(key: str, **params: Any) -> dict[str, str]:
             "text_zh": text(f"sheet.bill.{key}", "zh-CN", note=zh_note or en_note, **params)}
 
 
+KEPT = 4  # import-set digests whose flag indexes are kept
+_kept: OrderedDict[tuple[str, str], dict[tuple[str, str], dict[int, list[str]]]] = OrderedDict()
+_lock = threading.Lock()
+
+
+def imports_digest(lake, found: dict) -> str:
+    """sha256 of the lake's imports (each one's log records and drop) and tombstoned partitions."""
+    body = [[list(k), st.sha256, list(st.records), st.drop] for k, st in found.items()]
+    text = json.dumps([body, sorted(lake.dropped())], sort_keys=True, default=str, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _flag_index(lake, found: dict, digest: str, key: tuple[str, str]) -> dict[int, list[str]]:
+    """{row: notes} of the flagged rows of import ``key`` in the lake state ``digest``, read once."""
+    from trainledger.imports import flagged_rows
+
+    where = (str(lake.root), digest)
+    with _lock:
+        index = _kept.get(where)
+        if index is not None:
+            _kept.move_to_end(where)
+            hit = index.get(key)
+            if hit is not None:
+                return hit
+    rows = {f["row"]: f["notes"] for f in flagged_rows(lake, found[key])}
+    with _lock:
+        _kept.setdefault(where, {})[key] = rows
+        _kept.move_to_end(where)
+        while len(_kept) > KEPT:
+            _kept.popitem(last=False)
+    return rows
+
+
 def bill_notes(wsp, rows: dict[str, list[int]]) -> list[dict[str, Any]]:
     """The caveats of the bill rows ``rows`` names ({sha: rows}), per live import, month and caveat."""
     if not rows:
         return []
-    from trainledger.imports import flagged_rows, short_id, states
+    from trainledger.imports import short_id, states
 
     out: list[dict[str, Any]] = []
-    for state in states(wsp.lake).values():
-        wanted = set(rows.get(state.sha256, ()))
+    found = states(wsp.lake)
+    digest = imports_digest(wsp.lake, found)
+    for key, state in found.items():
+        wanted = rows.get(state.sha256, ())
         if not wanted or not state.live:
             continue
         counts: dict[tuple[str, str, str], int] = {}
-        for flagged in flagged_rows(wsp.lake, state):
-            if flagged["row"] not in wanted:
+        flagged = _flag_index(wsp.lake, found, digest, key)
+        for row in wanted:
+            notes = flagged.get(row)
+            if notes is None:
                 continue
-            hits = [m for m in map(_PROVISIONAL.match, flagged["notes"]) if m]
+            hits = [m for m in map(_PROVISIONAL.match, notes) if m]
             month = hits[0].group(1) if hits else ""  # a note's month: the row's provisional month, if any
             keys = [("provisional", m.group(1), m.group(2)) for m in hits]
-            keys += [("note", month, n.removeprefix("note: ")) for n in flagged["notes"] if n.startswith("note: ")]
+            keys += [("note", month, n.removeprefix("note: ")) for n in notes if n.startswith("note: ")]
             for key in keys:
                 counts[key] = counts.get(key, 0) + 1
         vendor = {lang: (text(f"sheet.bill.vendor.{state.kind}", lang)
@@ -120,4 +165,4 @@ def drawer_rows(notes: list[dict[str, Any]]) -> list[dict[str, str]]:
     return out
 
 
-__all__ = ["TEXT", "bill_notes", "drawer_rows", "source_rows"]
+__all__ = ["TEXT", "bill_notes", "drawer_rows", "imports_digest", "source_rows"]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import ipaddress
 import json
 import re
+import secrets
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -127,6 +128,7 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
     env = _env()
     csrf = auth.Csrf()
     cached = cache.Pages(root)
+    placeholder = secrets.token_hex(32)  # where a kept form page's CSRF token goes (``page``), unguessable
 
     def lang_of(request: Request) -> str:
         return text.choose(request.query_params.get("lang"), request.cookies.get(text.COOKIE),
@@ -205,9 +207,10 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
                 with Workspace.open(root) as wsp, auth.GATE.reading():
                     wsp.verify = cached.proof(wsp)  # one verification per audit head (web/cache.py)
                     wsp.sheet = cached.sheets(key[0], wsp.sheet)  # one build per batch, shared by its pages
+                    wsp.memo = cached.memo(wsp.ledger.url)  # figures-digest pieces (views.run), kept across writes
                     return build(wsp, request)
 
-            def rendered() -> tuple[bytes, Any]:
+            def rendered(token: str = "") -> tuple[bytes, Any]:
                 model = cached.model(key, built)  # role-independent: Restricted fields still wrapped
                 if scope is views.scoped:
                     model = views.scope_model(model, acc.batch, lambda b: auth.check_scope(acc, b, request.url.path))
@@ -222,14 +225,15 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
                 if template == "report.html.j2" and "html" in shown:
                     extra["report_style"], extra["report_body"] = embed_sheet(shown.pop("html"))
                 if form and not as_json:  # the write form: the session's CSRF token, and which writes the role may make
-                    extra.update(csrf=csrf.token(bound), may={w: auth.may_write(acc, w) for w in auth.WRITERS},
+                    extra.update(csrf=token, may={w: auth.may_write(acc, w) for w in auth.WRITERS},
                                  writers=auth.WRITERS)
                 return body_of(request, template, shown, **extra), seen
 
-            if form and not as_json:  # its CSRF token is the session's: rendered per request (cached model), never kept
+            if form and not as_json:  # kept with a placeholder for the CSRF token, the session's put in per request
                 bound, fresh = csrf.session(request.headers, request.cookies)
-                body, seen = rendered()
+                body, seen, _ = cached.page(key + (acc, lang, as_json, "form"), lambda: rendered(placeholder))
                 auth.audit_reveal(ledger, acc, request.url.path, seen)
+                body = body.replace(placeholder.encode("ascii"), csrf.token(bound).encode("ascii"))
                 return session_cookie(respond(request, template, None, body=body), fresh)
             body, seen, zipped = cached.page(key + (acc, lang, as_json), rendered)
             auth.audit_reveal(ledger, acc, request.url.path, seen)

@@ -14,27 +14,33 @@ restricted field (web/auth.py); they change no figure, so a finance reader does 
 pages. ``State.key()`` reads only the entries appended since the previous call (one indexed query),
 and starts over when the entry it last saw is gone or changed (another database, a restore).
 
-Two bounded LRU maps hold, per state:
+Bounded LRU maps hold, per state (``figures``: per figures digest):
 
 * ``models`` — the role-independent view model (``Restricted`` fields still wrapped), keyed by
   the page's path and the query parameters its builder reads; and each batch's sheet
   (``Workspace.sheet``), shared by the batch page and its run pages;
+* ``figures`` — pieces that depend on the verified figures only, keyed by the figures digest
+  (``Pages.memo``: a run page's lines by state), kept across writes that record no figures;
 * ``pages`` — the rendered body (HTML or JSON text) with its ``Disclosure``, keyed by the model's
   key plus the requester's ``Access`` (role, batch scope, token), language and form. The role is in
   the key, so a page rendered for ``finance`` is never served to an ``engineer``; the disclosure
   is kept with it so each response is still audited (``auth.audit_reveal``) as it was served.
 
-A third, ``proofs``, keeps ``Workspace.verify``'s proof per audit head (``Pages.proof``), so the
-batch pages built at one head verify the ledger once, not once each. The figures themselves are
-precomputed at attribution (report/precompute.py) and used only under a verified proof of the same
-figures digest.
+Another, ``proofs``, keeps the verified proof per audit head (``Pages.proof``), so the batch pages
+built at one head verify the ledger once, not once each; and each head's check starts from the
+last one (ledger/seal.py): after a decision or a confirmation only the new audit entries are hashed
+and the figure tables sealed by the database (no fingerprint recomputed in Python), at a server's
+start the seal recorded at attribution is checked, and only when neither holds — new figures, or
+something changed behind the ledger's back — is the whole ledger verified again (which names the
+problem). The figures themselves are precomputed at attribution (report/precompute.py) and used
+only under a verified proof of the same figures digest.
 
 An entry of an older state is never served: the state is read before the lookup, and a model built
 while a write landed is stored under the state read *before* it was built, which no later request
 asks for again. Bounds: ``MODELS`` view models, and pages up to ``PAGE_BYTES`` of text in total.
 A direct edit of the database that bypasses the audit chain is caught on the next build (any
-write), by ``trainledger audit`` or ``trainledger verify``; a page served from the cache carries the
-proof it was built with.
+write: the tables' seal differs), by ``trainledger audit`` or ``trainledger verify``; a page served
+from the cache carries the proof it was built with.
 """
 
 from __future__ import annotations
@@ -50,11 +56,13 @@ from typing import Any
 
 from sqlalchemy import select
 
+from trainledger.ledger import seal
 from trainledger.ledger.schema import audit_log
 
 REVEAL = "reveal_restricted"  # web/auth.py audit_reveal: the one entry a read appends
 MODELS = 32
 PROOFS = 8
+FIGURES = 4096  # pieces kept per figures digest (``Pages.memo``): a run page's groups each
 GZIP_MIN = 1024  # bytes: smaller bodies are sent as they are
 PAGE_BYTES = 256 * 1024 * 1024
 
@@ -183,6 +191,8 @@ class Pages:
         self.models = LRU(models)
         self.pages = LRU(100_000, page_bytes)
         self.proofs = LRU(PROOFS)
+        self.figures = LRU(FIGURES)
+        self._verified: dict[str, seal.Verified] = {}  # per ledger URL: the newest state proved (``proof``)
         self._building: dict[Hashable, threading.Lock] = {}
         self._lock = threading.Lock()
 
@@ -213,22 +223,41 @@ class Pages:
         return lambda batch_id: self.model((state, "sheet", batch_id), lambda: sheet(batch_id))
 
     def proof(self, wsp) -> Callable[[], dict]:
-        """``wsp.verify`` once per audit head: every write appends an entry, so an unchanged head is
-        an unchanged ledger as far as the chain knows. ``verify`` reads every cost line and run and
-        the whole summary (tens of seconds at 1M job attempts); the batch pages built at one head
-        share one verification. A direct edit of the database that bypasses the chain is caught at
-        the next write, as the pages are."""
-        real, url = wsp.verify, wsp.ledger.url
+        """The verified proof of the current audit head, once per head: the batch pages built at
+        one head share one check, and pages of other heads wait for none of it. The check is the
+        cheapest of ledger/seal.py that holds: ``since`` the state this app verified last (only the
+        new audit entries are hashed, the tables sealed by the database), else the seal the chain
+        recorded at attribution (a server's first request), else the full verification — which
+        names what was tampered with (``wsp.verify``'s LedgerTampered, never kept)."""
+        real = wsp.verify
 
         def verified() -> dict:
             head = wsp.ledger.audit_head()
             if head is None:
                 return real()
-            # one verification while other pages of the same head wait for it; LedgerTampered
-            # propagates and is never kept. A proof of a later head (a write landed meanwhile) is
-            # never asked for again under this head, and the sheet retries with the new one.
-            return self._once(self.proofs, (url, head), real, lambda _: 1)
+            # a proof of a later head (a write landed meanwhile) is never asked for again under this
+            # head, and the sheet retries with the new one
+            return self._once(self.proofs, (wsp.ledger.url, head), lambda: self._prove(wsp.ledger, real), lambda _: 1)
         return verified
+
+    def _prove(self, ledger, real: Callable[[], dict]) -> dict:
+        url = ledger.url
+        with self._lock:
+            base = self._verified.get(url)
+        found = (seal.since(ledger, base) if base is not None else None) or seal.recorded(ledger)
+        if found is None:
+            problems, found = seal.full(ledger)
+            if problems or found is None:
+                return real()  # raises LedgerTampered naming the problems (or proves what full could not)
+        with self._lock:  # the next head is checked from this one (any proved state is a sound start)
+            self._verified[url] = found
+        return found.proof
+
+    def memo(self, url: str) -> Callable[[Hashable, Callable[[], Any]], Any]:
+        """A cache of pieces that are a function of the verified figures alone (``key`` starts with
+        the figures digest, e.g. a run page's lines by state): unlike ``models`` it outlives the
+        writes that record no figures. Callers must not change what they get (it is shared)."""
+        return lambda key, build: self._once(self.figures, (url, *key), build, lambda _: 1)
 
     def page(self, key: Hashable, render: Callable[[], tuple[bytes, Any]]) -> tuple[bytes, Any, bytes | None]:
         """(body, Disclosure, the body gzipped once — None when under ``GZIP_MIN`` bytes) of ``key``:

@@ -65,11 +65,6 @@ def line_dict(ln: CostLine, ident: str) -> dict[str, Any]:
     }, ln)
 
 
-def _lines(wsp) -> list[tuple[str, CostLine]]:
-    lines = wsp.ledger.cost_lines()
-    return list(zip(line_ids(lines), lines, strict=True))
-
-
 FIGS = ("low", "expected", "high")
 VALUED = {"queued", "estimate"}  # figures made by ``model.money.valuation``
 
@@ -153,37 +148,46 @@ def batch(wsp, batch_id: str) -> dict[str, Any]:
 
 
 def run(wsp, batch_id: str, run_id: str) -> dict[str, Any]:
-    """One run: its fields from the sheet, its cost lines grouped by state (detail), its retry chain."""
+    """One run: its fields from the sheet, its cost lines grouped by state (detail), its retry chain.
+    The groups are a function of the verified figures: ``wsp.memo`` (the dashboard's, web/cache.py)
+    keeps them per figures digest, so a decision or a confirmation does not read them again."""
     _require_batch(wsp, batch_id)
     sheet = wsp.sheet(batch_id)
     found = [r for r in sheet.get("runs", []) if r["id"] == run_id]
     if not found:
         raise NotFound(f"no run {run_id!r} in batch {batch_id!r}",
                        remedy=f"see /batches/{batch_id} for its runs")
-    groups: dict[str, list[dict]] = {}
-    for ln, n in wsp.ledger.run_lines(batch_id, run_id):  # ids as line_ids gives them, from this run's lines
-        ident = f"{short_id(ln.provenance.source_sha256)}-{ln.provenance.row}-{n}"
-        groups.setdefault(ln.detail or ln.category, []).append(line_dict(ln, ident))
-    by_state = []
-    for state, items in groups.items():
-        totals: dict[tuple[str, str], list] = {}
-        kinds: dict[tuple[str, str], str] = {}  # a total of restricted amounts is restricted as they are
-        for it in items:
-            acc = totals.setdefault((it["basis"], it["currency"]), [0, 0, 0])
-            for i, k in enumerate(("low", "expected", "high")):
-                x = it[k]
-                if isinstance(x, Restricted):
-                    kinds[(it["basis"], it["currency"])], x = x.kind, x.value
-                acc[i] += _dec(x)
-        by_state.append({"state": state, "lines": items,
-                         "totals": [{"basis": b, "currency": c,
-                                     **{k: access.restrict(str(v[i]), kinds[(b, c)]) if (b, c) in kinds else str(v[i])
-                                        for i, k in enumerate(("low", "expected", "high"))}}
-                                    for (b, c), v in sorted(totals.items())]})
+
+    def by_state() -> list[dict[str, Any]]:
+        groups: dict[str, list[dict]] = {}
+        for ln, n in wsp.ledger.run_lines(batch_id, run_id):  # ids as line_ids gives them, from this run's lines
+            ident = f"{short_id(ln.provenance.source_sha256)}-{ln.provenance.row}-{n}"
+            groups.setdefault(ln.detail or ln.category, []).append(line_dict(ln, ident))
+        out = []
+        for state, items in groups.items():
+            totals: dict[tuple[str, str], list] = {}
+            kinds: dict[tuple[str, str], str] = {}  # a total of restricted amounts is restricted as they are
+            for it in items:
+                acc = totals.setdefault((it["basis"], it["currency"]), [0, 0, 0])
+                for i, k in enumerate(("low", "expected", "high")):
+                    x = it[k]
+                    if isinstance(x, Restricted):
+                        kinds[(it["basis"], it["currency"])], x = x.kind, x.value
+                    acc[i] += _dec(x)
+            out.append({"state": state, "lines": items,
+                        "totals": [{"basis": b, "currency": c,
+                                    **{k: access.restrict(str(v[i]), kinds[(b, c)]) if (b, c) in kinds else str(v[i])
+                                       for i, k in enumerate(("low", "expected", "high"))}}
+                                   for (b, c), v in sorted(totals.items())]})
+        return out
+
+    digest = (sheet.get("ledger") or {}).get("figures_digest")  # the verified figures the sheet was built from
+    memo = getattr(wsp, "memo", None)  # web/cache.py ``Pages.figures``: kept per figures digest, across writes
+    states = memo((digest, "run", batch_id, run_id), by_state) if memo and digest else by_state()
     chains = [dict(c, attempt_links=[{"id": a, "href": f"/batches/{_q(batch_id)}/runs/{_q(a)}"} for a in c["attempts"]])
               for c in sheet.get("retry_chains", []) if run_id in c.get("attempts", [])]  # the sheet may be shared
     return {"batch": batch_id, "batch_href": f"/batches/{_q(batch_id)}", "run": found[0],
-            "by_state": by_state, "retry_chains": chains}
+            "by_state": states, "retry_chains": chains}
 
 
 def _dec(text: str):
@@ -192,8 +196,17 @@ def _dec(text: str):
     return Decimal(text)
 
 
+def _row_lines(wsp, short: str, row: int) -> list[tuple[str, CostLine]]:
+    """(id, line) of the lines ``line_ids`` numbers ``short``-``row``-n, read by index: the same n
+    as over the whole ledger, since n counts only the lines of that import id and row."""
+    return [(f"{short}-{row}-{n}", ln) for n, ln in enumerate(wsp.ledger.row_lines(short, row))]
+
+
 def line(wsp, line_id: str) -> dict[str, Any]:
-    for ident, ln in _lines(wsp):
+    short, _, rest = line_id.partition("-")
+    row, _, n = rest.partition("-")
+    found = _row_lines(wsp, short, int(row)) if short and row.isdigit() and n.isdigit() else []
+    for ident, ln in found:
         if ident == line_id:
             d = line_dict(ln, ident)
             if ln.batch_id:
@@ -234,8 +247,8 @@ def source(wsp, ident: str, row: int) -> dict[str, Any]:
                    "run": ln.run_id, "basis": str(ln.basis),
                    "expected": access.line_fields({"expected": str(ln.amount.expected)}, ln)["expected"],
                    "currency": ln.currency, "detail": ln.detail}
-                  for i, ln in _lines(wsp)
-                  if ln.provenance.source_sha256 == rec.source_sha256 and ln.provenance.row == row]
+                  for i, ln in _row_lines(wsp, short_id(rec.source_sha256), row)
+                  if ln.provenance.source_sha256 == rec.source_sha256]
     raw, raw_note = raw_row(Path(rec.path), rec.source_sha256, row)
     return {"import": short_id(rec.source_sha256), "source_sha256": rec.source_sha256, "kind": rec.kind,
             "file": rec.path, "imported_at": rec.imported_at.isoformat(), "row": row,

@@ -1,0 +1,206 @@
+"""Proving a verified ledger state again cheaply: seals of the stored values, computed by the database.
+
+``figures.verify`` recomputes the fingerprint of every stored cost line and run in Python — ~13
+CPU-s at 200k job attempts, over a minute at 1M — and the dashboard paid it on its first request
+and again after every write (a decision, a confirmation), because the proof a sheet prints names
+the audit head. A *seal* is a sha256 over the stored values of the tables that verification reads,
+as the database itself prints them (SQLite: ``printf('%Q', …)`` of every column and its storage
+class, row by row in rowid order, in chunks), at C speed:
+
+    tables   cost_lines, runs, figure_digests (every row) and attributions (the latest row)
+    audit    the audit log's rows up to and including a given entry
+
+Equal seals mean the stored values are the ones a full verification proved, so its proof still
+holds. Three checks, each falling back to the next (web/cache.py ``Pages.proof``):
+
+    since(ledger, base)  after a write: the entries after ``base``'s head continue its chain (only
+                         they are hashed), none records new figures (``figures.recorded``'s keys),
+                         and the tables and the audit rows up to ``base``'s head seal as they did;
+                         the result is ``base``'s proof at the new head
+    recorded(ledger)     at a server's start or after a new attribution: the whole chain verifies,
+                         and the newest entry carrying a seal (``precompute_sheets``, written by
+                         report/precompute.py from a snapshot ``figures.verify`` passed, or
+                         ``seal_figures`` of ``record``), later than every entry that recorded
+                         figures, holds the tables' seal now; the result is its figures digest
+    full(ledger)         the whole chain and every fingerprint (``Ledger.verify``), and the seal of
+                         that same snapshot
+
+A row edited, inserted or deleted behind the ledger's back changes its table's seal, an edited
+older audit entry the audit seal, so the cheap checks decline and ``full`` names the problem — as
+early as a full verification caught it before (tests/test_precompute.py). ``trainledger verify``,
+``trainledger audit`` and a sheet on the command line still run the full check every time. A seal
+is only compared with one the same code computed on the same backend (its ``v2-sqlite:`` tag); on
+PostgreSQL there is none yet (``tables`` is None) and every check is the full one, as before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import DBAPIError
+
+from trainledger.ledger import audit as chain
+from trainledger.ledger import figures
+
+ACTION = "seal_figures"  # ``record``'s entry; report/precompute.py's ``precompute_sheets`` carries one too
+CARRIERS = frozenset({ACTION, "precompute_sheets"})
+TAG = "v2-sqlite:"
+CHUNK = 50_000  # rows per query
+FIGURE_KEYS = (*figures.KEYS.values(), figures.SUMMARY_KEY, "attribution")  # what ``figures.recorded`` reads
+TABLES = ("cost_lines", "runs", "figure_digests", "attributions")
+
+
+@dataclass(frozen=True, slots=True)
+class Verified:
+    """A ledger state proved by a full verification, or by a seal that one recorded."""
+
+    head: tuple[int, str]
+    proof: dict[str, Any]
+    tables: dict[str, str] | None  # table → seal; None: this backend has none
+    audit: str | None  # seal of the audit rows up to ``head``
+
+
+def _columns(conn: Any, table: str) -> list[str]:
+    return [r[1] for r in conn.exec_driver_sql(f'PRAGMA table_info("{table}")')]
+
+
+def _sqlite(conn: Any, table: str, where: str = "", params: tuple = ()) -> str:
+    """sha256 over ``table``'s rows (those ``where`` keeps): rowid, each column as SQL text
+    (``%Q``: quoted, NULL bare) and the first letter of each column's storage class."""
+    cols = [f'"{c}"' for c in _columns(conn, table)]
+    fmt = "%d|" + ",".join(["%Q"] * len(cols)) + "|" + "%.1s" * len(cols)
+    row = f"printf('{fmt}', rowid, {', '.join(cols)}, {', '.join(f'typeof({c})' for c in cols)})"
+    sql = (f"SELECT CAST(group_concat(r, char(10)) AS BLOB), max(k), count(*) FROM (SELECT rowid AS k, {row} AS r"
+           f' FROM "{table}" WHERE rowid > ? {where} ORDER BY rowid LIMIT {CHUNK})')
+    h = hashlib.sha256()
+    last = -(2 ** 63)
+    while True:
+        blob, top, n = conn.exec_driver_sql(sql, (last, *params)).one()
+        if not n:
+            return TAG + h.hexdigest()
+        h.update(blob)
+        h.update(b"\n")
+        last = top
+
+
+def _latest_attribution(conn: Any) -> str:
+    """sha256 over the latest attribution row: its other columns as ``_sqlite`` prints them, then
+    the summary's stored bytes as they are (at 1M job attempts ~430 MB: one copy, not three)."""
+    cols = [f'"{c}"' for c in _columns(conn, "attributions") if c != "summary"]
+    fmt = "%d|" + ",".join(["%Q"] * len(cols)) + "|" + "%.1s" * (len(cols) + 1)
+    head = f"printf('{fmt}', rowid, {', '.join(cols)}, {', '.join(f'typeof({c})' for c in [*cols, 'summary'])})"
+    row = conn.exec_driver_sql(f"SELECT {head}, CAST(summary AS BLOB) FROM attributions"
+                               " ORDER BY rowid DESC LIMIT 1").first()
+    h = hashlib.sha256()
+    if row is not None:
+        h.update(row[0].encode("utf-8"))
+        h.update(b"\n")
+        h.update(row[1] or b"")
+    return TAG + h.hexdigest()
+
+
+def tables(conn: Any) -> dict[str, str] | None:
+    """The seal of each table a verification reads, in ``conn``'s snapshot; None on a backend
+    without one, or when the database refuses (a value too long to print)."""
+    if conn.dialect.name != "sqlite":
+        return None
+    try:
+        out = {t: _sqlite(conn, t) for t in TABLES[:3]}
+        out["attributions"] = _latest_attribution(conn)
+    except DBAPIError:
+        return None
+    return out
+
+
+def audit_rows(conn: Any, upto: int) -> str | None:
+    """The seal of the audit rows with id up to ``upto``."""
+    if conn.dialect.name != "sqlite":
+        return None
+    try:
+        return _sqlite(conn, "audit_log", "AND rowid <= ?", (upto,))
+    except DBAPIError:
+        return None
+
+
+def _log(conn: Any, after: int = 0) -> list[dict]:
+    from trainledger.ledger.schema import audit_log
+
+    q = select(audit_log).where(audit_log.c.id > after).order_by(audit_log.c.id)
+    return [dict(m) for m in conn.execute(q).mappings()]
+
+
+def records_figures(entry: dict) -> bool:
+    d = entry["detail"]
+    return isinstance(d, dict) and any(d.get(k) is not None for k in FIGURE_KEYS)
+
+
+def full(ledger) -> tuple[list[str], Verified | None]:
+    """(problems, the verified state): ``Ledger.verify`` and the seal, from one snapshot; None
+    when there are problems or no audit entry yet."""
+    with ledger.snapshot() as conn:
+        log = _log(conn)
+        problems, proof = figures.verify(conn, log)
+        problems = chain.verify(log) + problems
+        if problems or not log:
+            return problems, None
+        head = (log[-1]["id"], log[-1]["hash"])
+        return [], Verified(head, proof, tables(conn), audit_rows(conn, head[0]))
+
+
+def since(ledger, base: Verified) -> Verified | None:
+    """``base`` carried to the current head when only entries that record no figures were appended
+    and nothing it proved has changed (module docstring); None otherwise."""
+    if base.tables is None or base.audit is None:
+        return None
+    with ledger.snapshot() as conn:
+        new = _log(conn, base.head[0])
+        if chain.verify(new, after=base.head) or any(records_figures(e) for e in new):
+            return None
+        if tables(conn) != base.tables or audit_rows(conn, base.head[0]) != base.audit:
+            return None  # (also when the chain was cut below base's head: a restored database)
+        if not new:
+            return base
+        head = (new[-1]["id"], new[-1]["hash"])
+        proof = dict(base.proof, audit_head_id=head[0], audit_head_hash=head[1])
+        return Verified(head, proof, base.tables, audit_rows(conn, head[0]))
+
+
+def recorded(ledger) -> Verified | None:
+    """The state proved by the newest seal the chain holds (module docstring), or None."""
+    with ledger.snapshot() as conn:
+        log = _log(conn)
+        if not log or chain.verify(log):
+            return None
+        after = max((e["id"] for e in log if records_figures(e)), default=0)
+        carrier = next((e for e in reversed(log) if e["id"] > after and e["action"] in CARRIERS
+                        and isinstance(e["detail"], dict) and isinstance(e["detail"].get("seal"), dict)
+                        and e["detail"].get("figures_digest")), None)
+        if carrier is None:
+            return None
+        now = tables(conn)
+        if now is None or now != carrier["detail"]["seal"]:
+            return None
+        rec = figures.recorded(log)
+        head = (log[-1]["id"], log[-1]["hash"])
+        proof = {"audit_head_id": head[0], "audit_head_hash": head[1], "attribution_id": rec.attribution_id,
+                 "figures_digest": carrier["detail"]["figures_digest"], "verified": True}
+        return Verified(head, proof, now, audit_rows(conn, head[0]))
+
+
+def record(ledger) -> dict[str, Any] | None:
+    """A full verification, and its seal appended to the chain (``seal_figures``) for ``recorded``;
+    None (nothing written) when the ledger does not verify or the backend has no seal. For a
+    workspace precomputed before seals existed; ``attribute`` records one with its precompute."""
+    problems, v = full(ledger)
+    if problems or v is None or v.tables is None or not v.proof.get("verified"):
+        return None
+    detail = {"figures_digest": v.proof["figures_digest"], "seal": v.tables}
+    ledger.audit("", ACTION, "workspace", detail)
+    return detail
+
+
+__all__ = ["ACTION", "Verified", "audit_rows", "full", "record", "recorded", "records_figures", "since",
+           "tables"]
