@@ -29,7 +29,7 @@ from trainledger.report.cross import (
     text,
     trip_json,
 )
-from trainledger.report.cross_text import t
+from trainledger.report.cross_text import dates_note, t
 from trainledger.report.i18n import v
 
 FORMATS = ("md", "html", "xlsx", "json")
@@ -63,7 +63,8 @@ def as_json(r: CrossReport, role: str = ADMIN) -> dict[str, Any]:
     return {**({"access": seen.as_dict()} if seen.withheld else {}),
         "schema": SCHEMA,
         "scope": {"project": sc.project, "from": sc.start.isoformat() if sc.start else None,
-                  "to": sc.end.isoformat() if sc.end else None, "by": sc.by, "days": "UTC"},
+                  "to": sc.end.isoformat() if sc.end else None, "by": sc.by, "days": r.zone,
+                  "months": "billing_period_or_day"},
         "attribution_id": r.attribution_id, "as_of": r.as_of, "periods": list(r.periods),
         "spend": [{"period": c.period, "project": c.project, "batch": c.batch, **_fig(c.figure)} for c in r.spend],
         "batches": [{"batch": b.batch, "project": b.project, "name": b.name, "team": b.team,
@@ -132,7 +133,7 @@ def tables(r: CrossReport, lang: str) -> list[Table]:
     L = lambda k: t(k, lang)  # noqa: E731 - the report's words in the chosen language
     out = [Table("spend", L("spend"), (L("period"), L("project"), L("batch"), L("basis"), L("currency"), L("amount")),
                  tuple((_period(c.period, lang), c.project, c.batch, v(c.figure.basis, lang), c.figure.currency,
-                        _rng(c.figure)) for c in r.spend), L("dates_utc"))]
+                        _rng(c.figure)) for c in r.spend), dates_note(r.zone, lang))]
     windowed = r.scope.start is not None or r.scope.end is not None
     out.append(Table("batches", L("batches_window" if windowed else "batches"),
                      (L("project"), L("batch"), L("first"), L("last"), L("basis"), L("currency"), L("amount")),

@@ -8,10 +8,14 @@ TEXT: dict[str, tuple[str, str]] = {
     "scope": ("Scope", "范围"), "all_projects": ("all projects", "全部项目"),
     "window": ("dates", "日期"), "all_dates": ("all dates", "全部日期"), "by": ("by", "维度"),
     "by_month": ("month", "月"), "by_batch": ("batch", "批次"),
-    "dates_utc": ("Days are UTC; a cost line takes the date of the source row it came from (a bill row's charge"
-                  " period start, a job's start, an inventory's snapshot, a timesheet's day, an invoice's date).",
-                  "日期按 UTC；成本行的日期取自其来源行（账单行的计费起始、作业开始、存储清单快照、"
-                  "工时日期、发票日期）。"),
+    "dates_zone": ("Days and months are {zone} days and months (workspace.timezone); a cost line takes the"
+                   " date of the source row it came from (a bill row's charge period start, a job's start, an"
+                   " inventory's snapshot, a timesheet's day, an invoice's date); a bill row that states its"
+                   " billing period (FOCUS BillingPeriodStart, 账期 / BillPeriod) is in that period's month. A"
+                   " window of whole months holds those months' lines, any other window its days' lines.",
+                   "日期与月份均按 {zone} 时区（workspace.timezone）；成本行的日期取自其来源行（账单行的计费起始、"
+                   "作业开始、存储清单快照、工时日期、发票日期）；注明账期的账单行（FOCUS BillingPeriodStart、"
+                   "账期 / BillPeriod）计入该账期所在月份。整月的日期范围按月份筛选，其他日期范围按日筛选。"),
     "to_date": ("Plan vs actual and the spend curves are to date (a plan has no months); the date window filters"
                 " spend, shares and the unattributed bucket.",
                 "计划与实际、支出曲线均为截至目前（计划不分月份）；日期范围只筛选支出、占比与未归属桶。"),
@@ -70,6 +74,11 @@ TEXT: dict[str, tuple[str, str]] = {
                  "现金为精确值；估算显示到最小货币单位（各批次按其底稿的舍入，合计为这些数之和）。"),
     "check": ("check (must be 0.00)", "校验（必须为 0.00）"),
 }
+
+
+def dates_note(zone: str, lang: str) -> str:
+    """The note under the spend table: which zone the days and months are."""
+    return t("dates_zone", lang).format(zone=zone)
 
 
 def t(key: str, lang: str) -> str:

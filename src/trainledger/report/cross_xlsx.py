@@ -25,7 +25,7 @@ from trainledger.model.restricted import ADMIN, is_withheld
 from trainledger.model.restricted import note as access_note
 from trainledger.report.access import cross_for_role
 from trainledger.report.cross import CASH, UNDATED, CrossReport, Figure, curve_json
-from trainledger.report.cross_text import TEXT
+from trainledger.report.cross_text import TEXT, dates_note
 from trainledger.report.xlsx import Book, dec, money_format, places, ref, xround
 
 SHEETS = ("README", "Summary", "Spend", "Batches", "Shares", "Unattributed", "Plan", "Curves", "Control")
@@ -62,8 +62,8 @@ def build_workbook(r: CrossReport, role: str = ADMIN) -> Book:
     b.text(ws, 1, 1, H("title"), bold=True)
     b.text(ws, 2, 1, f"{H('attribution')}: #{r.attribution_id}"
            + (f" — {access_note(seen, 'en')} / {access_note(seen, 'zh-CN')}" if seen.withheld else ""))
-    b.text(ws, 3, 1, TEXT["dates_utc"][0])
-    b.text(ws, 4, 1, TEXT["dates_utc"][1])
+    b.text(ws, 3, 1, dates_note(r.zone, "en"))
+    b.text(ws, 4, 1, dates_note(r.zone, "zh-CN"))
     b.text(ws, 5, 1, TEXT["rounding"][0])
     b.text(ws, 6, 1, TEXT["rounding"][1])
     for i, name in enumerate(SHEETS[1:], 8):
