@@ -41,7 +41,7 @@ from trainledger.model import CASH_BASES, Basis, CostLine
 from trainledger.model.money import minor_quantum
 from trainledger.report import sheet_compute as sc
 from trainledger.report.dating import When, line_dates, month_of
-from trainledger.report.sheet import not_valued
+from trainledger.report.sheet import effective_share, not_valued
 
 BY = ("month", "batch")
 UNDATED = "undated"
@@ -110,7 +110,9 @@ class SpendCell:
 
 @dataclass(frozen=True)
 class Share:
-    """A part of the GPU time held (and of its money) per basis and currency."""
+    """A part of the GPU time held (and of its money) per basis and currency. ``unclassified_gpu_hours``:
+    held time with no progress signal (its state assumed, report/sheet.py ``effective_share``): not in
+    the base of an effective share, shown beside it; 0 for the rework share (its base is all time held)."""
 
     basis: str
     currency: str
@@ -118,10 +120,18 @@ class Share:
     part_gpu_hours: Decimal
     amount: Decimal
     part_amount: Decimal
+    unclassified_gpu_hours: Decimal = Decimal(0)
+
+    @property
+    def base_gpu_hours(self) -> Decimal:
+        return self.gpu_hours - self.unclassified_gpu_hours
 
     @property
     def share(self) -> Decimal | None:
-        return (self.part_gpu_hours / self.gpu_hours).quantize(Decimal("0.0001")) if self.gpu_hours else None
+        """part ÷ base, to 4 places; None (unknown, never 0 %) when the base is empty — for an
+        effective share: no GPU time with a progress signal."""
+        got = effective_share(self.part_gpu_hours, self.gpu_hours, self.unclassified_gpu_hours)
+        return None if got is None else got.quantize(Decimal("0.0001"))
 
 
 @dataclass(frozen=True)
@@ -293,8 +303,10 @@ def _figures(acc: _Sum, keys, *, sheet_rounding: bool) -> tuple[Figure, ...]:
 
 def shares(lines: list[tuple[CostLine, bool]]) -> tuple[tuple[Share, ...], tuple[Share, ...]]:
     """(effective, rework) shares of the GPU time held, per basis and currency. ``lines``: (line,
-    is the line's run a rerun); held time is each primary compute line once (sheet_compute.primary)."""
-    acc: dict[tuple[str, str], list[Decimal]] = defaultdict(lambda: [Decimal(0)] * 6)
+    is the line rework — review/actuals.rework_lines); held time is each primary compute line once
+    (sheet_compute.primary). The effective share is over the time held with a progress signal (the
+    batch sheet's rule), the unclassified hours beside it; the rework share over all time held."""
+    acc: dict[tuple[str, str], list[Decimal]] = defaultdict(lambda: [Decimal(0)] * 7)
     for ln, rework in lines:
         if not ln.run_id or not sc.primary(ln):
             continue
@@ -305,11 +317,14 @@ def shares(lines: list[tuple[CostLine, bool]]) -> tuple[tuple[Share, ...], tuple
         if ln.detail == "effective":
             a[2] += q
             a[3] += m
+        elif ln.detail == "unclassified":
+            a[6] += q
         if rework:
             a[4] += q
             a[5] += m
     keys = sorted(acc)
-    return (tuple(Share(b, c, acc[(b, c)][0], acc[(b, c)][2], acc[(b, c)][1], acc[(b, c)][3]) for b, c in keys),
+    return (tuple(Share(b, c, acc[(b, c)][0], acc[(b, c)][2], acc[(b, c)][1], acc[(b, c)][3], acc[(b, c)][6])
+                  for b, c in keys),
             tuple(Share(b, c, acc[(b, c)][0], acc[(b, c)][4], acc[(b, c)][1], acc[(b, c)][5]) for b, c in keys))
 
 

@@ -161,7 +161,7 @@ def _spend(b: Book, r: CrossReport) -> None:
 def _shares(b: Book, r: CrossReport) -> None:
     ws = b.sheet("Shares")
     _heads(b, ws, ["project", "batch", "basis", "currency", "held_hours", "effective_hours", "effective_share",
-                   "rework_hours", "rework_share", "rework_cost"])
+                   "rework_hours", "rework_share", "rework_cost", "unclassified_hours"])
     row = 1
     for br in r.batches:
         for e, w in zip(br.effective, br.rework, strict=True):
@@ -170,8 +170,11 @@ def _shares(b: Book, r: CrossReport) -> None:
                 b.text(ws, row, k, x)
             b.number(ws, row, 5, e.gpu_hours, "#,##0.00")
             b.number(ws, row, 6, e.part_gpu_hours, "#,##0.00")
-            b.formula(ws, row, 7, "IF({h}=0,0,{e}/{h})", "0.00%", cached=_share(e.part_gpu_hours, e.gpu_hours),
-                      h=ref(row, 5), e=ref(row, 6))
+            # over the hours with a progress signal (held − unclassified, column K); none: unknown, never 0 %
+            b.number(ws, row, 11, e.unclassified_gpu_hours, "#,##0.00")
+            b.formula(ws, row, 7, 'IF({h}-{u}=0,"—",{e}/({h}-{u}))', "0.00%",
+                      cached="—" if e.share is None else _share(e.part_gpu_hours, e.base_gpu_hours),
+                      h=ref(row, 5), u=ref(row, 11), e=ref(row, 6))
             b.number(ws, row, 8, w.part_gpu_hours, "#,##0.00")
             b.formula(ws, row, 9, "IF({h}=0,0,{w}/{h})", "0.00%", cached=_share(w.part_gpu_hours, e.gpu_hours),
                       h=ref(row, 5), w=ref(row, 8))
