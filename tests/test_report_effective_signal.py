@@ -81,7 +81,8 @@ def test_report_renderers_say_unknown(ws, tmp_path):
     zh = run("--workspace", ws, "--lang", "zh-CN", "report")
     assert "未分类卡时" in zh and "有效占比按有进度信号的卡时计算" in zh
     html = run("--workspace", ws, "--lang", "en", "report", "--format", "html")
-    rows = [re.findall(r"<td[^>]*>([^<]*)</td>", m) for m in re.findall(r"<tr><td>llm</td><td>llm-y</td>(.*?)</tr>", html)]
+    rows = [re.findall(r"<td[^>]*>([^<]*)</td>", m)
+            for m in re.findall(r"<tr><td>llm</td><td>llm-y</td>(.*?)</tr>", html)]
     (shares,) = [c for c in rows if len(c) == 9]  # the shares table's row
     assert shares[2:6] == ["9.00", "0.00", "—", "9.00"]
     assert "unclassified GPU-hours" in html

@@ -36,7 +36,8 @@ TEXT: dict[str, tuple[str, str]] = {
                    " never 0 %.",
                    "有效占比按有进度信号的卡时计算：有效 ÷（占用 − 未分类），与批次成本底稿一致；完全没有进度信号的"
                    "批次或期间显示 —（未知），绝不显示 0 %。"),
-    "rework_hours": ("bridge rework GPU-hours", "差异桥返工卡时"), "rework_cost": ("bridge rework cost", "差异桥返工成本"),
+    "rework_hours": ("bridge rework GPU-hours", "差异桥返工卡时"),
+    "rework_cost": ("bridge rework cost", "差异桥返工成本"),
     "rework_note": ("Rework = the failure's cost as the review's variance bridge counts it: of a retry chain, the"
                     " failed attempt's lost progress, hang and time after its last step (all of it if it kept no"
                     " progress) plus the rerun's setup / preemption recovery (the sheet's retry-chain \"failure\");"
