@@ -223,7 +223,7 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
                     extra["report_style"], extra["report_body"] = embed_sheet(shown.pop("html"))
                 if form and not as_json:  # the write form: the session's CSRF token, and which writes the role may make
                     extra.update(csrf=csrf.token(bound), may={w: auth.may_write(acc, w) for w in auth.WRITERS},
-                                 writers=auth.WRITERS)
+                                 writers=auth.WRITERS, acting=acc.actor if acc.token_id else None)
                 return body_of(request, template, shown, **extra), seen
 
             if form and not as_json:  # its CSRF token is the session's: rendered per request (cached model), never kept
