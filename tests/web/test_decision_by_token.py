@@ -9,7 +9,7 @@ import pytest
 from trainledger.errors import BadInput
 from trainledger.i18n import localize
 from trainledger.web.auth import Access
-from trainledger.web.writes import who_decides
+from trainledger.web.writes import one, who_decides
 
 
 def test_a_token_decides_as_itself():
@@ -25,5 +25,5 @@ def test_a_token_decides_as_itself():
 def test_the_local_user_names_people_as_the_command_line():
     acc = Access("admin")
     assert who_decides(acc, "li.na", "wang.lei") == ("li.na", "wang.lei", {})
-    with pytest.raises(BadInput, match="no by"):
-        who_decides(acc, "", "")
+    with pytest.raises(BadInput, match="no by"):  # the local form must name the decider
+        one({"by": [" "]}, "by", required=acc.token_id is None)
