@@ -33,11 +33,9 @@ def run(*args) -> str:
     return result.output
 
 
-@pytest.fixture(scope="module")
-def ws(tmp_path_factory) -> Path:
+def make(root: Path, progress: bool) -> Path:
     from trainledger.service import Workspace
 
-    root = tmp_path_factory.mktemp("signal") / "ws2"
     run("init", root, "--currency", "CNY")
     toml = root / "trainledger.toml"
     text = toml.read_text() + (DATA / "rv3" / "ws2.toml.part").read_text()
@@ -48,9 +46,28 @@ def ws(tmp_path_factory) -> Path:
     with Workspace.open(root) as wsp:
         wsp.import_files("slurm", [DATA / "rv3" / "sacct-hw.txt"])
         wsp.import_files("huawei", [DATA / "rv3" / "huawei-bill.csv"], options={"import_date": "2026-12-05"})
-        wsp.import_files("progress", [DATA / "rv3g2" / "progress-x.jsonl"])
+        if progress:
+            wsp.import_files("progress", [DATA / "rv3g2" / "progress-x.jsonl"])
     run("--workspace", root, "attribute")
     return root
+
+
+@pytest.fixture(scope="module")
+def ws(tmp_path_factory) -> Path:
+    return make(tmp_path_factory.mktemp("signal") / "ws2", progress=True)
+
+
+def test_a_retry_chain_without_a_progress_log_says_unknown(tmp_path):
+    """9102 (NODE_FAIL) → its requeue, no progress log: hang + lost and recovery unknown, not 0.00 / —."""
+    root = make(tmp_path / "ws2np", progress=False)
+    (chain,) = json.loads(run("--workspace", root, "sheet", "llm-x", "--format", "json"))["retry_chains"]
+    assert chain["lost_gpu_hours"] is None and chain["recovery_gpu_hours"] is None
+    row = next(ln for ln in run("--workspace", root, "--lang", "en", "sheet", "llm-x").splitlines()
+               if ln.startswith("| 9102 | NODE"))
+    assert row.count("unknown \\(no progress signal\\)") == 2, row
+    zh = run("--workspace", root, "--lang", "zh-CN", "sheet", "llm-x", "--format", "html")
+    cells = re.search(r'<tr data-run="9102">(.*?)</tr>', zh)[1]
+    assert cells.count("未知（无进度信号）") == 2
 
 
 def test_the_rule():
@@ -100,6 +117,8 @@ def test_sheet_uses_the_same_rule(ws):
     for batch, share, unclassified in (("llm-x", "0.6367", "0.2667"), ("llm-y", None, "9.0000")):
         (e,) = json.loads(run("--workspace", ws, "sheet", batch, "--format", "json"))["compute_efficiency"]
         assert e["effective_share"] == share and e["unclassified_gpu_hours"] == unclassified
+    (chain,) = json.loads(run("--workspace", ws, "sheet", "llm-x", "--format", "json"))["retry_chains"]
+    assert chain["lost_gpu_hours"] is not None and chain["recovery_gpu_hours"] is not None  # a signal: measured
     md = run("--workspace", ws, "--lang", "en", "sheet", "llm-y")
     assert "unknown \\(no progress signal\\) | 9.00 |" in md
     assert "is not the variance bridge's rework" in md  # the review class "avoidable rework" labelled apart

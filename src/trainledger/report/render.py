@@ -333,7 +333,9 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                       [[c["failed"], c["state"], cause_text(c["cause"], c["cause_evidence"], lang),
                         " → ".join(c["attempts"]),
                         L("lost_unknown") if c["lost_gpu_hours"] is None else f.hours(c["lost_gpu_hours"]),
-                        f.by_basis(c["failure_cost"]), f.by_basis(c["recovery_cost"]),
+                        f.by_basis(c["failure_cost"]),
+                        L("lost_unknown") if c.get("recovery_gpu_hours", "") is None and not c["recovery_cost"]
+                        else f.by_basis(c["recovery_cost"]),
                         f.by_basis(c.get("kept_cost", [])), f.by_basis(c.get("other_cost", [])),
                         f.by_basis(c["total"])] for c in s["retry_chains"]])
         out += ["", L("chain_note")]
