@@ -121,6 +121,30 @@ TEXT: dict[str, tuple[str, str]] = {
     "override_remedy": ("fill in the second approver: a person other than the decider",
                         "请填写第二审批人（不能是决策人本人）"),
     "plan_source.estimate": ("estimate", "估算"), "plan_source.review": ("review of a batch", "批次复盘"),
+    # a cost line's rule (its provenance) said as a sentence (web/rule_text.py)
+    "rule.split": ("the node's cost split by the GPU-seconds each job held; the job's batch from workspace rule {rule}",
+                   "节点成本按各作业占用的 GPU 秒分摊；作业的批次来自工作区规则 {rule}"),
+    "rule.unheld": ("the node's cost split by GPU-seconds: capacity no job held (unattributed)",
+                    "节点成本按 GPU 秒分摊：无作业占用的容量（未归属）"),
+    "rule.split_unmatched": ("the node's cost split by GPU-seconds; the job matched no workspace rule (unattributed)",
+                             "节点成本按 GPU 秒分摊；该作业未匹配任何工作区规则（未归属）"),
+    "rule.queued": ("GPU time queued from the job's submit to its start (opportunity cost, no cash); the job's batch"
+                    " from workspace rule {rule}",
+                    "作业从提交到开始的排队卡时（机会成本，非现金）；作业的批次来自工作区规则 {rule}"),
+    "rule.queued_unmatched": ("GPU time queued from the job's submit to its start; the job matched no workspace rule",
+                              "作业从提交到开始的排队卡时；该作业未匹配任何工作区规则"),
+    "rule.allocation": ("allocation policy {policy} spreading the {category} pool (a view beside the direct cost)",
+                        "分摊策略 {policy} 分摊 {category} 池（与直接成本并列的视图）"),
+    "rule.column": ("the batch named in the {source}'s own batch column", "{source}自身批次列中注明的批次"),
+    "rule.no_match": ("no workspace rule matched the row (unattributed)", "该行未匹配任何工作区规则（未归属）"),
+    "rule.stage_failed": ("the attribution stage failed on this row (unattributed)", "归属计算在该行失败（未归属）"),
+    "rule.workspace": ("workspace rule {rule}", "工作区规则 {rule}"),
+    "rule.effective_cost": ("{text}, valued at the bill's EffectiveCost", "{text}，按账单的 EffectiveCost 计价"),
+    "rule.source.timesheet": ("timesheet", "工时表"), "rule.source.storage": ("storage inventory", "存储清单"),
+    "rule.source.invoice": ("invoice", "发票"),
+    "rule.category.compute": ("compute", "算力"), "rule.category.network": ("network", "网络"),
+    "rule.category.labor": ("labor", "人力"), "rule.category.storage": ("storage", "存储"),
+    "rule.category.external": ("external services", "外部服务"), "rule.category.data": ("data", "数据"),
 }
 
 
