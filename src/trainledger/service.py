@@ -34,6 +34,7 @@ currency = "{currency}"
 language = "en"
 db_url = "{db_url}"
 price_book = ""
+# timezone = "Asia/Shanghai"  # the days and months of reports (default UTC)
 
 [sources.slurm]
 timezone = "UTC"

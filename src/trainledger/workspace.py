@@ -8,7 +8,7 @@ whose keys are declared once in ``ENTRY_KEYS``.
 Validated on load: an unknown section or key is an error with a "did you mean" suggestion (a typo
 is never silently ignored); ``gpus_per_node`` and ``stale_gap_minutes`` > 0; the currency an ISO
 4217 code; the language ``en`` or ``zh-CN``; ``engine.backend`` python, duckdb or spark; the
-slurm time zone a known IANA name, matched case-insensitively (``asia/shanghai`` reads as
+slurm and workspace time zones known IANA names, matched case-insensitively (``asia/shanghai`` reads as
 ``Asia/Shanghai``); an id (project, batch, rule) may use letters of any script (``客服-批次-a``),
 digits, ``-``, ``_``, ``.`` and ``:``, but never a path separator, ``..`` or a blank
 (``model.batch.check_id``). Errors name the file, the key and the remedy, in English and zh-CN.
@@ -52,6 +52,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("workspace.db_url", str, "", "Ledger database URL; empty means sqlite:///<workspace>/ledger.db."),
     Setting("workspace.price_book", str, "",
             "Price book file (relative to the workspace) used to price storage and queued time."),
+    Setting("workspace.timezone", str, "UTC",
+            "Time zone of the days and months of reports (trainledger report), e.g. Asia/Shanghai."),
     Setting("sources.slurm.timezone", str, "UTC", "Time zone of sacct's offset-less timestamps, e.g. Asia/Shanghai."),
     Setting("cluster.gpus_per_node", int, 8, "GPU slots per billed node; a node-hour is split over them."),
     Setting("cluster.gpu_item", str, "", "Price-book item that values queued GPU-hours (opportunity, never cash)."),
@@ -129,6 +131,11 @@ class Config:
 
     def get(self, name: str) -> Any:
         return self.settings[name]
+
+    @property
+    def timezone(self) -> str:
+        """The zone of the workspace's days and months in reports (workspace.timezone)."""
+        return self.settings["workspace.timezone"]
 
     @property
     def root(self) -> Path:
@@ -256,11 +263,12 @@ def _check_settings(path: Path, settings: dict[str, Any]) -> None:
         raise fail("workspace.language", f"{lang!r} is not a report language{hint} / 不是可用的报告语言",
                    "write en or zh-CN / 请填写 en 或 zh-CN")
     _check_worklog(path, settings)
-    try:
-        settings["sources.slurm.timezone"] = time_zone(settings["sources.slurm.timezone"])
-    except ValueError as e:
-        raise fail("sources.slurm.timezone", str(e),
-                   "write an IANA name such as Asia/Shanghai or UTC / 请填写 IANA 时区名，如 Asia/Shanghai") from None
+    for name in ("sources.slurm.timezone", "workspace.timezone"):
+        try:
+            settings[name] = time_zone(settings[name])
+        except ValueError as e:
+            raise fail(name, str(e), "write an IANA name such as Asia/Shanghai or UTC"
+                                     " / 请填写 IANA 时区名，如 Asia/Shanghai") from None
 
 
 def _check_worklog(path: Path, settings: dict[str, Any]) -> None:

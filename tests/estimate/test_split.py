@@ -44,9 +44,31 @@ def test_a_lora_on_placeholders_says_so_in_the_headline(book):
     md = render_estimate(e.to_dict(), "md", "en")
     assert f"{sp.placeholder_share_of_p50:.0%} of the P50 total" in md
     head = md.split("## ", 1)[0]  # the headline, above the first section
-    assert "Placeholder-driven share of the P50" in head and f"{sp.placeholder_share_of_p50:.0%}" in head
+    assert "Known and placeholder parts" in head and f"{sp.placeholder_share_of_p50:.0%}" in head
     assert "由占位值驱动" in render_estimate(e.to_dict(), "md", "zh-CN").split("## ", 1)[0]
     assert "percentiles are not additive" in md
+
+
+def test_the_headline_shows_the_sourced_and_the_placeholder_part_apart(book):
+    """The README's example (review 3 G15): the headline led with the P50 total, 460,000 USD, of a 50M-token
+    LoRA whose sourced part is its compute (18.60 USD); the two parts are now said apart, the sourced first."""
+    from trainledger.report.estimate_view import fmt_money as money
+
+    e = estimate(book, **LORA)
+    d, sp = e.to_dict(), e.split
+    cur = d["cost"]["currency"]
+    known, placeholder = money(sp.known.p50, cur), money(sp.placeholder.p50, cur)
+    for lang, words in (("en", ("Known from your inputs", "resting on placeholders", "no budget until")),
+                        ("zh-CN", ("已知部分", "基于占位值的部分", "不能当作预算"))):
+        head = render_estimate(d, "md", lang).split("## ", 1)[0]
+        line = next(ln for ln in head.splitlines() if words[0] in ln)
+        assert all(w in line for w in words)
+        assert line.index(f"P50 {known}") < line.index(f"P50 {placeholder}")  # the sourced part first, apart
+        table = render_estimate(d, "md", lang).split("## ", 2)[2]
+        total = next(ln for ln in table.splitlines() if ln.startswith(("| Total programme", "| 总预算")))
+        assert f"{sp.placeholder_share_of_p50:.0%}" in total  # the result's total says what drives it
+    full = render_estimate(estimate(book, **LORA, data=FULL_DATA, labor=FULL_LABOR).to_dict(), "md", "en")
+    assert "| Total programme budget |" in full and "of its P50 on placeholders" not in full
 
 
 def test_with_the_plan_given_nothing_is_placeholder(book):

@@ -127,16 +127,18 @@ def test_who_may_write_what(app, ws, tokens):
     assert r.status_code == 403 and r.json()["error"]["code"] == "csrf"  # the token is bound to the bearer
     with Workspace.open(ws[0]) as wsp:
         assert len(wsp.ledger.audit_log()) == before  # nothing written so far
-    r = app.post(f"/batches/{BATCH_B}/decisions", data={**decision, "csrf": finance_tok},
+    r = app.post(f"/batches/{BATCH_B}/decisions", data={**decision, "approver": "wang.lei", "csrf": finance_tok},
                  headers={**_h(toks["finance"]), **J})
     assert r.status_code == 201, r.text
+    fin = f"token:{ids['finance']}"  # the decider is the token, not the typed li.na; the approver as stated by it
+    assert (r.json()["by"], r.json()["approver"]) == (fin, f"wang.lei (as stated by {fin})")
     r = app.post(f"/batches/{BATCH_A}/runs/a-r01/cause", data={**cause, "csrf": _csrf(app, toks["engineer_a"])},
                  headers={**_h(toks["engineer_a"]), **J})
     assert r.status_code == 201, r.text
     with Workspace.open(ws[0]) as wsp:
         new = [(e["actor"], e["action"]) for e in wsp.ledger.audit_log()[before:]]
         assert not wsp.ledger.verify_audit_chain()
-    assert new == [("li.na", "decide"), (f"token:{ids['finance']}", "web_write"),
+    assert new == [(f"token:{ids['finance']}", "decide"), (f"token:{ids['finance']}", "web_write"),
                    ("zhao.min", "confirm_cause"), (f"token:{ids['engineer_a']}", "web_write")]
 
 
@@ -226,7 +228,7 @@ def test_writes_through_the_browser_forms(served, ws, tokens, app):
         # refused: the same form with its CSRF field removed
         page.evaluate("document.querySelector('form.decide input[name=csrf]').remove()")
         page.fill("form.decide textarea[name=reason]", "no token")
-        page.fill("form.decide input[name=by]", "li.na")
+        out["acting"] = page.locator("form.decide p.acting").inner_text()  # no free-text decider with a token
         with page.expect_navigation():
             page.click("form.decide button[type=submit]")
         out["refused"] = page.locator("h1").inner_text()
@@ -234,7 +236,6 @@ def test_writes_through_the_browser_forms(served, ws, tokens, app):
         page.goto(f"{served}/batches/{BATCH_B}/decisions?lang=zh-CN")
         page.select_option("form.decide select[name=action]", "continue")
         page.fill("form.decide textarea[name=reason]", "关口已到，按计划继续")
-        page.fill("form.decide input[name=by]", "li.na")
         boxes = page.locator("form.decide input[name=answers]")
         out["ticked"] = [boxes.nth(i).get_attribute("value") for i in range(min(2, boxes.count()))]
         for i in range(len(out["ticked"])):
@@ -255,6 +256,7 @@ def test_writes_through_the_browser_forms(served, ws, tokens, app):
 
     _in_chromium(steps)
     assert "写入被拒绝" in out["refused"]
+    assert f"token:{ids['finance']}" in out["acting"]
     assert out["after"].endswith(f"/batches/{BATCH_B}/decisions") and "关口已到，按计划继续" in out["last"]
     assert out["ticked"] and all(i in out["last"] for i in out["ticked"])
     assert out["run_url"].endswith(f"/batches/{BATCH_A}/runs/a-r03") and out["cause"] == "data quality"
@@ -264,7 +266,7 @@ def test_writes_through_the_browser_forms(served, ws, tokens, app):
     reveals = [e for e in new if e["action"] == "reveal_restricted"]  # the decisions page's internal figures
     new = [e for e in new if e["action"] != "reveal_restricted"]
     assert [(e["actor"], e["action"]) for e in new] == [  # the refused post wrote nothing
-        ("li.na", "decide"), (f"token:{ids['finance']}", "web_write"),
+        (f"token:{ids['finance']}", "decide"), (f"token:{ids['finance']}", "web_write"),
         ("zhao.min", "confirm_cause"), (f"token:{ids['engineer']}", "web_write")]
     assert [int(i) for i in out["ticked"]] == new[0]["detail"]["answers"]
     assert {e["actor"] for e in reveals} <= {f"token:{ids['finance']}", f"token:{ids['engineer']}"}

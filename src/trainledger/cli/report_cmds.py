@@ -50,8 +50,10 @@ def sheet(ctx: click.Context, batch_id: str, fmt: str, lang: str | None, out: st
 
 @click.command("report")
 @click.option("--project", default=None, help="Only this project's batches (default: every project).")
-@click.option("--from", "start", default=None, metavar="DATE", help="First day, YYYY-MM-DD or YYYY-MM (UTC).")
-@click.option("--to", "end", default=None, metavar="DATE", help="Last day, YYYY-MM-DD or YYYY-MM (UTC).")
+@click.option("--from", "start", default=None, metavar="DATE",
+              help="First day, YYYY-MM-DD or YYYY-MM (a day of the workspace.timezone).")
+@click.option("--to", "end", default=None, metavar="DATE",
+              help="Last day, YYYY-MM-DD or YYYY-MM (a day of the workspace.timezone).")
 @click.option("--by", type=click.Choice(["month", "batch"]), default="month", show_default=True,
               help="Spend over months, or per batch.")
 @click.option("--format", "fmt", type=click.Choice(["md", "html", "xlsx", "json"]), default="md", show_default=True)

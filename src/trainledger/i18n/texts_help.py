@@ -574,12 +574,12 @@ HELP: dict[str, tuple[str, str]] = {
         "只看这个项目的批次（默认：全部项目）。",
     ),
     "report.start": (
-        "First day, YYYY-MM-DD or YYYY-MM (UTC).",
-        "起始日，YYYY-MM-DD 或 YYYY-MM（UTC）。",
+        "First day, YYYY-MM-DD or YYYY-MM (a day of the workspace.timezone).",
+        "起始日，YYYY-MM-DD 或 YYYY-MM（按 workspace.timezone 时区）。",
     ),
     "report.end": (
-        "Last day, YYYY-MM-DD or YYYY-MM (UTC).",
-        "结束日，YYYY-MM-DD 或 YYYY-MM（UTC）。",
+        "Last day, YYYY-MM-DD or YYYY-MM (a day of the workspace.timezone).",
+        "结束日，YYYY-MM-DD 或 YYYY-MM（按 workspace.timezone 时区）。",
     ),
     "report.by": (
         "Spend over months, or per batch.",

@@ -11,4 +11,6 @@ STORED: dict[str, tuple[str, str]] = {
     "first_baseline": ("first baseline", "首个基线"),
     "from_review": ("baseline from the review of {batch}", "基于 {batch} 复盘的基线"),
     "replaced_by": ("replaced by the import of {paths}", "已被 {paths} 的导入替换"),
+    # a dashboard decision's second approver as the deciding token typed it (web/writes.py who_decides)
+    "approver_stated": ("{name} (as stated by {actor})", "{name}（由 {actor} 填写）"),
 }

@@ -32,7 +32,7 @@ model each, one catalogue (i18n/registry.py: ``sheet``, ``report.estimate`` …)
                  cells on Assumptions): change a rate and the bridge moves
     cross.py     the cross-batch report's view model (frozen dataclasses): spend per basis over time, per
                  batch, shares, the unattributed trend, plan vs actual, control, spend curves with the EAC
-    dating.py    the UTC day of each cost line, from the lake row it came from
+    dating.py    the day (workspace zone) and month (a bill's billing month) of each cost line
     cross_render.py  the cross-batch report as JSON (the documented contract), Markdown, HTML
     cross_xlsx.py    the cross-batch report as a workbook (report/xlsx.py's Book); the spend curves'
                  rows and line charts, also for the batch workbook's Curves sheet

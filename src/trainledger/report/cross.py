@@ -21,7 +21,11 @@ holding exact ``Decimal`` figures; the renderers (``cross_render.py``, ``cross_x
   ``review/status.py`` (through ``review.service.status``; nothing of it is recomputed here).
 
 Plan vs actual and the curves are to date (a plan does not know months); the date window filters the
-spend, shares and unattributed figures. Dates are UTC days.
+spend, shares and unattributed figures. Days and months are the workspace zone's (``zone``:
+``workspace.timezone``, default UTC); a bill row that carries its billing period
+(FOCUS BillingPeriodStart, a Chinese bill's 账期) is in that period's month (``dating.py``). A window
+of whole months (``--from 2026-11 --to 2026-12``) holds the lines of those months; any other window
+the lines of its days.
 """
 
 from __future__ import annotations
@@ -36,8 +40,8 @@ from trainledger.errors import BadInput
 from trainledger.model import CASH_BASES, Basis, CostLine
 from trainledger.model.money import minor_quantum
 from trainledger.report import sheet_compute as sc
-from trainledger.report.dating import line_dates
-from trainledger.report.sheet import not_valued
+from trainledger.report.dating import When, line_dates, month_of
+from trainledger.report.sheet import effective_share, not_valued
 
 BY = ("month", "batch")
 UNDATED = "undated"
@@ -49,16 +53,25 @@ SCHEMA = "trainledger.report/1"
 @dataclass(frozen=True)
 class Scope:
     project: str | None = None
-    start: date | None = None  # inclusive, UTC day
-    end: date | None = None  # inclusive, UTC day
+    start: date | None = None  # inclusive, a day of the workspace zone
+    end: date | None = None  # inclusive, a day of the workspace zone
     by: str = "month"
 
-    def holds(self, day: date | None) -> bool:
+    @property
+    def monthly(self) -> bool:
+        """The window is whole months: it holds lines by their month (a bill's billing month)."""
+        return (self.start is None or self.start.day == 1) and (
+            self.end is None or (self.end + timedelta(days=1)).day == 1)
+
+    def holds(self, when: When | None) -> bool:
         if self.start is None and self.end is None:
             return True
-        if day is None:
+        if when is None:
             return False  # an undated line cannot be placed in a window; listed apart (``undated``)
-        return (self.start is None or day >= self.start) and (self.end is None or day <= self.end)
+        if self.monthly:
+            return ((self.start is None or when.month >= month_of(self.start))
+                    and (self.end is None or when.month <= month_of(self.end)))
+        return (self.start is None or when.day >= self.start) and (self.end is None or when.day <= self.end)
 
 
 @dataclass(frozen=True)
@@ -97,7 +110,9 @@ class SpendCell:
 
 @dataclass(frozen=True)
 class Share:
-    """A part of the GPU time held (and of its money) per basis and currency."""
+    """A part of the GPU time held (and of its money) per basis and currency. ``unclassified_gpu_hours``:
+    held time with no progress signal (its state assumed, report/sheet.py ``effective_share``): not in
+    the base of an effective share, shown beside it; 0 for the rework share (its base is all time held)."""
 
     basis: str
     currency: str
@@ -105,10 +120,18 @@ class Share:
     part_gpu_hours: Decimal
     amount: Decimal
     part_amount: Decimal
+    unclassified_gpu_hours: Decimal = Decimal(0)
+
+    @property
+    def base_gpu_hours(self) -> Decimal:
+        return self.gpu_hours - self.unclassified_gpu_hours
 
     @property
     def share(self) -> Decimal | None:
-        return (self.part_gpu_hours / self.gpu_hours).quantize(Decimal("0.0001")) if self.gpu_hours else None
+        """part ÷ base, to 4 places; None (unknown, never 0 %) when the base is empty — for an
+        effective share: no GPU time with a progress signal."""
+        got = effective_share(self.part_gpu_hours, self.gpu_hours, self.unclassified_gpu_hours)
+        return None if got is None else got.quantize(Decimal("0.0001"))
 
 
 @dataclass(frozen=True)
@@ -196,6 +219,7 @@ class CrossReport:
     control: tuple[ControlRow, ...]
     curves: tuple[SpendCurve, ...] = field(default=())
     undated_outside: tuple[SpendCell, ...] = ()  # with a date window: the lines no window can hold
+    zone: str = "UTC"  # the zone of the days and months (dating.zone)
 
 
 # -- arguments -----------------------------------------------------------------------------------
@@ -279,8 +303,10 @@ def _figures(acc: _Sum, keys, *, sheet_rounding: bool) -> tuple[Figure, ...]:
 
 def shares(lines: list[tuple[CostLine, bool]]) -> tuple[tuple[Share, ...], tuple[Share, ...]]:
     """(effective, rework) shares of the GPU time held, per basis and currency. ``lines``: (line,
-    is the line's run a rerun); held time is each primary compute line once (sheet_compute.primary)."""
-    acc: dict[tuple[str, str], list[Decimal]] = defaultdict(lambda: [Decimal(0)] * 6)
+    is the line rework — review/actuals.rework_lines); held time is each primary compute line once
+    (sheet_compute.primary). The effective share is over the time held with a progress signal (the
+    batch sheet's rule), the unclassified hours beside it; the rework share over all time held."""
+    acc: dict[tuple[str, str], list[Decimal]] = defaultdict(lambda: [Decimal(0)] * 7)
     for ln, rework in lines:
         if not ln.run_id or not sc.primary(ln):
             continue
@@ -291,16 +317,19 @@ def shares(lines: list[tuple[CostLine, bool]]) -> tuple[tuple[Share, ...], tuple
         if ln.detail == "effective":
             a[2] += q
             a[3] += m
+        elif ln.detail == "unclassified":
+            a[6] += q
         if rework:
             a[4] += q
             a[5] += m
     keys = sorted(acc)
-    return (tuple(Share(b, c, acc[(b, c)][0], acc[(b, c)][2], acc[(b, c)][1], acc[(b, c)][3]) for b, c in keys),
+    return (tuple(Share(b, c, acc[(b, c)][0], acc[(b, c)][2], acc[(b, c)][1], acc[(b, c)][3], acc[(b, c)][6])
+                  for b, c in keys),
             tuple(Share(b, c, acc[(b, c)][0], acc[(b, c)][4], acc[(b, c)][1], acc[(b, c)][5]) for b, c in keys))
 
 
-def _month(day: date | None) -> str:
-    return UNDATED if day is None else f"{day.year:04d}-{day.month:02d}"
+def _month(when: When | None) -> str:
+    return UNDATED if when is None else when.month
 
 
 def build(wsp, sc_: Scope) -> CrossReport:
@@ -326,22 +355,23 @@ def build(wsp, sc_: Scope) -> CrossReport:
     by_period_lines: dict[str, list[tuple[CostLine, bool]]] = defaultdict(list)
     ctl: dict[str, list[Decimal]] = defaultdict(lambda: [Decimal(0), Decimal(0)])
     for i, ln in enumerate(lines):
-        day = dates[i]
+        when = dates[i]
+        day = when.day if when is not None else None
         if ln.basis in CASH_BASES:  # the workspace's control: every line, whatever the scope
             ctl[ln.currency][0 if ln.batch_id else 1] += ln.amount.expected
-        if not sc_.holds(day):
-            if day is None and ln.batch_id in wanted and counted(ln):  # not in any window: listed apart
+        if not sc_.holds(when):
+            if when is None and ln.batch_id in wanted and counted(ln):  # not in any window: listed apart
                 outside.add((ln.batch_id, str(ln.basis), str(ln.evidence), ln.currency), ln)
             continue
         if ln.batch_id is None:
             if ln.basis in CASH_BASES:
-                u = unatt[(_month(day), reason_of(ln)[0], ln.currency)]
+                u = unatt[(_month(when), reason_of(ln)[0], ln.currency)]
                 u[0] += ln.amount.expected
                 u[1] += 1
             continue
         if ln.batch_id not in wanted or not counted(ln):
             continue
-        period = _month(day) if sc_.by == "month" else ln.batch_id
+        period = _month(when) if sc_.by == "month" else ln.batch_id
         key = (str(ln.basis), str(ln.evidence), ln.currency)
         spend.add((period, ln.batch_id, *key), ln)
         per_batch.add((ln.batch_id, *key), ln)
@@ -384,7 +414,8 @@ def build(wsp, sc_: Scope) -> CrossReport:
     return CrossReport(sc_, att.get("id"), summary.get("as_of"), tuple(periods), tuple(cells), tuple(rows), totals,
                        eff_period, un, tuple(control), tuple(curves_of),
                        tuple(SpendCell(UNDATED, b.project, b.id, f) for b in batches
-                             for f in _figures(outside, [k for k in outside.v if k[0] == b.id], sheet_rounding=False)))
+                             for f in _figures(outside, [k for k in outside.v if k[0] == b.id], sheet_rounding=False)),
+                       str(cfg.timezone))
 
 
 def _add(figs) -> tuple[Figure, ...]:
@@ -444,7 +475,7 @@ def _plan(got: tuple[dict, dict] | None) -> tuple[int | None, tuple[PlanRow, ...
 
 
 def curves(wsp, batch_id: str, status: dict | None = None,
-           dated: list[tuple[CostLine, date | None]] | None = None) -> tuple[SpendCurve, ...]:
+           dated: list[tuple[CostLine, When | None]] | None = None) -> tuple[SpendCurve, ...]:
     """The batch's cumulative spend per plan basis and currency, with the plan total and the EAC range
     of ``review.service.status`` (given, or read); none for a batch without a plan. ``dated``: the
     batch's lines with their days, when the caller has them already."""
@@ -463,13 +494,13 @@ def curves(wsp, batch_id: str, status: dict | None = None,
         key = (p["basis"], p["currency"])
         daily: dict[date, Decimal] = defaultdict(Decimal)
         undated = Decimal(0)
-        for ln, day in dated:
+        for ln, when in dated:
             if (str(ln.basis), ln.currency) != key:
                 continue  # the same lines review/actuals.collect counts in AC (all but the allocation view)
-            if day is None:
+            if when is None:
                 undated += ln.amount.expected
             else:
-                daily[day] += ln.amount.expected
+                daily[when.day] += ln.amount.expected  # a day of the workspace zone
         if not daily and not undated:
             continue
         step = "day"

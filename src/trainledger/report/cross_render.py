@@ -29,7 +29,7 @@ from trainledger.report.cross import (
     text,
     trip_json,
 )
-from trainledger.report.cross_text import t
+from trainledger.report.cross_text import dates_note, t
 from trainledger.report.i18n import v
 
 FORMATS = ("md", "html", "xlsx", "json")
@@ -52,6 +52,7 @@ def _share(s: Share) -> dict[str, Any]:
         if (exact := prim.exact_quantity(getattr(s, k))) != out[k]:
             out[f"{k}_exact"] = exact
     return {**out, "amount": text(s.amount), "part_amount": text(s.part_amount),
+            "unclassified_gpu_hours": prim.rounded_quantity(s.unclassified_gpu_hours),
             "share": None if s.share is None else text(s.share)}
 
 
@@ -63,7 +64,8 @@ def as_json(r: CrossReport, role: str = ADMIN) -> dict[str, Any]:
     return {**({"access": seen.as_dict()} if seen.withheld else {}),
         "schema": SCHEMA,
         "scope": {"project": sc.project, "from": sc.start.isoformat() if sc.start else None,
-                  "to": sc.end.isoformat() if sc.end else None, "by": sc.by, "days": "UTC"},
+                  "to": sc.end.isoformat() if sc.end else None, "by": sc.by, "days": r.zone,
+                  "months": "billing_period_or_day"},
         "attribution_id": r.attribution_id, "as_of": r.as_of, "periods": list(r.periods),
         "spend": [{"period": c.period, "project": c.project, "batch": c.batch, **_fig(c.figure)} for c in r.spend],
         "batches": [{"batch": b.batch, "project": b.project, "name": b.name, "team": b.team,
@@ -132,7 +134,7 @@ def tables(r: CrossReport, lang: str) -> list[Table]:
     L = lambda k: t(k, lang)  # noqa: E731 - the report's words in the chosen language
     out = [Table("spend", L("spend"), (L("period"), L("project"), L("batch"), L("basis"), L("currency"), L("amount")),
                  tuple((_period(c.period, lang), c.project, c.batch, v(c.figure.basis, lang), c.figure.currency,
-                        _rng(c.figure)) for c in r.spend), L("dates_utc"))]
+                        _rng(c.figure)) for c in r.spend), dates_note(r.zone, lang))]
     windowed = r.scope.start is not None or r.scope.end is not None
     out.append(Table("batches", L("batches_window" if windowed else "batches"),
                      (L("project"), L("batch"), L("first"), L("last"), L("basis"), L("currency"), L("amount")),
@@ -150,15 +152,18 @@ def tables(r: CrossReport, lang: str) -> list[Table]:
     for b in r.batches:
         for e, w in zip(b.effective, b.rework, strict=True):
             rows.append((b.project, b.batch, v(e.basis, lang), e.currency, prim.quantity(e.gpu_hours, 2),
-                         prim.quantity(e.part_gpu_hours, 2), _pct(e.share), prim.quantity(w.part_gpu_hours, 2),
-                         _pct(w.share), f"{_amt(w.part_amount, w.currency, w.basis in charts.CASH)} {w.currency}"))
+                         prim.quantity(e.part_gpu_hours, 2), _pct(e.share), prim.quantity(e.unclassified_gpu_hours, 2),
+                         prim.quantity(w.part_gpu_hours, 2), _pct(w.share),
+                         f"{_amt(w.part_amount, w.currency, w.basis in charts.CASH)} {w.currency}"))
     out.append(Table("shares", L("shares"), (L("project"), L("batch"), L("basis"), L("currency"), L("held_hours"),
-                                             L("effective_hours"), L("effective_share"), L("rework_hours"),
-                                             L("rework_share"), L("rework_cost")), tuple(rows), L("rework_note")))
+                                             L("effective_hours"), L("effective_share"), L("unclassified_hours"),
+                                             L("rework_hours"), L("rework_share"), L("rework_cost")), tuple(rows),
+                     L("share_note") + " " + L("rework_note")))
     out.append(Table("effective_trend", L("effective_trend"),
-                     (L("period"), L("basis"), L("currency"), L("held_hours"), L("effective_share")),
+                     (L("period"), L("basis"), L("currency"), L("held_hours"), L("unclassified_hours"),
+                      L("effective_share")),
                      tuple((_period(p, lang), v(s.basis, lang), s.currency, prim.quantity(s.gpu_hours, 2),
-                            _pct(s.share))
+                            prim.quantity(s.unclassified_gpu_hours, 2), _pct(s.share))
                            for p, s in r.effective_by_period)))
     out.append(Table("unattributed", L("unattributed"), (L("period"), L("reason"), L("currency"), L("amount"),
                                                          L("lines")),

@@ -8,10 +8,14 @@ TEXT: dict[str, tuple[str, str]] = {
     "scope": ("Scope", "范围"), "all_projects": ("all projects", "全部项目"),
     "window": ("dates", "日期"), "all_dates": ("all dates", "全部日期"), "by": ("by", "维度"),
     "by_month": ("month", "月"), "by_batch": ("batch", "批次"),
-    "dates_utc": ("Days are UTC; a cost line takes the date of the source row it came from (a bill row's charge"
-                  " period start, a job's start, an inventory's snapshot, a timesheet's day, an invoice's date).",
-                  "日期按 UTC；成本行的日期取自其来源行（账单行的计费起始、作业开始、存储清单快照、"
-                  "工时日期、发票日期）。"),
+    "dates_zone": ("Days and months are {zone} days and months (workspace.timezone); a cost line takes the"
+                   " date of the source row it came from (a bill row's charge period start, a job's start, an"
+                   " inventory's snapshot, a timesheet's day, an invoice's date); a bill row that states its"
+                   " billing period (FOCUS BillingPeriodStart, 账期 / BillPeriod) is in that period's month. A"
+                   " window of whole months holds those months' lines, any other window its days' lines.",
+                   "日期与月份均按 {zone} 时区（workspace.timezone）；成本行的日期取自其来源行（账单行的计费起始、"
+                   "作业开始、存储清单快照、工时日期、发票日期）；注明账期的账单行（FOCUS BillingPeriodStart、"
+                   "账期 / BillPeriod）计入该账期所在月份。整月的日期范围按月份筛选，其他日期范围按日筛选。"),
     "to_date": ("Plan vs actual and the spend curves are to date (a plan has no months); the date window filters"
                 " spend, shares and the unattributed bucket.",
                 "计划与实际、支出曲线均为截至目前（计划不分月份）；日期范围只筛选支出、占比与未归属桶。"),
@@ -23,17 +27,29 @@ TEXT: dict[str, tuple[str, str]] = {
     "batches_window": ("Per project and batch, in the date window", "按项目与批次（日期范围内）"),
     "totals": ("Totals per basis and currency (the sum of the batches)", "按口径与币种合计（各批次之和）"),
     "shares": ("Effective and rework shares of the GPU time held", "占用卡时中的有效训练与返工占比"),
-    "effective_share": ("effective share", "有效占比"), "rework_share": ("rework share", "返工占比"),
+    "effective_share": ("effective share", "有效占比"), "rework_share": ("bridge rework share", "差异桥返工占比"),
     "held_hours": ("GPU-hours held", "占用卡时"), "effective_hours": ("effective GPU-hours", "有效卡时"),
-    "rework_hours": ("rework GPU-hours", "返工卡时"), "rework_cost": ("rework cost", "返工成本"),
+    "unclassified_hours": ("unclassified GPU-hours (no progress signal; not in the effective share)",
+                           "未分类卡时（无进度信号；不计入有效占比）"),
+    "share_note": ("The effective share is over the GPU time that has a progress signal: effective ÷ (held −"
+                   " unclassified), as on the batch sheet; a batch or period with no signal at all shows — (unknown),"
+                   " never 0 %.",
+                   "有效占比按有进度信号的卡时计算：有效 ÷（占用 − 未分类），与批次成本底稿一致；完全没有进度信号的"
+                   "批次或期间显示 —（未知），绝不显示 0 %。"),
+    "rework_hours": ("bridge rework GPU-hours", "差异桥返工卡时"),
+    "rework_cost": ("bridge rework cost", "差异桥返工成本"),
     "rework_note": ("Rework = the failure's cost as the review's variance bridge counts it: of a retry chain, the"
                     " failed attempt's lost progress, hang and time after its last step (all of it if it kept no"
                     " progress) plus the rerun's setup / preemption recovery (the sheet's retry-chain \"failure\");"
                     " a data-fix or evaluation rerun whole. The plan-vs-actual \"rework\" column is this less the"
-                    " plan's rework allowance.",
+                    " plan's rework allowance. It is not the batch sheet's review class \"avoidable rework\": that"
+                    " class is the whole cost of the runs whose (suggested) cause was avoidable, rerun or not (an"
+                    " OOM run never rerun is avoidable rework there, no bridge rework here).",
                     "返工 = 复盘差异桥计入的失败成本：重试链中失败尝试丢失的进度、悬挂及最后一步之后的时间（若未保留"
                     "任何进度则全部计入）加上重跑的准备 / 抢占恢复时间（即成本底稿重试链中的“失败成本”）；数据修正或"
-                    "评测重跑整体计入。计划与实际表中的“返工”列是它减去计划的返工预留。"),
+                    "评测重跑整体计入。计划与实际表中的“返工”列是它减去计划的返工预留。它不是成本底稿复盘归类中的"
+                    "“可避免返工”：该归类是（建议）原因可避免的运行的全部成本，无论是否重跑（从未重跑的 OOM 运行在那里"
+                    "是可避免返工，在这里不是差异桥返工）。"),
     "effective_trend": ("Effective share by period", "各期间有效占比"),
     "unattributed": ("Unattributed bucket by period and reason (workspace)", "未归属桶按期间与原因（工作区）"),
     "reason": ("reason", "原因"), "lines": ("lines", "行数"),
@@ -70,6 +86,11 @@ TEXT: dict[str, tuple[str, str]] = {
                  "现金为精确值；估算显示到最小货币单位（各批次按其底稿的舍入，合计为这些数之和）。"),
     "check": ("check (must be 0.00)", "校验（必须为 0.00）"),
 }
+
+
+def dates_note(zone: str, lang: str) -> str:
+    """The note under the spend table: which zone the days and months are."""
+    return t("dates_zone", lang).format(zone=zone)
 
 
 def t(key: str, lang: str) -> str:

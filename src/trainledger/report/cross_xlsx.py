@@ -25,7 +25,7 @@ from trainledger.model.restricted import ADMIN, is_withheld
 from trainledger.model.restricted import note as access_note
 from trainledger.report.access import cross_for_role
 from trainledger.report.cross import CASH, UNDATED, CrossReport, Figure, curve_json
-from trainledger.report.cross_text import TEXT
+from trainledger.report.cross_text import TEXT, dates_note
 from trainledger.report.xlsx import Book, dec, money_format, places, ref, xround
 
 SHEETS = ("README", "Summary", "Spend", "Batches", "Shares", "Unattributed", "Plan", "Curves", "Control")
@@ -62,8 +62,8 @@ def build_workbook(r: CrossReport, role: str = ADMIN) -> Book:
     b.text(ws, 1, 1, H("title"), bold=True)
     b.text(ws, 2, 1, f"{H('attribution')}: #{r.attribution_id}"
            + (f" — {access_note(seen, 'en')} / {access_note(seen, 'zh-CN')}" if seen.withheld else ""))
-    b.text(ws, 3, 1, TEXT["dates_utc"][0])
-    b.text(ws, 4, 1, TEXT["dates_utc"][1])
+    b.text(ws, 3, 1, dates_note(r.zone, "en"))
+    b.text(ws, 4, 1, dates_note(r.zone, "zh-CN"))
     b.text(ws, 5, 1, TEXT["rounding"][0])
     b.text(ws, 6, 1, TEXT["rounding"][1])
     for i, name in enumerate(SHEETS[1:], 8):
@@ -161,7 +161,7 @@ def _spend(b: Book, r: CrossReport) -> None:
 def _shares(b: Book, r: CrossReport) -> None:
     ws = b.sheet("Shares")
     _heads(b, ws, ["project", "batch", "basis", "currency", "held_hours", "effective_hours", "effective_share",
-                   "rework_hours", "rework_share", "rework_cost"])
+                   "rework_hours", "rework_share", "rework_cost", "unclassified_hours"])
     row = 1
     for br in r.batches:
         for e, w in zip(br.effective, br.rework, strict=True):
@@ -170,8 +170,11 @@ def _shares(b: Book, r: CrossReport) -> None:
                 b.text(ws, row, k, x)
             b.number(ws, row, 5, e.gpu_hours, "#,##0.00")
             b.number(ws, row, 6, e.part_gpu_hours, "#,##0.00")
-            b.formula(ws, row, 7, "IF({h}=0,0,{e}/{h})", "0.00%", cached=_share(e.part_gpu_hours, e.gpu_hours),
-                      h=ref(row, 5), e=ref(row, 6))
+            # over the hours with a progress signal (held − unclassified, column K); none: unknown, never 0 %
+            b.number(ws, row, 11, e.unclassified_gpu_hours, "#,##0.00")
+            b.formula(ws, row, 7, 'IF({h}-{u}=0,"—",{e}/({h}-{u}))', "0.00%",
+                      cached="—" if e.share is None else _share(e.part_gpu_hours, e.base_gpu_hours),
+                      h=ref(row, 5), u=ref(row, 11), e=ref(row, 6))
             b.number(ws, row, 8, w.part_gpu_hours, "#,##0.00")
             b.formula(ws, row, 9, "IF({h}=0,0,{w}/{h})", "0.00%", cached=_share(w.part_gpu_hours, e.gpu_hours),
                       h=ref(row, 5), w=ref(row, 8))

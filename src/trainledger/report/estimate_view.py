@@ -117,7 +117,7 @@ def estimate_view(d: dict, lang: str) -> dict:
         (t("cost_compute", lang), _pct(d["cost"]["compute"], money)),
         (t("cost_data", lang), _pct(d["cost"]["data"], money)),
         (t("cost_labor", lang), _pct(d["cost"]["labor"], money)),
-        (t("cost_total", lang), _pct(d["cost"]["total"], money)),
+        (_total_label(d, lang), _pct(d["cost"]["total"], money)),
         (t("final_compute", lang), _pct(d["cost_final_run"]["compute"], money)),
         (t("final_labor", lang), _pct(d["cost_final_run"]["labor"], money)),
         (t("final_total", lang), _pct(d["cost_final_run"]["total"], money)),
@@ -196,6 +196,15 @@ def estimate_view(d: dict, lang: str) -> dict:
     }
 
 
+def _total_label(d: dict, lang: str) -> str:
+    """The result table's total, marked with its placeholder share when placeholders drive it: the
+    headline's sourced and placeholder parts are never read as one precise sum."""
+    kp = d.get("known_vs_placeholder")
+    if kp and kp.get("placeholder_lines") and kp.get("placeholder_share_of_p50"):
+        return t("cost_total_placeholders", lang, share=kp["placeholder_share_of_p50"])
+    return t("cost_total", lang)
+
+
 def split_view(d: dict, lang: str, money) -> dict | None:
     """Known vs placeholder money, the headline share of the P50, and the means that add up."""
     kp = d.get("known_vs_placeholder")
@@ -209,6 +218,7 @@ def split_view(d: dict, lang: str, money) -> dict | None:
             share=kp["placeholder_share_of_p50"],
             total=money(total["p50"]),
             known=money(kp["known"]["p50"]),
+            placeholder=money(kp["placeholder"]["p50"]),
         )
     else:
         headline = t("split.none", lang)

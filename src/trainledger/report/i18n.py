@@ -19,6 +19,11 @@ TEXT: dict[str, tuple[str, str]] = {
     "problems": ("Problems found", "发现的问题"),
     "efficiency": ("Effective training share of the GPU time held", "有效训练在占用卡时中的占比"),
     "review": ("Exploration vs problem loss (runs by review class)", "探索成本与问题损耗（按复盘归类）"),
+    "review_class_note": ("Each run counted whole under its (suggested) review class; \"avoidable rework\" here is"
+                          " not the variance bridge's rework (the failure's cost: lost progress, hang and recovery"
+                          " of a retry chain, a data-fix or evaluation rerun whole).",
+                          "每个运行按其（建议）复盘归类整体计入；这里的“可避免返工”不是差异桥中的返工（失败成本：重试链"
+                          "丢失的进度、悬挂与恢复，数据修正或评测重跑整体计入）。"),
     "effective_share": ("effective share", "有效占比"), "other_states": ("other states", "其他状态"),
     "runs_count": ("runs", "运行数"),
     "basis": ("basis", "口径"), "evidence": ("evidence", "证据等级"), "low": ("low", "低"),
@@ -57,6 +62,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "recovery_cost": ("of which recovery", "其中恢复成本"),
     "kept_cost": ("kept by the checkpoint", "检查点保留的训练"), "other_cost": ("credits, adjustments", "抵扣与调整"),
     "lost_unknown": ("unknown (no progress signal)", "未知（无进度信号）"),
+    "unclassified_hours": ("unclassified GPU-hours (no progress signal; not in the share)",
+                           "未分类卡时（无进度信号；不计入占比）"),
     "chain_note": ("Failure = the failed attempt's lost progress, hang and time after its last step (all of it"
                    " if it kept no progress) + the rerun's setup / preemption recovery — the same figure the"
                    " review's variance bridge counts as the failure's rework. Total = failure + kept by the"

@@ -298,13 +298,17 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                                                   runs=f.hours(h["runs_gpu_hours"])) + "_"]
     if s.get("compute_efficiency"):
         out += ["", f"### {L('efficiency')}", ""]
+        # unclassified hours (no progress signal) are outside the share's base: a column when there are any
+        unc = any(Decimal(e.get("unclassified_gpu_hours") or 0) for e in s["compute_efficiency"])
         out += prim.md_table([L("currency"), L("basis"), L("amount"), v("effective", lang), L("other_states"),
-                       L("gpu_hours"), v("effective", lang) + " " + L("gpu_hours"), L("effective_share")],
+                       L("gpu_hours"), v("effective", lang) + " " + L("gpu_hours"), L("effective_share"),
+                       *([L("unclassified_hours")] if unc else [])],
                       [[e["currency"], v(e.get("basis", "billed"), lang), f.amount(e["billed"], e["currency"]),
                         f.amount(e["effective"], e["currency"]),
                         f.amount(e["other_states"], e["currency"]), f.hours(e["gpu_hours"]),
                         f.hours(e["effective_gpu_hours"]), L("lost_unknown") if e["effective_share"] is None
-                        else f.share(e["effective_share"])]
+                        else f.share(e["effective_share"]),
+                        *([f.hours(e.get("unclassified_gpu_hours") or "0")] if unc else [])]
                        for e in s["compute_efficiency"]])
     if s.get("runs_by_review_class"):
         out += ["", f"## {L('review')}", ""]
@@ -312,6 +316,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                       [[v(g["review_class"], lang), g["runs"], f.hours(g["gpu_hours"]),
                         f.by_basis(g["billed"] + g.get("capacity_cost", []))]
                        for g in s["runs_by_review_class"]])
+        out += ["", "_" + L("review_class_note") + "_"]
     if s.get("allocation"):
         out += ["", f"## {L('allocation')}", ""]
         out += prim.md_table([L("policy"), L("source_basis"), L("driver"), L("share"), L("total"), L("currency")],
@@ -328,7 +333,9 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                       [[c["failed"], c["state"], cause_text(c["cause"], c["cause_evidence"], lang),
                         " → ".join(c["attempts"]),
                         L("lost_unknown") if c["lost_gpu_hours"] is None else f.hours(c["lost_gpu_hours"]),
-                        f.by_basis(c["failure_cost"]), f.by_basis(c["recovery_cost"]),
+                        f.by_basis(c["failure_cost"]),
+                        L("lost_unknown") if c.get("recovery_gpu_hours", "") is None and not c["recovery_cost"]
+                        else f.by_basis(c["recovery_cost"]),
                         f.by_basis(c.get("kept_cost", [])), f.by_basis(c.get("other_cost", [])),
                         f.by_basis(c["total"])] for c in s["retry_chains"]])
         out += ["", L("chain_note")]

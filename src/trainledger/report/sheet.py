@@ -301,20 +301,28 @@ def _efficiency(lines: list[CostLine]) -> list[dict[str, str]]:
         if ln.detail == "effective":
             a["effective_amount"] += ln.amount.expected
             a["effective_gpu_hours"] += ln.quantity or 0
-        elif ln.detail != "unclassified":
-            a["signal_gpu_hours"] += ln.quantity or 0
+        elif ln.detail == "unclassified":
+            a["unclassified_gpu_hours"] += ln.quantity or 0
     out = []
     for (cur, basis), a in sorted(acc.items()):
-        # no progress signal at all (every hour unclassified): the share is unknown, never a measured 0 %
-        signal = a["effective_gpu_hours"] + a["signal_gpu_hours"] > 0
-        share = a["effective_gpu_hours"] / a["gpu_hours"] if a["gpu_hours"] else Decimal(0)
+        share = effective_share(a["effective_gpu_hours"], a["gpu_hours"], a["unclassified_gpu_hours"])
         exact = Basis(basis) in CASH_BASES
         out.append({"currency": cur, "basis": basis, "billed": _fmt(a["amount"], cur, exact),
                     "effective": _fmt(a["effective_amount"], cur, exact),
                     "other_states": _fmt(a["amount"] - a["effective_amount"], cur, exact),
                     "gpu_hours": _qty(a["gpu_hours"]), "effective_gpu_hours": _qty(a["effective_gpu_hours"]),
-                    "effective_share": format(share.quantize(Q), "f") if signal else None})
+                    "unclassified_gpu_hours": _qty(a["unclassified_gpu_hours"]),
+                    "effective_share": format(share.quantize(Q), "f") if share is not None else None})
     return out
+
+
+def effective_share(effective: Decimal, held: Decimal, unclassified: Decimal) -> Decimal | None:
+    """Effective training's share of the GPU time held *that has a progress signal*: ``effective ÷
+    (held − unclassified)``. Unclassified time (no progress signal; its state assumed) is no measured
+    0 % and is left out of the base — shown beside the share; with no signal at all the share is
+    unknown (None), never 0 %. The batch sheet and the cross-batch report use this one rule."""
+    base = held - unclassified
+    return effective / base if base > 0 else None
 
 
 def _explained(wsp, inputs: dict) -> dict[str, dict]:

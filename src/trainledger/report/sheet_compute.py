@@ -181,7 +181,8 @@ def retry_chains(runs, explained: dict, by_run_state: dict, hours_by_state: dict
     by ``engine.causes.chain_cost`` from ``money_by_run_state`` — the review bridge's failure rule:
     ``failure_cost`` (what the failure destroyed, the rerun's ``recovery_cost`` inside it),
     ``kept_cost`` (kept by the checkpoint), ``other_cost`` (credits…); ``total`` their sum.
-    ``lost_gpu_hours`` is None (unknown) when a failed attempt has no progress signal."""
+    ``lost_gpu_hours`` is None (unknown) when a failed attempt has no progress signal,
+    ``recovery_gpu_hours`` when no rerun has one (its recovery cannot be told from its training)."""
     from trainledger.engine.causes import FAILED, PROGRESS_STATES, RECOVERY_STATES, chain_cost
 
     ids = {r.id for r in runs}
@@ -217,11 +218,14 @@ def retry_chains(runs, explained: dict, by_run_state: dict, hours_by_state: dict
                      for x in failed)
         lost = sum((Decimal(str(h)) for x in failed for s, h in hours_by_state.get(x, {}).items()
                     if s in LOST), Decimal(0))
+        # a rerun's setup / preemption recovery is read off its progress log: none, and it is unknown
+        rec_signal = any(any(s != "unclassified" and Decimal(str(h)) > 0 for s, h in hours_by_state.get(x, {}).items())
+                         for x in recovery)
         ex = explained.get(r.id) or {}
         chains.append({"failed": r.id, "state": r.state, "cause": ex.get("cause"),
                        "cause_evidence": ex.get("cause_evidence"), "attempts": chain,
                        "failure_cost": money_list(cost.failure), "recovery_cost": money_list(cost.recovery),
                        "kept_cost": money_list(cost.kept), "other_cost": money_list(cost.other),
                        "total": money_list(total), "lost_gpu_hours": qty(lost) if signal else None,
-                       "recovery_gpu_hours": qty(rec_hours)})
+                       "recovery_gpu_hours": qty(rec_hours) if rec_signal else None})
     return chains

@@ -38,7 +38,8 @@ TEXT: dict[str, tuple[str, str]] = {
         "已知：你的输入、有日期的单价、有出处的先验",
     ),
     "split_placeholder": ("Placeholders: task-type defaults to replace", "占位：按任务类型给出、待替换的默认值"),
-    "split_share": ("Placeholder-driven share of the P50", "P50 中由占位值驱动的比例"),
+    "split_share": ("Known and placeholder parts (P50 each; percentiles do not add)",
+                    "已知部分与占位部分（各自的 P50；分位数不可相加）"),
     "split_lines": ("Lines resting on placeholders", "依赖占位值的明细"),
     "means": ("Means (these add up)", "均值（可以相加）"),
     "mean": ("Mean", "均值"),
@@ -87,9 +88,14 @@ TEXT: dict[str, tuple[str, str]] = {
     "least_gpu": ("Least-GPU plan: memory per GPU", "最省卡方案：每卡显存"),
     # sentences of the report itself
     "split.headline": (
-        "{share:.0%} of the P50 total ({total}) is driven by placeholders: without them the P50 would be {known}",
-        "总预算 P50（{total}）中有 {share:.0%} 由占位值驱动：去掉占位值，P50 为 {known}",
+        "Known from your inputs, dated prices and sourced priors: P50 {known} · resting on placeholders"
+        " (task-type defaults to replace): P50 {placeholder} — {share:.0%} of the P50 total is driven by"
+        " placeholders; the total ({total}) is no budget until they are replaced",
+        "已知部分（你的输入、有日期的单价、有出处的先验）：P50 {known} · 基于占位值的部分（需替换的任务类型默认值）："
+        "P50 {placeholder}——总预算 P50 中有 {share:.0%} 由占位值驱动；替换之前，总额（{total}）不能当作预算",
     ),
+    "cost_total_placeholders": ("Total programme budget ({share:.0%} of its P50 on placeholders)",
+                                "总预算（全部轮次；其 P50 的 {share:.0%} 基于占位值）"),
     "split.none": (
         "no placeholders: every figure rests on your inputs, dated prices and sourced priors",
         "没有占位值：所有数字都基于你的输入、有日期的单价和有出处的先验",

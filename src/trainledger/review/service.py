@@ -372,12 +372,18 @@ def new_unknowns(plan: Plan, act) -> list[dict]:
     for reason, cause in seen:
         if reason not in allowed:
             out.append({"name": f"rework by {reason} ({cause})",
-                        "why": f"reruns for {reason} ({cause}) with no allowance in the plan",
-                        "why_zh": f"计划未留额度的重跑：{reason}（{cause}）"})
+                        "why": f"reruns for {label(reason, 'en')} ({label(cause, 'en')}) with no rework allowance"
+                               " in the plan: the plan did not foresee them",
+                        "why_zh": f"计划未留返工额度的重跑：{label(reason, 'zh-CN')}（{label(cause, 'zh-CN')}），"
+                                  "计划没有预见到它们"})
     unrec = [r.id for r in act.runs if str(r.reason) == "unrecorded"]
     if unrec:
-        out.append({"name": "runs without a recorded reason", "why": f"{len(unrec)} run(s): " + ", ".join(unrec),
-                    "why_zh": f"{len(unrec)} 个运行未记录原因：" + ", ".join(unrec)})
+        ids = ", ".join(unrec)
+        out.append({"name": "runs without a recorded reason",
+                    "why": f"why {len(unrec)} run(s) ran is not recorded (no reason= tag: planned experiment,"
+                           f" tuning, fault retry, data fix …), so their cost is not classed yet: {ids}",
+                    "why_zh": f"{len(unrec)} 个运行未记录运行原因（无 reason= 标签：计划内试验、参数调整、故障重试、"
+                              f"数据修正……），其成本尚未归类：{ids}"})
     return out
 
 

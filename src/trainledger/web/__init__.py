@@ -11,6 +11,7 @@
     exports.py   a ledger page as a CSV file for the requester's role: an import's quarantine
     text.py      the pages' own words in en and zh-CN, and choosing the language (?lang=, cookie,
                  Accept-Language)
+    rule_text.py a cost line's rule (its provenance) as a sentence in the page's language
     app.py       the Starlette app: routes, HTML or JSON by ``Accept``, 404s that name the remedy,
                  /api/openapi.json, sheet downloads; the binding rule (``check_host``)
     auth.py      who asks: bearer token (role, batch scope) or the local admin on loopback; 401 / 403;

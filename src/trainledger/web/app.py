@@ -47,6 +47,7 @@ from trainledger.report.i18n import t as sheet_t
 from trainledger.review.texts import label as review_label
 from trainledger.review.texts import t as review_t
 from trainledger.web import auth, cache, exports, pages, text, views, writes
+from trainledger.web.rule_text import rule_sentence
 
 LOOPBACK_NAMES = ("localhost",)
 DOWNLOADS = {"md": "text/markdown; charset=utf-8", "json": "application/json", "html": "text/html; charset=utf-8",
@@ -147,7 +148,8 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
             amount=lambda x, cur: fmt.amount(x, cur), qty=lambda x: "" if x is None else fmt.quantity(x),
             isdec=lambda x: isinstance(x, str) and _DECIMAL.fullmatch(x) is not None,
             rt=lambda k, **kw: review_t(k, lang, **kw), rl=lambda x: review_label(x, lang) if x else "",
-            L=lambda k: sheet_t(k, lang), path=request.url.path, **extra).encode("utf-8")
+            L=lambda k: sheet_t(k, lang), rule=lambda x: rule_sentence(x, lang), path=request.url.path,
+            **extra).encode("utf-8")
 
     def respond(request: Request, template: str, model: dict[str, Any] | None, status: int = 200,
                 body: bytes | None = None, zipped: bytes | None = None, **extra) -> Response:
@@ -226,7 +228,7 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
                     extra["report_style"], extra["report_body"] = embed_sheet(shown.pop("html"))
                 if form and not as_json:  # the write form: the session's CSRF token, and which writes the role may make
                     extra.update(csrf=token, may={w: auth.may_write(acc, w) for w in auth.WRITERS},
-                                 writers=auth.WRITERS)
+                                 writers=auth.WRITERS, acting=acc.actor if acc.token_id else None)
                 return body_of(request, template, shown, **extra), seen
 
             if form and not as_json:  # kept with a placeholder for the CSRF token, the session's put in per request

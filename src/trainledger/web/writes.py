@@ -14,8 +14,9 @@ role (``auth.check_write``) and the batch scope are checked, and only then the w
 written. The service call appends its own audit entry (``decide`` / ``confirm_cause``, actor the
 ``by`` named, as on the command line); the dashboard adds one ``web_write`` entry naming who sent
 it (``token:ID`` or ``local``), the path and what was written, so the chain shows which token
-made each write. A page form gets ``303 See Other`` back to the page; JSON gets 201 and the
-record.
+made each write. A decision sent with a token is the token's: ``by`` is ``token:ID`` whatever the
+form says, and a typed second approver is recorded as stated by that token (``who_decides``). A
+page form gets ``303 See Other`` back to the page; JSON gets 201 and the record.
 """
 
 from __future__ import annotations
@@ -107,17 +108,35 @@ def decide(wsp, acc: auth.Access, batch: str, form: dict[str, list[str]]) -> dic
     except ValueError:
         raise BadInput(f"next review {nr!r} is not an ISO date (YYYY-MM-DD)",
                        remedy="give the date as YYYY-MM-DD, or leave it empty (in 7 days)") from None
+    by, approver, stated = who_decides(acc, one(form, "by", required=acc.token_id is None), one(form, "approver"))
     with auth.GATE.writing():
         try:
             d = service.decide(wsp, batch, action=action, reason=one(form, "reason", required=True),
-                               by=one(form, "by", required=True), approver=one(form, "approver") or None,
-                               answers=answers_of(form), next_review=next_review, child=one(form, "child") or None)
+                               by=by, approver=approver, answers=answers_of(form), next_review=next_review,
+                               child=one(form, "child") or None)
         except BadInput as e:
             raise _for_the_form(e) from None
         _audit(wsp, acc, f"/batches/{batch}/decisions", {"decision_id": d["id"], "batch": batch,
-                                                         "action": d["action"], "answers": d["answers"],
+                                                         "action": d["action"], "answers": d["answers"], **stated,
                                                          **({"child": d["child_batch"]} if d["child_batch"] else {})})
     return json.loads(json.dumps(d, default=str))
+
+
+def who_decides(acc: auth.Access, by: str, approver: str) -> tuple[str, str | None, dict[str, str]]:
+    """(by, approver, what the form stated) of a decision sent from the dashboard. With a token the
+    decider is the token (``token:ID``): a form cannot name someone else — a typed name is kept in
+    the ``web_write`` audit entry as stated, not as the decider; the typed second approver is kept,
+    marked as stated by that token (stored ``approver_stated``), for the token cannot prove who
+    approved. The local user on loopback is the command line's user: names as typed (``--by``)."""
+    from trainledger.i18n import Msg
+
+    if acc.token_id is None:
+        return by, approver or None, {}
+    stated = {"stated_by": by} if by and by != acc.actor else {}
+    if approver:
+        stated["stated_approver"] = approver
+        approver = str(Msg("stored.approver_stated", name=approver, actor=acc.actor))
+    return acc.actor, approver or None, stated
 
 
 def _for_the_form(e: BadInput) -> BadInput:
