@@ -19,7 +19,9 @@ A file the vectorised reader cannot promise to read alike raises ``fastcsv.NotFa
 from __future__ import annotations
 
 import hashlib
+from collections import deque
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +40,7 @@ from trainledger.lake.schemas import BILL_LINES
 STR = pa.string()
 _ALLOCATED = tuple(n.casefold() for n in F.ALLOCATED)
 _CONFORMANCE_EXTRA = ("capacityreservationstatus", *_ALLOCATED)
+AHEAD = 1  # chunks computed ahead of the one the caller writes
 
 
 class Plan:
@@ -62,10 +65,24 @@ class Plan:
 
 
 def batches(importer: F.FocusImporter, path: Path, ctx: Context) -> Iterator[Any]:
-    """(lake batch of accepted rows, quarantine entries, rows read, bytes read) per chunk."""
+    """(lake batch of accepted rows, quarantine entries, rows read, bytes read) per chunk, in
+    file order. A chunk's rows are computed by a worker thread while the caller writes the
+    chunk before (Arrow, DuckDB and the Parquet writer let go of the GIL): at most ``AHEAD``
+    chunks in flight; an exception reaches the caller at the chunk that raised it."""
     plans: list[Plan] = []
-    for chunk in chunks(path, importer.delimiter, ctx.watch, lambda h: plans.append(Plan(importer, h))):
-        yield _rows(importer, plans[0], chunk, path, ctx)
+    source = chunks(path, importer.delimiter, ctx.watch, lambda h: plans.append(Plan(importer, h)))
+    pending: deque[Future[Any]] = deque()
+    with ThreadPoolExecutor(1, thread_name_prefix="focus-rows") as pool:
+        try:
+            for chunk in source:
+                pending.append(pool.submit(_rows, importer, plans[0], chunk, path, ctx))
+                if len(pending) > AHEAD:
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
+        finally:
+            for f in pending:
+                f.cancel()
 
 
 def _rows(importer: F.FocusImporter, plan: Plan, chunk: Chunk, path: Path, ctx: Context) -> Any:
@@ -157,10 +174,15 @@ def _rows(importer: F.FocusImporter, plan: Plan, chunk: Chunk, path: Path, ctx: 
         parsed = V.per_distinct(tags_col.values, _tags, pa.struct([("t", STR), ("n", STR)]))
         tags = tags_col.rows(pc.fill_null(parsed.field("t"), "{}"))
         note = parsed.field("n")
+        origin = None  # extra.Tags per distinct value: the text kept beside a note, null for NULL
         if V._np(pc.is_valid(note)).any():
             flags.append(tags_col.rows(V.per_distinct(note, V._dumps, STR)))
-            quoted = V.with_nulls(V.json_string(tags_col.values), pc.is_null(note))
-            extra_pairs.append(("Tags", tags_col.rows(quoted)))
+            origin = V.with_nulls(V.json_string(tags_col.values), pc.is_null(note))
+        if tags_col.null.any():
+            origin = pc.if_else(pa.array(tags_col.null), pa.scalar("null"),
+                                pa.nulls(len(tags_col.values), STR) if origin is None else origin)
+        if origin is not None:
+            extra_pairs.append(("Tags", tags_col.rows(origin)))
     # 3. the rules between columns: those of commitment discounts by column, the others (rare)
     # row by row with ``focus.conformance`` itself
     status = _status_flags(out, m)
