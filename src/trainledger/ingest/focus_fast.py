@@ -5,7 +5,8 @@ hashes as the per-row path (``FocusImporter.validate`` / ``normalise``), at a fr
                   ─► rows refused: quarantine entries (file, row, line, reason, remedy, raw),
                      reasons in the order the per-row path finds them
                   ─► the rest: flags (per rule, in the per-row order), tags, extra, row_hash
-                  ─► one Arrow batch of bill_lines per chunk
+                  ─► one Arrow batch of bill_lines per chunk (computed by a worker thread
+                     while the caller writes the chunk before)
 
 Rows that need the per-row rules between columns (commitment discount status, capacity
 reservation status, allocated charges, corrections) get them from ``focus.conformance`` itself,
