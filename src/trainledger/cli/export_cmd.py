@@ -36,12 +36,12 @@ def focus_allocation(ctx: click.Context, out: str | None, fmt: str) -> None:
         with path.open("w", encoding="utf-8", newline="") as f:
             w = csv.DictWriter(f, fieldnames=columns, lineterminator="\n")
             w.writeheader()
-            w.writerows({c: r.get(c, "") for c in columns} for r in rows)
+            w.writerows({c: r.get(c) for c in columns} for r in rows)  # NULL: an empty cell
     else:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        pq.write_table(pa.table({c: [r.get(c, "") for r in rows] for c in columns}), path)
+        pq.write_table(pa.table({c: pa.array([r.get(c) for r in rows], pa.string()) for c in columns}), path)
     click.echo(t("cli.export.wrote", ctx, n=len(rows), path=path))
 
 

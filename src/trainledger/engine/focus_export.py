@@ -2,7 +2,8 @@
 
 For every bill row (the *origin charge*) and every target its money went to — a batch's run in a
 compute state, a tagged batch, or the unattributed bucket with its reason — one row with the
-origin's FOCUS columns and:
+origin's FOCUS columns (as the bill wrote them: a NULL stays NULL, Tags included — ``extra.Tags``
+keeps the origin where the lake's ``tags`` object differs) and:
 
 * ``BilledCost`` / ``EffectiveCost`` — the allocated amounts; per origin they sum exactly to the
   origin's (``x_OriginBilledCost`` / ``x_OriginEffectiveCost`` keep the origin's);
@@ -44,11 +45,12 @@ def focus_names() -> dict[str, str]:
     return {c.name: c.sources[0] for c in FocusImporter.columns}
 
 
-def _text(v: Any) -> str:
+def _text(v: Any) -> str | None:
     """A cell's text: a Decimal in plain notation with its scale (``0.00000080000``, never
-    ``8.0000E-7`` or ``0E-11``: review finding 2), no negative zero; a time in ISO 8601."""
+    ``8.0000E-7`` or ``0E-11``: review finding 2), no negative zero; a time in ISO 8601; None
+    (NULL: an empty CSV cell, a Parquet null) for None."""
     if v is None:
-        return ""
+        return None
     if isinstance(v, Decimal):
         return format(v.copy_abs() if v.is_zero() else v, "f")
     if hasattr(v, "isoformat"):
@@ -61,8 +63,9 @@ def _target(ln: CostLine) -> tuple:
 
 
 def allocation_rows(bill_rows: Iterable[Mapping], lines: Iterable[CostLine],
-                    keys: Mapping[str, Mapping[str, str]]) -> list[dict[str, str]]:
-    """One dict per (origin charge, target), columns in a fixed order. ``keys``: batch → key."""
+                    keys: Mapping[str, Mapping[str, str]]) -> list[dict[str, str | None]]:
+    """One dict per (origin charge, target), columns in a fixed order (None: NULL). ``keys``:
+    batch → key."""
     names = focus_names()
     billed: dict[tuple, list[CostLine]] = defaultdict(list)
     amortized: dict[tuple, list[CostLine]] = defaultdict(list)
@@ -107,8 +110,11 @@ def allocation_rows(bill_rows: Iterable[Mapping], lines: Iterable[CostLine],
                 if k not in ("source_sha256", "row", "row_hash", "extra") and k in names}
         extra = row.get("extra")
         if extra:
-            with contextlib.suppress(TypeError, ValueError):  # unreadable extras: the named columns stand
-                base |= {str(k): _text(v) for k, v in json.loads(extra).items() if str(k) not in base}
+            with contextlib.suppress(TypeError, ValueError, AttributeError):  # unreadable: the named columns stand
+                kept = json.loads(extra)
+                base |= {str(k): _text(v) for k, v in kept.items() if str(k) not in base}
+                if "Tags" in kept:  # the origin's Tags where the lake's differ: NULL, or text no JSON object
+                    base["Tags"] = _text(kept["Tags"])
         for k, ratio in zip(order, ratios, strict=True):
             t = targets[k]
             batch, run, detail, reason = k

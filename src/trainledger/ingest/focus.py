@@ -3,7 +3,10 @@
 Money is real, so a row whose money parses is kept even when its enumerations do not conform to
 FOCUS (it is *flagged*); a row whose money does not parse, whose charge period is missing or
 runs backwards, or which has no currency, is quarantined. Columns trainledger does not model
-are kept, non-null, in the ``extra`` JSON column so nothing on the bill is lost.
+are kept, non-null, in the ``extra`` JSON column so nothing on the bill is lost. ``tags`` is
+always a JSON object; ``extra.Tags`` keeps the origin where it differs: the text of a Tags that
+is no JSON object, or ``null`` when the bill's Tags is NULL (``export focus-allocation`` writes
+the origin back as it was).
 
 Later versions: ``ServiceProviderName`` (1.3) feeds ``provider`` before the deprecated
 ``ProviderName``; ``HostProviderName``, capacity reservations (1.1) and the split-allocation
@@ -269,6 +272,8 @@ class FocusImporter(DelimitedImporter):
         if note:
             flags.append(note)
             extra["Tags"] = values["tags"]
+        elif values["tags"] is None and "tags" in record.values and ctx.kind == self.kind:
+            extra["Tags"] = None  # the bill's Tags is NULL: ``tags`` is {}, the origin stays NULL
         flags += conformance(values, extra, tags)
         values["tags"] = dumps(tags)
         values["extra"] = dumps(extra)

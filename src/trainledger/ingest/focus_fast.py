@@ -5,7 +5,8 @@ hashes as the per-row path (``FocusImporter.validate`` / ``normalise``), at a fr
                   ─► rows refused: quarantine entries (file, row, line, reason, remedy, raw),
                      reasons in the order the per-row path finds them
                   ─► the rest: flags (per rule, in the per-row order), tags, extra, row_hash
-                  ─► one Arrow batch of bill_lines per chunk
+                  ─► one Arrow batch of bill_lines per chunk (computed by a worker thread
+                     while the caller writes the chunk before)
 
 Rows that need the per-row rules between columns (commitment discount status, capacity
 reservation status, allocated charges, corrections) get them from ``focus.conformance`` itself,
@@ -19,7 +20,9 @@ A file the vectorised reader cannot promise to read alike raises ``fastcsv.NotFa
 from __future__ import annotations
 
 import hashlib
+from collections import deque
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +41,7 @@ from trainledger.lake.schemas import BILL_LINES
 STR = pa.string()
 _ALLOCATED = tuple(n.casefold() for n in F.ALLOCATED)
 _CONFORMANCE_EXTRA = ("capacityreservationstatus", *_ALLOCATED)
+AHEAD = 1  # chunks computed ahead of the one the caller writes
 
 
 class Plan:
@@ -62,10 +66,24 @@ class Plan:
 
 
 def batches(importer: F.FocusImporter, path: Path, ctx: Context) -> Iterator[Any]:
-    """(lake batch of accepted rows, quarantine entries, rows read, bytes read) per chunk."""
+    """(lake batch of accepted rows, quarantine entries, rows read, bytes read) per chunk, in
+    file order. A chunk's rows are computed by a worker thread while the caller writes the
+    chunk before (Arrow, DuckDB and the Parquet writer let go of the GIL): at most ``AHEAD``
+    chunks in flight; an exception reaches the caller at the chunk that raised it."""
     plans: list[Plan] = []
-    for chunk in chunks(path, importer.delimiter, ctx.watch, lambda h: plans.append(Plan(importer, h))):
-        yield _rows(importer, plans[0], chunk, path, ctx)
+    source = chunks(path, importer.delimiter, ctx.watch, lambda h: plans.append(Plan(importer, h)))
+    pending: deque[Future[Any]] = deque()
+    with ThreadPoolExecutor(1, thread_name_prefix="focus-rows") as pool:
+        try:
+            for chunk in source:
+                pending.append(pool.submit(_rows, importer, plans[0], chunk, path, ctx))
+                if len(pending) > AHEAD:
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
+        finally:
+            for f in pending:
+                f.cancel()
 
 
 def _rows(importer: F.FocusImporter, plan: Plan, chunk: Chunk, path: Path, ctx: Context) -> Any:
@@ -80,31 +98,29 @@ def _rows(importer: F.FocusImporter, plan: Plan, chunk: Chunk, path: Path, ctx: 
 
     # 1. the columns whose refusal quarantines the row, and the rules of ``normalise`` that do
     distinct: dict[str, V.Converted] = {}  # per distinct value
-    conv: dict[str, V.Converted] = {}  # per row
+    conv: dict[str, tuple[V.Coded, V.Converted]] = {}  # (its column, per distinct value)
     refused = np.zeros(n, dtype=bool)
     for c in importer.columns:
         col = coded(c.name)
         if col is None or c.convert in (F._as_is, as_text) or c.on_error == FLAG:
             continue
         distinct[c.name] = got = V.convert_column(col.values, c.convert, ctx)
-        conv[c.name] = V.Converted(col.rows(got.values), None, None)
+        conv[c.name] = (col, got)
         if got.errors is not None:
             bad = V._np(pc.is_valid(got.errors))
             if bad.any():
                 refused |= col.mask(bad)
-                conv[c.name] = V.Converted(
-                    conv[c.name].values, col.rows(got.errors), col.rows(got.remedies)
-                )
         if c.needed:
             refused |= col.mask(col.null)
-    currency = conv["currency"].values if "currency" in conv else pa.nulls(n, STR)
+    currency = conv["currency"][0].rows(conv["currency"][1].values) if "currency" in conv else pa.nulls(n, STR)
     if ctx.cfg.currency is None:
         refused |= V._np(pc.is_null(currency))
     else:
         currency = pc.fill_null(currency, ctx.cfg.currency)
-    start, end = conv["charge_period_start"].values, conv["charge_period_end"].values
+    start, end = (conv[k][0].rows(conv[k][1].values) for k in ("charge_period_start", "charge_period_end"))
     refused |= V._np(pc.less(end, start))
-    quarantine = [_refusal(importer, plan, conv, ctx, chunk, path, int(i)) for i in np.flatnonzero(refused)]
+    quarantine = [_refusal(importer, plan, conv, currency, (start, end), ctx, chunk, path, int(i))
+                  for i in np.flatnonzero(refused)]
     m = n - len(quarantine)
     if m == 0:
         return None, quarantine, n, chunk.done
@@ -157,10 +173,15 @@ def _rows(importer: F.FocusImporter, plan: Plan, chunk: Chunk, path: Path, ctx: 
         parsed = V.per_distinct(tags_col.values, _tags, pa.struct([("t", STR), ("n", STR)]))
         tags = tags_col.rows(pc.fill_null(parsed.field("t"), "{}"))
         note = parsed.field("n")
+        origin = None  # extra.Tags per distinct value: the text kept beside a note, null for NULL
         if V._np(pc.is_valid(note)).any():
             flags.append(tags_col.rows(V.per_distinct(note, V._dumps, STR)))
-            quoted = V.with_nulls(V.json_string(tags_col.values), pc.is_null(note))
-            extra_pairs.append(("Tags", tags_col.rows(quoted)))
+            origin = V.with_nulls(V.json_string(tags_col.values), pc.is_null(note))
+        if tags_col.null.any():
+            origin = pc.if_else(pa.array(tags_col.null), pa.scalar("null"),
+                                pa.nulls(len(tags_col.values), STR) if origin is None else origin)
+        if origin is not None:
+            extra_pairs.append(("Tags", tags_col.rows(origin)))
     # 3. the rules between columns: those of commitment discounts by column, the others (rare)
     # row by row with ``focus.conformance`` itself
     status = _status_flags(out, m)
@@ -193,7 +214,9 @@ def _tags(raw: str) -> dict[str, Any]:
 def _refusal(
     importer: F.FocusImporter,
     plan: Plan,
-    conv: dict[str, V.Converted],
+    conv: dict[str, tuple[V.Coded, V.Converted]],
+    currency: pa.Array,
+    period: tuple[pa.Array, pa.Array],
     ctx: Context,
     chunk: Chunk,
     path: Path,
@@ -202,24 +225,24 @@ def _refusal(
     """The quarantine entry of row ``i``: the first reason the per-row path would give."""
     reason = remedy = None
     for c in importer.columns:
-        got = conv.get(c.name)
-        if got is None:
+        hit = conv.get(c.name)
+        if hit is None:
             continue
-        if c.needed and got.values[i].as_py() is None and (got.errors is None or not got.errors[i].is_valid):
+        col, got = hit
+        k = int(col.codes[i])  # the row's value
+        error = got.errors[k] if got.errors is not None else None
+        if c.needed and got.values[k].as_py() is None and (error is None or not error.is_valid):
             reason, remedy = f"{c.label} is empty", f"fill in {c.label}"
             break
-        if got.errors is not None and got.errors[i].is_valid:
-            reason = f"{c.label}: {got.errors[i].as_py()}"
-            remedy = (got.remedies[i].as_py() if got.remedies is not None else None) or c.remedy
+        if error is not None and error.is_valid:
+            reason = f"{c.label}: {error.as_py()}"
+            remedy = (got.remedies[k].as_py() if got.remedies is not None else None) or c.remedy
             break
-    if reason is None and ctx.cfg.currency is None:
-        cur = conv.get("currency")
-        if cur is None or cur.values[i].as_py() is None:
-            what = "BillingCurrency is empty" if "currency" in plan.at else "no BillingCurrency column"
-            reason, remedy = what, F.CURRENCY_REMEDY
+    if reason is None and ctx.cfg.currency is None and currency[i].as_py() is None:
+        what = "BillingCurrency is empty" if "currency" in plan.at else "no BillingCurrency column"
+        reason, remedy = what, F.CURRENCY_REMEDY
     if reason is None:
-        start = conv["charge_period_start"].values[i].as_py()
-        end = conv["charge_period_end"].values[i].as_py()
+        start, end = period[0][i].as_py(), period[1][i].as_py()
         reason = f"ChargePeriodEnd {end.isoformat()} is before ChargePeriodStart {start.isoformat()}"
         remedy = "check the row's charge period"
     raw = chunk.raw[i].as_py()

@@ -58,8 +58,8 @@ class Coded:
 
     def rows(self, per_value: pa.Array | None = None) -> pa.Array:
         """``per_value`` (default: the values) for each row."""
-        if per_value is None and self.raw is not None:
-            return self.raw
+        if self.raw is not None and (per_value is None or per_value is self.values):
+            return self.raw  # the values as they are: the chunk's own column, no copy
         return pc.take(self.values if per_value is None else per_value, pa.array(self.codes))
 
     def mask(self, per_value: np.ndarray) -> np.ndarray:
@@ -117,7 +117,10 @@ def canon_number_column(arr: pa.Array, valid: np.ndarray) -> pa.Array:
     """``keys.canon_number`` of each value: canonical ones kept, trailing zeros of plain ones
     cut by Arrow, any other by the function itself."""
     same = _matches(arr, _CANON_NUMBER)
-    zeros = _matches(arr, _TRAILING_ZEROS)
+    zeros = np.zeros(len(arr), dtype=bool)
+    other = ~same & valid
+    if other.any():  # the second pattern only where the first did not match
+        zeros[other] = _matches(arr.filter(pa.array(other)), _TRAILING_ZEROS)
     out = arr
     if zeros.any():
         mask = pa.array(zeros)
@@ -162,7 +165,8 @@ def convert_column(arr: pa.Array, convert: Callable[..., Any], ctx: Any) -> Conv
         digits = cv.MAX_AMOUNT_DIGITS if convert is cv.money_text else cv.MAX_QUANTITY_DIGITS
         same = _matches(arr, _as_written(digits - 1, 40 if convert is cv.money_text else 30))
         same &= _np(pc.less_equal(pc.utf8_length(arr), cv.MAX_NUMBER_CHARS))
-        values, need = with_nulls(arr, pa.array(~same)), valid & ~same
+        values = arr if same.all() else with_nulls(arr, pa.array(~same))
+        need = valid & ~same
     else:  # times, currencies: few distinct values in a bill; the converter itself for each
         values, need = pa.nulls(len(arr), _type_of(convert)), valid
     if not need.any():

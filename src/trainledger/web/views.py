@@ -21,7 +21,7 @@ import pyarrow.parquet as pq
 
 from trainledger import fmt
 from trainledger.errors import NotFound
-from trainledger.imports import resolve, short_id
+from trainledger.imports import resolve, short_id, state_parts, states
 from trainledger.ingest import KIND_TABLES
 from trainledger.lake import partition_key
 from trainledger.model.cost import CostLine
@@ -229,7 +229,12 @@ def source(wsp, ident: str, row: int) -> dict[str, Any]:
     values = None
     if table is not None:
         dropped = wsp.lake.dropped()
-        for part in sorted(wsp.lake.partition_path(table, rec.source_sha256).parent.glob("part-*.parquet")):
+        # this import's partitions only: another import of the same content (another --set) shares its folder
+        state = next((st for (kind, key), st in states(wsp.lake).items()
+                      if kind == rec.kind and st.import_key == rec.import_key), None)
+        parts = (state_parts(wsp.lake, state, table) if state is not None
+                 else wsp.lake.source_parts(table, rec.source_sha256))
+        for part in parts:
             if partition_key(part) in dropped:
                 continue
             t = pq.read_table(part)
@@ -250,7 +255,7 @@ def source(wsp, ident: str, row: int) -> dict[str, Any]:
                   for i, ln in _row_lines(wsp, short_id(rec.source_sha256), row)
                   if ln.provenance.source_sha256 == rec.source_sha256]
     raw, raw_note = raw_row(Path(rec.path), rec.source_sha256, row)
-    return {"import": short_id(rec.source_sha256), "source_sha256": rec.source_sha256, "kind": rec.kind,
+    return {"import": short_id(rec.import_key), "source_sha256": rec.source_sha256, "kind": rec.kind,
             "file": rec.path, "imported_at": rec.imported_at.isoformat(), "row": row,
             "values": access.source_values(values, rec.kind), "raw": access.source_values(raw, rec.kind),
             "raw_note": raw_note, "rules": sorted({a["rule"] for a in attributed}),
