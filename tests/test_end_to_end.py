@@ -235,3 +235,31 @@ def test_the_readme_demo_output_is_what_the_demo_prints(demo):
     printed = {norm(ln) for ln in demo[1].splitlines()}
     missing = [ln for ln in expected if norm(ln) not in printed]
     assert not missing, "README demo lines not in `trainledger demo` output:\n" + "\n".join(missing)
+
+
+def test_the_allocation_export_splits_summable_metrics_of_the_demo_bill(demo, tmp_path):
+    """Review 4 H6: FOCUS requires a summable metric of allocated charges to sum to the origin's —
+    ListCost, ContractedCost and the quantities are split by the allocation, never repeated per row."""
+    import csv
+    from collections import defaultdict
+
+    root, _ = demo
+    out = tmp_path / "alloc.csv"
+    run("--workspace", root, "export", "focus-allocation", "--out", out)
+    with out.open(encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f))
+    with (root / "data" / "bill-focus.csv").open(encoding="utf-8", newline="") as f:
+        origin = list(csv.DictReader(f))
+    per = defaultdict(list)
+    for r in rows:
+        per[r["x_SourceRow"]].append(r)
+    assert max(len(v) for v in per.values()) > 1  # some node-hour is split over several runs and states
+    for i, o in enumerate(origin, start=1):
+        got = per[str(i)]
+        for c in ("ListCost", "ContractedCost", "ConsumedQuantity", "PricingQuantity", "BilledCost"):
+            if o[c].upper() in ("", "NULL"):
+                assert all(r[c] == "" for r in got), (i, c)
+            else:
+                assert sum(Decimal(r[c]) for r in got) == Decimal(o[c]), (i, c, [r[c] for r in got], o[c])
+        for c in ("ListUnitPrice", "ContractedUnitPrice", "ResourceId", "ChargeDescription"):  # as written
+            assert {r[c] for r in got} == {"" if o[c].upper() == "NULL" else o[c]}, (i, c)

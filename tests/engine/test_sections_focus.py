@@ -68,12 +68,18 @@ def _export(root, fmt="csv"):
     return pq.read_table(out).to_pylist()
 
 
+SUMMABLE = ("ListCost", "ContractedCost", "ConsumedQuantity", "PricingQuantity")
+
+
 def _check_export(rows, origin_rows):
-    per = defaultdict(lambda: {"billed": Decimal(0), "effective": Decimal(0), "ratio": Decimal(0)})
+    per = defaultdict(lambda: {"billed": Decimal(0), "effective": Decimal(0), "ratio": Decimal(0),
+                               **{c: [] for c in SUMMABLE}})
     for r in rows:
         p = per[r["x_SourceRow"]]
         p["billed"] += Decimal(r["BilledCost"])
         p["effective"] += Decimal(r["EffectiveCost"])
+        for c in SUMMABLE:
+            p[c].append(r.get(c))
         (el,) = json.loads(r["AllocatedMethodDetails"])["Elements"]
         p["ratio"] += Decimal(el["AllocatedRatio"])
     assert len(per) == len(origin_rows)
@@ -81,6 +87,11 @@ def _check_export(rows, origin_rows):
         p = per[str(i)]
         assert p["ratio"] == 1  # exactly
         assert p["billed"] == Decimal(o["BilledCost"]) and p["effective"] == Decimal(o["EffectiveCost"])
+        for c in SUMMABLE:  # review 4 H6: a summable metric is split, never repeated on every allocated row
+            if (o.get(c) or "").upper() in ("", "NULL"):
+                assert all(v in (None, "") for v in p[c]), (i, c, p[c])
+            else:
+                assert sum(Decimal(v) for v in p[c]) == Decimal(o[c]), (i, c, p[c], o[c])
 
 
 def test_the_focus_allocation_export_keeps_every_origin_charge(tmp_path):

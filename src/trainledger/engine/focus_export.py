@@ -7,6 +7,10 @@ keeps the origin where the lake's ``tags`` object differs) and:
 
 * ``BilledCost`` / ``EffectiveCost`` — the allocated amounts; per origin they sum exactly to the
   origin's (``x_OriginBilledCost`` / ``x_OriginEffectiveCost`` keep the origin's);
+* ``ListCost``, ``ContractedCost``, ``ConsumedQuantity``, ``PricingQuantity`` — the origin's summable
+  metrics split by the same weights (largest remainder at the origin's scale, quantities at 6 places at
+  least), so per origin they sum exactly to the origin's, as FOCUS requires of a summable metric in an
+  allocated charge; dimensions and unit prices are the origin's as written (review 4 H6);
 * ``AllocatedMethodId`` — the rule that split it (e.g. ``gpu_seconds_on_node/slurm-wckey``);
 * ``AllocatedMethodDetails`` — JSON ``{"Elements": [{"AllocatedRatio", "UsageUnit",
   "UsageQuantity"}]}``; per origin the ratios sum to exactly 1 (``RATIO_QUANTUM`` with the
@@ -33,6 +37,9 @@ from trainledger.engine.conservation import reason_of
 from trainledger.model import CASH_BASES, Basis, ComputeState, CostLine, allocate
 
 RATIO_QUANTUM = Decimal("0.000000000001")  # 12 places
+QUANTITY_QUANTUM = Decimal("0.000001")  # a split quantity keeps at least 6 places
+SUMMABLE_MONEY = ("list_cost", "contracted_cost")  # lake names; BilledCost / EffectiveCost are split above
+SUMMABLE_QUANTITY = ("consumed_quantity", "pricing_quantity")
 _STATES = frozenset(s.value for s in ComputeState)
 ALLOCATION_COLUMNS = ("AllocatedMethodId", "AllocatedMethodDetails", "AllocatedResourceId", "AllocatedTags",
                       "x_OriginBilledCost", "x_OriginEffectiveCost", "x_SourceSha256", "x_SourceRow")
@@ -60,6 +67,26 @@ def _text(v: Any) -> str | None:
 
 def _target(ln: CostLine) -> tuple:
     return (ln.batch_id or "", ln.run_id or "", ln.detail, "" if ln.batch_id else reason_of(ln)[0])
+
+
+def _split_summable(row: Mapping, names: Mapping[str, str], weights: list) -> list[dict[str, str | None]]:
+    """Per target (in ``weights``' order), the origin's summable metrics split by ``weights``: a NULL
+    stays NULL on every allocated row, a value's shares sum exactly to it."""
+    out: list[dict[str, str | None]] = [{} for _ in weights]
+    for col in SUMMABLE_MONEY + SUMMABLE_QUANTITY:
+        if col not in names or col not in row:
+            continue
+        v = row.get(col)
+        if v is None:
+            shares: list[Decimal | None] = [None] * len(weights)
+        else:
+            value = Decimal(v)
+            if col in SUMMABLE_QUANTITY and value.as_tuple().exponent > QUANTITY_QUANTUM.as_tuple().exponent:
+                value = value.quantize(QUANTITY_QUANTUM)
+            shares = list(allocate(value, weights, row.get("currency") or "USD"))
+        for d, share in zip(out, shares, strict=True):
+            d[names[col]] = _text(share)
+    return out
 
 
 def allocation_rows(bill_rows: Iterable[Mapping], lines: Iterable[CostLine],
@@ -108,6 +135,7 @@ def allocation_rows(bill_rows: Iterable[Mapping], lines: Iterable[CostLine],
                 targets[k]["effective"] = e
         base = {names.get(k, k): _text(v) for k, v in row.items()
                 if k not in ("source_sha256", "row", "row_hash", "extra") and k in names}
+        summed = _split_summable(row, names, weights)
         extra = row.get("extra")
         if extra:
             with contextlib.suppress(TypeError, ValueError, AttributeError):  # unreadable: the named columns stand
@@ -115,7 +143,7 @@ def allocation_rows(bill_rows: Iterable[Mapping], lines: Iterable[CostLine],
                 base |= {str(k): _text(v) for k, v in kept.items() if str(k) not in base}
                 if "Tags" in kept:  # the origin's Tags where the lake's differ: NULL, or text no JSON object
                     base["Tags"] = _text(kept["Tags"])
-        for k, ratio in zip(order, ratios, strict=True):
+        for i, (k, ratio) in enumerate(zip(order, ratios, strict=True)):
             t = targets[k]
             batch, run, detail, reason = k
             unit, qty = ("GPU-Hours", t["qty"]) if t["qty"] is not None else ("Cost", t["billed"])
@@ -124,7 +152,7 @@ def allocation_rows(bill_rows: Iterable[Mapping], lines: Iterable[CostLine],
                 tags["run"] = run
             if detail:  # a compute state under "state"; any other detail (a tag rule's service name) as it is
                 tags["state" if detail in _STATES else "detail"] = detail
-            out.append(base | {
+            out.append(base | summed[i] | {
                 "BilledCost": _text(t["billed"]), "EffectiveCost": _text(t["effective"]),
                 "AllocatedMethodId": f"trainledger:{t['rule']}",
                 "AllocatedMethodDetails": json.dumps({"Elements": [{"AllocatedRatio": _text(ratio), "UsageUnit": unit,
