@@ -27,7 +27,7 @@ from trainledger.review.actuals import Actuals
 from trainledger.review.capacity_plan import COMPUTE_PREFIX
 from trainledger.review.plan import SCENARIOS, Plan, Rng, holds, parse_condition, planned_on_curve
 from trainledger.review.texts import Term, both
-from trainledger.review.variance import LineVariance, text
+from trainledger.review.variance import LineVariance, folded_states, overhead_folded, text
 
 HALF = Decimal("0.5")
 
@@ -155,10 +155,7 @@ def driver(group: list[LineVariance], act: Actuals, plan: Plan) -> dict[str, str
     if part == "efficiency" and pl is not None and a is not None and a.quantity > 0 and lv.efficiency_by_state:
         state = max(lv.efficiency_by_state, key=lambda s: (abs(lv.efficiency_by_state[s]), s))
         if state in pl.efficiency and act.work > 0:
-            if state == "overhead":
-                actual = sum((v for k, v in a.by_state.items() if k not in pl.efficiency), Decimal(0))
-            else:
-                actual = a.by_state.get(state, Decimal(0))
+            actual = overhead_folded(a.by_state, pl.efficiency, pl.fixed).get(state, Decimal(0))
             return both("drv_eff_rate", amount=amt, share=share, state=Term(state), unit=unit,
                         rate=(actual / act.work).quantize(Decimal("0.0001")),
                         plan=pl.efficiency[state].expected.quantize(Decimal("0.0001")))
@@ -264,18 +261,27 @@ def spent(plan: Plan, figs: dict, min_spend: Decimal) -> bool:
 
 def _hours_by_state(plan: Plan, act: Actuals) -> list[dict]:
     """GPU-hours by state (any spend basis) against the compute lines' planned GPU-hours (summed:
-    hours add up across bases)."""
+    hours add up across bases). The plan's ``overhead`` stands for the measured states it does not
+    name (variance.folded_states): its actual is their sum, each listed in its ``states`` (a detail,
+    not a row of its own), so the rows add up to the runs' GPU-hours."""
     comps = [p for p in plan.lines if is_compute(p.id)]
     eff: dict[str, Decimal] = {}
+    fixed: set[str] = set()
     for p in comps:
+        fixed |= set(p.fixed)
         for k, r in p.efficiency.items():
             eff[k] = eff.get(k, Decimal(0)) + r.expected
+    measured = act.gpu_hours_by_state
+    fold = folded_states(measured, eff, fixed)
+    hours = overhead_folded(measured, eff, fixed)
     rows = []
-    for s in sorted(set(act.gpu_hours_by_state) | set(eff)):
+    for s in sorted(set(hours) | set(eff)):
         e = eff.get(s)
-        rows.append({"state": s, "actual": format(act.gpu_hours_by_state.get(s, Decimal(0)), "f"),
+        rows.append({"state": s, "actual": format(hours.get(s, Decimal(0)), "f"),
                      "planned_for_work_done": format(act.work * e, "f") if e is not None else None,
                      "planned_at_completion": format(plan.work.expected * e, "f") if e is not None else None})
+        if s == "overhead" and fold:
+            rows[-1]["states"] = [{"state": x, "actual": format(measured[x], "f")} for x in fold]
     if any(p.rework for p in comps):
         done = sum((a.rework_quantity for k, a in act.planned.items() if is_compute(k)), Decimal(0))
         rows.append({"state": "rework (reruns)", "actual": format(done, "f"), "planned_for_work_done": None,

@@ -1,0 +1,50 @@
+"""H9: the plan's "overhead (planned)" is the measured non-effective states, in status and review;
+spend where the plan has nothing raises an "unplanned spend" alert; 0-on-both rows are not printed."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from tests.review.helpers import R, compute_line, cost, plan_of, run, steps
+from trainledger.review import actuals, status, variance
+
+D = Decimal
+
+
+def _act(plan, extra=()):
+    lines = [cost("6600.00", 180, row=1), cost("1050.00", 30, state="data_stall", row=2),
+             cost("350.00", 10, state="setup", row=3), cost("35.00", 1, state="checkpoint", row=4), *extra]
+    return actuals.collect(plan, lines, [run("r1")], steps("r1", (50, 40_000_000), (100, 80_000_000)))
+
+
+def test_status_overhead_row_is_the_sum_of_the_states_the_plan_does_not_name():
+    plan = plan_of(compute_line())  # plans effective 2.0 + overhead 0.5 GPU-h per Mtoken
+    act = _act(plan)
+    st = status.build(plan, 1, act, variance.split(plan, act))
+    rows = {r["state"]: r for r in st["gpu_hours_by_state"] if r["state"] != "rework (reruns)"}
+    assert set(rows) == {"effective", "overhead"}  # no state with plan "-" beside the planned overhead
+    ovh = rows["overhead"]
+    assert D(ovh["actual"]) == D(30 + 10 + 1)  # data-stall + setup + checkpoint, not 0
+    assert D(ovh["planned_for_work_done"]) == D(80) * D("0.5")
+    assert {x["state"]: D(x["actual"]) for x in ovh["states"]} == {"checkpoint": 1, "data_stall": 30, "setup": 10}
+    # the rows still add up to the runs' GPU-hours (the listed states are a detail, not rows)
+    assert sum(D(r["actual"]) for r in rows.values()) == sum(act.gpu_hours_by_state.values()) == 221
+
+
+def test_review_efficiency_overhead_carries_the_states_it_stands_for():
+    plan = plan_of(compute_line())
+    act = _act(plan)
+    (lv,) = variance.split(plan, act)
+    # 36 x (41 measured non-effective - 80 x 0.5 planned) = +36, not -1,440 beside the states' positives
+    assert lv.efficiency_by_state == {"effective": D(720), "overhead": D(36)}
+    assert lv.efficiency == D(756) == sum(lv.efficiency_by_state.values())
+
+
+def test_a_plan_that_names_each_state_folds_nothing():
+    eff = {"effective": R("2.0"), "setup": R("0.1"), "data_stall": R("0.3"), "checkpoint": R("0.01")}
+    plan = plan_of(compute_line(eff=eff))
+    act = _act(plan)
+    rows = {r["state"]: r for r in status.build(plan, 1, act, variance.split(plan, act))["gpu_hours_by_state"]}
+    assert D(rows["setup"]["actual"]) == 10 and "states" not in rows["setup"] and "overhead" not in rows
+    (lv,) = variance.split(plan, act)
+    assert lv.efficiency_by_state["setup"] == 36 * (10 - D(80) * D("0.1"))
