@@ -3,9 +3,11 @@ spend where the plan has nothing raises an "unplanned spend" alert; 0-on-both ro
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 
 from tests.review.helpers import R, compute_line, cost, plan_of, run, steps
+from trainledger.model import AmountRange, Basis
 from trainledger.review import actuals, status, variance
 
 D = Decimal
@@ -48,3 +50,35 @@ def test_a_plan_that_names_each_state_folds_nothing():
     assert D(rows["setup"]["actual"]) == 10 and "states" not in rows["setup"] and "overhead" not in rows
     (lv,) = variance.split(plan, act)
     assert lv.efficiency_by_state["setup"] == 36 * (10 - D(80) * D("0.1"))
+
+
+def _usd(amount, row):
+    ln = cost(amount, 0, category="other", state="", row=row)
+    return replace(ln, amount=AmountRange(D(amount), D(amount), D(amount), "USD"), quantity=None, unit=None)
+
+
+def test_spend_where_the_plan_has_nothing_raises_an_unplanned_spend_alert_in_both_languages():
+    queued = replace(compute_line(price=R(0)), id="storage", category="storage", basis=Basis.QUEUED)
+    plan = plan_of(compute_line(), queued)
+    act = _act(plan, [_usd("123.45", 9)])
+    st = status.build(plan, 1, act, variance.split(plan, act))
+    (alert,) = [a for a in st["_alerts"] if a["kind"] == "unplanned"]
+    assert alert["key"] == "unplanned:billed:USD" and alert["value"] == "123.45" and alert["plan"] == "0"
+    assert "123.45" in alert["text"]["en"] and "unplanned spend" in alert["text"]["en"]
+    assert "计划外支出" in alert["text"]["zh-CN"] and "123.45" in alert["text"]["zh-CN"]
+    assert alert["driver"] == {"en": "unplanned:other 123.45 USD: a cost of a kind the plan has no line for",
+                               "zh-CN": "计划外：其他 123.45 USD：计划中没有对应行的一类成本"}
+    # the planned CNY basis raises no unplanned alert; a basis neither planned nor spent is no status row
+    assert not [a for a in st["_alerts"] if a["kind"] == "unplanned" and a["currency"] == "CNY"]
+    for k in ("plan", "ac", "ev", "eac"):
+        assert {(r["basis"], r["currency"]) for r in st[k]} == {("billed", "CNY"), ("billed", "USD")}, k
+    usd = next(r for r in st["plan"] if r["currency"] == "USD")
+    assert usd["expected"] == "0.00"  # planned 0 but spent on: shown, beside its AC
+    assert next(r for r in st["ac"] if r["currency"] == "USD")["expected"] == "123.45"
+
+
+def test_no_unplanned_alert_without_spend():
+    plan = plan_of(compute_line())
+    act = _act(plan)
+    st = status.build(plan, 1, act, variance.split(plan, act))
+    assert not [a for a in st["_alerts"] if a["kind"] == "unplanned"]

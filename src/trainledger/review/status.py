@@ -26,7 +26,7 @@ from trainledger.model.money import minor_quantum
 from trainledger.review.actuals import Actuals
 from trainledger.review.capacity_plan import COMPUTE_PREFIX
 from trainledger.review.plan import SCENARIOS, Plan, Rng, holds, parse_condition, planned_on_curve
-from trainledger.review.texts import Term, both
+from trainledger.review.texts import Term, both, line_label, t
 from trainledger.review.variance import LineVariance, folded_states, overhead_folded, text
 
 HALF = Decimal("0.5")
@@ -211,7 +211,11 @@ def build(plan: Plan, plan_id: int, act: Actuals, lines: list[LineVariance]) -> 
             return []
         return [{"basis": b, "currency": c, **_r(v[k], c),
                  **({"recorded": False, "why_not_recorded": both("note_not_recorded")}
-                    if k in ("ac", "eac") and (b, c) in unrecorded else {})} for (b, c), v in figs.items()]
+                    if k in ("ac", "eac") and (b, c) in unrecorded else {})} for (b, c), v in figs.items()
+                if (b, c) in shown]
+
+    # a basis neither planned nor spent on (0 on both sides, every scenario) is no row of the status
+    shown = {key for key, v in figs.items() if any(v["plan"].get(s) or v["ac"].get(s) for s in SCENARIOS)}
 
     m = metrics(plan, act, lines, figs)
     gates = []
@@ -298,6 +302,8 @@ def _candidates(plan, act, lines, figs, gates, used, snapshot) -> list[dict]:
     for (basis, cur), f in figs.items():
         pe = f["plan"].expected
         if pe <= 0:
+            if f["ac"].expected > 0:  # money where the plan has none: no share of a 0 plan to bound it
+                out.append(_unplanned_alert(basis, cur, f["ac"].expected, act, snapshot))
             continue
         group = by_key.get((basis, cur))
         if not act.work_known:  # the spend itself is known; what drove it is not
@@ -338,3 +344,15 @@ def _candidates(plan, act, lines, figs, gates, used, snapshot) -> list[dict]:
                         format(act.work, "f"), "verdict": gate["verdict"], "driver": {"en": "", "zh-CN": ""},
                         "evidence_sha256": snapshot, "text": both("alert_gate", id=gate["id"], verdict=Term(v))})
     return out
+
+
+def _unplanned_alert(basis: str, cur: str, value: Decimal, act: Actuals, snapshot: str) -> dict:
+    """Spend on a basis and currency the plan has nothing for (``unplanned``), driven by its largest kind."""
+    kinds = {cat: a.ac.expected for (cat, b, c), a in act.unplanned.items() if (b, c) == (basis, cur)}
+    cat = max(kinds, key=lambda k: (kinds[k], k)) if kinds else "other"
+    amt = f"{_q(kinds.get(cat, value), cur):,} {cur}"
+    return {"key": f"unplanned:{basis}:{cur}", "kind": "unplanned", "bound": "0", "value": format(value, "f"),
+            "plan": "0", "basis": basis, "currency": cur, "evidence_sha256": snapshot,
+            "driver": {lang: t("drv_unplanned", lang, line=line_label(f"unplanned:{cat}", lang), amount=amt)
+                       for lang in ("en", "zh-CN")},
+            "text": both("alert_unplanned", basis=Term(basis), currency=cur, value=_q(value, cur))}

@@ -116,6 +116,10 @@ TEXT: dict[str, tuple[str, str]] = {
                     "{basis} {currency}：实际 {value} 已达计划预期 {plan} 的 {bound} %"),
     "alert_eac": ("{basis} {currency}: EAC high {value} above plan high {plan}",
                   "{basis} {currency}：完工估算上限 {value} 高于计划上限 {plan}"),
+    "alert_unplanned": ("{basis} {currency}: actual {value} spent where the plan has nothing (plan 0): unplanned"
+                        " spend — add a plan line for it (`trainledger plan --reason`) or find why it is here",
+                        "{basis} {currency}：计划为 0，却已实际支出 {value}（计划外支出）——请为其补充计划行"
+                        "（`trainledger plan --reason`）或查明其来源"),
     "alert_rounds": ("rounds used {value} reached the maximum {bound}", "已用轮数 {value} 达到上限 {bound}"),
     "alert_work_unknown": ("{basis} {currency}: actual {value} of plan {plan} spent, but useful work is unknown (no"
                            " progress log): EAC overrun and earned value cannot be judged — import progress"
@@ -141,6 +145,8 @@ TEXT: dict[str, tuple[str, str]] = {
                    "返工 {amount}（占计划 {share}）：{reason}（{cause}）{qty} {unit}"),
     "drv_price": ("price {amount} ({share} of plan): paid {pa} per {unit} against plan {pp}",
                   "价格 {amount}（占计划 {share}）：实付每{unit} {pa}，计划 {pp}"),
+    "drv_unplanned": ("{line} {amount}: a cost of a kind the plan has no line for",
+                      "{line} {amount}：计划中没有对应行的一类成本"),
     "drv_volume": ("volume {amount} ({share} of plan): work done {wa} of planned {wp} Mtoken",
                    "工作量 {amount}（占计划 {share}）：已完成 {wa} / 计划 {wp} 百万 token"),
     "opt_continue": ("continue as planned: remaining work at the efficiency measured so far",
@@ -170,6 +176,7 @@ TEXT: dict[str, tuple[str, str]] = {
     # a plan line's kind, for ``line_label`` (the bridge's and the lessons' line names)
     "line.compute": ("compute", "算力"), "line.labor": ("labor", "人力"), "line.storage": ("storage", "存储"),
     "line.external": ("external services", "外部服务"), "line.network": ("network", "网络"),
+    "line.other": ("other", "其他"),
     "gpu_h": ("GPU-h", "卡时"),
     "mtoken": ("Mtoken", "百万 token"),
     # progress metrics a plan's curves commonly name, for ``metric_label`` (another name stays as written)
