@@ -26,14 +26,17 @@ TEXT: dict[str, tuple[str, str]] = {
     "effective_share": ("effective share", "有效占比"), "rework_share": ("rework share", "返工占比"),
     "held_hours": ("GPU-hours held", "占用卡时"), "effective_hours": ("effective GPU-hours", "有效卡时"),
     "rework_hours": ("rework GPU-hours", "返工卡时"), "rework_cost": ("rework cost", "返工成本"),
-    "rework_note": ("Rework = the failure's cost as the review's variance bridge counts it: of a retry chain, the"
+    "rework_note": ("Rework = the actual cost of the failure's GPU-hours as the review's variance bridge counts them:"
+                    " of a retry chain, the"
                     " failed attempt's lost progress, hang and time after its last step (all of it if it kept no"
                     " progress) plus the rerun's setup / preemption recovery (the sheet's retry-chain \"failure\");"
-                    " a data-fix or evaluation rerun whole. The plan-vs-actual \"rework\" column is this less the"
-                    " plan's rework allowance.",
-                    "返工 = 复盘差异桥计入的失败成本：重试链中失败尝试丢失的进度、悬挂及最后一步之后的时间（若未保留"
-                    "任何进度则全部计入）加上重跑的准备 / 抢占恢复时间（即成本底稿重试链中的“失败成本”）；数据修正或"
-                    "评测重跑整体计入。计划与实际表中的“返工”列是它减去计划的返工预留。"),
+                    " a data-fix or evaluation rerun whole. The plan-vs-actual \"rework\" column values these GPU-hours"
+                    " at the plan's price, less the plan's rework allowance; their price gap is in its \"price\".",
+                    "返工 = 复盘差异桥计入的失败卡时的实际成本：重试链中失败尝试丢失的进度、悬挂及最后一步之后的"
+                    "时间（若未保留任何进度则全部计入）加上重跑的准备 / 抢占恢复时间"
+                    "（即成本底稿重试链中的“失败成本”）；数据修正或"
+                    "评测重跑整体计入。计划与实际表中的“返工”列按计划单价对这些卡时计值，再减去计划的返工预留；"
+                    "其价差计入“价格”列。"),
     "effective_trend": ("Effective share by period", "各期间有效占比"),
     "unattributed": ("Unattributed bucket by period and reason (workspace)", "未归属桶按期间与原因（工作区）"),
     "reason": ("reason", "原因"), "lines": ("lines", "行数"),

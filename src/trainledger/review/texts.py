@@ -73,13 +73,15 @@ TEXT: dict[str, tuple[str, str]] = {
     "bridge": ("variance bridge: actual − plan = price + volume + efficiency + rework"
                " (+ credits and other charges + not split, when there are any)",
                "差异桥：实际 − 计划 = 价格 + 工作量 + 效率 + 返工（如有：+ 赔付/退款及其他费用 + 未分解）"),
-    "rework_def": ("rework = the failures' cost (of a retry chain: the failed attempt's lost progress, hang and"
+    "rework_def": ("rework = the failures' GPU-hours at the plan's price (of a retry chain: the failed attempt's"
+                   " lost progress, hang and"
                    " time after its last step — all of it if it kept no progress — plus the rerun's setup /"
                    " preemption recovery, as the sheet's retry chains; a data-fix or evaluation rerun whole) less"
-                   " the plan's rework allowance",
-                   "返工 = 失败成本（重试链中失败尝试丢失的进度、悬挂及最后一步之后的时间——若未保留任何进度则全部"
-                   "计入——加上重跑的准备 / 抢占恢复时间，与成本底稿的重试链一致；数据修正或评测重跑整体计入）减去计划"
-                   "的返工预留"),
+                   " the plan's rework allowance; the sheet shows them at their actual cost, the gap is in price",
+                   "返工 = 按计划单价计值的失败卡时（重试链中失败尝试丢失的进度、悬挂及最后一步之后的时间——"
+                   "若未保留任何进度则全部计入——加上重跑的准备 / 抢占恢复时间，与成本底稿的重试链一致；"
+                   "数据修正或评测重跑整体计入）减去计划"
+                   "的返工预留；成本底稿按实际成本列示，两者之差计入价格"),
     "by_state": ("efficiency by state", "效率差异按资源状态"),
     "other": ("credits and other charges", "赔付/退款及其他费用"),
     "alert_obsolete": ("closed as obsolete: useful work is known now (progress imported)",

@@ -27,8 +27,10 @@ failure — the failed attempts' time the batch did not keep and the reruns' way
 rerun's new training, which counts as effective work. ``rework_by_kind`` splits a compute
 line's rework quantity's cost by kind: the review class of the failure (``unforeseeable_fault`` for
 an infra fault, ``avoidable_rework``, ``reasonable_exploration``, ``needs_review``), summing exactly
-to ``Pp × Ra``: rework = Σ rework_by_kind − the allowance. (Labor rework and storage kept past its
-retention have no kind: their ``rework_by`` says what they are.)
+to ``Pp × Ra``: rework = Σ rework_by_kind − the allowance. Rework is valued at the **plan's price**:
+the sheet's retry chains and the cross report's rework cost show the same GPU-hours at their
+actual cost ``Pa × Ra``; the gap ``(Pa − Pp) × Ra`` is in ``price``, never in rework. (Labor
+rework and storage kept past its retention have no kind: their ``rework_by`` says what they are.)
 
 Every figure uses the plan's *expected* values and the actual lines' *expected* amounts. A cost of
 a kind the plan has no line for is **unplanned**: plan 0, its rework lines under rework and the rest
