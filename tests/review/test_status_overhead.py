@@ -82,3 +82,16 @@ def test_no_unplanned_alert_without_spend():
     act = _act(plan)
     st = status.build(plan, 1, act, variance.split(plan, act))
     assert not [a for a in st["_alerts"] if a["kind"] == "unplanned"]
+
+
+def test_a_failures_hang_and_lost_progress_stay_beside_the_rework_row():
+    plan = plan_of(compute_line())  # with a fault-retry allowance
+    act = _act(plan, [cost("70.00", 2, state="hang", row=7), cost("105.00", 3, state="lost_progress", row=8)])
+    rows = {r["state"]: r for r in status.build(plan, 1, act, variance.split(plan, act))["gpu_hours_by_state"]}
+    assert D(rows["hang"]["actual"]) == 2 and D(rows["lost_progress"]["actual"]) == 3
+    assert D(rows["overhead"]["actual"]) == 41 and "rework (reruns)" in rows
+    no_allowance = plan_of(compute_line(rework={}))
+    act = _act(no_allowance, [cost("70.00", 2, state="hang", row=7)])
+    rows = {r["state"]: r for r in status.build(no_allowance, 1, act, variance.split(no_allowance, act))[
+        "gpu_hours_by_state"]}
+    assert "hang" not in rows and D(rows["overhead"]["actual"]) == 43

@@ -30,6 +30,7 @@ from trainledger.review.texts import Term, both, line_label, t
 from trainledger.review.variance import LineVariance, folded_states, overhead_folded, text
 
 HALF = Decimal("0.5")
+FAILURE_STATES = frozenset(("hang", "lost_progress"))  # shown beside the rework row, not in the planned overhead
 
 
 def _q(d: Decimal, cur: str, rounding=ROUND_HALF_EVEN) -> Decimal:
@@ -267,7 +268,8 @@ def _hours_by_state(plan: Plan, act: Actuals) -> list[dict]:
     """GPU-hours by state (any spend basis) against the compute lines' planned GPU-hours (summed:
     hours add up across bases). The plan's ``overhead`` stands for the measured states it does not
     name (variance.folded_states): its actual is their sum, each listed in its ``states`` (a detail,
-    not a row of its own), so the rows add up to the runs' GPU-hours."""
+    not a row of its own), so the rows add up to the runs' GPU-hours. With a rework allowance planned
+    a failure's hang and lost progress keep their own rows, beside the rework row that measures them."""
     comps = [p for p in plan.lines if is_compute(p.id)]
     eff: dict[str, Decimal] = {}
     fixed: set[str] = set()
@@ -276,6 +278,8 @@ def _hours_by_state(plan: Plan, act: Actuals) -> list[dict]:
         for k, r in p.efficiency.items():
             eff[k] = eff.get(k, Decimal(0)) + r.expected
     measured = act.gpu_hours_by_state
+    if any(p.rework for p in comps):  # a failure's hang and lost progress are what the rework row measures
+        fixed |= FAILURE_STATES
     fold = folded_states(measured, eff, fixed)
     hours = overhead_folded(measured, eff, fixed)
     rows = []
