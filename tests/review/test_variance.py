@@ -42,9 +42,8 @@ def test_hand_worked_example():
     assert lv.efficiency == D("720")
     assert lv.efficiency_by_state == {
         "effective": D("720"),  # 36 x (180 - 80 x 2.0)
-        "overhead": D("-1440"),  # the allowance 36 x 80 x 0.5, not matched by a state of that name
-        "data_stall": D("1080"),  # 36 x 30
-        "setup": D("360"),  # 36 x 10
+        # the plan's overhead stands for the states it does not name: 36 x (30 data-stall + 10 setup - 80 x 0.5)
+        "overhead": D("0"),
     }
     # rework = Pp x (Ra - Rp) = 36 x (25 - 10) = 540
     assert lv.rework == D("540")
@@ -130,14 +129,15 @@ def test_alerts_say_in_words_what_drove_them():
     assert alert["driver"]["en"] == "volume -1,800.00 CNY (-19% of plan): work done 80.00 of planned 100.00 Mtoken"
     assert alert["driver"]["zh-CN"].startswith("工作量 -1,800.00 CNY")
     assert alert["value"] == "8700.00" and alert["bound"] == "80 %" and len(alert["evidence_sha256"]) == 64
-    # a data stall of 300 GPU-hours moves efficiency most: the words name the state and its share
+    # a data stall of 300 GPU-hours moves efficiency most: it is part of the plan's overhead (a state the
+    # plan does not name), so the words give the overhead rate against the plan's: 300 / 80 = 3.75 per Mtoken
     lines = [cost("6600.00", 180, row=1), cost("10800.00", 300, state="data_stall", row=2)]
     act = actuals.collect(plan, lines, [run("r1")], steps("r1", (50, 40_000_000), (100, 80_000_000)))
     st_ = status.build(plan, 1, act, variance.split(plan, act))
     alert = next(a for a in st_["_alerts"] if a["key"] == "spend:billed:CNY:100")
-    assert alert["driver"]["en"] == ("efficiency +10,080.00 CNY (+108% of plan): data stall 62.5 % of allocated"
-                                     " GPU-hour")
-    assert "数据等待" in alert["driver"]["zh-CN"]
+    assert alert["driver"]["en"] == ("efficiency +10,080.00 CNY (+108% of plan): overhead (planned) 3.7500 GPU-hour"
+                                     " per Mtoken against plan 0.5000")
+    assert "计划额外占用" in alert["driver"]["zh-CN"]
 
 
 def test_a_gate_gives_the_rules_verdict_only_once_reached():

@@ -235,11 +235,15 @@ def status(ctx, batch, as_json, lang, role) -> None:
                            f" {_rng(r)} {r['currency']}"
                            + (f" ({why['zh-CN' if lang.startswith('zh') else 'en']})" if why else ""))
         click.echo(f"  {t('hours_by_state', lang)}:")
-        wide = max([16] + [width(label(h["state"], lang)) for h in st["gpu_hours_by_state"]])
+        hrs = st["gpu_hours_by_state"]
+        wide = max([16] + [width(label(h["state"], lang)) for h in hrs]
+                   + [width(label(x["state"], lang)) + 2 for h in hrs for x in h.get("states", ())])
         for h in st["gpu_hours_by_state"]:
             click.echo(f"    {pad(label(h['state'], lang), wide)} {_h(h['actual']):>12}  {t('planned_to_date', lang)}"
                        f" {_h(h['planned_for_work_done'])}  {t('planned_total', lang)}"
                        f" {_h(h['planned_at_completion'])}")
+            for x in h.get("states", ()):  # the measured states the plan's overhead stands for (its parts)
+                click.echo(f"      {pad(label(x['state'], lang), wide - 2)} {_h(x['actual']):>12}")
         for c in st.get("curves", []):
             click.echo(f"  {t('curve', lang, metric=c['metric'], frac=c['work_fraction'])}: {t('plan', lang)}"
                        f" {c['planned']} / {t('actual', lang)} {c['actual'] or '-'}"

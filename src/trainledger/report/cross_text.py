@@ -38,16 +38,20 @@ TEXT: dict[str, tuple[str, str]] = {
                    "批次或期间显示 —（未知），绝不显示 0 %。"),
     "rework_hours": ("bridge rework GPU-hours", "差异桥返工卡时"),
     "rework_cost": ("bridge rework cost", "差异桥返工成本"),
-    "rework_note": ("Rework = the failure's cost as the review's variance bridge counts it: of a retry chain, the"
+    "rework_note": ("Rework = the actual cost of the failure's GPU-hours as the review's variance bridge counts them:"
+                    " of a retry chain, the"
                     " failed attempt's lost progress, hang and time after its last step (all of it if it kept no"
                     " progress) plus the rerun's setup / preemption recovery (the sheet's retry-chain \"failure\");"
-                    " a data-fix or evaluation rerun whole. The plan-vs-actual \"rework\" column is this less the"
-                    " plan's rework allowance. It is not the batch sheet's review class \"avoidable rework\": that"
+                    " a data-fix or evaluation rerun whole. The plan-vs-actual \"rework\" column values these GPU-hours"
+                    " at the plan's price, less the plan's rework allowance; their price gap is in its \"price\"."
+                    " It is not the batch sheet's review class \"avoidable rework\": that"
                     " class is the whole cost of the runs whose (suggested) cause was avoidable, rerun or not (an"
                     " OOM run never rerun is avoidable rework there, no bridge rework here).",
-                    "返工 = 复盘差异桥计入的失败成本：重试链中失败尝试丢失的进度、悬挂及最后一步之后的时间（若未保留"
-                    "任何进度则全部计入）加上重跑的准备 / 抢占恢复时间（即成本底稿重试链中的“失败成本”）；数据修正或"
-                    "评测重跑整体计入。计划与实际表中的“返工”列是它减去计划的返工预留。它不是成本底稿复盘归类中的"
+                    "返工 = 复盘差异桥计入的失败卡时的实际成本：重试链中失败尝试丢失的进度、悬挂及最后一步之后的"
+                    "时间（若未保留任何进度则全部计入）加上重跑的准备 / 抢占恢复时间"
+                    "（即成本底稿重试链中的“失败成本”）；数据修正或"
+                    "评测重跑整体计入。计划与实际表中的“返工”列按计划单价对这些卡时计值，再减去计划的返工预留；"
+                    "其价差计入“价格”列。它不是成本底稿复盘归类中的"
                     "“可避免返工”：该归类是（建议）原因可避免的运行的全部成本，无论是否重跑（从未重跑的 OOM 运行在那里"
                     "是可避免返工，在这里不是差异桥返工）。"),
     "effective_trend": ("Effective share by period", "各期间有效占比"),

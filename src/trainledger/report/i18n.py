@@ -65,11 +65,14 @@ TEXT: dict[str, tuple[str, str]] = {
     "unclassified_hours": ("unclassified GPU-hours (no progress signal; not in the share)",
                            "未分类卡时（无进度信号；不计入占比）"),
     "chain_note": ("Failure = the failed attempt's lost progress, hang and time after its last step (all of it"
-                   " if it kept no progress) + the rerun's setup / preemption recovery — the same figure the"
-                   " review's variance bridge counts as the failure's rework. Total = failure + kept by the"
-                   " checkpoint + credits.",
+                   " if it kept no progress) + the rerun's setup / preemption recovery — the same GPU-hours the"
+                   " review's variance bridge counts as the failure's rework; the bridge values them at the plan's"
+                   " price, shown here at their actual cost (the gap is in the bridge's \"price\"). Total = failure"
+                   " + kept by the checkpoint + credits.",
                    "失败成本 = 失败尝试丢失的进度、悬挂及最后一步之后的时间（若未保留任何进度则全部计入）+ 重跑的"
-                   "准备 / 抢占恢复时间——与复盘差异桥中计为该失败返工的是同一数字。合计 = 失败成本 + 检查点保留的"
+                   "准备 / 抢占恢复时间——与复盘差异桥中计为该失败返工的是同一批卡时；"
+                   "差异桥按计划单价计值，此处按实际成本列示（两者之差计入差异桥的“价格”）。"
+                   "合计 = 失败成本 + 检查点保留的"
                    "训练 + 抵扣。"),
     "lost_gpu_hours": ("hang + lost GPU-hours", "悬挂与损失卡时"),
     "unattributed_by_reason": ("Unattributed bucket by reason (workspace)", "未归属桶按原因（工作区）"),

@@ -228,7 +228,7 @@ def check_at_import(wsp) -> list[int]:
             st = _status.build(plan, plan_id, act, variance.split(plan, act))
             note = both("as_of_attribution", at=at)
             items += [{**a, "as_of": at, "text": {k: f"{v} — {note[k]}" for k, v in a["text"].items()}}
-                      for a in st["_alerts"] if a["kind"] in ("spend", "eac_high")]
+                      for a in st["_alerts"] if a["kind"] in ("spend", "eac_high", "unplanned")]
         used = len(jobs.get(b, ()))
         if plan.bounds.get("rounds_at_max", True) and plan.max_rounds and used >= plan.max_rounds:
             ids = sorted(jobs[b])

@@ -26,10 +26,11 @@ from trainledger.model.money import minor_quantum
 from trainledger.review.actuals import Actuals
 from trainledger.review.capacity_plan import COMPUTE_PREFIX
 from trainledger.review.plan import SCENARIOS, Plan, Rng, holds, parse_condition, planned_on_curve
-from trainledger.review.texts import Term, both
-from trainledger.review.variance import LineVariance, text
+from trainledger.review.texts import Term, both, line_label, t
+from trainledger.review.variance import LineVariance, folded_states, overhead_folded, text
 
 HALF = Decimal("0.5")
+FAILURE_STATES = frozenset(("hang", "lost_progress"))  # shown beside the rework row, not in the planned overhead
 
 
 def _q(d: Decimal, cur: str, rounding=ROUND_HALF_EVEN) -> Decimal:
@@ -155,10 +156,7 @@ def driver(group: list[LineVariance], act: Actuals, plan: Plan) -> dict[str, str
     if part == "efficiency" and pl is not None and a is not None and a.quantity > 0 and lv.efficiency_by_state:
         state = max(lv.efficiency_by_state, key=lambda s: (abs(lv.efficiency_by_state[s]), s))
         if state in pl.efficiency and act.work > 0:
-            if state == "overhead":
-                actual = sum((v for k, v in a.by_state.items() if k not in pl.efficiency), Decimal(0))
-            else:
-                actual = a.by_state.get(state, Decimal(0))
+            actual = overhead_folded(a.by_state, pl.efficiency, pl.fixed).get(state, Decimal(0))
             return both("drv_eff_rate", amount=amt, share=share, state=Term(state), unit=unit,
                         rate=(actual / act.work).quantize(Decimal("0.0001")),
                         plan=pl.efficiency[state].expected.quantize(Decimal("0.0001")))
@@ -214,7 +212,11 @@ def build(plan: Plan, plan_id: int, act: Actuals, lines: list[LineVariance]) -> 
             return []
         return [{"basis": b, "currency": c, **_r(v[k], c),
                  **({"recorded": False, "why_not_recorded": both("note_not_recorded")}
-                    if k in ("ac", "eac") and (b, c) in unrecorded else {})} for (b, c), v in figs.items()]
+                    if k in ("ac", "eac") and (b, c) in unrecorded else {})} for (b, c), v in figs.items()
+                if (b, c) in shown]
+
+    # a basis neither planned nor spent on (0 on both sides, every scenario) is no row of the status
+    shown = {key for key, v in figs.items() if any(v["plan"].get(s) or v["ac"].get(s) for s in SCENARIOS)}
 
     m = metrics(plan, act, lines, figs)
     gates = []
@@ -264,18 +266,30 @@ def spent(plan: Plan, figs: dict, min_spend: Decimal) -> bool:
 
 def _hours_by_state(plan: Plan, act: Actuals) -> list[dict]:
     """GPU-hours by state (any spend basis) against the compute lines' planned GPU-hours (summed:
-    hours add up across bases)."""
+    hours add up across bases). The plan's ``overhead`` stands for the measured states it does not
+    name (variance.folded_states): its actual is their sum, each listed in its ``states`` (a detail,
+    not a row of its own), so the rows add up to the runs' GPU-hours. With a rework allowance planned
+    a failure's hang and lost progress keep their own rows, beside the rework row that measures them."""
     comps = [p for p in plan.lines if is_compute(p.id)]
     eff: dict[str, Decimal] = {}
+    fixed: set[str] = set()
     for p in comps:
+        fixed |= set(p.fixed)
         for k, r in p.efficiency.items():
             eff[k] = eff.get(k, Decimal(0)) + r.expected
+    measured = act.gpu_hours_by_state
+    if any(p.rework for p in comps):  # a failure's hang and lost progress are what the rework row measures
+        fixed |= FAILURE_STATES
+    fold = folded_states(measured, eff, fixed)
+    hours = overhead_folded(measured, eff, fixed)
     rows = []
-    for s in sorted(set(act.gpu_hours_by_state) | set(eff)):
+    for s in sorted(set(hours) | set(eff)):
         e = eff.get(s)
-        rows.append({"state": s, "actual": format(act.gpu_hours_by_state.get(s, Decimal(0)), "f"),
+        rows.append({"state": s, "actual": format(hours.get(s, Decimal(0)), "f"),
                      "planned_for_work_done": format(act.work * e, "f") if e is not None else None,
                      "planned_at_completion": format(plan.work.expected * e, "f") if e is not None else None})
+        if s == "overhead" and fold:
+            rows[-1]["states"] = [{"state": x, "actual": format(measured[x], "f")} for x in fold]
     if any(p.rework for p in comps):
         done = sum((a.rework_quantity for k, a in act.planned.items() if is_compute(k)), Decimal(0))
         rows.append({"state": "rework (reruns)", "actual": format(done, "f"), "planned_for_work_done": None,
@@ -292,6 +306,8 @@ def _candidates(plan, act, lines, figs, gates, used, snapshot) -> list[dict]:
     for (basis, cur), f in figs.items():
         pe = f["plan"].expected
         if pe <= 0:
+            if f["ac"].expected > 0:  # money where the plan has none: no share of a 0 plan to bound it
+                out.append(_unplanned_alert(basis, cur, f["ac"].expected, act, snapshot))
             continue
         group = by_key.get((basis, cur))
         if not act.work_known:  # the spend itself is known; what drove it is not
@@ -332,3 +348,15 @@ def _candidates(plan, act, lines, figs, gates, used, snapshot) -> list[dict]:
                         format(act.work, "f"), "verdict": gate["verdict"], "driver": {"en": "", "zh-CN": ""},
                         "evidence_sha256": snapshot, "text": both("alert_gate", id=gate["id"], verdict=Term(v))})
     return out
+
+
+def _unplanned_alert(basis: str, cur: str, value: Decimal, act: Actuals, snapshot: str) -> dict:
+    """Spend on a basis and currency the plan has nothing for (``unplanned``), driven by its largest kind."""
+    kinds = {cat: a.ac.expected for (cat, b, c), a in act.unplanned.items() if (b, c) == (basis, cur)}
+    cat = max(kinds, key=lambda k: (kinds[k], k)) if kinds else "other"
+    amt = f"{_q(kinds.get(cat, value), cur):,} {cur}"
+    return {"key": f"unplanned:{basis}:{cur}", "kind": "unplanned", "bound": "0", "value": format(value, "f"),
+            "plan": "0", "basis": basis, "currency": cur, "evidence_sha256": snapshot,
+            "driver": {lang: t("drv_unplanned", lang, line=line_label(f"unplanned:{cat}", lang), amount=amt)
+                       for lang in ("en", "zh-CN")},
+            "text": both("alert_unplanned", basis=Term(basis), currency=cur, value=_q(value, cur))}

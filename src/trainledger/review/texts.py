@@ -73,13 +73,15 @@ TEXT: dict[str, tuple[str, str]] = {
     "bridge": ("variance bridge: actual − plan = price + volume + efficiency + rework"
                " (+ credits and other charges + not split, when there are any)",
                "差异桥：实际 − 计划 = 价格 + 工作量 + 效率 + 返工（如有：+ 赔付/退款及其他费用 + 未分解）"),
-    "rework_def": ("rework = the failures' cost (of a retry chain: the failed attempt's lost progress, hang and"
+    "rework_def": ("rework = the failures' GPU-hours at the plan's price (of a retry chain: the failed attempt's"
+                   " lost progress, hang and"
                    " time after its last step — all of it if it kept no progress — plus the rerun's setup /"
                    " preemption recovery, as the sheet's retry chains; a data-fix or evaluation rerun whole) less"
-                   " the plan's rework allowance",
-                   "返工 = 失败成本（重试链中失败尝试丢失的进度、悬挂及最后一步之后的时间——若未保留任何进度则全部"
-                   "计入——加上重跑的准备 / 抢占恢复时间，与成本底稿的重试链一致；数据修正或评测重跑整体计入）减去计划"
-                   "的返工预留"),
+                   " the plan's rework allowance; the sheet shows them at their actual cost, the gap is in price",
+                   "返工 = 按计划单价计值的失败卡时（重试链中失败尝试丢失的进度、悬挂及最后一步之后的时间——"
+                   "若未保留任何进度则全部计入——加上重跑的准备 / 抢占恢复时间，与成本底稿的重试链一致；"
+                   "数据修正或评测重跑整体计入）减去计划"
+                   "的返工预留；成本底稿按实际成本列示，两者之差计入价格"),
     "by_state": ("efficiency by state", "效率差异按资源状态"),
     "other": ("credits and other charges", "赔付/退款及其他费用"),
     "alert_obsolete": ("closed as obsolete: useful work is known now (progress imported)",
@@ -116,6 +118,10 @@ TEXT: dict[str, tuple[str, str]] = {
                     "{basis} {currency}：实际 {value} 已达计划预期 {plan} 的 {bound} %"),
     "alert_eac": ("{basis} {currency}: EAC high {value} above plan high {plan}",
                   "{basis} {currency}：完工估算上限 {value} 高于计划上限 {plan}"),
+    "alert_unplanned": ("{basis} {currency}: actual {value} spent where the plan has nothing (plan 0): unplanned"
+                        " spend — add a plan line for it (`trainledger plan --reason`) or find why it is here",
+                        "{basis} {currency}：计划为 0，却已实际支出 {value}（计划外支出）——请为其补充计划行"
+                        "（`trainledger plan --reason`）或查明其来源"),
     "alert_rounds": ("rounds used {value} reached the maximum {bound}", "已用轮数 {value} 达到上限 {bound}"),
     "alert_work_unknown": ("{basis} {currency}: actual {value} of plan {plan} spent, but useful work is unknown (no"
                            " progress log): EAC overrun and earned value cannot be judged — import progress"
@@ -141,6 +147,8 @@ TEXT: dict[str, tuple[str, str]] = {
                    "返工 {amount}（占计划 {share}）：{reason}（{cause}）{qty} {unit}"),
     "drv_price": ("price {amount} ({share} of plan): paid {pa} per {unit} against plan {pp}",
                   "价格 {amount}（占计划 {share}）：实付每{unit} {pa}，计划 {pp}"),
+    "drv_unplanned": ("{line} {amount}: a cost of a kind the plan has no line for",
+                      "{line} {amount}：计划中没有对应行的一类成本"),
     "drv_volume": ("volume {amount} ({share} of plan): work done {wa} of planned {wp} Mtoken",
                    "工作量 {amount}（占计划 {share}）：已完成 {wa} / 计划 {wp} 百万 token"),
     "opt_continue": ("continue as planned: remaining work at the efficiency measured so far",
@@ -170,6 +178,7 @@ TEXT: dict[str, tuple[str, str]] = {
     # a plan line's kind, for ``line_label`` (the bridge's and the lessons' line names)
     "line.compute": ("compute", "算力"), "line.labor": ("labor", "人力"), "line.storage": ("storage", "存储"),
     "line.external": ("external services", "外部服务"), "line.network": ("network", "网络"),
+    "line.other": ("other", "其他"),
     "gpu_h": ("GPU-h", "卡时"),
     "mtoken": ("Mtoken", "百万 token"),
     # progress metrics a plan's curves commonly name, for ``metric_label`` (another name stays as written)

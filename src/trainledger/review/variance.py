@@ -9,6 +9,8 @@ For one plan line with plan price ``Pp``, planned work ``Wp``, efficiency ``E = 
     price       = A − Pp × Qa                 = (Pa − Pp) × Qa   with Pa = A / Qa
     volume      = Pp × E × (Wa − Wp)          useful work done vs planned, at plan price and efficiency
     efficiency  = Pp × (H − F − Wa × E)       quantity per unit of work vs plan, by state
+                  (a plan's ``overhead`` state stands for every measured state it does not name —
+                  setup, checkpoint, allocated idle, unclassified: their H is summed into it)
     rework      = Pp × (Ra − Rp)              rerun quantity vs the allowance, by reason and cause
 
     other       = the compute money without GPU-hours (credits / refunds, adjustments, tax, tagged
@@ -25,8 +27,10 @@ failure — the failed attempts' time the batch did not keep and the reruns' way
 rerun's new training, which counts as effective work. ``rework_by_kind`` splits a compute
 line's rework quantity's cost by kind: the review class of the failure (``unforeseeable_fault`` for
 an infra fault, ``avoidable_rework``, ``reasonable_exploration``, ``needs_review``), summing exactly
-to ``Pp × Ra``: rework = Σ rework_by_kind − the allowance. (Labor rework and storage kept past its
-retention have no kind: their ``rework_by`` says what they are.)
+to ``Pp × Ra``: rework = Σ rework_by_kind − the allowance. Rework is valued at the **plan's price**:
+the sheet's retry chains and the cross report's rework cost show the same GPU-hours at their
+actual cost ``Pa × Ra``; the gap ``(Pa − Pp) × Ra`` is in ``price``, never in rework. (Labor
+rework and storage kept past its retention have no kind: their ``rework_by`` says what they are.)
 
 Every figure uses the plan's *expected* values and the actual lines' *expected* amounts. A cost of
 a kind the plan has no line for is **unplanned**: plan 0, its rework lines under rework and the rest
@@ -91,9 +95,10 @@ def split_line(pl: PlanLine, work_plan: Decimal, a: LineActual | None, work_done
         ra = a.rework_quantity
         price = actual - other - pp * (h + ra)
         volume = pp * e_tot * (work_done - work_plan)
+        by_state = overhead_folded(a.by_state, e, f)
         eff_by: dict[str, Decimal] = {}
-        for s in sorted(set(a.by_state) | set(e) | set(f)):
-            eff_by[s] = pp * (a.by_state.get(s, Decimal(0)) - f.get(s, Decimal(0)) - work_done * e.get(s, Decimal(0)))
+        for s in sorted(set(by_state) | set(e) | set(f)):
+            eff_by[s] = pp * (by_state.get(s, Decimal(0)) - f.get(s, Decimal(0)) - work_done * e.get(s, Decimal(0)))
         efficiency = sum(eff_by.values(), Decimal(0))
         rw_by: dict[str, Decimal] = defaultdict(Decimal)
         for k, v in rp.items():
@@ -120,6 +125,25 @@ def split_line(pl: PlanLine, work_plan: Decimal, a: LineActual | None, work_done
                                     "work_done": format(work_done, "f"), "actual_quantity": format(h + ra, "f"),
                                     "rework_quantity": format(ra, "f"),
                                     "planned_quantity": format(f_tot + work_plan * e_tot + rp_tot, "f")})
+
+
+def folded_states(states, efficiency, fixed) -> list[str]:
+    """The measured states a plan's ``overhead`` stands for: every state the plan does not name
+    (setup, checkpoint, allocated idle, unclassified …) when it plans an ``overhead`` efficiency;
+    none when it plans no overhead or names each state itself (a plan from a review)."""
+    if "overhead" not in efficiency:
+        return []
+    return sorted(s for s in states if s not in efficiency and s not in fixed)
+
+
+def overhead_folded(by_state: dict[str, Decimal], efficiency, fixed) -> dict[str, Decimal]:
+    """``by_state`` with the states ``folded_states`` names summed into ``overhead`` (exact)."""
+    fold = folded_states(by_state, efficiency, fixed)
+    if not fold:
+        return dict(by_state)
+    out = {s: v for s, v in by_state.items() if s not in fold}
+    out["overhead"] = out.get("overhead", Decimal(0)) + sum((by_state[s] for s in fold), Decimal(0))
+    return out
 
 
 def split_unplanned(key: tuple[str, str, str], a: LineActual) -> LineVariance:

@@ -113,6 +113,7 @@ TEXT: dict[str, tuple[str, str]] = {
     # codes the ledger stores, said as words (``coded``): an alert's kind, a plan version's source
     "alert_kind.spend": ("spend bound", "支出阈值"),
     "alert_kind.work_unknown": ("useful work unknown", "有效工作量未知"),
+    "alert_kind.unplanned": ("unplanned spend", "计划外支出"),
     "alert_kind.eac_high": ("EAC over the plan's high", "完工估算超出计划上限"),
     "alert_kind.rounds": ("rounds at the maximum", "轮数达到上限"), "alert_kind.gate": ("gate reached", "到达关口"),
     # the decision form's refusal of an override without a second approver (web/writes.py)
