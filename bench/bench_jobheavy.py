@@ -8,10 +8,12 @@ Prints, per size, the import and ``attribute`` CPU seconds (each a fresh process
 child) and its peak RSS, and the per-job figures, so growth with the job count is visible (the same
 per-job cost at every size means linear). Reports, never fails.
 
-Measured 2026-12-01 (shared 2-core machine at a load of ~16, CPU seconds are the comparable figure),
-on day-prefixes of the H12 files, ``attribute`` before / after the H12 fix: 34k jobs 18.4 CPU-s /
-698 MB → see MEASURED notes in the commit; 206k jobs 112.5 CPU-s / 2,558 MB before (linear: ~0.55 ms
-and ~11 KB per job).
+Measured 2026-12-01 (shared 2-core machine at a load of ~16; CPU seconds are the comparable figure),
+``attribute`` on day-prefixes of the H12 files (tools: a per-phase CPU/RSS probe and cProfile): 34k jobs
+18.4 CPU-s / 698 MB, 68k 33.4 / 1,101 MB, 206k 112.5 / 2,558 MB — linear (exponent 1.01), ~0.55 ms and
+~11 KB per job, no phase superlinear; at 206k: engine 20 CPU-s, summary 8, ledger write 26, sheet
+precompute 56. After the H12 fix (summary dicts without deep copies, the lake's rows and the summary
+freed before the ledger write): 68k jobs 934 MB peak (−15 %), summary 2.85 → 1.60 CPU-s.
 """
 
 from __future__ import annotations
