@@ -41,3 +41,14 @@ def test_html_escapes_data():
     html = to_html(_sheet(EVIL), "en")
     assert "<script>alert(1)</script>" not in html and "&lt;script&gt;" in html
     assert json.loads(to_json(_sheet(EVIL)))["external"][0]["vendor"] == EVIL  # JSON carries the text as it is
+
+
+def test_an_unattributed_sheet_says_to_run_attribute_not_that_there_is_no_bill():
+    """Before any `attribute` the conservation table is empty although bills may be imported (H12)."""
+    before = {**_sheet("x"), "attribution_id": None}
+    after = {**_sheet("x"), "attribution_id": 3}  # attributed, and still no bill and no capacity
+    assert "run `trainledger attribute`" in to_markdown(before, "en")
+    assert "nothing to conserve" not in to_markdown(before, "en")
+    assert "运行 `trainledger attribute`" in to_markdown(before, "zh-CN")
+    assert "nothing to conserve" in to_markdown(after, "en")
+    assert "trainledger attribute" not in to_markdown(after, "en")

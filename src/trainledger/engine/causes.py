@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from decimal import Decimal
 
 from trainledger.engine.timeline import FAILED_STATES as FAILED
@@ -58,6 +58,21 @@ STATE_CAUSE: dict[str, FailureCause] = {
 VERSION_TAGS = ("data_version", "code_version", "config_version")
 CONFIRM_ACTION = "confirm_cause"  # the audit-chain action a confirmation is recorded under
 RECOVERY_STATES = (str(ComputeState.SETUP), str(ComputeState.PREEMPTION_RECOVERY))  # a rerun's way back
+
+
+def _fields_of(obj) -> dict:
+    """A flat dataclass's fields as a dict, in field order: ``dataclasses.asdict`` without its deep
+    copy (every value here is a str, None, a tuple of str or an immutable ``Msg``), which at 1M job
+    attempts was ~12 % of ``attribute`` (two per run, for the summary)."""
+    return {name: getattr(obj, name) for name in _FIELDS.get(type(obj)) or _names(type(obj))}
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _names(cls: type) -> tuple[str, ...]:
+    _FIELDS[cls] = tuple(f.name for f in fields(cls))
+    return _FIELDS[cls]
 
 
 @dataclass(frozen=True)
@@ -78,7 +93,7 @@ class RunFacts:
         return self.state in FAILED
 
     def as_dict(self) -> dict:
-        return asdict(self) | {"versions": list(self.versions)}
+        return _fields_of(self) | {"versions": list(self.versions)}
 
     @classmethod
     def from_dict(cls, d: Mapping) -> RunFacts:
@@ -99,7 +114,7 @@ class Explained:
     def as_dict(self) -> dict:
         """The fields, and beside the two sentences their catalogue ids (``cause.…``, i18n/texts_causes.py;
         None for no sentence): the sentences stay ``Msg`` — English as stored, any language on demand."""
-        return asdict(self) | {"cause_source_id": getattr(self.cause_source, "key", None),
+        return _fields_of(self) | {"cause_source_id": getattr(self.cause_source, "key", None),
                                "review_note_id": getattr(self.review_note, "key", None)}
 
 

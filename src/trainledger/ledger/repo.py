@@ -399,7 +399,7 @@ class Ledger:
         If any line is refused (unknown batch, a broken constraint) nothing changes: the
         previous lines and the previous latest attribution stay as they were.
         """
-        run_rows = None if runs is None else [run_row(r) for r in runs]
+        run_list = None if runs is None else list(runs)  # their rows are built a chunk at a time (H12)
         summary_json = chain.jsonable(summary)
         with self._write() as conn:
             known = set(conn.scalars(select(batches.c.id)))
@@ -433,18 +433,19 @@ class Ledger:
                         remedy="fix the attribution that produced these lines and run it again",
                     ) from exc
                 count += len(chunk)
-            if run_rows is not None:
-                self._require_batches(conn, sorted({r["batch_id"] for r in run_rows}), "replace_cost_lines")
+            if run_list is not None:
+                self._require_batches(conn, sorted({r.batch_id for r in run_list}), "replace_cost_lines")
                 conn.execute(delete(_schema.runs))
-                if run_rows:
-                    self._upsert(conn, _schema.runs, run_rows)
+                for chunk in chunks(run_list, CHUNK):
+                    self._upsert(conn, _schema.runs, [run_row(r) for r in chunk])
             self._append(conn, "", "replace_cost_lines", f"attribution:{attribution_id}",
                          {"lines": count, "replaced": replaced,
-                          "runs": None if run_rows is None else len(run_rows),
+                          "runs": None if run_list is None else len(run_list),
                           "attribution": attribution_id,
                           "lines_digest": figures.store(conn, "cost_lines", fps),
                           "runs_digest": self._runs_digest(conn),
-                          "summary_digest": figures.summary_digest(summary_json)})
+                          # already the JSON the database gives back: no second dump and parse
+                          "summary_digest": figures.stored_summary_digest(summary_json)})
         return attribution_id
 
     def cost_lines(

@@ -97,6 +97,10 @@ TEXT: dict[str, tuple[str, str]] = {
                       " + 作业未匹配批次，差额为 0.00"),
     "nothing_to_conserve": ("No bill and no owned or reserved capacity yet: nothing to conserve",
                             "尚无账单，也没有自有或预留算力：没有需要守恒的金额"),
+    "not_attributed": ("Not attributed yet: run `trainledger attribute` to split the imported bills and owned or"
+                       " reserved capacity over the batches",
+                       "尚未进行归属计算：运行 `trainledger attribute`，"
+                       "把已导入的账单和自有或预留算力的成本分摊到各批次"),
     "proof": ("Built from the verified ledger", "依据已校验的账本生成"), "audit_head": ("audit head", "审计链头"),
     "attribution": ("attribution", "归属计算"), "figures_digest": ("figures digest", "数字摘要"),
     # charts (report/charts.py) and the balance view (report/balance.py)

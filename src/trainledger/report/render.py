@@ -383,7 +383,9 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                              [[r["currency"], *(f.amount(r[k], r["currency"]) for k in cols)]
                               for r in c["by_currency"]])
     else:  # a capacity-only workspace (owned cluster, no bill): its conservation is the capacity table
-        out += [f"_{L('capacity_only') if c.get('capacity') else L('nothing_to_conserve')}_"]
+        empty = ("capacity_only" if c.get("capacity") else "not_attributed" if s.get("attribution_id") is None
+                 else "nothing_to_conserve")  # before any `attribute` there is nothing to tell either way
+        out += [f"_{L(empty)}_"]
     if c.get("amortized_by_currency"):
         out += ["", f"### {L('conservation_amortized')}", ""]
         out += prim.md_table([L("currency"), *(L(k) for k in cols)],
