@@ -15,7 +15,7 @@ from decimal import Decimal
 from trainledger.analysis.stragglers import barrier_shares
 from trainledger.engine import asof, tzcheck
 from trainledger.engine.causes import VERSION_TAGS, RunFacts
-from trainledger.engine.context import Context, Facts, Problem, RunInfo
+from trainledger.engine.context import Context, Facts, Problem, RunInfo, rows_of
 from trainledger.engine.rules import tags_of
 from trainledger.engine.timeline import FAILED_STATES, classify
 from trainledger.model import FailureCause, Run, RunReason
@@ -175,7 +175,9 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
             problems.append(Problem("job_without_batch", f"job {job_id} matched no slurm rule; its compute"
                                     " stays in the unattributed bucket", {"job_id": job_id}))
     problems.extend(tzcheck.problems(samples.values(), facts.imports))
-    problems.extend(tzcheck.bill_problems(out.values(), facts.bill_lines, facts.imports))
+    bill_rows = rows_of(facts.bill_lines).columns("charge_period_start", "charge_period_end", "resource_id",
+                                                  "resource_name")  # what the check reads of each row
+    problems.extend(tzcheck.bill_problems(out.values(), bill_rows, facts.imports))
     return _link_retries(out), problems
 
 

@@ -13,7 +13,6 @@ rest no job held last. A node row that touches a run the frame cannot weigh exac
 
 from __future__ import annotations
 
-import json
 import shutil
 import uuid
 import warnings
@@ -26,7 +25,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from trainledger.engine import compute
-from trainledger.engine.context import Context, Facts, Problem, StageOutput
+from trainledger.engine.context import CHUNK, Context, Facts, Problem, StageOutput, rows_of
 from trainledger.engine.frame import columns as columns_mod
 from trainledger.engine.frame import split
 from trainledger.engine.frame.holdings import holdings_table, micros
@@ -40,6 +39,9 @@ from trainledger.model.vocab import ComputeState
 BACKENDS = ("python", "duckdb", "spark")
 PIECE = ("idx", "view", "is_idle", "run_id", "state", "scale", "exp", "units", "W")  # what frame/columns.py reads
 HOUR = compute.HOUR
+# what a node row split here reads of its bill row (``_node_row``): the rest of the row is never made
+NODE_COLUMNS = ("billed_cost", "effective_cost", "currency", "source_sha256", "row", "charge_period_start",
+                "charge_period_end", "charge_category")
 ROUTE_COLUMNS = ("billed_cost", "effective_cost", "currency", "charge_category", "commitment_discount_status",
                  "commitment_discount_id", "resource_id", "resource_name")
 _CONNECTIONS: dict[str, object] = {}
@@ -126,40 +128,55 @@ def bill_stage_on(backend: str) -> Callable[[Facts, Context], StageOutput]:
     return frame_bill_stage
 
 
-def _column(values: list) -> pa.Array:
-    if any(isinstance(v, dict) for v in values):  # tags as a mapping: the JSON text tags_of reads back
-        values = [json.dumps(v) if isinstance(v, dict) else v for v in values]
-    arr = pa.array(values)
-    return arr.cast(pa.string()) if pa.types.is_null(arr.type) else arr
-
-
 def _rule_keys(ctx: Context, rows) -> list[str]:
     cols = []
+    first = rows[:1]  # one row made: the fields a rule can read
     for rule in ctx.config.rules:
         if rule.source == "focus":
             col = "tags" if rule.field.startswith("tags.") else rule.field
-            if col not in cols and any(col in r for r in rows[:1]):
+            if col not in cols and any(col in r for r in first):
                 cols.append(col)
     return cols
 
 
-def _micros(values: list) -> pa.Array:
-    """Aware datetimes → epoch microseconds, exactly (Arrow keeps microseconds as int64)."""
-    try:
-        return pa.array(values, pa.timestamp("us", "UTC")).cast(pa.int64())
-    except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError):
-        return pa.array([micros(v) for v in values], pa.int64())
+def _micros(col: pa.ChunkedArray) -> pa.Array:
+    """Aware timestamps → epoch microseconds, exactly (Arrow keeps microseconds as int64)."""
+    if pa.types.is_timestamp(col.type) and col.type.tz is not None:
+        return col.cast(pa.timestamp("us", "UTC")).cast(pa.int64())
+    return pa.array([micros(v) for v in col.to_pylist()], pa.int64())
 
 
-def _bills(rows, keys: list[str]) -> pa.Table:
-    cols = {"idx": pa.array(range(len(rows)), pa.int64()),
-            "p0": _micros([r["charge_period_start"] for r in rows]),
-            "p1": _micros([r["charge_period_end"] for r in rows])}
+def _text(table: pa.Table, name: str) -> pa.ChunkedArray | pa.Array:
+    if name not in table.column_names:
+        return pa.nulls(table.num_rows, pa.string())
+    col = table.column(name)
+    return col if pa.types.is_string(col.type) else col.cast(pa.string())
+
+
+def _bills(table, keys: list[str]) -> pa.Table:
+    """The bill rows' columns the backend reads, from the fact table itself (the lake's Arrow
+    columns, scanned in place: no row is made into a dict); ``table`` may be the rows."""
+    table = table if isinstance(table, pa.Table) else rows_of(table).table
+    cols = {"idx": pa.array(range(table.num_rows), pa.int64()),
+            "p0": _micros(table.column("charge_period_start")), "p1": _micros(table.column("charge_period_end"))}
     for name in ROUTE_COLUMNS:
-        cols[name] = _column([r.get(name) for r in rows]).cast(pa.string())
+        cols[name] = _text(table, name)
     for i, name in enumerate(keys):
-        cols[f"key{i}"] = _column([r.get(name) for r in rows])
+        cols[f"key{i}"] = table.column(name)
     return pa.table(cols)
+
+
+def _amortized(table: pa.Table) -> bool:
+    """``compute._amortized_view`` on the columns: only rows whose texts differ are compared as Decimal."""
+    if "effective_cost" not in table.column_names:
+        return False
+    eff, billed = _text(table, "effective_cost"), pc.fill_null(_text(table, "billed_cost"), "0")
+    differ = pc.and_(pc.is_valid(eff), pc.fill_null(pc.not_equal(eff, billed), True))
+    if not pc.any(differ).as_py():
+        return False
+    cand = pa.table({"e": eff, "b": billed}).filter(differ)
+    return any(Decimal(e) != Decimal(b) for e, b in zip(cand.column("e").to_pylist(), cand.column("b").to_pylist(),
+                                                        strict=True))
 
 
 def _rule_map(scratch, bills, ctx: Context, keys: list[str]):
@@ -214,15 +231,16 @@ def bill_stage(facts: Facts, ctx: Context, con) -> StageOutput:
 
 
 def _bill_stage(facts: Facts, ctx: Context, con) -> StageOutput:
-    rows = facts.bill_lines
+    rows = rows_of(facts.bill_lines)
     if not rows:
         return compute.bill_stage(facts, ctx)
-    views = 2 if compute._amortized_view(rows) else 1
+    table = rows.table
+    views = 2 if _amortized(table) else 1
     holdings = holdings_table(ctx.runs)
     keys = _rule_keys(ctx, rows)
     scratch = Scratch(con)
     try:
-        got = _run(scratch, _bills(rows, keys), rows, ctx, holdings, keys, views)
+        got = _run(scratch, _bills(table, keys), ctx, holdings, keys, views)
     finally:
         scratch.close()  # the backend's tables go before the lines are made: the peak is one, not both
     return _lines(rows, ctx, holdings, views, *got)
@@ -268,7 +286,7 @@ class Scratch:
         self.names.clear()
 
 
-def _run(scratch: Scratch, table: pa.Table, rows, ctx: Context, holdings, keys: list[str], views: int) -> tuple:
+def _run(scratch: Scratch, table: pa.Table, ctx: Context, holdings, keys: list[str], views: int) -> tuple:
     """The backend's part: each row's route, node and rule, the pieces of the node rows split there
     (Arrow) and the rows Python splits instead."""
     con = scratch.con
@@ -333,7 +351,7 @@ def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, got, fa
     used, low = _used(got, n, views)
     scale, places = holdings.py_scale, holdings.scale // holdings.py_scale
     memo: dict = {}
-    for i, row in enumerate(rows):
+    for i, row in _walk(rows, lambda i: route[i] != "node" or i in fallback):
         amounts = [(v, basis, d) for v, (column, basis) in enumerate(columns)
                    if row.get(column) is not None and (d := Decimal(row[column])) != 0]
         if not amounts:
@@ -366,11 +384,27 @@ def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, got, fa
     nodes = set(holdings.nodes)
     owned = compute.owned_nodes(ctx)
     nodes_billed = nodes - owned
-    named = any(n is not None for n in node) if not owned & nodes else any(
-        compute._node_of(r, nodes_billed) for r in rows)  # the backend looked for every held node
+    named = any(n is not None for n in node) if not owned & nodes else any(  # the backend looked for every held node
+        compute._node_of(r, nodes_billed) for r in rows.columns("resource_id", "resource_name"))
     if nodes_billed and not named:
         problems.append(compute.no_node_on_bill(nodes_billed))
     return StageOutput(lines, tuple(problems))
+
+
+def _walk(rows, whole: Callable[[int], bool]):
+    """(position, row) of every bill row: the whole row where ``whole(position)`` (a line is made
+    from it by the Python engine's constructors), else only ``NODE_COLUMNS`` (a node row split
+    here) — a chunk at a time from the columns, so ten million rows never stand as dicts."""
+    if not rows.is_columns:
+        yield from enumerate(rows)
+        return
+    t = rows.table
+    for at in range(0, len(rows), CHUNK):
+        chunk = t.slice(at, CHUNK)
+        want = [k for k in range(chunk.num_rows) if whole(at + k)]
+        full = dict(zip(want, chunk.take(pa.array(want, pa.int64())).to_pylist(), strict=True)) if want else {}
+        for k, small in enumerate(rows_of(chunk).columns(*NODE_COLUMNS)):
+            yield at + k, full.get(k, small)
 
 
 def _node_row(i: int, row, node: str, info, used_w: int, low: int, slots: Decimal, scale: int, places: int,
