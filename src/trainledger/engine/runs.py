@@ -9,7 +9,7 @@ id, its cluster-qualified key or its run tag give the run's barrier-waiting shar
 from __future__ import annotations
 
 from collections import defaultdict
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 from trainledger.analysis.stragglers import barrier_shares
@@ -175,12 +175,56 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
             problems.append(Problem("job_without_batch", f"job {job_id} matched no slurm rule; its compute"
                                     " stays in the unattributed bucket", {"job_id": job_id}))
     problems.extend(tzcheck.problems(samples.values(), facts.imports))
-    bill_rows = rows_of(facts.bill_lines).columns("charge_period_start", "charge_period_end", "resource_id",
-                                                  "resource_name")  # what the check reads of each row
+    bills = rows_of(facts.bill_lines)
+    bill_rows = (lambda nodes: billed_hours(bills.table, nodes)) if bills.is_columns else bills
     problems.extend(tzcheck.bill_problems(out.values(), bill_rows, facts.imports))
     return _link_retries(out), problems
 
 
+def billed_hours(table, nodes: set[str]) -> dict[str, list[tuple[datetime, datetime]]]:
+    """Per node, the merged charge periods of the bill rows for it (``tzcheck``'s ``_merged`` of the
+    rows ``compute._node_of`` names a node and shorter than a day), from the columns: no row is made."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    names = set(table.column_names)
+    if not nodes or not {"charge_period_start", "charge_period_end"} <= names or not table.num_rows:
+        return {}
+    known = pa.array(sorted(nodes), pa.string())
+    node = pa.nulls(table.num_rows, pa.string())
+    for col in ("resource_id", "resource_name")[::-1]:  # the first that names a node wins: fill backwards
+        if col not in names:
+            continue
+        full = table.column(col).cast(pa.string())
+        short = pc.replace_substring_regex(full, pattern=r"\..*", replacement="", max_replacements=1)
+        for cand in (short, full):
+            node = pc.if_else(pc.fill_null(pc.is_in(cand, value_set=known), False), cand, node)
+    p0 = table.column("charge_period_start").cast(pa.timestamp("us", "UTC")).cast(pa.int64())
+    p1 = table.column("charge_period_end").cast(pa.timestamp("us", "UTC")).cast(pa.int64())
+    span = pc.subtract(p1, p0)
+    keep = pc.and_(pc.is_valid(node), pc.and_(pc.greater(span, 0), pc.less_equal(span, DAY_US)))
+    t = pa.table({"node": node, "p0": p0, "p1": p1}).filter(pc.fill_null(keep, False))
+    out: dict[str, list[tuple[datetime, datetime]]] = {}
+    if not t.num_rows:
+        return out
+    t = t.sort_by([("node", "ascending"), ("p0", "ascending"), ("p1", "ascending")])
+    nd = t.column("node").to_numpy(zero_copy_only=False)
+    a, b = t.column("p0").to_numpy(), t.column("p1").to_numpy()
+    cuts = np.flatnonzero(nd[1:] != nd[:-1]) + 1
+    for lo, hi in zip(np.r_[0, cuts], np.r_[cuts, len(nd)], strict=True):
+        aa, bb = a[lo:hi], b[lo:hi]
+        reach = np.maximum.accumulate(bb)
+        new = np.r_[True, aa[1:] > reach[:-1]]  # a period starting after all before it ended
+        at = np.flatnonzero(new)
+        ends = np.maximum.reduceat(bb, at)
+        out[str(nd[lo])] = [(EPOCH + timedelta(microseconds=int(x)), EPOCH + timedelta(microseconds=int(y)))
+                            for x, y in zip(aa[at], ends, strict=True)]
+    return out
+
+
+DAY_US = 86_400_000_000
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 REQUEUE_STATES = FAILED_STATES | {"REQUEUED"}  # an allocation ended so that Slurm ran the job again
 
 
