@@ -81,6 +81,20 @@ def _events_for(events, job_id: str, run_tag: str, start, end, problems) -> list
     return inside
 
 
+JOB_COLUMNS = ("cluster", "job_id", "is_step", "submit", "eligible", "start", "end", "state", "gpus", "gpu_share",
+               "nodes", "tags", "extra", "source_sha256", "row")  # what deriving a run reads of its job
+
+
+def _job_rows(jobs, ctx: Context):
+    """The job rows with only what deriving runs reads (``JOB_COLUMNS`` and the fields the slurm
+    rules match on) when they are the lake's columns: a million jobs make small dicts, not whole rows."""
+    rows = rows_of(jobs)
+    if not rows.is_columns:
+        return rows
+    fields = {"tags" if r.field.startswith("tags.") else r.field for r in ctx.config.rules if r.source == "slurm"}
+    return rows.columns(*JOB_COLUMNS, *sorted(fields - set(JOB_COLUMNS)))
+
+
 def _job_key(j, seen) -> str:
     """The job's id, prefixed by its cluster when sacct named one; a further allocation of a
     requeued job (``sacct -D``) gets its start time appended, so no allocation hides another."""
@@ -97,7 +111,7 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
     events = defaultdict(list)
     for e in facts.progress_events:
         events[str(e["run"])].append(e)
-    jobs = latest_job_rows(facts.jobs)
+    jobs = latest_job_rows(_job_rows(facts.jobs, ctx))
     by_id = {str(j["job_id"]): j for j in jobs}
     stale = timedelta(minutes=ctx.config.get("cluster.stale_gap_minutes"))
     waiting = barrier_shares(facts.worker_steps) if facts.worker_steps else {}
