@@ -101,3 +101,35 @@ def test_restatements_from_columns_equal_the_rows():
     assert [p.as_dict() for p in from_columns] == [p.as_dict() for p in from_rows]
     assert len(from_rows) == 1 and from_rows[0].detail["earlier_amount"] == "10.00"
     assert restated.problems(Rows(_table(rows[:2])), imports) == []  # one import restates nothing
+
+
+class _Untouchable(Rows):
+    """Bill rows that fail the test when walked as dicts (the DuckDB path must read their columns)."""
+
+    __slots__ = ()
+
+    def __iter__(self):
+        raise AssertionError("the bill rows were walked as dicts")
+
+
+def test_duckdb_attribute_reads_the_bill_columns_and_equals_the_python_engine_on_dicts(config):
+    from trainledger.engine import attribute
+    from trainledger.lake.schemas import JOBS, PROGRESS_EVENTS
+
+    from .factories import T0 as F0
+    from .factories import at, bill, event, job, price_lookup
+
+    jobs = (job("100", start=at(0), end=at(90), row=1), job("101", start=at(30), end=at(60), wckey="", row=2))
+    bills = (bill(at(0), row=1), bill(at(60), row=2), bill(at(0), amount="5.55", resource="nat-gw", row=3),
+             bill(at(0), amount="7.00", resource="etl-vm", tags='{"batch": "b1"}', row=4),
+             bill(at(120), amount="-3.00", row=5))  # a usage row below zero on the node: a credit, a problem
+    events = (event("100", 10, "step", step=1), event("100", 15, "step", step=2), event("100", 90, "step", step=3))
+    plain = Facts(jobs=jobs, bill_lines=bills, progress_events=events)
+    columns = Facts(jobs=_table(list(jobs), JOBS), bill_lines=_Untouchable(_table(list(bills))),
+                    progress_events=_table(list(events), PROGRESS_EVENTS))
+    want = attribute(plain, config, price_lookup, F0.date())
+    got = attribute(columns, config, price_lookup, F0.date(), engine="duckdb")
+    assert [repr(x) for x in got.lines] == [repr(x) for x in want.lines]
+    assert [p.as_dict() for p in got.problems] == [p.as_dict() for p in want.problems]
+    assert got.conservation == want.conservation and got.summary() == want.summary()
+    assert "negative_usage" in {p.kind for p in got.problems}
