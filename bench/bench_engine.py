@@ -266,7 +266,8 @@ team = "t"
 
 class _Columns:
     """Rows appended as column lists and turned into Arrow record batches every ``FLUSH`` rows (the
-    lake's schema, absent columns null): ten million bill rows never stand as Python objects."""
+    lake's schema; a column never given is Arrow's null type, as ``Facts`` compacts a lake table's
+    empty columns): ten million bill rows never stand as Python objects."""
 
     FLUSH = 500_000
 
@@ -287,6 +288,8 @@ class _Columns:
         got = len(next(iter(self.cols.values()), ()))
         if not got:
             return
+        if not self.batches:  # a column never given is null type, as Facts holds it (context.compact)
+            self.schema = pa.schema([f if f.name in self.cols else pa.field(f.name, pa.null()) for f in self.schema])
         arrays = [pa.array(self.cols[f.name], f.type) if f.name in self.cols else pa.nulls(got, f.type)
                   for f in self.schema]
         self.batches.append(pa.RecordBatch.from_arrays(arrays, schema=self.schema))

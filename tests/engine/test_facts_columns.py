@@ -44,6 +44,17 @@ def test_rows_read_as_the_dicts_the_lake_gave():
         raise AssertionError("past the end must raise")
 
 
+def test_columns_without_a_value_hold_no_buffers_and_read_as_none():
+    rows = [{"billed_cost": "1", "currency": "CNY", "charge_period_end": T0, "row": i} for i in range(1000)]
+    table = _table(rows)
+    view = Rows(table)
+    assert pa.types.is_null(view.table.column("sku_id").type)  # all null: no offsets buffer
+    assert view.table.nbytes < table.nbytes / 3
+    assert list(view) == table.to_pylist()  # the same dicts
+    assert len(view.where("sku_id", lambda v: v is None)) == 1000 and not view.where("sku_id", bool)
+    assert view.latest("charge_period_end", "billing_period_end") == T0
+
+
 def test_facts_wrap_tables_and_dicts_alike():
     rows = [{"billed_cost": "1.5", "currency": "CNY", "service_category": c, "row": i}
             for i, c in enumerate(["Storage", "Compute", None, " storage", "Networking"])]

@@ -47,7 +47,7 @@ class Rows(Sequence):
         if isinstance(source, Rows):
             self._table, self._rows = source._table, source._rows
         elif isinstance(source, pa.Table):
-            self._table, self._rows = source, None
+            self._table, self._rows = compact(source), None
         else:
             self._table, self._rows = None, tuple(source)
 
@@ -116,6 +116,8 @@ class Rows(Sequence):
         if name not in t.column_names:
             return Rows(t) if keep(None) else Rows(t.slice(0, 0))
         col = t.column(name)
+        if pa.types.is_null(col.type):  # no value: every row is None
+            return Rows(t) if keep(None) else Rows(t.slice(0, 0))
         chosen = [v for v in pc.unique(col).to_pylist() if v is not None and keep(v)]
         mask = pc.fill_null(pc.is_in(col, value_set=pa.array(chosen, col.type)), False)
         if keep(None):
@@ -133,6 +135,8 @@ class Rows(Sequence):
                 if name not in t.column_names:
                     continue
                 col = t.column(name)
+                if pa.types.is_null(col.type):
+                    continue
                 if pa.types.is_timestamp(col.type) and col.type.tz is not None:
                     v = pc.max(col).as_py()
                     found += [v] if v is not None else []
@@ -151,6 +155,20 @@ class Rows(Sequence):
 
     def __repr__(self) -> str:
         return f"Rows({len(self)} rows{', columns' if self.is_columns else ''})"
+
+
+def compact(table: pa.Table) -> pa.Table:
+    """``table`` with every column that holds no value as Arrow's null type (no buffers): a lake
+    table of ten million bill rows has some thirty such columns, each an offsets buffer of 40 MB
+    as text. Its rows read the same (None); a kernel that needs the column's type casts it back
+    (``frame.stage._text``)."""
+    n = table.num_rows
+    if not n:
+        return table
+    empty = [i for i, col in enumerate(table.columns) if col.null_count == n and not pa.types.is_null(col.type)]
+    for i in empty:
+        table = table.set_column(i, table.field(i).name, pa.nulls(n, pa.null()))
+    return table
 
 
 def _table_of_dicts(rows: Sequence[Mapping]) -> pa.Table:

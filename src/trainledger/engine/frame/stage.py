@@ -143,7 +143,7 @@ def _micros(col: pa.ChunkedArray) -> pa.Array:
     """Aware timestamps → epoch microseconds, exactly (Arrow keeps microseconds as int64)."""
     if pa.types.is_timestamp(col.type) and col.type.tz is not None:
         return col.cast(pa.timestamp("us", "UTC")).cast(pa.int64())
-    return pa.array([micros(v) for v in col.to_pylist()], pa.int64())
+    return pa.array([None if v is None else micros(v) for v in col.to_pylist()], pa.int64())
 
 
 def _text(table: pa.Table, name: str) -> pa.ChunkedArray | pa.Array:
@@ -162,7 +162,8 @@ def _bills(table, keys: list[str]) -> pa.Table:
     for name in ROUTE_COLUMNS:
         cols[name] = _text(table, name)
     for i, name in enumerate(keys):
-        cols[f"key{i}"] = table.column(name)
+        col = table.column(name)
+        cols[f"key{i}"] = col.cast(pa.string()) if pa.types.is_null(col.type) else col  # a field no row has
     return pa.table(cols)
 
 
