@@ -36,6 +36,22 @@ TRAINLEDGER_BENCH_REPEAT=1``), with the DuckDB engine's lines kept as columns (e
 (26.0 / 2.4 / 26.3), peak 2.8 GiB (2.5 GiB after the stage dropped its DuckDB tables before making
 lines). Before (same size, a quieter machine): python 87.1, duckdb
 70.0 CPU-s (41.8 / 3.5 / 24.7), 2.7 / 2.9 GB.
+
+Facts as columns (2026-12-01, same command, ``TRAINLEDGER_BENCH_ATTRIBUTE_SIZES=1000000
+TRAINLEDGER_BENCH_REPEAT=1``, load 10-15 on the 2 shared cores both times): the generated facts are
+now the lake's Arrow tables behind ``Facts``' row views (bill rows 138 MiB, jobs 17 MiB at 1M,
+against ~0.74 GB as dicts), so the conversion the service used to do before the engine
+(``to_pylist``) is now inside the timed engine. Before: python 123.4 CPU-s (84.1 / 2.6 / 36.6),
+peak 2.63 GiB; duckdb 64.0 (28.7 / 3.4 / 31.8), peak 2.52 GiB. After the Arrow facts alone (rows
+still walked as dicts a chunk at a time): python 157.6 (120.9 / 2.2 / 34.6), 2.68 GiB — the
+oracle now makes its dicts per pass —; duckdb 70.2 (36.6 / 3.1 / 30.4), 2.45 GiB; stored figures
+identical on both engines and to before. With the bill stage walking value lists and the checks
+on columns, the DuckDB engine alone (``attribute``, no summary or ledger write) at 1M: 39.8 CPU-s,
+peak 1.79 GiB (RSS after it 0.82 GiB), the peak while the node lines are assembled
+(``columns.node_columns``: the backend's pieces, their sorted copy and the slices' line tables,
+on top of DuckDB's freed buffer pool — given back since: 698 → 536 MiB at 200k). The 10M × 1M
+run was started and stopped: on the overloaded machine it got 77 CPU-s in 19 minutes' wall.
+Derived runs at 200k bill rows (17,274 runs): 1.1 CPU-s of the ~8 s engine — not vectorised.
 """
 
 from __future__ import annotations
