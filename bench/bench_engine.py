@@ -49,8 +49,14 @@ identical on both engines and to before. With the bill stage walking value lists
 on columns, the DuckDB engine alone (``attribute``, no summary or ledger write) at 1M: 39.8 CPU-s,
 peak 1.79 GiB (RSS after it 0.82 GiB), the peak while the node lines are assembled
 (``columns.node_columns``: the backend's pieces, their sorted copy and the slices' line tables,
-on top of DuckDB's freed buffer pool — given back since: 698 → 536 MiB at 200k). The 10M × 1M
-run was started and stopped: on the overloaded machine it got 77 CPU-s in 19 minutes' wall.
+on top of DuckDB's freed buffer pool). With that pool given back before the lines are made
+(``stage.release``): 33.6 CPU-s, peak 1.52 GiB, RSS after 0.81 GiB, the peak now inside DuckDB's
+split query (its working set, bounded by ``engine.memory_limit``, 2 GB, and spilled past it); the
+line columns hold 1.76M lines in 178 MiB. The 10M × 1M run was started and stopped: on the
+overloaded machine it got 77 CPU-s in 19 minutes' wall. Scaling 1M linearly, 10M would hold the
+Arrow facts (~1.5 GiB), the backend's pieces (~1.7 GiB as Arrow) and the lines' columns (~1.8 GiB)
+at once while the lines are assembled: above the 4 GB goal until the pieces are consumed a slice
+at a time instead of whole (not done).
 Derived runs at 200k bill rows (17,274 runs): 1.1 CPU-s of the ~8 s engine — not vectorised.
 """
 
