@@ -45,7 +45,10 @@ against ~0.74 GB as dicts), so the conversion the service used to do before the 
 peak 2.63 GiB; duckdb 64.0 (28.7 / 3.4 / 31.8), peak 2.52 GiB. After the Arrow facts alone (rows
 still walked as dicts a chunk at a time): python 157.6 (120.9 / 2.2 / 34.6), 2.68 GiB — the
 oracle now makes its dicts per pass —; duckdb 70.2 (36.6 / 3.1 / 30.4), 2.45 GiB; stored figures
-identical on both engines and to before. With the bill stage walking value lists and the checks
+identical on both engines and to before. With value lists and null-type empty columns as well
+(7c51a11, load 13-15): duckdb 85.3 CPU-s (41.5 / 3.6 / 40.2 — the unchanged ledger write
+went 31.8 → 40.2: the load), peak 2.02 GiB; python 190.0, 2.54 GiB; identical figures. With the
+bill stage walking value lists and the checks
 on columns, the DuckDB engine alone (``attribute``, no summary or ledger write) at 1M: 39.8 CPU-s,
 peak 1.79 GiB (RSS after it 0.82 GiB), the peak while the node lines are assembled
 (``columns.node_columns``: the backend's pieces, their sorted copy and the slices' line tables,
