@@ -36,6 +36,31 @@ TRAINLEDGER_BENCH_REPEAT=1``), with the DuckDB engine's lines kept as columns (e
 (26.0 / 2.4 / 26.3), peak 2.8 GiB (2.5 GiB after the stage dropped its DuckDB tables before making
 lines). Before (same size, a quieter machine): python 87.1, duckdb
 70.0 CPU-s (41.8 / 3.5 / 24.7), 2.7 / 2.9 GB.
+
+Facts as columns (2026-12-01, same command, ``TRAINLEDGER_BENCH_ATTRIBUTE_SIZES=1000000
+TRAINLEDGER_BENCH_REPEAT=1``, load 10-15 on the 2 shared cores both times): the generated facts are
+now the lake's Arrow tables behind ``Facts``' row views (bill rows 138 MiB, jobs 17 MiB at 1M,
+against ~0.74 GB as dicts), so the conversion the service used to do before the engine
+(``to_pylist``) is now inside the timed engine. Before: python 123.4 CPU-s (84.1 / 2.6 / 36.6),
+peak 2.63 GiB; duckdb 64.0 (28.7 / 3.4 / 31.8), peak 2.52 GiB. After the Arrow facts alone (rows
+still walked as dicts a chunk at a time): python 157.6 (120.9 / 2.2 / 34.6), 2.68 GiB — the
+oracle now makes its dicts per pass —; duckdb 70.2 (36.6 / 3.1 / 30.4), 2.45 GiB; stored figures
+identical on both engines and to before. With value lists and null-type empty columns as well
+(7c51a11, load 13-15): duckdb 85.3 CPU-s (41.5 / 3.6 / 40.2 — the unchanged ledger write
+went 31.8 → 40.2: the load), peak 2.02 GiB; python 190.0, 2.54 GiB; identical figures. With the
+bill stage walking value lists and the checks
+on columns, the DuckDB engine alone (``attribute``, no summary or ledger write) at 1M: 39.8 CPU-s,
+peak 1.79 GiB (RSS after it 0.82 GiB), the peak while the node lines are assembled
+(``columns.node_columns``: the backend's pieces, their sorted copy and the slices' line tables,
+on top of DuckDB's freed buffer pool). With that pool given back before the lines are made
+(``stage.release``): 33.6 CPU-s, peak 1.52 GiB, RSS after 0.81 GiB, the peak now inside DuckDB's
+split query (its working set, bounded by ``engine.memory_limit``, 2 GB, and spilled past it); the
+line columns hold 1.76M lines in 178 MiB. The 10M × 1M run was started and stopped: on the
+overloaded machine it got 77 CPU-s in 19 minutes' wall. Scaling 1M linearly, 10M would hold the
+Arrow facts (~1.5 GiB), the backend's pieces (~1.7 GiB as Arrow) and the lines' columns (~1.8 GiB)
+at once while the lines are assembled: above the 4 GB goal until the pieces are consumed a slice
+at a time instead of whole (not done).
+Derived runs at 200k bill rows (17,274 runs): 1.1 CPU-s of the ~8 s engine — not vectorised.
 """
 
 from __future__ import annotations
@@ -51,6 +76,7 @@ import time
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
+from types import SimpleNamespace
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -263,8 +289,78 @@ team = "t"
 """
 
 
-def small_workspace(root: Path, rows: int, attempts: int, seed: int = 11):
-    """Facts for the Python engine (jobs and bill rows of the same shape) and its context."""
+class _Columns:
+    """Rows appended as column lists and turned into Arrow record batches every ``FLUSH`` rows (the
+    lake's schema; a column never given is Arrow's null type, as ``Facts`` compacts a lake table's
+    empty columns): ten million bill rows never stand as Python objects."""
+
+    FLUSH = 500_000
+
+    def __init__(self, schema: pa.Schema) -> None:
+        self.schema = pa.schema([f.with_nullable(True) for f in schema])
+        self.cols: dict[str, list] = {}
+        self.batches: list[pa.RecordBatch] = []
+        self.n = 0
+
+    def add(self, **values) -> None:
+        for k, v in values.items():
+            self.cols.setdefault(k, []).append(v)
+        self.n += 1
+        if self.n % self.FLUSH == 0:
+            self.flush()
+
+    def flush(self) -> None:
+        got = len(next(iter(self.cols.values()), ()))
+        if not got:
+            return
+        if not self.batches:  # a column never given is null type, as Facts holds it (context.compact)
+            self.schema = pa.schema([f if f.name in self.cols else pa.field(f.name, pa.null()) for f in self.schema])
+        arrays = [pa.array(self.cols[f.name], f.type) if f.name in self.cols else pa.nulls(got, f.type)
+                  for f in self.schema]
+        self.batches.append(pa.RecordBatch.from_arrays(arrays, schema=self.schema))
+        self.cols = {}
+
+    def table(self) -> pa.Table:
+        self.flush()
+        return pa.Table.from_batches(self.batches, schema=self.schema)
+
+
+def small_tables(rows: int, attempts: int, seed: int = 11) -> tuple[pa.Table, pa.Table]:
+    """The bill_lines and jobs tables of the small shape as ``Lake.read`` gives them (the lake's
+    schemas, every column; timestamps µs UTC), generated a chunk at a time."""
+    from trainledger.lake.schemas import BILL_LINES, JOBS
+
+    rnd = random.Random(seed)
+    nodes = 16
+    hours = max(1, rows // nodes)
+    t0, hour = int(T0.timestamp()) * 1_000_000, 3_600_000_000
+    bills = _Columns(BILL_LINES)
+    for h in range(hours):
+        for n in range(nodes):
+            t = t0 + h * hour
+            bills.add(billed_cost=rnd.choice(PRICES), currency="CNY", charge_period_start=t,
+                      charge_period_end=t + hour, charge_category="Usage", resource_id=f"gpu-{n:03d}",
+                      service_category="Compute", tags="{}", source_sha256="2" * 64, row=h * nodes + n + 1)
+    jobs = _Columns(JOBS)
+    end_us = t0 + hours * hour
+    for n in range(nodes):
+        t = t0 + rnd.randrange(3600) * 1_000_000
+        for i in range(max(1, attempts // nodes)):
+            dur = rnd.randrange(600, 20 * 3600) * 1_000_000
+            if t + dur > end_us:
+                break
+            jobs.add(job_id=f"{n}{i:05d}", job_name="j", account="a", wckey="" if i % 8 == 0 else f"b{i % 10}",
+                     comment="", user="u", submit=t, eligible=t, start=t, end=t + dur, state="COMPLETED",
+                     exit_code="0:0", gpus=rnd.choice((1, 2, 4, 8)), gpu_type="h800", nodes=f"gpu-{n:03d}",
+                     restarts=0, tags="{}", is_step=False, source_sha256="1" * 64, row=jobs.n + 1)
+            t += dur + rnd.randrange(3 * 3600) * 1_000_000
+    return bills.table(), jobs.table()
+
+
+def small_workspace(root: Path, rows: int, attempts: int, seed: int = 11, *, derive: bool = True):
+    """Facts for the engines (jobs and bill rows of the same shape, as the lake holds them: Arrow
+    tables behind ``Facts``' row views) and its context (with the derived runs unless ``derive``
+    is false: ``attribute`` derives its own)."""
     from trainledger import workspace
     from trainledger.engine import Facts
     from trainledger.engine.frame.oracle import context
@@ -272,32 +368,12 @@ def small_workspace(root: Path, rows: int, attempts: int, seed: int = 11):
     (root / "trainledger.toml").write_text(CONFIG.format(batches="".join(BATCH.format(i=i) for i in range(10))),
                                            encoding="utf-8")
     config = workspace.load(root)
-    rnd = random.Random(seed)
-    nodes = 16
-    hours = max(1, rows // nodes)
-    bills = []
-    for h in range(hours):
-        for n in range(nodes):
-            t = T0 + timedelta(hours=h)
-            bills.append({"billed_cost": rnd.choice(PRICES), "currency": "CNY", "charge_period_start": t,
-                          "charge_period_end": t + timedelta(hours=1), "charge_category": "Usage",
-                          "resource_id": f"gpu-{n:03d}", "service_category": "Compute", "tags": "{}",
-                          "source_sha256": "2" * 64, "row": h * nodes + n + 1})
-    jobs = []
-    for n in range(nodes):
-        t = T0 + timedelta(seconds=rnd.randrange(3600))
-        for i in range(max(1, attempts // nodes)):
-            dur = timedelta(seconds=rnd.randrange(600, 20 * 3600))
-            if t + dur > T0 + timedelta(hours=hours):
-                break
-            jobs.append({"job_id": f"{n}{i:05d}", "job_name": "j", "account": "a",
-                         "wckey": "" if i % 8 == 0 else f"b{i % 10}", "comment": "", "user": "u", "submit": t,
-                         "eligible": t, "start": t, "end": t + dur, "state": "COMPLETED", "exit_code": "0:0",
-                         "gpus": rnd.choice((1, 2, 4, 8)), "gpu_type": "h800", "nodes": f"gpu-{n:03d}", "restarts": 0,
-                         "tags": "{}", "is_step": False, "source_sha256": "1" * 64, "row": len(jobs) + 1})
-            t += dur + timedelta(seconds=rnd.randrange(3 * 3600))
-    facts = Facts(jobs=tuple(jobs), bill_lines=tuple(bills))
-    return facts, context(facts, config, lambda *a: None, (T0 + timedelta(days=400)).date())
+    bills, jobs = small_tables(rows, attempts, seed)
+    facts = Facts(jobs=jobs, bill_lines=bills)
+    as_of = (T0 + timedelta(days=400)).date()
+    if not derive:
+        return facts, SimpleNamespace(config=config, as_of=as_of)
+    return facts, context(facts, config, lambda *a: None, as_of)
 
 
 def run_python(root: Path) -> dict:
@@ -348,7 +424,7 @@ def _attribute_child(engine: str, root: Path) -> None:
     from trainledger.ledger import Ledger, figures
 
     spec = json.loads((root / "spec.json").read_text())
-    facts, ctx = small_workspace(root, spec["rows"], spec["attempts"])
+    facts, ctx = small_workspace(root, spec["rows"], spec["attempts"], derive=False)
     ledger = Ledger.open(f"sqlite:///{root}/ledger-{engine}.db")
     for p in ctx.config.projects:
         ledger.upsert_project(p)
@@ -356,15 +432,19 @@ def _attribute_child(engine: str, root: Path) -> None:
         ledger.upsert_batch(b)
     base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     cpus, parts = [], []
+    phases = {}  # the peak RSS after each phase (MiB) and the RSS then: which phase set the peak
     for _ in range(spec["repeat"]):
         t0 = time.process_time()
         result = attribute(facts, ctx.config, lambda *a: None, ctx.as_of, engine=engine)
         t1 = time.process_time()
+        phases["engine"] = _rss()
         summary = result.summary() | {"as_of": ctx.as_of.isoformat()}
         t2 = time.process_time()
+        phases["summary"] = _rss()
         ledger.replace_cost_lines(result.lines, summary=summary,
                                   runs=[info.run for info in result.runs.values() if info.batch_id])
         t3 = time.process_time()
+        phases["ledger write"] = _rss()
         cpus.append(t3 - t0)
         parts.append((t1 - t0, t2 - t1, t3 - t2))
         lines = len(result.lines)
@@ -379,33 +459,49 @@ def _attribute_child(engine: str, root: Path) -> None:
     median = statistics.median(cpus)
     (root / f"attr-{engine}.json").write_text(json.dumps(
         {"cpu": median, "cpus": cpus, "parts": parts[cpus.index(median)] if median in cpus else parts[0],
-         "rss": rss, "facts_rss": base, "lines": lines, "digest": digest}))
+         "rss": rss, "facts_rss": base, "lines": lines, "digest": digest, "phases": phases}))
+
+
+def _rss() -> tuple[float, float]:
+    """(peak RSS so far, RSS now) in MiB."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    with open("/proc/self/statm") as f:
+        now = int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    return peak, now
 
 
 def attribute_bench(tmp: Path, sizes: list[int], repeat: int) -> list[tuple[str, float, str]]:
-    """python vs duckdb ``attribute`` at each size: median CPU of ``repeat`` runs, peak RSS."""
+    """python vs duckdb ``attribute`` at each size: median CPU of ``repeat`` runs, peak RSS
+    (``TRAINLEDGER_BENCH_ATTRIBUTE_ENGINES=duckdb``: the DuckDB engine alone, e.g. at 10M rows)."""
+    engines = [e for e in os.environ.get("TRAINLEDGER_BENCH_ATTRIBUTE_ENGINES", ",".join(ENGINES)).split(",") if e]
     out = []
     for rows in sizes:
         root = tmp / f"attr-{rows}"
         root.mkdir()
         (root / "spec.json").write_text(json.dumps({"rows": rows, "attempts": rows // 10, "repeat": repeat}))
         res = {}
-        for engine in ENGINES:
+        for engine in engines:
             env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
             subprocess.run([sys.executable, "-m", "bench.bench_engine", "--attribute", engine, str(root)], check=True,
                            env=env, cwd=Path(__file__).resolve().parent.parent)
             res[engine] = json.loads((root / f"attr-{engine}.json").read_text())
-        same = len({r["digest"] for r in res.values()}) == 1 and not res["python"]["digest"].startswith("NOT")
-        print(f"  attribute @{rows:,} bill rows, {rows // 10:,} attempts: {res['python']['lines']:,} lines,"
-              f" {'identical stored lines, runs and summary on both engines' if same else 'FIGURES DIFFER'}")
-        for engine in ENGINES:
+        first = res[engines[0]]
+        same = len({r["digest"] for r in res.values()}) == 1 and not first["digest"].startswith("NOT")
+        verdict = ("identical stored lines, runs and summary on both engines" if same else "FIGURES DIFFER") \
+            if len(engines) > 1 else f"figures {'verified' if same else 'NOT VERIFIED'} (digest {first['digest'][:16]})"
+        print(f"  attribute @{rows:,} bill rows, {rows // 10:,} attempts: {first['lines']:,} lines, {verdict}")
+        for engine in engines:
             r = res[engine]
             out.append((f"attribute {engine} @{rows:,} CPU (median of {repeat})", r["cpu"] * 1000, "ms"))
             for part, cpu in zip(("engine", "summary", "ledger write"), r["parts"], strict=True):
                 out.append((f"  of which {part}", cpu * 1000, "ms"))
             out.append((f"attribute {engine} @{rows:,} peak RSS", r["rss"], "MiB"))
             out.append((f"attribute {engine} @{rows:,} peak RSS above the facts", r["rss"] - r["facts_rss"], "MiB"))
-        out.append((f"attribute python/duckdb CPU ratio @{rows:,}", res["python"]["cpu"] / res["duckdb"]["cpu"], "x"))
+            for phase, (peak, now) in r.get("phases", {}).items():
+                out.append((f"  peak RSS after {phase} (RSS then {now:,.0f} MiB)", peak, "MiB"))
+        if len(engines) > 1:
+            out.append((f"attribute python/duckdb CPU ratio @{rows:,}", res["python"]["cpu"] / res["duckdb"]["cpu"],
+                        "x"))
     return out
 
 
@@ -465,13 +561,16 @@ def main():
         big = Path(tmp) / "big"
         big.mkdir()
         generate(big, rows, attempts)
-        res = {m: measure(m, big) for m in METHODS}
+        methods = [m for m in os.environ.get("TRAINLEDGER_BENCH_METHODS", ",".join(METHODS)).split(",") if m]
+        res = {m: measure(m, big) for m in methods}
         print(f"  big ({rows:,} bill rows, {attempts:,} attempts): {_compare(res)}")
-        for m in METHODS:
+        for m in methods:
             out.append((f"engine {m} @{rows:,} CPU", res[m]["cpu"] * 1000, "ms"))
             out.append((f"engine {m} @{rows:,} peak RSS", res[m]["rss"], "MiB"))
-        out.append((f"engine frame/sql CPU ratio @{rows:,}", res["frame"]["cpu"] / res["sql"]["cpu"], "x"))
-        out.append((f"engine pandas/frame CPU ratio @{rows:,}", res["pandas"]["cpu"] / res["frame"]["cpu"], "x"))
+        if {"frame", "sql"} <= set(res):
+            out.append((f"engine frame/sql CPU ratio @{rows:,}", res["frame"]["cpu"] / res["sql"]["cpu"], "x"))
+        if {"frame", "pandas"} <= set(res):
+            out.append((f"engine pandas/frame CPU ratio @{rows:,}", res["pandas"]["cpu"] / res["frame"]["cpu"], "x"))
         out.extend(attribute_bench(Path(tmp), sizes, repeat))
     return out
 

@@ -43,7 +43,8 @@ Data flow (``attribute``)::
                     lines in order (Lines: tuples of CostLine and columns; a Sequence[CostLine])
     rules.py        attribution rules (exact / prefix / regex / template) and row tags
     timeline.py     one run's allocation → compute-state segments (weighted: straggler_wait)
-    context.py      Facts, Context, RunInfo, Problem, StageOutput, price lookups with staleness
+    context.py      Facts (lake tables as Arrow behind Rows views), Context, RunInfo, Problem,
+                    StageOutput, price lookups with staleness
     guard.py        Stage (a name, its function, the cash it owes); a stage that raises → a stage_failed
                     problem and its declared fallback (its cash unattributed); the run goes on
     history.py      actual/effective ratios of finished batches (calibrates the estimator)
@@ -51,7 +52,11 @@ Data flow (``attribute``)::
 
 The bill stage runs on the workspace's ``engine.backend`` (DuckDB by default, Spark, or this
 plain Python, which stays as the oracle: ``frame/``); the derived runs and the other stages are
-plain Python over lake rows on every engine. On a frame backend the bill stage's lines stay
+plain Python over lake rows on every engine. The facts are the lake's Arrow tables behind lazy row
+views (``context.Rows``): a stage that walks rows gets dicts a chunk at a time, while the frame
+bill stage and the whole-table checks (latest fact time, restatements, billed hours for the time-zone
+check, bill totals, storage rows) read the columns, so no bill row is a dict on a frame backend.
+On a frame backend the bill stage's lines stay
 columns (``lines.py``) through conservation, the allocation drivers and the ledger write
 (``ledger/bulk.py``); storage reconciliation, capacity checks and allocation pools get only the
 lines they read, built. Where the whole ``attribute`` spends its time at scale, and what

@@ -22,7 +22,7 @@ import json
 from collections.abc import Mapping
 from datetime import UTC, date, datetime, timedelta
 
-from trainledger.engine.context import Facts
+from trainledger.engine.context import Facts, rows_of
 
 AS_OF, EXPORT, LATEST_FACT = "as_of", "export", "latest_fact"
 WHY = {AS_OF: ("attribute --as-of", "attribute --as-of 指定"),
@@ -32,11 +32,10 @@ WHY = {AS_OF: ("attribute --as-of", "attribute --as-of 指定"),
 
 def latest_fact_time(facts: Facts) -> datetime | None:
     """The latest timestamp any imported fact shows (None when the lake has no timed fact)."""
-    times = [j.get(k) for j in facts.jobs for k in ("submit", "eligible", "start", "end")]
-    times += [e.get("ts") for e in facts.progress_events]
-    times += [b.get("charge_period_end") for b in facts.bill_lines]
+    times = [rows_of(facts.jobs).latest("submit", "eligible", "start", "end"),
+             rows_of(facts.progress_events).latest("ts"), rows_of(facts.bill_lines).latest("charge_period_end")]
     times = [t for t in times if isinstance(t, datetime)]
-    return max(times) if times else None
+    return max(times) if times else None  # by columns: no row made
 
 
 def data_day(facts: Facts) -> date | None:

@@ -16,7 +16,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from decimal import Decimal, Inexact, localcontext
 
-from trainledger.engine.context import Facts, Problem
+from trainledger.engine.context import Facts, Problem, rows_of
 from trainledger.model import CASH_BASES, Basis, CostLine
 from trainledger.model.money import EXACT, minor_quantum
 
@@ -28,7 +28,7 @@ def _plain(d: Decimal) -> str:
 def bill_totals(facts: Facts, column: str = "billed_cost") -> dict[str, Decimal]:
     totals: dict[str, Decimal] = defaultdict(Decimal)
     with localcontext(EXACT):
-        for row in facts.bill_lines:
+        for row in rows_of(facts.bill_lines).columns("currency", column):  # two columns, not the rows
             if row.get(column) is not None:
                 totals[row["currency"]] += Decimal(row[column])
         if column == "billed_cost":

@@ -89,7 +89,7 @@ def problems(bill_lines: Iterable[Mapping[str, Any]], imports: Sequence[Mapping[
         if isinstance(sha, str):
             info[sha] = rec
     out = []
-    for r in find(bill_lines, order):
+    for r in find(_candidates(bill_lines), order):
         later = info.get(r.later, {})
         command = (f"trainledger import {later.get('kind') or 'focus'} {later.get('path') or 'PATH'}"
                    f" --replace {r.earlier[:12]}")
@@ -102,6 +102,32 @@ def problems(bill_lines: Iterable[Mapping[str, Any]], imports: Sequence[Mapping[
                            {"rows": r.rows, "earlier": e, "later": la, "earlier_amount": str(ea),
                             "later_amount": str(lb), "currency": cur, "command": command}))
     return out
+
+
+def _candidates(bill_lines: Iterable[Mapping[str, Any]]) -> Sequence[Mapping[str, Any]]:
+    """The bill rows ``find`` needs, as rows of ``COLUMNS``: from the lake's columns, only those
+    whose key (as text, nulls as "") more than one import has — a superset of the rows whose key
+    several imports share, so ``find`` on them finds what it finds on all; the others are never made."""
+    from trainledger.engine.context import Rows
+
+    if not isinstance(bill_lines, Rows) or not bill_lines.is_columns:
+        return bill_lines if isinstance(bill_lines, Sequence) else list(bill_lines)
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    t = bill_lines.table
+    if "source_sha256" not in t.column_names or pc.count_distinct(t.column("source_sha256")).as_py() < 2:
+        return ()  # one import restates nothing
+    text = [pc.fill_null(pc.cast(t.column(c), pa.string()), "") if c in t.column_names
+            else pa.array([""] * t.num_rows, pa.string()) for c in KEY]
+    key = pc.binary_join_element_wise(*text, "\x1f")
+    per = pa.table({"k": key, "s": t.column("source_sha256")}).group_by("k", use_threads=False).aggregate(
+        [("s", "count_distinct")])
+    shared = per.filter(pc.greater(per.column("s_count_distinct"), 1)).column("k")
+    if not len(shared):
+        return ()
+    hit = t.filter(pc.is_in(key, value_set=shared.combine_chunks()))
+    return hit.select([c for c in COLUMNS if c in t.column_names]).to_pylist()
 
 
 __all__ = ["COLUMNS", "KEY", "Restatement", "find", "problems"]

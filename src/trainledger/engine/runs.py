@@ -9,13 +9,13 @@ id, its cluster-qualified key or its run tag give the run's barrier-waiting shar
 from __future__ import annotations
 
 from collections import defaultdict
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 from trainledger.analysis.stragglers import barrier_shares
 from trainledger.engine import asof, tzcheck
 from trainledger.engine.causes import VERSION_TAGS, RunFacts
-from trainledger.engine.context import Context, Facts, Problem, RunInfo
+from trainledger.engine.context import Context, Facts, Problem, RunInfo, rows_of
 from trainledger.engine.rules import tags_of
 from trainledger.engine.timeline import FAILED_STATES, classify
 from trainledger.model import FailureCause, Run, RunReason
@@ -81,6 +81,20 @@ def _events_for(events, job_id: str, run_tag: str, start, end, problems) -> list
     return inside
 
 
+JOB_COLUMNS = ("cluster", "job_id", "is_step", "submit", "eligible", "start", "end", "state", "gpus", "gpu_share",
+               "nodes", "tags", "extra", "source_sha256", "row")  # what deriving a run reads of its job
+
+
+def _job_rows(jobs, ctx: Context):
+    """The job rows with only what deriving runs reads (``JOB_COLUMNS`` and the fields the slurm
+    rules match on) when they are the lake's columns: a million jobs make small dicts, not whole rows."""
+    rows = rows_of(jobs)
+    if not rows.is_columns:
+        return rows
+    fields = {"tags" if r.field.startswith("tags.") else r.field for r in ctx.config.rules if r.source == "slurm"}
+    return rows.columns(*JOB_COLUMNS, *sorted(fields - set(JOB_COLUMNS)))
+
+
 def _job_key(j, seen) -> str:
     """The job's id, prefixed by its cluster when sacct named one; a further allocation of a
     requeued job (``sacct -D``) gets its start time appended, so no allocation hides another."""
@@ -97,7 +111,7 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
     events = defaultdict(list)
     for e in facts.progress_events:
         events[str(e["run"])].append(e)
-    jobs = latest_job_rows(facts.jobs)
+    jobs = latest_job_rows(_job_rows(facts.jobs, ctx))
     by_id = {str(j["job_id"]): j for j in jobs}
     stale = timedelta(minutes=ctx.config.get("cluster.stale_gap_minutes"))
     waiting = barrier_shares(facts.worker_steps) if facts.worker_steps else {}
@@ -175,10 +189,56 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
             problems.append(Problem("job_without_batch", f"job {job_id} matched no slurm rule; its compute"
                                     " stays in the unattributed bucket", {"job_id": job_id}))
     problems.extend(tzcheck.problems(samples.values(), facts.imports))
-    problems.extend(tzcheck.bill_problems(out.values(), facts.bill_lines, facts.imports))
+    bills = rows_of(facts.bill_lines)
+    bill_rows = (lambda nodes: billed_hours(bills.table, nodes)) if bills.is_columns else bills
+    problems.extend(tzcheck.bill_problems(out.values(), bill_rows, facts.imports))
     return _link_retries(out), problems
 
 
+def billed_hours(table, nodes: set[str]) -> dict[str, list[tuple[datetime, datetime]]]:
+    """Per node, the merged charge periods of the bill rows for it (``tzcheck``'s ``_merged`` of the
+    rows ``compute._node_of`` names a node and shorter than a day), from the columns: no row is made."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    names = set(table.column_names)
+    if not nodes or not {"charge_period_start", "charge_period_end"} <= names or not table.num_rows:
+        return {}
+    known = pa.array(sorted(nodes), pa.string())
+    node = pa.nulls(table.num_rows, pa.string())
+    for col in ("resource_id", "resource_name")[::-1]:  # the first that names a node wins: fill backwards
+        if col not in names:
+            continue
+        full = table.column(col).cast(pa.string())
+        short = pc.replace_substring_regex(full, pattern=r"\..*", replacement="", max_replacements=1)
+        for cand in (short, full):
+            node = pc.if_else(pc.fill_null(pc.is_in(cand, value_set=known), False), cand, node)
+    p0 = table.column("charge_period_start").cast(pa.timestamp("us", "UTC")).cast(pa.int64())
+    p1 = table.column("charge_period_end").cast(pa.timestamp("us", "UTC")).cast(pa.int64())
+    span = pc.subtract(p1, p0)
+    keep = pc.and_(pc.is_valid(node), pc.and_(pc.greater(span, 0), pc.less_equal(span, DAY_US)))
+    t = pa.table({"node": node, "p0": p0, "p1": p1}).filter(pc.fill_null(keep, False))
+    out: dict[str, list[tuple[datetime, datetime]]] = {}
+    if not t.num_rows:
+        return out
+    t = t.sort_by([("node", "ascending"), ("p0", "ascending"), ("p1", "ascending")])
+    nd = t.column("node").to_numpy(zero_copy_only=False)
+    a, b = t.column("p0").to_numpy(), t.column("p1").to_numpy()
+    cuts = np.flatnonzero(nd[1:] != nd[:-1]) + 1
+    for lo, hi in zip(np.r_[0, cuts], np.r_[cuts, len(nd)], strict=True):
+        aa, bb = a[lo:hi], b[lo:hi]
+        reach = np.maximum.accumulate(bb)
+        new = np.r_[True, aa[1:] > reach[:-1]]  # a period starting after all before it ended
+        at = np.flatnonzero(new)
+        ends = np.maximum.reduceat(bb, at)
+        out[str(nd[lo])] = [(EPOCH + timedelta(microseconds=int(x)), EPOCH + timedelta(microseconds=int(y)))
+                            for x, y in zip(aa[at], ends, strict=True)]
+    return out
+
+
+DAY_US = 86_400_000_000
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 REQUEUE_STATES = FAILED_STATES | {"REQUEUED"}  # an allocation ended so that Slurm ran the job again
 
 

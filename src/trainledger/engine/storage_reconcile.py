@@ -50,6 +50,7 @@ from typing import Any
 
 from trainledger.engine.assets import held_intervals
 from trainledger.engine.compute import _category
+from trainledger.engine.context import rows_of
 from trainledger.engine.rules import tags_of
 from trainledger.model import Basis, CostLine
 from trainledger.model.money import minor_quantum
@@ -140,7 +141,8 @@ def cells(facts, lines: Iterable[CostLine], as_of: date) -> dict[str, Any]:
     """The additive cells of the reconciliation (what the ledger keeps), and the bill rows that
     name no inventory location."""
     lines = list(lines)
-    rows = [r for r in facts.bill_lines if _category(r) == "storage"]
+    rows = list(rows_of(facts.bill_lines).where(  # only the storage rows are made (once per category)
+        "service_category", lambda v: _category({"service_category": v}) == "storage"))
     if not rows:
         return {"cells": [], "unmatched_bill_rows": [], "storage_bill_rows": 0}
     objects = {(str(o["source_sha256"]), int(o["row"])): o for o in facts.storage_objects}

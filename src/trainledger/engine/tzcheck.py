@@ -199,9 +199,10 @@ def bill_shift_minutes(windows: list[tuple[str, datetime, datetime]],
     return m if best >= INSIDE and best - at_zero >= 0.5 else None
 
 
-def bill_problems(runs: Iterable, bill_rows: Iterable[Mapping], imports: Iterable[Mapping]) -> list[Problem]:
+def bill_problems(runs: Iterable, bill_rows, imports: Iterable[Mapping]) -> list[Problem]:
     """``timezone_mismatch_bill`` per slurm import whose jobs' node windows fit the node bill's hours
-    only after a shift (``runs``: RunInfo; ``bill_rows``: the lake's FOCUS rows)."""
+    only after a shift (``runs``: RunInfo; ``bill_rows``: the lake's FOCUS rows, or a function of the
+    nodes giving their merged billed hours, as ``_merged`` of those rows would)."""
     from trainledger.engine.compute import _node_of  # the bill's node names, as the split reads them
 
     by_sha: dict[str, list[tuple[str, datetime, datetime]]] = defaultdict(list)
@@ -214,6 +215,8 @@ def bill_problems(runs: Iterable, bill_rows: Iterable[Mapping], imports: Iterabl
     if not by_sha:
         return []
     nodes = {n for windows in by_sha.values() for n, _, _ in windows}
+    if callable(bill_rows):  # the rows' merged hours per node, from their columns (runs.billed_hours)
+        return _bill_problems(by_sha, bill_rows(nodes), imports)
     periods: dict[str, list] = defaultdict(list)
     for row in bill_rows:
         p0, p1 = row.get("charge_period_start"), row.get("charge_period_end")
@@ -224,7 +227,12 @@ def bill_problems(runs: Iterable, bill_rows: Iterable[Mapping], imports: Iterabl
             periods[node].append((p0, p1))
     if not periods:
         return []
-    billed = {n: _merged(p) for n, p in periods.items()}
+    return _bill_problems(by_sha, {n: _merged(p) for n, p in periods.items()}, imports)
+
+
+def _bill_problems(by_sha, billed: Mapping[str, list[tuple[datetime, datetime]]], imports) -> list[Problem]:
+    if not billed:
+        return []
     recs = {str(r.get("sha256")): r for r in imports if r.get("kind") == "slurm"}
     out = []
     for sha, windows in sorted(by_sha.items()):

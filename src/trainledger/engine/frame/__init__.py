@@ -34,9 +34,13 @@ or one whose |units| × total weight could leave the exact integer range (``spli
 12-decimal ``gpu_share`` on a month-long row of a large amount), is split by the Python engine's
 ``node_split`` (``split.fallback_rows``), so no line differs.
 
-Still Python on every engine: the derived runs and their timeline (``runs.py``), the other stages
-(capacity, queued, storage, labor, external) and the allocation pools; conservation sums the
-columns as integers (``conservation.line_sums``), and the ledger writes them as they are.
+The bill rows come in as the lake's Arrow table (``context.Facts`` keeps every table as columns
+behind a lazy ``Rows`` view): DuckDB scans it in place (``stage._bills``), and the stage walks it a
+chunk at a time as value lists (``stage._walk``) — only rows a Python constructor makes a line of
+(direct and fallback rows) become dicts. Still Python on every engine: the derived runs and their
+timeline (``runs.py``, reading only the job columns it uses), the other stages (capacity, queued,
+storage, labor, external) and the allocation pools; conservation sums the columns as integers
+(``conservation.line_sums``), and the ledger writes them as they are.
 """
 
 from trainledger.engine.frame.holdings import holdings_table

@@ -23,7 +23,7 @@ from decimal import Decimal
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from trainledger.engine.lines import REPEATED, SCHEMA, LineColumns, encoded
+from trainledger.engine.lines import REPEATED, SCHEMA, LineColumns, dense, encoded
 from trainledger.model import Basis
 from trainledger.model.vocab import ComputeState
 
@@ -41,6 +41,27 @@ class RowInfo:
     money_only: list  # the row's money-only kind (credit, adjustment …) or None
     idle_hours: list  # text of the rest's GPU-hours, or None on a money-only row
     split: list  # bool: its pieces become lines here
+
+    TEXT = ("currency", "sha", "node", "money_only", "idle_hours")  # few distinct values: dictionary-encoded
+
+    @staticmethod
+    def arrays(info: RowInfo) -> RowInfo:
+        """``info``'s lists as Arrow arrays (its text dictionary-encoded): a chunk's figures kept
+        in a few bytes per row, not a Python object each."""
+        return RowInfo(**{name: pc.dictionary_encode(pa.array(getattr(info, name), pa.string()))
+                          for name in RowInfo.TEXT},
+                       row=pa.array(info.row, pa.int64()), split=pa.array(info.split, pa.bool_()))
+
+    @staticmethod
+    def concat(parts: list[RowInfo]) -> RowInfo | None:
+        """The chunks' ``arrays`` as one (per-row positions run on across the chunks)."""
+        if not parts:
+            return None
+        text = pa.table({name: pa.chunked_array([getattr(p, name) for p in parts]) for name in RowInfo.TEXT})
+        text = text.unify_dictionaries().combine_chunks()
+        return RowInfo(**{name: text.column(name).chunk(0) if text.column(name).num_chunks else
+                          pa.array([], pa.dictionary(pa.int32(), pa.string())) for name in RowInfo.TEXT},
+                       row=pa.concat_arrays([p.row for p in parts]), split=pa.concat_arrays([p.split for p in parts]))
 
 
 def decimal_text(units: pa.Array, scale: pa.Array) -> pa.Array:
@@ -78,7 +99,7 @@ def node_columns(pieces: pa.Table, info: RowInfo, runs, hours_of: Callable[[int,
                  evidence: str) -> pa.Table:
     """``pieces`` (``split.pieces``: idx, view, is_idle, run_id, state, scale, exp, units, W) → the
     lines' columns (``lines.SCHEMA`` plus ``idx``, ``view``), sorted as the Python engine orders them."""
-    split_rows = pa.array(info.split, pa.bool_())
+    split_rows = _array(info.split, pa.bool_())
     p = pieces.filter(pc.take(split_rows, pieces.column("idx")))
     zero_w = pc.equal(p.column("W").cast(pa.decimal128(38, 0)), pa.scalar(Decimal(0), pa.decimal128(38, 0)))
     zero_u = pc.equal(p.column("units").cast(pa.decimal128(38, 0)), pa.scalar(Decimal(0), pa.decimal128(38, 0)))
@@ -92,7 +113,7 @@ def node_columns(pieces: pa.Table, info: RowInfo, runs, hours_of: Callable[[int,
                pa.array([f"gpu_seconds_on_node/{runs[r].rule}" for r in ids], pa.string()),
                pa.array(["" if runs[r].batch_id is not None else f"job_without_batch: job {runs[r].run.source_job}"
                          for r in ids], pa.string()))
-    per_row = {name: pa.array(getattr(info, name), typ) for name, typ in (
+    per_row = {name: _array(getattr(info, name), typ) for name, typ in (
         ("money_only", pa.string()), ("node", pa.string()), ("idle_hours", pa.string()), ("currency", pa.string()),
         ("sha", pa.string()), ("row", pa.int64()))}
     hours: dict[str, str | None] = {"": None}
@@ -101,6 +122,11 @@ def node_columns(pieces: pa.Table, info: RowInfo, runs, hours_of: Callable[[int,
              for at in range(0, max(p.num_rows, 1), SLICE)]
     return pa.Table.from_batches([b for t in parts for b in t.to_batches()], schema=parts[0].schema) \
         if parts[0].num_rows or len(parts) > 1 else _empty(schema)
+
+
+def _array(values, typ: pa.DataType):
+    """``values`` (a list, or already an Arrow array: ``RowInfo.arrays``) as an Arrow array."""
+    return values if isinstance(values, pa.Array | pa.ChunkedArray) else pa.array(values, typ)
 
 
 SLICE = 1 << 16  # pieces turned into lines at a time: bounds the intermediate arrays
@@ -122,7 +148,7 @@ def _slice(p: pa.Table, per_run, per_row_arrays, hours: dict, hours_of, evidence
     amort = pc.equal(p.column("view"), 1)
 
     def per_row(name: str, _typ=None) -> pa.Array:
-        return pc.take(per_row_arrays[name], idx)
+        return dense(pc.take(per_row_arrays[name], idx))
 
     money_only = per_row("money_only")
     node = per_row("node")
