@@ -6,7 +6,7 @@ from __future__ import annotations
 
 INPUTS: dict[str, tuple[str, str]] = {
     # ---------------------------------------------------------------- assumption (input) names
-    "name.mfu": ("MFU ({family}, {size} model, pre-training)", "MFU（{family} 架构，{size}模型，预训练实测）"),
+    "name.mfu": ("MFU ({family}, {size} model, pre-training)", "MFU（{family} 架构，{size}模型，预训练）"),
     "size.small": ("small", "小"),
     "size.medium": ("medium", "中等规模"),
     "size.large": ("large", "大"),
@@ -127,6 +127,18 @@ INPUTS: dict[str, tuple[str, str]] = {
     "note.give_shape": ("give --layers/--hidden for the real shape", "请用 --layers / --hidden 给出真实结构"),
     "note.mode": ("mode {mode}", "最可能值 {mode}"),
     "note.mode_and": ("mode {mode}; {note}", "最可能值 {mode}；{note}"),
+    "note.mfu_beyond_extrapolated": (
+        "measured only {lo} – {hi} (the {n} cited figures); below and above that the range is "
+        "extrapolated: the triangle puts the lowest and highest of n figures at its 1/(n+1) and "
+        "n/(n+1) quantiles, where the extremes of n draws lie",
+        "实测的只有 {lo} – {hi}（所引 {n} 个数字）；其下与其上为外推：三角分布把 n 个数字中最低与最高者"
+        "放在 1/(n+1) 与 n/(n+1) 分位，即 n 次抽样的极值所在之处",
+    ),
+    "note.mfu_beyond_assumed": (
+        "measured only {lo} – {hi} (the {n} cited figures); the range beyond them is assumed: too "
+        "few figures for a measured spread",
+        "实测的只有 {lo} – {hi}（所引 {n} 个数字）；超出部分为假设：数字太少，得不出实测的离散程度",
+    ),
     "note.price": ("{origin}; effective {effective}", "{origin}；{effective} 起生效"),
     "note.price_expires": (
         "{origin}; effective {effective}, expires {expires}",
