@@ -79,8 +79,11 @@ def test_more_tokens_never_cost_less(book, tokens, more):
 
 
 @settings(max_examples=15, deadline=None)
-@given(gpus=st.integers(18, 4096), extra=st.integers(1, 4096))  # 70B needs 18 x 80 GB (18 bytes/param)
+@given(gpus=st.integers(3, 512), extra=st.integers(1, 512))  # 70B needs 18 x 80 GB (18 bytes/param)
 def test_more_gpus_never_raise_memory_per_gpu_under_zero3_end_to_end(book, gpus, extra):
+    # whole nodes: every tp of the search (1/2/4/8) divides both counts, so the layout is the same;
+    # an odd count may only be held by tp 1 (whole replicas), with more activation memory per GPU
+    gpus, extra = 8 * gpus, 8 * extra
     kw = dict(task="pretrain", params="70B", tokens="1T", gpu="a100-80gb", zero_stage=3, samples=200)
     a = estimate(book, gpus=gpus, **kw).to_dict()["memory"]["per_gpu_bytes"]
     b = estimate(book, gpus=gpus + extra, **kw).to_dict()["memory"]["per_gpu_bytes"]

@@ -99,3 +99,43 @@ def test_every_sourced_prior_keeps_its_date():
 
     walk(priors())
     walk(mfu_table())
+
+
+ALL_CELLS = [(fam, cls) for fam, t in mfu_table().items() for cls in t]
+
+
+@pytest.mark.parametrize(("fam", "cls"), ALL_CELLS, ids=[f"{f}.{c}" for f, c in ALL_CELLS])
+def test_a_measured_mfu_range_beyond_its_cited_figures_says_which_part_is_extrapolated(fam, cls):
+    """Every MFU cell (review 4, H8): a "measured" row lists the figures it cites; the drawer's
+    range is within them, or its note names the measured span and calls the rest extrapolated
+    (five or more figures) or assumed (fewer) — in both languages."""
+    from trainledger.estimate.priors import mfu_prior
+
+    row = mfu_table()[fam][cls]
+    active = {"small": 1e9, "medium": 7e9, "large": 70e9}[cls]
+    a = mfu_prior(fam, active).as_assumption().as_dict()
+    if row["evidence"] != "measured":
+        assert "measured only" not in str(a.get("note", ""))
+        return
+    figs = row.get("figures") or row.get("cited")
+    assert figs, f"{fam}.{cls} is labelled measured but lists no cited figures"
+    cited = [float(x) for x in re.findall(r"(\d+(?:\.\d+)?)%", row["source"])]
+    for fig in figs:  # each listed figure is written in the source text
+        assert any(abs(fig * 100 - c) <= 0.6 for c in cited), (fam, cls, fig)
+    lo, hi = min(figs), max(figs)
+    note = str(a["note"])
+    if row["low"] >= lo and row["high"] <= hi:
+        assert "measured only" not in note
+        return
+    assert f"measured only {lo:.1%} – {hi:.1%}" in note, note
+    assert ("extrapolated" if "figures" in row else "assumed") in note, note
+    zh = a["note"].text("zh-CN")
+    assert f"实测的只有 {lo:.1%} – {hi:.1%}" in zh and ("外推" in zh or "假设" in zh)
+
+
+def test_the_hopper_medium_drawer_no_longer_calls_7_to_70_percent_measured():
+    from trainledger.estimate.priors import mfu_prior
+
+    a = mfu_prior("hopper", 7e9).as_assumption()
+    assert (a.low, a.high) == ("0.071", "0.703")
+    assert "measured only 26.9% – 53.8% (the 5 cited figures)" in str(a.note)

@@ -84,7 +84,9 @@ PRETRAINS = ("pretrain", "continued_pretrain")
 
 def placeholders_for(task: str, tokens: float | None) -> dict[str, tuple[list, dict]]:
     """The task type's data placeholders, sized from the request's tokens where the size says
-    something (``[defaults.scale]``): field -> ([low, mode, high], evidence/source/owner)."""
+    something (``[defaults.scale]``): field -> ([low, mode, high], evidence/source/owner). A
+    fine-tune's labelled items are the task's labelled set, never more than the samples it trains
+    on (tokens / (epochs x tokens per sample))."""
     table = priors()["defaults"]
     meta = placeholder_meta("data lead")
     out = {f: (list(v), meta) for f, v in table[task if task in table else "lora"]["data"].items()}
@@ -92,10 +94,20 @@ def placeholders_for(task: str, tokens: float | None) -> dict[str, tuple[list, d
         return out
     sc = table["scale"]
     if task in FINETUNES:
+        # the samples trained on bound the freshly labelled ones; beyond the task's labelled set the
+        # training data is existing / public / generated (a 1B-token fine-tune is not 488k new labels)
         ep, tps = sc["epochs"], sc["tokens_per_sample"]
-        items = [tokens / (ep[2] * tps[2]), tokens / (ep[1] * tps[1]), tokens / (ep[0] * tps[0])]
-        src = Msg("src.placeholder_labelled", tokens=fmt_count(tokens))
-        out["labelled_items"] = ([round(x) for x in items], {**meta, "source": src})
+        samples = [round(tokens / (ep[2] * tps[2])), round(tokens / (ep[1] * tps[1])), round(tokens / (ep[0] * tps[0]))]
+        table_items, _ = out["labelled_items"]
+        items = [min(s, t) for s, t in zip(samples, table_items, strict=True)]
+        src = Msg(
+            "src.placeholder_labelled",
+            task=Term(task),
+            table=" / ".join(fmt_count(x) for x in table_items),
+            tokens=fmt_count(tokens),
+            samples=" / ".join(fmt_count(x) for x in samples),
+        )
+        out["labelled_items"] = (items, {**meta, "source": src})
     elif task in PRETRAINS:
         ref = float(sc[f"reference_tokens_{task}"])
         k = min(sc["factor_cap"], max(sc["factor_floor"], math.sqrt(tokens / ref)))

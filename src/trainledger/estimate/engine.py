@@ -13,6 +13,7 @@ from datetime import date
 
 from trainledger.errors import BadInput, NotFound
 from trainledger.estimate.accelerator import accelerator_for, compute_price, setup_assumptions
+from trainledger.estimate.messages import Msg
 from trainledger.estimate.montecarlo import Pct, Sampler, tornado
 from trainledger.estimate.pricing import Pricing
 from trainledger.estimate.result import Estimate, GpuInfo, Split
@@ -150,6 +151,6 @@ def assemble(ctx: Context, out: Outcome, book: PriceBook, currency: str) -> Esti
         assumptions=tuple(drawer),
         sensitivity=tuple(s for s in tornado(sampler, f["total"]) if s.swing > 0),
         warnings=out.warnings,
-        notes=out.notes,
+        notes=out.notes + ((Msg("note.plan_table_ignored"),) if ctx.spec.plan_ignored else ()),
         split=Split.of(f),
     )

@@ -137,7 +137,10 @@ def plan_training(spec, acc: Accelerator, shape: ModelShape, notes: list) -> Tra
         used = spec.gpus
         for setup, p in feasible:
             if p.min_gpus <= used:
-                costed = plan_memory(shape, setup, acc, gpus=used, **par)
+                try:
+                    costed = plan_memory(shape, setup, acc, gpus=used, **par)
+                except BadInput:  # no whole-replica layout of this setup on `used` GPUs
+                    continue
                 if costed.breakdown.total <= cap:
                     break
                 costed = None
@@ -164,8 +167,9 @@ def _explain_choice(spec, feasible, setup: Setup, used: int, chosen: bool, notes
 
 
 def choose_gpus(spec, acc: Accelerator, shape: ModelShape, setup: Setup, plan: MemoryPlan) -> tuple[int, str, bool]:
-    """Enough GPUs for ~target_days at the modes of MFU and overhead; never below the minimum of
-    the setup that is costed. Returns (count, "memory" | "schedule", rounded to whole nodes)."""
+    """Enough GPUs for ~target_days at the modes of MFU and overhead, in whole replicas (a
+    multiple of tensor x pipeline parallelism); never below the minimum of the setup that is
+    costed. Returns (count, "memory" | "schedule", rounded to whole nodes)."""
     mp = plan.parallel.model_parallel
     n = plan.min_gpus
     fl = training_flops(shape, setup, spec.tokens)
@@ -177,7 +181,7 @@ def choose_gpus(spec, acc: Accelerator, shape: ModelShape, setup: Setup, plan: M
             mode *= f.mode
         hours = fl.model_total / (acc.peak_flops() * min(mode, MFU_CEILING)) / 3600 * ov
         wanted = math.ceil(hours / (24 * priors()["schedule"]["target_days"]))
-        n = max(plan.min_gpus, wanted)
+        n = max(plan.min_gpus, -(-wanted // mp) * mp)  # whole replicas: a multiple of tp x pp
     by = "schedule" if wanted > plan.min_gpus else "memory"
     out = nodes_round(n, mp)
     return out, by, out != n

@@ -242,7 +242,8 @@ HOST_BUFFER_FACTOR = 1.5  # DeepSpeed's estimators: additional_buffer_factor=1.5
 
 
 def per_gpu(shape: ModelShape, setup: Setup, par: Parallel, gpus: int, acc: Accelerator) -> MemoryBreakdown:
-    """Bytes each GPU holds with ``gpus`` GPUs (data-parallel degree = gpus // (tp * pp)).
+    """Bytes each GPU holds with ``gpus`` GPUs (data-parallel degree = gpus / (tp * pp); the
+    layouts costed use whole replicas, see ``whole_replicas``).
 
     Model states follow DeepSpeed's own estimators (deepspeed/runtime/zero/stage_1_and_2.py
     ``estimate_zero2_model_states_mem_needs`` and stage3.py ``estimate_zero3_model_states_mem_needs``):
@@ -441,10 +442,33 @@ def plan_memory(
                 f"{gpus} x {acc.id} cannot hold the model: it needs at least {n_min} under {par.label(setup)}",
                 remedy=f"use --gpus {n_min} or more, or shard more (ZeRO-3, offload)",
             )
+        n_min, par = whole_replicas(found, gpus, acc)
         used = gpus
     bd = per_gpu(shape, setup, par, used, acc)
     why_en, why_zh = explain(bd, shape, setup, par)
     return MemoryPlan(par.label(setup), par, n_min, used, bd, acc.memory_bytes, why_en, why_zh)
+
+
+def whole_replicas(found: list, gpus: int, acc: Accelerator) -> tuple[int, Parallel]:
+    """The least-GPU layout among ``found`` that holds the model on ``gpus`` GPUs as whole
+    replicas: tensor x pipeline parallelism must divide the count (3 GPUs at tp 2 are one replica
+    and one idle GPU — no framework trains on the idle one, and costing its wall-clock as if it
+    did would understate the days). Refused with the nearest usable counts otherwise."""
+    ok = [f for f in found if f[0] <= gpus and gpus % f[1] == 0]
+    if ok:
+        n, _, _, par = min(ok, key=lambda f: (f[0], f[1], f[2]))
+        return n, par
+    below = [gpus // f[1] * f[1] for f in found if gpus // f[1] * f[1] >= f[0]]
+    hi = min(max(f[0], -(-gpus // f[1]) * f[1]) for f in found)
+    degrees = "/".join(str(d) for d in sorted({f[1] for f in found}))
+    problem = (
+        f"{gpus} x {acc.id}: no layout that holds the model uses every GPU as a whole replica "
+        f"(tensor x pipeline parallelism {degrees} does not divide {gpus})"
+    )
+    if below:
+        lo = max(below)
+        raise BadInput(problem, remedy=f"use --gpus {lo} or {hi}, or a --tp / --pp that divides {gpus}")
+    raise BadInput(problem, remedy=f"use --gpus {hi}, or a --tp / --pp that divides {gpus}")
 
 
 TERM_ZH = {t: text(f"term.{t}", "zh-CN") for t in TERMS}

@@ -73,11 +73,28 @@ def mfu_prior(family: str, active_params: float) -> Uncertain:
     table = mfu_table()
     fam = family if family in table else "other"
     cls = size_class(active_params)
+    row = table[fam][cls]
     return Uncertain.from_table(
         Msg("name.mfu", family=fam, size=Msg(f"size.{cls}")),
-        table[fam][cls],
+        row,
         unit="fraction of dense BF16 peak",
+        **({"note": note} if (note := beyond_figures(row)) else {}),
     )
+
+
+def beyond_figures(row: dict) -> Msg | None:
+    """What of a "measured" MFU range its cited figures do not cover: only the span between the
+    lowest and the highest figure is measured; beyond it, the range is extrapolated (rows of five
+    or more ``figures``: their extremes at the 1/(n+1) and n/(n+1) quantiles) or assumed (rows
+    with fewer, ``cited``). None when the range stays within the figures, or the row is assumed."""
+    figs = row.get("figures") or row.get("cited")
+    if row.get("evidence") != "measured" or not figs:
+        return None
+    lo, hi = min(figs), max(figs)
+    if row["low"] >= lo and row["high"] <= hi:
+        return None
+    key = "note.mfu_beyond_extrapolated" if "figures" in row else "note.mfu_beyond_assumed"
+    return Msg(key, lo=f"{lo:.1%}", hi=f"{hi:.1%}", n=len(figs))
 
 
 def overhead_prior(task: str) -> Uncertain:

@@ -122,6 +122,7 @@ class EstimateSpec:
     data: dict = field(default_factory=dict)
     labor: dict = field(default_factory=dict)
     inference: dict = field(default_factory=dict)
+    plan_ignored: bool = False  # the file had a [plan] table (plan --from-estimate's), not read here
 
 
 def load_spec_file(path: str | Path) -> dict:
@@ -143,7 +144,10 @@ def load_spec_file(path: str | Path) -> dict:
 def build_spec(values: dict, *, where: str = "options") -> EstimateSpec:
     """Validate and convert raw values (from TOML and/or click) into an ``EstimateSpec``."""
     v = {k.replace("-", "_"): x for k, x in values.items() if x is not None}
-    known = set(EstimateSpec.__dataclass_fields__)
+    known = set(EstimateSpec.__dataclass_fields__) - {"plan_ignored"}
+    plan = v.pop("plan", None)  # a plan spec's [plan] table: `plan --from-estimate` reads it, the estimator not
+    if plan is not None and not isinstance(plan, dict):
+        raise BadInput(f"{where}: [plan] must be a table", remedy="see docs/plan.md for the [plan] table")
     unknown = sorted(set(v) - known)
     if unknown:
         raise BadInput(
@@ -156,7 +160,7 @@ def build_spec(values: dict, *, where: str = "options") -> EstimateSpec:
             remedy="pass --task (pretrain, continued_pretrain, full_finetune, lora, "
             "qlora, rag) or run `trainledger estimate --guided`",
         )
-    kw: dict = {"task": parse_task(str(v["task"]))}
+    kw: dict = {"task": parse_task(str(v["task"])), "plan_ignored": plan is not None}
     for f in COUNT_FIELDS:
         if f in v:
             kw[f] = parse_count(v[f], f.replace("_", "-"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 INPUTS: dict[str, tuple[str, str]] = {
     # ---------------------------------------------------------------- assumption (input) names
-    "name.mfu": ("MFU ({family}, {size} model, pre-training)", "MFU（{family} 架构，{size}模型，预训练实测）"),
+    "name.mfu": ("MFU ({family}, {size} model, pre-training)", "MFU（{family} 架构，{size}模型，预训练）"),
     "size.small": ("small", "小"),
     "size.medium": ("medium", "中等规模"),
     "size.large": ("large", "大"),
@@ -127,6 +127,18 @@ INPUTS: dict[str, tuple[str, str]] = {
     "note.give_shape": ("give --layers/--hidden for the real shape", "请用 --layers / --hidden 给出真实结构"),
     "note.mode": ("mode {mode}", "最可能值 {mode}"),
     "note.mode_and": ("mode {mode}; {note}", "最可能值 {mode}；{note}"),
+    "note.mfu_beyond_extrapolated": (
+        "measured only {lo} – {hi} (the {n} cited figures); below and above that the range is "
+        "extrapolated: the triangle puts the lowest and highest of n figures at its 1/(n+1) and "
+        "n/(n+1) quantiles, where the extremes of n draws lie",
+        "实测的只有 {lo} – {hi}（所引 {n} 个数字）；其下与其上为外推：三角分布把 n 个数字中最低与最高者"
+        "放在 1/(n+1) 与 n/(n+1) 分位，即 n 次抽样的极值所在之处",
+    ),
+    "note.mfu_beyond_assumed": (
+        "measured only {lo} – {hi} (the {n} cited figures); the range beyond them is assumed: too "
+        "few figures for a measured spread",
+        "实测的只有 {lo} – {hi}（所引 {n} 个数字）；超出部分为假设：数字太少，得不出实测的离散程度",
+    ),
     "note.price": ("{origin}; effective {effective}", "{origin}；{effective} 起生效"),
     "note.price_expires": (
         "{origin}; effective {effective}, expires {expires}",
@@ -186,14 +198,19 @@ INPUTS: dict[str, tuple[str, str]] = {
         "需求方在引导问答中的回答：{n} 条标注样本，用作评测集（RAG 不训练权重）",
     ),
     "src.placeholder_labelled": (
-        "trainledger placeholder sized from the request: {tokens} training tokens / (1-3 epochs, mode 2, x "
-        "512-2048 tokens per sample, mode 1024); for scale, LIMA (Zhou et al. 2023, arXiv:2305.11206) fine-tuned "
-        "on 1,000 samples, Alpaca (Taori et al. 2023) on 52,000, Tulu 2 (Ivison et al. 2023, arXiv:2311.10702) on "
-        "326,000 — epochs and sample length assumed; replace with your plan in [data] labelled_items",
-        "trainledger 按需求规模给出的占位值：{tokens} 个训练 token ÷（1–3 轮，众数 2 轮 × 每条 512–2048 token，"
-        "众数 1024）；参照：LIMA（Zhou 等 2023，arXiv:2305.11206）用 1,000 条样本微调，Alpaca（Taori 等 2023）"
-        "用 52,000 条，Tulu 2（Ivison 等 2023，arXiv:2311.10702）用 326,000 条——轮数与样本长度为假设；"
-        "请在 [data] labelled_items 中填写你的计划",
+        "trainledger placeholder: the {task} placeholder's freshly labelled set ({table} items), never more "
+        "than the request trains on ({tokens} training tokens / (1-3 epochs, mode 2, x 512-2048 tokens per "
+        "sample, mode 1024) = {samples} samples); the rest of the training data is assumed existing, public or "
+        "generated (its cost is in licensing and cleaning), not labelled for this run. For scale, LIMA (Zhou et "
+        "al. 2023, arXiv:2305.11206) fine-tuned on 1,000 curated samples, Alpaca (Taori et al. 2023) on 52,000 "
+        "generated ones, Tulu 2 (Ivison et al. 2023, arXiv:2311.10702) on a 326,000-sample mix of existing sets "
+        "— replace with your plan in [data] labelled_items",
+        "trainledger 占位值：{task}占位表中新标注的样本量（{table} 条），且不超过本需求实际训练的样本数"
+        "（{tokens} 个训练 token ÷（1–3 轮，众数 2 轮 × 每条 512–2048 token，众数 1024）= {samples} 条）；"
+        "其余训练数据假设为已有、公开或生成的数据（其成本计入授权与清洗），不为本次训练新标注。参照：LIMA"
+        "（Zhou 等 2023，arXiv:2305.11206）用 1,000 条精选样本微调，Alpaca（Taori 等 2023）用 52,000 条生成样本，"
+        "Tulu 2（Ivison 等 2023，arXiv:2311.10702）用 326,000 条已有数据集的混合——请在 [data] labelled_items "
+        "中填写你的计划",
     ),
     "src.placeholder_cleaning": (
         "trainledger placeholder for a {task} corpus of {ref} tokens, x sqrt({tokens} / {ref}) = x{factor:.2f} "

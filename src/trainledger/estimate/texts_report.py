@@ -163,6 +163,11 @@ REPORT: dict[str, tuple[str, str]] = {
         "RAG 不改动模型权重，没有训练算力可估。请改为估算：文档清洗与切分、评测集（[data]）；"
         "检索索引（语料向量化、向量库存储）与推理服务（[inference]）；以及对回答质量负责的人力（[labor]）。",
     ),
+    "note.plan_table_ignored": (
+        "the spec's [plan] table is for `trainledger plan --from-estimate` (docs/plan.md): the estimate "
+        "does not read it",
+        "规格文件中的 [plan] 表供 `trainledger plan --from-estimate` 使用（docs/plan.md）：预估不读取它",
+    ),
     "note.workspace_book": (
         "priced with workspace {root}'s own book: {book}, in {currency}; labor rates from its trainledger.toml "
         "[[labor_rates]] ({roles})",

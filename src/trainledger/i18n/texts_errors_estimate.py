@@ -116,6 +116,15 @@ ESTIMATE: dict[str, tuple[str, str]] = {
                                             '{gpus} × {id} 放不下该模型：在 {label} 下至少需要 {n_min}'),
     'estimate.memory.use_gpus_more_shard': ('use --gpus {n_min} or more, or shard more (ZeRO-3, offload)',
                                             '使用 --gpus {n_min} 或更多，或做更多切分（ZeRO-3、卸载）'),
+    'estimate.memory.no_whole_replica_layout': ('{gpus} x {id}: no layout that holds the model uses every GPU as a '
+                                                'whole replica (tensor x pipeline parallelism {degrees} does not '
+                                                'divide {gpus})',
+                                                '{gpus} × {id}：没有一种放得下该模型的并行布局能把每张卡都用作完整副本'
+                                                '（张量 × 流水线并行度 {degrees} 不能整除 {gpus}）'),
+    'estimate.memory.use_gpus_lo_or_hi': ('use --gpus {lo} or {hi}, or a --tp / --pp that divides {gpus}',
+                                          '使用 --gpus {lo} 或 {hi}，或能整除 {gpus} 的 --tp / --pp'),
+    'estimate.memory.use_gpus_hi_or': ('use --gpus {hi}, or a --tp / --pp that divides {gpus}',
+                                       '使用 --gpus {hi}，或能整除 {gpus} 的 --tp / --pp'),
     'estimate.memory.not_one': ('{name} {getattr} is not one of {allowed}',
                                 '{name} {getattr} 不在 {allowed} 之中'),
     'estimate.montecarlo.samples_at_least_monte': ('samples {samples}: at least 100 Monte Carlo samples are needed '
@@ -167,6 +176,10 @@ ESTIMATE: dict[str, tuple[str, str]] = {
                                          '规格文件 {p} 不存在'),
     'estimate.spec.pass_existing_from_spec': ('pass an existing --from SPEC.toml',
                                               '传入一个存在的 --from SPEC.toml'),
+    'estimate.spec.plan_must_be_table': ('{where}: [plan] must be a table',
+                                         '{where}：[plan] 必须是一个表'),
+    'estimate.spec.see_docs_plan_md': ('see docs/plan.md for the [plan] table',
+                                       '[plan] 表见 docs/plan.md'),
     'estimate.spec.unknown_keys': ('{where}: unknown keys {unknown}',
                                    '{where}：未知的键 {unknown}'),
     'estimate.spec.see_trainledger_estimate_help': ('see `trainledger estimate --help` for the accepted names',

@@ -79,6 +79,10 @@ def messages(d: dict, key: str, lang: str) -> list[str]:
     return list(zh) if is_zh(lang) and zh is not None else list(d.get(key, []))
 
 
+def _per_gpu_at(nbytes: float, n: int, lang: str) -> str:
+    return t("mem.per_gpu_at_one" if n == 1 else "mem.per_gpu_at", lang, gib=nbytes / 2**30, n=n)
+
+
 def estimate_view(d: dict, lang: str) -> dict:
     cur = d["cost"]["currency"]
 
@@ -108,7 +112,7 @@ def estimate_view(d: dict, lang: str) -> dict:
             (t("effective_gpu_hours", lang), _pct(d["effective_gpu_hours"], fmt_qty)),
             (t("gpu_hours", lang), _pct(d["gpu_hours"], fmt_qty)),
             (t("programme_gpu_hours", lang), _pct(d["programme_gpu_hours"], fmt_qty)),
-            (t("wallclock_days", lang, n=n), _pct(d["wallclock_days"], fmt_qty)),
+            (t("wallclock_days_one" if n == 1 else "wallclock_days", lang, n=n), _pct(d["wallclock_days"], fmt_qty)),
             (t("mfu", lang), _pct(d["mfu"], lambda x: f"{x:.0%}")),
             (t("overhead", lang), _pct(d["overhead_factor"], lambda x: f"x{x:.2f}")),
         ]
@@ -126,12 +130,12 @@ def estimate_view(d: dict, lang: str) -> dict:
     memory = []
     if task is not TaskType.RAG:
         memory = [
-            (t("per_gpu", lang), t("mem.per_gpu_at", lang, gib=m["per_gpu_bytes"] / 2**30, n=m["at_gpus"])),
+            (t("per_gpu", lang), _per_gpu_at(m["per_gpu_bytes"], m["at_gpus"], lang)),
             (t("min_gpus", lang), f"{m['min_gpus']} — {pick(m, 'min_gpus_scope', lang)}"),
             (t("strategy", lang), m["strategy"]),
             (
                 t("least_gpu", lang),
-                t("mem.per_gpu_at", lang, gib=m["least_gpu_plan"]["per_gpu_bytes"] / 2**30, n=m["min_gpus"]),
+                _per_gpu_at(m["least_gpu_plan"]["per_gpu_bytes"], m["min_gpus"], lang),
             ),
             (
                 t("training_strategy", lang),

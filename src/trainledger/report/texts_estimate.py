@@ -22,6 +22,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "gpu_hours": ("GPU-hours with overhead (final run)", "含额外占用的卡时（最终运行）"),
     "programme_gpu_hours": ("GPU-hours, whole programme (all rounds)", "全部实验轮次的卡时"),
     "wallclock_days": ("Wall-clock days on {n} GPUs", "{n} 卡上的日历天数"),
+    "wallclock_days_one": ("Wall-clock days on {n} GPU", "{n} 卡上的日历天数"),
     "mfu": ("Utilisation (MFU)", "算力利用率（MFU）"),
     "overhead": ("Overhead factor", "额外占用系数"),
     "rounds": ("Experiment rounds", "实验轮次系数"),
@@ -109,5 +110,6 @@ TEXT: dict[str, tuple[str, str]] = {
         "右偏的分项会让总额的中位数偏离分项中位数之和。均值可以相加：算力 + 数据 + 人力 = 总额 = 已知 + 占位。",
     ),
     "mem.per_gpu_at": ("{gib:.1f} GiB @ {n} GPUs", "{gib:.1f} GiB（按 {n} 卡计）"),
+    "mem.per_gpu_at_one": ("{gib:.1f} GiB @ {n} GPU", "{gib:.1f} GiB（按 {n} 卡计）"),
     "mem.training_strategy": ("{strategy} ({gib:.1f} GiB/GPU)", "{strategy}（每卡 {gib:.1f} GiB）"),
 }
