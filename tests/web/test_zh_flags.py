@@ -29,7 +29,8 @@ def test_a_stored_provisional_sentence_reads_as_the_sheet_says_it():
 
 def test_a_vendor_note_takes_its_chinese_half_and_the_rows_month():
     both = flags_text([NOTE, PROV], "zh-CN", "aliyun", "abc")
-    assert both.startswith("2026-11 账单：1 行带有厂商说明（阿里云，导入 abc）：金额保留6位小数；2026-11 账单：1 行为暂估")
+    assert both.startswith("2026-11 账单：1 行带有厂商说明（阿里云，导入 abc）：金额保留6位小数；"
+                           "2026-11 账单：1 行为暂估")
     assert flag_text(NOTE, "zh-CN") == "金额保留6位小数"  # no month known: the note alone
     assert flags_text([NOTE, PROV], "en") == f"{NOTE}; {PROV}"
 

@@ -57,7 +57,6 @@ def imports(wsp) -> dict[str, Any]:
 
 def _localized(row: dict[str, Any]) -> dict[str, Any]:
     from trainledger.i18n import ZH, localize
-
     from trainledger.report.flag_text import flags_text
 
     notes = row.get("notes")

@@ -262,9 +262,8 @@ def source(wsp, ident: str, row: int) -> dict[str, Any]:
 def _flags_zh(flags: Any, kind: str, import_id: str) -> str | None:
     """The row's stored flags (lake JSON text) in Chinese, for the zh-CN page; None when there are
     none or the token's role may not see them (a withheld value stays withheld)."""
-    from trainledger.report.flag_text import flags_text
-
     from trainledger.model.restricted import Withheld
+    from trainledger.report.flag_text import flags_text
 
     if isinstance(flags, Withheld) or not isinstance(flags, str) or not flags or flags == "[]":
         return None
