@@ -634,8 +634,12 @@ ERRORS: dict[str, tuple[str, str]] = {
         "从 {DOWNLOADS} 中选一个",
     ),
     "web.auth.token_limited_batch": (
-        "token {token_id} is limited to batch {batch}; {what} is {where}",
-        "令牌 {token_id} 仅限批次 {batch}；{what} 是 {where}",
+        "token {token_id} is limited to batch {batch}; {what} is batch {batch2}",
+        "令牌 {token_id} 仅限批次 {batch}；{what} 属于批次 {batch2}",
+    ),
+    "web.auth.token_limited_across": (
+        "token {token_id} is limited to batch {batch}; {what} is a page across batches (or of unattributed cost)",
+        "令牌 {token_id} 仅限批次 {batch}；{what} 是跨批次（或未归属成本）的页面",
     ),
     "web.auth.open_batches_ask_for": (
         "open /batches/{batch}, or ask for a token with that scope",
