@@ -4,9 +4,8 @@ JSON view model, sheet download (md, json, html, csv, xlsx) or CLI rendering —
 
 from __future__ import annotations
 
-import re
-
 import json
+import re
 from decimal import Decimal
 
 import pytest
