@@ -368,7 +368,7 @@ ERRORS: dict[str, tuple[str, str]] = {
         '请给出不早于决策日期的下次复查日期，或留空（默认 7 天后）'),
     'review.service.decide_rules_recommend_choosing': ('decide {batch_id}: the rules recommend {action}; choosing '
                                                        '{action2} overrides them',
-                                                       'decide {batch_id}：规则建议 {action}；选择 {action2} '
+                                                       'decide {batch_id}：规则建议“{action}”；选择“{action2}”'
                                                        '会推翻规则的建议'),
     'review.service.override_needs_second_named': ('an override needs a second named approver: --approver NAME (not '
                                                    'the decider)',
