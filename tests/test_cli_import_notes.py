@@ -86,3 +86,19 @@ def test_imports_drop_by_names_the_person_in_both_logs(tmp_path):
         (drop,) = [e for e in wsp.ledger.audit_log() if e["action"] == "drop_import"]
         assert drop["actor"] == "li.na"
         assert [e["actor"] for e in wsp.lake.events() if e.get("action") == "drop"] == ["li.na"]
+
+
+def test_imports_show_in_zh_says_the_provisional_flag_as_the_sheet_does(tmp_path):
+    """Review 4 H3: the flagged rows of `imports show` are in Chinese on --lang zh-CN (the stored
+    English note is parsed and said with the sheet's sentence); English keeps the stored text."""
+    import json
+
+    root = _ws(tmp_path)
+    bill = tmp_path / "bill.csv"
+    bill.write_text(HEAD + "".join(ROW.format(h=h, e=h + 1) for h in range(10, 12)), encoding="utf-8")
+    run("--workspace", root, "import", "aliyun", bill)
+    ident = json.loads(run("--workspace", root, "imports", "list", "--json"))[0]["id"]
+    zh = run("--workspace", root, "--lang", "zh-CN", "imports", "show", ident)
+    assert zh.count("行为暂估数据") == 2 and "（阿里云，导入 " in zh and "is final after" not in zh
+    en = run("--workspace", root, "--lang", "en", "imports", "show", ident)
+    assert en.count("is final after") == 2 and "暂估" not in en

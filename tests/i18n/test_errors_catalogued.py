@@ -21,6 +21,7 @@ PASSED_ON = {
     "ingest/slurm.py", "ingest/tabular.py", "ingest/worklog.py", "workspace.py", "ledger/figures.py",
     "ingest/run.py", "ingest/mapfile.py", "ingest/focus_fast.py", "ingest/slurm_fast.py",
     "web/writes.py",  # the decision form's override refusal: a Msg of the web catalogue (review 3 G12)
+    "review/service.py",  # decide's override refusal: a Msg whose actions are Terms (review 4 H10)
 }
 
 
@@ -35,6 +36,8 @@ PARTS |= {en for en, _zh in __import__("trainledger.i18n.texts_ingest_detect", f
 PARTS |= {en for en, _zh in __import__("trainledger.i18n.texts_causes", fromlist=["CAUSES"]).CAUSES.values()}
 # what the tool stores in the ledger (a plan's default reason, a drop reason): Msg("stored.…") ids
 PARTS |= {en for en, _zh in __import__("trainledger.i18n.texts_stored", fromlist=["STORED"]).STORED.values()}
+# decide's override refusal, raised as Msg("error.review.service.decide_rules_recommend_choosing") (review 4 H10)
+PARTS |= {"decide {batch_id}: the rules recommend {action}; choosing {action2} overrides them"}
 
 
 @pytest.fixture(scope="module")

@@ -92,6 +92,14 @@ def test_an_override_needs_a_second_named_approver(ws):
     other = next(a for a in ("continue", "shrink", "stop", "retarget") if a != verdict)
     r = run(ws, "decide", BATCH_B, "--action", other, "--reason", "r", "--by", "wang.lei", ok=False)
     assert r.exit_code == 2 and "second named approver" in r.output
+    assert f"the rules recommend {verdict}; choosing {other} overrides them" in r.output  # English: the codes
+    zh = run(ws, "--lang", "zh-CN", "decide", BATCH_B, "--action", other, "--reason", "r", "--by", "wang.lei",
+             ok=False)
+    from trainledger.model.vocab import label
+
+    # review 4 H10: the Chinese refusal says the actions as words, no English code inside it
+    assert f"规则建议“{label(verdict, 'zh-CN')}”；选择“{label(other, 'zh-CN')}”会推翻规则的建议" in zh.output
+    assert verdict not in zh.output.split("\n")[0] and other not in zh.output.split("\n")[0]
     r = run(ws, "decide", BATCH_B, "--action", other, "--reason", "r", "--by", "wang.lei", "--approver",
             "wang.lei", ok=False)
     assert r.exit_code == 2

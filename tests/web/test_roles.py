@@ -5,6 +5,7 @@ JSON view model, sheet download (md, json, html, csv, xlsx) or CLI rendering —
 from __future__ import annotations
 
 import json
+import re
 from decimal import Decimal
 
 import pytest
@@ -163,7 +164,11 @@ def test_a_batch_scoped_token_gets_403_elsewhere(app, rates_ws, tokens):
                  "/report", f"/lines/{b_line}", f"/sources/{b_line.split('-')[0]}/{b_line.split('-')[1]}"):
         r = app.get(path, headers={**_bearer(tok), "Accept": "application/json"})
         assert r.status_code == 403, (path, r.status_code)
-        assert BATCH_A in r.json()["error"]["message"]
+        err = r.json()["error"]
+        assert BATCH_A in err["message"] and BATCH_A in err["message_zh"]
+        # review 4 H10: the Chinese message has no English clause inside it
+        assert not re.search(r"\b(is|a page|across|unattributed)\b", err["message_zh"]), err["message_zh"]
+        assert ("跨批次（或未归属成本）的页面" if path == "/report" else f"属于批次 '{BATCH_B}'") in err["message_zh"]
     r = app.get("/batches", headers={**_bearer(tok), "Accept": "application/json"})
     assert [b["id"] for b in r.json()["batches"]] == [BATCH_A]
     r = app.get(f"/batches/{BATCH_B}", headers=_bearer(tokens[0]["engineer"]))  # unscoped: every batch

@@ -59,3 +59,22 @@ def test_run_page_is_labelled_in_its_language(client, lang):
     else:
         assert "planned experiment" in facts and "submitted" in facts and "unforeseeable fault" in facts
         assert "计划" not in page
+
+
+def test_status_page_units_are_in_its_language(client):
+    """Review 4 H10: the lessons' units and the work done say 小时 / 卡时 / 轮 / 百万 token on the zh-CN
+    page, as the CLI does; the English page keeps the plan's unit codes."""
+    en = _text(client.get(f"/batches/{BATCH}/status", params={"lang": "en"}).text)
+    zh = _text(client.get(f"/batches/{BATCH}/status", params={"lang": "zh-CN"}).text)
+    codes = re.compile(r"\((?:[A-Z]{3}/)?(?:hour|gpu_hour|rounds|Mtoken)(?:/Mtoken)?\)|Mtoken|gpu_hour")
+    assert codes.search(en) and "(gpu_hour/Mtoken)" in en  # the page shows units at all
+    assert not codes.findall(zh), codes.findall(zh)
+    assert "(卡时/百万 token)" in zh and "百万 token" in zh
+
+
+def test_batch_page_drawer_names_the_node_split_setting_in_its_language(client):
+    """Review 4 H10: the assumptions drawer's source of the node-hour split is Chinese on zh-CN."""
+    zh = client.get(f"/batches/{BATCH}", params={"lang": "zh-CN"}).text
+    en = client.get(f"/batches/{BATCH}", params={"lang": "en"}).text
+    assert "workspace cluster.gpus_per_node" in en and "workspace cluster" not in zh
+    assert "工作区设置 cluster.gpus_per_node" in zh

@@ -111,11 +111,14 @@ def reason_text(row: dict[str, Any], language: str) -> str:
     notes = row.get("notes")
     if not notes:
         return localize(row.get("reason"), language)
+    if language != "en":  # a bill's provisional / vendor note as the sheet says it (report/flag_text.py)
+        from trainledger.report.flag_text import flags_text
+
+        return flags_text(notes, language, row.get("kind"), row.get("import") or "")
+
     def one(note: str) -> str:
-        if language == "en":
-            return note.replace("_", " ") if re.fullmatch(r"[a-z]+(?:_[a-z]+)+", note) else note
-        return localize(note, language)
-    return ("; " if language == "en" else "；").join(one(n) for n in notes)
+        return note.replace("_", " ") if re.fullmatch(r"[a-z]+(?:_[a-z]+)+", note) else note
+    return "; ".join(one(n) for n in notes)
 
 
 class KindChoice(click.Choice):

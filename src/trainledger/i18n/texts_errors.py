@@ -368,7 +368,7 @@ ERRORS: dict[str, tuple[str, str]] = {
         '请给出不早于决策日期的下次复查日期，或留空（默认 7 天后）'),
     'review.service.decide_rules_recommend_choosing': ('decide {batch_id}: the rules recommend {action}; choosing '
                                                        '{action2} overrides them',
-                                                       'decide {batch_id}：规则建议 {action}；选择 {action2} '
+                                                       'decide {batch_id}：规则建议“{action}”；选择“{action2}”'
                                                        '会推翻规则的建议'),
     'review.service.override_needs_second_named': ('an override needs a second named approver: --approver NAME (not '
                                                    'the decider)',
@@ -634,8 +634,12 @@ ERRORS: dict[str, tuple[str, str]] = {
         "从 {DOWNLOADS} 中选一个",
     ),
     "web.auth.token_limited_batch": (
-        "token {token_id} is limited to batch {batch}; {what} is {where}",
-        "令牌 {token_id} 仅限批次 {batch}；{what} 是 {where}",
+        "token {token_id} is limited to batch {batch}; {what} is batch {batch2}",
+        "令牌 {token_id} 仅限批次 {batch}；{what} 属于批次 {batch2}",
+    ),
+    "web.auth.token_limited_across": (
+        "token {token_id} is limited to batch {batch}; {what} is a page across batches (or of unattributed cost)",
+        "令牌 {token_id} 仅限批次 {batch}；{what} 是跨批次（或未归属成本）的页面",
     ),
     "web.auth.open_batches_ask_for": (
         "open /batches/{batch}, or ask for a token with that scope",

@@ -465,7 +465,7 @@ def _assumption_rows(engine_rows: list, unclassified: bool, straggler: bool, own
                               + ("（本批次存在：其现金来自账单、卡秒为实测；"
                                  "这段时间在做什么是假设——请补充进度日志或确认）" if unclassified else "")})
     items.append({"name": "node-hour split", "evidence": str(Evidence.MEASURED),
-                  "source": "workspace cluster.gpus_per_node",
+                  "source": "workspace cluster.gpus_per_node", "source_zh": "工作区设置 cluster.gpus_per_node",
                   "value": "a billed (or owned) node-hour is split by GPU-seconds held (a run holding part of a"
                            " GPU counts its GPU-equivalents); the rest is capacity_unheld",
                   "value_zh": "计费（或自有）的节点小时按各任务占用的卡秒分摊（只占部分 GPU 的任务按折合整卡数计），"

@@ -454,7 +454,10 @@ def decide(wsp, batch_id: str, *, action: str, reason: str, by: str, approver: s
            else _status.verdict(plan, {k: Decimal(v) for k, v in st["metrics"].items()}))
     override = rec["action"] not in ("review", action)
     if override and (not approver or approver.strip() == by.strip()):
-        raise BadInput(f"decide {batch_id}: the rules recommend {rec['action']}; choosing {action} overrides them",
+        from trainledger.i18n import Msg, Term  # the actions as words in Chinese (review 4 H10)
+
+        raise BadInput(Msg("error.review.service.decide_rules_recommend_choosing", batch_id=batch_id,
+                           action=Term(rec["action"]), action2=Term(action)),
                        remedy="an override needs a second named approver: --approver NAME (not the decider)")
     assets, monthly, unpriced = reusable_assets(wsp, batch_id)
     kid = latest_plan(wsp, child) if child and repo.plan_versions(wsp.ledger, child) else None

@@ -44,6 +44,7 @@ from trainledger.model.restricted import note as access_note
 from trainledger.model.restricted import resolve
 from trainledger.model.vocab import label
 from trainledger.report.i18n import t as sheet_t
+from trainledger.report.primitives import unit as unit_text
 from trainledger.review.texts import label as review_label
 from trainledger.review.texts import t as review_t
 from trainledger.web import auth, cache, exports, pages, text, views, writes
@@ -148,7 +149,8 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
             amount=lambda x, cur: fmt.amount(x, cur), qty=lambda x: "" if x is None else fmt.quantity(x),
             isdec=lambda x: isinstance(x, str) and _DECIMAL.fullmatch(x) is not None,
             rt=lambda k, **kw: review_t(k, lang, **kw), rl=lambda x: review_label(x, lang) if x else "",
-            L=lambda k: sheet_t(k, lang), rule=lambda x: rule_sentence(x, lang), path=request.url.path,
+            L=lambda k: sheet_t(k, lang), u=lambda x: unit_text(x, lang), rule=lambda x: rule_sentence(x, lang),
+            path=request.url.path,
             **extra).encode("utf-8")
 
     def respond(request: Request, template: str, model: dict[str, Any] | None, status: int = 200,

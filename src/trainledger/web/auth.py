@@ -82,9 +82,12 @@ def check_scope(access: Access, batch: str | None, what: str) -> None:
     """403 unless ``access`` may see ``batch`` (None: a page across batches or with no batch)."""
     if access.batch is None or batch == access.batch:
         return
-    where = f"batch {batch!r}" if batch else "a page across batches (or of unattributed cost)"
-    raise OutOfScope(f"token {access.token_id} is limited to batch {access.batch!r}; {what} is {where}",
-                     remedy=f"open /batches/{access.batch}, or ask for a token with that scope")
+    remedy = f"open /batches/{access.batch}, or ask for a token with that scope"
+    if batch:
+        raise OutOfScope(f"token {access.token_id} is limited to batch {access.batch!r}; {what} is batch {batch!r}",
+                         remedy=remedy)
+    raise OutOfScope(f"token {access.token_id} is limited to batch {access.batch!r}; {what} is a page across"
+                     " batches (or of unattributed cost)", remedy=remedy)
 
 
 WRITERS: dict[str, tuple[str, ...]] = {"decide": (ADMIN, FINANCE), "confirm_cause": (ADMIN, ENGINEER)}

@@ -57,9 +57,11 @@ def imports(wsp) -> dict[str, Any]:
 
 def _localized(row: dict[str, Any]) -> dict[str, Any]:
     from trainledger.i18n import ZH, localize
+    from trainledger.report.flag_text import flags_text
 
     notes = row.get("notes")
-    zh = "；".join(localize(n, ZH) for n in notes) if notes else localize(row.get("reason") or "", ZH)
+    zh = (flags_text(notes, ZH, row.get("kind"), row.get("import") or "") if notes
+          else localize(row.get("reason") or "", ZH))
     return {**row, "reason_zh": zh, "remedy_zh": localize(row["remedy"], ZH) if row.get("remedy") else None}
 
 

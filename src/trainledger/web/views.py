@@ -255,11 +255,28 @@ def source(wsp, ident: str, row: int) -> dict[str, Any]:
                   for i, ln in _row_lines(wsp, short_id(rec.source_sha256), row)
                   if ln.provenance.source_sha256 == rec.source_sha256]
     raw, raw_note = raw_row(Path(rec.path), rec.source_sha256, row)
-    return {"import": short_id(rec.import_key), "source_sha256": rec.source_sha256, "kind": rec.kind,
+    shown = access.source_values(values, rec.kind)
+    return {"flags_zh": _flags_zh(shown.get("flags"), rec.kind, short_id(rec.import_key)),
+            "import": short_id(rec.import_key), "source_sha256": rec.source_sha256, "kind": rec.kind,
             "file": rec.path, "imported_at": rec.imported_at.isoformat(), "row": row,
-            "values": access.source_values(values, rec.kind), "raw": access.source_values(raw, rec.kind),
+            "values": shown, "raw": access.source_values(raw, rec.kind),
             "raw_note": raw_note, "rules": sorted({a["rule"] for a in attributed}),
             "lines": attributed}
+
+
+def _flags_zh(flags: Any, kind: str, import_id: str) -> str | None:
+    """The row's stored flags (lake JSON text) in Chinese, for the zh-CN page; None when there are
+    none or the token's role may not see them (a withheld value stays withheld)."""
+    from trainledger.model.restricted import Withheld
+    from trainledger.report.flag_text import flags_text
+
+    if isinstance(flags, Withheld) or not isinstance(flags, str) or not flags or flags == "[]":
+        return None
+    try:
+        notes = json.loads(flags) if flags.startswith("[") else [flags]
+    except ValueError:
+        notes = [flags]
+    return flags_text(notes, "zh-CN", kind, import_id)
 
 
 def raw_row(path: Path, sha256: str, row: int) -> tuple[dict[str, str] | None, str]:
