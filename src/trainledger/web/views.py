@@ -287,6 +287,21 @@ def _flags_zh(flags: Any, kind: str, import_id: str) -> str | None:
     return flags_text(notes, "zh-CN", kind, import_id)
 
 
+def _decoded(data: bytes) -> str:
+    """The file's text as the importers read it: UTF-8 (BOM or not) or UTF-16 by its BOM, else the
+    legacy encoding Chinese consoles and Excel export (GB18030, a superset of GBK and GB2312, which
+    the Chinese bill presets fall back to: ingest/mapfile.py); replacement characters only when
+    neither decodes (review 5 J4: a Huawei 资源详单 showed as mojibake)."""
+    from trainledger.ingest.text import encoding_of
+
+    for enc in (encoding_of(data[:4]), "gb18030"):
+        try:
+            return data.decode(enc)
+        except UnicodeDecodeError:
+            continue
+    return data.decode("utf-8-sig", errors="replace")
+
+
 def raw_row(path: Path, sha256: str, row: int) -> tuple[dict[str, str] | None, str]:
     """Data row ``row`` (1-based, header excluded) of the file as it is on disk, if it is still the
     imported content: CSV / pipe-separated text by its header, JSON Lines by line."""
@@ -296,7 +311,7 @@ def raw_row(path: Path, sha256: str, row: int) -> tuple[dict[str, str] | None, s
         return None, f"the file is no longer at {path}"
     if hashlib.sha256(data).hexdigest() != sha256:
         return None, f"{path} has changed since it was imported (content hash differs)"
-    text = data.decode("utf-8-sig", errors="replace")
+    text = _decoded(data)
     if path.suffix.lower() in (".jsonl", ".ndjson"):
         lines = [ln for ln in text.splitlines() if ln.strip()]
         if 0 < row <= len(lines):
