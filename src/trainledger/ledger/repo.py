@@ -479,6 +479,15 @@ class Ledger:
         with self._read() as conn:
             return [tuple(r) for r in conn.execute(q).all()]
 
+    def labor_roles(self) -> set[tuple[str, str, str]]:
+        """(batch, currency, role) of every attributed labor line (detail ``phase/role``): which roles a
+        batch's labor (internal) total sums, so the batches list can mark it as the sheet does — one
+        role's total is that role's rate times its hours (report/access.py)."""
+        c = cost_lines.c
+        q = select(c.batch_id, c.currency, c.detail).where(c.batch_id.is_not(None), c.category == "labor").distinct()
+        with self._read() as conn:
+            return {(b, cur, d.partition("/")[2] or d) for b, cur, d in conn.execute(q).all()}
+
     def allocation_lines(self) -> list[CostLine]:
         """The attributed lines of the allocation views (category allocation, engine/allocation.py),
         in ledger order: a declared policy's shares, few beside the direct lines."""

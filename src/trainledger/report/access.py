@@ -260,6 +260,16 @@ def mark_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
     return mark_prices(s)
 
 
+def mark_labor_totals(sheet: dict[str, Any]) -> dict[str, Any]:
+    """The sheet with its ``totals_by_basis`` labor rows marked (``_labor_totals``): done by the gate
+    and by every page that hands the sheet out (web/views.py), not by ``mark_sheet`` — the sheet's
+    own totals stay plain figures for the code that reads them."""
+    if "totals_by_basis" not in sheet:
+        return sheet
+    totals = _labor_totals(sheet["totals_by_basis"] or [], sheet.get("labor_by_phase") or [])
+    return {**sheet, "totals_by_basis": totals}
+
+
 def _labor_totals(totals: list[dict[str, Any]], phases: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """``totals_by_basis`` with its labor (internal) rows marked: one role's cost when the batch has at
     most one valued role, or when the internal basis splits over several evidence rows (which roles
@@ -311,10 +321,7 @@ def for_role(sheet: dict[str, Any], role: str = ADMIN, lang: str = "en") -> tupl
     """The sheet as ``role`` may see it, and what that showed and withheld. ``access`` is added when
     something was withheld (the JSON says so; Markdown and HTML print ``note``)."""
     check_role(role)
-    marked = mark_sheet(sheet)
-    if "totals_by_basis" in marked:  # marked here, not in the sheet: its totals stay plain figures to read
-        marked["totals_by_basis"] = _labor_totals(marked["totals_by_basis"] or [], sheet.get("labor_by_phase") or [])
-    s, d = resolve(marked, role, lang)
+    s, d = resolve(mark_labor_totals(mark_sheet(sheet)), role, lang)
     if d.withheld:
         s["access"] = d.as_dict()
     return s, d

@@ -357,7 +357,7 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
         Route("/batches", page(lambda w, r: views.batches(w), "batches.html.j2", views.scoped), methods=["GET"]),
         Route("/batches/{batch}", page(lambda w, r: views.batch(w, r.path_params["batch"]), "batch.html.j2",
                                        batch_of), methods=["GET"]),
-        Route("/batches/{batch}/runs/{run}",
+        Route("/batches/{batch}/runs/{run:path}",  # a run id may hold "/" (a pod's namespace/name)
               page(lambda w, r: views.run(w, r.path_params["batch"], r.path_params["run"]), "run.html.j2",
                    batch_of, form=True), methods=["GET"]),
         Route("/batches/{batch}/sheet.{fmt}", download, methods=["GET"]),
@@ -383,7 +383,7 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
         Route("/batches/{batch}/decisions", page(lambda w, r: pages.decisions(w, r.path_params["batch"]),
                                                  "decisions.html.j2", batch_of, form=True), methods=["GET"]),
         Route("/batches/{batch}/decisions", write("decide"), methods=["POST"]),
-        Route("/batches/{batch}/runs/{run}/cause", write("confirm_cause"), methods=["POST"]),
+        Route("/batches/{batch}/runs/{run:path}/cause", write("confirm_cause"), methods=["POST"]),
         Route("/api/csrf", csrf_token, methods=["GET"]),
     ]
     app = Starlette(routes=routes, exception_handlers={TrainledgerError: error, HTTPException: error,

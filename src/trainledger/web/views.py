@@ -92,7 +92,8 @@ def batches(wsp) -> dict[str, Any]:
     """Each batch's direct totals per basis and currency and, beside them, its allocated shares per
     *source* basis and currency (an allocation is a view: its shares of cash, internal labor and
     estimates are never one figure). An allocated total drawing on an invoice or on labor is
-    restricted as its pool is (report/access.py ``pool_kind``)."""
+    restricted as its pool is (report/access.py ``pool_kind``); a labor (internal) total as the sheet's
+    is: one role's cost when the batch's labor is one role, else the phase's (``labor_roles``)."""
     out = []
     by_batch: dict[str, dict[tuple[str, str], list]] = {}
     allocated: dict[str, dict[tuple[str, str], list]] = {}
@@ -112,10 +113,17 @@ def batches(wsp) -> dict[str, Any]:
         acc[1] += ln.amount.expected
         acc[2] += ln.amount.high
         acc[3] += 1
+    roles: dict[tuple[str, str], set[str]] = {}
+    for batch_id, cur, role in wsp.ledger.labor_roles():
+        roles.setdefault((batch_id, cur), set()).add(role)
     for b in wsp.ledger.list_batches():
-        totals = [{"basis": basis, "currency": cur, **{k: _figure(v[i], basis, cur) for i, k in enumerate(FIGS)},
-                   "lines": v[3]}
-                  for (basis, cur), v in sorted(by_batch.get(b.id, {}).items())]
+        totals = []
+        for (basis, cur), v in sorted(by_batch.get(b.id, {}).items()):
+            figs = {k: _figure(v[i], basis, cur) for i, k in enumerate(FIGS)}
+            if basis == "internal":  # labor: one role's total gives its rate away (fail closed on none)
+                kind = "labor_cost_phase" if len(roles.get((b.id, cur), ())) > 1 else "labor_cost_person"
+                figs = {k: restrict(x, kind) for k, x in figs.items()}
+            totals.append({"basis": basis, "currency": cur, **figs, "lines": v[3]})
         shares = []
         for (basis, cur), v in sorted(allocated.get(b.id, {}).items()):
             kind = "vendor_amount" if "vendor_amount" in v[4] else next(iter(sorted(v[4])), None)
@@ -141,7 +149,7 @@ def _require_batch(wsp, batch_id: str):
 def batch(wsp, batch_id: str) -> dict[str, Any]:
     """The sheet of report/sheet.py, unchanged, plus links to each run."""
     _require_batch(wsp, batch_id)
-    sheet = wsp.sheet(batch_id)
+    sheet = access.mark_labor_totals(wsp.sheet(batch_id))  # as the sheet's own renderers mark them
     runs = [{"id": r["id"], "state": r.get("state"), "reason": r.get("reason"),
              "href": f"/batches/{_q(batch_id)}/runs/{_q(r['id'])}"} for r in sheet.get("runs", [])]
     return {"batch": batch_id, "runs": runs, "sheet": sheet}
@@ -279,6 +287,21 @@ def _flags_zh(flags: Any, kind: str, import_id: str) -> str | None:
     return flags_text(notes, "zh-CN", kind, import_id)
 
 
+def _decoded(data: bytes) -> str:
+    """The file's text as the importers read it: UTF-8 (BOM or not) or UTF-16 by its BOM, else the
+    legacy encoding Chinese consoles and Excel export (GB18030, a superset of GBK and GB2312, which
+    the Chinese bill presets fall back to: ingest/mapfile.py); replacement characters only when
+    neither decodes (review 5 J4: a Huawei 资源详单 showed as mojibake)."""
+    from trainledger.ingest.text import encoding_of
+
+    for enc in (encoding_of(data[:4]), "gb18030"):
+        try:
+            return data.decode(enc)
+        except UnicodeDecodeError:
+            continue
+    return data.decode("utf-8-sig", errors="replace")
+
+
 def raw_row(path: Path, sha256: str, row: int) -> tuple[dict[str, str] | None, str]:
     """Data row ``row`` (1-based, header excluded) of the file as it is on disk, if it is still the
     imported content: CSV / pipe-separated text by its header, JSON Lines by line."""
@@ -288,7 +311,7 @@ def raw_row(path: Path, sha256: str, row: int) -> tuple[dict[str, str] | None, s
         return None, f"the file is no longer at {path}"
     if hashlib.sha256(data).hexdigest() != sha256:
         return None, f"{path} has changed since it was imported (content hash differs)"
-    text = data.decode("utf-8-sig", errors="replace")
+    text = _decoded(data)
     if path.suffix.lower() in (".jsonl", ".ndjson"):
         lines = [ln for ln in text.splitlines() if ln.strip()]
         if 0 < row <= len(lines):

@@ -1,0 +1,42 @@
+"""A run whose id holds "/" (a Kubernetes pod without a ``run`` label is ``namespace/name``) has a run
+page: the batch page links to it percent-encoded, and the link answers (review 5 J13: it was a 404)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.configs import ONE_BATCH
+from tests.test_cli_mig import BILL, RULE, pod, run
+
+pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"),
+              pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")]
+
+
+def test_a_pods_run_page_answers_from_the_batch_pages_link(tmp_path):
+    from starlette.testclient import TestClient
+
+    from trainledger.web.app import create_app
+
+    ws = tmp_path / "ws"
+    run("init", ws)
+    with open(ws / "trainledger.toml", "a", encoding="utf-8") as f:
+        f.write(ONE_BATCH + RULE)
+    pods = {"apiVersion": "v1", "kind": "List", "items": [
+        pod("train", {"nvidia.com/gpu": "4"}, "2026-11-10T09:00:00Z", "2026-11-10T10:00:00Z")]}
+    (tmp_path / "pods.json").write_text(json.dumps(pods), encoding="utf-8")
+    (tmp_path / "bill.csv").write_text(BILL, encoding="utf-8")
+    run("--workspace", ws, "import", "k8s", tmp_path / "pods.json")
+    run("--workspace", ws, "import", "focus", tmp_path / "bill.csv")
+    run("--workspace", ws, "attribute")
+    with TestClient(create_app(ws)) as c:
+        batch = c.get("/batches/b1", headers={"accept": "application/json"}).json()
+        href = next(r["href"] for r in batch["runs"] if r["id"] == "ml/train")
+        assert href == "/batches/b1/runs/ml%2Ftrain"
+        page = c.get(href, headers={"accept": "application/json"})
+        assert page.status_code == 200, page.text[:300]
+        assert page.json()["run"]["id"] == "ml/train"
+        html = c.get(href)
+        assert html.status_code == 200 and "ml/train" in html.text
+        assert c.get("/batches/b1/runs/ml%2Fnone", headers={"accept": "application/json"}).status_code == 404
