@@ -8,7 +8,7 @@ id, its cluster-qualified key or its run tag give the run's barrier-waiting shar
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
@@ -120,8 +120,12 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
     samples: dict[tuple[str, str], tzcheck.Sample] = {}  # per import and job id
     facts_time = ctx.facts_time or asof.latest_fact_time(facts)  # where an open job without Elapsed ends
     attempts: dict[tuple[str, str], tuple[str, dict]] = {}  # (cluster, job id) → its latest allocation so far
+    allocations: Counter = Counter()  # (cluster, job id) → its allocations so far
+    claimed: dict[str, tuple[str, str]] = {}  # run id → the (cluster, job id) whose allocation took it
     for j in jobs:
         job_id = _job_key(j, out)
+        alloc = (str(j.get("cluster") or ""), str(j["job_id"]))
+        allocations[alloc] += 1
         tags = tags_of(j)
         requeued = _requeue_of(j, job_id, attempts)  # sacct -D: the allocation before this one, when it failed
         batch_id, rule = ctx.matcher.match("slurm", j)
@@ -131,12 +135,15 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
             problems.append(Problem("missing_cause", f"job {job_id} is a fault retry without a failure cause",
                                     {"job_id": job_id}))
         run_id = str(tags.get("run") or job_id)
+        if run_id in used and claimed.get(run_id) == alloc and f"{run_id}#{allocations[alloc]}" not in used:
+            run_id = f"{run_id}#{allocations[alloc]}"  # sacct -D repeats the job's Comment on each allocation
         if run_id in used:
             problems.append(Problem("duplicate_run_id", f"job {job_id} claims run {run_id}, already taken by"
                                     f" job {used[run_id]}; kept as {run_id}#{job_id}",
                                     {"run_id": run_id, "job_id": job_id, "taken_by": used[run_id]}))
             run_id = f"{run_id}#{job_id}"
         used[run_id] = job_id
+        claimed.setdefault(str(tags.get("run") or run_id), alloc)
         if tags.get("retry_of"):
             requeued = None  # the job's own tag names what it retries
         if requeued and not tags.get("reason") and _state(requeued[1]) in FAILED_STATES:
@@ -152,9 +159,12 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
                                     {"job_id": job_id, "state": str(j.get("state")), "until": end.isoformat(),
                                      "source": source, "why": asof.WHY[source][0]}))
         run_events = _events_for(events, str(j["job_id"]), str(tags.get("run") or ""), start, end, problems)
-        own = events.get(str(j["job_id"]), ())
-        if own and start is not None and end is not None:  # a requeued job's allocations: one span
-            key = (j["source_sha256"], str(j["job_id"]))
+        own, filed = events.get(str(j["job_id"]), ()), str(j["job_id"])
+        tag = str(tags.get("run") or "")
+        if not own and tag and tag != filed:  # events filed under the run tag (MLflow, Comment run=): a shift
+            own, filed = events.get(tag, ()), f"run:{tag}"  # moves them out of the window, so take them all
+        if own and start is not None and end is not None:  # a requeued job's allocations (a tag's jobs): one span
+            key = (j["source_sha256"], filed)
             prev = samples.get(key)
             samples[key] = tzcheck.Sample(j["source_sha256"], min(start, prev.start) if prev else start,
                                           max(end, prev.end) if prev else end, tuple(e["ts"] for e in own))
