@@ -11,9 +11,14 @@ holding exact ``Decimal`` figures; the renderers (``cross_render.py``, ``cross_x
   does), its effective and rework shares of the GPU time held, and its plan vs actual.
 * ``totals`` — per basis and currency: the sum of the batches' figures (so it equals the sum of the
   batches' sheets, exactly, when no date window is given).
-* ``unattributed`` — the workspace's unattributed cash per period, reason and currency.
+* ``unattributed`` — the workspace's unattributed money per period, reason, basis and currency: the
+  cash of bills and invoices (basis ``billed``), and owned or reserved capacity no job held or held
+  by jobs without a batch on its own basis (``amortized``, ``rate_card``) — never summed across bases.
 * ``control`` — per currency, the engine's billed = attributed + unattributed, and the same two
   parts summed here from the lines (they must agree).
+* ``capacity_control`` — per owned or reserved capacity, its cost for the attribution's window =
+  attributed + no job held + held by jobs without a batch (+ held by jobs not imported, with an
+  occupancy series), on its basis (the engine's record).
 * ``undated_outside`` — with a date window, the batches' lines that have no date (no window holds
   them; without a window they are in period ``undated``).
 * ``curves`` — per batch with a plan: cumulative actual spend by day (by week past ``DAILY_MAX``
@@ -47,6 +52,7 @@ BY = ("month", "batch")
 UNDATED = "undated"
 DAILY_MAX = 62  # days: a longer batch's curve goes by week
 CASH = frozenset(str(b) for b in CASH_BASES)
+CAPACITY_BASES = (Basis.AMORTIZED, Basis.RATE_CARD)  # owned / reserved capacity's cost no batch holds
 SCHEMA = "trainledger.report/1"
 
 
@@ -170,6 +176,23 @@ class UnattributedCell:
     currency: str
     amount: Decimal
     lines: int
+    basis: str = "billed"  # cash; or an owned / reserved capacity's basis (amortized, rate_card)
+
+
+@dataclass(frozen=True)
+class CapacityControl:
+    """One capacity's conservation, as ``attribute`` prints it: total = attributed + unheld +
+    held by jobs without a batch (``difference`` must be 0)."""
+
+    capacity: str
+    basis: str
+    currency: str
+    total: Decimal
+    attributed: Decimal
+    unheld: Decimal
+    job_without_batch: Decimal
+    difference: Decimal
+    held_not_imported: Decimal = Decimal(0)  # held by jobs an occupancy series saw but no dump holds
 
 
 @dataclass(frozen=True)
@@ -220,6 +243,7 @@ class CrossReport:
     curves: tuple[SpendCurve, ...] = field(default=())
     undated_outside: tuple[SpendCell, ...] = ()  # with a date window: the lines no window can hold
     zone: str = "UTC"  # the zone of the days and months (dating.zone)
+    capacity_control: tuple[CapacityControl, ...] = ()
 
 
 # -- arguments -----------------------------------------------------------------------------------
@@ -364,8 +388,9 @@ def build(wsp, sc_: Scope) -> CrossReport:
                 outside.add((ln.batch_id, str(ln.basis), str(ln.evidence), ln.currency), ln)
             continue
         if ln.batch_id is None:
-            if ln.basis in CASH_BASES:
-                u = unatt[(_month(when), reason_of(ln)[0], ln.currency)]
+            basis = "billed" if ln.basis in CASH_BASES else str(ln.basis) if ln.basis in CAPACITY_BASES else None
+            if basis is not None and (basis == "billed" or counted(ln)):
+                u = unatt[(_month(when), reason_of(ln)[0], basis, ln.currency)]
                 u[0] += ln.amount.expected
                 u[1] += 1
             continue
@@ -404,8 +429,14 @@ def build(wsp, sc_: Scope) -> CrossReport:
                              _labor_kind(totals_b, got)))
     totals = _add(f for r in rows for f in r.totals)
     eff_period = tuple((p, s) for p in periods for s in shares(by_period_lines.get(p, []))[0])
-    un = tuple(UnattributedCell(p, r, c, v[0], v[1]) for (p, r, c), v in
-               sorted(unatt.items(), key=lambda kv: ((kv[0][0] == UNDATED, kv[0][0]), -abs(kv[1][0]), kv[0][1:])))
+    un = tuple(UnattributedCell(p, r, c, v[0], v[1], basis) for (p, r, basis, c), v in
+               sorted(unatt.items(), key=lambda kv: ((kv[0][0] == UNDATED, kv[0][0]), kv[0][2] != "billed",
+                                                     kv[0][2], -abs(kv[1][0]), kv[0][1:])))
+    capacity = tuple(CapacityControl(str(rec["capacity"]), str(rec["basis"]), str(rec["currency"]),
+                                     *(Decimal(str(rec.get(k) or 0)) for k in (
+                                         "total", "attributed", "unheld", "job_without_batch", "difference",
+                                         "held_not_imported")))
+                     for rec in summary.get("conservation_capacity") or [] if isinstance(rec, dict))
     control = []
     for rec in summary.get("conservation", []):
         cur = rec["currency"]
@@ -415,7 +446,7 @@ def build(wsp, sc_: Scope) -> CrossReport:
                        eff_period, un, tuple(control), tuple(curves_of),
                        tuple(SpendCell(UNDATED, b.project, b.id, f) for b in batches
                              for f in _figures(outside, [k for k in outside.v if k[0] == b.id], sheet_rounding=False)),
-                       str(cfg.timezone))
+                       str(cfg.timezone), capacity)
 
 
 def _add(figs) -> tuple[Figure, ...]:

@@ -34,6 +34,8 @@ from trainledger.report.i18n import v
 
 FORMATS = ("md", "html", "xlsx", "json")
 PARTS = ("price", "volume", "efficiency", "rework", "other", "not_split")  # review/variance.py
+CAPACITY_PARTS = ("total", "attributed", "unheld", "job_without_batch", "held_not_imported",
+                  "difference")  # cross.CapacityControl
 
 
 # -- JSON ----------------------------------------------------------------------------------------
@@ -79,8 +81,10 @@ def as_json(r: CrossReport, role: str = ADMIN) -> dict[str, Any]:
                     for b in r.batches],
         "totals": [_fig(f) for f in r.totals],
         "effective_by_period": [{"period": p, **_share(s)} for p, s in r.effective_by_period],
-        "unattributed": [{"period": u.period, "reason": u.reason, "currency": u.currency, "amount": text(u.amount),
-                          "lines": u.lines} for u in r.unattributed],
+        "unattributed": [{"period": u.period, "reason": u.reason, "basis": u.basis, "currency": u.currency,
+                          "amount": text(u.amount), "lines": u.lines} for u in r.unattributed],
+        "capacity_control": [{"capacity": c.capacity, "basis": c.basis, "currency": c.currency,
+                              **{k: text(getattr(c, k)) for k in CAPACITY_PARTS}} for c in r.capacity_control],
         "control": [{"currency": c.currency, "billed_total": text(c.billed_total), "attributed": text(c.attributed),
                      "unattributed": text(c.unattributed), "difference": text(c.difference),
                      "attributed_from_lines": text(c.attributed_lines),
@@ -165,10 +169,11 @@ def tables(r: CrossReport, lang: str) -> list[Table]:
                      tuple((_period(p, lang), v(s.basis, lang), s.currency, prim.quantity(s.gpu_hours, 2),
                             prim.quantity(s.unclassified_gpu_hours, 2), _pct(s.share))
                            for p, s in r.effective_by_period)))
-    out.append(Table("unattributed", L("unattributed"), (L("period"), L("reason"), L("currency"), L("amount"),
-                                                         L("lines")),
-                     tuple((_period(u.period, lang), v(u.reason, lang), u.currency,
-                            _amt(u.amount, u.currency, True), str(u.lines)) for u in r.unattributed)))
+    out.append(Table("unattributed", L("unattributed"), (L("period"), L("reason"), L("basis"), L("currency"),
+                                                         L("amount"), L("lines")),
+                     tuple((_period(u.period, lang), v(u.reason, lang), v(u.basis, lang), u.currency,
+                            _amt(u.amount, u.currency, u.basis == "billed"), str(u.lines))
+                           for u in r.unattributed), L("unattributed_note")))
     heads = (L("batch"), L("plan_version"), L("basis"), L("currency"), L("plan"), L("ac"), L("ev"), L("eac"),
              L("variance"), *(L(k) for k in PARTS))
     rows = []
@@ -190,6 +195,12 @@ def tables(r: CrossReport, lang: str) -> list[Table]:
                      tuple((c.currency, *(_amt(x, c.currency, True) for x in (
                          c.billed_total, c.attributed, c.attributed_lines, c.unattributed, c.unattributed_lines,
                          c.difference))) for c in r.control)))
+    if r.capacity_control:
+        out.append(Table("capacity_control", L("capacity_control"),
+                         (L("capacity"), L("basis"), L("currency"), *(L(f"cap_{k}") for k in CAPACITY_PARTS)),
+                         tuple((c.capacity, v(c.basis, lang), c.currency,
+                                *(_amt(getattr(c, k), c.currency, False) for k in CAPACITY_PARTS))
+                               for c in r.capacity_control)))
     return out
 
 

@@ -89,6 +89,17 @@ TEXT: dict[str, tuple[str, str]] = {
                  " rounds it, the totals the sum of those).",
                  "现金为精确值；估算显示到最小货币单位（各批次按其底稿的舍入，合计为这些数之和）。"),
     "check": ("check (must be 0.00)", "校验（必须为 0.00）"),
+    "unattributed_note": ("Bills and invoices are cash (billed); owned and reserved capacity no job held, or held by"
+                          " jobs without a batch, is on its own basis (amortized, rate card). Bases are never added.",
+                          "账单与发票为现金（账单口径）；自有与预留容量中无作业占用或被无批次作业占用的部分按其自身口径"
+                          "（摊销、内部费率卡）列出。不同口径从不相加。"),
+    "capacity_control": ("Control: each owned or reserved capacity = attributed + no job held + jobs without a batch"
+                         " + jobs not imported",
+                         "控制：每项自有或预留容量 = 已归属 + 无作业占用 + 无批次作业占用 + 未导入作业占用"),
+    "capacity": ("capacity", "容量"), "cap_total": ("capacity cost", "容量成本"),
+    "cap_attributed": ("attributed", "已归属"), "cap_unheld": ("no job held", "无作业占用"),
+    "cap_job_without_batch": ("jobs without a batch", "无批次作业"), "cap_difference": ("difference", "差额"),
+    "cap_held_not_imported": ("held by jobs not imported", "被未导入作业占用"),
 }
 
 

@@ -36,7 +36,9 @@ README = {
     "Batches": ("Per batch: totals per basis and currency (equal to each batch's sheet)",
                 "各批次按口径与币种合计（等于各批次成本底稿）"),
     "Shares": ("Effective and rework shares of the GPU time held", "占用卡时中的有效训练与返工占比"),
-    "Unattributed": ("The workspace's unattributed cash by period and reason", "工作区未归属现金按期间与原因"),
+    "Unattributed": ("The workspace's unattributed money by period, reason and basis (cash; owned / reserved"
+                     " capacity on its own basis)",
+                     "工作区未归属金额按期间、原因与口径（现金；自有/预留容量按其口径）"),
     "Plan": ("Plan vs actual per batch (review/): plan, AC, EV, EAC, variance parts",
              "各批次计划与实际（复盘）：计划、实际、挣值、完工估算、偏差分解"),
     "Curves": ("Cumulative spend against the plan and the EAC range, with line charts",
@@ -183,13 +185,14 @@ def _shares(b: Book, r: CrossReport) -> None:
 
 def _unattributed(b: Book, r: CrossReport) -> None:
     ws = b.sheet("Unattributed")
-    _heads(b, ws, ["period", "reason", "currency", "amount", "lines"])
+    _heads(b, ws, ["period", "reason", "currency", "amount", "lines", "basis"])
     for i, u in enumerate(r.unattributed, 2):
         b.text(ws, i, 1, TEXT["undated"][0] if u.period == UNDATED else u.period)
         b.text(ws, i, 2, u.reason)
         b.text(ws, i, 3, u.currency)
-        b.money(ws, i, 4, u.amount, u.currency)
+        b.money(ws, i, 4, u.amount if u.basis == "billed" else _minor(u.amount, u.currency, False), u.currency)
         b.number(ws, i, 5, u.lines, "0")
+        b.text(ws, i, 6, u.basis)
 
 
 PLAN_COLS = ("plan", "ac", "ev", "eac")
@@ -325,6 +328,24 @@ def _control(b: Book, r: CrossReport) -> None:
                   x=ref(row, 7), y=ref(row, 3))
         b.formula(ws, row, 10, "ROUND({x}-{y},2)", fm, cached=xround(d["unattributed_lines"] - d["unattributed"], 2),
                   x=ref(row, 8), y=ref(row, 4))
+    if r.capacity_control:
+        row += 2
+        b.text(ws, row, 1, H("capacity_control"), bold=True)
+        row += 1
+        for i, k in enumerate(["capacity", "basis", "currency", "cap_total", "cap_attributed", "cap_unheld",
+                               "cap_job_without_batch", "cap_held_not_imported", "check"], 1):
+            b.text(ws, row, i, H(k), bold=True)
+        for c in r.capacity_control:
+            row += 1
+            b.text(ws, row, 1, c.capacity)
+            b.text(ws, row, 2, c.basis)
+            b.text(ws, row, 3, c.currency)
+            parts = [c.total, c.attributed, c.unheld, c.job_without_batch, c.held_not_imported]  # exact
+            for k, x in enumerate(parts, 4):
+                b.money(ws, row, k, x, c.currency)
+            b.formula(ws, row, 9, "ROUND({t}-({a}+{u}+{j}+{n}),2)", "0.00",
+                      cached=xround(parts[0] - (parts[1] + parts[2] + parts[3] + parts[4]), 2),
+                      t=ref(row, 4), a=ref(row, 5), u=ref(row, 6), j=ref(row, 7), n=ref(row, 8))
     row += 2
     b.text(ws, row, 1, "Summary − SUMIFS(Batches) / 合计 − 批次表求和", bold=True)
     for i, f in enumerate(r.totals, 2):
