@@ -49,6 +49,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "duplicates": ("duplicates", "重复"), "quarantined": ("quarantined", "隔离"), "flagged": ("flagged", "带标记"),
     "import_status": ("status", "状态"), "live": ("live", "有效"), "dropped": ("dropped", "已撤销"),
     "dropped_at": ("dropped at", "撤销时间"), "drop_reason": ("why dropped", "撤销原因"),
+    "reimported_at": ("imported again at", "重新导入时间"),
+    "dropped_earlier": ("dropped earlier at", "此前撤销于"),
     "replaced_by": ("replaced by", "替换为"), "counts_check": ("accepted + duplicates + quarantined = rows read",
                                                             "接收 + 重复 + 隔离 = 读取行数"),
     "quarantine": ("Quarantine", "隔离行"), "quarantine_h": ("Rows this import left in quarantine",
