@@ -60,7 +60,8 @@ def init(ctx: click.Context, directory: str | None, db_url: str, currency: str) 
               help="A TOML mapping of the file's columns (jobs, occupancy, nodes, steps, mapped_*); see docs/formats.md"
                    " § Mappings.")
 @click.option("--set", "fixed", multiple=True, metavar="FIELD=VALUE",
-              help="A field the file does not hold (mapped kinds), e.g. --set vc=vc6YE or --set job=job_1.")
+              help="A field the file does not hold (mapped kinds, k8s, wandb's run), e.g. --set vc=vc6YE,"
+                   " --set job=job_1 or --set run=r03.")
 @click.option("--worklog-role", "worklog_role", multiple=True, metavar="AUTHOR=ROLE",
               help="worklog: the labor role of an author's entries without a role: label (over [import.worklog]"
                    " roles).")
