@@ -19,7 +19,7 @@ from pathlib import Path
 from types import MethodType
 from typing import Any
 
-from trainledger.ingest.base import Column, Context, Record, Rejected, dumps
+from trainledger.ingest.base import Column, Context, Record, Rejected, Verdict, dumps
 from trainledger.ingest.delimited import DelimitedImporter, read_delimited
 from trainledger.ingest.keys import content_key
 from trainledger.ingest.mapfile import load
@@ -32,6 +32,19 @@ from trainledger.ingest.vendor_mapping import (
     spec_of,
     transform,
 )
+
+# A preset's look-alike: a file of the same vendor with the headers (any one of each group) that
+# says what it is, and what to do with it, when the preset's signature is missing.
+NEAR_MISSES: dict[str, tuple[tuple[tuple[str, ...], ...], str, str]] = {
+    "aliyun-split-bill": (
+        (("应付金额", "PretaxAmount"), ("实例ID", "InstanceID")),
+        "it looks like an Alibaba Cloud bill-details file (明细账单, BillingItemDetailDaily_*): it has"
+        " 应付金额 and 实例ID but no split item (分拆项ID / SplitItemID)",
+        "import the split bill (分账账单: 费用与成本 › 分账管理) with `trainledger import aliyun`; with no split"
+        " bill, import this file with `trainledger import mapped_bills {path} --preset aliyun-split-bill`"
+        " (one row per instance) — never both: they hold the same charges",
+    ),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +194,9 @@ class MappedImporter:
             names = _header_as(path, spec.encoding, head.delimiter or ",") or names
         folded = {n.casefold() for n in names}
         missing = [" / ".join(g) for g in spec.signature if not any(s.casefold() in folded for s in g)]
+        near = NEAR_MISSES.get(spec.name)
+        if missing and near and all(any(s.casefold() in folded for s in g) for g in near[0]):
+            return Verdict(near[1], near[2].format(path=path))  # the same vendor's other file: say which
         if missing:  # header names only between the words: the sentence reads in either language
             return f"its header has no {'; '.join(missing)} column"
         return True
