@@ -99,3 +99,32 @@ def test_imports_show_lists_the_options_the_kind_reads(tmp_path):
     (rec,) = json.loads(run("--workspace", root, "imports", "list", "--json"))
     assert "tz" not in rec["options"] and "storage_prefixes" not in rec["options"]
     assert "tz" not in run("--workspace", root, "imports", "show", rec["id"])
+
+
+def test_an_s3_inventory_without_rules_is_accepted_and_a_schemed_rule_is_warned_of(tmp_path):
+    """Review 4 H10: an S3 Inventory whose rows carry StorageClass but match no [[storage_prefixes]]
+    rule is accepted (class unknown, priced by its tier, flagged) rather than quarantined whole; a
+    rule written s3://bucket/… (the rows are bucket/key) gets a notice naming the rows' form."""
+    from tests.ingest.test_ingest_inventory import DAY1, LINES, s3_report
+
+    from trainledger.service import Workspace
+
+    root = ws(tmp_path)
+    manifest = s3_report(tmp_path, DAY1, LINES)
+    with Workspace.open(root) as w:
+        (res,) = w.import_files("inventory", [manifest])
+        rows = w.lake.read("storage_objects").to_pylist()
+    # three objects with a provider class: in; tmp/x (no class at all) and the short row: quarantined
+    assert (res.rows_read, res.accepted, res.quarantined) == (5, 3, 2) and not res.notices
+    assert {(r["storage_class"], r["tier"]) for r in rows} == {("unknown", "standard"), ("unknown", "deep_archive")}
+    assert all("what the object is for is unknown" in r["flags"] for r in rows)
+    toml = root / "trainledger.toml"
+    toml.write_text(toml.read_text() + '\n[[storage_prefixes]]\nprefix = "s3://llm-ckpt/runs/"\n'
+                    'storage_class = "checkpoint"\n')
+    out = run("--workspace", root, "import", "inventory", manifest)
+    assert ("storage rule prefix s3://llm-ckpt/runs/ starts with s3://, which no row of this import has: its"
+            " paths look like llm-ckpt/runs/r1/step=1000/model.pt; write the rule as llm-ckpt/runs/") in out
+    zh = run("--workspace", root, "--lang", "zh-CN", "import", "inventory", manifest)
+    assert "请把规则写成 llm-ckpt/runs/" in zh
+    toml.write_text(toml.read_text().replace("s3://llm-ckpt/runs/", "llm-ckpt/runs/"))
+    assert "storage rule prefix" not in run("--workspace", root, "import", "inventory", manifest)
