@@ -51,6 +51,9 @@ class FileState:
     drop: Mapping[str, Any] | None  # the drop line, when the file is dropped now
     key: str = ""  # the import's key ("": the content hash)
     statement: str | None = None  # what its rows state besides the content (None: unknown)
+    # what happened to the import, in order: {"event": imported | dropped | reimported, "at", and
+    # for a drop "reason", "by", "replaced_by"} — a re-import after a drop keeps the drop here
+    history: tuple[Mapping[str, Any], ...] = ()
 
     @property
     def import_key(self) -> str:
@@ -81,18 +84,43 @@ def states(lake: Lake) -> dict[tuple[str, str], FileState]:
             for k in hit:
                 st = seen.get(k)
                 if st is not None:
+                    if st["drop"] is None:  # a second drop line of a dropped import changes nothing
+                        st["history"].append(_dropped(ev))
                     st["before"] += st["after"]
                     st["after"], st["drop"] = [], ev
             continue
         if (kind, key) not in seen:
-            seen[(kind, key)] = {"before": [], "after": [], "drop": None, "sha": sha, "statement": statement}
+            seen[(kind, key)] = {"before": [], "after": [], "drop": None, "sha": sha, "statement": statement,
+                                 "history": [{"event": "imported", "at": ev.get("imported_at")}]}
             of_file.setdefault((kind, sha), []).append((kind, key))
         st = seen[(kind, key)]
+        if st["drop"] is not None:  # the file imported again after its drop: live again, the drop kept
+            st["history"].append({"event": "reimported", "at": ev.get("imported_at")})
         st["after"].append(ev)
         st["drop"] = None
     return {(kind, key): FileState(kind, st["sha"], tuple(st["after"] or st["before"]), st["drop"], key,
-                                   st["statement"])
+                                   st["statement"], tuple(st["history"]))
             for (kind, key), st in seen.items()}
+
+
+def _dropped(line: Mapping[str, Any]) -> dict[str, Any]:
+    """A drop line as an event of the import's history."""
+    return {"event": "dropped", "at": line.get("at"), "reason": line.get("reason"), "by": line.get("actor"),
+            "replaced_by": list(line.get("replaced_by") or [])}
+
+
+def history_fields(state: FileState | None) -> dict[str, Any]:
+    """What ``imports list --json``, ``imports show`` and the dashboard's /imports say of an
+    import's past: ``history`` (every event), ``drops`` (each drop: when, why, by whom, even when
+    the file was imported again since), ``earlier_drops`` (those but the one in force) and
+    ``reimported_at`` (the last re-import after a drop;
+    None when there was none, or when the import is dropped now)."""
+    events = [dict(e) for e in (state.history if state is not None else ())]
+    again = [e["at"] for e in events if e["event"] == "reimported"]
+    live = state is None or state.live
+    drops = [e for e in events if e["event"] == "dropped"]
+    return {"history": events, "drops": drops, "earlier_drops": drops if live else drops[:-1],
+            "reimported_at": again[-1] if again and live else None}
 
 
 def _rows(path: Any) -> int:
@@ -210,6 +238,34 @@ def flagged_rows(lake: Lake, state: FileState, limit: int | None = None) -> list
     return out
 
 
+def flagged_count(state: FileState | None) -> int:
+    """Accepted rows with flags of an import: of its attempts since the last drop whose partition
+    is live (for a dropped import: of the partitions that drop tombstoned), each row once — an
+    attempt before an earlier drop, whose partition that drop took, is not counted again."""
+    if state is None:
+        return 0
+    if state.drop is not None:
+        gone = set(state.drop.get("partitions") or ())
+        return sum(int(r.get("flagged") or 0) for r in state.records
+                   if r.get("partition") and partition_key(r["partition"]) in gone)
+    return sum(int(r.get("flagged") or 0) for r in state.records if r.get("partition"))
+
+
+def live_flags(lake: Lake, state: FileState) -> list[str]:
+    """The ``flags`` text of every row of the import's live partitions — not of a partition a drop
+    tombstoned, nor of another import of the same content (another statement): what the import
+    summary counts per rule (``ingest.focus.validation_report``)."""
+    table = KIND_TABLES.get(state.kind)
+    if table is None or not state.live:
+        return []
+    dropped = lake.dropped()
+    out: list[str] = []
+    for part in state_parts(lake, state, table):
+        if partition_key(part) not in dropped:
+            out += pq.read_table(part, columns=["flags"]).column("flags").to_pylist()
+    return out
+
+
 def quarantine_remedy(kind: str) -> str:
     """What to do about a quarantined row whose importer gave no specific remedy."""
     return (f"fix the row in the source (or export it again) and import the file again; docs/formats.md"
@@ -219,5 +275,6 @@ def quarantine_remedy(kind: str) -> str:
 FLAG_REMEDY = ("accepted and in the figures; check the source row (docs/formats.md lists each note)")
 
 
-__all__ = ["FileState", "flagged_rows", "quarantine_remedy", "quarantined_rows", "record_from_lake", "resolve",
+__all__ = ["FileState", "flagged_count", "flagged_rows", "history_fields", "live_flags", "quarantine_remedy",
+           "quarantined_rows", "record_from_lake", "resolve",
            "short_id", "state_parts", "states"]

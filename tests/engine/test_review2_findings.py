@@ -70,6 +70,12 @@ def test_f6_sacct_read_in_the_wrong_zone_against_an_hourly_node_bill_is_named(tm
     (p,) = found
     assert (p.detail["read_tz"], p.detail["shift_hours"], p.detail["likely_tz"]) == ("UTC", 8, "Asia/Shanghai")
     assert "sacct.txt" in p.detail["path"] and "--tz Asia/Shanghai" in p.message
+    with Workspace.open(root) as w:  # review 4 H10: the remedy names the import to replace, not "<import id>"
+        (slurm,) = [r for r in w.ledger.imports() if r.kind == "slurm"]
+    assert p.message.endswith(f"--replace {slurm.import_key[:12]}") and p.detail["import_id"] == slurm.import_key[:12]
+    from trainledger.report.problems_i18n import message
+
+    assert message({"kind": p.kind, "detail": p.detail}, "zh-CN").endswith(f"--replace {slurm.import_key[:12]}")
     assert _gpu_hours(result) == 0  # the figures it explains: every node-hour unheld
 
 

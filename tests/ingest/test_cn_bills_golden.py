@@ -272,16 +272,29 @@ def test_huawei_obs_detail_csv_amounts_in_yuan_columns(tmp_path, encoding):
 
 def test_alibaba_bill_details_without_split_items_is_refused_naming_the_missing_column(tmp_path):
     """The bill-details file (明细账单) is not the split bill: importing both would count each charge
-    twice, so the reader refuses it, and says which column it lacks and what the file's header is."""
+    twice, so the reader refuses it, says what the file is, which column it lacks and how to read it
+    when there is no split bill (review 4 H10) — and that way reads it."""
     header = ALIYUN_CSV_HEADER.replace("分拆项ID,分拆项名称,", "")
     row = ALIYUN_FULL.splitlines()[1].replace("i-bp1gpu01,i-bp1gpu01,gpu01,gpu01,", "i-bp1gpu01,gpu01,")
     path = tmp_path / "BillingItemDetailDaily_202611.csv"
     path.write_bytes((header + row + "\n").encode("gb18030"))
     with pytest.raises(WrongFileType) as e:
         import_files("aliyun", [path], Lake(tmp_path / "lake"), options={"import_date": FINAL})
-    msg = str(e.value)
-    assert "not an Alibaba Cloud split-item bill (分账账单): its header has no 分拆项ID / SplitItemID column" in msg
-    assert "账期, 财务单元, 账号ID" in msg and msg.count("not an Alibaba") == 1
+    msg, remedy = str(e.value), e.value.remedy
+    assert ("not an Alibaba Cloud split-item bill (分账账单): it looks like an Alibaba Cloud bill-details file"
+            " (明细账单, BillingItemDetailDaily_*): it has 应付金额 and 实例ID but no split item"
+            " (分拆项ID / SplitItemID)" in msg), msg
+    assert msg.count("not an Alibaba") == 1
+    told = f"`trainledger import mapped_bills {path} --preset aliyun-split-bill`"
+    assert "`trainledger import aliyun`" in remedy and told in remedy and "never both" in remedy
+    from trainledger.i18n import localize
+
+    zh = localize(remedy, "zh-CN")
+    assert "两者只能导入其一" in zh and told in zh and "never" not in zh
+    assert "它看起来是阿里云明细账单" in e.value.text("zh-CN") and "it looks" not in e.value.text("zh-CN")
+    (res,) = import_files("mapped_bills", [path], Lake(tmp_path / "lake"),
+                          options={"import_date": FINAL, "preset": "aliyun-split-bill"})
+    assert (res.accepted, res.quarantined) == (1, 0)  # the remedy's way reads it: one row per instance
 
 
 @pytest.mark.parametrize("kind", sorted(FIXTURES))

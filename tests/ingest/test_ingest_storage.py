@@ -136,11 +136,19 @@ def test_a_provider_storage_class_is_the_tier(lake, write, given, tier):
     assert row["last_modified"] is not None
 
 
-def test_a_provider_class_without_a_prefix_rule_is_quarantined_saying_so(lake, write):
-    text = "path,size,storage_class\nb/k,1,DEEP_ARCHIVE\n"
+def test_a_provider_class_without_a_prefix_rule_is_accepted_as_unknown_saying_so(lake, write):
+    """Review 4 H10: an inventory's bytes and tier are known without a rule, what the object is for
+    is not — the row is accepted (priced by its tier) with the class ``unknown`` and a flag, not
+    quarantined; a value that is neither a class nor a provider class still is."""
+    text = "path,size,storage_class\nb/k,1,DEEP_ARCHIVE\nb/j,2,Bogus\n"
     r = run("storage", write("s3.csv", text), lake)
+    assert (r.accepted, r.quarantined, r.flagged) == (1, 1, 1)
+    (row,) = lake.read("storage_objects").to_pylist()
+    assert (row["path"], row["storage_class"], row["tier"]) == ("b/k", "unknown", "deep_archive")
+    assert ("storage_class 'DEEP_ARCHIVE' is the provider's class (tier deep_archive): what the object is for is"
+            " unknown, no prefix rule matches") in json.loads(row["flags"])
     (q,) = lake.quarantine("storage", r.sha256)
-    assert "provider's class (tier deep_archive)" in q["reason"] and "prefix rule" in q["remedy"]
+    assert "'Bogus' is not one of" in q["reason"] and "prefix rule" in q["remedy"]
 
 
 def test_a_headerless_s3_inventory_is_refused_with_the_header_to_add(lake, write):

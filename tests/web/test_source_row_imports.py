@@ -49,6 +49,7 @@ def test_each_import_of_the_same_content_shows_its_own_row(tmp_path):
             views.source(wsp, first, 2)
 
 
+@pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
 def test_the_page_over_http_names_the_second_import(tmp_path):
     pytest.importorskip("starlette")
     from starlette.testclient import TestClient
@@ -68,3 +69,43 @@ def test_the_page_over_http_names_the_second_import(tmp_path):
         got = c.get(f"/sources/{second}/1", headers={"accept": "application/json"})
     assert got.status_code == 200, got.text[:300]
     assert got.json()["values"]["vc"] == "vcSECOND"
+
+
+def test_lines_of_content_two_imports_share_are_said_to_be_shared(tmp_path):
+    """An undated listing imported on two days is two imports (two snapshots) of one content: each
+    source row's lines are recorded by content and row, not by import, so each import's page lists
+    them and names the other import (review 4 H10 / #8: the lines are not told apart, said so)."""
+    root = tmp_path / "ws"
+    Workspace.init(root).close()
+    listing = tmp_path / "listing.csv"
+    listing.write_text("path,size_bytes,storage_class,owner,purpose,review_at,batch\n"
+                       "b/ckpt/a.pt,1073741824,checkpoint,al,resume,2027-01-01,b1\n", encoding="utf-8")
+    toml = root / "trainledger.toml"
+    toml.write_text(toml.read_text() + '\n[[projects]]\nid = "p"\nname = "P"\ngoal = "g"\nowner = "al"\n\n'
+                    '[[batches]]\nid = "b1"\nproject = "p"\nname = "B"\ngoal = "g"\ndata_snapshot = "d"\n'
+                    'data_processing_version = "p"\nmodel_version = "m"\ncode_version = "c"\n'
+                    'config_version = "f"\nteam = "t"\nowner = "al"\n')
+    with Workspace.open(root) as wsp:
+        for day in ("2026-11-01", "2026-11-15"):
+            wsp.import_files("storage", [listing], options={"import_date": day})
+    run("--workspace", root, "attribute")
+    ids = [r["id"] for r in json.loads(run("--workspace", root, "imports", "list", "--json"))]
+    assert len(ids) == 2
+    with Workspace.open(root) as wsp:
+        pages = [views.source(wsp, ident, 1) for ident in ids]
+    for page, other in zip(pages, reversed(ids), strict=True):
+        assert page["lines"] and all(ln["batch"] == "b1" for ln in page["lines"])
+        assert page["lines_shared_with"] == [other]
+    assert pages[0]["values"]["snapshot_date"] != pages[1]["values"]["snapshot_date"]
+
+
+def test_a_row_no_other_import_holds_names_none(tmp_path):
+    root = tmp_path / "ws"
+    Workspace.init(root).close()
+    src = tmp_path / "helios.csv"
+    src.write_text(HELIOS, encoding="utf-8")
+    run("--workspace", root, "import", "occupancy", src, "--preset", "helios", "--set", "vc=vcONE",
+        "--tz", "Asia/Shanghai")
+    (rec,) = json.loads(run("--workspace", root, "imports", "list", "--json"))
+    with Workspace.open(root) as wsp:
+        assert views.source(wsp, rec["id"], 1)["lines_shared_with"] == []

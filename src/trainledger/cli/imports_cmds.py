@@ -8,7 +8,16 @@ import click
 
 from trainledger.cli.ledger_cmds import open_ws
 from trainledger.cli.output import lang, reason_text, t
-from trainledger.imports import FileState, flagged_rows, quarantined_rows, resolve, short_id, states
+from trainledger.imports import (
+    FileState,
+    flagged_count,
+    flagged_rows,
+    history_fields,
+    quarantined_rows,
+    resolve,
+    short_id,
+    states,
+)
 from trainledger.ingest import KINDS as INGEST_KINDS
 
 SHOWN = 20  # rows of a kind listed before "... and N more"
@@ -20,10 +29,24 @@ def _record(rec, state=None) -> dict:
            "rows_read": rec.rows_read, "accepted": rec.accepted, "duplicates": rec.duplicates,
            "quarantined": rec.quarantined, "quarantine_file": rec.quarantine_file,
            "dropped_at": rec.dropped_at.isoformat() if rec.dropped_at else None, "drop_reason": rec.drop_reason}
+    out.update(history_fields(state))  # a drop stays in the history when the file is imported again
     if state is not None:
-        out["flagged"] = sum(int(r.get("flagged") or 0) for r in state.records if r.get("partition"))
-        out["options"] = (state.latest or {}).get("options", {})
+        out["flagged"] = flagged_count(state)
+        out["options"] = options_read(rec.kind, (state.latest or {}).get("options", {}))
     return out
+
+
+def options_read(kind: str, options: dict) -> dict:
+    """The options of an import that its importer reads: the workspace's defaults every import
+    is handed (``tz``, ``storage_prefixes``) are left out of a kind that ignores them (a FOCUS
+    bill never reads ``--tz``)."""
+    from trainledger.ingest import IMPORTERS
+
+    reads = {"encoding"} | {o for imp in IMPORTERS if imp.kind == kind
+                            for o in (getattr(imp, "options_used", ()) or ())}
+    if not any(imp.kind == kind for imp in IMPORTERS):
+        return dict(options)
+    return {k: v for k, v in options.items() if k in reads}
 
 
 @click.group("imports")
@@ -50,6 +73,8 @@ def imports_list(ctx: click.Context, as_json: bool) -> None:
     for r in rows:
         status = t("cli.status." + r["status"], ctx)
         click.echo(f"{r['id']}  {r['kind']:<9}  {_padded(status, 7)} {_counts(r)}  {r['path']}")
+        if r["drops"]:  # dropped before and imported again (or dropped more than once): say so
+            click.echo(history_text(r, ctx, indent=" " * 14))
     # the totals are the sums of the lines above (every import listed, then the live ones)
     click.echo(f"{_padded(t('cli.imports.total', ctx, n=len(rows)), 32)} {_counts(_sums(rows))}")
     live = [r for r in rows if r["status"] == "live"]
@@ -107,10 +132,27 @@ def imports_show(ctx: click.Context, ident: str, as_json: bool) -> None:
 
         reason = localize(out["drop_reason"], lang(ctx))
         click.echo(t("cli.imports.dropped_at", ctx, at=out["dropped_at"], reason=reason))
+    if out["reimported_at"] or len(out["drops"]) > 1:
+        click.echo(history_text(out, ctx, indent="  "))
     if out["quarantine_file"]:
         click.echo(t("cli.imports.qfile", ctx, file=out["quarantine_file"]))
     _rows(ctx, out["quarantined_rows"], t("cli.imports.quarantined", ctx))
     _rows(ctx, out["flagged_rows"], t("cli.imports.flagged_title", ctx))
+
+
+def history_text(r: dict, ctx: click.Context, indent: str) -> str:
+    """An import's history in one line: ``history: imported AT; dropped AT (by): REASON; re-imported AT``."""
+    from trainledger.i18n import localize
+
+    said = []
+    for e in r["history"]:
+        at = str(e.get("at") or "?")[:19].replace("T", " ")  # to the second; the JSON keeps it all
+        if e["event"] == "dropped":
+            said.append(t("cli.imports.ev_dropped", ctx, at=at, by=e.get("by") or "?",
+                          reason=localize(e.get("reason") or "", lang(ctx))))
+        else:
+            said.append(t("cli.imports.ev_" + e["event"], ctx, at=at))
+    return indent + t("cli.imports.history", ctx, events=("；" if lang(ctx).startswith("zh") else "; ").join(said))
 
 
 def options_text(options: dict | None, ctx: click.Context | None = None) -> str:

@@ -60,7 +60,8 @@ def init(ctx: click.Context, directory: str | None, db_url: str, currency: str) 
               help="A TOML mapping of the file's columns (jobs, occupancy, nodes, steps, mapped_*); see docs/formats.md"
                    " § Mappings.")
 @click.option("--set", "fixed", multiple=True, metavar="FIELD=VALUE",
-              help="A field the file does not hold (mapped kinds), e.g. --set vc=vc6YE or --set job=job_1.")
+              help="A field the file does not hold (mapped kinds, k8s, wandb's run), e.g. --set vc=vc6YE,"
+                   " --set job=job_1 or --set run=r03.")
 @click.option("--worklog-role", "worklog_role", multiple=True, metavar="AUTHOR=ROLE",
               help="worklog: the labor role of an author's entries without a role: label (over [import.worklog]"
                    " roles).")
@@ -135,14 +136,25 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
                 click.echo(t("cli.import.all_quarantined", ctx, more=t("cli.import.more", ctx, n=more) if more > 0
                              else "", id=r.import_id, file=r.quarantine_file))
             if r.flagged and _bill_kind(kind):  # FOCUS problems per rule / 按规则
-                from trainledger.ingest.focus import source_report
+                from trainledger.imports import live_flags, states
+                from trainledger.ingest.focus import validation_report
 
-                for rule, columns in source_report(wsp.lake, r.sha256).items():  # counts, never "rows 10"
-                    click.echo(f"  {rule}: " + ", ".join(
+                state = states(wsp.lake).get((r.kind, r.import_key or r.sha256))  # this import's live rows only
+                flags = live_flags(wsp.lake, state) if state is not None else []
+                for rule, columns in validation_report(flags).items():  # counts, never "rows 10"
+                    click.echo(t("cli.import.rule_line", ctx, rule=_rule_name(rule, ctx), counts=[
                         t("cli.import.flag_rows", ctx, n=f"{n:,}") if c == "rows" else
-                        t("cli.import.flag_column", ctx, column=c, n=f"{n:,}") for c, n in sorted(columns.items())))
+                        t("cli.import.flag_column", ctx, column=c, n=f"{n:,}") for c, n in sorted(columns.items())]))
     if strict and total["quarantined"]:
         ctx.exit(1)
+
+
+def _rule_name(rule: str, ctx: click.Context) -> str:
+    """A flag rule of the import summary (``ingest.focus.RULES``) in the command's language."""
+    try:
+        return t("cli.import.rule." + rule.replace(" ", "_"), ctx)
+    except KeyError:  # a rule without a catalogue entry keeps its English name
+        return rule
 
 
 def _pairs(flag: str, items: tuple[str, ...]) -> dict[str, str]:

@@ -139,14 +139,15 @@ def problems(samples: Iterable[Sample], imports: Iterable[Mapping]) -> list[Prob
         hh, mm = divmod(int(abs(total).total_seconds() // 60), 60)
         zone = zones[0] if zones else f"a zone at UTC{sign}{hh:02d}:{mm:02d}"
         path = rec.get("path") or f"slurm import {sha[:12]}"
+        ident = str(rec.get("import_key") or sha)[:12]  # the id `--replace` takes (imports list)
         out.append(Problem(
             "timezone_mismatch",
             f"{path}: the progress events of {jobs} job(s) fall {abs(shift)} h {'after' if shift < 0 else 'before'}"
             f" their sacct windows; it was read as {read_tz} — likely --tz {zone}"
             + (f" (or {', '.join(zones[1:3])})" if len(zones) > 1 else "")
-            + f". Re-import: trainledger import slurm {path} --tz {zone} --replace <import id>",
+            + f". Re-import: trainledger import slurm {path} --tz {zone} --replace {ident}",
             {"source_sha256": sha, "path": str(path), "read_tz": read_tz, "shift_hours": shift,
-             "likely_tz": zone, "jobs": jobs}))
+             "likely_tz": zone, "jobs": jobs, "import_id": ident}))
     return out
 
 
@@ -249,13 +250,14 @@ def _bill_problems(by_sha, billed: Mapping[str, list[tuple[datetime, datetime]]]
         hh, mm = divmod(int(abs(total).total_seconds() // 60), 60)
         zone = zones[0] if zones else f"a zone at UTC{sign}{hh:02d}:{mm:02d}"
         path = rec.get("path") or f"slurm import {sha[:12]}"
+        ident = str(rec.get("import_key") or sha)[:12]  # the id `--replace` takes (imports list)
         shift = _hours(minutes)
         out.append(Problem(
             "timezone_mismatch_bill",
             f"{path}: the jobs' node time falls {abs(shift)} h {'after' if shift > 0 else 'before'} the node"
             f" bill's hours; it was read as {read_tz} — likely --tz {zone}."
             f" Until then the bill is capacity no job held. Re-import: trainledger import slurm {path}"
-            f" --tz {zone} --replace <import id>",
+            f" --tz {zone} --replace {ident}",
             {"source_sha256": sha, "path": str(path), "read_tz": read_tz, "shift_hours": shift,
-             "likely_tz": zone}))
+             "likely_tz": zone, "import_id": ident}))
     return out

@@ -83,8 +83,9 @@ HELP: dict[str, tuple[str, str]] = {
         "描述文件各列的 TOML 映射（jobs、occupancy、steps；mapped_* 类型也接受供应商预设名称）；见 docs/formats.md。",
     ),
     'import.fixed': (
-        "A field the file does not hold (mapped kinds), e.g. --set vc=vc6YE or --set job=job_1.",
-        "文件中没有的字段（映射类导入），例如 --set vc=vc6YE 或 --set job=job_1。",
+        "A field the file does not hold (mapped kinds, k8s, wandb's run), e.g. --set vc=vc6YE, --set job=job_1 or"
+        " --set run=r03.",
+        "文件中没有的字段（映射类导入、k8s、wandb 的 run），例如 --set vc=vc6YE、--set job=job_1 或 --set run=r03。",
     ),
     'import.replace_id': (
         "Drop this import first (see `trainledger imports list`), e.g. one read with the wrong --tz.",

@@ -88,6 +88,23 @@ DETECT: dict[str, tuple[str, str]] = {
                                  "valid_to {isoformat} 不晚于 valid_from {isoformat2}"),
     "nodes.check_dates": ("check the row's dates", "检查该行的日期"),
     "nodes.cluster_empty": ("cluster is empty", "cluster 为空"),
+    "remap.aliyun_details": (
+        "it looks like an Alibaba Cloud bill-details file (明细账单, BillingItemDetailDaily_*): it has"
+        " 应付金额 and 实例ID but no split item (分拆项ID / SplitItemID)",
+        "它看起来是阿里云明细账单（BillingItemDetailDaily_*）：有 应付金额 和 实例ID，"
+        "但没有分拆项（分拆项ID / SplitItemID）"),
+    "remap.aliyun_details_remedy": (
+        "import the split bill (分账账单: 费用与成本 › 分账管理) with `trainledger import aliyun`; with no split"
+        " bill, import this file with `trainledger import mapped_bills {path} --preset aliyun-split-bill`"
+        " (one row per instance) — never both: they hold the same charges",
+        "请导出分账账单（费用与成本 › 分账管理）并用 `trainledger import aliyun` 导入；如果没有分账账单，"
+        "用 `trainledger import mapped_bills {path} --preset aliyun-split-bill` 导入本文件（每个实例一行）"
+        "——两者只能导入其一：它们包含同样的费用"),
+    "remap.set_field": ("pass --set {field}=NAME for the whole file, or add a column of that name",
+                        "用 --set {field}=名称 为整个文件指定该值，或在文件中加一列同名列"),
+    "remap.set_only": ("--set {unknown}: `import {kind}` takes --set {settable}",
+                       "--set {unknown}：`import {kind}` 只接受 --set {settable}"),
+    "remap.set_write": ("write --set {settable}=NAME", "写成 --set {settable}=名称"),
     "nodes.fill_cluster": ("fill in the cluster, or --set cluster=NAME", "填写 cluster，或用 --set cluster=名称"),
     "nodes.cell_empty": ("{header} is empty", "{header} 为空"),
     "nodes.fill_cell": ("fill in {header}'s count ({COUNT_REMEDY})", "填写 {header} 的数量（{COUNT_REMEDY}）"),

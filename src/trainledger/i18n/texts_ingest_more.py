@@ -607,6 +607,11 @@ REST: dict[str, tuple[str, str]] = {
         "no_retention_or_review_date",
         "无保留期限或复查日期",
     ),
+    "storage.provider_class_unknown": (
+        "storage_class {given} is the provider's class (tier {tier_of_class}): what the object is for is unknown,"
+        " no prefix rule matches",
+        "storage_class {given} 是云厂商的存储类型（档位 {tier_of_class}）：对象的用途未知，没有匹配的前缀规则",
+    ),
     "storage.class_from_prefix": (
         "storage_class {given} is not a trainledger class; {klass} from the prefix rule",
         "storage_class {given} 不是 trainledger 的类别；按前缀规则取 {klass}",

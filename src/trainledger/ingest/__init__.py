@@ -115,7 +115,7 @@ IMPORTERS: tuple[Importer, ...] = (
     # experiment trackers, into the progress table
     MlflowImporter(),
     MappedImporter("wandb", ProgressImporter(), "a W&B run history (wandb-history.jsonl or CSV)",
-                   "wandb-history"),
+                   "wandb-history", settable=("run",)),
     # any CSV / Parquet / JSONL through the user's mapping (``options["mapping"]``)
     MappedImporter("mapped_bills", FocusImporter(), "a bill table read through a mapping"),
     MappedImporter("mapped_storage", StorageImporter(), "a storage table read through a mapping"),

@@ -19,8 +19,9 @@ from pathlib import Path
 from types import MethodType
 from typing import Any
 
-from trainledger.ingest.base import Column, Context, Record, dumps
+from trainledger.ingest.base import Column, Context, Record, Rejected, Verdict, dumps
 from trainledger.ingest.delimited import DelimitedImporter, read_delimited
+from trainledger.ingest.keys import content_key
 from trainledger.ingest.mapfile import load
 from trainledger.ingest.text import Head, first_bad_byte, sniff
 from trainledger.ingest.vendor_mapping import (
@@ -32,6 +33,19 @@ from trainledger.ingest.vendor_mapping import (
     transform,
 )
 
+# A preset's look-alike: a file of the same vendor with the headers (any one of each group) that
+# says what it is, and what to do with it, when the preset's signature is missing.
+NEAR_MISSES: dict[str, tuple[tuple[tuple[str, ...], ...], str, str]] = {
+    "aliyun-split-bill": (
+        (("应付金额", "PretaxAmount"), ("实例ID", "InstanceID")),
+        "it looks like an Alibaba Cloud bill-details file (明细账单, BillingItemDetailDaily_*): it has"
+        " 应付金额 and 实例ID but no split item (分拆项ID / SplitItemID)",
+        "import the split bill (分账账单: 费用与成本 › 分账管理) with `trainledger import aliyun`; with no split"
+        " bill, import this file with `trainledger import mapped_bills {path} --preset aliyun-split-bill`"
+        " (one row per instance) — never both: they hold the same charges",
+    ),
+}
+
 
 @dataclass(frozen=True, slots=True)
 class MappedSettings:
@@ -41,7 +55,9 @@ class MappedSettings:
     columns: tuple[Column, ...]
     as_of: datetime
     pseudo: tuple[Column, ...] = ()  # reading-only columns (fallbacks, periods)
+    fixed: Mapping[str, str] = field(default_factory=dict)  # ``--set FIELD=VALUE``: a field the file lacks
     memo: dict[int, Any] = field(default_factory=dict)  # the native importer's Context, by ctx
+    headers: dict[str, dict[str, str]] = field(default_factory=dict)  # per file: column -> the file's header
 
     def native_ctx(self, ctx: Context) -> Context:
         hit = self.memo.get(id(ctx))
@@ -64,9 +80,10 @@ class _Reader(DelimitedImporter):
 
 class MappedImporter:
     def __init__(
-        self, kind: str, base: Any, description: str, preset: str | None = None
+        self, kind: str, base: Any, description: str, preset: str | None = None, settable: tuple[str, ...] = ()
     ) -> None:
         self.kind = kind
+        self.settable = settable  # fields ``--set`` may give (wandb: the run of a history without one)
         self.base = base
         self.table = base.table
         self.description = description
@@ -74,7 +91,8 @@ class MappedImporter:
         self.generic = preset is None  # identifies any table: never offered for another kind
         self.claims = not self.generic  # (the registry's name for it: claims no file for itself)
         # the options the CLI lets through: the native importer's, and the user's mapping
-        self.options_used = tuple(getattr(base, "options_used", ())) + (("preset", "mapping") if self.generic else ())
+        self.options_used = (tuple(getattr(base, "options_used", ()) or ())
+                             + (("preset", "mapping") if self.generic else ()) + (("set",) if settable else ()))
 
     # -- settings ---------------------------------------------------------------------------
 
@@ -128,14 +146,31 @@ class MappedImporter:
             else datetime.now(UTC)
         )
         pseudo = tuple(c for c in columns if c.name.startswith("__"))
-        return MappedSettings(spec, base_cfg, native, columns, as_of, pseudo)
+        return MappedSettings(spec, base_cfg, native, columns, as_of, pseudo, fixed=self._fixed(options))
+
+    def _fixed(self, options: Mapping[str, Any]) -> dict[str, str]:
+        """``--set`` of a kind that takes it (wandb: ``run``); a field it does not take is refused."""
+        from trainledger.errors import BadInput
+        from trainledger.ingest.mapping import overrides
+
+        fixed = overrides(options.get("set")) if self.settable else {}
+        # a field it does not take, or one given no value (--set run=)
+        unknown = sorted(set(fixed) - set(self.settable)) or sorted(k for k, v in fixed.items() if not v)
+        kind, settable = self.kind, " | ".join(self.settable)
+        if unknown:
+            raise BadInput(f"--set {', '.join(unknown)}: `import {kind}` takes --set {settable}",
+                           remedy=f"write --set {settable}=NAME")
+        return fixed
 
     def identity(
         self, path: Path, options: Mapping[str, Any], cfg: MappedSettings
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         ident = getattr(self.base, "identity", None)
         reading, statement = ident(path, options, cfg.base_cfg) if ident else (dict(options), {})
-        reading = {k: v for k, v in reading.items() if k != "mapping"}
+        reading = {k: v for k, v in reading.items() if k not in ("mapping", "set")}
+        if cfg.fixed:  # the run a history is said to be of is part of what its rows state
+            reading["set"] = dict(sorted(cfg.fixed.items()))
+            statement = {**statement, "set": reading["set"]}
         return {**reading, "mapping": f"{cfg.spec.name}@{cfg.spec.digest}"}, statement
 
     # -- identify ---------------------------------------------------------------------------
@@ -159,6 +194,9 @@ class MappedImporter:
             names = _header_as(path, spec.encoding, head.delimiter or ",") or names
         folded = {n.casefold() for n in names}
         missing = [" / ".join(g) for g in spec.signature if not any(s.casefold() in folded for s in g)]
+        near = NEAR_MISSES.get(spec.name)
+        if missing and near and all(any(s.casefold() in folded for s in g) for g in near[0]):
+            return Verdict(near[1], near[2].format(path=path))  # the same vendor's other file: say which
         if missing:  # header names only between the words: the sentence reads in either language
             return f"its header has no {'; '.join(missing)} column"
         return True
@@ -189,9 +227,12 @@ class MappedImporter:
         else:
             records = read_delimited(path, _Reader(), cfg.columns, nctx.options, nctx.watch)
             rename = False
+        salt = [x for k in sorted(cfg.fixed) for x in (k, cfg.fixed[k])]  # --set run=…: rows of another run
         for rec in records:
             if rec.problem is None:
                 self._rewrite(rec, cfg, rename, path)
+                if salt:
+                    rec.key = content_key([rec.key, *salt])
             yield rec
 
     def _rewrite(self, rec: Record, cfg: MappedSettings, rename: bool, path: Path) -> None:
@@ -232,6 +273,9 @@ class MappedImporter:
             m = re.search(spec.run_from_path, str(path))
             if m:
                 values["run"] = m.group("run")
+        for k, v in cfg.fixed.items():  # --set run=r03: the file's own value, when it has one, stays
+            if values.get(k) is None:
+                values[k] = v
         if spec.period and (values.get("charge_period_start") is None or values.get("charge_period_end") is None):
             got = period_of(values, tz)
             if got is not None and values.get("charge_period_start") is None:
@@ -256,10 +300,38 @@ class MappedImporter:
 
     def validate(self, record: Record, ctx: Context) -> dict[str, Any]:
         cfg: MappedSettings = ctx.cfg
-        values = cfg.native.validate(record, cfg.native_ctx(ctx))
+        try:
+            values = cfg.native.validate(record, cfg.native_ctx(ctx))
+        except Rejected as e:  # say the file's own header, not the preset's first alias nor the lake column
+            reason, remedy = _own_headers(e.reason, e.remedy, self._headers(cfg, ctx.path))
+            field = reason.removesuffix(" is empty")
+            if field in self.settable and field != reason:  # a W&B history CSV without a run column
+                remedy = f"pass --set {field}=NAME for the whole file, or add a column of that name"
+            raise Rejected(reason, remedy) from None
         for c in cfg.pseudo:
             values.pop(c.name, None)  # the reading-only columns (fallbacks, periods) are no lake columns
         return values
+
+    def _headers(self, cfg: MappedSettings, path: Path) -> dict[str, str]:
+        """{column label or lake column: the header of ``path`` that fed it} where they differ (an
+        Alibaba API export's ``PretaxAmount`` for the preset's ``应付金额``, W&B's ``_timestamp``
+        for ``ts``); read once per file."""
+        key = str(path)
+        if key not in cfg.headers:
+            head = sniff(path)
+            names = list(head.json_keys if head.json_keys is not None else head.header or ())
+            if cfg.spec.encoding and any("\ufffd" in n for n in names):
+                names = list(_header_as(path, cfg.spec.encoding, head.delimiter or ",") or names)
+            have = {n.casefold(): n for n in names}
+            out: dict[str, str] = {}
+            for c in cfg.columns:
+                actual = next((have[s.casefold()] for s in c.sources if s.casefold() in have), None)
+                if actual is not None:
+                    for said in (c.label, c.name):
+                        if said != actual:
+                            out.setdefault(said, actual)
+            cfg.headers[key] = out
+        return cfg.headers[key]
 
     def normalise(self, values: dict[str, Any], record: Record, ctx: Context) -> dict[str, Any]:
         cfg: MappedSettings = ctx.cfg
@@ -277,6 +349,19 @@ class MappedImporter:
             if note:
                 flags.append(note)
         return out
+
+
+def _own_headers(reason: str, remedy: str | None, headers: Mapping[str, str]) -> tuple[str, str | None]:
+    """A quarantine reason (``应付金额: not a number …``, ``ts is empty``) and its remedy
+    (``fill in ts``) naming the file's header instead of the column it fed."""
+    for said, actual in headers.items():
+        for form in (f"{said}: ", f"{said} is "):
+            if reason.startswith(form):
+                reason = actual + reason[len(said):]
+                if remedy and remedy.endswith(f" {said}"):  # "fill in ts"
+                    remedy = remedy.removesuffix(said) + actual
+                return reason, remedy
+    return reason, remedy
 
 
 def _header_as(path: Path, encoding: str, delimiter: str) -> tuple[str, ...] | None:

@@ -3,7 +3,10 @@
 Each object needs a storage class: the file's own ``storage_class`` column when it names a
 trainledger StorageClass, else the workspace's prefix rules (``options["storage_prefixes"]``,
 longest matching prefix wins), else the row is quarantined. A provider's storage class in that
-column (S3 ``DEEP_ARCHIVE``, OSS ``ColdArchive``) is the object's *tier* (``PROVIDER_TIERS``).
+column (S3 ``DEEP_ARCHIVE``, OSS ``ColdArchive``) is the object's *tier* (``PROVIDER_TIERS``); with
+no rule for its path such an object is accepted with the class ``unknown`` and flagged (its
+bytes and tier are known, so it is priced; what it is for is not). ``scheme_notice`` warns when a
+rule's prefix has a scheme (``s3://``, ``oss://``) that no imported row's path has.
 Governance gaps — no owner, no purpose, neither retention nor review date — are accepted and
 flagged. An S3 Inventory CSV has no header line: it is refused with the line to add.
 """
@@ -32,6 +35,7 @@ from trainledger.ingest.text import Head, sniff
 from trainledger.model.vocab import StorageClass
 
 _storage_class = one_of(StorageClass)
+UNKNOWN = "unknown"  # the class of an object whose provider class gives its tier and no rule its use
 CLASSES = ", ".join(m.value for m in StorageClass)
 # A provider's storage class names the object's tier (its price), not what the object is for.
 # Keys are case-folded: S3 StorageClass values, then OSS storage classes.
@@ -255,13 +259,12 @@ class StorageImporter(DelimitedImporter):
         tier = _tier(values["tier"], given, tier_of_class, flags)
         if klass is None:
             klass = next((c for p, c in cfg.prefixes if path.startswith(p)), None)
+            if klass is None and tier_of_class:  # an S3 / OSS inventory with no rule for this path: its bytes
+                klass = UNKNOWN  # and tier are known, what it is for is not — accepted, flagged, never dropped
+                flags.append(f"storage_class {given!r} is the provider's class (tier {tier_of_class}):"
+                             f" what the object is for is unknown, no prefix rule matches")
             if klass is None:
-                if tier_of_class:
-                    what = (
-                        f"storage_class {given!r} is the provider's class (tier "
-                        f"{tier_of_class}), and no prefix rule matches"
-                    )
-                elif given:
+                if given:
                     what = f"storage_class {given!r} is not one of {CLASSES}"
                 else:
                     what = "no storage_class and no prefix rule matches"
@@ -270,7 +273,7 @@ class StorageImporter(DelimitedImporter):
                     "add a storage_class column, or a prefix rule for this path "
                     "([[storage_prefixes]] in trainledger.toml)",
                 )
-            if given and not tier_of_class:
+            if given and not tier_of_class and klass != UNKNOWN:
                 flags.append(
                     f"storage_class {given!r} is not a trainledger class; "
                     f"{klass!r} from the prefix rule"
@@ -301,3 +304,40 @@ def _tier(column: str | None, given: str | None, of_class: str | None, flags: li
     if of_class and tier != of_class:
         flags.append(f"tier {column!r} differs from storage_class {given!r} ({of_class}); kept {tier}")
     return tier
+
+
+def scheme_notice(lake: Any, result: Any, options: Mapping[str, Any]) -> Any:
+    """A storage import whose rule prefixes name a scheme (``s3://mt-bucket/ckpt/``) that none of
+    its rows' paths has (S3 / OSS inventories give ``bucket/key``) gets the notice ``rule_scheme``
+    per such rule, with the form the rows use: such a rule matches nothing, silently."""
+    import dataclasses
+
+    import pyarrow.parquet as pq
+
+    from trainledger.imports import state_parts, states
+    from trainledger.lake import partition_key
+
+    if result.kind not in ("storage", "inventory", "mapped_storage"):
+        return result
+    prefixes = [str(it.get("prefix") if isinstance(it, Mapping) else it[0])
+                for it in options.get("storage_prefixes") or () if it]
+    schemed = [p for p in prefixes if "://" in p]
+    if not schemed:
+        return result
+    state = states(lake).get((result.kind, result.import_key or result.sha256))
+    dropped = lake.dropped()
+    paths: list[str] = []
+    for part in state_parts(lake, state, "storage_objects") if state else ():
+        if partition_key(part) not in dropped:
+            paths += pq.read_table(part, columns=["path"]).column("path").to_pylist()
+    if not paths:
+        return result
+    notices = []
+    for prefix in schemed:
+        scheme = prefix.split("://", 1)[0] + "://"
+        if any(p.startswith(scheme) for p in paths):
+            continue
+        example = paths[0]
+        fixed = prefix.split("://", 1)[1] if "://" not in example else prefix
+        notices.append(("rule_scheme", {"prefix": prefix, "scheme": scheme, "example": example, "fixed": fixed}))
+    return dataclasses.replace(result, notices=result.notices + tuple(notices)) if notices else result

@@ -175,7 +175,8 @@ def v(value, lang: str) -> str:
     return label(str(value), lang)
 
 
-UNKNOWN_CLASS = ("unknown (bill row names no storage class)", "未知（账单行未注明存储类别）")
+# a bill row that names no StorageClass, an inventory row with only a provider class and no rule
+UNKNOWN_CLASS = ("unknown (no storage class named)", "未知（未注明存储类别）")
 
 
 def storage_class(value, lang: str) -> str:

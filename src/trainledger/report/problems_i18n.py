@@ -227,19 +227,19 @@ CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
     "timezone_mismatch": {
         EN: ("time zone mismatch", "{path}: the progress events of {jobs} job(s) are {shift_hours} h off their"
              " sacct windows; it was read as {read_tz} — likely --tz {likely_tz}. Re-import: trainledger import"
-             " slurm {path} --tz {likely_tz} --replace <import id>"),
+             " slurm {path} --tz {likely_tz} --replace {import_id}"),
         ZH: ("时区不一致", "{path}：{jobs} 个作业的进度事件与 sacct 时段相差 {shift_hours} 小时；"
              "该文件按 {read_tz} 读取——应为 --tz {likely_tz}。"
-             "重新导入：trainledger import slurm {path} --tz {likely_tz} --replace <导入编号>"),
+             "重新导入：trainledger import slurm {path} --tz {likely_tz} --replace {import_id}"),
     },
     "timezone_mismatch_bill": {
         EN: ("time zone mismatch with the bill", "{path}: the jobs' node time is {shift_hours} h off"
              " the node bill's hours; it was read as {read_tz} — likely --tz {likely_tz}. Until then the"
              " bill is capacity no job held. Re-import: trainledger import slurm {path} --tz {likely_tz}"
-             " --replace <import id>"),
+             " --replace {import_id}"),
         ZH: ("与账单时区不一致", "{path}：作业在节点上的时段与节点账单的小时相差 {shift_hours} 小时；"
              "该文件按 {read_tz} 读取——应为 --tz {likely_tz}。在此之前账单都算作无作业占用的容量。"
-             "重新导入：trainledger import slurm {path} --tz {likely_tz} --replace <导入编号>"),
+             "重新导入：trainledger import slurm {path} --tz {likely_tz} --replace {import_id}"),
     },
 }
 KINDS = frozenset(CATALOGUE)
@@ -278,6 +278,8 @@ def message(problem: Mapping[str, Any], lang: str) -> str:
     zh = _lang(lang) == ZH
     detail = _Detail({k: (_DETAIL_ZH.get(v, v) if zh and isinstance(v, str) else v)
                       for k, v in (problem.get("detail") or {}).items()})
+    if "import_id" not in detail and isinstance(detail.get("source_sha256"), str):  # recorded before it had one
+        detail["import_id"] = detail["source_sha256"][:12]
     try:
         return entry[_lang(lang)][1].format_map(detail)
     except _Missing:

@@ -20,7 +20,16 @@ from typing import Any
 from urllib.parse import quote
 
 from trainledger.errors import NotFound
-from trainledger.imports import FileState, flagged_rows, quarantined_rows, resolve, short_id, states
+from trainledger.imports import (
+    FileState,
+    flagged_count,
+    flagged_rows,
+    history_fields,
+    quarantined_rows,
+    resolve,
+    short_id,
+    states,
+)
 from trainledger.ingest import KIND_TABLES
 from trainledger.report import access
 from trainledger.report.plan_section import labor_kinds, with_kinds
@@ -40,10 +49,10 @@ def _record(rec, state: FileState | None) -> dict[str, Any]:
            "imported_at": rec.imported_at.isoformat(), "status": "dropped" if rec.dropped_at else "live",
            "rows_read": rec.rows_read, "accepted": rec.accepted, "duplicates": rec.duplicates,
            "quarantined": rec.quarantined,
-           "flagged": sum(int(r.get("flagged") or 0) for r in state.records if r.get("partition")) if state else 0,
+           "flagged": flagged_count(state) if state else 0,
            "dropped_at": rec.dropped_at.isoformat() if rec.dropped_at else None, "drop_reason": rec.drop_reason,
            "replaced_by": list((drop or {}).get("replaced_by") or []),
-           "href": f"/imports/{ident}/quarantine"}
+           "href": f"/imports/{ident}/quarantine", **history_fields(state)}  # drops kept after a re-import
     out["counts_add_up"] = rec.accepted + rec.duplicates + rec.quarantined == rec.rows_read
     return out
 

@@ -49,6 +49,11 @@ TEXT: dict[str, tuple[str, str]] = {
     "duplicates": ("duplicates", "重复"), "quarantined": ("quarantined", "隔离"), "flagged": ("flagged", "带标记"),
     "import_status": ("status", "状态"), "live": ("live", "有效"), "dropped": ("dropped", "已撤销"),
     "dropped_at": ("dropped at", "撤销时间"), "drop_reason": ("why dropped", "撤销原因"),
+    "lines_shared": ("The ledger records the file content and row a line came from, not the import: this row"
+                     " number of the same content is also imported as",
+                     "账本只记录成本明细来自哪份文件内容的哪一行，不记录是哪次导入：同一内容的这一行也被以下导入读入"),
+    "reimported_at": ("imported again at", "重新导入时间"),
+    "dropped_earlier": ("dropped earlier at", "此前撤销于"),
     "replaced_by": ("replaced by", "替换为"), "counts_check": ("accepted + duplicates + quarantined = rows read",
                                                             "接收 + 重复 + 隔离 = 读取行数"),
     "quarantine": ("Quarantine", "隔离行"), "quarantine_h": ("Rows this import left in quarantine",

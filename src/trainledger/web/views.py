@@ -261,7 +261,14 @@ def source(wsp, ident: str, row: int) -> dict[str, Any]:
                    "expected": access.line_fields({"expected": str(ln.amount.expected)}, ln)["expected"],
                    "currency": ln.currency, "detail": ln.detail}
                   for i, ln in _row_lines(wsp, short_id(rec.source_sha256), row)
-                  if ln.provenance.source_sha256 == rec.source_sha256]
+                  if ln.provenance.source_sha256 == rec.source_sha256
+                  and LINE_TABLES.get(ln.provenance.source_kind) in (None, table)]  # not another table's import
+    # another live import of the same content into the same table (another statement: --set vc=…, an
+    # undated inventory on another day) has a row of this number too: a line records the content and
+    # row it came from, not the import, so the lines above may be that import's — said, not hidden
+    shared = sorted(short_id(st.import_key) for (kind, _key), st in states(wsp.lake).items()
+                    if st.live and st.sha256 == rec.source_sha256 and st.import_key != rec.import_key
+                    and KIND_TABLES.get(kind) == table) if table is not None and attributed else []
     raw, raw_note = raw_row(Path(rec.path), rec.source_sha256, row)
     shown = access.source_values(values, rec.kind)
     return {"flags_zh": _flags_zh(shown.get("flags"), rec.kind, short_id(rec.import_key)),
@@ -269,7 +276,13 @@ def source(wsp, ident: str, row: int) -> dict[str, Any]:
             "file": rec.path, "imported_at": rec.imported_at.isoformat(), "row": row,
             "values": shown, "raw": access.source_values(raw, rec.kind),
             "raw_note": raw_note, "rules": sorted({a["rule"] for a in attributed}),
-            "lines": attributed}
+            "lines": attributed, "lines_shared_with": shared}
+
+
+# The lake table of the rows a cost line's ``source_kind`` names (engine: bill rows are "focus",
+# job rows "slurm", whatever importer read them); a kind not here ("config": a capacity) is not told apart.
+LINE_TABLES = {"focus": "bill_lines", "slurm": "jobs", "storage": "storage_objects", "timesheet": "labor_entries",
+               "invoice": "external_services"}
 
 
 def _flags_zh(flags: Any, kind: str, import_id: str) -> str | None:
