@@ -191,7 +191,7 @@ def credit_line(row, amount: Decimal, node: str, rule: str, basis, source_kind: 
 def no_jobs_problem(used: set[str]) -> Problem:
     """The problem both engines raise when bill rows were counted as nodes without jobs."""
     example = sorted(used)[0]
-    return Problem(NO_JOBS, f"{len(used)} node(s) are billed with the SKU of the nodes jobs ran on, but no"
+    return Problem("node_without_jobs", f"{len(used)} node(s) are billed with the SKU of the nodes jobs ran on, but no"
                    f" imported job ran on them (e.g. {example}): their cost is capacity no job held —"
                    " check that every cluster's sacct was imported",
                    {"nodes": sorted(used)[:10], "count": len(used), "example": example})
