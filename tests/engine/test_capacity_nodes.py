@@ -147,3 +147,24 @@ def test_duckdb_gives_the_same_lines_and_problems(tmp_path, extra):
     _f, _c, frame = _stage(root, "duckdb")
     assert [repr(x) for x in frame.lines] == [repr(x) for x in py.lines]
     assert [repr(p) for p in frame.problems] == [repr(p) for p in py.problems]
+
+
+def test_the_column_kinds_are_compute_charge_kind_row_by_row():
+    """``capacity_nodes`` judges rows on columns (both engines); ``compute.charge_kind`` on a row."""
+    import itertools
+
+    import pyarrow as pa
+
+    from trainledger.engine import capacity_nodes
+    from trainledger.engine.compute import charge_kind
+
+    rows = [{"charge_category": c, "billed_cost": b, "effective_cost": e}
+            for c, b, e in itertools.product(
+                (None, "", " ", "Usage", " usage ", "Credit", "REFUND", "Purchase", "Tax", "Adjustment",
+                 "usage-adjust"),
+                ("1.00", "-1.00", "0.00", "-0.00", None, " -5"), (None, "-2", "3", "0"))]
+    t = pa.table({k: pa.array([r[k] for r in rows], pa.string()) for k in rows[0]})
+    usage, credit = capacity_nodes._kinds(t)
+    assert usage.to_pylist() == [charge_kind(r) is None for r in rows]
+    assert credit.to_pylist() == [charge_kind(r) == "credit" for r in rows]
+    assert capacity_nodes.credit_mask(t).to_pylist() == credit.to_pylist()

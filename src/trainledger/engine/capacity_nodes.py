@@ -60,8 +60,13 @@ def _text(t: pa.Table, name: str) -> pa.ChunkedArray | pa.Array:
     return col if pa.types.is_string(col.type) else col.cast(pa.string())
 
 
-def _norm(col) -> pa.Array:
-    return pc.utf8_lower(pc.utf8_trim_whitespace(col))
+def _where(col, keep: Callable[[str | None], bool]) -> pa.Array:
+    """Per row: ``keep(value)``, asked once per distinct value (a category, a flag: few values), so
+    no text column of the bill is copied."""
+    values = pc.unique(col).to_pylist()
+    chosen = [v for v in values if v is not None and keep(v)]
+    mask = pc.fill_null(pc.is_in(col, value_set=pa.array(chosen, pa.string())), False)
+    return pc.or_(mask, pc.is_null(col)) if None in values and keep(None) else mask
 
 
 def _set(col) -> pa.Array:
@@ -76,20 +81,28 @@ def _negative(t: pa.Table) -> pa.Array:
         return pc.fill_null(pc.match_substring_regex(col, "[1-9]"), False)
 
     def minus(col):
-        return pc.fill_null(pc.starts_with(pc.utf8_trim_whitespace(col), "-"), False)
+        return pc.fill_null(pc.match_substring_regex(col, r"^\s*-"), False)
     billed, effective = _text(t, "billed_cost"), _text(t, "effective_cost")
     return pc.if_else(nonzero(billed), minus(billed), pc.and_(nonzero(effective), minus(effective)))
+
+
+def _category(value: str | None) -> str:
+    return str(value or "usage").strip().lower()  # as compute.charge_kind reads ChargeCategory
 
 
 def _kinds(t: pa.Table) -> tuple[pa.Array, pa.Array]:
     """(usage: ``compute.charge_kind`` is None, credit: it is ``credit``) per row."""
     raw = _text(t, "charge_category")
-    cat = _norm(pc.if_else(_set(raw), raw, pa.scalar("usage")))
     neg = _negative(t)
-    usage_like = pc.is_in(cat, value_set=pa.array(["usage", ""]))
-    usage = pc.or_(pc.equal(cat, "purchase"), pc.and_(usage_like, pc.invert(neg)))
-    credit = pc.or_(pc.is_in(cat, value_set=pa.array(["credit", "refund"])), pc.and_(usage_like, neg))
+    usage_like = _where(raw, lambda v: _category(v) in ("usage", ""))
+    usage = pc.or_(_where(raw, lambda v: _category(v) == "purchase"), pc.and_(usage_like, pc.invert(neg)))
+    credit = pc.or_(_where(raw, lambda v: _category(v) in ("credit", "refund")), pc.and_(usage_like, neg))
     return usage, credit
+
+
+def _compute(t: pa.Table) -> pa.Array:
+    """Per row: ServiceCategory Compute (``compute._category``)."""
+    return _where(_text(t, "service_category"), lambda v: str(v or "").strip().lower() == "compute")
 
 
 def credit_mask(t: pa.Table) -> pa.Array:
@@ -115,31 +128,33 @@ def resource(row) -> str:
 
 
 def idle_nodes(bill_lines, nodes: set[str]) -> frozenset[str]:
-    """The resources (ResourceId, else ResourceName, as written) that are nodes without jobs."""
+    """The resources (ResourceId, else ResourceName, as written) that are nodes without jobs. The
+    rows are grouped by resource and signature in Arrow (no row is copied: a bill of ten million
+    node-hours has a few thousand groups), then each group is judged as ``compute._node_of`` would."""
+    from trainledger.engine.compute import _node_of
+
     rows = rows_of(bill_lines)
     if not rows or not nodes:
         return frozenset()
     t = rows.table
     usage, _ = _kinds(t)
-    compute = pc.fill_null(pc.equal(_norm(_text(t, "service_category")), "compute"), False)
-    specific = pa.array([False] * t.num_rows, pa.bool_())
-    for name in SPECIFIC:
-        specific = pc.or_(specific, _set(_text(t, name)))
-    base = pc.and_(pc.and_(usage, compute), specific)
-    if not pc.any(base).as_py():
+    ok = pc.and_(usage, _compute(t))
+    if not pc.any(ok).as_py():
         return frozenset()
-    held = _held(t, nodes)
-    sig = pa.table({f"s{i}": _text(t, name) for i, name in enumerate(SIGNATURE)})
-    names = sig.column_names
-    known = sig.filter(pc.and_(base, held)).group_by(names, use_threads=False).aggregate([])
-    if not known.num_rows:
-        return frozenset()
-    signatures = {tuple(r[n] for n in names) for r in known.to_pylist()}
-    rid, rname = _text(t, "resource_id"), _text(t, "resource_name")
-    res = pc.if_else(_set(rid), rid, rname)
-    cand = sig.append_column("res", res).filter(pc.and_(pc.and_(base, pc.invert(held)), _set(res)))
-    cand = cand.group_by([*names, "res"], use_threads=False).aggregate([])
-    return frozenset(r["res"] for r in cand.to_pylist() if tuple(r[n] for n in names) in signatures)
+    keys = {"ok": ok, "resource_id": _text(t, "resource_id"), "resource_name": _text(t, "resource_name")}
+    keys |= {f"s{i}": _text(t, name) for i, name in enumerate(SIGNATURE)}
+    groups = pa.table(keys).group_by(list(keys), use_threads=False).aggregate([]).to_pylist()
+    specific = [i for i, name in enumerate(SIGNATURE) if name in SPECIFIC]
+    known, cand = set(), []
+    for g in groups:
+        sig = tuple(g[f"s{i}"] for i in range(len(SIGNATURE)))
+        if not g["ok"] or not any(sig[i] for i in specific):
+            continue
+        if _node_of(g, nodes) is not None:
+            known.add(sig)
+        elif res := resource(g):
+            cand.append((sig, res))
+    return frozenset(res for sig, res in cand if sig in known)
 
 
 def node_usage_rows(t: pa.Table, nodes: set[str]) -> pa.Array:
@@ -148,8 +163,7 @@ def node_usage_rows(t: pa.Table, nodes: set[str]) -> pa.Array:
     rid, rname = _text(t, "resource_id"), _text(t, "resource_name")
     res = pc.if_else(_set(rid), rid, rname)
     node = pc.or_(_held(t, nodes), pc.fill_null(pc.is_in(res, value_set=pa.array(sorted(idle), pa.string())), False))
-    compute = pc.fill_null(pc.equal(_norm(_text(t, "service_category")), "compute"), False)
-    return pc.and_(pc.and_(node, compute), _kinds(t)[0])
+    return pc.and_(pc.and_(node, _compute(t)), _kinds(t)[0])
 
 
 def idle_node_of(row, idle: frozenset[str]) -> str | None:
