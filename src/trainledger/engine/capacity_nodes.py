@@ -69,6 +69,23 @@ def _where(col, keep: Callable[[str | None], bool]) -> pa.Array:
     return pc.or_(mask, pc.is_null(col)) if None in values and keep(None) else mask
 
 
+READS = ("billed_cost", "effective_cost", "charge_category", "resource_id", "resource_name", *SIGNATURE)
+
+
+def table_of(rows) -> pa.Table:
+    """The columns read here: the lake's own table, or — rows given as dicts (tests) — their text,
+    whatever Python types the dicts hold."""
+    rows = rows_of(rows)
+    if rows.is_columns:
+        return rows.table
+    cols = {name: [] for name in READS}
+    for r in rows.columns(*READS):
+        for name in READS:
+            v = r.get(name)
+            cols[name].append(None if v is None else str(v))
+    return pa.table({k: pa.array(v, pa.string()) for k, v in cols.items()})
+
+
 def _set(col) -> pa.Array:
     """True where the text is present and not empty (Python's ``if value``)."""
     return pc.fill_null(pc.not_equal(col, ""), False)
@@ -105,9 +122,9 @@ def _compute(t: pa.Table) -> pa.Array:
     return _where(_text(t, "service_category"), lambda v: str(v or "").strip().lower() == "compute")
 
 
-def credit_mask(t: pa.Table) -> pa.Array:
+def credit_mask(t) -> pa.Array:
     """Per bill row: whether it is a credit (``compute.charge_kind(row) == "credit"``)."""
-    return _kinds(t)[1]
+    return _kinds(t if isinstance(t, pa.Table) else table_of(t))[1]
 
 
 def _held(t: pa.Table, nodes: set[str]) -> pa.Array:
@@ -136,7 +153,7 @@ def idle_nodes(bill_lines, nodes: set[str]) -> frozenset[str]:
     rows = rows_of(bill_lines)
     if not rows or not nodes:
         return frozenset()
-    t = rows.table
+    t = table_of(rows)
     usage, _ = _kinds(t)
     ok = pc.and_(usage, _compute(t))
     if not pc.any(ok).as_py():
