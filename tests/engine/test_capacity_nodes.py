@@ -12,6 +12,8 @@ are their own "credit" lines: the idle figures stay 576.00 and 864.00 gross, the
 
 from __future__ import annotations
 
+import os
+import shutil
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
@@ -139,12 +141,17 @@ def test_rows_that_say_nothing_specific_or_another_sku_stay_no_rule_matched(tmp_
     assert got["node_without_jobs: node gpu-node-02"][0] == Decimal("864.00")
 
 
+SPARK = pytest.mark.skipif(os.environ.get("TRAINLEDGER_TEST_SPARK") != "1" or shutil.which("java") is None,
+                           reason="slow (a Spark session): set TRAINLEDGER_TEST_SPARK=1 (and Java)")
+
+
+@pytest.mark.parametrize("engine", ["duckdb", pytest.param("spark", marks=SPARK)])
 @pytest.mark.parametrize("extra", [[], CREDITS, CREDITS + OTHERS])
-def test_duckdb_gives_the_same_lines_and_problems(tmp_path, extra):
+def test_the_frame_engines_give_the_same_lines_and_problems(tmp_path, extra, engine):
     pytest.importorskip("ibis")
     root = _workspace(tmp_path, extra)
     _f, _c, py = _stage(root)
-    _f, _c, frame = _stage(root, "duckdb")
+    _f, _c, frame = _stage(root, engine)
     assert [repr(x) for x in frame.lines] == [repr(x) for x in py.lines]
     assert [repr(p) for p in frame.problems] == [repr(p) for p in py.problems]
 
