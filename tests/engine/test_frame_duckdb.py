@@ -108,8 +108,11 @@ def test_demo_gives_the_python_engines_lines(demo):
     same(py, frame)
     buckets = bucket_lines(frame.lines)
     assert _sums(buckets) == _bill_totals(facts.bill_lines)
-    # the figure the issue quotes, by hand from the demo: idle capacity no job held
-    assert buckets[("unattributed", "capacity_unheld", "CNY")] == Decimal("216896.62")
+    # the figure the issue quotes, by hand from the demo: idle capacity no job held (216,896.62) was net
+    # of the SLA credit's share of gpu-node-02's idle time on 2026-11-04; the idle figure is now gross
+    # and the credit its own reason (review 4 H10): 219,242.72 − 2,346.10 = 216,896.62
+    assert buckets[("unattributed", "capacity_unheld", "CNY")] == Decimal("219242.72")
+    assert buckets[("unattributed", "credit", "CNY")] == Decimal("-2346.10")
     assert len(frame.lines) > 1000 and any(ln.quantity is not None for ln in frame.lines)
 
 

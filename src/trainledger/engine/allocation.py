@@ -211,8 +211,8 @@ def allocate_views(lines: list[CostLine], raw: dict, where: str,
     bucket = [ln for ln in lines.select(batch_id=None) if ln.basis is not Basis.QUEUED]
     out: list[CostLine] = []
     records: list[dict] = []
-    unheld = [ln for ln in bucket if ln.detail == ComputeState.CAPACITY_UNHELD
-              or reason_of(ln)[0] == "capacity_unheld"]
+    unheld = [ln for ln in bucket if ln.detail == ComputeState.CAPACITY_UNHELD  # a node without jobs too
+              or reason_of(ln)[0] in ("capacity_unheld", "node_without_jobs")]  # (engine/capacity_nodes.py)
     if pol.capacity_unheld == "spread_by_gpu_hours":
         got, recs = _spread("capacity_unheld", "gpu_hours", unheld, drivers, batches)
         out += got

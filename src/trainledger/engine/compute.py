@@ -9,7 +9,9 @@ A FOCUS row is attributed, in this order:
    ``capacity_unheld`` (basis ``capacity_unheld`` too: the cash of capacity no job held, never
    ``allocated_idle``, a job's own idle GPUs);
 3. unused commitment (``CommitmentDiscountStatus = Unused``) → unattributed, reserved_unused;
-4. anything else → unattributed, ``no_rule_matched``.
+4. a Compute row on a billed node no imported job ran on (the SKU of the nodes jobs ran on:
+   ``capacity_nodes``) → all of it capacity no job held, reason ``node_without_jobs``;
+5. anything else → unattributed, ``no_rule_matched``.
 Shares are exact (``model.allocate``): every row's lines sum to its BilledCost. A node row is split
 in two levels (``two_level``): first over the runs that held the node and the rest no job held, by
 each run's GPU-seconds, then each run's share over its states. A progress log only re-divides a
@@ -19,7 +21,8 @@ and the unattributed bucket (review finding 12); ``frame/split.py`` computes the
 Hours conserve as well as money: only usage rows carry GPU-hours. A credit, refund, tax or
 adjustment on a node — and a usage row below zero, a refund by its sign (``negative_usage``) — is
 split by the same weights but carries money only (``detail`` = its charge category, ``quantity``
-None), so a state's GPU-hours are the runs' and its implied price per
+None); a credit's share of time no job held is its own line (reason ``credit: node …``, basis billed),
+never netted into capacity_unheld. So a state's GPU-hours are the runs' and its implied price per
 GPU-hour is the bill's. Evidence is the weakest input of the amount: a node row split by
 GPU-seconds is ``measured`` (the bill is a contract, the split is measured) in every state —
 ``unclassified`` time too: its cash is billed and its GPU-seconds measured; what is not known is
@@ -38,6 +41,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from decimal import Decimal
 
+from trainledger.engine import capacity_nodes
 from trainledger.engine.context import Context, Facts, Problem, RunInfo, StageOutput, price_assumption, price_of
 from trainledger.engine.guard import Owed, Stage
 from trainledger.engine.rules import NO_RULE
@@ -113,9 +117,11 @@ def holds_gpus(info: RunInfo) -> bool:
     return bool(info.nodes) and info.run.gpu_equivalents > 0
 
 
-def _index(runs) -> Holdings:
+def _index(runs, scale: int | None = None) -> Holdings:
+    """``scale``: the lcm of the node counts of these runs, or a multiple given (a part of the runs
+    indexed at the whole set's scale, as frame/stage.py does for one node)."""
     held = [info for info in runs.values() if holds_gpus(info)]
-    scale = math.lcm(1, *(len(info.nodes) for info in held))
+    scale = scale or math.lcm(1, *(len(info.nodes) for info in held))
     idx: dict[tuple[str, datetime], list] = defaultdict(list)
     for info in held:
         per_node = EXACT.multiply(info.run.gpu_equivalents, Decimal(scale // len(info.nodes)))
@@ -160,12 +166,14 @@ def _bill_stage(facts: Facts, ctx: Context) -> StageOutput:
     idx = _index(ctx.runs)
     slots = Decimal(ctx.config.get("cluster.gpus_per_node"))
     views = _views(facts.bill_lines)
+    idle = capacity_nodes.idle_nodes(facts.bill_lines, nodes)  # billed nodes no imported job ran on
+    no_jobs: set[str] = set()
     for row in facts.bill_lines:
         amounts = [(basis, Decimal(row[column])) for column, basis in views
                    if row.get(column) is not None and Decimal(row[column]) != 0]
         if not amounts:
             continue
-        route = _route(row, ctx, nodes, idx, slots, problems)  # once per row, whatever the views
+        route = _route(row, ctx, nodes, idx, slots, problems, idle, no_jobs)  # once per row, whatever the views
         for basis, amount in amounts:
             out = route(amount)
             if basis is Basis.AMORTIZED:
@@ -176,6 +184,8 @@ def _bill_stage(facts: Facts, ctx: Context) -> StageOutput:
     nodes_billed = nodes - owned_nodes(ctx)  # owned / reserved nodes are priced by capacity.py, not by a bill
     if nodes_billed and facts.bill_lines and not any(_node_of(r, nodes_billed) for r in facts.bill_lines):
         problems.append(no_node_on_bill(nodes_billed))
+    if no_jobs:
+        problems.append(capacity_nodes.no_jobs_problem(no_jobs))
     return StageOutput(tuple(lines), tuple(problems))
 
 
@@ -219,8 +229,10 @@ def _node_of(row, nodes) -> str | None:
     return None
 
 
-def _route(row, ctx: Context, nodes, idx, slots, problems) -> Callable[[Decimal], list[CostLine]]:
-    """Where a bill row's money goes, decided once; the result turns an amount into cost lines."""
+def _route(row, ctx: Context, nodes, idx, slots, problems, idle=frozenset(),
+           no_jobs=None) -> Callable[[Decimal], list[CostLine]]:
+    """Where a bill row's money goes, decided once; the result turns an amount into cost lines.
+    ``idle``: the nodes without jobs (``capacity_nodes.idle_nodes``); ``no_jobs`` collects those routed."""
     resource = row.get("resource_id") or row.get("resource_name") or ""
     if str(row.get("commitment_discount_status") or "").lower() == "unused":
         what = row.get("commitment_discount_id") or resource or "commitment"
@@ -239,6 +251,10 @@ def _route(row, ctx: Context, nodes, idx, slots, problems) -> Callable[[Decimal]
                   " used over its term (see the amortized view)")
         return lambda amount: [_line(row, amount, Basis.BILLED, "commitment_purchase",
                                      detail="commitment_purchase", reason=reason)]
+    if (idle_node := capacity_nodes.idle_node_of(row, idle)) is not None:
+        if no_jobs is not None:
+            no_jobs.add(idle_node)
+        return capacity_nodes.idle_node_split(row, idle_node, slots, problems)
     what = " ".join(str(x) for x in (row.get("service_name"), resource) if x) or f"bill row {row['row']}"
     return lambda amount: [_line(row, amount, Basis.BILLED, NO_RULE, reason=f"{NO_RULE}: {what}")]
 
@@ -296,7 +312,10 @@ def node_split(row, node, idx, slots, problems, *, basis=Basis.BILLED, idle_basi
             out.append(_line(row, share, basis, f"gpu_seconds_on_node/{info.rule}", category="compute",
                              detail=money_only or str(state), quantity=None if money_only else w / scale / HOUR,
                              unit="" if money_only else "gpu_hour", evidence=ev, source_kind=source_kind, **kw))
-        if shares[-1] != 0:
+        if shares[-1] != 0 and money_only == capacity_nodes.CREDIT:  # never netted into the idle figure
+            out.append(capacity_nodes.credit_line(row, shares[-1], node, "gpu_seconds_on_node/unheld", basis,
+                                                  source_kind, weakest(money_evidence, Evidence.MEASURED)))
+        elif shares[-1] != 0:
             out.append(_line(row, shares[-1], idle_basis, "gpu_seconds_on_node/unheld", category="compute",
                              detail=money_only or ComputeState.CAPACITY_UNHELD,
                              quantity=None if money_only else idle / scale / HOUR,

@@ -201,7 +201,7 @@ ZH: dict[str, str] = {
     "gpu_hours": "卡时", "equal": "均摊",
     # unattributed reasons
     "job_without_batch": "作业未匹配批次", "no_rule_matched": "无规则匹配", "commitment_purchase": "承诺购买",
-    "stage_failed": "归属阶段出错",
+    "stage_failed": "归属阶段出错", "node_without_jobs": "节点无已导入的作业",
     # bases
     "billed": "账单现金", "amortized": "摊销", "internal": "内部人力(机会成本)", "estimate": "估算",
     # evidence
@@ -238,6 +238,7 @@ def label(value: str, lang: str = "en") -> str:
 # an unattributed reason whose code is also a basis (capacity_unheld): the reason says why the cash has
 # no batch, the basis what kind of cost it is — one word for both would print the same label twice
 REASON_ZH = {"capacity_unheld": "容量空闲，无作业可归属",
+             "node_without_jobs": "无作业占用的节点（导入的作业中没有它：请检查每个集群的 sacct 是否都已导入）",
              "occupancy_held": "占用序列显示有作业占用，作业未导入"}  # engine/capacity_occupancy.py
 
 

@@ -125,6 +125,14 @@ CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
              "GPU 算力无法按作业拆分，留在未归属桶——账单的 ResourceId/ResourceName 须为节点主机名；"
              "或为每个节点加一条 focus 规则；自有集群请声明为 [[capacity]]"),
     },
+    "node_without_jobs": {
+        EN: ("billed node with no imported jobs", "{count} node(s) are billed with the SKU of the nodes jobs ran on,"
+             " but no imported job ran on them (e.g. {example}): their cost is capacity no job held — check that"
+             " every cluster's sacct was imported"),
+        ZH: ("账单中的节点没有已导入的作业", "{count} 个节点按作业所在节点的同一 SKU 计费，"
+             "但没有任何已导入的作业在其上运行（例如 {example}）："
+             "其费用计为无作业占用的容量——请检查每个集群的 sacct 是否都已导入"),
+    },
     "oversubscribed_node": {
         EN: ("node oversubscribed", "{node} {at}: jobs hold {held} GPUs but the node has {slots}"),
         ZH: ("节点超额占用", "{node} {at}：作业占用 {held} 张 GPU，但节点只有 {slots} 张"),

@@ -19,7 +19,7 @@ from pathlib import Path
 from trainledger.errors import BadInput
 from trainledger.i18n import Msg
 from trainledger.model import Basis, Evidence
-from trainledger.review.capacity_plan import measured_hours, split_compute
+from trainledger.review.capacity_plan import measured_hours, share_notes, split_compute
 from trainledger.review.options import check_shrink
 from trainledger.review.plan import (
     HOURS_PER_PERSON_MONTH,
@@ -210,6 +210,8 @@ def from_values(values: dict, table: dict, *, where: str, sha: str, batch_id: st
         lines.append(_storage_line(table["storage"], book, on, currency, path))
     shown = est.to_dict()
     warnings, warnings_zh = list(shown["warnings"]), list(shown["warnings_zh"])
+    notes = share_notes(lines)  # an assumed compute split: set compute_share or re-plan after attribute
+    warnings, warnings_zh = warnings + notes[0], warnings_zh + notes[1]
     for ln in lines:
         if ln.price_meta.get("stale"):
             warnings.append(f"price {ln.price_meta['item']} expired {ln.price_meta['expires']}, before the plan's"

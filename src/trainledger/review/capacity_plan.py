@@ -18,9 +18,15 @@ The share of each basis, first that applies:
    their GPUs × hours. Evidence ``assumed``, source the plan table;
 2. **measured** — the batch's GPU-hours per spend basis in the latest attribution (usage lines: no
    credits, no tagged non-GPU resources). Evidence ``measured``;
-3. **capacity** — the capacity bases only, by GPUs × hours of their periods (the plan cannot know
-   where the scheduler will put the jobs: ``assumed``). A capacity whose GPUs come from imported
-   facts (no ``gpus``) weighs as one GPU per hour of its period.
+3. **offered** — a plan made before any attribution: each basis by the GPU-hours it offers — the
+   capacities' GPUs × hours of their periods, and the bill's GPU nodes (Compute usage rows in the
+   plan's currency on a node an imported job with GPUs ran on that is no capacity's, or on a node
+   with that node's SKU: ``engine/capacity_nodes.py``) × ``cluster.gpus_per_node`` × their hours.
+   Evidence ``assumed``; the plan's warnings tell the lead to set ``[plan] compute_share`` or
+   re-plan after ``trainledger attribute`` (``share_notes``). With no bill naming a GPU node the
+   bases are the capacity's only (the plan cannot know the batch will use cloud GPUs: the warning
+   says so). A capacity whose GPUs come from imported facts (no ``gpus``) weighs as one GPU per
+   hour of its period.
 
 The split GPU-hours add up exactly to the estimator's; each line is compared with the actuals of
 its own basis — different bases are never added (review/actuals.py matches by basis). Without
@@ -107,9 +113,40 @@ def _declared(table: Mapping, where: str, cap_bases: set[str]) -> dict[str, Deci
     return out
 
 
+def billed_offered(workspace: str | Path | None, currency: str) -> tuple[Decimal, int]:
+    """(GPU-hours, node rows) the workspace's bill offers on cloud GPU nodes in ``currency`` (see
+    the module, 3.): rows on nodes imported jobs with GPUs ran on that no ``[[capacity]]`` declares,
+    or on nodes billed with those nodes' SKU; × ``cluster.gpus_per_node`` × each row's hours."""
+    import pyarrow.compute as pc
+
+    from trainledger.engine.capacity_nodes import node_usage_rows
+    from trainledger.lake.store import Lake
+    from trainledger.workspace import CONFIG_NAME, load
+
+    if workspace is None or not (Path(workspace) / CONFIG_NAME).is_file():
+        return Decimal(0), 0
+    cfg = load(workspace)
+    owned = {str(n) for c in cfg.raw.get("capacity", []) or [] for n in c.get("nodes", [])}
+    lake = Lake(Path(workspace) / "lake")
+    jobs = lake.read("jobs").select(["nodes", "gpus"])
+    held = {n for row in jobs.filter(pc.greater(jobs.column("gpus"), 0)).column("nodes").to_pylist()
+            for n in str(row or "").split(",") if n and n != "None assigned"} - owned
+    bills = lake.read("bill_lines")
+    if not held or not bills.num_rows:
+        return Decimal(0), 0
+    bills = bills.filter(pc.fill_null(pc.equal(bills.column("currency"), currency), False))
+    rows = bills.filter(node_usage_rows(bills, held))
+    seconds = Decimal(0)
+    for a, b in zip(rows.column("charge_period_start").to_pylist(), rows.column("charge_period_end").to_pylist(),
+                    strict=True):
+        seconds += Decimal((b - a).total_seconds()) if a is not None and b is not None and b > a else 0
+    return Decimal(cfg.get("cluster.gpus_per_node")) * seconds / 3600, rows.num_rows
+
+
 def shares(weight: Mapping[str, Decimal], declared: Mapping | None, measured: Mapping[str, Decimal] | None,
-           where: str = "plan") -> tuple[dict[str, Decimal], str, str]:
-    """(share per basis, evidence, how) — ``weight``: the capacity bases' GPUs × hours (see the module)."""
+           where: str = "plan", offered: Decimal = Decimal(0)) -> tuple[dict[str, Decimal], str, str]:
+    """(share per basis, evidence, how) — ``weight``: the capacity bases' GPUs × hours (see the module);
+    ``offered``: the GPU-hours the bill offers on cloud GPU nodes (``billed_offered``)."""
     if declared:
         named = _declared(declared, where, set(weight))
         left = Decimal(1) - sum(named.values(), Decimal(0))
@@ -126,8 +163,23 @@ def shares(weight: Mapping[str, Decimal], declared: Mapping | None, measured: Ma
         hours = ", ".join(f"{b} {format(measured[b].quantize(Decimal('0.01')), 'f')}" for b in sorted(measured))
         return ({b: h / total for b, h in measured.items()}, "measured",
                 f"the batch's attributed GPU-hours ({hours})")
+    if offered > 0:
+        weight = {BILLED: offered, **weight}
+        total = sum(weight.values(), Decimal(0))
+        return ({b: w / total for b, w in weight.items()}, "assumed",
+                f"GPU-hours each basis offers (the bill's GPU nodes {format(offered.quantize(Decimal('0.01')), 'f')};"
+                " the capacity's periods)")
     total = sum(weight.values(), Decimal(0))
     return {b: w / total for b, w in weight.items()}, "assumed", "GPUs x hours of the capacity's periods"
+
+
+def share_notes(lines: Iterable[PlanLine]) -> tuple[list[str], list[str]]:
+    """(English, zh-CN) warnings for a plan whose compute split is assumed without a declared share."""
+    from trainledger.i18n import text
+
+    kinds = {ln.evidence.get("share", {}).get("note") for ln in lines if ln.category == "compute"}
+    keys = [f"stored.share_{k}" for k in ("offered", "capacity") if k in kinds]
+    return [text(k, "en") for k in keys], [text(k, "zh-CN") for k in keys]
 
 
 def _exact(raw: Mapping[str, Decimal]) -> dict[str, Decimal]:
@@ -163,8 +215,11 @@ def split_compute(line: PlanLine, workspace: str | Path | None, book, on: date, 
         weight[b] = weight.get(b, Decimal(0)) + w
         money[b] = money.get(b, Decimal(0)) + w * _price(c, book, on)
         names.setdefault(b, []).append(c)
-    raw, how_evidence, how = shares(weight, declared, {b: h for b, h in (measured or {}).items()
-                                                       if b == BILLED or b in weight}, where)
+    measured = {b: h for b, h in (measured or {}).items() if b == BILLED or b in weight}
+    guessed = not declared and not (measured and sum(measured.values(), Decimal(0)) > 0)
+    offered = billed_offered(workspace, line.currency)[0] if guessed else Decimal(0)
+    raw, how_evidence, how = shares(weight, declared, measured, where, offered)
+    note = ({"note": "offered" if offered > 0 else "capacity"} if guessed else {})
     out = []
     for b, share in _exact(raw).items():
         pct = f"{format((share * 100).normalize(), 'f')} % of the planned GPU-hours on {b}"
@@ -173,7 +228,7 @@ def split_compute(line: PlanLine, workspace: str | Path | None, book, on: date, 
                   "fixed": {k: _scaled(v, share) for k, v in line.fixed.items()},
                   "rework": {k: _scaled(v, share) for k, v in line.rework.items()}}
         if b == BILLED:  # the cloud part: the price book's price, as the estimator priced it
-            evidence["share"] = {"evidence": how_evidence, "source": f"{pct}, by {how}"}
+            evidence["share"] = {"evidence": how_evidence, "source": f"{pct}, by {how}", **note}
             out.append(replace(line, price_meta={**line.price_meta, "share": format(share, "f")},
                                evidence=evidence, **scaled))
             continue
@@ -187,7 +242,7 @@ def split_compute(line: PlanLine, workspace: str | Path | None, book, on: date, 
                 "source": f"workspace [[capacity]] {ids} ({cs[0].source})", "evidence": str(cs[0].evidence),
                 "owner": cs[0].owner, "unit": "gpu_hour", "stale": False, "expires": None,
                 "share": format(share, "f")}
-        evidence["share"] = {"evidence": how_evidence, "source": f"{pct} capacity, by {how} ({gpus_text})"}
+        evidence["share"] = {"evidence": how_evidence, "source": f"{pct} capacity, by {how} ({gpus_text})", **note}
         out.append(replace(line, id=f"{COMPUTE_PREFIX}{b}", basis=Basis(b), price=Rng.point(price),
                            price_meta=meta, evidence=evidence, **scaled))
     return tuple(out)

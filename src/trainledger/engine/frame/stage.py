@@ -8,7 +8,10 @@ same source file, row, rule, reason, evidence and amount, and its GPU-hours are 
 integers with the same decimal digits (``_weight``). Lines come out in the Python engine's order:
 bill row by bill row, the billed view then the amortized one, the (run, state) pieces sorted, the
 rest no job held last. A node row that touches a run the frame cannot weigh exactly
-(``holdings.exact``) is split by ``compute.node_split`` itself.
+(``holdings.exact``), and a credit on a node (its share of time no job held is a line of its own),
+is split by ``compute.node_split`` itself; a row the backend routes ``no_rule_matched`` that is on a
+billed node no job ran on (``capacity_nodes.idle_nodes``, the same function on the same columns) is
+made by ``capacity_nodes.idle_node_split``, as the Python engine makes it.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from trainledger.engine import compute
+from trainledger.engine import capacity_nodes, compute
 from trainledger.engine.context import CHUNK, Context, Facts, Problem, StageOutput, rows_of
 from trainledger.engine.frame import columns as columns_mod
 from trainledger.engine.frame import split
@@ -245,7 +248,16 @@ def _bill_stage(facts: Facts, ctx: Context, con) -> StageOutput:
     finally:
         scratch.close()  # the backend's tables go before the lines are made: the peak is one, not both
         release(con)
-    return _lines(rows, ctx, holdings, views, *got)
+    return _lines(rows, ctx, holdings, views, *got, nodes_side=_nodes_side(table, holdings, got[0]))
+
+
+def _nodes_side(table: pa.Table, holdings, route: pa.Array) -> tuple[frozenset[str], set[int]]:
+    """What ``compute`` routes by ``capacity_nodes`` (the same function on the same columns): the
+    nodes without jobs (for rows routed ``no_rule_matched``) and the node rows that are credits,
+    split by ``compute.node_split`` itself (their share of time no job held is a line of its own)."""
+    idle = capacity_nodes.idle_nodes(table, set(holdings.nodes))
+    credit = pc.and_(pc.fill_null(pc.equal(route, "node"), False), capacity_nodes.credit_mask(table))
+    return idle, set(pc.indices_nonzero(credit).to_pylist())
 
 
 def release(con) -> None:
@@ -360,7 +372,8 @@ def _used_in(used, at: int, m: int) -> dict[int, tuple[int, int]]:
         idx[lo:hi], w.slice(lo, hi - lo).to_pylist(), e.slice(lo, hi - lo).to_pylist(), strict=True)}
 
 
-def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, got, fallback) -> StageOutput:
+def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, got, fallback,
+           nodes_side=(frozenset(), set())) -> StageOutput:
     """The lines of every bill row, a chunk of rows at a time: node rows split here become columns
     (``columns.node_columns``) from per-row figures kept as Arrow arrays; direct and fallback rows
     are made whole by the Python engine's constructors (only those rows are made into dicts)."""
@@ -374,7 +387,10 @@ def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, got, fa
     scale, places = holdings.py_scale, holdings.scale // holdings.py_scale
     memo: dict = {}
     parts: list[columns_mod.RowInfo] = []
-    for at, m, col, whole in _walk(rows, route, fallback):
+    idle, credits = nodes_side
+    no_jobs: set[str] = set()
+    indexes: dict[str, compute.Holdings] = {}  # per node of a credit row (``_node_index``)
+    for at, m, col, whole in _walk(rows, route, fallback | credits):
         info = columns_mod.RowInfo(currency=[None] * m, sha=[None] * m, row=[None] * m, node=[None] * m,
                                    money_only=[None] * m, idle_hours=[None] * m, split=[False] * m)
         kinds, nodes_, batches, rules = (a.slice(at, m).to_pylist() for a in (route, node, rule_batch, rule_id))
@@ -387,11 +403,12 @@ def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, got, fa
             if not amounts:
                 continue
             i, kind = at + k, kinds[k]
-            if kind == "node" and i in fallback:  # its pieces, if the backend made any, are skipped
-                if py_index is None:
+            if kind == "node" and (i in fallback or i in credits):  # its pieces, if any, are skipped
+                if i in fallback and py_index is None:
                     py_index = compute._index(ctx.runs)
+                index = py_index if i in fallback else _node_index(ctx, holdings, nodes_[k], indexes)
                 found: list[Problem] = []
-                make = compute.node_split(whole[k], nodes_[k], py_index, slots, found)
+                make = compute.node_split(whole[k], nodes_[k], index, slots, found)
                 made = {v: make(amount) for v, _, amount in amounts}
                 problems.extend((i, p) for p in found)
             elif kind == "node":
@@ -399,6 +416,12 @@ def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, got, fa
                 _node_row(k, i, (billed, effective, *rest), nodes_[k], info, w, low, slots, scale, places,
                           problems, memo)
                 continue
+            elif kind == "no_rule_matched" and (idle_node := capacity_nodes.idle_node_of(whole[k], idle)):
+                no_jobs.add(idle_node)
+                found = []
+                make = capacity_nodes.idle_node_split(whole[k], idle_node, slots, found)
+                made = {v: make(amount) for v, _, amount in amounts}
+                problems.extend((i, p) for p in found)
             else:
                 made = {v: [_direct(whole[k], kind, batches[k], rules[k], amount)] for v, _, amount in amounts}
             for v, basis, _ in amounts:
@@ -426,7 +449,18 @@ def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, got, fa
     out = [p for _, p in sorted(problems, key=lambda x: x[0])]  # stable: a row's own problems keep their order
     if nodes_billed and not named:
         out.append(compute.no_node_on_bill(nodes_billed))
+    if no_jobs:
+        out.append(capacity_nodes.no_jobs_problem(no_jobs))
     return StageOutput(lines, tuple(out))
+
+
+def _node_index(ctx: Context, holdings, node: str, indexes: dict) -> compute.Holdings:
+    """``compute._index`` of the runs on ``node`` only, at the whole index's scale (a credit row's
+    split needs no other node: the full index of a million runs is not built for it)."""
+    if node not in indexes:
+        on = {k: info for k, info in ctx.runs.items() if compute.holds_gpus(info) and node in info.nodes}
+        indexes[node] = compute._index(on, scale=holdings.py_scale)
+    return indexes[node]
 
 
 def _walk(rows, route: pa.Array, fallback: set[int]):

@@ -1,0 +1,228 @@
+"""Node rows the jobs do not name: a billed GPU node no imported job ran on, and credits on idle time.
+
+The bill stage recognises a node row by a ResourceId / ResourceName that some job's NodeList
+names (``compute._node_of``). A node no imported job touched — a cluster whose sacct was not
+imported, or a node that stood idle all period — is named by no job, so its rows would fall
+through the rules to ``no_rule_matched`` and the idle capacity would be understated by the whole
+node (review 4 H11). The rule here (one implementation, read by both engines):
+
+* a **node signature** is what a bill row says about the thing billed, without the resource:
+  provider, service, SKU, SKU price, charge description, resource type and units
+  (``SIGNATURE``); it counts only when it says something specific (a SKU, SKU price, description
+  or resource type: "Elastic Compute Service" alone also bills CPU machines);
+* the signatures of the usage rows of ServiceCategory Compute on a node jobs ran on are **node
+  signatures**;
+* a Compute usage row on a resource no job names, whose signature is a node signature, makes
+  that resource a **node without jobs** (``idle_nodes``);
+* every Compute row on a node without jobs that no rule matched (usage, credit, tax …) is then
+  capacity no job held: basis ``capacity_unheld``, state ``capacity_unheld``, all of its
+  ``gpus_per_node`` × period GPU-hours, reason ``node_without_jobs: node <id>`` (a reason of its
+  own, so the sheet says why the node has no jobs and the problem ``node_without_jobs`` says what
+  to check: that every cluster's sacct was imported). Its evidence is ``assumed``: the row is a
+  node by its SKU and idle by the absence of jobs, both inferred. The idle-capacity allocation
+  policy spreads it as any capacity no job held (``engine/allocation.py``).
+
+A **credit** (FOCUS ChargeCategory Credit, a refund, or a usage row below zero: ``compute.charge_kind``)
+on time no job held is never netted into the capacity-unheld figure (review 4 H10): its share of
+that time is its own unattributed line, basis ``billed``, reason ``credit: node <id>``, money and no
+GPU-hours — so "capacity unheld" stays the gross cost of the idle capacity and the credit is
+shown beside it, with its bill row as provenance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from trainledger.engine.context import Problem, rows_of
+from trainledger.engine.timeline import exact_seconds
+from trainledger.model import Basis, CostLine, Evidence
+from trainledger.model.evidence import weakest
+from trainledger.model.vocab import ComputeState
+
+SIGNATURE = ("provider", "service_category", "service_name", "sku_id", "sku_price_id", "charge_description",
+             "resource_type", "pricing_unit", "consumed_unit")
+SPECIFIC = ("sku_id", "sku_price_id", "charge_description", "resource_type")  # one must be set
+NO_JOBS = "node_without_jobs"  # the reason code of a node without jobs
+CREDIT = "credit"  # the reason code of a credit's share of time no job held
+RULE = "node_signature/unheld"  # provenance rule of a node-without-jobs line
+HOUR = 3600
+EVIDENCE = weakest(Evidence.CONTRACT, Evidence.ASSUMED)
+
+
+def _text(t: pa.Table, name: str) -> pa.ChunkedArray | pa.Array:
+    if name not in t.column_names:
+        return pa.nulls(t.num_rows, pa.string())
+    col = t.column(name)
+    return col if pa.types.is_string(col.type) else col.cast(pa.string())
+
+
+def _where(col, keep: Callable[[str | None], bool]) -> pa.Array:
+    """Per row: ``keep(value)``, asked once per distinct value (a category, a flag: few values), so
+    no text column of the bill is copied."""
+    values = pc.unique(col).to_pylist()
+    chosen = [v for v in values if v is not None and keep(v)]
+    mask = pc.fill_null(pc.is_in(col, value_set=pa.array(chosen, pa.string())), False)
+    return pc.or_(mask, pc.is_null(col)) if None in values and keep(None) else mask
+
+
+READS = ("billed_cost", "effective_cost", "charge_category", "resource_id", "resource_name", *SIGNATURE)
+
+
+def table_of(rows) -> pa.Table:
+    """The columns read here: the lake's own table, or — rows given as dicts (tests) — their text,
+    whatever Python types the dicts hold."""
+    rows = rows_of(rows)
+    if rows.is_columns:
+        return rows.table
+    cols = {name: [] for name in READS}
+    for r in rows.columns(*READS):
+        for name in READS:
+            v = r.get(name)
+            cols[name].append(None if v is None else str(v))
+    return pa.table({k: pa.array(v, pa.string()) for k, v in cols.items()})
+
+
+def _set(col) -> pa.Array:
+    """True where the text is present and not empty (Python's ``if value``)."""
+    return pc.fill_null(pc.not_equal(col, ""), False)
+
+
+def _negative(t: pa.Table) -> pa.Array:
+    """``compute._signed_amount(row) < 0`` per row: BilledCost's sign, EffectiveCost's where the
+    BilledCost is 0 or absent (plain decimal text: non-zero has a digit 1-9, negative starts with -)."""
+    def nonzero(col):
+        return pc.fill_null(pc.match_substring_regex(col, "[1-9]"), False)
+
+    def minus(col):
+        return pc.fill_null(pc.match_substring_regex(col, r"^\s*-"), False)
+    billed, effective = _text(t, "billed_cost"), _text(t, "effective_cost")
+    return pc.if_else(nonzero(billed), minus(billed), pc.and_(nonzero(effective), minus(effective)))
+
+
+def _category(value: str | None) -> str:
+    return str(value or "usage").strip().lower()  # as compute.charge_kind reads ChargeCategory
+
+
+def _kinds(t: pa.Table) -> tuple[pa.Array, pa.Array]:
+    """(usage: ``compute.charge_kind`` is None, credit: it is ``credit``) per row."""
+    raw = _text(t, "charge_category")
+    neg = _negative(t)
+    usage_like = _where(raw, lambda v: _category(v) in ("usage", ""))
+    usage = pc.or_(_where(raw, lambda v: _category(v) == "purchase"), pc.and_(usage_like, pc.invert(neg)))
+    credit = pc.or_(_where(raw, lambda v: _category(v) in ("credit", "refund")), pc.and_(usage_like, neg))
+    return usage, credit
+
+
+def _compute(t: pa.Table) -> pa.Array:
+    """Per row: ServiceCategory Compute (``compute._category``)."""
+    return _where(_text(t, "service_category"), lambda v: str(v or "").strip().lower() == "compute")
+
+
+def credit_mask(t) -> pa.Array:
+    """Per bill row: whether it is a credit (``compute.charge_kind(row) == "credit"``)."""
+    return _kinds(t if isinstance(t, pa.Table) else table_of(t))[1]
+
+
+def _held(t: pa.Table, nodes: set[str]) -> pa.Array:
+    """``compute._node_of(row, nodes) is not None`` per row: ResourceId or ResourceName, or its short
+    host name, is a node a job ran on."""
+    held = pa.array(sorted(nodes), pa.string())
+    out = pa.array([False] * t.num_rows, pa.bool_())
+    for name in ("resource_id", "resource_name"):
+        col = _text(t, name)
+        short = pc.replace_substring_regex(col, r"\..*", "")
+        for cand in (col, short):
+            out = pc.or_(out, pc.and_(_set(col), pc.fill_null(pc.is_in(cand, value_set=held), False)))
+    return out
+
+
+def resource(row) -> str:
+    return str(row.get("resource_id") or row.get("resource_name") or "")
+
+
+def idle_nodes(bill_lines, nodes: set[str]) -> frozenset[str]:
+    """The resources (ResourceId, else ResourceName, as written) that are nodes without jobs. The
+    rows are grouped by resource and signature in Arrow (no row is copied: a bill of ten million
+    node-hours has a few thousand groups), then each group is judged as ``compute._node_of`` would."""
+    from trainledger.engine.compute import _node_of
+
+    rows = rows_of(bill_lines)
+    if not rows or not nodes:
+        return frozenset()
+    t = table_of(rows)
+    usage, _ = _kinds(t)
+    ok = pc.and_(usage, _compute(t))
+    if not pc.any(ok).as_py():
+        return frozenset()
+    keys = {"ok": ok, "resource_id": _text(t, "resource_id"), "resource_name": _text(t, "resource_name")}
+    keys |= {f"s{i}": _text(t, name) for i, name in enumerate(SIGNATURE)}
+    groups = pa.table(keys).group_by(list(keys), use_threads=False).aggregate([]).to_pylist()
+    specific = [i for i, name in enumerate(SIGNATURE) if name in SPECIFIC]
+    known, cand = set(), []
+    for g in groups:
+        sig = tuple(g[f"s{i}"] for i in range(len(SIGNATURE)))
+        if not g["ok"] or not any(sig[i] for i in specific):
+            continue
+        if _node_of(g, nodes) is not None:
+            known.add(sig)
+        elif res := resource(g):
+            cand.append((sig, res))
+    return frozenset(res for sig, res in cand if sig in known)
+
+
+def node_usage_rows(t: pa.Table, nodes: set[str]) -> pa.Array:
+    """Per bill row: a Compute usage row on a node jobs ran on, or on a node without jobs."""
+    idle = idle_nodes(t, nodes)
+    rid, rname = _text(t, "resource_id"), _text(t, "resource_name")
+    res = pc.if_else(_set(rid), rid, rname)
+    node = pc.or_(_held(t, nodes), pc.fill_null(pc.is_in(res, value_set=pa.array(sorted(idle), pa.string())), False))
+    return pc.and_(pc.and_(node, _compute(t)), _kinds(t)[0])
+
+
+def idle_node_of(row, idle: frozenset[str]) -> str | None:
+    """The node without jobs a Compute row (one no rule matched) is for, or None."""
+    if not idle or str(row.get("service_category") or "").strip().lower() != "compute":
+        return None
+    res = resource(row)
+    return res if res in idle else None
+
+
+def idle_node_split(row, node: str, slots: Decimal, problems: list) -> Callable[[Decimal], list[CostLine]]:
+    """The lines of a row on a node without jobs: all its capacity no job held (a credit: its own line)."""
+    from trainledger.engine import compute
+
+    money_only = compute.charge_kind(row)
+    if (neg := compute.negative_usage(row, node)) is not None:
+        problems.append(neg)
+    hours = slots * exact_seconds(row["charge_period_start"], row["charge_period_end"]) / HOUR
+
+    def lines(amount: Decimal) -> list[CostLine]:
+        if money_only == CREDIT:
+            return [credit_line(row, amount, node, RULE, Basis.BILLED, "focus", EVIDENCE)]
+        return [compute._line(row, amount, Basis.CAPACITY_UNHELD, RULE, category="compute",
+                              detail=money_only or ComputeState.CAPACITY_UNHELD,
+                              quantity=None if money_only else hours, unit="" if money_only else "gpu_hour",
+                              reason=f"{NO_JOBS}: node {node}", evidence=EVIDENCE)]
+
+    return lines
+
+
+def credit_line(row, amount: Decimal, node: str, rule: str, basis, source_kind: str, evidence) -> CostLine:
+    """A credit's share of time no job held on ``node``: money, no GPU-hours, its own reason."""
+    from trainledger.engine import compute
+
+    return compute._line(row, amount, basis, rule, category="compute", detail=CREDIT, quantity=None, unit="",
+                         reason=f"{CREDIT}: node {node}", source_kind=source_kind, evidence=evidence)
+
+
+def no_jobs_problem(used: set[str]) -> Problem:
+    """The problem both engines raise when bill rows were counted as nodes without jobs."""
+    example = sorted(used)[0]
+    return Problem("node_without_jobs", f"{len(used)} node(s) are billed with the SKU of the nodes jobs ran on, but no"
+                   f" imported job ran on them (e.g. {example}): their cost is capacity no job held —"
+                   " check that every cluster's sacct was imported",
+                   {"nodes": sorted(used)[:10], "count": len(used), "example": example})
