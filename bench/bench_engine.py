@@ -143,7 +143,7 @@ def run_frame(root: Path) -> dict:
 
     from trainledger.engine.frame import split
 
-    con = ibis.duckdb.connect()
+    con = ibis.duckdb.connect(**_duckdb_settings(root))  # the engine's own: engine.memory_limit, spilled
     h = con.read_parquet(str(root / "holdings.parquet"))
     nodes = h.select("node").distinct()
     prepared = split.prepare(con.read_parquet(str(root / "bills.parquet")), nodes, None, (), 1)
@@ -199,19 +199,46 @@ from s group by 1
 """
 
 
+def _duckdb_settings(root: Path) -> dict[str, str]:
+    """What the engine gives DuckDB (``stage.duckdb_config``: ``engine.memory_limit``, default 2GB, and
+    a spill directory), for the frame path and the hand SQL alike: the same budget for both."""
+    from trainledger.engine.frame.stage import duckdb_config
+
+    return duckdb_config(SimpleNamespace(values={}, path=str(root / "trainledger.toml")))
+
+
 def run_sql(root: Path) -> dict:
     import duckdb
 
     q = SQL.format(bills=root / "bills.parquet", holdings=root / "holdings.parquet", slots=SLOTS)
-    return {k: str(Decimal(int(c)).scaleb(-2)) for k, c in duckdb.sql(q).fetchall() if int(c) != 0}
+    con = duckdb.connect(config=_duckdb_settings(root))
+    return {k: str(Decimal(int(c)).scaleb(-2)) for k, c in con.sql(q).fetchall() if int(c) != 0}
+
+
+PANDAS_NODES = int(os.environ.get("TRAINLEDGER_BENCH_PANDAS_NODES", "32"))  # nodes per pass of the pandas script
 
 
 def run_pandas(root: Path) -> dict:
+    """The analyst's script, a group of ``PANDAS_NODES`` nodes at a time (a node's bill rows only meet
+    its own segments, so the groups' sums add up): all 128 at once needed 9.3 GiB at 10M bill rows."""
+    import pandas as pd
+
+    nodes = sorted(set(pd.read_parquet(root / "holdings.parquet", columns=["node"]).node))
+    total: dict[str, int] = {}
+    for at in range(0, len(nodes), PANDAS_NODES):
+        group = nodes[at:at + PANDAS_NODES]
+        b = pd.read_parquet(root / "bills.parquet", filters=[("resource_id", "in", group)],
+                            columns=["row", "resource_id", "charge_period_start", "charge_period_end", "billed_cost"])
+        h = pd.read_parquet(root / "holdings.parquet", filters=[("node", "in", group)])
+        for k, v in _pandas_buckets(b, h).items():
+            total[k] = total.get(k, 0) + v
+    return {k: str(Decimal(v).scaleb(-2)) for k, v in total.items() if v != 0}
+
+
+def _pandas_buckets(b, h) -> dict[str, int]:
     import numpy as np
     import pandas as pd
 
-    b = pd.read_parquet(root / "bills.parquet")
-    h = pd.read_parquet(root / "holdings.parquet")
     b = b[b.resource_id.isin(set(h.node))]
     b = pd.DataFrame({"row": b["row"].to_numpy(), "node": b.resource_id.to_numpy(),
                       "p0": b.charge_period_start.dt.as_unit("us").astype("int64").to_numpy(),
@@ -259,7 +286,7 @@ def run_pandas(root: Path) -> dict:
     p.loc[p.batch_id == "", "k"] = "unattributed | job_without_batch | CNY"
     p.loc[p.is_idle == 1, "k"] = "unattributed | capacity_unheld | CNY"
     out = p.groupby("k")["share"].sum()
-    return {k: str(Decimal(int(v)).scaleb(-2)) for k, v in out.items() if v != 0}
+    return {k: int(v) for k, v in out.items()}
 
 
 CONFIG = """[workspace]
@@ -431,11 +458,15 @@ def _attribute_child(engine: str, root: Path) -> None:
     for b in ctx.config.batches:
         ledger.upsert_batch(b)
     base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    sampler = _PeakSampler()
     cpus, parts = [], []
     phases = {}  # the peak RSS after each phase (MiB) and the RSS then: which phase set the peak
     for _ in range(spec["repeat"]):
+        if facts is None:  # made again for each run, outside the clock
+            facts, _ = small_workspace(root, spec["rows"], spec["attempts"], derive=False)
         t0 = time.process_time()
         result = attribute(facts, ctx.config, lambda *a: None, ctx.as_of, engine=engine)
+        facts = None  # as Workspace.attribute: the lake's rows go before the summary and the ledger write
         t1 = time.process_time()
         phases["engine"] = _rss()
         summary = result.summary() | {"as_of": ctx.as_of.isoformat()}
@@ -456,10 +487,41 @@ def _attribute_child(engine: str, root: Path) -> None:
         digest = "NOT VERIFIED: " + "; ".join(chain_problems + figure_problems)
     ledger.close()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    sampler.stop()
     median = statistics.median(cpus)
     (root / f"attr-{engine}.json").write_text(json.dumps(
         {"cpu": median, "cpus": cpus, "parts": parts[cpus.index(median)] if median in cpus else parts[0],
-         "rss": rss, "facts_rss": base, "lines": lines, "digest": digest, "phases": phases}))
+         "rss": rss, "facts_rss": base, "lines": lines, "digest": digest, "phases": phases,
+         "peak_at": sampler.peak}))
+
+
+class _PeakSampler:
+    """Every 0.2 s, the RSS and what the main thread is running (its innermost trainledger frames):
+    the highest sample says which step holds the peak (``peak_at``: MiB, the frames)."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.peak: tuple[float, str] = (0.0, "")
+        self._main, self._stop = threading.main_thread().ident, threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.2):
+            now = _rss()[1]
+            if now > self.peak[0]:
+                frame, where = sys._current_frames().get(self._main), []
+                while frame is not None and len(where) < 4:
+                    name = frame.f_code.co_filename
+                    if "trainledger" in name:
+                        where.append(f"{Path(name).stem}.{frame.f_code.co_name}:{frame.f_lineno}")
+                    frame = frame.f_back
+                self.peak = (now, " < ".join(where))
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
 
 
 def _rss() -> tuple[float, float]:
@@ -499,6 +561,9 @@ def attribute_bench(tmp: Path, sizes: list[int], repeat: int) -> list[tuple[str,
             out.append((f"attribute {engine} @{rows:,} peak RSS above the facts", r["rss"] - r["facts_rss"], "MiB"))
             for phase, (peak, now) in r.get("phases", {}).items():
                 out.append((f"  peak RSS after {phase} (RSS then {now:,.0f} MiB)", peak, "MiB"))
+            if r.get("peak_at"):
+                print(f"  attribute {engine} @{rows:,}: highest RSS sample {r['peak_at'][0]:,.0f} MiB in"
+                      f" {r['peak_at'][1] or '?'}")
         if len(engines) > 1:
             out.append((f"attribute python/duckdb CPU ratio @{rows:,}", res["python"]["cpu"] / res["duckdb"]["cpu"],
                         "x"))
@@ -560,7 +625,9 @@ def main():
         out.append((f"engine python/frame CPU ratio @{py_rows:,}", res["python"]["cpu"] / res["frame"]["cpu"], "x"))
         big = Path(tmp) / "big"
         big.mkdir()
-        generate(big, rows, attempts)
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+        subprocess.run([sys.executable, "-m", "bench.bench_engine", "--generate", str(big), str(rows), str(attempts)],
+                       check=True, env=env, cwd=Path(__file__).resolve().parent.parent)  # its memory is not ours
         methods = [m for m in os.environ.get("TRAINLEDGER_BENCH_METHODS", ",".join(METHODS)).split(",") if m]
         res = {m: measure(m, big) for m in methods}
         print(f"  big ({rows:,} bill rows, {attempts:,} attempts): {_compare(res)}")
@@ -578,6 +645,8 @@ def main():
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "--child":
         _child(sys.argv[2], Path(sys.argv[3]))
+    elif len(sys.argv) == 5 and sys.argv[1] == "--generate":
+        generate(Path(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))
     elif len(sys.argv) == 4 and sys.argv[1] == "--attribute":
         _attribute_child(sys.argv[2], Path(sys.argv[3]))
     else:
