@@ -61,6 +61,37 @@ Arrow facts (~1.5 GiB), the backend's pieces (~1.7 GiB as Arrow) and the lines' 
 at once while the lines are assembled: above the 4 GB goal until the pieces are consumed a slice
 at a time instead of whole (not done).
 Derived runs at 200k bill rows (17,274 runs): 1.1 CPU-s of the ~8 s engine — not vectorised.
+
+The split result a chunk at a time (2026-12-02, load 10-20 on the 2 shared cores; same command,
+``TRAINLEDGER_BENCH_ATTRIBUTE_ENGINES=duckdb``): DuckDB sorts the pieces into a Parquet file in its
+spill directory and the stage reads them back ``CHUNK`` bill rows at a time, making each chunk's
+lines there (``stage.Pieces``); routes are dictionary-encoded, ``Facts`` hold ``source_sha256``
+dictionary-encoded (680 MB of text at 10M rows), and the child drops the facts before the summary
+and the ledger write as ``Workspace.attribute`` does. Figures stay identical (same digest).
+
+  | bill rows | run | CPU-s (engine / summary / ledger write) | peak RSS | RSS after the engine |
+  |---|---|---|---|---|
+  | 1M | before | 55.7 (28.6 / 1.6 / 25.5) | 1,601 MiB | 1,091 MiB |
+  | 1M | chunks, routes encoded | 62.6 (32.6 / 1.9 / 28.1) | 1,682 MiB | 893 MiB |
+  | 1M | + sha encoded, facts dropped | 75.7 (41.6 / 2.6 / 31.6) | 1,591 MiB | 833 MiB |
+  | 3M | before | 264.0 (164.2 / 5.1 / 94.8) | 4,490 MiB | 2,013 MiB |
+  | 3M | chunks, routes encoded | 295.3 (190.1 / 5.4 / 99.9) | 4,204 MiB | 1,903 MiB |
+
+(CPU rose with the load, 10 → 20, between the runs.) The peak after the engine at 3M went 3,549 →
+3,275 MiB and after the ledger write 4,092 → 3,752; the highest RSS sample (``_PeakSampler``) of
+the after runs is in the bench's own ``ledger.verify`` reading every line back after the write
+(4,038 MiB at 3M, 1,574 at 1M), not in attribution. At 1M the engine's peak is inside DuckDB's
+split query (bounded by ``engine.memory_limit``); what the chunks remove is the whole split result
+and its sorted copy in Python after it.
+The 10M attribute (same knobs, ``TRAINLEDGER_BENCH_ATTRIBUTE_SIZES=10000000``, under a 4 GiB RSS guard)
+was killed at 4,080 MiB after ~11 minutes' wall, before DuckDB had written the split result: the
+generated facts alone had brought the child to 2.3 GiB (the generator's Python lists and the plain
+``source_sha256`` column before ``Facts`` encode it), and 1M derived runs are Python objects
+(``runs.py``). So 10M does not fit 4 GB in this bench: the part before the split (facts + 1M runs
++ DuckDB's routing) is already at the limit. The bill-stage comparison at 10M (frame, hand SQL and
+pandas under the same DuckDB budget, pandas ``TRAINLEDGER_BENCH_PANDAS_NODES=16``; the generator in
+its own process) ran in the same hour: the frame child peaked at ~2.4 GiB (the tree 2,527 MiB) with
+DuckDB's 2 GB limit, the hand SQL was still running at the deadline (2.0 GiB, 30 minutes' wall).
 """
 
 from __future__ import annotations

@@ -8,7 +8,9 @@ same source file, row, rule, reason, evidence and amount, and its GPU-hours are 
 integers with the same decimal digits (``_weight``). Lines come out in the Python engine's order:
 bill row by bill row, the billed view then the amortized one, the (run, state) pieces sorted, the
 rest no job held last. A node row that touches a run the frame cannot weigh exactly
-(``holdings.exact``) is split by ``compute.node_split`` itself.
+(``holdings.exact``) is split by ``compute.node_split`` itself. The backend's split result (some
+25M pieces at 10M bill rows) is never held whole: it is read back in bill-row order a chunk of
+``CHUNK`` bill rows at a time (``Pieces``), and each chunk's lines are final before the next.
 """
 
 from __future__ import annotations
