@@ -90,8 +90,9 @@ generated facts alone had brought the child to 2.3 GiB (the generator's Python l
 (``runs.py``). So 10M does not fit 4 GB in this bench: the part before the split (facts + 1M runs
 + DuckDB's routing) is already at the limit. The bill-stage comparison at 10M (frame, hand SQL and
 pandas under the same DuckDB budget, pandas ``TRAINLEDGER_BENCH_PANDAS_NODES=16``; the generator in
-its own process) ran in the same hour: the frame child peaked at ~2.4 GiB (the tree 2,527 MiB) with
-DuckDB's 2 GB limit, the hand SQL was still running at the deadline (2.0 GiB, 30 minutes' wall).
+its own process) ran in the same hour: the frame path took 311.9 CPU-s at a peak of 2,404 MiB with
+DuckDB's 2 GB limit (before, with DuckDB's default limit of 80 % of RAM: 290 CPU-s, 6.3 GiB); the
+hand SQL was still running at the deadline (2.0 GiB, 30 minutes' wall), so no ratio at 10M.
 """
 
 from __future__ import annotations
