@@ -91,8 +91,10 @@ generated facts alone had brought the child to 2.3 GiB (the generator's Python l
 + DuckDB's routing) is already at the limit. The bill-stage comparison at 10M (frame, hand SQL and
 pandas under the same DuckDB budget, pandas ``TRAINLEDGER_BENCH_PANDAS_NODES=16``; the generator in
 its own process) ran in the same hour: the frame path took 311.9 CPU-s at a peak of 2,404 MiB with
-DuckDB's 2 GB limit (before, with DuckDB's default limit of 80 % of RAM: 290 CPU-s, 6.3 GiB); the
-hand SQL was still running at the deadline (2.0 GiB, 30 minutes' wall), so no ratio at 10M.
+DuckDB's 2 GB limit (before, with DuckDB's default limit of 80 % of RAM: 290 CPU-s, 6.3 GiB), the
+hand SQL 495.9 CPU-s at 2,368 MiB, pandas 76.7 CPU-s at 2,141 MiB (was 9.3 GiB all nodes at once);
+all three agree to the cent (22 buckets). Frame / SQL CPU 0.6×, pandas / frame 0.2× (goal ≥ 20×: not
+met, as before; under load 15-20 DuckDB's CPU counts its threads waiting). 63 minutes' wall.
 """
 
 from __future__ import annotations
