@@ -61,6 +61,40 @@ Arrow facts (~1.5 GiB), the backend's pieces (~1.7 GiB as Arrow) and the lines' 
 at once while the lines are assembled: above the 4 GB goal until the pieces are consumed a slice
 at a time instead of whole (not done).
 Derived runs at 200k bill rows (17,274 runs): 1.1 CPU-s of the ~8 s engine — not vectorised.
+
+The split result a chunk at a time (2026-12-02, load 10-20 on the 2 shared cores; same command,
+``TRAINLEDGER_BENCH_ATTRIBUTE_ENGINES=duckdb``): DuckDB sorts the pieces into a Parquet file in its
+spill directory and the stage reads them back ``CHUNK`` bill rows at a time, making each chunk's
+lines there (``stage.Pieces``); routes are dictionary-encoded, ``Facts`` hold ``source_sha256``
+dictionary-encoded (680 MB of text at 10M rows), and the child drops the facts before the summary
+and the ledger write as ``Workspace.attribute`` does. Figures stay identical (same digest).
+
+  | bill rows | run | CPU-s (engine / summary / ledger write) | peak RSS | RSS after the engine |
+  |---|---|---|---|---|
+  | 1M | before | 55.7 (28.6 / 1.6 / 25.5) | 1,601 MiB | 1,091 MiB |
+  | 1M | chunks, routes encoded | 62.6 (32.6 / 1.9 / 28.1) | 1,682 MiB | 893 MiB |
+  | 1M | + sha encoded, facts dropped | 75.7 (41.6 / 2.6 / 31.6) | 1,591 MiB | 833 MiB |
+  | 3M | before | 264.0 (164.2 / 5.1 / 94.8) | 4,490 MiB | 2,013 MiB |
+  | 3M | chunks, routes encoded | 295.3 (190.1 / 5.4 / 99.9) | 4,204 MiB | 1,903 MiB |
+
+(CPU rose with the load, 10 → 20, between the runs.) The peak after the engine at 3M went 3,549 →
+3,275 MiB and after the ledger write 4,092 → 3,752; the highest RSS sample (``_PeakSampler``) of
+the after runs is in the bench's own ``ledger.verify`` reading every line back after the write
+(4,038 MiB at 3M, 1,574 at 1M), not in attribution. At 1M the engine's peak is inside DuckDB's
+split query (bounded by ``engine.memory_limit``); what the chunks remove is the whole split result
+and its sorted copy in Python after it.
+The 10M attribute (same knobs, ``TRAINLEDGER_BENCH_ATTRIBUTE_SIZES=10000000``, under a 4 GiB RSS guard)
+was killed at 4,080 MiB after ~11 minutes' wall, before DuckDB had written the split result: the
+generated facts alone had brought the child to 2.3 GiB (the generator's Python lists and the plain
+``source_sha256`` column before ``Facts`` encode it), and 1M derived runs are Python objects
+(``runs.py``). So 10M does not fit 4 GB in this bench: the part before the split (facts + 1M runs
++ DuckDB's routing) is already at the limit. The bill-stage comparison at 10M (frame, hand SQL and
+pandas under the same DuckDB budget, pandas ``TRAINLEDGER_BENCH_PANDAS_NODES=16``; the generator in
+its own process) ran in the same hour: the frame path took 311.9 CPU-s at a peak of 2,404 MiB with
+DuckDB's 2 GB limit (before, with DuckDB's default limit of 80 % of RAM: 290 CPU-s, 6.3 GiB), the
+hand SQL 495.9 CPU-s at 2,368 MiB, pandas 76.7 CPU-s at 2,141 MiB (was 9.3 GiB all nodes at once);
+all three agree to the cent (22 buckets). Frame / SQL CPU 0.6×, pandas / frame 0.2× (goal ≥ 20×: not
+met, as before; under load 15-20 DuckDB's CPU counts its threads waiting). 63 minutes' wall.
 """
 
 from __future__ import annotations
@@ -143,7 +177,7 @@ def run_frame(root: Path) -> dict:
 
     from trainledger.engine.frame import split
 
-    con = ibis.duckdb.connect()
+    con = ibis.duckdb.connect(**_duckdb_settings(root))  # the engine's own: engine.memory_limit, spilled
     h = con.read_parquet(str(root / "holdings.parquet"))
     nodes = h.select("node").distinct()
     prepared = split.prepare(con.read_parquet(str(root / "bills.parquet")), nodes, None, (), 1)
@@ -199,19 +233,46 @@ from s group by 1
 """
 
 
+def _duckdb_settings(root: Path) -> dict[str, str]:
+    """What the engine gives DuckDB (``stage.duckdb_config``: ``engine.memory_limit``, default 2GB, and
+    a spill directory), for the frame path and the hand SQL alike: the same budget for both."""
+    from trainledger.engine.frame.stage import duckdb_config
+
+    return duckdb_config(SimpleNamespace(values={}, path=str(root / "trainledger.toml")))
+
+
 def run_sql(root: Path) -> dict:
     import duckdb
 
     q = SQL.format(bills=root / "bills.parquet", holdings=root / "holdings.parquet", slots=SLOTS)
-    return {k: str(Decimal(int(c)).scaleb(-2)) for k, c in duckdb.sql(q).fetchall() if int(c) != 0}
+    con = duckdb.connect(config=_duckdb_settings(root))
+    return {k: str(Decimal(int(c)).scaleb(-2)) for k, c in con.sql(q).fetchall() if int(c) != 0}
+
+
+PANDAS_NODES = int(os.environ.get("TRAINLEDGER_BENCH_PANDAS_NODES", "32"))  # nodes per pass of the pandas script
 
 
 def run_pandas(root: Path) -> dict:
+    """The analyst's script, a group of ``PANDAS_NODES`` nodes at a time (a node's bill rows only meet
+    its own segments, so the groups' sums add up): all 128 at once needed 9.3 GiB at 10M bill rows."""
+    import pandas as pd
+
+    nodes = sorted(set(pd.read_parquet(root / "holdings.parquet", columns=["node"]).node))
+    total: dict[str, int] = {}
+    for at in range(0, len(nodes), PANDAS_NODES):
+        group = nodes[at:at + PANDAS_NODES]
+        b = pd.read_parquet(root / "bills.parquet", filters=[("resource_id", "in", group)],
+                            columns=["row", "resource_id", "charge_period_start", "charge_period_end", "billed_cost"])
+        h = pd.read_parquet(root / "holdings.parquet", filters=[("node", "in", group)])
+        for k, v in _pandas_buckets(b, h).items():
+            total[k] = total.get(k, 0) + v
+    return {k: str(Decimal(v).scaleb(-2)) for k, v in total.items() if v != 0}
+
+
+def _pandas_buckets(b, h) -> dict[str, int]:
     import numpy as np
     import pandas as pd
 
-    b = pd.read_parquet(root / "bills.parquet")
-    h = pd.read_parquet(root / "holdings.parquet")
     b = b[b.resource_id.isin(set(h.node))]
     b = pd.DataFrame({"row": b["row"].to_numpy(), "node": b.resource_id.to_numpy(),
                       "p0": b.charge_period_start.dt.as_unit("us").astype("int64").to_numpy(),
@@ -259,7 +320,7 @@ def run_pandas(root: Path) -> dict:
     p.loc[p.batch_id == "", "k"] = "unattributed | job_without_batch | CNY"
     p.loc[p.is_idle == 1, "k"] = "unattributed | capacity_unheld | CNY"
     out = p.groupby("k")["share"].sum()
-    return {k: str(Decimal(int(v)).scaleb(-2)) for k, v in out.items() if v != 0}
+    return {k: int(v) for k, v in out.items()}
 
 
 CONFIG = """[workspace]
@@ -431,11 +492,15 @@ def _attribute_child(engine: str, root: Path) -> None:
     for b in ctx.config.batches:
         ledger.upsert_batch(b)
     base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    sampler = _PeakSampler()
     cpus, parts = [], []
     phases = {}  # the peak RSS after each phase (MiB) and the RSS then: which phase set the peak
     for _ in range(spec["repeat"]):
+        if facts is None:  # made again for each run, outside the clock
+            facts, _ = small_workspace(root, spec["rows"], spec["attempts"], derive=False)
         t0 = time.process_time()
         result = attribute(facts, ctx.config, lambda *a: None, ctx.as_of, engine=engine)
+        facts = None  # as Workspace.attribute: the lake's rows go before the summary and the ledger write
         t1 = time.process_time()
         phases["engine"] = _rss()
         summary = result.summary() | {"as_of": ctx.as_of.isoformat()}
@@ -456,10 +521,41 @@ def _attribute_child(engine: str, root: Path) -> None:
         digest = "NOT VERIFIED: " + "; ".join(chain_problems + figure_problems)
     ledger.close()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    sampler.stop()
     median = statistics.median(cpus)
     (root / f"attr-{engine}.json").write_text(json.dumps(
         {"cpu": median, "cpus": cpus, "parts": parts[cpus.index(median)] if median in cpus else parts[0],
-         "rss": rss, "facts_rss": base, "lines": lines, "digest": digest, "phases": phases}))
+         "rss": rss, "facts_rss": base, "lines": lines, "digest": digest, "phases": phases,
+         "peak_at": sampler.peak}))
+
+
+class _PeakSampler:
+    """Every 0.2 s, the RSS and what the main thread is running (its innermost trainledger frames):
+    the highest sample says which step holds the peak (``peak_at``: MiB, the frames)."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.peak: tuple[float, str] = (0.0, "")
+        self._main, self._stop = threading.main_thread().ident, threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.2):
+            now = _rss()[1]
+            if now > self.peak[0]:
+                frame, where = sys._current_frames().get(self._main), []
+                while frame is not None and len(where) < 4:
+                    name = frame.f_code.co_filename
+                    if "trainledger" in name:
+                        where.append(f"{Path(name).stem}.{frame.f_code.co_name}:{frame.f_lineno}")
+                    frame = frame.f_back
+                self.peak = (now, " < ".join(where))
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
 
 
 def _rss() -> tuple[float, float]:
@@ -499,6 +595,9 @@ def attribute_bench(tmp: Path, sizes: list[int], repeat: int) -> list[tuple[str,
             out.append((f"attribute {engine} @{rows:,} peak RSS above the facts", r["rss"] - r["facts_rss"], "MiB"))
             for phase, (peak, now) in r.get("phases", {}).items():
                 out.append((f"  peak RSS after {phase} (RSS then {now:,.0f} MiB)", peak, "MiB"))
+            if r.get("peak_at"):
+                print(f"  attribute {engine} @{rows:,}: highest RSS sample {r['peak_at'][0]:,.0f} MiB in"
+                      f" {r['peak_at'][1] or '?'}")
         if len(engines) > 1:
             out.append((f"attribute python/duckdb CPU ratio @{rows:,}", res["python"]["cpu"] / res["duckdb"]["cpu"],
                         "x"))
@@ -560,7 +659,9 @@ def main():
         out.append((f"engine python/frame CPU ratio @{py_rows:,}", res["python"]["cpu"] / res["frame"]["cpu"], "x"))
         big = Path(tmp) / "big"
         big.mkdir()
-        generate(big, rows, attempts)
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+        subprocess.run([sys.executable, "-m", "bench.bench_engine", "--generate", str(big), str(rows), str(attempts)],
+                       check=True, env=env, cwd=Path(__file__).resolve().parent.parent)  # its memory is not ours
         methods = [m for m in os.environ.get("TRAINLEDGER_BENCH_METHODS", ",".join(METHODS)).split(",") if m]
         res = {m: measure(m, big) for m in methods}
         print(f"  big ({rows:,} bill rows, {attempts:,} attempts): {_compare(res)}")
@@ -578,6 +679,8 @@ def main():
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "--child":
         _child(sys.argv[2], Path(sys.argv[3]))
+    elif len(sys.argv) == 5 and sys.argv[1] == "--generate":
+        generate(Path(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))
     elif len(sys.argv) == 4 and sys.argv[1] == "--attribute":
         _attribute_child(sys.argv[2], Path(sys.argv[3]))
     else:

@@ -134,6 +134,44 @@ def test_demo_lines_made_in_small_slices_are_the_same(demo, monkeypatch):
     same(py, frame)
 
 
+
+def test_demo_lines_made_a_few_bill_rows_at_a_time_are_the_same(demo, monkeypatch, tmp_path):
+    """stage.py reads the backend's split result back a chunk of bill rows at a time (``Pieces``:
+    sorted by bill row, from a Parquet file in DuckDB's spill directory) and makes each chunk's
+    lines there: chunks of 37 bill rows give the same lines, in the same order, as one chunk, and
+    the file is gone afterwards."""
+    from trainledger.engine.frame import stage
+    from trainledger.service import Workspace
+
+    with Workspace.open(demo) as w:
+        facts = Facts.from_lake(w.lake)
+        ctx = context(facts, w.config, w.price_lookup(), date(2026, 12, 1))
+        py = bill_stage(facts, ctx)
+        monkeypatch.setattr(stage, "CHUNK", 37)
+        got, real = [], stage.Pieces.upto
+        monkeypatch.setattr(stage.Pieces, "upto", lambda self, hi: got.append(r := real(self, hi)) or r)
+        con = connect("duckdb")
+        con.con.execute(f"SET temp_directory = '{tmp_path}'")
+        frame = frame_stage.bill_stage(facts, ctx, con)
+    assert sum(t is not None for t in got) > 10 and max(t.num_rows for t in got if t is not None) < 37 * 3
+    assert not list(tmp_path.glob("tl_pieces_*"))
+    same(py, frame)
+
+
+def test_pieces_out_of_bill_row_order_are_refused():
+    """The lines must come out in bill-row order: a stream that goes back is an error, not a reorder."""
+    import pyarrow as pa
+
+    from trainledger.engine.frame.stage import Pieces
+
+    batches = [pa.record_batch({"idx": pa.array(v, pa.int64())}) for v in ([0, 1, 1, 3], [3, 4], [2])]
+    pieces = Pieces(batches, batches[0].schema)
+    assert pieces.upto(2).column("idx").to_pylist() == [0, 1, 1]
+    assert pieces.upto(4).column("idx").to_pylist() == [3, 3]
+    with pytest.raises(AssertionError, match="bill-row order"):
+        pieces.upto(9)
+
+
 PLACEMENTS = [(("n1",), 4), (("n2",), 8), (("n1", "n2"), 8), (("n3", "n4"), 16), (("n1", "n2", "n3", "n4"), 8),
               (("n1", "n2", "n3", "n4"), 1), (("n1", "n2"), 1), (("n1", "n2", "n3"), 8), (("n1", "n2", "n3"), 3)]
 AMOUNTS = ["80.00", "288.00", "99.99", "7.01", "0.01", "0.07", "1", "13.3333", "-2.50", "1234567.891", "0"]

@@ -109,6 +109,7 @@ def _candidates(bill_lines: Iterable[Mapping[str, Any]]) -> Sequence[Mapping[str
     whose key (as text, nulls as "") more than one import has — a superset of the rows whose key
     several imports share, so ``find`` on them finds what it finds on all; the others are never made."""
     from trainledger.engine.context import Rows
+    from trainledger.engine.lines import dense
 
     if not isinstance(bill_lines, Rows) or not bill_lines.is_columns:
         return bill_lines if isinstance(bill_lines, Sequence) else list(bill_lines)
@@ -116,7 +117,7 @@ def _candidates(bill_lines: Iterable[Mapping[str, Any]]) -> Sequence[Mapping[str
     import pyarrow.compute as pc
 
     t = bill_lines.table
-    if "source_sha256" not in t.column_names or pc.count_distinct(t.column("source_sha256")).as_py() < 2:
+    if "source_sha256" not in t.column_names or pc.count_distinct(dense(t.column("source_sha256"))).as_py() < 2:
         return ()  # one import restates nothing
     text = [pc.fill_null(pc.cast(t.column(c), pa.string()), "") if c in t.column_names
             else pa.array([""] * t.num_rows, pa.string()) for c in KEY]

@@ -17,8 +17,10 @@ figures are byte-identical (``tests/engine/test_frame_*.py``, ``tests/test_engin
                  commitments) effective views; rows beyond the exact integer range named
     stage.py     the backend's integers → cost lines: direct rows with the Python engine's
                  constructors; per node row (split here) its problems and the GPU-hours no job held;
-                 ``connect`` (DuckDB with the workspace's memory limit and spill directory, Spark
-                 local mode)
+                 the split result read back a chunk of bill rows at a time (``Pieces``: DuckDB
+                 sorts it into a Parquet file in its spill directory), each chunk's lines made
+                 and kept as columns before the next is read; ``connect`` (DuckDB with the
+                 workspace's memory limit and spill directory, Spark local mode)
     columns.py   every piece of the split → a line as columns (``engine.lines.LineColumns``), by
                  Arrow compute: amount text, GPU-hours (once per distinct weight), batch, rule,
                  reason, in the Python engine's order — no ``CostLine`` object per line

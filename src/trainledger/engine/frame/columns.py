@@ -52,17 +52,6 @@ class RowInfo:
                           for name in RowInfo.TEXT},
                        row=pa.array(info.row, pa.int64()), split=pa.array(info.split, pa.bool_()))
 
-    @staticmethod
-    def concat(parts: list[RowInfo]) -> RowInfo | None:
-        """The chunks' ``arrays`` as one (per-row positions run on across the chunks)."""
-        if not parts:
-            return None
-        text = pa.table({name: pa.chunked_array([getattr(p, name) for p in parts]) for name in RowInfo.TEXT})
-        text = text.unify_dictionaries().combine_chunks()
-        return RowInfo(**{name: text.column(name).chunk(0) if text.column(name).num_chunks else
-                          pa.array([], pa.dictionary(pa.int32(), pa.string())) for name in RowInfo.TEXT},
-                       row=pa.concat_arrays([p.row for p in parts]), split=pa.concat_arrays([p.split for p in parts]))
-
 
 def decimal_text(units: pa.Array, scale: pa.Array) -> pa.Array:
     """``str(Decimal(units).scaleb(-scale))`` of every piece (``units`` decimal128(38, 0))."""
@@ -95,10 +84,21 @@ def _small(units: pa.Array) -> pa.Array:
         return pa.nulls(len(units), pa.int64())
 
 
-def node_columns(pieces: pa.Table, info: RowInfo, runs, hours_of: Callable[[int, int], str],
-                 evidence: str) -> pa.Table:
-    """``pieces`` (``split.pieces``: idx, view, is_idle, run_id, state, scale, exp, units, W) → the
-    lines' columns (``lines.SCHEMA`` plus ``idx``, ``view``), sorted as the Python engine orders them."""
+def per_run(runs) -> tuple[pa.Array, pa.Array, pa.Array, pa.Array]:
+    """Every run's id (sorted), batch, rule and reason (a job without batch says so), as the lines
+    of its pieces take them (``node_columns``); built once per stage."""
+    ids = sorted({info_.run.id for info_ in runs.values()})
+    return (pa.array(ids, pa.string()), pa.array([runs[r].batch_id for r in ids], pa.string()),
+            pa.array([f"gpu_seconds_on_node/{runs[r].rule}" for r in ids], pa.string()),
+            pa.array(["" if runs[r].batch_id is not None else f"job_without_batch: job {runs[r].run.source_job}"
+                      for r in ids], pa.string()))
+
+
+def node_columns(pieces: pa.Table, info: RowInfo, per_run: tuple, hours: dict[str, str | None],
+                 hours_of: Callable[[int, int], str], evidence: str) -> pa.Table:
+    """``pieces`` (``split.pieces``: idx, view, is_idle, run_id, state, scale, exp, units, W; ``idx``
+    the position in ``info``) → the lines' columns (``lines.SCHEMA`` plus ``idx``, ``view``), sorted as
+    the Python engine orders them. ``hours``: GPU-hours text per (W, exp) made so far, added to."""
     split_rows = _array(info.split, pa.bool_())
     p = pieces.filter(pc.take(split_rows, pieces.column("idx")))
     zero_w = pc.equal(p.column("W").cast(pa.decimal128(38, 0)), pa.scalar(Decimal(0), pa.decimal128(38, 0)))
@@ -108,15 +108,9 @@ def node_columns(pieces: pa.Table, info: RowInfo, runs, hours_of: Callable[[int,
     p = p.filter(keep)
     p = p.take(pc.sort_indices(p, [("idx", "ascending"), ("view", "ascending"), ("is_idle", "ascending"),
                                    ("run_id", "ascending"), ("state", "ascending")]))
-    ids = sorted({info_.run.id for info_ in runs.values()})
-    per_run = (pa.array(ids, pa.string()), pa.array([runs[r].batch_id for r in ids], pa.string()),
-               pa.array([f"gpu_seconds_on_node/{runs[r].rule}" for r in ids], pa.string()),
-               pa.array(["" if runs[r].batch_id is not None else f"job_without_batch: job {runs[r].run.source_job}"
-                         for r in ids], pa.string()))
     per_row = {name: _array(getattr(info, name), typ) for name, typ in (
         ("money_only", pa.string()), ("node", pa.string()), ("idle_hours", pa.string()), ("currency", pa.string()),
         ("sha", pa.string()), ("row", pa.int64()))}
-    hours: dict[str, str | None] = {"": None}
     schema = SCHEMA.append(pa.field("idx", pa.int64())).append(pa.field("view", pa.int64()))
     parts = [_slice(p.slice(at, SLICE), per_run, per_row, hours, hours_of, evidence)
              for at in range(0, max(p.num_rows, 1), SLICE)]
@@ -211,3 +205,13 @@ def merge(node: pa.Table | None, objects: list[tuple[int, int, object]]) -> Line
     if len(tables) > 1:
         t = t.take(pc.sort_indices(t, [("idx", "ascending"), ("view", "ascending")]))
     return LineColumns(t.select(SCHEMA.names))
+
+
+def concat(tables: list[pa.Table]) -> LineColumns:
+    """The chunks' lines (each ``merge``'s table, in bill-row order) as one ``LineColumns``: the
+    chunks side by side (no copy), each dictionary column keeping its chunk's dictionary."""
+    tables = [t for t in tables if t.num_rows]
+    if not tables:
+        return LineColumns(_empty(SCHEMA))
+    first = tables[0].schema
+    return LineColumns(pa.concat_tables([tables[0], *(t.cast(first) for t in tables[1:])]))

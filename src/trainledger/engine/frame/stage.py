@@ -11,7 +11,9 @@ rest no job held last. A node row that touches a run the frame cannot weigh exac
 (``holdings.exact``), and a credit on a node (its share of time no job held is a line of its own),
 is split by ``compute.node_split`` itself; a row the backend routes ``no_rule_matched`` that is on a
 billed node no job ran on (``capacity_nodes.idle_nodes``, the same function on the same columns) is
-made by ``capacity_nodes.idle_node_split``, as the Python engine makes it.
+made by ``capacity_nodes.idle_node_split``, as the Python engine makes it. The backend's split result (some
+25M pieces at 10M bill rows) is never held whole: it is read back in bill-row order a chunk of
+``CHUNK`` bill rows at a time (``Pieces``), and each chunk's lines are final before the next.
 """
 
 from __future__ import annotations
@@ -248,7 +250,12 @@ def _bill_stage(facts: Facts, ctx: Context, con) -> StageOutput:
     finally:
         scratch.close()  # the backend's tables go before the lines are made: the peak is one, not both
         release(con)
-    return _lines(rows, ctx, holdings, views, *got, nodes_side=_nodes_side(table, holdings, got[0]))
+    pieces = got[4]
+    try:
+        return _lines(rows, ctx, holdings, views, *got, nodes_side=_nodes_side(table, holdings, got[0]))
+    finally:
+        if pieces is not None:
+            pieces.close()
 
 
 def _nodes_side(table: pa.Table, holdings, route: pa.Array) -> tuple[frozenset[str], set[int]]:
@@ -328,20 +335,101 @@ def _run(scratch: Scratch, table: pa.Table, ctx: Context, holdings, keys: list[s
     prepared = scratch.materialize(split.prepare(bills, nodes_t, rule_map, [f"key{i}" for i in range(len(keys))],
                                                  views))
     routed = con.to_pyarrow(prepared.select("idx", "route", "node", "rule_batch", "rule_id").order_by("idx"))
-    route, node, rule_batch, rule_id = (routed.column(c).combine_chunks() for c in ("route", "node", "rule_batch",
-                                                                                    "rule_id"))
+    route, node, rule_batch, rule_id = (_few(routed.column(c)) for c in ("route", "node", "rule_batch", "rule_id"))
+    del routed
     got = None
     fallback: set[int] = set()
     if holdings.nodes and pc.any(pc.equal(route, "node")).as_py():
         h = scratch.upload(holdings.table)
         slots = int(ctx.config.get("cluster.gpus_per_node"))
         pieces = split.pieces(prepared, h, gpus_per_node=slots, scale=holdings.scale, views=views)
-        got = con.to_pyarrow(pieces.select(*PIECE))  # the run's batch comes from the runs themselves
+        got = _stream(scratch, pieces.select(*PIECE))  # the run's batch comes from the runs themselves
         if not all(holdings.table.column("exact").to_pylist()) or split.may_overflow(
                 prepared, holdings, gpus_per_node=slots, views=views):  # rows split by compute.node_split
             fallback = set(con.to_pyarrow(split.fallback_rows(prepared, h, gpus_per_node=slots, scale=holdings.scale,
                                                               views=views)).column("idx").to_pylist())
     return route, node, rule_batch, rule_id, got, fallback
+
+
+def _stream(scratch: Scratch, expr) -> Pieces:
+    """The pieces in bill-row order, to be read a chunk of bill rows at a time (``Pieces``). DuckDB
+    sorts them (out of core past ``engine.memory_limit``) into a Parquet file in its spill directory,
+    so once the stage's tables are dropped and its buffer pool given back (``release``) the split
+    result is on disk, not in memory: at 10M bill rows it is some 25M pieces. Spark hands its
+    result over whole (local mode, for conformance), sorted here."""
+    con = scratch.con
+    if scratch.spark:
+        t = con.to_pyarrow(expr)
+        return Pieces(t.sort_by("idx").to_batches(max_chunksize=CHUNK), t.schema)
+    raw = con.con
+    where = Path(raw.execute("SELECT current_setting('temp_directory')").fetchone()[0] or TEMP_DIR)
+    where.mkdir(parents=True, exist_ok=True)
+    path = where / f"tl_pieces_{uuid.uuid4().hex}.parquet"
+    sql = con.compile(expr.order_by("idx"))
+    quoted = str(path).replace("'", "''")
+    try:
+        raw.execute(f"COPY ({sql}) TO '{quoted}' (FORMAT parquet, ROW_GROUP_SIZE {CHUNK})")
+        import pyarrow.parquet as pq
+
+        f = pq.ParquetFile(path)
+        return Pieces(f.iter_batches(batch_size=CHUNK), f.schema_arrow, path)
+    except BaseException:
+        path.unlink(missing_ok=True)
+        raise
+
+
+class Pieces:
+    """The backend's pieces (``PIECE`` columns) as batches in ascending ``idx``, handed out by
+    ``upto``: every piece of the bill rows before ``hi`` not handed out yet — the stage holds one
+    chunk's pieces at a time. ``close`` removes the file they were read from. A batch out of order
+    is refused (the lines would come out in another order than the Python engine's)."""
+
+    def __init__(self, batches, schema: pa.Schema, path: Path | None = None) -> None:
+        self._it, self.schema, self.path = iter(batches), schema, path
+        self._head: pa.RecordBatch | None = None
+        self._last = -1
+
+    def _next(self) -> pa.RecordBatch | None:
+        import numpy as np
+
+        for b in self._it:
+            if not b.num_rows:
+                continue
+            idx = b.column("idx").to_numpy()
+            if idx[0] < self._last or (len(idx) > 1 and bool(np.any(idx[1:] < idx[:-1]))):
+                raise AssertionError("frame pieces are not in bill-row order")  # the sort is the backend's
+            self._last = int(idx[-1])
+            return b
+        return None
+
+    def upto(self, hi: int) -> pa.Table | None:
+        import numpy as np
+
+        out = []
+        while True:
+            b = self._head if self._head is not None else self._next()
+            self._head = None
+            if b is None:
+                break
+            k = int(np.searchsorted(b.column("idx").to_numpy(), hi))
+            if k < b.num_rows:
+                out.append(b.slice(0, k))
+                self._head = b.slice(k)
+                break
+            out.append(b)
+        out = [b for b in out if b.num_rows]
+        return pa.Table.from_batches(out, schema=self.schema) if out else None
+
+    def close(self) -> None:
+        self._it = iter(())
+        if self.path is not None:
+            self.path.unlink(missing_ok=True)
+
+
+def _few(col: pa.ChunkedArray) -> pa.Array:
+    """A per-row column of few distinct values (a route, a node name, a rule) dictionary-encoded:
+    ten million bill rows' node names in 40 MB of indices, not 110 MB of text."""
+    return pc.dictionary_encode(col.combine_chunks())
 
 
 def _used(got: pa.Table | None, views: int) -> tuple:
@@ -375,26 +463,34 @@ def _used_in(used, at: int, m: int) -> dict[int, tuple[int, int]]:
 def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, got, fallback,
            nodes_side=(frozenset(), set())) -> StageOutput:
     """The lines of every bill row, a chunk of rows at a time: node rows split here become columns
-    (``columns.node_columns``) from per-row figures kept as Arrow arrays; direct and fallback rows
-    are made whole by the Python engine's constructors (only those rows are made into dicts)."""
-    objects: list[tuple[int, int, object]] = []  # (row, view, line) of the lines Python makes
+    (``columns.node_columns``) from the chunk's pieces (``got``: a ``Pieces`` stream, read a chunk
+    at a time) and per-row figures; direct and fallback rows are made whole by the Python engine's
+    constructors (only those rows are made into dicts). Each chunk's lines are final when the chunk
+    ends (in the Python engine's order), so the stage holds the lines made so far plus one chunk."""
     problems: list[tuple[int, Problem]] = []  # (row, problem): in bill-row order, as Python raises them
     slots = Decimal(ctx.config.get("cluster.gpus_per_node"))
     runs = {info.run.id: info for info in ctx.runs.values()}
     columns = (("billed_cost", Basis.BILLED), ("effective_cost", Basis.AMORTIZED))[:views]
     py_index = None
-    used = _used(got, views)
     scale, places = holdings.py_scale, holdings.scale // holdings.py_scale
     memo: dict = {}
-    parts: list[columns_mod.RowInfo] = []
+    hours: dict[str, str | None] = {"": None}  # a state's GPU-hours text per (W, exp), over the stage
+    per_run = columns_mod.per_run(runs)
+    tables: list[pa.Table] = []
+
+    def hours_of(w: int, exp: int) -> str:  # a state's GPU-hours as Python holds them, once per (W, exp)
+        return str(_weight(w, exp, places) / scale / HOUR)
+
     idle, credits = nodes_side
     no_jobs: set[str] = set()
     indexes: dict[str, compute.Holdings] = {}  # per node of a credit row (``_node_index``)
     for at, m, col, whole in _walk(rows, route, fallback | credits):
+        objects: list[tuple[int, int, object]] = []  # (position in the chunk, view, line) Python makes
         info = columns_mod.RowInfo(currency=[None] * m, sha=[None] * m, row=[None] * m, node=[None] * m,
                                    money_only=[None] * m, idle_hours=[None] * m, split=[False] * m)
         kinds, nodes_, batches, rules = (a.slice(at, m).to_pylist() for a in (route, node, rule_batch, rule_id))
-        chunk_used = _used_in(used, at, m)
+        chunk = got.upto(at + m) if got is not None else None
+        chunk_used = _used_in(_used(chunk, views), at, m)
         values = [col[c] for c in NODE_COLUMNS]
         for k, (billed, effective, *rest) in enumerate(zip(*values, strict=True)):
             amounts = [(v, basis, d) for v, ((_, basis), value) in enumerate(
@@ -430,17 +526,16 @@ def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, got, fa
                     out = [replace(ln, basis=Basis.AMORTIZED,
                                    provenance=replace(ln.provenance, rule=f"{ln.provenance.rule} (EffectiveCost)"))
                            for ln in out]
-                objects.extend((i, v, ln) for ln in out)
-        parts.append(columns_mod.RowInfo.arrays(info))
-
-    def hours_of(w: int, exp: int) -> str:  # a state's GPU-hours as Python holds them, once per (W, exp)
-        return str(_weight(w, exp, places) / scale / HOUR)
-
-    info = columns_mod.RowInfo.concat(parts)
-    node_t = None
-    if got is not None and info is not None and pc.any(info.split).as_py():
-        node_t = columns_mod.node_columns(got, info, runs, hours_of, str(EVIDENCE[False]))
-    lines = columns_mod.merge(node_t, objects)
+                objects.extend((k, v, ln) for ln in out)
+        node_t = None
+        if chunk is not None and any(info.split):
+            at_ = chunk.schema.get_field_index("idx")  # the piece's position in the chunk (``info``)
+            local = chunk.set_column(at_, "idx", pc.subtract(chunk.column("idx"), pa.scalar(at, pa.int64())))
+            node_t = columns_mod.node_columns(local, columns_mod.RowInfo.arrays(info), per_run, hours, hours_of,
+                                              str(EVIDENCE[False]))
+        if node_t is not None or objects:
+            tables.append(columns_mod.merge(node_t, objects).table)
+    lines = columns_mod.concat(tables)
     nodes = set(holdings.nodes)
     owned = compute.owned_nodes(ctx)
     nodes_billed = nodes - owned
