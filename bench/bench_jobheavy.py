@@ -29,8 +29,15 @@ many lines held as columns:
   | 206k | 105.6 → 93.4 | 2,094 → 1,595 MB | 6.8 → 4.7 s | 23.4 → 17.1 s, +669 → +342 MB | 53.6 → 49.2 s |
 
 Per job at 206k: 0.51 → 0.45 ms, 10.4 → 7.9 KB. ``attribute --json`` and every sheet (JSON, Markdown,
-the precomputed figures) are byte-identical before / after at 68k and 206k but for the ledger proof.
-1M: see the report of the run below.
+the precomputed figures) are byte-identical before / after at 68k but for the ledger proof (206k:
+``attribute --json`` compared; the sheets' comparison did not finish on the loaded machine).
+1M (``TRAINLEDGER_BENCH_GUARD_MB=7000 python -m bench.bench_jobheavy 1000000``, load ~16, the tree
+before the last precompute change): the ledger write now completes — at ~211 CPU-s, RSS ≤ 4.1 GB
+(before: killed at 6.96 GB at 212 CPU-s inside it); the precompute's verify stays at 4.4-4.7 GB; the
+per-batch sheet figures then take it to 6.1-6.7 GB (two of five batches written at 350 CPU-s, 01:02
+UTC; the run had not finished at the session's end). ≤ 4 GB is not met: what is held through the
+precompute is the engine's result (RunInfo ~1.5 KB a run) plus one batch's lines as objects (~1.1 KB
+a line) and its figures.
 """
 
 from __future__ import annotations
