@@ -30,7 +30,8 @@ many lines held as columns:
 
 Per job at 206k: 0.51 → 0.45 ms, 10.4 → 7.9 KB. ``attribute --json`` and every sheet (JSON, Markdown,
 the precomputed figures) are byte-identical before / after at 68k but for the ledger proof (206k:
-``attribute --json`` compared; the sheets' comparison did not finish on the loaded machine).
+``attribute --json`` and the JSON / Markdown sheets of two of the five batches, the rest not compared
+in time on the loaded machine).
 1M (``TRAINLEDGER_BENCH_GUARD_MB=7000 python -m bench.bench_jobheavy 1000000``, load ~16, the tree
 before the last precompute change): the ledger write now completes — at ~211 CPU-s, RSS ≤ 4.1 GB
 (before: killed at 6.96 GB at 212 CPU-s inside it); the precompute's verify stays at 4.4-4.7 GB; the
