@@ -5,8 +5,12 @@ The shape of review 4's H12 (1,000,000 jobs over 29 days on 100 nodes, 72,000 bi
 jobs a day on 100 nodes of 8 GPUs, 1-8 GPUs and 60-900 s each, 5 batches by WCKey, one node-hour bill
 row per node and hour of the days the jobs cover. The bill-heavy shape is bench/bench_engine.py.
 Prints, per size, the import and ``attribute`` CPU seconds (each a fresh process: user + system of the
-child) and its peak RSS, and the per-job figures, so growth with the job count is visible (the same
-per-job cost at every size means linear). Reports, never fails.
+child) and its peak RSS, each stage's CPU seconds and its own peak RSS (``probe``: facts, engine,
+summary, ledger write, sheet precompute), and the per-job figures, so growth with the job count is
+visible (the same per-job cost at every size means linear). ``TRAINLEDGER_BENCH_GUARD_MB``: kill
+``attribute`` when its RSS passes it (the run then says so). Reports, never fails. The workspace maps
+a job's WCKey to its batch (``[[rules]]``, as H12's did; without it every run was unattributed and the
+runs table empty).
 
 Measured 2026-12-01 (shared 2-core machine at a load of ~16; CPU seconds are the comparable figure),
 ``attribute`` on day-prefixes of the H12 files (tools: a per-phase CPU/RSS probe and cProfile): 34k jobs
@@ -14,6 +18,27 @@ Measured 2026-12-01 (shared 2-core machine at a load of ~16; CPU seconds are the
 ~11 KB per job, no phase superlinear; at 206k: engine 20 CPU-s, summary 8, ledger write 26, sheet
 precompute 56. After the H12 fix (summary dicts without deep copies, the lake's rows and the summary
 freed before the ledger write): 68k jobs 934 MB peak (−15 %), summary 2.85 → 1.60 CPU-s.
+
+Measured 2026-12-02 (load 11-16; this generator with the WCKey rule, one run each, in-process probe),
+before → after the summary's run columns (engine/summary_runs.py), the runs' bulk write and a stage's
+many lines held as columns:
+
+  | jobs | CPU-s | peak RSS | summary | ledger write | sheet precompute |
+  |---|---|---|---|---|---|
+  | 68k | 29.9 → 31.0 | 962 → 786 MB | 1.2 → 1.3 s, +85 → +29 MB | 6.4 → 5.3 s, +223 → +106 MB | 15.4 → 16.0 s |
+  | 206k | 105.6 → 93.4 | 2,094 → 1,595 MB | 6.8 → 4.7 s | 23.4 → 17.1 s, +669 → +342 MB | 53.6 → 49.2 s |
+
+Per job at 206k: 0.51 → 0.45 ms, 10.4 → 7.9 KB. ``attribute --json`` and every sheet (JSON, Markdown,
+the precomputed figures) are byte-identical before / after at 68k but for the ledger proof (206k:
+``attribute --json`` and the JSON / Markdown sheets of two of the five batches, the rest not compared
+in time on the loaded machine).
+1M (``TRAINLEDGER_BENCH_GUARD_MB=7000 python -m bench.bench_jobheavy 1000000``, load ~16, the tree
+before the last precompute change): the ledger write now completes — at ~211 CPU-s, RSS ≤ 4.1 GB
+(before: killed at 6.96 GB at 212 CPU-s inside it); the precompute's verify stays at 4.4-4.7 GB; the
+per-batch sheet figures then take it to 6.1-6.7 GB (two of five batches written at 350 CPU-s, 01:02
+UTC; the run had not finished at the session's end). ≤ 4 GB is not met: what is held through the
+precompute is the engine's result (RunInfo ~1.5 KB a run) plus one batch's lines as objects (~1.1 KB
+a line) and its figures.
 """
 
 from __future__ import annotations
@@ -91,24 +116,115 @@ config_version = "k"
 team = "t"
 owner = "o"
 task_type = "full_finetune"
-""" for b in range(BATCHES))
+""" for b in range(BATCHES)) + """
+[[rules]]                # a job's WCKey is its batch (review 4 H12's workspace)
+id = "slurm-wckey"
+source = "slurm"
+field = "wckey"
+match = "template"
+"""
 
 
-def _child(args: list[str], ws: Path) -> tuple[float, float]:
-    """CPU seconds and peak RSS (MB) of one CLI command in a fresh process."""
+STAGES = (("trainledger.engine:Facts.from_lake", "facts"), ("trainledger.engine:attribute", "engine"),
+          ("trainledger.engine:Attribution.summary", "summary"),
+          ("trainledger.ledger.repo:Ledger.replace_cost_lines", "ledger write"),
+          ("trainledger.report.precompute:write", "sheet precompute"))
+
+
+def probe(stages=STAGES) -> list:
+    """Wrap each stage of ``attribute`` to record (label, CPU-s, peak RSS MB during it); the peak is
+    reset before each stage (``/proc/self/clear_refs``), so each is that stage's own high-water mark."""
+    import importlib
+
+    records = []
+
+    def status(key: str) -> int:
+        with open("/proc/self/status") as f:
+            return next(int(x.split()[1]) for x in f if x.startswith(key)) // 1024
+
+    def wrap(owner, name, label):
+        fn = getattr(owner, name)
+
+        def timed(*a, **k):
+            try:
+                with open("/proc/self/clear_refs", "w") as f:
+                    f.write("5")
+            except OSError:
+                pass
+            r0 = resource.getrusage(resource.RUSAGE_SELF)
+            try:
+                return fn(*a, **k)
+            finally:
+                r1 = resource.getrusage(resource.RUSAGE_SELF)
+                records.append((label, r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime, status("VmHWM")))
+        setattr(owner, name, timed)
+
+    for where, label in stages:
+        module, _, attr = where.partition(":")
+        owner = importlib.import_module(module)
+        *path, name = attr.split(".")
+        for part in path:
+            owner = getattr(owner, part)
+        wrap(owner, name, label)
+    return records
+
+
+CHILD = """import resource, sys
+from trainledger.cli import main
+stages = None
+if sys.argv[1] == "attribute":
+    from bench.bench_jobheavy import probe
+    stages = probe()
+sys.argv = ['trainledger'] + sys.argv[1:]
+try: main()
+except SystemExit: pass
+for label, cpu, peak in stages or ():
+    print('STAGE', label, '|', cpu, '|', peak, file=sys.stderr)
+print('PEAK', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
+"""
+
+
+def _rss_mb(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            return next((int(x.split()[1]) for x in f if x.startswith("VmRSS")), 0) // 1024
+    except OSError:
+        return 0
+
+
+def _child(args: list[str], ws: Path, guard_mb: int = 0) -> tuple[float, float, list, str]:
+    """(CPU seconds, peak RSS MB, per-stage records, stderr) of one CLI command in a fresh process;
+    with ``guard_mb`` the child is killed when its RSS passes it (stderr then says so)."""
+    import os
+    import time
+
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    code = ("import resource, sys; from trainledger.cli import main; sys.argv = ['trainledger'] + sys.argv[1:]\n"
-            "try: main()\nexcept SystemExit: pass\n"
-            "print('PEAK', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)")
-    out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
-                         env={**__import__("os").environ, "TRAINLEDGER_WORKSPACE": str(ws)}, check=False)
+    env = {**os.environ, "TRAINLEDGER_WORKSPACE": str(ws),
+           "PYTHONPATH": os.pathsep.join([str(Path(__file__).resolve().parents[1]), os.environ.get("PYTHONPATH", "")])}
+    with tempfile.TemporaryFile("w+") as err:
+        proc = subprocess.Popen([sys.executable, "-c", CHILD, *args], stdout=subprocess.DEVNULL, stderr=err,
+                                env=env, text=True)
+        killed = 0
+        while proc.poll() is None:
+            time.sleep(0.5)
+            if guard_mb and _rss_mb(proc.pid) > guard_mb:
+                killed = _rss_mb(proc.pid)
+                proc.kill()
+        proc.wait()
+        err.seek(0)
+        text = err.read() + (f"\nKILLED by the memory guard at {killed} MB (> {guard_mb} MB)" if killed else "")
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    peak = next((int(x.split()[1]) for x in out.stderr.splitlines() if x.startswith("PEAK")), 0)
+    peak = next((int(x.split()[1]) for x in text.splitlines() if x.startswith("PEAK")), 0) / 1024 or killed
+    stages = [(a.split(" ", 1)[1].strip(), float(b), int(c)) for a, b, c in
+              (x.split("|") for x in text.splitlines() if x.startswith("STAGE "))]
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return cpu, peak / 1024
+    return cpu, peak, stages, text
 
 
 def main(sizes: list[int] | None = None) -> list[tuple[str, float, str]]:
+    import os
+
+    guard = int(os.environ.get("TRAINLEDGER_BENCH_GUARD_MB", "0"))  # kill ``attribute`` past this RSS
     results = []
     for jobs in sizes or [35_000, 140_000]:
         with tempfile.TemporaryDirectory() as tmp:
@@ -118,15 +234,18 @@ def main(sizes: list[int] | None = None) -> list[tuple[str, float, str]]:
             ws.mkdir()
             (ws / "trainledger.toml").write_text(CONFIG)
             imp = [_child(["import", "slurm", str(sacct)], ws), _child(["import", "focus", str(bill)], ws)]
-            cpu, peak = _child(["attribute"], ws)
+            cpu, peak, stages, err = _child(["attribute"], ws, guard)
+            if "KILLED" in err or "Traceback" in err:
+                print(err[-2000:], file=sys.stderr)
             results += [(f"import slurm+focus {jobs:,} jobs CPU", imp[0][0] + imp[1][0], "s"),
                         (f"attribute {jobs:,} jobs CPU", cpu, "s"),
-                        (f"attribute {jobs:,} jobs peak RSS", peak, "MB"),
-                        (f"attribute {jobs:,} jobs per job", 1000 * cpu / jobs, "ms"),
+                        (f"attribute {jobs:,} jobs peak RSS", peak, "MB")]
+            results += [(f"  {label} CPU / peak RSS", c, f"s  {p:,} MB") for label, c, p in stages]
+            results += [(f"attribute {jobs:,} jobs per job", 1000 * cpu / jobs, "ms"),
                         (f"attribute {jobs:,} jobs RSS per job", 1024 * peak / jobs, "KB")]
     return results
 
 
 if __name__ == "__main__":
     for label, value, unit in main([int(a) for a in sys.argv[1:]] or None):
-        print(f"  {label:<45} {value:10.2f} {unit}")
+        print(f"  {label:<45} {value:10.2f} {unit}", flush=True)

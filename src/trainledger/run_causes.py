@@ -40,7 +40,9 @@ def explained(wsp) -> dict[str, dict]:
     latest = wsp.ledger.latest_attribution()
     if not latest:
         raise NotFound("no attribution yet", remedy="run `trainledger attribute` first")
-    facts = [RunFacts.from_dict(d) for d in latest["summary"].get("run_facts", [])]
+    from trainledger.engine.summary_runs import facts_rows
+
+    facts = [RunFacts.from_dict(d) for d in facts_rows(latest["summary"])]
     out = explain(facts, confirmations_from_audit(wsp.ledger.audit_log()))
     batch = {f.run_id: f.batch_id for f in facts}
     state = {f.run_id: f.state for f in facts}

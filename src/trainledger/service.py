@@ -259,12 +259,11 @@ class Workspace:
         result = replace(result, problems=result.problems + tuple(self.quarantine_problems())
                          + tuple(self._occupancy_problems(result)))
         del facts  # the lake's rows are not needed past here: their memory goes to the ledger write
-        summary = result.summary() | {"as_of": as_of.isoformat()}
-        if as_of_time is not None:
-            summary["as_of_time"] = as_of_time.isoformat()
-        self.ledger.replace_cost_lines(result.lines, summary=summary,
+        dated = {"as_of": as_of.isoformat()} | ({"as_of_time": as_of_time.isoformat()} if as_of_time else {})
+        # the summary's only reference is the write's: it is freed once its JSON is made (H12);
+        # the precompute reads the stored one back
+        self.ledger.replace_cost_lines(result.lines, summary=result.summary() | dated,
                                        runs=[info.run for info in result.runs.values() if info.batch_id])
-        del summary  # ~1.2 KB per job attempt; the precompute reads the stored one back (H12)
         self.ledger.audit(_actor(), "attribute", "workspace", {"lines": len(result.lines),
                                                               "conservation": result.conservation})
         self._after_attribution()

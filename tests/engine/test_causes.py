@@ -4,6 +4,7 @@ from datetime import timedelta
 
 from trainledger.engine import Facts, attribute
 from trainledger.engine.causes import RunFacts, confirmations_from_audit, explain
+from trainledger.engine.summary_runs import explained_of
 from trainledger.engine.tzcheck import Sample, best_shift, likely_zones
 
 from .factories import T0, at, event, job, price_lookup
@@ -61,7 +62,7 @@ def test_the_engine_links_retry_of_by_job_id(config):
             job("11", start=at(40), end=at(90), tags='{"run": "r2", "retry_of": "10", "reason": "fault_retry",'
                 ' "cause": "infra_fault"}', row=2))
     result = attribute(Facts(jobs=jobs), config, price_lookup, T0.date())
-    ex = result.summary()["runs_explained"]
+    ex = explained_of(result.summary())
     assert ex["r2"]["retry_of"] == "r1"
     assert (ex["r1"]["cause"], ex["r1"]["cause_evidence"]) == ("infra_fault", "assumed")
 

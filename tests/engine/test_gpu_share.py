@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from trainledger import workspace
 from trainledger.engine import Facts, attribute
+from trainledger.engine.summary_runs import hours_of
 from trainledger.model import CASH_BASES, Basis, Run
 from trainledger.model.vocab import ComputeState as S
 
@@ -54,7 +55,7 @@ def test_two_pods_sharing_one_gpu_split_a_node_hour_one_to_three(tmp_path):
     assert (cash["a"].amount.expected, cash["b"].amount.expected) == (Decimal("20.00"), Decimal("60.00"))
     assert (cash["a"].quantity, cash["b"].quantity) == (Decimal("0.25"), Decimal("0.75"))
     assert None not in cash or cash[None].amount.expected == 0
-    hours = result.summary()["run_gpu_hours_by_state"]
+    hours = hours_of(result.summary())
     assert hours == {"a": {"unclassified": "0.25"}, "b": {"unclassified": "0.75"}}
 
 
@@ -96,7 +97,7 @@ def test_states_of_a_fractional_run_split_its_gpu_hours(config):
         if ln.run_id == "s" and ln.basis in CASH_BASES:
             hours[ln.detail] += ln.quantity
     assert dict(hours) == {S.SETUP: Decimal("0.25"), S.EFFECTIVE: Decimal("0.5")}  # 0.5 GPU × 30 / 60 min
-    assert {k: Decimal(v) for k, v in result.summary()["run_gpu_hours_by_state"]["s"].items()} == dict(hours)
+    assert {k: Decimal(v) for k, v in hours_of(result.summary())["s"].items()} == dict(hours)
 
 
 SHARES = ("0.25", "0.75", "0.5", "0.285714", "0.125", "1", "2.5", "3", None)
@@ -145,7 +146,7 @@ def test_fractional_shares_conserve_money_hours_and_price(config, jobs, prices):
     (rec,) = result.conservation
     assert Decimal(rec["difference"]) == 0
     assert Decimal(rec["billed_total"]) == sum(Decimal(r["billed_cost"]) for r in facts.bill_lines)
-    summary = result.summary()["run_gpu_hours_by_state"]
+    summary = hours_of(result.summary())
     for j in facts.jobs:
         equivalents = Decimal(j["gpus"]) if j["gpu_share"] is None else Decimal(j["gpu_share"])
         held = equivalents * Decimal(int((j["end"] - j["start"]).total_seconds())) / 3600

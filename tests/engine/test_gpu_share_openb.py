@@ -16,6 +16,7 @@ from trainledger import workspace
 from trainledger.analysis.jobs import job_summary
 from trainledger.engine import Facts, attribute
 from trainledger.engine.capacity import parse
+from trainledger.engine.summary_runs import hours_of
 from trainledger.errors import ConfigError
 from trainledger.ingest import import_files
 from trainledger.lake import Lake
@@ -101,7 +102,7 @@ def test_the_pool_conserves_money_and_hours(openb):
             by_day[ln.provenance.row] += ln.quantity
     assert set(by_day.values()) == {Decimal(6212 * 24)}  # every day's GPU-hours: held + unheld = the pool's
     assert "oversubscribed_node" not in {p.kind for p in result.problems}
-    summary = result.summary()["run_gpu_hours_by_state"]
+    summary = hours_of(result.summary())
     assert sum(Decimal(h) for states in summary.values() for h in states.values()).quantize(
         Decimal("0.000001")) == Decimal("51470.674158")
 

@@ -13,6 +13,7 @@ import pytest
 
 from trainledger.engine import Facts, attribute, conservation
 from trainledger.engine.rules import matcher
+from trainledger.engine.summary_runs import hours_of
 from trainledger.engine.timeline import classify
 from trainledger.model import AmountRange, Basis, CostLine, Evidence, Provenance
 from trainledger.model.vocab import ComputeState as S
@@ -175,6 +176,6 @@ def test_calibration_reads_held_over_effective_from_a_real_ledger(tmp_path):
         wsp.import_files("slurm", [root / "sacct.txt"], options={"tz": "UTC"})
         wsp.import_files("progress", [root / "progress.jsonl"])
         wsp.attribute()
-        hours = wsp.ledger.latest_attribution()["summary"]["run_gpu_hours_by_state"]["r1"]
+        hours = hours_of(wsp.ledger.latest_attribution()["summary"])["r1"]
         assert Decimal(hours["hang"]) == Decimal(8) * 25 / 60
         assert finished_batch_ratios(wsp) == [pytest.approx(120 / 65, rel=1e-12)]

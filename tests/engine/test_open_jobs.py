@@ -9,12 +9,13 @@ from click.testing import CliRunner
 
 from trainledger.cli import cli
 from trainledger.engine import Facts, attribute
+from trainledger.engine.summary_runs import hours_of
 
 from .factories import T0, at, bill, job, price_lookup
 
 
 def _hours(result, run="100") -> Decimal:
-    return sum((Decimal(v) for v in result.summary()["run_gpu_hours_by_state"][run].values()), Decimal(0))
+    return sum((Decimal(v) for v in hours_of(result.summary())[run].values()), Decimal(0))
 
 
 def _open(result):

@@ -6,6 +6,7 @@ from decimal import Decimal
 
 from trainledger.engine import Facts, attribute
 from trainledger.engine.causes import chain_cost, explain
+from trainledger.engine.summary_runs import hours_of
 from trainledger.report import sheet_compute as sc
 
 from .factories import T0, at, bill, event, job, price_lookup
@@ -15,7 +16,7 @@ RETRY = json.dumps({"retry_of": "100", "reason": "fault_retry", "cause": "infra_
 
 def _chains(facts, config):
     result = attribute(facts, config, price_lookup, T0.date())
-    hours = result.summary()["run_gpu_hours_by_state"]
+    hours = hours_of(result.summary())
     explained = {k: e.as_dict() for k, e in explain([i.facts for i in result.runs.values()]).items()}
     return sc.retry_chains([i.run for i in result.runs.values()], explained,
                            sc.money_by_run_state(list(result.lines)), hours), result

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from trainledger.engine import Facts, attribute
+from trainledger.engine.summary_runs import hours_of
 from trainledger.engine.timeline import STRAGGLER_HOOK, classify
 from trainledger.ingest import import_files
 from trainledger.lake import Lake
@@ -97,10 +98,10 @@ def test_pai_jobs_wait_the_share_their_step_times_imply(tmp_path, config, number
     assert abs(Fraction(carved) - expected) <= Fraction(1, 2_000_000)  # the share is kept to 6 places
     assert hours[S.STRAGGLER_WAIT] + hours[S.EFFECTIVE] == Decimal(8) * 110 / 60  # 8 GPUs × 1:50
     assert sum(hours.values()) == 16  # the run's 8 GPUs × 2 h, conserved
-    summary = result.summary()["run_gpu_hours_by_state"][f"pai-{number}"]
+    summary = hours_of(result.summary())[f"pai-{number}"]
     assert Decimal(summary["straggler_wait"]) == hours[S.STRAGGLER_WAIT]
     # the figures, to 6 places (job 4's workers wait more than half their time at the barrier)
-    assert result.summary()["run_gpu_hours_by_state"] and str(round(float(expected), 6)) == FIGURES[number]
+    assert hours_of(result.summary()) and str(round(float(expected), 6)) == FIGURES[number]
 
 
 def test_steps_without_progress_events_are_reported_not_guessed(tmp_path, config):

@@ -38,6 +38,7 @@ Data flow (``attribute``)::
     assets.py       storage_stage, labor_stage, external_stage
     storage_reconcile.py  storage bill rows beside the inventory estimate per currency, month,
                     bucket / prefix and batch; the difference split into its parts (a view)
+    summary_runs.py the summary's per-run parts as columns (facts, explanations, GPU-hours by state)
     conservation.py the exact per-currency check, per view (sums of lines or of their columns)
     lines.py        cost lines held as columns (LineColumns, an Arrow table) and an attribution's
                     lines in order (Lines: tuples of CostLine and columns; a Sequence[CostLine])
@@ -79,7 +80,7 @@ from trainledger.engine.capacity import capacity_stage
 from trainledger.engine.causes import explain
 from trainledger.engine.compute import bill_stage, queued_stage
 from trainledger.engine.context import Context, Facts, PriceLookup, Problem, RunInfo, Settings, StageOutput
-from trainledger.engine.lines import Lines
+from trainledger.engine.lines import LineColumns, Lines
 from trainledger.engine.rules import matcher
 from trainledger.engine.runs import derive_runs
 from trainledger.ingest import KIND_TABLES
@@ -98,6 +99,9 @@ STAGES: tuple[Callable[[Facts, Context], StageOutput], ...] = (
 )
 
 
+AS_COLUMNS = 4096  # a stage's lines from this many on are kept as columns
+
+
 @dataclass(frozen=True)
 class Attribution:
     runs: dict[str, RunInfo]
@@ -111,19 +115,23 @@ class Attribution:
     storage_reconciliation: dict = field(default_factory=dict)  # storage bills vs estimate (storage_reconcile.py)
 
     def summary(self) -> dict:
-        """What the ledger keeps beside the lines: conservation, problems, assumptions, run states."""
-        states: dict[str, dict[str, str]] = {}
-        for info in self.runs.values():
-            acc: dict[str, Decimal] = {}  # GPU-seconds (GPU-equivalents × weight × seconds), exact
-            gpus = info.run.gpu_equivalents
-            for seg in info.segments:
-                held = EXACT.multiply(EXACT.multiply(seg.exact_seconds, gpus), seg.weight)
-                acc[str(seg.state)] = EXACT.add(acc.get(str(seg.state), Decimal(0)), held)
-            states[info.run.id] = {k: str(Decimal(v) / 3600) for k, v in acc.items()}  # exact decimal text
+        """What the ledger keeps beside the lines: conservation, problems, assumptions, and the runs'
+        facts, explanations and GPU-hours by state as columns (``summary_runs``: read them with its
+        ``facts_rows`` / ``explained_of`` / ``hours_of``)."""
+        from trainledger.engine import summary_runs
+
+        def hours():
+            for info in self.runs.values():
+                acc: dict[str, Decimal] = {}  # GPU-seconds (GPU-equivalents × weight × seconds), exact
+                gpus = info.run.gpu_equivalents
+                for seg in info.segments:
+                    held = EXACT.multiply(EXACT.multiply(seg.exact_seconds, gpus), seg.weight)
+                    acc[str(seg.state)] = EXACT.add(acc.get(str(seg.state), Decimal(0)), held)
+                yield info.run.id, acc
+
         facts = [info.facts for info in self.runs.values() if info.facts is not None]
         return {
-            "run_facts": [f.as_dict() for f in facts],
-            "runs_explained": {k: e.as_dict() for k, e in explain(facts).items()},
+            summary_runs.KEY: summary_runs.encode(facts, explain(facts), hours()),
             "conservation": self.conservation,
             "conservation_amortized": self.conservation_amortized,
             "conservation_capacity": self.conservation_capacity,
@@ -131,7 +139,6 @@ class Attribution:
             "storage_reconciliation": self.storage_reconciliation,
             "problems": [p.as_dict() for p in self.problems],
             "assumptions": [a.as_dict() for a in self.assumptions],
-            "run_gpu_hours_by_state": states,
         }
 
 
@@ -172,7 +179,10 @@ def attribute(facts: Facts, config: Settings, price: PriceLookup, as_of: date,
     assumptions: dict[str, Assumption] = {}
     for stage in stages:
         out = guard.run(stage, facts, ctx)  # a stage that raises: a problem, its cash unattributed
-        parts.append(out.lines)
+        # many line objects (a job-heavy workspace's queued lines: one a run) are held as columns,
+        # ~1 KB a line less, built again when read (lines.py; H12)
+        many = isinstance(out.lines, tuple | list) and len(out.lines) >= AS_COLUMNS
+        parts.append(LineColumns.from_lines(out.lines) if many else out.lines)
         problems.extend(out.problems)
         for a in out.assumptions:
             assumptions.setdefault(a.name, a)

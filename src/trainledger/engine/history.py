@@ -18,7 +18,9 @@ ACTIVE = frozenset({"RUNNING", "PENDING", "REQUEUED", "RESIZING", "SUSPENDED"})
 
 
 def batch_ratios(summary: dict, runs_by_batch: dict[str, list]) -> dict[str, float]:
-    hours = summary.get("run_gpu_hours_by_state", {})
+    from trainledger.engine.summary_runs import hours_of
+
+    hours = hours_of(summary)
     out: dict[str, float] = {}
     for batch_id, runs in runs_by_batch.items():
         if not runs or any(r.state.upper() in ACTIVE for r in runs):

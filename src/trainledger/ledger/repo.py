@@ -65,6 +65,7 @@ CHUNK = 10_000  # cost lines per bulk insert; bounds memory on 100k+ line attrib
 
 
 COST_LINE_COLUMNS = tuple(c.name for c in cost_lines.columns if c.name != "id")
+RUN_COLUMNS = tuple(c.name for c in runs.columns)
 
 
 class Ledger:
@@ -401,6 +402,7 @@ class Ledger:
         """
         run_list = None if runs is None else list(runs)  # their rows are built a chunk at a time (H12)
         summary_json = chain.jsonable(summary)
+        del summary  # the caller passes its only reference: one copy of the summary is held, not two (H12)
         with self._write() as conn:
             known = set(conn.scalars(select(batches.c.id)))
             attribution_id = conn.execute(insert(attributions).values(
@@ -436,8 +438,7 @@ class Ledger:
             if run_list is not None:
                 self._require_batches(conn, sorted({r.batch_id for r in run_list}), "replace_cost_lines")
                 conn.execute(delete(_schema.runs))
-                for chunk in chunks(run_list, CHUNK):
-                    self._upsert(conn, _schema.runs, [run_row(r) for r in chunk])
+                self._insert_runs(conn, run_list)
             self._append(conn, "", "replace_cost_lines", f"attribution:{attribution_id}",
                          {"lines": count, "replaced": replaced,
                           "runs": None if run_list is None else len(run_list),
@@ -447,6 +448,19 @@ class Ledger:
                           # already the JSON the database gives back: no second dump and parse
                           "summary_digest": figures.stored_summary_digest(summary_json)})
         return attribution_id
+
+    def _insert_runs(self, conn: Connection, run_list: list[Run]) -> None:
+        """The runs into the emptied table, a chunk at a time by the backend's bulk path (executemany,
+        COPY), each chunk's values converted by the column types (``bind_rows``). Runs sharing an id
+        (the last one stays, as an upsert keeps it) take the upsert path."""
+        if len({r.id for r in run_list}) != len(run_list):
+            for chunk in chunks(run_list, CHUNK):
+                self._upsert(conn, _schema.runs, [run_row(r) for r in chunk])
+            return
+        columns = RUN_COLUMNS
+        for n, chunk in enumerate(chunks(run_list, CHUNK)):
+            values = bind_rows(conn, _schema.runs, columns, [run_row(r) for r in chunk], offset=n * CHUNK)
+            self._backend.bulk_insert(conn, _schema.runs, columns, values)
 
     def cost_lines(
         self, batch_id: str | None = None, *, unattributed: bool = False

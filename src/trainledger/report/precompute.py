@@ -85,6 +85,7 @@ def write(wsp) -> dict[str, Any] | None:
                                  compresslevel=1, mtime=0)
             (tmp / _name(b.id)).write_bytes(data)
             sheets[b.id] = hashlib.sha256(data).hexdigest()
+            del lines, its_runs, body, data  # one batch's lines and figures held at a time, not two (H12)
         sealed = seal.tables(conn)  # the verified tables, for a server's first check (ledger/seal.py)
     shutil.rmtree(target, ignore_errors=True)
     os.replace(tmp, target)

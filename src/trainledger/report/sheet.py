@@ -14,6 +14,7 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from typing import Any
 
 from trainledger.engine.causes import RunFacts, confirmations_from_audit, explain
+from trainledger.engine.summary_runs import FactsIndex, explained_of, hours_of
 from trainledger.i18n import ZH, localize
 from trainledger.model import CASH_BASES, AmountRange, Basis, CostLine, Evidence, ReviewClass
 from trainledger.model.money import minor_quantum
@@ -191,7 +192,7 @@ def batch_figures(lines: list[CostLine], runs, summary: dict, attribution_id: in
             totals.append({"basis": str(basis), "evidence": str(evidence), "cash": basis in CASH_BASES,
                            **rng(r, exact=basis in CASH_BASES), "lines": by_basis.count[(basis, evidence)]})
 
-    every_hours = summary.get("run_gpu_hours_by_state", {})
+    every_hours = facts.hours if facts is not None else hours_of(summary)
     hours_by_state = {r.id: every_hours[r.id] for r in runs if r.id in every_hours}
     compute, hours_check = sc.compute_view(lines, runs, hours_by_state, lambda r, exact: rng(r, exact=exact))
     run_money = sc.money_by_run(lines)
@@ -233,15 +234,16 @@ def batch_figures(lines: list[CostLine], runs, summary: dict, attribution_id: in
 
 class RetryLinks:
     """The summary's run facts by run id and who retries whom, to give each batch the facts
-    ``engine.causes.explain`` needs for its runs (``closure``)."""
+    ``engine.causes.explain`` needs for its runs (``closure``); its runs' GPU-hours by state
+    (``hours``). Read once for every batch, a row per run only when a batch asks for it."""
 
     def __init__(self, summary: dict) -> None:
-        self.by_run = {d["run_id"]: d for d in summary.get("run_facts", [])}
-        self.stored = summary.get("runs_explained", {})
+        self.by_run = FactsIndex(summary)
+        self.stored = None if self.by_run else explained_of(summary)
+        self.hours = hours_of(summary)
         self.retried_by: dict[str, list[str]] = {}
-        for d in self.by_run.values():
-            if d.get("retry_of"):
-                self.retried_by.setdefault(d["retry_of"], []).append(d["run_id"])
+        for run_id, target in self.by_run.retry_of.items():
+            self.retried_by.setdefault(target, []).append(run_id)
 
     def closure(self, run_ids: set[str]) -> dict[str, Any]:
         """These runs' facts and every run linked to them by a retry (either way, transitively):
@@ -256,9 +258,9 @@ class RetryLinks:
                 continue
             seen.add(r)
             todo += self.retried_by.get(r, [])
-            if self.by_run[r].get("retry_of"):
-                todo.append(self.by_run[r]["retry_of"])
-        return {"facts": [self.by_run[r] for r in sorted(seen)]}
+            if self.by_run.retry_of.get(r):
+                todo.append(self.by_run.retry_of[r])
+        return {"facts": [self.by_run.get(r) for r in sorted(seen)]}
 
 
 def _plan_section(wsp, batch_id: str):
