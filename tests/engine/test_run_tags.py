@@ -7,6 +7,7 @@ allocation claims the same ``run=`` tag: that is an attempt of one run, not a ru
 """
 
 from trainledger.engine import Facts, attribute
+from trainledger.engine.summary_runs import explained_of
 
 from .factories import SHA_JOBS, T0, at, event, job, price_lookup
 
@@ -33,7 +34,7 @@ def test_events_under_the_run_tag_inside_their_windows_raise_nothing(config):
     ev = tuple(event("r-a", m, "step", step=m) for m in range(5, 60, 5))
     result = attribute(Facts(jobs=jobs, progress_events=ev, imports=IMPORTS), config, price_lookup, T0.date())
     assert not [p for p in result.problems if p.kind == "timezone_mismatch"]
-    assert result.summary()["runs_explained"]["r-a"]
+    assert explained_of(result.summary())["r-a"]
 
 
 def test_a_requeued_allocation_of_a_tagged_job_is_its_next_attempt_not_a_duplicate(config):
@@ -41,7 +42,7 @@ def test_a_requeued_allocation_of_a_tagged_job_is_its_next_attempt_not_a_duplica
     second = _tagged("7002", "p-r02", start=at(300), end=at(540), nodes="n2", row=2)
     result = attribute(Facts(jobs=(first, second), imports=IMPORTS), config, price_lookup, T0.date())
     assert not [p for p in result.problems if p.kind == "duplicate_run_id"]
-    ex = result.summary()["runs_explained"]
+    ex = explained_of(result.summary())
     assert set(ex) >= {"p-r02", "p-r02#2"}
     assert ex["p-r02#2"]["retry_of"] == "p-r02"
 
