@@ -49,8 +49,9 @@ def explained(wsp) -> dict[str, dict]:
     return {k: e.as_dict() | {"batch_id": batch[k], "state": state[k]} for k, e in out.items()}
 
 
-def confirm(wsp, run_id: str, cause: str, by: str, note: str = "") -> dict:
-    """Record that ``by`` confirms (or overrides) the failure cause of ``run_id``."""
+def confirm(wsp, run_id: str, cause: str, by: str, note: str = "", *, via: dict | None = None) -> dict:
+    """Record that ``by`` confirms (or overrides) the failure cause of ``run_id``. ``via``: how the
+    dashboard authenticated ``by`` (role, token), kept in the entry."""
     try:
         cause = FailureCause(cause.strip()).value
     except ValueError:
@@ -65,6 +66,6 @@ def confirm(wsp, run_id: str, cause: str, by: str, note: str = "") -> dict:
     before = runs[run_id]
     detail = {"run": run_id, "cause": cause, "by": by.strip(), "note": note.strip(),
               "previous": {"cause": before["cause"], "evidence": before["cause_evidence"],
-                           "source": before["cause_source"]}}
+                           "source": before["cause_source"]}} | ({"via": via} if via else {})
     wsp.ledger.audit(by.strip(), CONFIRM_ACTION, f"run:{run_id}", detail)
     return explained(wsp)[run_id]

@@ -250,7 +250,9 @@ class Workspace:
         same lake gives the same figures whatever day attribution runs (the clock only for an empty lake)."""
         from trainledger.engine import Facts, attribute
         from trainledger.engine.asof import data_day
+        from trainledger.report.freshness import snapshot
 
+        read = snapshot(self.lake)  # the import set these figures are of (report/freshness.py), before the read
         facts = Facts.from_lake(self.lake)
         as_of = as_of or (as_of_time.astimezone(UTC).date() if as_of_time else data_day(facts) or ws.today())
         self.sync_config()
@@ -262,10 +264,12 @@ class Workspace:
         dated = {"as_of": as_of.isoformat()} | ({"as_of_time": as_of_time.isoformat()} if as_of_time else {})
         # the summary's only reference is the write's: it is freed once its JSON is made (H12);
         # the precompute reads the stored one back
-        self.ledger.replace_cost_lines(result.lines, summary=result.summary() | dated,
-                                       runs=[info.run for info in result.runs.values() if info.batch_id])
+        attribution_id = self.ledger.replace_cost_lines(
+            result.lines, summary=result.summary() | dated,
+            runs=[info.run for info in result.runs.values() if info.batch_id])
         self.ledger.audit(_actor(), "attribute", "workspace", {"lines": len(result.lines),
-                                                              "conservation": result.conservation})
+                                                              "conservation": result.conservation,
+                                                              "attribution_id": attribution_id, "imports": read})
         self._after_attribution()
         return result
 

@@ -44,12 +44,21 @@ def _one_role_plan(root) -> None:
 def _figures(st: dict) -> list[str]:
     """The internal totals as the JSON and the text print them (exact and rounded, with separators)."""
     out = []
-    for k in ("plan", "ac", "ev", "eac"):
+    kinds = ("plan", "ac", "ev", "eac") if st.get("ac_labor_kind") != "labor_cost_phase" else ("plan", "ev", "eac")
+    for k in kinds:  # the AC of several roles' actuals is the sheet's phase total (status.py ac_labor_kind)
         for r in st[k]:
             if r["basis"] == "internal" and Decimal(r["expected"]):
                 d = Decimal(r["expected"])
                 out += [r["expected"], f"{d.quantize(Decimal('0.01')):,f}"]
+    if "ac" not in kinds:  # a figure equal to that AC (an EAC with no work left) is no secret either
+        ac = {x for r in st["ac"] if r["basis"] == "internal" for x in _two(r["expected"])}
+        out = [f for f in out if f not in ac]
     return out
+
+
+def _two(x: str) -> set[str]:
+    d = Decimal(x)
+    return {x, format(d.quantize(Decimal("0.01")), "f"), f"{d.quantize(Decimal('0.01')):,f}"}
 
 
 def _client(root, role):

@@ -204,7 +204,20 @@ def test_a_cause_confirmation_as_json_with_the_header(app, ws):
     r = app.post(f"/batches/{A}/runs/a-r01/cause", json={"cause": "infra_fault", "by": "zhao.min", "note": "T-7"},
                  headers={**J, "X-CSRF-Token": tok})
     assert r.status_code == 201, r.text
-    assert r.json()["cause"] == "infra_fault" and "zhao.min" in r.json()["cause_source"]
+    import getpass
+
+    from trainledger.service import Workspace
+
+    local = f"local:{getpass.getuser()}"  # the local user on loopback, whatever the body's by says
+    assert r.json()["cause"] == "infra_fault" and local in r.json()["cause_source"]
+    assert "zhao.min" not in r.json()["cause_source"]
+    with Workspace.open(ws) as wsp:
+        confirmed, web = wsp.ledger.audit_log()[-2:]
+    got = (confirmed["actor"], confirmed["detail"]["by"], confirmed["detail"]["via"]["role"])
+    assert got == (local, local, "admin")
+    assert (web["actor"], web["detail"]["by"], web["detail"]["stated_by"]) == ("local", local, "zhao.min")
+    page = app.get(f"/batches/{A}/runs/a-r02").text
+    assert f"<code>{local}</code>" in page and 'name="by"' not in page.split('class="confirm"')[1].split("</form>")[0]
     runs = json.loads(run_cli("--workspace", ws, "runs", "list", "--json"))
     assert runs["a-r01"]["cause"] == "infra_fault" and runs["a-r01"]["cause_evidence"] == "measured"
     run = _json(app, f"/batches/{A}/runs/a-r01")["run"]

@@ -138,8 +138,18 @@ def test_who_may_write_what(app, ws, tokens):
     with Workspace.open(ws[0]) as wsp:
         new = [(e["actor"], e["action"]) for e in wsp.ledger.audit_log()[before:]]
         assert not wsp.ledger.verify_audit_chain()
+    eng = f"token:{ids['engineer_a']}"  # who confirmed is the token, not the typed zhao.min (kept as stated)
     assert new == [(f"token:{ids['finance']}", "decide"), (f"token:{ids['finance']}", "web_write"),
-                   ("zhao.min", "confirm_cause"), (f"token:{ids['engineer_a']}", "web_write")]
+                   (eng, "confirm_cause"), (eng, "web_write")]
+    with Workspace.open(ws[0]) as wsp:
+        confirmed, web = wsp.ledger.audit_log()[-2:]
+    assert confirmed["detail"]["by"] == eng and confirmed["detail"]["via"] == {"role": "engineer",
+                                                                             "token": ids["engineer_a"]}
+    assert (web["detail"]["by"], web["detail"]["stated_by"], web["detail"]["role"]) == (eng, "zhao.min", "engineer")
+    assert eng in r.json()["cause_source"] and "zhao.min" not in r.json()["cause_source"]
+    page = app.get(f"/batches/{BATCH_A}/runs/a-r01", headers=_h(toks["engineer_a"])).text
+    form = page[page.index('class="confirm"'):page.index("</form>", page.index('class="confirm"'))]
+    assert 'name="by"' not in form and f"<code>{eng}</code>" in page  # shown, not typed
 
 
 # --- in Debian's Chromium ------------------------------------------------------------------------
@@ -249,7 +259,8 @@ def test_writes_through_the_browser_forms(served, ws, tokens, app):
         page.set_extra_http_headers(_h(toks["engineer"]))
         page.goto(f"{served}/batches/{BATCH_A}/runs/a-r03?lang=en")
         page.select_option("form.confirm select[name=cause]", "data_quality")
-        page.fill("form.confirm input[name=by]", "zhao.min")
+        out["confirmer"] = page.locator("p.confirmer").inner_text()  # who confirms: the token, read-only
+        out["by_fields"] = page.locator("form.confirm input[name=by]").count()
         with page.expect_navigation():
             page.click("form.confirm button[type=submit]")
         out["run_url"], out["cause"] = page.url, page.locator("td.cause-now").inner_text()
@@ -260,6 +271,8 @@ def test_writes_through_the_browser_forms(served, ws, tokens, app):
     assert out["after"].endswith(f"/batches/{BATCH_B}/decisions") and "关口已到，按计划继续" in out["last"]
     assert out["ticked"] and all(i in out["last"] for i in out["ticked"])
     assert out["run_url"].endswith(f"/batches/{BATCH_A}/runs/a-r03") and out["cause"] == "data quality"
+    assert f"token:{ids['engineer']}" in out["confirmer"] and "engineer" in out["confirmer"]
+    assert out["by_fields"] == 0
     with Workspace.open(root) as wsp:
         new = wsp.ledger.audit_log()[before:]
         assert not wsp.ledger.verify_audit_chain()
@@ -267,7 +280,8 @@ def test_writes_through_the_browser_forms(served, ws, tokens, app):
     new = [e for e in new if e["action"] != "reveal_restricted"]
     assert [(e["actor"], e["action"]) for e in new] == [  # the refused post wrote nothing
         (f"token:{ids['finance']}", "decide"), (f"token:{ids['finance']}", "web_write"),
-        ("zhao.min", "confirm_cause"), (f"token:{ids['engineer']}", "web_write")]
+        (f"token:{ids['engineer']}", "confirm_cause"), (f"token:{ids['engineer']}", "web_write")]
+    assert new[2]["detail"]["via"] == {"role": "engineer", "token": ids["engineer"]}
     assert [int(i) for i in out["ticked"]] == new[0]["detail"]["answers"]
     assert {e["actor"] for e in reveals} <= {f"token:{ids['finance']}", f"token:{ids['engineer']}"}
 

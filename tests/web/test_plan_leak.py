@@ -224,3 +224,46 @@ def test_an_older_one_role_version_keeps_its_alerts_restricted():
     assert seen.withheld["labor_cost_person"] == 6
     fin, _ = resolve(mark_plan(page), "finance")
     assert [a["text"] for a in fin["alerts"]] == [alert(v)["text"] for v in (1, 2, None)]
+
+
+@pytest.mark.parametrize("role", ["engineer", "viewer"])
+def test_the_actual_labor_total_is_shown_alike_in_totals_and_plan(copies, role):
+    """The plan's internal AC is the batch's actual labor — the figure the totals show. Both follow the
+    actuals' roles (six here: a phase's cost, which an engineer may see), not the one-role plan: an
+    engineer sees both, a viewer neither (review 4 H2 leftover: the AC was withheld beside the total)."""
+    sheet = json.loads(copies[role]["sheet.json en"])
+    total = next(r for r in sheet["totals_by_basis"] if r["basis"] == "internal")
+    ac = next(r for r in sheet["plan_vs_actual"]["ac"] if r["basis"] == "internal")
+    assert [ac[k] for k in ("low", "expected", "high")] == [total[k] for k in ("low", "expected", "high")]
+    st = json.loads(copies[role]["status --json"])
+    page = json.loads(copies[role][f"/batches/{BATCH_A}/status application/json"])["status"]
+    for got in (st, page):
+        row = next(r for r in got["ac"] if r["basis"] == "internal")
+        assert row["expected"] == ac["expected"], (role, row)
+        assert next(r for r in got["plan"] if r["basis"] == "internal")["expected"] == "restricted"
+        assert next(r for r in got["ev"] if r["basis"] == "internal")["expected"] == "restricted"
+    if role == "engineer":
+        assert Decimal(ac["expected"]) > 0 and st["ac_labor_kind"] == "labor_cost_phase"
+    else:
+        assert ac["expected"] == "restricted"
+
+
+def test_a_one_role_actual_withholds_both():
+    """The other way round: when the totals rule says one person (here the internal total splits by
+    evidence), the plan's AC is withheld with it, whatever the status named."""
+    from trainledger.report.access import for_role
+
+    rows = [{"basis": "internal", "evidence": e, "cash": False, "low": x, "expected": x, "high": x,
+             "currency": "CNY", "lines": 1} for e, x in (("measured", "400.00"), ("assumed", "600.00"))]
+    sheet = {"totals_by_basis": rows,
+             "labor_by_phase": [{"phase": "run", "cost": [], "roles": [{"role": "a", "cost": [{"expected": "1"}]},
+                                                                      {"role": "b", "cost": [{"expected": "1"}]}]}],
+             "plan_vs_actual": {"plan_version": 1, "labor_kind": "labor_cost_phase",
+                                "ac_labor_kind": "labor_cost_phase",
+                                "ac": [{"basis": "internal", "currency": "CNY", "low": "1000.00",
+                                        "expected": "1000.00", "high": "1000.00"}]}}
+    eng, _ = for_role(sheet, "engineer")
+    assert eng["plan_vs_actual"]["ac"][0]["expected"] == "restricted"
+    assert {r["expected"] for r in eng["totals_by_basis"]} == {"restricted"}
+    fin, _ = for_role(sheet, "finance")
+    assert fin["plan_vs_actual"]["ac"][0]["expected"] == "1000.00"

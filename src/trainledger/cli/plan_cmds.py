@@ -16,6 +16,8 @@ import click
 from trainledger.cli.output import pad, width
 from trainledger.errors import BadInput
 from trainledger.model.restricted import ADMIN, ROLES, is_withheld
+from trainledger.report import freshness
+from trainledger.report.primitives import unit as unit_text
 from trainledger.review import service
 from trainledger.review.texts import label, line_label, rework_text, storage_label, t
 from trainledger.service import Workspace
@@ -215,17 +217,20 @@ def status(ctx, batch, as_json, lang, role) -> None:
     with _ws(ctx) as wsp:
         lang = _lang(wsp, lang)
         st, withheld = _for_role(service.status(wsp, batch), role, "en" if as_json else lang)
+        st["stale"] = freshness.check(wsp)  # AC is the last attribution's; the lake may have moved on
         if as_json:
             return _json(st)
         if withheld:
             click.echo(withheld)
         click.echo(t("status_title", lang, batch=batch, version=st["plan_version"]))
-        w = st["work"]
+        if st["stale"]:
+            click.echo(f"  ! {freshness.note(st['stale'], lang)}")
+        w, mtok = st["work"], unit_text("Mtoken", lang)  # 百万 token in zh-CN, as the pages say
         if w.get("known", True):
-            click.echo(f"  {t('work_done', lang)}: {w['done']} / {w['expected']} Mtoken")
+            click.echo(f"  {t('work_done', lang)}: {w['done']} / {w['expected']} {mtok}")
         else:
             key = "zh-CN" if lang.startswith("zh") else "en"
-            click.echo(f"  {t('work_done', lang)}: {t('unknown', lang)} / {w['expected']} Mtoken"
+            click.echo(f"  {t('work_done', lang)}: {t('unknown', lang)} / {w['expected']} {mtok}"
                        f" ({w['why_unknown'][key]})")
         click.echo(f"  {t('rounds', lang)}: {st['rounds']['used']} {t('of', lang)} {st['rounds']['max']}")
         for k in ("plan", "ac", "ev", "eac"):
@@ -311,9 +316,12 @@ def review(ctx, batch, as_json, lang, role) -> None:
     with _ws(ctx) as wsp:
         lang = _lang(wsp, lang)
         rv, withheld = _for_role(service.review(wsp, batch), role, "en" if as_json else lang)
+        rv["stale"] = freshness.check(wsp)
         if as_json:
             return _json(rv)
         click.echo(t("review_title", lang, batch=batch, version=rv["plan_version"]))
+        if rv["stale"]:
+            click.echo(f"  ! {freshness.note(rv['stale'], lang)}")
         if withheld:
             click.echo(f"  {withheld}")
         click.echo(f"  {t('bridge', lang)}")
@@ -336,9 +344,8 @@ def review(ctx, batch, as_json, lang, role) -> None:
                 click.echo(f"  {line_label(ln['line'], lang)} — {t('by_reason', lang)}: "  # nothing to add up
                            + "; ".join(
                     f"{label(k, lang)} {x}" for k, x in sorted(ln["rework_by"].items()) if "/" not in k))
-            elif ln["rework_by"]:
-                click.echo(f"  {line_label(ln['line'], lang)} — {t('by_reason', lang)}: "
-                           + "; ".join(rework_text(ln["rework_by"], lang, _money)))
+            elif parts := rework_text(ln["rework_by"], lang, _money):  # no row when every part is 0
+                click.echo(f"  {line_label(ln['line'], lang)} — {t('by_reason', lang)}: " + "; ".join(parts))
         click.echo(f"  {t('classes', lang)}: " + ", ".join(
             f"{label(c['review_class'], lang)} {c['runs']} ({_h(c['gpu_hours'])} {t('gpu_h', lang)})"
             for c in rv["review_classes"]))

@@ -29,6 +29,12 @@ def sheet(ctx: click.Context, batch_id: str, fmt: str, lang: str | None, out: st
         raise click.UsageError(t("cli.sheet.xlsx_needs_out", ctx))
     with open_ws(ctx) as wsp:
         data = wsp.sheet(batch_id)
+        if data.get("stale") and (out or fmt == "csv"):  # printed at the top of md / html / json / xlsx too;
+            # said here when only "wrote FILE" would show, or for a CSV of lines (no place for it)
+            from trainledger.report.freshness import note
+
+            click.echo(f"! {note(data['stale'], lang or ctx.obj.get('lang') or wsp.config.get('workspace.language'))}",
+                       err=True)
         if fmt == "csv":
             from trainledger.report.csv_lines import to_csv
 
@@ -73,6 +79,11 @@ def report(ctx: click.Context, project: str | None, start: str | None, end: str 
                                " / xlsx 格式需要 --out 指定输出文件")
     with open_ws(ctx) as wsp:
         rep = cross.build(wsp, cross.scope(wsp, project, start, end, by))
+        from trainledger.report.freshness import check, note
+
+        if stale := check(wsp):  # the lake changed since the attribution these figures are of
+            click.echo(f"! {note(stale, lang or ctx.obj.get('lang') or wsp.config.get('workspace.language'))}",
+                       err=True)
         if fmt == "xlsx":
             from trainledger.report.cross_xlsx import write_xlsx as write_report
 

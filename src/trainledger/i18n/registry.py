@@ -53,6 +53,7 @@ SOURCES: dict[str, tuple[str, Reader]] = {
     "sheet": ("trainledger.report.i18n:TEXT", _pairs),
     "sheet.key": ("trainledger.report.i18n:KEY_FIELDS", _pairs),
     "sheet.bill": ("trainledger.report.provisional:TEXT", _pairs),
+    "freshness": ("trainledger.report.freshness:TEXT", _pairs),
     "problem": ("trainledger.report.problems_i18n:CATALOGUE", _problems),
     "estimate": ("trainledger.estimate.messages:MESSAGES", _pairs),
     "report.estimate": ("trainledger.report.texts_estimate:TEXT", _pairs),

@@ -113,7 +113,40 @@ def mark_plan(obj: Any) -> Any:
     review (or a page holding one) that names its ``labor_kind`` has its internal figures marked so
     (``mark_internal``); so has any record inside it that names its own (an alert, a decision of an
     older plan version: web/pages.py, report/plan_section.py) — the stricter of the two."""
-    return mark_internal(_older_alerts(_mark_plan(obj)), labor_kind_of(obj))
+    kind = labor_kind_of(obj)
+    out = mark_internal(_older_alerts(_mark_plan(_ac_apart(obj))), kind)
+    return _ac_back(out, obj, kind)
+
+
+def _holders(obj: Any) -> list[tuple[str | None, dict]]:
+    """The status records in ``obj`` (itself, or a page's ``status``) that hold an AC list."""
+    if not isinstance(obj, dict):
+        return []
+    return [(where, x) for where, x in ((None, obj), ("status", obj.get("status")))
+            if isinstance(x, dict) and isinstance(x.get("ac"), list)]
+
+
+def _ac_apart(obj: Any) -> Any:
+    """``obj`` without its AC lists: they are marked by their own kind (``_ac_back``)."""
+    out = obj
+    for where, x in _holders(obj):
+        bare = {k: v for k, v in x.items() if k != "ac"}
+        out = bare if where is None else {**out, where: bare}
+    return out
+
+
+def _ac_back(out: Any, obj: Any, kind: str | None) -> Any:
+    """The AC lists put back in their place, their internal rows marked ``ac_labor_kind`` (the actual
+    total's kind: review/status.py ``ac_labor_kind``, the sheet's totals rule); a record naming none
+    keeps the status' ``labor_kind`` (fail closed)."""
+    for where, x in _holders(obj):
+        ac_kind = x.get("ac_labor_kind") or strictest(kind, x.get("labor_kind"))
+        marked = mark_internal(x["ac"], ac_kind)
+        holder = out if where is None else out[where]
+        placed = {k: (marked if k == "ac" else holder[k]) for k in x if k == "ac" or k in holder}
+        placed.update({k: v for k, v in holder.items() if k not in placed})
+        out = placed if where is None else {**out, where: placed}
+    return out
 
 
 def _older_alerts(obj: Any) -> Any:
@@ -255,32 +288,46 @@ def mark_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
                            else a for a in s["allocation"] or []]
     if isinstance(s.get("conservation"), dict):
         s["conservation"] = _mark_invoices(s["conservation"])
-    if s.get("plan_vs_actual"):
-        s["plan_vs_actual"] = mark_plan(s["plan_vs_actual"])
+    if s.get("plan_vs_actual"):  # its AC is the totals' actual labor: the stricter of the two rules, on both
+        pva = s["plan_vs_actual"]
+        both = strictest(pva.get("ac_labor_kind") or pva.get("labor_kind"),
+                         totals_kind(s.get("totals_by_basis") or [], sheet.get("labor_by_phase") or []))
+        s["plan_vs_actual"] = mark_plan(dict(pva, ac_labor_kind=both) if both else pva)
     return mark_prices(s)
 
 
 def mark_labor_totals(sheet: dict[str, Any]) -> dict[str, Any]:
-    """The sheet with its ``totals_by_basis`` labor rows marked (``_labor_totals``): done by the gate
-    and by every page that hands the sheet out (web/views.py), not by ``mark_sheet`` — the sheet's
-    own totals stay plain figures for the code that reads them."""
+    """The sheet with its ``totals_by_basis`` labor rows marked (``_labor_totals``, with the plan's
+    AC kind: the same figure as the plan's AC): done by the gate and by every page that hands the
+    sheet out (web/views.py), not by ``mark_sheet`` — the sheet's own totals stay plain figures for
+    the code that reads them."""
     if "totals_by_basis" not in sheet:
         return sheet
-    totals = _labor_totals(sheet["totals_by_basis"] or [], sheet.get("labor_by_phase") or [])
+    pva = sheet.get("plan_vs_actual") if isinstance(sheet.get("plan_vs_actual"), dict) else {}
+    totals = _labor_totals(sheet["totals_by_basis"] or [], sheet.get("labor_by_phase") or [],
+                           pva.get("ac_labor_kind"))
     return {**sheet, "totals_by_basis": totals}
 
 
-def _labor_totals(totals: list[dict[str, Any]], phases: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _labor_totals(totals: list[dict[str, Any]], phases: list[dict[str, Any]],
+                  plan_ac_kind: str | None = None) -> list[dict[str, Any]]:
     """``totals_by_basis`` with its labor (internal) rows marked: one role's cost when the batch has at
     most one valued role, or when the internal basis splits over several evidence rows (which roles
     each holds is not in the sheet: fail closed); else labor_cost_phase, as a phase of several roles."""
-    rows = [r for r in totals if r.get("basis") == "internal"]
-    if not rows:
+    kind = strictest(totals_kind(totals, phases), plan_ac_kind)
+    if kind is None:
         return totals
-    roles = {r.get("role") for p in phases for r in p.get("roles", []) if r.get("cost")}
-    kind = "labor_cost_person" if len(roles) <= 1 or len(rows) > 1 else "labor_cost_phase"
     return [dict(r, **{k: restrict(r.get(k), kind) for k in AMOUNT_KEYS if k in r})
             if r.get("basis") == "internal" else r for r in totals]
+
+
+def totals_kind(totals: list[dict[str, Any]], phases: list[dict[str, Any]]) -> str | None:
+    """The kind of the sheet's internal totals (``_labor_totals``; None: it has none)."""
+    rows = [r for r in totals if r.get("basis") == "internal"]
+    if not rows:
+        return None
+    roles = {r.get("role") for p in phases for r in p.get("roles", []) if r.get("cost")}
+    return "labor_cost_person" if len(roles) <= 1 or len(rows) > 1 else "labor_cost_phase"
 
 
 def _mark_invoices(cons: dict[str, Any]) -> dict[str, Any]:

@@ -102,7 +102,8 @@ TEXT: dict[str, tuple[str, str]] = {
                        "尚未进行归属计算：运行 `trainledger attribute`，"
                        "把已导入的账单和自有或预留算力的成本分摊到各批次"),
     "proof": ("Built from the verified ledger", "依据已校验的账本生成"), "audit_head": ("audit head", "审计链头"),
-    "attribution": ("attribution", "归属计算"), "figures_digest": ("figures digest", "数字摘要"),
+    "attribution": ("attribution", "归属计算"), "none_yet": ("none yet", "尚无"),
+    "figures_digest": ("figures digest", "数字摘要"),
     # charts (report/charts.py) and the balance view (report/balance.py)
     "charts": ("Charts (every number is also in the table under its chart)", "图表（每个数字也列在图下的表中）"),
     "chart_compute_hours": ("GPU-hours by compute state", "各资源状态的卡时"),

@@ -33,6 +33,7 @@ def build(wsp, batch_id: str) -> dict[str, Any] | None:
     compute = next((ln for ln in rv["lines"] if ln["line"] == "compute"), None)
     kinds = labor_kinds(wsp, batch_id, {st["plan_version"]: st["labor_kind"]})
     return {"plan_version": st["plan_version"], "labor_kind": st["labor_kind"],
+            "ac_labor_kind": st.get("ac_labor_kind", st["labor_kind"]),
             "plan": st["plan"], "ac": st["ac"], "ev": st["ev"],
             "eac": st["eac"], "rounds": st["rounds"], "work": st["work"], "gates": st["gates"],
             "curves": st.get("curves", []),

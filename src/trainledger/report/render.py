@@ -28,7 +28,7 @@ from trainledger.model.money import minor_quantum
 from trainledger.model.restricted import ADMIN, Withheld
 from trainledger.model.restricted import note as access_note
 from trainledger.model.vocab import CASH_BASES, detail_label, rank, reason_label
-from trainledger.report import access, charts, plan_section, problems_i18n, storage_section
+from trainledger.report import access, charts, freshness, plan_section, problems_i18n, storage_section
 from trainledger.report import primitives as prim
 from trainledger.report.i18n import assumption_name, key_field, storage_class, t, v
 
@@ -243,8 +243,9 @@ def proof_line(s: dict[str, Any], lang: str = "en") -> str:
     p = s.get("ledger")
     if not p:
         return ""
+    att = p["attribution_id"] if p["attribution_id"] is not None else t("none_yet", lang)
     return (f"{t('proof', lang)}: {t('audit_head', lang)} {p['audit_head_id']} {p['audit_head_hash']};"
-            f" {t('attribution', lang)} {p['attribution_id']}, {t('figures_digest', lang)} {p['figures_digest']}")
+            f" {t('attribution', lang)} {att}, {t('figures_digest', lang)} {p['figures_digest']}")
 
 
 def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
@@ -259,6 +260,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
         out.append(f"**{_inline(b['name'])}** — {L('project')} {_inline(b['project'])},"
                    f" {L('team')} {_inline(b['team'])}")
     out += [f"{L('goal')}: {_inline(s['key']['goal'])}", ""]
+    out += [f"**{_inline(stale)}**", ""] if (stale := freshness.note(s.get("stale"), lang)) else []
     out += [f"_{access_note(seen, lang)}_", ""] if seen.withheld else []
     out += [f"## {L('key')}", ""]
     out += prim.md_table([L("name"), L("value")], [[key_field(k, lang), val] for k, val in s["key"].items()])
@@ -447,7 +449,8 @@ def to_html(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                        waiting_line=lambda r: _waiting_line(r, lambda k: t(k, lang), f),
                        evidence=f.evidence, badge=lambda x: prim.badge(x, lang),
                        unit=lambda x: prim.unit(x, lang),
-                       proof=proof_line(s, lang), **plan_section.html_globals(lang),
+                       proof=proof_line(s, lang), stale_note=freshness.note(s.get("stale"), lang),
+                       **plan_section.html_globals(lang),
                        **storage_section.html_globals(lang),
                        charts=lambda: charts.sheet_charts(s, lang),
                        balance=lambda: access.balance_for(in_seed_order(full), role, lang)[0],

@@ -19,7 +19,7 @@ from trainledger.i18n import ZH, localize
 from trainledger.model import CASH_BASES, AmountRange, Basis, CostLine, Evidence, ReviewClass
 from trainledger.model.money import minor_quantum
 from trainledger.model.vocab import StorageClass
-from trainledger.report import problems_i18n, provisional
+from trainledger.report import freshness, problems_i18n, provisional
 from trainledger.report import sheet_compute as sc
 from trainledger.report.access import mark_sheet
 from trainledger.run_causes import review_key  # the one rule for a run's review class
@@ -150,6 +150,7 @@ def build_sheet(wsp, batch_id: str, figures: dict[str, Any] | None = None) -> di
                                         "（model/money.py）"},
         "problems": [problems_i18n.for_json(p) for p in summary.get("problems", [])],
         "attribution_id": f["attribution_id"],
+        "stale": freshness.check(wsp),  # the lake changed since the attribution (report/freshness.py)
         "plan_vs_actual": _plan_section(wsp, batch_id),
     })
 

@@ -218,6 +218,10 @@ def _readme(b: Book, s: dict, role: str = ADMIN) -> None:
     b.text(ws, 2, 3, bt.get("name"))
     b.text(ws, 3, 1, H("attribution"))
     b.text(ws, 3, 2, s.get("attribution_id"))
+    if s.get("stale"):  # the lake changed since that attribution (report/freshness.py): said beside it
+        from trainledger.report.freshness import note
+
+        b.text(ws, 3, 3, f"{note(s['stale'], 'en')} / {note(s['stale'], 'zh-CN')}", bold=True)
     b.text(ws, 4, 1, H("role"))
     b.text(ws, 4, 2, role)
     if s.get("access"):

@@ -195,6 +195,18 @@ def labor_kind(plan: Plan, act: Actuals) -> str:
     return "labor_cost_phase" if several else "labor_cost_person"
 
 
+def ac_labor_kind(plan: Plan, act: Actuals) -> str:
+    """The restricted kind of the internal AC alone: the batch's actual labor cost, the figure the
+    sheet's totals show — several roles' (``labor_cost_phase``) when more than one role has actual
+    lines (a planned role and the unplanned labor line are two), else one role's. Unlike
+    ``labor_kind`` it does not follow the plan: a one-role plan makes its plan, EV and EAC one
+    person's (÷ hours = the rate) but not the actual total of several roles (review 4 H2 leftover)."""
+    internal = [pl for pl in plan.lines if str(pl.basis) == "internal"]
+    actual = {pl.role or pl.id for pl in internal if (a := act.planned.get(pl.id)) is not None and a.lines}
+    unplanned = any(a.lines for (cat, basis, _c), a in act.unplanned.items() if cat == "labor" or basis == "internal")
+    return "labor_cost_phase" if len(actual) + unplanned > 1 else "labor_cost_person"
+
+
 def build(plan: Plan, plan_id: int, act: Actuals, lines: list[LineVariance]) -> dict:
     """The status object (``status --json``) and the alert candidates (``_alerts``, not shown)."""
     g = groups(plan, act)
@@ -241,6 +253,7 @@ def build(plan: Plan, plan_id: int, act: Actuals, lines: list[LineVariance]) -> 
     snapshot = hashlib.sha256(canonical(jsonable(status)).encode()).hexdigest()
     status["evidence_sha256"] = snapshot
     status["labor_kind"] = labor_kind(plan, act)  # after the snapshot: not a figure, the alerts' evidence stays
+    status["ac_labor_kind"] = ac_labor_kind(plan, act)  # the internal AC's own (the sheet's totals rule)
     status["_alerts"] = _candidates(plan, act, lines, figs, gates, used, snapshot)
     return status
 

@@ -230,7 +230,8 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
                     extra["report_style"], extra["report_body"] = embed_sheet(shown.pop("html"))
                 if form and not as_json:  # the write form: the session's CSRF token, and which writes the role may make
                     extra.update(csrf=token, may={w: auth.may_write(acc, w) for w in auth.WRITERS},
-                                 writers=auth.WRITERS, acting=acc.actor if acc.token_id else None)
+                                 writers=auth.WRITERS, acting=acc.actor if acc.token_id else None,
+                                 confirmer=writes.confirmer(acc))
                 return body_of(request, template, shown, **extra), seen
 
             if form and not as_json:  # kept with a placeholder for the CSRF token, the session's put in per request

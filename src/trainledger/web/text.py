@@ -81,6 +81,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "answers": ("alerts this decision answers", "本决策处理的预警"), "no_open": ("no open alert", "没有未处理的预警"),
     "next_review_hint": ("empty: in 7 days", "留空：7 天后"),
     "approver_hint": ("needed when the action overrides the rules' verdict", "决策否决规则建议时必填"),
+    "confirm_by_hint": ("recorded as who confirms: the token you are signed in with, or on loopback without"
+                        " tokens the local user", "记为确认人：当前使用的令牌；本机无令牌时为本机用户"),
     "by_token_hint": ("a decision sent with a token is recorded as that token's", "使用令牌提交的决策记为该令牌的决策"),
     "approver_stated_hint": ("recorded as stated by your token", "记录为由你的令牌填写"),
     "submit_decide": ("Record the decision", "记录决策"),

@@ -27,7 +27,7 @@ from trainledger.lake import partition_key
 from trainledger.model.cost import CostLine
 from trainledger.model.money import valuation
 from trainledger.model.restricted import Restricted, restrict
-from trainledger.report import access
+from trainledger.report import access, freshness
 
 
 def _q(path: str) -> str:
@@ -359,7 +359,8 @@ def report(wsp, params=None, lang: str = "en", *, html: bool = False) -> dict[st
     out = {"batches": batches(wsp)["batches"], "attribution_id": att.get("id"),
            "conservation": {"scope": "workspace", "as_of": summary.get("as_of"),
                             "by_currency": summary.get("conservation", [])},
-           "report": access.cross_by_role(rep)}  # each role's own copy (report/access.py)
+           "report": access.cross_by_role(rep),  # each role's own copy (report/access.py)
+           "stale": freshness.check(wsp)}  # the lake changed since that attribution (report/freshness.py)
     if html:
         out["html"] = access.cross_by_role(rep, lang, html=True)
     return out
@@ -384,6 +385,7 @@ def plan_status(wsp, batch_id: str) -> dict[str, Any]:
     out["decisions"] = review_repo.decision_rows(wsp.ledger, batch_id)
     out["plans"] = review.plans(wsp, batch_id)
     out["ranges"] = _ranges(out["status"]) if out["status"] else []
+    out["stale"] = freshness.check(wsp)  # AC is the last attribution's; the lake may have moved on
     b = _q(batch_id)
     out["links"] = {"decisions": f"/batches/{b}/decisions", "alerts": f"/alerts?batch={b}"}
     from trainledger.web.pages import version_kinds  # each alert / decision / version: its plan's labor kind

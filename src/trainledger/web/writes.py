@@ -5,7 +5,8 @@
                                                [--child B]`` (review/service.py ``decide``; a retarget
                                                names its child batch B); roles admin, finance
     POST /batches/{batch}/runs/{run}/cause   = ``trainledger runs confirm RUN --cause C --by N [--note T]``
-                                               (run_causes.py ``confirm``); roles admin, engineer
+                                               (run_causes.py ``confirm``); roles admin, engineer; ``by``
+                                               is the sender's identity (``confirmer``), not a field
 
 A body is a form (``application/x-www-form-urlencoded``, what the pages post) or a JSON object.
 Each POST must carry the CSRF token of its session (web/auth.py ``Csrf``: field ``csrf`` or header
@@ -153,12 +154,27 @@ def _for_the_form(e: BadInput) -> BadInput:
                     remedy=Msg("web.override_remedy"))
 
 
+def confirmer(acc: auth.Access) -> str:
+    """Who a cause confirmation sent by ``acc`` is recorded as — the authenticated identity, never a
+    typed name: the token (``token:ID``; its role is recorded beside it) or, on loopback without
+    tokens, the local user (``local:LOGIN``, the login the server runs as: the command line's
+    ``--by`` default). The page shows it read-only."""
+    if acc.token_id:
+        return acc.actor
+    from trainledger.service import _actor
+
+    return f"{auth.LOCAL}:{_actor()}"
+
+
 def confirm_cause(wsp, acc: auth.Access, batch: str, run: str, form: dict[str, list[str]]) -> dict[str, Any]:
-    """``trainledger runs confirm RUN --cause C --by N --note T`` from a form."""
+    """``trainledger runs confirm RUN --cause C --by N --note T`` from a form; ``by`` is the sender's
+    identity (``confirmer``). A ``by`` field an API client still sends is kept in the ``web_write``
+    entry as stated, not as who confirmed."""
     from trainledger import run_causes
 
     auth.check_write(acc, "confirm_cause")
-    cause, by, note = one(form, "cause", required=True), one(form, "by", required=True), one(form, "note")
+    cause, note, by = one(form, "cause", required=True), one(form, "note"), confirmer(acc)
+    stated = {"stated_by": typed} if (typed := one(form, "by")) and typed != by else {}
     runs = run_causes.explained(wsp)
     if run not in runs or runs[run]["batch_id"] != batch:
         from trainledger.errors import NotFound
@@ -166,8 +182,9 @@ def confirm_cause(wsp, acc: auth.Access, batch: str, run: str, form: dict[str, l
         run_id, batch_id = run, batch  # the run page's own sentence (web/views.py run)
         raise NotFound(f"no run {run_id!r} in batch {batch_id!r}", remedy=f"see /batches/{batch_id} for its runs")
     with auth.GATE.writing():
-        r = run_causes.confirm(wsp, run, cause, by, note)
-        _audit(wsp, acc, f"/batches/{batch}/runs/{run}/cause", {"run": run, "batch": batch, "cause": r["cause"]})
+        r = run_causes.confirm(wsp, run, cause, by, note, via={"role": acc.role, "token": acc.token_id})
+        _audit(wsp, acc, f"/batches/{batch}/runs/{run}/cause", {"run": run, "batch": batch, "cause": r["cause"],
+                                                                "by": by, **stated})
     return r
 
 
