@@ -43,14 +43,16 @@ from sqlalchemy import select
 from sqlalchemy.exc import DBAPIError
 
 from trainledger.ledger import audit as chain
-from trainledger.ledger import figures
+from trainledger.ledger import figures, tracking
 
 ACTION = "seal_figures"  # ``record``'s entry; report/precompute.py's ``precompute_sheets`` carries one too
 CARRIERS = frozenset({ACTION, "precompute_sheets"})
 TAG = "v2-sqlite:"
+PG_TAG = "v1-pg:"
 CHUNK = 50_000  # rows per query
 FIGURE_KEYS = (*figures.KEYS.values(), figures.SUMMARY_KEY, "attribution")  # what ``figures.recorded`` reads
 TABLES = ("cost_lines", "runs", "figure_digests", "attributions")
+KEYS = {"cost_lines": "id", "runs": "id", "figure_digests": "name", "attributions": "id", "audit_log": "id"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +63,7 @@ class Verified:
     proof: dict[str, Any]
     tables: dict[str, str] | None  # table → seal; None: this backend has none
     audit: str | None  # seal of the audit rows up to ``head``
+    tracked: tuple | None = None  # ``tracking.tracked`` in the same snapshot; None: no intact tracking
 
 
 def _columns(conn: Any, table: str) -> list[str]:
@@ -102,12 +105,46 @@ def _latest_attribution(conn: Any) -> str:
     return TAG + h.hexdigest()
 
 
+def _pg(conn: Any, table: str, upto: int | None = None) -> str:
+    """sha256 over ``table``'s rows in key order, each as PostgreSQL prints the row (``t::text``: every
+    column in order, quoted where needed, NULL empty, "" the empty string), computed by the server a
+    chunk at a time (``string_agg`` then ``sha256``); the chunks' digests hashed here. Instants print
+    in the transaction's zone, set to UTC first (``SET LOCAL``). ``attributions``: the latest row.
+    ``upto``: only rows with a key up to it (the audit log)."""
+    conn.exec_driver_sql("SET LOCAL TimeZone = 'UTC'")
+    conn.exec_driver_sql("SET LOCAL DateStyle = 'ISO, YMD'")
+    key = KEYS[table]
+    h = hashlib.sha256()
+    if table == "attributions":  # the latest row; its summary (~430 MB at 1M job attempts) hashed apart
+        row = conn.exec_driver_sql("SELECT (to_jsonb(t) - 'summary')::text, encode(sha256(convert_to(summary::text,"
+                                   " 'UTF8')), 'hex') FROM attributions t ORDER BY id DESC LIMIT 1").first()
+        if row is not None:
+            h.update(f"{row[0]}\n{row[1]}".encode())
+        return PG_TAG + h.hexdigest()
+    bound = "" if upto is None else f" AND t.{key} <= %(upto)s"
+
+    def chunk(after: str) -> str:
+        return (f"SELECT encode(sha256(convert_to(string_agg(r, E'\\n' ORDER BY k), 'UTF8')), 'hex'), max(k),"
+                f" count(*) FROM (SELECT t.{key} AS k, t::text AS r FROM {table} t WHERE TRUE{after}{bound}"
+                f" ORDER BY t.{key} LIMIT {CHUNK}) s")
+    sql, params = chunk(""), {"upto": upto}
+    while True:
+        digest, top, n = conn.exec_driver_sql(sql, params).one()
+        if not n:
+            return PG_TAG + h.hexdigest()
+        h.update(digest.encode("ascii"))
+        h.update(b"\n")
+        sql, params = chunk(f" AND t.{key} > %(last)s"), {"upto": upto, "last": top}
+
+
 def tables(conn: Any) -> dict[str, str] | None:
     """The seal of each table a verification reads, in ``conn``'s snapshot; None on a backend
     without one, or when the database refuses (a value too long to print)."""
-    if conn.dialect.name != "sqlite":
-        return None
     try:
+        if conn.dialect.name == "postgresql":
+            return {t: _pg(conn, t) for t in TABLES}
+        if conn.dialect.name != "sqlite":
+            return None
         out = {t: _sqlite(conn, t) for t in TABLES[:3]}
         out["attributions"] = _latest_attribution(conn)
     except DBAPIError:
@@ -117,9 +154,11 @@ def tables(conn: Any) -> dict[str, str] | None:
 
 def audit_rows(conn: Any, upto: int) -> str | None:
     """The seal of the audit rows with id up to ``upto``."""
-    if conn.dialect.name != "sqlite":
-        return None
     try:
+        if conn.dialect.name == "postgresql":
+            return _pg(conn, "audit_log", upto)
+        if conn.dialect.name != "sqlite":
+            return None
         return _sqlite(conn, "audit_log", "AND rowid <= ?", (upto,))
     except DBAPIError:
         return None
@@ -147,25 +186,31 @@ def full(ledger) -> tuple[list[str], Verified | None]:
         if problems or not log:
             return problems, None
         head = (log[-1]["id"], log[-1]["hash"])
-        return [], Verified(head, proof, tables(conn), audit_rows(conn, head[0]))
+        return [], Verified(head, proof, tables(conn), audit_rows(conn, head[0]), tracking.tracked(conn))
 
 
-def since(ledger, base: Verified) -> Verified | None:
+def since(ledger, base: Verified, *, tracked: bool = True) -> Verified | None:
     """``base`` carried to the current head when only entries that record no figures were appended
-    and nothing it proved has changed (module docstring); None otherwise."""
+    and nothing it proved has changed (module docstring); None otherwise. With ``tracked`` the
+    figure tables are taken as unchanged when their change tracking (ledger/tracking.py) reads as it
+    did in ``base``'s snapshot, and sealed again only when it does not; without, always sealed
+    again (the background prover's check)."""
     if base.tables is None or base.audit is None:
         return None
     with ledger.snapshot() as conn:
         new = _log(conn, base.head[0])
         if chain.verify(new, after=base.head) or any(records_figures(e) for e in new):
             return None
-        if tables(conn) != base.tables or audit_rows(conn, base.head[0]) != base.audit:
-            return None  # (also when the chain was cut below base's head: a restored database)
-        if not new:
+        if audit_rows(conn, base.head[0]) != base.audit:
+            return None  # an older entry edited, or the chain cut below base's head (a restored database)
+        now = tracking.tracked(conn)
+        if not (tracked and now is not None and now == base.tracked) and tables(conn) != base.tables:
+            return None
+        if not new and now == base.tracked:
             return base
-        head = (new[-1]["id"], new[-1]["hash"])
+        head = base.head if not new else (new[-1]["id"], new[-1]["hash"])
         proof = dict(base.proof, audit_head_id=head[0], audit_head_hash=head[1])
-        return Verified(head, proof, base.tables, audit_rows(conn, head[0]))
+        return Verified(head, proof, base.tables, audit_rows(conn, head[0]), now)
 
 
 def recorded(ledger) -> Verified | None:
@@ -187,7 +232,7 @@ def recorded(ledger) -> Verified | None:
         head = (log[-1]["id"], log[-1]["hash"])
         proof = {"audit_head_id": head[0], "audit_head_hash": head[1], "attribution_id": rec.attribution_id,
                  "figures_digest": carrier["detail"]["figures_digest"], "verified": True}
-        return Verified(head, proof, now, audit_rows(conn, head[0]))
+        return Verified(head, proof, now, audit_rows(conn, head[0]), tracking.tracked(conn))
 
 
 def record(ledger) -> dict[str, Any] | None:
