@@ -180,6 +180,7 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
             lang = lang_of(request)
             as_json = wants_json(request)
             ledger = cached.state.ledger()
+            cached.guard(ledger.url)  # 409 once the background prover found the ledger changed (web/cache.py)
             acc = auth.access_of(request.headers, ledger, require_token=require_token)
             if scope is not views.scoped:
                 auth.check_scope(acc, scope(request) if scope else None, request.url.path)
@@ -388,7 +389,8 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
     ]
     app = Starlette(routes=routes, exception_handlers={TrainledgerError: error, HTTPException: error,
                                                         NotFound: error, BadInput: error, TokenRefused: error,
-                                                        auth.OutOfScope: error})
+                                                        auth.OutOfScope: error},
+                    lifespan=cached.lifespan)  # the background prover (web/cache.py)
     app.state.pages = cached  # web/cache.py: its hit counts, for tests and the benchmark
     return app
 

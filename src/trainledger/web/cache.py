@@ -45,6 +45,7 @@ from the cache carries the proof it was built with.
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import os
 import threading
@@ -65,6 +66,8 @@ PROOFS = 8
 FIGURES = 4096  # pieces kept per figures digest (``Pages.memo``): a run page's groups each
 GZIP_MIN = 1024  # bytes: smaller bodies are sent as they are
 PAGE_BYTES = 256 * 1024 * 1024
+PROVE_EVERY = 300.0  # seconds between the background prover's content checks (``Pages.recheck``)
+PROVE_GAP = 10.0  # seconds at least between two, however many writes woke it
 
 
 class LRU:
@@ -186,8 +189,14 @@ class State:
 class Pages:
     """One app's caches (module docstring): ``model(key, build)`` and ``page(key, render)``."""
 
-    def __init__(self, root: str | Path, *, models: int = MODELS, page_bytes: int = PAGE_BYTES) -> None:
+    def __init__(self, root: str | Path, *, models: int = MODELS, page_bytes: int = PAGE_BYTES,
+                 prove_every: float = PROVE_EVERY, prove_gap: float = PROVE_GAP) -> None:
         self.state = State(root)
+        self.prove_every, self.prove_gap = prove_every, prove_gap
+        self._failed: dict[str, list[str]] = {}  # per ledger URL: what the prover found (``guard``)
+        self._wake, self._stop = threading.Event(), threading.Event()
+        self._prover: threading.Thread | None = None
+        self.rechecks = 0  # content checks the prover finished (tests, the benchmark)
         self.models = LRU(models)
         self.pages = LRU(100_000, page_bytes)
         self.proofs = LRU(PROOFS)
@@ -244,14 +253,93 @@ class Pages:
         url = ledger.url
         with self._lock:
             base = self._verified.get(url)
-        found = (seal.since(ledger, base) if base is not None else None) or seal.recorded(ledger)
+        carried = seal.since(ledger, base) if base is not None else None
+        found = carried or seal.recorded(ledger)
         if found is None:
             problems, found = seal.full(ledger)
             if problems or found is None:
                 return real()  # raises LedgerTampered naming the problems (or proves what full could not)
         with self._lock:  # the next head is checked from this one (any proved state is a sound start)
             self._verified[url] = found
+        if carried is not None and carried is not base:
+            self._wake.set()  # carried (on the tracking's word): the prover seals the tables again soon
         return found.proof
+
+    # -- the background prover -------------------------------------------------------------------
+
+    def guard(self, url: str) -> None:
+        """LedgerTampered when the background prover found this ledger changed behind its back: every
+        page then answers 409 (cached ones too) until a later check proves the ledger again."""
+        with self._lock:
+            problems = self._failed.get(url)
+        if problems:
+            from trainledger.errors import LedgerTampered
+
+            raise LedgerTampered(
+                "the ledger does not match its audit chain (found by the dashboard's background check),"
+                " so no page is served from it:\n  " + "\n  ".join(problems),
+                remedy="run `trainledger audit` for the details; restore the database from a backup, or run"
+                       " `trainledger attribute` to recompute the figures from the lake (recorded in the chain)")
+
+    def recheck(self) -> list[str]:
+        """The prover's check, run now: the newest proved state carried to the current head with the
+        tables sealed again (``seal.since(..., tracked=False)``: whatever the tracking cannot see —
+        ledger/tracking.py), else the recorded seal, else the full verification. Problems found turn
+        every page to 409 (``guard``); a later check that proves the ledger turns them back."""
+        ledger = self.state.ledger()
+        url = ledger.url
+        with self._lock:
+            base = self._verified.get(url)
+        found = (seal.since(ledger, base, tracked=False) if base is not None else None) or seal.recorded(ledger)
+        problems: list[str] = []
+        if found is None:
+            problems, found = seal.full(ledger)
+        with self._lock:
+            self.rechecks += 1
+            if problems:
+                self._failed[url] = problems
+                self._verified.pop(url, None)
+                self.proofs.clear()
+            else:
+                self._failed.pop(url, None)
+                if found is not None:
+                    self._verified[url] = found
+        return problems
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self._wake.wait(self.prove_every)
+            self._wake.clear()
+            if self._stop.is_set():
+                return
+            try:
+                self.recheck()
+            except Exception:  # a busy or vanished database: tried again at the next wake
+                pass
+            self._stop.wait(self.prove_gap)
+
+    def start(self) -> None:
+        """Start the background prover (a daemon thread; the app's start-up)."""
+        if self._prover is None:
+            self._stop.clear()
+            self._prover = threading.Thread(target=self._run, name="trainledger-prover", daemon=True)
+            self._prover.start()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self, app):
+        """The app's lifespan: the prover runs while the server does."""
+        self.start()
+        try:
+            yield
+        finally:
+            self.stop()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._prover is not None:
+            self._prover.join(timeout=30)
+            self._prover = None
 
     def memo(self, url: str) -> Callable[[Hashable, Callable[[], Any]], Any]:
         """A cache of pieces that are a function of the verified figures alone (``key`` starts with
