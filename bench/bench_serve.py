@@ -13,6 +13,8 @@ named by its parameters, so a rerun starts the server at once. Sizes:
 * ``TRAINLEDGER_BENCH_SERVE_CLIENTS`` (20) threads, ``TRAINLEDGER_BENCH_SERVE_REQUESTS`` (200)
   requests per page and form, after one warm-up request each.
 * ``TRAINLEDGER_BENCH_SERVE_ENGINE`` (``duckdb``): the engine that attributes the workspace.
+* ``TRAINLEDGER_BENCH_SERVE_DIR=PATH``: serve that workspace as it is instead (e.g. ``cp -a`` of a
+  cached one: this tree migrates its ledger, after which an older tree cannot open it).
 * ``TRAINLEDGER_BENCH_SERVE_BASELINE=SRC``: first the same load on a
   server run from another source tree, e.g. ``/work/main/src``: before and after in one run.
 
@@ -90,7 +92,8 @@ def sizes() -> dict[str, int | str]:
             "batches": int(env("TRAINLEDGER_BENCH_SERVE_BATCHES", "500")),
             "clients": int(env("TRAINLEDGER_BENCH_SERVE_CLIENTS", "20")),
             "requests": int(env("TRAINLEDGER_BENCH_SERVE_REQUESTS", "200")),
-            "engine": env("TRAINLEDGER_BENCH_SERVE_ENGINE", "duckdb")}
+            "engine": env("TRAINLEDGER_BENCH_SERVE_ENGINE", "duckdb"),
+            "dir": env("TRAINLEDGER_BENCH_SERVE_DIR", "")}
 
 
 def config_text(batches: int) -> str:
@@ -306,12 +309,44 @@ def pages(root: Path) -> list[tuple[str, str]]:
 def main(log=print):
     s = sizes()
     log(f"  workspace: {s['attempts']:,} job attempts over {s['batches']} batches ({s['engine']})")
-    root = workspace(int(s["attempts"]), int(s["batches"]), str(s["engine"]), log)
+    if s["dir"]:  # a workspace as it is (a copy of a cached one, which this tree may migrate)
+        root = Path(str(s["dir"]))
+        precompute(root, log)
+    else:
+        root = workspace(int(s["attempts"]), int(s["batches"]), str(s["engine"]), log)
     out = []
     baseline = os.environ.get("TRAINLEDGER_BENCH_SERVE_BASELINE")
     if baseline:  # the same load on another source tree first (e.g. /work/main/src)
         out += serve_load(root, Path(baseline), int(s["clients"]), int(s["requests"]), "baseline: ")
-    return out + serve_load(root, SRC, int(s["clients"]), int(s["requests"]), "")
+    out += serve_load(root, SRC, int(s["clients"]), int(s["requests"]), "")
+    return out + seal_checks(root)
+
+
+def seal_checks(root: Path) -> list[tuple[str, float, str]]:
+    """In process, wall and CPU of each check of ledger/seal.py on this workspace: a server's first
+    (``recorded``: the chain and the recorded seal), after a write with the change tracking (``since``)
+    and the background prover's (``since`` with the tables sealed again)."""
+    from trainledger.ledger import seal
+    from trainledger.service import Workspace
+
+    out = []
+
+    def timed(label: str, fn):
+        t0, c0 = time.perf_counter(), time.process_time()
+        got = fn()
+        out.extend([(f"check {label} (wall)", (time.perf_counter() - t0) * 1000, "ms"),
+                    (f"check {label} (CPU)", (time.process_time() - c0) * 1000, "ms")])
+        return got
+
+    with Workspace.open(root) as wsp:
+        base = timed("recorded: the server's first", lambda: seal.recorded(wsp.ledger))
+        if base is None or "tracked" not in getattr(seal.since, "__kwdefaults__", {}):
+            return out
+        write(root)
+        assert timed("since, tracked: after a write", lambda: seal.since(wsp.ledger, base)) is not None
+        assert timed("since, tables sealed again: the prover's",
+                     lambda: seal.since(wsp.ledger, base, tracked=False)) is not None
+    return out
 
 
 def first(port: int, path: str, accept: str = "text/html") -> float:

@@ -1,22 +1,41 @@
 """Proving a verified ledger state again cheaply: seals of the stored values, computed by the database.
 
 ``figures.verify`` recomputes the fingerprint of every stored cost line and run in Python — ~13
-CPU-s at 200k job attempts, over a minute at 1M — and the dashboard paid it on its first request
-and again after every write (a decision, a confirmation), because the proof a sheet prints names
-the audit head. A *seal* is a sha256 over the stored values of the tables that verification reads,
-as the database itself prints them (SQLite: ``printf('%Q', …)`` of every column and its storage
-class, row by row in rowid order, in chunks), at C speed:
+CPU-s at 200k job attempts, 50 at 1M — and the dashboard paid it on its first request and again
+after every write (a decision, a confirmation), because the proof a sheet prints names the audit
+head. A *seal* is a sha256 over the stored values of the tables that verification reads, as the
+database itself prints them, at C speed:
+
+    SQLite      ``printf('%Q', …)`` of every column and its storage class, row by row in rowid order,
+                chunks concatenated by ``group_concat`` and hashed here (tag ``v2-sqlite:``)
+    PostgreSQL  each row as the server prints it (``t::text``) in key order, a chunk at a time
+                ``sha256(string_agg(…))`` on the server, the chunks' digests hashed here; instants
+                printed in UTC (``SET LOCAL``); the latest attribution's summary hashed apart
+                (tag ``v1-pg:``)
 
     tables   cost_lines, runs, figure_digests (every row) and attributions (the latest row)
     audit    the audit log's rows up to and including a given entry
 
 Equal seals mean the stored values are the ones a full verification proved, so its proof still
-holds. Three checks, each falling back to the next (web/cache.py ``Pages.proof``):
+holds. Sealing the tables still reads them once: 6.4 CPU-s at 1M job attempts (cost lines 3.6,
+runs 1.4, summary 0.9), the whole first request after a write (25.5 s wall on the loaded machine,
+6.9 s quiet). So a check after a write asks the database's own change tracking first
+(ledger/tracking.py, migration 0007: triggers that count every change to a figure table, whoever
+makes it, with guards so a counter only goes up, and the triggers' identity): when it reads as it
+did in the verified snapshot, the tables are not read at all and the check costs the new audit
+entries, four counters and (SQLite) four row counts. Chosen over a per-chunk (Merkle) seal: a chunk
+seal still needs to know which chunks changed, which is the tracking's job; with the tracking, a
+write without figures touches no chunk, and a write with figures (``attribute``, ``upsert_runs``)
+rewrites the tables whole and gets a new figures digest, whose sheets are computed and sealed
+afresh anyway (report/precompute.py). Three checks, each falling back to the next (web/cache.py
+``Pages.proof``):
 
     since(ledger, base)  after a write: the entries after ``base``'s head continue its chain (only
                          they are hashed), none records new figures (``figures.recorded``'s keys),
-                         and the tables and the audit rows up to ``base``'s head seal as they did;
-                         the result is ``base``'s proof at the new head
+                         the audit rows up to ``base``'s head seal as they did, and the tracking
+                         reads as in ``base`` — or, when it does not (or is not intact, or
+                         ``tracked=False``), the tables seal as they did; the result is ``base``'s
+                         proof at the new head
     recorded(ledger)     at a server's start or after a new attribution: the whole chain verifies,
                          and the newest entry carrying a seal (``precompute_sheets``, written by
                          report/precompute.py from a snapshot ``figures.verify`` passed, or
@@ -25,12 +44,16 @@ holds. Three checks, each falling back to the next (web/cache.py ``Pages.proof``
     full(ledger)         the whole chain and every fingerprint (``Ledger.verify``), and the seal of
                          that same snapshot
 
-A row edited, inserted or deleted behind the ledger's back changes its table's seal, an edited
-older audit entry the audit seal, so the cheap checks decline and ``full`` names the problem — as
-early as a full verification caught it before (tests/test_precompute.py). ``trainledger verify``,
-``trainledger audit`` and a sheet on the command line still run the full check every time. A seal
-is only compared with one the same code computed on the same backend (its ``v2-sqlite:`` tag); on
-PostgreSQL there is none yet (``tables`` is None) and every check is the full one, as before.
+A row edited, inserted or deleted behind the ledger's back moves the tracking and changes its
+table's seal, an edited older audit entry the audit seal, so the cheap checks decline and ``full``
+names the problem. What the tracking cannot see (ledger/tracking.py lists it: SQLite's INSERT OR
+REPLACE, a forged schema version, a TEMP trigger, PostgreSQL's ``session_replication_role``, a
+byte edit of the file) the tables' seal still does: the dashboard's background prover runs
+``since(..., tracked=False)`` right after a write carried on the tracking's word and every few
+minutes, and a failure turns every page to 409 (web/cache.py). The tracking changes how soon such
+an edit is seen, never whether. ``trainledger verify``, ``trainledger audit`` and a sheet on the
+command line still run the full check every time. A seal is only compared with one the same code
+computed on the same backend (its tag).
 """
 
 from __future__ import annotations

@@ -29,18 +29,28 @@ Bounded LRU maps hold, per state (``figures``: per figures digest):
 Another, ``proofs``, keeps the verified proof per audit head (``Pages.proof``), so the batch pages
 built at one head verify the ledger once, not once each; and each head's check starts from the
 last one (ledger/seal.py): after a decision or a confirmation only the new audit entries are hashed
-and the figure tables sealed by the database (no fingerprint recomputed in Python), at a server's
-start the seal recorded at attribution is checked, and only when neither holds — new figures, or
-something changed behind the ledger's back — is the whole ledger verified again (which names the
-problem). The figures themselves are precomputed at attribution (report/precompute.py) and used
-only under a verified proof of the same figures digest.
+and the figure tables' change tracking read (ledger/tracking.py: counters the database's triggers
+move; the tables themselves are not read while it has not moved), at a server's start the seal
+recorded at attribution is checked, and only when neither holds — new figures, or something changed
+behind the ledger's back — is the whole ledger verified again (which names the problem). The
+figures themselves are precomputed at attribution (report/precompute.py) and used only under a
+verified proof of the same figures digest.
+
+A **background prover** (``Pages.recheck`` in a daemon thread, started and stopped with the app)
+seals the tables again — what the tracking cannot see, it can — soon after a head was carried on
+the tracking's word (woken by ``proof``, at most once per ``PROVE_GAP``) and every ``PROVE_EVERY``
+seconds without writes. When the seal does not hold it runs the full check; problems found are kept
+(``guard``) and every page, a cached one too, answers 409 naming them, until a later check proves
+the ledger again (the database restored, or a new attribution). The prover runs off the request
+path: at 1M job attempts its seal is ~6 CPU-s in SQLite's C code, which holds no GIL.
 
 An entry of an older state is never served: the state is read before the lookup, and a model built
 while a write landed is stored under the state read *before* it was built, which no later request
 asks for again. Bounds: ``MODELS`` view models, and pages up to ``PAGE_BYTES`` of text in total.
-A direct edit of the database that bypasses the audit chain is caught on the next build (any
-write: the tables' seal differs), by ``trainledger audit`` or ``trainledger verify``; a page served
-from the cache carries the proof it was built with.
+A direct edit of the database that bypasses the audit chain is caught on the next build after a
+write (the tracking moved, or the tables' seal differs), by the prover within ``PROVE_EVERY``
+seconds without any write, by ``trainledger audit`` or ``trainledger verify``; a page served from
+the cache carries the proof it was built with.
 """
 
 from __future__ import annotations
@@ -312,10 +322,8 @@ class Pages:
             self._wake.clear()
             if self._stop.is_set():
                 return
-            try:
+            with contextlib.suppress(Exception):  # a busy or vanished database: tried again at the next wake
                 self.recheck()
-            except Exception:  # a busy or vanished database: tried again at the next wake
-                pass
             self._stop.wait(self.prove_gap)
 
     def start(self) -> None:
