@@ -97,3 +97,16 @@ def test_a_write_carried_over_wakes_the_prover(ws):
             time.sleep(0.05)
         assert pages.rechecks >= 1  # ran on its own, without waiting for its period
         assert c.get(f"/batches/{BATCH}", headers=JSON).status_code == 409
+
+
+def test_an_update_behind_the_ledgers_back_is_seen_at_the_next_request_without_a_write(ws):
+    with _client(ws) as c:
+        assert c.get(f"/batches/{BATCH}", headers=JSON).status_code == 200
+        assert c.get(f"/batches/{BATCH}", headers=JSON).status_code == 200  # from the cache
+        db = sqlite3.connect(ws / "ledger.db")
+        db.execute("UPDATE cost_lines SET low = '999999.99', expected = '999999.99', high = '999999.99'"
+                   " WHERE id = (SELECT min(id) FROM cost_lines WHERE batch_id = ?)", (BATCH,))
+        db.commit()
+        db.close()
+        resp = c.get(f"/batches/{BATCH}", headers=JSON)  # no write: the counters moved, the page is built again
+        assert resp.status_code == 409 and "cost line" in resp.json()["error"]["message"]

@@ -135,6 +135,18 @@ def _counters(conn: Any) -> tuple:
     return tuple(tuple(r) for r in conn.exec_driver_sql("SELECT name, n FROM seal_counters ORDER BY name"))
 
 
+def counters(conn: Any) -> tuple:
+    """The counters alone (one small query): the dashboard reads them per request, so an UPDATE or
+    DELETE behind the ledger's back is seen at the next request even without a write; () before 0007."""
+    if conn.dialect.name == "postgresql" and conn.exec_driver_sql(
+            "SELECT to_regclass('seal_counters')").scalar() is None:
+        return ()
+    try:
+        return _counters(conn)
+    except DBAPIError:  # SQLite: no such table
+        return ()
+
+
 def marks(conn: Any) -> tuple | None:
     """The counters and the triggers' identity in ``conn``'s snapshot (module docstring); None when the
     tracking is missing or not exactly the one installed by migration 0007."""
@@ -157,4 +169,4 @@ def tracked(conn: Any) -> tuple | None:
     return (*m, counts)
 
 
-__all__ = ["TRACKED", "marks", "tracked", "tracking_ddl", "tracking_drop"]
+__all__ = ["TRACKED", "counters", "marks", "tracked", "tracking_ddl", "tracking_drop"]

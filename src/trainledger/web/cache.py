@@ -7,12 +7,16 @@ an attribution, a decision, a plan, a confirmation, a token created or revoked â
 to the hash-chained audit log (ledger/repo.py), so the figures a page shows are a function of
 
     state = (the newest audit entry that is not a ``reveal_restricted`` record: id and hash,
-             trainledger.toml's size and mtime, today's date in UTC)
+             trainledger.toml's size and mtime, today's date in UTC,
+             the figure tables' change counters â€” ledger/tracking.py)
 
 ``reveal_restricted`` entries are what the server itself appends when a token was shown a
 restricted field (web/auth.py); they change no figure, so a finance reader does not invalidate the
-pages. ``State.key()`` reads only the entries appended since the previous call (one indexed query),
-and starts over when the entry it last saw is gone or changed (another database, a restore).
+pages. The counters are moved by the database's triggers, by the ledger's writes and by an edit
+behind its back alike: such an edit makes the next request build its page again, and its check
+declines. ``State.key()`` reads only the entries appended since the previous call (one indexed
+query) and the counters (one more), and starts over when the entry it last saw is gone or changed
+(another database, a restore).
 
 Bounded LRU maps hold, per state (``figures``: per figures digest):
 
@@ -67,7 +71,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from trainledger.ledger import seal
+from trainledger.ledger import seal, tracking
 from trainledger.ledger.schema import audit_log
 
 REVEAL = "reveal_restricted"  # web/auth.py audit_reveal: the one entry a read appends
@@ -184,10 +188,11 @@ class State:
                     if r.action != REVEAL:
                         figures = (r.id, r.hash)
                 seen = (rows[-1].id, rows[-1].hash)
+            counters = tracking.counters(conn)
         with self._lock:
             if sig == self._config_sig:
                 self._seen, self._figures = seen, figures
-        return (figures, sig, datetime.now(UTC).date().isoformat())
+        return (figures, sig, datetime.now(UTC).date().isoformat(), counters)
 
     def close(self) -> None:
         with self._lock:
@@ -254,9 +259,12 @@ class Pages:
             head = wsp.ledger.audit_head()
             if head is None:
                 return real()
+            with wsp.ledger.snapshot() as conn:  # an edit without a write moves them: proved again
+                counters = tracking.counters(conn)
             # a proof of a later head (a write landed meanwhile) is never asked for again under this
             # head, and the sheet retries with the new one
-            return self._once(self.proofs, (wsp.ledger.url, head), lambda: self._prove(wsp.ledger, real), lambda _: 1)
+            return self._once(self.proofs, (wsp.ledger.url, head, counters), lambda: self._prove(wsp.ledger, real),
+                              lambda _: 1)
         return verified
 
     def _prove(self, ledger, real: Callable[[], dict]) -> dict:
