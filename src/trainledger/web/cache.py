@@ -42,7 +42,8 @@ verified proof of the same figures digest.
 
 A **background prover** (``Pages.recheck`` in a daemon thread, started and stopped with the app)
 seals the tables again — what the tracking cannot see, it can — soon after a head was carried on
-the tracking's word (woken by ``proof``, at most once per ``PROVE_GAP``) and every ``PROVE_EVERY``
+the tracking's word (woken by ``proof``, ``PROVE_DELAY`` later so the page that woke it is built
+first, at most once per ``PROVE_GAP``) and every ``PROVE_EVERY``
 seconds without writes. When the seal does not hold it runs the full check; problems found are kept
 (``guard``) and every page, a cached one too, answers 409 naming them, until a later check proves
 the ledger again (the database restored, or a new attribution). The prover runs off the request
@@ -82,6 +83,7 @@ GZIP_MIN = 1024  # bytes: smaller bodies are sent as they are
 PAGE_BYTES = 256 * 1024 * 1024
 PROVE_EVERY = 300.0  # seconds between the background prover's content checks (``Pages.recheck``)
 PROVE_GAP = 10.0  # seconds at least between two, however many writes woke it
+PROVE_DELAY = 2.0  # seconds after a wake before it starts: the request that woke it builds its page first
 
 
 class LRU:
@@ -205,9 +207,10 @@ class Pages:
     """One app's caches (module docstring): ``model(key, build)`` and ``page(key, render)``."""
 
     def __init__(self, root: str | Path, *, models: int = MODELS, page_bytes: int = PAGE_BYTES,
-                 prove_every: float = PROVE_EVERY, prove_gap: float = PROVE_GAP) -> None:
+                 prove_every: float = PROVE_EVERY, prove_gap: float = PROVE_GAP,
+                 prove_delay: float = PROVE_DELAY) -> None:
         self.state = State(root)
-        self.prove_every, self.prove_gap = prove_every, prove_gap
+        self.prove_every, self.prove_gap, self.prove_delay = prove_every, prove_gap, prove_delay
         self._failed: dict[str, list[str]] = {}  # per ledger URL: what the prover found (``guard``)
         self._wake, self._stop = threading.Event(), threading.Event()
         self._prover: threading.Thread | None = None
@@ -326,7 +329,8 @@ class Pages:
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            self._wake.wait(self.prove_every)
+            if self._wake.wait(self.prove_every):
+                self._stop.wait(self.prove_delay)
             self._wake.clear()
             if self._stop.is_set():
                 return
