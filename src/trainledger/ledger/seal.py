@@ -139,8 +139,12 @@ def _pg(conn: Any, table: str, upto: int | None = None) -> str:
     key = KEYS[table]
     h = hashlib.sha256()
     if table == "attributions":  # the latest row; its summary (~430 MB at 1M job attempts) hashed apart
-        row = conn.exec_driver_sql("SELECT (to_jsonb(t) - 'summary')::text, encode(sha256(convert_to(summary::text,"
-                                   " 'UTF8')), 'hex') FROM attributions t ORDER BY id DESC LIMIT 1").first()
+        cols = [r[0] for r in conn.exec_driver_sql(
+            "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema()"
+            " AND table_name = 'attributions' AND column_name <> 'summary' ORDER BY ordinal_position")]
+        row = conn.exec_driver_sql(f"SELECT row({', '.join(f't.{c}' for c in cols)})::text, encode(sha256("
+                                   "convert_to(t.summary::text, 'UTF8')), 'hex') FROM attributions t"
+                                   " ORDER BY t.id DESC LIMIT 1").first()
         if row is not None:
             h.update(f"{row[0]}\n{row[1]}".encode())
         return PG_TAG + h.hexdigest()
