@@ -52,6 +52,26 @@ seconds are quoted beside them where measured in process. One run, 200 requests 
   an edit behind the ledger's back, which a full verification did before (measured in process at
   this size: 50.4 CPU-s, 485 s wall at load 15).
 
+Measured 2026-12-02 (issue 10, the sealpg branch: the change tracking of ledger/tracking.py and the
+background prover of web/cache.py), each one run on the 2-core machine at load average 9-19 with
+other sessions (and, for the 1M run, this branch's test suite) — wall figures are inflated several
+times, CPU seconds are the ones to compare:
+
+* the check after a write, in process (``seal_checks``): with the tracking 17 ms CPU / 69 ms wall at
+  1M job attempts (10.8 / 40.3 ms at 200k), against the tables sealed again — the check before this
+  branch and now the prover's, off the request path — 8.5 CPU-s / 66 s wall at 1M (2.9 CPU-s at 200k).
+* first request after a write, batch page: 1M 9.9 s wall (before: 25.5 s at load 7-14, 6.9 s on the
+  lead's quiet run), 200k 3.7 s against 19.9 s for /work/main/src in the same session; run page
+  4.8 s at 1M (26.8 / 6.5 s before), 1.6 s against 18.6 s at 200k. What remains is the page built
+  again for the new audit head (the sheet from its precomputed figures and its HTML: 0.32 CPU-s of
+  the 1.4 s wall at 200k, profiled in process), and the prover's seal 2 s later on the other core.
+* warm batch page p95 at 20 clients at this load: 372 ms HTML gzip, 688 ms JSON identity at 1M —
+  missed here; the lead's run on a quiet machine (same code path for warm pages: bodies kept
+  rendered and gzipped per role and language in ``Pages.page``) had 14.3 / 15.1 / 14.8 / 25.3 ms for
+  HTML gzip / HTML identity / JSON gzip / JSON identity, all under the goal.
+* a server's first check (``recorded``: the whole chain and the recorded seal) is unchanged:
+  8.5 CPU-s at 1M.
+
 Earlier (the precompute branch, 200k job attempts, baseline = /work/main/src then that tree):
 warm batch page HTML p50 / p95 17.8 / 134.8 → 10.6 / 12.1 ms; first request 165.2 → 78.9 s.
 """
