@@ -210,7 +210,7 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
 
             def built():
                 with Workspace.open(root) as wsp, auth.GATE.reading():
-                    wsp.verify = cached.proof(wsp)  # one verification per audit head (web/cache.py)
+                    wsp.verify = cached.proof(wsp, key[0])  # one verification per audit head (web/cache.py)
                     wsp.sheet = cached.sheets(key[0], wsp.sheet)  # one build per batch, shared by its pages
                     wsp.memo = cached.memo(wsp.ledger.url)  # figures-digest pieces (views.run), kept across writes
                     return build(wsp, request)

@@ -249,21 +249,21 @@ class Pages:
         Callers must not change the sheet they get (it is shared)."""
         return lambda batch_id: self.model((state, "sheet", batch_id), lambda: sheet(batch_id))
 
-    def proof(self, wsp) -> Callable[[], dict]:
+    def proof(self, wsp, state: tuple | None = None) -> Callable[[], dict]:
         """The verified proof of the current audit head, once per head: the batch pages built at
         one head share one check, and pages of other heads wait for none of it. The check is the
         cheapest of ledger/seal.py that holds: ``since`` the state this app verified last (only the
         new audit entries are hashed, the tables sealed by the database), else the seal the chain
         recorded at attribution (a server's first request), else the full verification — which
-        names what was tampered with (``wsp.verify``'s LedgerTampered, never kept)."""
+        names what was tampered with (``wsp.verify``'s LedgerTampered, never kept). ``state``: the
+        request's ``State.key()``; its change counters are part of the proof's key."""
         real = wsp.verify
 
         def verified() -> dict:
             head = wsp.ledger.audit_head()
             if head is None:
                 return real()
-            with wsp.ledger.snapshot() as conn:  # an edit without a write moves them: proved again
-                counters = tracking.counters(conn)
+            counters = state[-1] if state else ()  # an edit without a write moves them: proved again
             # a proof of a later head (a write landed meanwhile) is never asked for again under this
             # head, and the sheet retries with the new one
             return self._once(self.proofs, (wsp.ledger.url, head, counters), lambda: self._prove(wsp.ledger, real),
