@@ -13,6 +13,8 @@ named by its parameters, so a rerun starts the server at once. Sizes:
 * ``TRAINLEDGER_BENCH_SERVE_CLIENTS`` (20) threads, ``TRAINLEDGER_BENCH_SERVE_REQUESTS`` (200)
   requests per page and form, after one warm-up request each.
 * ``TRAINLEDGER_BENCH_SERVE_ENGINE`` (``duckdb``): the engine that attributes the workspace.
+* ``TRAINLEDGER_BENCH_SERVE_DIR=PATH``: serve that workspace as it is instead (e.g. ``cp -a`` of a
+  cached one: this tree migrates its ledger, after which an older tree cannot open it).
 * ``TRAINLEDGER_BENCH_SERVE_BASELINE=SRC``: first the same load on a
   server run from another source tree, e.g. ``/work/main/src``: before and after in one run.
 
@@ -49,6 +51,30 @@ seconds are quoted beside them where measured in process. One run, 200 requests 
   3.6, runs 1.4, summary 0.9, fingerprints 0.4, audit rows) — the tables must be read once to catch
   an edit behind the ledger's back, which a full verification did before (measured in process at
   this size: 50.4 CPU-s, 485 s wall at load 15).
+
+Measured 2026-12-02 (issue 10, the sealpg branch: the change tracking of ledger/tracking.py and the
+background prover of web/cache.py), each one run on the 2-core machine at load average 9-19 with
+other sessions (and, for the 1M run, this branch's test suite) — wall figures are inflated several
+times, CPU seconds are the ones to compare:
+
+* the check after a write, in process (``seal_checks``): with the tracking 17 ms CPU / 69 ms wall at
+  1M job attempts (10.8 / 40.3 ms at 200k), against the tables sealed again — the check before this
+  branch and now the prover's, off the request path — 8.5 CPU-s / 66 s wall at 1M (2.9 CPU-s at 200k).
+* first request after a write, batch page: 1M 9.9 s wall (before: 25.5 s at load 7-14, 6.9 s on the
+  lead's quiet run), 200k 3.7 s against 19.9 s for /work/main/src in the same session; run page
+  4.8 s at 1M (26.8 / 6.5 s before), 1.6 s against 18.6 s at 200k. What remains is the page built
+  again for the new audit head (the sheet from its precomputed figures and its HTML: 0.32 CPU-s of
+  the 1.4 s wall at 200k, profiled in process), and the prover's seal 2 s later on the other core.
+* warm batch page p95 at 20 clients at this load: 372 ms HTML gzip, 688 ms JSON identity at 1M —
+  missed here; the lead's run on a quiet machine (same code path for warm pages: bodies kept
+  rendered and gzipped per role and language in ``Pages.page``) had 14.3 / 15.1 / 14.8 / 25.3 ms for
+  HTML gzip / HTML identity / JSON gzip / JSON identity, all under the goal.
+* a server's first check (``recorded``: the whole chain and the recorded seal) is unchanged:
+  8.5 CPU-s at 1M.
+* PostgreSQL (no seal before: the full check once per head), a ledger of 100k cost lines written by
+  ``replace_cost_lines`` in a scratch schema, one run at load 17: full check 12.2 s wall; the tables
+  sealed by the server 2.2 s (0.01 CPU-s in the client); the check after a write with the tracking
+  0.04 s, with the tables sealed again 1.9 s.
 
 Earlier (the precompute branch, 200k job attempts, baseline = /work/main/src then that tree):
 warm batch page HTML p50 / p95 17.8 / 134.8 → 10.6 / 12.1 ms; first request 165.2 → 78.9 s.
@@ -90,7 +116,8 @@ def sizes() -> dict[str, int | str]:
             "batches": int(env("TRAINLEDGER_BENCH_SERVE_BATCHES", "500")),
             "clients": int(env("TRAINLEDGER_BENCH_SERVE_CLIENTS", "20")),
             "requests": int(env("TRAINLEDGER_BENCH_SERVE_REQUESTS", "200")),
-            "engine": env("TRAINLEDGER_BENCH_SERVE_ENGINE", "duckdb")}
+            "engine": env("TRAINLEDGER_BENCH_SERVE_ENGINE", "duckdb"),
+            "dir": env("TRAINLEDGER_BENCH_SERVE_DIR", "")}
 
 
 def config_text(batches: int) -> str:
@@ -306,12 +333,44 @@ def pages(root: Path) -> list[tuple[str, str]]:
 def main(log=print):
     s = sizes()
     log(f"  workspace: {s['attempts']:,} job attempts over {s['batches']} batches ({s['engine']})")
-    root = workspace(int(s["attempts"]), int(s["batches"]), str(s["engine"]), log)
+    if s["dir"]:  # a workspace as it is (a copy of a cached one, which this tree may migrate)
+        root = Path(str(s["dir"]))
+        precompute(root, log)
+    else:
+        root = workspace(int(s["attempts"]), int(s["batches"]), str(s["engine"]), log)
     out = []
     baseline = os.environ.get("TRAINLEDGER_BENCH_SERVE_BASELINE")
     if baseline:  # the same load on another source tree first (e.g. /work/main/src)
         out += serve_load(root, Path(baseline), int(s["clients"]), int(s["requests"]), "baseline: ")
-    return out + serve_load(root, SRC, int(s["clients"]), int(s["requests"]), "")
+    out += serve_load(root, SRC, int(s["clients"]), int(s["requests"]), "")
+    return out + seal_checks(root)
+
+
+def seal_checks(root: Path) -> list[tuple[str, float, str]]:
+    """In process, wall and CPU of each check of ledger/seal.py on this workspace: a server's first
+    (``recorded``: the chain and the recorded seal), after a write with the change tracking (``since``)
+    and the background prover's (``since`` with the tables sealed again)."""
+    from trainledger.ledger import seal
+    from trainledger.service import Workspace
+
+    out = []
+
+    def timed(label: str, fn):
+        t0, c0 = time.perf_counter(), time.process_time()
+        got = fn()
+        out.extend([(f"check {label} (wall)", (time.perf_counter() - t0) * 1000, "ms"),
+                    (f"check {label} (CPU)", (time.process_time() - c0) * 1000, "ms")])
+        return got
+
+    with Workspace.open(root) as wsp:
+        base = timed("recorded: the server's first", lambda: seal.recorded(wsp.ledger))
+        if base is None or "tracked" not in getattr(seal.since, "__kwdefaults__", {}):
+            return out
+        write(root)
+        assert timed("since, tracked: after a write", lambda: seal.since(wsp.ledger, base)) is not None
+        assert timed("since, tables sealed again: the prover's",
+                     lambda: seal.since(wsp.ledger, base, tracked=False)) is not None
+    return out
 
 
 def first(port: int, path: str, accept: str = "text/html") -> float:

@@ -47,4 +47,8 @@ WEB: dict[str, tuple[str, str]] = {
     "web.writes.tick_open_alerts": (
         "tick the open alerts the decision answers (ids from /alerts)",
         "请勾选本决策处理的未处理预警（编号见 /alerts）"),
+    "web.cache.prover_found": (
+        "the ledger does not match its audit chain (found by the dashboard's background check), so no page is"
+        " served from it:\n  {problems}",
+        "账本与其审计链不符（由看板的后台检查发现），因此不基于它提供任何页面：\n  {problems}"),
 }

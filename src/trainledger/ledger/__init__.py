@@ -13,6 +13,8 @@
                    recomputed by ``Ledger.verify_figures`` (tamper evidence for the figures)
     seal.py        the same state proved again cheaply: the new audit entries hashed from the last
                    verified head, the figure tables sealed by the database (the dashboard's check)
+    tracking.py    the figure tables' change counters, moved by the database's own triggers
+                   (migration 0007): when they have not moved, ``seal`` does not read the tables
     migrate.py     Alembic driven from code; migrations/ ships inside the package
     review_repo.py plan versions, alerts and decision records (written once; verified against the audit log)
     tokens.py      API tokens of `serve`: create (secret shown once, stored as a salted HMAC), list,

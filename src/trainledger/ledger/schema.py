@@ -212,6 +212,15 @@ audit_log = Table(
     Column("hash", CleanString(64), nullable=False, unique=True),
 )
 
+# Change counters of the figure tables, moved by the database's own triggers (migration 0007,
+# ledger/seal.py ``tracking_ddl``): one row per table, never deleted, a count that only goes up.
+seal_counters = Table(
+    "seal_counters",
+    metadata,
+    Column("name", CleanString(32), primary_key=True),
+    Column("n", BigInteger, nullable=False),
+)
+
 # Plan / execution / review (migration 0004). An alert is written once and never changed; it is
 # open until a decision record lists its id in ``answers``.
 alerts = Table(

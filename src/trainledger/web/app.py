@@ -180,6 +180,7 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
             lang = lang_of(request)
             as_json = wants_json(request)
             ledger = cached.state.ledger()
+            cached.guard(ledger.url)  # 409 once the background prover found the ledger changed (web/cache.py)
             acc = auth.access_of(request.headers, ledger, require_token=require_token)
             if scope is not views.scoped:
                 auth.check_scope(acc, scope(request) if scope else None, request.url.path)
@@ -209,7 +210,7 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
 
             def built():
                 with Workspace.open(root) as wsp, auth.GATE.reading():
-                    wsp.verify = cached.proof(wsp)  # one verification per audit head (web/cache.py)
+                    wsp.verify = cached.proof(wsp, key[0])  # one verification per audit head (web/cache.py)
                     wsp.sheet = cached.sheets(key[0], wsp.sheet)  # one build per batch, shared by its pages
                     wsp.memo = cached.memo(wsp.ledger.url)  # figures-digest pieces (views.run), kept across writes
                     return build(wsp, request)
@@ -389,7 +390,8 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
     ]
     app = Starlette(routes=routes, exception_handlers={TrainledgerError: error, HTTPException: error,
                                                         NotFound: error, BadInput: error, TokenRefused: error,
-                                                        auth.OutOfScope: error})
+                                                        auth.OutOfScope: error},
+                    lifespan=cached.lifespan)  # the background prover (web/cache.py)
     app.state.pages = cached  # web/cache.py: its hit counts, for tests and the benchmark
     return app
 

@@ -7,12 +7,16 @@ an attribution, a decision, a plan, a confirmation, a token created or revoked �
 to the hash-chained audit log (ledger/repo.py), so the figures a page shows are a function of
 
     state = (the newest audit entry that is not a ``reveal_restricted`` record: id and hash,
-             trainledger.toml's size and mtime, today's date in UTC)
+             trainledger.toml's size and mtime, today's date in UTC,
+             the figure tables' change counters — ledger/tracking.py)
 
 ``reveal_restricted`` entries are what the server itself appends when a token was shown a
 restricted field (web/auth.py); they change no figure, so a finance reader does not invalidate the
-pages. ``State.key()`` reads only the entries appended since the previous call (one indexed query),
-and starts over when the entry it last saw is gone or changed (another database, a restore).
+pages. The counters are moved by the database's triggers, by the ledger's writes and by an edit
+behind its back alike: such an edit makes the next request build its page again, and its check
+declines. ``State.key()`` reads only the entries appended since the previous call (one indexed
+query) and the counters (one more), and starts over when the entry it last saw is gone or changed
+(another database, a restore).
 
 Bounded LRU maps hold, per state (``figures``: per figures digest):
 
@@ -29,22 +33,34 @@ Bounded LRU maps hold, per state (``figures``: per figures digest):
 Another, ``proofs``, keeps the verified proof per audit head (``Pages.proof``), so the batch pages
 built at one head verify the ledger once, not once each; and each head's check starts from the
 last one (ledger/seal.py): after a decision or a confirmation only the new audit entries are hashed
-and the figure tables sealed by the database (no fingerprint recomputed in Python), at a server's
-start the seal recorded at attribution is checked, and only when neither holds — new figures, or
-something changed behind the ledger's back — is the whole ledger verified again (which names the
-problem). The figures themselves are precomputed at attribution (report/precompute.py) and used
-only under a verified proof of the same figures digest.
+and the figure tables' change tracking read (ledger/tracking.py: counters the database's triggers
+move; the tables themselves are not read while it has not moved), at a server's start the seal
+recorded at attribution is checked, and only when neither holds — new figures, or something changed
+behind the ledger's back — is the whole ledger verified again (which names the problem). The
+figures themselves are precomputed at attribution (report/precompute.py) and used only under a
+verified proof of the same figures digest.
+
+A **background prover** (``Pages.recheck`` in a daemon thread, started and stopped with the app)
+seals the tables again — what the tracking cannot see, it can — soon after a head was carried on
+the tracking's word (woken by ``proof``, ``PROVE_DELAY`` later so the page that woke it is built
+first, at most once per ``PROVE_GAP``) and every ``PROVE_EVERY``
+seconds without writes. When the seal does not hold it runs the full check; problems found are kept
+(``guard``) and every page, a cached one too, answers 409 naming them, until a later check proves
+the ledger again (the database restored, or a new attribution). The prover runs off the request
+path: at 1M job attempts its seal is ~6 CPU-s in SQLite's C code, which holds no GIL.
 
 An entry of an older state is never served: the state is read before the lookup, and a model built
 while a write landed is stored under the state read *before* it was built, which no later request
 asks for again. Bounds: ``MODELS`` view models, and pages up to ``PAGE_BYTES`` of text in total.
-A direct edit of the database that bypasses the audit chain is caught on the next build (any
-write: the tables' seal differs), by ``trainledger audit`` or ``trainledger verify``; a page served
-from the cache carries the proof it was built with.
+A direct edit of the database that bypasses the audit chain is caught on the next build after a
+write (the tracking moved, or the tables' seal differs), by the prover within ``PROVE_EVERY``
+seconds without any write, by ``trainledger audit`` or ``trainledger verify``; a page served from
+the cache carries the proof it was built with.
 """
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import os
 import threading
@@ -56,7 +72,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from trainledger.ledger import seal
+from trainledger.ledger import seal, tracking
 from trainledger.ledger.schema import audit_log
 
 REVEAL = "reveal_restricted"  # web/auth.py audit_reveal: the one entry a read appends
@@ -65,6 +81,9 @@ PROOFS = 8
 FIGURES = 4096  # pieces kept per figures digest (``Pages.memo``): a run page's groups each
 GZIP_MIN = 1024  # bytes: smaller bodies are sent as they are
 PAGE_BYTES = 256 * 1024 * 1024
+PROVE_EVERY = 300.0  # seconds between the background prover's content checks (``Pages.recheck``)
+PROVE_GAP = 10.0  # seconds at least between two, however many writes woke it
+PROVE_DELAY = 2.0  # seconds after a wake before it starts: the request that woke it builds its page first
 
 
 class LRU:
@@ -171,10 +190,11 @@ class State:
                     if r.action != REVEAL:
                         figures = (r.id, r.hash)
                 seen = (rows[-1].id, rows[-1].hash)
+            counters = tracking.counters(conn)
         with self._lock:
             if sig == self._config_sig:
                 self._seen, self._figures = seen, figures
-        return (figures, sig, datetime.now(UTC).date().isoformat())
+        return (figures, sig, datetime.now(UTC).date().isoformat(), counters)
 
     def close(self) -> None:
         with self._lock:
@@ -186,8 +206,15 @@ class State:
 class Pages:
     """One app's caches (module docstring): ``model(key, build)`` and ``page(key, render)``."""
 
-    def __init__(self, root: str | Path, *, models: int = MODELS, page_bytes: int = PAGE_BYTES) -> None:
+    def __init__(self, root: str | Path, *, models: int = MODELS, page_bytes: int = PAGE_BYTES,
+                 prove_every: float = PROVE_EVERY, prove_gap: float = PROVE_GAP,
+                 prove_delay: float = PROVE_DELAY) -> None:
         self.state = State(root)
+        self.prove_every, self.prove_gap, self.prove_delay = prove_every, prove_gap, prove_delay
+        self._failed: dict[str, list[str]] = {}  # per ledger URL: what the prover found (``guard``)
+        self._wake, self._stop = threading.Event(), threading.Event()
+        self._prover: threading.Thread | None = None
+        self.rechecks = 0  # content checks the prover finished (tests, the benchmark)
         self.models = LRU(models)
         self.pages = LRU(100_000, page_bytes)
         self.proofs = LRU(PROOFS)
@@ -222,36 +249,117 @@ class Pages:
         Callers must not change the sheet they get (it is shared)."""
         return lambda batch_id: self.model((state, "sheet", batch_id), lambda: sheet(batch_id))
 
-    def proof(self, wsp) -> Callable[[], dict]:
+    def proof(self, wsp, state: tuple | None = None) -> Callable[[], dict]:
         """The verified proof of the current audit head, once per head: the batch pages built at
         one head share one check, and pages of other heads wait for none of it. The check is the
         cheapest of ledger/seal.py that holds: ``since`` the state this app verified last (only the
         new audit entries are hashed, the tables sealed by the database), else the seal the chain
         recorded at attribution (a server's first request), else the full verification — which
-        names what was tampered with (``wsp.verify``'s LedgerTampered, never kept)."""
+        names what was tampered with (``wsp.verify``'s LedgerTampered, never kept). ``state``: the
+        request's ``State.key()``; its change counters are part of the proof's key."""
         real = wsp.verify
 
         def verified() -> dict:
             head = wsp.ledger.audit_head()
             if head is None:
                 return real()
+            counters = state[-1] if state else ()  # an edit without a write moves them: proved again
             # a proof of a later head (a write landed meanwhile) is never asked for again under this
             # head, and the sheet retries with the new one
-            return self._once(self.proofs, (wsp.ledger.url, head), lambda: self._prove(wsp.ledger, real), lambda _: 1)
+            return self._once(self.proofs, (wsp.ledger.url, head, counters), lambda: self._prove(wsp.ledger, real),
+                              lambda _: 1)
         return verified
 
     def _prove(self, ledger, real: Callable[[], dict]) -> dict:
         url = ledger.url
         with self._lock:
             base = self._verified.get(url)
-        found = (seal.since(ledger, base) if base is not None else None) or seal.recorded(ledger)
+        carried = seal.since(ledger, base) if base is not None else None
+        found = carried or seal.recorded(ledger)
         if found is None:
             problems, found = seal.full(ledger)
             if problems or found is None:
                 return real()  # raises LedgerTampered naming the problems (or proves what full could not)
         with self._lock:  # the next head is checked from this one (any proved state is a sound start)
             self._verified[url] = found
+        if carried is not None and carried is not base:
+            self._wake.set()  # carried (on the tracking's word): the prover seals the tables again soon
         return found.proof
+
+    # -- the background prover -------------------------------------------------------------------
+
+    def guard(self, url: str) -> None:
+        """LedgerTampered when the background prover found this ledger changed behind its back: every
+        page then answers 409 (cached ones too) until a later check proves the ledger again."""
+        with self._lock:
+            problems = self._failed.get(url)
+        if problems:
+            from trainledger.errors import LedgerTampered
+
+            raise LedgerTampered(
+                "the ledger does not match its audit chain (found by the dashboard's background check),"
+                " so no page is served from it:\n  " + "\n  ".join(problems),
+                remedy="run `trainledger audit` for the details; restore the database from a backup, or run"
+                       " `trainledger attribute` to recompute the figures from the lake (recorded in the chain)")
+
+    def recheck(self) -> list[str]:
+        """The prover's check, run now: the newest proved state carried to the current head with the
+        tables sealed again (``seal.since(..., tracked=False)``: whatever the tracking cannot see —
+        ledger/tracking.py), else the recorded seal, else the full verification. Problems found turn
+        every page to 409 (``guard``); a later check that proves the ledger turns them back."""
+        ledger = self.state.ledger()
+        url = ledger.url
+        with self._lock:
+            base = self._verified.get(url)
+        found = (seal.since(ledger, base, tracked=False) if base is not None else None) or seal.recorded(ledger)
+        problems: list[str] = []
+        if found is None:
+            problems, found = seal.full(ledger)
+        with self._lock:
+            self.rechecks += 1
+            if problems:
+                self._failed[url] = problems
+                self._verified.pop(url, None)
+                self.proofs.clear()
+            else:
+                self._failed.pop(url, None)
+                if found is not None:
+                    self._verified[url] = found
+        return problems
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            if self._wake.wait(self.prove_every):
+                self._stop.wait(self.prove_delay)
+            self._wake.clear()
+            if self._stop.is_set():
+                return
+            with contextlib.suppress(Exception):  # a busy or vanished database: tried again at the next wake
+                self.recheck()
+            self._stop.wait(self.prove_gap)
+
+    def start(self) -> None:
+        """Start the background prover (a daemon thread; the app's start-up)."""
+        if self._prover is None:
+            self._stop.clear()
+            self._prover = threading.Thread(target=self._run, name="trainledger-prover", daemon=True)
+            self._prover.start()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self, app):
+        """The app's lifespan: the prover runs while the server does."""
+        self.start()
+        try:
+            yield
+        finally:
+            self.stop()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._prover is not None:
+            self._prover.join(timeout=30)
+            self._prover = None
 
     def memo(self, url: str) -> Callable[[Hashable, Callable[[], Any]], Any]:
         """A cache of pieces that are a function of the verified figures alone (``key`` starts with
