@@ -19,6 +19,7 @@ A file the vectorised reader cannot promise to read alike raises ``fastcsv.NotFa
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
 from collections import deque
 from collections.abc import Iterator
@@ -31,11 +32,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from trainledger.ingest import focus as F
+from trainledger.ingest import rowhash
 from trainledger.ingest import vector as V
 from trainledger.ingest.base import FLAG, Context, as_text, dumps
 from trainledger.ingest.delimited import resolve_header
 from trainledger.ingest.fastcsv import Chunk, NotFast, chunks
-from trainledger.ingest.keys import canon_for, canon_loose, content_key
+from trainledger.ingest.keys import active_version, canon_for, canon_loose, content_key
 from trainledger.lake.schemas import BILL_LINES
 
 STR = pa.string()
@@ -76,7 +78,9 @@ def batches(importer: F.FocusImporter, path: Path, ctx: Context) -> Iterator[Any
     with ThreadPoolExecutor(1, thread_name_prefix="focus-rows") as pool:
         try:
             for chunk in source:
-                pending.append(pool.submit(_rows, importer, plans[0], chunk, path, ctx))
+                # the worker hashes with the row-hash version in force here (keys.hashing)
+                work = contextvars.copy_context().run
+                pending.append(pool.submit(work, _rows, importer, plans[0], chunk, path, ctx))
                 if len(pending) > AHEAD:
                     yield pending.popleft().result()
             while pending:
@@ -330,7 +334,16 @@ def _row_hash(plan: Plan, cols: list[V.Coded], m: int) -> pa.Array:
 
 def hash_rows(spelled: list[tuple[str, np.ndarray, pa.Array]], m: int) -> pa.Array:
     """``keys.content_key`` of each of ``m`` rows, given per column (sorted by folded name) its
-    folded name, each row's code and, per code, the canonical spelling (null: no value): each
+    folded name, each row's code and, per code, the canonical spelling (null: no value), by
+    the version in force: version 3 a column at a time (``rowhash.hash_columns``), version 2
+    by ``_hash_rows_v2``."""
+    if active_version() == 3:
+        return rowhash.hash_columns(spelled, m)
+    return _hash_rows_v2(spelled, m)
+
+
+def _hash_rows_v2(spelled: list[tuple[str, np.ndarray, pa.Array]], m: int) -> pa.Array:
+    """Version 2 of ``hash_rows``: each
     value's ``name NUL canon NUL`` is built once per code, the rows' are concatenated by DuckDB
     (from the codes, no string copied per column), and blake2b runs per row over its bytes less
     the last NUL. A row with no value, or a NUL inside one, takes ``content_key`` itself."""
