@@ -44,6 +44,7 @@ STR = pa.string()
 _ALLOCATED = tuple(n.casefold() for n in F.ALLOCATED)
 _CONFORMANCE_EXTRA = ("capacityreservationstatus", *_ALLOCATED)
 AHEAD = 1  # chunks computed ahead of the one the caller writes
+PLAIN_SHARE = 0.5  # a column with more distinct values per row than this is left unencoded
 
 
 class Plan:
@@ -65,6 +66,15 @@ class Plan:
         canon.update({i: canon_for(by_name[name]) for name, i in plan})
         self.keyed = sorted((h.casefold(), i, canon[i]) for i, h in enumerate(header))
         self.folded_extra = {h.casefold(): i for h, i in self.extra}
+        # columns whose values were nearly all distinct in the chunk before: not encoded
+        self.plain: frozenset[int] = frozenset()
+
+    def coded(self, columns: list[pa.Array], nulls: frozenset[str]) -> list[V.Coded]:
+        """The chunk's columns as ``vector.Coded`` — those of (nearly) all-distinct values in
+        the chunk before left as they are (a dictionary of them would cost, and save nothing)."""
+        cols = [V.Coded.of(c, nulls, encode=i not in self.plain) for i, c in enumerate(columns)]
+        self.plain = frozenset(i for i, c in enumerate(cols) if c.distinct_share > PLAIN_SHARE)
+        return cols
 
 
 def batches(importer: F.FocusImporter, path: Path, ctx: Context) -> Iterator[Any]:
@@ -94,7 +104,7 @@ def _rows(importer: F.FocusImporter, plan: Plan, chunk: Chunk, path: Path, ctx: 
     if "currency" not in plan.at and ctx.cfg.currency is None:  # as the per-row path: refused once
         raise F.no_currency_column(path)
     n = len(chunk.rows)
-    cols = [V.Coded.of(c, importer.nulls) for c in chunk.columns]
+    cols = plan.coded(chunk.columns, importer.nulls)
 
     def coded(name: str) -> V.Coded | None:
         i = plan.at.get(name)

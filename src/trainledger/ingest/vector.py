@@ -36,18 +36,26 @@ class Unexpected(Exception):
 
 class Coded:
     """A text column as its distinct values (the null spellings made null) and each row's
-    code: every per-value step runs once per distinct value, then ``rows`` spreads it."""
+    code: every per-value step runs once per distinct value, then ``rows`` spreads it. A column
+    of (almost) all-distinct values is better left as it is (``of(..., encode=False)``): its
+    values are the rows' own, and each row's code is its position (``identity``)."""
 
-    __slots__ = ("codes", "null", "raw", "values")
+    __slots__ = ("codes", "identity", "null", "raw", "values")
 
     def __init__(
-        self, values: pa.Array, codes: np.ndarray, null: np.ndarray, raw: pa.Array | None = None
+        self, values: pa.Array, codes: np.ndarray, null: np.ndarray, raw: pa.Array | None = None,
+        identity: bool = False,
     ) -> None:
         self.values, self.codes, self.null = values, codes, null
         self.raw = raw  # the rows' text when no value of it is null (rows() of the values)
+        self.identity = identity  # codes == arange: values are row by row
 
     @classmethod
-    def of(cls, arr: pa.Array, nulls: frozenset[str]) -> Coded:
+    def of(cls, arr: pa.Array, nulls: frozenset[str], encode: bool = True) -> Coded:
+        if not encode:
+            null = _np(nulls_mask(arr, nulls))
+            values = with_nulls(arr, pa.array(null)) if null.any() else arr
+            return cls(values, np.arange(len(arr)), null, None if null.any() else arr, True)
         enc = pc.dictionary_encode(arr)
         values = enc.dictionary
         null = _np(nulls_mask(values, nulls))
@@ -60,13 +68,20 @@ class Coded:
         """``per_value`` (default: the values) for each row."""
         if self.raw is not None and (per_value is None or per_value is self.values):
             return self.raw  # the values as they are: the chunk's own column, no copy
+        if self.identity:
+            return self.values if per_value is None else per_value
         return pc.take(self.values if per_value is None else per_value, pa.array(self.codes))
 
     def mask(self, per_value: np.ndarray) -> np.ndarray:
-        return per_value[self.codes]
+        return per_value if self.identity else per_value[self.codes]
 
     def filter(self, keep: np.ndarray) -> Coded:
         return Coded(self.values, self.codes[keep], self.null)
+
+    @property
+    def distinct_share(self) -> float:
+        """Distinct values per row (1.0 for a column left as it is)."""
+        return 1.0 if self.identity else len(self.values) / max(1, len(self.codes))
 
 
 def nulls_mask(arr: pa.Array, nulls: frozenset[str]) -> pa.Array:
