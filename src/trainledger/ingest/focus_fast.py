@@ -20,6 +20,7 @@ A file the vectorised reader cannot promise to read alike raises ``fastcsv.NotFa
 from __future__ import annotations
 
 import contextvars
+import functools
 import hashlib
 from collections import deque
 from collections.abc import Iterator
@@ -37,7 +38,7 @@ from trainledger.ingest import vector as V
 from trainledger.ingest.base import FLAG, Context, as_text, dumps
 from trainledger.ingest.delimited import resolve_header
 from trainledger.ingest.fastcsv import Chunk, NotFast, chunks
-from trainledger.ingest.keys import active_version, canon_for, canon_loose, content_key
+from trainledger.ingest.keys import active_version, canon_for, canon_json, canon_loose, content_key
 from trainledger.lake.schemas import BILL_LINES
 
 STR = pa.string()
@@ -64,6 +65,7 @@ class Plan:
         by_name = {c.name: c for c in importer.columns}
         canon: dict[int, Any] = {i: canon_loose for i in range(len(header)) if i not in used}
         canon.update({i: canon_for(by_name[name]) for name, i in plan})
+        canon = {i: _canon_json_cached if c is canon_json else c for i, c in canon.items()}
         self.keyed = sorted((h.casefold(), i, canon[i]) for i, h in enumerate(header))
         self.folded_extra = {h.casefold(): i for h, i in self.extra}
         # columns whose values were nearly all distinct in the chunk before: not encoded
@@ -177,12 +179,12 @@ def _rows(importer: F.FocusImporter, plan: Plan, chunk: Chunk, path: Path, ctx: 
         if name in plan.at:
             missing = pc.is_null(out[name])
             if V._np(missing).any():
-                text = pa.array([V._dumps(f"{F._camel(name)} is null")] * m, STR)
+                text = V.const(V._dumps(f"{F._camel(name)} is null"), m)
                 flags.append(V.with_nulls(text, pc.invert(missing)))
     tags_col = coded("tags")
     extra_pairs = [(h, cols[i].rows(V.json_string(cols[i].values))) for h, i in plan.extra]
     if tags_col is None:
-        tags = pa.array(["{}"] * m, STR)
+        tags = V.const("{}", m)
     else:
         parsed = V.per_distinct(tags_col.values, _tags, pa.struct([("t", STR), ("n", STR)]))
         tags = tags_col.rows(pc.fill_null(parsed.field("t"), "{}"))
@@ -209,7 +211,7 @@ def _rows(importer: F.FocusImporter, plan: Plan, chunk: Chunk, path: Path, ctx: 
     out["tags"] = tags
     out["extra"] = V.json_object(extra_pairs, m)
     out["flags"] = V.json_list(flags, m)
-    out["source_sha256"] = pa.array([ctx.sha256] * m, STR)
+    out["source_sha256"] = V.const(ctx.sha256, m)
     out["row"] = pa.array(rows)
     out["row_hash"] = _row_hash(plan, cols, m)
     batch = pa.RecordBatch.from_arrays([out[f.name] for f in BILL_LINES], schema=BILL_LINES)
@@ -220,6 +222,12 @@ def _quoted(errors: pa.Array, prefix: str) -> pa.Array:
     return V.per_distinct(errors, lambda e: V._dumps(prefix + e), STR)
 
 
+# A bill's Tags texts repeat from chunk to chunk: each is parsed (and spelled) once per file
+# rather than once per chunk. Both functions are pure, and what they return is not changed.
+_canon_json_cached = functools.lru_cache(maxsize=1 << 14)(canon_json)
+
+
+@functools.lru_cache(maxsize=1 << 14)
 def _tags(raw: str) -> dict[str, Any]:
     tags, note = F.parse_tags(raw)
     return {"t": dumps(tags), "n": note}
@@ -276,7 +284,9 @@ def _status_flags(out: dict[str, pa.Array], m: int) -> pa.Array:
     no_id = pc.and_(status, pc.is_null(out["commitment_discount_id"]))
     category = out["charge_category"]
     other = pc.and_(status, pc.and_(pc.is_valid(category), pc.not_equal(category, "Usage")))
-    first = pa.array([V._dumps("CommitmentDiscountStatus is set but CommitmentDiscountId is null")] * m)
+    if not (V._np(no_id).any() or V._np(other).any()):  # the usual case: no flag in the chunk
+        return pa.nulls(m, STR)
+    first = V.const(V._dumps("CommitmentDiscountStatus is set but CommitmentDiscountId is null"), m)
     second = V.per_distinct(
         category,
         lambda c: V._dumps(f"CommitmentDiscountStatus is set on a {c} row (only Usage rows have one)"),

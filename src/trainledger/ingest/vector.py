@@ -84,6 +84,11 @@ class Coded:
         return 1.0 if self.identity else len(self.values) / max(1, len(self.codes))
 
 
+def const(text: str, n: int) -> pa.Array:
+    """``n`` copies of ``text`` (Arrow repeats it; no Python list of ``n`` items)."""
+    return pa.repeat(pa.scalar(text, STR), n)
+
+
 def nulls_mask(arr: pa.Array, nulls: frozenset[str]) -> pa.Array:
     return pc.is_in(arr, value_set=pa.array(sorted(nulls), STR))
 
@@ -281,7 +286,7 @@ def concat_rows(table: pa.Table, n: int) -> pa.ChunkedArray:
 def join_skip(items: list[pa.Array], sep: str, n: int) -> pa.Array:
     """The non-null items of each row joined by ``sep`` ("" when none). (Arrow's own
     ``null_handling="skip"`` drops a row whose items are all null: a lead item prevents it.)"""
-    lead = pa.array(["\x01"] * n, STR)
+    lead = const("\x01", n)
     joined = pc.binary_join_element_wise(lead, *items, sep, null_handling="skip")
     return pc.utf8_slice_codeunits(joined, 1 + len(sep))
 
@@ -289,7 +294,7 @@ def join_skip(items: list[pa.Array], sep: str, n: int) -> pa.Array:
 def json_list(items: list[pa.Array], n: int) -> pa.Array:
     """``[a,b,...]`` of JSON texts (null items left out), as ``base.dumps`` of a list writes it."""
     if not items:
-        return pa.array(["[]"] * n, STR)
+        return const("[]", n)
     inner = join_skip(items, ",", n)
     return pc.binary_join_element_wise(pa.scalar("["), inner, pa.scalar("]"), "")
 
@@ -300,7 +305,7 @@ def json_object(pairs: list[tuple[str, pa.Array]], n: int) -> pa.Array:
         pc.binary_join_element_wise(pa.scalar(_dumps(k) + ":"), v, "") for k, v in pairs
     ]
     if not items:
-        return pa.array(["{}"] * n, STR)
+        return const("{}", n)
     inner = join_skip(items, ",", n)
     return pc.binary_join_element_wise(pa.scalar("{"), inner, pa.scalar("}"), "")
 
