@@ -11,9 +11,12 @@ hashes as the per-row path (``FocusImporter.validate`` / ``normalise``), at a fr
 Rows that need the per-row rules between columns (commitment discount status, capacity
 reservation status, allocated charges, corrections) get them from ``focus.conformance`` itself,
 row by row; every other value is computed by ``vector``. The row hash is ``keys.content_key``
-of the same items: the NUL-joined canonical values are built by Arrow once per distinct value
-and concatenated per row by DuckDB, only blake2b runs per row (``hash_rows``); a Parquet
-batch's rows hash the same way (``record_hashes``, for ``FocusImporter``'s Parquet reader).
+of the same items (``hash_rows``), by the version in force: version 3 (a fresh lake) digests
+each column's canonical values once per distinct value and folds them per row with numpy
+(``rowhash.hash_columns``); version 2 (an older lake's table) builds the NUL-joined text per
+distinct value, DuckDB concatenates it per row and blake2b runs per row. A Parquet batch's rows
+hash the same way (``record_hashes``, for ``FocusImporter``'s Parquet reader). A column whose
+values were nearly all distinct in the chunk before is not dictionary-encoded (``Plan.coded``).
 A file the vectorised reader cannot promise to read alike raises ``fastcsv.NotFast``.
 """
 
@@ -32,19 +35,32 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from trainledger.ingest import convert as cv
 from trainledger.ingest import focus as F
 from trainledger.ingest import rowhash
 from trainledger.ingest import vector as V
 from trainledger.ingest.base import FLAG, Context, as_text, dumps
 from trainledger.ingest.delimited import resolve_header
 from trainledger.ingest.fastcsv import Chunk, NotFast, chunks
-from trainledger.ingest.keys import active_version, canon_for, canon_json, canon_loose, content_key
+from trainledger.ingest.keys import active_version, canon_for, canon_json, canon_loose, canon_number, content_key
 from trainledger.lake.schemas import BILL_LINES
 
 STR = pa.string()
 _ALLOCATED = tuple(n.casefold() for n in F.ALLOCATED)
+
+
+def _plain_numbers() -> frozenset[str]:
+    cols = F.FocusImporter.columns
+    return frozenset(c.name for c in cols if c.convert in (cv.money_text, cv.decimal_text)
+                     and canon_for(c) is canon_number and c.on_error != FLAG)
+
+
+
 _CONFORMANCE_EXTRA = ("capacityreservationstatus", *_ALLOCATED)
+_PLAIN_NUMBERS = _plain_numbers()
 AHEAD = 1  # chunks computed ahead of the one the caller writes
+# the lake columns whose converter writes plain decimals (convert.money_text, decimal_text) and
+# whose row-hash spelling is keys.canon_number (checked at import: _plain_numbers)
 PLAIN_SHARE = 0.5  # a column with more distinct values per row than this is left unencoded
 
 
@@ -213,7 +229,10 @@ def _rows(importer: F.FocusImporter, plan: Plan, chunk: Chunk, path: Path, ctx: 
     out["flags"] = V.json_list(flags, m)
     out["source_sha256"] = V.const(ctx.sha256, m)
     out["row"] = pa.array(rows)
-    out["row_hash"] = _row_hash(plan, cols, m)
+    # a converted money column's values are plain decimals already: spelled without a pattern
+    spelled = {plan.at[name]: V.canon_plain_number_column(got.values) for name, got in distinct.items()
+               if name in _PLAIN_NUMBERS}
+    out["row_hash"] = _row_hash(plan, cols, m, spelled)
     batch = pa.RecordBatch.from_arrays([out[f.name] for f in BILL_LINES], schema=BILL_LINES)
     return batch, quarantine, n, chunk.done
 
@@ -346,9 +365,11 @@ def _conformance(
     return flags, tags
 
 
-def _row_hash(plan: Plan, cols: list[V.Coded], m: int) -> pa.Array:
-    """``keys.content_key`` of each row's non-null canonical values, sorted by folded name."""
-    spelled = [(name, cols[i].codes, V.canon_column(cols[i].values, canon)) for name, i, canon in plan.keyed]
+def _row_hash(plan: Plan, cols: list[V.Coded], m: int, known: dict[int, pa.Array]) -> pa.Array:
+    """``keys.content_key`` of each row's non-null canonical values, sorted by folded name
+    (``known``: the canonical values of some columns, per distinct value, already spelled)."""
+    spelled = [(name, cols[i].codes, known[i] if i in known else V.canon_column(cols[i].values, canon))
+               for name, i, canon in plan.keyed]
     return hash_rows(spelled, m)
 
 

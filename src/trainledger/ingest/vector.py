@@ -150,6 +150,15 @@ def canon_number_column(arr: pa.Array, valid: np.ndarray) -> pa.Array:
     return patch(out, ~same & ~zeros & valid, arr, keys.canon_number, STR)
 
 
+def canon_plain_number_column(arr: pa.Array) -> pa.Array:
+    """``keys.canon_number`` of plain decimals as ``convert.money_text`` / ``decimal_text``
+    write them (no sign but a minus, no leading zero, no exponent, no negative zero): the
+    fraction's trailing zeros cut, and the point with them — no pattern to match."""
+    has_point = pc.match_substring(arr, ".")
+    cut = pc.utf8_rtrim(pc.utf8_rtrim(arr, characters="0"), characters=".")
+    return pc.if_else(has_point, cut, arr)
+
+
 # -- converters ---------------------------------------------------------------------------------
 
 
