@@ -100,3 +100,18 @@ def test_a_partition_of_another_kind_and_version_is_not_compared(tmp_path, files
     assert S.import_version(lake.partition_files("bill_lines"), "focus", (2, 3)) == 3
     assert S.import_version(lake.partition_files("bill_lines"), "aliyun", (2, 3)) == 2
     assert _counts(lake, files["b"]) == (300, 200, 100, 0)  # the aliyun copy is not a FOCUS row
+
+
+@pytest.mark.parametrize("old", [True, False], ids=["old-lake", "fresh-lake"])
+def test_the_same_rows_as_typed_parquet_are_duplicates_in_either_version(old, tmp_path, files):
+    """DuckDB's typed Parquet of a.csv (another file, the same rows) adds nothing, whether the
+    lake hashes with version 2 (the old lake) or 3 (a fresh lake where a.csv was imported)."""
+    import duckdb
+
+    pq_path = tmp_path / "a.parquet"
+    duckdb.sql(f"COPY (SELECT * FROM read_csv('{files['a']}')) TO '{pq_path}'")
+    lake = _old_lake(tmp_path) if old else Lake(tmp_path / "new")
+    if not old:
+        assert _counts(lake, files["a"]) == (300, 300, 0, 0)
+    assert _counts(lake, pq_path) == (300, 0, 300, 0)
+    assert {m["row_hash"] for m in _metas(lake).values()} == {2 if old else 3}
