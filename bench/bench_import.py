@@ -26,7 +26,9 @@ import 11.06 → 10.23 CPU-s (3.99× → 3.87× DuckDB's wall, 4.07× → 3.76×
 Measured 2026-12-02 (same machine, load 16-20), main (row hash version 2) and this tree (version
 3, a fresh lake) alternating with DuckDB in one loop, median of 3 at 1M rows: import 12.86 →
 9.51 CPU-s against DuckDB's 3.22: **3.99× → 2.95× in CPU** (goal ≤ 1.5×, not met; wall ratios
-under this load are not worth quoting), peak RSS 546 → 469 MiB. Where the CPU goes at 1M rows
+under this load are not worth quoting), peak RSS 546 → 469 MiB. At 10M rows (3.2 GiB, one run,
+load 10-17): import 76.5 CPU-s against DuckDB's 29.4 (2.60× CPU, 3.38× wall; before: 108 CPU-s,
+3.46× / 4.64×), **peak RSS 1,261 MiB** (goal ≤ 2 GB; before 1.25 GiB). Where the CPU goes at 1M rows
 (cProfile with a CPU clock, the worker run inline): the row hash 6.8 → 1.5 CPU-s (spellings
 0.7, digests and fold 1.1; before: DuckDB concatenation 1.0, blake2b per row 3.0, spellings
 1.5); what is left is the Parquet write (zstd) ~2.0, the converters ~1.9, dictionary encoding
