@@ -21,9 +21,19 @@ Measured 2026-12-01 on the shared 2-core machine under heavy load (load average 
 times are inflated; CPU is the steadier figure), the tree before and after the worker-thread
 pipeline and the copy cuts of ``focus_fast``, alternating in one run, median of 3 at 1M rows:
 import 11.06 → 10.23 CPU-s (3.99× → 3.87× DuckDB's wall, 4.07× → 3.76× its CPU), peak RSS
-534 → 566 MiB. At 10M rows (one run): 108 CPU-s, 4.64× wall / 3.46× CPU, peak RSS 1.25 GiB
-(goal ≤ 2 GB met; goal ≤ 1.5× not met: the row hash, blake2b per row in Python, and the
-Parquet write are the floor of this design).
+534 → 566 MiB. At 10M rows (one run): 108 CPU-s, 4.64× wall / 3.46× CPU, peak RSS 1.25 GiB.
+
+Measured 2026-12-02 (same machine, load 16-20), main (row hash version 2) and this tree (version
+3, a fresh lake) alternating with DuckDB in one loop, median of 3 at 1M rows: import 12.86 →
+9.51 CPU-s against DuckDB's 3.22: **3.99× → 2.95× in CPU** (goal ≤ 1.5×, not met; wall ratios
+under this load are not worth quoting), peak RSS 546 → 469 MiB. At 10M rows (3.2 GiB, one run,
+load 10-17): import 76.5 CPU-s against DuckDB's 29.4 (2.60× CPU, 3.38× wall; before: 108 CPU-s,
+3.46× / 4.64×), **peak RSS 1,261 MiB** (goal ≤ 2 GB; before 1.25 GiB). Where the CPU goes at 1M rows
+(cProfile with a CPU clock, the worker run inline): the row hash 6.8 → 1.5 CPU-s (spellings
+0.7, digests and fold 1.1; before: DuckDB concatenation 1.0, blake2b per row 3.0, spellings
+1.5); what is left is the Parquet write (zstd) ~2.0, the converters ~1.9, dictionary encoding
+~1.8, settling ~0.6 and the reading thread's CSV parse. An older lake's table still hashes with
+version 2 (``keys.py``), at the earlier speed.
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ from tests.ingest.fuzz_helpers import DATA, EXAMPLES, demo_dir, mutated, seed
 
 from trainledger.errors import TrainledgerError
 from trainledger.ingest import fastcsv, focus_fast, import_files
+from trainledger.ingest import vector as V
 from trainledger.ingest.focus import FocusImporter
 from trainledger.lake import Lake
 
@@ -266,3 +267,22 @@ def test_the_reading_thread_stops_when_the_reader_stops(tmp_path, monkeypatch):
             seen += chunk.rows.tolist()
     assert seen == list(range(1, len(seen) + 1)) and len(seen) >= 90  # in order, up to the fault
     assert alive() == 0
+
+
+def test_small_chunks_with_columns_left_unencoded_import_alike(tmp_path, monkeypatch):
+    """In chunks of ~30 rows the sample bill's all-distinct columns (costs, ids) are left
+    unencoded after the first chunk (``Plan.coded``): rows, quarantine and row hashes (version
+    3, a fresh lake) stay those of the per-row path."""
+    monkeypatch.setattr(fastcsv, "CHUNK_BYTES", 20_000)
+    plain = []
+    real = V.Coded.of
+
+    def of(arr, nulls, encode=True):
+        plain.append(not encode)
+        return real(arr, nulls, encode)
+
+    monkeypatch.setattr(V.Coded, "of", of)
+    spy = Spy(monkeypatch)
+    counts, rows, _ = assert_same(DATA / "focus-sample-data" / "focus_sample.csv", tmp_path)
+    assert spy.finished == 1 and counts[0] == 1000 and len(rows) == counts[1]
+    assert sum(plain) > 100  # columns x chunks read unencoded

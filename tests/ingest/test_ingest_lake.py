@@ -399,11 +399,14 @@ def test_a_short_write_to_the_log_is_completed(lake, monkeypatch):
 
 
 def test_partitions_record_their_row_hash_scheme(lake):
-    from trainledger.ingest.keys import ROW_HASH_VERSION
+    from trainledger.ingest.keys import DEFAULT_VERSION, ROW_HASH_VERSION, hashing
     from trainledger.lake.settle import partition_meta
 
     path = lake.write_partition("external_services", SHA_A, _invoice_rows(1, SHA_A))
-    assert partition_meta(pq.read_schema(path))["row_hash"] == ROW_HASH_VERSION
+    assert partition_meta(pq.read_schema(path))["row_hash"] == DEFAULT_VERSION == 2
+    with hashing(ROW_HASH_VERSION):  # the version in force is the one recorded
+        path = lake.write_partition("external_services", SHA_B, _invoice_rows(1, SHA_B))
+    assert partition_meta(pq.read_schema(path))["row_hash"] == 3
     assert lake.read("external_services").schema.metadata is None
 
 

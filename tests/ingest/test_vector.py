@@ -114,3 +114,20 @@ def test_concat_rows_keeps_the_order_of_many_rows():
     nums = pa.array([str(i) for i in range(n)])
     got = V.concat_rows(pa.table({"a": nums, "b": pa.array(["|"] * n)}), n)
     assert got.to_pylist()[::9973] == [f"{i}|" for i in range(0, n, 9973)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(NUMBERS, min_size=1, max_size=20))
+def test_plain_number_spelling_of_converted_money_is_canon_number_of_the_text(texts):
+    """``canon_plain_number_column`` of what ``money_text`` wrote equals ``keys.canon_number``
+    of the file's text, for every text the converter accepts (what it refuses quarantines)."""
+    ok, written = [], []
+    for t in texts:
+        try:
+            out = cv.money_text(t)
+        except (ValueError, ArithmeticError):
+            continue
+        ok.append(t)
+        written.append(out)
+    got = V.canon_plain_number_column(pa.array(written, pa.string())).to_pylist()
+    assert got == [keys.canon_number(t) for t in ok]

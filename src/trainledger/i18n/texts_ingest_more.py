@@ -83,6 +83,15 @@ REST: dict[str, tuple[str, str]] = {
                                             '的重复行'),
     'settle.import_source_files_again': ("import the source files again into a new workspace's lake",
                                          '把源文件重新导入一个新工作区的数据湖'),
+    'settle.partition_other_row_hash_version': ('the lake holds a partition of these rows hashed with row-hash version '
+                                                '{other}, and this import hashed with version {version}: duplicates '
+                                                'across the two cannot be found',
+                                                '数据湖中有这些行的分区，其行哈希为第 {other} 版，'
+                                                '而本次导入用第 {version} 版：两者之间无法发现重复行'),
+    'settle.import_file_again_hashes_as_lake': ('import the file again (it then hashes as the lake does)',
+                                                '重新导入该文件（届时会按数据湖的版本计算哈希）'),
+    'keys.unknown_row_hash_version': ('unknown row hash version {version}',
+                                      '未知的行哈希版本 {version}'),
     'slurm.unbalanced_hostlist': ("unbalanced '[' in hostlist {text}",
                                   "主机列表 {text} 中的 '[' 不配对"),
     'slurm.empty_host_name_hostlist': ('empty host name in hostlist {text}',

@@ -6,7 +6,8 @@
     base.py       the Importer protocol, Record, ImportResult, declarative Columns
     delimited.py  DelimitedImporter and the strict CSV reader (unbalanced quotes, `;` CSV)
     text.py       encodings, what a file looks like (sniff), reads hashed as they go, safe JSON
-    keys.py       row hashes over canonical values (1.10 == 1.1, times in UTC)
+    keys.py       row hashes over canonical values (1.10 == 1.1, times in UTC); the version in force
+    rowhash.py    row hash version 3: each item digested on its own, folded per row, by columns (numpy)
     convert.py    field converters: exact decimals, UTC timestamps, dates, vocabularies; refuses
                   implausible values (int64, 15-digit amounts, exponents, non-ASCII digits)
     run.py        the driver: identity, hashing, counting, batching, cross-file duplicates, log;

@@ -96,6 +96,7 @@ class FocusSettings:
 class FocusImporter(DelimitedImporter):
     kind = "focus"
     table = "bill_lines"
+    row_hash_versions = (2, 3)  # 3 a column at a time; 2 for an older lake's tables (keys.py)
     description = "a FOCUS bill (CSV or Parquet)"
     signature = ("BilledCost", "ChargePeriodStart")
     nulls = frozenset({"", "NULL", "null"})

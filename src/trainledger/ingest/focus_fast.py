@@ -11,14 +11,19 @@ hashes as the per-row path (``FocusImporter.validate`` / ``normalise``), at a fr
 Rows that need the per-row rules between columns (commitment discount status, capacity
 reservation status, allocated charges, corrections) get them from ``focus.conformance`` itself,
 row by row; every other value is computed by ``vector``. The row hash is ``keys.content_key``
-of the same items: the NUL-joined canonical values are built by Arrow once per distinct value
-and concatenated per row by DuckDB, only blake2b runs per row (``hash_rows``); a Parquet
-batch's rows hash the same way (``record_hashes``, for ``FocusImporter``'s Parquet reader).
+of the same items (``hash_rows``), by the version in force: version 3 (a fresh lake) digests
+each column's canonical values once per distinct value and folds them per row with numpy
+(``rowhash.hash_columns``); version 2 (an older lake's table) builds the NUL-joined text per
+distinct value, DuckDB concatenates it per row and blake2b runs per row. A Parquet batch's rows
+hash the same way (``record_hashes``, for ``FocusImporter``'s Parquet reader). A column whose
+values were nearly all distinct in the chunk before is not dictionary-encoded (``Plan.coded``).
 A file the vectorised reader cannot promise to read alike raises ``fastcsv.NotFast``.
 """
 
 from __future__ import annotations
 
+import contextvars
+import functools
 import hashlib
 from collections import deque
 from collections.abc import Iterator
@@ -30,18 +35,33 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from trainledger.ingest import convert as cv
 from trainledger.ingest import focus as F
+from trainledger.ingest import rowhash
 from trainledger.ingest import vector as V
 from trainledger.ingest.base import FLAG, Context, as_text, dumps
 from trainledger.ingest.delimited import resolve_header
 from trainledger.ingest.fastcsv import Chunk, NotFast, chunks
-from trainledger.ingest.keys import canon_for, canon_loose, content_key
+from trainledger.ingest.keys import active_version, canon_for, canon_json, canon_loose, canon_number, content_key
 from trainledger.lake.schemas import BILL_LINES
 
 STR = pa.string()
 _ALLOCATED = tuple(n.casefold() for n in F.ALLOCATED)
+
+
+def _plain_numbers() -> frozenset[str]:
+    cols = F.FocusImporter.columns
+    return frozenset(c.name for c in cols if c.convert in (cv.money_text, cv.decimal_text)
+                     and canon_for(c) is canon_number and c.on_error != FLAG)
+
+
+
 _CONFORMANCE_EXTRA = ("capacityreservationstatus", *_ALLOCATED)
+_PLAIN_NUMBERS = _plain_numbers()
 AHEAD = 1  # chunks computed ahead of the one the caller writes
+# the lake columns whose converter writes plain decimals (convert.money_text, decimal_text) and
+# whose row-hash spelling is keys.canon_number (checked at import: _plain_numbers)
+PLAIN_SHARE = 0.5  # a column with more distinct values per row than this is left unencoded
 
 
 class Plan:
@@ -61,8 +81,18 @@ class Plan:
         by_name = {c.name: c for c in importer.columns}
         canon: dict[int, Any] = {i: canon_loose for i in range(len(header)) if i not in used}
         canon.update({i: canon_for(by_name[name]) for name, i in plan})
+        canon = {i: _canon_json_cached if c is canon_json else c for i, c in canon.items()}
         self.keyed = sorted((h.casefold(), i, canon[i]) for i, h in enumerate(header))
         self.folded_extra = {h.casefold(): i for h, i in self.extra}
+        # columns whose values were nearly all distinct in the chunk before: not encoded
+        self.plain: frozenset[int] = frozenset()
+
+    def coded(self, columns: list[pa.Array], nulls: frozenset[str]) -> list[V.Coded]:
+        """The chunk's columns as ``vector.Coded`` — those of (nearly) all-distinct values in
+        the chunk before left as they are (a dictionary of them would cost, and save nothing)."""
+        cols = [V.Coded.of(c, nulls, encode=i not in self.plain) for i, c in enumerate(columns)]
+        self.plain = frozenset(i for i, c in enumerate(cols) if c.distinct_share > PLAIN_SHARE)
+        return cols
 
 
 def batches(importer: F.FocusImporter, path: Path, ctx: Context) -> Iterator[Any]:
@@ -76,7 +106,9 @@ def batches(importer: F.FocusImporter, path: Path, ctx: Context) -> Iterator[Any
     with ThreadPoolExecutor(1, thread_name_prefix="focus-rows") as pool:
         try:
             for chunk in source:
-                pending.append(pool.submit(_rows, importer, plans[0], chunk, path, ctx))
+                # the worker hashes with the row-hash version in force here (keys.hashing)
+                work = contextvars.copy_context().run
+                pending.append(pool.submit(work, _rows, importer, plans[0], chunk, path, ctx))
                 if len(pending) > AHEAD:
                     yield pending.popleft().result()
             while pending:
@@ -90,7 +122,7 @@ def _rows(importer: F.FocusImporter, plan: Plan, chunk: Chunk, path: Path, ctx: 
     if "currency" not in plan.at and ctx.cfg.currency is None:  # as the per-row path: refused once
         raise F.no_currency_column(path)
     n = len(chunk.rows)
-    cols = [V.Coded.of(c, importer.nulls) for c in chunk.columns]
+    cols = plan.coded(chunk.columns, importer.nulls)
 
     def coded(name: str) -> V.Coded | None:
         i = plan.at.get(name)
@@ -163,12 +195,12 @@ def _rows(importer: F.FocusImporter, plan: Plan, chunk: Chunk, path: Path, ctx: 
         if name in plan.at:
             missing = pc.is_null(out[name])
             if V._np(missing).any():
-                text = pa.array([V._dumps(f"{F._camel(name)} is null")] * m, STR)
+                text = V.const(V._dumps(f"{F._camel(name)} is null"), m)
                 flags.append(V.with_nulls(text, pc.invert(missing)))
     tags_col = coded("tags")
     extra_pairs = [(h, cols[i].rows(V.json_string(cols[i].values))) for h, i in plan.extra]
     if tags_col is None:
-        tags = pa.array(["{}"] * m, STR)
+        tags = V.const("{}", m)
     else:
         parsed = V.per_distinct(tags_col.values, _tags, pa.struct([("t", STR), ("n", STR)]))
         tags = tags_col.rows(pc.fill_null(parsed.field("t"), "{}"))
@@ -195,9 +227,12 @@ def _rows(importer: F.FocusImporter, plan: Plan, chunk: Chunk, path: Path, ctx: 
     out["tags"] = tags
     out["extra"] = V.json_object(extra_pairs, m)
     out["flags"] = V.json_list(flags, m)
-    out["source_sha256"] = pa.array([ctx.sha256] * m, STR)
+    out["source_sha256"] = V.const(ctx.sha256, m)
     out["row"] = pa.array(rows)
-    out["row_hash"] = _row_hash(plan, cols, m)
+    # a converted money column's values are plain decimals already: spelled without a pattern
+    spelled = {plan.at[name]: V.canon_plain_number_column(got.values) for name, got in distinct.items()
+               if name in _PLAIN_NUMBERS}
+    out["row_hash"] = _row_hash(plan, cols, m, spelled)
     batch = pa.RecordBatch.from_arrays([out[f.name] for f in BILL_LINES], schema=BILL_LINES)
     return batch, quarantine, n, chunk.done
 
@@ -206,6 +241,12 @@ def _quoted(errors: pa.Array, prefix: str) -> pa.Array:
     return V.per_distinct(errors, lambda e: V._dumps(prefix + e), STR)
 
 
+# A bill's Tags texts repeat from chunk to chunk: each is parsed (and spelled) once per file
+# rather than once per chunk. Both functions are pure, and what they return is not changed.
+_canon_json_cached = functools.lru_cache(maxsize=1 << 14)(canon_json)
+
+
+@functools.lru_cache(maxsize=1 << 14)
 def _tags(raw: str) -> dict[str, Any]:
     tags, note = F.parse_tags(raw)
     return {"t": dumps(tags), "n": note}
@@ -262,7 +303,9 @@ def _status_flags(out: dict[str, pa.Array], m: int) -> pa.Array:
     no_id = pc.and_(status, pc.is_null(out["commitment_discount_id"]))
     category = out["charge_category"]
     other = pc.and_(status, pc.and_(pc.is_valid(category), pc.not_equal(category, "Usage")))
-    first = pa.array([V._dumps("CommitmentDiscountStatus is set but CommitmentDiscountId is null")] * m)
+    if not (V._np(no_id).any() or V._np(other).any()):  # the usual case: no flag in the chunk
+        return pa.nulls(m, STR)
+    first = V.const(V._dumps("CommitmentDiscountStatus is set but CommitmentDiscountId is null"), m)
     second = V.per_distinct(
         category,
         lambda c: V._dumps(f"CommitmentDiscountStatus is set on a {c} row (only Usage rows have one)"),
@@ -322,15 +365,26 @@ def _conformance(
     return flags, tags
 
 
-def _row_hash(plan: Plan, cols: list[V.Coded], m: int) -> pa.Array:
-    """``keys.content_key`` of each row's non-null canonical values, sorted by folded name."""
-    spelled = [(name, cols[i].codes, V.canon_column(cols[i].values, canon)) for name, i, canon in plan.keyed]
+def _row_hash(plan: Plan, cols: list[V.Coded], m: int, known: dict[int, pa.Array]) -> pa.Array:
+    """``keys.content_key`` of each row's non-null canonical values, sorted by folded name
+    (``known``: the canonical values of some columns, per distinct value, already spelled)."""
+    spelled = [(name, cols[i].codes, known[i] if i in known else V.canon_column(cols[i].values, canon))
+               for name, i, canon in plan.keyed]
     return hash_rows(spelled, m)
 
 
 def hash_rows(spelled: list[tuple[str, np.ndarray, pa.Array]], m: int) -> pa.Array:
     """``keys.content_key`` of each of ``m`` rows, given per column (sorted by folded name) its
-    folded name, each row's code and, per code, the canonical spelling (null: no value): each
+    folded name, each row's code and, per code, the canonical spelling (null: no value), by
+    the version in force: version 3 a column at a time (``rowhash.hash_columns``), version 2
+    by ``_hash_rows_v2``."""
+    if active_version() == 3:
+        return rowhash.hash_columns(spelled, m)
+    return _hash_rows_v2(spelled, m)
+
+
+def _hash_rows_v2(spelled: list[tuple[str, np.ndarray, pa.Array]], m: int) -> pa.Array:
+    """Version 2 of ``hash_rows``: each
     value's ``name NUL canon NUL`` is built once per code, the rows' are concatenated by DuckDB
     (from the codes, no string copied per column), and blake2b runs per row over its bytes less
     the last NUL. A row with no value, or a NUL inside one, takes ``content_key`` itself."""

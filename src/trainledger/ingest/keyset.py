@@ -1,7 +1,8 @@
 """A partition's row hashes as sorted 128-bit integers: duplicates and repeats in bounded memory.
 
-A row hash is 32 hex digits (blake2b-128); ``KeySet`` holds each as two uint64 (16 bytes, not
-the ~80 an Arrow hash table of strings takes per row: a 10M-row partition needs ~0.5 GB here,
+A row hash is 32 hex digits (128 bits, either version of ``keys.py``); ``KeySet`` holds each
+as two uint64 (16 bytes, not the ~80 an Arrow hash table of strings takes per row: a 10M-row
+partition needs ~0.5 GB here,
 ~2 GB there), sorted once (``np.lexsort``). Identical hashes form a *group*; ``see`` takes the
 hashes of another partition, a row group at a time, and counts how many copies of each group it
 holds. A hash that is not 32 hex digits (none is, by construction) is spelled by its own

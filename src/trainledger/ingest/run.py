@@ -46,6 +46,7 @@ import pyarrow.parquet as pq
 
 from trainledger.errors import BadInput
 from trainledger.ingest.base import Context, Importer, ImportResult, Record, Rejected, dumps
+from trainledger.ingest.keys import DEFAULT_VERSION, hashing
 from trainledger.ingest.text import ContentWatch, sha256_file
 from trainledger.lake.schemas import TABLES, row_problem
 
@@ -86,7 +87,7 @@ def run_import(
     progress: Callable[[int, int], None] | None = None,
 ) -> ImportResult:
     """Import ``path``; ``progress(bytes_read, file_size)`` is told as the file is read."""
-    from trainledger.lake import PartitionExists, Settle
+    from trainledger.lake.settle import import_version
 
     cfg = importer.configure(options)
     lake.clean_tmp()
@@ -102,6 +103,29 @@ def run_import(
             return again
         return _reread_notice(again, earlier, options, statement)
 
+    versions = getattr(importer, "row_hash_versions", (DEFAULT_VERSION,))
+    with hashing(import_version(lake.partition_files(table), kind, versions)):
+        result = _stream(importer, path, lake, options, cfg, sha, identity, statement, key, progress)
+    return _reread_notice(result, earlier, options, statement)
+
+
+def _stream(
+    importer: Importer,
+    path: Path,
+    lake: Lake,
+    options: Mapping[str, Any],
+    cfg: Any,
+    sha: str,
+    identity: str,
+    statement: str,
+    key: str,
+    progress: Callable[[int, int], None] | None,
+) -> ImportResult:
+    """Read, settle, publish and log one import (``run_import``), with the row-hash version in
+    force."""
+    from trainledger.lake import PartitionExists, Settle
+
+    kind, table = importer.kind, importer.table
     watch = ContentWatch()
     ctx = Context(path=path, sha256=sha, kind=kind, options=options, cfg=cfg, watch=watch)
     schema = TABLES[table]
@@ -109,7 +133,7 @@ def run_import(
     size = path.stat().st_size
     tell = progress or (lambda done, total: None)
     with (
-        lake.open_partition(table, sha, identity=identity, statement=statement) as part,
+        lake.open_partition(table, sha, identity=identity, statement=statement, kind=kind) as part,
         lake.open_quarantine(kind, sha) as q,
     ):
         counted = _fast(importer, path, ctx, part, q, tell, size)
@@ -161,7 +185,7 @@ def run_import(
             )
             _log(lake, importer, result, options, committed.path if committed else None, identity,
                  statement)
-    return _reread_notice(result, earlier, options, statement)
+    return result
 
 
 def _fast(

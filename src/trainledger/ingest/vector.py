@@ -36,18 +36,26 @@ class Unexpected(Exception):
 
 class Coded:
     """A text column as its distinct values (the null spellings made null) and each row's
-    code: every per-value step runs once per distinct value, then ``rows`` spreads it."""
+    code: every per-value step runs once per distinct value, then ``rows`` spreads it. A column
+    of (almost) all-distinct values is better left as it is (``of(..., encode=False)``): its
+    values are the rows' own, and each row's code is its position (``identity``)."""
 
-    __slots__ = ("codes", "null", "raw", "values")
+    __slots__ = ("codes", "identity", "null", "raw", "values")
 
     def __init__(
-        self, values: pa.Array, codes: np.ndarray, null: np.ndarray, raw: pa.Array | None = None
+        self, values: pa.Array, codes: np.ndarray, null: np.ndarray, raw: pa.Array | None = None,
+        identity: bool = False,
     ) -> None:
         self.values, self.codes, self.null = values, codes, null
         self.raw = raw  # the rows' text when no value of it is null (rows() of the values)
+        self.identity = identity  # codes == arange: values are row by row
 
     @classmethod
-    def of(cls, arr: pa.Array, nulls: frozenset[str]) -> Coded:
+    def of(cls, arr: pa.Array, nulls: frozenset[str], encode: bool = True) -> Coded:
+        if not encode:
+            null = _np(nulls_mask(arr, nulls))
+            values = with_nulls(arr, pa.array(null)) if null.any() else arr
+            return cls(values, np.arange(len(arr)), null, None if null.any() else arr, True)
         enc = pc.dictionary_encode(arr)
         values = enc.dictionary
         null = _np(nulls_mask(values, nulls))
@@ -60,13 +68,25 @@ class Coded:
         """``per_value`` (default: the values) for each row."""
         if self.raw is not None and (per_value is None or per_value is self.values):
             return self.raw  # the values as they are: the chunk's own column, no copy
+        if self.identity:
+            return self.values if per_value is None else per_value
         return pc.take(self.values if per_value is None else per_value, pa.array(self.codes))
 
     def mask(self, per_value: np.ndarray) -> np.ndarray:
-        return per_value[self.codes]
+        return per_value if self.identity else per_value[self.codes]
 
     def filter(self, keep: np.ndarray) -> Coded:
         return Coded(self.values, self.codes[keep], self.null)
+
+    @property
+    def distinct_share(self) -> float:
+        """Distinct values per row (1.0 for a column left as it is)."""
+        return 1.0 if self.identity else len(self.values) / max(1, len(self.codes))
+
+
+def const(text: str, n: int) -> pa.Array:
+    """``n`` copies of ``text`` (Arrow repeats it; no Python list of ``n`` items)."""
+    return pa.repeat(pa.scalar(text, STR), n)
 
 
 def nulls_mask(arr: pa.Array, nulls: frozenset[str]) -> pa.Array:
@@ -128,6 +148,15 @@ def canon_number_column(arr: pa.Array, valid: np.ndarray) -> pa.Array:
         cut = pc.if_else(pc.equal(cut, "-0"), pa.scalar("0"), cut)
         out = pc.replace_with_mask(arr, mask, cut)
     return patch(out, ~same & ~zeros & valid, arr, keys.canon_number, STR)
+
+
+def canon_plain_number_column(arr: pa.Array) -> pa.Array:
+    """``keys.canon_number`` of plain decimals as ``convert.money_text`` / ``decimal_text``
+    write them (no sign but a minus, no leading zero, no exponent, no negative zero): the
+    fraction's trailing zeros cut, and the point with them — no pattern to match."""
+    has_point = pc.match_substring(arr, ".")
+    cut = pc.utf8_rtrim(pc.utf8_rtrim(arr, characters="0"), characters=".")
+    return pc.if_else(has_point, cut, arr)
 
 
 # -- converters ---------------------------------------------------------------------------------
@@ -266,7 +295,7 @@ def concat_rows(table: pa.Table, n: int) -> pa.ChunkedArray:
 def join_skip(items: list[pa.Array], sep: str, n: int) -> pa.Array:
     """The non-null items of each row joined by ``sep`` ("" when none). (Arrow's own
     ``null_handling="skip"`` drops a row whose items are all null: a lead item prevents it.)"""
-    lead = pa.array(["\x01"] * n, STR)
+    lead = const("\x01", n)
     joined = pc.binary_join_element_wise(lead, *items, sep, null_handling="skip")
     return pc.utf8_slice_codeunits(joined, 1 + len(sep))
 
@@ -274,7 +303,7 @@ def join_skip(items: list[pa.Array], sep: str, n: int) -> pa.Array:
 def json_list(items: list[pa.Array], n: int) -> pa.Array:
     """``[a,b,...]`` of JSON texts (null items left out), as ``base.dumps`` of a list writes it."""
     if not items:
-        return pa.array(["[]"] * n, STR)
+        return const("[]", n)
     inner = join_skip(items, ",", n)
     return pc.binary_join_element_wise(pa.scalar("["), inner, pa.scalar("]"), "")
 
@@ -285,7 +314,7 @@ def json_object(pairs: list[tuple[str, pa.Array]], n: int) -> pa.Array:
         pc.binary_join_element_wise(pa.scalar(_dumps(k) + ":"), v, "") for k, v in pairs
     ]
     if not items:
-        return pa.array(["{}"] * n, STR)
+        return const("{}", n)
     inner = join_skip(items, ",", n)
     return pc.binary_join_element_wise(pa.scalar("{"), inner, pa.scalar("}"), "")
 

@@ -5,7 +5,8 @@ Every table ends with the same provenance columns:
 
     source_sha256   content hash of the imported file (the partition key)
     row             1-based data row (CSV-like) or line (JSONL) in that file
-    row_hash        blake2b-128 of the row's canonical content (keys.py): finds the same row
+    row_hash        128-bit hash (hex) of the row's canonical content (keys.py; the version in
+                    the partition's metadata): finds the same row
                     across files, whatever the format
     flags           JSON list of notes on an accepted row (non-conformance, missing owner, ...)
 """

@@ -7,7 +7,9 @@ is given their paths (``Lake.partition_files``) and knows nothing else of the la
 imports this module, never the other way round).
 
 Each partition records, in its Parquet metadata (``META_KEY``), how its rows were hashed
-(``row_hash`` version), the identity of the import that wrote it, and its *statement* (what,
+(``row_hash`` version, ``keys.VERSIONS``), the kind of the import that wrote it (``kind``;
+partitions written before it was recorded have none), the identity of that import and its
+*statement* (what,
 besides the file's content, its rows are a statement about — e.g. the snapshot date of an
 undated storage inventory). A row of the same file (same content hash and statement) already
 in the lake is a duplicate by its row number, whatever its hash: a re-import with other options
@@ -29,7 +31,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from trainledger.errors import BadInput
-from trainledger.ingest.keys import ROW_HASH_VERSION
+from trainledger.ingest.keys import DEFAULT_VERSION, VERSIONS, active_version
 from trainledger.ingest.keyset import KeySet
 
 META_KEY = b"trainledger"
@@ -47,9 +49,34 @@ def partition_meta(schema: pa.Schema) -> dict[str, Any] | None:
     return meta if isinstance(meta, dict) else None
 
 
-def meta_of(identity: str = "", statement: str = "") -> dict[bytes, bytes]:
-    meta = {"row_hash": ROW_HASH_VERSION, "identity": identity, "statement": statement}
+def meta_of(identity: str = "", statement: str = "", kind: str | None = None) -> dict[bytes, bytes]:
+    """The metadata of a partition written now: the row-hash version in force (``keys.hashing``)."""
+    meta: dict[str, Any] = {"row_hash": active_version(), "identity": identity, "statement": statement}
+    if kind is not None:
+        meta["kind"] = kind
     return {META_KEY: json.dumps(meta, sort_keys=True).encode()}
+
+
+def import_version(parts: Iterable[Path], kind: str, versions: tuple[int, ...]) -> int:
+    """The row-hash version an import of ``kind`` into a table whose live partitions are
+    ``parts`` hashes with, given the ``versions`` its importer can compute (oldest first): the
+    newest, unless a partition of the same kind — or of no recorded kind, written before
+    partitions recorded theirs — was hashed with an older one of them; then the oldest such
+    (the rows an older lake holds are found again only by the hash they were stored with).
+    A partition of no recorded version is left to ``settle_partition`` to refuse."""
+    if len(versions) == 1:
+        return versions[0]
+    found = [
+        meta["row_hash"]
+        for meta in (partition_meta(pq.read_schema(p)) for p in parts)
+        if meta is not None and meta.get("kind", kind) == kind and meta.get("row_hash") in versions
+    ]
+    return min(found) if found else versions[-1]
+
+
+def _version_of(meta: dict[str, Any] | None) -> int | None:
+    v = (meta or {}).get("row_hash")
+    return v if v in VERSIONS else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +140,8 @@ def settle_partition(
     by = settle.dedup_by
     conflict_cols = [c for c, _ in settle.conflicts]
     pf = pq.ParquetFile(path)
+    own_meta = partition_meta(pf.schema_arrow) or {}
+    version, kind = own_meta.get("row_hash", DEFAULT_VERSION), own_meta.get("kind")
     keyset = KeySet.of_file(pf, by)  # bounded: 16 bytes a row, no hash table of strings
     same_file: list[pa.Array] = []  # row numbers of this file already in the lake
     ids: dict[str, pa.Array] = {}
@@ -127,12 +156,27 @@ def settle_partition(
     for part in parts:
         other_pf = pq.ParquetFile(part)
         meta = partition_meta(other_pf.schema_arrow)
-        if meta is None or meta.get("row_hash") != ROW_HASH_VERSION:
+        other = _version_of(meta)
+        if other is None:
             raise BadInput(
                 "the lake holds a partition written by an earlier trainledger, whose row "
                 "hashes are spelled differently: duplicates across files cannot be found",
                 path=str(part),
                 remedy="import the source files again into a new workspace's lake",
+            )
+        assert meta is not None
+        if other != version:
+            # rows of another kind (its own column names) hashed with another version: they
+            # can hold none of these rows. The same kind (or an unrecorded one) never gets
+            # here through ``import_version``; if it does, nothing is guessed.
+            if meta.get("kind") is not None and kind is not None and meta["kind"] != kind:
+                continue
+            raise BadInput(
+                f"the lake holds a partition of these rows hashed with row-hash version "
+                f"{other}, and this import hashed with version {version}: duplicates across "
+                "the two cannot be found",
+                path=str(part),
+                remedy="import the file again (it then hashes as the lake does)",
             )
         mine_too = part.parent.name == f"source={own}" and meta.get("statement", "") == statement
         if mine_too:

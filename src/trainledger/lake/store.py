@@ -119,9 +119,10 @@ class PartitionWriter:
         identity: str = "",
         statement: str = "",
         index: int | None = None,
+        kind: str | None = None,
     ) -> None:
         self.lake, self.table, self.sha256 = lake, table, sha256
-        self.schema = schema.with_metadata(meta_of(identity, statement))
+        self.schema = schema.with_metadata(meta_of(identity, statement, kind))
         self.statement = statement
         self.index = index
         self.dir = lake.partition_path(table, sha256).parent
@@ -391,13 +392,16 @@ class Lake:
 
     # -- partitions ---------------------------------------------------------------------------
     def open_partition(
-        self, table: str, sha256: str, *, identity: str = "", statement: str = ""
+        self, table: str, sha256: str, *, identity: str = "", statement: str = "",
+        kind: str | None = None,
     ) -> PartitionWriter:
+        """A writer of a new partition; its metadata records the row-hash version in force
+        (``keys.hashing``) and ``kind``, the kind of the import writing it."""
         schema = TABLES.get(table)
         if schema is None:
             raise ValueError(f"unknown lake table {table!r}; known: {', '.join(TABLES)}")
         return PartitionWriter(
-            self, table, sha256, schema, identity=identity, statement=statement
+            self, table, sha256, schema, identity=identity, statement=statement, kind=kind
         )
 
     def write_partition(self, table: str, sha256: str, arrow_table: pa.Table) -> Path:
