@@ -96,3 +96,28 @@ def test_a_write_later_on_the_snapshot_day_pays_nothing_and_is_no_problem(config
     (line,) = [ln for ln in result.lines if ln.category == "storage"]
     assert line.quantity == 0
     assert "modified_after_snapshot" not in {p.kind for p in result.problems}
+
+
+def test_a_listing_without_last_modified_pays_since_its_previous_snapshot(config):
+    """Review 5 J2: 500 GiB listed on 11-10 and 11-11 with no last_modified: the 11-11 row pays the
+    day since 11-10 — 500 × 24 / 730 = 16.438356 GiB-months (1.97 CNY at 0.12); the first snapshot's
+    held time is unknown: 0, and said (one problem per inventory date), never a silent 0."""
+    key = "obs://pt-ckpt/llm-pt-asc-1/step-1000/"
+    rows = (_obj(key, "2026-11-10", 1, None, gib=500), _obj(key, "2026-11-11", 2, None, gib=500),
+            _obj("obs://pt-data/corpus-v3/", "2026-11-10", 3, "", gib=2048))
+    held = held_intervals(rows, T0.date())
+    assert held[("5" * 64, 2)] == (datetime(2026, 11, 10, tzinfo=UTC), datetime(2026, 11, 11, tzinfo=UTC))
+    assert held[("5" * 64, 1)] == (datetime(2026, 11, 10, tzinfo=UTC),) * 2
+    result = attribute(Facts(storage_objects=rows), config, _price, T0.date())
+    lines = sorted((ln for ln in result.lines if ln.category == "storage"), key=lambda ln: ln.provenance.row)
+    assert [ln.quantity.quantize(Q) for ln in lines] == [Decimal(0), Decimal("16.438356"), Decimal(0)]
+    assert lines[1].amount.expected == Decimal("1.97260274")
+    (p,) = [p for p in result.problems if p.kind == "storage_held_unknown"]
+    assert p.detail == {"count": 2, "path": "obs://pt-ckpt/llm-pt-asc-1/step-1000/", "snapshot": "2026-11-10"}
+    assert "no last_modified: held time before this snapshot unknown, not charged" in p.message
+
+
+def test_rows_with_a_write_time_raise_no_unknown_held_time(config):
+    w = datetime(2026, 11, 1, tzinfo=UTC)
+    result = attribute(Facts(storage_objects=(_obj("b/k", "2026-11-10", 1, w),)), config, _price, T0.date())
+    assert "storage_held_unknown" not in {p.kind for p in result.problems}

@@ -4,7 +4,9 @@
   time it has been held (the last_modified instant → 00:00 UTC of the inventory date, or since
   the same object's previous inventory; an object is its path and write instant, so a
   noncurrent version pays beside the current one); basis ``estimate`` (measured size ×
-  listed price). Objects without owner, purpose or a retention/review date are flagged.
+  listed price). A listing without ``last_modified`` pays from the previous snapshot; an
+  object's first snapshot without one is not charged, and said (``storage_held_unknown``).
+  Objects without owner, purpose or a retention/review date are flagged.
 * labor — hours × the role's loaded rate range; basis ``internal`` (existing staff: opportunity
   cost, never new cash), phase and role kept.
 * external — vendor invoices; basis ``billed``, evidence ``contract``, stage delivery or ongoing.
@@ -71,7 +73,9 @@ def held_intervals(rows, as_of: date) -> dict[tuple[str, int], tuple[datetime, d
     """(source sha256, row) → (since, snapshot) as UTC instants: the time an inventory row pays
     for — since the same object's previous snapshot, else since the instant it was written, up
     to this snapshot's instant (``snapshot_instant``; ``since`` is never after it, so a row
-    written after its snapshot pays for nothing).
+    written after its snapshot pays for nothing). A row without ``last_modified`` pays since the
+    object's previous snapshot; its first snapshot pays for nothing (``since`` = the snapshot:
+    the time held before it is unknown — storage_stage says so).
 
     An object is its path *and* its write instant: two rows of one path in one snapshot (a
     noncurrent S3 version beside the current one, or two listings) are two objects, each paying
@@ -87,7 +91,10 @@ def held_intervals(rows, as_of: date) -> dict[tuple[str, int], tuple[datetime, d
         keyed.append((row, obj, snap, written))
     for row, obj, snap, written in keyed:
         before = max((s for s in snaps[obj] if s < snap), default=None)
-        since = max(d for d in (written or snap, before) if d is not None)
+        if written is None:  # no write time: from the previous snapshot; the first pays nothing (unknown)
+            since = before if before is not None else snap
+        else:
+            since = max(d for d in (written, before) if d is not None)
         out[(str(row["source_sha256"]), int(row["row"]))] = (min(since, snap), snap)
     return out
 
@@ -100,6 +107,7 @@ def storage_stage(facts: Facts, ctx: Context) -> StageOutput:
     priced: dict[tuple[str, date], object] = {}
     described: set[str] = set()
     held = held_intervals(facts.storage_objects, ctx.as_of)
+    unknown: dict[date, list[str]] = {}  # snapshot → paths listed there first, with no write time
     rows = sorted(facts.storage_objects, key=lambda r: (str(r["path"]), _day(r.get("snapshot_date")) or ctx.as_of))
     for row in rows:
         tier = str(row.get("tier") or "standard")
@@ -121,6 +129,8 @@ def storage_stage(facts: Facts, ctx: Context) -> StageOutput:
                                     f" {written}, after its inventory date {snap.date()}; it is not charged",
                                     {"path": path, "row": row["row"], "written": str(written),
                                      "snapshot": str(snap.date())}))
+        if written is None and since == snap and not row.get("last_modified"):
+            unknown.setdefault(snap.date(), []).append(path)
         held_s = (snap - since).total_seconds()  # whole seconds: a write instant, a 00:00 UTC snapshot
         months = Decimal(int(held_s)) / 86400 / DAYS_PER_MONTH
         gib_months = Decimal(int(row["size_bytes"])) / GIB * months
@@ -137,6 +147,12 @@ def storage_stage(facts: Facts, ctx: Context) -> StageOutput:
             amount=amount, provenance=Provenance(row["source_sha256"], int(row["row"]), rule, "storage"),
             batch_id=batch_id, detail=str(row.get("storage_class") or ""), quantity=gib_months,
             unit="gib_month", reason=reason))
+    for day, paths in sorted(unknown.items()):
+        problems.append(Problem(
+            "storage_held_unknown", f"{len(paths)} storage object(s) of the {day} inventory (e.g. {paths[0]}) have"
+            " no last_modified: held time before this snapshot unknown, not charged (a later snapshot pays from"
+            " this one; list last_modified to charge the time before)",
+            {"count": len(paths), "path": paths[0], "snapshot": str(day)}))
     return StageOutput(tuple(lines), tuple(problems), tuple(assumptions))
 
 

@@ -532,6 +532,22 @@ REST: dict[str, tuple[str, str]] = {
         "{k}={v}: time-sliced GPUs counted whole; pass --set gpu_replicas=N",
         "{k}={v}：时间切片的 GPU 按整卡计数；请传入 --set gpu_replicas=N",
     ),
+    "kube.unknown_accelerator": (
+        "resources name {others} and no GPU or Ascend NPU: counted 0 GPUs (if these are accelerator cards, "
+        "their cost lands in capacity no job held)",
+        "资源写的是 {others}，没有 GPU 或昇腾 NPU：按 0 张 GPU 计"
+        "（如果这些是加速卡，它们的成本会落入“无作业占用的容量”）",
+    ),
+    "slurm.unknown_gres": (
+        "AllocTRES names {named} and no gres/gpu or gres/npu: counted 0 GPUs (if these are accelerator cards, "
+        "their cost lands in capacity no job held)",
+        "AllocTRES 写的是 {named}，没有 gres/gpu 或 gres/npu：按 0 张 GPU 计"
+        "（如果这些是加速卡，它们的成本会落入“无作业占用的容量”）",
+    ),
+    "slurm.gres_differs": (
+        "gres/{family}={generic} differs from the typed counts {typed}; used {generic}",
+        "gres/{family}={generic} 与分型号计数 {typed} 不一致；采用 {generic}",
+    ),
     "kube.mig": (
         "{k}={v}: counted as {g}/{slices} of a GPU each",
         "{k}={v}：每个按 {g}/{slices} 张 GPU 计",

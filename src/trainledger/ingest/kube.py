@@ -23,8 +23,10 @@ NVIDIA MIG User Guide, "Supported MIG Profiles" and "Supported GPUs"; rounded to
 flagged); time-sliced ``nvidia.com/gpu.shared`` as 1 / ``gpu_replicas``
 each (``--set gpu_replicas=N``, the device plugin's replicas; without it counted whole and
 flagged); a milli-GPU annotation or label (``alibabacloud.com/gpu-milli``, thousandths of each
-GPU) scales the GPUs pro rata. ``gpus`` is the number of devices touched, ``gpu_share`` the
-GPU-equivalents held.
+GPU) scales the GPUs pro rata. Ascend NPUs (``huawei.com/Ascend910``, ``huawei.com/Ascend910B``,
+``huawei.com/npu``, …) count as whole accelerator cards; a vNPU slice or another vendor's resource
+on a pod that holds no GPU or NPU is counted 0 and flagged. ``gpus`` is the number of devices
+touched, ``gpu_share`` the GPU-equivalents held.
 
 Labels and annotations become tags ``labels.<key>`` and ``annotations.<key>`` (rules read them as
 ``tags.labels.team``); trainledger's own tags (``batch``, ``run``, ``reason``, ``cause``,
@@ -58,6 +60,11 @@ MIG = re.compile(r"nvidia\.com/mig-(\d+)g\.(\d+)gb")
 MIG_SLICES = 7  # compute slices of an A100 / H100 / H200 / B200 (NVIDIA MIG User Guide)
 MIG_FOUR_SLICE = {(1, 6), (2, 12), (4, 24)}  # (g, GB) of the A30-24GB's profiles: 4 slices
 MILLI_KEYS = ("alibabacloud.com/gpu-milli", "gpu-milli")
+# Ascend NPUs, whole cards: the Ascend device plugin's huawei.com/Ascend910 / Ascend310P / ...
+# (HAMi's Ascend plugin: huawei.com/Ascend910A, Ascend910B...; some clusters: huawei.com/npu).
+# Not cards: a vNPU slice huawei.com/Ascend910-2c (AI cores) and HAMi's ...-memory.
+ASCEND = re.compile(r"huawei\.com/(Ascend\d+[A-Za-z0-9]*|npu)")
+NOT_ACCELERATORS = re.compile(r"(?:[^/]*\.)?kubernetes\.io/.*|hugepages-.*|cpu|memory|ephemeral-storage|pods|storage")
 OWN_TAGS = ("batch", "run", "reason", "cause", "retry_of")
 PHASES = {"Pending": "PENDING", "Running": "RUNNING", "Succeeded": "COMPLETED", "Failed": "FAILED",
           "Unknown": "UNKNOWN"}  # fmt: skip
@@ -330,7 +337,7 @@ def _count(value: str, name: str) -> int:
 
 def _gpus(spec: dict, labels: dict, notes: dict, cfg: dict) -> tuple[int, str, str | None, list[str]]:
     def per(containers: list[dict]) -> tuple[int, Decimal, set[str], list[str]]:
-        n, share, types, flags = 0, Decimal(0), set(), []
+        n, share, types, flags, others = 0, Decimal(0), set(), [], []
         for c in containers:
             for k, v in _resources(c).items():
                 if k == GPU:
@@ -346,6 +353,11 @@ def _gpus(spec: dict, labels: dict, notes: dict, cfg: dict) -> tuple[int, str, s
                         share += m
                         flags.append(f"{k}={v}: time-sliced GPUs counted whole; pass --set gpu_replicas=N")
                     types.add("time-sliced")
+                elif (npu := ASCEND.fullmatch(k)) is not None:
+                    m = _count(v, k)
+                    n += m
+                    share += m
+                    types.add(npu.group(1))
                 elif (mig := MIG.fullmatch(k)) is not None:
                     m, g = _count(v, k), int(mig.group(1))
                     slices = 4 if (g, int(mig.group(2))) in MIG_FOUR_SLICE else MIG_SLICES
@@ -354,12 +366,19 @@ def _gpus(spec: dict, labels: dict, notes: dict, cfg: dict) -> tuple[int, str, s
                     types.add(k.split("/", 1)[1])
                     flags.append(f"{k}={v}: counted as {g}/{slices} of a GPU each (rounded)" if slices == MIG_SLICES
                                  else f"{k}={v}: counted as {g}/{slices} of a GPU each")
+                elif not NOT_ACCELERATORS.fullmatch(k) and v.strip() not in ("", "0"):
+                    others.append(f"{k}={v}")
+        if not share and others:
+            flags.append(f"resources name {', '.join(others)} and no GPU or Ascend NPU: counted 0 GPUs "
+                         "(if these are accelerator cards, their cost lands in capacity no job held)")
         return n, share, types, flags
 
     n, share, types, flags = per(_list(spec.get("containers")))
     ni, si, ti, fi = per(_list(spec.get("initContainers")))
     if si > share:
         n, share, types, flags = ni, si, ti, fi
+    elif not share:
+        flags += [f for f in fi if f not in flags]  # an init container's unread accelerator, said too
     milli = next((src[k] for src in (notes, labels) for k in MILLI_KEYS if k in src), None)
     if milli is not None:
         if not re.fullmatch(r"\d+", milli.strip()) or int(milli) > 1000:

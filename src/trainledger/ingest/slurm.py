@@ -2,8 +2,9 @@
 
 Columns are matched by header name. Times are local to the cluster (``options["tz"]``) and
 stored as UTC; ``Unknown``/``None`` become null; a Start or End in the hour DST repeats is read
-as the occurrence that ``Elapsed`` (or End not before Start) says. AllocTRES gives the GPU count
-and type, NodeList is expanded, and ``key=value`` pairs in Comment become the row's tags.
+as the occurrence that ``Elapsed`` (or End not before Start) says. AllocTRES gives the accelerator
+card count and type (``gres/gpu``, and Ascend NPUs ``gres/npu``), NodeList is expanded, and
+``key=value`` pairs in Comment become the row's tags.
 ``Cluster`` and ``JobIDRaw`` are kept (``sacct -M a,b`` reuses job ids across clusters);
 every other sacct column (Planned, Reason, Elapsed, ...) is kept in ``extra``, with the
 job's ``attempt`` (``sacct --duplicates``: one row per allocation of a requeued job), a step's
@@ -170,23 +171,38 @@ def parse_tres(text: str) -> dict[str, str]:
     return out
 
 
+ACCELERATORS = ("gpu", "npu")  # gres counted as accelerator cards: GPUs, and Ascend NPUs (Huawei's Slurm plugin)
+
+
 def gpus_of(tres: Mapping[str, str]) -> tuple[int, str | None, list[str]]:
-    """(count, type, notes) from ``gres/gpu=N`` and/or ``gres/gpu:TYPE=N``."""
-    generic: int | None = None
-    typed: dict[str, int] = {}
+    """(cards, type, notes) from ``gres/gpu[:TYPE]=N`` and ``gres/npu[:TYPE]=N`` (Ascend NPUs
+    count as accelerator cards like GPUs; an untyped ``gres/npu`` has type ``npu``). Any other
+    ``gres/NAME=N`` (N > 0) on a row that names no card is noted: counted 0, never silently."""
+    cards, types, flags, other = 0, set(), [], []
+    for family in ACCELERATORS:
+        generic: int | None = None
+        typed: dict[str, int] = {}
+        for k, v in tres.items():
+            if k == f"gres/{family}" or k.startswith(f"gres/{family}:"):
+                if not re.fullmatch(r"[0-9]{1,18}", v):  # ASCII digits; fits the lake's int64
+                    raise ValueError(f"AllocTRES {k}={v!r} is not a GPU count")
+                if k == f"gres/{family}":
+                    generic = int(v)
+                else:
+                    typed[k.split(":", 1)[1]] = int(v)
+        if generic is not None and typed and generic != sum(typed.values()):
+            flags.append(f"gres/{family}={generic} differs from the typed counts {typed}; used {generic}")
+        cards += generic if generic is not None else sum(typed.values())
+        types |= set(typed) or ({family} if family != "gpu" and generic else set())
     for k, v in tres.items():
-        if k == "gres/gpu" or k.startswith("gres/gpu:"):
-            if not re.fullmatch(r"[0-9]{1,18}", v):  # ASCII digits; fits the lake's int64
-                raise ValueError(f"AllocTRES {k}={v!r} is not a GPU count")
-            if k == "gres/gpu":
-                generic = int(v)
-            else:
-                typed[k.split(":", 1)[1]] = int(v)
-    gpu_type = ",".join(sorted(typed)) or None
-    notes = []
-    if generic is not None and typed and generic != sum(typed.values()):
-        notes.append(f"gres/gpu={generic} differs from the typed counts {typed}; used {generic}")
-    return (generic if generic is not None else sum(typed.values())), gpu_type, notes
+        name = k.split(":", 1)[0]
+        if k.startswith("gres/") and name[5:] not in ACCELERATORS and v not in ("", "0"):
+            other.append(f"{k}={v}")
+    if not cards and other:
+        named = ", ".join(other)
+        flags.append(f"AllocTRES names {named} and no gres/gpu or gres/npu: counted 0 GPUs "
+                     "(if these are accelerator cards, their cost lands in capacity no job held)")
+    return cards, ",".join(sorted(types)) or None, flags
 
 
 def comment_tags(comment: str) -> tuple[dict[str, str], list[str]]:

@@ -46,6 +46,14 @@ CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
              " inventory date {snapshot}; it is not charged"),
         ZH: ("清单日期之后被修改", "存储第 {row} 行：{path} 于 {written} 被修改，晚于其清单日期 {snapshot}；不计费"),
     },
+    "storage_held_unknown": {
+        EN: ("storage held time unknown", "{count} storage object(s) of the {snapshot} inventory (e.g. {path}) have"
+             " no last_modified: held time before this snapshot unknown, not charged (a later snapshot pays from"
+             " this one; list last_modified to charge the time before)"),
+        ZH: ("存储持有时长未知", "{snapshot} 清单中有 {count} 个存储对象（例如 {path}）没有 last_modified："
+             "此次快照之前的持有时长未知，不计费"
+             "（之后的快照从这一次起计费；清单写上 last_modified 才能计入之前的时间）"),
+    },
     "missing_labor_rate": {
         EN: ("no labor rate", "no [[labor_rates]] entry for role {role}: its hours are counted but valued at zero"),
         ZH: ("缺少人力费率", "角色 {role} 没有 [[labor_rates]] 条目：其工时已计数，但按零估值"),
