@@ -37,6 +37,8 @@ PARTS |= {en for en, _zh in __import__("trainledger.i18n.texts_ingest_detect", f
 PARTS |= {en for en, _zh in __import__("trainledger.i18n.texts_causes", fromlist=["CAUSES"]).CAUSES.values()}
 # what the tool stores in the ledger (a plan's default reason, a drop reason): Msg("stored.…") ids
 PARTS |= {en for en, _zh in __import__("trainledger.i18n.texts_stored", fromlist=["STORED"]).STORED.values()}
+# the dashboard's 404 for a path no route has (web/app.py ``error``): set, not raised (review 5 J13)
+PARTS |= {"no page at {path}", "see /batches, or /api/openapi.json"}
 # decide's override refusal, raised as Msg("error.review.service.decide_rules_recommend_choosing") (review 4 H10)
 PARTS |= {"decide {batch_id}: the rules recommend {action}; choosing {action2} overrides them"}
 

@@ -153,6 +153,9 @@ def test_without_a_token_or_with_a_bad_one_401(app, tokens):
             assert r.json()["error"]["remedy"]
     r = app.get("/batches", headers={"Accept": "application/json", **_bearer(toks["expired"])})
     assert "expired" in r.json()["error"]["message"]
+    assert r.json()["error"]["message_zh"].endswith("已过期")  # no English state word (review 5 J11)
+    r = app.get("/batches", headers={"Accept": "application/json", **_bearer(toks["revoked"])})
+    assert "revoked" in r.json()["error"]["message"] and r.json()["error"]["message_zh"].endswith("已吊销")
     assert app.get("/api/openapi.json").status_code == 200  # the API's description needs no token
 
 

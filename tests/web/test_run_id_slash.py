@@ -39,4 +39,8 @@ def test_a_pods_run_page_answers_from_the_batch_pages_link(tmp_path):
         assert page.json()["run"]["id"] == "ml/train"
         html = c.get(href)
         assert html.status_code == 200 and "ml/train" in html.text
-        assert c.get("/batches/b1/runs/ml%2Fnone", headers={"accept": "application/json"}).status_code == 404
+        missing = c.get("/batches/b1/runs/ml%2Fnone", headers={"accept": "application/json"})
+        assert missing.status_code == 404
+        gone = c.get("/nowhere", headers={"accept": "application/json"}).json()["error"]
+        assert gone["message_zh"] == "没有此页面：/nowhere"
+        assert gone["remedy_zh"] == "请查看 /batches 或 /api/openapi.json"

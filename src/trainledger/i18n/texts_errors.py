@@ -598,9 +598,13 @@ ERRORS: dict[str, tuple[str, str]] = {
         "check it, or ask for a new one",
         "检查它，或申请一个新令牌",
     ),
-    "ledger.tokens.token": (
-        "token {id} is {state}",
-        "令牌 {id} 已{state}",
+    "ledger.tokens.token_revoked": (
+        "token {id} is revoked",
+        "令牌 {id} 已吊销",
+    ),
+    "ledger.tokens.token_expired": (
+        "token {id} is expired",
+        "令牌 {id} 已过期",
     ),
     "ledger.tokens.ask_workspace_owner_for2": (
         "ask the workspace owner for a new one (`trainledger token create`)",

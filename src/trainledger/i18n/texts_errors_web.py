@@ -10,6 +10,8 @@ WEB: dict[str, tuple[str, str]] = {
     "web.auth.ask_for_token_role": (
         "ask for a token of role {p0} (`trainledger token create --role R`)",
         "请申请以下角色之一的令牌：{p0}（`trainledger token create --role R`）"),
+    "web.app.no_page_at": ("no page at {path}", "没有此页面：{path}"),
+    "web.app.see_batches_or_openapi": ("see /batches, or /api/openapi.json", "请查看 /batches 或 /api/openapi.json"),
     "web.auth.no_csrf_token": ("this write carries no CSRF token", "此写入请求未携带 CSRF 令牌"),
     "web.auth.post_from_form": (
         "post from the dashboard's form, or send the token of GET /api/csrf as the csrf field or the"

@@ -142,6 +142,6 @@ def check(ledger: Ledger, presented: str | None, now: datetime | None = None) ->
     rec = _record(row)
     state = rec.state(now)
     if state != "active":
-        raise TokenRefused(f"token {rec.id} is {state}",
+        raise TokenRefused(f"token {rec.id} is revoked" if state == "revoked" else f"token {rec.id} is expired",
                            remedy="ask the workspace owner for a new one (`trainledger token create`)")
     return rec
