@@ -141,8 +141,11 @@ def test_rows_that_say_nothing_specific_or_another_sku_stay_no_rule_matched(tmp_
     assert got["node_without_jobs: node gpu-node-02"][0] == Decimal("864.00")
 
 
-SPARK = pytest.mark.skipif(os.environ.get("TRAINLEDGER_TEST_SPARK") != "1" or shutil.which("java") is None,
-                           reason="slow (a Spark session): set TRAINLEDGER_TEST_SPARK=1 (and Java)")
+SPARK = [pytest.mark.skipif(os.environ.get("TRAINLEDGER_TEST_SPARK") != "1" or shutil.which("java") is None,
+                            reason="slow (a Spark session): set TRAINLEDGER_TEST_SPARK=1 (and Java)"),
+         pytest.mark.filterwarnings("ignore::DeprecationWarning"),  # as tests/engine/test_frame_spark.py:
+         pytest.mark.filterwarnings("ignore::FutureWarning"),  # pyspark on pandas 3
+         pytest.mark.filterwarnings("ignore::ResourceWarning")]  # py4j's gateway sockets (pyspark 4.0)
 
 
 @pytest.mark.parametrize("engine", ["duckdb", pytest.param("spark", marks=SPARK)])
