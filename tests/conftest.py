@@ -4,12 +4,16 @@
 in the database named by ``TRAINLEDGER_TEST_PG_URL`` (selected through ``search_path`` and
 dropped afterwards). Without the URL the PostgreSQL half is skipped — unless
 ``TRAINLEDGER_REQUIRE_PG=1`` (CI), where a missing or unreachable server fails.
+
+``demo_copy`` gives a private copy of the demo workspace, built once per session (``demo_pristine``,
+never written), for tests that write to it (tamper, seal, precompute).
 """
 
 from __future__ import annotations
 
 import itertools
 import os
+import shutil
 import uuid
 
 import pytest
@@ -23,6 +27,27 @@ from sqlalchemy.exc import OperationalError
 settings.register_profile("dev", deadline=None)
 settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+@pytest.fixture(scope="session")
+def demo_pristine(tmp_path_factory):
+    """The demo workspace (``trainledger demo``), made once per session. Never write to it: take ``demo_copy``."""
+    from click.testing import CliRunner
+
+    from trainledger.cli import cli
+
+    root = tmp_path_factory.mktemp("demo-pristine") / "ws"
+    result = CliRunner().invoke(cli, ["--lang", "en", "demo", "--dir", str(root)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return root
+
+
+@pytest.fixture
+def demo_copy(demo_pristine, tmp_path):
+    """A private copy of the demo workspace, for a test that writes to it."""
+    copy = tmp_path / "ws"
+    shutil.copytree(demo_pristine, copy)
+    return copy
+
 
 PG_URL_ENV = "TRAINLEDGER_TEST_PG_URL"
 REQUIRE_PG_ENV = "TRAINLEDGER_REQUIRE_PG"

@@ -24,18 +24,9 @@ def run(*args, code=0):
     return result
 
 
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory):
-    root = tmp_path_factory.mktemp("demo") / "ws"
-    run("demo", "--dir", root)
-    return root
-
-
 @pytest.fixture
-def ws(demo, tmp_path):
-    copy = tmp_path / "ws"
-    shutil.copytree(demo, copy)
-    return copy
+def ws(demo_copy):  # tests/conftest.py: a private copy of the session's demo workspace
+    return demo_copy
 
 
 def test_attribution_writes_each_batch_under_its_verified_figures_digest(ws):

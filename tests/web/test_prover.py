@@ -5,33 +5,19 @@ proves the ledger again (the row put back)."""
 
 from __future__ import annotations
 
-import shutil
 import sqlite3
 import time
 
 import pytest
-from click.testing import CliRunner
-
-from trainledger.cli import cli
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
 BATCH = "csa-sft-2026-11-a"
 JSON = {"Accept": "application/json"}
 
 
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory):
-    root = tmp_path_factory.mktemp("demo") / "ws"
-    result = CliRunner().invoke(cli, ["--lang", "en", "demo", "--dir", str(root)], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return root
-
-
 @pytest.fixture
-def ws(demo, tmp_path):
-    copy = tmp_path / "ws"
-    shutil.copytree(demo, copy)
-    return copy
+def ws(demo_copy):  # tests/conftest.py: a private copy of the session's demo workspace
+    return demo_copy
 
 
 def _write(ws, why: str) -> None:
