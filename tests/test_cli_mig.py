@@ -38,18 +38,24 @@ def run(*args):
     return result.output
 
 
-def test_a_mig_slice_is_billed_as_its_share_and_jobs_agrees_with_the_sheet(tmp_path):
+def pod_workspace(tmp_path, *pods):
+    """A workspace of batch b1 (pods tagged ``batch``) with ``pods`` and the two node-hours of BILL imported."""
     ws = tmp_path / "ws"
     run("init", ws)
     with open(ws / "trainledger.toml", "a", encoding="utf-8") as f:
         f.write(ONE_BATCH + RULE)
-    pods = {"apiVersion": "v1", "kind": "List", "items": [
-        pod("train", {"nvidia.com/gpu": "4"}, "2026-11-10T09:00:00Z", "2026-11-10T10:00:00Z"),
-        pod("eval-mig", {"nvidia.com/mig-3g.20gb": "1"}, "2026-11-10T12:00:00Z", "2026-11-10T12:42:00Z")]}
-    (tmp_path / "pods.json").write_text(json.dumps(pods), encoding="utf-8")
+    (tmp_path / "pods.json").write_text(json.dumps({"apiVersion": "v1", "kind": "List", "items": list(pods)}),
+                                        encoding="utf-8")
     (tmp_path / "bill.csv").write_text(BILL, encoding="utf-8")
     run("--workspace", ws, "import", "k8s", tmp_path / "pods.json")
     run("--workspace", ws, "import", "focus", tmp_path / "bill.csv")
+    return ws
+
+
+def test_a_mig_slice_is_billed_as_its_share_and_jobs_agrees_with_the_sheet(tmp_path):
+    ws = pod_workspace(
+        tmp_path, pod("train", {"nvidia.com/gpu": "4"}, "2026-11-10T09:00:00Z", "2026-11-10T10:00:00Z"),
+        pod("eval-mig", {"nvidia.com/mig-3g.20gb": "1"}, "2026-11-10T12:00:00Z", "2026-11-10T12:42:00Z"))
     jobs = json.loads(run("--workspace", ws, "jobs", "--json"))["gpu_hours"]
     assert (jobs["total"], jobs["whole_gpu_total"]) == ("4.300000", "4.700000")
     run("--workspace", ws, "attribute")

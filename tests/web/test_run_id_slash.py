@@ -3,12 +3,9 @@ page: the batch page links to it percent-encoded, and the link answers (review 5
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from tests.configs import ONE_BATCH
-from tests.test_cli_mig import BILL, RULE, pod, run
+from tests.test_cli_mig import pod, pod_workspace, run
 
 pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning"),
               pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")]
@@ -19,16 +16,8 @@ def test_a_pods_run_page_answers_from_the_batch_pages_link(tmp_path):
 
     from trainledger.web.app import create_app
 
-    ws = tmp_path / "ws"
-    run("init", ws)
-    with open(ws / "trainledger.toml", "a", encoding="utf-8") as f:
-        f.write(ONE_BATCH + RULE)
-    pods = {"apiVersion": "v1", "kind": "List", "items": [
-        pod("train", {"nvidia.com/gpu": "4"}, "2026-11-10T09:00:00Z", "2026-11-10T10:00:00Z")]}
-    (tmp_path / "pods.json").write_text(json.dumps(pods), encoding="utf-8")
-    (tmp_path / "bill.csv").write_text(BILL, encoding="utf-8")
-    run("--workspace", ws, "import", "k8s", tmp_path / "pods.json")
-    run("--workspace", ws, "import", "focus", tmp_path / "bill.csv")
+    ws = pod_workspace(tmp_path, pod("train", {"nvidia.com/gpu": "4"}, "2026-11-10T09:00:00Z",
+                                     "2026-11-10T10:00:00Z"))
     run("--workspace", ws, "attribute")
     with TestClient(create_app(ws)) as c:
         batch = c.get("/batches/b1", headers={"accept": "application/json"}).json()
