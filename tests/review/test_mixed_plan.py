@@ -82,8 +82,9 @@ on = "2026-11-09"
 """
 
 
-@pytest.fixture
-def mixed(tmp_path):
+def mixed_workspace(tmp_path, *, bill: bool = True, attributed: bool = True):
+    """The workspace: the sacct of jobs 501 (cloud-01) and 502 (own rack), and the FOCUS bill of
+    cloud-01's two node-hours (``bill``), attributed (``attributed``)."""
     root = tmp_path / "ws"
     with Workspace.init(root, currency="CNY"):
         pass
@@ -98,9 +99,16 @@ def mixed(tmp_path):
                                                   FOCUS_ROW.format(a=11, b=12)]) + "\n", encoding="utf-8")
     with Workspace.open(root) as wsp:
         wsp.import_files("slurm", [tmp_path / "sacct.txt"])
-        wsp.import_files("focus", [tmp_path / "bill.csv"])
-        wsp.attribute()
+        if bill:
+            wsp.import_files("focus", [tmp_path / "bill.csv"])
+        if attributed:
+            wsp.attribute()
     return root
+
+
+@pytest.fixture
+def mixed(tmp_path):
+    return mixed_workspace(tmp_path)
 
 
 def _compute(plan) -> dict:

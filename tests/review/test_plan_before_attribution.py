@@ -15,27 +15,11 @@ from decimal import Decimal
 from trainledger.review import capacity_plan, service
 from trainledger.service import Workspace
 
-from .test_mixed_plan import CONFIG, FOCUS_HEAD, FOCUS_ROW, PRICES, SACCT, SPEC, _compute
+from .test_mixed_plan import SPEC, _compute, mixed_workspace
 
 
 def _workspace(tmp_path, *, bill: bool):
-    root = tmp_path / "ws"
-    with Workspace.init(root, currency="CNY"):
-        pass
-    cfg = (root / "trainledger.toml").read_text(encoding="utf-8")
-    cfg = cfg.replace('price_book = ""', 'price_book = "prices.toml"').replace(
-        'gpu_item = ""', 'gpu_item = "gpu_hour:a100-80gb"')
-    (root / "trainledger.toml").write_text(cfg + CONFIG, encoding="utf-8")
-    (root / "prices.toml").write_text(PRICES, encoding="utf-8")
-    (root / "spec.toml").write_text(SPEC, encoding="utf-8")
-    (tmp_path / "sacct.txt").write_text(SACCT, encoding="utf-8")
-    (tmp_path / "bill.csv").write_text("\n".join([FOCUS_HEAD, FOCUS_ROW.format(a=10, b=11),
-                                                  FOCUS_ROW.format(a=11, b=12)]) + "\n", encoding="utf-8")
-    with Workspace.open(root) as wsp:
-        wsp.import_files("slurm", [tmp_path / "sacct.txt"])
-        if bill:
-            wsp.import_files("focus", [tmp_path / "bill.csv"])
-    return root
+    return mixed_workspace(tmp_path, bill=bill, attributed=False)
 
 
 def test_the_bill_offers_its_gpu_nodes_hours(tmp_path):
