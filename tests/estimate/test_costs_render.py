@@ -149,3 +149,21 @@ def test_public_api_is_sorted_and_complete():
     assert est.__all__ == sorted(est.__all__)
     for name in est.__all__:
         assert hasattr(est, name)
+
+
+def test_header_names_the_largest_part_beside_the_task_types_typical_answer(book):
+    """Review 5 J11: "Where the money usually goes: compute" above a table where compute is 5 % of the
+    P50 — the header also says which part holds most of this estimate, with its share."""
+    from trainledger.report.estimate_view import estimate_view
+
+    d = estimate(book, task="pretrain", params="7B", tokens="100B", gpu="a100-80gb", gpus="64", samples=2000).to_dict()
+    p50 = {k: d["cost"][k]["p50"] for k in ("compute", "data", "labor")}
+    largest = max(p50, key=lambda k: p50[k])
+    share = f"{p50[largest] / d['cost']['total']['p50']:.0%}"
+    labels = {"compute": ("Compute", "算力"), "data": ("Data", "数据"), "labor": ("Labor", "人力")}[largest]
+    head = dict(estimate_view(d, "en")["head"])
+    assert head["Where the money usually goes for this task type"] == "compute, and overwhelmingly so"
+    got = head["Largest part of this estimate (P50)"]
+    assert got.startswith(labels[0]) and f"({share} of the P50 total)" in got
+    zh = dict(estimate_view(d, "zh-CN")["head"])["本估算中最大的一项（P50）"]
+    assert zh.startswith(labels[1]) and f"占 P50 合计的 {share}" in zh

@@ -83,6 +83,20 @@ def _per_gpu_at(nbytes: float, n: int, lang: str) -> str:
     return t("mem.per_gpu_at_one" if n == 1 else "mem.per_gpu_at", lang, gib=nbytes / 2**30, n=n)
 
 
+def _largest_part(d: dict, lang: str, money) -> list[tuple[str, str]]:
+    """The part (compute, data, labor) holding most of this estimate's P50, beside the task type's
+    typical answer, so a header never says "compute" above a table where labor dominates."""
+    parts = {k: d["cost"][k]["p50"] for k in ("compute", "data", "labor") if d["cost"].get(k)}
+    total = d["cost"]["total"]["p50"] if d["cost"].get("total") else 0
+    if not parts or not total:
+        return []
+    part = max(parts, key=lambda k: parts[k])
+    label = {"compute": "cost_compute", "data": "cost_data", "labor": "cost_labor"}[part]
+    share = f"{parts[part] / total:.0%}"
+    value = t("largest_part_value", lang, part=t(label, lang), amount=money(parts[part]), share=share)
+    return [(t("largest_part", lang), value)]
+
+
 def estimate_view(d: dict, lang: str) -> dict:
     cur = d["cost"]["currency"]
 
@@ -93,6 +107,7 @@ def estimate_view(d: dict, lang: str) -> dict:
     head = [
         (t("task", lang), f"{vocab(task, lang)} ({task.value})"),
         (t("main_cost", lang), estimate_text(f"task.main_cost.{task.value}", lang)),
+        *_largest_part(d, lang, money),
         (t("priced_on", lang), d["priced_on"]),
         (t("price_book", lang), d["price_book"]),
         (t("currency", lang), cur),
