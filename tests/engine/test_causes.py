@@ -84,3 +84,14 @@ def test_no_time_zone_problem_when_events_fit():
     off = Sample("1" * 64, at(0), at(60), tuple(at(m) + timedelta(hours=-3) for m in range(5, 60, 5)))
     assert best_shift(off) == 3
     assert "Europe/Moscow" in likely_zones("UTC", 3, T0)
+
+
+def test_a_second_infra_fault_is_still_unforeseeable_not_a_repeat():
+    """Review 6 K1: a preemption after an unrelated node failure, same versions, was "avoidable rework",
+    even confirmed as an infra fault; no version change avoids either. A config error repeated is."""
+    runs = [rf("a", "NODE_FAIL", "1"), rf("b", "PREEMPTED", "2"), rf("c", "OUT_OF_MEMORY", "3"),
+            rf("d", "OUT_OF_MEMORY", "4")]
+    audit = [{"action": "confirm_cause", "actor": "li", "detail": {"run": "b", "cause": "infra_fault", "by": "li"}}]
+    for ex in (explain(runs), explain(runs, confirmations_from_audit(audit))):
+        assert [ex[r].review_class for r in "ab"] == ["unforeseeable_fault"] * 2 and ex["b"].review_note == ""
+        assert ex["d"].review_class == "avoidable_rework" and "repeats c" in ex["d"].review_note

@@ -20,9 +20,10 @@ as before, ``as_dict`` adds their ids beside them, and the sheet adds their zh-C
 
 The *state* (NODE_FAIL…) is measured: the scheduler recorded it. Review class: the cause's
 suggestion (``model.batch.SUGGESTED_REVIEW_CLASS``), except that the same cause failing again in a
-batch with no change of data, code or config version (run tags ``data_version``,
-``code_version``, ``config_version``; the batch's own when absent) is ``avoidable_rework`` from its
-second occurrence on (the seed: 同类错误重复出现且没有改进动作 → 可避免返工).
+batch with no change of data, code or config version (run tags ``data_version``, ``code_version``,
+``config_version``; the batch's own when absent) is ``avoidable_rework`` from its second occurrence on
+— for a cause the team controls (config error, data quality, exploration; not an infra fault, which
+no version change avoids, nor a goal change: ``NOT_REPEATED``) (the seed: 同类错误重复出现且没有改进动作 → 可避免返工).
 
 What a retry chain cost (``chain_cost``; the review's bridge uses the same rule, ``is_failure``):
 the **failure** is what the failure destroyed — of each failed attempt the time the batch did not
@@ -56,6 +57,9 @@ STATE_CAUSE: dict[str, FailureCause] = {
     "OUT_OF_MEMORY": FailureCause.CONFIG_ERROR,
 }
 VERSION_TAGS = ("data_version", "code_version", "config_version")
+# causes a version change could not have avoided: a node failure or a preemption after another one is
+# still an unforeseeable fault (review 6 K1), and a goal change is a decision, not a repeated error
+NOT_REPEATED = frozenset((FailureCause.INFRA_FAULT, FailureCause.GOAL_CHANGE))
 CONFIRM_ACTION = "confirm_cause"  # the audit-chain action a confirmation is recorded under
 RECOVERY_STATES = (str(ComputeState.SETUP), str(ComputeState.PREEMPTION_RECOVERY))  # a rerun's way back
 
@@ -161,7 +165,7 @@ def explain(facts: Iterable[RunFacts], confirmations: Mapping[str, Mapping] | No
                                 ) if cause else (None, "")
         cls = SUGGESTED_REVIEW_CLASS.get(FailureCause(cause)) if cause else None
         note = ""
-        if cause and f.failed and cause != FailureCause.GOAL_CHANGE:
+        if cause and f.failed and cause not in NOT_REPEATED:
             key = (f.batch_id, cause, f.versions)
             first = seen.setdefault(key, f.run_id)
             if first != f.run_id:
