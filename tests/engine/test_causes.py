@@ -95,3 +95,17 @@ def test_a_second_infra_fault_is_still_unforeseeable_not_a_repeat():
     for ex in (explain(runs), explain(runs, confirmations_from_audit(audit))):
         assert [ex[r].review_class for r in "ab"] == ["unforeseeable_fault"] * 2 and ex["b"].review_note == ""
         assert ex["d"].review_class == "avoidable_rework" and "repeats c" in ex["d"].review_note
+
+
+def test_a_fault_retry_is_warned_about_only_when_its_failed_attempt_gives_no_cause_either(config):
+    """Review 6 K3: "job 11 is a fault retry without a failure cause" beside a sheet that shows the
+    NODE_FAIL it retries as an infra fault (assumed). A retry of a plain FAILED attempt is still warned."""
+    retry = '{{"run": "{run}", "retry_of": "{of}", "reason": "fault_retry"}}'
+    jobs = (job("10", start=at(0), end=at(30), state="NODE_FAIL", tags='{"run": "r1"}', row=1),
+            job("11", start=at(40), end=at(90), tags=retry.format(run="r2", of="10"), row=2),
+            job("20", start=at(100), end=at(130), state="FAILED", tags='{"run": "r3"}', row=3),
+            job("21", start=at(140), end=at(190), tags=retry.format(run="r4", of="20"), row=4))
+    result = attribute(Facts(jobs=jobs), config, price_lookup, T0.date())
+    assert [p.detail["job_id"] for p in result.problems if p.kind == "missing_cause"] == ["21"]
+    ex = explained_of(result.summary())
+    assert (ex["r2"]["cause"], ex["r2"]["cause_evidence"]) == ("infra_fault", "assumed") and ex["r4"]["cause"] is None

@@ -142,6 +142,25 @@ class Attribution:
         }
 
 
+def _causes_settled(problems: list[Problem], runs: dict[str, RunInfo]) -> list[Problem]:
+    """A fault retry without a cause tag is warned about only when its failed attempt gives it no cause
+    either (``causes.explain``: the attempt's own tag, its scheduler state): a requeue after NODE_FAIL is
+    an infra fault, assumed, on the same sheet (review 6 K3). Only the warned retries and the
+    attempts they retry are explained here; the summary explains every run."""
+    from trainledger.engine.causes import explain
+
+    missing = [p for p in problems if p.kind == "missing_cause"]
+    if not missing:
+        return problems
+    by_run = {info.facts.run_id: info.facts for info in runs.values() if info.facts is not None}
+    retries = [runs[p.detail["job_id"]].facts for p in missing
+               if p.detail.get("job_id") in runs and runs[p.detail["job_id"]].facts is not None]
+    chain = {f.run_id: f for f in retries} | {f.retry_of: by_run[f.retry_of] for f in retries if f.retry_of in by_run}
+    explained = explain(chain.values())
+    caused = {f.job for f in retries if explained[f.run_id].cause}
+    return [p for p in problems if p.kind != "missing_cause" or p.detail.get("job_id") not in caused]
+
+
 def _rule_field_problems(facts: Facts, config: Settings) -> list[Problem]:
     """A rule naming a column its source does not have can never match: say so instead of silence."""
     out = []
@@ -172,6 +191,7 @@ def attribute(facts: Facts, config: Settings, price: PriceLookup, as_of: date,
                   price=price, as_of=as_of, cutoff=cutoff, as_of_time=as_of_time,
                   facts_time=latest_fact_time(facts))
     runs, problems = derive_runs(facts, ctx)
+    problems = _causes_settled(problems, runs)
     problems.extend(_rule_field_problems(facts, config))
     problems.extend(restated.problems(facts.bill_lines, facts.imports))  # counted twice?
     ctx = replace(ctx, runs=runs)
