@@ -19,7 +19,7 @@ from trainledger.model.restricted import ADMIN, ROLES, is_withheld
 from trainledger.report import freshness
 from trainledger.report.primitives import unit as unit_text
 from trainledger.review import service
-from trainledger.review.texts import label, line_label, rework_text, storage_label, t
+from trainledger.review.texts import label, line_label, rework_text, rounds_text, storage_label, t
 from trainledger.service import Workspace
 
 LANGS = ("en", "zh-CN")
@@ -175,8 +175,9 @@ def _show_plan(b: dict, lang: str) -> None:
                f"   {t('source', lang)}: {b['source'].get('kind')}"
                f" {b['source'].get('spec', b['source'].get('batch', ''))}")
     w = b["work"]
-    click.echo(f"  {t('work', lang)}: {w['expected']} ({w['low']}–{w['high']}) Mtoken [{label(w['evidence'], lang)}]"
-               f"   {t('max_rounds', lang)}: {b['max_rounds']}")
+    click.echo(f"  {t('work', lang)}: {w['expected']} ({w['low']}–{w['high']}) {unit_text('Mtoken', lang)}"
+               f" [{label(w['evidence'], lang)}]"
+               f"   {t('max_rounds', lang)}: {t('no_max', lang) if b['max_rounds'] is None else b['max_rounds']}")
     for x in b["totals"]:
         click.echo(f"  {t('plan', lang)} {label(x['basis'], lang)}: {_rng(x)} {x['currency']}")
     for ln in b["lines"]:
@@ -232,7 +233,7 @@ def status(ctx, batch, as_json, lang, role) -> None:
             key = "zh-CN" if lang.startswith("zh") else "en"
             click.echo(f"  {t('work_done', lang)}: {t('unknown', lang)} / {w['expected']} {mtok}"
                        f" ({w['why_unknown'][key]})")
-        click.echo(f"  {t('rounds', lang)}: {st['rounds']['used']} {t('of', lang)} {st['rounds']['max']}")
+        click.echo(f"  {t('rounds', lang)}: {rounds_text(st['rounds'], lang)}")
         for k in ("plan", "ac", "ev", "eac"):
             for r in st[k]:
                 why = r.get("why_not_recorded")  # nothing recorded on the basis: not a measured zero

@@ -15,7 +15,7 @@ from typing import Any
 from trainledger.mdtext import inline as _inline
 from trainledger.mdtext import table as _table
 from trainledger.model.restricted import is_withheld
-from trainledger.review.texts import label, metric_label, rework_text, storage_label, t
+from trainledger.review.texts import label, metric_label, rework_text, rounds_text, storage_label, t
 
 PARTS = ("plan", "actual", "price", "volume", "efficiency", "rework", "other", "not_split")
 
@@ -132,7 +132,7 @@ def to_markdown(sec: dict[str, Any] | None, lang: str) -> list[str]:
         return []
     zh = "zh-CN" if lang.lower().startswith("zh") else "en"
     out = ["", f"## {t('sheet_section', lang)} (v{sec['plan_version']})", ""]
-    out += [f"{t('rounds', lang)}: {sec['rounds']['used']} {t('of', lang)} {sec['rounds']['max']} · "
+    out += [f"{t('rounds', lang)}: {rounds_text(sec['rounds'], lang)} · "
             f"{t('work_done', lang)}: {money(sec['work']['done'])} / {money(sec['work']['expected'])} "
             f"{t('mtoken', lang)}", ""]
     rows = []

@@ -46,6 +46,9 @@ TEXT: dict[str, tuple[str, str]] = {
     "ac": ("actual cost (AC)", "实际成本 (AC)"), "ev": ("earned value (EV)", "挣值 (EV)"),
     "eac": ("estimate at completion (EAC)", "完工估算 (EAC)"),
     "rounds": ("rounds used", "已用轮数"), "of": ("of", "/"),
+    "rounds_of": ("{used} of {max}", "{used} / {max}"),
+    "rounds_no_max": ("{used} (no maximum set)", "{used}（未设上限）"),
+    "no_max": ("none set", "未设上限"),
     "work_done": ("useful work done", "已完成有效工作量"),
     "work_unknown": ("no progress log with token counts for this batch's runs (import one with"
                      " `trainledger import progress`); EV, EAC, gates and the volume / efficiency split cannot be"
@@ -228,6 +231,13 @@ def rework_text(rework_by: dict[str, str], lang: str, fmt) -> list[str]:
             expr += f" − {t('rework_allowance', lang)} {fmt(str(allowance))}"
         out.append(f"{label(reason, lang)} {fmt(str(net))} = {expr}")
     return out
+
+
+def rounds_text(rounds: dict, lang: str = "en") -> str:
+    """Rounds used against the plan's maximum: "6 of 10", or "6 (no maximum set)" — never "6 of None"."""
+    if rounds.get("max") is None:
+        return t("rounds_no_max", lang, used=rounds["used"])
+    return t("rounds_of", lang, used=rounds["used"], max=rounds["max"])
 
 
 def t(key: str, lang: str = "en", **kw: object) -> str:
