@@ -465,3 +465,26 @@ def test_the_decimal_caveats_reach_the_sheet_only_where_rows_carry_them(sheets):
     assert en in notes["note"]["text"] and zh in notes["note"]["text_zh"]
     assert en in md["en"] and zh in md["zh-CN"] and VENDOR[kind][1] in md["zh-CN"]
     assert "note" not in {n["caveat"] for n in out["b8"]["bill_notes"]}  # b8's rows have cents only
+
+
+# A console export of the bill detail (review 6 K6): Chinese headers, the product only as its
+# Chinese name (产品), no product code; one product the preset does not know.
+VOLC_CONSOLE = (
+    "账务账期,账务日期,消费开始时间,消费结束时间,账单类型,Payer账号ID,产品,计费项,实例ID,实例名称,地域,用量,用量单位,"
+    "单价,单价单位,原价,应付金额,币种,标签\n"
+    "2026-11,2026-11-01,2026-11-01 00:00:00,2026-11-02 00:00:00,消费-使用,2100001,云服务器,GPU实例,n1,训练节点1,"
+    "cn-beijing,24,小时,288,元/小时,6912.00,6912.000000,CNY,\n"
+    "2026-11,2026-11-01,2026-11-01 00:00:00,2026-11-02 00:00:00,消费-使用,2100001,对象存储,存储容量,tos-b1,训练数据桶,"
+    "cn-beijing,100,GB*月,0.12,元/GB/月,12.00,11.993456,CNY,batch:b1\n"
+    "2026-11,2026-11-01,2026-11-01 00:00:00,2026-11-02 00:00:00,消费-使用,2100001,云数据库,实例,db-1,库,"
+    "cn-beijing,24,小时,1,元/小时,24.00,24.00,CNY,\n"
+)
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_volcengine_console_export_names_products_in_chinese(tmp_path, encoding):
+    res, (gpu, tos, db) = _import(tmp_path, "volcengine", VOLC_CONSOLE, encoding)
+    assert (res.rows_read, res.accepted, res.quarantined) == (3, 3, 0)
+    assert [r["service_category"] for r in (gpu, tos, db)] == ["Compute", "Storage", None]
+    unknown = [any("no service category" in f and "未识别服务类别" in f for f in _flags(r)) for r in (gpu, tos, db)]
+    assert unknown == [False, False, True]

@@ -76,7 +76,7 @@ def test_a_bad_key_names_the_file_the_key_and_the_closest_name(text, key, hint):
     ('table = "bill_lines"\n[time]\nzone = "Mars/Olympus"\n', "unknown time zone"),
     ('table = "bill_lines"\n[time]\norigin = "2020-01-01T00:00:00"\n', "has no UTC offset"),
     ('table = "bill_lines"\n[finalised]\nday = 40\n', "day is 1-28"),
-    ('table = "bill_lines"\n[[notes]]\ntext = "x"\nwhen = "sometimes"\n', "when = always or decimals_over"),
+    ('table = "bill_lines"\n[[notes]]\ntext = "x"\nwhen = "sometimes"\n', "when = always, decimals_over or missing"),
     ('table = "jobs"\n[columns]\n', "columns: is empty"),
     ("table = [", "not TOML"),
 ])  # fmt: skip

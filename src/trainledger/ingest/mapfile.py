@@ -557,9 +557,10 @@ def _notes(value: Any, where: str, table: str) -> tuple[NoteSpec, ...]:
             if k not in NOTE_KEYS:
                 raise _unknown(where, f"notes[{i}].", k, NOTE_KEYS)
         when = n.get("when", "always")
-        if when not in ("always", "decimals_over") or not isinstance(n.get("text"), str):
-            raise _bad(where, f"notes[{i}]", "needs text, and when = always or decimals_over / 需要 text 与 when")
-        if when == "decimals_over":
+        if when not in ("always", "decimals_over", "missing") or not isinstance(n.get("text"), str):
+            raise _bad(where, f"notes[{i}]", "needs text, and when = always, decimals_over or missing"
+                       " / 需要 text 与 when")
+        if when in ("decimals_over", "missing"):
             _check_fields(table, [str(n.get("column", ""))], where, f"notes[{i}].column")
         out.append(NoteSpec(n["text"], when, str(n.get("column", "")), int(n.get("places", 2))))
     return tuple(out)

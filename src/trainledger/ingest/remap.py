@@ -340,6 +340,9 @@ class MappedImporter:
         for note in cfg.spec.notes:
             if note.when == "always":
                 flags.append(f"note: {note.text}")
+            elif note.when == "missing":
+                if out.get(note.column) in (None, ""):
+                    flags.append(f"note: {note.text}")
             elif note.when == "decimals_over":
                 v = out.get(note.column)
                 if isinstance(v, str) and "." in v and len(v.split(".", 1)[1].rstrip("0")) > note.places:
