@@ -3,7 +3,9 @@
 As beancount's loader treats a plugin that raises (the error joins the error list and the load goes
 on), ``run`` calls one stage and, when it raises an unexpected exception, returns a
 ``stage_failed`` problem naming the stage, the error and where it was raised instead of its output.
-An expected error (``TrainledgerError``: a bad workspace, with its own remedy) still stops the run.
+An expected error (``TrainledgerError``: a bad workspace, with its own remedy) still stops the run,
+and so does running out of memory (DuckDB's ``memory_limit``, ``MemoryError``): that is the machine's
+limit, not a broken stage, and it stops before anything is written.
 
 Conservation stays honest: the cash a failed stage would have attributed is not silently missing.
 Each stage declares what it owes when it fails — its ``fallback(facts, ctx) -> StageOutput`` — and
@@ -27,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from trainledger.engine.context import Context, Facts, Problem, StageOutput
-from trainledger.errors import TrainledgerError
+from trainledger.errors import ConfigError, TrainledgerError
 from trainledger.model import AmountRange, Basis, CostLine, Evidence, Provenance
 
 StageFn = Callable[[Facts, Context], StageOutput]
@@ -83,6 +85,7 @@ def run(stage: StageFn, facts: Facts, ctx: Context) -> StageOutput:
     except TrainledgerError:
         raise
     except Exception as e:  # noqa: BLE001 - the point: one broken stage must not stop attribution
+        _stop_if_out_of_memory(e)
         name = stage_name(stage)
         log.warning("stage %s failed", name, exc_info=True)
         owed = _fallback(stage, facts, ctx)
@@ -95,6 +98,19 @@ def run(stage: StageFn, facts: Facts, ctx: Context) -> StageOutput:
             " bucket (stage_failed); the other stages ran. This is a bug in trainledger: report it with this"
             " message",
             {"stage": name, "error": error, "where": where, "rows": len(lines)})), assumptions=owed.assumptions)
+
+
+def _stop_if_out_of_memory(e: Exception) -> None:
+    """Running out of memory is the machine's limit, not a broken stage: publishing a month with its
+    whole bill unattributed (``stage_failed``) would replace good figures with empty ones, so
+    attribution stops before anything is written (review 6 K14). DuckDB's own limit raises
+    ``duckdb.OutOfMemoryException``; Python's, ``MemoryError``."""
+    if isinstance(e, MemoryError) or type(e).__name__ == "OutOfMemoryException":
+        error = " ".join(str(e).split())[:300] or type(e).__name__
+        raise ConfigError(f"attribution ran out of memory ({error}) / 归集时内存不足",
+                          remedy="raise [engine] memory_limit or set [engine] temp_dir to a disk with room, then"
+                                 " run trainledger attribute again; nothing was written / 调高 [engine] memory_limit"
+                                 " 或设置 [engine] temp_dir 后重新归集；本次未写入任何结果") from e
 
 
 def _fallback(stage: StageFn, facts: Facts, ctx: Context) -> StageOutput:

@@ -665,6 +665,27 @@ ERRORS: dict[str, tuple[str, str]] = {
         "use one of {BACKENDS}",
         "从 {BACKENDS} 中选一个",
     ),
+    "engine.frame.stage.engine_spark_could_not_start_java": (
+        "engine spark could not start Java ({error}) / Spark 无法启动 Java",
+        "spark 引擎无法启动 Java（{error}）",
+    ),
+    "engine.frame.stage.check_java_home": (
+        "check JAVA_HOME and that `java -version` runs (a Java 17 runtime, Debian: openjdk-17-jre-headless), or use"
+        " --engine duckdb / 检查 JAVA_HOME 与 java -version，或改用 --engine duckdb",
+        "检查 JAVA_HOME 以及 `java -version` 能否运行（需要 Java 17 运行时，Debian：openjdk-17-jre-headless），"
+        "或改用 --engine duckdb",
+    ),
+    "engine.guard.attribution_ran_out_of_memory": (
+        "attribution ran out of memory ({error}) / 归集时内存不足",
+        "归集时内存不足（{error}）",
+    ),
+    "engine.guard.raise_memory_limit": (
+        "raise [engine] memory_limit or set [engine] temp_dir to a disk with room, then run trainledger attribute"
+        " again; nothing was written / 调高 [engine] memory_limit 或设置 [engine] temp_dir 后重新归集；"
+        "本次未写入任何结果",
+        "调高 [engine] memory_limit，或把 [engine] temp_dir 设到空间足够的磁盘，然后重新运行 trainledger attribute；"
+        "本次未写入任何结果",
+    ),
     "engine.frame.stage.engine_spark_needs_java": (
         "engine spark needs Java (no `java` on PATH) / Spark 需要 Java",
         "spark 引擎需要 Java（PATH 中没有 `java`）",

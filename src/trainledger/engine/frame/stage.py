@@ -113,10 +113,17 @@ def _spark(ibis):
         raise ConfigError("engine spark needs Java (no `java` on PATH) / Spark 需要 Java",
                           remedy="install a Java 17 runtime (Debian: openjdk-17-jre-headless), or use"
                                  " --engine duckdb / 安装 Java 17，或改用 --engine duckdb")
-    session = (SparkSession.builder.master("local[2]").appName("trainledger")
-               .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
-               .config("spark.sql.session.timeZone", "UTC")
-               .config("spark.sql.shuffle.partitions", "4").getOrCreate())
+    try:  # the JVM starts here: a broken Java stops attribute before anything is written (review 6 K14)
+        session = (SparkSession.builder.master("local[2]").appName("trainledger")
+                   .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+                   .config("spark.sql.session.timeZone", "UTC")
+                   .config("spark.sql.shuffle.partitions", "4").getOrCreate())
+    except Exception as exc:  # noqa: BLE001 - pyspark raises its own and py4j's kinds here
+        error = " ".join(str(exc).split())[:300] or type(exc).__name__
+        raise ConfigError(f"engine spark could not start Java ({error}) / Spark 无法启动 Java",
+                          remedy="check JAVA_HOME and that `java -version` runs (a Java 17 runtime, Debian:"
+                                 " openjdk-17-jre-headless), or use --engine duckdb / 检查 JAVA_HOME 与"
+                                 " java -version，或改用 --engine duckdb") from exc
     session.sparkContext.setLogLevel("ERROR")
     con = ibis.pyspark.connect(session)
     _CONNECTIONS["spark"] = con
