@@ -37,6 +37,14 @@ def test_failed_run_loses_progress_after_last_checkpoint_and_hangs():
     assert got == {S.SETUP: 10, S.EFFECTIVE: 19, S.CHECKPOINT: 1, S.LOST_PROGRESS: 20, S.HANG: 70}
 
 
+def test_a_requeued_allocation_loses_its_unsaved_work_like_a_failed_one():
+    """Review 6 K17: ``sacct -D``'s earlier allocation of a requeued job ends REQUEUED; its steps after
+    the last checkpoint are redone by the next allocation, so they are lost progress, not effective."""
+    ev = [*steps("r", 10, 50), event("r", 30, "checkpoint_saved", step=50, duration_s=60)]
+    assert _by_state(classify(at(0), at(120), "REQUEUED", ev)) == _by_state(classify(at(0), at(120), "NODE_FAIL", ev))
+    assert S.LOST_PROGRESS not in _by_state(classify(at(0), at(120), "COMPLETED", ev))
+
+
 def test_retry_after_preemption_and_a_stale_gap_mid_run():
     ev = [event("r", 20, "resume", step=50), *steps("r", 25, 40), *steps("r", 80, 90)]
     got = _by_state(classify(at(0), at(90), "COMPLETED", ev, after_preemption=True,

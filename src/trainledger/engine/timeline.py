@@ -36,8 +36,10 @@ from decimal import Decimal
 from trainledger.model.vocab import ComputeState as S
 
 STRAGGLER_HOOK = "straggler_share"  # the classify() parameter the barrier-waiting share comes in through
+# states in which an allocation ended without finishing its work; REQUEUED is an earlier allocation
+# of a job Slurm ran again (``sacct -D``): its work after the last checkpoint is lost too (review 6 K17)
 FAILED_STATES = frozenset({"FAILED", "NODE_FAIL", "TIMEOUT", "OUT_OF_MEMORY", "PREEMPTED", "BOOT_FAIL",
-                           "DEADLINE"})
+                           "DEADLINE", "REQUEUED"})
 
 
 @dataclass(frozen=True, slots=True)
