@@ -113,6 +113,9 @@ class Actuals:
     latest_metrics: dict[str, Decimal] = field(default_factory=dict)  # last logged value per metric name
     work_known: bool = True  # False: no run logged a step with tokens — the work is unknown, not 0
     rounds: tuple[str, ...] = ()  # the experiment rounds used (``rounds_used``), by first run id
+    # run id → the cause of each failure, once: confirmed, recorded or suggested (engine/causes.explain); a
+    # retry whose failed attempt carries a cause is that same failure, not a second one
+    failure_causes: dict[str, str] = field(default_factory=dict)
 
 
 def token_span(run: Run, events: list[dict]) -> tuple[Decimal, Decimal] | None:
@@ -303,7 +306,19 @@ def collect(plan: Plan, lines: list[CostLine], runs: list[Run], progress: list[d
     return Actuals(work=sum(work_by_run.values(), Decimal(0)), work_by_run=work_by_run, planned=dict(planned),
                    unplanned=dict(unplanned), runs=list(runs), gpu_hours_by_state=dict(hours),
                    latest_metrics=_latest_metrics(runs, progress), work_known=work_known,
-                   rounds=rounds_used(runs, retry_of))
+                   rounds=rounds_used(runs, retry_of),
+                   failure_causes=_failure_causes(runs, retry_of, explained))
+
+
+def _failure_causes(runs: list[Run], retry_of: Mapping[str, str], explained: Mapping[str, Mapping]) -> dict[str, str]:
+    by_run = {r.id: r for r in runs}
+    out = {}
+    for r in runs:
+        cause = chains.cause_of(r, explained)
+        attempt = by_run.get(retry_of.get(r.id) or (explained.get(r.id) or {}).get("retry_of") or "")
+        if cause and not (attempt is not None and chains.cause_of(attempt, explained)):
+            out[r.id] = cause
+    return out
 
 
 def _compute_key(run: Run | None, state: str, role: Mapping[str, chains.Role], kept: set[str],

@@ -100,10 +100,12 @@ def metrics(plan: Plan, act: Actuals, lines: list[LineVariance], ev_eac: dict) -
     qty = sum((a.quantity for a in acts), Decimal(0))  # GPU-hours add up across bases; money does not
     if qty > 0:
         m["rework_share"] = sum((a.rework_quantity for a in acts), Decimal(0)) / qty
+    # each failure's cause as the sheet shows it (confirmed, recorded or suggested), not only the ones a
+    # job wrote in its Comment (review 6 K16); exploration is why a run ran, not a repeated error
     causes: dict[str, int] = {}
-    for r in act.runs:
-        if r.cause is not None and str(r.cause) != "exploration":
-            causes[str(r.cause)] = causes.get(str(r.cause), 0) + 1
+    for cause in act.failure_causes.values():
+        if cause != "exploration":
+            causes[cause] = causes.get(cause, 0) + 1
     m["same_cause_max"] = Decimal(max(causes.values(), default=0))
     if plan.max_rounds:
         m["rounds_used_share"] = Decimal(len(act.rounds)) / Decimal(plan.max_rounds)
