@@ -84,3 +84,26 @@ def test_the_export_keeps_a_null_origin_tags_null(tmp_path):
             for r in again.read("bill_lines").to_pylist()}
     assert back["r1"] is None and back["r2"] is None and back["r3"] == "absent" and back["r4"] == "absent"
     assert back["r5"] == "not-json"
+
+
+def test_the_typed_parquet_export_imports_again_as_a_focus_bill(tmp_path):
+    """Review 6 K15: the Parquet export's money is decimal128 and its times UTC timestamps; a FOCUS
+    reader (trainledger's own) takes it back with the same amounts."""
+    from decimal import Decimal
+
+    import pyarrow as pa
+
+    bill = tmp_path / "bill.csv"
+    bill.write_text(HEAD + "".join(r for r, _ in ROWS), encoding="utf-8")
+    root = _workspace(tmp_path, bill)
+    out = _export(root, "parquet")
+    schema = pq.read_schema(out)
+    assert pa.types.is_decimal(schema.field("BilledCost").type)
+    assert pa.types.is_timestamp(schema.field("ChargePeriodStart").type)
+    from trainledger.ingest import import_files
+
+    again = Lake(tmp_path / "again")
+    (res,) = import_files("focus", [out], again)
+    assert res.quarantined == 0 and res.accepted == len(ROWS)
+    got = sorted(Decimal(r["billed_cost"]) for r in again.read("bill_lines").to_pylist())
+    assert got == [Decimal("1.50"), Decimal("2.50"), Decimal("3.50"), Decimal("4.50"), Decimal("5.50")]

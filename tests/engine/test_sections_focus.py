@@ -75,7 +75,7 @@ def _check_export(rows, origin_rows):
     per = defaultdict(lambda: {"billed": Decimal(0), "effective": Decimal(0), "ratio": Decimal(0),
                                **{c: [] for c in SUMMABLE}})
     for r in rows:
-        p = per[r["x_SourceRow"]]
+        p = per[str(r["x_SourceRow"])]
         p["billed"] += Decimal(r["BilledCost"])
         p["effective"] += Decimal(r["EffectiveCost"])
         for c in SUMMABLE:
@@ -92,6 +92,16 @@ def _check_export(rows, origin_rows):
                 assert all(v in (None, "") for v in p[c]), (i, c, p[c])
             else:
                 assert sum(Decimal(v) for v in p[c]) == Decimal(o[c]), (i, c, p[c], o[c])
+
+
+def _typed(rows):
+    """A Parquet export's FOCUS types (review 6 K15): Decimal money and quantities, UTC times, an integer row."""
+    from datetime import datetime
+
+    for r in rows:
+        assert isinstance(r["BilledCost"], Decimal) and isinstance(r["x_OriginBilledCost"], Decimal)
+        assert isinstance(r["x_SourceRow"], int)
+        assert isinstance(r["ChargePeriodStart"], datetime) and r["ChargePeriodStart"].utcoffset().total_seconds() == 0
 
 
 def test_the_focus_allocation_export_keeps_every_origin_charge(tmp_path):
@@ -116,15 +126,20 @@ def test_the_focus_allocation_export_keeps_every_origin_charge(tmp_path):
         tags = [json.loads(r["AllocatedTags"]) for r in rows]
         assert all(t["state"] in {c.value for c in ComputeState} for t in tags if "state" in t)
         assert any(t.get("detail") == "Amazon Elastic Compute Cloud" for t in tags)
+        if fmt == "parquet":
+            _typed(rows)
+        by_row = {str(r["x_SourceRow"]): r for r in rows}
+        for i, o in enumerate(origin, start=1):  # the origin as the source wrote it (the CSV: scale and all)
+            got = by_row[str(i)]["x_OriginBilledCost"]
+            assert got == o["BilledCost"] if fmt == "csv" else got == Decimal(o["BilledCost"]), (i, o["BilledCost"])
+        if fmt == "parquet":
+            continue
         # money in plain decimal text, never 8.0000E-7 or 0E-11 (review finding 2)
         for r in rows:
             (el,) = json.loads(r["AllocatedMethodDetails"])["Elements"]
             for text in (r["BilledCost"], r["EffectiveCost"], r["x_OriginBilledCost"], r["x_OriginEffectiveCost"],
                          el["AllocatedRatio"], el["UsageQuantity"]):
                 assert "E" not in text.upper(), (r["x_SourceRow"], text)
-        by_row = {r["x_SourceRow"]: r for r in rows}
-        for i, o in enumerate(origin, start=1):  # the origin as the source wrote it, scale and all
-            assert by_row[str(i)]["x_OriginBilledCost"] == o["BilledCost"], (i, o["BilledCost"])
 
 
 def test_the_export_with_commitments_splits_effective_cost_by_its_own_view(tmp_path):

@@ -38,10 +38,11 @@ def focus_allocation(ctx: click.Context, out: str | None, fmt: str) -> None:
             w.writeheader()
             w.writerows({c: r.get(c) for c in columns} for r in rows)  # NULL: an empty cell
     else:
-        import pyarrow as pa
         import pyarrow.parquet as pq
 
-        pq.write_table(pa.table({c: pa.array([r.get(c) for r in rows], pa.string()) for c in columns}), path)
+        from trainledger.engine.focus_parquet import arrow_table
+
+        pq.write_table(arrow_table(rows, columns), path)  # FOCUS's Decimal and DateTime columns typed
     click.echo(t("cli.export.wrote", ctx, n=len(rows), path=path))
 
 
