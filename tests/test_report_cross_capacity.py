@@ -89,3 +89,16 @@ def test_the_workbook_control_sheet_checks_each_capacity_with_a_formula(owned, t
         cells = rows[rec["capacity"]]
         assert str(cells[8].value).startswith("=ROUND(")
         assert abs(float(cells[3].value) - float(rec["total"])) < 1e-6
+
+
+def test_the_focus_allocation_export_says_what_capacity_it_leaves_out(owned):
+    """Review 6 K15: an owned workspace's export wrote its bill rows and said nothing of the capacity's
+    money, which no FOCUS allocation carries: it now names each basis's total, = the capacity records'."""
+    root, summary, _report = owned
+    r = CliRunner().invoke(cli, ["--workspace", str(root), "--lang", "en", "export", "focus-allocation"],
+                           catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    (said,) = [ln for ln in r.output.splitlines() if ln.startswith("not in the export:")]
+    for rec in _records(summary):
+        label = {"amortized": "amortized", "rate_card": "rate card"}[rec["basis"]]
+        assert f"{Decimal(rec['total']):,f} {rec['currency']} {label}" in said, (rec, said)

@@ -175,6 +175,12 @@ CLI: dict[str, tuple[str, str]] = {
     "sheet.xlsx_needs_out": ("--format xlsx writes a workbook: give --out FILE.xlsx",
                              "xlsx 格式输出工作簿：请用 --out 指定 FILE.xlsx"),
     "export.wrote": ("wrote {n} allocation rows to {path}", "已把 {n} 条分摊行写入 {path}"),
+    "export.capacity_left_out": (
+        "not in the export: {n} cost line(s) of owned or reserved capacity ({amounts}) — a FOCUS allocation"
+        " splits bill charges, and capacity priced by a rate card or amortised hardware has no bill row;"
+        " the sheets and `trainledger report` show them",
+        "未包含在导出中：自有或预留容量的 {n} 条成本行（{amounts}）——FOCUS 分摊拆分的是账单费用，按内部费率或"
+        "硬件摊销计价的容量没有账单行；成本底稿与 `trainledger report` 中可以看到它们"),
     "runs.confirmed": ("{run}: cause {cause} ({source}); review class {review_class}",
                        "{run}：失败原因 {cause}（{source}）；复盘归类 {review_class}"),
     # demo (cli/demo_cmd.py, demo/plans.py)
