@@ -17,7 +17,7 @@ Data flow (``attribute``)::
 
     runs.py         jobs → runs (one per allocation, weighing their GPU-equivalents), progress matched
                     by key and time, straggler shares from worker_steps
-    compute.py      bill_stage (billed and, with commitments, amortized views) and queued_stage
+    compute.py      bill_stage (billed and, with commitments, effective-cost views) and queued_stage
     capacity.py     capacity_stage: owned / reserved clusters (nodes, or a pool of a cluster's or a
                     virtual cluster's GPUs) at a rate card or amortised cost; money and GPU-hours
                     conserved per capacity (check)
@@ -190,7 +190,7 @@ def attribute(facts: Facts, config: Settings, price: PriceLookup, as_of: date,
     records, cons_problems = conservation.check(facts, lines)
     problems.extend(cons_problems)
     amortized: list[dict] = []
-    if lines.count(basis=Basis.AMORTIZED, source_kind="focus"):
+    if lines.count(basis=Basis.EFFECTIVE_COST, source_kind="focus"):
         amortized, am_problems = conservation.check(facts, lines, view="amortized")
         problems.extend(am_problems)
     # the consumers below read only some lines: those are built, the rest stay columns
