@@ -22,7 +22,8 @@ Hours conserve as well as money: only usage rows carry GPU-hours. A credit, refu
 adjustment on a node — and a usage row below zero, a refund by its sign (``negative_usage``) — is
 split by the same weights but carries money only (``detail`` = its charge category, ``quantity``
 None); a credit's share of time no job held is its own line (reason ``credit: node …``, basis billed),
-never netted into capacity_unheld. So a state's GPU-hours are the runs' and its implied price per
+never netted into capacity_unheld — and so is a negative adjustment's (Huawei 调账-补偿: detail
+``adjustment``, reason ``credit``; ``carried_as_credit``). So a state's GPU-hours are the runs' and its implied price per
 GPU-hour is the bill's. Evidence is the weakest input of the amount: a node row split by
 GPU-seconds is ``measured`` (the bill is a contract, the split is measured) in every state —
 ``unclassified`` time too: its cash is billed and its GPU-seconds measured; what is not known is
@@ -71,6 +72,14 @@ def charge_kind(row) -> str | None:
     if cat in ("usage", "purchase", ""):
         return "credit" if cat != "purchase" and _signed_amount(row) < 0 else None
     return NO_QUANTITY.get(cat, "adjustment")  # a non-FOCUS category (e.g. usage-adjust) corrects usage
+
+
+def carried_as_credit(row, kind: str | None) -> bool:
+    """Whether a money-only row's share of time no job held is a credit line of its own, never netted
+    into capacity unheld: a credit or refund, and an adjustment below zero (Huawei 调账-补偿, a
+    compensation) — money given back is a credit whatever the bill calls it. An adjustment of more
+    cost (调账-扣费) stays with the idle capacity it corrects."""
+    return kind == capacity_nodes.CREDIT or (kind == "adjustment" and _signed_amount(row) < 0)
 
 
 def _signed_amount(row) -> Decimal:
@@ -153,13 +162,14 @@ def _amortized_view(rows) -> bool:
 
 def _views(rows) -> tuple[tuple[str, Basis], ...]:
     """(column, basis) of the views the bill rows are attributed in."""
-    return (("billed_cost", Basis.BILLED),) + ((("effective_cost", Basis.AMORTIZED),)
+    return (("billed_cost", Basis.BILLED),) + ((("effective_cost", Basis.EFFECTIVE_COST),)
                                                if _amortized_view(rows) else ())
 
 
 def _bill_stage(facts: Facts, ctx: Context) -> StageOutput:
-    """Every bill row in the billed (cash) view; with commitments, also in the amortized view
-    (EffectiveCost). The two views are two bases: they are never added together."""
+    """Every bill row in the billed (cash) view; with commitments, also in the bill's effective-cost
+    view (EffectiveCost, basis ``effective_cost``). The two views are two bases: they are never added
+    together, and the second is not owned hardware's ``amortized``."""
     lines: list[CostLine] = []
     problems: list[Problem] = []
     nodes = {n for r in ctx.runs.values() if holds_gpus(r) for n in r.nodes}  # GPU nodes only
@@ -176,8 +186,8 @@ def _bill_stage(facts: Facts, ctx: Context) -> StageOutput:
         route = _route(row, ctx, nodes, idx, slots, problems, idle, no_jobs)  # once per row, whatever the views
         for basis, amount in amounts:
             out = route(amount)
-            if basis is Basis.AMORTIZED:
-                out = [replace(ln, basis=Basis.AMORTIZED,
+            if basis is Basis.EFFECTIVE_COST:  # the bill's own view: never owned hardware's amortized
+                out = [replace(ln, basis=Basis.EFFECTIVE_COST,
                                provenance=replace(ln.provenance, rule=f"{ln.provenance.rule} (EffectiveCost)"))
                        for ln in out]
             lines.extend(out)
@@ -248,7 +258,7 @@ def _route(row, ctx: Context, nodes, idx, slots, problems, idle=frozenset(),
         return node_split(row, node, idx, slots, problems)
     if str(row.get("charge_category") or "").lower() == "purchase" and row.get("commitment_discount_id"):
         reason = (f"commitment_purchase: commitment purchase {row['commitment_discount_id']}, paid here,"
-                  " used over its term (see the amortized view)")
+                  " used over its term (see the effective-cost view)")
         return lambda amount: [_line(row, amount, Basis.BILLED, "commitment_purchase",
                                      detail="commitment_purchase", reason=reason)]
     if (idle_node := capacity_nodes.idle_node_of(row, idle)) is not None:
@@ -312,9 +322,10 @@ def node_split(row, node, idx, slots, problems, *, basis=Basis.BILLED, idle_basi
             out.append(_line(row, share, basis, f"gpu_seconds_on_node/{info.rule}", category="compute",
                              detail=money_only or str(state), quantity=None if money_only else w / scale / HOUR,
                              unit="" if money_only else "gpu_hour", evidence=ev, source_kind=source_kind, **kw))
-        if shares[-1] != 0 and money_only == capacity_nodes.CREDIT:  # never netted into the idle figure
+        if shares[-1] != 0 and carried_as_credit(row, money_only):  # never netted into the idle figure
             out.append(capacity_nodes.credit_line(row, shares[-1], node, "gpu_seconds_on_node/unheld", basis,
-                                                  source_kind, weakest(money_evidence, Evidence.MEASURED)))
+                                                  source_kind, weakest(money_evidence, Evidence.MEASURED),
+                                                  detail=money_only))
         elif shares[-1] != 0:
             out.append(_line(row, shares[-1], idle_basis, "gpu_seconds_on_node/unheld", category="compute",
                              detail=money_only or ComputeState.CAPACITY_UNHELD,
