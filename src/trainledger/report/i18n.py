@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from trainledger.model.vocab import StorageClass, label
 
 TEXT: dict[str, tuple[str, str]] = {
@@ -160,6 +162,9 @@ def assumption_name(name: str, lang: str) -> str:
         return fixed[name]
     if name.startswith("storage price "):
         return "存储单价 " + name.removeprefix("storage price ")
+    queued = re.fullmatch(r"value of a queued GPU-hour on capacity (\S+) \(opportunity, not cash\)", name)
+    if queued:  # engine/capacity_queued.py: a capacity's own queued price
+        return f"容量 {queued.group(1)} 排队卡时的价值（机会成本，非现金）"
     if name.startswith("labor rate: "):
         return "人力费率：" + label(name.removeprefix("labor rate: "), lang)
     return name
