@@ -1,8 +1,9 @@
 """Commitments, on the FOCUS working group's own scenario files: cash when paid, cost when used.
 
 A reservation is billed when bought (BilledCost on the purchase row, 0 on the usage it covers)
-and amortized where it is used (EffectiveCost). trainledger keeps both views as two bases and
-reconciles each against its own column of the bill; it never adds them."""
+and amortized where it is used (EffectiveCost). trainledger keeps both views as two bases
+(``billed``, ``effective_cost``) and reconciles each against its own column of the bill; it never adds
+them, nor the second to owned hardware's ``amortized`` (review 5 J12)."""
 
 import json
 import textwrap
@@ -55,8 +56,9 @@ def amounts(result, basis, **where):
 def test_used_and_unused_commitment_hours(ws):
     r = attribute(ws, "commitment_discount_usage_scenario_3.csv")
     assert amounts(r, "billed") == 0  # paid elsewhere: nothing on these rows is cash
-    assert amounts(r, "amortized", batch_id="b1") == Decimal("0.75")
-    unused = [ln for ln in r.lines if ln.basis == "amortized" and ln.batch_id is None]
+    assert amounts(r, "effective_cost", batch_id="b1") == Decimal("0.75")
+    assert amounts(r, "amortized") == 0  # the bill's view is not owned hardware's amortized (J12)
+    unused = [ln for ln in r.lines if ln.basis == "effective_cost" and ln.batch_id is None]
     assert [(ln.amount.expected, ln.detail) for ln in unused] == [(Decimal("0.25"), "reserved_unused")]
     assert r.conservation_amortized == [{"currency": "USD", "billed_total": "1.00", "attributed": "0.75",
                                          "unattributed": "0.25", "difference": "0.00",
@@ -69,7 +71,7 @@ def test_a_purchase_is_cash_up_front_and_nothing_amortized(ws):
     r = attribute(ws, "commitment_discount_purchase_scenario_1.csv")
     (line,) = [ln for ln in r.lines if ln.basis == "billed"]
     assert line.amount.expected == Decimal("8760.00") and line.batch_id is None
-    assert "commitment purchase" in line.reason and "amortized view" in line.reason
+    assert "commitment purchase" in line.reason and "effective-cost view" in line.reason
     assert r.conservation[0]["difference"] == "0.00"
 
 
@@ -82,15 +84,16 @@ def test_zero_utilisation_both_views_reconcile_and_differ(ws):
     assert billed["difference"] == amortized["difference"] == "0.00"
     # the same 1.50 is a purchase in one view and unused capacity in the other
     assert {ln.detail for ln in r.lines if ln.batch_id is None and ln.basis == "billed"} == {"commitment_purchase"}
-    assert {ln.detail for ln in r.lines if ln.batch_id is None and ln.basis == "amortized"} == {"reserved_unused"}
+    assert {ln.detail for ln in r.lines if ln.batch_id is None and ln.basis == "effective_cost"} == {"reserved_unused"}
 
 
 def test_the_sheet_and_the_command_show_both_views(ws):
     attribute(ws, "zero_percent_utilization_without_commitment_discount_flexibility.csv")
     out = CliRunner().invoke(cli, ["--workspace", str(ws), "attribute"], catch_exceptions=False).output
     assert "USD: billed 3.50 = attributed 2.00 + unattributed 1.50" in out
-    assert "USD amortized (EffectiveCost): 3.50 = attributed 2.00 + unattributed 1.50" in out
+    assert "USD effective cost (the bill's EffectiveCost view): 3.50 = attributed 2.00 + unattributed 1.50" in out
     md = CliRunner().invoke(cli, ["--workspace", str(ws), "sheet", "b1", "--format", "md"]).output
     totals = md.split("## Totals by basis")[1].split("##")[0]
-    assert "| billed |" in totals and "| amortized |" in totals  # two rows, never one sum
-    assert "Conservation, amortized view" in md
+    assert "| billed |" in totals and "| effective cost |" in totals  # two rows, never one sum
+    assert "| amortized |" not in totals  # owned hardware's basis: none here (J12)
+    assert "Conservation, the bill's effective-cost view" in md

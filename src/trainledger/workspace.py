@@ -87,7 +87,7 @@ ENTRY_KEYS: dict[str, tuple[str, ...]] = {
     # owned / reserved clusters; values and [capacity.amortized] checked by engine/capacity.py
     "capacity": ("id", "name", "nodes", "gpus_per_node", "from", "until", "currency", "source", "owner",
                  "evidence", "rate", "unit", "effective", "amortized", "price_item", "note", "cluster", "gpus",
-                 "vc", "vc_field"),
+                 "vc", "vc_field", "queued_item", "queued_rate"),
 }
 # sections whose keys their own module validates on attribution (unknown keys are errors there too)
 VALIDATED_BY = {"allocation": "engine/allocation.py"}

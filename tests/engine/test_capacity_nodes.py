@@ -39,6 +39,16 @@ CREDITS = [
     "-20.00,CNY,2026-11-02T00:00:00Z,2026-11-02T01:00:00Z,Refund,refund,gpu-node-02,Compute,"
     "Elastic Compute Service,Example Cloud,{}",
 ]
+# Huawei 调账-补偿 (a compensation, below zero) on time no job held: a credit line, never netted into idle;
+# 调账-扣费 (more cost) corrects the idle capacity it is on, and stays with it
+ADJUSTMENTS = [
+    "-3.00,CNY,2026-11-02T02:00:00Z,2026-11-02T03:00:00Z,Adjustment,调账-补偿,gpu-node-01,Compute,"
+    "Elastic Compute Service,Example Cloud,{}",
+    "-4.00,CNY,2026-11-02T01:00:00Z,2026-11-02T02:00:00Z,Adjustment,调账-补偿,gpu-node-02,Compute,"
+    "Elastic Compute Service,Example Cloud,{}",
+    "5.00,CNY,2026-11-02T01:00:00Z,2026-11-02T02:00:00Z,Adjustment,调账-扣费,gpu-node-01,Compute,"
+    "Elastic Compute Service,Example Cloud,{}",
+]
 OTHERS = [  # not nodes: nothing specific (a service name only), or another SKU (a CPU machine)
     "10.00,CNY,2026-11-02T00:00:00Z,2026-11-02T01:00:00Z,Usage,,cpu-box-01,Compute,Elastic Compute Service,"
     "Example Cloud,{}",
@@ -132,6 +142,29 @@ def test_a_credit_on_time_no_job_held_is_its_own_line_and_the_idle_figure_stays_
     assert [r["pool"] for r in records] == ["1440.00"]  # the gross idle cost; the credits stay in the bucket
 
 
+@pytest.mark.parametrize("engine", ["python", "duckdb"])
+def test_a_negative_adjustment_on_idle_time_is_a_credit_line_and_idle_stays_gross(tmp_path, engine):
+    """调账-补偿 −3.00 on gpu-node-01 02:00–03:00 (no job) and −4.00 on gpu-node-02 (no job ever): two
+    credit lines of their own (money, no GPU-hours, detail adjustment); the idle figures stay gross,
+    576.00 and 864.00. 调账-扣费 +5.00 on gpu-node-01 01:00–02:00 (no job) stays with that idle capacity:
+    581.00 = 576.00 + 5.00, hours unchanged (an adjustment carries none)."""
+    if engine != "python":
+        pytest.importorskip("ibis")
+    root = _workspace(tmp_path, ADJUSTMENTS)
+    _facts, _ctx, out = _stage(root, engine)
+    got = _by_reason(out.lines)
+    assert got["capacity_unheld: node gpu-node-01"] == (Decimal("581.00"), Decimal(16))
+    assert got["node_without_jobs: node gpu-node-02"] == (Decimal("864.00"), Decimal(24))
+    assert got["credit: node gpu-node-01"] == (Decimal("-3.00"), Decimal(0))
+    assert got["credit: node gpu-node-02"] == (Decimal("-4.00"), Decimal(0))
+    credits = [ln for ln in out.lines if reason_of(ln)[0] == "credit"]
+    assert {(str(ln.basis), ln.detail, ln.quantity) for ln in credits} == {("billed", "adjustment", None)}
+    assert not [ln for ln in out.lines if str(ln.basis) == "capacity_unheld" and ln.amount.expected < 0]
+    assert sum(ln.amount.expected for ln in out.lines) == Decimal("1785.80")  # 1,787.80 − 3 − 4 + 5, exact
+    _, records = allocate_views(list(out.lines), {"capacity_unheld": "spread_by_gpu_hours"}, "t", ("sft-a",))
+    assert [r["pool"] for r in records] == ["1445.00"]  # 581.00 + 864.00: the compensations stay in the bucket
+
+
 def test_rows_that_say_nothing_specific_or_another_sku_stay_no_rule_matched(tmp_path):
     root = _workspace(tmp_path, OTHERS)
     _facts, _ctx, out = _stage(root)
@@ -149,7 +182,7 @@ SPARK = [pytest.mark.skipif(os.environ.get("TRAINLEDGER_TEST_SPARK") != "1" or s
 
 
 @pytest.mark.parametrize("engine", ["duckdb", pytest.param("spark", marks=SPARK)])
-@pytest.mark.parametrize("extra", [[], CREDITS, CREDITS + OTHERS])
+@pytest.mark.parametrize("extra", [[], CREDITS, CREDITS + OTHERS, ADJUSTMENTS])
 def test_the_frame_engines_give_the_same_lines_and_problems(tmp_path, extra, engine):
     pytest.importorskip("ibis")
     root = _workspace(tmp_path, extra)
@@ -166,7 +199,7 @@ def test_the_column_kinds_are_compute_charge_kind_row_by_row():
     import pyarrow as pa
 
     from trainledger.engine import capacity_nodes
-    from trainledger.engine.compute import charge_kind
+    from trainledger.engine.compute import carried_as_credit, charge_kind
 
     rows = [{"charge_category": c, "billed_cost": b, "effective_cost": e}
             for c, b, e in itertools.product(
@@ -177,4 +210,6 @@ def test_the_column_kinds_are_compute_charge_kind_row_by_row():
     usage, credit = capacity_nodes._kinds(t)
     assert usage.to_pylist() == [charge_kind(r) is None for r in rows]
     assert credit.to_pylist() == [charge_kind(r) == "credit" for r in rows]
-    assert capacity_nodes.credit_mask(t).to_pylist() == credit.to_pylist()
+    mask = capacity_nodes.credit_mask(t).to_pylist()
+    assert mask == [carried_as_credit(r, charge_kind(r)) for r in rows]
+    assert mask != credit.to_pylist()  # the negative adjustments: a credit line too, not a credit row

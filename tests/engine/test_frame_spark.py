@@ -50,7 +50,7 @@ def test_spark_gives_the_python_engines_lines(config, spark_con):
     py, frame = bill_stage(facts, ctx), stage.bill_stage(facts, ctx, spark_con)
     assert [repr(x) for x in frame.lines] == [repr(x) for x in py.lines]
     assert [repr(p) for p in frame.problems] == [repr(p) for p in py.problems]
-    billed = sum(ln.amount.expected for ln in frame.lines if ln.basis != "amortized")
+    billed = sum(ln.amount.expected for ln in frame.lines if ln.basis != "effective_cost")
     assert billed == Decimal("405.01")  # 0.02 - 0.01 + 288 + 99.99 + 10 + 7.01
 
 

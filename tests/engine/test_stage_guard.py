@@ -59,7 +59,7 @@ def test_a_failing_bill_stage_leaves_its_money_unattributed_and_the_rest_runs(co
     assert {ln.category for ln in bucket} == {"compute"}  # the sheet section stays the bill row's
 
 
-def test_with_commitments_the_amortized_view_conserves_too(config, monkeypatch):
+def test_with_commitments_the_effective_cost_view_conserves_too(config, monkeypatch):
     monkeypatch.setattr(compute, "_index", boom)
     rows = (replace_row(bill(at(0), row=1), effective_cost="60.00"), bill(at(0), amount="5.55", row=2))
     result = attribute(Facts(bill_lines=rows), config, price_lookup, T0.date())
@@ -67,7 +67,7 @@ def test_with_commitments_the_amortized_view_conserves_too(config, monkeypatch):
     assert (amortized["billed_total"], amortized["unattributed"], amortized["difference"]) == (
         "65.55", "65.55", "0.00")
     assert {ln.basis for ln in result.lines if ln.reason.startswith("stage_failed")} == {
-        Basis.BILLED, Basis.AMORTIZED}
+        Basis.BILLED, Basis.EFFECTIVE_COST}
 
 
 def replace_row(row, **kw):
@@ -175,11 +175,11 @@ def test_any_stage_like_object_declares_its_own_fallback(config, monkeypatch):
 
 def test_a_stage_declares_what_it_owes_in_each_view(config):
     """The bill stage's own declaration: every row, whole, in the billed view and, with
-    commitments, the amortized one (what its fallback puts in the bucket)."""
+    commitments, the bill's effective-cost one (what its fallback puts in the bucket)."""
     rows = (replace_row(bill(at(0), row=1), effective_cost="60.00"), bill(at(0), amount="5.55", row=2))
     out = compute.bill_stage.fallback(Facts(bill_lines=rows), None)
     assert sorted((ln.provenance.row, str(ln.basis), str(ln.amount.expected)) for ln in out.lines) == [
-        (1, "amortized", "60.00"), (1, "billed", "80.00"), (2, "amortized", "5.55"), (2, "billed", "5.55")]
+        (1, "billed", "80.00"), (1, "effective_cost", "60.00"), (2, "billed", "5.55"), (2, "effective_cost", "5.55")]
     assert {ln.reason for ln in out.lines} == {"stage_failed: bill_stage"} and not out.problems
 
 

@@ -349,7 +349,7 @@ def unattributed_by_reason(lines) -> list[tuple[tuple[str, str, str], Decimal]]:
     """Cash in the unattributed bucket grouped by basis, reason and currency, largest first."""
     from trainledger.engine.conservation import line_sums  # sums of the lines, or of their columns
 
-    cash = {str(b) for b in CASH_BASES} | {"amortized"}
+    cash = {str(b) for b in CASH_BASES} | {"effective_cost"}  # and the bill's EffectiveCost view
     acc: dict[tuple[str, str, str], Decimal] = defaultdict(Decimal)
     for (basis, kind, cur, held, reason), amount in line_sums(lines).items():
         if not held and (basis in cash or kind == "config"):  # a capacity's rate card too

@@ -17,7 +17,7 @@ Data flow (``attribute``)::
 
     runs.py         jobs → runs (one per allocation, weighing their GPU-equivalents), progress matched
                     by key and time, straggler shares from worker_steps
-    compute.py      bill_stage (billed and, with commitments, amortized views) and queued_stage
+    compute.py      bill_stage (billed and, with commitments, effective-cost views) and queued_stage
     capacity.py     capacity_stage: owned / reserved clusters (nodes, or a pool of a cluster's or a
                     virtual cluster's GPUs) at a rate card or amortised cost; money and GPU-hours
                     conserved per capacity (check)
@@ -27,11 +27,13 @@ Data flow (``attribute``)::
                     say against the workspace (which wins): conflicts, overlaps, unstated time
     capacity_period.py  runs holding a capacity outside its from / until (named, not valued)
     capacity_exact.py  a rate card's batch at rate × its GPU-hours to the cent; the remainder unheld
+    capacity_queued.py  a capacity's jobs' queued GPU-hours at its own price (queued_rate / queued_item)
     capacity_occupancy.py  a pool's occupancy series: unheld time split into held, jobs not imported
                     vs capacity no job held; demand left waiting while idle as an opportunity cost
     causes.py       failure causes on the failed attempt, retry chains, repeated causes
     asof.py         where an open attempt is cut: --as-of, the export's time, or the latest fact
     tzcheck.py      whole-hour offsets between progress events and sacct windows
+    straggler_workers.py  step times tied to a job of another worker count (steps_workers_mismatch)
     restated.py     bill rows of a later import restating an earlier import's (counted twice?)
     allocation.py   declared policies spreading idle and shared cost (basis allocated: a view)
     focus_export.py the split as FOCUS 1.3 allocation rows (``trainledger export focus-allocation``)
@@ -72,7 +74,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 
-from trainledger.engine import capacity, conservation, guard, restated, storage_reconcile
+from trainledger.engine import capacity, conservation, guard, restated, storage_reconcile, straggler_workers
 from trainledger.engine.allocation import allocate_views
 from trainledger.engine.asof import latest_fact_time
 from trainledger.engine.assets import external_stage, labor_stage, storage_stage
@@ -192,6 +194,7 @@ def attribute(facts: Facts, config: Settings, price: PriceLookup, as_of: date,
                   facts_time=latest_fact_time(facts))
     runs, problems = derive_runs(facts, ctx)
     problems = _causes_settled(problems, runs)
+    problems.extend(straggler_workers.problems(facts, runs))  # steps of another worker count (J11)
     problems.extend(_rule_field_problems(facts, config))
     problems.extend(restated.problems(facts.bill_lines, facts.imports))  # counted twice?
     ctx = replace(ctx, runs=runs)
@@ -210,7 +213,7 @@ def attribute(facts: Facts, config: Settings, price: PriceLookup, as_of: date,
     records, cons_problems = conservation.check(facts, lines)
     problems.extend(cons_problems)
     amortized: list[dict] = []
-    if lines.count(basis=Basis.AMORTIZED, source_kind="focus"):
+    if lines.count(basis=Basis.EFFECTIVE_COST, source_kind="focus"):
         amortized, am_problems = conservation.check(facts, lines, view="amortized")
         problems.extend(am_problems)
     # the consumers below read only some lines: those are built, the rest stay columns

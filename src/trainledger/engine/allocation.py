@@ -112,7 +112,7 @@ def _drivers(lines) -> tuple[dict[str, Decimal], dict[str, dict[str, Decimal]]]:
         for ln in part:
             if not ln.batch_id:
                 continue
-            second_view = ln.basis is Basis.AMORTIZED and ln.provenance.source_kind == "focus"  # EffectiveCost view
+            second_view = ln.basis is Basis.EFFECTIVE_COST  # the bill's EffectiveCost view
             if ln.category == "compute" and ln.run_id and ln.quantity is not None \
                     and ln.basis is not Basis.QUEUED and not second_view:
                 hours[ln.batch_id] += ln.quantity
@@ -133,7 +133,7 @@ def _column_drivers(part, hours, cash, cash_bases) -> None:
     compute = pc.and_(pc.and_(held, pc.equal(t.column("category"), "compute")),
                       pc.and_(pc.fill_null(pc.not_equal(t.column("run_id"), ""), False),
                               pc.is_valid(t.column("quantity"))))
-    second = pc.and_(pc.equal(t.column("basis"), str(Basis.AMORTIZED)), pc.equal(t.column("source_kind"), "focus"))
+    second = pc.equal(t.column("basis"), str(Basis.EFFECTIVE_COST))  # the bill's EffectiveCost view
     compute = pc.and_(compute, pc.invert(pc.or_(second, pc.equal(t.column("basis"), str(Basis.QUEUED)))))
     q = t.filter(compute)
     for b, qty in zip(q.column("batch_id").to_pylist(), q.column("quantity").to_pylist(), strict=True):

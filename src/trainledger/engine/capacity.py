@@ -12,6 +12,10 @@ docs/workspace.md) with either
   ``depreciation_years``, power (kW per node × price per kWh), hosting per node-month and
   operations staff per year for the whole cluster → a cost per GPU-hour; basis ``amortized``.
 
+Its jobs' **queued** GPU-hours are valued at ``queued_item`` (a price-book entry) or ``queued_rate``
+(per GPU-hour), else at the capacity's own price — an opportunity, never cash (capacity_queued.py);
+``[cluster] gpu_item`` values only the queue of jobs on no capacity.
+
 A **pool** (``cluster = NAME`` and ``gpus = N`` instead of ``nodes`` / ``gpus_per_node``) is a
 cluster whose jobs name no node — a Kubernetes pod list or a trace without placements: its N GPUs
 are one pseudo-node ``pool:NAME`` that every run of that cluster without nodes holds, by its
@@ -99,6 +103,8 @@ class Capacity:
     schedule: tuple[tuple[datetime, datetime, int], ...] = ()  # (from, until, GPUs) when ``stated``
     vc: str = ""  # a virtual cluster's pool: runs of ``pool`` whose VC is this (capacity_pools.py)
     vc_field: str = ""  # where a job of the cluster names its VC ("" : capacity_pools.VC_FIELDS)
+    queued_item: str = ""  # a price-book entry valuing its jobs' queued GPU-hours (capacity_queued.py)
+    queued_rate: Decimal | None = None  # or a price per GPU-hour in its currency; neither: its own price
 
     @property
     def pool_name(self) -> str:
@@ -196,6 +202,11 @@ def parse(entries: list[dict], where: str) -> tuple[Capacity, ...]:
                 basis = Basis.AMORTIZED
             if price < 0:
                 raise ValueError("the price must be >= 0")
+            if "queued_item" in d and "queued_rate" in d:
+                raise ValueError("give queued_item (a price-book entry) or queued_rate, not both")
+            queued_rate = to_decimal(str(d["queued_rate"])) if "queued_rate" in d else None
+            if queued_rate is not None and queued_rate < 0:
+                raise ValueError("queued_rate must be >= 0")
             eff = d.get("effective")
             text = json.dumps(d, sort_keys=True, default=str)
             out.append(Capacity(
@@ -204,6 +215,7 @@ def parse(entries: list[dict], where: str) -> tuple[Capacity, ...]:
                 source=str(d.get("source") or ("price book" if "price_item" in d else d["source"])),
                 owner=str(d.get("owner", "")), price_item=str(d.get("price_item", "")), pool=pool,
                 stated=bool(pool) and "gpus" not in d, vc=vc, vc_field=str(d.get("vc_field") or "").strip(),
+                queued_item=str(d.get("queued_item") or "").strip(), queued_rate=queued_rate,
                 sha256=hashlib.sha256(text.encode()).hexdigest(), inputs=inputs,
                 effective=eff if isinstance(eff, date) else (date.fromisoformat(str(eff)) if eff else None)))
         except KeyError as exc:

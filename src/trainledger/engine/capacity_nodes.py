@@ -26,7 +26,10 @@ A **credit** (FOCUS ChargeCategory Credit, a refund, or a usage row below zero: 
 on time no job held is never netted into the capacity-unheld figure (review 4 H10): its share of
 that time is its own unattributed line, basis ``billed``, reason ``credit: node <id>``, money and no
 GPU-hours — so "capacity unheld" stays the gross cost of the idle capacity and the credit is
-shown beside it, with its bill row as provenance.
+shown beside it, with its bill row as provenance. An **adjustment below zero** (Huawei 调账-补偿, a
+compensation) is money given back too: the same credit line, its detail ``adjustment``
+(``compute.carried_as_credit``; ``credit_mask`` sends such rows to ``compute.node_split`` on the frame
+backends, as it does credits). An adjustment of more cost stays with the idle capacity.
 """
 
 from __future__ import annotations
@@ -123,8 +126,12 @@ def _compute(t: pa.Table) -> pa.Array:
 
 
 def credit_mask(t) -> pa.Array:
-    """Per bill row: whether it is a credit (``compute.charge_kind(row) == "credit"``)."""
-    return _kinds(t if isinstance(t, pa.Table) else table_of(t))[1]
+    """Per bill row: whether its share of time no job held is a credit line (``compute.carried_as_credit``):
+    a credit (``compute.charge_kind(row) == "credit"``) or an adjustment below zero."""
+    t = t if isinstance(t, pa.Table) else table_of(t)
+    raw = _text(t, "charge_category")
+    adjustment = _where(raw, lambda v: _category(v) not in ("usage", "", "purchase", "credit", "refund", "tax"))
+    return pc.or_(_kinds(t)[1], pc.and_(adjustment, _negative(t)))
 
 
 def _held(t: pa.Table, nodes: set[str]) -> pa.Array:
@@ -201,8 +208,8 @@ def idle_node_split(row, node: str, slots: Decimal, problems: list) -> Callable[
     hours = slots * exact_seconds(row["charge_period_start"], row["charge_period_end"]) / HOUR
 
     def lines(amount: Decimal) -> list[CostLine]:
-        if money_only == CREDIT:
-            return [credit_line(row, amount, node, RULE, Basis.BILLED, "focus", EVIDENCE)]
+        if compute.carried_as_credit(row, money_only):
+            return [credit_line(row, amount, node, RULE, Basis.BILLED, "focus", EVIDENCE, detail=money_only)]
         return [compute._line(row, amount, Basis.CAPACITY_UNHELD, RULE, category="compute",
                               detail=money_only or ComputeState.CAPACITY_UNHELD,
                               quantity=None if money_only else hours, unit="" if money_only else "gpu_hour",
@@ -211,11 +218,14 @@ def idle_node_split(row, node: str, slots: Decimal, problems: list) -> Callable[
     return lines
 
 
-def credit_line(row, amount: Decimal, node: str, rule: str, basis, source_kind: str, evidence) -> CostLine:
-    """A credit's share of time no job held on ``node``: money, no GPU-hours, its own reason."""
+def credit_line(row, amount: Decimal, node: str, rule: str, basis, source_kind: str, evidence,
+                detail: str | None = CREDIT) -> CostLine:
+    """A credit's share of time no job held on ``node``: money, no GPU-hours, its own reason. ``detail``:
+    its kind (``credit``, or ``adjustment`` for a negative adjustment: ``compute.carried_as_credit``)."""
     from trainledger.engine import compute
 
-    return compute._line(row, amount, basis, rule, category="compute", detail=CREDIT, quantity=None, unit="",
+    return compute._line(row, amount, basis, rule, category="compute", detail=detail or CREDIT, quantity=None,
+                         unit="",
                          reason=f"{CREDIT}: node {node}", source_kind=source_kind, evidence=evidence)
 
 

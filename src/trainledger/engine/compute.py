@@ -22,8 +22,9 @@ Hours conserve as well as money: only usage rows carry GPU-hours. A credit, refu
 adjustment on a node — and a usage row below zero, a refund by its sign (``negative_usage``) — is
 split by the same weights but carries money only (``detail`` = its charge category, ``quantity``
 None); a credit's share of time no job held is its own line (reason ``credit: node …``, basis billed),
-never netted into capacity_unheld. So a state's GPU-hours are the runs' and its implied price per
-GPU-hour is the bill's. Evidence is the weakest input of the amount: a node row split by
+never netted into capacity_unheld — and so is a negative adjustment's (Huawei 调账-补偿: detail
+``adjustment``, reason ``credit``; ``carried_as_credit``). So a state's GPU-hours are the runs' and
+its implied price per GPU-hour is the bill's. Evidence is the weakest input of the amount: a node row split by
 GPU-seconds is ``measured`` (the bill is a contract, the split is measured) in every state —
 ``unclassified`` time too: its cash is billed and its GPU-seconds measured; what is not known is
 the state, and that assumption is the sheet's "compute-state boundaries" drawer row (``assumed``,
@@ -71,6 +72,14 @@ def charge_kind(row) -> str | None:
     if cat in ("usage", "purchase", ""):
         return "credit" if cat != "purchase" and _signed_amount(row) < 0 else None
     return NO_QUANTITY.get(cat, "adjustment")  # a non-FOCUS category (e.g. usage-adjust) corrects usage
+
+
+def carried_as_credit(row, kind: str | None) -> bool:
+    """Whether a money-only row's share of time no job held is a credit line of its own, never netted
+    into capacity unheld: a credit or refund, and an adjustment below zero (Huawei 调账-补偿, a
+    compensation) — money given back is a credit whatever the bill calls it. An adjustment of more
+    cost (调账-扣费) stays with the idle capacity it corrects."""
+    return kind == capacity_nodes.CREDIT or (kind == "adjustment" and _signed_amount(row) < 0)
 
 
 def _signed_amount(row) -> Decimal:
@@ -153,13 +162,14 @@ def _amortized_view(rows) -> bool:
 
 def _views(rows) -> tuple[tuple[str, Basis], ...]:
     """(column, basis) of the views the bill rows are attributed in."""
-    return (("billed_cost", Basis.BILLED),) + ((("effective_cost", Basis.AMORTIZED),)
+    return (("billed_cost", Basis.BILLED),) + ((("effective_cost", Basis.EFFECTIVE_COST),)
                                                if _amortized_view(rows) else ())
 
 
 def _bill_stage(facts: Facts, ctx: Context) -> StageOutput:
-    """Every bill row in the billed (cash) view; with commitments, also in the amortized view
-    (EffectiveCost). The two views are two bases: they are never added together."""
+    """Every bill row in the billed (cash) view; with commitments, also in the bill's effective-cost
+    view (EffectiveCost, basis ``effective_cost``). The two views are two bases: they are never added
+    together, and the second is not owned hardware's ``amortized``."""
     lines: list[CostLine] = []
     problems: list[Problem] = []
     nodes = {n for r in ctx.runs.values() if holds_gpus(r) for n in r.nodes}  # GPU nodes only
@@ -176,8 +186,8 @@ def _bill_stage(facts: Facts, ctx: Context) -> StageOutput:
         route = _route(row, ctx, nodes, idx, slots, problems, idle, no_jobs)  # once per row, whatever the views
         for basis, amount in amounts:
             out = route(amount)
-            if basis is Basis.AMORTIZED:
-                out = [replace(ln, basis=Basis.AMORTIZED,
+            if basis is Basis.EFFECTIVE_COST:  # the bill's own view: never owned hardware's amortized
+                out = [replace(ln, basis=Basis.EFFECTIVE_COST,
                                provenance=replace(ln.provenance, rule=f"{ln.provenance.rule} (EffectiveCost)"))
                        for ln in out]
             lines.extend(out)
@@ -248,7 +258,7 @@ def _route(row, ctx: Context, nodes, idx, slots, problems, idle=frozenset(),
         return node_split(row, node, idx, slots, problems)
     if str(row.get("charge_category") or "").lower() == "purchase" and row.get("commitment_discount_id"):
         reason = (f"commitment_purchase: commitment purchase {row['commitment_discount_id']}, paid here,"
-                  " used over its term (see the amortized view)")
+                  " used over its term (see the effective-cost view)")
         return lambda amount: [_line(row, amount, Basis.BILLED, "commitment_purchase",
                                      detail="commitment_purchase", reason=reason)]
     if (idle_node := capacity_nodes.idle_node_of(row, idle)) is not None:
@@ -312,9 +322,10 @@ def node_split(row, node, idx, slots, problems, *, basis=Basis.BILLED, idle_basi
             out.append(_line(row, share, basis, f"gpu_seconds_on_node/{info.rule}", category="compute",
                              detail=money_only or str(state), quantity=None if money_only else w / scale / HOUR,
                              unit="" if money_only else "gpu_hour", evidence=ev, source_kind=source_kind, **kw))
-        if shares[-1] != 0 and money_only == capacity_nodes.CREDIT:  # never netted into the idle figure
+        if shares[-1] != 0 and carried_as_credit(row, money_only):  # never netted into the idle figure
             out.append(capacity_nodes.credit_line(row, shares[-1], node, "gpu_seconds_on_node/unheld", basis,
-                                                  source_kind, weakest(money_evidence, Evidence.MEASURED)))
+                                                  source_kind, weakest(money_evidence, Evidence.MEASURED),
+                                                  detail=money_only))
         elif shares[-1] != 0:
             out.append(_line(row, shares[-1], idle_basis, "gpu_seconds_on_node/unheld", category="compute",
                              detail=money_only or ComputeState.CAPACITY_UNHELD,
@@ -353,7 +364,9 @@ def queued_stage(facts: Facts, ctx: Context) -> StageOutput:
     """Queued GPU-hours per run: cycle time and opportunity, valued but never cash. Queueing is Start −
     Eligible, Start − Submit where Eligible is absent (``RunInfo.eligible``; ``trainledger jobs`` counts
     the same, analysis/jobs.py QUEUE_DEFINITION). A job still PENDING has waited so far: to the data's
-    as-of time (``attribute --as-of``, else the latest time any imported fact shows, engine/asof.py)."""
+    as-of time (``attribute --as-of``, else the latest time any imported fact shows, engine/asof.py).
+    A run a ``[[capacity]]`` holds is valued at that capacity's queued price (its ``queued_rate`` /
+    ``queued_item``, else its own rate: ``capacity_queued``); ``cluster.gpu_item`` values the rest."""
     from trainledger.engine.asof import latest_fact_time
 
     item = ctx.config.get("cluster.gpu_item")
@@ -361,11 +374,19 @@ def queued_stage(facts: Facts, ctx: Context) -> StageOutput:
     lines, assumptions, problems = [], [], []
     price = price_of(ctx, item, ctx.as_of, "gpu_hour", problems) if item else None
     currency = price.currency if price else ctx.config.get("workspace.currency")
-    if price is not None:
+    on_capacity: dict = {}
+    if ctx.config.raw.get("capacity"):
+        from trainledger.engine.capacity_queued import queued_prices
+
+        on_capacity = queued_prices(facts, ctx, problems)
+    if price is not None and not on_capacity:
         # an opportunity valued at a rental price: a valuation, never cash, so `assumed` whatever the
         # price's own evidence (a contract rate says what an hour costs, not what waiting for one is worth)
         assumptions.append(price_assumption("value of a queued GPU-hour (opportunity, not cash)",
                                             replace(price, evidence=Evidence.ASSUMED), "gpu_hour"))
+    used: dict[str, object] = {}  # the capacities' queued prices used, in order: their drawer rows
+    unpriced: set[str] = set()  # capacities whose queued price-book entry has no price
+    fallback_used = False
     for info in ctx.runs.values():
         j_start = info.run.started_at or info.run.ended_at
         if j_start is None and info.run.state == "PENDING":
@@ -375,18 +396,37 @@ def queued_stage(facts: Facts, ctx: Context) -> StageOutput:
         gpu_h = exact_seconds(info.eligible, j_start) * info.run.gpu_equivalents / HOUR
         if gpu_h == 0:
             continue
-        rng = (AmountRange(*(valuation(gpu_h * p, currency) for p in (price.low, price.price, price.high)), currency)
-               if price else AmountRange.zero(currency))
+        run_price, run_currency, what = price, currency, item or "cluster.gpu_item (unset)"
+        if info.run.id in on_capacity:  # held by a capacity: its own queued price
+            cap_id, qp = on_capacity[info.run.id]
+            run_price, run_currency, what = qp, qp.currency if qp else currency, f"capacity {cap_id}'s queue"
+            if qp is not None:
+                used.setdefault(qp.capacity, qp.assumption)
+            else:
+                unpriced.add(cap_id)
+        else:
+            fallback_used = True
+        rng = (AmountRange(*(valuation(gpu_h * p, run_currency) for p in (run_price.low, run_price.price,
+                                                                           run_price.high)), run_currency)
+               if run_price else AmountRange.zero(run_currency))
         kw = ({"batch_id": info.batch_id} if info.batch_id
               else {"reason": f"job_without_batch: job {info.run.source_job}"})
-        if price is None:
-            kw["reason"] = f"not_valued: no price for {item or 'cluster.gpu_item (unset)'}" + (
+        if run_price is None:
+            kw["reason"] = f"not_valued: no price for {what}" + (
                 f"; {kw['reason']}" if "reason" in kw else "")
         lines.append(CostLine(
             category="compute", basis=Basis.QUEUED, evidence=Evidence.ASSUMED,  # a valuation (see above)
             amount=rng, provenance=Provenance(info.source_sha256, info.row, f"queued/{info.rule}", "slurm"),
             run_id=info.run.id, detail=ComputeState.QUEUED, quantity=gpu_h, unit="gpu_hour", **kw))
-    if price is None and lines:  # only when there are queued GPU-hours to value: no jobs, no warning
+    if price is not None and on_capacity and fallback_used:  # gpu_item valued the queue of runs on no capacity
+        assumptions.append(price_assumption("value of a queued GPU-hour (opportunity, not cash)",
+                                            replace(price, evidence=Evidence.ASSUMED), "gpu_hour"))
+    assumptions.extend(used.values())
+    if price is None and fallback_used:  # only when there are queued GPU-hours to value: no jobs, no warning
         problems.append(Problem("unpriced_queue", "queued GPU-hours are counted but not valued: set"
                                 " cluster.gpu_item to a price-book entry", {"item": item}))
+    for cap_id in sorted(unpriced):
+        problems.append(Problem("unpriced_capacity_queue", f"capacity {cap_id}: its jobs' queued GPU-hours are"
+                                " counted but not valued: its price-book entry has no price on the day — add"
+                                " one, or give the capacity a queued_rate", {"capacity": cap_id}))
     return StageOutput(tuple(lines), tuple(problems), tuple(assumptions))

@@ -94,7 +94,8 @@ def check(facts: Facts, lines: Iterable[CostLine], *, view: str = "billed") -> t
     """One record per currency, as the ``attribute --json`` contract prints it, and the problems.
 
     ``view="billed"`` reconciles the cash bases against BilledCost (and invoices);
-    ``view="amortized"`` reconciles amortized lines against EffectiveCost."""
+    ``view="amortized"`` reconciles the bill's effective-cost lines (basis ``effective_cost``) against
+    EffectiveCost (the view keeps its old name: the summary's ``conservation_amortized`` record)."""
     try:
         return _check(facts, lines, view)
     except Inexact:
@@ -105,7 +106,7 @@ def check(facts: Facts, lines: Iterable[CostLine], *, view: str = "billed") -> t
 
 def _check(facts: Facts, lines: Iterable[CostLine], view: str) -> tuple[list[dict], list[Problem]]:
     totals = bill_totals(facts, "billed_cost" if view == "billed" else "effective_cost")
-    wanted = {str(b) for b in (CASH_BASES if view == "billed" else (Basis.AMORTIZED,))}
+    wanted = {str(b) for b in (CASH_BASES if view == "billed" else (Basis.EFFECTIVE_COST,))}
     attributed: dict[str, Decimal] = defaultdict(Decimal)
     unattributed: dict[str, Decimal] = defaultdict(Decimal)
     records, problems = [], []
@@ -113,7 +114,7 @@ def _check(facts: Facts, lines: Iterable[CostLine], view: str) -> tuple[list[dic
     with localcontext(EXACT):
         for (basis, kind, cur, held, reason), amount in sorted(line_sums(lines).items()):
             if basis not in wanted or (view != "billed" and kind != "focus"):
-                continue  # owned capacity's amortized lines reconcile against the capacity (capacity.check)
+                continue  # owned capacity's lines reconcile against the capacity (capacity.check)
             (attributed if held else unattributed)[cur] += amount
             if not held:
                 bucket[cur].append((reason, amount))

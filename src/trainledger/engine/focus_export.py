@@ -20,7 +20,7 @@ keeps the origin where the lake's ``tags`` object differs) and:
   a line's other detail (the service a tag rule attributed) under ``detail``, never ``state``.
 
 A row whose lines have GPU-hours is weighted by them; otherwise by the size of each allocated
-amount. The EffectiveCost view: the amortized lines when the bill has commitments, the same
+amount. The EffectiveCost view: the effective-cost lines when the bill has commitments, the same
 split as BilledCost when the two columns agree, else EffectiveCost split by the same weights.
 """
 
@@ -102,7 +102,7 @@ def allocation_rows(bill_rows: Iterable[Mapping], lines: Iterable[CostLine],
         where = (ln.provenance.source_sha256, ln.provenance.row)
         if ln.basis in CASH_BASES:
             billed[where].append(ln)
-        elif ln.basis is Basis.AMORTIZED:
+        elif ln.basis is Basis.EFFECTIVE_COST:
             amortized[where].append(ln)
     out = []
     for row in bill_rows:

@@ -95,10 +95,10 @@ CLI: dict[str, tuple[str, str]] = {
                                " (difference {difference})",
                                "  {currency}：账单 {billed} = 已归属 {attributed} + 未归属 {unattributed}（差额 "
                                "{difference}）"),
-    "attribute.amortized": ("  {currency} amortized (EffectiveCost): {billed} = attributed {attributed} + unattributed"
-                            " {unattributed} (difference {difference})",
-                            "  {currency} 摊销（EffectiveCost）：{billed} = 已归属 {attributed} + 未归属 {unattributed}"
-                            "（差额 {difference}）"),
+    "attribute.amortized": ("  {currency} effective cost (the bill's EffectiveCost view): {billed} = attributed"
+                            " {attributed} + unattributed {unattributed} (difference {difference})",
+                            "  {currency} 账单有效成本（EffectiveCost 视图）：{billed} = 已归属 {attributed} + 未归属"
+                            " {unattributed}（差额 {difference}）"),
     "attribute.bucket": ("  unattributed bucket:", "  未归属桶："),
     "attribute.bucket_items": (" — {n} items, the largest:", " —— 共 {n} 项，最大的几项："),
     "attribute.bucket_more": ("… {n} more", "…… 另有 {n} 项"),

@@ -70,8 +70,11 @@ class Basis(StrEnum):
     BILLED = "billed"  # cash on a bill or invoice, attributed to a batch
     CAPACITY_UNHELD = "capacity_unheld"  # cash on a bill for capacity no job held (not a job's idle GPUs)
     RESERVED_UNUSED = "reserved_unused"  # cash committed for reserved capacity left unused
+    # the bill's own amortized view (FOCUS EffectiveCost): commitments spread over where they are used —
+    # a second view of money already in billed, never added to it, nor to owned hardware's amortized
+    EFFECTIVE_COST = "effective_cost"
     QUEUED = "queued"  # waiting for allocation: cycle time / opportunity, no cash
-    AMORTIZED = "amortized"  # own hardware or prepaid commitments spread over their life
+    AMORTIZED = "amortized"  # owned hardware spread over its life ([capacity.amortized]); never a bill's view
     INTERNAL = "internal"  # existing staff time at a loaded rate: opportunity cost, not new cash
     ESTIMATE = "estimate"  # quantity measured or planned × a price from the price book
     RATE_CARD = "rate_card"  # owned or reserved capacity at an internal, dated rate card price
@@ -203,7 +206,8 @@ ZH: dict[str, str] = {
     "job_without_batch": "作业未匹配批次", "no_rule_matched": "无规则匹配", "commitment_purchase": "承诺购买",
     "stage_failed": "归属阶段出错", "node_without_jobs": "节点无已导入的作业",
     # bases
-    "billed": "账单现金", "amortized": "摊销", "internal": "内部人力(机会成本)", "estimate": "估算",
+    "billed": "账单现金", "effective_cost": "账单有效成本",  # FOCUS EffectiveCost: the bill's view, not 摊销
+    "amortized": "摊销", "internal": "内部人力(机会成本)", "estimate": "估算",
     # evidence
     "contract": "合同/账单", "measured": "记录实测", "assumed": "假设待确认",
     # storage classes

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from trainledger.model.vocab import StorageClass, label
 
 TEXT: dict[str, tuple[str, str]] = {
@@ -15,7 +17,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "external": ("External services", "外部服务"),
     "assumptions": ("Assumptions drawer", "假设抽屉"),
     "conservation": ("Conservation check (workspace)", "守恒校验（工作区）"),
-    "conservation_amortized": ("Conservation, amortized view (EffectiveCost)", "守恒校验（摊销视图，EffectiveCost）"),
+    "conservation_amortized": ("Conservation, the bill's effective-cost view (EffectiveCost)",
+                               "守恒校验（账单有效成本视图，EffectiveCost）"),
     "problems": ("Problems found", "发现的问题"),
     "efficiency": ("Effective training share of the GPU time held", "有效训练在占用卡时中的占比"),
     "review": ("Exploration vs problem loss (runs by review class)", "探索成本与问题损耗（按复盘归类）"),
@@ -159,6 +162,9 @@ def assumption_name(name: str, lang: str) -> str:
         return fixed[name]
     if name.startswith("storage price "):
         return "存储单价 " + name.removeprefix("storage price ")
+    queued = re.fullmatch(r"value of a queued GPU-hour on capacity (\S+) \(opportunity, not cash\)", name)
+    if queued:  # engine/capacity_queued.py: a capacity's own queued price
+        return f"容量 {queued.group(1)} 排队卡时的价值（机会成本，非现金）"
     if name.startswith("labor rate: "):
         return "人力费率：" + label(name.removeprefix("labor rate: "), lang)
     return name

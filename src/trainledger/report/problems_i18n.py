@@ -180,6 +180,22 @@ CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
              " price-book entry"),
         ZH: ("排队未估值", "排队的 GPU 小时已计数但未估值：请把 cluster.gpu_item 设为价格表中的条目"),
     },
+    "steps_workers_mismatch": {
+        EN: ("steps of another worker count", "job {job_id}: the per-worker step times tied to it (steps job"
+             " {steps_job}) name {workers} workers, but the job holds {gpus} GPUs on {nodes} node(s) — {workers}"
+             " workers can be neither one per node nor an even share of its GPUs, so the steps may be another"
+             " job's; its straggler wait is carved from them all the same: check import steps --set job="),
+        ZH: ("迭代耗时的 worker 数与作业不符", "作业 {job_id}：与它关联的各 worker 迭代耗时（steps 作业 {steps_job}）"
+             "有 {workers} 个 worker，但该作业在 {nodes} 个节点上占用 {gpus} 张卡——{workers} 个 worker"
+             "既不是每节点一个，也不能均分它的卡，这些耗时可能属于另一个作业；慢节点等待仍按它们扣除："
+             "请检查 import steps --set job="),
+    },
+    "unpriced_capacity_queue": {
+        EN: ("capacity queue not valued", "capacity {capacity}: its jobs' queued GPU-hours are counted but not"
+             " valued: its price-book entry has no price on the day — add one, or give the capacity a queued_rate"),
+        ZH: ("容量排队未估值", "容量 {capacity}：其作业的排队 GPU 小时已计数但未估值：它的价格表条目在当天没有价格——"
+             "请补上，或为该容量设置 queued_rate"),
+    },
     "inexact_total": {
         EN: ("total not exact", "{view}: a total cannot be computed exactly in {digits} digits; no conservation"
              " figure is shown rather than a rounded one"),

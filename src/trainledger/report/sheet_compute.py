@@ -47,7 +47,7 @@ def primary(ln: CostLine) -> bool:
     hours) are not."""
     if ln.category != "compute" or ln.basis is Basis.QUEUED:
         return False
-    return not (ln.basis is Basis.AMORTIZED and ln.provenance.source_kind == "focus")
+    return ln.basis is not Basis.EFFECTIVE_COST
 
 
 def money_list(acc: dict[tuple[str, str], Decimal]) -> list[dict[str, str]]:

@@ -165,7 +165,7 @@ def _slice(p: pa.Table, per_run, per_row_arrays, hours: dict, hours_of, evidence
     scale = p.column("scale").combine_chunks().cast(pa.int32()) if n else pa.array([], pa.int32())
     amount = decimal_text(units, scale)
     billed = pc.if_else(idle, pa.scalar(str(Basis.CAPACITY_UNHELD)), pa.scalar(str(Basis.BILLED)))
-    basis = pc.if_else(amort, pa.scalar(str(Basis.AMORTIZED)), billed)
+    basis = pc.if_else(amort, pa.scalar(str(Basis.EFFECTIVE_COST)), billed)
     rule = pc.if_else(idle, pa.scalar("gpu_seconds_on_node/unheld"), pc.take(run_rule, at))
     rule = pc.if_else(amort, pc.binary_join_element_wise(rule, pa.scalar(" (EffectiveCost)"), ""), rule)
     reason = pc.if_else(idle, pc.binary_join_element_wise(pa.scalar("capacity_unheld: node "), node, ""),

@@ -37,7 +37,7 @@ def context(facts: Facts, config, price, as_of: date, as_of_time: datetime | Non
 def bucket_lines(lines) -> dict[tuple, Decimal]:
     out: dict[tuple, Decimal] = {}
     for ln in lines:
-        if ln.basis is Basis.AMORTIZED:
+        if ln.basis is Basis.EFFECTIVE_COST:
             continue  # the frame path covers the billed view only
         cur = ln.amount.currency
         key = ("batch", ln.batch_id, str(ln.detail), cur) if ln.batch_id else ("unattributed", reason_of(ln)[0], cur)

@@ -6,7 +6,7 @@ splits every node row in integers (``split.py``); this module turns its integer 
 lines with the Python engine's own constructors (``compute._line``), so each line carries the
 same source file, row, rule, reason, evidence and amount, and its GPU-hours are rebuilt from the
 integers with the same decimal digits (``_weight``). Lines come out in the Python engine's order:
-bill row by bill row, the billed view then the amortized one, the (run, state) pieces sorted, the
+bill row by bill row, the billed view then the effective-cost one, the (run, state) pieces sorted, the
 rest no job held last. A node row that touches a run the frame cannot weigh exactly
 (``holdings.exact``), and a credit on a node (its share of time no job held is a line of its own),
 is split by ``compute.node_split`` itself; a row the backend routes ``no_rule_matched`` that is on a
@@ -477,7 +477,7 @@ def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, got, fa
     problems: list[tuple[int, Problem]] = []  # (row, problem): in bill-row order, as Python raises them
     slots = Decimal(ctx.config.get("cluster.gpus_per_node"))
     runs = {info.run.id: info for info in ctx.runs.values()}
-    columns = (("billed_cost", Basis.BILLED), ("effective_cost", Basis.AMORTIZED))[:views]
+    columns = (("billed_cost", Basis.BILLED), ("effective_cost", Basis.EFFECTIVE_COST))[:views]
     py_index = None
     scale, places = holdings.py_scale, holdings.scale // holdings.py_scale
     memo: dict = {}
@@ -529,8 +529,8 @@ def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, got, fa
                 made = {v: [_direct(whole[k], kind, batches[k], rules[k], amount)] for v, _, amount in amounts}
             for v, basis, _ in amounts:
                 out = made[v]
-                if basis is Basis.AMORTIZED:
-                    out = [replace(ln, basis=Basis.AMORTIZED,
+                if basis is Basis.EFFECTIVE_COST:
+                    out = [replace(ln, basis=Basis.EFFECTIVE_COST,
                                    provenance=replace(ln.provenance, rule=f"{ln.provenance.rule} (EffectiveCost)"))
                            for ln in out]
                 objects.extend((k, v, ln) for ln in out)
@@ -656,7 +656,7 @@ def _direct(row, kind: str, batch_id, rule: str | None, amount: Decimal):
         return compute._line(row, amount, Basis.BILLED, rule, batch_id=batch_id, detail=detail)
     if kind == "commitment_purchase":
         reason = (f"commitment_purchase: commitment purchase {row['commitment_discount_id']}, paid here,"
-                  " used over its term (see the amortized view)")
+                  " used over its term (see the effective-cost view)")
         return compute._line(row, amount, Basis.BILLED, "commitment_purchase", detail="commitment_purchase",
                              reason=reason)
     what = " ".join(str(x) for x in (row.get("service_name"), resource) if x) or f"bill row {row['row']}"
