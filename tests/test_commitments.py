@@ -97,3 +97,12 @@ def test_the_sheet_and_the_command_show_both_views(ws):
     assert "| billed |" in totals and "| effective cost |" in totals  # two rows, never one sum
     assert "| amortized |" not in totals  # owned hardware's basis: none here (J12)
     assert "Conservation, the bill's effective-cost view" in md
+
+
+def test_a_commitment_purchase_is_described_in_chinese_on_the_zh_sheet_and_command(ws):
+    """Review 6 K10: "承诺购买：commitment purchase cd-1, paid here, …" — the detail was English."""
+    attribute(ws, "zero_percent_utilization_without_commitment_discount_flexibility.csv")
+    out = CliRunner().invoke(cli, ["--workspace", str(ws), "--lang", "zh-CN", "attribute"], catch_exceptions=False)
+    md = CliRunner().invoke(cli, ["--workspace", str(ws), "--lang", "zh-CN", "sheet", "b1", "--format", "md"]).output
+    for text in (out.output, md):
+        assert "在此付款，在承诺期内使用" in text and "paid here" not in text

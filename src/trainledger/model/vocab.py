@@ -12,6 +12,8 @@ labor), and every renderer sorts by it (``ORDERS``, ``rank``) — never alphabet
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable
 from enum import StrEnum
 
@@ -257,11 +259,19 @@ def reason_label(code: str, lang: str = "en") -> str:
 DETAIL_WORDS_ZH = {"pool": "资源池", "node": "节点", "job": "作业", "bill row": "账单行", "invoice": "发票"}
 
 
+# a commitment purchase's detail (engine/compute.py and its frame mirror write it in English)
+COMMITMENT_DETAIL = re.compile(r"commitment purchase (?P<id>.+), paid here, used over its term"
+                               r" \(see the effective-cost view\)$")
+
+
 def detail_label(detail: str, lang: str = "en") -> str:
     """An unattributed reason's detail (``node h800-a2``, ``job 9004``) in ``lang``: its leading word
-    translated, the name or id after it kept as written."""
+    translated, the name or id after it kept as written; a commitment purchase's sentence in zh-CN
+    (review 6 K10)."""
     text = str(detail)
     if lang.lower().startswith("zh"):
+        if m := COMMITMENT_DETAIL.match(text):
+            return f"承诺购买 {m['id']}：在此付款，在承诺期内使用（见账单有效成本视图）"
         for en, zh in DETAIL_WORDS_ZH.items():
             if text.startswith(en + " "):
                 return f"{zh} {text[len(en) + 1:]}"
