@@ -13,7 +13,6 @@ labor), and every renderer sorts by it (``ORDERS``, ``rank``) — never alphabet
 from __future__ import annotations
 
 import re
-
 from collections.abc import Callable
 from enum import StrEnum
 
