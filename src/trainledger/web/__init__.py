@@ -12,6 +12,7 @@
     text.py      the pages' own words in en and zh-CN, and choosing the language (?lang=, cookie,
                  Accept-Language)
     rule_text.py a cost line's rule (its provenance) as a sentence in the page's language
+    line_text.py a cost line's codes as words and its figures at the sheet's precision (the line page)
     app.py       the Starlette app: routes, HTML or JSON by ``Accept``, 404s that name the remedy,
                  /api/openapi.json, sheet downloads; the binding rule (``check_host``)
     auth.py      who asks: bearer token (role, batch scope) or the local admin on loopback; 401 / 403;

@@ -47,7 +47,7 @@ from trainledger.report.i18n import t as sheet_t
 from trainledger.report.primitives import unit as unit_text
 from trainledger.review.texts import label as review_label
 from trainledger.review.texts import t as review_t
-from trainledger.web import auth, cache, exports, pages, text, views, writes
+from trainledger.web import auth, cache, exports, line_text, pages, text, views, writes
 from trainledger.web.rule_text import rule_sentence
 
 LOOPBACK_NAMES = ("localhost",)
@@ -150,6 +150,8 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
             isdec=lambda x: isinstance(x, str) and _DECIMAL.fullmatch(x) is not None,
             rt=lambda k, **kw: review_t(k, lang, **kw), rl=lambda x: review_label(x, lang) if x else "",
             L=lambda k: sheet_t(k, lang), u=lambda x: unit_text(x, lang), rule=lambda x: rule_sentence(x, lang),
+            line_qty=line_text.quantity, line_amount=line_text.amount,
+            line_detail=lambda x: line_text.detail(x, lang), line_reason=lambda x: line_text.reason(x, lang),
             path=request.url.path,
             **extra).encode("utf-8")
 
