@@ -107,6 +107,9 @@ SACCT_HEADER = ("JobID|JobName|Account|WCKey|Comment|User|Submit|Eligible|Start|
                 "NodeList|Restarts\n")
 GOAL_MS = 100.0
 SRC = Path(__file__).resolve().parents[1] / "src"
+# seconds after a write at which a reader asks again (besides at once): ``TRAINLEDGER_BENCH_SERVE_AFTER``
+AFTER = tuple(float(x) for x in os.environ.get("TRAINLEDGER_BENCH_SERVE_AFTER", "1").split(",") if x)
+WRITES_ONLY = os.environ.get("TRAINLEDGER_BENCH_SERVE_WRITES_ONLY") == "1"  # skip the loads
 VERSION = 1  # of the generator: part of the cache key (with the sizes and NODES)
 
 
@@ -382,6 +385,34 @@ def first(port: int, path: str, accept: str = "text/html") -> float:
     return (time.perf_counter() - t0) * 1000
 
 
+def cpu_ms(pid: int) -> float:
+    """CPU time (user + system) of process ``pid`` so far, in ms (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+def quiet(pid: int, limit: float = 300.0) -> None:
+    """Wait until the server is idle (under 50 ms of CPU in a second: the background prover's seal of
+    the previous write is done), at most ``limit`` seconds."""
+    deadline = time.monotonic() + limit
+    time.sleep(3)  # the prover starts PROVE_DELAY (2 s) after the write that woke it
+    while time.monotonic() < deadline:
+        c0 = cpu_ms(pid)
+        time.sleep(1)
+        if cpu_ms(pid) - c0 < 50:
+            return
+
+
+def after_write(root: Path, port: int, pid: int, path: str, wait: float) -> tuple[float, float]:
+    """(wall ms, server CPU ms) of the first request ``wait`` seconds after a write; the CPU is the
+    server process's over the request (its threads: the watcher's build, the prover if it ran then)."""
+    write(root)
+    time.sleep(wait)
+    c0 = cpu_ms(pid)
+    ms = first(port, path)
+    return ms, cpu_ms(pid) - c0
+
+
 def write(root: Path) -> None:
     """One ledger write that records no figures — an audit entry, as a decision or a confirmation
     appends with its record — from another process, as `trainledger decide` would."""
@@ -402,7 +433,7 @@ def serve_load(root: Path, src: Path, clients: int, requests: int, tag: str) -> 
         out += [(f"{tag}{batch_label}: first response after the server listens", ms, "ms"),
                 (f"{tag}{batch_label}: first response since the server was started",
                  (time.perf_counter() - proc.started) * 1000, "ms")]
-        for label, path in targets:
+        for label, path in targets if not WRITES_ONLY else ():
             batch_page = label.startswith("batch page")
             forms = [("HTML", "text/html", True), ("JSON", "application/json", True)]
             if batch_page:  # also as a client that does not take gzip
@@ -423,9 +454,14 @@ def serve_load(root: Path, src: Path, clients: int, requests: int, tag: str) -> 
                         (f"{name} p95, {clients} clients{goal}", p95, "ms"),
                         (f"{name} requests/s", len(times) / wall, "req/s")]
         for label, path in (targets[0], targets[2]):  # after a write: a new audit head to prove
-            write(root)
-            out.append((f"{tag}{label}: first request after a write", first(port, path), "ms"))
-            out.append((f"{tag}{label}: the next one", first(port, path), "ms"))
+            first(port, path)  # read once at this state (the watcher builds what was read recently)
+            for wait in (0.0, *AFTER):  # at once, as a script would; a reader a moment later
+                quiet(proc.pid)  # the previous write's background seal done: not in these figures
+                ms, cpu = after_write(root, port, proc.pid, path, wait)
+                when = "at once" if not wait else f"{wait:g} s"
+                out.append((f"{tag}{label}: first request after a write ({when})", ms, "ms"))
+                out.append((f"{tag}{label}: server CPU over it ({when})", cpu, "ms"))
+                out.append((f"{tag}{label}: the next one ({when})", first(port, path), "ms"))
     finally:
         proc.terminate()
         try:
