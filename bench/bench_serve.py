@@ -25,7 +25,12 @@ loads: the first response of the batch page after the server listens (its first 
 ledger: the seal recorded at attribution, ledger/seal.py) and since the server process started;
 after them, one ledger write that records no figures (an audit entry from another process, as a
 decision or a confirmation appends) and the first request after it, for the batch page and for a
-run page (the incremental check: the new entry hashed, the tables sealed again).
+run page (the incremental check: the new entry hashed, the tables sealed again) — at once, as a
+script would ask, and ``TRAINLEDGER_BENCH_SERVE_AFTER`` seconds later (default 1; a list, e.g.
+``1,4``), as a person switching to the browser would, each with the server process's CPU over the
+request (web/cache.py's watcher builds the page read recently when it sees the write); each write
+waits for the server to be idle first (the previous write's background seal done).
+``TRAINLEDGER_BENCH_SERVE_WRITES_ONLY=1`` skips the loads.
 ``python -m bench.bench_serve`` runs it alone.
 
 Measured 2026-12-01 (issue 10 item 8, the serve1m branch) at 1M job attempts / 500 batches /
@@ -75,6 +80,18 @@ times, CPU seconds are the ones to compare:
   ``replace_cost_lines`` in a scratch schema, one run at load 17: full check 12.2 s wall; the tables
   sealed by the server 2.2 s (0.01 CPU-s in the client); the check after a write with the tracking
   0.04 s, with the tables sealed again 1.9 s.
+
+Measured 2026-12-02 (issue 10, the web10 branch: web/cache.py's watcher, the sheet's HTML kept per
+content, the config synced once per signature), ``TRAINLEDGER_BENCH_SERVE_WRITES_ONLY=1`` with
+``TRAINLEDGER_BENCH_SERVE_BASELINE=/work/main/src``, one run at load average 12-15 on the 2-core
+machine (wall figures inflated by the load; the server's CPU over each request is the comparable one):
+
+* first request after a write, batch page (2,140 runs): at once 12.7 s wall / 1.46 CPU-s before,
+  4.0 s / 0.51 CPU-s now; a reader 1 s after the write 20.4 s / 1.82 CPU-s before, 2.5 s / 0.39
+  CPU-s now (it joins the watcher's build, already under way).
+* run page: at once 12.8 s / 1.31 CPU-s before, 1.2 s / 0.22 CPU-s now; 1 s after 11.2 s / 1.07
+  CPU-s before, 0.21 s / 0.07 CPU-s now (the watcher had built it).
+* the check after a write (in process) 16 ms CPU, as before; the prover's seal 6.8 CPU-s off the path.
 
 Earlier (the precompute branch, 200k job attempts, baseline = /work/main/src then that tree):
 warm batch page HTML p50 / p95 17.8 / 134.8 → 10.6 / 12.1 ms; first request 165.2 → 78.9 s.
