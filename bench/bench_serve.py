@@ -92,6 +92,9 @@ machine (wall figures inflated by the load; the server's CPU over each request i
 * run page: at once 12.8 s / 1.31 CPU-s before, 1.2 s / 0.22 CPU-s now; 1 s after 11.2 s / 1.07
   CPU-s before, 0.21 s / 0.07 CPU-s now (the watcher had built it).
 * the check after a write (in process) 16 ms CPU, as before; the prover's seal 6.8 CPU-s off the path.
+* a second run of this tree alone (``TRAINLEDGER_BENCH_SERVE_AFTER=4``, load 13): at once 2.2 s /
+  0.37 CPU-s (batch page) and 1.3 s / 0.24 CPU-s (run page); 4 s after the write 12.4 ms and 24.6 ms
+  with no CPU over the request — the watcher had built both pages for the new state.
 
 Earlier (the precompute branch, 200k job attempts, baseline = /work/main/src then that tree):
 warm batch page HTML p50 / p95 17.8 / 134.8 → 10.6 / 12.1 ms; first request 165.2 → 78.9 s.
