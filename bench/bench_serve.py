@@ -25,7 +25,12 @@ loads: the first response of the batch page after the server listens (its first 
 ledger: the seal recorded at attribution, ledger/seal.py) and since the server process started;
 after them, one ledger write that records no figures (an audit entry from another process, as a
 decision or a confirmation appends) and the first request after it, for the batch page and for a
-run page (the incremental check: the new entry hashed, the tables sealed again).
+run page (the incremental check: the new entry hashed, the tables sealed again) — at once, as a
+script would ask, and ``TRAINLEDGER_BENCH_SERVE_AFTER`` seconds later (default 1; a list, e.g.
+``1,4``), as a person switching to the browser would, each with the server process's CPU over the
+request (web/cache.py's watcher builds the page read recently when it sees the write); each write
+waits for the server to be idle first (the previous write's background seal done).
+``TRAINLEDGER_BENCH_SERVE_WRITES_ONLY=1`` skips the loads.
 ``python -m bench.bench_serve`` runs it alone.
 
 Measured 2026-12-01 (issue 10 item 8, the serve1m branch) at 1M job attempts / 500 batches /
@@ -76,6 +81,21 @@ times, CPU seconds are the ones to compare:
   sealed by the server 2.2 s (0.01 CPU-s in the client); the check after a write with the tracking
   0.04 s, with the tables sealed again 1.9 s.
 
+Measured 2026-12-02 (issue 10, the web10 branch: web/cache.py's watcher, the sheet's HTML kept per
+content, the config synced once per signature), ``TRAINLEDGER_BENCH_SERVE_WRITES_ONLY=1`` with
+``TRAINLEDGER_BENCH_SERVE_BASELINE=/work/main/src``, one run at load average 12-15 on the 2-core
+machine (wall figures inflated by the load; the server's CPU over each request is the comparable one):
+
+* first request after a write, batch page (2,140 runs): at once 12.7 s wall / 1.46 CPU-s before,
+  4.0 s / 0.51 CPU-s now; a reader 1 s after the write 20.4 s / 1.82 CPU-s before, 2.5 s / 0.39
+  CPU-s now (it joins the watcher's build, already under way).
+* run page: at once 12.8 s / 1.31 CPU-s before, 1.2 s / 0.22 CPU-s now; 1 s after 11.2 s / 1.07
+  CPU-s before, 0.21 s / 0.07 CPU-s now (the watcher had built it).
+* the check after a write (in process) 16 ms CPU, as before; the prover's seal 6.8 CPU-s off the path.
+* a second run of this tree alone (``TRAINLEDGER_BENCH_SERVE_AFTER=4``, load 13): at once 2.2 s /
+  0.37 CPU-s (batch page) and 1.3 s / 0.24 CPU-s (run page); 4 s after the write 12.4 ms and 24.6 ms
+  with no CPU over the request — the watcher had built both pages for the new state.
+
 Earlier (the precompute branch, 200k job attempts, baseline = /work/main/src then that tree):
 warm batch page HTML p50 / p95 17.8 / 134.8 → 10.6 / 12.1 ms; first request 165.2 → 78.9 s.
 """
@@ -107,6 +127,9 @@ SACCT_HEADER = ("JobID|JobName|Account|WCKey|Comment|User|Submit|Eligible|Start|
                 "NodeList|Restarts\n")
 GOAL_MS = 100.0
 SRC = Path(__file__).resolve().parents[1] / "src"
+# seconds after a write at which a reader asks again (besides at once): ``TRAINLEDGER_BENCH_SERVE_AFTER``
+AFTER = tuple(float(x) for x in os.environ.get("TRAINLEDGER_BENCH_SERVE_AFTER", "1").split(",") if x)
+WRITES_ONLY = os.environ.get("TRAINLEDGER_BENCH_SERVE_WRITES_ONLY") == "1"  # skip the loads
 VERSION = 1  # of the generator: part of the cache key (with the sizes and NODES)
 
 
@@ -382,6 +405,34 @@ def first(port: int, path: str, accept: str = "text/html") -> float:
     return (time.perf_counter() - t0) * 1000
 
 
+def cpu_ms(pid: int) -> float:
+    """CPU time (user + system) of process ``pid`` so far, in ms (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+def quiet(pid: int, limit: float = 300.0) -> None:
+    """Wait until the server is idle (under 50 ms of CPU in a second: the background prover's seal of
+    the previous write is done), at most ``limit`` seconds."""
+    deadline = time.monotonic() + limit
+    time.sleep(3)  # the prover starts PROVE_DELAY (2 s) after the write that woke it
+    while time.monotonic() < deadline:
+        c0 = cpu_ms(pid)
+        time.sleep(1)
+        if cpu_ms(pid) - c0 < 50:
+            return
+
+
+def after_write(root: Path, port: int, pid: int, path: str, wait: float) -> tuple[float, float]:
+    """(wall ms, server CPU ms) of the first request ``wait`` seconds after a write; the CPU is the
+    server process's over the request (its threads: the watcher's build, the prover if it ran then)."""
+    write(root)
+    time.sleep(wait)
+    c0 = cpu_ms(pid)
+    ms = first(port, path)
+    return ms, cpu_ms(pid) - c0
+
+
 def write(root: Path) -> None:
     """One ledger write that records no figures — an audit entry, as a decision or a confirmation
     appends with its record — from another process, as `trainledger decide` would."""
@@ -402,7 +453,7 @@ def serve_load(root: Path, src: Path, clients: int, requests: int, tag: str) -> 
         out += [(f"{tag}{batch_label}: first response after the server listens", ms, "ms"),
                 (f"{tag}{batch_label}: first response since the server was started",
                  (time.perf_counter() - proc.started) * 1000, "ms")]
-        for label, path in targets:
+        for label, path in targets if not WRITES_ONLY else ():
             batch_page = label.startswith("batch page")
             forms = [("HTML", "text/html", True), ("JSON", "application/json", True)]
             if batch_page:  # also as a client that does not take gzip
@@ -423,9 +474,14 @@ def serve_load(root: Path, src: Path, clients: int, requests: int, tag: str) -> 
                         (f"{name} p95, {clients} clients{goal}", p95, "ms"),
                         (f"{name} requests/s", len(times) / wall, "req/s")]
         for label, path in (targets[0], targets[2]):  # after a write: a new audit head to prove
-            write(root)
-            out.append((f"{tag}{label}: first request after a write", first(port, path), "ms"))
-            out.append((f"{tag}{label}: the next one", first(port, path), "ms"))
+            first(port, path)  # read once at this state (the watcher builds what was read recently)
+            for wait in (0.0, *AFTER):  # at once, as a script would; a reader a moment later
+                quiet(proc.pid)  # the previous write's background seal done: not in these figures
+                ms, cpu = after_write(root, port, proc.pid, path, wait)
+                when = "at once" if not wait else f"{wait:g} s"
+                out.append((f"{tag}{label}: first request after a write ({when})", ms, "ms"))
+                out.append((f"{tag}{label}: server CPU over it ({when})", cpu, "ms"))
+                out.append((f"{tag}{label}: the next one ({when})", first(port, path), "ms"))
     finally:
         proc.terminate()
         try:

@@ -39,6 +39,7 @@ model each, one catalogue (i18n/registry.py: ``sheet``, ``report.estimate`` …)
     cross_text.py    the cross-batch report's and the spend chart's words in en and zh-CN
     access.py    which sheet, plan and line fields are Restricted (model/restricted.py), and for_role():
                  the gate every renderer passes a view model through for a role
+    text_mask.py an alert's or a driver's text with its money masked for a role, its quantities kept
     csv_lines.py the batch's cost lines as CSV for a role (`sheet --format csv`), formula-safe
     templates/   the HTML page (self-contained: inline CSS, no network)
 """

@@ -164,9 +164,7 @@ INTERNAL_MONEY = ("low", "expected", "high", "plan", "actual", "price", "volume"
                   "other", "not_split", "ac", "ev", "eac", "value", "undated")
 INTERNAL_ALERT = re.compile(r"^[a-z_]+:internal:")  # an alert on the internal basis ("spend:internal:CNY:50")
 KIND_ORDER = ("labor_cost_person", "labor_cost_phase")  # the strictest first
-# a figure in an alert's text: every number but a percentage (the bound, a share), the work in Mtoken and hours
-FIGURE = re.compile(r"(?<![A-Za-z0-9_.,])[+\-−]?\d(?:,?\d)*(?:\.\d+)?(?![A-Za-z0-9_]|\.\d|,\d|\s*[%％]"
-                    r"|\s*(?:Mtoken|百万|hour|h\b|工时|小时|GPU|gpu_hour|卡时))")
+
 
 
 def strictest(*kinds: str | None) -> str | None:
@@ -184,15 +182,16 @@ def labor_kind_of(obj: Any) -> str | None:
 
 
 def masked(text: Any, lang: str) -> Any:
-    """``text`` with each figure it quotes (``FIGURE``) replaced by the word "restricted" / "受限"."""
-    from trainledger.model.restricted import word
+    """``text`` with the money it quotes replaced by the word "restricted" / "受限" (report/text_mask.py:
+    an alert's or a driver's money parts; its work, hours, rounds and shares stay)."""
+    from trainledger.report import text_mask
 
-    return FIGURE.sub(word(lang), text) if isinstance(text, str) else text
+    return text_mask.masked(text, lang)
 
 
 def restrict_text(text: Any, kind: str, lang: str) -> Any:
-    """A text that quotes restricted figures: a role that may not see them reads it with each figure
-    masked (``masked``), the rest of the sentence kept; a text without a figure stays as it is."""
+    """A text that quotes restricted figures: a role that may not see them reads it with its money
+    masked (``masked``), the rest of the sentence kept; a text without money stays as it is."""
     if not isinstance(text, str) or isinstance(text, Withheld) or (shown := masked(text, lang)) == text:
         return text
     return Restricted(text, kind, shown)

@@ -29,6 +29,15 @@ from trainledger.review.plan import SCENARIOS, Plan, Rng, holds, parse_condition
 from trainledger.review.texts import Term, both, line_label, t
 from trainledger.review.variance import LineVariance, folded_states, overhead_folded, text
 
+# The parts of each alert's and driver's text (review/texts.py) that are money: what a role that may
+# not see the basis' figures reads masked (report/text_mask.py). Every other part — the work done and
+# planned, hours, rounds, shares, a rate in hours per Mtoken — stays: the same output prints them.
+MONEY_PARTS: dict[str, tuple[str, ...]] = {
+    "alert_spend": ("value", "plan"), "alert_eac": ("value", "plan"), "alert_unplanned": ("value",),
+    "alert_work_unknown": ("value", "plan"), "alert_rounds": (), "alert_gate": (), "alert_obsolete": (),
+    "drv_unknown": (), "drv_efficiency": ("amount",), "drv_eff_rate": ("amount",), "drv_eff_fixed": ("amount",),
+    "drv_rework_labor": ("amount",), "drv_rework": ("amount",), "drv_price": ("amount", "pa", "pp"),
+    "drv_unplanned": ("amount",), "drv_volume": ("amount",)}
 HALF = Decimal("0.5")
 FAILURE_STATES = frozenset(("hang", "lost_progress"))  # shown beside the rework row, not in the planned overhead
 

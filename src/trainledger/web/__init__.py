@@ -12,15 +12,20 @@
     text.py      the pages' own words in en and zh-CN, and choosing the language (?lang=, cookie,
                  Accept-Language)
     rule_text.py a cost line's rule (its provenance) as a sentence in the page's language
+    line_text.py a cost line's codes as words and its figures at the sheet's precision (the line page)
     app.py       the Starlette app: routes, HTML or JSON by ``Accept``, 404s that name the remedy,
                  /api/openapi.json, sheet downloads; the binding rule (``check_host``)
+    openapi.py   the /api/openapi.json document: paths, parameters (?lang=, ?format=json, Accept), answers
+    openapi_models.py  each view model's JSON shape, inferred from its real answers on the demo as admin
+                 and viewer into openapi_models.json (``--update``), and the two-way conformance check
     auth.py      who asks: bearer token (role, batch scope) or the local admin on loopback; 401 / 403;
                  the audit entry of a response that revealed a restricted field; which role may make
                  which write (``WRITERS``) and the CSRF tokens (``Csrf``)
     cache.py     view models and rendered pages (and each page gzipped once) kept per ledger state
                  (the newest audit entry that changed a figure, the config's stat, the date) in bounded
                  LRUs; pages keyed by role; a page with a write form is rendered per request; the
-                 ledger's verification proof kept per audit head
+                 ledger's verification proof kept per audit head; a watcher that builds the pages
+                 read recently for the new state after a write
     templates/   Jinja pages (server-rendered, inline CSS, no script; plain HTML forms for the
                  writes); the batch page embeds report/render.py's to_html output unchanged
 

@@ -21,7 +21,6 @@ restricted field is recorded in the audit log. A batch-scoped token gets 403 out
 from __future__ import annotations
 
 import ipaddress
-import json
 import re
 import secrets
 from pathlib import Path
@@ -47,13 +46,11 @@ from trainledger.report.i18n import t as sheet_t
 from trainledger.report.primitives import unit as unit_text
 from trainledger.review.texts import label as review_label
 from trainledger.review.texts import t as review_t
-from trainledger.web import auth, cache, exports, pages, text, views, writes
+from trainledger.web import auth, cache, exports, line_text, pages, text, views, writes
+from trainledger.web.openapi import DOWNLOADS, OPENAPI, openapi_text  # noqa: F401 (re-exported)
 from trainledger.web.rule_text import rule_sentence
 
 LOOPBACK_NAMES = ("localhost",)
-DOWNLOADS = {"md": "text/markdown; charset=utf-8", "json": "application/json", "html": "text/html; charset=utf-8",
-             "csv": "text/csv; charset=utf-8",
-             "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"}
 
 
 def is_loopback(host: str) -> bool:
@@ -150,6 +147,8 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
             isdec=lambda x: isinstance(x, str) and _DECIMAL.fullmatch(x) is not None,
             rt=lambda k, **kw: review_t(k, lang, **kw), rl=lambda x: review_label(x, lang) if x else "",
             L=lambda k: sheet_t(k, lang), u=lambda x: unit_text(x, lang), rule=lambda x: rule_sentence(x, lang),
+            line_qty=line_text.quantity, line_amount=line_text.amount,
+            line_detail=lambda x: line_text.detail(x, lang), line_reason=lambda x: line_text.reason(x, lang),
             path=request.url.path,
             **extra).encode("utf-8")
 
@@ -176,7 +175,7 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
         The view model is cached per ledger state (web/cache.py), the rendered body per role,
         scope, language and form; ``shared=False``: the builder reads the language and form too.
         ``form``: the page carries a write form (its CSRF token, and which writes the role may make)."""
-        def keyed(request: Request):
+        def keyed(request: Request, state: tuple | None = None):
             lang = lang_of(request)
             as_json = wants_json(request)
             ledger = cached.state.ledger()
@@ -185,7 +184,7 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
             if scope is not views.scoped:
                 auth.check_scope(acc, scope(request) if scope else None, request.url.path)
             args = tuple(sorted((k, v) for k, v in request.query_params.multi_items() if k not in ("lang", "format")))
-            key = (cached.state.key(), request.url.path, args) + (() if shared else (lang, as_json))
+            key = (state or cached.state.key(), request.url.path, args) + (() if shared else (lang, as_json))
             return lang, as_json, ledger, acc, key
 
         def ready(request: Request) -> Response | None:
@@ -205,12 +204,16 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
 
             return ready(request) or await run_in_threadpool(work, request)
 
-        def work(request: Request) -> Response:
-            lang, as_json, ledger, acc, key = keyed(request)
+        def work(request: Request, state: tuple | None = None) -> Response | None:
+            """The page for the request's state; ``state``: built and kept for that state only, as
+            the watcher does for a page read recently when a write moved the ledger (web/cache.py
+            ``Pages.watch``), so its first reader finds it ready."""
+            lang, as_json, ledger, acc, key = keyed(request, state)
 
             def built():
                 with Workspace.open(root) as wsp, auth.GATE.reading():
                     wsp.verify = cached.proof(wsp, key[0])  # one verification per audit head (web/cache.py)
+                    wsp.sync_config = cached.synced(wsp, key[0][1])  # once per config signature
                     wsp.sheet = cached.sheets(key[0], wsp.sheet)  # one build per batch, shared by its pages
                     wsp.memo = cached.memo(wsp.ledger.url)  # figures-digest pieces (views.run), kept across writes
                     return build(wsp, request)
@@ -226,7 +229,8 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
                 if template == "batch.html.j2" and not as_json:
                     from trainledger.report.render import to_html
 
-                    extra["sheet_style"], extra["sheet_body"] = embed_sheet(to_html(model["sheet"], lang, acc.role))
+                    extra["sheet_style"], extra["sheet_body"] = embed_sheet(cached.sheet_html(
+                        model["sheet"], lang, acc.role, lambda sheet: to_html(sheet, lang, acc.role)))
                 if template == "report.html.j2" and "html" in shown:
                     extra["report_style"], extra["report_body"] = embed_sheet(shown.pop("html"))
                 if form and not as_json:  # the write form: the session's CSRF token, and which writes the role may make
@@ -238,10 +242,17 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
             if form and not as_json:  # kept with a placeholder for the CSRF token, the session's put in per request
                 bound, fresh = csrf.session(request.headers, request.cookies)
                 body, seen, _ = cached.page(key + (acc, lang, as_json, "form"), lambda: rendered(placeholder))
+                if state is not None:
+                    return None
+                cached.hot((request.url.path, str(request.query_params), acc, lang, as_json),
+                           lambda st: work(request, st))
                 auth.audit_reveal(ledger, acc, request.url.path, seen)
                 body = body.replace(placeholder.encode("ascii"), csrf.token(bound).encode("ascii"))
                 return session_cookie(respond(request, template, None, body=body), fresh)
             body, seen, zipped = cached.page(key + (acc, lang, as_json), rendered)
+            if state is not None:
+                return None
+            cached.hot((request.url.path, str(request.query_params), acc, lang, as_json), lambda st: work(request, st))
             auth.audit_reveal(ledger, acc, request.url.path, seen)
             return respond(request, template, None, body=body, zipped=zipped if accepts_gzip(request) else None)
         return endpoint
@@ -393,160 +404,5 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
                                                         auth.OutOfScope: error},
                     lifespan=cached.lifespan)  # the background prover (web/cache.py)
     app.state.pages = cached  # web/cache.py: its hit counts, for tests and the benchmark
+    app.state.root = root  # the workspace served (web/openapi_models.py samples its lines)
     return app
-
-
-def _op(summary: str, params: list[str], schema_ref: str) -> dict[str, Any]:
-    return {"get": {
-        "summary": summary,
-        "parameters": [{"name": p, "in": "path", "required": True,
-                        "schema": {"type": "integer", "minimum": 1} if p == "row" else {"type": "string"}}
-                       for p in params] + [
-            {"name": "lang", "in": "query", "required": False, "schema": {"type": "string", "enum": list(text.LANGS)}}],
-        "responses": {
-            "200": {"description": "the view model (JSON) or the page (HTML)",
-                    "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema_ref}"}},
-                                "text/html": {"schema": {"type": "string"}}}},
-            "401": {"description": "no token, or a bad, expired or revoked one (`Authorization: Bearer TOKEN`)",
-                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
-            "403": {"description": "a batch-scoped token asked for another batch",
-                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
-            **({"404": {"description": "unknown id; the body names the remedy",
-                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
-                "400": {"description": "malformed id",
-                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}}
-               if params else {}),
-        }}}
-
-
-_OBJ = {"type": "object"}
-OPENAPI: dict[str, Any] = {
-    "openapi": "3.0.3",
-    "info": {"title": "trainledger dashboard (read-only)", "version": "1",
-             "description": "Every path returns HTML, or its view model with `Accept: application/json`."
-                            " Money is decimal text with a currency; totals are per basis, never summed across"
-                            " bases."},
-    "paths": {
-        "/batches": _op("training batches with totals per basis", [], "Batches"),
-        "/batches/{batch}": _op("one batch's cost sheet (report/sheet.py) and its runs", ["batch"], "Batch"),
-        "/batches/{batch}/runs/{run}": _op("one run: cost lines by state, retry chain", ["batch", "run"], "Run"),
-        "/batches/{batch}/sheet.{fmt}": {"get": {
-            "summary": "the batch sheet as a file (md, json, html, xlsx; csv: its cost lines), for the token's role",
-            "parameters": [{"name": "batch", "in": "path", "required": True, "schema": {"type": "string"}},
-                           {"name": "fmt", "in": "path", "required": True,
-                            "schema": {"type": "string", "enum": list(DOWNLOADS)}},
-                           {"name": "lang", "in": "query", "required": False,
-                            "schema": {"type": "string", "enum": list(text.LANGS)}}],
-            "responses": {"200": {"description": "the file",
-                                  "content": {t: {"schema": {"type": "string"}} for t in DOWNLOADS.values()}},
-                          **{str(c): {"description": d, "content": {"application/json": {
-                              "schema": {"$ref": "#/components/schemas/Error"}}}}
-                             for c, d in ((401, "no or a bad token"), (403, "outside the token's batch"),
-                                          (404, "unknown batch or format"))}}}},
-        "/batches/{batch}/status": _op("plan status (AC, EV, EAC, alerts), variance review and decisions",
-                                       ["batch"], "Status"),
-        "/lines/{line}": _op("one cost line with its provenance (IMPORT-ROW-N)", ["line"], "Line"),
-        "/sources/{import}/{row}": _op("one imported source row, its values and the rules that used it",
-                                       ["import", "row"], "Source"),
-        "/report": _op("the cross-batch report (report/cross.py; ?project= ?from= ?to= ?by=), totals per basis"
-                       " of every batch and the conservation check", [], "Report"),
-    },
-    "security": [{"bearer": []}, {}],
-    "components": {"securitySchemes": {"bearer": {
-        "type": "http", "scheme": "bearer",
-        "description": "`trainledger token create --role admin|finance|engineer|viewer [--batch B]`; on loopback"
-                       " without a token the local user is admin. Restricted fields (labor rates, per-role labor"
-                       " cost, unit prices, vendor amounts) read \"restricted\" unless the role may see them."}},
-                   "schemas": {
-        "Batches": {**_OBJ, "required": ["batches"], "properties": {"batches": {"type": "array", "items": _OBJ}}},
-        "Batch": {**_OBJ, "required": ["batch", "runs", "sheet"]},
-        "Run": {**_OBJ, "required": ["batch", "run", "by_state", "retry_chains"]},
-        "Status": {**_OBJ, "required": ["batch", "status", "review", "decisions"]},
-        "Line": {**_OBJ, "required": ["id", "basis", "expected", "currency", "provenance"]},
-        "Source": {**_OBJ, "required": ["import", "file", "row", "values", "rules"]},
-        "Report": {**_OBJ, "required": ["batches", "report"]},
-        "Error": {**_OBJ, "required": ["error"], "properties": {"error": {
-            **_OBJ, "properties": {"status": {"type": "integer"}, "message": {"type": "string"},
-                                   "remedy": {"type": "string", "nullable": True},
-                                   "message_zh": {"type": "string"},
-                                   "remedy_zh": {"type": "string", "nullable": True}}}}},
-    }},
-}
-
-
-OPENAPI["paths"]["/report"]["get"]["parameters"] += [  # as `trainledger report` takes them
-    {"name": "project", "in": "query", "required": False, "schema": {"type": "string"}},
-    {"name": "from", "in": "query", "required": False, "schema": {"type": "string", "example": "2026-11"}},
-    {"name": "to", "in": "query", "required": False, "schema": {"type": "string", "example": "2026-11-30"}},
-    {"name": "by", "in": "query", "required": False, "schema": {"type": "string", "enum": ["month", "batch"]}}]
-
-
-def _post(summary: str, params: list[str], fields: dict[str, Any], required: list[str]) -> dict[str, Any]:
-    """A write: its form (or JSON object) fields, the CSRF token as a field or a header, its answers."""
-    body = {**_OBJ, "required": required, "properties": {
-        "csrf": {"type": "string", "description": "the CSRF token (GET /api/csrf, or the page's form)"}, **fields}}
-    err = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
-    return {"post": {
-        "summary": summary,
-        "parameters": [{"name": p, "in": "path", "required": True, "schema": {"type": "string"}} for p in params] + [
-            {"name": "X-CSRF-Token", "in": "header", "required": False, "schema": {"type": "string"}}],
-        "requestBody": {"required": True, "content": {"application/x-www-form-urlencoded": {"schema": body},
-                                                      "application/json": {"schema": body}}},
-        "responses": {
-            "201": {"description": "written (Accept: application/json): the record, as the CLI's --json prints it",
-                    "content": {"application/json": {"schema": _OBJ}}},
-            "303": {"description": "written (a page's form): back to the page"},
-            "400": {"description": "a field is missing or wrong (the service's own check); nothing written", **err},
-            "401": {"description": "no token where one is needed, or a bad one", **err},
-            "403": {"description": "no or a wrong CSRF token; a role that may not write this; outside the token's"
-                                   " batch", **err},
-            "404": {"description": "unknown batch or run", **err}}}}
-
-
-_TEXT = {"type": "string"}
-OPENAPI["paths"].update({  # the ledger's pages and the two writes (web/pages.py, web/writes.py)
-    "/imports": _op("every import: kind, file, content hash, rows read / accepted / duplicates / quarantined,"
-                    " status, drop and replacement", [], "Imports"),
-    "/imports/{import}/quarantine": _op("one import's quarantined rows (file, row, reason in en and zh-CN, raw"
-                                        " text) and flagged rows", ["import"], "Quarantine"),
-    "/imports/{import}/quarantine.csv": {"get": {
-        "summary": "one import's quarantined and flagged rows as CSV, for the token's role (web/exports.py)",
-        "parameters": [{"name": "import", "in": "path", "required": True, "schema": {"type": "string"}}],
-        "responses": {"200": {"description": "the file", "content": {"text/csv": {"schema": {"type": "string"}}}},
-                      **{str(c): {"description": d, "content": {"application/json": {
-                          "schema": {"$ref": "#/components/schemas/Error"}}}}
-                         for c, d in ((401, "no or a bad token"), (403, "a batch-scoped token"),
-                                      (404, "unknown import"))}}}},
-    "/alerts": _op("alerts open and closed, each with the decision that closed it (?batch=)", [], "Alerts"),
-    "/batches/{batch}/decisions": {
-        **_op("the batch's decisions, the alerts each closed, and the open alerts", ["batch"], "Decisions"),
-        **_post("record a decision (continue, shrink, stop, or retarget to a child batch), as `trainledger decide`"
-                " (roles admin, finance)", ["batch"], {
-            "action": {"type": "string", "enum": list(pages.DECISION_ACTIONS)}, "reason": _TEXT, "by": _TEXT,
-            "approver": _TEXT, "answers": {"type": "array", "items": {"type": "integer"}},
-            "next_review": {"type": "string", "format": "date"},
-            "child": {"type": "string", "description": "retarget only: the child batch (`decide --child`)"}},
-            ["action", "reason", "by"])},
-    "/batches/{batch}/runs/{run}/cause": _post(
-        "confirm or set a run's failure cause, as `trainledger runs confirm` (roles admin, engineer)",
-        ["batch", "run"], {"cause": {"type": "string", "enum": [c.value for c in FailureCause]},
-                           "by": _TEXT, "note": _TEXT}, ["cause", "by"]),
-    "/api/csrf": {"get": {"summary": "the CSRF token of this bearer token or session cookie (sets the cookie)",
-                          "responses": {"200": {"description": "the token", "content": {"application/json": {
-                              "schema": {**_OBJ, "required": ["csrf"], "properties": {"csrf": _TEXT}}}}}}}},
-})
-OPENAPI["paths"]["/alerts"]["get"]["parameters"].append(
-    {"name": "batch", "in": "query", "required": False, "schema": {"type": "string"}})
-OPENAPI["components"]["schemas"].update({
-    "Imports": {**_OBJ, "required": ["imports"]},
-    "Quarantine": {**_OBJ, "required": ["import", "quarantined_rows", "flagged_rows"]},
-    "Alerts": {**_OBJ, "required": ["alerts", "open", "closed"]},
-    "Decisions": {**_OBJ, "required": ["batch", "decisions", "open_alerts"]},
-})
-OPENAPI["info"]["title"] = "trainledger dashboard"
-OPENAPI["info"]["description"] += (" Two writes (POST, with a CSRF token): a decision (admin, finance) and a run's"
-                                   " failure cause (admin, engineer); each is in the hash-chained audit log.")
-
-
-def openapi_text() -> str:
-    return json.dumps(OPENAPI, indent=2)

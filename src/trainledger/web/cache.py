@@ -49,6 +49,16 @@ seconds without writes. When the seal does not hold it runs the full check; prob
 the ledger again (the database restored, or a new attribution). The prover runs off the request
 path: at 1M job attempts its seal is ~6 CPU-s in SQLite's C code, which holds no GIL.
 
+A **watcher** (``Pages.watch`` in another daemon thread, every ``WATCH_EVERY`` seconds) looks at the
+ledger's state as a request does (one indexed query and the counters) and, when a write moved it,
+builds the ``HOT`` pages served most recently for the new state — their proof first, so a write the
+seal does not vouch for builds nothing and its reader gets the 409 — so the first reader after a write
+finds its page ready instead of paying the build (at 1M job attempts ~0.5-1 CPU-s); a reader who comes
+while it is being built waits for that one build. Two parts of a build are kept across states: the
+config's sync (``synced``: once per config signature, not 500 batches compared per build) and the
+sheet's HTML (``sheet_html``: per the sheet's content, the new head's proof put into the footer), so a
+write that changes nothing on a sheet costs its rebuild the view model, not the render.
+
 An entry of an older state is never served: the state is read before the lookup, and a model built
 while a write landed is stored under the state read *before* it was built, which no later request
 asks for again. Bounds: ``MODELS`` view models, and pages up to ``PAGE_BYTES`` of text in total.
@@ -83,6 +93,10 @@ GZIP_MIN = 1024  # bytes: smaller bodies are sent as they are
 PAGE_BYTES = 256 * 1024 * 1024
 PROVE_EVERY = 300.0  # seconds between the background prover's content checks (``Pages.recheck``)
 PROVE_GAP = 10.0  # seconds at least between two, however many writes woke it
+WATCH_EVERY = 0.25  # seconds between the watcher's looks at the ledger (``Pages.watch``); 0: no watcher
+HOT = 8  # pages the watcher builds again after a write: the most recently served
+SHEETS_HTML = 32  # rendered sheets kept per content, language and role (``Pages.sheet_html``)
+_PROOF_ID, _PROOF_HASH = "tl-proof-head-id-5f0c", "tl-proof-head-hash-9b1e"  # where each head's proof goes
 PROVE_DELAY = 2.0  # seconds after a wake before it starts: the request that woke it builds its page first
 
 
@@ -208,8 +222,13 @@ class Pages:
 
     def __init__(self, root: str | Path, *, models: int = MODELS, page_bytes: int = PAGE_BYTES,
                  prove_every: float = PROVE_EVERY, prove_gap: float = PROVE_GAP,
-                 prove_delay: float = PROVE_DELAY) -> None:
+                 prove_delay: float = PROVE_DELAY, watch_every: float = WATCH_EVERY) -> None:
         self.state = State(root)
+        self.watch_every = watch_every
+        self._watcher: threading.Thread | None = None
+        self._watched: tuple | None = None  # the state the watcher saw last
+        self._hot: OrderedDict[Hashable, Callable[[tuple], Any]] = OrderedDict()  # ``hot``
+        self.prebuilt = 0  # pages the watcher built (tests, the benchmark)
         self.prove_every, self.prove_gap, self.prove_delay = prove_every, prove_gap, prove_delay
         self._failed: dict[str, list[str]] = {}  # per ledger URL: what the prover found (``guard``)
         self._wake, self._stop = threading.Event(), threading.Event()
@@ -220,6 +239,8 @@ class Pages:
         self.proofs = LRU(PROOFS)
         self.figures = LRU(FIGURES)
         self._verified: dict[str, seal.Verified] = {}  # per ledger URL: the newest state proved (``proof``)
+        self.sheets_html = LRU(SHEETS_HTML)
+        self._synced: set[tuple] = set()  # (ledger URL, config signature) synced (``synced``)
         self._building: dict[Hashable, threading.Lock] = {}
         self._lock = threading.Lock()
 
@@ -339,11 +360,56 @@ class Pages:
             self._stop.wait(self.prove_gap)
 
     def start(self) -> None:
-        """Start the background prover (a daemon thread; the app's start-up)."""
+        """Start the background prover and the watcher (daemon threads; the app's start-up)."""
         if self._prover is None:
             self._stop.clear()
             self._prover = threading.Thread(target=self._run, name="trainledger-prover", daemon=True)
             self._prover.start()
+        if self._watcher is None and self.watch_every:
+            self._watcher = threading.Thread(target=self._watch, name="trainledger-watcher", daemon=True)
+            self._watcher.start()
+
+    # -- the watcher: pages read recently, built again when a write moves the ledger -------------
+
+    def hot(self, ident: Hashable, rebuild: Callable[[tuple], Any]) -> None:
+        """Remember a page just served (``ident``: path, query, access, language, form) and how to
+        build it for another state; the ``HOT`` most recent are kept."""
+        with self._lock:
+            self._hot.pop(ident, None)
+            self._hot[ident] = rebuild
+            while len(self._hot) > HOT:
+                self._hot.popitem(last=False)
+
+    def watch(self) -> int:
+        """One look at the ledger (``State.key``: the audit entries since the last look and the
+        change counters, ~1 ms): when a write moved it, each hot page is built for the new state —
+        the proof first (the seal's check, ledger/seal.py; a failing one builds nothing, and the
+        request that asks gets its 409), then the view model and the page, the most recent first — so
+        the first reader after the write does not pay the build. Returns the pages built."""
+        state = self.state.key()
+        with self._lock:
+            if state == self._watched or self._failed.get(self.state.ledger().url):
+                self._watched = state
+                return 0
+            first, self._watched = self._watched is None, state
+            todo = list(reversed(self._hot.values()))
+        if first:  # the server's first look: nothing was built before it
+            return 0
+        built = 0
+        for rebuild in todo:
+            if self._stop.is_set() or self.state.key() != state:  # a later write: the next look builds
+                break
+            with contextlib.suppress(Exception):  # the reader gets the error (a 404, a 409) itself
+                rebuild(state)
+                built += 1
+        with self._lock:
+            self.prebuilt += built
+        return built
+
+    def _watch(self) -> None:
+        while not self._stop.wait(self.watch_every):
+            with contextlib.suppress(Exception):  # a busy or vanished database: looked at again next time
+                self.watch()
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app):
@@ -357,9 +423,46 @@ class Pages:
     def stop(self) -> None:
         self._stop.set()
         self._wake.set()
-        if self._prover is not None:
-            self._prover.join(timeout=30)
-            self._prover = None
+        for name in ("_prover", "_watcher"):
+            thread = getattr(self, name)
+            if thread is not None:
+                thread.join(timeout=30)
+                setattr(self, name, None)
+
+    def synced(self, wsp, sig: Hashable) -> Callable[[], None]:
+        """``Workspace.sync_config`` once per ledger and config signature (``State``: size, mtime,
+        inode): the config's projects and batches are mirrored into the ledger by the first build
+        that reads this config, not compared again row by row by every page built after a write
+        (500 batches: ~0.1 CPU-s a build). A config edited since is synced again."""
+        real = wsp.sync_config
+
+        def sync() -> None:
+            key = (wsp.ledger.url, sig)
+            with self._lock:
+                if key in self._synced:
+                    return
+            real()
+            with self._lock:
+                self._synced.add(key)
+        return sync
+
+    def sheet_html(self, sheet: dict, lang: str, role: str, render: Callable[[dict], str]) -> str:
+        """``render(sheet)`` (report/render.py ``to_html`` for ``lang`` and ``role``), kept per the
+        sheet's content: a write that records no figures and changes nothing the sheet shows (a
+        token, a decision on another batch, an audit entry) moves only the proof in its footer, so the
+        page is rendered once and each head's proof put in (``_PROOF_ID`` / ``_PROOF_HASH``). The
+        content is hashed as JSON of everything but the proof's head (``repr`` of a Restricted field:
+        its value, kind and masked text), so any other difference renders again."""
+        import hashlib
+        import json
+
+        proof = sheet.get("ledger") if isinstance(sheet.get("ledger"), dict) else None
+        if not proof or "audit_head_id" not in proof or "audit_head_hash" not in proof:
+            return render(sheet)
+        blank = dict(sheet, ledger={**proof, "audit_head_id": _PROOF_ID, "audit_head_hash": _PROOF_HASH})
+        digest = hashlib.sha256(json.dumps(blank, default=repr, ensure_ascii=False).encode("utf-8")).hexdigest()
+        html = self._once(self.sheets_html, (digest, lang, role), lambda: render(blank), lambda _: 1)
+        return html.replace(_PROOF_ID, str(proof["audit_head_id"])).replace(_PROOF_HASH, str(proof["audit_head_hash"]))
 
     def memo(self, url: str) -> Callable[[Hashable, Callable[[], Any]], Any]:
         """A cache of pieces that are a function of the verified figures alone (``key`` starts with

@@ -153,6 +153,16 @@ TEXT: dict[str, tuple[str, str]] = {
     "rule.category.compute": ("compute", "算力"), "rule.category.network": ("network", "网络"),
     "rule.category.labor": ("labor", "人力"), "rule.category.storage": ("storage", "存储"),
     "rule.category.external": ("external services", "外部服务"), "rule.category.data": ("data", "数据"),
+    # the kind of source a cost line or an import came from (the line and source-row pages)
+    "source_kind.focus": ("cloud bill (FOCUS)", "云账单（FOCUS）"),
+    "source_kind.slurm": ("job records (Slurm sacct)", "作业记录（Slurm sacct）"),
+    "source_kind.storage": ("storage inventory", "存储清单"), "source_kind.timesheet": ("timesheet", "工时表"),
+    "source_kind.invoice": ("invoice", "发票"),
+    "rule.category.allocation": ("allocation", "分摊"),
+    # a cost line's reason code the vocabulary has no word for (web/line_text.py), and its note
+    "line_reason.shared_work": ("shared work", "共享工作"),
+    "line_reason.no_batch_named": ("no batch named", "未注明批次"),
+    "source_kind.config": ("workspace configuration (a capacity)", "工作区配置（容量）"),
 }
 
 

@@ -211,6 +211,9 @@ def _row_lines(wsp, short: str, row: int) -> list[tuple[str, CostLine]]:
 
 
 def line(wsp, line_id: str) -> dict[str, Any]:
+    """One cost line of the latest attribution by its stable id (IMPORT-ROW-N): its amounts, basis,
+    evidence, quantity, reason and provenance (the source row it came from, the rule), with links to
+    its batch, run and source row."""
     short, _, rest = line_id.partition("-")
     row, _, n = rest.partition("-")
     found = _row_lines(wsp, short, int(row)) if short and row.isdigit() and n.isdigit() else []
