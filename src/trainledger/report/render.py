@@ -28,7 +28,16 @@ from trainledger.model.money import minor_quantum
 from trainledger.model.restricted import ADMIN, Withheld
 from trainledger.model.restricted import note as access_note
 from trainledger.model.vocab import CASH_BASES, detail_label, rank, reason_label
-from trainledger.report import access, charts, freshness, plan_section, problems_i18n, storage_section
+from trainledger.report import (
+    access,
+    balance,
+    balance_section,
+    charts,
+    freshness,
+    plan_section,
+    problems_i18n,
+    storage_section,
+)
 from trainledger.report import primitives as prim
 from trainledger.report.i18n import assumption_name, key_field, storage_class, t, v
 
@@ -76,7 +85,7 @@ def hours_json(hours: dict[str, Any]) -> dict[str, Any]:
 
 
 def to_json(sheet: dict[str, Any], role: str = ADMIN) -> str:
-    s, _ = access.for_role(sheet, role)
+    s, _ = access.for_role(balance.of_sheet(sheet), role)
     s = in_seed_order(s)
     runs = []
     for r in s.get("runs") or []:
@@ -251,7 +260,7 @@ def proof_line(s: dict[str, Any], lang: str = "en") -> str:
 def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
     L = lambda k: t(k, lang)  # noqa: E731
     zh = lang.lower().startswith("zh")
-    s, seen = access.for_role(s, role, lang)
+    s, seen = access.for_role(balance.of_sheet(s), role, lang)
     s = in_seed_order(s)
     f = Figures(lang)
     b = s["batch"]
@@ -369,11 +378,12 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                   [[e["vendor"], v(e["stage"], lang), f"{f.amount(e['expected'], e['currency'])} {e['currency']}",
                     f.evidence(e["evidence"])] for e in s["external"]]) if s["external"] else [L("none")]
     out += plan_section.to_markdown(s.get("plan_vs_actual"), lang)
+    out += balance_section.to_markdown(s.get("balance"), lang, f, lambda basis: basis in CASH)
     out += ["", f"## {L('assumptions')}", ""]
     out += prim.md_table([L("name"), L("value"), L("evidence"), L("source"), L("owner")],
                   [[assumption_name(a["name"], lang),
                     ((zh and a.get("value_zh")) or a.get("value") or _range_text(a, f))
-                    + (f" {a['unit']}" if a.get("unit") else ""),
+                    + (f" {balance_section.drawer_unit(a['unit'], lang)}" if a.get("unit") else ""),
                     f.evidence(a["evidence"]),
                     (zh and a.get("source_zh")) or a.get("source", ""),
                     (zh and a.get("owner_zh")) or a.get("owner", "")] for a in s["assumptions"]])
@@ -431,8 +441,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
 
 
 def to_html(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
-    full, _ = access.for_role(s, ADMIN, lang)
-    s, seen = access.for_role(s, role, lang)
+    s, seen = access.for_role(balance.of_sheet(s), role, lang)
     s = in_seed_order(s)
     f = Figures(lang)
     env = prim.html_env()
@@ -449,11 +458,12 @@ def to_html(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                        waiting_line=lambda r: _waiting_line(r, lambda k: t(k, lang), f),
                        evidence=f.evidence, badge=lambda x: prim.badge(x, lang),
                        unit=lambda x: prim.unit(x, lang),
+                       drawer_unit=lambda x: balance_section.drawer_unit(x, lang),
                        proof=proof_line(s, lang), stale_note=freshness.note(s.get("stale"), lang),
                        **plan_section.html_globals(lang),
                        **storage_section.html_globals(lang),
                        charts=lambda: charts.sheet_charts(s, lang),
-                       balance=lambda: access.balance_for(in_seed_order(full), role, lang)[0],
+                       balance=lambda: s["balance"],  # the sheet's own (report/balance.py), resolved
                        access_note=access_note(seen, lang))
     return env.get_template("sheet.html.j2").render(s=s)
 
