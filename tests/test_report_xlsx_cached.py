@@ -91,8 +91,11 @@ def test_stored_results_are_the_engines_figures(books, batch):
     path, sheet = books[batch]
     wb = openpyxl.load_workbook(path, data_only=True)
     ctl = wb["Control"]
-    for i, r in enumerate(sheet["conservation"]["by_currency"], 3):
-        assert Decimal(repr(ctl.cell(row=i, column=5).value)) == Decimal(r["difference"])
+    for i, r in enumerate(sheet["conservation"]["by_currency"], 4):  # attributed, unattributed, check
+        assert ctl.cell(row=i, column=1).value == r["currency"]
+        assert Decimal(repr(ctl.cell(row=i, column=5).value)) == Decimal(r["attributed"])
+        assert Decimal(repr(ctl.cell(row=i, column=6).value)) == Decimal(r["unattributed"])
+        assert Decimal(repr(ctl.cell(row=i, column=7).value)) == Decimal(r["difference"])
     var = wb["Variance"]
     for i, v in enumerate(sheet["plan_vs_actual"]["variance"], 2):
         for k, p in enumerate(xlsx.PARTS):  # the bridge's SUMIFS over the plan-line block

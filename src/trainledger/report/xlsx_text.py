@@ -82,6 +82,26 @@ L: dict[str, tuple[str, str]] = {
     "engine_not_split": ("not split (engine)", "未分解（引擎）"),
     "none": ("none", "无"), "amortized": ("amortized view (EffectiveCost)", "摊销视图（EffectiveCost）"),
     "restricted": ("restricted / 受限", "restricted / 受限"),
+    "balance": ("Balance: resource consumption against delivery investment, the drawer's sensitivity",
+                "天平：资源消耗与交付投入，假设抽屉的敏感度"),
+    "control_how": ("this batch = SUMIFS over Lines of the attributed bases; other batches = the engine's attributed"
+                    " less this batch's lines; unattributed = SUM of the rows by reason below; the check must show"
+                    " 0.00",
+                    "本批次 = 明细表中已归属口径的 SUMIFS；其他批次 = 引擎的已归属减去本批次明细；未归属 = 下方按原因"
+                    "各行之和；校验必须显示 0.00"),
+    "this_batch": ("attributed to this batch (SUMIFS over Lines)", "归属本批次（明细表 SUMIFS）"),
+    "other_batches": ("attributed to the other batches", "归属其他批次"),
+    "other_batches_note": ("other batches: the engine's attributed less this batch's lines (their lines are in"
+                           " their own workbooks)",
+                           "其他批次：引擎的已归属减去本批次明细（其明细在各自的工作簿中）"),
+    "engine_attributed": ("attributed (engine)", "已归属（引擎）"),
+    "engine_unattributed": ("unattributed (engine)", "未归属（引擎）"),
+    "reason_label": ("reason (label)", "原因（说明）"),
+    "withheld_reasons": ("an unattributed row is restricted for this role: the engine's total, no SUM",
+                         "部分未归属行对此角色受限：取引擎合计，不做求和"),
+    "label": ("label", "名称"), "basis_label": ("basis (label)", "口径（名称）"),
+    "part": ("part", "组成"),
+    "assumption_low": ("low (Assumptions)", "低（假设表）"), "assumption_high": ("high (Assumptions)", "高（假设表）"),
     "withheld_lines": ("some lines are restricted for this role: no SUMIFS check",
                        "部分明细对此角色受限：不做 SUMIFS 校验"),
 }

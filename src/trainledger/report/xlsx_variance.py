@@ -32,7 +32,7 @@ BRIDGE = ("plan", "price", "volume", "efficiency", "rework", "other", "not_split
 RATES = (("price", "Pp"), ("efficiency", "E"), ("fixed", "F"), ("rework_allowance", "Rp"))
 # the plan-line block's columns
 COLS = ("line", "category", "basis", "currency", "role", "Pp", "E", "F", "Rp", "Wp", "Wa", "Qa", "Ra", "A",
-        *BRIDGE, *(f"engine_{p}" for p in BRIDGE), "check")
+        *BRIDGE, *(f"engine_{p}" for p in BRIDGE), "check", "label")
 C = {k: i for i, k in enumerate(COLS, 1)}
 
 
@@ -108,7 +108,8 @@ def write(b: Book, ws, s: dict, top: int, last_line: int) -> dict[str, str]:
         pl = by_id.get(v["line"])
         q = v.get("quantities") or {}
         for key, val in (("line", v["line"]), ("category", pl["category"] if pl else v["line"].partition(":")[2]),
-                         ("basis", v["basis"]), ("currency", cur), ("role", pl["role"] if pl else "")):
+                         ("basis", v["basis"]), ("currency", cur), ("role", pl["role"] if pl else ""),
+                         ("label", f"{b.line(v['line'])} · {b.vocab(v['basis'])}")):
             b.text(ws, row, C[key], val)
         r = {k: ref(row, C[k]) for k in COLS}
         for p in BRIDGE:  # the engine's exact parts, to 15 significant digits (JSON: every digit)
