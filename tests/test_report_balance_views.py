@@ -116,3 +116,24 @@ def test_drawer_units():
     assert drawer_unit("CNY/hour", "zh-CN") == "CNY/工时"
     assert drawer_unit("CNY/gpu_hour", "en") == "CNY/gpu_hour"
     assert drawer_unit(None, "zh-CN") == ""
+
+
+def test_one_precision_per_price_column(outputs):
+    """Review 5 J11: "7.32 CNY" above "7.3172 CNY" in one column; now every row at the places the most
+    precise needs, in Markdown and HTML."""
+    from trainledger.report.render import price_column, to_html, to_markdown
+
+    assert price_column([("7.32", "CNY"), ("7.3172", "CNY"), None, ("36", "CNY"), ("1234.5", "USD")]) == \
+        ["7.3200 CNY", "7.3172 CNY", "—", "36.0000 CNY", "1,234.50 USD"]
+    s = json.loads(json.dumps(outputs["json"]))
+    priced = [r for r in s["compute_by_state"] if r.get("price_per_gpu_hour")]
+    priced[0]["price_per_gpu_hour"]["amount"] = "7.3172"
+    md = to_markdown(s, "en")
+    table = md[md.index("## Compute"):md.index("\n## ", md.index("## Compute") + 3)]
+    assert "| 7.3172 CNY |" in table and table.count("| 36.0000 CNY |") == len(priced) - 1
+    assert "| 36.00 CNY |" not in table
+    html = to_html(s, "zh-CN")
+    compute = re.search(r'<table id="compute">.*?</table>', html, flags=re.S).group(0)
+    assert compute.count(">36.0000 CNY<") == len(priced) - 1 and ">7.3172 CNY<" in compute
+    plain = outputs["md en"]  # the demo itself: every price 36.00, at the minor unit
+    assert "| 36.00 CNY |" in plain

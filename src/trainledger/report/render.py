@@ -177,6 +177,30 @@ def _zh_or(row: dict[str, Any], key: str, lang: str) -> str:
     return (row.get(f"{key}_zh") if lang.startswith("zh") else None) or row.get(key) or ""
 
 
+def price_column(prices: list[tuple[Any, str] | None], with_currency: bool = True) -> list[str]:
+    """A column of unit prices (``(amount, currency)``, None for a row without one) at one precision
+    per currency: each as many places as the most any of them needs (``fmt.unit_price``: six
+    significant figures, at least the minor unit), so a column never reads "7.32" above "7.3172"."""
+    want: dict[str, int] = {}
+    for p in prices:
+        if p is not None and fmt.dec(p[0]) is not None:
+            text = fmt.unit_price(p[0], p[1])
+            want[p[1]] = max(want.get(p[1], 0), len(text.partition(".")[2]))
+    out = []
+    for p in prices:
+        if p is None:
+            out.append(fmt.DASH)
+            continue
+        text = fmt.quantity(p[0], want[p[1]]) if fmt.dec(p[0]) is not None else fmt.unit_price(p[0], p[1])
+        out.append(f"{text} {p[1]}" if with_currency and text != fmt.DASH else text)
+    return out
+
+
+def _compute_prices(rows: list[dict[str, Any]]) -> list[str]:
+    return price_column([(r["price_per_gpu_hour"]["amount"], r["price_per_gpu_hour"]["currency"])
+                         if r.get("price_per_gpu_hour") else None for r in rows])
+
+
 def cause_text(cause: str | None, evidence: str | None, lang: str) -> str:
     """A cause with its evidence when it is only suggested: ``infra fault (assumed)``."""
     if not cause:
@@ -295,13 +319,12 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                                  [[L(f"sec_{i['section']}"), i["item"], f.amount(i["amount"], cur), cur]
                                   for cur, i in items])
     out += ["", f"## {L('compute')}", ""]
+    prices = _compute_prices(s["compute_by_state"])  # one precision per column
     out += prim.md_table([L("state"), L("basis"), L("gpu_hours"), L("amount"), L("price_per_gpu_hour"), L("evidence")],
                   [[v(r["state"], lang), v(r["basis"], lang), f.hours(r["gpu_hours"]),
                     f.money(r["amounts"], r["basis"] in CASH) if r.get("valued", True) else L("not_valued"),
-                    prim.money_unit(r['price_per_gpu_hour']['amount'], r['price_per_gpu_hour']['currency'])
-                    if r.get("price_per_gpu_hour") else fmt.DASH,
-                    ", ".join(f.evidence(e) for e in r.get("evidence", []))]
-                   for r in s["compute_by_state"]])
+                    price, ", ".join(f.evidence(e) for e in r.get("evidence", []))]
+                   for r, price in zip(s["compute_by_state"], prices, strict=True)])
     if s.get("compute_hours"):
         h = s["compute_hours"]
         out += ["", "_" + L("hours_check").format(valued=f.hours(h["valued_gpu_hours"]),
@@ -408,12 +431,13 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
         occ = any("held_not_imported" in r for r in c["capacity"])  # a pool's occupancy series (engine)
         keys = ("total", "attributed", *(("held_not_imported",) if occ else ()), "unheld", "job_without_batch",
                 "difference")
+        cap_prices = price_column([(r["price_per_gpu_hour"], r["currency"]) for r in c["capacity"]], False)
         out += prim.md_table(["id", L("basis"), L("price_per_gpu_hour"), L("capacity_total"), L("attributed"),
                        *((L("held_not_imported"),) if occ else ()),
                        v("capacity_unheld", lang), v("job_without_batch", lang), L("difference"), L("currency")],
-                      [[r["capacity"], v(r["basis"], lang), prim.unit_price(r["price_per_gpu_hour"], r["currency"]),
+                      [[r["capacity"], v(r["basis"], lang), cap_prices[i],
                         *(f.amount(r.get(k, "0"), r["currency"]) for k in keys),
-                        r["currency"]] for r in c["capacity"]])
+                        r["currency"]] for i, r in enumerate(c["capacity"])])
         out += [x for r in c["capacity"] if (w := _waiting_line(r, L, f)) for x in ("", f"_{w}_")]
     reasons = [(r["currency"], x) for r in (*c["by_currency"], *c.get("capacity", []))  # a capacity's too
                for x in r.get("unattributed_by_reason", [])]
@@ -457,7 +481,9 @@ def to_html(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                        cause=lambda c, e: cause_text(c, e, lang), number=f.number, unit_price=prim.unit_price,
                        waiting_line=lambda r: _waiting_line(r, lambda k: t(k, lang), f),
                        evidence=f.evidence, badge=lambda x: prim.badge(x, lang),
-                       unit=lambda x: prim.unit(x, lang),
+                       unit=lambda x: prim.unit(x, lang), compute_prices=_compute_prices,
+                       capacity_prices=lambda rows: price_column([(r["price_per_gpu_hour"], r["currency"])
+                                                                  for r in rows], False),
                        drawer_unit=lambda x: balance_section.drawer_unit(x, lang),
                        proof=proof_line(s, lang), stale_note=freshness.note(s.get("stale"), lang),
                        **plan_section.html_globals(lang),
