@@ -117,6 +117,6 @@ def test_cross_control_heads_its_unattributed_column_as_such(books):
     ws = openpyxl.load_workbook(books["report"][0])["Control"]
     en, zh = cross_text.TEXT["unattributed_short"]
     assert ws["D2"].value == f"{en} / {zh}"
-    assert ws["H2"].value.startswith(f"{en} / {zh}")
+    assert ws["I2"].value.startswith(f"{en}, in Unattributed")
     section = cross_text.TEXT["unattributed"]
     assert not any(section[0] in (c.value or "") for c in ws[2])

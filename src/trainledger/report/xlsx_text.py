@@ -94,6 +94,12 @@ L: dict[str, tuple[str, str]] = {
     "other_batches_note": ("other batches: the engine's attributed less this batch's lines (their lines are in"
                            " their own workbooks)",
                            "其他批次：引擎的已归属减去本批次明细（其明细在各自的工作簿中）"),
+    "in_batches": ("attributed, in Batches (SUMIFS)", "已归属，批次表中（SUMIFS）"),
+    "outside_report": ("attributed, outside this report's batches or window (the ledger's lines less Batches)",
+                       "已归属，不在本报告的批次或期间内（账本成本行减去批次表）"),
+    "in_unattributed": ("unattributed, in Unattributed (SUMIFS)", "未归属，未归属表中（SUMIFS）"),
+    "outside_window": ("unattributed, outside the window (the ledger's lines less Unattributed)",
+                       "未归属，不在期间内（账本成本行减去未归属表）"),
     "engine_attributed": ("attributed (engine)", "已归属（引擎）"),
     "engine_unattributed": ("unattributed (engine)", "未归属（引擎）"),
     "reason_label": ("reason (label)", "原因（说明）"),
