@@ -183,6 +183,13 @@ def line_words(code: str) -> str:
     return code
 
 
+def unit_text(b: Book, unit: Any) -> str:
+    """A unit as the sheets print it (``CNY/gpu_hour`` → ``CNY/卡时``), in the workbook's language."""
+    from trainledger.report.balance_section import drawer_unit
+
+    return b.said(drawer_unit(unit, "en"), drawer_unit(unit, "zh-CN")) if unit else ""
+
+
 def xround(d: Decimal, n: int) -> Decimal:
     """A spreadsheet's ROUND(d, n): half away from zero."""
     from decimal import ROUND_HALF_UP
@@ -417,7 +424,7 @@ def _assumptions(b: Book, s: dict) -> None:
         if val or a.get("value_zh"):
             b.text(ws, i, 4, " / ".join(x for x in (val, a.get("value_zh")) if x))
             names.append((base, 4))
-        b.text(ws, i, 5, a.get("unit"))
+        b.text(ws, i, 5, unit_text(b, a.get("unit")))
         b.text(ws, i, 6, a.get("owner"))
         b.text(ws, i, 7, a.get("evidence"))
         b.text(ws, i, 8, a.get("source"))

@@ -13,9 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from trainledger.model.restricted import is_withheld
-from trainledger.report.balance_section import drawer_unit
 from trainledger.report.i18n import assumption_name, t
-from trainledger.report.xlsx import Book, H, dec, money_format
+from trainledger.report.xlsx import Book, H, dec, money_format, unit_text
 
 MONEY = ("low", "expected", "high")
 COLS = ["part", "label", "basis", "basis_label", "currency", "quantity", "unit", "low", "expected", "high"]
@@ -110,7 +109,7 @@ def _unknowns(b: Book, ws, row: int, unknowns: list[dict]) -> int:
         b.text(ws, row, 1, b.said(u["name"], u.get("name_zh") or u["name"]))
         b.number(ws, row, 2, u["before"].get("low"), "General")
         b.number(ws, row, 3, u["before"].get("high"), "General")
-        b.text(ws, row, 4, b.said(drawer_unit(u.get("unit"), "en"), drawer_unit(u.get("unit"), "zh-CN")))
+        b.text(ws, row, 4, unit_text(b, u.get("unit")))
         b.number(ws, row, 5, u["after"].get("value"), "General")
         b.number(ws, row, 6, u.get("change_pct"), "0.0")
         if u.get("shrank"):
@@ -138,7 +137,7 @@ def _sensitivity(b: Book, ws, row: int, rows: list[dict]) -> None:
                     b.formula(ws, row, col, names[key], "General", cached=dec(x))
                 elif x is not None:
                     b.number(ws, row, col, x, "General")  # a withheld one: its word, as text
-            b.text(ws, row, 4, b.said(drawer_unit(a.get("unit"), "en"), drawer_unit(a.get("unit"), "zh-CN")))
+            b.text(ws, row, 4, unit_text(b, a.get("unit")))
             b.text(ws, row, 5, _vocab(b, a.get("evidence")))
             b.text(ws, row, 11, ", ".join(names[k] for k in ("low", "high") if k in names))
             if m is None:

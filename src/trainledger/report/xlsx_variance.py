@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from trainledger.report.xlsx import Book, H, dec, money_format, ref
+from trainledger.report.xlsx import Book, H, dec, money_format, ref, unit_text
 from trainledger.report.xlsx_text import L
 
 BRIDGE = ("plan", "price", "volume", "efficiency", "rework", "other", "not_split")
@@ -56,7 +56,7 @@ def _inputs(b: Book, s: dict) -> dict[str, dict[str, str]]:
         row += 1
         b.text(ws, row, 1, label)
         b.number(ws, row, 4, value, "General")
-        b.text(ws, row, 5, unit)
+        b.text(ws, row, 5, unit_text(b, unit))
         b.text(ws, row, 6, owner)
         b.text(ws, row, 7, evidence)
         b.text(ws, row, 8, source)
