@@ -243,11 +243,15 @@ def test_workbook_formulas_come_from_the_builder_and_check_out(tmp_path, rep):
         assert _num(summ.cell(i, 4).value) == f.expected
         assert "SUMIFS(Batches!$I$2:" in summ.cell(i, 6).value
         assert sum((_num(r[8]) for r in rows if (r[5], r[6]) == (f.basis, f.currency)), D(0)) == f.expected
-    # Control: billed − (attributed + unattributed) over the engine's exact figures
+    # Control: billed − (attributed + unattributed), attributed a SUMIFS over Batches and unattributed one over
+    # Unattributed, each with what the report leaves out beside it; the engine's figures beside them
     ctl = wb["Control"]
     for r, c in enumerate(rep.control, 3):
         assert ctl.cell(r, 5).value == f"=ROUND(B{r}-(C{r}+D{r}),2)"
-        b, a, u = (_num(ctl.cell(r, k).value) for k in (2, 3, 4))
+        assert (ctl.cell(r, 3).value, ctl.cell(r, 4).value) == (f"=G{r}+H{r}", f"=I{r}+J{r}")
+        assert ctl.cell(r, 7).value.startswith("=SUMIFS(Batches!$I$2:")
+        assert ctl.cell(r, 9).value.startswith("=SUMIFS(Unattributed!$D$2:")
+        b, a, u = (_num(ctl.cell(r, k).value) for k in (2, 11, 12))
         assert (b, a, u) == (c.billed_total, c.attributed, c.unattributed) and b - (a + u) == 0
     # Plan: actual − plan as a formula; the engine's figure beside it
     plan = wb["Plan"]
@@ -314,8 +318,15 @@ def test_every_check_cell_of_the_workbook_recomputes_to_zero(tmp_path, rep):
     ev = Evaluator(wb)
     for i, f in enumerate(rep.totals, 2):  # SUMIFS over Batches = the engine's total
         assert ev.value("Summary", f"F{i}") == f.expected and ev.value("Summary", f"G{i}") == D("0.00")
-    for r in range(3, 3 + len(rep.control)):
-        assert [ev.value("Control", f"{c}{r}") for c in "EIJ"] == [D("0.00")] * 3
+    for r, c in enumerate(rep.control, 3):
+        assert [ev.value("Control", f"{c}{r}") for c in "EMN"] == [D("0.00")] * 3
+        assert ev.value("Control", f"C{r}") == c.attributed and ev.value("Control", f"D{r}") == c.unattributed
+    cny = 3 + [c.currency for c in rep.control].index("CNY")
+    assert ev.value("Control", f"G{cny}") > 0 and ev.value("Control", f"I{cny}") > 0  # the sheets' own rows
+    broken = Evaluator(wb, {("Batches", next(f"I{i}" for i in range(2, wb["Batches"].max_row + 1)
+                                            if wb["Batches"][f"F{i}"].value == "billed"
+                                            and wb["Batches"][f"G{i}"].value == "CNY")): D(0)})
+    assert broken.value("Control", f"E{cny}") != 0  # a batch's cash total edited: the control says so
     for r in range(2, wb["Plan"].max_row + 1):
         assert ev.value("Plan", f"V{r}") == D("0.00")
     shares = wb["Shares"]

@@ -76,7 +76,7 @@ def test_every_formula_cell_comes_from_the_builder(tmp_path, data, batch):
     found = _all_formulas(wb)
     assert found, "the workbook has live formulas"
     assert found == book.formulas  # same cells, same text: nothing else in the file is a formula
-    assert {sheet for sheet, _ in found} == {"Summary", "Variance", "Control"}
+    assert {sheet for sheet, _ in found} == {"Summary", "Balance", "Variance", "Control"}
 
 
 @pytest.mark.parametrize("batch", BATCHES)
@@ -110,20 +110,62 @@ def test_variance_formulas_recompute_to_the_engines_decimals(tmp_path, data, bat
         assert _evaluate(ws, check.value, exact_of) == Decimal("0.00")
 
 
+CENT = Decimal("0.01")
+
+
+def _control_rows(ws, recs) -> dict[str, int]:
+    rows = {ws.cell(row=i, column=1).value: i for i in range(4, 4 + len(recs))}
+    assert list(rows) == [r["currency"] for r in recs]
+    return rows
+
+
 @pytest.mark.parametrize("batch", BATCHES)
-def test_control_formula_references_the_engines_figures(tmp_path, data, batch):
+def test_control_is_a_live_sumifs_over_lines_that_shows_zero(tmp_path, data, batch):
+    from tests.xlsx_eval import Evaluator
+    from trainledger.model import CASH_BASES
+
     sheet, lines = data[batch]
     _, wb = _write(tmp_path, sheet, lines)
-    ws = wb["Control"]
+    cached = openpyxl.load_workbook(tmp_path / "b.xlsx", data_only=True)["Control"]
+    ws, ev = wb["Control"], Evaluator(wb)
     recs = sheet["conservation"]["by_currency"]
-    assert recs
-    for i, r in enumerate(recs, 3):
-        assert ws.cell(row=i, column=1).value == r["currency"]
-        for k, f in enumerate(("billed_total", "attributed", "unattributed"), 2):
-            assert _exact(ws.cell(row=i, column=k)) == Decimal(r[f])
-        assert ws.cell(row=i, column=5).value == f"=ROUND(B{i}-(C{i}+D{i}),2)"
-        assert _evaluate(ws, ws.cell(row=i, column=5).value, lambda ws, ref: _exact(ws[ref])) == Decimal("0.00")
-        assert _exact(ws.cell(row=i, column=6)) == Decimal(r["difference"]) == Decimal("0.00")
+    for cur, i in _control_rows(ws, recs).items():
+        r = next(x for x in recs if x["currency"] == cur)
+        mine = sum((ln.amount.expected for ln in lines if ln.basis in CASH_BASES and ln.currency == cur), Decimal(0))
+        assert ws.cell(row=i, column=3).value.startswith("=SUMIFS(Lines!$T$2:$T$")
+        assert abs(ev.value("Control", f"C{i}") - mine) < Decimal("1e-6")  # this batch: its Lines
+        assert Decimal(repr(cached.cell(row=i, column=3).value)) == mine  # stored: the engine's decimal
+        assert abs(ev.value("Control", f"E{i}") - Decimal(r["attributed"])) < Decimal("1e-6")
+        assert ev.value("Control", f"F{i}") == Decimal(r["unattributed"])  # the rows by reason, summed
+        assert _exact(ws.cell(row=i, column=2)) == Decimal(r["billed_total"])
+        assert ev.value("Control", f"G{i}") == 0 == cached.cell(row=i, column=7).value
+    assert any(ln.basis in CASH_BASES and ln.currency == "CNY" for ln in lines)  # the batch has cash in CNY
+
+
+def test_control_moves_when_a_range_a_sign_or_a_line_is_broken(tmp_path, data):
+    from tests.xlsx_eval import Evaluator
+    from trainledger.model import CASH_BASES
+
+    sheet, lines = data["csa-sft-2026-11-a"]
+    _, wb = _write(tmp_path, sheet, lines)
+    ws = wb["Control"]
+    i = _control_rows(ws, sheet["conservation"]["by_currency"])["CNY"]
+    check = f"G{i}"
+    assert Evaluator(wb).value("Control", check) == 0
+    sumifs, total, unattributed = ws[f"C{i}"].value, ws[f"E{i}"].value, ws[f"F{i}"].value
+    ws[f"C{i}"].value = re.sub(r"(\$[A-Z]\$2:\$[A-Z]\$)[0-9]+", r"\g<1>40", sumifs)  # the range cut short
+    assert Evaluator(wb).value("Control", check) != 0
+    ws[f"C{i}"].value = sumifs
+    ws[f"E{i}"].value = total.replace("+", "-")  # a sign flipped
+    assert Evaluator(wb).value("Control", check) != 0
+    ws[f"E{i}"].value = total
+    a, z = re.fullmatch(r"=SUM\(([A-Z]+[0-9]+):([A-Z]+)([0-9]+)\)", unattributed).group(1, 3)
+    ws[f"F{i}"].value = f"=SUM({a}:E{int(z) - 1})"  # one reason left out
+    assert Evaluator(wb).value("Control", check) != 0
+    ws[f"F{i}"].value = unattributed
+    row = next(k for k, ln in enumerate(lines, 2) if ln.basis in CASH_BASES and ln.currency == "CNY")
+    moved = Evaluator(wb, {("Lines", f"T{row}"): Decimal(repr(wb["Lines"][f"T{row}"].value)) + 1})
+    assert moved.value("Control", check) == Decimal("-1.00")  # a Lines amount edited: the control says so
 
 
 def test_lines_carry_provenance_and_exact_amounts(tmp_path, data):

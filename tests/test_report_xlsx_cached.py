@@ -91,8 +91,11 @@ def test_stored_results_are_the_engines_figures(books, batch):
     path, sheet = books[batch]
     wb = openpyxl.load_workbook(path, data_only=True)
     ctl = wb["Control"]
-    for i, r in enumerate(sheet["conservation"]["by_currency"], 3):
-        assert Decimal(repr(ctl.cell(row=i, column=5).value)) == Decimal(r["difference"])
+    for i, r in enumerate(sheet["conservation"]["by_currency"], 4):  # attributed, unattributed, check
+        assert ctl.cell(row=i, column=1).value == r["currency"]
+        assert Decimal(repr(ctl.cell(row=i, column=5).value)) == Decimal(r["attributed"])
+        assert Decimal(repr(ctl.cell(row=i, column=6).value)) == Decimal(r["unattributed"])
+        assert Decimal(repr(ctl.cell(row=i, column=7).value)) == Decimal(r["difference"])
     var = wb["Variance"]
     for i, v in enumerate(sheet["plan_vs_actual"]["variance"], 2):
         for k, p in enumerate(xlsx.PARTS):  # the bridge's SUMIFS over the plan-line block
@@ -114,6 +117,6 @@ def test_cross_control_heads_its_unattributed_column_as_such(books):
     ws = openpyxl.load_workbook(books["report"][0])["Control"]
     en, zh = cross_text.TEXT["unattributed_short"]
     assert ws["D2"].value == f"{en} / {zh}"
-    assert ws["H2"].value.startswith(f"{en} / {zh}")
+    assert ws["I2"].value.startswith(f"{en}, in Unattributed")
     section = cross_text.TEXT["unattributed"]
     assert not any(section[0] in (c.value or "") for c in ws[2])

@@ -1,7 +1,8 @@
 """A small evaluator of the formulas trainledger's workbook builder writes, in Decimal: + − × ÷,
-parentheses, ``ROUND``, ``ABS``, ``SUMIFS`` (equality and ``*`` wildcards, ``&`` joins), cell and
-range references on any sheet. Enough to recompute a workbook read back with openpyxl without a
-spreadsheet program, and to change an input cell and see what moves (``overrides``)."""
+parentheses, ``ROUND``, ``ABS``, ``SUM``, ``SUMIFS`` (equality and ``*`` wildcards, ``&`` joins), cell
+and range references on any sheet, defined names (``asm_…_low``: the cell they name). Enough to
+recompute a workbook read back with openpyxl without a spreadsheet program, and to change an input
+cell and see what moves (``overrides``)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from openpyxl.utils import column_index_from_string
 
 _TOKEN = re.compile(r"""(?P<ref>(?:(?P<sheet>[A-Za-z_][A-Za-z0-9_]*)!)?\$?(?P<c1>[A-Z]{1,3})\$?(?P<r1>[0-9]+)
                         (?::\$?(?P<c2>[A-Z]{1,3})\$?(?P<r2>[0-9]+))?)
-                      |(?P<fn>SUMIFS|ROUND|ABS|IF)\(
+                      |(?P<fn>SUMIFS|SUM|ROUND|ABS|IF)\(
+                      |(?P<name>[a-z_][a-z0-9_]*)
                       |(?P<str>"[^"]*")
                       |(?P<num>[0-9]+(?:\.[0-9]+)?)
                       |(?P<op>[-+*/(),&=])""", re.X)
@@ -61,6 +63,9 @@ class Evaluator:
                     out.append(f"R({sh!r},{m['c1']!r},{int(m['r1'])},{m['c2']!r},{int(m['r2'])})")
                 else:
                     out.append(f"V({sh!r},{m['c1'] + m['r1']!r})")
+            elif m["name"]:  # a defined name: the one cell it names
+                sh, coord = next(self.wb.defined_names[m["name"]].destinations)
+                out.append(f"V({sh!r},{coord.replace('$', '')!r})")
             elif m["fn"]:
                 out.append(m["fn"] + "(")
             elif m["str"]:
@@ -74,6 +79,8 @@ class Evaluator:
             else:
                 out.append(m["op"])
         env = {"D": Decimal, "V": self.value, "R": self.cells, "SUMIFS": _sumifs, "ABS": abs,
+               "SUM": lambda *xs: sum((v for x in xs for v in (x if isinstance(x, list) else [x])
+                                       if isinstance(v, Decimal)), Decimal(0)),
                "ROUND": lambda x, n: Decimal(x).quantize(Decimal(1).scaleb(-int(n)), ROUND_HALF_EVEN),
                "IF": lambda c, a, b: a if c else b}
         return eval("".join(out), {"__builtins__": {}}, env)  # noqa: S307 - tokens checked above

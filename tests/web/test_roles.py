@@ -195,8 +195,9 @@ def test_revealing_responses_are_audited_and_the_chain_verifies(app, rates_ws, t
     assert [(e["actor"], e["action"], e["object"]) for e in new] == [
         (f"token:{ids['finance']}", "reveal_restricted", f"/batches/{BATCH_A}"),
         (f"token:{ids['finance']}", "reveal_restricted", f"/batches/{BATCH_A}/sheet.xlsx")]
-    # labor rates revealed: the 12 of the sheet and the plan's 3 labor lines (plan_lines[].price)
-    assert new[0]["detail"]["role"] == "finance" and new[0]["detail"]["revealed"]["labor_rate"] == 15
+    # labor rates revealed: the 12 of the sheet, the plan's 3 labor lines (plan_lines[].price) and the 12 of the
+    # balance's drawer (its 6 labor rates' low and high, sheet["balance"]["sensitivity"])
+    assert new[0]["detail"]["role"] == "finance" and new[0]["detail"]["revealed"]["labor_rate"] == 27
     assert new[1]["detail"]["revealed"]["labor_cost_person"] >= 1  # the workbook's labor lines
     log = run_cli("--workspace", root, "audit")
     assert "chain intact" in log or "哈希链完整" in log  # the demo workspace speaks zh-CN

@@ -42,7 +42,7 @@ def sheet(ctx: click.Context, batch_id: str, fmt: str, lang: str | None, out: st
         elif fmt == "xlsx":
             from trainledger.report.xlsx import write_xlsx
 
-            write_xlsx(data, wsp.ledger.cost_lines(batch_id), out, role)
+            write_xlsx(data, wsp.ledger.cost_lines(batch_id), out, role, lang)  # labels: --lang, else both
             click.echo(t("cli.wrote", ctx, path=out))
             return
         else:

@@ -9,7 +9,8 @@ model each, one catalogue (i18n/registry.py: ``sheet``, ``report.estimate`` …)
     texts_estimate.py  their headings and labels in both languages (``report.estimate``)
 
     sheet.py     build_sheet(workspace, batch) -> dict (the JSON contract of `trainledger sheet`):
-                 batch_figures (what the lines, runs and summary give) + what is read per request
+                 batch_figures (what the lines, runs and summary give) + what is read per request,
+                 and the balance view built from them (``balance``)
     precompute.py  every batch's batch_figures written once per attribution under the figures
                  digest (cache/sheets/), their sha256 in the audit chain; served under a verified proof
     provisional.py  the bill caveats (provisional rows, vendor notes) of the batch's bill rows, per
@@ -18,7 +19,8 @@ model each, one catalogue (i18n/registry.py: ``sheet``, ``report.estimate`` …)
     render.py    to_json / to_markdown / to_html, in en or zh-CN; lists in model/vocab order, figures
                  through trainledger/fmt.py, rounding gaps and grouped problems told
     xlsx.py      the sheet as a workbook (openpyxl): README, Summary + charts, Lines, named Assumptions,
-                 Variance and Control as live formulas beside the engine's exact figures, Decisions;
+                 Balance, Variance and Control as live formulas beside the engine's exact figures,
+                 Decisions; labels beside codes in the workbook's language (``Book.said``);
                  its own words in xlsx_text.py; each formula's cached result (the engine's figure) is
                  written into the file by xlsx_cache.py
     i18n.py      headings and column names in both languages (vocabulary labels: model/vocab.py)
@@ -28,6 +30,10 @@ model each, one catalogue (i18n/registry.py: ``sheet``, ``report.estimate`` …)
     charts.py    inline SVG charts from the sheet dict (compute by state, cost per basis, variance bridge,
                  spend over time against plan and EAC)
     balance.py   the balance view: consumption | delivery investment, and the assumptions' sensitivity
+    balance_section.py  the balance view in the Markdown sheet; the drawer's units in the sheet's language
+    xlsx_balance.py   the workbook's Balance sheet (drawer low / high over their named Assumptions cells)
+    xlsx_control.py   the workbook's Control: this batch's attributed cash a SUMIFS over Lines, unattributed
+                 the SUM of its rows by reason, billed − (attributed + unattributed) a formula = 0.00
     xlsx_variance.py  the workbook's Variance as live formulas over Lines and the plan's rates (named
                  cells on Assumptions): change a rate and the bridge moves
     cross.py     the cross-batch report's view model (frozen dataclasses): spend per basis over time, per

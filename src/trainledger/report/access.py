@@ -43,8 +43,9 @@ unit_price; its ``flags`` when a note quotes such a column. A quarantined or fla
 (``quarantine_row``): its reason and remedy when they quote a unit price or rate (unit_price, or
 labor_rate in a labor table) or an invoice's amount (vendor_amount); its raw text for a bill or an
 invoice, or when its reason quotes one. The balance view (``balance_for``) is built from the full
-sheet and then restricted: its labor money, external money and each assumption's sensitivity follow
-the fields they come from, its earned value on the internal basis as the plan section's.
+sheet (``build_sheet`` puts it in the sheet as ``balance``) and marked by ``mark_balance`` (also from
+``mark_sheet``): its labor money, external money and each assumption's sensitivity follow the fields
+they come from, its earned value on the internal basis as the plan section's.
 
 The dashboard's pages of alerts and decisions (web/pages.py) name each alert's and decision's
 ``labor_kind`` (its plan version's, report/plan_section.py ``with_kinds``); an alert's text is
@@ -270,9 +271,7 @@ def mark_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
     labor = []
     for p in s.get("labor_by_phase") or []:
         roles = [dict(r, cost=restrict(r.get("cost"), "labor_cost_person")) for r in p.get("roles", [])]
-        valued = sum(1 for r in p.get("roles", []) if r.get("cost"))
-        kind = "labor_cost_phase" if valued > 1 else "labor_cost_person"
-        labor.append(dict(p, cost=restrict(p.get("cost"), kind), roles=roles))
+        labor.append(dict(p, cost=restrict(p.get("cost"), _phase_kind(p)), roles=roles))
     s["labor_by_phase"] = labor
     s["external"] = [dict(e, **{k: restrict(e.get(k), "vendor_amount") for k in AMOUNT_KEYS if k in e})
                      for e in s.get("external") or []]
@@ -292,7 +291,15 @@ def mark_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
         both = strictest(pva.get("ac_labor_kind") or pva.get("labor_kind"),
                          totals_kind(s.get("totals_by_basis") or [], sheet.get("labor_by_phase") or []))
         s["plan_vs_actual"] = mark_plan(dict(pva, ac_labor_kind=both) if both else pva)
+    if isinstance(s.get("balance"), dict):  # built from the full sheet (report/balance.py): marked as its sources
+        s["balance"] = mark_balance(s["balance"], sheet)
     return mark_prices(s)
+
+
+def _phase_kind(p: dict[str, Any]) -> str:
+    """A labor phase's cost: one role's when at most one of its roles is valued, else the phase's."""
+    valued = sum(1 for r in p.get("roles", []) if r.get("cost"))
+    return "labor_cost_phase" if valued > 1 else "labor_cost_person"
 
 
 def mark_labor_totals(sheet: dict[str, Any]) -> dict[str, Any]:
@@ -509,32 +516,41 @@ def _table(kind: str) -> str | None:
 
 
 def balance_for(full: dict[str, Any], role: str, lang: str = "en") -> tuple[dict[str, Any], Disclosure]:
-    """The balance view (report/balance.py) of the full sheet, restricted as its sources are (its
-    earned value on the internal basis as the plan section's: ``mark_internal``)."""
+    """The balance view (report/balance.py) of the full sheet, restricted as its sources are
+    (``mark_balance``) and resolved for ``role``."""
     from trainledger.report import balance
 
-    bl = balance.build(full)
-    marked = mark_sheet(full)
-    phase_kinds = {p["cost"].kind for p in marked["labor_by_phase"] if isinstance(p.get("cost"), Restricted)}
-    labor_kind = "labor_cost_person" if "labor_cost_person" in phase_kinds else "labor_cost_phase"
-    left = dict(bl["left"])
+    return resolve(mark_balance(balance.build(full), full), role, lang)
+
+
+def mark_balance(bl: dict[str, Any], sheet: dict[str, Any]) -> dict[str, Any]:
+    """A built balance view (report/balance.py ``build``) of ``sheet`` (full or already marked: the
+    kinds are read from names and roles, never from values) with its fields marked: labor money as
+    the phases' cost, external money vendor_amount, each assumption's low / high its drawer row's
+    kind and a labor rate's moves one role's cost, its earned value on the internal basis as the
+    plan section's (``mark_internal``), the unknowns as the plan's (``mark_plan``). Idempotent."""
+    phases = [p for p in sheet.get("labor_by_phase") or [] if p.get("cost")]
+    labor_kind = "labor_cost_person" if any(_phase_kind(p) == "labor_cost_person" for p in phases) \
+        else "labor_cost_phase"
+    left = dict(bl.get("left") or {})
     left["labor"] = [dict(r, **{k: restrict(r[k], labor_kind) for k in AMOUNT_KEYS if r.get(k) is not None})
-                     for r in left["labor"]]
+                     for r in left.get("labor") or []]
     left["external"] = [dict(r, **{k: restrict(r[k], "vendor_amount") for k in AMOUNT_KEYS if k in r})
-                        for r in left["external"]]
-    drawer = {str(a.get("name", "")): a for a in full.get("assumptions") or []}
+                        for r in left.get("external") or []]
+    drawer = {str(a.get("name", "")): a for a in sheet.get("assumptions") or []}
     sens = []
-    for r in bl["sensitivity"]:
+    for r in bl.get("sensitivity") or []:
         kind = _assumption_kind(drawer.get(r["name"], r)) if not r.get("joint") else "unit_price"
         if kind:
             moves_kind = "labor_cost_person" if kind == "labor_rate" else None
             r = dict(r, low=restrict(r.get("low"), kind), high=restrict(r.get("high"), kind),
                      moves=restrict(r["moves"], moves_kind) if moves_kind else r["moves"])
         sens.append(r)
-    plan_kind = labor_kind_of(full.get("plan_vs_actual"))  # EV internal of one role's plan: that role's cost
-    right = dict(bl["right"], unknowns=mark_plan(bl["right"]["unknowns"]),
-                 earned_value=mark_internal(bl["right"]["earned_value"], plan_kind))
-    return resolve({**bl, "left": left, "right": right, "sensitivity": sens}, role, lang)
+    plan_kind = labor_kind_of(sheet.get("plan_vs_actual"))  # EV internal of one role's plan: that role's cost
+    right = dict(bl.get("right") or {})
+    right.update(unknowns=mark_plan(right.get("unknowns") or []),
+                 earned_value=mark_internal(right.get("earned_value") or [], plan_kind))
+    return {**bl, "left": left, "right": right, "sensitivity": sens}
 
 
 def cross_for_role(r, role: str = ADMIN, lang: str = "en"):

@@ -141,3 +141,14 @@ def sensitivity(s: dict[str, Any]) -> list[dict[str, Any]]:
 
 def build(s: dict[str, Any]) -> dict[str, Any]:
     return {"left": consumption(s), "right": investment(s), "sensitivity": sensitivity(s)}
+
+
+def of_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
+    """``sheet`` with its ``balance``: as ``build_sheet`` made it (report/sheet.py ``with_balance``), or —
+    a sheet built by hand or read back without one — built here once from its full figures; the
+    gate (report/access.py ``for_role``) marks and resolves it with the rest of the sheet."""
+    if isinstance(sheet.get("balance"), dict):
+        return sheet
+    from trainledger.report.access import for_role
+
+    return {**sheet, "balance": build(for_role(sheet)[0])}

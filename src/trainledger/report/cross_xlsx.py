@@ -301,33 +301,51 @@ def write_curves(b: Book, ws, curves: list[dict]) -> None:
 
 
 def _control(b: Book, r: CrossReport) -> None:
+    """billed = attributed + unattributed per currency, over this workbook's sheets: attributed = SUMIFS
+    over Batches (each cash basis) + what the report's batches and window leave out; unattributed =
+    SUMIFS over Unattributed (basis billed) + what its window leaves out (both left-outs are the
+    ledger's lines less the rows shown: values, said so); the check must show 0.00, and so must the
+    lines' sums against the engine's attributed and unattributed."""
+    from trainledger.report.xlsx import H as book_H
+
     ws = b.sheet("Control")
     b.text(ws, 1, 1, H("control"), bold=True)
-    heads = ["currency", "billed_total", "attributed", "unattributed_short", "check", "difference", "from_lines",
-             "from_lines", "check", "check"]
+    heads = [H("currency"), H("billed_total"), H("attributed"), H("unattributed_short"), H("check"),
+             H("difference"), book_H("in_batches"), book_H("outside_report"), book_H("in_unattributed"),
+             book_H("outside_window"), book_H("engine_attributed"), book_H("engine_unattributed"), H("check"),
+             H("check")]
     for i, k in enumerate(heads, 1):
-        b.text(ws, 2, i, H(k), bold=True)
-    b.text(ws, 2, 7, f"{H('attributed')} ({H('from_lines')})", bold=True)
-    b.text(ws, 2, 8, f"{H('unattributed_short')} ({H('from_lines')})", bold=True)
+        b.text(ws, 2, i, k, bold=True)
+    bat, un = max(b.wb["Batches"].max_row, 2), max(b.wb["Unattributed"].max_row, 2)
+    brng = lambda c: f"Batches!${c}$2:${c}${bat}"  # noqa: E731 - the builder's own range text
+    urng = lambda c: f"Unattributed!${c}$2:${c}${un}"  # noqa: E731
     row = 2
     for c in r.control:
         row += 1
-        cur, fm = c.currency, money_format(c.currency)
+        cur, fm, q = c.currency, money_format(c.currency), places(c.currency)
         b.text(ws, row, 1, cur)
-        for k, x in enumerate((c.billed_total, c.attributed, c.unattributed), 2):
-            b.money(ws, row, k, x, cur)
-        d = {k: dec(getattr(c, k)) or Decimal(0) for k in ("billed_total", "attributed", "unattributed",
-                                                             "attributed_lines", "unattributed_lines")}
-        b.formula(ws, row, 5, "ROUND({t}-({a}+{u}),2)", "0.00",
-                  cached=xround(d["billed_total"] - (d["attributed"] + d["unattributed"]), 2),
+        b.money(ws, row, 2, c.billed_total, cur)
+        shown_a = sum((dec(f.expected) or Decimal(0) for br in r.batches for f in br.totals
+                       if f.basis in CASH and f.currency == cur), Decimal(0))
+        shown_u = sum((u.amount for u in r.unattributed if u.basis == "billed" and u.currency == cur), Decimal(0))
+        b.formula(ws, row, 7, "+".join(f'SUMIFS({brng("I")},{brng("F")},"{basis}",{brng("G")},{{cur}})'
+                                       for basis in sorted(CASH)), fm, cached=shown_a, cur=ref(row, 1))
+        b.money(ws, row, 8, c.attributed_lines - shown_a, cur)
+        b.formula(ws, row, 9, f'SUMIFS({urng("D")},{urng("F")},"billed",{urng("C")},{{cur}})', fm, cached=shown_u,
+                  cur=ref(row, 1))
+        b.money(ws, row, 10, c.unattributed_lines - shown_u, cur)
+        b.formula(ws, row, 3, "{x}+{y}", fm, cached=c.attributed_lines, x=ref(row, 7), y=ref(row, 8))
+        b.formula(ws, row, 4, "{x}+{y}", fm, cached=c.unattributed_lines, x=ref(row, 9), y=ref(row, 10))
+        b.formula(ws, row, 5, f"ROUND({{t}}-({{a}}+{{u}}),{q})", "0.00",
+                  cached=xround(c.billed_total - (c.attributed_lines + c.unattributed_lines), q),
                   t=ref(row, 2), a=ref(row, 3), u=ref(row, 4))
         b.money(ws, row, 6, c.difference, cur)
-        b.money(ws, row, 7, c.attributed_lines, cur)
-        b.money(ws, row, 8, c.unattributed_lines, cur)
-        b.formula(ws, row, 9, "ROUND({x}-{y},2)", fm, cached=xround(d["attributed_lines"] - d["attributed"], 2),
-                  x=ref(row, 7), y=ref(row, 3))
-        b.formula(ws, row, 10, "ROUND({x}-{y},2)", fm, cached=xround(d["unattributed_lines"] - d["unattributed"], 2),
-                  x=ref(row, 8), y=ref(row, 4))
+        b.money(ws, row, 11, c.attributed, cur)
+        b.money(ws, row, 12, c.unattributed, cur)
+        b.formula(ws, row, 13, f"ROUND({{x}}-{{y}},{q})", "0.00", cached=xround(c.attributed_lines - c.attributed, q),
+                  x=ref(row, 3), y=ref(row, 11))
+        b.formula(ws, row, 14, f"ROUND({{x}}-{{y}},{q})", "0.00",
+                  cached=xround(c.unattributed_lines - c.unattributed, q), x=ref(row, 4), y=ref(row, 12))
     if r.capacity_control:
         row += 2
         b.text(ws, row, 1, H("capacity_control"), bold=True)

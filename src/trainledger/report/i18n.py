@@ -131,6 +131,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "storage_tier_joint": ("moves with the other storage prices: see the joint row",
                            "与其他存储单价一起变动：见合计行"),
     "gpu_hours_short": ("GPU-h", "卡时"), "labor_short": ("labor", "人力"),
+    "gb_note": (" (GB = 2^30 bytes)", "（GB = 2^30 字节）"),  # a drawer unit's note (balance_section.drawer_unit)
 }
 
 

@@ -28,7 +28,16 @@ from trainledger.model.money import minor_quantum
 from trainledger.model.restricted import ADMIN, Withheld
 from trainledger.model.restricted import note as access_note
 from trainledger.model.vocab import CASH_BASES, detail_label, rank, reason_label
-from trainledger.report import access, charts, freshness, plan_section, problems_i18n, storage_section
+from trainledger.report import (
+    access,
+    balance,
+    balance_section,
+    charts,
+    freshness,
+    plan_section,
+    problems_i18n,
+    storage_section,
+)
 from trainledger.report import primitives as prim
 from trainledger.report.i18n import assumption_name, key_field, storage_class, t, v
 
@@ -76,7 +85,7 @@ def hours_json(hours: dict[str, Any]) -> dict[str, Any]:
 
 
 def to_json(sheet: dict[str, Any], role: str = ADMIN) -> str:
-    s, _ = access.for_role(sheet, role)
+    s, _ = access.for_role(balance.of_sheet(sheet), role)
     s = in_seed_order(s)
     runs = []
     for r in s.get("runs") or []:
@@ -168,6 +177,30 @@ def _zh_or(row: dict[str, Any], key: str, lang: str) -> str:
     return (row.get(f"{key}_zh") if lang.startswith("zh") else None) or row.get(key) or ""
 
 
+def price_column(prices: list[tuple[Any, str] | None], with_currency: bool = True) -> list[str]:
+    """A column of unit prices (``(amount, currency)``, None for a row without one) at one precision
+    per currency: each as many places as the most any of them needs (``fmt.unit_price``: six
+    significant figures, at least the minor unit), so a column never reads "7.32" above "7.3172"."""
+    want: dict[str, int] = {}
+    for p in prices:
+        if p is not None and fmt.dec(p[0]) is not None:
+            text = fmt.unit_price(p[0], p[1])
+            want[p[1]] = max(want.get(p[1], 0), len(text.partition(".")[2]))
+    out = []
+    for p in prices:
+        if p is None:
+            out.append(fmt.DASH)
+            continue
+        text = fmt.quantity(p[0], want[p[1]]) if fmt.dec(p[0]) is not None else fmt.unit_price(p[0], p[1])
+        out.append(f"{text} {p[1]}" if with_currency and text != fmt.DASH else text)
+    return out
+
+
+def _compute_prices(rows: list[dict[str, Any]]) -> list[str]:
+    return price_column([(r["price_per_gpu_hour"]["amount"], r["price_per_gpu_hour"]["currency"])
+                         if r.get("price_per_gpu_hour") else None for r in rows])
+
+
 def cause_text(cause: str | None, evidence: str | None, lang: str) -> str:
     """A cause with its evidence when it is only suggested: ``infra fault (assumed)``."""
     if not cause:
@@ -251,7 +284,7 @@ def proof_line(s: dict[str, Any], lang: str = "en") -> str:
 def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
     L = lambda k: t(k, lang)  # noqa: E731
     zh = lang.lower().startswith("zh")
-    s, seen = access.for_role(s, role, lang)
+    s, seen = access.for_role(balance.of_sheet(s), role, lang)
     s = in_seed_order(s)
     f = Figures(lang)
     b = s["batch"]
@@ -286,13 +319,12 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                                  [[L(f"sec_{i['section']}"), i["item"], f.amount(i["amount"], cur), cur]
                                   for cur, i in items])
     out += ["", f"## {L('compute')}", ""]
+    prices = _compute_prices(s["compute_by_state"])  # one precision per column
     out += prim.md_table([L("state"), L("basis"), L("gpu_hours"), L("amount"), L("price_per_gpu_hour"), L("evidence")],
                   [[v(r["state"], lang), v(r["basis"], lang), f.hours(r["gpu_hours"]),
                     f.money(r["amounts"], r["basis"] in CASH) if r.get("valued", True) else L("not_valued"),
-                    prim.money_unit(r['price_per_gpu_hour']['amount'], r['price_per_gpu_hour']['currency'])
-                    if r.get("price_per_gpu_hour") else fmt.DASH,
-                    ", ".join(f.evidence(e) for e in r.get("evidence", []))]
-                   for r in s["compute_by_state"]])
+                    price, ", ".join(f.evidence(e) for e in r.get("evidence", []))]
+                   for r, price in zip(s["compute_by_state"], prices, strict=True)])
     if s.get("compute_hours"):
         h = s["compute_hours"]
         out += ["", "_" + L("hours_check").format(valued=f.hours(h["valued_gpu_hours"]),
@@ -369,11 +401,12 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                   [[e["vendor"], v(e["stage"], lang), f"{f.amount(e['expected'], e['currency'])} {e['currency']}",
                     f.evidence(e["evidence"])] for e in s["external"]]) if s["external"] else [L("none")]
     out += plan_section.to_markdown(s.get("plan_vs_actual"), lang)
+    out += balance_section.to_markdown(s.get("balance"), lang, f, lambda basis: basis in CASH)
     out += ["", f"## {L('assumptions')}", ""]
     out += prim.md_table([L("name"), L("value"), L("evidence"), L("source"), L("owner")],
                   [[assumption_name(a["name"], lang),
                     ((zh and a.get("value_zh")) or a.get("value") or _range_text(a, f))
-                    + (f" {a['unit']}" if a.get("unit") else ""),
+                    + (f" {balance_section.drawer_unit(a['unit'], lang)}" if a.get("unit") else ""),
                     f.evidence(a["evidence"]),
                     (zh and a.get("source_zh")) or a.get("source", ""),
                     (zh and a.get("owner_zh")) or a.get("owner", "")] for a in s["assumptions"]])
@@ -398,12 +431,13 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
         occ = any("held_not_imported" in r for r in c["capacity"])  # a pool's occupancy series (engine)
         keys = ("total", "attributed", *(("held_not_imported",) if occ else ()), "unheld", "job_without_batch",
                 "difference")
+        cap_prices = price_column([(r["price_per_gpu_hour"], r["currency"]) for r in c["capacity"]], False)
         out += prim.md_table(["id", L("basis"), L("price_per_gpu_hour"), L("capacity_total"), L("attributed"),
                        *((L("held_not_imported"),) if occ else ()),
                        v("capacity_unheld", lang), v("job_without_batch", lang), L("difference"), L("currency")],
-                      [[r["capacity"], v(r["basis"], lang), prim.unit_price(r["price_per_gpu_hour"], r["currency"]),
+                      [[r["capacity"], v(r["basis"], lang), cap_prices[i],
                         *(f.amount(r.get(k, "0"), r["currency"]) for k in keys),
-                        r["currency"]] for r in c["capacity"]])
+                        r["currency"]] for i, r in enumerate(c["capacity"])])
         out += [x for r in c["capacity"] if (w := _waiting_line(r, L, f)) for x in ("", f"_{w}_")]
     reasons = [(r["currency"], x) for r in (*c["by_currency"], *c.get("capacity", []))  # a capacity's too
                for x in r.get("unattributed_by_reason", [])]
@@ -431,8 +465,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
 
 
 def to_html(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
-    full, _ = access.for_role(s, ADMIN, lang)
-    s, seen = access.for_role(s, role, lang)
+    s, seen = access.for_role(balance.of_sheet(s), role, lang)
     s = in_seed_order(s)
     f = Figures(lang)
     env = prim.html_env()
@@ -448,12 +481,15 @@ def to_html(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                        cause=lambda c, e: cause_text(c, e, lang), number=f.number, unit_price=prim.unit_price,
                        waiting_line=lambda r: _waiting_line(r, lambda k: t(k, lang), f),
                        evidence=f.evidence, badge=lambda x: prim.badge(x, lang),
-                       unit=lambda x: prim.unit(x, lang),
+                       unit=lambda x: prim.unit(x, lang), compute_prices=_compute_prices,
+                       capacity_prices=lambda rows: price_column([(r["price_per_gpu_hour"], r["currency"])
+                                                                  for r in rows], False),
+                       drawer_unit=lambda x: balance_section.drawer_unit(x, lang),
                        proof=proof_line(s, lang), stale_note=freshness.note(s.get("stale"), lang),
                        **plan_section.html_globals(lang),
                        **storage_section.html_globals(lang),
                        charts=lambda: charts.sheet_charts(s, lang),
-                       balance=lambda: access.balance_for(in_seed_order(full), role, lang)[0],
+                       balance=lambda: s["balance"],  # the sheet's own (report/balance.py), resolved
                        access_note=access_note(seen, lang))
     return env.get_template("sheet.html.j2").render(s=s)
 

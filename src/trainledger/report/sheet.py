@@ -119,7 +119,7 @@ def build_sheet(wsp, batch_id: str, figures: dict[str, Any] | None = None) -> di
     bill_notes = provisional.bill_notes(wsp, f.get("bill_rows") or {})
     by_run_state = {run: {state: {(b, c): Decimal(v) for b, c, v in money} for state, money in states.items()}
                     for run, states in f["by_run_state"].items()}
-    return mark_sheet({  # sensitive fields as Restricted (report/access.py); renderers resolve per role
+    return with_balance({
         "batch": {"id": batch.id, "name": batch.name, "project": batch.project,
                   "project_goal": project.goal if project else "", "team": batch.team, "owner": batch.owner,
                   "task_type": batch.task_type, "max_rounds": batch.max_rounds},
@@ -153,6 +153,15 @@ def build_sheet(wsp, batch_id: str, figures: dict[str, Any] | None = None) -> di
         "stale": freshness.check(wsp),  # the lake changed since the attribution (report/freshness.py)
         "plan_vs_actual": _plan_section(wsp, batch_id),
     })
+
+
+def with_balance(full: dict[str, Any]) -> dict[str, Any]:
+    """The sheet (its figures in full) with its balance view (report/balance.py: consumption | delivery
+    investment, the drawer's sensitivity) as ``balance``, built once from those figures, and every
+    sensitive field marked ``Restricted`` (report/access.py; renderers resolve them per role)."""
+    from trainledger.report import balance
+
+    return mark_sheet({**full, "balance": balance.build(full)})
 
 
 SUMMARY_KEYS = ("as_of", "conservation", "conservation_amortized", "conservation_capacity", "problems",

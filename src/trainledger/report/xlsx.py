@@ -52,7 +52,7 @@ from trainledger.report.xlsx_cache import Workbook
 from trainledger.report.xlsx_text import L
 
 PARTS = ("plan", "actual", "price", "volume", "efficiency", "rework", "other", "not_split")
-SHEETS = ("README", "Summary", "Lines", "Assumptions", "Variance", "Control", "Decisions", "Curves")
+SHEETS = ("README", "Summary", "Lines", "Assumptions", "Balance", "Variance", "Control", "Decisions", "Curves")
 BOLD = Font(bold=True)
 
 
@@ -89,10 +89,28 @@ def nearest(d: Decimal) -> str:
 class Book:
     """A workbook with the only two ways to put content in a cell: ``text`` and ``formula``."""
 
-    def __init__(self) -> None:
+    def __init__(self, lang: str | None = None) -> None:
+        self.lang = lang  # the labels' language: "en", "zh-CN", or None for both ("billed / 账单现金")
+        self.names: dict[str, dict[str, str]] = {}  # an assumption's name -> "low" / "high" -> its defined name
         self.wb = Workbook()
         self.formulas: dict[tuple[str, str], str] = {}  # (sheet, coordinate) -> formula, as written
         self.inexact: list[tuple[str, str]] = []  # money cells written as exact text
+
+    def said(self, en: str, zh: str) -> str:
+        """A label in the workbook's language: ``en``, ``zh``, or both ("billed / 账单现金")."""
+        if (self.lang or "").startswith("zh"):
+            return zh
+        return en if self.lang or en == zh else f"{en} / {zh}"
+
+    def vocab(self, code: Any) -> str:
+        """A vocabulary code's catalogue label (model/vocab.py) in the workbook's language."""
+        from trainledger.report.i18n import v
+
+        return self.said(v(code, "en"), v(code, "zh-CN")) if code not in (None, "") else ""
+
+    def line(self, code: Any) -> str:
+        """A plan line's id as people read it (review/texts.py ``line_label``; English: its words too)."""
+        return self.said(line_words(str(code)), _line_label(str(code), "zh-CN"))
 
     def sheet(self, title: str):
         ws = self.wb.active if self.wb.active.title == "Sheet" else self.wb.create_sheet()
@@ -147,16 +165,36 @@ class Book:
         return c
 
 
+def _line_label(code: str, lang: str) -> str:
+    from trainledger.review.texts import line_label
+
+    return line_label(code, lang)
+
+
+def line_words(code: str) -> str:
+    """A plan line's id in English words: ``labor:business_eval`` → ``labor: business eval``."""
+    from trainledger.review.texts import TEXT, label, t
+
+    head, sep, tail = code.partition(":")
+    if sep and head == "unplanned":
+        return f"{t('unplanned', 'en')}: {line_words(tail)}"
+    if f"line.{head}" in TEXT:
+        return t(f"line.{head}", "en") + (f": {label(tail, 'en')}" if sep else "")
+    return code
+
+
+def unit_text(b: Book, unit: Any) -> str:
+    """A unit as the sheets print it (``CNY/gpu_hour`` → ``CNY/卡时``), in the workbook's language."""
+    from trainledger.report.balance_section import drawer_unit
+
+    return b.said(drawer_unit(unit, "en"), drawer_unit(unit, "zh-CN")) if unit else ""
+
+
 def xround(d: Decimal, n: int) -> Decimal:
     """A spreadsheet's ROUND(d, n): half away from zero."""
     from decimal import ROUND_HALF_UP
 
     return d.quantize(Decimal(1).scaleb(-n), ROUND_HALF_UP)
-
-
-def _diff(r: dict, total: str, *parts: str) -> Decimal:
-    """``r[total] - sum(r[parts])`` over the record's decimals (a missing or withheld part counts 0)."""
-    return (dec(r.get(total)) or Decimal(0)) - sum((dec(r.get(p)) or Decimal(0) for p in parts), Decimal(0))
 
 
 def places(currency: str) -> int:
@@ -179,10 +217,14 @@ def headings(b: Book, ws, row: int, keys: list[str]) -> None:
         b.text(ws, row, i, H(k), bold=True)
 
 
-def build_workbook(sheet: dict[str, Any], lines: list | None = None, role: str = ADMIN) -> Book:
-    """The workbook of one batch sheet (``report.sheet.build_sheet``) and its cost lines, for ``role``."""
-    sheet = in_seed_order(for_role(sheet, role)[0])
-    b = Book()
+def build_workbook(sheet: dict[str, Any], lines: list | None = None, role: str = ADMIN,
+                   lang: str | None = None) -> Book:
+    """The workbook of one batch sheet (``report.sheet.build_sheet``) and its cost lines, for ``role``;
+    its labels in ``lang`` (None: English and Chinese side by side)."""
+    from trainledger.report import balance, xlsx_balance, xlsx_control
+
+    sheet = in_seed_order(for_role(balance.of_sheet(sheet), role)[0])
+    b = Book(lang)
     hidden = {(str(ln.basis), str(ln.evidence), ln.amount.currency) for ln in lines or [] if line_withheld(ln, role)}
     sums: dict[tuple[str, str, str], Decimal] = {}  # what Summary's SUMIFS over Lines adds up
     for ln in lines or []:
@@ -193,8 +235,9 @@ def build_workbook(sheet: dict[str, Any], lines: list | None = None, role: str =
     _summary(b, sheet, len(lines or []) + 1, hidden, sums)
     _lines(b, sheet, lines or [], role)
     _assumptions(b, sheet)
+    xlsx_balance.write(b, sheet)
     _variance(b, sheet, len(lines or []) + 1)
-    _control(b, sheet)
+    xlsx_control.write(b, sheet, lines or [], role, len(lines or []) + 1)
     _decisions(b, sheet)
     _curves(b, sheet)
     for ws in b.wb.worksheets:
@@ -203,8 +246,9 @@ def build_workbook(sheet: dict[str, Any], lines: list | None = None, role: str =
     return b
 
 
-def write_xlsx(sheet: dict[str, Any], lines: list, out: str | Path, role: str = ADMIN) -> Book:
-    b = build_workbook(sheet, lines, role)
+def write_xlsx(sheet: dict[str, Any], lines: list, out: str | Path, role: str = ADMIN,
+               lang: str | None = None) -> Book:
+    b = build_workbook(sheet, lines, role, lang)
     b.wb.save(str(out))
     return b
 
@@ -232,14 +276,14 @@ def _readme(b: Book, s: dict, role: str = ADMIN) -> None:
         d.withheld.update(s["access"].get("withheld", {}))
         b.text(ws, 4, 3, f"{access_note(d, 'en')} / {access_note(d, 'zh-CN')}")
     headings(b, ws, 5, ["sheet", "what"])
-    for i, (name, key) in enumerate(zip(SHEETS, ("readme", "summary", "lines", "assumptions", "variance",
-                                                  "control", "decisions", "curves"), strict=True)):
+    for i, (name, key) in enumerate(zip(SHEETS, ("readme", "summary", "lines", "assumptions", "balance",
+                                                  "variance", "control", "decisions", "curves"), strict=True)):
         b.text(ws, 6 + i, 1, name)
         b.text(ws, 6 + i, 2, L[key][0])
         b.text(ws, 6 + i, 3, L[key][1])
     for i, key in enumerate(("bases", "evidence_levels", "verify", "precision", "price_version")):
-        b.text(ws, 14 + 2 * i, 1, L[key][0])
-        b.text(ws, 15 + 2 * i, 1, L[key][1])
+        b.text(ws, 16 + 2 * i, 1, L[key][0])
+        b.text(ws, 17 + 2 * i, 1, L[key][1])
 
 
 def _summary(b: Book, s: dict, last: int, hidden: set | frozenset = frozenset(),
@@ -247,7 +291,8 @@ def _summary(b: Book, s: dict, last: int, hidden: set | frozenset = frozenset(),
     """Totals as the engine states them; beside each, the same total as a live SUMIFS over Lines and a
     check that the two agree at the currency's minor unit."""
     ws = b.sheet("Summary")
-    headings(b, ws, 1, ["basis", "evidence", "currency", "low", "expected", "high", "note", "from_lines", "check"])
+    headings(b, ws, 1, ["basis", "evidence", "currency", "low", "expected", "high", "note", "from_lines", "check",
+                        "label"])
     col = lambda c: f"Lines!${c}$2:${c}${last}"  # noqa: E731 - the builder's own range text
     sumifs = f"SUMIFS({col('T')},{col('B')},{{basis}},{col('C')},{{evidence}},{col('G')},{{cur}})"
     rows_of: dict[str, list[int]] = {}
@@ -256,6 +301,7 @@ def _summary(b: Book, s: dict, last: int, hidden: set | frozenset = frozenset(),
         cur = r.get("currency", "")
         b.text(ws, row, 1, r.get("basis"))
         b.text(ws, row, 2, r.get("evidence"))
+        b.text(ws, row, 10, f"{b.vocab(r.get('basis'))} · {b.vocab(r.get('evidence'))}")
         b.text(ws, row, 3, cur)
         exact = all([b.money(ws, row, 4 + i, r.get(k), cur) for i, k in enumerate(("low", "expected", "high"))])
         if not exact:
@@ -278,20 +324,21 @@ def _summary(b: Book, s: dict, last: int, hidden: set | frozenset = frozenset(),
     row += 1
     anchor = row
     b.text(ws, row, 1, H("chart_hours"), bold=True)
-    headings(b, ws, row + 1, ["state", "basis", "gpu_hours"])
+    headings(b, ws, row + 1, ["state", "basis", "gpu_hours", "label"])
     first = row + 2
     for r in s.get("compute_by_state") or []:
         row += 1
         b.text(ws, row + 1, 1, r.get("state"))
         b.text(ws, row + 1, 2, r.get("basis"))
         b.number(ws, row + 1, 3, r.get("gpu_hours"), "#,##0.00")
+        b.text(ws, row + 1, 4, f"{b.vocab(r.get('state'))} ({b.vocab(r.get('basis'))})")
     last = row + 1
     if last >= first:
         ch = BarChart()
         ch.type, ch.title = "col", H("chart_hours")
         ch.y_axis.title = H("gpu_hours")
         ch.add_data(Reference(ws, min_col=3, min_row=first - 1, max_row=last), titles_from_data=True)
-        ch.set_categories(Reference(ws, min_col=1, min_row=first, max_row=last))
+        ch.set_categories(Reference(ws, min_col=4, min_row=first, max_row=last))  # the states' labels
         ws.add_chart(ch, f"K{anchor}")
     # cost: one chart per basis (its evidence × currency rows; low / expected / high side by side)
     for n, (basis, rows) in enumerate(rows_of.items()):
@@ -377,10 +424,11 @@ def _assumptions(b: Book, s: dict) -> None:
         if val or a.get("value_zh"):
             b.text(ws, i, 4, " / ".join(x for x in (val, a.get("value_zh")) if x))
             names.append((base, 4))
-        b.text(ws, i, 5, a.get("unit"))
+        b.text(ws, i, 5, unit_text(b, a.get("unit")))
         b.text(ws, i, 6, a.get("owner"))
         b.text(ws, i, 7, a.get("evidence"))
         b.text(ws, i, 8, a.get("source"))
+        b.names[name] = {k: dn for dn, col in names for k in ("low", "high") if dn == f"{base}_{k}"}
         for dn, col in names:
             target = f"{quote_sheetname(ws.title)}!${get_column_letter(col)}${i}"
             b.wb.defined_names[dn] = DefinedName(dn, attr_text=target)
@@ -401,10 +449,12 @@ def _variance(b: Book, s: dict, last_line: int = 1) -> None:
         b.text(ws, 1, n + 1 + k, H(key), bold=True)
     for k, p in enumerate(PARTS):
         b.text(ws, 1, n + 7 + k, f"{H('exact')}: {p}", bold=True)
+    b.text(ws, 1, n + 7 + len(PARTS), H("label"), bold=True)
     for i, v in enumerate(pva.get("variance") or [], 2):
         cur = v.get("currency", "")
         b.text(ws, i, 1, v.get("basis"))
         b.text(ws, i, 2, cur)
+        b.text(ws, i, n + 7 + len(PARTS), b.vocab(v.get("basis")))
         if hidden := next((v[p] for p in PARTS if is_withheld(v.get(p))), None):
             _withheld_row(b, ws, i, v, n, hidden)
             continue
@@ -463,63 +513,6 @@ def _live_bridge(b: Book, ws, s: dict, last_line: int) -> None:
             b.formula(ws, i, 3 + k, f"SUMIFS({part},{rng['basis']},{{basis}},{rng['currency']},{{cur}})",
                       money_format(v.get("currency", "")), cached=dec(v.get(p)) or Decimal(0),
                       basis=ref(i, 1), cur=ref(i, 2))
-
-
-def _control(b: Book, s: dict) -> None:
-    ws = b.sheet("Control")
-    c = s.get("conservation") or {}
-    row = 1
-    for title, key in ((H("control"), "by_currency"), (H("amortized"), "amortized_by_currency")):
-        recs = c.get(key) or []
-        if not recs and key != "by_currency":
-            continue
-        b.text(ws, row, 1, title, bold=True)
-        headings(b, ws, row + 1, ["currency", "billed_total", "attributed", "unattributed", "formula", "computed"])
-        row += 2
-        for r in recs:
-            cur = r.get("currency", "")
-            b.text(ws, row, 1, cur)
-            for k, f in enumerate(("billed_total", "attributed", "unattributed")):
-                b.money(ws, row, 2 + k, r.get(f), cur)
-            b.formula(ws, row, 5, "ROUND({billed}-({attributed}+{unattributed}),2)", money_format(cur),
-                      cached=xround(_diff(r, "billed_total", "attributed", "unattributed"), 2),
-                      billed=ref(row, 2), attributed=ref(row, 3), unattributed=ref(row, 4))
-            b.money(ws, row, 6, r.get("difference"), cur)
-            row += 1
-        row += 1
-    row = _capacity_control(b, ws, row, c)
-    b.text(ws, row, 1, c.get("rounding"))
-    b.text(ws, row + 1, 1, c.get("rounding_zh"))
-
-
-def _capacity_control(b: Book, ws, row: int, c: dict) -> int:
-    """Owned and reserved capacity: capacity cost = attributed + no job held + jobs without a batch, as a
-    formula that must show 0.00 beside the engine's difference (a capacity-only workspace has no bill:
-    this is its control). Returns the next free row."""
-    recs = c.get("capacity") or []
-    if not recs:
-        return row
-    b.text(ws, row, 1, H("capacity_control"), bold=True)
-    occ = any("held_not_imported" in r for r in recs)  # a pool's occupancy series: its own column
-    parts = ("attributed", "unheld", "job_without_batch", *(("held_not_imported",) if occ else ()))
-    headings(b, ws, row + 1, ["capacity_id", "basis", "currency", "capacity_total", *parts, "formula", "computed"])
-    row += 2
-    for r in recs:
-        cur = r.get("currency", "")
-        b.text(ws, row, 1, r.get("capacity"))
-        b.text(ws, row, 2, r.get("basis"))
-        b.text(ws, row, 3, cur)
-        b.money(ws, row, 4, r.get("total"), cur)
-        for k, f in enumerate(parts):
-            b.money(ws, row, 5 + k, r.get(f) if f in ("attributed", "unheld") else r.get(f) or "0", cur)
-        col = 5 + len(parts)
-        names = {f"p{k}": ref(row, 5 + k) for k in range(len(parts))}
-        summed = "+".join(f"{{{n}}}" for n in names)
-        b.formula(ws, row, col, f"ROUND({{total}}-({summed}),{places(cur)})", money_format(cur),
-                  cached=xround(_diff(r, "total", *parts), places(cur)), total=ref(row, 4), **names)
-        b.money(ws, row, col + 1, r.get("difference"), cur)
-        row += 1
-    return row + 1
 
 
 def _curves(b: Book, s: dict) -> None:

@@ -83,6 +83,32 @@ L: dict[str, tuple[str, str]] = {
     "none": ("none", "无"), "amortized": ("effective-cost view (EffectiveCost)",
                                             "账单有效成本视图（EffectiveCost）"),
     "restricted": ("restricted / 受限", "restricted / 受限"),
+    "balance": ("Balance: resource consumption against delivery investment, the drawer's sensitivity",
+                "天平：资源消耗与交付投入，假设抽屉的敏感度"),
+    "control_how": ("this batch = SUMIFS over Lines of the attributed bases; other batches = the engine's attributed"
+                    " less this batch's lines; unattributed = SUM of the rows by reason below; the check must show"
+                    " 0.00",
+                    "本批次 = 明细表中已归属口径的 SUMIFS；其他批次 = 引擎的已归属减去本批次明细；未归属 = 下方按原因"
+                    "各行之和；校验必须显示 0.00"),
+    "this_batch": ("attributed to this batch (SUMIFS over Lines)", "归属本批次（明细表 SUMIFS）"),
+    "other_batches": ("attributed to the other batches", "归属其他批次"),
+    "other_batches_note": ("other batches: the engine's attributed less this batch's lines (their lines are in"
+                           " their own workbooks)",
+                           "其他批次：引擎的已归属减去本批次明细（其明细在各自的工作簿中）"),
+    "in_batches": ("attributed, in Batches (SUMIFS)", "已归属，批次表中（SUMIFS）"),
+    "outside_report": ("attributed, outside this report's batches or window (the ledger's lines less Batches)",
+                       "已归属，不在本报告的批次或期间内（账本成本行减去批次表）"),
+    "in_unattributed": ("unattributed, in Unattributed (SUMIFS)", "未归属，未归属表中（SUMIFS）"),
+    "outside_window": ("unattributed, outside the window (the ledger's lines less Unattributed)",
+                       "未归属，不在期间内（账本成本行减去未归属表）"),
+    "engine_attributed": ("attributed (engine)", "已归属（引擎）"),
+    "engine_unattributed": ("unattributed (engine)", "未归属（引擎）"),
+    "reason_label": ("reason (label)", "原因（说明）"),
+    "withheld_reasons": ("an unattributed row is restricted for this role: the engine's total, no SUM",
+                         "部分未归属行对此角色受限：取引擎合计，不做求和"),
+    "label": ("label", "名称"), "basis_label": ("basis (label)", "口径（名称）"),
+    "part": ("part", "组成"),
+    "assumption_low": ("low (Assumptions)", "低（假设表）"), "assumption_high": ("high (Assumptions)", "高（假设表）"),
     "withheld_lines": ("some lines are restricted for this role: no SUMIFS check",
                        "部分明细对此角色受限：不做 SUMIFS 校验"),
 }

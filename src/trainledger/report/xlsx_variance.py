@@ -25,14 +25,14 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from trainledger.report.xlsx import Book, H, dec, money_format, ref
+from trainledger.report.xlsx import Book, H, dec, money_format, ref, unit_text
 from trainledger.report.xlsx_text import L
 
 BRIDGE = ("plan", "price", "volume", "efficiency", "rework", "other", "not_split")
 RATES = (("price", "Pp"), ("efficiency", "E"), ("fixed", "F"), ("rework_allowance", "Rp"))
 # the plan-line block's columns
 COLS = ("line", "category", "basis", "currency", "role", "Pp", "E", "F", "Rp", "Wp", "Wa", "Qa", "Ra", "A",
-        *BRIDGE, *(f"engine_{p}" for p in BRIDGE), "check")
+        *BRIDGE, *(f"engine_{p}" for p in BRIDGE), "check", "label")
 C = {k: i for i, k in enumerate(COLS, 1)}
 
 
@@ -56,7 +56,7 @@ def _inputs(b: Book, s: dict) -> dict[str, dict[str, str]]:
         row += 1
         b.text(ws, row, 1, label)
         b.number(ws, row, 4, value, "General")
-        b.text(ws, row, 5, unit)
+        b.text(ws, row, 5, unit_text(b, unit))
         b.text(ws, row, 6, owner)
         b.text(ws, row, 7, evidence)
         b.text(ws, row, 8, source)
@@ -108,7 +108,8 @@ def write(b: Book, ws, s: dict, top: int, last_line: int) -> dict[str, str]:
         pl = by_id.get(v["line"])
         q = v.get("quantities") or {}
         for key, val in (("line", v["line"]), ("category", pl["category"] if pl else v["line"].partition(":")[2]),
-                         ("basis", v["basis"]), ("currency", cur), ("role", pl["role"] if pl else "")):
+                         ("basis", v["basis"]), ("currency", cur), ("role", pl["role"] if pl else ""),
+                         ("label", f"{b.line(v['line'])} · {b.vocab(v['basis'])}")):
             b.text(ws, row, C[key], val)
         r = {k: ref(row, C[k]) for k in COLS}
         for p in BRIDGE:  # the engine's exact parts, to 15 significant digits (JSON: every digit)
