@@ -220,7 +220,7 @@ def _chunk(
 ) -> tuple[Chunk | None, int, int]:
     if b"\x00" in block:
         raise NotFast("a NUL byte")
-    if b"\r" in block and block.count(b"\r") != block.count(b"\r\n"):
+    if b"\r" in block and block.count(b"\r") != block.count(b"\r\n"):  # `in` first: memchr
         raise NotFast("a carriage return that ends no line")
     bytes_ = np.frombuffer(block, dtype=np.uint8)
     ends = np.flatnonzero(bytes_ == 10) + 1
@@ -238,20 +238,23 @@ def _chunk(
     starts = offsets[:-1]
     first = bytes_[np.minimum(starts, len(block) - 1)] if len(block) else np.zeros(len(starts), np.uint8)
     blank_np = (width == 0) | ((width <= 2) & ((first == 10) | (first == 13)))
-    blank = pa.array(blank_np)
-    plain = pc.or_(pc.match_substring_regex(text, pattern), blank)
+    any_blank = bool(blank_np.any())
+    plain = pc.match_substring_regex(text, pattern)
+    if any_blank:
+        plain = pc.or_(plain, pa.array(blank_np))
     if not pc.all(plain).as_py():
         raise NotFast("a line the per-row reader reads differently")
-    keep = pa.array(~blank_np)
     numbers = np.flatnonzero(~blank_np)
     n = len(numbers)
     next_line = line + len(ends)
     if n == 0:
         return None, next_line, row
     try:
+        # one block, one thread: each column comes back as one array (no copy to combine),
+        # and the reader's own threads would only take CPU from the import's other stages
         table = pcsv.read_csv(
             pa.BufferReader(block),
-            read_options=pcsv.ReadOptions(column_names=names, block_size=max(len(block) // 4, 1 << 20) + 1),
+            read_options=pcsv.ReadOptions(column_names=names, use_threads=False, block_size=len(block) + 1),
             parse_options=parse,
             convert_options=convert,
         )
@@ -259,8 +262,12 @@ def _chunk(
         raise NotFast("a row the per-row reader reads differently (its width)") from None
     if table.num_rows != n:
         raise NotFast("rows and lines disagree")
-    raw = pc.cast(text.filter(keep), pa.string())
-    columns = [table.column(i).combine_chunks() for i in range(len(names))]
+    raw = pc.cast(text.filter(pa.array(~blank_np)) if any_blank else text, pa.string())
+    columns = [_one(table.column(i)) for i in range(len(names))]
     rows = np.arange(row, row + n, dtype=np.int64)
     chunk = Chunk(columns, rows, numbers.astype(np.int64) + line, raw, done)
     return chunk, next_line, row + n
+
+
+def _one(column: pa.ChunkedArray) -> pa.Array:
+    return column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()

@@ -132,11 +132,12 @@ def _rows(importer: F.FocusImporter, plan: Plan, chunk: Chunk, path: Path, ctx: 
     distinct: dict[str, V.Converted] = {}  # per distinct value
     conv: dict[str, tuple[V.Coded, V.Converted]] = {}  # (its column, per distinct value)
     refused = np.zeros(n, dtype=bool)
+    convert = _Twins(ctx)
     for c in importer.columns:
         col = coded(c.name)
         if col is None or c.convert in (F._as_is, as_text) or c.on_error == FLAG:
             continue
-        distinct[c.name] = got = V.convert_column(col.values, c.convert, ctx)
+        distinct[c.name] = got = convert(col.values, c.convert)
         conv[c.name] = (col, got)
         if got.errors is not None:
             bad = V._np(pc.is_valid(got.errors))
@@ -198,7 +199,7 @@ def _rows(importer: F.FocusImporter, plan: Plan, chunk: Chunk, path: Path, ctx: 
                 text = V.const(V._dumps(f"{F._camel(name)} is null"), m)
                 flags.append(V.with_nulls(text, pc.invert(missing)))
     tags_col = coded("tags")
-    extra_pairs = [(h, cols[i].rows(V.json_string(cols[i].values))) for h, i in plan.extra]
+    extra_coded = [(h, cols[i], V.json_string(cols[i].values)) for h, i in plan.extra]
     if tags_col is None:
         tags = V.const("{}", m)
     else:
@@ -213,7 +214,7 @@ def _rows(importer: F.FocusImporter, plan: Plan, chunk: Chunk, path: Path, ctx: 
             origin = pc.if_else(pa.array(tags_col.null), pa.scalar("null"),
                                 pa.nulls(len(tags_col.values), STR) if origin is None else origin)
         if origin is not None:
-            extra_pairs.append(("Tags", tags_col.rows(origin)))
+            extra_coded.append(("Tags", tags_col, origin))
     # 3. the rules between columns: those of commitment discounts by column, the others (rare)
     # row by row with ``focus.conformance`` itself
     status = _status_flags(out, m)
@@ -225,16 +226,52 @@ def _rows(importer: F.FocusImporter, plan: Plan, chunk: Chunk, path: Path, ctx: 
         tags = pc.replace_with_mask(tags, mask, pa.array(fixed, STR))
     flags.append(status)
     out["tags"] = tags
-    out["extra"] = V.json_object(extra_pairs, m)
+    out["extra"] = _extra(extra_coded, m)
     out["flags"] = V.json_list(flags, m)
     out["source_sha256"] = V.const(ctx.sha256, m)
     out["row"] = pa.array(rows)
     # a converted money column's values are plain decimals already: spelled without a pattern
-    spelled = {plan.at[name]: V.canon_plain_number_column(got.values) for name, got in distinct.items()
+    spelled = {plan.at[name]: convert.plain_number(got) for name, got in distinct.items()
                if name in _PLAIN_NUMBERS}
     out["row_hash"] = _row_hash(plan, cols, m, spelled)
     batch = pa.RecordBatch.from_arrays([out[f.name] for f in BILL_LINES], schema=BILL_LINES)
     return batch, quarantine, n, chunk.done
+
+
+class _Twins:
+    """``vector.convert_column`` of a chunk's columns, and the row-hash spelling of its plain
+    numbers, computed once for columns of the same values: a bill's BilledCost, EffectiveCost,
+    ListCost and ContractedCost are often one column four times (no discount, no commitment).
+    Equal content is checked, never assumed (Arrow compares the buffers)."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.done: list[tuple[Any, pa.Array, V.Converted]] = []
+        self.spelled: dict[int, pa.Array] = {}
+
+    def __call__(self, values: pa.Array, fn: Any) -> V.Converted:
+        for f, v, got in self.done:
+            if f is fn and (v is values or v.equals(values)):
+                return got
+        got = V.convert_column(values, fn, self.ctx)
+        self.done.append((fn, values, got))
+        return got
+
+    def plain_number(self, got: V.Converted) -> pa.Array:
+        key = id(got.values)
+        if key not in self.spelled:
+            self.spelled[key] = V.canon_plain_number_column(got.values)
+        return self.spelled[key]
+
+
+def _extra(pairs: list[tuple[str, V.Coded, pa.Array]], m: int) -> pa.Array:
+    """The ``extra`` JSON object of each row from (name, column, JSON text per distinct value)
+    pairs: built once per distinct value and spread when one column makes it (the usual
+    bill: one or two unmodelled columns of few values), row by row otherwise."""
+    if len(pairs) == 1:
+        name, col, text = pairs[0]
+        return col.rows(V.json_object([(name, text)], len(text)))
+    return V.json_object([(name, col.rows(text)) for name, col, text in pairs], m)
 
 
 def _quoted(errors: pa.Array, prefix: str) -> pa.Array:

@@ -3,7 +3,7 @@
 A row hash is 32 hex digits (128 bits, either version of ``keys.py``); ``KeySet`` holds each
 as two uint64 (16 bytes, not the ~80 an Arrow hash table of strings takes per row: a 10M-row
 partition needs ~0.5 GB here,
-~2 GB there), sorted once (``np.lexsort``). Identical hashes form a *group*; ``see`` takes the
+~2 GB there), sorted once (``_order``). Identical hashes form a *group*; ``see`` takes the
 hashes of another partition, a row group at a time, and counts how many copies of each group it
 holds. A hash that is not 32 hex digits (none is, by construction) is spelled by its own
 blake2b-128 digest, so equal texts still meet.
@@ -48,6 +48,27 @@ def _chunk_codes(chunk: pa.Array) -> np.ndarray:
     return np.frombuffer(digests, dtype=np.uint64).reshape(n, 2).copy()
 
 
+def _order(keys: np.ndarray) -> np.ndarray:
+    """The stable order of ``keys`` by (first, second) word, as ``np.lexsort`` gives it, at the
+    cost of one unstable sort of the first words (numpy's SIMD sort): only rows whose first
+    word another row shares (repeats, and the odd 64-bit meeting) are then ordered by
+    (second word, file order)."""
+    a = keys[:, 0]
+    order = np.argsort(a)
+    if len(order) < 2:
+        return order
+    sa = a[order]
+    tie = np.zeros(len(order), dtype=bool)
+    same = sa[1:] == sa[:-1]
+    tie[1:] |= same
+    tie[:-1] |= same
+    if tie.any():
+        pos = np.flatnonzero(tie)  # whole runs of equal first words, in sorted position
+        sub = order[pos]
+        order[pos] = sub[np.lexsort((sub, keys[sub, 1], a[sub]))]
+    return order
+
+
 class KeySet:
     """The hashes of one partition: ``group`` of each row (equal hashes, equal group), each
     group's ``size``, each row's ``rank`` among its group's rows (0 for the first in file order),
@@ -56,7 +77,7 @@ class KeySet:
     def __init__(self, keys: np.ndarray) -> None:
         n = len(keys)
         self.n = n
-        order = np.lexsort((keys[:, 1], keys[:, 0]))  # stable: equal hashes keep file order
+        order = _order(keys)  # equal hashes keep file order
         self._a, self._b = keys[order, 0], keys[order, 1]
         new = np.ones(n, dtype=bool)
         if n > 1:

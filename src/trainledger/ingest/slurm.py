@@ -335,6 +335,7 @@ def node_names(value: Any, ctx: Context) -> str:
 class SlurmImporter(DelimitedImporter):
     kind = "slurm"
     table = "jobs"
+    row_hash_versions = (2, 3)  # 3 a column at a time (slurm_fast); 2 for an older lake's (keys.py)
     description = "sacct --parsable2 output"
     delimiter = "|"
     quoting = csv.QUOTE_NONE

@@ -302,6 +302,7 @@ def join_skip(items: list[pa.Array], sep: str, n: int) -> pa.Array:
 
 def json_list(items: list[pa.Array], n: int) -> pa.Array:
     """``[a,b,...]`` of JSON texts (null items left out), as ``base.dumps`` of a list writes it."""
+    items = [i for i in items if i.null_count < len(i)]  # an item null on every row adds nothing
     if not items:
         return const("[]", n)
     inner = join_skip(items, ",", n)
@@ -312,6 +313,7 @@ def json_object(pairs: list[tuple[str, pa.Array]], n: int) -> pa.Array:
     """``{"k":v,...}`` of named JSON texts (null values left out), as ``base.dumps`` writes it."""
     items = [
         pc.binary_join_element_wise(pa.scalar(_dumps(k) + ":"), v, "") for k, v in pairs
+        if v.null_count < len(v)  # null on every row: no member anywhere
     ]
     if not items:
         return const("{}", n)

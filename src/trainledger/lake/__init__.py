@@ -6,6 +6,7 @@
                 each line of the import log belongs to (``keyed_events``)
     settle.py   a new partition against the others: cross-file duplicates, repeats, conflicts
                 (under the table's lock)
+    encoding.py which columns of a partition get Parquet dictionary pages and statistics
     fs.py       filesystem primitives: atomic publish, locks, append-only JSON lines
     schemas.py  the pyarrow schema of each lake table (the contract of docs/formats.md)
 

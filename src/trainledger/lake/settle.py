@@ -33,6 +33,7 @@ import pyarrow.parquet as pq
 from trainledger.errors import BadInput
 from trainledger.ingest.keys import DEFAULT_VERSION, VERSIONS, active_version
 from trainledger.ingest.keyset import KeySet
+from trainledger.lake.encoding import options as write_options
 
 META_KEY = b"trainledger"
 
@@ -112,7 +113,8 @@ def drop_repeats(path: Path, column: str) -> int:
     keep[first.to_numpy()] = True
     out = path.with_name(path.name + ".dedup")
     try:
-        with pq.ParquetWriter(out, pf.schema_arrow, compression="zstd") as w:
+        sample = pf.read_row_group(0) if pf.num_row_groups else None
+        with pq.ParquetWriter(out, pf.schema_arrow, **write_options(sample)) as w:
             offset = 0
             for group in range(pf.num_row_groups):
                 t = pf.read_row_group(group)
@@ -219,7 +221,8 @@ def settle_partition(
     out = path.with_name(path.name + ".settled")
     try:
         flags_at = pf.schema_arrow.get_field_index("flags")
-        with pq.ParquetWriter(out, pf.schema_arrow, compression="zstd") as w:
+        sample = pf.read_row_group(0) if pf.num_row_groups else None
+        with pq.ParquetWriter(out, pf.schema_arrow, **write_options(sample)) as w:
             offset = 0
             for group in range(pf.num_row_groups):
                 t = pf.read_row_group(group)

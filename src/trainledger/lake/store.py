@@ -53,6 +53,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from trainledger.errors import BadInput, NotFound, TrainledgerError
+from trainledger.lake.encoding import options as write_options
 from trainledger.lake.fs import FileLock, alive, append_line, lock_for, read_jsonl
 from trainledger.lake.fs import file_sha as _file_sha
 from trainledger.lake.fs import link_into_place as _link_into_place
@@ -147,12 +148,11 @@ class PartitionWriter:
             self._flush()
 
     def _flush(self) -> None:
-        if self._writer is None:
-            self._writer = pq.ParquetWriter(self.tmp, self.schema, compression="zstd")
-        if self._pending:
-            self._writer.write_table(
-                pa.Table.from_batches(self._pending, self.schema), row_group_size=ROW_GROUP * 2
-            )
+        table = pa.Table.from_batches(self._pending, self.schema) if self._pending else None
+        if self._writer is None:  # dictionary pages and statistics as the first rows need them
+            self._writer = pq.ParquetWriter(self.tmp, self.schema, **write_options(table))
+        if table is not None:
+            self._writer.write_table(table, row_group_size=ROW_GROUP * 2)
         self._pending, self._pending_rows = [], 0
 
     def _close(self) -> None:
