@@ -253,7 +253,7 @@ class Workspace:
         from trainledger.report.freshness import snapshot
 
         read = snapshot(self.lake)  # the import set these figures are of (report/freshness.py), before the read
-        facts = Facts.from_lake(self.lake)
+        facts = _keyed(Facts.from_lake(self.lake), self.lake)
         as_of = as_of or (as_of_time.astimezone(UTC).date() if as_of_time else data_day(facts) or ws.today())
         self.sync_config()
         result = attribute(facts, engine_settings(self.config), self.price_lookup(), as_of, as_of_time,
@@ -338,6 +338,23 @@ def _actor() -> str:
         return getpass.getuser()
     except Exception:  # noqa: BLE001 - no login name in some containers
         return "unknown"
+
+
+def _keyed(facts, lake):
+    """``facts`` with an ``import_key`` column on each table where some rows came through another
+    import of their content than its first (lake/rowkeys.py): the key each cost line records."""
+    from dataclasses import replace
+
+    from trainledger.engine.context import TABLES, Rows
+    from trainledger.lake.rowkeys import import_key_column
+
+    keyed = {}
+    for name in TABLES:
+        t = getattr(facts, name).table
+        col = import_key_column(lake, name, t.num_rows) if t.num_rows else None
+        if col is not None:
+            keyed[name] = Rows(t.append_column("import_key", col))
+    return replace(facts, **keyed) if keyed else facts
 
 
 def _restated_notice(lake, result):

@@ -352,7 +352,7 @@ def unattributed_by_reason(lines) -> list[tuple[tuple[str, str, str], Decimal]]:
     cash = {str(b) for b in CASH_BASES} | {"amortized"}
     acc: dict[tuple[str, str, str], Decimal] = defaultdict(Decimal)
     for (basis, kind, cur, held, reason), amount in line_sums(lines).items():
-        if not held and (basis in cash or kind == "config"):  # a capacity's rate card too
+        if not held and (basis in cash or kind in ("config", "capacity")):  # a capacity's rate card too
             acc[(basis, reason, cur)] += amount
     return sorted(acc.items(), key=lambda kv: -abs(kv[1]))
 

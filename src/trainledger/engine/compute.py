@@ -138,7 +138,7 @@ def _line(row, amount: Decimal, basis, rule: str, **kw) -> CostLine:
     return CostLine(
         category=kw.pop("category", _category(row)), basis=basis, evidence=kw.pop("evidence", Evidence.CONTRACT),
         amount=AmountRange(amount, amount, amount, cur),
-        provenance=Provenance(row["source_sha256"], int(row["row"]), rule, kw.pop("source_kind", "focus")), **kw)
+        provenance=Provenance.of(row, rule, kw.pop("source_kind", "focus")), **kw)
 
 
 def _amortized_view(rows) -> bool:
@@ -384,7 +384,8 @@ def queued_stage(facts: Facts, ctx: Context) -> StageOutput:
                 f"; {kw['reason']}" if "reason" in kw else "")
         lines.append(CostLine(
             category="compute", basis=Basis.QUEUED, evidence=Evidence.ASSUMED,  # a valuation (see above)
-            amount=rng, provenance=Provenance(info.source_sha256, info.row, f"queued/{info.rule}", "slurm"),
+            amount=rng, provenance=Provenance(info.source_sha256, info.row, f"queued/{info.rule}", "slurm",
+                                                  info.import_key or info.source_sha256),
             run_id=info.run.id, detail=ComputeState.QUEUED, quantity=gpu_h, unit="gpu_hour", **kw))
     if price is None and lines:  # only when there are queued GPU-hours to value: no jobs, no warning
         problems.append(Problem("unpriced_queue", "queued GPU-hours are counted but not valued: set"

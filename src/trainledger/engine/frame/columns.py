@@ -178,6 +178,7 @@ def _slice(p: pa.Table, per_run, per_row_arrays, hours: dict, hours_of, evidence
             "detail": detail, "quantity": quantity, "unit": unit, "reason": reason,
             "source_sha256": per_row("sha"), "source_row": per_row("row"),
             "rule": rule, "source_kind": pa.array(["focus"] * n, pa.string()),
+            "import_key": per_row("sha"),  # a bill row's import: its content's first (the frame reads no other)
             "units": _small(units), "scale": scale, "state_detail": state_detail,
             "idx": idx, "view": p.column("view")}
     cols = {k: (v.combine_chunks() if isinstance(v, pa.ChunkedArray) else v) for k, v in cols.items()}
