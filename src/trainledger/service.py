@@ -136,10 +136,15 @@ class Workspace:
         lake's log (``repair_imports``). ``replace``: the id of an import to drop first (its rows
         leave every figure; the files are identified before anything is dropped)."""
         from trainledger.ingest import check_file, import_files, importer_for
+        from trainledger.ingest.preset_fit import mapped_zone
 
-        opts = {"tz": self.config.get("sources.slurm.timezone"),
-                "storage_prefixes": list(self.config.storage_prefixes)}
+        opts = {"storage_prefixes": list(self.config.storage_prefixes)}
+        if getattr(importer_for(kind), "mapping_table", None) is None:  # sacct's zone is not a trace's (J9)
+            opts["tz"] = self.config.get("sources.slurm.timezone")
         opts.update(self.config.import_options(kind, options))  # [import.<kind>], the command's over them
+        zone, why = mapped_zone(kind, opts)  # a mapped table: the mapping's source zone, else UTC assumed
+        if why in ("source", "assumed"):
+            opts["tz"] = zone
         if replace is not None:
             importer = importer_for(kind)
             for p in paths:

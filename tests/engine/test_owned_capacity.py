@@ -63,7 +63,7 @@ def test_a_rate_card_prices_an_owned_node_per_state(tmp_path):
     facts = Facts(jobs=(job("100", start=at(0), end=at(90), gpus=4),),
                   progress_events=tuple(event("100", m, "step", step=m) for m in range(10, 91, 5)))
     result = attribute(facts, cfg, price_lookup, T0.date())
-    lines = [ln for ln in result.lines if ln.provenance.source_kind == "config"]
+    lines = [ln for ln in result.lines if ln.provenance.source_kind in ("config", "capacity")]
     assert {ln.basis for ln in lines} == {Basis.RATE_CARD}
     assert {ln.evidence for ln in lines} == {Evidence.ASSUMED}  # an internal rate card is not a contract
     b1 = [ln for ln in lines if ln.batch_id == "b1"]
@@ -247,7 +247,7 @@ def test_a_rate_card_batch_costs_rate_times_its_gpu_hours_to_the_cent(tmp_path):
     jobs = tuple(job(str(1000 + k), start=at(k * 71.3), end=at(k * 71.3 + 23.7 + (k % 7) * 19.1),
                      gpus=1 + k % 3, wckey=("b1", "b2", "")[k % 3], row=k + 1) for k in range(60))
     result = attribute(Facts(jobs=jobs), cfg, price_lookup, date(2026, 11, 5))
-    lines = [ln for ln in result.lines if ln.provenance.source_kind == "config"]
+    lines = [ln for ln in result.lines if ln.provenance.source_kind in ("config", "capacity")]
     groups: dict[str, list] = {}
     for ln in lines:
         if ln.quantity is not None and not str(ln.reason or "").startswith("capacity_unheld"):
