@@ -106,11 +106,12 @@ def test_lines_of_content_two_imports_share_name_their_own_import(tmp_path):
     assert pages[ids[0]]["values"]["snapshot_date"] != pages[ids[1]]["values"]["snapshot_date"]
 
 
-def test_lines_stored_without_their_import_are_said_to_be_shared(tmp_path):
-    """A ledger attributed before lines recorded their import (migration 0008): the lines name the
-    content and row only, so each import's page lists them, names the other import, and a line's
-    JSON says its import is unknown (None) — no crash."""
-    from sqlalchemy import create_engine
+def test_lines_stored_without_their_import_are_said_to_be_shared(tmp_path, monkeypatch):
+    """A ledger attributed before lines recorded their import (migration 0008: no import_key in the
+    write, so the column is null and the figures verify): the lines name the content and row only, so
+    each import's page lists them, names the other import, and a line's JSON says its import is
+    unknown (None) — no crash, and the line page links the row by its content."""
+    from trainledger.ledger import repo
 
     root = tmp_path / "ws"
     Workspace.init(root).close()
@@ -120,18 +121,26 @@ def test_lines_stored_without_their_import_are_said_to_be_shared(tmp_path):
     with Workspace.open(root) as wsp:
         for day in ("2026-11-01", "2026-11-15"):
             wsp.import_files("storage", [listing], options={"import_date": day})
-    run("--workspace", root, "attribute")
-    engine = create_engine(f"sqlite:///{root / 'ledger.db'}")
-    with engine.begin() as conn:
-        conn.exec_driver_sql("UPDATE cost_lines SET import_key = NULL")
-    engine.dispose()
+        with monkeypatch.context() as m:
+            m.setattr(repo, "COST_LINE_COLUMNS", tuple(c for c in repo.COST_LINE_COLUMNS if c != "import_key"))
+            wsp.attribute()
     ids = [r["id"] for r in json.loads(run("--workspace", root, "imports", "list", "--json"))]
     with Workspace.open(root) as wsp:
+        assert wsp.ledger.verify_figures()[0] == []
         pages = [views.source(wsp, ident, 1) for ident in ids]
         for page, other in zip(pages, reversed(ids), strict=True):
             assert page["lines"] and page["lines_shared_with"] == [other]
             prov = views.line(wsp, page["lines"][0]["id"])["provenance"]
             assert prov["import"] is None and prov["href"] == f"/sources/{prov['source_sha256'][:12]}/1"
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from trainledger.web.app import create_app
+
+    with TestClient(create_app(root)) as c:
+        got = c.get(f"/lines/{pages[0]['lines'][0]['id']}")
+    assert got.status_code == 200 and "None /" not in got.text
+    assert f'href="/sources/{prov["source_sha256"][:12]}/1"' in got.text
 
 
 def test_a_row_no_other_import_holds_names_none(tmp_path):
