@@ -351,12 +351,15 @@ def _keyed(facts, lake):
     from dataclasses import replace
 
     from trainledger.engine.context import TABLES, Rows
-    from trainledger.lake.rowkeys import import_key_column
+    from trainledger.lake.rowkeys import import_key_column, partition_keys
 
-    keyed = {}
+    keyed, keys = {}, None
     for name in TABLES:
         t = getattr(facts, name).table
-        col = import_key_column(lake, name, t.num_rows) if t.num_rows else None
+        if not t.num_rows:
+            continue
+        keys = keys or partition_keys(lake)  # the import log, read once
+        col = import_key_column(lake, name, t.num_rows, keys)
         if col is not None:
             keyed[name] = Rows(t.append_column("import_key", col))
     return replace(facts, **keyed) if keyed else facts

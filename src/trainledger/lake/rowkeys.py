@@ -37,14 +37,15 @@ def partition_keys(lake: Lake) -> tuple[dict[str, str], dict[tuple[str, str], st
     return by_part, by_statement
 
 
-def import_key_column(lake: Lake, table: str, rows: int) -> pa.Array | None:
+def import_key_column(lake: Lake, table: str, rows: int, keys=None) -> pa.Array | None:
     """The import key of every row of ``lake.read(table)`` (``rows`` of them), dictionary-encoded;
     None when each is its row's content hash (or the partitions no longer add up to ``rows``: an
-    import published between the two reads — the rows then read as of their first import)."""
+    import published between the two reads — the rows then read as of their first import).
+    ``keys``: ``partition_keys(lake)``, when the caller reads several tables."""
     parts = lake.partitions(table)
     if not parts:
         return None
-    by_part, by_statement = partition_keys(lake)
+    by_part, by_statement = keys if keys is not None else partition_keys(lake)
     keys, counts = [], []
     for p in parts:
         sha = p.parent.name.removeprefix("source=")
