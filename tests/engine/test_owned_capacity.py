@@ -261,3 +261,24 @@ def test_a_rate_card_batch_costs_rate_times_its_gpu_hours_to_the_cent(tmp_path):
     parts = Decimal(rec["attributed"]) + Decimal(rec["unheld"]) + Decimal(rec["job_without_batch"])
     assert parts == Decimal("7200.00") and sum(ln.amount.expected for ln in lines) == Decimal("7200.00")
     assert rec["gpu_hours"]["difference"] == "0"
+
+
+def test_a_held_capacity_line_names_the_jobs_row_and_import(tmp_path):
+    """J5: a line a job held is the job's row (its content, row and the import it came through), the
+    capacity by id and the workspace file in its rule; the time no job held keeps the workspace file.
+    The import key is the row's own (a second import of the same content: lake/rowkeys.py)."""
+    cfg = _config(tmp_path, RATE_CARD)
+    sha, second = "1" * 64, "2" * 64
+    jobs = (job("100", start=at(0), end=at(90), gpus=4) | {"source_sha256": sha, "row": 7, "import_key": second},)
+    result = attribute(Facts(jobs=jobs), cfg, price_lookup, T0.date())
+    held = [ln for ln in result.lines if ln.basis is Basis.RATE_CARD and ln.batch_id]
+    assert held and {(ln.provenance.source_sha256, ln.provenance.row, ln.provenance.import_key,
+                      ln.provenance.source_kind) for ln in held} == {(sha, 7, second, "capacity")}
+    assert all(ln.provenance.rule.startswith("capacity own-a (trainledger.toml row ") for ln in held)
+    unheld = [ln for ln in result.lines if ln.basis is Basis.RATE_CARD and not ln.batch_id]
+    assert unheld and {(ln.provenance.source_kind, ln.provenance.import_key) for ln in unheld} == {("config", "")}
+    queued = [ln for ln in result.lines if ln.basis is Basis.QUEUED]
+    assert all(ln.provenance.import_key == second for ln in queued)
+    (rec,) = result.conservation_capacity  # the capacity still conserves, money and GPU-hours
+    assert rec["difference"] == "0.00" and rec["gpu_hours"]["difference"] == "0"
+    assert Decimal(rec["attributed"]) == Decimal("75.00") and Decimal(rec["total"]) == Decimal("200.00")

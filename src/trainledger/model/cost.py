@@ -37,9 +37,10 @@ class Provenance:
     def of(cls, row, rule: str, source_kind: str) -> Provenance:
         """The provenance of a lake row (``source_sha256``, ``row`` and, when the facts carry it,
         ``import_key``; without it the row came through its content's first import, whose key is
-        the content hash: lake/keys.py)."""
+        the content hash: lake/keys.py). A workspace file's row (``config``: a capacity's) is of no import."""
         sha = str(row["source_sha256"])
-        return cls(sha, int(row["row"]), rule, source_kind, str(row.get("import_key") or sha))
+        key = "" if source_kind == "config" else str(row.get("import_key") or sha)
+        return cls(sha, int(row["row"]), rule, source_kind, key)
 
 
 @dataclass(frozen=True, slots=True)
