@@ -61,7 +61,7 @@ def test_a_mapped_import_tz_hint_names_no_slurm_setting():
     from trainledger.i18n.core import text
 
     for lang in ("en", "zh-CN"):
-        hint = text("cli.import.local_tz", lang, tz="UTC")
+        hint = text("cli.import.local_tz", lang, tz="UTC", example="Asia/Shanghai")
         assert "sources.slurm" not in hint and "--tz" in hint
 
 

@@ -136,10 +136,15 @@ class Workspace:
         lake's log (``repair_imports``). ``replace``: the id of an import to drop first (its rows
         leave every figure; the files are identified before anything is dropped)."""
         from trainledger.ingest import check_file, import_files, importer_for
+        from trainledger.ingest.preset_fit import mapped_zone
 
-        opts = {"tz": self.config.get("sources.slurm.timezone"),
-                "storage_prefixes": list(self.config.storage_prefixes)}
+        opts = {"storage_prefixes": list(self.config.storage_prefixes)}
+        if getattr(importer_for(kind), "mapping_table", None) is None:  # sacct's zone is not a trace's (J9)
+            opts["tz"] = self.config.get("sources.slurm.timezone")
         opts.update(self.config.import_options(kind, options))  # [import.<kind>], the command's over them
+        zone, why = mapped_zone(kind, opts)  # a mapped table: the mapping's source zone, else UTC assumed
+        if why in ("source", "assumed"):
+            opts["tz"] = zone
         if replace is not None:
             importer = importer_for(kind)
             for p in paths:
@@ -253,7 +258,7 @@ class Workspace:
         from trainledger.report.freshness import snapshot
 
         read = snapshot(self.lake)  # the import set these figures are of (report/freshness.py), before the read
-        facts = Facts.from_lake(self.lake)
+        facts = _keyed(Facts.from_lake(self.lake), self.lake)
         as_of = as_of or (as_of_time.astimezone(UTC).date() if as_of_time else data_day(facts) or ws.today())
         self.sync_config()
         result = attribute(facts, engine_settings(self.config), self.price_lookup(), as_of, as_of_time,
@@ -338,6 +343,26 @@ def _actor() -> str:
         return getpass.getuser()
     except Exception:  # noqa: BLE001 - no login name in some containers
         return "unknown"
+
+
+def _keyed(facts, lake):
+    """``facts`` with an ``import_key`` column on each table where some rows came through another
+    import of their content than its first (lake/rowkeys.py): the key each cost line records."""
+    from dataclasses import replace
+
+    from trainledger.engine.context import TABLES, Rows
+    from trainledger.lake.rowkeys import import_key_column, partition_keys
+
+    keyed, keys = {}, None
+    for name in TABLES:
+        t = getattr(facts, name).table
+        if not t.num_rows:
+            continue
+        keys = keys or partition_keys(lake)  # the import log, read once
+        col = import_key_column(lake, name, t.num_rows, keys)
+        if col is not None:
+            keyed[name] = Rows(t.append_column("import_key", col))
+    return replace(facts, **keyed) if keyed else facts
 
 
 def _restated_notice(lake, result):

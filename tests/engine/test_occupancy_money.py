@@ -56,7 +56,8 @@ def _run(facts, tmp_path, series):
     result = attribute(replace(facts, occupancy=tuple(series)), _config(tmp_path, ONE), price_lookup,
                        date(2026, 11, 4))
     (rec,) = [r for r in result.conservation_capacity if r["capacity"] == "pool-a"]
-    lines = [ln for ln in result.lines if ln.provenance.source_kind == "config" and ln.basis is Basis.RATE_CARD]
+    lines = [ln for ln in result.lines  # the capacity's lines: a job's row (held) or the workspace file
+             if ln.provenance.source_kind in ("config", "capacity") and ln.basis is Basis.RATE_CARD]
     return result, rec, lines
 
 

@@ -63,7 +63,7 @@ def test_a_rate_card_prices_an_owned_node_per_state(tmp_path):
     facts = Facts(jobs=(job("100", start=at(0), end=at(90), gpus=4),),
                   progress_events=tuple(event("100", m, "step", step=m) for m in range(10, 91, 5)))
     result = attribute(facts, cfg, price_lookup, T0.date())
-    lines = [ln for ln in result.lines if ln.provenance.source_kind == "config"]
+    lines = [ln for ln in result.lines if ln.provenance.source_kind in ("config", "capacity")]
     assert {ln.basis for ln in lines} == {Basis.RATE_CARD}
     assert {ln.evidence for ln in lines} == {Evidence.ASSUMED}  # an internal rate card is not a contract
     b1 = [ln for ln in lines if ln.batch_id == "b1"]
@@ -247,7 +247,7 @@ def test_a_rate_card_batch_costs_rate_times_its_gpu_hours_to_the_cent(tmp_path):
     jobs = tuple(job(str(1000 + k), start=at(k * 71.3), end=at(k * 71.3 + 23.7 + (k % 7) * 19.1),
                      gpus=1 + k % 3, wckey=("b1", "b2", "")[k % 3], row=k + 1) for k in range(60))
     result = attribute(Facts(jobs=jobs), cfg, price_lookup, date(2026, 11, 5))
-    lines = [ln for ln in result.lines if ln.provenance.source_kind == "config"]
+    lines = [ln for ln in result.lines if ln.provenance.source_kind in ("config", "capacity")]
     groups: dict[str, list] = {}
     for ln in lines:
         if ln.quantity is not None and not str(ln.reason or "").startswith("capacity_unheld"):
@@ -261,3 +261,24 @@ def test_a_rate_card_batch_costs_rate_times_its_gpu_hours_to_the_cent(tmp_path):
     parts = Decimal(rec["attributed"]) + Decimal(rec["unheld"]) + Decimal(rec["job_without_batch"])
     assert parts == Decimal("7200.00") and sum(ln.amount.expected for ln in lines) == Decimal("7200.00")
     assert rec["gpu_hours"]["difference"] == "0"
+
+
+def test_a_held_capacity_line_names_the_jobs_row_and_import(tmp_path):
+    """J5: a line a job held is the job's row (its content, row and the import it came through), the
+    capacity by id and the workspace file in its rule; the time no job held keeps the workspace file.
+    The import key is the row's own (a second import of the same content: lake/rowkeys.py)."""
+    cfg = _config(tmp_path, RATE_CARD)
+    sha, second = "1" * 64, "2" * 64
+    jobs = (job("100", start=at(0), end=at(90), gpus=4) | {"source_sha256": sha, "row": 7, "import_key": second},)
+    result = attribute(Facts(jobs=jobs), cfg, price_lookup, T0.date())
+    held = [ln for ln in result.lines if ln.basis is Basis.RATE_CARD and ln.batch_id]
+    assert held and {(ln.provenance.source_sha256, ln.provenance.row, ln.provenance.import_key,
+                      ln.provenance.source_kind) for ln in held} == {(sha, 7, second, "capacity")}
+    assert all(ln.provenance.rule.startswith("capacity own-a (trainledger.toml row ") for ln in held)
+    unheld = [ln for ln in result.lines if ln.basis is Basis.RATE_CARD and not ln.batch_id]
+    assert unheld and {(ln.provenance.source_kind, ln.provenance.import_key) for ln in unheld} == {("config", "")}
+    queued = [ln for ln in result.lines if ln.basis is Basis.QUEUED]
+    assert all(ln.provenance.import_key == second for ln in queued)
+    (rec,) = result.conservation_capacity  # the capacity still conserves, money and GPU-hours
+    assert rec["difference"] == "0.00" and rec["gpu_hours"]["difference"] == "0"
+    assert Decimal(rec["attributed"]) == Decimal("75.00") and Decimal(rec["total"]) == Decimal("200.00")

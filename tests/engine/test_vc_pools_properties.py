@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from trainledger import workspace
 from trainledger.engine import Facts, attribute
 from trainledger.engine.capacity import parse
+from trainledger.engine.capacity_source import capacity_of
 from trainledger.service import engine_settings
 
 from .factories import CONFIG, T0, job, price_lookup
@@ -78,9 +79,9 @@ def test_vc_pools_conserve_money_and_hours(config, gpus, jobs):
     recs = {r["capacity"]: r for r in result.conservation_capacity}
     sha = {c.sha256: c.id for c in parse(list(config.raw["capacity"]), "ws")}
     by_pool = defaultdict(list)
-    for ln in result.lines:
-        if ln.provenance.source_kind == "config":
-            by_pool[sha[ln.provenance.source_sha256]].append(ln)
+    for ln in result.lines:  # on the workspace file, or (a line a job held) on the job's row
+        if (got := capacity_of(ln, sha, set(sha.values()))) is not None:
+            by_pool[got[0]].append(ln)
     day_gpus = {"vcA": gpus[0] + gpus[1], "vcB": gpus[2] + gpus[3]}
     for vc, rate in RATES.items():
         rec = recs[f"pool-{vc}"]

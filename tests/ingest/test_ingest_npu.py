@@ -15,7 +15,9 @@ from ingest_helpers import run
 from test_ingest_k8s import pod
 
 from trainledger.analysis.jobs import job_summary
+from trainledger.errors import BadInput
 from trainledger.ingest.slurm import gpus_of, parse_tres
+from trainledger.lake import Lake
 
 HEADER = ("JobID|JobName|Account|WCKey|Comment|User|Submit|Eligible|Start|End|State|ExitCode|AllocTRES|NodeList|"
           "Restarts\n")
@@ -88,7 +90,7 @@ def test_ascend_pods_are_cards(lake, write):
         pod("hami-0", gpus={"huawei.com/Ascend910B": "2", "huawei.com/Ascend910B-memory": "32768"},
             phase="Succeeded", finished="2026-11-02T09:05:00Z"),
         pod("npu-0", gpus={"huawei.com/npu": "1"}, phase="Succeeded", finished="2026-11-02T08:35:00Z"),
-        # a vNPU slice (AI cores of one card) and another vendor's device: counted 0, flagged
+        # a vNPU (2 of a 32-core card's AI cores): 1/16 of a card, flagged; another vendor's device: 0, flagged
         pod("vnpu-0", gpus={"huawei.com/Ascend910-2c": "1"}, phase="Succeeded", finished="2026-11-02T09:05:00Z"),
         pod("mlu-0", gpus={"cambricon.com/mlu": "4", "cpu": "8"}, phase="Succeeded", finished="2026-11-02T09:05:00Z"),
         pod("cpu-0", gpus={"cpu": "8", "memory": "16Gi"}, phase="Succeeded", finished="2026-11-02T09:05:00Z"),
@@ -98,12 +100,39 @@ def test_ascend_pods_are_cards(lake, write):
     rows = {x["job_id"]: x for x in lake.read("jobs").to_pylist()}
     got = {k: (x["gpus"], x["gpu_share"], x["gpu_type"]) for k, x in rows.items()}
     assert got == {"llm/asc-0": (8, "8", "Ascend910"), "llm/hami-0": (2, "2", "Ascend910B"),
-                   "llm/npu-0": (1, "1", "npu"), "llm/vnpu-0": (0, "0", None), "llm/mlu-0": (0, "0", None),
+                   "llm/npu-0": (1, "1", "npu"), "llm/vnpu-0": (1, "0.0625", "Ascend910-2c"),
+                   "llm/mlu-0": (0, "0", None),
                    "llm/cpu-0": (0, "0", None)}  # fmt: skip
     flags = {k: json.loads(x["flags"] or "[]") for k, x in rows.items()}
-    assert flags["llm/vnpu-0"] == ["resources name huawei.com/Ascend910-2c=1 and no GPU or Ascend NPU: counted 0 "
-                                   "GPUs (if these are accelerator cards, their cost lands in capacity no job held)"]
+    assert flags["llm/vnpu-0"] == ["huawei.com/Ascend910-2c=1: a vNPU of 2 AI cores, counted as 2/32 of a card each"
+                                   " (32 AI cores a card assumed; another card: --set npu_cores=N)"]
     assert flags["llm/mlu-0"][0].startswith("resources name cambricon.com/mlu=4 and no GPU")
     assert flags["llm/cpu-0"] == flags["llm/asc-0"] == flags["llm/hami-0"] == []
-    # 8 × 2 h + 2 × 1 h + 1 × 0.5 h
-    assert str(job_summary(lake).gpu_hours) == "18.500000"
+    # 8 × 2 h + 2 × 1 h + 1 × 0.5 h + 2/32 × 1 h
+    assert str(job_summary(lake).gpu_hours) == "18.562500"
+
+
+def test_vnpu_slices_are_counted_pro_rata_by_ai_cores(lake, write):
+    """A vNPU of N AI cores holds N / the card's AI cores of a card: 32 for Ascend910, 8 for
+    Ascend310P (Huawei's virtual-instance rules); ``--set npu_cores`` for another card; a chip of
+    unknown cores without it is counted 0 and flagged, never a silent guess."""
+    doc = {"apiVersion": "v1", "kind": "List", "items": [
+        pod("p310", gpus={"huawei.com/Ascend310P-4c.3cpu": "2"}, phase="Succeeded", finished="2026-11-02T09:05:00Z"),
+        pod("p910", gpus={"huawei.com/Ascend910-8c": "1"}, phase="Succeeded", finished="2026-11-02T09:05:00Z"),
+        pod("p710", gpus={"huawei.com/Ascend710-2c": "1"}, phase="Succeeded", finished="2026-11-02T09:05:00Z"),
+    ]}
+    run("k8s", write("v.json", json.dumps(doc)), lake)
+    rows = {x["job_id"]: (x["gpus"], x["gpu_share"], json.loads(x["flags"] or "[]"))
+            for x in lake.read("jobs").to_pylist()}
+    assert rows["llm/p310"][:2] == (2, "1")  # 2 × 4/8
+    assert rows["llm/p910"][:2] == (1, "0.25")  # 8/32
+    assert rows["llm/p910"][2] == ["huawei.com/Ascend910-8c=1: a vNPU of 8 AI cores, counted as 8/32 of a card"
+                                   " each (32 AI cores a card assumed; another card: --set npu_cores=N)"]
+    assert rows["llm/p710"][:2] == (0, "0") and rows["llm/p710"][2][0].startswith(
+        "resources name huawei.com/Ascend710-2c=1 and no GPU")
+    other = Lake(lake.root.parent / "lake30")
+    run("k8s", write("v30.json", json.dumps(doc)), other, set=["npu_cores=30"])
+    got = {x["job_id"]: x["gpu_share"] for x in other.read("jobs").to_pylist()}
+    assert got == {"llm/p310": "0.266667", "llm/p910": "0.266667", "llm/p710": "0.066667"}  # 2 × 4/30, 8/30, 2/30
+    with pytest.raises(BadInput, match="npu_cores must be a whole number"):
+        run("k8s", write("v0.json", json.dumps(doc)), other, set=["npu_cores=0"])

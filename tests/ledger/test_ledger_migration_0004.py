@@ -56,6 +56,8 @@ def test_a_0003_ledger_with_runs_upgrades_and_verifies(db_url):
             ops.drop_table("seal_counters")
             with ops.batch_alter_table("runs") as batch:
                 batch.drop_column("gpu_share")
+            with ops.batch_alter_table("cost_lines") as batch:  # a later revision's column (0008)
+                batch.drop_column("import_key")
             ops.drop_table("api_tokens")  # a later revision's table (0005), absent at 0003 too
             with ops.batch_alter_table("imports") as batch:  # a later revision's column (0006)
                 batch.drop_constraint("pk_imports", type_="primary")

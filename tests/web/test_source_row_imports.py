@@ -71,10 +71,11 @@ def test_the_page_over_http_names_the_second_import(tmp_path):
     assert got.json()["values"]["vc"] == "vcSECOND"
 
 
-def test_lines_of_content_two_imports_share_are_said_to_be_shared(tmp_path):
-    """An undated listing imported on two days is two imports (two snapshots) of one content: each
-    source row's lines are recorded by content and row, not by import, so each import's page lists
-    them and names the other import (review 4 H10 / #8: the lines are not told apart, said so)."""
+def test_lines_of_content_two_imports_share_name_their_own_import(tmp_path):
+    """An undated listing imported on two days is two imports (two snapshots) of one content, with
+    one sha256 and the same row numbers: each cost line records the import its row came through
+    (Provenance.import_key → cost_lines.import_key), so each import's page lists its own lines only,
+    and a line's JSON names exactly its import, whose page lists it back (#8)."""
     root = tmp_path / "ws"
     Workspace.init(root).close()
     listing = tmp_path / "listing.csv"
@@ -89,14 +90,57 @@ def test_lines_of_content_two_imports_share_are_said_to_be_shared(tmp_path):
         for day in ("2026-11-01", "2026-11-15"):
             wsp.import_files("storage", [listing], options={"import_date": day})
     run("--workspace", root, "attribute")
-    ids = [r["id"] for r in json.loads(run("--workspace", root, "imports", "list", "--json"))]
-    assert len(ids) == 2
+    rows = json.loads(run("--workspace", root, "imports", "list", "--json"))
+    ids = [r["id"] for r in rows]
+    assert len(ids) == 2 and len({r["sha256"] for r in rows}) == 1
     with Workspace.open(root) as wsp:
-        pages = [views.source(wsp, ident, 1) for ident in ids]
-    for page, other in zip(pages, reversed(ids), strict=True):
+        pages = {ident: views.source(wsp, ident, 1) for ident in ids}
+        lines = {ln["id"]: views.line(wsp, ln["id"]) for page in pages.values() for ln in page["lines"]}
+    for ident, page in pages.items():
         assert page["lines"] and all(ln["batch"] == "b1" for ln in page["lines"])
-        assert page["lines_shared_with"] == [other]
-    assert pages[0]["values"]["snapshot_date"] != pages[1]["values"]["snapshot_date"]
+        assert page["lines_shared_with"] == []  # told apart: nothing left to say
+        for ln in page["lines"]:
+            prov = lines[ln["id"]]["provenance"]
+            assert prov["import"] == ident and prov["href"] == f"/sources/{ident}/1", prov
+    assert not {ln["id"] for ln in pages[ids[0]]["lines"]} & {ln["id"] for ln in pages[ids[1]]["lines"]}
+    assert pages[ids[0]]["values"]["snapshot_date"] != pages[ids[1]]["values"]["snapshot_date"]
+
+
+def test_lines_stored_without_their_import_are_said_to_be_shared(tmp_path, monkeypatch):
+    """A ledger attributed before lines recorded their import (migration 0008: no import_key in the
+    write, so the column is null and the figures verify): the lines name the content and row only, so
+    each import's page lists them, names the other import, and a line's JSON says its import is
+    unknown (None) — no crash, and the line page links the row by its content."""
+    from trainledger.ledger import repo
+
+    root = tmp_path / "ws"
+    Workspace.init(root).close()
+    listing = tmp_path / "listing.csv"
+    listing.write_text("path,size_bytes,storage_class,owner,purpose,review_at,batch\n"
+                       "b/ckpt/a.pt,1073741824,checkpoint,al,resume,2027-01-01,\n", encoding="utf-8")
+    with Workspace.open(root) as wsp:
+        for day in ("2026-11-01", "2026-11-15"):
+            wsp.import_files("storage", [listing], options={"import_date": day})
+        with monkeypatch.context() as m:
+            m.setattr(repo, "COST_LINE_COLUMNS", tuple(c for c in repo.COST_LINE_COLUMNS if c != "import_key"))
+            wsp.attribute()
+    ids = [r["id"] for r in json.loads(run("--workspace", root, "imports", "list", "--json"))]
+    with Workspace.open(root) as wsp:
+        assert wsp.ledger.verify_figures()[0] == []
+        pages = [views.source(wsp, ident, 1) for ident in ids]
+        for page, other in zip(pages, reversed(ids), strict=True):
+            assert page["lines"] and page["lines_shared_with"] == [other]
+            prov = views.line(wsp, page["lines"][0]["id"])["provenance"]
+            assert prov["import"] is None and prov["href"] == f"/sources/{prov['source_sha256'][:12]}/1"
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from trainledger.web.app import create_app
+
+    with TestClient(create_app(root)) as c:
+        got = c.get(f"/lines/{pages[0]['lines'][0]['id']}")
+    assert got.status_code == 200 and "None /" not in got.text
+    assert f'href="/sources/{prov["source_sha256"][:12]}/1"' in got.text
 
 
 def test_a_row_no_other_import_holds_names_none(tmp_path):

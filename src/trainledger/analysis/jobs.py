@@ -135,10 +135,19 @@ def _exact_sums(keys: np.ndarray, values: np.ndarray) -> list[tuple[int, int]]:
     return list(zip(k[starts].tolist(), sums, strict=True))
 
 
-def job_summary(lake: Lake) -> JobSummary:
+def clusters(lake: Lake) -> list[str]:
+    """The cluster names the imported jobs give ("" for jobs that name none), sorted."""
+    t = _read(lake)
+    return sorted({c or "" for c in pc.unique(t["cluster"]).to_pylist()}) if t.num_rows else []
+
+
+def job_summary(lake: Lake, cluster: str | None = None) -> JobSummary:
+    """The summary of every imported job, or (``cluster``) of one cluster's."""
     t = _read(lake)
     if t.num_rows:
         t = t.filter(pc.invert(pc.fill_null(t["is_step"], False)))
+    if cluster is not None and t.num_rows:
+        t = t.filter(pc.equal(pc.fill_null(t["cluster"], ""), cluster))
     n = t.num_rows
     if not n:
         empty = stats(np.array([]))

@@ -115,7 +115,7 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
         if kind == "slurm":
             note(t("cli.import.sacct_tz" + given, ctx, tz=tz or wsp.config.get("sources.slurm.timezone")))
         elif (preset or mapping) and _local_times(kind, options):
-            note(t("cli.import.local_tz" + given, ctx, tz=tz or wsp.config.get("sources.slurm.timezone")))
+            note(_zone_note(ctx, kind, wsp.config.import_options(kind, options), tz))
         for r in results:
             click.echo(t("cli.import.summary", ctx, path=r.path, accepted=r.accepted, duplicates=r.duplicates,
                          quarantined=r.quarantined, id=r.import_id,
@@ -186,6 +186,19 @@ def _bill_kind(kind: str) -> bool:
     from trainledger.ingest import KIND_TABLES
 
     return KIND_TABLES.get(kind) == "bill_lines"
+
+
+def _zone_note(ctx, kind: str, options: dict, tz: str | None) -> str:
+    """What a mapped import says of the zone its offset-less times were read in: the one --tz gave,
+    the one the preset documents for its source, or UTC assumed — never suggesting the zone used."""
+    from trainledger.ingest.preset_fit import mapped_zone
+
+    if tz:
+        return t("cli.import.local_tz_given", ctx, tz=tz)
+    zone, why = mapped_zone(kind, options)
+    if why == "source":
+        return t("cli.import.local_tz_source", ctx, tz=zone, preset=options.get("preset") or options.get("mapping"))
+    return t("cli.import.local_tz", ctx, tz=zone, example="UTC" if zone == "Asia/Shanghai" else "Asia/Shanghai")
 
 
 def _local_times(kind: str, options: dict) -> bool:
@@ -352,7 +365,7 @@ def unattributed_by_reason(lines) -> list[tuple[tuple[str, str, str], Decimal]]:
     cash = {str(b) for b in CASH_BASES} | {"effective_cost"}  # and the bill's EffectiveCost view
     acc: dict[tuple[str, str, str], Decimal] = defaultdict(Decimal)
     for (basis, kind, cur, held, reason), amount in line_sums(lines).items():
-        if not held and (basis in cash or kind == "config"):  # a capacity's rate card too
+        if not held and (basis in cash or kind in ("config", "capacity")):  # a capacity's rate card too
             acc[(basis, reason, cur)] += amount
     return sorted(acc.items(), key=lambda kv: -abs(kv[1]))
 

@@ -7,6 +7,7 @@ import json
 import click
 
 from trainledger import workspace as ws
+from trainledger.errors import BadInput
 
 TEXT = {
     "en": {
@@ -60,14 +61,18 @@ def _s(x) -> str:
 
 @click.command("jobs")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+@click.option("--cluster", default=None, help="Only the jobs of this cluster.")
 @click.option("--lang", type=click.Choice(["en", "zh-CN"]), default=None, help="Default: the workspace language.")
 @click.pass_context
-def jobs(ctx: click.Context, as_json: bool, lang: str | None) -> None:
+def jobs(ctx: click.Context, as_json: bool, cluster: str | None, lang: str | None) -> None:
     """Summary of imported scheduler jobs. / 已导入调度作业的汇总。"""
-    from trainledger.analysis.jobs import job_summary
+    from trainledger.analysis.jobs import clusters, job_summary
 
     lake, default = _lake(ctx)
-    s = job_summary(lake)
+    if cluster is not None and cluster not in (known := clusters(lake)):
+        raise BadInput(f"no imported job names cluster {cluster!r}",
+                       remedy=f"clusters of the imported jobs: {', '.join(repr(c) for c in known if c) or 'none'}")
+    s = job_summary(lake, cluster)
     if as_json:
         click.echo(json.dumps(s.as_json(), ensure_ascii=False))
         return

@@ -28,6 +28,7 @@ Data flow (``attribute``)::
     capacity_period.py  runs holding a capacity outside its from / until (named, not valued)
     capacity_exact.py  a rate card's batch at rate × its GPU-hours to the cent; the remainder unheld
     capacity_queued.py  a capacity's jobs' queued GPU-hours at its own price (queued_rate / queued_item)
+    capacity_source.py  a held capacity line's source: the job's row (its import), the capacity as its rule
     capacity_occupancy.py  a pool's occupancy series: unheld time split into held, jobs not imported
                     vs capacity no job held; demand left waiting while idle as an opportunity cost
     causes.py       failure causes on the failed attempt, retry chains, repeated causes
@@ -217,7 +218,8 @@ def attribute(facts: Facts, config: Settings, price: PriceLookup, as_of: date,
         amortized, am_problems = conservation.check(facts, lines, view="amortized")
         problems.extend(am_problems)
     # the consumers below read only some lines: those are built, the rest stay columns
-    owned, cap_problems = capacity.check(facts, ctx, lines.select(source_kind="config"))
+    owned, cap_problems = capacity.check(facts, ctx, lines.select(source_kind="config")
+                                         + lines.select(source_kind="capacity"))  # capacity_source.py
     problems.extend(cap_problems)
     allocated, policies = allocate_views(lines, config.raw.get("allocation") or {}, str(config.path),
                                          tuple(b.id for b in config.batches))

@@ -144,7 +144,7 @@ def storage_stage(facts: Facts, ctx: Context) -> StageOutput:
         lines.append(CostLine(  # measured size × the price's evidence: the weakest of the two
             category="storage", basis=Basis.ESTIMATE,
             evidence=weakest(Evidence.MEASURED, price.evidence) if price else Evidence.ASSUMED,
-            amount=amount, provenance=Provenance(row["source_sha256"], int(row["row"]), rule, "storage"),
+            amount=amount, provenance=Provenance.of(row, rule, "storage"),
             batch_id=batch_id, detail=str(row.get("storage_class") or ""), quantity=gib_months,
             unit="gib_month", reason=reason))
     for day, paths in sorted(unknown.items()):
@@ -172,7 +172,7 @@ def labor_stage(facts: Facts, ctx: Context) -> StageOutput:
         reason = "" if batch_id else f"shared_work: {row['phase']}/{role} (no batch named)"
         lines.append(CostLine(
             category="labor", basis=Basis.INTERNAL, evidence=evidence, amount=amount,
-            provenance=Provenance(row["source_sha256"], int(row["row"]), rule, "timesheet"),
+            provenance=Provenance.of(row, rule, "timesheet"),
             batch_id=batch_id, detail=f"{row['phase']}/{role}", quantity=hours, unit="hour",
             reason=reason if rate else f"{NOT_VALUED}: no labor rate for {role}" + (f"; {reason}" if reason else "")))
     for role in sorted(missing):
@@ -189,7 +189,7 @@ def _external_stage(facts: Facts, ctx: Context) -> StageOutput:
         lines.append(CostLine(
             category="external", basis=Basis.BILLED, evidence=Evidence.CONTRACT,
             amount=AmountRange(amount, amount, amount, row["currency"]),
-            provenance=Provenance(row["source_sha256"], int(row["row"]), rule, "invoice"),
+            provenance=Provenance.of(row, rule, "invoice"),
             batch_id=batch_id, detail=f"{row['stage']}/{row['vendor']}",
             reason="" if batch_id else f"{NO_RULE}: invoice {row['invoice_id']} ({row['vendor']}, {row['stage']})"))
     return StageOutput(tuple(lines), tuple(problems))

@@ -64,6 +64,7 @@ from trainledger.engine import capacity_occupancy as occ
 from trainledger.engine.capacity_exact import exact_rate_card
 from trainledger.engine.capacity_period import period_problems
 from trainledger.engine.capacity_pools import placements
+from trainledger.engine.capacity_source import capacity_of, to_job_rows
 from trainledger.engine.compute import HOUR, _index, exact_seconds, node_split
 from trainledger.engine.conservation import by_reason, reason_of
 from trainledger.engine.context import Context, Facts, Problem, StageOutput, price_of
@@ -309,6 +310,7 @@ def capacity_stage(facts: Facts, ctx: Context) -> StageOutput:
     placed, unpooled = placements(ctx.runs, caps, facts.jobs)  # a run without nodes: its VC's or cluster's pool
     problems.extend(unpooled)
     idx = _index(placed)
+    by_run = {info.run.id: info for info in ctx.runs.values()}
     lines: list[CostLine] = []
     assumptions = []
     pooled = occ.vc_pooled(caps)
@@ -327,7 +329,8 @@ def capacity_stage(facts: Facts, ctx: Context) -> StageOutput:
                                idle_basis=cap.basis, source_kind="config", money_evidence=evidence)
             mine.extend(occ.split_row(split(amount), series, row, cap.pool_name))  # held, jobs not imported
         # a rate card: each batch at rate × its GPU-hours to the cent, the remainder to unheld (G3)
-        lines.extend(exact_rate_card(mine, row_price, cap.currency) if cap.basis is Basis.RATE_CARD else mine)
+        made = exact_rate_card(mine, row_price, cap.currency) if cap.basis is Basis.RATE_CARD else mine
+        lines.extend(to_job_rows(made, cap.id, str(ctx.config.path), by_run))  # a held line: the job's row (J5)
         if cap.price_item:
             for price, (evidence, first) in sorted(used.items(), key=lambda kv: kv[1][1]):
                 assumptions.append(Assumption(
@@ -468,14 +471,16 @@ def check(facts: Facts, ctx: Context, lines) -> tuple[list[dict], list[Problem]]
     unattributed: dict[str, list] = defaultdict(list)
     hours_of: dict[str, dict[int, list[Decimal]]] = defaultdict(
         lambda: defaultdict(lambda: [Decimal(0), Decimal(0), Decimal(0)]))
+    ids = {cap.id for cap in caps}
     for ln in lines:
-        cap_id = sha_of.get(ln.provenance.source_sha256) if ln.provenance.source_kind == "config" else None
-        if cap_id is None:
+        got = capacity_of(ln, sha_of, ids)  # on the workspace file, or on the job's row (capacity_source.py)
+        if got is None:
             continue
+        cap_id, cap_row = got
         code = reason_of(ln)[0] if not ln.batch_id else ""
         if ln.quantity is not None:  # [held, unheld, held_not_imported] GPU-hours of the row
             k = 1 if code == "capacity_unheld" else 2 if code == occ.OCC_HELD else 0
-            hours_of[cap_id][ln.provenance.row][k] += ln.quantity
+            hours_of[cap_id][cap_row][k] += ln.quantity
         if ln.batch_id:
             by_cap[cap_id]["attributed"] += ln.amount.expected
             continue

@@ -147,7 +147,7 @@ def _line(row, amount: Decimal, basis, rule: str, **kw) -> CostLine:
     return CostLine(
         category=kw.pop("category", _category(row)), basis=basis, evidence=kw.pop("evidence", Evidence.CONTRACT),
         amount=AmountRange(amount, amount, amount, cur),
-        provenance=Provenance(row["source_sha256"], int(row["row"]), rule, kw.pop("source_kind", "focus")), **kw)
+        provenance=Provenance.of(row, rule, kw.pop("source_kind", "focus")), **kw)
 
 
 def _amortized_view(rows) -> bool:
@@ -416,7 +416,8 @@ def queued_stage(facts: Facts, ctx: Context) -> StageOutput:
                 f"; {kw['reason']}" if "reason" in kw else "")
         lines.append(CostLine(
             category="compute", basis=Basis.QUEUED, evidence=Evidence.ASSUMED,  # a valuation (see above)
-            amount=rng, provenance=Provenance(info.source_sha256, info.row, f"queued/{info.rule}", "slurm"),
+            amount=rng, provenance=Provenance(info.source_sha256, info.row, f"queued/{info.rule}", "slurm",
+                                                  info.import_key or info.source_sha256),
             run_id=info.run.id, detail=ComputeState.QUEUED, quantity=gpu_h, unit="gpu_hour", **kw))
     if price is not None and on_capacity and fallback_used:  # gpu_item valued the queue of runs on no capacity
         assumptions.append(price_assumption("value of a queued GPU-hour (opportunity, not cash)",

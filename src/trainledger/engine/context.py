@@ -261,6 +261,7 @@ class RunInfo:
     eligible: datetime | None = None
     facts: Any = None  # causes.RunFacts: what explaining the run's cause needs
     cluster: str = ""  # the scheduler's cluster name (a pool capacity holds its runs without nodes)
+    import_key: str = ""  # the import the job's row came through ("": its content's first: the sha256)
 
 
 PriceLookup = Callable[[str, date, str], PriceEntry | None]  # (item, on, unit wanted)

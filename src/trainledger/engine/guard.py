@@ -74,7 +74,7 @@ def failed_line(name: str, owed: Owed) -> CostLine:
     a, row = owed.amount, owed.row
     return CostLine(category=owed.category, basis=owed.basis, evidence=Evidence.CONTRACT,
                     amount=AmountRange(a, a, a, row["currency"]),
-                    provenance=Provenance(row["source_sha256"], int(row["row"]), STAGE_FAILED, owed.kind),
+                    provenance=Provenance.of(row, STAGE_FAILED, owed.kind),
                     reason=f"{STAGE_FAILED}: {name}")
 
 

@@ -30,7 +30,7 @@ from trainledger.model.vocab import ComputeState
 
 TEXT = ("category", "basis", "evidence", "low", "expected", "high", "currency", "batch_id", "run_id", "detail",
         "quantity", "unit", "reason", "source_sha256")
-COLUMNS = (*TEXT[:-1], "source_sha256", "source_row", "rule", "source_kind")  # cost_line_row's keys, in order
+COLUMNS = (*TEXT[:-1], "source_sha256", "source_row", "rule", "source_kind", "import_key")  # cost_line_row's keys
 SCHEMA = pa.schema([*((c, pa.string()) for c in COLUMNS if c != "source_row"), ("source_row", pa.int64()),
                     ("units", pa.int64()), ("scale", pa.int32()), ("state_detail", pa.bool_())])
 NULLABLE = ("batch_id", "run_id", "quantity")
@@ -38,7 +38,7 @@ BATCH = 65_536
 # columns whose few distinct values repeat line after line: a frame stage may hold them
 # dictionary-encoded (the same values; ``dense`` gives plain strings where a kernel needs them)
 REPEATED = ("category", "basis", "evidence", "currency", "batch_id", "detail", "quantity", "unit", "reason",
-            "source_sha256", "rule", "source_kind")
+            "source_sha256", "rule", "source_kind", "import_key")
 
 
 def dense(col):
@@ -82,7 +82,7 @@ class LineColumns(Sequence):
                                 ("detail", str(ln.detail)), ("unit", ln.unit), ("reason", ln.reason),
                                 ("quantity", None if ln.quantity is None else str(ln.quantity)),
                                 ("source_sha256", p.source_sha256), ("source_row", p.row), ("rule", p.rule),
-                                ("source_kind", p.source_kind)):
+                                ("source_kind", p.source_kind), ("import_key", p.import_key)):
                 cols[name].append(value)
             us = _digits(a.expected)
             cols["units"].append(None if us is None else us[0])
@@ -97,12 +97,12 @@ class LineColumns(Sequence):
         cols = [t.column(c).to_pylist() for c in (*COLUMNS, "state_detail")]
         out = []
         for (cat, basis, ev, low, exp, high, cur, batch, run, detail, qty, unit, reason, sha, row, rule,
-             kind, state) in zip(*cols, strict=True):
+             kind, key, state) in zip(*cols, strict=True):
             if state:
                 detail = ComputeState(detail)  # as the stage made it: a member, not its text
             out.append(CostLine(category=cat, basis=basis, evidence=ev,
                                 amount=AmountRange(Decimal(low), Decimal(exp), Decimal(high), cur),
-                                provenance=Provenance(sha, row, rule, kind), batch_id=batch, run_id=run,
+                                provenance=Provenance(sha, row, rule, kind, key or ""), batch_id=batch, run_id=run,
                                 detail=detail, quantity=None if qty is None else Decimal(qty), unit=unit,
                                 reason=reason))
         return out
@@ -234,7 +234,7 @@ def _matches(ln: CostLine, equal: dict) -> bool:
 
 def _field(ln: CostLine, name: str):
     """A line's value in column ``name`` as the columns hold it (text, or None)."""
-    if name in ("source_sha256", "rule", "source_kind"):
+    if name in ("source_sha256", "rule", "source_kind", "import_key"):
         return getattr(ln.provenance, name)
     if name == "currency":
         return ln.amount.currency

@@ -82,7 +82,7 @@ def _events_for(events, job_id: str, run_tag: str, start, end, problems) -> list
 
 
 JOB_COLUMNS = ("cluster", "job_id", "is_step", "submit", "eligible", "start", "end", "state", "gpus", "gpu_share",
-               "nodes", "tags", "extra", "source_sha256", "row")  # what deriving a run reads of its job
+               "nodes", "tags", "extra", "source_sha256", "row", "import_key")  # what deriving a run reads of its job
 
 
 def _job_rows(jobs, ctx: Context):
@@ -189,6 +189,7 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
                       versions=tuple(str(tags.get(k) or "") for k in VERSION_TAGS))
         out[job_id] = RunInfo(run=run, batch_id=batch_id, rule=rule, nodes=nodes, segments=tuple(segments),
                               source_sha256=j["source_sha256"], row=int(j["row"]),
+                              import_key=str(j.get("import_key") or j["source_sha256"]),
                               eligible=j.get("eligible") or j.get("submit"), facts=rf,
                               cluster=str(j.get("cluster") or ""))
         if nodes and run.gpu_share is None and run.gpus % len(nodes):

@@ -46,10 +46,14 @@ CLI: dict[str, tuple[str, str]] = {
                               "（sacct 时间按 --tz 给出的 {tz} 读取）"),
     "import.local_tz_given": ("(times without an offset read as {tz}, the zone --tz gave)",
                               "（不带时区偏移的时间按 --tz 给出的 {tz} 读取）"),
-    "import.local_tz": ("(times without an offset read as {tz}; if that is not the source's zone, import it with"
-                        " --tz ZONE, e.g. --tz Asia/Shanghai)",
-                        "（不带时区偏移的时间按 {tz} 读取；如果这不是数据源的时区，请用 --tz ZONE 导入，"
-                        "例如 --tz Asia/Shanghai）"),
+    "import.local_tz": ("(times without an offset read as {tz}, assumed: neither --tz nor the mapping names their"
+                        " zone; if that is not the source's zone, import it with --tz ZONE, e.g. --tz {example})",
+                        "（不带时区偏移的时间按 {tz} 读取，这是假定：--tz 和映射都没有给出时区；"
+                        "如果这不是数据源的时区，请用 --tz ZONE 导入，例如 --tz {example}）"),
+    "import.local_tz_source": ("(times without an offset read as {tz}, the zone {preset} documents for its source;"
+                               " another zone: import it with --tz ZONE)",
+                               "（不带时区偏移的时间按 {tz} 读取，这是 {preset} 为其数据源注明的时区；"
+                               "如为其他时区，请用 --tz ZONE 导入）"),
     "import.flag_rows": ("{n} row(s)", "{n} 行"),
     "import.rule_line": ("  {rule}: {counts}", "  {rule}：{counts}"),
     # the flag rules of the import summary (ingest/focus.py RULES; a FOCUS rule keeps its English name)

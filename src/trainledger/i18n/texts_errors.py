@@ -10,6 +10,10 @@ from trainledger.i18n.texts_errors_estimate import ESTIMATE
 from trainledger.i18n.texts_errors_web import WEB
 
 ERRORS: dict[str, tuple[str, str]] = {
+    'cli.scheduler_cmds.no_job_of_cluster': ('no imported job names cluster {cluster}',
+                                             '没有已导入的作业属于集群 {cluster}'),
+    'cli.scheduler_cmds.clusters_of_jobs': ('clusters of the imported jobs: {p0}',
+                                            '已导入作业的集群：{p0}'),
     'cli.demo_cmd.not_empty_does_not': ('{directory} is not empty and does not hold this demo (seed {seed})',
                                         '{directory} 不是空目录，也不是本演示（种子 {seed}）的目录'),
     'cli.demo_cmd.choose_new_directory_with': ('choose a new directory with --dir, or remove this one',

@@ -384,6 +384,10 @@ HELP: dict[str, tuple[str, str]] = {
         "Waiting at the iteration barrier, from per-worker step times. / 同步屏障等待（慢节点）。",
         "同步屏障等待（慢节点），来自各 worker 的步时。",
     ),
+    'jobs.cluster': (
+        "Only the jobs of this cluster.",
+        "只看这个集群的作业。",
+    ),
     'steps.job': (
         "Only this job.",
         "只看这个作业。",

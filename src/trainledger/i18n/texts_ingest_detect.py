@@ -100,6 +100,8 @@ DETECT: dict[str, tuple[str, str]] = {
         "请导出分账账单（费用与成本 › 分账管理）并用 `trainledger import aliyun` 导入；如果没有分账账单，"
         "用 `trainledger import mapped_bills {path} --preset aliyun-split-bill` 导入本文件（每个实例一行）"
         "——两者只能导入其一：它们包含同样的费用"),
+    "remap.not_the_layout": ("{verdict}: it is not the layout of {name}; it has {describe}",
+                             "{verdict}：不是 {name} 的格式；它有 {describe}"),
     "remap.set_field": ("pass --set {field}=NAME for the whole file, or add a column of that name",
                         "用 --set {field}=名称 为整个文件指定该值，或在文件中加一列同名列"),
     "remap.set_only": ("--set {unknown}: `import {kind}` takes --set {settable}",

@@ -170,6 +170,10 @@ REST: dict[str, tuple[str, str]] = {
                                   '它的表头没有 {missing} 列：不是 {source} 的格式；它有 {describe}'),
     'tabular.use_preset': ('use --preset {p0}',
                            '使用 --preset {p0}'),
+    'tabular.import_as_preset': ('it is the layout of preset {name} ({table}): import it with'
+                                 ' `trainledger import {kind} {path} --preset {name}`',
+                                 '它是预设 {name}（{table}）的格式：请用'
+                                 ' `trainledger import {kind} {path} --preset {name}` 导入'),
     'tabular.write_mapping_for_mapping': ('write a mapping for it (--mapping FILE)',
                                           '为它编写一个映射（--mapping 文件）'),
     'text.save_file_as_utf': ('save the file as UTF-8',
@@ -551,6 +555,12 @@ REST: dict[str, tuple[str, str]] = {
     "kube.mig": (
         "{k}={v}: counted as {g}/{slices} of a GPU each",
         "{k}={v}：每个按 {g}/{slices} 张 GPU 计",
+    ),
+    "kube.vnpu": (
+        "{k}={v}: a vNPU of {cores} AI cores, counted as {cores}/{card} of a card each ({card} AI cores a card"
+        " assumed; another card: --set npu_cores=N)",
+        "{k}={v}：含 {cores} 个 AI Core 的 vNPU，每个按 {cores}/{card} 张卡计（假定每卡 {card} 个 AI Core；"
+        "其他卡型：--set npu_cores=N）",
     ),
     "kube.mig_rounded": (
         "{k}={v}: counted as {g}/{slices} of a GPU each (rounded)",

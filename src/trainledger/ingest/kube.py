@@ -24,9 +24,14 @@ flagged); time-sliced ``nvidia.com/gpu.shared`` as 1 / ``gpu_replicas``
 each (``--set gpu_replicas=N``, the device plugin's replicas; without it counted whole and
 flagged); a milli-GPU annotation or label (``alibabacloud.com/gpu-milli``, thousandths of each
 GPU) scales the GPUs pro rata. Ascend NPUs (``huawei.com/Ascend910``, ``huawei.com/Ascend910B``,
-``huawei.com/npu``, …) count as whole accelerator cards; a vNPU slice or another vendor's resource
-on a pod that holds no GPU or NPU is counted 0 and flagged. ``gpus`` is the number of devices
-touched, ``gpu_share`` the GPU-equivalents held.
+``huawei.com/npu``, …) count as whole accelerator cards. A vNPU (``huawei.com/Ascend910-2c``,
+``huawei.com/Ascend310P-4c.3cpu``: the Ascend device plugin's virtual instance of N AI cores) is
+N / the card's AI cores of a card, pro rata like a MIG slice — 32 for Ascend910 and 8 for Ascend310P,
+the cores of the Atlas training and inference products in Huawei's virtual-instance rules
+(MindCluster "Virtualization Rules", Table 1); a 30-core training card or a 910B: ``--set
+npu_cores=N``. The card's cores are assumed, so the row is flagged. Another vendor's resource (or a
+vNPU of an unknown chip without ``npu_cores``) on a pod that holds no GPU or NPU is counted 0 and
+flagged. ``gpus`` is the number of devices touched, ``gpu_share`` the GPU-equivalents held.
 
 Labels and annotations become tags ``labels.<key>`` and ``annotations.<key>`` (rules read them as
 ``tags.labels.team``); trainledger's own tags (``batch``, ``run``, ``reason``, ``cause``,
@@ -62,14 +67,19 @@ MIG_FOUR_SLICE = {(1, 6), (2, 12), (4, 24)}  # (g, GB) of the A30-24GB's profile
 MILLI_KEYS = ("alibabacloud.com/gpu-milli", "gpu-milli")
 # Ascend NPUs, whole cards: the Ascend device plugin's huawei.com/Ascend910 / Ascend310P / ...
 # (HAMi's Ascend plugin: huawei.com/Ascend910A, Ascend910B...; some clusters: huawei.com/npu).
-# Not cards: a vNPU slice huawei.com/Ascend910-2c (AI cores) and HAMi's ...-memory.
+# Not cards: a vNPU slice huawei.com/Ascend910-2c (AI cores: VNPU) and HAMi's ...-memory.
 ASCEND = re.compile(r"huawei\.com/(Ascend\d+[A-Za-z0-9]*|npu)")
+# a vNPU: the device plugin's virtual instance of N AI cores (…-2c, -4c.3cpu, -5c.1cpu.16g)
+VNPU = re.compile(r"huawei\.com/(Ascend\d+[A-Za-z0-9]*)-(\d+)c(?:\.[0-9A-Za-z.]+)?")
+# AI cores of a whole card, by the resource's chip name: Huawei MindCluster, "Virtualization Rules"
+# Table 1 (Atlas training product: 32 AI cores, or 30; Atlas inference product: 8)
+CARD_CORES = {"Ascend910": 32, "Ascend310P": 8}
 NOT_ACCELERATORS = re.compile(r"(?:[^/]*\.)?kubernetes\.io/.*|hugepages-.*|cpu|memory|ephemeral-storage|pods|storage")
 OWN_TAGS = ("batch", "run", "reason", "cause", "retry_of")
 PHASES = {"Pending": "PENDING", "Running": "RUNNING", "Succeeded": "COMPLETED", "Failed": "FAILED",
           "Unknown": "UNKNOWN"}  # fmt: skip
 PLACES = Decimal("0.000001")
-SETTINGS = ("cluster", "gpu_replicas")
+SETTINGS = ("cluster", "gpu_replicas", "npu_cores")
 BLANK = re.compile(r"\s*")
 
 
@@ -108,6 +118,8 @@ class KubeImporter:
                            remedy=f"set {' or '.join(SETTINGS)}")  # fmt: skip
         if "gpu_replicas" in fixed and not re.fullmatch(r"[1-9]\d*", fixed["gpu_replicas"]):
             raise BadInput("--set gpu_replicas must be a whole number > 0", remedy="e.g. --set gpu_replicas=4")
+        if "npu_cores" in fixed and not re.fullmatch(r"[1-9]\d*", fixed["npu_cores"]):
+            raise BadInput("--set npu_cores must be a whole number > 0", remedy="e.g. --set npu_cores=30")
         return fixed
 
     def identity(
@@ -353,6 +365,14 @@ def _gpus(spec: dict, labels: dict, notes: dict, cfg: dict) -> tuple[int, str, s
                         share += m
                         flags.append(f"{k}={v}: time-sliced GPUs counted whole; pass --set gpu_replicas=N")
                     types.add("time-sliced")
+                elif (vnpu := VNPU.fullmatch(k)) is not None and (
+                        card := int(cfg.get("npu_cores") or CARD_CORES.get(vnpu.group(1), 0))):
+                    m, cores = _count(v, k), int(vnpu.group(2))
+                    n += m
+                    share += Decimal(m * cores) / card
+                    types.add(k.split("/", 1)[1])
+                    flags.append(f"{k}={v}: a vNPU of {cores} AI cores, counted as {cores}/{card} of a card each"
+                                 f" ({card} AI cores a card assumed; another card: --set npu_cores=N)")
                 elif (npu := ASCEND.fullmatch(k)) is not None:
                     m = _count(v, k)
                     n += m

@@ -21,6 +21,7 @@ Every mapped import reads the same schema — the job tables (``jobs``, ``occupa
     [wide]  field = "vc"  value = "gpus"  total = "total"  # capacity: one column per VC (unpivoted)
     run_from_path = '…(?P<run>…)'             # progress_events: the run from the file's path
     [time]  format = "iso"  zone = "Asia/Shanghai"         # ISO text, naive → zone …
+            source_zone = "America/Los_Angeles"           # … or this one when the import gives no --tz
             format = "number"  unit = "s"  origin = "…Z"   # … or numbers of a unit from an origin
     [columns]  field = "header" | ["h1", "h2"] | { from = …, type, scale, map, unmapped,
                                                    fallback, unit, origin }
@@ -70,7 +71,7 @@ KEYS: MappingProxyType[str, tuple[str, ...]] = MappingProxyType({
     "interval_s": ("occupancy", "capacity"), "wide": ("capacity",), "encoding": ROW_TABLES, "notes": ROW_TABLES,
     "period": ("bill_lines",), "finalised": ("bill_lines",), "run_from_path": ("progress_events",),
 })  # fmt: skip
-TIME_KEYS = ("format", "unit", "origin", "zone")
+TIME_KEYS = ("format", "unit", "origin", "zone", "source_zone")
 COLUMN_KEYS = ("from", "type", "scale", "map", "unmapped", "fallback", "unit", "origin")
 JOB_COLUMN_KEYS = ("from", "map")  # the job tables' fields are read by their own converters
 NOTE_KEYS = ("text", "when", "column", "places")
@@ -86,6 +87,7 @@ class TimeSpec:
     unit: str = "s"
     origin: datetime | None = None
     zone: str | None = None  # naive ISO times are local to it; None: the import's (jobs) / UTC
+    source_zone: str | None = None  # the zone the source documents: used when the import gives no --tz
 
 
 @dataclass(frozen=True, slots=True)
@@ -425,6 +427,7 @@ def _time(section: dict, where: str) -> TimeSpec:
         unit=_unit(section.get("unit", "s"), where, "time.unit"),
         origin=_instant(section["origin"], where, "time.origin") if "origin" in section else None,
         zone=_zone(section["zone"], where, "time.zone") if "zone" in section else None,
+        source_zone=_zone(section["source_zone"], where, "time.source_zone") if "source_zone" in section else None,
     )
 
 

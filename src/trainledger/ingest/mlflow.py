@@ -137,13 +137,14 @@ class MlflowImporter(ProgressImporter):
                 parts = line.split()
                 if not parts:
                     continue
-                if len(parts) not in (2, 3) or not parts[0].isdigit():
+                if len(parts) not in (2, 3) or not (parts[0].isascii() and parts[0].isdigit()):  # not '²'
                     bad.append(Record(0, n, raw, mapping_key({"raw": raw}), {}, None,
                                       "not an MLflow metric line 'timestamp value [step]'",
                                       "each line is: milliseconds value [step]"))
                     continue
                 ts, value = _ms(parts[0]), _number(parts[1])
-                step = int(parts[2]) if len(parts) == 3 and parts[2].lstrip("-").isdigit() else None
+                step = (int(parts[2]) if len(parts) == 3 and parts[2].isascii() and parts[2].lstrip("-").isdigit()
+                        else None)
                 base = {"ts": ts, "run": run, "step": step, **common}
                 if name == SAVE:
                     ev = {**base, "event": "checkpoint_saved", "duration_s": value}

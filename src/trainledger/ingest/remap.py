@@ -19,10 +19,12 @@ from pathlib import Path
 from types import MethodType
 from typing import Any
 
+from trainledger.errors import BadInput
 from trainledger.ingest.base import Column, Context, Record, Rejected, Verdict, dumps
 from trainledger.ingest.delimited import DelimitedImporter, read_delimited
 from trainledger.ingest.keys import content_key
 from trainledger.ingest.mapfile import load
+from trainledger.ingest.preset_fit import fitting
 from trainledger.ingest.text import Head, first_bad_byte, sniff
 from trainledger.ingest.vendor_mapping import (
     Spec,
@@ -45,6 +47,10 @@ NEAR_MISSES: dict[str, tuple[tuple[tuple[str, ...], ...], str, str]] = {
         " (one row per instance) — never both: they hold the same charges",
     ),
 }
+
+
+class Fits(Verdict):
+    """A file that lacks the preset's signature and has another built-in preset's (preset_fit.py)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,8 +193,8 @@ class MappedImporter:
             return True
         return self._signature(head, path)
 
-    def _signature(self, head: Head, path: Path) -> bool | str:
-        spec = self.spec_for({})  # presets are small files; read when asked
+    def _signature(self, head: Head, path: Path, spec: Spec | None = None) -> bool | str:
+        spec = spec or self.spec_for({})  # presets are small files; read when asked
         names = head.json_keys if head.json_keys is not None else head.header
         if spec.encoding and any("\ufffd" in n for n in names):
             names = _header_as(path, spec.encoding, head.delimiter or ",") or names
@@ -198,6 +204,16 @@ class MappedImporter:
         if missing and near and all(any(s.casefold() in folded for s in g) for g in near[0]):
             return Verdict(near[1], near[2].format(path=path))  # the same vendor's other file: say which
         if missing:  # header names only between the words: the sentence reads in either language
+            # --preset of a generic kind: every mapped kind's presets (review 5 J9); a vendor's own kind
+            # (import aliyun) is told what the file looks like by the registry (ingest/detect)
+            fits = fitting(head, self.table, spec.name) if self.generic else []
+            if fits and fits[0][1] == self.table:
+                return Fits(f"its header has no {'; '.join(missing)} column", f"use --preset {fits[0][0]}")
+            if fits:
+                name, table, kind = fits[0]
+                return Fits(f"its header has no {'; '.join(missing)} column",
+                            f"it is the layout of preset {name} ({table}): import it with"
+                            f" `trainledger import {kind} {path} --preset {name}`")
             return f"its header has no {'; '.join(missing)} column"
         return True
 
@@ -215,6 +231,11 @@ class MappedImporter:
         cfg: MappedSettings = ctx.cfg
         nctx = self._native_ctx(ctx, path)
         head = sniff(path)
+        if self.generic and head.container == "text" and head.header:  # --preset / --mapping: its signature
+            verdict = self._signature(head, path, cfg.spec)  # (a near miss is read: it says how, NEAR_MISSES)
+            if isinstance(verdict, Fits):
+                raise BadInput(f"{verdict}: it is not the layout of {cfg.spec.name}; it has {head.describe()}",
+                               path=str(path), remedy=verdict.remedy)
         if head.container == "parquet" and not hasattr(self.base, "_parse_parquet"):
             records = _parquet_records(path, cfg)  # the focus reader has its own
             rename = True

@@ -18,8 +18,9 @@ from trainledger.ingest.base import Column, Context, Record, Verdict, col
 from trainledger.ingest.convert import stripped
 from trainledger.ingest.delimited import DelimitedImporter, reading_options
 from trainledger.ingest.keys import canon_number, canon_time_local, content_key
-from trainledger.ingest.mapping import Settings, presets, settings
-from trainledger.ingest.text import Head, sniff
+from trainledger.ingest.mapping import Settings, settings
+from trainledger.ingest.preset_fit import fitting
+from trainledger.ingest.text import sniff
 from trainledger.names import did_you_mean
 
 TIME_REMEDY = {"number": "write the time as a plain number of {unit} from the origin",
@@ -125,13 +126,19 @@ class MappedImporter(DelimitedImporter):
         if head.container == "text" and head.header:
             missing = [" or ".join(g) for g in m.signature if not any(head.has(s) for s in g)]
             if missing:
-                known = presets((self.mapping_table,))
-                fits = [n for n, p in known.items() if n != m.name and _fits(p.signature, head)]
+                fits = fitting(head, self.mapping_table, m.name)  # every mapped kind's presets (J9)
+                if fits and fits[0][1] == self.mapping_table:
+                    remedy = f"use --preset {fits[0][0]}"
+                elif fits:
+                    name, table, kind = fits[0]
+                    remedy = (f"it is the layout of preset {name} ({table}): import it with"
+                              f" `trainledger import {kind} {path} --preset {name}`")
+                else:
+                    remedy = "write a mapping for it (--mapping FILE)"
                 raise BadInput(
                     f"its header has no {', '.join(missing)} column: it is not the layout of "
                     f"{m.source}; it has {head.describe()}",
-                    path=str(path),
-                    remedy=f"use --preset {fits[0]}" if fits else "write a mapping for it (--mapping FILE)",
+                    path=str(path), remedy=remedy,
                 )
         self.nulls = m.nulls
         fixed = constants(cfg)
@@ -140,7 +147,3 @@ class MappedImporter(DelimitedImporter):
             if salt and not rec.problem:
                 rec.key = content_key([rec.key, *salt])
             yield rec
-
-
-def _fits(signature: tuple[tuple[str, ...], ...], head: Head) -> bool:
-    return bool(signature) and all(any(head.has(s) for s in g) for g in signature)

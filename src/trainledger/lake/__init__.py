@@ -4,6 +4,7 @@
                 drops (tombstones), reads in import order
     keys.py     import keys: one import per file and statement (``import_key``), which import
                 each line of the import log belongs to (``keyed_events``)
+    rowkeys.py  which import each row of a table came through (``import_key`` for the engine)
     settle.py   a new partition against the others: cross-file duplicates, repeats, conflicts
                 (under the table's lock)
     encoding.py which columns of a partition get Parquet dictionary pages and statistics

@@ -62,6 +62,7 @@ def columns_of_lines(lines: Sequence[Any], attribution_id: int) -> dict[str, lis
         "source_row": [p.row for p in prov],
         "rule": [p.rule for p in prov],
         "source_kind": [p.source_kind for p in prov],
+        "import_key": [p.import_key for p in prov],
     }
 
 
@@ -149,7 +150,7 @@ def _arrow_fingerprints(columns: Sequence[str], kinds: dict[str, tuple[str, int 
 
 COLUMNS_OF_LINES = ("attribution_id", "category", "basis", "evidence", "low", "expected", "high", "currency",
                     "batch_id", "run_id", "detail", "quantity", "unit", "reason", "source_sha256", "source_row",
-                    "rule", "source_kind")
+                    "rule", "source_kind", "import_key")
 
 
 def _kind(table: Table, name: str, dialect) -> tuple[str, int | None] | None:
@@ -210,8 +211,8 @@ def bind_and_fingerprint(conn: Connection, table: Table, columns: Sequence[str],
                          cols: dict[str, list], texts: bool = False) -> tuple[list[tuple], list[str]] | None:
     """(driver tuples, fingerprints) of a chunk held as ``cols``; None when the general path must
     convert it (see the module docstring). ``texts``: decimal columns hold ``str(Decimal)`` text."""
-    if any(c in figures.LATER_COLUMNS for c in columns):
-        return None  # a nullable later column changes the fingerprint's shape
+    if any(v is None for c in columns if c in figures.LATER_COLUMNS for v in cols[c]):
+        return None  # a null in a later column leaves it out of the fingerprint: the general path
     dialect = conn.dialect
     values, fields, kinds = [], [], {}
     arrow = getattr(cols, "arrow", None)

@@ -60,7 +60,7 @@ def _field(v: Any) -> str:
 
 # columns added after ledgers already held fingerprints: a null value leaves the row's fingerprint
 # as it was before the column existed, so an upgraded ledger still verifies
-LATER_COLUMNS = frozenset({"gpu_share"})
+LATER_COLUMNS = frozenset({"gpu_share", "import_key"})
 
 
 def fingerprint(row: Mapping[str, Any], columns: Sequence[str]) -> str:

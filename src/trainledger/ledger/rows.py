@@ -171,6 +171,7 @@ def cost_line_row(c: CostLine, attribution_id: int) -> dict[str, Any]:
         "source_row": p.row,
         "rule": p.rule,
         "source_kind": p.source_kind,
+        "import_key": p.import_key,  # "" for a line of no import; null only in lines stored before 0008
     }
 
 
@@ -182,7 +183,7 @@ def cost_line_from(m: Mapping[str, Any]) -> CostLine:
         amount=AmountRange(m["low"], m["expected"], m["high"], m["currency"]),
         provenance=Provenance(
             source_sha256=m["source_sha256"], row=m["source_row"], rule=m["rule"],
-            source_kind=m["source_kind"],
+            source_kind=m["source_kind"], import_key=m.get("import_key") or "",
         ),
         batch_id=m["batch_id"],
         run_id=m["run_id"],

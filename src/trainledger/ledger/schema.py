@@ -139,6 +139,9 @@ cost_lines = Table(
     Column("source_row", Integer, nullable=False),
     Column("rule", CleanText, nullable=False),
     Column("source_kind", CleanString(32), nullable=False),
+    # the key of the import the source row came through (two imports of one content share its
+    # sha256 and row numbers); null: unknown — a line stored before migration 0008, or of no import
+    Column("import_key", CleanString(64), nullable=True),
     # Promise 1: money with no batch sits in the unattributed bucket *with a reason*.
     CheckConstraint("batch_id IS NOT NULL OR reason <> ''", name="attributed_or_reason"),
 )

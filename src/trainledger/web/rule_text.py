@@ -2,6 +2,7 @@
 beside it for drill-down. The rule strings the engine writes:
 
     gpu_seconds_on_node/<rule id>    a bill row of a node split by GPU-seconds; the job's batch from a rule
+    capacity <id> (<file> row <n>): <rule>  a capacity's row held by the job (engine/capacity_source.py)
     gpu_seconds_on_node/unheld       … the capacity no job held
     gpu_seconds_on_node/no_rule_matched … a job no rule matched
     queued/<rule id>                 a job's queued GPU time (opportunity, no cash)
@@ -14,6 +15,7 @@ and `` (EffectiveCost)`` after any of them when the line is valued at a bill's E
 
 from __future__ import annotations
 
+from trainledger.engine.capacity_source import parse_rule
 from trainledger.web.text import TEXT, t
 
 NO_MATCH = "no_rule_matched"
@@ -25,6 +27,9 @@ def rule_sentence(rule: str | None, lang: str) -> str:
         return ""
     if rule.endswith(SUFFIX):
         return t("rule.effective_cost", lang).format(text=rule_sentence(rule[: -len(SUFFIX)], lang))
+    if rule.startswith("capacity ") and (cap := parse_rule(rule)) is not None:
+        return t("rule.capacity", lang).format(capacity=cap[0], file=cap[1], row=cap[2],
+                                               text=rule_sentence(cap[3], lang))
     head, _, rest = rule.partition("/")
     if head == "gpu_seconds_on_node" and rest:
         if rest == "unheld":

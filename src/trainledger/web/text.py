@@ -147,6 +147,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "rule.no_match": ("no workspace rule matched the row (unattributed)", "该行未匹配任何工作区规则（未归属）"),
     "rule.stage_failed": ("the attribution stage failed on this row (unattributed)", "归属计算在该行失败（未归属）"),
     "rule.workspace": ("workspace rule {rule}", "工作区规则 {rule}"),
+    "rule.capacity": ("capacity {capacity} of {file} (its row {row}), held by this job: {text}",
+                      "{file} 中的容量 {capacity}（其第 {row} 行），由本作业占用：{text}"),
     "rule.effective_cost": ("{text}, valued at the bill's EffectiveCost", "{text}，按账单的 EffectiveCost 计价"),
     "rule.source.timesheet": ("timesheet", "工时表"), "rule.source.storage": ("storage inventory", "存储清单"),
     "rule.source.invoice": ("invoice", "发票"),
@@ -163,6 +165,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "line_reason.shared_work": ("shared work", "共享工作"),
     "line_reason.no_batch_named": ("no batch named", "未注明批次"),
     "source_kind.config": ("workspace configuration (a capacity)", "工作区配置（容量）"),
+    "source_kind.capacity": ("owned / reserved capacity a job held (the job's row)", "作业占用的自有 / 预留容量（作业记录行）"),
 }
 
 

@@ -52,8 +52,11 @@ def _is_import(ln: CostLine) -> bool:
 
 
 def line_dict(ln: CostLine, ident: str) -> dict[str, Any]:
+    """A line as the pages and JSON give it; ``provenance.import`` is the id of the import its source
+    row came through (None: unknown — a line stored before lines recorded it; its link then goes by
+    the content, to that content's first import)."""
     p, a = ln.provenance, ln.amount
-    imp = short_id(p.source_sha256)
+    imp = short_id(p.import_key) if p.import_key else None
     return access.line_fields({
         "id": ident, "href": f"/lines/{ident}", "category": ln.category, "basis": str(ln.basis),
         "evidence": str(ln.evidence), "low": str(a.low), "expected": str(a.expected), "high": str(a.high),
@@ -61,7 +64,7 @@ def line_dict(ln: CostLine, ident: str) -> dict[str, Any]:
         "quantity": None if ln.quantity is None else str(ln.quantity), "unit": ln.unit, "reason": ln.reason,
         "provenance": {"source_sha256": p.source_sha256, "import": imp, "row": p.row, "rule": p.rule,
                        "source_kind": p.source_kind,
-                       "href": f"/sources/{imp}/{p.row}" if _is_import(ln) else None},
+                       "href": f"/sources/{imp or short_id(p.source_sha256)}/{p.row}" if _is_import(ln) else None},
     }, ln)
 
 
@@ -259,19 +262,23 @@ def source(wsp, ident: str, row: int) -> dict[str, Any]:
         raise NotFound(f"import {short_id(rec.source_sha256)} ({rec.kind}, {rec.path}) has no accepted row {row}",
                        remedy=f"rows run 1..{rec.rows_read}; a quarantined or duplicate row is not in the lake"
                               " (`trainledger quarantine`)")
+    of_row = [(i, ln) for i, ln in _row_lines(wsp, short_id(rec.source_sha256), row)
+              if ln.provenance.source_sha256 == rec.source_sha256
+              and ln.provenance.import_key in ("", rec.import_key)  # this import's ("": not recorded)
+              and LINE_TABLES.get(ln.provenance.source_kind) in (None, table)]  # not another table's import
     attributed = [{"id": i, "href": f"/lines/{i}", "rule": ln.provenance.rule, "batch": ln.batch_id,
                    "run": ln.run_id, "basis": str(ln.basis),
                    "expected": access.line_fields({"expected": str(ln.amount.expected)}, ln)["expected"],
                    "currency": ln.currency, "detail": ln.detail}
-                  for i, ln in _row_lines(wsp, short_id(rec.source_sha256), row)
-                  if ln.provenance.source_sha256 == rec.source_sha256
-                  and LINE_TABLES.get(ln.provenance.source_kind) in (None, table)]  # not another table's import
-    # another live import of the same content into the same table (another statement: --set vc=…, an
-    # undated inventory on another day) has a row of this number too: a line records the content and
-    # row it came from, not the import, so the lines above may be that import's — said, not hidden
+                  for i, ln in of_row]
+    # a line stored before lines recorded their import (migration 0008) names the content and row
+    # only: when another live import of the same content into the same table (another statement:
+    # --set vc=…, an undated inventory on another day) has a row of this number too, such a line
+    # may be that import's — said, not hidden
+    unknown = any(not ln.provenance.import_key for _i, ln in of_row)
     shared = sorted(short_id(st.import_key) for (kind, _key), st in states(wsp.lake).items()
                     if st.live and st.sha256 == rec.source_sha256 and st.import_key != rec.import_key
-                    and KIND_TABLES.get(kind) == table) if table is not None and attributed else []
+                    and KIND_TABLES.get(kind) == table) if table is not None and unknown else []
     raw, raw_note = raw_row(Path(rec.path), rec.source_sha256, row)
     shown = access.source_values(values, rec.kind)
     return {"flags_zh": _flags_zh(shown.get("flags"), rec.kind, short_id(rec.import_key)),
@@ -284,8 +291,8 @@ def source(wsp, ident: str, row: int) -> dict[str, Any]:
 
 # The lake table of the rows a cost line's ``source_kind`` names (engine: bill rows are "focus",
 # job rows "slurm", whatever importer read them); a kind not here ("config": a capacity) is not told apart.
-LINE_TABLES = {"focus": "bill_lines", "slurm": "jobs", "storage": "storage_objects", "timesheet": "labor_entries",
-               "invoice": "external_services"}
+LINE_TABLES = {"focus": "bill_lines", "slurm": "jobs", "capacity": "jobs", "storage": "storage_objects",
+               "timesheet": "labor_entries", "invoice": "external_services"}
 
 
 def _flags_zh(flags: Any, kind: str, import_id: str) -> str | None:

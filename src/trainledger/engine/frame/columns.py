@@ -178,11 +178,22 @@ def _slice(p: pa.Table, per_run, per_row_arrays, hours: dict, hours_of, evidence
             "detail": detail, "quantity": quantity, "unit": unit, "reason": reason,
             "source_sha256": per_row("sha"), "source_row": per_row("row"),
             "rule": rule, "source_kind": pa.array(["focus"] * n, pa.string()),
+            "import_key": per_row("sha"),  # its content's first import (``import_keys``: another's)
             "units": _small(units), "scale": scale, "state_detail": state_detail,
             "idx": idx, "view": p.column("view")}
     cols = {k: (v.combine_chunks() if isinstance(v, pa.ChunkedArray) else v) for k, v in cols.items()}
     names = [*SCHEMA.names, "idx", "view"]
     return pa.table({k: encoded(cols[k]) if k in REPEATED else cols[k] for k in names})
+
+
+def import_keys(node_t: pa.Table, rows, at: int, m: int) -> pa.Table:
+    """``node_t`` (the lines of bill rows ``at`` … ``at + m``) with each line's import key its bill
+    row's, where the rows carry one (a second import of the same content: lake/rowkeys.py); else the
+    content hash ``node_columns`` gave (the content's first import)."""
+    if not getattr(rows, "is_columns", False) or "import_key" not in rows.table.column_names:
+        return node_t
+    keys = pc.take(dense(rows.table.column("import_key").slice(at, m)), node_t.column("idx"))
+    return node_t.set_column(node_t.schema.get_field_index("import_key"), "import_key", encoded(keys))
 
 
 def merge(node: pa.Table | None, objects: list[tuple[int, int, object]]) -> LineColumns:

@@ -540,6 +540,7 @@ def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, got, fa
             local = chunk.set_column(at_, "idx", pc.subtract(chunk.column("idx"), pa.scalar(at, pa.int64())))
             node_t = columns_mod.node_columns(local, columns_mod.RowInfo.arrays(info), per_run, hours, hours_of,
                                               str(EVIDENCE[False]))
+            node_t = columns_mod.import_keys(node_t, rows, at, m)  # a second import's rows: their own key
         if node_t is not None or objects:
             tables.append(columns_mod.merge(node_t, objects).table)
     lines = columns_mod.concat(tables)
