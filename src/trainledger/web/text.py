@@ -165,7 +165,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "line_reason.shared_work": ("shared work", "共享工作"),
     "line_reason.no_batch_named": ("no batch named", "未注明批次"),
     "source_kind.config": ("workspace configuration (a capacity)", "工作区配置（容量）"),
-    "source_kind.capacity": ("owned / reserved capacity a job held (the job's row)", "作业占用的自有 / 预留容量（作业记录行）"),
+    "source_kind.capacity": ("owned / reserved capacity a job held (the job's row)",
+                             "作业占用的自有 / 预留容量（作业记录行）"),
 }
 
 
