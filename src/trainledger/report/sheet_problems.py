@@ -1,0 +1,105 @@
+"""The problems a batch sheet carries (review 5 J10): those that concern the batch, and one counted
+line per other kind of the workspace's problems — never another batch's job or run names.
+
+A problem of the attribution summary concerns a batch when what it names is the batch's:
+
+    job_id, taken_by    jobs of the batch's runs (``Run.source_job``) — every job it names
+    run_id              the batch's runs
+    role                a labor role of the batch's lines (``missing_labor_rate``)
+    source_sha256       a file one of the batch's lines came from (a time-zone mismatch of that file)
+
+A problem naming a job or run of another batch (or of none), or naming none of these (a workspace
+fact: an unpriced storage tier, rows in quarantine, a capacity not stated), is counted per kind on
+the sheet: ``{kind: workspace_problems, detail: {of: KIND, count: N}}`` (problems_i18n renders it
+"job without a batch × 1,782 in the workspace …"). ``Index`` is built once per attribution (by
+``RetryLinks``, once for every batch the precompute writes); a batch's share is then found from its
+runs and lines alone, never by scanning every problem per batch:
+
+    Index(problems).of(run_ids, jobs, roles, shas)   (own problems, {kind: count elsewhere})
+    for_sheet(own, elsewhere)                        the sheet's ``problems`` list (JSON-able)
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from trainledger.report import problems_i18n
+
+ELSEWHERE = problems_i18n.ELSEWHERE
+JOB_KEYS = ("job_id", "taken_by")
+
+
+def _names(detail: Mapping[str, Any]) -> tuple[set[str], set[str], str | None, str | None]:
+    jobs = {str(detail[k]) for k in JOB_KEYS if detail.get(k) not in (None, "")}
+    runs = {str(detail["run_id"])} if detail.get("run_id") not in (None, "") else set()
+    role = str(detail["role"]) if detail.get("role") not in (None, "") else None
+    sha = str(detail["source_sha256"]) if detail.get("source_sha256") not in (None, "") else None
+    return jobs, runs, role, sha
+
+
+class Index:
+    """The summary's problems by the job, run, role and file they name, and their count per kind."""
+
+    def __init__(self, problems: Iterable[Mapping[str, Any]]) -> None:
+        self.problems = list(problems)
+        self.counts = Counter(str(p.get("kind")) for p in self.problems)
+        self.by_job: dict[str, list[int]] = defaultdict(list)
+        self.by_run: dict[str, list[int]] = defaultdict(list)
+        self.by_role: dict[str, list[int]] = defaultdict(list)
+        self.by_sha: dict[str, list[int]] = defaultdict(list)
+        self.names: dict[int, tuple] = {}
+        for i, p in enumerate(self.problems):
+            detail = p.get("detail") or {}
+            if not isinstance(detail, Mapping):
+                continue
+            jobs, runs, role, sha = got = _names(detail)
+            if not (jobs or runs or role or sha):
+                continue  # names nothing of a batch: a workspace problem, counted on every sheet
+            self.names[i] = got
+            for j in jobs:
+                self.by_job[j].append(i)
+            for r in runs:
+                self.by_run[r].append(i)
+            if role is not None:
+                self.by_role[role].append(i)
+            if sha is not None:
+                self.by_sha[sha].append(i)
+
+    def of(self, run_ids: Iterable[str], jobs: Iterable[str], roles: Iterable[str] = (),
+           shas: Iterable[str] = ()) -> tuple[list[dict[str, Any]], dict[str, int]]:
+        """(the problems that concern a batch of these runs, jobs, labor roles and source files, in
+        the summary's order; {kind: how many others the workspace has}, in the kinds' first-seen order)."""
+        run_ids, jobs, roles, shas = set(run_ids), {str(j) for j in jobs if j}, set(roles), set(shas)
+        found: set[int] = set()
+        for keys, index in ((jobs, self.by_job), (run_ids, self.by_run), (roles, self.by_role),
+                            (shas, self.by_sha)):
+            for k in keys:
+                found.update(index.get(k, ()))
+        own = []
+        for i in sorted(found):
+            named_jobs, named_runs, role, sha = self.names[i]
+            if named_jobs <= jobs and named_runs <= run_ids and (role is None or role in roles) \
+                    and (sha is None or sha in shas or named_jobs or named_runs):
+                own.append(i)  # everything it names is the batch's: no other batch's job or run in it
+        mine = Counter(str(self.problems[i].get("kind")) for i in own)
+        elsewhere = {k: n - mine[k] for k, n in self.counts.items() if n - mine[k] > 0}
+        return [dict(self.problems[i]) for i in own], elsewhere
+
+
+def for_sheet(own: list[Mapping[str, Any]], elsewhere: Mapping[str, int]) -> list[dict[str, Any]]:
+    """The sheet's ``problems``: the batch's own (problems_i18n.for_json) then one counted line per
+    other kind of the workspace's problems."""
+    return ([problems_i18n.for_json(p) for p in own]
+            + [problems_i18n.for_json(counted(kind, n)) for kind, n in elsewhere.items()])
+
+
+def counted(kind: str, n: int) -> dict[str, Any]:
+    """The counted line of ``n`` problems of ``kind`` that are not the batch's."""
+    detail = {"of": kind, "count": f"{n:,}"}
+    return {"kind": ELSEWHERE, "message": problems_i18n.message({"kind": ELSEWHERE, "detail": detail}, "en"),
+            "detail": detail}
+
+
+__all__ = ["ELSEWHERE", "Index", "counted", "for_sheet"]
