@@ -88,3 +88,16 @@ def test_the_demo_sheets_list_their_own_problems_and_count_the_unbatched_job(dem
             assert f"job {unbatched}" not in md and "job without a batch × 1 in the workspace" in md
             assert "作业无批次 × 1" in _sheet(demo_pristine, b, "md", "zh-CN")
             assert build_sheet(wsp, b)["problems"] == s["problems"]  # precomputed or from the ledger alone
+
+
+def test_the_workbook_readme_lists_them(demo_pristine, tmp_path):
+    from openpyxl import load_workbook
+
+    out = tmp_path / "a.xlsx"
+    r = CliRunner().invoke(cli, ["--workspace", str(demo_pristine), "sheet", "csa-sft-2026-11-a", "--format", "xlsx",
+                                 "--out", str(out)], catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    cells = [c for row in load_workbook(out)["README"].iter_rows(values_only=True) for c in row if c]
+    assert "Problems found / 发现的问题" in cells
+    assert any(str(c).startswith("job without a batch × 1 in the workspace") for c in cells)
+    assert any(str(c).startswith("工作区中另有 作业无批次 × 1") for c in cells)
