@@ -21,6 +21,8 @@ holding exact ``Decimal`` figures; the renderers (``cross_render.py``, ``cross_x
   occupancy series), on its basis (the engine's record).
 * ``undated_outside`` — with a date window, the batches' lines that have no date (no window holds
   them; without a window they are in period ``undated``).
+* ``stale`` — the lake changed since the attribution these figures are of (report/freshness.py):
+  said at the top of every format (md, html, json ``stale``, the workbook's README).
 * ``curves`` — per batch with a plan: cumulative actual spend by day (by week past ``DAILY_MAX``
   days) per plan basis and currency, with the plan's total and the EAC low / expected / high of
   ``review/status.py`` (through ``review.service.status``; nothing of it is recomputed here).
@@ -44,6 +46,7 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from trainledger.errors import BadInput
 from trainledger.model import CASH_BASES, Basis, CostLine
 from trainledger.model.money import minor_quantum
+from trainledger.report import freshness
 from trainledger.report import sheet_compute as sc
 from trainledger.report.dating import When, line_dates, month_of
 from trainledger.report.sheet import effective_share, not_valued
@@ -244,6 +247,7 @@ class CrossReport:
     undated_outside: tuple[SpendCell, ...] = ()  # with a date window: the lines no window can hold
     zone: str = "UTC"  # the zone of the days and months (dating.zone)
     capacity_control: tuple[CapacityControl, ...] = ()
+    stale: dict | None = None  # the lake changed since the attribution (report/freshness.py ``check``)
 
 
 # -- arguments -----------------------------------------------------------------------------------
@@ -446,7 +450,7 @@ def build(wsp, sc_: Scope) -> CrossReport:
                        eff_period, un, tuple(control), tuple(curves_of),
                        tuple(SpendCell(UNDATED, b.project, b.id, f) for b in batches
                              for f in _figures(outside, [k for k in outside.v if k[0] == b.id], sheet_rounding=False)),
-                       str(cfg.timezone), capacity)
+                       str(cfg.timezone), capacity, freshness.check(wsp))
 
 
 def _add(figs) -> tuple[Figure, ...]:

@@ -132,7 +132,7 @@ def batches(wsp) -> dict[str, Any]:
                            **({k: restrict(x, kind) for k, x in figs.items()} if kind else figs)})
         out.append({"id": b.id, "name": b.name, "project": b.project, "team": b.team,
                     "href": f"/batches/{_q(b.id)}", "totals_by_basis": totals, "allocated_by_source_basis": shares})
-    return {"batches": out}
+    return {"batches": out, "stale": freshness.check(wsp)}  # the lake changed since the attribution (freshness.py)
 
 
 def batch_exists(wsp, batch_id: str) -> None:
@@ -195,7 +195,7 @@ def run(wsp, batch_id: str, run_id: str) -> dict[str, Any]:
     chains = [dict(c, attempt_links=[{"id": a, "href": f"/batches/{_q(batch_id)}/runs/{_q(a)}"} for a in c["attempts"]])
               for c in sheet.get("retry_chains", []) if run_id in c.get("attempts", [])]  # the sheet may be shared
     return {"batch": batch_id, "batch_href": f"/batches/{_q(batch_id)}", "run": found[0],
-            "by_state": states, "retry_chains": chains}
+            "by_state": states, "retry_chains": chains, "stale": sheet.get("stale")}  # as the batch page says it
 
 
 def _dec(text: str):
@@ -421,8 +421,8 @@ def scope_model(model: dict[str, Any], batch: str | None, check) -> dict[str, An
         if not mine:
             check(next((ln["batch"] for ln in model["lines"] if ln["batch"]), None))
         return dict(model, lines=mine, rules=sorted({ln["rule"] for ln in mine}))
-    if isinstance(model.get("batches"), list) and set(model) == {"batches"}:
-        return {"batches": [b for b in model["batches"] if b["id"] == batch]}
+    if isinstance(model.get("batches"), list) and set(model) <= {"batches", "stale"}:
+        return dict(model, batches=[b for b in model["batches"] if b["id"] == batch])
     if isinstance(model.get("alerts"), list) and "closed" in model:  # web/pages.py alerts
         if model.get("batch") is not None:
             check(model["batch"])
