@@ -166,7 +166,7 @@ def test_json_contract(rep):
     d = json.loads(cross_render.to_json(rep))
     assert d["schema"] == "trainledger.report/1"
     assert set(d) == {"schema", "scope", "attribution_id", "as_of", "periods", "spend", "batches", "totals",
-                      "effective_by_period", "unattributed", "control", "capacity_control", "spend_curves",
+                      "effective_by_period", "unattributed", "control", "capacity_control", "spend_curves", "stale",
                       "undated_outside_window"}
     money = re.compile(r"-?\d+(\.\d+)?")
     for f in d["totals"] + d["spend"]:

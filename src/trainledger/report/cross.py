@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import ROUND_HALF_EVEN, Decimal
 
+from trainledger.engine.capacity_dating import KEY as CAPACITY_DAYS
 from trainledger.errors import BadInput
 from trainledger.model import CASH_BASES, Basis, CostLine
 from trainledger.model.money import minor_quantum
@@ -370,12 +371,12 @@ def build(wsp, sc_: Scope) -> CrossReport:
     wanted = {b.id for b in batches}
     lines = wsp.ledger.cost_lines()
     runs = {r.id: r for r in wsp.ledger.runs()}
-    dates = line_dates(wsp, lines, runs)
+    att = wsp.ledger.latest_attribution() or {}
+    summary = att.get("summary") if isinstance(att.get("summary"), dict) else {}
+    dates = line_dates(wsp, lines, runs, summary.get(CAPACITY_DAYS) or {})
     explained = _explained(wsp)
     retry_of = {k: str(v["retry_of"]) for k, v in explained.items() if v.get("retry_of")}
     reworked = rework_lines(lines, list(runs.values()), retry_of, explained)  # the review bridge's rework
-    att = wsp.ledger.latest_attribution() or {}
-    summary = att.get("summary") if isinstance(att.get("summary"), dict) else {}
 
     spend, per_batch, outside, unatt = _Sum(), _Sum(), _Sum(), defaultdict(lambda: [Decimal(0), 0])
     span: dict[str, list[date]] = defaultdict(list)
