@@ -75,8 +75,7 @@ def report(ctx: click.Context, project: str | None, start: str | None, end: str 
     from trainledger.report import cross, cross_render
 
     if fmt == "xlsx" and not out:
-        raise click.UsageError("--format xlsx writes a workbook: give --out FILE.xlsx"
-                               " / xlsx 格式需要 --out 指定输出文件")
+        raise click.UsageError(t("cli.sheet.xlsx_needs_out", ctx))  # one language, as every line (docs/cli.md)
     with open_ws(ctx) as wsp:
         rep = cross.build(wsp, cross.scope(wsp, project, start, end, by))
         from trainledger.report.freshness import note

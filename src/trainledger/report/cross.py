@@ -266,7 +266,7 @@ def parse_day(text: str | None, option: str, *, end: bool = False) -> date | Non
             return (first.replace(day=28) + timedelta(days=4)).replace(day=1) - timedelta(days=1) if end else first
         return date.fromisoformat(text)
     except ValueError:
-        raise BadInput(f"{option} {text!r} is not a date / 不是日期",
+        raise BadInput(f"{option} {text!r} is not a date",
                        remedy="write YYYY-MM-DD or YYYY-MM, e.g. --from 2026-11 --to 2026-11-30") from None
 
 
@@ -274,11 +274,11 @@ def scope(wsp, project: str | None, start: str | None, end: str | None, by: str)
     """The report's scope, checked: a known project, dates that parse, start ≤ end."""
     if project is not None and project not in {p.id for p in wsp.config.projects}:
         known = ", ".join(sorted(p.id for p in wsp.config.projects)) or "none declared"
-        raise BadInput(f"no project {project!r} in {wsp.config.path} / 没有该项目",
+        raise BadInput(f"no project {project!r} in {wsp.config.path}",
                        remedy=f"use one of: {known} (the [[projects]] of the workspace file)")
     s, e = parse_day(start, "--from"), parse_day(end, "--to", end=True)
     if s and e and s > e:
-        raise BadInput(f"--from {start} is after --to {end} / 起始日期晚于结束日期", remedy="swap them")
+        raise BadInput(f"--from {start} is after --to {end}", remedy="swap them")
     if by not in BY:
         raise BadInput(f"--by {by!r}", remedy=f"use one of {', '.join(BY)}")
     return Scope(project, s, e, by)
