@@ -259,9 +259,9 @@ CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
              "重新导入：trainledger import slurm {path} --tz {likely_tz} --replace {import_id}"),
     },
     ELSEWHERE: {  # not a problem: a batch sheet's count of the workspace's problems of another kind (sheet_problems.py)
-        EN: ("elsewhere in the workspace", "{what} × {count} in the workspace, not this batch's (not listed on its"
-             " sheet) — `trainledger --verbose attribute` lists each"),
-        ZH: ("工作区其他问题", "工作区中另有 {what} × {count}，不属于本批次（底稿中不逐条列出）——"
+        EN: ("more in the workspace", "{what} × {count} more in the workspace (other batches' or no batch's,"
+             " not listed on this sheet) — `trainledger --verbose attribute` lists each"),
+        ZH: ("工作区其他问题", "工作区中另有 {what} × {count}（属于其他批次或不属于任何批次，本底稿不逐条列出）——"
              "`trainledger --verbose attribute` 会逐条列出"),
     },
 }

@@ -8,10 +8,12 @@ A problem of the attribution summary concerns a batch when what it names is the 
     role                a labor role of the batch's lines (``missing_labor_rate``)
     source_sha256       a file one of the batch's lines came from (a time-zone mismatch of that file)
 
-A problem naming a job or run of another batch (or of none), or naming none of these (a workspace
-fact: an unpriced storage tier, rows in quarantine, a capacity not stated), is counted per kind on
-the sheet: ``{kind: workspace_problems, detail: {of: KIND, count: N}}`` (problems_i18n renders it
-"job without a batch × 1,782 in the workspace …"). ``Index`` is built once per attribution (by
+A problem naming none of these is the workspace's (an unpriced queue or storage tier, rows in
+quarantine, a capacity not stated): it may concern every batch and names no batch's job or run, so
+the first ``SHOWN`` of each such kind are on every sheet. A problem naming a job or run of another
+batch (or of none), and the workspace's beyond the first ``SHOWN`` of a kind, are counted per kind:
+``{kind: workspace_problems, detail: {of: KIND, count: N}}`` (problems_i18n renders it "job without
+a batch × 1,782 more in the workspace …"). ``Index`` is built once per attribution (by
 ``RetryLinks``, once for every batch the precompute writes); a batch's share is then found from its
 runs and lines alone, never by scanning every problem per batch:
 
@@ -28,6 +30,7 @@ from typing import Any
 from trainledger.report import problems_i18n
 
 ELSEWHERE = problems_i18n.ELSEWHERE
+SHOWN = 3  # the workspace's problems of one kind listed on a sheet (the Markdown shows three a kind too)
 JOB_KEYS = ("job_id", "taken_by")
 
 
@@ -52,6 +55,8 @@ class Index:
         self.by_role: dict[str, list[int]] = defaultdict(list)
         self.by_sha: dict[str, list[int]] = defaultdict(list)
         self.names: dict[int, tuple] = {}  # what a problem naming more than one job names
+        self.shown: list[int] = []  # the workspace's problems (naming no batch's anything): SHOWN a kind
+        shown = Counter()
         for i, p in enumerate(self.problems):
             detail = p.get("detail")
             if not isinstance(detail, Mapping):
@@ -61,8 +66,11 @@ class Index:
                 self._job(str(job), i)  # names one job: the batch's when that job is
                 continue
             jobs, runs, role, sha = got = _names(detail)
-            if not (jobs or runs or role or sha):
-                continue  # names nothing of a batch: a workspace problem, counted on every sheet
+            if not (jobs or runs or role or sha):  # names nothing of a batch: the workspace's
+                if shown[p.get("kind")] < SHOWN:
+                    shown[p.get("kind")] += 1
+                    self.shown.append(i)
+                continue
             self.names[i] = got
             for j in jobs:
                 self._job(j, i)
@@ -82,7 +90,7 @@ class Index:
         """(the problems that concern a batch of these runs, jobs, labor roles and source files, in
         the summary's order; {kind: how many others the workspace has}, in the kinds' first-seen order)."""
         run_ids, jobs, roles, shas = set(run_ids), {str(j) for j in jobs if j}, set(roles), set(shas)
-        found: set[int] = set()
+        found: set[int] = set(self.shown)
         for j in jobs:
             got = self.by_job.get(j)
             if got is not None:
@@ -93,7 +101,7 @@ class Index:
         own = []
         for i in sorted(found):
             if i not in self.names:
-                own.append(i)  # it names one job, and that job is the batch's
+                own.append(i)  # the workspace's, or it names one job and that job is the batch's
                 continue
             named_jobs, named_runs, role, sha = self.names[i]
             if named_jobs <= jobs and named_runs <= run_ids and (role is None or role in roles) \
