@@ -166,7 +166,7 @@ def test_json_contract(rep):
     d = json.loads(cross_render.to_json(rep))
     assert d["schema"] == "trainledger.report/1"
     assert set(d) == {"schema", "scope", "attribution_id", "as_of", "periods", "spend", "batches", "totals",
-                      "effective_by_period", "unattributed", "control", "capacity_control", "spend_curves",
+                      "effective_by_period", "unattributed", "control", "capacity_control", "spend_curves", "stale",
                       "undated_outside_window"}
     money = re.compile(r"-?\d+(\.\d+)?")
     for f in d["totals"] + d["spend"]:
@@ -338,8 +338,9 @@ def test_every_check_cell_of_the_workbook_recomputes_to_zero(tmp_path, rep):
 def test_a_line_without_a_date_is_never_dropped(demo, monkeypatch):
     real = cross.line_dates
 
-    def no_labor_dates(wsp, lines, runs):  # as if the timesheet rows had no day
-        return [None if ln.category == "labor" else d for ln, d in zip(lines, real(wsp, lines, runs), strict=True)]
+    def no_labor_dates(wsp, lines, runs, capacity=None):  # as if the timesheet rows had no day
+        return [None if ln.category == "labor" else d
+                for ln, d in zip(lines, real(wsp, lines, runs, capacity), strict=True)]
 
     monkeypatch.setattr(cross, "line_dates", no_labor_dates)
     full = _build(demo)

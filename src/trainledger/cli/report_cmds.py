@@ -75,14 +75,14 @@ def report(ctx: click.Context, project: str | None, start: str | None, end: str 
     from trainledger.report import cross, cross_render
 
     if fmt == "xlsx" and not out:
-        raise click.UsageError("--format xlsx writes a workbook: give --out FILE.xlsx"
-                               " / xlsx 格式需要 --out 指定输出文件")
+        raise click.UsageError(t("cli.sheet.xlsx_needs_out", ctx))  # one language, as every line (docs/cli.md)
     with open_ws(ctx) as wsp:
         rep = cross.build(wsp, cross.scope(wsp, project, start, end, by))
-        from trainledger.report.freshness import check, note
+        from trainledger.report.freshness import note
 
-        if stale := check(wsp):  # the lake changed since the attribution these figures are of
-            click.echo(f"! {note(stale, lang or ctx.obj.get('lang') or wsp.config.get('workspace.language'))}",
+        if rep.stale and out:  # at the top of md / html / json / the xlsx README too; said here when only
+            # "wrote FILE" would show
+            click.echo(f"! {note(rep.stale, lang or ctx.obj.get('lang') or wsp.config.get('workspace.language'))}",
                        err=True)
         if fmt == "xlsx":
             from trainledger.report.cross_xlsx import write_xlsx as write_report

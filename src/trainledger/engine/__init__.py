@@ -31,6 +31,8 @@ Data flow (``attribute``)::
     capacity_source.py  a held capacity line's source: the job's row (its import), the capacity as its rule
     capacity_occupancy.py  a pool's occupancy series: unheld time split into held, jobs not imported
                     vs capacity no job held; demand left waiting while idle as an opportunity cost
+    capacity_dating.py  when each capacity row (node-day) starts, kept in the summary so reports date
+                    its lines (a ``--from/--to`` window holds its share of idle capacity)
     causes.py       failure causes on the failed attempt, retry chains, repeated causes
     asof.py         where an open attempt is cut: --as-of, the export's time, or the latest fact
     tzcheck.py      whole-hour offsets between progress events and sacct windows
@@ -75,7 +77,15 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 
-from trainledger.engine import capacity, conservation, guard, restated, storage_reconcile, straggler_workers
+from trainledger.engine import (
+    capacity,
+    capacity_dating,
+    conservation,
+    guard,
+    restated,
+    storage_reconcile,
+    straggler_workers,
+)
 from trainledger.engine.allocation import allocate_views
 from trainledger.engine.asof import latest_fact_time
 from trainledger.engine.assets import external_stage, labor_stage, storage_stage
@@ -116,6 +126,7 @@ class Attribution:
     conservation_capacity: list[dict] = field(default_factory=list)  # owned / reserved capacity, per capacity
     allocation: list[dict] = field(default_factory=list)  # allocation policies: pools spread (allocation.py)
     storage_reconciliation: dict = field(default_factory=dict)  # storage bills vs estimate (storage_reconcile.py)
+    capacity_days: dict = field(default_factory=dict)  # when each capacity row starts (capacity_dating.py)
 
     def summary(self) -> dict:
         """What the ledger keeps beside the lines: conservation, problems, assumptions, and the runs'
@@ -140,6 +151,7 @@ class Attribution:
             "conservation_capacity": self.conservation_capacity,
             "allocation": self.allocation,
             "storage_reconciliation": self.storage_reconciliation,
+            capacity_dating.KEY: self.capacity_days,
             "problems": [p.as_dict() for p in self.problems],
             "assumptions": [a.as_dict() for a in self.assumptions],
         }
@@ -228,7 +240,7 @@ def attribute(facts: Facts, config: Settings, price: PriceLookup, as_of: date,
     return Attribution(runs=runs, lines=lines, problems=tuple(problems),
                        assumptions=tuple(assumptions.values()), conservation=records,
                        conservation_amortized=amortized, conservation_capacity=owned, allocation=policies,
-                       storage_reconciliation=storage)
+                       storage_reconciliation=storage, capacity_days=capacity_dating.row_days(facts, ctx))
 
 
 __all__ = ["STAGES", "Attribution", "Facts", "attribute"]

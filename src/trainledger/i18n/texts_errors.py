@@ -507,7 +507,7 @@ ERRORS: dict[str, tuple[str, str]] = {
         "还没有存储对账结果",
     ),
     "report.cross.no_project": (
-        "no project {project} in {path} / 没有该项目",
+        "no project {project} in {path}",
         "{path} 中没有项目 {project}",
     ),
     "report.cross.use_one_projects_workspace": (
@@ -515,7 +515,7 @@ ERRORS: dict[str, tuple[str, str]] = {
         "从以下选一个：{known}（工作区文件中的 [[projects]]）",
     ),
     "report.cross.from_after": (
-        "--from {start} is after --to {end} / 起始日期晚于结束日期",
+        "--from {start} is after --to {end}",
         "--from {start} 晚于 --to {end}",
     ),
     "report.cross.swap_them": (
@@ -531,7 +531,7 @@ ERRORS: dict[str, tuple[str, str]] = {
         "从 {BY} 中选一个",
     ),
     "report.cross.not_date": (
-        "{option} {text} is not a date / 不是日期",
+        "{option} {text} is not a date",
         "{option} {text} 不是日期",
     ),
     "report.cross.write_yyyy_mm_dd": (

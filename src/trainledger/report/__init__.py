@@ -16,6 +16,8 @@ model each, one catalogue (i18n/registry.py: ``sheet``, ``report.estimate`` …)
     provisional.py  the bill caveats (provisional rows, vendor notes) of the batch's bill rows, per
                  import and month: a note under the totals and assumptions-drawer rows (``sheet.bill``)
     sheet_compute.py  compute states with hours that conserve, sections that add up, retry chains
+    sheet_problems.py  the problems a sheet carries: the batch's own (naming only its jobs, runs, roles,
+                 files) and one counted line per other kind of the workspace's, indexed once
     render.py    to_json / to_markdown / to_html, in en or zh-CN; lists in model/vocab order, figures
                  through trainledger/fmt.py, rounding gaps and grouped problems told
     xlsx.py      the sheet as a workbook (openpyxl): README, Summary + charts, Lines, named Assumptions,
@@ -38,7 +40,8 @@ model each, one catalogue (i18n/registry.py: ``sheet``, ``report.estimate`` …)
                  cells on Assumptions): change a rate and the bridge moves
     cross.py     the cross-batch report's view model (frozen dataclasses): spend per basis over time, per
                  batch, shares, the unattributed trend, plan vs actual, control, spend curves with the EAC
-    dating.py    the day (workspace zone) and month (a bill's billing month) of each cost line
+    dating.py    the day (workspace zone) and month (a bill's billing month) of each cost line; a
+                 capacity's line by its node-day (engine/capacity_dating.py)
     cross_render.py  the cross-batch report as JSON (the documented contract), Markdown, HTML
     cross_xlsx.py    the cross-batch report as a workbook (report/xlsx.py's Book); the spend curves'
                  rows and line charts, also for the batch workbook's Curves sheet

@@ -21,6 +21,8 @@ holding exact ``Decimal`` figures; the renderers (``cross_render.py``, ``cross_x
   occupancy series), on its basis (the engine's record).
 * ``undated_outside`` — with a date window, the batches' lines that have no date (no window holds
   them; without a window they are in period ``undated``).
+* ``stale`` — the lake changed since the attribution these figures are of (report/freshness.py):
+  said at the top of every format (md, html, json ``stale``, the workbook's README).
 * ``curves`` — per batch with a plan: cumulative actual spend by day (by week past ``DAILY_MAX``
   days) per plan basis and currency, with the plan's total and the EAC low / expected / high of
   ``review/status.py`` (through ``review.service.status``; nothing of it is recomputed here).
@@ -41,9 +43,11 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import ROUND_HALF_EVEN, Decimal
 
+from trainledger.engine.capacity_dating import KEY as CAPACITY_DAYS
 from trainledger.errors import BadInput
 from trainledger.model import CASH_BASES, Basis, CostLine
 from trainledger.model.money import minor_quantum
+from trainledger.report import freshness
 from trainledger.report import sheet_compute as sc
 from trainledger.report.dating import When, line_dates, month_of
 from trainledger.report.sheet import effective_share, not_valued
@@ -244,6 +248,7 @@ class CrossReport:
     undated_outside: tuple[SpendCell, ...] = ()  # with a date window: the lines no window can hold
     zone: str = "UTC"  # the zone of the days and months (dating.zone)
     capacity_control: tuple[CapacityControl, ...] = ()
+    stale: dict | None = None  # the lake changed since the attribution (report/freshness.py ``check``)
 
 
 # -- arguments -----------------------------------------------------------------------------------
@@ -261,7 +266,7 @@ def parse_day(text: str | None, option: str, *, end: bool = False) -> date | Non
             return (first.replace(day=28) + timedelta(days=4)).replace(day=1) - timedelta(days=1) if end else first
         return date.fromisoformat(text)
     except ValueError:
-        raise BadInput(f"{option} {text!r} is not a date / 不是日期",
+        raise BadInput(f"{option} {text!r} is not a date",
                        remedy="write YYYY-MM-DD or YYYY-MM, e.g. --from 2026-11 --to 2026-11-30") from None
 
 
@@ -269,11 +274,11 @@ def scope(wsp, project: str | None, start: str | None, end: str | None, by: str)
     """The report's scope, checked: a known project, dates that parse, start ≤ end."""
     if project is not None and project not in {p.id for p in wsp.config.projects}:
         known = ", ".join(sorted(p.id for p in wsp.config.projects)) or "none declared"
-        raise BadInput(f"no project {project!r} in {wsp.config.path} / 没有该项目",
+        raise BadInput(f"no project {project!r} in {wsp.config.path}",
                        remedy=f"use one of: {known} (the [[projects]] of the workspace file)")
     s, e = parse_day(start, "--from"), parse_day(end, "--to", end=True)
     if s and e and s > e:
-        raise BadInput(f"--from {start} is after --to {end} / 起始日期晚于结束日期", remedy="swap them")
+        raise BadInput(f"--from {start} is after --to {end}", remedy="swap them")
     if by not in BY:
         raise BadInput(f"--by {by!r}", remedy=f"use one of {', '.join(BY)}")
     return Scope(project, s, e, by)
@@ -366,12 +371,12 @@ def build(wsp, sc_: Scope) -> CrossReport:
     wanted = {b.id for b in batches}
     lines = wsp.ledger.cost_lines()
     runs = {r.id: r for r in wsp.ledger.runs()}
-    dates = line_dates(wsp, lines, runs)
+    att = wsp.ledger.latest_attribution() or {}
+    summary = att.get("summary") if isinstance(att.get("summary"), dict) else {}
+    dates = line_dates(wsp, lines, runs, summary.get(CAPACITY_DAYS) or {})
     explained = _explained(wsp)
     retry_of = {k: str(v["retry_of"]) for k, v in explained.items() if v.get("retry_of")}
     reworked = rework_lines(lines, list(runs.values()), retry_of, explained)  # the review bridge's rework
-    att = wsp.ledger.latest_attribution() or {}
-    summary = att.get("summary") if isinstance(att.get("summary"), dict) else {}
 
     spend, per_batch, outside, unatt = _Sum(), _Sum(), _Sum(), defaultdict(lambda: [Decimal(0), 0])
     span: dict[str, list[date]] = defaultdict(list)
@@ -446,7 +451,7 @@ def build(wsp, sc_: Scope) -> CrossReport:
                        eff_period, un, tuple(control), tuple(curves_of),
                        tuple(SpendCell(UNDATED, b.project, b.id, f) for b in batches
                              for f in _figures(outside, [k for k in outside.v if k[0] == b.id], sheet_rounding=False)),
-                       str(cfg.timezone), capacity)
+                       str(cfg.timezone), capacity, freshness.check(wsp))
 
 
 def _add(figs) -> tuple[Figure, ...]:

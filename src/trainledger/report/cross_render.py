@@ -16,7 +16,7 @@ from typing import Any
 from trainledger.mdtext import inline as _inline
 from trainledger.model.restricted import ADMIN, is_withheld
 from trainledger.model.restricted import note as access_note
-from trainledger.report import charts
+from trainledger.report import charts, freshness
 from trainledger.report import primitives as prim
 from trainledger.report.access import cross_for_role
 from trainledger.report.cross import (
@@ -68,7 +68,7 @@ def as_json(r: CrossReport, role: str = ADMIN) -> dict[str, Any]:
         "scope": {"project": sc.project, "from": sc.start.isoformat() if sc.start else None,
                   "to": sc.end.isoformat() if sc.end else None, "by": sc.by, "days": r.zone,
                   "months": "billing_period_or_day"},
-        "attribution_id": r.attribution_id, "as_of": r.as_of, "periods": list(r.periods),
+        "attribution_id": r.attribution_id, "as_of": r.as_of, "stale": r.stale, "periods": list(r.periods),
         "spend": [{"period": c.period, "project": c.project, "batch": c.batch, **_fig(c.figure)} for c in r.spend],
         "batches": [{"batch": b.batch, "project": b.project, "name": b.name, "team": b.team,
                      "first_day": b.first.isoformat() if b.first else None,
@@ -215,6 +215,7 @@ def scope_line(r: CrossReport, lang: str) -> str:
 def to_markdown(r: CrossReport, lang: str = "en", role: str = ADMIN) -> str:
     r, seen = cross_for_role(r, role, lang)
     out = [f"# {t('title', lang)}", "", _inline(scope_line(r, lang)), ""]
+    out += [f"**{_inline(stale)}**", ""] if (stale := freshness.note(r.stale, lang)) else []
     out += [f"_{access_note(seen, lang)}_", ""] if seen.withheld else []
     for tb in tables(r, lang):
         out += [f"## {tb.title}", ""]
@@ -236,7 +237,7 @@ def to_html(r: CrossReport, lang: str = "en", role: str = ADMIN) -> str:
     return prim.html_env().get_template("cross.html.j2").render(
         r=r, lang=lang, t=lambda k: t(k, lang), scope=scope_line(r, lang), tables=tables(r, lang),
         charts=[charts.spend_curve(curve_json(c), lang) for c in r.curves],
-        access_note=access_note(seen, lang))
+        access_note=access_note(seen, lang), stale_note=freshness.note(r.stale, lang))
 
 
 def render(r: CrossReport, fmt_: str, lang: str = "en", role: str = ADMIN) -> str:

@@ -94,8 +94,9 @@ TEXT: dict[str, tuple[str, str]] = {
                           "账单与发票为现金（账单口径）；自有与预留容量中无作业占用或被无批次作业占用的部分按其自身口径"
                           "（摊销、内部费率卡）列出。不同口径从不相加。"),
     "capacity_control": ("Control: each owned or reserved capacity = attributed + no job held + jobs without a batch"
-                         " + jobs not imported",
-                         "控制：每项自有或预留容量 = 已归属 + 无作业占用 + 无批次作业占用 + 未导入作业占用"),
+                         " + jobs not imported (its whole period, every date)",
+                         "控制：每项自有或预留容量 = 已归属 + 无作业占用 + 无批次作业占用 + 未导入作业占用"
+                         "（整个容量期间，全部日期）"),
     "capacity": ("capacity", "容量"), "cap_total": ("capacity cost", "容量成本"),
     "cap_attributed": ("attributed", "已归属"), "cap_unheld": ("no job held", "无作业占用"),
     "cap_job_without_batch": ("jobs without a batch", "无批次作业"), "cap_difference": ("difference", "差额"),

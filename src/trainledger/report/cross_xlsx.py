@@ -72,6 +72,11 @@ def build_workbook(r: CrossReport, role: str = ADMIN) -> Book:
         b.text(ws, i, 1, name)
         b.text(ws, i, 2, README[name][0])
         b.text(ws, i, 3, README[name][1])
+    if r.stale:  # the lake changed since the attribution (report/freshness.py): said on the README
+        from trainledger.report.freshness import note
+
+        b.text(ws, 8 + len(SHEETS), 1, note(r.stale, "en"), bold=True)
+        b.text(ws, 9 + len(SHEETS), 1, note(r.stale, "zh-CN"), bold=True)
     bt = _batches(b, r)
     _summary(b, r, bt)
     _spend(b, r)

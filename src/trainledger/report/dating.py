@@ -17,9 +17,12 @@ zone: the month holding its midpoint), or a Chinese bill's 账期 / BillPeriod, 
 mappings keep on the row's ``extra`` under the [period] month header (``2026-12``). So a Beijing-time
 bill of 账期 2026-12 whose first hours are 2026-11-30 in UTC is December's, as the vendor bills it.
 
-A line whose row has no date (a line made from the workspace file, e.g. an owned capacity's cost)
-takes its run's start; failing that it has none (``None``) and reports list it as undated — it is
-never dropped.
+An owned or reserved capacity's line (made from the workspace file, a pseudo row per node and day)
+takes its row's start — the node-day it values, from the attribution summary's
+``capacity_row_days`` (engine/capacity_dating.py) — in the workspace zone; so a ``--from/--to``
+window holds exactly its share of idle capacity and of jobs without a batch. Any other line whose row
+has no date takes its run's start; failing that it has none (``None``) and reports list it as
+undated — it is never dropped.
 """
 
 from __future__ import annotations
@@ -97,9 +100,24 @@ def billing_month(start, end, extra, tz: tzinfo) -> str | None:
     return None
 
 
-def line_dates(wsp, lines, runs: dict) -> list[When | None]:
-    """One ``When`` (or None) per line, in the order given. ``runs``: run id → Run."""
+def capacity_days(wsp) -> dict:
+    """The latest attribution's ``capacity_row_days`` (engine/capacity_dating.py); {} without one."""
+    from trainledger.engine.capacity_dating import KEY
+
+    att = wsp.ledger.latest_attribution() or {}
+    summary = att.get("summary") if isinstance(att.get("summary"), dict) else {}
+    return summary.get(KEY) or {}
+
+
+def line_dates(wsp, lines, runs: dict, capacity: dict | None = None) -> list[When | None]:
+    """One ``When`` (or None) per line, in the order given. ``runs``: run id → Run; ``capacity``:
+    the attribution summary's ``capacity_row_days`` (read from the latest attribution when None)."""
+    from trainledger.engine.capacity_dating import starts
+
     tz = zone(wsp)
+    if capacity is None:
+        capacity = capacity_days(wsp)
+    rows_of: dict[str, dict] = {}  # capacity file → row → start, expanded for the files the lines name
     wanted: dict[str, set[str]] = {}
     for ln in lines:
         table = KIND_TABLES.get(ln.provenance.source_kind)
@@ -120,9 +138,24 @@ def line_dates(wsp, lines, runs: dict) -> list[When | None]:
                 continue
             month = billing_month(*(r[c] for c in billing), tz) if billing else None
             found[(table, r["source_sha256"], int(r["row"]))] = When(day, month or month_of(day))
+    from trainledger.engine.capacity_source import KIND, parse_rule
+
     out = []
     for ln in lines:
         p = ln.provenance
+        sha, row = p.source_sha256, p.row
+        if p.source_kind == KIND and len(capacity) == 1:  # held: the job's row; its node-day is in the rule
+            parsed = parse_rule(p.rule or "")
+            if parsed is not None:
+                sha, row = next(iter(capacity)), parsed[2]
+        if (p.source_kind == "config" or sha != p.source_sha256) and sha in capacity:  # a capacity's node-day
+            if sha not in rows_of:
+                rows_of[sha] = starts(capacity[sha])
+            at = rows_of[sha].get(row)
+            if at is not None:
+                day = day_of(at, tz)
+                out.append(When(day, month_of(day)))
+                continue
         when = found.get((KIND_TABLES.get(p.source_kind, ""), p.source_sha256, p.row))
         if when is None and ln.run_id in runs:
             r = runs[ln.run_id]

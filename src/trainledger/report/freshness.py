@@ -4,8 +4,9 @@
 re-import, ``import --replace`` or ``imports drop`` afterwards changes the lake, not the figures,
 until the next ``attribute``. So the ``attribute`` audit entry records the *import set* it read
 (``snapshot``: every import's live partitions, from the lake's log alone), and every output that
-prints the figures — the sheet in each format, ``status``, ``review``, the dashboard's batch,
-status and report pages — compares it with the lake's set now (``check``) and says so at the top:
+prints the figures — the sheet and the cross-batch report in each format, ``status``, ``review``,
+the dashboard's batches list and batch, run, status and report pages — compares it with the lake's
+set now (``check``) and says so at the top:
 
     stale = {"since": the attribution's time (None: no attribution yet), "attribution_id",
              "changes": [{"change": dropped | imported | imported_again | replaced, "import": id,

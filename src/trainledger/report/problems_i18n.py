@@ -17,6 +17,7 @@ from typing import Any
 from trainledger.engine import asof
 
 EN, ZH = "en", "zh-CN"
+ELSEWHERE = "workspace_problems"
 
 # kind: {lang: (label, message template over the problem's detail)}
 CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
@@ -273,8 +274,14 @@ CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
              "该文件按 {read_tz} 读取——应为 --tz {likely_tz}。在此之前账单都算作无作业占用的容量。"
              "重新导入：trainledger import slurm {path} --tz {likely_tz} --replace {import_id}"),
     },
+    ELSEWHERE: {  # not a problem: a batch sheet's count of the workspace's problems of another kind (sheet_problems.py)
+        EN: ("more in the workspace", "{what} × {count} more in the workspace (other batches' or no batch's,"
+             " not listed on this sheet) — `trainledger --verbose attribute` lists each"),
+        ZH: ("工作区其他问题", "工作区中另有 {what} × {count}（属于其他批次或不属于任何批次，本底稿不逐条列出）——"
+             "`trainledger --verbose attribute` 会逐条列出"),
+    },
 }
-KINDS = frozenset(CATALOGUE)
+KINDS = frozenset(CATALOGUE) - {ELSEWHERE}  # the kinds the engine emits
 
 # English words the engine puts in a detail field, as the zh-CN message says them
 _DETAIL_ZH = {"too little": "少归属", "too much": "多归属",
@@ -310,6 +317,8 @@ def message(problem: Mapping[str, Any], lang: str) -> str:
     zh = _lang(lang) == ZH
     detail = _Detail({k: (_DETAIL_ZH.get(v, v) if zh and isinstance(v, str) else v)
                       for k, v in (problem.get("detail") or {}).items()})
+    if problem["kind"] == ELSEWHERE:  # the kind it counts, as its label in this language
+        detail["what"] = label(str(detail.get("of", "")), lang)
     if "import_id" not in detail and isinstance(detail.get("source_sha256"), str):  # recorded before it had one
         detail["import_id"] = detail["source_sha256"][:12]
     try:

@@ -346,7 +346,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                        for e in s["compute_efficiency"]])
     if s.get("runs_by_review_class"):
         out += ["", f"## {L('review')}", ""]
-        out += prim.md_table([L("review_class"), L("runs_count"), L("gpu_hours"), L("billed")],
+        out += prim.md_table([L("review_class"), L("runs_count"), L("gpu_hours"), L("cost_by_basis")],
                       [[v(g["review_class"], lang), g["runs"], f.hours(g["gpu_hours"]),
                         f.by_basis(g["billed"] + g.get("capacity_cost", []))]
                        for g in s["runs_by_review_class"]])
@@ -375,7 +375,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
         out += ["", L("chain_note")]
     out += ["", f"## {L('runs')}", ""]
     out += prim.md_table([L("run"), L("job"), L("reason"), L("cause"), L("review_class"), L("final_state"), L("gpus"),
-                   L("retry_of"), L("billed"), L("queued")],
+                   L("retry_of"), L("cost_by_basis"), L("queued")],
                   [[r["id"], r["job"], v(r["reason"], lang), cause_text(r["cause"], r.get("cause_evidence"), lang),
                     v(r["suggested_review_class"], lang)
                     + (f" ({_zh_or(r, 'review_note', lang)})" if r.get("review_note") else ""),

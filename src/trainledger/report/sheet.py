@@ -8,6 +8,7 @@ has one entry per basis and currency. Figures resting on an assumption keep low 
 
 from __future__ import annotations
 
+import functools
 import json
 from collections import defaultdict
 from decimal import ROUND_HALF_EVEN, Decimal
@@ -19,7 +20,7 @@ from trainledger.i18n import ZH, localize
 from trainledger.model import CASH_BASES, AmountRange, Basis, CostLine, Evidence, ReviewClass
 from trainledger.model.money import minor_quantum
 from trainledger.model.vocab import StorageClass
-from trainledger.report import freshness, problems_i18n, provisional
+from trainledger.report import freshness, provisional, sheet_problems
 from trainledger.report import sheet_compute as sc
 from trainledger.report.access import mark_sheet
 from trainledger.run_causes import review_key  # the one rule for a run's review class
@@ -148,7 +149,7 @@ def build_sheet(wsp, batch_id: str, figures: dict[str, Any] | None = None) -> di
                                      " to the largest remainders (model/money.py)",
                          "rounding_zh": "分摊时各份按被分摊金额的精度截断，余下的最小单位依次给余数最大的份额"
                                         "（model/money.py）"},
-        "problems": [problems_i18n.for_json(p) for p in summary.get("problems", [])],
+        "problems": _problems(f, runs),  # the batch's own, and a count per other kind (report/sheet_problems.py)
         "attribution_id": f["attribution_id"],
         "stale": freshness.check(wsp),  # the lake changed since the attribution (report/freshness.py)
         "plan_vs_actual": _plan_section(wsp, batch_id),
@@ -164,8 +165,22 @@ def with_balance(full: dict[str, Any]) -> dict[str, Any]:
     return mark_sheet({**full, "balance": balance.build(full)})
 
 
-SUMMARY_KEYS = ("as_of", "conservation", "conservation_amortized", "conservation_capacity", "problems",
-                "assumptions", "storage_reconciliation")  # what a sheet prints of the summary
+SUMMARY_KEYS = ("as_of", "conservation", "conservation_amortized", "conservation_capacity",
+                "assumptions", "storage_reconciliation")  # what a sheet prints of the summary (its problems:
+# only the batch's, ``batch_figures``' "problems")
+
+
+def _problems(f: dict[str, Any], runs) -> list[dict[str, Any]]:
+    """The sheet's problems: the batch's own and one counted line per other kind of the workspace's
+    (sheet_problems.py); figures precomputed before they were kept per batch: found here, from the
+    batch's runs (its lines' roles and files not known there)."""
+    got = f.get("problems")
+    if got is None:
+        own, elsewhere = sheet_problems.Index(f["summary"].get("problems", [])).of(
+            [r.id for r in runs], [r.source_job for r in runs])
+    else:
+        own, elsewhere = got["own"], got["elsewhere"]
+    return sheet_problems.for_sheet(own, elsewhere)
 
 
 def batch_figures(lines: list[CostLine], runs, summary: dict, attribution_id: int | None,
@@ -226,6 +241,10 @@ def batch_figures(lines: list[CostLine], runs, summary: dict, attribution_id: in
                       "roles": roles})
     if shared is None:
         shared = {k: summary[k] for k in SUMMARY_KEYS if k in summary}
+    own, elsewhere = (facts or RetryLinks(summary)).problems.of(
+        [r.id for r in runs], [r.source_job for r in runs],
+        {ln.detail.partition("/")[2] for ln in lines if ln.category == "labor"},
+        {ln.provenance.source_sha256 for ln in (*lines, *allocated)})
     return {
         "attribution_id": attribution_id, "summary": shared, "hours_by_state": hours_by_state,
         "explain": (facts or RetryLinks(summary)).closure({r.id for r in runs}),
@@ -239,6 +258,7 @@ def batch_figures(lines: list[CostLine], runs, summary: dict, attribution_id: in
         "bill_rows": provisional.source_rows(lines),
         "unclassified": any(ln.detail == "unclassified" for ln in lines),
         "straggler": any(ln.detail == "straggler_wait" for ln in lines),
+        "problems": {"own": own, "elsewhere": elsewhere},
     }
 
 
@@ -248,12 +268,18 @@ class RetryLinks:
     (``hours``). Read once for every batch, a row per run only when a batch asks for it."""
 
     def __init__(self, summary: dict) -> None:
+        self.summary_problems = summary.get("problems", [])
         self.by_run = FactsIndex(summary)
         self.stored = None if self.by_run else explained_of(summary)
         self.hours = hours_of(summary)
         self.retried_by: dict[str, list[str]] = {}
         for run_id, target in self.by_run.retry_of.items():
             self.retried_by.setdefault(target, []).append(run_id)
+
+    @functools.cached_property
+    def problems(self) -> sheet_problems.Index:
+        """The summary's problems indexed by what they name, once for every batch (J10)."""
+        return sheet_problems.Index(self.summary_problems)
 
     def closure(self, run_ids: set[str]) -> dict[str, Any]:
         """These runs' facts and every run linked to them by a retry (either way, transitively):

@@ -284,6 +284,12 @@ def _readme(b: Book, s: dict, role: str = ADMIN) -> None:
     for i, key in enumerate(("bases", "evidence_levels", "verify", "precision", "price_version")):
         b.text(ws, 16 + 2 * i, 1, L[key][0])
         b.text(ws, 17 + 2 * i, 1, L[key][1])
+    if s.get("problems"):  # the batch's own and a count per other kind of the workspace's (sheet_problems.py)
+        b.text(ws, 27, 1, H("problems"), bold=True)
+        for i, p in enumerate(s["problems"]):
+            b.text(ws, 28 + i, 1, f"{p.get('label')} / {p.get('label_zh')}")
+            b.text(ws, 28 + i, 2, p.get("message"))
+            b.text(ws, 28 + i, 3, p.get("message_zh"))
 
 
 def _summary(b: Book, s: dict, last: int, hidden: set | frozenset = frozenset(),

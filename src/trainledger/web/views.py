@@ -135,7 +135,7 @@ def batches(wsp) -> dict[str, Any]:
                            **({k: restrict(x, kind) for k, x in figs.items()} if kind else figs)})
         out.append({"id": b.id, "name": b.name, "project": b.project, "team": b.team,
                     "href": f"/batches/{_q(b.id)}", "totals_by_basis": totals, "allocated_by_source_basis": shares})
-    return {"batches": out}
+    return {"batches": out, "stale": freshness.check(wsp)}  # the lake changed since the attribution (freshness.py)
 
 
 def batch_exists(wsp, batch_id: str) -> None:
@@ -150,12 +150,32 @@ def _require_batch(wsp, batch_id: str):
 
 
 def batch(wsp, batch_id: str) -> dict[str, Any]:
-    """The sheet of report/sheet.py, unchanged, plus links to each run."""
+    """The sheet of report/sheet.py as ``trainledger sheet --format json`` gives it (``_as_cli``), plus
+    links to each run."""
     _require_batch(wsp, batch_id)
-    sheet = access.mark_labor_totals(wsp.sheet(batch_id))  # as the sheet's own renderers mark them
+    sheet = _as_cli(access.mark_labor_totals(wsp.sheet(batch_id)))  # marked as the sheet's renderers do
     runs = [{"id": r["id"], "state": r.get("state"), "reason": r.get("reason"),
              "href": f"/batches/{_q(batch_id)}/runs/{_q(r['id'])}"} for r in sheet.get("runs", [])]
     return {"batch": batch_id, "runs": runs, "sheet": sheet}
+
+
+def _as_cli(sheet: dict[str, Any]) -> dict[str, Any]:
+    """A copy of the sheet as report/render.py ``to_json`` writes it before the role is applied: its
+    lists in the vocabulary's order (``in_seed_order``, never alphabetical) and each run's GPU-hours
+    rounded to 6 places with the exact ones beside when they differ (``hours_json``)."""
+    from trainledger.report.render import hours_json, in_seed_order
+
+    s = in_seed_order(sheet)
+    runs = []
+    for r in s.get("runs") or []:
+        if isinstance(r.get("gpu_hours_by_state"), dict):
+            items = [(k, x) for k, x in r.items() if k != "gpu_hours_by_state_exact"]
+            at = [k for k, _x in items].index("gpu_hours_by_state")
+            r = dict(items[:at] + list(hours_json(r["gpu_hours_by_state"]).items()) + items[at + 1:])
+        runs.append(r)
+    if "runs" in s:
+        s["runs"] = runs
+    return s
 
 
 def run(wsp, batch_id: str, run_id: str) -> dict[str, Any]:
@@ -198,7 +218,7 @@ def run(wsp, batch_id: str, run_id: str) -> dict[str, Any]:
     chains = [dict(c, attempt_links=[{"id": a, "href": f"/batches/{_q(batch_id)}/runs/{_q(a)}"} for a in c["attempts"]])
               for c in sheet.get("retry_chains", []) if run_id in c.get("attempts", [])]  # the sheet may be shared
     return {"batch": batch_id, "batch_href": f"/batches/{_q(batch_id)}", "run": found[0],
-            "by_state": states, "retry_chains": chains}
+            "by_state": states, "retry_chains": chains, "stale": sheet.get("stale")}  # as the batch page says it
 
 
 def _dec(text: str):
@@ -431,8 +451,8 @@ def scope_model(model: dict[str, Any], batch: str | None, check) -> dict[str, An
         if not mine:
             check(next((ln["batch"] for ln in model["lines"] if ln["batch"]), None))
         return dict(model, lines=mine, rules=sorted({ln["rule"] for ln in mine}))
-    if isinstance(model.get("batches"), list) and set(model) == {"batches"}:
-        return {"batches": [b for b in model["batches"] if b["id"] == batch]}
+    if isinstance(model.get("batches"), list) and set(model) <= {"batches", "stale"}:
+        return dict(model, batches=[b for b in model["batches"] if b["id"] == batch])
     if isinstance(model.get("alerts"), list) and "closed" in model:  # web/pages.py alerts
         if model.get("batch") is not None:
             check(model["batch"])
