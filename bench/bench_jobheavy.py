@@ -39,6 +39,23 @@ per-batch sheet figures then take it to 6.1-6.7 GB (two of five batches written 
 UTC; the run had not finished at the session's end). ≤ 4 GB is not met: what is held through the
 precompute is the engine's result (RunInfo ~1.5 KB a run) plus one batch's lines as objects (~1.1 KB
 a line) and its figures.
+
+Measured 2026-12-02 (load 9-14; the H12 generator at 206k; in-process probe, one run each), before →
+after the CLI frees the engine's result before the precompute (``Workspace.attribute(report=...)``),
+``figures.verify`` streams each table's digest, the precompute reads only the summary's facts and hours
+columns, shares a batch's repeated texts and equal Decimals, and gzips the figures as a stream:
+
+  | 206k jobs | before | after |
+  |---|---|---|
+  | whole ``attribute`` peak RSS | 1,557 MB | 1,240 MB (the ledger write's; the engine's 1,172) |
+  | RSS through the precompute | 1,067 → 1,557 MB | 871 → ~1,000 MB |
+  | precompute CPU | 50.0 s (verify 11.8) | 49 s (verify 10.7) |
+  | ``attribute`` CPU | 101 s | 95-101 s |
+
+``attribute --json``, the lines / runs / summary digests and every batch's precomputed figures are
+byte-identical (the gzip too: tests/test_precompute_slim.py). At 1M the engine stage itself passes
+4 GB before the ledger write (3.4 GB at 118 CPU-s and rising, load 14): the runs derived as Python
+objects (RunInfo, segments, facts), issue 7's "derived runs vectorised", are what is left.
 """
 
 from __future__ import annotations
