@@ -10,6 +10,13 @@ every batch in one pass over the ledger, batch by batch (one indexed query each)
 hands it to the sheet instead of reading the batch's lines and the whole summary again. At 1M job
 attempts the summary alone is ~430 MB of JSON.
 
+Memory (review 4 H12): ``attribute`` frees the engine's result before calling ``write`` (service.py
+``attribute(report=...)``); ``write`` reads of the summary only what the sheets take (its shared keys,
+the runs' facts and hours columns, each extracted by the database: ``_summary_for_sheets``), holds one
+batch's lines and runs at a time with their repeated texts as one object (``_shared``), and gzips a
+batch's figures as a stream of JSON pieces (``_gzip_json``, the same bytes as compressing the whole
+text), so the JSON text is never whole.
+
 Stored as files, not in the ledger: it is derived and can always be rebuilt, like a rendered
 report; the ledger keeps only the proof. Layout: ``<workspace>/cache/sheets/<figures digest>/
 <batch id, quoted>.json.gz``. ``write`` computes from one snapshot that it verifies first
