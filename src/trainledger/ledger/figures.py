@@ -243,9 +243,9 @@ def verify(conn: Any, entries: Sequence[Mapping[str, Any]]) -> tuple[list[str], 
     digests = {}
     for name, key in KEYS.items():
         want = getattr(rec, key)
-        digests[name], count = table_digest(conn, name)  # streamed; the rows' list only to name a difference
-        if want is None and count:
-            problems.append(f"{what}: the ledger holds {count} {name.replace('_', ' ')} that no audited write"
+        digests[name], n_have = table_digest(conn, name)  # streamed; the rows' list only to name a difference
+        if want is None and n_have:
+            problems.append(f"{what}: the ledger holds {n_have} {name.replace('_', ' ')} that no audited write"
                             " recorded (inserted behind the ledger's back)")
             continue
         stored = _kept(conn, name)
