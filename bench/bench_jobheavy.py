@@ -39,6 +39,29 @@ per-batch sheet figures then take it to 6.1-6.7 GB (two of five batches written 
 UTC; the run had not finished at the session's end). ≤ 4 GB is not met: what is held through the
 precompute is the engine's result (RunInfo ~1.5 KB a run) plus one batch's lines as objects (~1.1 KB
 a line) and its figures.
+
+Measured 2026-12-02 (load 9-14; the H12 generator at 206k; in-process probe, one run each), before →
+after the CLI frees the engine's result before the precompute (``Workspace.attribute(report=...)``),
+``figures.verify`` streams each table's digest, the precompute reads only the summary's facts and hours
+columns, shares a batch's repeated texts and equal Decimals and gzips the figures as a stream, and the
+engine drops a stage's line objects once they are columns (made a chunk at a time):
+
+  | 206k jobs | before | after |
+  |---|---|---|
+  | whole ``attribute`` peak RSS | 1,557 MB | 1,207 MB (now the ledger write's) |
+  | engine stage peak | 1,172-1,192 MB | 1,060 MB |
+  | RSS through the precompute | 1,067 → 1,557 MB | 868 → ~985 MB |
+  | precompute CPU | 50.0 s (verify 11.8) | ~48 s (verify 9.5) |
+  | ``attribute`` CPU (probe's process) | 101 s | 97.6 s |
+
+``attribute --json``, the runs and summary digests and every batch's precomputed figures are
+byte-identical before / after (the streamed gzip too: tests/test_precompute_slim.py).
+1M (load 13-14, the tree before the engine's change): engine stage peak 4,250 MB, ledger write 4,558 MB;
+the precompute then starts at 3,144 MB (the freed result's memory is reused, not returned), its
+verify adds nothing (3,189 MB, 39.5 CPU-s) and each of the five batches peaks at 3,719-3,729 MB
+(21-25 CPU-s each; before: 6.1-6.7 GB); all five written at 504 CPU-s (before: two at 350).
+The engine's derived runs as Python objects (RunInfo,
+segments, facts) and the ledger write are what keep the whole ``attribute`` above 4 GB at 1M.
 """
 
 from __future__ import annotations

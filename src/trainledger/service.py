@@ -9,7 +9,7 @@ lake (immutable facts) and engine — so the CLI and tests (and a web API later)
 from __future__ import annotations
 
 import getpass
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from functools import cached_property
@@ -248,11 +248,16 @@ class Workspace:
                 for kind, recs in sorted(per_kind.items())]
 
     def attribute(self, *, as_of: date | None = None, engine: str | None = None,
-                  as_of_time: datetime | None = None) -> Attribution:
+                  as_of_time: datetime | None = None,
+                  report: Callable[[Attribution], None] | None = None) -> Attribution | None:
         """``engine`` (python | duckdb | spark) overrides the workspace's ``engine.backend``;
         ``as_of_time`` (tz-aware, ``attribute --as-of``) cuts open jobs and capacities there. Without
         either ``as_of`` is the last day the data covers (``engine.asof.data_day``), not today: the
-        same lake gives the same figures whatever day attribution runs (the clock only for an empty lake)."""
+        same lake gives the same figures whatever day attribution runs (the clock only for an empty lake).
+        ``report``: given, it is called with the result once the ledger holds it, and the result is
+        then freed before the sheets' precompute (which reads the ledger back), so the two are never
+        resident together — at 1M job attempts the result's runs alone are ~1.5 GB (H12); None is
+        returned then."""
         from trainledger.engine import Facts, attribute
         from trainledger.engine.asof import data_day
         from trainledger.report.freshness import snapshot
@@ -275,6 +280,11 @@ class Workspace:
         self.ledger.audit(_actor(), "attribute", "workspace", {"lines": len(result.lines),
                                                               "conservation": result.conservation,
                                                               "attribution_id": attribution_id, "imports": read})
+        if report is not None:
+            report(result)
+            del result
+            self._after_attribution()
+            return None
         self._after_attribution()
         return result
 

@@ -172,7 +172,7 @@ def test_an_attribution_committed_during_verification_is_no_false_alarm(attribut
     """Verification reads the chain and the tables from one snapshot (REPEATABLE READ on PostgreSQL)."""
     from trainledger.ledger import Ledger
 
-    real, raced = figures.table_fingerprints, []
+    real, raced = figures.table_digest, []
 
     def racing(conn, name):
         if not raced:  # after the chain was read, before the tables are: another writer commits
@@ -181,7 +181,7 @@ def test_an_attribution_committed_during_verification_is_no_false_alarm(attribut
                 other.replace_cost_lines([line(9, "9.99")], summary={"other": True})
         return real(conn, name)
 
-    monkeypatch.setattr(figures, "table_fingerprints", racing)
+    monkeypatch.setattr(figures, "table_digest", racing)
     problems, proof = attributed.verify_figures()
     assert raced and problems == []
     assert proof["attribution_id"] == attributed.latest_attribution()["id"] - 1  # the state before the race

@@ -254,11 +254,15 @@ def _capacity_occupancy(ctx: click.Context, rec: dict) -> None:
 @click.pass_context
 def attribute(ctx: click.Context, as_json: bool, engine: str | None, as_of: str | None) -> None:
     """Recompute every cost line from the lake and check conservation. / 重新归属并做守恒校验。"""
+    cut = _as_of_time(as_of) if as_of is not None else None
+    with open_ws(ctx) as wsp:  # printed once the ledger holds it; then freed before the sheets' precompute (H12)
+        wsp.attribute(engine=engine, as_of_time=cut, report=lambda result: _report(ctx, as_json, result))
+
+
+def _report(ctx: click.Context, as_json: bool, result) -> None:
+    """What ``attribute`` prints of its result: the conservation JSON, or the text summary."""
     from trainledger.engine import storage_reconcile as sr
 
-    cut = _as_of_time(as_of) if as_of is not None else None
-    with open_ws(ctx) as wsp:
-        result = wsp.attribute(engine=engine, as_of_time=cut)
     storage = sr.view(result.storage_reconciliation)
     if as_json:  # each currency's record also carries its storage bills beside the estimate (docs/ledger.md)
         click.echo(json.dumps([rec | {"storage_reconciliation": sr.for_currency(storage, rec["currency"])}

@@ -222,6 +222,7 @@ def attribute(facts: Facts, config: Settings, price: PriceLookup, as_of: date,
         problems.extend(out.problems)
         for a in out.assumptions:
             assumptions.setdefault(a.name, a)
+        del out  # a stage's line objects, once held as columns, are not kept through the next stage (H12)
     lines = Lines(parts)
     records, cons_problems = conservation.check(facts, lines)
     problems.extend(cons_problems)

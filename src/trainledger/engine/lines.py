@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from itertools import chain
+from itertools import chain, islice
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -72,7 +72,17 @@ class LineColumns(Sequence):
 
     @classmethod
     def from_lines(cls, lines: Iterable[CostLine]) -> LineColumns:
-        lines = list(lines)
+        """The lines' columns, made ``BATCH`` lines at a time (a job-heavy stage's million lines as
+        Python lists of text would be ~1 GB beside the lines themselves, H12); one chunk per column."""
+        parts, it = [], iter(lines)
+        while chunk := list(islice(it, BATCH)):
+            parts.append(cls._columns(chunk))
+        if not parts:
+            return cls(cls._columns([]))
+        return cls(parts[0] if len(parts) == 1 else pa.concat_tables(parts).combine_chunks())
+
+    @staticmethod
+    def _columns(lines: list[CostLine]) -> pa.Table:
         cols: dict[str, list] = {c: [] for c in SCHEMA.names}
         for ln in lines:
             a, p = ln.amount, ln.provenance
@@ -88,7 +98,7 @@ class LineColumns(Sequence):
             cols["units"].append(None if us is None else us[0])
             cols["scale"].append(None if us is None else us[1])
             cols["state_detail"].append(type(ln.detail) is ComputeState)
-        return cls(pa.table(cols, schema=SCHEMA))
+        return pa.table(cols, schema=SCHEMA)
 
     def __len__(self) -> int:
         return self.table.num_rows

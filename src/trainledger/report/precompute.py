@@ -10,6 +10,13 @@ every batch in one pass over the ledger, batch by batch (one indexed query each)
 hands it to the sheet instead of reading the batch's lines and the whole summary again. At 1M job
 attempts the summary alone is ~430 MB of JSON.
 
+Memory (review 4 H12): ``attribute`` frees the engine's result before calling ``write`` (service.py
+``attribute(report=...)``); ``write`` reads of the summary only what the sheets take (its shared keys,
+the runs' facts and hours columns, each extracted by the database: ``_summary_for_sheets``), holds one
+batch's lines and runs at a time with their repeated texts as one object (``_shared``), and gzips a
+batch's figures as a stream of JSON pieces (``_gzip_json``, the same bytes as compressing the whole
+text), so the JSON text is never whole.
+
 Stored as files, not in the ledger: it is derived and can always be rebuilt, like a rendered
 report; the ledger keeps only the proof. Layout: ``<workspace>/cache/sheets/<figures digest>/
 <batch id, quoted>.json.gz``. ``write`` computes from one snapshot that it verifies first
@@ -32,6 +39,9 @@ import hashlib
 import json
 import os
 import shutil
+import zlib
+from collections.abc import Iterator
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -64,10 +74,10 @@ def write(wsp) -> dict[str, Any] | None:
     with ledger.snapshot() as conn:
         log = [dict(m) for m in conn.execute(select(audit_log).order_by(audit_log.c.id)).mappings()]
         problems, proof = figures.verify(conn, log)
-        latest = conn.execute(select(attributions).order_by(attributions.c.id.desc()).limit(1)).mappings().first()
+        latest = conn.execute(select(attributions.c.id).order_by(attributions.c.id.desc()).limit(1)).mappings().first()
         if problems or not proof["verified"] or latest is None:
             return None
-        summary = latest["summary"]
+        summary = _summary_for_sheets(conn, latest["id"], (*SUMMARY_KEYS, "allocation"))
         facts = RetryLinks(summary)
         shared = {k: summary[k] for k in SUMMARY_KEYS if k in summary}
         target = folder(root, proof["figures_digest"])
@@ -76,13 +86,12 @@ def write(wsp) -> dict[str, Any] | None:
         tmp.mkdir(parents=True)
         sheets = {}
         for b in ledger.list_batches():
-            lines = [cost_line_from(m) for m in conn.execute(
-                select(cost_lines).where(cost_lines.c.batch_id == b.id).order_by(cost_lines.c.id)).mappings()]
-            its_runs = [run_from(m) for m in conn.execute(
-                select(runs).where(runs.c.batch_id == b.id).order_by(runs.c.batch_id, runs.c.id)).mappings()]
+            lines = [cost_line_from(m) for m in _shared(conn.execute(
+                select(cost_lines).where(cost_lines.c.batch_id == b.id).order_by(cost_lines.c.id)).mappings())]
+            its_runs = [run_from(m) for m in _shared(conn.execute(
+                select(runs).where(runs.c.batch_id == b.id).order_by(runs.c.batch_id, runs.c.id)).mappings())]
             body = batch_figures(lines, its_runs, summary, latest["id"], facts, shared)
-            data = gzip.compress(json.dumps(body, separators=(",", ":")).encode("utf-8"),
-                                 compresslevel=1, mtime=0)
+            data = _gzip_json(body)
             (tmp / _name(b.id)).write_bytes(data)
             sheets[b.id] = hashlib.sha256(data).hexdigest()
             del lines, its_runs, body, data  # one batch's lines and figures held at a time, not two (H12)
@@ -96,6 +105,84 @@ def write(wsp) -> dict[str, Any] | None:
               "sheets": sheets, **({"seal": sealed} if sealed is not None else {})}
     ledger.audit("", ACTION, "workspace", detail)
     return detail
+
+
+def _summary_for_sheets(conn, attribution_id: int, keys: tuple[str, ...]) -> dict[str, Any]:
+    """What the sheets read of the attribution's summary: ``keys`` and the runs' facts and hours
+    columns, each extracted by the database — not the stored explanations, which a summary with
+    facts never serves (``RetryLinks``; a third of the summary, ~400 MB as Python at 1M job attempts,
+    H12). A summary without run columns (an older attribution) is read whole."""
+    from trainledger.engine.summary_runs import KEY
+    from trainledger.ledger.schema import attributions
+
+    s = attributions.c.summary
+    where = attributions.c.id == attribution_id
+    facts = conn.execute(select(s[(KEY, "facts", "run_id")]).where(where)).scalar()
+    if not facts:
+        return conn.execute(select(s).where(where)).scalar()
+    out: dict[str, Any] = {}
+    for key in keys:  # one at a time: a key the summary lacks comes back null and is left out
+        value = conn.execute(select(s[key]).where(where)).scalar()
+        if value is not None:
+            out[key] = value
+    del facts
+    out[KEY] = {part: conn.execute(select(s[(KEY, part)]).where(where)).scalar() for part in ("facts", "hours")}
+    return out
+
+
+def _pieces(value: Any, depth: int = 2) -> Iterator[str]:
+    """``json.dumps(value, separators=(",", ":"))`` in pieces: a dict's or list's items one at a time
+    down to ``depth`` (a batch's per-run maps are ~100 MB of JSON at 1M job attempts, H12)."""
+    if depth and type(value) is dict and all(type(k) is str for k in value):
+        yield "{"
+        for i, (k, v) in enumerate(value.items()):
+            yield ("," if i else "") + json.dumps(k) + ":"
+            yield from _pieces(v, depth - 1)
+        yield "}"
+    elif depth and type(value) is list:
+        yield "["
+        for i, v in enumerate(value):
+            if i:
+                yield ","
+            yield from _pieces(v, depth - 1)
+        yield "]"
+    else:
+        yield json.dumps(value, separators=(",", ":"))
+
+
+def _gzip_json(body: dict) -> bytes:
+    """``gzip.compress(json.dumps(body, separators=(",", ":")).encode(), compresslevel=1, mtime=0)``,
+    byte for byte (zlib's stream does not depend on how its input is cut; a gzip header with mtime 0),
+    without the whole JSON text in memory."""
+    z = zlib.compressobj(1, zlib.DEFLATED, 31)
+    out, buf, size = [], [], 0
+    for piece in _pieces(body, 3):
+        buf.append(piece)
+        size += len(piece)
+        if size > 1 << 20:
+            out.append(z.compress("".join(buf).encode("utf-8")))
+            buf, size = [], 0
+    out.append(z.compress("".join(buf).encode("utf-8")))
+    out.append(z.flush())
+    return b"".join(out)
+
+
+def _shared(rows) -> Iterator[dict[str, Any]]:
+    """The rows with each repeated text one object (a batch's lines name a few source files, rules,
+    states and units, each read back as a new string per row) and a row's equal Decimals one object
+    (an exact line's low, expected and high): the same values, ~0.6 KB less per line held (H12)."""
+    texts: dict[str, str] = {}
+    for m in rows:
+        row, last = {}, None
+        for k, v in m.items():
+            if type(v) is str:
+                v = texts.setdefault(v, v)
+            elif type(v) is Decimal:
+                if last is not None and v == last and v.as_tuple() == last.as_tuple():
+                    v = last  # Decimals are immutable: the same digits and exponent, one object
+                last = v
+            row[k] = v
+        yield row
 
 
 def recorded(ledger) -> dict[str, Any] | None:
