@@ -77,7 +77,8 @@ def write(wsp) -> dict[str, Any] | None:
         latest = conn.execute(select(attributions.c.id).order_by(attributions.c.id.desc()).limit(1)).mappings().first()
         if problems or not proof["verified"] or latest is None:
             return None
-        summary = _summary_for_sheets(conn, latest["id"], (*SUMMARY_KEYS, "allocation"))
+        # the problems too: indexed once, each batch's own given to its sheet (report/sheet_problems.py)
+        summary = _summary_for_sheets(conn, latest["id"], (*SUMMARY_KEYS, "allocation", "problems"))
         facts = RetryLinks(summary)
         shared = {k: summary[k] for k in SUMMARY_KEYS if k in summary}
         target = folder(root, proof["figures_digest"])
