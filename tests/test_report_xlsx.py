@@ -111,6 +111,7 @@ def test_variance_formulas_recompute_to_the_engines_decimals(tmp_path, data, bat
 
 
 CENT = Decimal("0.01")
+FOR = openpyxl.utils.get_column_letter(xlsx.LINE_AT["for_formulas"])  # the column every SUMIFS adds
 
 
 def _control_rows(ws, recs) -> dict[str, int]:
@@ -132,7 +133,7 @@ def test_control_is_a_live_sumifs_over_lines_that_shows_zero(tmp_path, data, bat
     for cur, i in _control_rows(ws, recs).items():
         r = next(x for x in recs if x["currency"] == cur)
         mine = sum((ln.amount.expected for ln in lines if ln.basis in CASH_BASES and ln.currency == cur), Decimal(0))
-        assert ws.cell(row=i, column=3).value.startswith("=SUMIFS(Lines!$T$2:$T$")
+        assert ws.cell(row=i, column=3).value.startswith(f"=SUMIFS(Lines!${FOR}$2:${FOR}$")
         assert abs(ev.value("Control", f"C{i}") - mine) < Decimal("1e-6")  # this batch: its Lines
         assert Decimal(repr(cached.cell(row=i, column=3).value)) == mine  # stored: the engine's decimal
         assert abs(ev.value("Control", f"E{i}") - Decimal(r["attributed"])) < Decimal("1e-6")
@@ -164,7 +165,7 @@ def test_control_moves_when_a_range_a_sign_or_a_line_is_broken(tmp_path, data):
     assert Evaluator(wb).value("Control", check) != 0
     ws[f"F{i}"].value = unattributed
     row = next(k for k, ln in enumerate(lines, 2) if ln.basis in CASH_BASES and ln.currency == "CNY")
-    moved = Evaluator(wb, {("Lines", f"T{row}"): Decimal(repr(wb["Lines"][f"T{row}"].value)) + 1})
+    moved = Evaluator(wb, {("Lines", f"{FOR}{row}"): Decimal(repr(wb["Lines"][f"{FOR}{row}"].value)) + 1})
     assert moved.value("Control", check) == Decimal("-1.00")  # a Lines amount edited: the control says so
 
 
@@ -175,14 +176,17 @@ def test_lines_carry_provenance_and_exact_amounts(tmp_path, data):
     assert ws.max_row == len(lines) + 1
     inexact = 0
     for i, ln in enumerate(lines, 2):
+        row = {k: c for k, c in zip(xlsx.LINE_COLUMNS, ws[i], strict=False)}
+        p = ln.provenance
+        assert row["source_sha256"].value == p.source_sha256 and row["row"].value == p.row
+        assert row["rule"].value == p.rule and row["basis"].value == str(ln.basis)
+        assert row["import_key"].value == (p.import_key or None)  # which import the row came through
         row = [c for c in ws[i]]
-        assert row[13].value == ln.provenance.source_sha256 and row[14].value == ln.provenance.row
-        assert row[15].value == ln.provenance.rule and row[1].value == str(ln.basis)
         for k, f in enumerate(("low", "expected", "high"), 3):
             assert _exact(row[k]) == getattr(ln.amount, f)  # exact, whether number or text
         if any(row[k].data_type == "s" for k in (3, 4, 5)):
             inexact += 1
-            assert row[17].value == xlsx.H("PRECISION")
+            assert row[xlsx.LINE_AT["note"] - 1].value == xlsx.H("PRECISION")
         else:
             assert row[4].number_format.endswith(f'"{ln.currency}"')
     assert inexact == len({(t, c[1:]) for t, c in book.inexact if t == "Lines"})
@@ -284,10 +288,10 @@ def test_summary_totals_are_live_sums_over_lines(tmp_path, data, batch):
     ws, lw = wb["Summary"], wb["Lines"]
     n = len(lines) + 1
     for r in lw.iter_rows(min_row=2):  # what SUMIFS adds: each exact amount to 15 significant digits
-        assert r[19].value == float(format(_exact(r[4]), ".15g"))
+        assert r[xlsx.LINE_AT["for_formulas"] - 1].value == float(format(_exact(r[4]), ".15g"))
     for i, t in enumerate(xlsx.in_seed_order(sheet)["totals_by_basis"], 2):
         f = ws.cell(row=i, column=8).value
-        assert f == (f"=SUMIFS(Lines!$T$2:$T${n},Lines!$B$2:$B${n},A{i},Lines!$C$2:$C${n},B{i},"
+        assert f == (f"=SUMIFS(Lines!${FOR}$2:${FOR}${n},Lines!$B$2:$B${n},A{i},Lines!$C$2:$C${n},B{i},"
                      f"Lines!$G$2:$G${n},C{i})")
         key = (ws[f"A{i}"].value, ws[f"B{i}"].value, ws[f"C{i}"].value)
         assert key == (t["basis"], t["evidence"], t["currency"])

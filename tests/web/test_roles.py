@@ -11,6 +11,7 @@ from decimal import Decimal
 import pytest
 
 from tests.web.roles_ws import BATCH_A, BATCH_B, leaks, run_cli, secrets, xlsx_text
+from trainledger.report.xlsx import LINE_AT
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
 
@@ -137,7 +138,8 @@ def test_an_engineer_workbook_has_no_check_over_withheld_lines(rates_ws, tmp_pat
     billed = next(r for k, r in summary.items() if k[0] == "billed")
     assert str(billed[7].value).startswith("=SUMIFS(")  # the other bases keep their live check
     labor = [r for r in wb["Lines"].iter_rows(min_row=2) if r[0].value == "labor"]
-    assert labor and all(r[4].value == "restricted / 受限" and r[19].value is None for r in labor)
+    at = LINE_AT["for_formulas"] - 1  # the column SUMIFS adds: empty for a hidden line
+    assert labor and all(r[4].value == "restricted / 受限" and r[at].value is None for r in labor)
     assert all(isinstance(r[7].value, int | float) for r in labor)  # hours stay
 
 
