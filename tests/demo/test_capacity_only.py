@@ -129,6 +129,10 @@ def test_the_capacity_check_moves_when_a_line_a_range_or_a_sign_is_broken(capaci
     coord = lw.cell(line, at).coordinate
     moved = Evaluator(wb, {("Lines", coord): Decimal(repr(lw[coord].value)) + 1})
     assert moved.value("Control", check) == Decimal("-1.00")  # a Lines amount edited: the check says so
+    basis = LINE_AT["basis"]  # the other capacity's lines given this one's basis: still not this capacity's
+    same = {("Lines", lw.cell(i, basis).coordinate): "rate_card" for i in range(2, lw.max_row + 1)
+            if str(lw.cell(i, LINE_AT["rule"]).value).startswith("capacity h800-own (")}
+    assert same and Evaluator(wb, same).value("Control", check) == 0
     sumifs = ws[f"E{r}"].value
     ws[f"E{r}"].value = re.sub(r"(\$[A-Z]+\$2:\$[A-Z]+\$)[0-9]+", lambda m: m.group(1) + str(line - 1), sumifs)
     assert Evaluator(wb).value("Control", check) != 0  # the SUMIFS range cut short
