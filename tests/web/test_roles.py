@@ -241,3 +241,23 @@ def test_loopback_without_a_token_is_the_local_admin_and_not_audited(rates_ws, t
         assert c.get("/batches", headers=_bearer(tokens[0]["expired"])).status_code == 401
     with Workspace.open(root) as wsp:  # only the token's response (it saw labor cost per phase)
         assert [e["actor"] for e in wsp.ledger.audit_log()[before:]] == [f"token:{tokens[1]['engineer']}"]
+
+
+def test_the_other_batches_table_stays_in_a_tokens_scope(app, tokens):
+    """The workbook's Control lists the other batches (the engine's attributed per batch) for a token of
+    every batch; a token limited to batch A sees no other batch there: one value per currency, said so."""
+    import io
+
+    from openpyxl import load_workbook
+
+    from trainledger.report.xlsx import H
+
+    def control(tok: str) -> list:
+        r = app.get(f"/batches/{BATCH_A}/sheet.xlsx", headers=_bearer(tok))
+        assert r.status_code == 200
+        return [c.value for row in load_workbook(io.BytesIO(r.content))["Control"].iter_rows() for c in row]
+
+    everyone, scoped = control(tokens[0]["engineer"]), control(tokens[0]["engineer_a"])
+    assert H("other_batches_table") in everyone and BATCH_B in everyone
+    assert H("other_batches_table") not in scoped and BATCH_B not in scoped
+    assert any(isinstance(v, str) and v.startswith("other batches: the engine's attributed") for v in scoped)
