@@ -103,7 +103,8 @@ def _mine(lines: list, role: str, bases: tuple[str, ...], kind: str | None) -> t
 
 def _other_rows(b: Book, ws, row: int, rows: list[dict], role: str, heads: list[str]) -> tuple[int, dict]:
     """The other batches' table from ``row`` (its heading, column heads, one row each); → the next free
-    row and, per group (currency, or capacity and currency), (first row, last row, exact sum, withheld)."""
+    row and, per group (currency, or capacity and currency), (first row, last row, exact sum, why the
+    group gets no SUM: a withheld or an exact-text amount, or None)."""
     b.text(ws, row, 1, H("other_batches_table"), bold=True)
     b.text(ws, row + 1, 1, said(b, "other_batches_table_note"))
     for i, k in enumerate(heads, 1):
@@ -116,13 +117,14 @@ def _other_rows(b: Book, ws, row: int, rows: list[dict], role: str, heads: list[
         cur, group = r.get("currency", ""), group_of(r)
         for i, k in enumerate(heads[:-1], 1):
             b.text(ws, at, i, r.get(FIELD.get(k, k)))
-        hide = withheld_row(r, role)
-        if hide:
+        why = None
+        if withheld_row(r, role):
             b.text(ws, at, amount_col, L["restricted"][0])
-        else:
-            b.money(ws, at, amount_col, r.get("amount"), cur)
-        first, _, total, held = groups.get(group, (at, at, Decimal(0), False))
-        groups[group] = (first, at, total + (dec(r.get("amount")) or Decimal(0)), held or hide)
+            why = "withheld_others"
+        elif not b.money(ws, at, amount_col, r.get("amount"), cur):  # exact text: a SUM would skip it
+            why = "others_inexact"
+        first, _, total, held = groups.get(group, (at, at, Decimal(0), None))
+        groups[group] = (first, at, total + (dec(r.get("amount")) or Decimal(0)), held or why)
         at += 1
     return at + 1, groups
 
@@ -130,8 +132,9 @@ def _other_rows(b: Book, ws, row: int, rows: list[dict], role: str, heads: list[
 def _others_cell(b: Book, ws, rw: int, col: int, cur: str, listed: bool, group: tuple | None,
                  fallback: Decimal, amount_col: int) -> tuple[Decimal, str | None]:
     """The other batches' cell: SUM over their rows of the table (``group``: first row, last row, exact
-    sum, any withheld), 0 when the table has none of this currency, or a value — withheld rows, or no
-    table (``listed`` False); → its exact value and the note that says why it is a value (None: a formula)."""
+    sum, why not), 0 when the table has none of this currency, or a value — a withheld or exact-text
+    row, or no table (``listed`` False); → its exact value and the note that says why it is a value
+    (None: a formula)."""
     fm = money_format(cur)
     if not listed:
         b.money(ws, rw, col, fallback, cur)
@@ -139,10 +142,10 @@ def _others_cell(b: Book, ws, rw: int, col: int, cur: str, listed: bool, group: 
     if group is None:  # no other batch has attributed of this currency
         b.formula(ws, rw, col, "0", fm, cached=Decimal(0))
         return Decimal(0), None
-    first, last, total, held = group
-    if held:  # no formula reads a withheld amount
+    first, last, total, why = group
+    if why:  # no formula reads a withheld amount, nor skips an exact-text one
         b.money(ws, rw, col, fallback, cur)
-        return fallback, "withheld_others"
+        return fallback, why
     b.formula(ws, rw, col, "SUM({a}:{z})", fm, cached=total, a=ref(first, amount_col), z=ref(last, amount_col))
     return total, None
 

@@ -102,6 +102,8 @@ L: dict[str, tuple[str, str]] = {
                                  "其他批次 = 以下各行之和；其明细在各自的工作簿中"),
     "withheld_others": ("another batch's amount is restricted for this role: the engine's figure, no SUM",
                         "其他批次的部分金额对此角色受限：取引擎数值，不做求和"),
+    "others_inexact": ("another batch's amount has more than 15 significant digits (exact text): the engine's"
+                       " figure, no SUM", "其他批次的某一金额有效数字超过 15 位（精确文本）：取引擎数值，不做求和"),
     "capacity_how": ("this batch = SUMIFS over Lines of the lines the capacity priced (source kind capacity, the"
                      " rule naming it); other batches = SUM of their rows below; the check must show 0.00",
                      "本批次 = 明细表中该容量定价的成本行（来源类型 capacity、规则注明该容量）的 SUMIFS；其他批次 ="
