@@ -283,7 +283,7 @@ def test_demo_writes_the_cross_report(demo):
     for kind in ("md", "html", "json", "xlsx"):
         assert (demo / "reports" / f"report.{kind}").stat().st_size > 0
     d = json.loads((demo / "reports" / "report.json").read_text(encoding="utf-8"))
-    assert d["scope"] == {"project": None, "from": None, "to": None, "by": "month", "days": "UTC",
+    assert d["scope"] == {"project": None, "from": None, "to": None, "by": "month", "days": "Asia/Shanghai",
                           "months": "billing_period_or_day"}
 
 

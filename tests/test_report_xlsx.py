@@ -111,6 +111,7 @@ def test_variance_formulas_recompute_to_the_engines_decimals(tmp_path, data, bat
 
 
 CENT = Decimal("0.01")
+FOR = openpyxl.utils.get_column_letter(xlsx.LINE_AT["for_formulas"])  # the column every SUMIFS adds
 
 
 def _control_rows(ws, recs) -> dict[str, int]:
@@ -132,7 +133,7 @@ def test_control_is_a_live_sumifs_over_lines_that_shows_zero(tmp_path, data, bat
     for cur, i in _control_rows(ws, recs).items():
         r = next(x for x in recs if x["currency"] == cur)
         mine = sum((ln.amount.expected for ln in lines if ln.basis in CASH_BASES and ln.currency == cur), Decimal(0))
-        assert ws.cell(row=i, column=3).value.startswith("=SUMIFS(Lines!$T$2:$T$")
+        assert ws.cell(row=i, column=3).value.startswith(f"=SUMIFS(Lines!${FOR}$2:${FOR}$")
         assert abs(ev.value("Control", f"C{i}") - mine) < Decimal("1e-6")  # this batch: its Lines
         assert Decimal(repr(cached.cell(row=i, column=3).value)) == mine  # stored: the engine's decimal
         assert abs(ev.value("Control", f"E{i}") - Decimal(r["attributed"])) < Decimal("1e-6")
@@ -164,7 +165,7 @@ def test_control_moves_when_a_range_a_sign_or_a_line_is_broken(tmp_path, data):
     assert Evaluator(wb).value("Control", check) != 0
     ws[f"F{i}"].value = unattributed
     row = next(k for k, ln in enumerate(lines, 2) if ln.basis in CASH_BASES and ln.currency == "CNY")
-    moved = Evaluator(wb, {("Lines", f"T{row}"): Decimal(repr(wb["Lines"][f"T{row}"].value)) + 1})
+    moved = Evaluator(wb, {("Lines", f"{FOR}{row}"): Decimal(repr(wb["Lines"][f"{FOR}{row}"].value)) + 1})
     assert moved.value("Control", check) == Decimal("-1.00")  # a Lines amount edited: the control says so
 
 
@@ -175,14 +176,17 @@ def test_lines_carry_provenance_and_exact_amounts(tmp_path, data):
     assert ws.max_row == len(lines) + 1
     inexact = 0
     for i, ln in enumerate(lines, 2):
+        row = {k: c for k, c in zip(xlsx.LINE_COLUMNS, ws[i], strict=False)}
+        p = ln.provenance
+        assert row["source_sha256"].value == p.source_sha256 and row["row"].value == p.row
+        assert row["rule"].value == p.rule and row["basis"].value == str(ln.basis)
+        assert row["import_key"].value == (p.import_key or None)  # which import the row came through
         row = [c for c in ws[i]]
-        assert row[13].value == ln.provenance.source_sha256 and row[14].value == ln.provenance.row
-        assert row[15].value == ln.provenance.rule and row[1].value == str(ln.basis)
         for k, f in enumerate(("low", "expected", "high"), 3):
             assert _exact(row[k]) == getattr(ln.amount, f)  # exact, whether number or text
         if any(row[k].data_type == "s" for k in (3, 4, 5)):
             inexact += 1
-            assert row[17].value == xlsx.H("PRECISION")
+            assert row[xlsx.LINE_AT["note"] - 1].value == xlsx.H("PRECISION")
         else:
             assert row[4].number_format.endswith(f'"{ln.currency}"')
     assert inexact == len({(t, c[1:]) for t, c in book.inexact if t == "Lines"})
@@ -284,10 +288,10 @@ def test_summary_totals_are_live_sums_over_lines(tmp_path, data, batch):
     ws, lw = wb["Summary"], wb["Lines"]
     n = len(lines) + 1
     for r in lw.iter_rows(min_row=2):  # what SUMIFS adds: each exact amount to 15 significant digits
-        assert r[19].value == float(format(_exact(r[4]), ".15g"))
+        assert r[xlsx.LINE_AT["for_formulas"] - 1].value == float(format(_exact(r[4]), ".15g"))
     for i, t in enumerate(xlsx.in_seed_order(sheet)["totals_by_basis"], 2):
         f = ws.cell(row=i, column=8).value
-        assert f == (f"=SUMIFS(Lines!$T$2:$T${n},Lines!$B$2:$B${n},A{i},Lines!$C$2:$C${n},B{i},"
+        assert f == (f"=SUMIFS(Lines!${FOR}$2:${FOR}${n},Lines!$B$2:$B${n},A{i},Lines!$C$2:$C${n},B{i},"
                      f"Lines!$G$2:$G${n},C{i})")
         key = (ws[f"A{i}"].value, ws[f"B{i}"].value, ws[f"C{i}"].value)
         assert key == (t["basis"], t["evidence"], t["currency"])
@@ -323,3 +327,114 @@ def test_a_hostile_run_id_keeps_its_exact_text_in_xlsx_and_is_escaped_in_csv(tmp
     assert xml.count('t="inlineStr"><is><t>+cmd-calc</t>') == 3 and "'+cmd-calc" not in xml
     rows = to_csv(lines).splitlines()[1:]
     assert all(",'+cmd-calc," in r and ",'=1+1," in r for r in rows)
+
+
+@pytest.fixture(scope="module")
+def others(demo, data):
+    from trainledger.report.sheet import attributed_by_batch
+
+    with Workspace.open(demo) as wsp:
+        return attributed_by_batch(wsp, data[BATCHES[0]][0]["attribution_id"])
+
+
+def test_the_summary_keeps_each_batchs_attributed_and_it_is_their_lines(demo, data, others):
+    """The engine's attributed per batch, basis and category sums to each currency's attributed, and
+    each row is what that batch's own cost lines add up to (summed here from the ledger's lines)."""
+    from trainledger.model import CASH_BASES
+
+    with Workspace.open(demo) as wsp:
+        lines = {b: wsp.ledger.cost_lines(b) for b in BATCHES}
+    for r in data[BATCHES[0]][0]["conservation"]["by_currency"]:
+        rows = [x for x in others["cash"] if x["currency"] == r["currency"]]
+        assert sum((Decimal(x["amount"]) for x in rows), Decimal(0)) == Decimal(r["attributed"])
+    assert {x["batch"] for x in others["cash"]} == set(BATCHES)
+    for x in others["cash"]:
+        mine = sum((ln.amount.expected for ln in lines[x["batch"]] if ln.basis in CASH_BASES
+                    and str(ln.basis) == x["basis"] and ln.category == x["category"]
+                    and ln.currency == x["currency"]), Decimal(0))
+        assert Decimal(x["amount"]) == mine, x
+    assert others["amortized"] == [] and others["capacity"] == []  # the demo's bill has no EffectiveCost view
+
+
+def _table(ws) -> dict[tuple[str, str, str, str], int]:
+    """The first other-batches table of Control: (currency, batch, basis, category) → its row."""
+    head = next(r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value == xlsx.H("other_batches_table"))
+    out, r = {}, head + 3
+    while ws.cell(r, 1).value is not None:
+        out[tuple(ws.cell(r, k).value for k in range(1, 5))] = r
+        r += 1
+    return out
+
+
+@pytest.mark.parametrize("batch", BATCHES)
+def test_other_batches_are_a_sum_over_their_table(tmp_path, data, others, batch):
+    from tests.xlsx_eval import Evaluator
+
+    sheet, lines = data[batch]
+    book = xlsx.write_xlsx(sheet, lines, tmp_path / "b.xlsx", others=others)
+    wb = openpyxl.load_workbook(tmp_path / "b.xlsx")
+    ws, ev = wb["Control"], Evaluator(wb)
+    table = _table(ws)
+    assert {k[1] for k in table} == set(BATCHES) - {batch}  # the others, never this batch
+    for cur, i in _control_rows(ws, sheet["conservation"]["by_currency"]).items():
+        theirs = [x for x in others["cash"] if x["currency"] == cur and x["batch"] != batch]
+        rows = [table[(x["currency"], x["batch"], x["basis"], x["category"])] for x in theirs]
+        want = sum((Decimal(x["amount"]) for x in theirs), Decimal(0))
+        if rows:
+            assert ws[f"D{i}"].value == f"=SUM(E{min(rows)}:E{max(rows)})"
+            assert sum((_exact(ws[f"E{r}"]) for r in rows), Decimal(0)) == want  # the table's own cells
+        else:
+            assert ws[f"D{i}"].value == "=0"
+        assert ev.value("Control", f"D{i}") == want == book.wb.cached[("Control", f"D{i}")]
+        assert ev.value("Control", f"G{i}") == 0
+        if rows:  # an other batch's amount edited: the control says so
+            moved = Evaluator(wb, {("Control", f"E{rows[0]}"): _exact(ws[f"E{rows[0]}"]) + 1})
+            assert moved.value("Control", f"G{i}") == Decimal("-1.00")
+
+
+def test_a_role_that_may_not_see_a_vendors_amount_gets_no_sum_over_it(tmp_path, data, others):
+    """Batch B's external services are a vendor's amounts (an engineer sees them, a viewer does not):
+    the viewer's workbook of batch A lists them as restricted, and its other batches are the engine's
+    figure as a value, said so; no formula of Control reads a restricted cell."""
+    from tests.xlsx_eval import Evaluator
+
+    sheet, lines = data["csa-sft-2026-11-a"]
+    xlsx.write_xlsx(sheet, lines, tmp_path / "e.xlsx", role="viewer", others=others)
+    wb = openpyxl.load_workbook(tmp_path / "e.xlsx")
+    ws = wb["Control"]
+    table = _table(ws)
+    external = [r for k, r in table.items() if k[3] == "external"]
+    assert external and all(ws[f"E{r}"].value == xlsx.L["restricted"][0] for r in external)
+    assert all(isinstance(ws[f"E{r}"].value, int | float) for k, r in table.items() if k[3] == "compute")
+    secret = {Decimal(x["amount"]) for x in others["cash"] if x["category"] == "external" and x["batch"] != sheet[
+        "batch"]["id"]}
+    assert not secret & {_exact(c) for row in ws.iter_rows() for c in row if isinstance(c.value, int | float)
+                         and c.row in external}
+    hidden = {c.coordinate for row in ws.iter_rows() for c in row if c.value == xlsx.L["restricted"][0]}
+    for i in _control_rows(ws, sheet["conservation"]["by_currency"]).values():
+        assert ws[f"D{i}"].data_type == "n"  # a value, not a SUM over the withheld rows
+        assert xlsx.L["withheld_others"][0] in ws[f"J{i}"].value
+        assert Evaluator(wb).value("Control", f"G{i}") == 0
+    for row in ws.iter_rows():
+        for c in row:
+            if c.data_type == "f":
+                refs = set(re.findall(r"[A-Z]+[0-9]+", c.value.replace("$", "")))
+                spans = re.findall(r"([A-Z]+)([0-9]+):([A-Z]+)([0-9]+)", c.value.replace("$", ""))
+                inside = {f"{a}{n}" for a, r1, _, r2 in spans for n in range(int(r1), int(r2) + 1)}
+                assert not (refs | inside) & hidden, c.coordinate
+
+
+def test_csv_and_lines_carry_the_import_key(tmp_path, data):
+    import csv
+    import io
+
+    from trainledger.report.csv_lines import COLUMNS, to_csv
+
+    sheet, lines = data["csa-sft-2026-11-b"]
+    rows = list(csv.DictReader(io.StringIO(to_csv(lines))))
+    assert list(rows[0]) == list(COLUMNS) and COLUMNS.index("import_key") == COLUMNS.index("source_sha256") + 1
+    assert [r["import_key"] for r in rows] == [ln.provenance.import_key for ln in lines]
+    assert any(len(r["import_key"]) == 64 for r in rows)
+    _, wb = _write(tmp_path, sheet, lines)
+    assert wb["Lines"].cell(1, xlsx.LINE_AT["import_key"]).value == xlsx.H("import_key")
+    assert " / " in xlsx.H("import_key")  # headed in both languages

@@ -17,7 +17,8 @@ import pytest
 from tests.xlsx_eval import Evaluator
 from trainledger.demo import DEFAULT_SEED, generate
 from trainledger.report.render import render
-from trainledger.report.xlsx import build_workbook
+from trainledger.report.sheet import attributed_by_batch
+from trainledger.report.xlsx import LINE_AT, H, build_workbook
 from trainledger.service import Workspace
 
 A = "csa-sft-2026-11-a"
@@ -33,11 +34,12 @@ def capacity_only(tmp_path_factory):
         wsp.attribute()
         sheet = wsp.sheet(A)
         lines = wsp.ledger.cost_lines(A)
-    return sheet, lines
+        others = attributed_by_batch(wsp, sheet["attribution_id"])
+    return sheet, lines, others
 
 
 def test_no_bill_means_the_capacity_is_the_conservation(capacity_only):
-    sheet, _ = capacity_only
+    sheet, _, _ = capacity_only
     c = sheet["conservation"]
     assert c["by_currency"] == [] and {r["capacity"] for r in c["capacity"]} == {"h800-own", "h800-reserved"}
     for r in c["capacity"]:  # by hand: the parts add up to the capacity's cost
@@ -55,27 +57,107 @@ def test_no_bill_means_the_capacity_is_the_conservation(capacity_only):
     assert 'id="conservation-capacity"' in html
 
 
-def test_the_workbook_controls_each_capacity_with_a_formula(capacity_only):
-    sheet, lines = capacity_only
+def _capacity_block(ws) -> dict[str, int]:
+    """The Control sheet's capacity rows: capacity id → row (the first block under its heading)."""
+    head = next(r for r in range(1, ws.max_row + 1) if ws.cell(r, 1).value == H("capacity_id"))
+    rows = {}
+    for r in range(head + 1, ws.max_row + 1):
+        if ws.cell(r, 1).value is None:
+            return rows
+        rows[ws.cell(r, 1).value] = r
+    return rows
+
+
+def _book(sheet, lines, others):
     buf = BytesIO()
-    build_workbook(sheet, lines).wb.save(buf)
-    wb = openpyxl.load_workbook(BytesIO(buf.getvalue()))
+    book = build_workbook(sheet, lines, others=others)
+    book.wb.save(buf)
+    return book, openpyxl.load_workbook(BytesIO(buf.getvalue()))
+
+
+def _lines_sum(wb, cap: str, basis: str, cur: str) -> Decimal:
+    """What the capacity's SUMIFS should add, summed here over the Lines sheet's own rows: the lines of
+    source kind capacity whose rule names the capacity, of its basis and currency."""
+    lw = wb["Lines"]
+    col = {k: LINE_AT[k] for k in ("source_kind", "rule", "basis", "currency", "for_formulas")}
+    total = Decimal(0)
+    for r in range(2, lw.max_row + 1):
+        v = {k: lw.cell(r, c).value for k, c in col.items()}
+        if (v["source_kind"], v["basis"], v["currency"]) == ("capacity", basis, cur) and \
+                v["rule"].startswith(f"capacity {cap} ("):
+            total += Decimal(repr(v["for_formulas"]))
+    return total
+
+
+def test_the_workbook_controls_each_capacity_with_a_formula(capacity_only):
+    """Each capacity: this batch = a SUMIFS over Lines (recomputed here over the Lines rows), other
+    batches = SUM over their table (the engine's per batch), attributed = the two, and the check
+    capacity cost − (attributed + no job held + jobs without a batch) comes to 0.00, stored too."""
+    sheet, lines, others = capacity_only
+    book, wb = _book(sheet, lines, others)
+    ws, ev = wb["Control"], Evaluator(wb)
+    recs = {x["capacity"]: x for x in sheet["conservation"]["capacity"]}
+    rows = _capacity_block(ws)
+    assert set(rows) == set(recs) == {"h800-own", "h800-reserved"}
+    for cap, r in rows.items():
+        rec = recs[cap]
+        mine = sum((ln.amount.expected for ln in lines if ln.provenance.source_kind == "capacity"
+                    and ln.provenance.rule.startswith(f"capacity {cap} (")), Decimal(0))
+        assert mine > 0  # the batch ran on this capacity
+        assert ws.cell(r, 5).value.startswith("=SUMIFS(")
+        assert ev.value("Control", f"E{r}") == _lines_sum(wb, cap, rec["basis"], rec["currency"]) == mine
+        assert book.wb.cached[("Control", f"E{r}")] == mine  # the formula's stored result: the lines' decimal
+        theirs = [x for x in others["capacity"] if x["capacity"] == cap and x["batch"] != A]
+        assert theirs and ws.cell(r, 6).value.startswith("=SUM(")
+        assert ev.value("Control", f"F{r}") == sum((Decimal(x["amount"]) for x in theirs), Decimal(0))
+        assert ev.value("Control", f"G{r}") == Decimal(rec["attributed"])  # this + the others: the engine's
+        assert str(ws.cell(r, 10).value).startswith("=ROUND(D")
+        assert ev.value("Control", f"J{r}") == 0 == book.wb.cached[("Control", f"J{r}")]
+        assert Decimal(str(ws.cell(r, 4).value)) == Decimal(rec["total"])
+
+
+def test_the_capacity_check_moves_when_a_line_a_range_or_a_sign_is_broken(capacity_only):
+    sheet, lines, others = capacity_only
+    _, wb = _book(sheet, lines, others)
     ws = wb["Control"]
-    rows = {ws.cell(r, 1).value: r for r in range(1, ws.max_row + 1)}
-    ev = Evaluator(wb)
-    for cap in ("h800-own", "h800-reserved"):
-        r = rows[cap]
-        assert str(ws.cell(r, 8).value).startswith("=ROUND(D")
-        assert ev.value("Control", f"H{r}") == 0  # capacity cost − (attributed + unheld + jobs without a batch)
-        total = next(x for x in sheet["conservation"]["capacity"] if x["capacity"] == cap)["total"]
-        assert Decimal(str(ws.cell(r, 4).value)) == Decimal(total)
+    r = _capacity_block(ws)["h800-reserved"]
+    check = f"J{r}"
+    assert Evaluator(wb).value("Control", check) == 0
+    lw, at = wb["Lines"], LINE_AT["for_formulas"]
+    line = next(i for i in range(2, lw.max_row + 1) if str(lw.cell(i, LINE_AT["rule"]).value).startswith(
+        "capacity h800-reserved ("))
+    coord = lw.cell(line, at).coordinate
+    moved = Evaluator(wb, {("Lines", coord): Decimal(repr(lw[coord].value)) + 1})
+    assert moved.value("Control", check) == Decimal("-1.00")  # a Lines amount edited: the check says so
+    basis = LINE_AT["basis"]  # the other capacity's lines given this one's basis: still not this capacity's
+    same = {("Lines", lw.cell(i, basis).coordinate): "rate_card" for i in range(2, lw.max_row + 1)
+            if str(lw.cell(i, LINE_AT["rule"]).value).startswith("capacity h800-own (")}
+    assert same and Evaluator(wb, same).value("Control", check) == 0
+    sumifs = ws[f"E{r}"].value
+    ws[f"E{r}"].value = re.sub(r"(\$[A-Z]+\$2:\$[A-Z]+\$)[0-9]+", lambda m: m.group(1) + str(line - 1), sumifs)
+    assert Evaluator(wb).value("Control", check) != 0  # the SUMIFS range cut short
+    ws[f"E{r}"].value = sumifs
+    ws[f"G{r}"].value = ws[f"G{r}"].value.replace("+", "-")  # a sign flipped
+    assert Evaluator(wb).value("Control", check) != 0
+
+
+def test_without_the_other_batches_table_they_are_one_value_said_so(capacity_only):
+    """An older attribution (or a token limited to this batch): other batches is the engine's
+    attributed less this batch's lines, a value with its note; the check still comes to 0.00."""
+    sheet, lines, _ = capacity_only
+    _, wb = _book(sheet, lines, None)
+    ws, ev = wb["Control"], Evaluator(wb)
+    for r in _capacity_block(ws).values():
+        assert ws.cell(r, 6).data_type == "n" and "other batches" in ws.cell(r, 12).value
+        assert ev.value("Control", f"J{r}") == 0
+    assert not any(ws.cell(r, 1).value == H("other_batches_table") for r in range(1, ws.max_row + 1))
 
 
 LONG = re.compile(r"\d+\.\d{13,}")
 
 
 def test_gpu_hours_are_exact_but_short_in_json_and_the_workbook(capacity_only):
-    sheet, lines = capacity_only
+    sheet, lines, _ = capacity_only
     raw = [r["gpu_hours_by_state"] for r in sheet["runs"]]
     assert any(LONG.fullmatch(v) for h in raw for v in h.values())  # the engine's quotients, before
     text = render(sheet, "json")

@@ -15,6 +15,7 @@ KEY_FIELDS = ("goal", "data_snapshot", "data_processing_version", "model_version
 def test_workspace_settings(demo):
     c = demo.config
     assert c["workspace"] == {"name": "cs-assistant-demo", "currency": "CNY", "language": "zh-CN",
+                              "timezone": "Asia/Shanghai",  # a Beijing team: the reports' days and months
                               "db_url": "", "price_book": "prices.toml"}
     assert c["sources"]["slurm"]["timezone"] == "Asia/Shanghai"
     assert c["cluster"] == {"gpus_per_node": 8, "gpu_item": "gpu_hour:h800"}

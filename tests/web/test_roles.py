@@ -11,6 +11,7 @@ from decimal import Decimal
 import pytest
 
 from tests.web.roles_ws import BATCH_A, BATCH_B, leaks, run_cli, secrets, xlsx_text
+from trainledger.report.xlsx import LINE_AT
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
 
@@ -137,7 +138,8 @@ def test_an_engineer_workbook_has_no_check_over_withheld_lines(rates_ws, tmp_pat
     billed = next(r for k, r in summary.items() if k[0] == "billed")
     assert str(billed[7].value).startswith("=SUMIFS(")  # the other bases keep their live check
     labor = [r for r in wb["Lines"].iter_rows(min_row=2) if r[0].value == "labor"]
-    assert labor and all(r[4].value == "restricted / 受限" and r[19].value is None for r in labor)
+    at = LINE_AT["for_formulas"] - 1  # the column SUMIFS adds: empty for a hidden line
+    assert labor and all(r[4].value == "restricted / 受限" and r[at].value is None for r in labor)
     assert all(isinstance(r[7].value, int | float) for r in labor)  # hours stay
 
 
@@ -239,3 +241,23 @@ def test_loopback_without_a_token_is_the_local_admin_and_not_audited(rates_ws, t
         assert c.get("/batches", headers=_bearer(tokens[0]["expired"])).status_code == 401
     with Workspace.open(root) as wsp:  # only the token's response (it saw labor cost per phase)
         assert [e["actor"] for e in wsp.ledger.audit_log()[before:]] == [f"token:{tokens[1]['engineer']}"]
+
+
+def test_the_other_batches_table_stays_in_a_tokens_scope(app, tokens):
+    """The workbook's Control lists the other batches (the engine's attributed per batch) for a token of
+    every batch; a token limited to batch A sees no other batch there: one value per currency, said so."""
+    import io
+
+    from openpyxl import load_workbook
+
+    from trainledger.report.xlsx import H
+
+    def control(tok: str) -> list:
+        r = app.get(f"/batches/{BATCH_A}/sheet.xlsx", headers=_bearer(tok))
+        assert r.status_code == 200
+        return [c.value for row in load_workbook(io.BytesIO(r.content))["Control"].iter_rows() for c in row]
+
+    everyone, scoped = control(tokens[0]["engineer"]), control(tokens[0]["engineer_a"])
+    assert H("other_batches_table") in everyone and BATCH_B in everyone
+    assert H("other_batches_table") not in scoped and BATCH_B not in scoped
+    assert any(isinstance(v, str) and v.startswith("other batches: the engine's attributed") for v in scoped)

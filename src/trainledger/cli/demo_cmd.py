@@ -15,6 +15,7 @@ from trainledger.demo import plans as plan_loop
 from trainledger.errors import BadInput
 from trainledger.ingest import KINDS
 from trainledger.report.render import in_seed_order, render
+from trainledger.report.sheet import attributed_by_batch
 from trainledger.report.xlsx import write_xlsx
 from trainledger.service import Workspace
 
@@ -47,7 +48,8 @@ def run_demo(directory: Path, seed: int, echo=click.echo, *, db_url: str = "",
             for kind in ("md", "json", "html"):
                 path = out_dir / f"{b.id}.{kind}"
                 path.write_text(render(data, kind, lang), encoding="utf-8")
-            write_xlsx(data, wsp.ledger.cost_lines(b.id), out_dir / f"{b.id}.xlsx")
+            write_xlsx(data, wsp.ledger.cost_lines(b.id), out_dir / f"{b.id}.xlsx",
+                       others=attributed_by_batch(wsp, data.get("attribution_id")))
             reports[b.id] = out_dir / f"{b.id}.md"
             _summary(data, echo)
         _cross_report(wsp, out_dir, lang)

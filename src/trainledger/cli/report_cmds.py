@@ -40,9 +40,11 @@ def sheet(ctx: click.Context, batch_id: str, fmt: str, lang: str | None, out: st
 
             text = to_csv(wsp.ledger.cost_lines(batch_id), role)
         elif fmt == "xlsx":
+            from trainledger.report.sheet import attributed_by_batch
             from trainledger.report.xlsx import write_xlsx
 
-            write_xlsx(data, wsp.ledger.cost_lines(batch_id), out, role, lang)  # labels: --lang, else both
+            write_xlsx(data, wsp.ledger.cost_lines(batch_id), out, role, lang,  # labels: --lang, else both
+                       attributed_by_batch(wsp, data.get("attribution_id")))
             click.echo(t("cli.wrote", ctx, path=out))
             return
         else:

@@ -86,8 +86,9 @@ def workspace(scenario: str = "rented") -> dict:
         {"id": "invoice-batch", "source": "invoice", "field": "batch", "match": "template"},
     ]
     return {
+        # a Beijing team: the reports' days and months are Asia/Shanghai's, as the sacct times are
         "workspace": {"name": "cs-assistant-demo", "currency": "CNY", "language": "zh-CN",
-                      "db_url": "", "price_book": PRICE_BOOK},
+                      "timezone": SLURM_TIMEZONE, "db_url": "", "price_book": PRICE_BOOK},
         "sources": {"slurm": {"timezone": SLURM_TIMEZONE}},
         "cluster": {"gpus_per_node": GPUS_PER_NODE, "gpu_item": GPU_ITEM},
         "projects": [dict(PROJECT)],

@@ -127,6 +127,9 @@ class Attribution:
     allocation: list[dict] = field(default_factory=list)  # allocation policies: pools spread (allocation.py)
     storage_reconciliation: dict = field(default_factory=dict)  # storage bills vs estimate (storage_reconcile.py)
     capacity_days: dict = field(default_factory=dict)  # when each capacity row starts (capacity_dating.py)
+    # the attributed of each conservation view per batch (cash, amortized, capacity): what a batch's
+    # workbook shows of the other batches (conservation.by_batch, capacity.check)
+    attributed_by_batch: dict = field(default_factory=dict)
 
     def summary(self) -> dict:
         """What the ledger keeps beside the lines: conservation, problems, assumptions, and the runs'
@@ -152,6 +155,7 @@ class Attribution:
             "allocation": self.allocation,
             "storage_reconciliation": self.storage_reconciliation,
             capacity_dating.KEY: self.capacity_days,
+            "attributed_by_batch": self.attributed_by_batch,
             "problems": [p.as_dict() for p in self.problems],
             "assumptions": [a.as_dict() for a in self.assumptions],
         }
@@ -231,9 +235,12 @@ def attribute(facts: Facts, config: Settings, price: PriceLookup, as_of: date,
         amortized, am_problems = conservation.check(facts, lines, view="amortized")
         problems.extend(am_problems)
     # the consumers below read only some lines: those are built, the rest stay columns
-    owned, cap_problems = capacity.check(facts, ctx, lines.select(source_kind="config")
-                                         + lines.select(source_kind="capacity"))  # capacity_source.py
+    owned, cap_problems, owned_by_batch = capacity.check(facts, ctx, lines.select(source_kind="config")
+                                                         + lines.select(source_kind="capacity"))  # capacity_source.py
     problems.extend(cap_problems)
+    sums = conservation.batch_sums(lines)
+    by_batch = {"cash": conservation.by_batch(sums), "capacity": owned_by_batch,
+                "amortized": conservation.by_batch(sums, "amortized") if amortized else []}
     allocated, policies = allocate_views(lines, config.raw.get("allocation") or {}, str(config.path),
                                          tuple(b.id for b in config.batches))
     storage = storage_reconcile.cells(facts, lines.select(category="storage"), as_of)  # billed beside estimate
@@ -241,7 +248,8 @@ def attribute(facts: Facts, config: Settings, price: PriceLookup, as_of: date,
     return Attribution(runs=runs, lines=lines, problems=tuple(problems),
                        assumptions=tuple(assumptions.values()), conservation=records,
                        conservation_amortized=amortized, conservation_capacity=owned, allocation=policies,
-                       storage_reconciliation=storage, capacity_days=capacity_dating.row_days(facts, ctx))
+                       storage_reconciliation=storage, capacity_days=capacity_dating.row_days(facts, ctx),
+                       attributed_by_batch=by_batch)
 
 
 __all__ = ["STAGES", "Attribution", "Facts", "attribute"]

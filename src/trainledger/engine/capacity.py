@@ -447,10 +447,14 @@ def _occupancy_record(cap: Capacity, series, rows, z: Decimal) -> dict | None:
                                            " total"}}
 
 
-def check(facts: Facts, ctx: Context, lines) -> tuple[list[dict], list[Problem]]:
+def check(facts: Facts, ctx: Context, lines) -> tuple[list[dict], list[Problem], list[dict]]:
     """Per capacity: attributed + unheld + held by jobs without a batch + held by jobs not imported =
-    the capacity's total for the period, exactly; and its GPU-hours (``hours_check``)."""
+    the capacity's total for the period, exactly; and its GPU-hours (``hours_check``). Third: the
+    attributed per capacity, batch, basis and category (``[{"capacity", "currency", "batch", "basis",
+    "category", "amount"}]``), summing to each record's ``attributed`` (each batch's workbook lists
+    the others: report/xlsx_control.py)."""
     records, problems = [], []
+    per_batch: dict[tuple[str, str, str, str], Decimal] = defaultdict(Decimal)
     by_cap: dict[str, dict[str, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
     sha_of = {}
     caps = capacities(ctx, facts)  # (what the facts say against the workspace: reported by the stage)
@@ -483,6 +487,7 @@ def check(facts: Facts, ctx: Context, lines) -> tuple[list[dict], list[Problem]]
             hours_of[cap_id][cap_row][k] += ln.quantity
         if ln.batch_id:
             by_cap[cap_id]["attributed"] += ln.amount.expected
+            per_batch[(cap_id, ln.batch_id, str(ln.basis), ln.category)] += ln.amount.expected
             continue
         unattributed[cap_id].append(ln)  # GPU time no job held, or held by a job without a batch / not imported
         key = {JOB_WITHOUT_BATCH: JOB_WITHOUT_BATCH, occ.OCC_HELD: NOT_IMPORTED}.get(code, "unheld")
@@ -519,4 +524,8 @@ def check(facts: Facts, ctx: Context, lines) -> tuple[list[dict], list[Problem]]
                                     f" {carried} ({side} attributed by {abs(diff)})",
                                     {**rec, "subject": f"capacity {cap.id}", "side": side, "gap": str(abs(diff)),
                                      "carried": str(carried)}))
-    return records, problems
+    cur_of = {cap.id: cap.currency for cap in caps}
+    by_batch = [{"capacity": cap_id, "currency": cur_of[cap_id], "batch": batch, "basis": basis,
+                 "category": category, "amount": str(a + Decimal(0).quantize(minor_quantum(cur_of[cap_id])))}
+                for (cap_id, batch, basis, category), a in sorted(per_batch.items())]
+    return records, problems, by_batch

@@ -90,6 +90,45 @@ def line_sums(lines: Iterable[CostLine]) -> dict[tuple[str, str, str, bool, str]
     return dict(out)
 
 
+BY_BATCH = ("batch_id", "basis", "source_kind", "currency", "category")
+
+
+def batch_sums(lines: Iterable[CostLine]) -> dict[tuple[str, str, str, str, str], Decimal]:
+    """Exact sums of the expected amount of the attributed lines (a batch id) per ``BY_BATCH``: what
+    each batch's workbook shows of the others (``by_batch``). Columns are summed as integers."""
+    from trainledger.engine.lines import LineColumns, as_lines
+
+    out: dict[tuple, Decimal] = defaultdict(Decimal)
+    with localcontext(EXACT):
+        for part in as_lines(lines).parts:
+            if isinstance(part, LineColumns):
+                for k, v in part.sums(BY_BATCH).items():
+                    if k[0]:
+                        out[k] += v
+                continue
+            for ln in part:
+                if ln.batch_id:
+                    out[(ln.batch_id, str(ln.basis), ln.provenance.source_kind, ln.currency, ln.category)] += \
+                        ln.amount.expected
+    return dict(out)
+
+
+def by_batch(sums: dict[tuple[str, str, str, str, str], Decimal], view: str = "billed") -> list[dict]:
+    """The attributed of a conservation view (``check``) per currency, batch, basis and category
+    (``[{"currency", "batch", "basis", "category", "amount"}]``, in that order): per currency they sum
+    exactly to the view's ``attributed``. The category says whose amount it is (an external line's is a
+    vendor's: report/access.py)."""
+    wanted = {str(b) for b in (CASH_BASES if view == "billed" else (Basis.EFFECTIVE_COST,))}
+    acc: dict[tuple[str, str, str, str], Decimal] = defaultdict(Decimal)
+    with localcontext(EXACT):
+        for (batch, basis, kind, cur, category), amount in sums.items():
+            if basis in wanted and (view == "billed" or kind == "focus"):
+                acc[(cur, batch, basis, category)] += amount
+        return [{"currency": cur, "batch": batch, "basis": basis, "category": category,
+                 "amount": _plain(a + Decimal(0).quantize(minor_quantum(cur)))}
+                for (cur, batch, basis, category), a in sorted(acc.items())]
+
+
 def check(facts: Facts, lines: Iterable[CostLine], *, view: str = "billed") -> tuple[list[dict], list[Problem]]:
     """One record per currency, as the ``attribute --json`` contract prints it, and the problems.
 

@@ -34,8 +34,10 @@ model each, one catalogue (i18n/registry.py: ``sheet``, ``report.estimate`` …)
     balance.py   the balance view: consumption | delivery investment, and the assumptions' sensitivity
     balance_section.py  the balance view in the Markdown sheet; the drawer's units in the sheet's language
     xlsx_balance.py   the workbook's Balance sheet (drawer low / high over their named Assumptions cells)
-    xlsx_control.py   the workbook's Control: this batch's attributed cash a SUMIFS over Lines, unattributed
-                 the SUM of its rows by reason, billed − (attributed + unattributed) a formula = 0.00
+    xlsx_control.py   the workbook's Control: this batch's attributed cash (and each capacity's share) a
+                 SUMIFS over Lines, the other batches a SUM over their table (the summary's
+                 attributed_by_batch), unattributed the SUM of its rows by reason, billed − (attributed +
+                 unattributed) a formula = 0.00
     xlsx_variance.py  the workbook's Variance as live formulas over Lines and the plan's rates (named
                  cells on Assumptions): change a rate and the bridge moves
     cross.py     the cross-batch report's view model (frozen dataclasses): spend per basis over time, per

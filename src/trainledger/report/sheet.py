@@ -156,6 +156,23 @@ def build_sheet(wsp, batch_id: str, figures: dict[str, Any] | None = None) -> di
     })
 
 
+def attributed_by_batch(wsp, attribution_id: int | None) -> dict[str, Any] | None:
+    """The attribution's attributed per batch of each conservation view (the summary's
+    ``attributed_by_batch``: cash, amortized, capacity), read by the database alone (a summary at 1M job
+    attempts is hundreds of MB); None for an attribution made before the summary kept it. The batch
+    workbook's Control lists the other batches from it (report/xlsx_control.py)."""
+    from sqlalchemy import select
+
+    from trainledger.ledger.schema import attributions
+
+    if attribution_id is None:
+        return None
+    with wsp.ledger.snapshot() as conn:
+        got = conn.execute(select(attributions.c.summary["attributed_by_batch"])
+                           .where(attributions.c.id == attribution_id)).scalar()
+    return got if isinstance(got, dict) else None
+
+
 def with_balance(full: dict[str, Any]) -> dict[str, Any]:
     """The sheet (its figures in full) with its balance view (report/balance.py: consumption | delivery
     investment, the drawer's sensitivity) as ``balance``, built once from those figures, and every

@@ -2,10 +2,12 @@
 
 Sheets: README (bilingual), Summary (totals per basis and currency, native charts: GPU-hours by
 state, cost — one chart per basis, never stacked across bases), Lines (every cost line with its
-source file hash, row and rule), Assumptions (each value a defined name; the plan's rates too),
+source file hash, import key, row and rule; its columns are ``LINE_COLUMNS``, and every formula over
+Lines takes its column from there, ``lines_range``), Assumptions (each value a defined name; the plan's rates too),
 Variance (the bridge as live formulas over Lines and Assumptions — report/xlsx_variance.py — the
 engine's exact figures beside them), Control (billed = attributed + unattributed
-per currency), Decisions (alerts and decisions of the plan), Curves (cumulative spend against the
+per currency, this batch a SUMIFS over Lines and the other batches a SUM over their table:
+report/xlsx_control.py), Decisions (alerts and decisions of the plan), Curves (cumulative spend against the
 plan and the EAC range, native line charts; report/cross_xlsx.py writes them).
 
 Safety: every data string goes through ``Book.text`` (stored as a typed string cell with its exact text,
@@ -52,6 +54,11 @@ from trainledger.report.xlsx_cache import Workbook
 from trainledger.report.xlsx_text import L
 
 PARTS = ("plan", "actual", "price", "volume", "efficiency", "rework", "other", "not_split")
+# the Lines sheet's columns, in order: every formula over Lines finds its column here (``lines_range``)
+LINE_COLUMNS = ("category", "basis", "evidence", "low", "expected", "high", "currency", "quantity", "unit", "run",
+                "job", "detail", "source_kind", "source_sha256", "import_key", "row", "rule", "reason", "note",
+                "quantity_exact", "for_formulas")
+LINE_AT = {k: i for i, k in enumerate(LINE_COLUMNS, 1)}
 SHEETS = ("README", "Summary", "Lines", "Assumptions", "Balance", "Variance", "Control", "Decisions", "Curves")
 BOLD = Font(bold=True)
 
@@ -212,15 +219,25 @@ def ref(row: int, col: int) -> str:
     return f"{get_column_letter(col)}{row}"
 
 
+def lines_range(key: str, last: int) -> str:
+    """The Lines sheet's column ``key`` (``LINE_COLUMNS``) over its data rows 2 … ``last``, absolute:
+    ``Lines!$T$2:$T$90`` — the builder's own range text."""
+    letter = get_column_letter(LINE_AT[key])
+    return f"Lines!${letter}$2:${letter}${max(last, 2)}"
+
+
 def headings(b: Book, ws, row: int, keys: list[str]) -> None:
     for i, k in enumerate(keys, 1):
         b.text(ws, row, i, H(k), bold=True)
 
 
 def build_workbook(sheet: dict[str, Any], lines: list | None = None, role: str = ADMIN,
-                   lang: str | None = None) -> Book:
+                   lang: str | None = None, others: dict | None = None) -> Book:
     """The workbook of one batch sheet (``report.sheet.build_sheet``) and its cost lines, for ``role``;
-    its labels in ``lang`` (None: English and Chinese side by side)."""
+    its labels in ``lang`` (None: English and Chinese side by side). ``others``: the attribution's
+    ``attributed_by_batch`` (``report.sheet.attributed_by_batch``), which Control lists the other
+    batches from; None: Control says "other batches" as one value per currency (a token limited to
+    this batch sees no other batch)."""
     from trainledger.report import balance, xlsx_balance, xlsx_control
 
     sheet = in_seed_order(for_role(balance.of_sheet(sheet), role)[0])
@@ -237,7 +254,7 @@ def build_workbook(sheet: dict[str, Any], lines: list | None = None, role: str =
     _assumptions(b, sheet)
     xlsx_balance.write(b, sheet)
     _variance(b, sheet, len(lines or []) + 1)
-    xlsx_control.write(b, sheet, lines or [], role, len(lines or []) + 1)
+    xlsx_control.write(b, sheet, lines or [], role, len(lines or []) + 1, others)
     _decisions(b, sheet)
     _curves(b, sheet)
     for ws in b.wb.worksheets:
@@ -247,8 +264,8 @@ def build_workbook(sheet: dict[str, Any], lines: list | None = None, role: str =
 
 
 def write_xlsx(sheet: dict[str, Any], lines: list, out: str | Path, role: str = ADMIN,
-               lang: str | None = None) -> Book:
-    b = build_workbook(sheet, lines, role, lang)
+               lang: str | None = None, others: dict | None = None) -> Book:
+    b = build_workbook(sheet, lines, role, lang, others)
     b.wb.save(str(out))
     return b
 
@@ -299,8 +316,9 @@ def _summary(b: Book, s: dict, last: int, hidden: set | frozenset = frozenset(),
     ws = b.sheet("Summary")
     headings(b, ws, 1, ["basis", "evidence", "currency", "low", "expected", "high", "note", "from_lines", "check",
                         "label"])
-    col = lambda c: f"Lines!${c}$2:${c}${last}"  # noqa: E731 - the builder's own range text
-    sumifs = f"SUMIFS({col('T')},{col('B')},{{basis}},{col('C')},{{evidence}},{col('G')},{{cur}})"
+    col = lambda k: lines_range(k, last)  # noqa: E731
+    sumifs = (f"SUMIFS({col('for_formulas')},{col('basis')},{{basis}},{col('evidence')},{{evidence}},"
+              f"{col('currency')},{{cur}})")
     rows_of: dict[str, list[int]] = {}
     row = 2
     for r in s.get("totals_by_basis") or []:
@@ -365,40 +383,29 @@ def _summary(b: Book, s: dict, last: int, hidden: set | frozenset = frozenset(),
 def _lines(b: Book, s: dict, lines: list, role: str = ADMIN) -> None:
     ws = b.sheet("Lines")
     jobs = {r.get("id"): r.get("job") for r in s.get("runs") or []}
-    cols = ["category", "basis", "evidence", "low", "expected", "high", "currency", "quantity", "unit", "run",
-            "job", "detail", "source_kind", "source_sha256", "row", "rule", "reason", "note", "quantity_exact",
-            "for_formulas"]
-    headings(b, ws, 1, cols)
+    headings(b, ws, 1, list(LINE_COLUMNS))
+    at = LINE_AT
     for i, ln in enumerate(lines, 2):
-        cur = ln.amount.currency
-        b.text(ws, i, 1, ln.category)
-        b.text(ws, i, 2, str(ln.basis))
-        b.text(ws, i, 3, str(ln.evidence))
+        cur, p = ln.amount.currency, ln.provenance
         hide = line_withheld(ln, role)
         if hide:
-            for k in range(3):
-                b.text(ws, i, 4 + k, L["restricted"][0])
-        exact = hide or all([b.money(ws, i, 4 + k, getattr(ln.amount, f), cur)
-                             for k, f in enumerate(("low", "expected", "high"))])
-        b.text(ws, i, 7, cur)
+            for k in ("low", "expected", "high"):
+                b.text(ws, i, at[k], L["restricted"][0])
+        exact = hide or all([b.money(ws, i, at[k], getattr(ln.amount, k), cur) for k in ("low", "expected", "high")])
+        for key, value in (("category", ln.category), ("basis", str(ln.basis)), ("evidence", str(ln.evidence)),
+                           ("currency", cur), ("unit", ln.unit), ("run", ln.run_id), ("job", jobs.get(ln.run_id)),
+                           ("detail", ln.detail), ("source_kind", p.source_kind), ("source_sha256", p.source_sha256),
+                           ("import_key", p.import_key), ("rule", p.rule), ("reason", ln.reason)):
+            b.text(ws, i, at[key], value)
         if ln.quantity is not None:
             q = Decimal(ln.quantity)
-            b.number(ws, i, 8, q, "#,##0.0000")  # a quantity, not money: 15 digits, exact text beside
-            b.text(ws, i, 19, prim.exact_quantity(q))  # exact, short: 451/450, not 28 digits
-        b.text(ws, i, 9, ln.unit)
-        b.text(ws, i, 10, ln.run_id)
-        b.text(ws, i, 11, jobs.get(ln.run_id))
-        b.text(ws, i, 12, ln.detail)
-        p = ln.provenance
-        b.text(ws, i, 13, p.source_kind)
-        b.text(ws, i, 14, p.source_sha256)
-        b.number(ws, i, 15, p.row, "0")
-        b.text(ws, i, 16, p.rule)
-        b.text(ws, i, 17, ln.reason)
+            b.number(ws, i, at["quantity"], q, "#,##0.0000")  # a quantity, not money: 15 digits, exact text beside
+            b.text(ws, i, at["quantity_exact"], prim.exact_quantity(q))  # exact, short: 451/450, not 28 digits
+        b.number(ws, i, at["row"], p.row, "0")
         if not exact:
-            b.text(ws, i, 18, H("PRECISION"))
-        if not hide:
-            b.number(ws, i, 20, ln.amount.expected, money_format(cur))  # 15 significant digits, for SUMIFS
+            b.text(ws, i, at["note"], H("PRECISION"))
+        if not hide:  # 15 significant digits, for SUMIFS
+            b.number(ws, i, at["for_formulas"], ln.amount.expected, money_format(cur))
     ws.freeze_panes = "A2"
 
 

@@ -41,6 +41,7 @@ L: dict[str, tuple[str, str]] = {
     "category": ("category", "类别"), "quantity": ("quantity", "数量"), "unit": ("unit", "单位"),
     "detail": ("detail", "明细"), "source_kind": ("source kind", "来源类型"),
     "source_sha256": ("source file SHA-256", "来源文件 SHA-256"), "row": ("row", "行号"),
+    "import_key": ("import key (the import the row came through)", "导入键（该行所属的导入）"),
     "rule": ("rule", "规则"), "note": ("note", "备注"), "defined_name": ("defined name", "命名单元格"),
     "formula": ("formula", "公式"), "computed": ("computed (engine)", "计算值（引擎）"),
     "delta": ("actual − plan", "实际 − 计划"),
@@ -85,16 +86,30 @@ L: dict[str, tuple[str, str]] = {
     "restricted": ("restricted / 受限", "restricted / 受限"),
     "balance": ("Balance: resource consumption against delivery investment, the drawer's sensitivity",
                 "天平：资源消耗与交付投入，假设抽屉的敏感度"),
-    "control_how": ("this batch = SUMIFS over Lines of the attributed bases; other batches = the engine's attributed"
-                    " less this batch's lines; unattributed = SUM of the rows by reason below; the check must show"
-                    " 0.00",
-                    "本批次 = 明细表中已归属口径的 SUMIFS；其他批次 = 引擎的已归属减去本批次明细；未归属 = 下方按原因"
-                    "各行之和；校验必须显示 0.00"),
+    "control_how": ("this batch = SUMIFS over Lines of the attributed bases; other batches = SUM of their rows"
+                    " below (or, without that table, the engine's attributed less this batch's lines); unattributed"
+                    " = SUM of the rows by reason below; the check must show 0.00",
+                    "本批次 = 明细表中已归属口径的 SUMIFS；其他批次 = 下方其他批次各行之和（无该表时为引擎的已归属减去"
+                    "本批次明细）；未归属 = 下方按原因各行之和；校验必须显示 0.00"),
     "this_batch": ("attributed to this batch (SUMIFS over Lines)", "归属本批次（明细表 SUMIFS）"),
     "other_batches": ("attributed to the other batches", "归属其他批次"),
     "other_batches_note": ("other batches: the engine's attributed less this batch's lines (their lines are in"
                            " their own workbooks)",
                            "其他批次：引擎的已归属减去本批次明细（其明细在各自的工作簿中）"),
+    "other_batches_table": ("Attributed to the other batches (the engine's, per batch, basis and category)",
+                            "归属其他批次（引擎计算，按批次、口径与类别）"),
+    "other_batches_table_note": ("other batches = SUM of these rows; their lines are in their own workbooks",
+                                 "其他批次 = 以下各行之和；其明细在各自的工作簿中"),
+    "withheld_others": ("another batch's amount is restricted for this role: the engine's figure, no SUM",
+                        "其他批次的部分金额对此角色受限：取引擎数值，不做求和"),
+    "others_inexact": ("another batch's amount has more than 15 significant digits (exact text): the engine's"
+                       " figure, no SUM", "其他批次的某一金额有效数字超过 15 位（精确文本）：取引擎数值，不做求和"),
+    "capacity_how": ("this batch = SUMIFS over Lines of the lines the capacity priced (source kind capacity, the"
+                     " rule naming it); other batches = SUM of their rows below; the check must show 0.00",
+                     "本批次 = 明细表中该容量定价的成本行（来源类型 capacity、规则注明该容量）的 SUMIFS；其他批次 ="
+                     " 下方各行之和；校验必须显示 0.00"),
+    "capacity_id_wildcard": ("the capacity id holds * ? or ~ (a SUMIFS wildcard): the engine's figure, no SUMIFS",
+                             "容量 ID 含有 * ? 或 ~（SUMIFS 通配符）：取引擎数值，不做 SUMIFS"),
     "in_batches": ("attributed, in Batches (SUMIFS)", "已归属，批次表中（SUMIFS）"),
     "outside_report": ("attributed, outside this report's batches or window (the ledger's lines less Batches)",
                        "已归属，不在本报告的批次或期间内（账本成本行减去批次表）"),

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from trainledger.report.xlsx import Book, H, dec, money_format, ref, unit_text
+from trainledger.report.xlsx import Book, H, dec, lines_range, money_format, ref, unit_text
 from trainledger.report.xlsx_text import L
 
 BRIDGE = ("plan", "price", "volume", "efficiency", "rework", "other", "not_split")
@@ -99,7 +99,7 @@ def write(b: Book, ws, s: dict, top: int, last_line: int) -> dict[str, str]:
     b.text(ws, top, 1, H("plan_lines"), bold=True)
     for k, key in enumerate(COLS, 1):
         b.text(ws, top + 1, k, H(key), bold=True)
-    lines_col = lambda c: f"Lines!${c}$2:${c}${max(last_line, 2)}"  # noqa: E731 - the builder's range text
+    lines_col = lambda k: lines_range(k, last_line)  # noqa: E731
     by_id = {pl["id"]: pl for pl in pva.get("plan_lines") or []}
     row = top + 1
     for v in vls:
@@ -132,10 +132,10 @@ def write(b: Book, ws, s: dict, top: int, last_line: int) -> dict[str, str]:
             _formula(b, ws, row, C["Wa"], "{x}", "General", w.get("done"), x=g["Wa"])
             b.number(ws, row, C["Qa"], dec(q.get("actual_quantity")), "General")
             b.number(ws, row, C["Ra"], dec(q.get("rework_quantity")), "General")
-            crit = (f"SUMIFS({lines_col('T')},{lines_col('A')},{{cat}},{lines_col('B')},{{basis}},"
-                    f"{lines_col('G')},{{cur}}")
+            crit = (f"SUMIFS({lines_col('for_formulas')},{lines_col('category')},{{cat}},{lines_col('basis')},"
+                    f"{{basis}},{lines_col('currency')},{{cur}}")
             if pl["category"] == "labor":
-                crit += f',{lines_col("L")},"*/"&{{role}}'
+                crit += f',{lines_col("detail")},"*/"&{{role}}'
             b.formula(ws, row, C["A"], crit + ")", fm, cached=dec(v["actual"]), cat=r["category"], basis=r["basis"],
                       cur=r["currency"], **({"role": r["role"]} if pl["category"] == "labor" else {}))
             e = {p: dec(v[p]) or Decimal(0) for p in BRIDGE}  # the engine's parts: each formula's stored result

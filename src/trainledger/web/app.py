@@ -306,12 +306,19 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
             acc = auth.access_of(request.headers, wsp.ledger, require_token=require_token)
             auth.check_scope(acc, batch, request.url.path)
             views.batch_exists(wsp, batch)
+            others = None
             with auth.GATE.reading():
                 sheet, lines = wsp.sheet(batch), wsp.ledger.cost_lines(batch)
+                if fmt == "xlsx" and acc.batch is None:  # a token limited to this batch sees no other batch
+                    from trainledger.report.sheet import attributed_by_batch
+
+                    others = attributed_by_batch(wsp, sheet.get("attribution_id"))
             if fmt in ("csv", "xlsx"):
                 seen = access.lines_disclosure(lines, acc.role)
                 if fmt == "xlsx":
-                    seen.merge(access.for_role(sheet, acc.role, lang)[1])
+                    from trainledger.report.xlsx_control import disclosure
+
+                    seen.merge(access.for_role(sheet, acc.role, lang)[1]).merge(disclosure(others, batch, acc.role))
             else:
                 seen = access.for_role(sheet, acc.role, lang)[1]
             auth.audit_reveal(wsp.ledger, acc, request.url.path, seen)
@@ -325,7 +332,7 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
             from trainledger.report.xlsx import build_workbook
 
             buf = io.BytesIO()
-            build_workbook(sheet, lines, acc.role).wb.save(buf)
+            build_workbook(sheet, lines, acc.role, others=others).wb.save(buf)
             body = buf.getvalue()
         else:
             from trainledger.report.render import render
