@@ -26,7 +26,7 @@ from trainledger.model.money import minor_quantum
 from trainledger.model.vocab import ComputeState
 
 Q = Decimal("0.0001")
-MONEY_ONLY = ("tagged_resource", "credit", "adjustment", "tax")  # compute lines without GPU-hours
+MONEY_ONLY = ("tagged_resource", "credit", "adjustment", "tax", "prior_period_correction")  # no GPU-hours
 STATE_ORDER = tuple(s.value for s in ComputeState) + MONEY_ONLY
 LOST = (ComputeState.HANG, ComputeState.LOST_PROGRESS)
 SECTION_OF = {"compute": "compute", "storage": "storage", "network": "network", "other": "other_services",
