@@ -110,3 +110,26 @@ def test_a_fully_held_capacity_splits_its_total_over_the_runs_by_largest_remaind
     assert len(off) == 1 and off[0] in {"2", "3", "4"}
     (rec,) = result.conservation_capacity
     assert rec["total"] == "14250.24" and rec["difference"] == "0.00" and rec["unheld"] == "0.00"
+
+
+def test_runs_rounding_up_past_the_unheld_time_split_the_total_by_largest_remainder():
+    # two runs of 8.4 GPU-hours at 0.04 (0.336 each: 0.34 rounded) and 0.025 GPU-hours no job held (0.001):
+    # the rounded runs (0.68) exceed the capacity (0.673), so the total goes by largest remainder of the
+    # exact worths — the runs 0.336 each, the time no job held 0.001: nothing below zero, the sum exact
+    from trainledger.engine.capacity_exact import exact_rate_card
+    from trainledger.model import AmountRange, Basis, CostLine, Evidence, Provenance
+
+    def line(amount, hours, run=None, batch=None):
+        a = Decimal(amount)
+        return CostLine(category="compute", basis=Basis.RATE_CARD, evidence=Evidence.ASSUMED,
+                        amount=AmountRange(a, a, a, "CNY"), provenance=Provenance("c" * 64, 1, "capacity", "config"),
+                        batch_id=batch, run_id=run, quantity=Decimal(hours), unit="gpu_hour", detail="effective",
+                        reason="" if run else "capacity_unheld: node n1")
+
+    lines = [line("0.336", "8.4", "r1", "b1"), line("0.336", "8.4", "r2", "b2"), line("0.001", "0.025")]
+    got = [ln.amount.expected for ln in exact_rate_card(lines, {1: Decimal("0.04")}, "CNY")]
+    assert got == [Decimal("0.336"), Decimal("0.336"), Decimal("0.001")] and sum(got) == Decimal("0.673")
+    # when the time no job held can take the remainder, each run is its rate × hours to the cent
+    lines[2] = line("0.014", "0.35")
+    got = [ln.amount.expected for ln in exact_rate_card(lines, {1: Decimal("0.04")}, "CNY")]
+    assert got == [Decimal("0.34"), Decimal("0.34"), Decimal("0.006")]
