@@ -11,6 +11,7 @@ money only, booked as ``prior_period_correction`` with their period; conservatio
 
 from __future__ import annotations
 
+import os
 import shutil
 from decimal import Decimal
 from pathlib import Path
@@ -25,6 +26,8 @@ HEAD = ("BilledCost,EffectiveCost,BillingCurrency,BillingPeriodStart,BillingPeri
         "ConsumedQuantity,ConsumedUnit,Tags")
 NOV, DEC = "2026-11-01T00:00:00Z,2026-12-01T00:00:00Z", "2026-12-01T00:00:00Z,2027-01-01T00:00:00Z"
 pytestmark = [pytest.mark.filterwarnings("ignore:fetch_arrow_table:DeprecationWarning")]
+SPARK = pytest.mark.skipif(os.environ.get("TRAINLEDGER_TEST_SPARK") != "1" or shutil.which("java") is None,
+                           reason="slow (a Spark session): set TRAINLEDGER_TEST_SPARK=1 (and Java)")
 
 
 def _period(h: int) -> str:
@@ -57,7 +60,7 @@ def _rows(result) -> tuple[int, int]:
     return rows[-2], rows[-1]  # the two corrections: the bill's last rows
 
 
-@pytest.mark.parametrize("engine", ["python", "duckdb"])
+@pytest.mark.parametrize("engine", ["python", "duckdb", pytest.param("spark", marks=SPARK)])
 def test_a_correction_restates_its_period_and_is_no_credit(root, engine):
     with Workspace.open(root) as w:
         result = w.attribute(engine=engine)
