@@ -60,7 +60,11 @@ def _rows(result) -> tuple[int, int]:
     return rows[-2], rows[-1]  # the two corrections: the bill's last rows
 
 
-@pytest.mark.parametrize("engine", ["python", "duckdb", pytest.param("spark", marks=SPARK)])
+ON_SPARK = (SPARK, pytest.mark.spark, pytest.mark.filterwarnings("ignore::DeprecationWarning"),
+            pytest.mark.filterwarnings("ignore::FutureWarning"), pytest.mark.filterwarnings("ignore::ResourceWarning"))
+
+
+@pytest.mark.parametrize("engine", ["python", "duckdb", pytest.param("spark", marks=ON_SPARK)])
 def test_a_correction_restates_its_period_and_is_no_credit(root, engine):
     with Workspace.open(root) as w:
         result = w.attribute(engine=engine)
