@@ -7,7 +7,7 @@ against the engine's own totals.
 import csv
 import json
 from datetime import datetime, timedelta, timezone
-from decimal import Decimal
+from decimal import ROUND_HALF_EVEN, Decimal
 from pathlib import Path
 
 import pytest
@@ -206,9 +206,10 @@ def test_allocation_policies_are_a_view_beside_the_direct_cost(rented):
     for (policy, basis), pool in pools.items():  # the batches' shares add up to each pool exactly
         shares = [Decimal(a["share"]) for s in sheets.values() for a in s["allocation"]
                   if (a["policy"], a["source_basis"]) == (policy, basis)]
-        assert abs(sum(shares) - pool) < Decimal("0.01") * len(shares)  # non-cash shares shown rounded
-        if basis in ("billed", "capacity_unheld"):
-            assert sum(shares) == pool
+        shown = pool if basis in ("billed", "capacity_unheld") else pool.quantize(Decimal("0.01"), ROUND_HALF_EVEN)
+        assert sum(shares) == shown  # cash to every digit; a non-cash pool as shown, to the cent (K13)
+        assert {Decimal(a["pool"]) for s in sheets.values() for a in s["allocation"]
+                if (a["policy"], a["source_basis"]) == (policy, basis)} == {shown}
     for s in sheets.values():
         assert "allocated" not in {t["basis"] for t in s["totals_by_basis"]}  # never in a basis total
 

@@ -241,8 +241,9 @@ evidence = "contract"
 
 def test_a_rate_card_batch_costs_rate_times_its_gpu_hours_to_the_cent(tmp_path):
     # G3: 60 jobs of odd lengths (whole seconds, not minutes) over 3 days, two batches and jobs without a
-    # batch, split per node and day: every group is 12.50 × its GPU-hours rounded to the cent, and the
-    # capacity still conserves exactly (3 days × 8 GPUs × 12.50 = 7,200.00).
+    # batch, split per node and day: every run is 12.50 × its GPU-hours rounded to the cent (K2: the run is
+    # the unit), a batch the sum of its runs — within half a cent per run of 12.50 × the batch's GPU-hours —
+    # and the capacity still conserves exactly (3 days × 8 GPUs × 12.50 = 7,200.00).
     cfg = _config(tmp_path, DRIFT)
     jobs = tuple(job(str(1000 + k), start=at(k * 71.3), end=at(k * 71.3 + 23.7 + (k % 7) * 19.1),
                      gpus=1 + k % 3, wckey=("b1", "b2", "")[k % 3], row=k + 1) for k in range(60))
@@ -251,11 +252,16 @@ def test_a_rate_card_batch_costs_rate_times_its_gpu_hours_to_the_cent(tmp_path):
     groups: dict[str, list] = {}
     for ln in lines:
         if ln.quantity is not None and not str(ln.reason or "").startswith("capacity_unheld"):
-            groups.setdefault(ln.batch_id or f"job {ln.run_id}", []).append(ln)
-    assert {"b1", "b2"} <= set(groups) and len(groups) > 5
+            groups.setdefault(ln.run_id, []).append(ln)
+    assert len(groups) == 60
     for g, ls in groups.items():  # by hand: rate × GPU-hours, half-even to the cent
         hours = sum(ln.quantity for ln in ls).quantize(Decimal("1e-9"))  # GPU-seconds / 3600 in 28 digits
         assert sum(ln.amount.expected for ln in ls) == (Decimal("12.50") * hours).quantize(Decimal("0.01")), g
+    for b in ("b1", "b2"):
+        mine = [ln for ls in groups.values() for ln in ls if ln.batch_id == b]
+        runs = len({ln.run_id for ln in mine})
+        exact = Decimal("12.50") * sum(ln.quantity for ln in mine)
+        assert runs == 20 and abs(sum(ln.amount.expected for ln in mine) - exact) <= Decimal("0.005") * runs
     (rec,) = result.conservation_capacity
     assert rec["total"] == "7200.00" and rec["difference"] == "0.00"
     parts = Decimal(rec["attributed"]) + Decimal(rec["unheld"]) + Decimal(rec["job_without_batch"])

@@ -46,15 +46,25 @@ def test_the_plan_is_on_the_capacity_bases_with_the_estimators_hours(owned):
 
 def test_the_review_bridges_each_basis_against_its_own_actuals(owned):
     rows = {r["basis"]: r for r in owned["review"]["variance"]}
-    for basis, actual, plan in (("amortized", "15018.40", "7348.98"), ("rate_card", "29546.53", "18564.58")):
+    for basis, actual, plan in (("amortized", "15018.40", "7348.98"), ("rate_card", "29546.54", "18564.58")):
         r = rows[basis]
         assert Decimal(r["actual"]).quantize(Decimal("0.01")) == Decimal(actual)  # amortized: 4 decimals exact
         assert Decimal(r["plan"]).quantize(Decimal("0.01")) == Decimal(plan)
         parts = sum(Decimal(r[k]) for k in ("price", "volume", "efficiency", "rework"))
         assert parts == Decimal(r["actual"]) - Decimal(r["plan"])
-    rc_hours = sum(ln.quantity for ln in owned["lines"] if str(ln.basis) == "rate_card" and ln.quantity)
-    assert (30 * rc_hours.quantize(Decimal("1e-9"))).quantize(Decimal("0.01")) == Decimal("29546.53")  # G3
-    assert abs(Decimal(rows["rate_card"]["price"])) < Decimal("0.005")  # the card's rate: no cents of "price"
+    rc = [ln for ln in owned["lines"] if str(ln.basis) == "rate_card" and ln.quantity]
+    runs: dict[str, list] = {}
+    for ln in rc:
+        runs.setdefault(ln.run_id, []).append(ln)
+    # K2: each run is 30.00 × its GPU-hours to the cent, the batch the sum of its runs: 29,546.54, where
+    # 30.00 × the batch's 984.884444 GPU-hours is 29,546.5333 — under half a cent per run of the runs' rounding
+    for ls in runs.values():
+        exact = 30 * sum(ln.quantity for ln in ls).quantize(Decimal("1e-9"))
+        assert sum(ln.amount.expected for ln in ls) == exact.quantize(Decimal("0.01"))
+    rc_hours = sum(ln.quantity for ln in rc)
+    assert (30 * rc_hours.quantize(Decimal("1e-9"))).quantize(Decimal("0.01")) == Decimal("29546.53")
+    # the card's rate: "price" is only the runs' rounding (0.0067 here), never a cent per run
+    assert abs(Decimal(rows["rate_card"]["price"])) <= Decimal("0.005") * len(runs)
     billed = rows["billed"]  # only the rented data-processing instance: unplanned, no phantom saving
     assert Decimal(billed["plan"]) == 0 and Decimal(billed["efficiency"]) == 0
     assert any("amortized CNY: actual 15,018.40 − plan 7,348.98" in x for x in owned["out"])

@@ -20,7 +20,11 @@ The sheet shows them in their own table beside the direct cost.
 
 Drivers: ``gpu_hours`` — each batch's held GPU-hours (its runs' compute lines); ``billed`` — each
 batch's direct cash per currency; ``equal`` — every batch of the workspace alike. Shares are exact
-(``model.allocate``): a pool's allocated lines sum to the pool.
+(``model.allocate``, largest remainder): a cash pool's allocated lines sum to the pool, every digit of
+it; a pool that is not cash (a rate card's or amortised capacity no job held, internal staff time) is
+shown to the currency's minor unit, so it is split as shown — the pool half-even to the minor unit
+(its record's ``allocated``; ``pool`` keeps every digit), in minor units — and the batches' shares
+on their sheets add up to the pool on them exactly, in every currency (review finding K13).
 """
 
 from __future__ import annotations
@@ -28,11 +32,12 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
-from decimal import Decimal
+from decimal import ROUND_HALF_EVEN, Decimal
 
 from trainledger.engine.conservation import reason_of
 from trainledger.errors import ConfigError
 from trainledger.model import CASH_BASES, AmountRange, Basis, CostLine, Provenance, allocate
+from trainledger.model.money import minor_quantum
 from trainledger.model.vocab import ComputeState
 
 CAPACITY_POLICIES = ("separate", "spread_by_gpu_hours", "cost_centre")
@@ -168,6 +173,8 @@ def _spread(policy: str, driver: str, pool: list[CostLine], drivers, batches) ->
             records.append(rec | {"allocated": "0", "left": str(amount)})
             continue
         w = [weights[k] for k in keys]
+        if Basis(basis) not in CASH_BASES:  # shown to the minor unit: the shares split the pool as shown (K13)
+            low, amount, high = (minor(x, cur) for x in (low, amount, high))
         shares = zip(allocate(low, w, cur), allocate(amount, w, cur), allocate(high, w, cur), strict=True)
         for b, (lo, share, hi) in zip(keys, shares, strict=True):  # a range stays a range
             out.append(CostLine(category="allocation", basis=Basis.ALLOCATED, evidence=_weakest(pool),
@@ -178,6 +185,11 @@ def _spread(policy: str, driver: str, pool: list[CostLine], drivers, batches) ->
                                 reason=f"{policy}: spread by {driver}"))
         records.append(rec | {"allocated": str(amount), "left": "0"})
     return out, records
+
+
+def minor(amount: Decimal, currency: str) -> Decimal:
+    """A non-cash figure as every view shows it: half-even to the currency's minor unit."""
+    return amount.quantize(minor_quantum(currency), ROUND_HALF_EVEN)
 
 
 def _sha(policy: str) -> str:

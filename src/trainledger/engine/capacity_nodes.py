@@ -29,7 +29,9 @@ GPU-hours — so "capacity unheld" stays the gross cost of the idle capacity and
 shown beside it, with its bill row as provenance. An **adjustment below zero** (Huawei 调账-补偿, a
 compensation) is money given back too: the same credit line, its detail ``adjustment``
 (``compute.carried_as_credit``; ``credit_mask`` sends such rows to ``compute.node_split`` on the frame
-backends, as it does credits). An adjustment of more cost stays with the idle capacity.
+backends, as it does credits). An adjustment of more cost stays with the idle capacity. A **correction
+of an earlier period** (FOCUS ChargeClass Correction, any category or sign) restates that period: its
+line of its own is reason ``prior_period_correction: node <id> <day>``, never a credit (review K4).
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ SIGNATURE = ("provider", "service_category", "service_name", "sku_id", "sku_pric
 SPECIFIC = ("sku_id", "sku_price_id", "charge_description", "resource_type")  # one must be set
 NO_JOBS = "node_without_jobs"  # the reason code of a node without jobs
 CREDIT = "credit"  # the reason code of a credit's share of time no job held
+CORRECTION = "prior_period_correction"  # FOCUS ChargeClass Correction: a row restating an earlier period (K4)
 RULE = "node_signature/unheld"  # provenance rule of a node-without-jobs line
 HOUR = 3600
 EVIDENCE = weakest(Evidence.CONTRACT, Evidence.ASSUMED)
@@ -72,7 +75,8 @@ def _where(col, keep: Callable[[str | None], bool]) -> pa.Array:
     return pc.or_(mask, pc.is_null(col)) if None in values and keep(None) else mask
 
 
-READS = ("billed_cost", "effective_cost", "charge_category", "resource_id", "resource_name", *SIGNATURE)
+READS = ("billed_cost", "effective_cost", "charge_category", "charge_class", "resource_id", "resource_name",
+         *SIGNATURE)
 
 
 def table_of(rows) -> pa.Table:
@@ -110,14 +114,20 @@ def _category(value: str | None) -> str:
     return str(value or "usage").strip().lower()  # as compute.charge_kind reads ChargeCategory
 
 
+def _correction(t: pa.Table) -> pa.Array:
+    """``compute.is_correction(row)`` per row: FOCUS ChargeClass Correction."""
+    return _where(_text(t, "charge_class"), lambda v: str(v or "").strip().lower() == "correction")
+
+
 def _kinds(t: pa.Table) -> tuple[pa.Array, pa.Array]:
-    """(usage: ``compute.charge_kind`` is None, credit: it is ``credit``) per row."""
+    """(usage: ``compute.charge_kind`` is None, credit: it is ``credit``) per row (a correction: neither)."""
     raw = _text(t, "charge_category")
     neg = _negative(t)
     usage_like = _where(raw, lambda v: _category(v) in ("usage", ""))
     usage = pc.or_(_where(raw, lambda v: _category(v) == "purchase"), pc.and_(usage_like, pc.invert(neg)))
     credit = pc.or_(_where(raw, lambda v: _category(v) in ("credit", "refund")), pc.and_(usage_like, neg))
-    return usage, credit
+    plain = pc.invert(_correction(t))
+    return pc.and_(usage, plain), pc.and_(credit, plain)
 
 
 def _compute(t: pa.Table) -> pa.Array:
@@ -126,12 +136,15 @@ def _compute(t: pa.Table) -> pa.Array:
 
 
 def credit_mask(t) -> pa.Array:
-    """Per bill row: whether its share of time no job held is a credit line (``compute.carried_as_credit``):
-    a credit (``compute.charge_kind(row) == "credit"``) or an adjustment below zero."""
+    """Per bill row: whether its share of time no job held is a line of its own (``compute.carried_as_credit``):
+    a credit (``compute.charge_kind(row) == "credit"``), an adjustment below zero, or a correction of an
+    earlier period."""
     t = t if isinstance(t, pa.Table) else table_of(t)
     raw = _text(t, "charge_category")
     adjustment = _where(raw, lambda v: _category(v) not in ("usage", "", "purchase", "credit", "refund", "tax"))
-    return pc.or_(_kinds(t)[1], pc.and_(adjustment, _negative(t)))
+    correction = _correction(t)
+    plain_adjustment = pc.and_(pc.and_(adjustment, _negative(t)), pc.invert(correction))
+    return pc.or_(pc.or_(_kinds(t)[1], plain_adjustment), correction)
 
 
 def _held(t: pa.Table, nodes: set[str]) -> pa.Array:
@@ -221,12 +234,16 @@ def idle_node_split(row, node: str, slots: Decimal, problems: list) -> Callable[
 def credit_line(row, amount: Decimal, node: str, rule: str, basis, source_kind: str, evidence,
                 detail: str | None = CREDIT) -> CostLine:
     """A credit's share of time no job held on ``node``: money, no GPU-hours, its own reason. ``detail``:
-    its kind (``credit``, or ``adjustment`` for a negative adjustment: ``compute.carried_as_credit``)."""
+    its kind (``credit``, or ``adjustment`` for a negative adjustment: ``compute.carried_as_credit``).
+    A correction of an earlier period is booked as that: reason ``prior_period_correction``, its detail
+    the node and the day of the charge period it restates."""
     from trainledger.engine import compute
 
+    reason = f"{CREDIT}: node {node}"
+    if detail == CORRECTION:
+        reason = f"{CORRECTION}: node {node} {row['charge_period_start'].date().isoformat()}"
     return compute._line(row, amount, basis, rule, category="compute", detail=detail or CREDIT, quantity=None,
-                         unit="",
-                         reason=f"{CREDIT}: node {node}", source_kind=source_kind, evidence=evidence)
+                         unit="", reason=reason, source_kind=source_kind, evidence=evidence)
 
 
 def no_jobs_problem(used: set[str]) -> Problem:

@@ -190,7 +190,7 @@ def confirmations_from_audit(entries: Iterable[Mapping]) -> dict[str, dict]:
 KEPT_STATES = frozenset(str(s) for s in (ComputeState.SETUP, ComputeState.EFFECTIVE, ComputeState.STRAGGLER_WAIT,
                                          ComputeState.CHECKPOINT, ComputeState.DATA_STALL))
 PROGRESS_STATES = frozenset((str(ComputeState.EFFECTIVE), str(ComputeState.STRAGGLER_WAIT)))  # time that made progress
-MONEY_ONLY = frozenset(("credit", "adjustment", "tax"))  # compute.NO_QUANTITY's details: money, no hours
+MONEY_ONLY = frozenset(("credit", "adjustment", "tax", "prior_period_correction"))  # money, no hours (compute)
 
 
 def is_failure(state: str, *, failed: bool, rerun: bool, kept: bool) -> bool:

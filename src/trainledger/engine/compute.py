@@ -23,11 +23,13 @@ adjustment on a node — and a usage row below zero, a refund by its sign (``neg
 split by the same weights but carries money only (``detail`` = its charge category, ``quantity``
 None); a credit's share of time no job held is its own line (reason ``credit: node …``, basis billed),
 never netted into capacity_unheld — and so is a negative adjustment's (Huawei 调账-补偿: detail
-``adjustment``, reason ``credit``; ``carried_as_credit``). So a state's GPU-hours are the runs' and
-its implied price per GPU-hour is the bill's. Evidence is the weakest input of the amount: a node row split by
-GPU-seconds is ``measured`` (the bill is a contract, the split is measured) in every state —
-``unclassified`` time too: its cash is billed and its GPU-seconds measured; what is not known is
-the state, and that assumption is the sheet's "compute-state boundaries" drawer row (``assumed``,
+``adjustment``, reason ``credit``; ``carried_as_credit``). A FOCUS correction of an earlier billing period
+(``ChargeClass = Correction``) is money only too, whatever its category or sign: detail and reason
+``prior_period_correction`` (its period restated, never a credit; no ``negative_usage``). So a state's
+GPU-hours are the runs' and its implied price per GPU-hour is the bill's. Evidence is the weakest input
+of the amount: a node row split by GPU-seconds is ``measured`` (the bill is a contract, the split is
+measured) in every state — ``unclassified`` time too: its cash is billed and its GPU-seconds measured;
+what is not known is the state, and that assumption is the sheet's "compute-state boundaries" drawer row (``assumed``,
 owned by the batch's owner), not the evidence of the cash.
 
 Unattributed lines say why as ``"<reason>: <detail>"`` (``conservation.reason_of`` reads it).
@@ -56,6 +58,9 @@ HOUR = 3600
 CATEGORY = {"compute": "compute", "storage": "storage", "networking": "network", "network": "network"}
 # the FOCUS ChargeCategory of rows that carry money for time already counted by usage rows
 NO_QUANTITY = {"credit": "credit", "refund": "credit", "adjustment": "adjustment", "tax": "tax"}
+# FOCUS ChargeClass "Correction": the row corrects a previously invoiced billing period (its charge period is
+# the one corrected) — a restatement of that period's money, never a credit, never GPU-hours again (K4)
+CORRECTION = capacity_nodes.CORRECTION
 
 
 def _category(row) -> str:
@@ -67,19 +72,29 @@ def charge_kind(row) -> str | None:
     """None for a usage row (it carries quantity); else what kind of money-only row it is. A usage
     row of negative amount (a refund as a Chinese-cloud split bill prints it: 应付金额 < 0, 用量 1 小时;
     or a FOCUS ``Usage`` row below zero) gives money back for time already counted: a credit, never
-    GPU-hours (review finding 15) — ``negative_usage`` reports it."""
+    GPU-hours (review finding 15) — ``negative_usage`` reports it. A FOCUS correction of an earlier
+    billing period (``ChargeClass = Correction``), whatever its category and sign, is ``CORRECTION``:
+    that period's time was counted by its own usage rows."""
+    if is_correction(row):
+        return CORRECTION
     cat = str(row.get("charge_category") or "usage").strip().lower()
     if cat in ("usage", "purchase", ""):
         return "credit" if cat != "purchase" and _signed_amount(row) < 0 else None
     return NO_QUANTITY.get(cat, "adjustment")  # a non-FOCUS category (e.g. usage-adjust) corrects usage
 
 
+def is_correction(row) -> bool:
+    """FOCUS ``ChargeClass = Correction``: the row corrects a previously invoiced billing period."""
+    return str(row.get("charge_class") or "").strip().lower() == "correction"
+
+
 def carried_as_credit(row, kind: str | None) -> bool:
-    """Whether a money-only row's share of time no job held is a credit line of its own, never netted
-    into capacity unheld: a credit or refund, and an adjustment below zero (Huawei 调账-补偿, a
-    compensation) — money given back is a credit whatever the bill calls it. An adjustment of more
-    cost (调账-扣费) stays with the idle capacity it corrects."""
-    return kind == capacity_nodes.CREDIT or (kind == "adjustment" and _signed_amount(row) < 0)
+    """Whether a money-only row's share of time no job held is a line of its own, never netted into
+    capacity unheld: a credit or refund, and an adjustment below zero (Huawei 调账-补偿, a
+    compensation) — money given back is a credit whatever the bill calls it; and a correction of an
+    earlier period (its own reason, ``prior_period_correction``: capacity_nodes.credit_line). An
+    adjustment of more cost (调账-扣费) stays with the idle capacity it corrects."""
+    return kind in (capacity_nodes.CREDIT, CORRECTION) or (kind == "adjustment" and _signed_amount(row) < 0)
 
 
 def _signed_amount(row) -> Decimal:
@@ -94,8 +109,8 @@ def _signed_amount(row) -> Decimal:
 def negative_usage(row, node: str) -> Problem | None:
     """The problem a usage row below zero on a node raises (both engines): carried as a credit."""
     cat = str(row.get("charge_category") or "usage").strip().lower()
-    if cat not in ("usage", "") or _signed_amount(row) >= 0:
-        return None
+    if cat not in ("usage", "") or _signed_amount(row) >= 0 or is_correction(row):
+        return None  # a correction below zero restates its period: no refund to question
     amount = str(_signed_amount(row))
     return Problem("negative_usage", f"bill row {row['row']} on {node} ({row['charge_period_start'].isoformat()})"
                    f" is a usage row of {amount} {row['currency']}: carried as a credit (money, no GPU-hours);"
@@ -250,8 +265,7 @@ def _route(row, ctx: Context, nodes, idx, slots, problems, idle=frozenset(),
                                      reason=f"reserved_unused: {what}", detail=ComputeState.RESERVED_UNUSED)]
     batch_id, rule = ctx.matcher.match("focus", row)
     if batch_id is not None:
-        detail = "tagged_resource" if _category(row) == "compute" else str(
-            row.get("service_name") or resource or "tagged_resource")  # the line's row in its section
+        detail = tagged_detail(row, resource)
         return lambda amount: [_line(row, amount, Basis.BILLED, rule, batch_id=batch_id, detail=detail)]
     node = _node_of(row, nodes)
     if node is not None:
@@ -267,6 +281,15 @@ def _route(row, ctx: Context, nodes, idx, slots, problems, idle=frozenset(),
         return capacity_nodes.idle_node_split(row, idle_node, slots, problems)
     what = " ".join(str(x) for x in (row.get("service_name"), resource) if x) or f"bill row {row['row']}"
     return lambda amount: [_line(row, amount, Basis.BILLED, NO_RULE, reason=f"{NO_RULE}: {what}")]
+
+
+def tagged_detail(row, resource: str) -> str:
+    """The detail of a row a rule gives a batch whole (both engines): its row in its section — a
+    compute row ``tagged_resource`` (a correction of an earlier period: ``prior_period_correction``),
+    else its service."""
+    if _category(row) == "compute":
+        return CORRECTION if is_correction(row) else "tagged_resource"
+    return str(row.get("service_name") or resource or "tagged_resource")
 
 
 def node_split(row, node, idx, slots, problems, *, basis=Basis.BILLED, idle_basis=Basis.CAPACITY_UNHELD,

@@ -45,7 +45,7 @@ def consumption(s: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     compute: dict[tuple[str, str], dict[str, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
     hours: dict[str, Decimal] = defaultdict(Decimal)
     for r in s.get("compute_by_state", []):
-        hours[r["basis"]] += _d(r["gpu_hours"])
+        hours[r["basis"]] += _d(r["gpu_hours"] if r["gpu_hours"] is not None else r.get("view_gpu_hours"))  # K7
         for m in r.get("amounts", []) if r.get("valued", True) else []:
             _add(compute[(r["basis"], m["currency"])], m)
     comp = _money_rows(compute)

@@ -61,6 +61,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "hours_check": ("GPU-hours conserve: valued {valued} + not valued {not_valued} = the runs' {runs}",
                     "卡时守恒：已计价 {valued} + 未计价 {not_valued} = 运行占用 {runs}"),
     "not_valued": ("not valued", "未计价"),
+    "commitment_covered": ("covered by a commitment", "承诺折扣覆盖"),  # a compute row's hours a commitment paid for
     "retry_chains": ("Retry chains: what a failure cost, with its recovery", "重试链：失败本身与恢复的成本"),
     "failed_run": ("failed attempt", "失败的运行"), "attempts": ("attempts", "各次运行"),
     "failure_cost": ("failure (what it destroyed)", "失败成本（损毁部分）"),

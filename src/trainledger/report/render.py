@@ -321,7 +321,8 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
     out += ["", f"## {L('compute')}", ""]
     prices = _compute_prices(s["compute_by_state"])  # one precision per column
     out += prim.md_table([L("state"), L("basis"), L("gpu_hours"), L("amount"), L("price_per_gpu_hour"), L("evidence")],
-                  [[v(r["state"], lang), v(r["basis"], lang), f.hours(r["gpu_hours"]),
+                  [[v(r["state"], lang), v(r["basis"], lang) + (f" ({L('commitment_covered')})" if r.get("covered")
+                                                               else ""), f.hours(r["gpu_hours"]),
                     f.money(r["amounts"], r["basis"] in CASH) if r.get("valued", True) else L("not_valued"),
                     price, ", ".join(f.evidence(e) for e in r.get("evidence", []))]
                    for r, price in zip(s["compute_by_state"], prices, strict=True)])

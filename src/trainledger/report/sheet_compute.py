@@ -2,7 +2,12 @@
 
 * ``compute_view`` — one row per (state, basis) in the seed's order; GPU-hours only where the
   line carries quantity (a credit carries money only); the runs' held GPU-hours that no bill row
-  or owned capacity valued become a ``not_valued`` row, so the table's hours equal the runs'.
+  or owned capacity valued become a ``not_valued`` row, so the table's hours equal the runs'. Each
+  held hour is in one row (review finding K7): the bill's EffectiveCost view repeats the hours of
+  its cash rows, so its row keeps their price and says their hours as ``view_gpu_hours`` (the balance
+  of one basis reads them), not as ``gpu_hours``; an hour a commitment covers (its bill row has
+  EffectiveCost and no cash) is in the view's ``covered`` row (its hours and price), valued there —
+  never also ``not_valued``.
 * ``sections`` — every cash line of the batch in one section (compute, storage, network, other
   services, external), summing exactly to the batch's cash total per currency.
 * ``retry_chains`` — each failed attempt with its retries: the cost of the failure and of its
@@ -21,7 +26,7 @@ from trainledger.model.money import minor_quantum
 from trainledger.model.vocab import ComputeState
 
 Q = Decimal("0.0001")
-MONEY_ONLY = ("tagged_resource", "credit", "adjustment", "tax")  # compute lines without GPU-hours
+MONEY_ONLY = ("tagged_resource", "credit", "adjustment", "tax", "prior_period_correction")  # no GPU-hours
 STATE_ORDER = tuple(s.value for s in ComputeState) + MONEY_ONLY
 LOST = (ComputeState.HANG, ComputeState.LOST_PROGRESS)
 SECTION_OF = {"compute": "compute", "storage": "storage", "network": "network", "other": "other_services",
@@ -38,7 +43,7 @@ def fmt(d: Decimal, currency: str) -> str:
 
 
 def qty(d: Decimal | None) -> str | None:
-    return None if d is None else format(d.quantize(Q), "f")
+    return None if d is None else format(d.quantize(Q) + 0, "f")  # + 0: never "-0.0000"
 
 
 def primary(ln: CostLine) -> bool:
@@ -85,13 +90,18 @@ def run_hours(runs, hours_by_state: dict) -> dict[str, Decimal]:
 
 def compute_view(lines: list[CostLine], runs, hours_by_state: dict, exact_range) -> tuple[list, dict]:
     """(compute_by_state rows, hours check). ``exact_range(AmountRange, exact)`` formats money."""
-    money: dict[tuple[str, str], dict[str, Any]] = {}
+    money: dict[tuple[str, str, bool], dict[str, Any]] = {}
     held: dict[str, Decimal] = defaultdict(Decimal)
+    cash_rows = {(ln.provenance.source_sha256, ln.provenance.row) for ln in lines
+                 if ln.category == "compute" and ln.basis in CASH_BASES}
     for ln in lines:
         if ln.category != "compute":
             continue
-        key = (ln.detail, str(ln.basis))
-        m = money.setdefault(key, {"amounts": {}, "gpu_hours": None, "evidence": set(), "priced": False, "pairs": []})
+        second = ln.basis is Basis.EFFECTIVE_COST  # the bill's second view of its rows
+        covered = second and (ln.provenance.source_sha256, ln.provenance.row) not in cash_rows
+        key = (ln.detail, str(ln.basis), covered)
+        m = money.setdefault(key, {"amounts": {}, "gpu_hours": None, "evidence": set(), "priced": False, "pairs": [],
+                                   "view": second and not covered})
         if not ln.reason.startswith("not_valued"):  # a quantity with no price is not 0.00
             m["priced"] = True
             prev = m["amounts"].get(ln.currency)
@@ -100,11 +110,11 @@ def compute_view(lines: list[CostLine], runs, hours_by_state: dict, exact_range)
         if ln.quantity is not None and ln.unit == "gpu_hour":
             m["gpu_hours"] = (m["gpu_hours"] or Decimal(0)) + ln.quantity
             m["pairs"].append((ln.amount.expected, ln.quantity))
-            if ln.run_id and primary(ln):
+            if ln.run_id and (primary(ln) or covered):  # a covered hour: valued by its commitment
                 held[ln.detail] += ln.quantity
     runs_h = run_hours(runs, hours_by_state)
     rows = []
-    for (state, basis), m in money.items():
+    for (state, basis, covered), m in money.items():
         cash = Basis(basis) in CASH_BASES
         amounts = [exact_range(m["amounts"][c], cash) for c in sorted(m["amounts"])]
         price = None
@@ -112,8 +122,11 @@ def compute_view(lines: list[CostLine], runs, hours_by_state: dict, exact_range)
             (cur, r), = m["amounts"].items()
             shown, rounded = bill_price(r.expected, m["gpu_hours"], m["pairs"], cur)
             price = {"amount": format(shown, "f"), "currency": cur} | ({"split_rounding": True} if rounded else {})
-        rows.append({"state": state, "basis": basis, "gpu_hours": qty(m["gpu_hours"]), "amounts": amounts,
-                     "price_per_gpu_hour": price, "evidence": sorted(m["evidence"]), "valued": m["priced"]})
+        hours = None if m["view"] else m["gpu_hours"]  # the view's hours are its cash rows': counted there
+        rows.append({"state": state, "basis": basis, "gpu_hours": qty(hours), "amounts": amounts,
+                     "price_per_gpu_hour": price, "evidence": sorted(m["evidence"]), "valued": m["priced"]}
+                    | ({"covered": True} if covered else {})
+                    | ({"view_gpu_hours": qty(m["gpu_hours"])} if m["view"] and m["gpu_hours"] else {}))
     not_valued = Decimal(0)
     for state, h in runs_h.items():
         gap = h - held.get(state, Decimal(0))
@@ -122,7 +135,7 @@ def compute_view(lines: list[CostLine], runs, hours_by_state: dict, exact_range)
             rows.append({"state": state, "basis": "not_valued", "gpu_hours": qty(gap), "amounts": [],
                          "price_per_gpu_hour": None, "evidence": ["assumed"], "valued": False})
     order = {s: i for i, s in enumerate(STATE_ORDER)}
-    rows.sort(key=lambda r: (order.get(r["state"], len(order)), r["state"], r["basis"]))
+    rows.sort(key=lambda r: (order.get(r["state"], len(order)), r["state"], r["basis"], bool(r.get("covered"))))
     total_runs = sum(runs_h.values(), Decimal(0))
     valued = sum(held.values(), Decimal(0))
     check = {"runs_gpu_hours": qty(total_runs), "valued_gpu_hours": qty(valued),

@@ -355,7 +355,8 @@ def _summary(b: Book, s: dict, last: int, hidden: set | frozenset = frozenset(),
         b.text(ws, row + 1, 1, r.get("state"))
         b.text(ws, row + 1, 2, r.get("basis"))
         b.number(ws, row + 1, 3, r.get("gpu_hours"), "#,##0.00")
-        b.text(ws, row + 1, 4, f"{b.vocab(r.get('state'))} ({b.vocab(r.get('basis'))})")
+        covered = f", {H('commitment_covered')}" if r.get("covered") else ""
+        b.text(ws, row + 1, 4, f"{b.vocab(r.get('state'))} ({b.vocab(r.get('basis'))}{covered})")
     last = row + 1
     if last >= first:
         ch = BarChart()

@@ -652,9 +652,8 @@ def _direct(row, kind: str, batch_id, rule: str | None, amount: Decimal):
         return compute._line(row, amount, Basis.RESERVED_UNUSED, "commitment_unused",
                              reason=f"reserved_unused: {what}", detail=ComputeState.RESERVED_UNUSED)
     if kind == "rule":
-        detail = "tagged_resource" if compute._category(row) == "compute" else str(
-            row.get("service_name") or resource or "tagged_resource")
-        return compute._line(row, amount, Basis.BILLED, rule, batch_id=batch_id, detail=detail)
+        return compute._line(row, amount, Basis.BILLED, rule, batch_id=batch_id,
+                             detail=compute.tagged_detail(row, resource))
     if kind == "commitment_purchase":
         reason = (f"commitment_purchase: commitment purchase {row['commitment_discount_id']}, paid here,"
                   " used over its term (see the effective-cost view)")
