@@ -73,6 +73,10 @@ from trainledger.model.restricted import (
 PRICE_ASSUMPTIONS = ("value of a queued GPU-hour", "storage price ", "price ", "capacity price", "rate card")
 LABOR_RATE = "labor rate: "
 PRICE_COLUMN = re.compile(r"(unit_?price|price|rate)$", re.I)
+# A bill row's price terms beside its charge: list and contracted cost, a discount. With the row's
+# quantity (FOCUS PricingQuantity 1 on an hourly node row) each is the list or contract price, and
+# their gap the discount (review 7 L1), so they are unit_price wherever a source row is shown.
+PRICE_TERM_COLUMN = re.compile(r"((list|contracted)_?cost|discount\w*|官网价\w*|原价\w*|优惠\w*|折扣\w*)$", re.I)
 AMOUNT_KEYS = ("low", "expected", "high")
 
 
@@ -435,7 +439,7 @@ def source_values(values: dict[str, Any] | None, kind: str) -> dict[str, Any] | 
         return None
     out = {}
     for k, v in values.items():
-        if PRICE_COLUMN.search(k.replace(" ", "")):
+        if PRICE_COLUMN.search(key := k.replace(" ", "")) or (kind != "invoice" and PRICE_TERM_COLUMN.search(key)):
             out[k] = restrict(v, "unit_price")
         elif kind == "invoice" and k.lower() in ("amount", "amount_text"):
             out[k] = restrict(v, "vendor_amount")
