@@ -204,3 +204,28 @@ def test_a_quarantine_fixed_by_a_reimport_stays_fixed(ws, tmp_path):
     assert [(r["accepted"], r["duplicates"], r["quarantined"]) for r in listing(ws)] == [(3, 0, 0)]
     with Workspace.open(ws) as wsp:
         assert "quarantined_rows" not in {p.kind for p in wsp.attribute().problems}
+
+
+def test_replace_refuses_an_import_of_another_kind_and_drops_nothing(ws, tmp_path):
+    """Review 7 L19: `import timesheet FILE --replace <the bill's id>` dropped the bill (its rows left
+    every figure, conservation still 0.00). A file may replace only an import of its own kind of record."""
+    cli_run("--workspace", ws, "import", "slurm", tmp_path / "sacct.txt", "--tz", "UTC")
+    cli_run("--workspace", ws, "import", "focus", EXTRA_BILL, "--currency", "USD")
+    bill = next(r for r in listing(ws) if r["kind"] == "focus")
+    sheet = tmp_path / "timesheet.csv"
+    sheet.write_text("date,person,role,hours,batch,phase,activity\n2026-11-02,li,ml,2,b1,run,tuning\n",
+                     encoding="utf-8")
+    out = cli_run("--workspace", ws, "import", "timesheet", sheet, "--replace", bill["id"], code=2).output
+    assert f"import {bill['id']} is a focus import" in out and "nothing was dropped" in out
+    assert "imports list --kind timesheet" in out
+    after = {r["id"]: r for r in listing(ws)}
+    assert after[bill["id"]]["status"] == "live"  # the bill is still in every figure
+    assert not any(r["kind"] == "timesheet" for r in after.values())  # and nothing was imported
+    zh = cli_run("--workspace", ws, "--lang", "zh-CN", "import", "timesheet", sheet, "--replace", bill["id"],
+                 code=2).output
+    assert "不能由 timesheet 文件替换" in zh and "nothing" not in zh
+    # the same kind still replaces: a corrected bill for the bill
+    again = cli_run("--workspace", ws, "import", "focus", EXTRA_BILL, "--currency", "USD", "--replace", bill["id"],
+                    "--reason", "re-export").output
+    assert "can replace" not in again
+    assert [r["status"] for r in listing(ws) if r["kind"] == "focus"] == ["live"]  # dropped, then the same file again

@@ -146,6 +146,7 @@ class Workspace:
         if why in ("source", "assumed"):
             opts["tz"] = zone
         if replace is not None:
+            self._replaceable(kind, replace)
             importer = importer_for(kind)
             for p in paths:
                 check_file(importer, Path(p))
@@ -159,6 +160,22 @@ class Workspace:
                    for r in results]
         self._after_import()
         return results
+
+    def _replaceable(self, kind: str, ident: str) -> None:
+        """``import KIND FILE --replace ID`` withdraws ID: refused when ID's rows are of another kind
+        of record (a timesheet replacing a bill would take the bill out of every figure and leave
+        conservation at 0.00: review 7 L19). A bill in another bill format may replace a bill."""
+        from trainledger.errors import BadInput
+        from trainledger.imports import resolve, short_id
+        from trainledger.ingest import table_of
+
+        self.repair_imports()
+        rec = resolve(self.ledger.imports(), ident)
+        if table_of(rec.kind) != table_of(kind):
+            raise BadInput(f"--replace {ident}: import {short_id(rec.import_key)} is a {rec.kind} import ({rec.path}),"
+                           f" not one a {kind} file can replace; nothing was dropped or imported",
+                           remedy=f"give the id of the {kind} import this file corrects (`trainledger imports list"
+                                  f" --kind {kind}`), or import it without --replace")
 
     def _after_import(self) -> None:
         """Hard caps (rounds from the imported jobs, money as of the last attribution) of every

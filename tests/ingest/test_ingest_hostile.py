@@ -5,6 +5,7 @@ accepted + duplicates + quarantined = rows read. Each case was a traceback befor
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pyarrow as pa
@@ -222,3 +223,16 @@ def test_a_hostlist_of_many_large_ranges_is_refused_not_expanded():
     with pytest.raises(ValueError, match="too large"):
         expand_hostlist("n[" + ",".join(["1-9000"] * 2000) + "]")  # 18M hosts, 9,000 per range
     assert expand_hostlist("gpu-node-[01-03]") == ["gpu-node-01", "gpu-node-02", "gpu-node-03"]
+
+
+@pytest.mark.parametrize("amount, zh", [("1E5", "'1E5' 用了指数写法（应写作 100000）；金额应是普通十进制数"),
+                                        ("1E999999999", "'1E999999999' 用了指数写法；金额应是普通十进制数")])
+def test_the_exponent_reason_reads_in_one_language(lake, write, amount, zh):
+    """Review 7 L8: the Chinese reason carried "(write 100000)" in English inside it."""
+    from trainledger.i18n import localize
+
+    rows = [f"I{i},V,2026-11-06,{a},CNY,delivery\n" for i, a in enumerate(["1.00", amount])]
+    r = imp("invoice", write("inv.csv", INVOICES + "".join(rows)), lake)
+    why = reasons(lake, "invoice", r)[2]
+    assert zh in localize(why, "zh-CN")
+    assert not re.search(r"[a-z]{3,}", localize(why, "zh-CN").replace("amount", "")), localize(why, "zh-CN")

@@ -303,3 +303,13 @@ def test_elapsed_formats():
     assert elapsed("1-02:03:04") == timedelta(days=1, hours=2, minutes=3, seconds=4)
     assert elapsed("12:34") == timedelta(minutes=12, seconds=34)
     assert elapsed("INVALID") is None and elapsed(None) is None
+
+
+@pytest.mark.parametrize("tz, meant", [("CST", "Asia/Shanghai or America/Chicago"), ("cst", "Asia/Shanghai"),
+                                       ("北京时间", "Asia/Shanghai"), ("IST", "Asia/Kolkata")])
+def test_an_abbreviation_is_refused_with_the_zones_it_may_mean_never_utc(lake, write, tz, meant):
+    """Review 7 L11: `--tz CST` was answered "did you mean UCT?" — UTC, eight hours off China Standard Time."""
+    with pytest.raises(BadInput) as e:
+        import_files("slurm", [write("s.txt", SACCT)], lake, options={"tz": tz})
+    assert meant in str(e.value) and "UCT" not in str(e.value) and "abbreviation" in str(e.value)
+    assert not lake.root.exists() or not list(lake.root.rglob("*.parquet"))

@@ -405,6 +405,14 @@ ERRORS: dict[str, tuple[str, str]] = {
                                     '{path}：价格表 {name} 在 {path2} 不存在'),
     'service.fix_workspace_price_book': ('fix workspace.price_book or create the file',
                                          '修正 workspace.price_book，或创建该文件'),
+    'service.replace_import_is_not': ('--replace {ident}: import {short_id} is a {kind} import ({path}), not one a '
+                                      '{kind2} file can replace; nothing was dropped or imported',
+                                      '--replace {ident}：导入 {short_id} 是 {kind} 导入（{path}），不能由 {kind2} '
+                                      '文件替换；没有撤销也没有导入任何数据'),
+    'service.give_id_of_import': ('give the id of the {kind} import this file corrects (`trainledger imports list '
+                                  '--kind {kind}`), or import it without --replace',
+                                  '给出该文件所更正的 {kind} 导入的 id（`trainledger imports list --kind {kind}`），'
+                                  '或不带 --replace 导入'),
     'service.import_was_already_dropped': ('import {ident} ({path}) was already dropped on {dropped_at} UTC: '
                                            '{drop_reason}',
                                            '导入 {ident}（{path}）已于 {dropped_at} UTC 撤销：{drop_reason}'),

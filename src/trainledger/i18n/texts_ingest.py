@@ -65,8 +65,11 @@ INGEST: dict[str, tuple[str, str]] = {
                                 '写成三位 ISO 4217 币种代码（如 CNY 或 USD），再导入一次该文件'),
     'convert.not_number_has_digits': ('not a number: {value} has digits that are not ASCII 0-9',
                                       '不是数字：{value} 含有非 ASCII 0-9 的数字'),
-    'convert.written_with_exponent_amount': ('{shown} is written with an exponent{p1}; an amount is a plain decimal',
-                                             '{shown} 用了指数写法{p1}；金额应是普通十进制数'),
+    'convert.written_with_exponent_write': ('{shown} is written with an exponent (write {plain}); an amount is a '
+                                            'plain decimal',
+                                            '{shown} 用了指数写法（应写作 {plain}）；金额应是普通十进制数'),
+    'convert.written_with_exponent_amount': ('{shown} is written with an exponent; an amount is a plain decimal',
+                                             '{shown} 用了指数写法；金额应是普通十进制数'),
     'convert.write_as': ('write it as {plain}',
                          '写成 {plain}'),
     'convert.implausible_magnitude_has_integer': ('implausible magnitude: {shown} has {p1} integer digits (the most '

@@ -90,11 +90,11 @@ def check_magnitude(d: Decimal, value: Any, digits: int, *, exponent: bool = Tru
     if not exponent and isinstance(value, str) and ("e" in value or "E" in value):
         plain = decimal_plain(d) if abs(d.adjusted()) <= MAX_NUMBER_CHARS else None
         fits = plain is not None and len(plain) <= MAX_NUMBER_CHARS
-        raise BadValue(
-            f"{_shown(value.strip())} is written with an exponent"
-            + (f" (write {plain})" if fits else "") + "; an amount is a plain decimal",
-            f"write it as {plain}" if fits else PLAIN_REMEDY,
-        )
+        shown = _shown(value.strip())
+        if fits:  # one sentence a language (review 7 L8: the hint was English inside the Chinese text)
+            raise BadValue(f"{shown} is written with an exponent (write {plain}); an amount is a plain decimal",
+                           f"write it as {plain}")
+        raise BadValue(f"{shown} is written with an exponent; an amount is a plain decimal", PLAIN_REMEDY)
     if not d.is_zero() and d.adjusted() >= digits:
         raise BadValue(
             f"implausible magnitude: {_shown(value)} has {d.adjusted() + 1} integer digits "

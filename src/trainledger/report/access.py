@@ -73,6 +73,10 @@ from trainledger.model.restricted import (
 PRICE_ASSUMPTIONS = ("value of a queued GPU-hour", "storage price ", "price ", "capacity price", "rate card")
 LABOR_RATE = "labor rate: "
 PRICE_COLUMN = re.compile(r"(unit_?price|price|rate)$", re.I)
+# A bill row's price terms beside its charge: list and contracted cost, a discount. With the row's
+# quantity (FOCUS PricingQuantity 1 on an hourly node row) each is the list or contract price, and
+# their gap the discount (review 7 L1), so they are unit_price wherever a source row is shown.
+PRICE_TERM_COLUMN = re.compile(r"((list|contracted)_?cost|discount\w*|官网价\w*|原价\w*|优惠\w*|折扣\w*)$", re.I)
 AMOUNT_KEYS = ("low", "expected", "high")
 
 
@@ -221,7 +225,10 @@ def mark_internal(obj: Any, kind: str | None) -> Any:
             elif k in out:
                 out[k] = restrict(out[k], kind)
         if isinstance(out.get("points"), list):  # a spend curve: the cumulative internal cost per day
-            out["points"] = [dict(p, cumulative=restrict(p.get("cumulative"), kind)) if isinstance(p, dict) else p
+            # a day's step is that day's timesheet rows, often one person's hours × one rate, whatever
+            # roles the batch has (review 7 L15: 11 h on 11-03 and a step of 4,180 gave 380.00)
+            step = strictest(kind, "labor_cost_person")
+            out["points"] = [dict(p, cumulative=restrict(p.get("cumulative"), step)) if isinstance(p, dict) else p
                              for p in out["points"]]
     if isinstance(out.get("key"), str) and INTERNAL_ALERT.match(out["key"]):
         for k in ("value", "plan"):
@@ -435,7 +442,7 @@ def source_values(values: dict[str, Any] | None, kind: str) -> dict[str, Any] | 
         return None
     out = {}
     for k, v in values.items():
-        if PRICE_COLUMN.search(k.replace(" ", "")):
+        if PRICE_COLUMN.search(key := k.replace(" ", "")) or (kind != "invoice" and PRICE_TERM_COLUMN.search(key)):
             out[k] = restrict(v, "unit_price")
         elif kind == "invoice" and k.lower() in ("amount", "amount_text"):
             out[k] = restrict(v, "vendor_amount")
@@ -587,7 +594,9 @@ def cross_for_role(r, role: str = ADMIN, lang: str = "en"):
         hidden.update({(f.basis, f.currency): f.kind for f in totals if is_withheld(f.expected)})
         batches.append(replace(b, totals=totals, plan=tuple(plan_row(p, b.labor_kind) for p in b.plan)))
     kinds = {b.batch: b.labor_kind for b in r.batches}
-    curves = tuple(c for c in r.curves if c.basis != "internal" or seen(kinds.get(c.batch) or "labor_cost_person"))
+    # an internal curve's daily steps are per-person costs (review 7 L15), whatever the batch's labor kind
+    curves = tuple(c for c in r.curves if c.basis != "internal" or seen(strictest(kinds.get(c.batch),
+                                                                                   "labor_cost_person")))
     out = replace(r, spend=tuple(replace(c, figure=fig(c.figure)) for c in r.spend), batches=tuple(batches),
                   totals=tuple(fig(f, hidden.get((f.basis, f.currency))) for f in r.totals), curves=curves,
                   undated_outside=tuple(replace(c, figure=fig(c.figure)) for c in r.undated_outside))

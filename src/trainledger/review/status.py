@@ -19,7 +19,7 @@ cannot be judged and how to fix it. Hard money caps (``spend_pct``) still fire: 
 from __future__ import annotations
 
 import hashlib
-from decimal import ROUND_DOWN, ROUND_HALF_EVEN, Decimal
+from decimal import ROUND_HALF_EVEN, Decimal
 
 from trainledger.ledger.audit import canonical, jsonable
 from trainledger.model.money import minor_quantum
@@ -67,9 +67,12 @@ def groups(plan: Plan, act: Actuals) -> dict[tuple[str, str], dict]:
 
 
 def earned(plan_rng: Rng, work: Rng, done: Decimal, cur: str) -> Rng:
+    """EV = plan × the share of the planned work done (at most 1), rounded as the plan is, so that work
+    done at or past the plan earns the plan to the cent (review 7 L4: truncation printed 137,469.80
+    beside a plan of 137,469.81)."""
     wp = work.expected
     f = min(done / wp, Decimal(1)) if wp > 0 else Decimal(0)
-    return Rng(*(_q(plan_rng.get(s) * f, cur, ROUND_DOWN) for s in SCENARIOS))
+    return Rng(*(_q(plan_rng.get(s) * f, cur) for s in SCENARIOS))
 
 
 def at_completion(plan_rng: Rng, ac: Rng, work: Rng, done: Decimal, cur: str) -> Rng:
