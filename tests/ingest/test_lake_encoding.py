@@ -1,5 +1,6 @@
 """A partition's Parquet pages: a dictionary only for the columns that repeat, statistics only
-where they can prune (lake/encoding.py), and the rows read back exactly as written."""
+where they can prune (lake/encoding.py: columns not text, text of one value), and the rows read
+back exactly as written."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ def _table(n: int) -> pa.Table:
             cols[f.name] = pa.array(range(1, n + 1), pa.int64())
         elif f.name == "row_hash":
             cols[f.name] = pa.array([f"{i:032x}" for i in range(n)], f.type)
+        elif f.name == "currency":  # one value in the partition
+            cols[f.name] = pa.array(["USD"] * n, f.type)
         elif f.name == "billed_cost":
             cols[f.name] = pa.array([f"{i}.{i % 97:02d}" for i in range(n)], f.type)
         elif pa.types.is_string(f.type):
@@ -42,15 +45,20 @@ def test_dictionary_and_statistics_only_where_values_repeat(tmp_path):
     assert "row" in opts["write_statistics"]  # not text: kept
     assert "charge_period_start" in opts["write_statistics"]
     assert "row_hash" not in opts["write_statistics"]
+    assert "currency" in opts["write_statistics"]  # text of one value: a query naming another skips the file
+    assert "charge_category" in opts["use_dictionary"]  # three values: a dictionary ...
+    assert "charge_category" not in opts["write_statistics"]  # ... but no min / max (it prunes nothing)
 
     lake = Lake(tmp_path)
     path = lake.write_partition("bill_lines", "a" * 64, t)
     meta = pq.ParquetFile(path).metadata
     (hashes,) = _chunks(meta, "row_hash")
     (currency,) = _chunks(meta, "currency")
+    (category,) = _chunks(meta, "charge_category")
     assert not hashes.has_dictionary_page and not hashes.is_stats_set
     assert currency.has_dictionary_page and currency.is_stats_set
-    assert currency.statistics.min == "v0" and currency.statistics.max == "v2"
+    assert currency.statistics.min == "USD" and currency.statistics.max == "USD"
+    assert category.has_dictionary_page and not category.is_stats_set
     (row,) = _chunks(meta, "row")
     assert row.statistics.min == 1 and row.statistics.max == 5000
     back = pq.read_table(path)
