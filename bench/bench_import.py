@@ -171,11 +171,13 @@ if kind.startswith("import"):
     (r,) = import_files(what, [csv], Lake(lake), options=options)
     assert r.accepted + r.duplicates + r.quarantined == r.rows_read
     rows = r.rows_read
-else:
+else:  # "duckdb" (its default codec, snappy) or "duckdb:CODEC:LEVEL"
     import duckdb
     con = duckdb.connect()
     con.sql("SET enable_progress_bar = false")
-    con.sql(f"COPY (SELECT * FROM read_csv('{csv}')) TO '{lake}.duck.parquet'")
+    _, *codec = kind.split(":")
+    opts = f" (FORMAT parquet, COMPRESSION {codec[0]}, COMPRESSION_LEVEL {codec[1]})" if codec else ""
+    con.sql(f"COPY (SELECT * FROM read_csv('{csv}')) TO '{lake}.duck.parquet'{opts}")
 print(time.perf_counter() - w, time.process_time() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, rows)
 """
 
@@ -216,18 +218,27 @@ def measure_others(rows: int) -> list[tuple[str, float, str]]:
     return out
 
 
+def lake_codec() -> str:
+    """DuckDB's COPY step writing the lake's own codec and level (``lake/encoding.py``)."""
+    from trainledger.lake import encoding
+
+    return f"duckdb:{encoding.COMPRESSION}:{encoding.COMPRESSION_LEVEL}"
+
+
 def measure(rows: int) -> list[tuple[str, float, str]]:
+    like = lake_codec()
     with tempfile.TemporaryDirectory() as d:
         csv = Path(d) / "bill.csv"
         generate(csv, rows)
-        got: dict[str, list[tuple[float, float, float]]] = {"import": [], "duckdb": []}
+        got: dict[str, list[tuple[float, float, float]]] = {"import": [], "duckdb": [], like: []}
         for i in range(REPEATS):
             for kind in got:
                 got[kind].append(step(kind, Path(d) / f"lake{i}", csv))
         med = {k: [statistics.median(x[j] for x in v) for j in range(3)] for k, v in got.items()}
         size = csv.stat().st_size / 2**20
-    (iw, ic, irss), (dw, dc, drss) = med["import"], med["duckdb"]
+    (iw, ic, irss), (dw, dc, drss), (zw, zc, _) = med["import"], med["duckdb"], med[like]
     n = f"{rows:,} rows, {size:,.0f} MiB"
+    codec = like.split(":", 1)[1].replace(":", " level ")
     return [
         (f"import focus ({n}): wall", iw, "s"),
         ("import focus: CPU", ic, "s"),
@@ -238,6 +249,9 @@ def measure(rows: int) -> list[tuple[str, float, str]]:
         ("duckdb: peak RSS", drss, "MiB"),
         ("ratio import / duckdb, wall (goal ≤ 1.5)", iw / dw, "×"),
         ("ratio import / duckdb, CPU", ic / dc, "×"),
+        (f"duckdb csv→parquet ({codec}, as the lake): CPU", zc, "s"),
+        (f"ratio import / duckdb ({codec}), wall", iw / zw, "×"),
+        (f"ratio import / duckdb ({codec}), CPU", ic / zc, "×"),
     ]
 
 
