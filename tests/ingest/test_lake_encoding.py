@@ -5,6 +5,7 @@ back exactly as written."""
 from __future__ import annotations
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from trainledger.lake import Lake, encoding
@@ -69,3 +70,43 @@ def test_dictionary_and_statistics_only_where_values_repeat(tmp_path):
 def test_no_rows_defaults():
     assert encoding.options(None) == {"compression": "zstd", "compression_level": 1}
     assert "use_dictionary" not in encoding.options(_table(0))
+
+
+def _coded(t: pa.Table, names: list[str]) -> pa.RecordBatch:
+    """``t`` with the text columns ``names`` as dictionaries (nulls as null indices)."""
+    cols = [pa.chunked_array(c).combine_chunks() for c in t.columns]
+    cols = [pc.dictionary_encode(c) if n in names else c for n, c in zip(t.column_names, cols, strict=True)]
+    return pa.RecordBatch.from_arrays(cols, names=t.column_names)
+
+
+def test_text_handed_as_dictionaries_reads_back_as_the_table_schema(tmp_path):
+    """``import focus`` hands the writer its repeated text columns as dictionaries, each chunk
+    its own (``Coded.dictionary``): the partition reads back with the table's schema (text, not
+    dictionaries), the same values, its metadata, dictionary pages, and settles like any other."""
+    from trainledger.lake.settle import partition_meta
+
+    t = _table(3000)
+    region = pa.array([None if i % 7 == 0 else f"r{i % 5}" for i in range(3000)], pa.string())
+    t = t.set_column(t.schema.get_field_index("region"), t.schema.field("region"), region)
+    names = ["currency", "charge_category", "region", "tags"]
+    lake = Lake(tmp_path)
+    with lake.open_partition("bill_lines", "b" * 64, identity="id", statement="st", kind="focus") as part:
+        part.write(_coded(t.slice(0, 1000), names))
+        part.write(t.slice(1000, 1000).to_batches()[0])  # a chunk with no column encoded
+        part.write(_coded(t.slice(2000, 1000), names[1:]))  # and one with its own dictionaries
+        committed = part.commit()
+    pf = pq.ParquetFile(committed.path)
+    assert pf.schema_arrow.remove_metadata().equals(TABLES["bill_lines"].remove_metadata())
+    assert partition_meta(pf.schema_arrow) == {"identity": "id", "kind": "focus", "row_hash": 2, "statement": "st"}
+    back = pf.read()
+    assert back.to_pylist() == t.to_pylist()
+    (category,) = _chunks(pf.metadata, "charge_category")
+    assert category.has_dictionary_page
+    assert lake.read("bill_lines").column("region").to_pylist() == region.to_pylist()
+
+
+def test_a_schema_parquet_cannot_give_back_alone_keeps_dictionaries_out():
+    schema = pa.schema([("a", pa.string()), ("t", pa.timestamp("ns", tz="Asia/Shanghai"))])
+    coded = pa.schema([("a", pa.dictionary(pa.int32(), pa.string())), ("t", schema.field("t").type)])
+    assert encoding.layout(coded, schema) is None  # Arrow's schema is needed for that time zone
+    assert encoding.layout(coded, TABLES["bill_lines"]) is None  # other columns
