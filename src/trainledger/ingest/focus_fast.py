@@ -6,7 +6,9 @@ hashes as the per-row path (``FocusImporter.validate`` / ``normalise``), at a fr
                      reasons in the order the per-row path finds them
                   ─► the rest: flags (per rule, in the per-row order), tags, extra, row_hash
                   ─► one Arrow batch of bill_lines per chunk (computed by a worker thread
-                     while the caller writes the chunk before)
+                     while the caller writes the chunk before); its text columns kept as
+                     they are go as dictionaries of the chunk's distinct values (``_Out``,
+                     ``lake/encoding.py``: the Parquet writer hashes no row of them again)
 
 Rows that need the per-row rules between columns (commitment discount status, capacity
 reservation status, allocated charges, corrections) get them from ``focus.conformance`` itself,
