@@ -143,10 +143,11 @@ class PartitionWriter:
         coded = None
         if not data.schema.equals(self.schema):
             coded = encoding.layout(data.schema, self.schema)  # text columns as dictionaries
-            if coded is None:
+            if coded is None or not encoding.coded(coded):
+                coded = None
                 data = data.select(self.schema.names).cast(self.schema)
         if self._layout is None:  # the first rows decide (later ones conform to them)
-            self._layout = coded if coded is not None and encoding.coded(coded) else self.schema
+            self._layout = coded if coded is not None else self.schema
         batches = [data] if isinstance(data, pa.RecordBatch) else data.to_batches()
         batches = [encoding.conform(b, self._layout) for b in batches]
         self._pending.extend(batches)
