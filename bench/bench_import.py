@@ -62,7 +62,8 @@ noisy), the tree before and after, alternating with both DuckDB steps in one loo
 at 1M rows: import 9.44 → 7.83 CPU-s; DuckDB 4.01 (snappy) / 4.26 (zstd 1): **2.36× → 1.95×**
 against DuckDB's default, **2.21× → 1.84×** like against like (goal ≤ 1.5×, not met); peak RSS
 371 → 362 MiB. At 10M rows (one run, load 9-15): 73.4 CPU-s against DuckDB's 41.6 (snappy) /
-38.1 (zstd 1): 1.76× / 1.93×, **peak RSS 1,188 MiB** (≤ 2 GB). What changed, per 1M rows, each A/B in one process (inline, one thread): the
+38.1 (zstd 1): 1.76× / 1.93×, **peak RSS 1,188 MiB** (≤ 2 GB). What changed, per 1M rows,
+each A/B in one process (inline, one thread): the
 CSV parser no longer checks UTF-8 field by field (``check_utf8=False``, 1.30-1.45 → 1.05 CPU-s;
 the block is checked whole instead, ``fastcsv._utf8``, 0.02); the row hash 0.53 → 0.40
 (``rowhash``: buffers allocated once, one count unless a column has nulls, twin amount columns'
