@@ -51,6 +51,33 @@ per-line kernel) ~0.5, the row hash ~0.65 (29 columns folded per row), the other
 the Parquet write ~0.85, settling ~0.23, the file's SHA-256 twice (identity before, the bytes
 parsed while reading) ~0.4, and starting the process ~0.35 plus ~0.37 for pandas, which pyarrow
 imports at its first ``pa.array`` call (DuckDB's step imports neither).
+
+Since then DuckDB's COPY runs twice per repeat: with its default codec (snappy) and with the
+lake's (zstd level 1, ``lake/encoding.py``), and both ratios are printed — like against like.
+The lake keeps zstd level 1: writing our 1M-row partition with snappy saves ~0.1 CPU-s of ~1.1
+but makes it 68 MiB instead of 39 (lz4 73, none 100), and a partition is written once and read
+by every report; DuckDB's own zstd level 1 costs it ~0.2-0.4 CPU-s more than snappy.
+Measured 2026-12-02 06:00-06:10 (load 13-22, a 10M run beside it: CPU figures inflated ~40 % and
+noisy), the tree before and after, alternating with both DuckDB steps in one loop, median of 3
+at 1M rows: import 9.44 → 7.83 CPU-s; DuckDB 4.01 (snappy) / 4.26 (zstd 1): **2.36× → 1.95×**
+against DuckDB's default, **2.21× → 1.84×** like against like (goal ≤ 1.5×, not met); peak RSS
+371 → 362 MiB. At 10M rows (one run, load 9-15): 73.4 CPU-s against DuckDB's 41.6 (snappy) /
+38.1 (zstd 1): 1.76× / 1.93×, **peak RSS 1,188 MiB** (≤ 2 GB). What changed, per 1M rows,
+each A/B in one process (inline, one thread): the
+CSV parser no longer checks UTF-8 field by field (``check_utf8=False``, 1.30-1.45 → 1.05 CPU-s;
+the block is checked whole instead, ``fastcsv._utf8``, 0.02); the row hash 0.53 → 0.40
+(``rowhash``: buffers allocated once, one count unless a column has nulls, twin amount columns'
+words read once); the Parquet write ~20 % less without min / max of text columns that repeat
+but hold many values (``encoding.options``: kept for text of one value, which can skip a whole
+partition), and ~0.18 CPU-s less again with the text columns kept as they are handed to the
+writer as dictionaries (``Coded.dictionary``; no row spread, no row's text hashed again).
+Still there (1M rows, inline): the CSV parse ~1.0, the line check ~0.55 (RE2 per line; a
+whole-block pattern was slower, 0.79, and a numpy pass over the quotes costs as much: 26 quotes
+a line in Tags JSON), dictionary encoding of the columns ~0.45, the Parquet write ~0.85, the row
+hash ~0.4, the SHA-256 twice ~0.4, pandas' import ~0.3 (only because the bench and test extras
+install pandas; trainledger itself does not need it). Tried and dropped: pyarrow's CSV reader
+parsing into dictionary columns (3.6 CPU-s against 1.0 + 0.45), DuckDB's reader handing Arrow
+columns (2.6 CPU-s for the parse alone).
 """
 
 from __future__ import annotations
@@ -171,11 +198,13 @@ if kind.startswith("import"):
     (r,) = import_files(what, [csv], Lake(lake), options=options)
     assert r.accepted + r.duplicates + r.quarantined == r.rows_read
     rows = r.rows_read
-else:
+else:  # "duckdb" (its default codec, snappy) or "duckdb:CODEC:LEVEL"
     import duckdb
     con = duckdb.connect()
     con.sql("SET enable_progress_bar = false")
-    con.sql(f"COPY (SELECT * FROM read_csv('{csv}')) TO '{lake}.duck.parquet'")
+    _, *codec = kind.split(":")
+    opts = f" (FORMAT parquet, COMPRESSION {codec[0]}, COMPRESSION_LEVEL {codec[1]})" if codec else ""
+    con.sql(f"COPY (SELECT * FROM read_csv('{csv}')) TO '{lake}.duck.parquet'{opts}")
 print(time.perf_counter() - w, time.process_time() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, rows)
 """
 
@@ -216,18 +245,27 @@ def measure_others(rows: int) -> list[tuple[str, float, str]]:
     return out
 
 
+def lake_codec() -> str:
+    """DuckDB's COPY step writing the lake's own codec and level (``lake/encoding.py``)."""
+    from trainledger.lake import encoding
+
+    return f"duckdb:{encoding.COMPRESSION}:{encoding.COMPRESSION_LEVEL}"
+
+
 def measure(rows: int) -> list[tuple[str, float, str]]:
+    like = lake_codec()
     with tempfile.TemporaryDirectory() as d:
         csv = Path(d) / "bill.csv"
         generate(csv, rows)
-        got: dict[str, list[tuple[float, float, float]]] = {"import": [], "duckdb": []}
+        got: dict[str, list[tuple[float, float, float]]] = {"import": [], "duckdb": [], like: []}
         for i in range(REPEATS):
             for kind in got:
                 got[kind].append(step(kind, Path(d) / f"lake{i}", csv))
         med = {k: [statistics.median(x[j] for x in v) for j in range(3)] for k, v in got.items()}
         size = csv.stat().st_size / 2**20
-    (iw, ic, irss), (dw, dc, drss) = med["import"], med["duckdb"]
+    (iw, ic, irss), (dw, dc, drss), (zw, zc, _) = med["import"], med["duckdb"], med[like]
     n = f"{rows:,} rows, {size:,.0f} MiB"
+    codec = like.split(":", 1)[1].replace(":", " level ")
     return [
         (f"import focus ({n}): wall", iw, "s"),
         ("import focus: CPU", ic, "s"),
@@ -238,6 +276,9 @@ def measure(rows: int) -> list[tuple[str, float, str]]:
         ("duckdb: peak RSS", drss, "MiB"),
         ("ratio import / duckdb, wall (goal ≤ 1.5)", iw / dw, "×"),
         ("ratio import / duckdb, CPU", ic / dc, "×"),
+        (f"duckdb csv→parquet ({codec}, as the lake): CPU", zc, "s"),
+        (f"ratio import / duckdb ({codec}), wall", iw / zw, "×"),
+        (f"ratio import / duckdb ({codec}), CPU", ic / zc, "×"),
     ]
 
 

@@ -197,6 +197,25 @@ def test_inputs_the_fast_path_gives_back_or_reads_alike(how, tmp_path, monkeypat
     assert spy.finished == (1 if read_fast else 0)
 
 
+@pytest.mark.parametrize("bad", [b"\xff", b"\xe4\xb8", b"\xed\xa0\x80", b"\xc0\xaf"],
+                         ids=["ff", "cut-sequence", "surrogate", "overlong"])
+def test_the_reader_refuses_a_block_that_is_not_utf8(bad, tmp_path):
+    """The CSV parser does not check UTF-8 (``check_utf8=False``): the reader checks each block
+    whole (``fastcsv._utf8``) and gives the file back, wherever the byte is — here in a quoted
+    field in the middle of a line, between valid multi-byte text."""
+    from trainledger.ingest.text import ContentWatch
+
+    line = '1,1,1,USD,2026-11-01T00:00:00Z,2026-11-01T01:00:00Z,"用量 {b} x",{{}}\n'
+    good = (HEAD + "\n").encode() + line.replace("{b}", "ok").encode() * 3
+    path = tmp_path / "bill.csv"
+    path.write_bytes(good + line.encode().replace(b"{b}", bad) + line.replace("{b}", "ok").encode())
+    with pytest.raises(fastcsv.NotFast, match="not UTF-8"):
+        list(fastcsv.chunks(path, ",", ContentWatch(), lambda header: None))
+    path.write_bytes(good)  # and the same text without the byte reads
+    (chunk,) = list(fastcsv.chunks(path, ",", ContentWatch(), lambda header: None))
+    assert chunk.columns[6].to_pylist() == ["用量 ok x"] * 3
+
+
 def test_a_fault_found_after_rows_were_written_starts_the_file_again(tmp_path, monkeypatch):
     """Small chunks: the quoted newline near the end is found after several chunks were
     written; the import still equals the per-row one (nothing of the first attempt kept)."""

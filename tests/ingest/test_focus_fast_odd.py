@@ -13,11 +13,14 @@ import json
 import tempfile
 from pathlib import Path
 
+import pyarrow as pa
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tests.ingest.test_focus_fast import outcome
 
 from trainledger.ingest import fastcsv, focus_fast, import_files
+from trainledger.ingest import vector as V
 from trainledger.lake import Lake
 
 BASE = ["BilledCost", "BillingCurrency", "ChargePeriodStart", "ChargePeriodEnd", "ChargeCategory", "Tags"]
@@ -108,3 +111,19 @@ def test_odd_bills_import_alike_and_keep_the_books(bill):
         (other,) = import_files("focus", [copy], lake, options=options)
         assert other.accepted == 0 and other.duplicates == rows_read - quarantined
         assert lake.read("bill_lines").num_rows == accepted
+
+
+def test_a_coded_column_as_a_dictionary_has_no_null_and_no_value_twice():
+    """``Coded.dictionary``: what the Parquet writer is handed for a text column kept as it is —
+    the null spellings are null rows (null indices), never a null in the dictionary (the
+    writer refuses one), each value once, and the rows those of ``rows()``."""
+    arr = pa.array(["a", "", "NULL", "b", "a", "", "c", "b"])
+    col = V.Coded.of(arr, frozenset({"", "NULL"}))
+    got = col.dictionary()
+    assert got.dictionary.null_count == 0 and len(set(got.dictionary.to_pylist())) == len(got.dictionary)
+    assert got.to_pylist() == col.rows().to_pylist() == ["a", None, None, "b", "a", None, "c", "b"]
+    kept = col.filter(pa.array([True, False, True, True, False, False, True, True]).to_numpy(zero_copy_only=False))
+    assert kept.dictionary().to_pylist() == [None if v is None else v for v in kept.rows().to_pylist()]
+    plain = V.Coded.of(arr, frozenset({""}), encode=False)
+    with pytest.raises(ValueError):
+        plain.dictionary()  # values row by row may repeat: no dictionary of them

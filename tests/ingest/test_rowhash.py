@@ -107,3 +107,21 @@ def test_a_sliced_array_reads_its_own_values():
     got = rowhash.hash_columns([("c", np.array([0, 1, 2]), arr)], 3).to_pylist()
     assert got == [rowhash.content_key_v3(["c", "x" * 20]), rowhash.content_key_v3([]),
                    rowhash.content_key_v3(["c", "y"])]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(TEXT, min_size=1, max_size=6), st.lists(st.integers(0, 5), max_size=9),
+       st.lists(NAME, min_size=2, max_size=4, unique=True))
+def test_one_array_under_several_names_hashes_as_separate_columns(values, codes, names):
+    """Columns given the *same* values array (a bill's twin amount columns) are digested
+    together (``digest_many``): each still with its own name's seed, as the reference says."""
+    names = sorted(names)
+    codes = [c % len(values) for c in codes]
+    arr = pa.array(values, pa.string())
+    codes_np = np.array(codes, dtype=np.int64)
+    shared = rowhash.hash_columns([(n, codes_np, arr) for n in names], len(codes)).to_pylist()
+    apart = rowhash.hash_columns([(n, codes_np, pa.array(values, pa.string())) for n in names],
+                                 len(codes)).to_pylist()
+    want = [rowhash.content_key_v3([x for n in names if values[c] is not None for x in (n, values[c])])
+            for c in codes]
+    assert shared == apart == want

@@ -6,7 +6,9 @@ hashes as the per-row path (``FocusImporter.validate`` / ``normalise``), at a fr
                      reasons in the order the per-row path finds them
                   ─► the rest: flags (per rule, in the per-row order), tags, extra, row_hash
                   ─► one Arrow batch of bill_lines per chunk (computed by a worker thread
-                     while the caller writes the chunk before)
+                     while the caller writes the chunk before); its text columns kept as
+                     they are go as dictionaries of the chunk's distinct values (``_Out``,
+                     ``lake/encoding.py``: the Parquet writer hashes no row of them again)
 
 Rows that need the per-row rules between columns (commitment discount status, capacity
 reservation status, allocated charges, corrections) get them from ``focus.conformance`` itself,
@@ -165,7 +167,7 @@ def _rows(importer: F.FocusImporter, plan: Plan, chunk: Chunk, path: Path, ctx: 
     else:
         rows = chunk.rows
 
-    out: dict[str, pa.Array] = {}
+    out = _Out()
     flags: list[pa.Array] = []
     for c in importer.columns:
         col = coded(c.name)
@@ -173,6 +175,8 @@ def _rows(importer: F.FocusImporter, plan: Plan, chunk: Chunk, path: Path, ctx: 
             out[c.name] = pa.nulls(m, BILL_LINES.field(c.name).type)
         elif c.name in distinct:
             out[c.name] = col.rows(distinct[c.name].values)
+        elif (c.convert is F._as_is or c.convert is as_text) and col.distinct and c.name != "tags":
+            out.coded[c.name] = col  # written as a dictionary; its rows only if a rule reads them
         elif c.convert is F._as_is or c.convert is as_text:
             out[c.name] = col.rows()
         else:  # a column whose refusal is a flag
@@ -234,8 +238,25 @@ def _rows(importer: F.FocusImporter, plan: Plan, chunk: Chunk, path: Path, ctx: 
     spelled = {plan.at[name]: convert.plain_number(got) for name, got in distinct.items()
                if name in _PLAIN_NUMBERS}
     out["row_hash"] = _row_hash(plan, cols, m, spelled)
-    batch = pa.RecordBatch.from_arrays([out[f.name] for f in BILL_LINES], schema=BILL_LINES)
-    return batch, quarantine, n, chunk.done
+    arrays = [out.coded[f.name].dictionary() if f.name in out.coded else out[f.name] for f in BILL_LINES]
+    schema = pa.schema([pa.field(f.name, a.type, f.nullable) for f, a in zip(BILL_LINES, arrays, strict=True)])
+    return pa.RecordBatch.from_arrays(arrays, schema=schema), quarantine, n, chunk.done
+
+
+class _Out(dict):  # type: ignore[type-arg]
+    """The chunk's lake columns by name. A text column kept as it is (``coded``) is written as a
+    dictionary of its values (``Coded.dictionary``: the Parquet writer takes it without hashing
+    each row again, ``lake/encoding.py``); its rows are spread only when a rule reads them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.coded: dict[str, V.Coded] = {}
+
+    def __missing__(self, name: str) -> pa.Array:
+        if name not in self.coded:
+            raise KeyError(name)
+        got = self[name] = self.coded[name].rows()
+        return got
 
 
 class _Twins:

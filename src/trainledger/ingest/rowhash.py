@@ -125,10 +125,16 @@ def content_key_v3(items: Sequence[Any]) -> str:
 
 
 # -- the same over columns ----------------------------------------------------------------------
+#
+# Each step writes into buffers allocated once per call (lanes as rows: (2, n), numpy's inner
+# loops run along a lane). Columns of the same values under several names (a bill's BilledCost,
+# EffectiveCost, ListCost, ContractedCost: one array, ``focus_fast._Twins``) read their words
+# once and digest them with each name's seed together.
 
 _U = np.uint64
 _P = np.array(P, dtype=np.uint64)
 _Q = np.array(Q, dtype=np.uint64)[:, None]
+_Pk = _P[:, None]
 
 
 def _fmix_np(h: np.ndarray) -> np.ndarray:
@@ -154,16 +160,20 @@ def _buffers(arr: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return off[:-1] - lo, np.diff(off), buf
 
 
-def digest_array(arr: pa.Array, seed: tuple[int, int]) -> np.ndarray:
-    """``item_digest`` of each value of a string or binary array (a null as b""): (2, n)."""
+def digest_many(arr: pa.Array, seeds: Sequence[tuple[int, int]]) -> np.ndarray:
+    """``item_digest`` of each value of a string or binary array (a null as b"") with each of
+    ``seeds``: (len(seeds), 2, n) — the words of the values read once for all the seeds."""
     start, length, buf = _buffers(arr)
-    n = len(start)
+    n, k = len(start), len(seeds)
     words = np.ndarray((len(buf) - 7,), dtype="<u8", buffer=buf, strides=(1,))  # at every byte
-    h = np.empty((2, n), dtype=np.uint64)
     ulen = length.astype(np.uint64)
-    h[0] = _U(seed[0]) ^ (ulen * _P[1])
-    h[1] = _U(seed[1]) ^ (ulen * _P[0])
+    h = np.empty((k, 2, n), dtype=np.uint64)
+    for j, seed in enumerate(seeds):
+        h[j, 0] = _U(seed[0]) ^ (ulen * _P[1])
+        h[j, 1] = _U(seed[1]) ^ (ulen * _P[0])
     top = int(length.max()) if n else 0
+    step = np.empty_like(h)
+    shifted = np.empty_like(h)
     for w in range(0, top, 8):
         rem = length - w
         live = rem > 0
@@ -172,18 +182,27 @@ def digest_array(arr: pa.Array, seed: tuple[int, int]) -> np.ndarray:
         if short.any():  # the last word of a value: its bytes only, zero-padded
             keep = (_U(8) * rem[short].astype(np.uint64))
             x[short] &= (_U(1) << keep) - _U(1)
-        step = (h ^ x) * _P[:, None]
-        step ^= step >> _U(29)
+        np.bitwise_xor(h, x, out=step)
+        step *= _Pk
+        np.right_shift(step, _U(29), out=shifted)
+        step ^= shifted
         if live.all():
-            h = step
+            h, step = step, h
         else:
             np.copyto(h, step, where=live)
-    return _fmix_np(h)
+    for j in range(k):
+        _fmix_np(h[j])
+    return h
+
+
+def digest_array(arr: pa.Array, seed: tuple[int, int]) -> np.ndarray:
+    """``item_digest`` of each value of a string or binary array (a null as b""): (2, n)."""
+    return digest_many(arr, [seed])[0]
 
 
 def digest_pairs(name: str, values: pa.Array) -> np.ndarray:
     """The pair digest of (``name``, each text / binary value): (2, len(values))."""
-    return digest_array(values, item_digest(item_bytes(name), IV))
+    return digest_array(values, _name_seed(name))
 
 
 class Folder:
@@ -192,35 +211,41 @@ class Folder:
     def __init__(self, m: int) -> None:
         self.h = np.empty((2, m), dtype=np.uint64)
         self.h[0], self.h[1] = IV_ROW
-        self.count = np.zeros(m, dtype=np.uint64)
+        self.count = 0  # digests folded into every row
+        self.more: np.ndarray | None = None  # per row, beyond ``count`` (columns with nulls)
         self._tmp = np.empty((2, m), dtype=np.uint64)
+        self._low = np.empty((2, m), dtype=np.uint64)
         self._p = np.empty((2, m), dtype=np.uint64)
 
     def add(self, digests: np.ndarray, codes: np.ndarray, valid: np.ndarray | None) -> None:
         """Fold in each row's pair digest ``digests[:, codes[row]]``; rows where the per-code
         ``valid`` is False (a null: no item) are left as they are."""
-        h, tmp, p = self.h, self._tmp, self._p
-        np.take(digests[0], codes, out=p[0])
-        np.take(digests[1], codes, out=p[1])
+        h, tmp, low, p = self.h, self._tmp, self._low, self._p
+        np.take(digests[0], codes, out=p[0], mode="clip")  # codes are in range: no check
+        np.take(digests[1], codes, out=p[1], mode="clip")
         np.left_shift(h, _U(23), out=tmp)
-        tmp |= h >> _U(41)
+        np.right_shift(h, _U(41), out=low)
+        tmp |= low
         tmp ^= p
         tmp *= _Q
         if valid is None or valid.all():
-            h, self._tmp = tmp, h
-            self.h = h
-            self.count += _U(1)
+            self.h, self._tmp = tmp, h
+            self.count += 1
             return
         row_valid = valid[codes]
         np.copyto(h, tmp, where=row_valid)
-        self.count += row_valid.astype(np.uint64)
+        if self.more is None:
+            self.more = np.zeros(h.shape[1], dtype=np.uint64)
+        self.more += row_valid
 
     def hex(self) -> pa.Array:
         """The rows' hashes as 32-hex-digit strings."""
-        h = self.h.copy()
-        h ^= self.count * _P[:, None]
+        m = self.h.shape[1]
+        count = np.full(m, self.count, dtype=np.uint64)
+        if self.more is not None:
+            count += self.more
+        h = self.h ^ (count * _Pk)
         h = _fmix_np(h)
-        m = h.shape[1]
         raw = np.empty((m, 2), dtype=">u8")
         raw[:, 0], raw[:, 1] = h[0], h[1]
         b = raw.view(np.uint8).reshape(m, 16)
@@ -236,11 +261,23 @@ _HEX = np.frombuffer(b"0123456789abcdef", dtype=np.uint8)
 
 def hash_columns(spelled: list[tuple[str, np.ndarray, pa.Array]], m: int) -> pa.Array:
     """``content_key_v3`` of each of ``m`` rows, given per column (sorted by name) its name,
-    each row's code and, per code, the item (text or binary; null: no item)."""
-    folder = Folder(m)
+    each row's code and, per code, the item (text or binary; null: no item). Columns given the
+    same values array are digested together (``digest_many``)."""
+    live: list[tuple[str, np.ndarray, pa.Array, np.ndarray]] = []
+    names_of: dict[int, list[str]] = {}
     for name, codes, values in spelled:
         valid = np.asarray(values.is_valid().to_numpy(zero_copy_only=False), dtype=bool)
         if not valid.any():
             continue
-        folder.add(digest_pairs(name, values), np.asarray(codes, dtype=np.int64), valid)
+        live.append((name, codes, values, valid))
+        names_of.setdefault(id(values), []).append(name)
+    digests: dict[tuple[int, str], np.ndarray] = {}
+    for name, _codes, values, _valid in live:
+        if (id(values), name) not in digests:
+            names = names_of[id(values)]
+            for n, d in zip(names, digest_many(values, [_name_seed(n) for n in names]), strict=True):
+                digests[(id(values), n)] = d
+    folder = Folder(m)
+    for name, codes, values, valid in live:
+        folder.add(digests[(id(values), name)], np.asarray(codes, dtype=np.int64), valid)
     return folder.hex()

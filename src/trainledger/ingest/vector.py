@@ -40,15 +40,16 @@ class Coded:
     of (almost) all-distinct values is better left as it is (``of(..., encode=False)``): its
     values are the rows' own, and each row's code is its position (``identity``)."""
 
-    __slots__ = ("codes", "identity", "null", "raw", "values")
+    __slots__ = ("codes", "distinct", "identity", "null", "raw", "values")
 
     def __init__(
         self, values: pa.Array, codes: np.ndarray, null: np.ndarray, raw: pa.Array | None = None,
-        identity: bool = False,
+        identity: bool = False, distinct: bool = False,
     ) -> None:
         self.values, self.codes, self.null = values, codes, null
         self.raw = raw  # the rows' text when no value of it is null (rows() of the values)
         self.identity = identity  # codes == arange: values are row by row
+        self.distinct = distinct  # no two values alike (a dictionary's): ``dictionary`` may use them
 
     @classmethod
     def of(cls, arr: pa.Array, nulls: frozenset[str], encode: bool = True) -> Coded:
@@ -62,7 +63,7 @@ class Coded:
         if null.any():
             values = with_nulls(values, pa.array(null))
         codes = enc.indices.to_numpy(zero_copy_only=False)
-        return cls(values, codes, null, None if null.any() else arr)
+        return cls(values, codes, null, None if null.any() else arr, distinct=True)
 
     def rows(self, per_value: pa.Array | None = None) -> pa.Array:
         """``per_value`` (default: the values) for each row."""
@@ -72,11 +73,24 @@ class Coded:
             return self.values if per_value is None else per_value
         return pc.take(self.values if per_value is None else per_value, pa.array(self.codes))
 
+    def dictionary(self) -> pa.DictionaryArray:
+        """The rows as a dictionary array of the (distinct) values, a null value's rows null
+        indices and the dictionary without it — as Parquet's writer takes a dictionary (no
+        null, no value twice) without hashing each row's text again."""
+        if not self.distinct:
+            raise ValueError("a column of repeated values is no dictionary")
+        if self.null.any():
+            keep = ~self.null
+            remap = (np.cumsum(keep) - 1).astype(np.int32)
+            indices = pa.array(remap[self.codes], pa.int32(), mask=self.null[self.codes])
+            return pa.DictionaryArray.from_arrays(indices, self.values.filter(pa.array(keep)))
+        return pa.DictionaryArray.from_arrays(pa.array(self.codes, pa.int32()), self.values)
+
     def mask(self, per_value: np.ndarray) -> np.ndarray:
         return per_value if self.identity else per_value[self.codes]
 
     def filter(self, keep: np.ndarray) -> Coded:
-        return Coded(self.values, self.codes[keep], self.null)
+        return Coded(self.values, self.codes[keep], self.null, distinct=self.distinct)
 
     @property
     def distinct_share(self) -> float:

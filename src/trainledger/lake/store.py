@@ -53,6 +53,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from trainledger.errors import BadInput, NotFound, TrainledgerError
+from trainledger.lake import encoding
 from trainledger.lake.encoding import options as write_options
 from trainledger.lake.fs import FileLock, alive, append_line, lock_for, read_jsonl
 from trainledger.lake.fs import file_sha as _file_sha
@@ -130,6 +131,7 @@ class PartitionWriter:
         self.final: Path | None = None
         self.tmp = lake.tmp_path(f"{table}-{sha256[:16]}", ".parquet")
         self._writer: pq.ParquetWriter | None = None
+        self._layout: pa.Schema | None = None  # the columns' types as written (encoding.layout)
         self._pending: list[pa.RecordBatch] = []
         self._pending_rows = 0
         self.rows = 0
@@ -138,9 +140,16 @@ class PartitionWriter:
     def write(self, data: pa.RecordBatch | pa.Table) -> None:
         if data.num_rows == 0:
             return
+        coded = None
         if not data.schema.equals(self.schema):
-            data = data.select(self.schema.names).cast(self.schema)
+            coded = encoding.layout(data.schema, self.schema)  # text columns as dictionaries
+            if coded is None or not encoding.coded(coded):
+                coded = None
+                data = data.select(self.schema.names).cast(self.schema)
+        if self._layout is None:  # the first rows decide (later ones conform to them)
+            self._layout = coded if coded is not None else self.schema
         batches = [data] if isinstance(data, pa.RecordBatch) else data.to_batches()
+        batches = [encoding.conform(b, self._layout) for b in batches]
         self._pending.extend(batches)
         self._pending_rows += data.num_rows
         self.rows += data.num_rows
@@ -148,15 +157,24 @@ class PartitionWriter:
             self._flush()
 
     def _flush(self) -> None:
-        table = pa.Table.from_batches(self._pending, self.schema) if self._pending else None
+        layout = self._layout or self.schema
+        coded = encoding.coded(layout)
+        table = pa.Table.from_batches(self._pending, layout) if self._pending else None
+        if table is not None and coded:  # one dictionary per column and row group
+            table = table.unify_dictionaries()
         if self._writer is None:  # dictionary pages and statistics as the first rows need them
-            self._writer = pq.ParquetWriter(self.tmp, self.schema, **write_options(table))
+            if coded:  # Arrow's schema would name the dictionaries: Parquet's own (encoding.bare)
+                self._writer = pq.ParquetWriter(self.tmp, layout, store_schema=False, **write_options(table))
+            else:
+                self._writer = pq.ParquetWriter(self.tmp, self.schema, **write_options(table))
         if table is not None:
             self._writer.write_table(table, row_group_size=ROW_GROUP * 2)
         self._pending, self._pending_rows = [], 0
 
     def _close(self) -> None:
         if self._writer is not None:
+            if encoding.coded(self._layout or self.schema) and self.schema.metadata:
+                self._writer.add_key_value_metadata(self.schema.metadata)  # not written without Arrow's schema
             self._writer.close()
             self._writer = None
 
@@ -228,6 +246,7 @@ class PartitionWriter:
         self.abort()
         self.tmp = self.lake.tmp_path(f"{self.table}-{self.sha256[:16]}", ".parquet")
         self._pending_rows = self.rows = 0
+        self._layout = None
         self.done = False
 
     def __enter__(self) -> PartitionWriter:
