@@ -239,3 +239,13 @@ def test_the_docs_show_every_key_of_the_map():
     assert "[[nodes]]" in docs
     for key in ENTRY_KEYS["nodes"]:
         assert f"\n{key} = " in docs, key
+
+
+def test_the_plan_counts_the_node_hours_the_bill_offers_through_the_map(tmp_path):
+    """review/capacity_plan.billed_offered reads the bill's node rows as the engine does: with the map,
+    gpu-node-01's 3 rows and gpu-node-02's (declared, no job) 3 rows — 6 × 8 GPUs × 1 h = 48 GPU-h;
+    without it no row names a node."""
+    from trainledger.review.capacity_plan import billed_offered
+
+    assert billed_offered(_workspace(tmp_path / "map", MAP), "CNY") == (Decimal(48), 6)
+    assert billed_offered(_workspace(tmp_path / "bare"), "CNY") == (Decimal(0), 0)

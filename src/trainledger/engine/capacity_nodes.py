@@ -197,9 +197,10 @@ def idle_nodes(bill_lines, nodes, declared: Mapping[str, str] | None = None) -> 
     return out | {res: res for sig, res in cand if sig in known and res not in out}
 
 
-def node_usage_rows(t: pa.Table, nodes) -> pa.Array:
-    """Per bill row: a Compute usage row on a node jobs ran on, or on a node without jobs."""
-    idle = idle_nodes(t, nodes)
+def node_usage_rows(t: pa.Table, nodes, declared: Mapping[str, str] | None = None) -> pa.Array:
+    """Per bill row: a Compute usage row on a node jobs ran on, or on a node without jobs (``nodes``,
+    ``declared``: as ``idle_nodes`` reads them)."""
+    idle = idle_nodes(t, nodes, declared)
     rid, rname = _text(t, "resource_id"), _text(t, "resource_name")
     res = pc.if_else(_set(rid), rid, rname)
     node = pc.or_(_held(t, nodes), pc.fill_null(pc.is_in(res, value_set=pa.array(sorted(idle), pa.string())), False))
