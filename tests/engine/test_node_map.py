@@ -249,3 +249,61 @@ def test_the_plan_counts_the_node_hours_the_bill_offers_through_the_map(tmp_path
 
     assert billed_offered(_workspace(tmp_path / "map", MAP), "CNY") == (Decimal(48), 6)
     assert billed_offered(_workspace(tmp_path / "bare"), "CNY") == (Decimal(0), 0)
+
+
+def _fixture_two_nodes(name: str, swaps: dict[str, str], dates: dict[str, str] | None = None) -> str:
+    """A tests/data/cn-bills fixture's first data row again for a second node no job ran on (``swaps``
+    rename its resource), its dates moved (``dates``) to a job's day."""
+    lines = (ROOT / "tests/data/cn-bills" / name).read_text(encoding="utf-8").splitlines()
+    for old, new in (dates or {}).items():
+        lines = [ln.replace(old, new) for ln in lines]
+    second = lines[1]
+    for old, new in swaps.items():
+        second = second.replace(old, new)
+    return "\n".join([*lines, second]) + "\n"
+
+
+def _sacct(host: str, start: str, end: str) -> str:
+    return ("JobID|JobName|Account|WCKey|Comment|User|Submit|Eligible|Start|End|State|ExitCode|AllocTRES|NodeList|"
+            f"Restarts\n7001|a|x|sft-a||u|{start}|{start}|{start}|{end}|COMPLETED|0:0|"
+            f"billing=32,gres/gpu:h800=4,node=1|{host}|0\n")
+
+
+PRESETS = {  # kind: (fixture, swaps, dates, the job's host, start, end, by hand: {key: (money, GPU-h)})
+    # 49.50 for 08:00–09:00 Beijing; the job holds 4 of 8 GPUs: 24.75 each; vm-gpu02 all idle, 8 GPU-h
+    "huawei": ("huawei_resource_bill_documented.csv", {"vm-gpu01,gpu01": "vm-gpu02,gpu02"},
+               {"2020-08-23 22:00": "2026-11-02 08:00", "2020-08-23 23:00": "2026-11-02 09:00", "2020-08": "2026-11"},
+               "gpu01", "2026-11-02T08:00:00", "2026-11-02T09:30:00",
+               {"sft-a": (Decimal("24.75"), Decimal(4)), "capacity_unheld: node gpu01": (Decimal("24.75"), Decimal(4)),
+                "node_without_jobs: node vm-gpu02": (Decimal("49.50"), Decimal(8))}),
+    # 3,024.00 for the Beijing day 2026-11-02 on gpu01: the job's 4 GPUs × 1.5 h of 8 × 24 h = 94.50;
+    # the −100.00 refund of 11-05 (no job) a credit line; i-bp1gpu02 3,024.00, 192 GPU-h idle
+    "aliyun": ("aliyun_split_bill_api.csv", {"i-bp1gpu01,gpu01,i-bp1gpu01,gpu01": "i-bp1gpu02,gpu02,i-bp1gpu02,gpu02"},
+               None, "gpu01", "2026-11-02T08:00:00", "2026-11-02T09:30:00",
+               {"sft-a": (Decimal("94.50"), Decimal(6)),
+                "capacity_unheld: node gpu01": (Decimal("2929.50"), Decimal(186)),
+                "credit: node gpu01": (Decimal("-100.00"), Decimal(0)),
+                "node_without_jobs: node i-bp1gpu02": (Decimal("3024.00"), Decimal(192))}),
+    # 27.111111 for 00:00–01:00 Beijing; the job 4 GPUs × 0.5 h of 8 × 1 h: a quarter, 6.777778
+    "volcengine": ("volcengine_bill_api.csv", {"i-ycjlq77tdg8rx6ib4v1s,ECS-fEaG": "i-idle,ECS-idle"}, None,
+                   "ECS-fEaG", "2023-08-15T00:00:00", "2023-08-15T00:30:00",
+                   {"sft-a": (Decimal("6.777778"), Decimal(2)),
+                    "capacity_unheld: node ECS-fEaG": (Decimal("20.333333"), Decimal(6)),
+                    "node_without_jobs: node i-idle": (Decimal("27.111111"), Decimal(8))}),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(PRESETS))
+def test_the_chinese_presets_reach_capacity_no_job_held_by_the_node_signature(tmp_path, kind):
+    """H11 without a map, on the real headers of tests/data/cn-bills: a second node billed with the
+    SKU-like columns of the node the job ran on (Huawei 产品ID / 产品 / 产品编码, Alibaba 计费项, Volcano
+    Engine Element) is a node without jobs, as on a FOCUS bill — never no rule matched."""
+    name, swaps, dates, host, start, end, expected = PRESETS[kind]
+    bill = _fixture_two_nodes(name, swaps, dates)
+    root = _workspace(tmp_path, "", bill, sacct=_sacct(host, start, end), kind=kind, name=name,
+                      import_date="2026-12-10")
+    got = _by_reason(_stage(root, on=date(2026, 12, 1)).lines)
+    for key, figures in expected.items():
+        assert got[key] == figures, (key, got)
+    idle = next(k for k in expected if k.startswith("node_without_jobs")).rsplit(" ", 1)[-1]
+    assert not [k for k in got if str(k).startswith("no_rule_matched") and idle in str(k)]
