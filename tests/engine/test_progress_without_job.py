@@ -76,4 +76,5 @@ def test_the_problem_counts_every_event_and_names_the_first_runs(config):
     result = attribute(Facts(jobs=jobs, progress_events=ev), config, price_lookup, T0.date())
     (p,) = [p for p in result.problems if p.kind == "progress_without_job"]
     assert (p.detail["events"], p.detail["runs"]) == (8, 7)  # the job's own and its tag's are not counted
-    assert p.detail["names"] == "orphan-0, orphan-1, orphan-2, orphan-3, orphan-4 (+2 more)"
+    assert p.detail["names"] == "orphan-0, orphan-1, orphan-2, orphan-3, orphan-4"  # the first five
+    assert "7 run(s) (first: orphan-0, orphan-1" in p.message
