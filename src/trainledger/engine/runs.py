@@ -226,9 +226,10 @@ def unmatched_progress(events: Mapping[str, list], filed_under: set[str]) -> lis
     count = sum(len(events[k]) for k in names)
     shown = ", ".join(names[:SHOWN_RUNS])  # the first few, sorted: the count says how many more
     return [Problem("progress_without_job", f"{count} progress event(s) of {len(names)} run(s) (first: {shown})"
-                    " match no job: they classify no compute time. Name the job each belongs to — tag the job with"
-                    " the tracker's run name (sacct Comment run=NAME, a pod annotation trainledger.io/run), or import a history"
-                    " that names no run with --set run=JOB_ID (trainledger import wandb FILE --set run=JOB_ID)",
+                    " match no job: they classify no compute time. Name the job each belongs to — tag the job"
+                    " with the tracker's run name (sacct Comment run=NAME, a pod annotation trainledger.io/run),"
+                    " or import a history that names no run with --set run=JOB_ID"
+                    " (trainledger import wandb FILE --set run=JOB_ID)",
                     {"events": count, "runs": len(names), "names": shown, "first": names[0]})]
 
 

@@ -229,9 +229,9 @@ CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
     },
     "progress_without_job": {
         EN: ("progress events match no job", "{events} progress event(s) of {runs} run(s) (first: {names}) match"
-             " no job: they classify no compute time. Name the job each belongs to — tag the job with the tracker's"
-             " run name (sacct Comment run=NAME, a pod annotation trainledger.io/run), or import a history that names no run"
-             " with --set run=JOB_ID (trainledger import wandb FILE --set run=JOB_ID)"),
+             " no job: they classify no compute time. Name the job each belongs to — tag the job with the"
+             " tracker's run name (sacct Comment run=NAME, a pod annotation trainledger.io/run), or import a"
+             " history that names no run with --set run=JOB_ID (trainledger import wandb FILE --set run=JOB_ID)"),
         ZH: ("进度事件未匹配任何作业", "{runs} 个运行（前几个：{names}）的 {events} 条进度事件未匹配任何作业："
              "它们没有用于划分任何算力时段。请指明每条记录所属的作业——"
              "给作业打上跟踪工具的运行名标签（sacct 的 Comment run=名称，或 Pod 注解 trainledger.io/run）；"
