@@ -307,3 +307,14 @@ def test_the_chinese_presets_reach_capacity_no_job_held_by_the_node_signature(tm
         assert got[key] == figures, (key, got)
     idle = next(k for k in expected if k.startswith("node_without_jobs")).rsplit(" ", 1)[-1]
     assert not [k for k in got if str(k).startswith("no_rule_matched") and idle in str(k)]
+
+
+def test_the_sheet_says_the_changed_problems_as_the_engine_does():
+    """The catalogue's English is the engine's message, and zh-CN names the map too."""
+    from trainledger.engine.capacity_nodes import no_jobs_problem
+    from trainledger.engine.compute import no_node_on_bill
+    from trainledger.report import problems_i18n
+
+    for p in (no_jobs_problem({"gpu-node-02"}), no_node_on_bill({"gpu-node-01"})):
+        assert problems_i18n.message(p.as_dict(), "en") == p.message
+        assert "[[nodes]]" in problems_i18n.message(p.as_dict(), "zh-CN") and "gpu-node-0" in p.message

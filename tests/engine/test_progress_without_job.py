@@ -52,6 +52,7 @@ def test_a_wandb_history_no_job_claims_is_a_workspace_problem(tmp_path):
     (p,) = [p for p in result.problems if p.kind == "progress_without_job"]
     assert p.detail == {"events": 3, "runs": 1, "names": "ab12cd34", "first": "ab12cd34"}
     assert "--set run=" in p.message and "run=NAME" in p.message
+    assert problems_i18n.message(p.as_dict(), "en") == p.message  # the catalogue says what the engine says
     zh = problems_i18n.message(p.as_dict(), "zh-CN")
     assert "ab12cd34" in zh and "--set run=" in zh and "未匹配任何作业" in zh
     assert {str(s.state) for s in result.runs["9001"].segments} == {"unclassified"}

@@ -249,6 +249,6 @@ def no_jobs_problem(used: set[str]) -> Problem:
     """The problem both engines raise when bill rows were counted as nodes without jobs."""
     example = sorted(used)[0]
     return Problem("node_without_jobs", f"{len(used)} node(s) are billed as GPU nodes (the SKU of the nodes jobs ran"
-                   " on, or declared in [[nodes]]), but no imported job ran on them (e.g. {example}): their cost is"
+                   f" on, or declared in [[nodes]]), but no imported job ran on them (e.g. {example}): their cost is"
                    " capacity no job held — check that every cluster's sacct was imported",
                    {"nodes": sorted(used)[:10], "count": len(used), "example": example})
