@@ -50,7 +50,7 @@ def _bill(replace_sku: bool = False) -> str:
 
 
 def _workspace(tmp_path: Path, extra_config: str = "", bill: str | None = None, sacct: str = SACCT,
-               kind: str = "focus", name: str = "bill.csv", **options) -> Path:
+               kind: str = "focus", name: str = "bill.csv", slurm: dict | None = None, **options) -> Path:
     root = tmp_path / "ws"
     root.mkdir(parents=True)
     cfg = (ROOT / "docs/first-hour/slurm-cloud/trainledger.toml").read_text(encoding="utf-8")
@@ -58,7 +58,7 @@ def _workspace(tmp_path: Path, extra_config: str = "", bill: str | None = None, 
     (tmp_path / name).write_text(_bill() if bill is None else bill, encoding="utf-8")
     (tmp_path / "sacct.txt").write_text(sacct, encoding="utf-8")
     with Workspace.open(root) as wsp:
-        wsp.import_files("slurm", [tmp_path / "sacct.txt"])
+        wsp.import_files("slurm", [tmp_path / "sacct.txt"], options=slurm)
         wsp.import_files(kind, [tmp_path / name], options=options or None)
     return root
 
@@ -318,3 +318,17 @@ def test_the_sheet_says_the_changed_problems_as_the_engine_does():
     for p in (no_jobs_problem({"gpu-node-02"}), no_node_on_bill({"gpu-node-01"})):
         assert problems_i18n.message(p.as_dict(), "en") == p.message
         assert "[[nodes]]" in problems_i18n.message(p.as_dict(), "zh-CN") and "gpu-node-0" in p.message
+
+
+def test_the_time_zone_check_reads_the_node_hours_through_the_map(tmp_path):
+    """sacct read as UTC puts the jobs 8 h after gpu-node-01's billed hours; the bill names the node
+    only by i-bp1node01aaaa, so only through the map does the check see the node's hours
+    (runs.billed_hours). Its three billed hours (00–03 UTC) fit the one-hour jobs at a shift of 6 to
+    8 h alike: the check names one of those; without the map it sees no node hours at all."""
+    def found(root):
+        with Workspace.open(root) as w:
+            return [p.detail for p in w.attribute().problems if p.kind == "timezone_mismatch_bill"]
+
+    (got,) = found(_workspace(tmp_path / "map", MAP, slurm={"tz": "UTC"}))
+    assert got["read_tz"] == "UTC" and 6 <= got["shift_hours"] <= 8
+    assert found(_workspace(tmp_path / "bare", slurm={"tz": "UTC"})) == []
