@@ -461,7 +461,7 @@ def engine_settings(config: ws.Config) -> Settings:
                     rules=config.rules, labor_rates=config.labor_rates,
                     capacity=tuple(config.raw.get("capacity") or ()),
                     allocation=dict(config.raw.get("allocation") or {}),
-                    labor_assumptions=tuple(config.rate_assumptions()))
+                    labor_assumptions=tuple(config.rate_assumptions()), nodes=config.nodes)
 
 
 __all__ = ["Workspace", "engine_settings", "finished_batch_ratios"]

@@ -2,8 +2,9 @@
 
 Every scalar setting is declared once in ``SETTINGS`` (name, type, default, help); ``load`` validates
 the file against it and against the domain model, and names the file and entry in every error.
-Projects, batches, rules, storage prefixes and labor rates are arrays of tables (see docs/workspace.md)
-whose keys are declared once in ``ENTRY_KEYS``.
+Projects, batches, rules, storage prefixes, labor rates, owned capacity and the node map
+(``[[nodes]]``: host name ↔ the resource ids a cloud bill names it by) are arrays of tables (see
+docs/workspace.md) whose keys are declared once in ``ENTRY_KEYS``.
 
 Validated on load: an unknown section or key is an error with a "did you mean" suggestion (a typo
 is never silently ignored); ``gpus_per_node`` and ``stale_gap_minutes`` > 0; the currency an ISO
@@ -88,6 +89,8 @@ ENTRY_KEYS: dict[str, tuple[str, ...]] = {
     "capacity": ("id", "name", "nodes", "gpus_per_node", "from", "until", "currency", "source", "owner",
                  "evidence", "rate", "unit", "effective", "amortized", "price_item", "note", "cluster", "gpus",
                  "vc", "vc_field", "queued_item", "queued_rate"),
+    # the node map: a cloud bill's resource id (i-xxxx, a Huawei resource id) ↔ the host name jobs name
+    "nodes": ("node", "resource_id", "cluster"),
 }
 # sections whose keys their own module validates on attribution (unknown keys are errors there too)
 VALIDATED_BY = {"allocation": "engine/allocation.py"}
@@ -110,6 +113,16 @@ class Rule:
 
 
 @dataclass(frozen=True)
+class NodeEntry:
+    """A ``[[nodes]]`` entry: the host name sacct / kubectl give a node (``node``), the resource ids
+    its cloud bill names it by, and optionally the cluster whose jobs name it so."""
+
+    node: str
+    resource_ids: tuple[str, ...]
+    cluster: str = ""
+
+
+@dataclass(frozen=True)
 class LaborRate:
     role: LaborRole
     rate: AmountRange  # per hour
@@ -128,6 +141,7 @@ class Config:
     storage_prefixes: tuple[tuple[str, StorageClass], ...] = ()
     labor_rates: tuple[LaborRate, ...] = ()
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
+    nodes: tuple[NodeEntry, ...] = ()  # the node map (engine/node_map.py)
 
     def get(self, name: str) -> Any:
         return self.settings[name]
@@ -223,6 +237,11 @@ def check_keys(path: Path, data: dict) -> None:
     walk("", data)
 
 
+def _entry_name(item: dict) -> str:
+    """What an error calls an entry: its id, role or node."""
+    return str(item.get("id", item.get("role", item.get("node", "?"))))
+
+
 def _check_entries(path: Path, kind: str, entries: Any) -> None:
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
         raise ConfigError(f"{path}: {kind} must be an array of tables, written [[{kind}]] / {kind} 应写作 [[{kind}]]",
@@ -231,7 +250,7 @@ def _check_entries(path: Path, kind: str, entries: Any) -> None:
         for key in item:
             if key not in ENTRY_KEYS[kind]:
                 raise ConfigError(
-                    f"{path}: [[{kind}]] entry {i + 1} ({item.get('id', item.get('role', '?'))}): unknown key "
+                    f"{path}: [[{kind}]] entry {i + 1} ({_entry_name(item)}): unknown key "
                     f"{key}{did_you_mean(key, ENTRY_KEYS[kind])} / 未知配置项 {key}",
                     remedy=f"known: {', '.join(ENTRY_KEYS[kind])}; {DOCS_REMEDY}")
 
@@ -302,7 +321,7 @@ def _entry(path: Path, kind: str, i: int, item: dict, build: Callable[[dict], An
     except (KeyError, TypeError, ValueError) as exc:
         what = f"missing key {exc}" if isinstance(exc, KeyError) else str(exc)
         raise ConfigError(
-            f"{path}: [[{kind}]] entry {i + 1} ({item.get('id', item.get('role', '?'))}): {what}",
+            f"{path}: [[{kind}]] entry {i + 1} ({_entry_name(item)}): {what}",
             remedy="see docs/workspace.md for the fields of each entry",
         ) from None
 
@@ -336,6 +355,38 @@ def _rule(item: dict) -> Rule:
         except re.error as exc:
             raise ValueError(f"pattern {rule.pattern!r} is not a regular expression: {exc}") from None
     return rule
+
+
+def _text_value(item: dict, key: str, *, required: bool = True) -> str:
+    value = item.get(key, "")
+    if not isinstance(value, str) or (required and not value.strip()):
+        raise ValueError(f"{key} must be a non-empty text, got {value!r} / {key} 须为非空文本")
+    return value.strip()
+
+
+def _node(item: dict) -> NodeEntry:
+    node = _text_value(item, "node")
+    ids = item.get("resource_id")
+    ids = [ids] if isinstance(ids, str) else ids
+    if not isinstance(ids, list) or not ids or not all(isinstance(i, str) and i.strip() for i in ids):
+        raise ValueError(f"resource_id must be the id the bill names the node by (a text, or a list of them),"
+                         f" got {item.get('resource_id')!r} / resource_id 须为账单中该节点的资源 ID（文本或文本列表）")
+    return NodeEntry(node=node, resource_ids=tuple(dict.fromkeys(i.strip() for i in ids)),
+                     cluster=_text_value(item, "cluster", required=False))
+
+
+def _check_nodes(path: Path, nodes: tuple[NodeEntry, ...]) -> None:
+    """A resource id names one node: the same id on two nodes would split one bill row twice."""
+    owner: dict[str, NodeEntry] = {}
+    for i, entry in enumerate(nodes):
+        for rid in entry.resource_ids:
+            prev = owner.setdefault(rid, entry)
+            if (prev.node, prev.cluster) != (entry.node, entry.cluster):
+                where = f"{prev.cluster}/{prev.node}" if prev.cluster else prev.node
+                raise ConfigError(f"{path}: [[nodes]] entry {i + 1} ({entry.node}): resource_id {rid!r} is"
+                                  f" already node {where}'s / 资源 ID {rid!r} 已属于节点 {where}",
+                                  remedy="a resource id names one node: remove one of the two entries"
+                                         " / 一个资源 ID 只能对应一个节点，请删除其中一条")
 
 
 def _rate(item: dict) -> LaborRate:
@@ -379,8 +430,10 @@ def load(root: str | Path) -> Config:
     prefixes = tuple(_entry(path, "storage_prefixes", i, it, lambda d: (d["prefix"], StorageClass(d["storage_class"])))
                      for i, it in enumerate(data.get("storage_prefixes", [])))
     rates = tuple(_entry(path, "labor_rates", i, it, _rate) for i, it in enumerate(data.get("labor_rates", [])))
+    nodes = tuple(_entry(path, "nodes", i, it, _node) for i, it in enumerate(data.get("nodes", [])))
+    _check_nodes(path, nodes)
     cfg = Config(path=path, settings=settings, projects=projects, batches=batches, rules=rules,
-                 storage_prefixes=prefixes, labor_rates=rates, raw=data)
+                 storage_prefixes=prefixes, labor_rates=rates, raw=data, nodes=nodes)
     _check_references(cfg)
     return cfg
 

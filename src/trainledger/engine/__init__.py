@@ -16,7 +16,8 @@ Data flow (``attribute``)::
                  ──► storage_reconcile.cells (storage bills beside the inventory estimate, never summed)
 
     runs.py         jobs → runs (one per allocation, weighing their GPU-equivalents), progress matched
-                    by key and time, straggler shares from worker_steps
+                    by key and time (events no job claims: progress_without_job), straggler shares from
+                    worker_steps
     compute.py      bill_stage (billed and, with commitments, effective-cost views) and queued_stage
     capacity.py     capacity_stage: owned / reserved clusters (nodes, or a pool of a cluster's or a
                     virtual cluster's GPUs) at a rate card or amortised cost; money and GPU-hours
@@ -33,6 +34,7 @@ Data flow (``attribute``)::
                     vs capacity no job held; demand left waiting while idle as an opportunity cost
     capacity_dating.py  when each capacity row (node-day) starts, kept in the summary so reports date
                     its lines (a ``--from/--to`` window holds its share of idle capacity)
+    node_map.py     the node map ([[nodes]]): bill resource ids → the host names jobs name (every engine)
     causes.py       failure causes on the failed attempt, retry chains, repeated causes
     asof.py         where an open attempt is cut: --as-of, the export's time, or the latest fact
     tzcheck.py      whole-hour offsets between progress events and sacct windows

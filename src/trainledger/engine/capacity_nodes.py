@@ -14,6 +14,10 @@ node (review 4 H11). The rule here (one implementation, read by both engines):
   signatures**;
 * a Compute usage row on a resource no job names, whose signature is a node signature, makes
   that resource a **node without jobs** (``idle_nodes``);
+* a resource the node map declares (``[[nodes]]``, ``node_map.declared``) that no job ran on is a
+  node without jobs from its Compute usage rows, whatever they say of the SKU: a Chinese cloud's
+  bill often names none a FOCUS bill would (an Alibaba split bill has no SKU column; a Huawei
+  detail bill without 产品 / 产品ID says only 弹性云服务器), and the map is the user's own word;
 * every Compute row on a node without jobs that no rule matched (usage, credit, tax …) is then
   capacity no job held: basis ``capacity_unheld``, state ``capacity_unheld``, all of its
   ``gpus_per_node`` × period GPU-hours, reason ``node_without_jobs: node <id>`` (a reason of its
@@ -36,7 +40,7 @@ line of its own is reason ``prior_period_correction: node <id> <day>``, never a 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from decimal import Decimal
 
 import pyarrow as pa
@@ -147,9 +151,9 @@ def credit_mask(t) -> pa.Array:
     return pc.or_(pc.or_(_kinds(t)[1], plain_adjustment), correction)
 
 
-def _held(t: pa.Table, nodes: set[str]) -> pa.Array:
+def _held(t: pa.Table, nodes) -> pa.Array:
     """``compute._node_of(row, nodes) is not None`` per row: ResourceId or ResourceName, or its short
-    host name, is a node a job ran on."""
+    host name, is a node a job ran on (``nodes``: their names, or ``node_map.names``)."""
     held = pa.array(sorted(nodes), pa.string())
     out = pa.array([False] * t.num_rows, pa.bool_())
     for name in ("resource_id", "resource_name"):
@@ -164,51 +168,63 @@ def resource(row) -> str:
     return str(row.get("resource_id") or row.get("resource_name") or "")
 
 
-def idle_nodes(bill_lines, nodes: set[str]) -> frozenset[str]:
-    """The resources (ResourceId, else ResourceName, as written) that are nodes without jobs. The
-    rows are grouped by resource and signature in Arrow (no row is copied: a bill of ten million
-    node-hours has a few thousand groups), then each group is judged as ``compute._node_of`` would."""
+def idle_nodes(bill_lines, nodes, declared: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The resources (ResourceId, else ResourceName, as written) that are nodes without jobs → the node
+    each is (its name in the reason): by its signature (the resource itself), or by the node map
+    (``declared``: ``node_map.declared``, name → node; a declared node no job held is a node whatever
+    its SKU says: the Chinese clouds' bills often name none). ``nodes``: the held nodes' names, or
+    what a bill may call each (``node_map.names``). The rows are grouped by resource and signature
+    in Arrow (no row is copied: a bill of ten million node-hours has a few thousand groups), then each
+    group is judged as ``compute._node_of`` would."""
     from trainledger.engine.compute import _node_of
 
     rows = rows_of(bill_lines)
-    if not rows or not nodes:
-        return frozenset()
+    held = set(nodes.values()) if isinstance(nodes, Mapping) else set(nodes)
+    declared = {name: node for name, node in (declared or {}).items() if node not in held}
+    if not rows or not (nodes or declared):
+        return {}
     t = table_of(rows)
     usage, _ = _kinds(t)
     ok = pc.and_(usage, _compute(t))
     if not pc.any(ok).as_py():
-        return frozenset()
+        return {}
     keys = {"ok": ok, "resource_id": _text(t, "resource_id"), "resource_name": _text(t, "resource_name")}
     keys |= {f"s{i}": _text(t, name) for i, name in enumerate(SIGNATURE)}
     groups = pa.table(keys).group_by(list(keys), use_threads=False).aggregate([]).to_pylist()
     specific = [i for i, name in enumerate(SIGNATURE) if name in SPECIFIC]
-    known, cand = set(), []
+    known, cand, out = set(), [], {}
     for g in groups:
-        sig = tuple(g[f"s{i}"] for i in range(len(SIGNATURE)))
-        if not g["ok"] or not any(sig[i] for i in specific):
+        if not g["ok"]:
             continue
-        if _node_of(g, nodes) is not None:
+        on_held = _node_of(g, nodes) is not None
+        if not on_held and (res := resource(g)) and (node := _node_of(g, declared)) is not None:
+            out[res] = node  # declared in [[nodes]], no job on it: a node whatever its SKU says
+            continue
+        sig = tuple(g[f"s{i}"] for i in range(len(SIGNATURE)))
+        if not any(sig[i] for i in specific):
+            continue
+        if on_held:
             known.add(sig)
         elif res := resource(g):
             cand.append((sig, res))
-    return frozenset(res for sig, res in cand if sig in known)
+    return out | {res: res for sig, res in cand if sig in known and res not in out}
 
 
-def node_usage_rows(t: pa.Table, nodes: set[str]) -> pa.Array:
-    """Per bill row: a Compute usage row on a node jobs ran on, or on a node without jobs."""
-    idle = idle_nodes(t, nodes)
+def node_usage_rows(t: pa.Table, nodes, declared: Mapping[str, str] | None = None) -> pa.Array:
+    """Per bill row: a Compute usage row on a node jobs ran on, or on a node without jobs (``nodes``,
+    ``declared``: as ``idle_nodes`` reads them)."""
+    idle = idle_nodes(t, nodes, declared)
     rid, rname = _text(t, "resource_id"), _text(t, "resource_name")
     res = pc.if_else(_set(rid), rid, rname)
     node = pc.or_(_held(t, nodes), pc.fill_null(pc.is_in(res, value_set=pa.array(sorted(idle), pa.string())), False))
     return pc.and_(pc.and_(node, _compute(t)), _kinds(t)[0])
 
 
-def idle_node_of(row, idle: frozenset[str]) -> str | None:
-    """The node without jobs a Compute row (one no rule matched) is for, or None."""
+def idle_node_of(row, idle: Mapping[str, str]) -> str | None:
+    """The node without jobs a Compute row (one no rule matched) is for, or None (``idle``: ``idle_nodes``)."""
     if not idle or str(row.get("service_category") or "").strip().lower() != "compute":
         return None
-    res = resource(row)
-    return res if res in idle else None
+    return idle.get(resource(row))
 
 
 def idle_node_split(row, node: str, slots: Decimal, problems: list) -> Callable[[Decimal], list[CostLine]]:
@@ -249,7 +265,7 @@ def credit_line(row, amount: Decimal, node: str, rule: str, basis, source_kind: 
 def no_jobs_problem(used: set[str]) -> Problem:
     """The problem both engines raise when bill rows were counted as nodes without jobs."""
     example = sorted(used)[0]
-    return Problem("node_without_jobs", f"{len(used)} node(s) are billed with the SKU of the nodes jobs ran on, but no"
-                   f" imported job ran on them (e.g. {example}): their cost is capacity no job held —"
-                   " check that every cluster's sacct was imported",
+    return Problem("node_without_jobs", f"{len(used)} node(s) are billed as GPU nodes (the SKU of the nodes jobs ran"
+                   f" on, or declared in [[nodes]]), but no imported job ran on them (e.g. {example}): their cost is"
+                   " capacity no job held — check that every cluster's sacct was imported",
                    {"nodes": sorted(used)[:10], "count": len(used), "example": example})

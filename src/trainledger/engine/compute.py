@@ -39,12 +39,12 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from decimal import Decimal
 
-from trainledger.engine import capacity_nodes
+from trainledger.engine import capacity_nodes, node_map
 from trainledger.engine.context import Context, Facts, Problem, RunInfo, StageOutput, price_assumption, price_of
 from trainledger.engine.guard import Owed, Stage
 from trainledger.engine.rules import NO_RULE
@@ -187,11 +187,13 @@ def _bill_stage(facts: Facts, ctx: Context) -> StageOutput:
     together, and the second is not owned hardware's ``amortized``."""
     lines: list[CostLine] = []
     problems: list[Problem] = []
-    nodes = {n for r in ctx.runs.values() if holds_gpus(r) for n in r.nodes}  # GPU nodes only
+    held = {n for r in ctx.runs.values() if holds_gpus(r) for n in r.nodes}  # GPU nodes only
+    nodes = node_map.names(held, ctx.config)  # what a bill row may call them: host names, [[nodes]] ids
     idx = _index(ctx.runs)
     slots = Decimal(ctx.config.get("cluster.gpus_per_node"))
     views = _views(facts.bill_lines)
-    idle = capacity_nodes.idle_nodes(facts.bill_lines, nodes)  # billed nodes no imported job ran on
+    # billed nodes no imported job ran on: by their SKU, or declared in [[nodes]]
+    idle = capacity_nodes.idle_nodes(facts.bill_lines, nodes, node_map.declared(ctx.config))
     no_jobs: set[str] = set()
     for row in facts.bill_lines:
         amounts = [(basis, Decimal(row[column])) for column, basis in views
@@ -206,8 +208,9 @@ def _bill_stage(facts: Facts, ctx: Context) -> StageOutput:
                                provenance=replace(ln.provenance, rule=f"{ln.provenance.rule} (EffectiveCost)"))
                        for ln in out]
             lines.extend(out)
-    nodes_billed = nodes - owned_nodes(ctx)  # owned / reserved nodes are priced by capacity.py, not by a bill
-    if nodes_billed and facts.bill_lines and not any(_node_of(r, nodes_billed) for r in facts.bill_lines):
+    nodes_billed = held - owned_nodes(ctx)  # owned / reserved nodes are priced by capacity.py, not by a bill
+    billed_names = node_map.restricted(nodes, nodes_billed)
+    if nodes_billed and facts.bill_lines and not any(_node_of(r, billed_names) for r in facts.bill_lines):
         problems.append(no_node_on_bill(nodes_billed))
     if no_jobs:
         problems.append(capacity_nodes.no_jobs_problem(no_jobs))
@@ -239,18 +242,21 @@ def no_node_on_bill(nodes_billed: set[str]) -> Problem:
     return Problem(
         "no_node_on_bill", f"no bill row names any of the {len(nodes_billed)} Slurm nodes (e.g. {example}):"
         " GPU compute cannot be split by job and stays unattributed — bill ResourceId/ResourceName must be the"
-        " node's host name, add a focus rule per node, or declare the cluster as [[capacity]] if it is owned",
+        " node's host name, or map each node's resource id to its host name in [[nodes]] (docs/workspace.md),"
+        " or declare the cluster as [[capacity]] if it is owned",
         {"nodes": sorted(nodes_billed)[:10], "count": len(nodes_billed), "example": example})
 
 
 def _node_of(row, nodes) -> str | None:
     """The cluster node a bill row is for: its ResourceId or ResourceName, also as a short host name
-    (``h800-n01.h800sh.internal`` → ``h800-n01``), as Slurm names nodes."""
+    (``h800-n01.h800sh.internal`` → ``h800-n01``), as Slurm names nodes. ``nodes``: the nodes' names,
+    or a mapping of what a bill may call each to the node (``node_map.names``: ``[[nodes]]`` ids)."""
+    named = isinstance(nodes, Mapping)
     for value in (row.get("resource_id"), row.get("resource_name")):
         if value:
             for name in (str(value), str(value).split(".")[0]):
                 if name in nodes:
-                    return name
+                    return nodes[name] if named else name
     return None
 
 

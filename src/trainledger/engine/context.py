@@ -25,7 +25,7 @@ import pyarrow.compute as pc
 
 from trainledger.engine.rules import Matcher
 from trainledger.model import Assumption, Batch, CostLine, PriceEntry, Run
-from trainledger.workspace import LaborRate, Rule
+from trainledger.workspace import LaborRate, NodeEntry, Rule
 
 TABLES = ("jobs", "bill_lines", "progress_events", "storage_objects", "labor_entries", "external_services",
           "worker_steps", "capacity", "occupancy")
@@ -271,8 +271,8 @@ PriceLookup = Callable[[str, date, str], PriceEntry | None]  # (item, on, unit w
 class Settings:
     """The workspace as the engine sees it: dotted settings (``cluster.gpus_per_node``,
     ``cluster.gpu_item``, ``cluster.stale_gap_minutes``, ``workspace.currency``…), batches, rules,
-    labor rates, and the ``[[capacity]]`` and ``[allocation]`` tables as written (capacity.py and
-    allocation.py read them, naming ``path`` in their errors)."""
+    labor rates, the node map (``[[nodes]]``, node_map.py), and the ``[[capacity]]`` and ``[allocation]``
+    tables as written (capacity.py and allocation.py read them, naming ``path`` in their errors)."""
 
     path: str
     values: Mapping[str, Any] = field(default_factory=dict)
@@ -282,6 +282,7 @@ class Settings:
     capacity: tuple[Mapping[str, Any], ...] = ()
     allocation: Mapping[str, Any] = field(default_factory=dict)
     labor_assumptions: tuple[Assumption, ...] = ()  # the drawer rows of the labor rates
+    nodes: tuple[NodeEntry, ...] = ()  # the node map: host name ↔ bill resource ids (node_map.py)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "values", MappingProxyType(dict(self.values)))

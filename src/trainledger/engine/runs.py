@@ -9,11 +9,12 @@ id, its cluster-qualified key or its run tag give the run's barrier-waiting shar
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 
 from trainledger.analysis.stragglers import barrier_shares
-from trainledger.engine import asof, tzcheck
+from trainledger.engine import asof, node_map, tzcheck
 from trainledger.engine.causes import VERSION_TAGS, RunFacts
 from trainledger.engine.context import Context, Facts, Problem, RunInfo, rows_of
 from trainledger.engine.rules import tags_of
@@ -122,6 +123,8 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
     attempts: dict[tuple[str, str], tuple[str, dict]] = {}  # (cluster, job id) → its latest allocation so far
     allocations: Counter = Counter()  # (cluster, job id) → its allocations so far
     claimed: dict[str, tuple[str, str]] = {}  # run id → the (cluster, job id) whose allocation took it
+    node_names = node_map.run_nodes(ctx.config)  # cluster/host where [[nodes]] ties a host to a cluster
+    filed_under: set[str] = set()  # the progress keys some job reads its events from
     for j in jobs:
         job_id = _job_key(j, out)
         alloc = (str(j.get("cluster") or ""), str(j["job_id"]))
@@ -159,6 +162,7 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
                                     {"job_id": job_id, "state": str(j.get("state")), "until": end.isoformat(),
                                      "source": source, "why": asof.WHY[source][0]}))
         run_events = _events_for(events, str(j["job_id"]), str(tags.get("run") or ""), start, end, problems)
+        filed_under.update((str(j["job_id"]), str(tags.get("run") or "")))
         own, filed = events.get(str(j["job_id"]), ()), str(j["job_id"])
         tag = str(tags.get("run") or "")
         if not own and tag and tag != filed:  # events filed under the run tag (MLflow, Comment run=): a shift
@@ -181,7 +185,8 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
                   state=str(j.get("state", "")), submitted_at=j.get("submit"), started_at=j.get("start"),
                   ended_at=j.get("end"), gpus=int(j.get("gpus") or 0),
                   gpu_share=None if j.get("gpu_share") is None else Decimal(str(j["gpu_share"])))
-        nodes = tuple(n for n in str(j.get("nodes") or "").split(",") if n and n != "None assigned")
+        nodes = node_names(str(j.get("cluster") or ""), tuple(n for n in str(j.get("nodes") or "").split(",")
+                                                             if n and n != "None assigned"))
         when = j.get("start") or j.get("submit") or j.get("end")
         rf = RunFacts(run_id=run_id, batch_id=batch_id, job=job_id, state=run.state.split(" ")[0].upper(),
                       order=when.isoformat() if when else "", tag_cause=str(cause) if cause else None,
@@ -199,16 +204,39 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
         if batch_id is None and _holds_compute(run):  # a job that never ran has no compute to leave
             problems.append(Problem("job_without_batch", f"job {job_id} matched no slurm rule; its compute"
                                     " stays in the unattributed bucket", {"job_id": job_id}))
+    problems.extend(unmatched_progress(events, filed_under))
     problems.extend(tzcheck.problems(samples.values(), facts.imports))
     bills = rows_of(facts.bill_lines)
     bill_rows = (lambda nodes: billed_hours(bills.table, nodes)) if bills.is_columns else bills
-    problems.extend(tzcheck.bill_problems(out.values(), bill_rows, facts.imports))
+    problems.extend(tzcheck.bill_problems(out.values(), bill_rows, facts.imports,
+                                          lambda nodes: node_map.names(nodes, ctx.config)))
     return _link_retries(out), problems
 
 
-def billed_hours(table, nodes: set[str]) -> dict[str, list[tuple[datetime, datetime]]]:
+SHOWN_RUNS = 5  # the run names an unmatched-progress problem lists
+
+
+def unmatched_progress(events: Mapping[str, list], filed_under: set[str]) -> list[Problem]:
+    """Progress events (W&B, MLflow, JSONL) filed under a run name no job reads — neither a job id
+    nor a job's ``run`` tag — classify nothing: said once, with a count, the first run names and the
+    remedy, instead of dropping them without a word."""
+    names = sorted(k for k in events if k not in filed_under)
+    if not names:
+        return []
+    count = sum(len(events[k]) for k in names)
+    shown = ", ".join(names[:SHOWN_RUNS])  # the first few, sorted: the count says how many more
+    return [Problem("progress_without_job", f"{count} progress event(s) of {len(names)} run(s) (first: {shown})"
+                    " match no job: they classify no compute time. Name the job each belongs to — tag the job"
+                    " with the tracker's run name (sacct Comment run=NAME, a pod annotation trainledger.io/run),"
+                    " or import a history that names no run with --set run=JOB_ID"
+                    " (trainledger import wandb FILE --set run=JOB_ID)",
+                    {"events": count, "runs": len(names), "names": shown, "first": names[0]})]
+
+
+def billed_hours(table, nodes) -> dict[str, list[tuple[datetime, datetime]]]:
     """Per node, the merged charge periods of the bill rows for it (``tzcheck``'s ``_merged`` of the
-    rows ``compute._node_of`` names a node and shorter than a day), from the columns: no row is made."""
+    rows ``compute._node_of`` names a node and shorter than a day), from the columns: no row is made.
+    ``nodes``: the nodes' names, or what a bill may call each (``node_map.names``)."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -217,6 +245,7 @@ def billed_hours(table, nodes: set[str]) -> dict[str, list[tuple[datetime, datet
     if not nodes or not {"charge_period_start", "charge_period_end"} <= names or not table.num_rows:
         return {}
     known = pa.array(sorted(nodes), pa.string())
+    to_node = pa.array([nodes[k] if isinstance(nodes, Mapping) else k for k in known.to_pylist()], pa.string())
     node = pa.nulls(table.num_rows, pa.string())
     for col in ("resource_id", "resource_name")[::-1]:  # the first that names a node wins: fill backwards
         if col not in names:
@@ -224,7 +253,8 @@ def billed_hours(table, nodes: set[str]) -> dict[str, list[tuple[datetime, datet
         full = table.column(col).cast(pa.string())
         short = pc.replace_substring_regex(full, pattern=r"\..*", replacement="", max_replacements=1)
         for cand in (short, full):
-            node = pc.if_else(pc.fill_null(pc.is_in(cand, value_set=known), False), cand, node)
+            at = pc.index_in(cand, value_set=known)
+            node = pc.if_else(pc.is_valid(at), pc.take(to_node, at), node)
     p0 = table.column("charge_period_start").cast(pa.timestamp("us", "UTC")).cast(pa.int64())
     p1 = table.column("charge_period_end").cast(pa.timestamp("us", "UTC")).cast(pa.int64())
     span = pc.subtract(p1, p0)

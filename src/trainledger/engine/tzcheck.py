@@ -200,10 +200,11 @@ def bill_shift_minutes(windows: list[tuple[str, datetime, datetime]],
     return m if best >= INSIDE and best - at_zero >= 0.5 else None
 
 
-def bill_problems(runs: Iterable, bill_rows, imports: Iterable[Mapping]) -> list[Problem]:
+def bill_problems(runs: Iterable, bill_rows, imports: Iterable[Mapping], names=None) -> list[Problem]:
     """``timezone_mismatch_bill`` per slurm import whose jobs' node windows fit the node bill's hours
     only after a shift (``runs``: RunInfo; ``bill_rows``: the lake's FOCUS rows, or a function of the
-    nodes giving their merged billed hours, as ``_merged`` of those rows would)."""
+    nodes giving their merged billed hours, as ``_merged`` of those rows would). ``names``: a
+    function of the nodes giving what a bill may call each (``node_map.names``: ``[[nodes]]`` ids)."""
     from trainledger.engine.compute import _node_of  # the bill's node names, as the split reads them
 
     by_sha: dict[str, list[tuple[str, datetime, datetime]]] = defaultdict(list)
@@ -216,6 +217,8 @@ def bill_problems(runs: Iterable, bill_rows, imports: Iterable[Mapping]) -> list
     if not by_sha:
         return []
     nodes = {n for windows in by_sha.values() for n, _, _ in windows}
+    if names is not None:
+        nodes = names(nodes)
     if callable(bill_rows):  # the rows' merged hours per node, from their columns (runs.billed_hours)
         return _bill_problems(by_sha, bill_rows(nodes), imports)
     periods: dict[str, list] = defaultdict(list)

@@ -475,8 +475,14 @@ ERRORS: dict[str, tuple[str, str]] = {
                                              '在那里运行 `trainledger init`，或传入 --workspace 目录'),
     'workspace.batch_ids_defined_twice': ('{path}: batch ids defined twice: {dup}',
                                           '{path}：批次编号定义了两次：{dup}'),
-    'workspace.entry': ('{path}: [[{kind}]] entry {p2} ({get}): {what}',
-                        '{path}：[[{kind}]] 条目 {p2}（{get}）：{what}'),
+    'workspace.entry': ('{path}: [[{kind}]] entry {p2} ({entry_name}): {what}',
+                        '{path}：[[{kind}]] 条目 {p2}（{entry_name}）：{what}'),
+    'workspace.node_resource_id_twice': ("{path}: [[nodes]] entry {p1} ({node}): resource_id {rid} is already node"
+                                         " {where}'s / 资源 ID {rid} 已属于节点 {where}",
+                                         '{path}：[[nodes]] 条目 {p1}（{node}）：资源 ID {rid} 已属于节点 {where}'),
+    'workspace.node_resource_id_twice_remedy': ('a resource id names one node: remove one of the two entries'
+                                                ' / 一个资源 ID 只能对应一个节点，请删除其中一条',
+                                                '一个资源 ID 只能对应一个节点，请删除其中一条'),
     'workspace.see_docs_workspace_md2': ('see docs/workspace.md for the fields of each entry',
                                          '每种条目的字段见 docs/workspace.md'),
     'workspace.not_valid_toml_toml': ('{path}: not valid TOML: {exc} / 不是有效的 TOML',
@@ -487,9 +493,9 @@ ERRORS: dict[str, tuple[str, str]] = {
                                           '加一个该编号的 [[projects]] 条目'),
     'workspace.rule_attributes_unknown_batch': ('{path}: rule {id} attributes to unknown batch {batch}',
                                                 '{path}：规则 {id} 归属到未知的批次 {batch}'),
-    'workspace.entry_unknown_key': ('{path}: [[{kind}]] entry {p2} ({get}): unknown key {key}{did_you_mean} / '
-                                    '未知配置项 {key}',
-                                    '{path}：[[{kind}]] 条目 {p2}（{get}）：未知配置项 {key}{did_you_mean}'),
+    'workspace.entry_unknown_key': ('{path}: [[{kind}]] entry {p2} ({entry_name}): unknown key {key}{did_you_mean}'
+                                    ' / 未知配置项 {key}',
+                                    '{path}：[[{kind}]] 条目 {p2}（{entry_name}）：未知配置项 {key}{did_you_mean}'),
     'workspace.known2': ('known: {p0}; {DOCS_REMEDY}',
                          '可用：{p0}；{DOCS_REMEDY}'),
     'workspace.must_be_got': ('{path}: {name} must be {__name__}, got {value}',

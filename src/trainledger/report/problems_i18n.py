@@ -129,16 +129,19 @@ CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
     "no_node_on_bill": {
         EN: ("bill names no Slurm node", "no bill row names any of the {count} Slurm nodes (e.g. {example}): GPU"
              " compute cannot be split by job and stays unattributed — bill ResourceId/ResourceName must be the"
-             " node's host name, add a focus rule per node, or declare the cluster as [[capacity]] if it is owned"),
+             " node's host name, or map each node's resource id to its host name in [[nodes]] (docs/workspace.md),"
+             " or declare the cluster as [[capacity]] if it is owned"),
         ZH: ("账单未出现任何 Slurm 节点", "没有账单行对应 {count} 个 Slurm 节点中的任何一个（例如 {example}）："
-             "GPU 算力无法按作业拆分，留在未归属桶——账单的 ResourceId/ResourceName 须为节点主机名；"
-             "或为每个节点加一条 focus 规则；自有集群请声明为 [[capacity]]"),
+             "GPU 算力无法按作业拆分，留在未归属桶——账单的 ResourceId/ResourceName 须为节点主机名，"
+             "或在 [[nodes]] 中把每个节点的资源 ID 对应到主机名（见 docs/workspace.md）；"
+             "自有集群请声明为 [[capacity]]"),
     },
     "node_without_jobs": {
-        EN: ("billed node with no imported jobs", "{count} node(s) are billed with the SKU of the nodes jobs ran on,"
-             " but no imported job ran on them (e.g. {example}): their cost is capacity no job held — check that"
-             " every cluster's sacct was imported"),
-        ZH: ("账单中的节点没有已导入的作业", "{count} 个节点按作业所在节点的同一 SKU 计费，"
+        EN: ("billed node with no imported jobs", "{count} node(s) are billed as GPU nodes (the SKU of the nodes jobs"
+             " ran on, or declared in [[nodes]]), but no imported job ran on them (e.g. {example}): their cost is"
+             " capacity no job held — check that every cluster's sacct was imported"),
+        ZH: ("账单中的节点没有已导入的作业", "{count} 个节点按 GPU 节点计费"
+             "（与作业所在节点同一 SKU，或已在 [[nodes]] 中声明），"
              "但没有任何已导入的作业在其上运行（例如 {example}）："
              "其费用计为无作业占用的容量——请检查每个集群的 sacct 是否都已导入"),
     },
@@ -223,6 +226,17 @@ CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
              " {start} and end {end} — a clock or time-zone error? The allocation stays unclassified"),
         ZH: ("进度不在分配时段内", "作业 {job_id}：{events} 条进度事件，没有一条落在开始 {start} 与结束 {end} 之间——"
              "时钟或时区错误？该分配时段保持未分类"),
+    },
+    "progress_without_job": {
+        EN: ("progress events match no job", "{events} progress event(s) of {runs} run(s) (first: {names}) match"
+             " no job: they classify no compute time. Name the job each belongs to — tag the job with the"
+             " tracker's run name (sacct Comment run=NAME, a pod annotation trainledger.io/run), or import a"
+             " history that names no run with --set run=JOB_ID (trainledger import wandb FILE --set run=JOB_ID)"),
+        ZH: ("进度事件未匹配任何作业", "{runs} 个运行（前几个：{names}）的 {events} 条进度事件未匹配任何作业："
+             "它们没有用于划分任何算力时段。请指明每条记录所属的作业——"
+             "给作业打上跟踪工具的运行名标签（sacct 的 Comment run=名称，或 Pod 注解 trainledger.io/run）；"
+             "未写明运行名的历史记录，导入时加 --set run=作业ID"
+             "（trainledger import wandb FILE --set run=作业ID）"),
     },
     "missing_cause": {
         EN: ("retry without a failure cause", "job {job_id} is a fault retry without a failure cause"),

@@ -119,6 +119,7 @@ def billed_offered(workspace: str | Path | None, currency: str) -> tuple[Decimal
     or on nodes billed with those nodes' SKU; × ``cluster.gpus_per_node`` × each row's hours."""
     import pyarrow.compute as pc
 
+    from trainledger.engine import node_map
     from trainledger.engine.capacity_nodes import node_usage_rows
     from trainledger.lake.store import Lake
     from trainledger.workspace import CONFIG_NAME, load
@@ -128,14 +129,20 @@ def billed_offered(workspace: str | Path | None, currency: str) -> tuple[Decimal
     cfg = load(workspace)
     owned = {str(n) for c in cfg.raw.get("capacity", []) or [] for n in c.get("nodes", [])}
     lake = Lake(Path(workspace) / "lake")
-    jobs = lake.read("jobs").select(["nodes", "gpus"])
-    held = {n for row in jobs.filter(pc.greater(jobs.column("gpus"), 0)).column("nodes").to_pylist()
-            for n in str(row or "").split(",") if n and n != "None assigned"} - owned
+    jobs = lake.read("jobs")
+    jobs = jobs.select([c for c in ("cluster", "nodes", "gpus") if c in jobs.column_names])
+    gpu_jobs = jobs.filter(pc.greater(jobs.column("gpus"), 0))
+    clusters = (gpu_jobs.column("cluster").to_pylist() if "cluster" in gpu_jobs.column_names
+                else [""] * gpu_jobs.num_rows)
+    run_nodes = node_map.run_nodes(cfg)  # the engine's node names: cluster/host where [[nodes]] ties them
+    held = {n for cluster, row in zip(clusters, gpu_jobs.column("nodes").to_pylist(), strict=True)
+            for n in run_nodes(str(cluster or ""), tuple(x for x in str(row or "").split(",")
+                                                          if x and x != "None assigned"))} - owned
     bills = lake.read("bill_lines")
     if not held or not bills.num_rows:
         return Decimal(0), 0
     bills = bills.filter(pc.fill_null(pc.equal(bills.column("currency"), currency), False))
-    rows = bills.filter(node_usage_rows(bills, held))
+    rows = bills.filter(node_usage_rows(bills, node_map.names(held, cfg), node_map.declared(cfg)))
     seconds = Decimal(0)
     for a, b in zip(rows.column("charge_period_start").to_pylist(), rows.column("charge_period_end").to_pylist(),
                     strict=True):

@@ -7,7 +7,8 @@ the result into the same cost lines):
    that matches (decided by the Python matcher over the *distinct* values of the rule fields, so
    exact, prefix, regex, template and ``tags.<key>`` mean what they mean in Python, then joined
    back null-safely) → ``rule``; the row's node is one a GPU run holds → ``node`` (ResourceId,
-   its short host name, ResourceName, its short name, in that order); a commitment purchase →
+   its short host name, ResourceName, its short name, in that order, each a node's own name or a
+   resource id the node map gives it: ``engine/node_map.py``); a commitment purchase →
    ``commitment_purchase``; else ``no_rule_matched``;
 2. ``pieces``: per node row and view (0 billed, 1 effective), the GPU-seconds of each (run, state)
    overlapping its charge period on its node (``W``, integer GPU-µs × ``scale``) and the rest no
@@ -47,8 +48,10 @@ ROUTES = ("reserved_unused", "rule", "node", "commitment_purchase", "no_rule_mat
 
 def _with_node(t, nodes: ibis.Table):
     """``t`` with ``node``, the held node a row is for: its ResourceId, else the short host name of
-    it, else its ResourceName, else that one's short name (null: none is held). Each candidate is
-    left-joined to ``nodes`` (distinct) once, so no text expression is copied into another."""
+    it, else its ResourceName, else that one's short name (null: none is held). ``nodes`` is (name,
+    node): each held node under its own name and the resource ids ``[[nodes]]`` gives it
+    (``node_map.names``). Each candidate is left-joined to it once, so no text expression is copied
+    into another."""
     cands = {}
     for col in ("resource_id", "resource_name"):
         full = t[col].cast("string")
@@ -56,9 +59,10 @@ def _with_node(t, nodes: ibis.Table):
     order = ("_resource_id", "_resource_id_short", "_resource_name", "_resource_name_short")
     out = t.mutate(**cands)
     names = []
+    name = nodes.name if "name" in nodes.columns else nodes.node  # a table of nodes alone: each its own name
     for k, cand in enumerate(order):
-        n = nodes.select(**{f"_n{k}": nodes.node}).distinct()
-        out = out.left_join(n, out[cand] == n[f"_n{k}"]).select(out, n[f"_n{k}"])
+        n = nodes.select(**{f"_m{k}": name, f"_n{k}": nodes.node}).distinct()
+        out = out.left_join(n, out[cand] == n[f"_m{k}"]).select(out, n[f"_n{k}"])
         names.append(f"_n{k}")
     return out.select(*t.columns, node=ibis.coalesce(*(out[c] for c in names)))
 

@@ -30,7 +30,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from trainledger.engine import capacity_nodes, compute
+from trainledger.engine import capacity_nodes, compute, node_map
 from trainledger.engine.context import CHUNK, Context, Facts, Problem, StageOutput, rows_of
 from trainledger.engine.frame import columns as columns_mod
 from trainledger.engine.frame import split
@@ -259,17 +259,17 @@ def _bill_stage(facts: Facts, ctx: Context, con) -> StageOutput:
         release(con)
     pieces = got[4]
     try:
-        return _lines(rows, ctx, holdings, views, *got, nodes_side=_nodes_side(table, holdings, got[0]))
+        return _lines(rows, ctx, holdings, views, *got, nodes_side=_nodes_side(table, holdings, got[0], ctx))
     finally:
         if pieces is not None:
             pieces.close()
 
 
-def _nodes_side(table: pa.Table, holdings, route: pa.Array) -> tuple[frozenset[str], set[int]]:
+def _nodes_side(table: pa.Table, holdings, route: pa.Array, ctx: Context) -> tuple[dict[str, str], set[int]]:
     """What ``compute`` routes by ``capacity_nodes`` (the same function on the same columns): the
     nodes without jobs (for rows routed ``no_rule_matched``) and the node rows that are credits,
     split by ``compute.node_split`` itself (their share of time no job held is a line of its own)."""
-    idle = capacity_nodes.idle_nodes(table, set(holdings.nodes))
+    idle = capacity_nodes.idle_nodes(table, node_map.names(holdings.nodes, ctx.config), node_map.declared(ctx.config))
     credit = pc.and_(pc.fill_null(pc.equal(route, "node"), False), capacity_nodes.credit_mask(table))
     return idle, set(pc.indices_nonzero(credit).to_pylist())
 
@@ -337,7 +337,9 @@ def _run(scratch: Scratch, table: pa.Table, ctx: Context, holdings, keys: list[s
     con = scratch.con
     bills = scratch.upload(table)
     _refuse_unplain(con, bills, views)
-    nodes_t = scratch.upload(pa.table({"node": pa.array(holdings.nodes, pa.string())}))
+    names = node_map.names(holdings.nodes, ctx.config)  # what a bill row may call each held node ([[nodes]])
+    nodes_t = scratch.upload(pa.table({"name": pa.array(list(names), pa.string()),
+                                       "node": pa.array(list(names.values()), pa.string())}))
     rule_map = _rule_map(scratch, bills, ctx, keys)
     prepared = scratch.materialize(split.prepare(bills, nodes_t, rule_map, [f"key{i}" for i in range(len(keys))],
                                                  views))
@@ -468,7 +470,7 @@ def _used_in(used, at: int, m: int) -> dict[int, tuple[int, int]]:
 
 
 def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, got, fallback,
-           nodes_side=(frozenset(), set())) -> StageOutput:
+           nodes_side=({}, set())) -> StageOutput:
     """The lines of every bill row, a chunk of rows at a time: node rows split here become columns
     (``columns.node_columns``) from the chunk's pieces (``got``: a ``Pieces`` stream, read a chunk
     at a time) and per-row figures; direct and fallback rows are made whole by the Python engine's
@@ -547,8 +549,9 @@ def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, got, fa
     nodes = set(holdings.nodes)
     owned = compute.owned_nodes(ctx)
     nodes_billed = nodes - owned
+    billed_names = node_map.restricted(node_map.names(nodes, ctx.config), nodes_billed)
     named = bool(pc.any(pc.is_valid(node)).as_py()) if not owned & nodes else any(  # the backend looked for
-        compute._node_of(r, nodes_billed) for r in rows.columns("resource_id", "resource_name"))  # every held node
+        compute._node_of(r, billed_names) for r in rows.columns("resource_id", "resource_name"))  # every held node
     out = [p for _, p in sorted(problems, key=lambda x: x[0])]  # stable: a row's own problems keep their order
     if nodes_billed and not named:
         out.append(compute.no_node_on_bill(nodes_billed))
