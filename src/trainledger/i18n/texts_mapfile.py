@@ -152,6 +152,42 @@ MAPFILE: dict[str, tuple[str, str]] = {
         "needs text, and when = always, decimals_over or missing",
         "需要 text，且 when 取 always、decimals_over 或 missing",
     ),
+    # the built-in presets' [[notes]] (presets/*.toml), written on rows as "note: {text}": English in the
+    # preset, Chinese here, so a row's note is one language either way (a user's own mapping says its own)
+    "preset.aliyun_no_category": (
+        "no service category: the row's product code (产品Code / ProductCode) or product name (产品 / ProductName)"
+        " is not one this preset knows, so the sheet files it under other services and the storage reconciliation"
+        " does not see it; map it with a --mapping file",
+        "未识别服务类别：该行的产品编码（产品Code / ProductCode）或产品名称（产品 / ProductName）不在本预设的对照表中，"
+        "成本底稿将其计入其他服务，存储对账也看不到它；请用 --mapping 文件映射",
+    ),
+    "preset.huawei_no_category": (
+        "no service category: the row's product type code (产品类型编码 / cloud_service_type) or name (产品类型 /"
+        " cloud_service_type_name) is not one this preset knows, so the sheet files it under other services and the"
+        " storage reconciliation does not see it; map it with a --mapping file",
+        "未识别服务类别：该行的产品类型编码（产品类型编码 / cloud_service_type）"
+        "或名称（产品类型 / cloud_service_type_name）不在本预设的对照表中，"
+        "成本底稿将其计入其他服务，存储对账也看不到它；请用 --mapping 文件映射",
+    ),
+    "preset.volcengine_no_category": (
+        "no service category: the row's product (Product / 产品) is not one this preset knows, so the sheet files it"
+        " under other services and the storage reconciliation does not see it; map it with a --mapping file",
+        "未识别服务类别：该行的产品（Product / 产品）不在本预设的对照表中，"
+        "成本底稿将其计入其他服务，存储对账也看不到它；请用 --mapping 文件映射",
+    ),
+    "preset.huawei_decimals": (
+        "Huawei resource detail amounts keep 8 decimals; the account is debited to 2 (to the fen) and the rest"
+        " written off (the column 抹零金额), so sums of these rows can differ from the deductions: reconcile with the"
+        " monthly bill, not with row sums",
+        "华为资源详单金额保留 8 位小数，实际按分扣费、其余抹零（抹零金额 列），"
+        "行合计可能与扣费不一致：请与月度账单对账，而不是按行合计",
+    ),
+    "preset.volcengine_decimals": (
+        "Volcano Engine bill-detail amounts keep up to 6 decimals; the bill drops the third decimal and beyond, so"
+        " sums of these rows can exceed what is charged: reconcile with the monthly bill, not with row sums",
+        "火山引擎账单明细金额最多保留 6 位小数，汇总为账单时抹掉第 3 位及之后的小数，"
+        "行合计可能高于实际扣费：请与月度账单对账，而不是按行合计",
+    ),
     # an old-format file, read translated (legacy_notes)
     "mapfile.legacy_head": (
         "{where}: old mapping format, read translated; rewrite it so:",
