@@ -281,12 +281,13 @@ def test_alibaba_bill_details_without_split_items_is_refused_naming_the_missing_
     with pytest.raises(WrongFileType) as e:
         import_files("aliyun", [path], Lake(tmp_path / "lake"), options={"import_date": FINAL})
     msg, remedy = str(e.value), e.value.remedy
-    assert ("not an Alibaba Cloud split-item bill (分账账单): it looks like an Alibaba Cloud bill-details file"
-            " (明细账单, BillingItemDetailDaily_*): it has 应付金额 and 实例ID but no split item"
+    assert ("not an Alibaba Cloud split-item bill: it looks like an Alibaba Cloud bill-details file"
+            " (BillingItemDetailDaily_*): it has 应付金额 and 实例ID but no split item"
             " (分拆项ID / SplitItemID)" in msg), msg
     assert msg.count("not an Alibaba") == 1
     told = f"`trainledger import mapped_bills {path} --preset aliyun-split-bill`"
     assert "`trainledger import aliyun`" in remedy and told in remedy and "never both" in remedy
+    assert not any("\u4e00" <= c <= "\u9fff" for c in remedy)  # issue 8: English, the console's path in English too
     from trainledger.i18n import localize
 
     zh = localize(remedy, "zh-CN")
