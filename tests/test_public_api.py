@@ -16,5 +16,5 @@ def test_model_all_is_sorted_and_complete():
     names = trainledger.model.__all__
     assert list(names) == sorted(names, key=lambda n: (not n.isupper(), n))
     exported = {n for n in vars(trainledger.model) if not n.startswith("_")}
-    submodules = {"assets", "batch", "cost", "evidence", "money", "prices", "restricted", "vocab"}
+    submodules = {"assets", "batch", "cost", "evidence", "money", "objpath", "prices", "restricted", "vocab"}
     assert exported - submodules == set(names)

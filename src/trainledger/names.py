@@ -8,12 +8,18 @@ import difflib
 from collections.abc import Iterable
 
 
+def closest(name: str, known: Iterable[str]) -> str | None:
+    """The known name closest to ``name`` (case-insensitive), or None."""
+    by_fold = {k.casefold(): k for k in known}
+    close = difflib.get_close_matches(name.casefold(), list(by_fold), n=1, cutoff=0.6)
+    return by_fold[close[0]] if close else None
+
+
 def did_you_mean(name: str, known: Iterable[str]) -> str:
     """" — did you mean X?" (en / zh-CN) for the known name closest to ``name``
     (case-insensitive), or ""."""
-    by_fold = {k.casefold(): k for k in known}
-    close = difflib.get_close_matches(name.casefold(), list(by_fold), n=1, cutoff=0.6)
-    return f" — did you mean {by_fold[close[0]]}? / 是否想写 {by_fold[close[0]]}？" if close else ""
+    close = closest(name, known)
+    return f" — did you mean {close}? / 是否想写 {close}？" if close else ""
 
 
 # Abbreviations people type for a zone, which are no IANA name (or mean another zone than they think):

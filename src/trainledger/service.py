@@ -154,9 +154,9 @@ class Workspace:
                              replaced_by=[str(p) for p in paths])
         results = import_files(kind, [Path(p) for p in paths], self.lake, options=opts, progress=progress)
         self.repaired = self.repair_imports()  # the CLI says "repaired" only for these
-        from trainledger.ingest.storage import scheme_notice
+        from trainledger.ingest.storage import prefix_notice
 
-        results = [scheme_notice(self.lake, _unnamed_job_notice(self.lake, _restated_notice(self.lake, r), opts), opts)
+        results = [prefix_notice(self.lake, _unnamed_job_notice(self.lake, _restated_notice(self.lake, r), opts), opts)
                    for r in results]
         self._after_import()
         return results

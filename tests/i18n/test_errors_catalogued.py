@@ -39,6 +39,9 @@ PARTS |= {en for en, _zh in __import__("trainledger.i18n.texts_causes", fromlist
 PARTS |= {en for en, _zh in __import__("trainledger.i18n.texts_stored", fromlist=["STORED"]).STORED.values()}
 # the dashboard's 404 for a path no route has (web/app.py ``error``): set, not raised (review 5 J13)
 PARTS |= {"no page at {path}", "see /batches, or /api/openapi.json"}
+# a mapping file's problems and hints (ingest/mapfile.py ``_bad(where, key, problem)``, ``_hint``): made in helpers
+# the scan does not follow; tests/ingest/test_mapfile_languages.py renders every one in both languages (issue 8)
+PARTS |= {en for en, _zh in __import__("trainledger.i18n.texts_mapfile", fromlist=["MAPFILE"]).MAPFILE.values()}
 # decide's override refusal, raised as Msg("error.review.service.decide_rules_recommend_choosing") (review 4 H10)
 PARTS |= {"decide {batch_id}: the rules recommend {action}; choosing {action2} overrides them"}
 

@@ -101,10 +101,12 @@ def test_imports_show_lists_the_options_the_kind_reads(tmp_path):
     assert "tz" not in run("--workspace", root, "imports", "show", rec["id"])
 
 
-def test_an_s3_inventory_without_rules_is_accepted_and_a_schemed_rule_is_warned_of(tmp_path):
+def test_an_s3_inventory_without_rules_is_accepted_and_a_schemed_rule_matches_it(tmp_path):
     """Review 4 H10: an S3 Inventory whose rows carry StorageClass but match no [[storage_prefixes]]
-    rule is accepted (class unknown, priced by its tier, flagged) rather than quarantined whole; a
-    rule written s3://bucket/… (the rows are bucket/key) gets a notice naming the rows' form."""
+    rule is accepted (class unknown, priced by its tier, flagged) rather than quarantined whole.
+    Issue 8 K8: a rule written s3://bucket/… matches the inventory's bucket + key (paths are
+    stored s3://bucket/key, rules match without the scheme); a rule of the inventory's bucket that
+    matches no object gets the notice rule_unmatched, in both languages."""
     from tests.ingest.test_ingest_inventory import DAY1, LINES, s3_report
 
     from trainledger.service import Workspace
@@ -118,13 +120,23 @@ def test_an_s3_inventory_without_rules_is_accepted_and_a_schemed_rule_is_warned_
     assert (res.rows_read, res.accepted, res.quarantined) == (5, 3, 2) and not res.notices
     assert {(r["storage_class"], r["tier"]) for r in rows} == {("unknown", "standard"), ("unknown", "deep_archive")}
     assert all("what the object is for is unknown" in r["flags"] for r in rows)
+    root = ws(tmp_path / "two")
     toml = root / "trainledger.toml"
     toml.write_text(toml.read_text() + '\n[[storage_prefixes]]\nprefix = "s3://llm-ckpt/runs/"\n'
-                    'storage_class = "checkpoint"\n')
+                    'storage_class = "checkpoint"\n\n[[storage_prefixes]]\nprefix = "s3://llm-ckpt/checkpoints/"\n'
+                    'storage_class = "checkpoint"\n\n[[storage_prefixes]]\nprefix = "oss://other-bucket/"\n'
+                    'storage_class = "cache"\n')
+    with Workspace.open(root) as w:
+        (res,) = w.import_files("inventory", [manifest])
+        rows = w.lake.read("storage_objects").to_pylist()
+    assert sorted((r["path"], r["storage_class"]) for r in rows) == [
+        ("s3://llm-ckpt/raw/shard-0001.tar", "unknown"),
+        ("s3://llm-ckpt/runs/r1/step=1000/model.pt", "checkpoint"),
+        ("s3://llm-ckpt/runs/r1/step=500/model.pt", "checkpoint")]
+    # the unmatched rule of this bucket is told of; the rule of a bucket this import does not list is not
+    assert [(k, v["prefix"]) for k, v in res.notices] == [("rule_unmatched", "s3://llm-ckpt/checkpoints/")]
     out = run("--workspace", root, "import", "inventory", manifest)
-    assert ("storage rule prefix s3://llm-ckpt/runs/ starts with s3://, which no row of this import has: its"
-            " paths look like llm-ckpt/runs/r1/step=1000/model.pt; write the rule as llm-ckpt/runs/") in out
+    assert ("storage rule prefix s3://llm-ckpt/checkpoints/ matches no object of this import, though it lists"
+            " objects of bucket llm-ckpt (e.g. llm-ckpt/raw/shard-0001.tar)") in " ".join(out.split())
     zh = run("--workspace", root, "--lang", "zh-CN", "import", "inventory", manifest)
-    assert "请把规则写成 llm-ckpt/runs/" in zh
-    toml.write_text(toml.read_text().replace("s3://llm-ckpt/runs/", "llm-ckpt/runs/"))
-    assert "storage rule prefix" not in run("--workspace", root, "import", "inventory", manifest)
+    assert "存储前缀规则 s3://llm-ckpt/checkpoints/ 未匹配本次导入的任何对象" in zh and "matches no" not in zh

@@ -68,7 +68,7 @@ def test_s3_rows(lake, tmp_path):
     assert (res.rows_read, res.accepted, res.quarantined) == (5, 3, 2)
     rows = lake.read("storage_objects").to_pylist()
     ck = rows[0]
-    assert ck["path"] == "llm-ckpt/runs/r1/step=1000/model.pt"  # URL-encoded key decoded
+    assert ck["path"] == "s3://llm-ckpt/runs/r1/step=1000/model.pt"  # URL-encoded key decoded, S3 by its manifest
     assert (ck["storage_class"], ck["tier"], ck["owner"]) == ("checkpoint", "standard", "alice")
     assert ck["snapshot_date"] == date(2026, 11, 2) and ck["retention_until"] == date(2026, 12, 2)
     assert rows[1]["tier"] == "deep_archive" and "no_owner" in json.loads(rows[1]["flags"])

@@ -99,15 +99,15 @@ def test_every_format_gives_the_same_objects(lake, tmp_path, fmt):
     # the delete marker has no size: kept as 0 bytes and flagged, never dropped
     assert (res.rows_read, res.accepted, res.quarantined) == (3, 3, 0)
     rows = {r["path"]: r for r in lake.read("storage_objects").to_pylist()}
-    ck = rows["llm-ckpt/runs/r1/step=1000/model.pt"]
+    ck = rows["s3://llm-ckpt/runs/r1/step=1000/model.pt"]
     assert (ck["size_bytes"], ck["storage_class"], ck["tier"], ck["owner"]) == (
         100 * 2**30, "checkpoint", "standard", "alice")
     assert ck["last_modified"] == datetime(2026, 11, 1, 10, tzinfo=UTC)  # zone-less ORC time: UTC
     assert ck["snapshot_date"] == date(2026, 11, 2) and ck["retention_until"] == date(2026, 12, 2)
     assert not any("no offset" in f for f in json.loads(ck["flags"]))
-    old = rows["llm-ckpt/runs/r1/step=500/model.pt"]
+    old = rows["s3://llm-ckpt/runs/r1/step=500/model.pt"]
     assert old["tier"] == "infrequent" and any("noncurrent" in f for f in json.loads(old["flags"]))
-    marker = rows["llm-ckpt/runs/r1/tmp.bin"]
+    marker = rows["s3://llm-ckpt/runs/r1/tmp.bin"]
     assert marker["size_bytes"] == 0 and any("delete marker" in f for f in json.loads(marker["flags"]))
 
 

@@ -1,6 +1,7 @@
-"""``import slurm`` hashes rows with version 3 in a fresh lake (as ``import focus`` does: see
+"""``import slurm`` and ``import progress`` hash rows with version 3 in a fresh lake (as ``import focus`` does: see
 test_rowhash_old_lake.py), and a lake whose rows of that kind were hashed with version 2
-(tests/data/lake-v2-slurm, written by main at 467a2f4) keeps hashing them with version 2, so it
+(tests/data/lake-v2-slurm, written by main at 467a2f4; tests/data/lake-v2-progress, by main at
+f562201) keeps hashing them with version 2, so it
 still finds them again: the same counts main gave, both ways; the per-row path hashes as the
 column path. (Another kind moved to version 3 gets its fixture lake and an entry in ``KINDS``.)"""
 
@@ -14,6 +15,7 @@ import pytest
 from tests.ingest.fuzz_helpers import DATA
 
 from trainledger.ingest import import_files
+from trainledger.ingest.progress import ProgressImporter
 from trainledger.ingest.slurm import SlurmImporter
 from trainledger.lake import Lake
 from trainledger.lake.settle import partition_meta
@@ -22,6 +24,8 @@ from trainledger.lake.settle import partition_meta
 KINDS = {
     "slurm": ("lake-v2-slurm", "a.txt", "b.txt", {"tz": "Asia/Shanghai"}, "jobs",
               "09da103d6a76b99bdabf7ea60f9deda6156810f3b5005fb29dd6775e91698e75", SlurmImporter),
+    "progress": ("lake-v2-progress", "a.jsonl", "b.jsonl", {}, "progress_events",
+                 "0a23f8196b4f5f5514b30768fe6b27ef1157060d36578359d80f59ee59957c6c", ProgressImporter),
 }
 
 

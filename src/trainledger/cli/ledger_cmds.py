@@ -92,7 +92,7 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
     check_options_apply(kind, options)
     from trainledger.ingest.mapfile import legacy_notes
 
-    for line in legacy_notes(kind, options):
+    for line in legacy_notes(kind, options, lang(ctx)):
         note(line, err=True)
     with open_ws(ctx) as wsp:
         results = _with_bar(ctx, as_json, lambda bar: wsp.import_files(kind, paths, options=options,

@@ -24,6 +24,7 @@ from trainledger.engine.rules import NO_RULE
 from trainledger.model import AmountRange, Basis, CostLine, Evidence, Provenance
 from trainledger.model.evidence import weakest
 from trainledger.model.money import valuation
+from trainledger.model.objpath import identity
 
 NOT_VALUED = "not_valued"  # a quantity with no price: shown as "not valued", never as 0.00
 
@@ -86,7 +87,7 @@ def held_intervals(rows, as_of: date) -> dict[tuple[str, int], tuple[datetime, d
     for row in rows:
         snap = snapshot_instant(_day(row.get("snapshot_date")) or as_of)
         written = _instant(row.get("last_modified"))
-        obj = (str(row["path"]), written.isoformat() if written else "")
+        obj = (identity(row["path"]), written.isoformat() if written else "")  # oss://b/k is b/k
         snaps.setdefault(obj, []).append(snap)
         keyed.append((row, obj, snap, written))
     for row, obj, snap, written in keyed:

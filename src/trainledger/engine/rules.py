@@ -3,6 +3,8 @@
 A rule reads one field of a lake row (``tags.<key>`` reads a key of the row's JSON tags) and
 matches it exactly, by prefix, by regular expression, or as a *template* — the value itself is a
 batch id when a batch with that id exists. Rules are tried in order; the first match wins.
+A storage row's ``path`` is compared by its identity (``model.objpath``: without the scheme), so
+a rule written ``oss://b/ckpt/`` matches an inventory's ``b/ckpt/x`` and the other way round.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
+from trainledger.model.objpath import identity
 from trainledger.workspace import Rule
 
 NO_RULE = "no_rule_matched"
@@ -49,6 +52,11 @@ class Matcher:
     batch_ids: frozenset[str]
 
     @cached_property
+    def _object_patterns(self) -> dict[str, str]:
+        """Storage path rules' patterns as object identities (``oss://b/`` → ``b/``)."""
+        return {r.id: identity(r.pattern) for r in self.rules if r.source == "storage" and r.field == "path"}
+
+    @cached_property
     def _regex(self) -> dict[str, re.Pattern]:
         return {r.id: re.compile(r.pattern) for r in self.rules if r.match == "regex"}
 
@@ -63,14 +71,17 @@ class Matcher:
             value = field_value(row, rule.field, tags)
             if not value:
                 continue
+            pattern = rule.pattern
+            if source == "storage" and rule.field == "path" and rule.match in ("exact", "prefix"):
+                value, pattern = identity(value), self._object_patterns[rule.id]
             if rule.match == "template":
                 if value in self.batch_ids:
                     return value, rule.id
             elif rule.match == "exact":
-                if value == rule.pattern:
+                if value == pattern:
                     return rule.batch, rule.id
             elif rule.match == "prefix":
-                if value.startswith(rule.pattern):
+                if value.startswith(pattern):
                     return rule.batch, rule.id
             elif self._regex[rule.id].search(value):
                 return rule.batch, rule.id

@@ -41,7 +41,6 @@ of ``attribute --json``, the ``storage`` command and the batch sheet (docs/ledge
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from datetime import date, datetime
@@ -54,6 +53,7 @@ from trainledger.engine.context import rows_of
 from trainledger.engine.rules import tags_of
 from trainledger.model import Basis, CostLine
 from trainledger.model.money import minor_quantum
+from trainledger.model.objpath import identity
 
 LOCATION_TAGS = ("storage_prefix", "prefix", "bucket")
 # a bill's quantity unit → GiB-months per unit (GB on a cloud storage bill is 2^30 bytes, as the
@@ -65,12 +65,11 @@ UNITS = {"gb-mo": Decimal(1), "gb-month": Decimal(1), "gb-months": Decimal(1), "
 ADDITIVE = ("billed", "billed_capacity", "billed_gib_months", "bill_rows", "estimate_low", "estimate",
             "estimate_high", "estimate_gib_months", "objects", "not_valued_gib_months")
 MATCH_ORDER = ("matched", "inventory_only", "bill_only")
-_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*://", re.I)
 
 
 def norm_path(path: str) -> str:
-    """``oss://b/k`` → ``b/k``: an object path or a location without its scheme."""
-    return _SCHEME.sub("", str(path).strip()).lstrip("/")
+    """``oss://b/k`` → ``b/k``: an object path or a location without its scheme (its identity)."""
+    return identity(path)
 
 
 def location_of(value: str | None) -> str | None:

@@ -15,7 +15,8 @@
     texts_errors.py  every error message and remedy the code raises, as templates (with
                      texts_errors_estimate.py and texts_audit.py: audit problems, settings)
     texts_ingest.py  every quarantine reason, flag and remedy of the importers, as templates
-                     (with texts_ingest_more.py; texts_ingest_detect.py: what a file is and
+                     (with texts_ingest_more.py; texts_mapfile.py: a mapping file's errors;
+                     texts_ingest_detect.py: what a file is and
                      is not — importers' descriptions, identify()'s reasons, text.sniff's words)
     texts_causes.py  where a run's failure cause came from (engine/causes.py), as messages and
                      templates

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from trainledger.i18n.texts_ingest_detect import DETECT
 from trainledger.i18n.texts_ingest_more import REST
+from trainledger.i18n.texts_mapfile import MAPFILE
 
 INGEST: dict[str, tuple[str, str]] = {
     '__init__.unknown_import_kind': ('unknown import kind {kind}',
@@ -215,4 +216,5 @@ INGEST: dict[str, tuple[str, str]] = {
                                  '只映射其中一个'),
     **REST,
     **DETECT,
+    **MAPFILE,
 }

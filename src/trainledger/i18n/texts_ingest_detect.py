@@ -22,9 +22,9 @@ DETECT: dict[str, tuple[str, str]] = {
                    "各 worker 的迭代耗时（通过 --preset / --mapping 读取）"),
     "kind.k8s": ("Kubernetes pods as JSON (kubectl get pods -o json, or a watch stream)",
                  "Kubernetes Pod 的 JSON（kubectl get pods -o json，或 watch 事件流）"),
-    "kind.aliyun": ("an Alibaba Cloud split-item bill (分账账单)", "阿里云分账账单"),
-    "kind.huawei": ("a Huawei Cloud resource detail bill (资源详单)", "华为云资源详单"),
-    "kind.volcengine": ("a Volcano Engine bill detail (账单明细)", "火山引擎账单明细"),
+    "kind.aliyun": ("an Alibaba Cloud split-item bill", "阿里云分账账单"),
+    "kind.huawei": ("a Huawei Cloud resource detail bill", "华为云资源详单"),
+    "kind.volcengine": ("a Volcano Engine bill detail", "火山引擎账单明细"),
     "kind.inventory": ("an S3 / OSS inventory manifest.json", "S3 / OSS 清单的 manifest.json"),
     "kind.worklog": ("a Jira-style worklog export (CSV)", "Jira 式工作日志导出（CSV）"),
     "kind.mlflow": ("an MLflow run (mlruns/<experiment>/<run>/meta.yaml)",
@@ -89,13 +89,13 @@ DETECT: dict[str, tuple[str, str]] = {
     "nodes.check_dates": ("check the row's dates", "检查该行的日期"),
     "nodes.cluster_empty": ("cluster is empty", "cluster 为空"),
     "remap.aliyun_details": (
-        "it looks like an Alibaba Cloud bill-details file (明细账单, BillingItemDetailDaily_*): it has"
+        "it looks like an Alibaba Cloud bill-details file (BillingItemDetailDaily_*): it has"
         " 应付金额 and 实例ID but no split item (分拆项ID / SplitItemID)",
         "它看起来是阿里云明细账单（BillingItemDetailDaily_*）：有 应付金额 和 实例ID，"
         "但没有分拆项（分拆项ID / SplitItemID）"),
     "remap.aliyun_details_remedy": (
-        "import the split bill (分账账单: 费用与成本 › 分账管理) with `trainledger import aliyun`; with no split"
-        " bill, import this file with `trainledger import mapped_bills {path} --preset aliyun-split-bill`"
+        "import the split bill (the console's Expenses and Costs › Split Bill) with `trainledger import aliyun`;"
+        " with no split bill, import this file with `trainledger import mapped_bills {path} --preset aliyun-split-bill`"
         " (one row per instance) — never both: they hold the same charges",
         "请导出分账账单（费用与成本 › 分账管理）并用 `trainledger import aliyun` 导入；如果没有分账账单，"
         "用 `trainledger import mapped_bills {path} --preset aliyun-split-bill` 导入本文件（每个实例一行）"

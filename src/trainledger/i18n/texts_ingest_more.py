@@ -73,8 +73,8 @@ REST: dict[str, tuple[str, str]] = {
                                             '给出清单的 manifest.json'),
     's3inv.inventory_data_files_are': ('{fmt} inventory data files are not read',
                                        '不读取 {fmt} 格式的清单数据文件'),
-    's3inv.manifest_has_no_creationtimestamp': ('the manifest has no creationTimestamp (ms)',
-                                                'manifest 没有 creationTimestamp（毫秒）'),
+    's3inv.manifest_has_no_creationtimestamp': ('the manifest has no creationTimestamp (epoch seconds or ms)',
+                                                'manifest 没有 creationTimestamp（纪元秒或毫秒）'),
     's3inv.give_manifest_as_delivered': ('give the manifest as delivered',
                                          '给出原样交付的 manifest'),
     'settle.lake_holds_partition_written': ('the lake holds a partition written by an earlier trainledger, whose row '
@@ -350,130 +350,6 @@ REST: dict[str, tuple[str, str]] = {
     "text.not_json_at_column": (
         "not JSON: {msg} at column {colno}",
         "不是 JSON：第 {colno} 列处 {msg}",
-    ),
-    "mapfile.text": (
-        "{key}: {problem}",
-        "{key}：{problem}",
-    ),
-    "mapfile.known": (
-        "known: {known}; {DOCS}",
-        "可用：{known}；{DOCS}",
-    ),
-    "mapfile.e_g_pretaxamount": (
-        "e.g. {key} = [\"应付金额\", \"PretaxAmount\"]",
-        "例如 {key} = [\"应付金额\", \"PretaxAmount\"]",
-    ),
-    "mapfile.give_preset_mapping_not": (
-        "give --preset or --mapping, not both / --preset 与 --mapping 只能给一个",
-        "--preset 与 --mapping 只能给一个",
-    ),
-    "mapfile.import_needs_mapping_columns": (
-        "`import {kind}` needs a mapping: the columns of a {tables} table differ by source / 需要映射文件",
-        "`import {kind}` 需要映射文件：{tables} 表的列因来源而异",
-    ),
-    "mapfile.pass_preset_name_one": (
-        "pass --preset NAME (one of: {listing}) or --mapping FILE; {DOCS}",
-        "传入 --preset 名称（以下之一：{listing}）或 --mapping 文件；{DOCS}",
-    ),
-    "mapfile.this_mapping_fills_table": (
-        "this mapping fills table {table}, but `import {kind}` fills {tables} / 映射的目标表与导入种类不符",
-        "该映射填充表 {table}，而 `import {kind}` 填充 {tables}",
-    ),
-    "mapfile.import_with_trainledger_import": (
-        "import it with `trainledger import {mapped_kind}`, or set table = \"{p1}\" in the mapping",
-        "用 `trainledger import {mapped_kind}` 导入它，或在映射中设置 table = \"{p1}\"",
-    ),
-    "mapfile.write_instant_with_its": (
-        "write the instant with its offset, e.g. +08:00 or Z",
-        "时刻请带时区偏移书写，例如 +08:00 或 Z",
-    ),
-    "mapfile.e_g": (
-        "e.g. {p0} = \"s\"",
-        "例如 {p0} = \"s\"",
-    ),
-    "mapfile.table_one": (
-        "table = one of {TABLES}",
-        "table 取 {TABLES} 之一",
-    ),
-    "mapfile.e_g_columns_job": (
-        "e.g. [columns] job_id = \"id\"",
-        "例如 [columns] job_id = \"id\"",
-    ),
-    "mapfile.add_time_origin_z": (
-        "add [time] origin = \"…Z\"",
-        "加上 [time] origin = \"…Z\"",
-    ),
-    "mapfile.e_g_nulls_none": (
-        "e.g. nulls = [\"\", \"None\"]",
-        "例如 nulls = [\"\", \"None\"]",
-    ),
-    "mapfile.e_g_interval": (
-        "e.g. interval_s = 60",
-        "例如 interval_s = 60",
-    ),
-    "mapfile.e_g2": (
-        "e.g. {name} = {{ from = \"…\" }}",
-        "例如 {name} = {{ from = \"…\" }}",
-    ),
-    "mapfile.add_origin_unix_time": (
-        "add origin = \"{EPOCH}\" (Unix time) on the column or under [time]",
-        "在该列或 [time] 下加上 origin = \"{EPOCH}\"（Unix 时间）",
-    ),
-    "mapfile.no": (
-        "no {what} {name}{did_you_mean} / 没有这个{p3}",
-        "没有{what} {name}{did_you_mean}（{p3}）",
-    ),
-    "mapfile.use_one_trainledger_presets": (
-        "use one of: {listing} (`trainledger presets` lists them){p1}",
-        "从以下选一个：{listing}（`trainledger presets` 会列出它们）{p1}",
-    ),
-    "mapfile.e_g_t": (
-        "e.g. {p0} = \"2020-04-01T00:00:00+08:00\"",
-        "例如 {p0} = \"2020-04-01T00:00:00+08:00\"",
-    ),
-    "mapfile.not_toml_toml": (
-        "not TOML: {e} / 不是合法的 TOML",
-        "不是合法的 TOML：{e}",
-    ),
-    "mapfile.see_docs_formats_md": (
-        "see docs/formats.md § Mappings / 见 docs/formats.md「映射」一节",
-        "见 docs/formats.md「映射」一节",
-    ),
-    "mapfile.leave_out": (
-        "leave {key} out; {DOCS}",
-        "去掉 {key}；{DOCS}",
-    ),
-    "mapfile.e_g_group": (
-        "e.g. {k} = \"group\"",
-        "例如 {k} = \"group\"",
-    ),
-    "mapfile.map_onto_one": (
-        "map onto one of {known}",
-        "映射到 {known} 之一",
-    ),
-    "mapfile.mapping_file_utf_toml": (
-        "a mapping file is UTF-8 TOML / 映射文件须为 UTF-8 编码的 TOML",
-        "映射文件须为 UTF-8 编码的 TOML",
-    ),
-    "mapfile.save_mapping_as_utf": (
-        "save the mapping as UTF-8",
-        "把映射文件另存为 UTF-8",
-    ),
-    "mapfile.preset_fills_table_not": (
-        "preset {name} fills table {other}, not {tables} / 预设 {name} 对应的表不同",
-        "预设 {name} 填充表 {other}，不是 {tables}",
-    ),
-    "mapfile.import_with_trainledger_import2": (
-        "import it with `trainledger import {mapped_kind} --preset {name}`",
-        "用 `trainledger import {mapped_kind} --preset {name}` 导入它",
-    ),
-    "mapfile.leave_out_for_times": (
-        "leave {k} out; for times use the [time] section",
-        "去掉 {k}；时间请用 [time] 一节",
-    ),
-    "mapfile.e_g_scale": (
-        "e.g. scale = \"0.01\"",
-        "例如 scale = \"0.01\"",
     ),
     "mapping.pass_tz_zone_e2": (
         "pass --tz ZONE (e.g. Asia/Shanghai), or set [time] zone in the mapping",

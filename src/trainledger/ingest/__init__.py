@@ -105,11 +105,11 @@ IMPORTERS: tuple[Importer, ...] = (
     StepsImporter(),
     KubeImporter(),
     # native Chinese cloud bills: FOCUS's bill table through a preset mapping (presets/*.toml)
-    MappedImporter("aliyun", FocusImporter(), "an Alibaba Cloud split-item bill (分账账单)",
+    MappedImporter("aliyun", FocusImporter(), "an Alibaba Cloud split-item bill",
                    "aliyun-split-bill"),
-    MappedImporter("huawei", FocusImporter(), "a Huawei Cloud resource detail bill (资源详单)",
+    MappedImporter("huawei", FocusImporter(), "a Huawei Cloud resource detail bill",
                    "huawei-resource-bill"),
-    MappedImporter("volcengine", FocusImporter(), "a Volcano Engine bill detail (账单明细)",
+    MappedImporter("volcengine", FocusImporter(), "a Volcano Engine bill detail",
                    "volcengine-bill"),
     InventoryImporter(),  # S3 / OSS inventory reports, by their manifest.json
     WorklogImporter(),  # Jira-style worklogs into labor_entries

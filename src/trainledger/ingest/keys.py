@@ -23,15 +23,16 @@ Versions (each partition records the one its rows were hashed with, ``settle.met
   C call per row; the importers that read row by row hash with it (storage listing, timesheet,
   invoices, mapped kinds, ...): version 3 computed one row at a time in Python is 5-40x slower;
 - 3 (``ROW_HASH_VERSION``): the same items, each digested on its own and folded per row
-  (``rowhash.py``), which runs a column at a time: ``import focus`` and ``import slurm`` (their
-  column readers, ``focus_fast`` / ``slurm_fast``) hash with it. A file their column reader
+  (``rowhash.py``), which runs a column at a time: ``import focus``, ``import slurm`` and
+  ``import progress`` (their column readers, ``focus_fast`` / ``slurm_fast`` / ``progress_fast``)
+  hash with it. A file their column reader
   gives back is read row by row with version 3 too (slower, but the partition has one version).
 
 ``content_key`` hashes with the version in force (``hashing``; default 2). ``run_import`` puts
 an importer's version in force (``lake.settle.import_version``): version 3 for an importer that
 has it, unless the table holds a partition of the same kind (or of no recorded kind: one
 written before partitions recorded theirs) hashed with version 2 — an older lake keeps
-hashing FOCUS (or sacct) rows with version 2, so the rows it holds are still found again.
+hashing FOCUS (or sacct, or progress) rows with version 2, so the rows it holds are still found again.
 """
 
 from __future__ import annotations

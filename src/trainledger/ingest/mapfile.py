@@ -52,15 +52,19 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from trainledger.errors import BadInput
-from trainledger.names import did_you_mean
+from trainledger.names import closest
 
 JOB_TABLES = ("jobs", "occupancy", "worker_steps", "capacity")
 ROW_TABLES = ("bill_lines", "storage_objects", "labor_entries", "progress_events")
 TABLES = JOB_TABLES + ROW_TABLES
 UNITS = MappingProxyType({"s": 1_000_000, "ms": 1_000, "us": 1, "min": 60_000_000})
 TYPES = ("text", "decimal", "time", "date", "tags")
-DOCS = "see docs/formats.md § Mappings / 见 docs/formats.md「映射」一节"
+DOCS = "see docs/formats.md § Mappings"
 EPOCH = "1970-01-01T00:00:00Z"
+# a bill whose amounts are in fen (分, 1/100 yuan) is the usual reason for a scale
+SCALE_REMEDY = ('write the factor as a number in quotes, e.g. scale = "0.01": a bill whose amounts are in fen'
+                ' (1/100 yuan) is read in yuan by billed_cost = { from = "Amount (fen)", type = "decimal",'
+                ' scale = "0.01" }, which divides each amount by 100 exactly')
 INTERNAL = frozenset({"row", "row_hash", "source_sha256", "flags", "extra"})  # lake columns no mapping fills
 
 # top-level key → the tables it applies to
@@ -183,13 +187,12 @@ def load(options: Any, tables: tuple[str, ...], kind: str) -> MappingFile:
     preset name there is read as that preset)."""
     preset, path = options.get("preset"), options.get("mapping")
     if preset and path:
-        raise BadInput("give --preset or --mapping, not both / --preset 与 --mapping 只能给一个",
+        raise BadInput("give --preset or --mapping, not both",
                        remedy="drop one of them")
     known = presets(tables)
     if not preset and not path:
         raise BadInput(
-            f"`import {kind}` needs a mapping: the columns of a {' / '.join(tables)} table differ by "
-            f"source / 需要映射文件",
+            f"`import {kind}` needs a mapping: the columns of a {' / '.join(tables)} table differ by source",
             remedy=f"pass --preset NAME (one of: {_listing(known)}) or --mapping FILE; {DOCS}",
         )
     if path and Path(str(path)).is_file():
@@ -197,7 +200,7 @@ def load(options: Any, tables: tuple[str, ...], kind: str) -> MappingFile:
         try:
             text = p.read_text(encoding="utf-8")
         except UnicodeDecodeError:
-            raise BadInput("a mapping file is UTF-8 TOML / 映射文件须为 UTF-8 编码的 TOML", path=str(p),
+            raise BadInput("a mapping file is UTF-8 TOML", path=str(p),
                            remedy="save the mapping as UTF-8") from None
         m = parse(text, str(p), tables[0] if len(tables) == 1 else None)
     else:
@@ -207,20 +210,19 @@ def load(options: Any, tables: tuple[str, ...], kind: str) -> MappingFile:
             if name in every:
                 other = every[name].table
                 raise BadInput(
-                    f"preset {name} fills table {other}, not {' / '.join(tables)} / 预设 {name} 对应的表不同",
+                    f"preset {name} fills table {other}, not {' / '.join(tables)}",
                     remedy=f"import it with `trainledger import {mapped_kind(other)} --preset {name}`",
                 )
-            what = "preset" if preset else "mapping file or preset"
-            raise BadInput(
-                f"no {what} {name!r}{did_you_mean(name, known)} / 没有这个{'预设' if preset else '映射文件或预设'}",
-                remedy=f"use one of: {_listing(known)} (`trainledger presets` lists them)"
-                       + ("" if preset else "; or check the --mapping path"),
-            )
+            if preset:
+                raise BadInput(f"no preset {name!r}{_hint(name, known)}",
+                               remedy=f"use one of: {_listing(known)} (`trainledger presets` lists them)")
+            raise BadInput(f"no mapping file or preset {name!r}{_hint(name, known)}",
+                           remedy=f"check the --mapping path, or use a preset: {_listing(known)}"
+                                  " (`trainledger presets` lists them)")
         m = known[name]
     if m.table not in tables:
         raise BadInput(
-            f"this mapping fills table {m.table}, but `import {kind}` fills {' / '.join(tables)} "
-            f"/ 映射的目标表与导入种类不符",
+            f"this mapping fills table {m.table}, but `import {kind}` fills {' / '.join(tables)}",
             path=m.where,
             remedy=f"import it with `trainledger import {mapped_kind(m.table)}`, or set table = "
                    f"\"{tables[0]}\" in the mapping",
@@ -235,12 +237,19 @@ def _bad(where: str, key: str, problem: str, remedy: str = DOCS) -> BadInput:
     return BadInput(f"{key}: {problem}", path=where, remedy=remedy)
 
 
+def _hint(name: str, known: Any) -> str:
+    """`` — did you mean X?`` for the known name closest to ``name``, or ""; English only: the
+    catalogue gives the Chinese (``{value} — did you mean {name}?``), so each language is whole."""
+    close = closest(name, known)
+    return f" — did you mean {close}?" if close else ""
+
+
 def _unknown(where: str, section: str, name: str, known: tuple[str, ...] | list[str]) -> BadInput:
-    hint = did_you_mean(name, known)
+    hint = _hint(name, known)
     if not hint and name in ELSEWHERE:
-        hint = f" — it is written as {ELSEWHERE[name]} / 应写作 {ELSEWHERE[name]}"
-    return _bad(where, f"{section}{name}", f"unknown key{hint} / 未知的键",
-                remedy=f"known: {', '.join(known)}; {DOCS}")
+        return _bad(where, f"{section}{name}", f"unknown key: it is written as {ELSEWHERE[name]}",
+                    remedy=f"known: {', '.join(known)}; {DOCS}")
+    return _bad(where, f"{section}{name}", f"unknown key{hint}", remedy=f"known: {', '.join(known)}; {DOCS}")
 
 
 def _names(value: Any, where: str, key: str) -> tuple[str, ...]:
@@ -248,14 +257,14 @@ def _names(value: Any, where: str, key: str) -> tuple[str, ...]:
         return (value,)
     if isinstance(value, list) and value and all(isinstance(v, str) and v for v in value):
         return tuple(value)
-    raise _bad(where, key, "must be a header name or a list of them / 应为列名或列名列表",
+    raise _bad(where, key, "must be a header name or a list of them",
                remedy=f'e.g. {key} = ["应付金额", "PretaxAmount"]')
 
 
 def _table(doc: dict, key: str, where: str) -> dict:
     value = doc.get(key, {})
     if not isinstance(value, dict):
-        raise _bad(where, key, f"must be a table, written [{key}] / 应为表 [{key}]")
+        raise _bad(where, key, f"must be a table, written [{key}]")
     return value
 
 
@@ -263,10 +272,10 @@ def _instant(value: Any, where: str, key: str) -> datetime:
     try:
         dt = value if isinstance(value, datetime) else datetime.fromisoformat(str(value).replace("Z", "+00:00"))
     except ValueError:
-        raise _bad(where, key, f"{value!r} is not an ISO time / 不是 ISO 时间",
+        raise _bad(where, key, f"{value!r} is not an ISO time",
                    remedy=f'e.g. {key.rsplit(".", 1)[-1]} = "2020-04-01T00:00:00+08:00"') from None
     if dt.tzinfo is None:
-        raise _bad(where, key, f"{value!r} has no UTC offset / 缺少时区偏移",
+        raise _bad(where, key, f"{value!r} has no UTC offset",
                    remedy="write the instant with its offset, e.g. +08:00 or Z")
     return dt.astimezone(UTC)
 
@@ -275,14 +284,14 @@ def _zone(value: Any, where: str, key: str) -> str:
     try:
         ZoneInfo(str(value))
     except (ZoneInfoNotFoundError, ValueError):
-        raise _bad(where, key, f"unknown time zone {value!r} / 未知时区",
+        raise _bad(where, key, f"unknown time zone {value!r}",
                    remedy="use an IANA name, e.g. Asia/Shanghai") from None
     return str(value)
 
 
 def _unit(value: Any, where: str, key: str) -> str:
     if value not in UNITS:
-        raise _bad(where, key, f"unit {value!r} is not one of {', '.join(UNITS)}{did_you_mean(str(value), UNITS)}",
+        raise _bad(where, key, f"unit {value!r} is not one of {', '.join(UNITS)}{_hint(str(value), UNITS)}",
                    remedy=f'e.g. {key.rsplit(".", 1)[-1]} = "s"')
     return str(value)
 
@@ -336,56 +345,56 @@ def parse(text: str, where: str, table: str | None = None) -> MappingFile:
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise BadInput(f"not TOML: {e} / 不是合法的 TOML", path=where, remedy=DOCS) from None
+        raise BadInput(f"not TOML: {e}", path=where, remedy=DOCS) from None
     doc, legacy = translate(raw)
     for key in doc:
         if key not in KEYS:
             raise _unknown(where, "", key, tuple(KEYS))
     target = doc.get("table", table)
     if target not in TABLES:
-        hint = did_you_mean(str(target), TABLES) if target else ""
-        raise _bad(where, "table", f"{target!r} is not a target table{hint} / 不是可映射的表",
+        hint = _hint(str(target), TABLES) if target else ""
+        raise _bad(where, "table", f"{target!r} is not a target table{hint}",
                    remedy=f"table = one of {', '.join(TABLES)}")
     for key in doc:
         if target not in KEYS[key]:
-            raise _bad(where, key, f"does not apply to table {target} (it is for {', '.join(KEYS[key])}) "
-                                   f"/ 此键不适用于 {target}", remedy=f"leave {key} out; {DOCS}")
+            raise _bad(where, key, f"does not apply to table {target} (it is for {', '.join(KEYS[key])})",
+                       remedy=f"leave {key} out; {DOCS}")
     time = _time(_table(doc, "time", where), where)
     job = target in JOB_TABLES
     columns = tuple(_column(name, spec, where, job, time) for name, spec in _table(doc, "columns", where).items())
     if not columns and job:  # (a native importer's table reads its own headers without one)
-        raise _bad(where, "columns", "is empty: map at least one field / 至少映射一个字段",
+        raise _bad(where, "columns", "is empty: map at least one field",
                    remedy='e.g. [columns] job_id = "id"')
     _check_fields(target, [c.name for c in columns], where, "columns")
     constants = _table(doc, "constants", where)
     _check_fields(target, list(constants), where, "constants")
     for k, v in constants.items():
         if not isinstance(v, str | int | float | bool):
-            raise _bad(where, f"constants.{k}", "must be a text or number / 应为文本或数字")
+            raise _bad(where, f"constants.{k}", "must be a text or number")
     tags = _table(doc, "tags", where)
     for k, v in tags.items():
         if not isinstance(v, str) or not v:
-            raise _bad(where, f"tags.{k}", "must name a header / 应为列名", remedy=f'e.g. {k} = "group"')
+            raise _bad(where, f"tags.{k}", "must name a header", remedy=f'e.g. {k} = "group"')
     if job and time.format == "number" and time.origin is None and {c.name for c in columns} & {
         "submit", "eligible", "start", "end", "ts", "valid_from", "valid_to"
     }:
-        raise _bad(where, "time", "numbers need an origin / 数字时间需要起点", remedy='add [time] origin = "…Z"')
+        raise _bad(where, "time", "numbers need an origin", remedy='add [time] origin = "…Z"')
     sig = doc.get("signature")
     if sig is not None and not isinstance(sig, list):
-        raise _bad(where, "signature", "must be a list of headers / 应为列名列表")
+        raise _bad(where, "signature", "must be a list of headers")
     signature = tuple(_names(g, where, "signature") for g in sig or ())
     if sig is None and job:
         signature = tuple(c.sources for c in columns)
     nulls = doc.get("nulls")
     if nulls is not None and not (isinstance(nulls, list) and all(isinstance(n, str) for n in nulls)):
-        raise _bad(where, "nulls", "must be a list of texts / 应为文本列表", remedy='e.g. nulls = ["", "None"]')
+        raise _bad(where, "nulls", "must be a list of texts", remedy='e.g. nulls = ["", "None"]')
     interval = doc.get("interval_s")
     if interval is not None and (isinstance(interval, bool) or not isinstance(interval, int) or interval <= 0):
-        raise _bad(where, "interval_s", "must be a whole number of seconds > 0 / 应为正整数秒",
+        raise _bad(where, "interval_s", "must be a whole number of seconds > 0",
                    remedy="e.g. interval_s = 60")
     unverified = doc.get("unverified", [])
     if not isinstance(unverified, list) or not all(isinstance(u, str) for u in unverified):
-        raise _bad(where, "unverified", "must be a list of headers / 应为列名列表")
+        raise _bad(where, "unverified", "must be a list of headers")
     return MappingFile(
         name=str(doc.get("name") or Path(where).name),
         table=target,
@@ -421,7 +430,7 @@ def _time(section: dict, where: str) -> TimeSpec:
     numeric = "unit" in section or "origin" in section
     fmt = section.get("format", "number" if numeric else "iso")
     if fmt not in ("iso", "number"):
-        raise _bad(where, "time.format", f"{fmt!r} is not iso or number / 应为 iso 或 number")
+        raise _bad(where, "time.format", f"{fmt!r} is not iso or number")
     return TimeSpec(
         format=fmt,
         unit=_unit(section.get("unit", "s"), where, "time.unit"),
@@ -440,40 +449,39 @@ def _column(name: str, spec: Any, where: str, job: bool, time: TimeSpec) -> Colu
         if k not in allowed:
             if job and k in COLUMN_KEYS:
                 raise _bad(where, f"{key}.{k}", "does not apply to the job tables (jobs, occupancy, "
-                           "worker_steps: their fields are read by their own converters) / 不适用于作业类表",
+                           "worker_steps, capacity: their fields are read by their own converters)",
                            remedy=f"leave {k} out; for times use the [time] section")
             raise _unknown(where, f"{key}.", k, allowed)
     if "from" not in spec:
-        raise _bad(where, key, "names no header: add from = \"…\" / 缺少 from",
+        raise _bad(where, key, "names no header: add from = \"…\"",
                    remedy=f'e.g. {name} = {{ from = "…" }}')
     kind = spec.get("type", "text")
     if kind not in TYPES:
-        raise _bad(where, f"{key}.type", f"unknown type {kind!r}{did_you_mean(str(kind), TYPES)} / 未知类型",
+        raise _bad(where, f"{key}.type", f"unknown type {kind!r}{_hint(str(kind), TYPES)}",
                    remedy=f"use one of {', '.join(TYPES)}")
     scale = None
     if "scale" in spec:
         try:
             scale = Decimal(str(spec["scale"]))
         except InvalidOperation:
-            raise _bad(where, f"{key}.scale", "is not a number / 不是数字", remedy='e.g. scale = "0.01"') from None
+            raise _bad(where, f"{key}.scale", f"{spec['scale']!r} is not a number", remedy=SCALE_REMEDY) from None
     values = spec.get("map")
     if values is not None:
         if not isinstance(values, dict) or not all(isinstance(v, str) for v in values.values()):
-            raise _bad(where, f"{key}.map", "must map source words to texts / 应为“原词 = 值”的表")
+            raise _bad(where, f"{key}.map", "must map source words to texts")
         if job and name != "state":
-            raise _bad(where, f"{key}.map", "only the state column of a job table has a vocabulary / "
-                       "作业类表只有 state 列可映射词汇")
+            raise _bad(where, f"{key}.map", "only the state column of a job table has a vocabulary")
         values = MappingProxyType({str(k): v for k, v in values.items()})
     unmapped = str(spec.get("unmapped", "keep"))
     if unmapped not in ("keep", "null"):
-        raise _bad(where, f"{key}.unmapped", f"{unmapped!r} is not keep or null / 应为 keep 或 null")
+        raise _bad(where, f"{key}.unmapped", f"{unmapped!r} is not keep or null")
     unit = _unit(spec["unit"], where, f"{key}.unit") if "unit" in spec else None
     origin = _instant(spec["origin"], where, f"{key}.origin") if "origin" in spec else None
     if kind == "time" and (unit or time.format == "number") and (origin or time.origin) is None:
-        raise _bad(where, key, "a time written as a number needs an origin / 数字时间需要起点",
+        raise _bad(where, key, "a time written as a number needs an origin",
                    remedy=f'add origin = "{EPOCH}" (Unix time) on the column or under [time]')
     if (unit or origin) and kind != "time":
-        raise _bad(where, key, "unit and origin are for type = \"time\" / unit、origin 仅用于时间列")
+        raise _bad(where, key, "unit and origin are for type = \"time\"")
     return ColumnSpec(
         name, _names(spec["from"], where, f"{key}.from"), kind, scale, values, unmapped,
         _names(spec["fallback"], where, f"{key}.fallback") if "fallback" in spec else (), unit, origin,
@@ -484,8 +492,8 @@ def _check_fields(table: str, names: list[str], where: str, section: str) -> Non
     known = fields_of(table)
     for n in names:
         if n not in known:
-            raise _bad(where, f"{section}.{n}", f"{table} has no field {n!r}{did_you_mean(n, known)} "
-                       f"/ 目标表没有这个字段", remedy=f"map onto one of {', '.join(sorted(known))}")
+            raise _bad(where, f"{section}.{n}", f"{table} has no field {n!r}{_hint(n, known)}",
+                       remedy=f"map onto one of {', '.join(sorted(known))}")
 
 
 def fields_of(table: str) -> frozenset[str]:
@@ -512,19 +520,19 @@ def _wide(section: Any, where: str, table: str, columns: tuple[ColumnSpec, ...])
     if section is None:
         return None
     if not isinstance(section, dict):
-        raise _bad(where, "wide", "must be a table [wide] with field and value / 应为表 [wide]")
+        raise _bad(where, "wide", "must be a table [wide] with field and value")
     for k in section:
         if k not in ("field", "value", "total"):
             raise _unknown(where, "wide.", k, ("field", "value", "total"))
     key, value, total = section.get("field"), section.get("value"), section.get("total", "")
     if not (isinstance(key, str) and isinstance(value, str) and isinstance(total, str)) or key == value:
-        raise _bad(where, "wide", "needs field and value, two field names (and total, a header) / 需要 field 与 value",
+        raise _bad(where, "wide", "needs field and value, two field names (and total, a header)",
                    remedy='e.g. [wide] field = "vc"  value = "gpus"  total = "total"')
     _check_fields(table, [key, value], where, "wide")
     taken = [n for n in (key, value) if any(c.name == n for c in columns)]
     if taken:
-        raise _bad(where, f"wide.{taken[0]}", "is also under [columns]: a wide table's headers give it "
-                   "/ 已在 [columns] 中映射", remedy=f"drop {taken[0]} from [columns]")
+        raise _bad(where, f"wide.{taken[0]}", "is also under [columns]: a wide table's headers give it",
+                   remedy=f"drop {taken[0]} from [columns]")
     return key, value, total
 
 
@@ -539,13 +547,13 @@ def _finalised(section: Any, where: str) -> tuple[int, int] | None:
     if section is None:
         return None
     if not isinstance(section, dict):
-        raise _bad(where, "finalised", "must be a table [finalised] with day and hour / 应为表")
+        raise _bad(where, "finalised", "must be a table [finalised] with day and hour")
     for k in section:
         if k not in ("day", "hour"):
             raise _unknown(where, "finalised.", k, ("day", "hour"))
     day, hour = section.get("day", 1), section.get("hour", 0)
     if not (isinstance(day, int) and 1 <= day <= 28 and isinstance(hour, int) and 0 <= hour <= 23):
-        raise _bad(where, "finalised", "day is 1-28 and hour 0-23 / day 取 1-28，hour 取 0-23")
+        raise _bad(where, "finalised", "day is 1-28 and hour 0-23")
     return day, hour
 
 
@@ -553,7 +561,7 @@ def _notes(value: Any, where: str, table: str) -> tuple[NoteSpec, ...]:
     if value is None:
         return ()
     if not isinstance(value, list) or not all(isinstance(n, dict) for n in value):
-        raise _bad(where, "notes", "must be [[notes]] tables / 应为 [[notes]] 表数组")
+        raise _bad(where, "notes", "must be [[notes]] tables")
     out = []
     for i, n in enumerate(value, 1):
         for k in n:
@@ -561,17 +569,18 @@ def _notes(value: Any, where: str, table: str) -> tuple[NoteSpec, ...]:
                 raise _unknown(where, f"notes[{i}].", k, NOTE_KEYS)
         when = n.get("when", "always")
         if when not in ("always", "decimals_over", "missing") or not isinstance(n.get("text"), str):
-            raise _bad(where, f"notes[{i}]", "needs text, and when = always, decimals_over or missing"
-                       " / 需要 text 与 when")
+            raise _bad(where, f"notes[{i}]", "needs text, and when = always, decimals_over or missing")
         if when in ("decimals_over", "missing"):
             _check_fields(table, [str(n.get("column", ""))], where, f"notes[{i}].column")
         out.append(NoteSpec(n["text"], when, str(n.get("column", "")), int(n.get("places", 2))))
     return tuple(out)
 
 
-def legacy_notes(kind: str, options: Any) -> list[str]:
+def legacy_notes(kind: str, options: Any, lang: str = "en") -> list[str]:
     """What to tell someone whose ``--mapping`` file is of an old format: one line per old key,
-    saying how to rewrite it (the file is read, translated). Empty for presets and new files."""
+    saying how to rewrite it (the file is read, translated), in ``lang``. Empty for presets and
+    new files."""
+    from trainledger.i18n import localize
     from trainledger.ingest import importer_for
 
     imp = importer_for(kind)
@@ -581,5 +590,5 @@ def legacy_notes(kind: str, options: Any) -> list[str]:
     m = load(options, (table,), kind)
     if not m.legacy:
         return []
-    head = f"{m.where}: old mapping format, read translated; rewrite it so / 旧映射格式（已按新格式读取），请改写："
-    return [head, *(f"  {line}" for line in m.legacy)]
+    head = f"{m.where}: old mapping format, read translated; rewrite it so:"
+    return [localize(head, lang), *(f"  {localize(line, lang)}" for line in m.legacy)]

@@ -11,8 +11,8 @@ pairs; ``render`` spells one in a language. The keys:
   (or conflict with) those: to change them, ``--replace`` that import;
 - ``restated``: bill rows restate rows of an earlier import (same account, resource, period,
   charge category/class and SKU); both are counted;
-- ``rule_scheme``: a storage rule's prefix has a scheme (``s3://``) that no row of the import has
-  (ingest/storage.py ``scheme_notice``), with the form the rows use;
+- ``rule_unmatched``: a storage rule's prefix matches no object of an import that lists objects
+  of its bucket (ingest/storage.py ``prefix_notice``), with one of that bucket's paths;
 - ``unnamed_job``: steps imported without ``--set job=`` name their job by the file's hash.
 """
 
@@ -41,11 +41,12 @@ TEXT: dict[str, tuple[str, str]] = {
         "有 {rows} 行重述了导入 {id} 中的行（计费账户、资源、计费时段、费用类别、类型和 SKU 相同："
         "先 {earlier}，后 {later} {currency}）；两者都已计入。若后一份导出取代前一份，请运行 `{command}`",
     ),
-    "rule_scheme": (
-        "storage rule prefix {prefix} starts with {scheme}, which no row of this import has: its paths"
-        " look like {example}; write the rule as {fixed} ([[storage_prefixes]] in trainledger.toml)",
-        "存储前缀规则 {prefix} 以 {scheme} 开头，而本次导入没有一行路径带此前缀：其路径形如 {example}；"
-        "请把规则写成 {fixed}（trainledger.toml 中的 [[storage_prefixes]]）",
+    "rule_unmatched": (
+        "storage rule prefix {prefix} matches no object of this import, though it lists objects of bucket"
+        " {bucket} (e.g. {example}): the rule classifies nothing here; correct its prefix"
+        " ([[storage_prefixes]] in trainledger.toml)",
+        "存储前缀规则 {prefix} 未匹配本次导入的任何对象，而本次导入列有存储桶 {bucket} 的对象（例如 {example}）："
+        "该规则在此不归类任何对象；请更正其前缀（trainledger.toml 中的 [[storage_prefixes]]）",
     ),
     "unnamed_job": (
         "no --set job= given: these steps name their job {job} (from the file's hash); to tie them"

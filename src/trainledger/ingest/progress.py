@@ -61,6 +61,7 @@ class ProgressImporter:
     kind = "progress"
     table = "progress_events"
     description = "training progress JSONL"
+    row_hash_versions = (2, 3)  # 3 a column at a time (progress_fast); 2 for an older lake's (keys.py)
     columns = (
         col("ts", convert=timestamp_with_offset, needed=True),
         col("run", convert=_name, needed=True),

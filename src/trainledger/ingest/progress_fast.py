@@ -12,7 +12,10 @@ A plain row is a JSON object whose ``ts`` is text of the plain ISO shape with it
 ``run`` and ``event`` are non-blank text, whose ``step`` / ``tokens`` / ``samples`` are absent,
 null or JSON integers in 0 … 2**63-1, whose ``duration_s`` is absent, null, or a finite number
 >= 0 (an integer below 2**53), and whose known event has the fields it needs. The row hash and
-``extra`` are the per-row functions' (``keys.mapping_key``, ``base.dumps``) on the same object.
+``extra`` are the per-row functions' (``keys.mapping_key``, ``base.dumps``) on the same object,
+by the row-hash version in force: version 3 a column at a time (``rowhash.hash_columns`` over each
+value's item: a text's own characters, any other value 0xFF + its JSON), version 2 (an older lake's
+table, ``keys.py``) the NUL-joined or JSON text of each row, digested by blake2b.
 """
 
 from __future__ import annotations
@@ -26,11 +29,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from trainledger.ingest import colrows, coltime, fastlines
+from trainledger.ingest import colrows, coltime, fastlines, rowhash
 from trainledger.ingest import vector as V
 from trainledger.ingest.base import Context, Record, dumps
 from trainledger.ingest.fastcsv import NotFast
-from trainledger.ingest.keys import _KEY_JSON, mapping_key, row_key
+from trainledger.ingest.keys import _KEY_JSON, active_version, mapping_key, row_key
 from trainledger.ingest.progress import KNOWN, NEEDS, ProgressImporter
 from trainledger.ingest.text import json_loads, json_problem
 from trainledger.lake.schemas import PROGRESS_EVENTS
@@ -205,7 +208,29 @@ def _texts(names: list[str], objs: list[dict[str, Any]]) -> tuple[pa.Array, pa.A
     for name in names:
         texts[name], strs[name] = _json_texts([o[name] for o in objs])
     extra = V.json_object([(name, pc.fill_null(texts[name], "null")) for name in names if name not in KNOWN], k)
+    if active_version() == 3:
+        return extra, _keys_v3(sorted(names), texts, strs, k)
     return extra, _keys(sorted(names), texts, strs, k)
+
+
+BIN = pa.binary()
+_MARK = pa.scalar(rowhash.JSON_MARK, BIN)
+_EMPTY = pa.scalar(b"", BIN)
+
+
+def _keys_v3(names: list[str], texts: dict[str, pa.Array], strs: dict[str, pa.Array | None], k: int) -> pa.Array:
+    """``keys.content_key`` (version 3, ``rowhash.content_key_v3``) of each row's non-null items
+    sorted by name, a column at a time: each row's item of a column is its text value's own
+    characters, else 0xFF and its JSON (``rowhash.item_bytes``); a null is no item."""
+    codes = np.arange(k, dtype=np.int64)
+    spelled = []
+    for name in names:
+        item = pc.binary_join_element_wise(_MARK, texts[name].cast(BIN), _EMPTY)  # 0xFF + JSON, null stays null
+        s = strs[name]
+        if s is not None:
+            item = pc.if_else(pc.is_valid(s), s.cast(BIN), item)
+        spelled.append((name, codes, item))
+    return rowhash.hash_columns(spelled, k)
 
 
 def _json_texts(vals: list[Any]) -> tuple[pa.Array, pa.Array | None]:

@@ -40,9 +40,10 @@ from trainledger.ingest.vendor_mapping import (
 NEAR_MISSES: dict[str, tuple[tuple[tuple[str, ...], ...], str, str]] = {
     "aliyun-split-bill": (
         (("应付金额", "PretaxAmount"), ("实例ID", "InstanceID")),
-        "it looks like an Alibaba Cloud bill-details file (明细账单, BillingItemDetailDaily_*): it has"
+        "it looks like an Alibaba Cloud bill-details file (BillingItemDetailDaily_*): it has"
         " 应付金额 and 实例ID but no split item (分拆项ID / SplitItemID)",
-        "import the split bill (分账账单: 费用与成本 › 分账管理) with `trainledger import aliyun`; with no split"
+        "import the split bill (the console's Expenses and Costs › Split Bill) with `trainledger import aliyun`;"
+        " with no split"
         " bill, import this file with `trainledger import mapped_bills {path} --preset aliyun-split-bill`"
         " (one row per instance) — never both: they hold the same charges",
     ),

@@ -2,7 +2,7 @@
 ``storage_objects``.
 
 Both providers deliver a ``manifest.json`` (``sourceBucket``, ``fileFormat``, ``fileSchema``,
-``files`` [{``key``, ``size``, ``MD5checksum``}], ``creationTimestamp`` in ms) beside data files:
+``files`` [{``key``, ``size``, ``MD5checksum``}], ``creationTimestamp``: S3 in ms, OSS in s) beside data files:
 gzip-compressed CSV without a header whose fields are ``fileSchema`` in order (S3: ``Bucket,
 Key, Size, LastModifiedDate, ETag, StorageClass, ...``; OSS likewise), or Parquet or ORC with
 those fields as snake-case columns (``last_modified_date``; the manifest's ``fileSchema`` is then
@@ -22,6 +22,12 @@ snapshot date is the manifest's creation date, so successive reports are success
 (the engine accrues each object's GB-months between them, from 00:00 UTC of each date). A
 noncurrent version (charged like the current one: it is stored and billed) or a delete marker is
 kept and flagged.
+
+An object's path is ``s3://bucket/key`` or ``oss://bucket/key`` (``model.objpath.canonical``) by
+the manifest's provider (``provider_scheme``): S3 names its ``destinationBucket`` by ARN
+(``arn:aws:s3:::inv``, ``arn:aws-cn:s3:::``) and writes ``version`` 2016-11-30; OSS names the bare
+bucket and writes ``version`` 2019-09-01. A manifest showing neither gives ``bucket/key``. Rules
+match either form (their identity drops the scheme).
 """
 
 from __future__ import annotations
@@ -39,6 +45,8 @@ from urllib.parse import unquote_plus
 
 from trainledger.errors import BadInput
 from trainledger.ingest.base import Context, Record, Verdict
+from trainledger.ingest.base import col as column
+from trainledger.ingest.convert import stripped
 from trainledger.ingest.delimited import reading_options
 from trainledger.ingest.keys import content_key, mapping_key
 from trainledger.ingest.storage import StorageImporter
@@ -72,6 +80,16 @@ def read_manifest(path: Path) -> dict[str, Any]:
         raise BadInput("the manifest has no files or fileSchema", path=str(path),
                        remedy="give the inventory's manifest.json as delivered")
     return data
+
+
+def provider_scheme(m: Mapping[str, Any]) -> str | None:
+    """``s3`` or ``oss``: the provider whose inventory the manifest ``m`` is (module docstring)."""
+    dest, version = str(m.get("destinationBucket") or ""), str(m.get("version") or "")
+    if dest.startswith("arn:aws") or version == "2016-11-30":
+        return "s3"
+    if dest.startswith("acs:oss") or version == "2019-09-01":
+        return "oss"
+    return None
 
 
 def field_name(name: str) -> str:
@@ -135,6 +153,7 @@ class InventoryImporter(StorageImporter):
     kind = "inventory"
     table = "storage_objects"
     description = "an S3 / OSS inventory manifest.json"
+    columns = (*StorageImporter.columns, column("scheme", "scheme", convert=stripped))  # the provider's, set by parse
 
     def identify(self, path: Path) -> bool | str:
         if sniff(path).container == "empty":
@@ -148,11 +167,15 @@ class InventoryImporter(StorageImporter):
         return True
 
     def _snapshot(self, manifest: Mapping[str, Any]) -> str:
+        """The manifest's creation date (UTC): S3 writes ``creationTimestamp`` in milliseconds,
+        OSS in seconds (``"1642994594"``, 2022-01-24); a value below 10^11 is seconds (10^11
+        ms is 1973, 10^11 s is the year 5138)."""
         ts = manifest.get("creationTimestamp")
         try:
-            return datetime.fromtimestamp(int(ts) / 1000, UTC).date().isoformat()
-        except (TypeError, ValueError):
-            raise BadInput("the manifest has no creationTimestamp (ms)",
+            n = int(ts)
+            return datetime.fromtimestamp(n if n < 10**11 else n / 1000, UTC).date().isoformat()
+        except (TypeError, ValueError, OverflowError, OSError):
+            raise BadInput("the manifest has no creationTimestamp (epoch seconds or ms)",
                            remedy="give the manifest as delivered") from None
 
     def identity(
@@ -173,6 +196,7 @@ class InventoryImporter(StorageImporter):
             return
         m = read_manifest(path)
         day = self._snapshot(m)
+        scheme = provider_scheme(m)
         schema = [s.strip() for s in str(m["fileSchema"]).split(",")]
         fmt = str(m.get("fileFormat", "CSV")).upper()
         if fmt not in FORMATS:
@@ -202,6 +226,8 @@ class InventoryImporter(StorageImporter):
                 if fmt == "CSV" and "key" in values:
                     values["key"] = unquote_plus(str(values["key"]))
                 values["snapshot_date"] = day
+                if scheme:
+                    values["scheme"] = scheme  # storage normalise: path = canonical(bucket, key, scheme)
                 key = content_key([mapping_key(obj), "snapshot_date", day])
                 yield Record(row, None, f"{src.name}: {raw}", key, values, extra)
 

@@ -2,11 +2,14 @@
 
 Each object needs a storage class: the file's own ``storage_class`` column when it names a
 trainledger StorageClass, else the workspace's prefix rules (``options["storage_prefixes"]``,
-longest matching prefix wins), else the row is quarantined. A provider's storage class in that
+longest matching prefix wins), else the row is quarantined. An object's path is stored in one
+form (``model.objpath.canonical``: a URI keeps its scheme, a bucket and key are joined) and rules
+match on its identity without the scheme, so ``oss://b/ckpt/`` and ``b/ckpt/`` name the same
+objects whichever way the file writes them. A provider's storage class in that
 column (S3 ``DEEP_ARCHIVE``, OSS ``ColdArchive``) is the object's *tier* (``PROVIDER_TIERS``); with
 no rule for its path such an object is accepted with the class ``unknown`` and flagged (its
-bytes and tier are known, so it is priced; what it is for is not). ``scheme_notice`` warns when a
-rule's prefix has a scheme (``s3://``, ``oss://``) that no imported row's path has.
+bytes and tier are known, so it is priced; what it is for is not). ``prefix_notice`` warns of a
+rule whose prefix matches no object of an import that lists objects of the rule's bucket.
 Governance gaps — no owner, no purpose, neither retention nor review date — are accepted and
 flagged. An S3 Inventory CSV has no header line: it is refused with the line to add.
 """
@@ -32,6 +35,7 @@ from trainledger.ingest.convert import (
 from trainledger.ingest.delimited import DelimitedImporter, reading_options
 from trainledger.ingest.keys import content_key
 from trainledger.ingest.text import Head, sniff
+from trainledger.model.objpath import canonical, identity, under
 from trainledger.model.vocab import StorageClass
 
 _storage_class = one_of(StorageClass)
@@ -137,7 +141,7 @@ def apply_path_rules(values: dict[str, Any], path: str, cfg: StorageSettings) ->
 
     day = values["snapshot_date"] or cfg.import_date
     for prefix, rule in cfg.path_rules:
-        if not path.startswith(prefix):
+        if not under(path, prefix):
             continue
         for k in ("owner", "purpose"):
             if rule.get(k) and not values.get(k):
@@ -222,8 +226,8 @@ class StorageImporter(DelimitedImporter):
                     f"bad storage prefix rule {item!r}: {e}",
                     remedy=f"give (prefix, storage class) pairs; classes: {CLASSES}",
                 ) from None
-        rules.sort(key=lambda r: -len(r[0]))
-        path_rules.sort(key=lambda r: -len(r[0]))
+        rules.sort(key=lambda r: -len(identity(r[0])))  # longest first, whatever its scheme
+        path_rules.sort(key=lambda r: -len(identity(r[0])))
         day = options.get("import_date") or datetime.now(UTC).date()
         return StorageSettings(tuple(rules), iso_date(day), tuple(path_rules))
 
@@ -241,7 +245,7 @@ class StorageImporter(DelimitedImporter):
         cfg: StorageSettings = ctx.cfg
         flags: list[str] = values["flags"]
         key, bucket = values.pop("key"), values.pop("bucket")
-        path = values["path"] or (f"{bucket}/{key}" if bucket and key else key)
+        path = canonical(values["path"], bucket=bucket, key=key, scheme=values.pop("scheme", None))
         if not path:
             raise Rejected("path (or key) is empty", "fill in the object's path")
         raw_tags = values.pop("tags", None)
@@ -258,7 +262,7 @@ class StorageImporter(DelimitedImporter):
         tier_of_class = provider_tier(given) if klass is None else None
         tier = _tier(values["tier"], given, tier_of_class, flags)
         if klass is None:
-            klass = next((c for p, c in cfg.prefixes if path.startswith(p)), None)
+            klass = next((c for p, c in cfg.prefixes if under(path, p)), None)
             if klass is None and tier_of_class:  # an S3 / OSS inventory with no rule for this path: its bytes
                 klass = UNKNOWN  # and tier are known, what it is for is not — accepted, flagged, never dropped
                 flags.append(f"storage_class {given!r} is the provider's class (tier {tier_of_class}):"
@@ -306,10 +310,12 @@ def _tier(column: str | None, given: str | None, of_class: str | None, flags: li
     return tier
 
 
-def scheme_notice(lake: Any, result: Any, options: Mapping[str, Any]) -> Any:
-    """A storage import whose rule prefixes name a scheme (``s3://mt-bucket/ckpt/``) that none of
-    its rows' paths has (S3 / OSS inventories give ``bucket/key``) gets the notice ``rule_scheme``
-    per such rule, with the form the rows use: such a rule matches nothing, silently."""
+def prefix_notice(lake: Any, result: Any, options: Mapping[str, Any]) -> Any:
+    """A storage import gets the notice ``rule_unmatched`` per [[storage_prefixes]] rule whose
+    prefix matches none of its objects although it lists objects of the rule's bucket (a rule
+    for another bucket is another inventory's business), with one of that bucket's paths: such a
+    rule classifies nothing, silently. Matching is on identities (``model.objpath``), so a rule's
+    scheme never makes it miss."""
     import dataclasses
 
     import pyarrow.parquet as pq
@@ -321,23 +327,28 @@ def scheme_notice(lake: Any, result: Any, options: Mapping[str, Any]) -> Any:
         return result
     prefixes = [str(it.get("prefix") if isinstance(it, Mapping) else it[0])
                 for it in options.get("storage_prefixes") or () if it]
-    schemed = [p for p in prefixes if "://" in p]
-    if not schemed:
+    if not prefixes:
         return result
     state = states(lake).get((result.kind, result.import_key or result.sha256))
     dropped = lake.dropped()
-    paths: list[str] = []
+    ids: list[str] = []
     for part in state_parts(lake, state, "storage_objects") if state else ():
         if partition_key(part) not in dropped:
-            paths += pq.read_table(part, columns=["path"]).column("path").to_pylist()
-    if not paths:
+            ids += [identity(p) for p in pq.read_table(part, columns=["path"]).column("path").to_pylist()]
+    if not ids:
         return result
+    from bisect import bisect_left
+
+    ids.sort()  # the paths under a prefix are the run of sorted identities that starts at it
+    first: dict[str, str] = {}  # bucket → its first path
+    for i in ids:
+        first.setdefault(i.split("/", 1)[0], i)
     notices = []
-    for prefix in schemed:
-        scheme = prefix.split("://", 1)[0] + "://"
-        if any(p.startswith(scheme) for p in paths):
+    for prefix in dict.fromkeys(prefixes):
+        want = identity(prefix)
+        bucket = want.split("/", 1)[0]
+        at = bisect_left(ids, want)
+        if bucket not in first or (at < len(ids) and ids[at].startswith(want)):
             continue
-        example = paths[0]
-        fixed = prefix.split("://", 1)[1] if "://" not in example else prefix
-        notices.append(("rule_scheme", {"prefix": prefix, "scheme": scheme, "example": example, "fixed": fixed}))
+        notices.append(("rule_unmatched", {"prefix": prefix, "bucket": bucket, "example": first[bucket]}))
     return dataclasses.replace(result, notices=result.notices + tuple(notices)) if notices else result

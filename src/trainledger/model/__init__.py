@@ -8,6 +8,7 @@
     prices.py   PriceEntry (dated, sourced), Assumption (a row of the assumptions drawer)
     evidence.py weakest(): a figure's evidence is the weakest of its inputs
     restricted.py  Restricted(value, kind): a sensitive field; the roles and what each sees; resolve()
+    objpath.py  an object-store path's one stored form (canonical) and the identity rules match on
 """
 
 from trainledger.model.assets import ExternalService, LaborEntry, StorageObject

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from trainledger.i18n import text
+from trainledger.i18n import localize, text
 from trainledger.model.cost import CostLine
 
 BILL_KINDS = ("focus",)  # provenance kinds of bill lines (the vendor bills are mapped onto FOCUS)
@@ -70,7 +70,8 @@ def _final(stamp: str) -> str:
 
 
 def _sentences(key: str, **params: Any) -> dict[str, str]:
-    en_note, _, zh_note = str(params.pop("note", "")).partition(" / ")  # a preset's note: "English / 中文"
+    en_note, _, zh_note = str(params.pop("note", "")).partition(" / ")  # an older lake's note: "English / 中文"
+    zh_note = zh_note or localize(en_note, "zh-CN")  # a preset's note is English, its Chinese catalogued
     return {"text": text(f"sheet.bill.{key}", "en", note=en_note, **params),
             "text_zh": text(f"sheet.bill.{key}", "zh-CN", note=zh_note or en_note, **params)}
 
