@@ -33,6 +33,7 @@ from trainledger.imports import (
 from trainledger.ingest import KIND_TABLES
 from trainledger.report import access
 from trainledger.report.plan_section import labor_kinds, with_kinds
+from trainledger.web.views import no_plan as no_plan_said
 
 DECISION_ACTIONS = ("continue", "shrink", "stop", "retarget")  # as `trainledger decide --action`
 
@@ -162,7 +163,7 @@ def decisions(wsp, batch_id: str) -> dict[str, Any]:
         plan_version = service.latest_plan(wsp, batch_id)[1].version
         no_plan = None
     except NotFound as e:
-        plan_version, no_plan = None, {"message": e.message, "remedy": e.remedy}
+        plan_version, no_plan = None, no_plan_said(e)
     out = {"batch": batch_id, "batch_href": f"/batches/{b}", "status_href": f"/batches/{b}/status",
            "decisions": rows, "plan_version": plan_version, "no_plan": no_plan,
            "open_alerts": [{"id": a["id"], "text": a["text"], "kind": a["kind"], "key": a["key"],

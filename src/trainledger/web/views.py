@@ -30,6 +30,15 @@ from trainledger.model.restricted import Restricted, restrict
 from trainledger.report import access, freshness
 
 
+def no_plan(e: NotFound) -> dict[str, str | None]:
+    """A batch without a plan, as the status and decisions pages say it: the message and remedy in
+    English and zh-CN (review 7 L16: the Chinese page printed the English sentence)."""
+    from trainledger.i18n import localize
+
+    return {"message": e.message, "remedy": e.remedy, "message_zh": localize(e.message, "zh-CN"),
+            "remedy_zh": localize(e.remedy, "zh-CN") if e.remedy else None}
+
+
 def _q(path: str) -> str:
     from urllib.parse import quote
 
@@ -411,7 +420,7 @@ def plan_status(wsp, batch_id: str) -> dict[str, Any]:
         out["status"] = review.status(wsp, batch_id)
         out["review"] = review.review(wsp, batch_id)
     except NotFound as e:
-        out["no_plan"] = {"message": e.message, "remedy": e.remedy}
+        out["no_plan"] = no_plan(e)
     out["decisions"] = review_repo.decision_rows(wsp.ledger, batch_id)
     out["plans"] = review.plans(wsp, batch_id)
     out["ranges"] = _ranges(out["status"]) if out["status"] else []
