@@ -58,6 +58,8 @@ INGEST: dict[str, tuple[str, str]] = {
                                             '金额不要带货币符号：写成 {fixed}'),
     'convert.currency_not_iso_means': ('currency {shown} is not an ISO 4217 code (it means {hint})',
                                        '币种 {shown} 不是 ISO 4217 代码（它指的是 {hint}）'),
+    'vector.column_repeated_values_no': ('a column of repeated values is no dictionary',
+                                         '含重复值的列不能作为字典列写出'),
     'convert.write_hint_instead': ('write {hint} instead of {shown} and import the file again',
                                    '把 {shown} 改写为 {hint}，再导入一次该文件'),
     'convert.currency_not_iso': ('currency {shown} is not an ISO 4217 code',

@@ -264,11 +264,18 @@ COMMITMENT_DETAIL = re.compile(r"commitment purchase (?P<id>.+), paid here, used
                                r" \(see the effective-cost view\)$")
 
 
+FOLDED_DETAIL = re.compile(r"\+(?P<n>\d+) more$")
+
+
 def detail_label(detail: str, lang: str = "en") -> str:
     """An unattributed reason's detail (``node h800-a2``, ``job 9004``) in ``lang``: its leading word
     translated, the name or id after it kept as written; a commitment purchase's sentence in zh-CN
     (review 6 K10)."""
     text = str(detail)
+    if m := FOLDED_DETAIL.match(text):  # report/sheet.py folded: a reason's smaller items in one row
+        if lang.lower().startswith("zh"):
+            return f"另有 {m['n']} 项（逐项清单：`trainledger attribute --json`）"
+        return f"{m['n']} more items (listed one by one in `trainledger attribute --json`)"
     if lang.lower().startswith("zh"):
         if m := COMMITMENT_DETAIL.match(text):
             return f"承诺购买 {m['id']}：在此付款，在承诺期内使用（见账单有效成本视图）"

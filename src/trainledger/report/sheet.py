@@ -142,9 +142,9 @@ def build_sheet(wsp, batch_id: str, figures: dict[str, Any] | None = None) -> di
         "assumptions": _assumption_rows(summary.get("assumptions", []), f["unclassified"], f["straggler"],
                                         batch.owner) + provisional.drawer_rows(bill_notes),
         "conservation": {"scope": "workspace", "as_of": summary.get("as_of"),
-                         "by_currency": summary.get("conservation", []),
-                         "amortized_by_currency": summary.get("conservation_amortized", []),
-                         "capacity": summary.get("conservation_capacity", []),
+                         "by_currency": folded(summary.get("conservation", [])),
+                         "amortized_by_currency": folded(summary.get("conservation_amortized", [])),
+                         "capacity": folded(summary.get("conservation_capacity", [])),
                          "rounding": "shares truncated at the split amount's precision; left-over units"
                                      " to the largest remainders (model/money.py)",
                          "rounding_zh": "分摊时各份按被分摊金额的精度截断，余下的最小单位依次给余数最大的份额"
@@ -154,6 +154,37 @@ def build_sheet(wsp, batch_id: str, figures: dict[str, Any] | None = None) -> di
         "stale": freshness.check(wsp),  # the lake changed since the attribution (report/freshness.py)
         "plan_vs_actual": _plan_section(wsp, batch_id),
     })
+
+
+SHEET_DETAILS = 12  # a reason's items a batch sheet lists one by one; the rest in one row (review 7 L18)
+
+
+def folded(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The workspace's conservation records as a batch sheet lists them: each reason's largest
+    ``SHEET_DETAILS`` items, then one row ``+N more`` holding the rest's exact sum, so the rows still
+    add up to the unattributed bucket (the workbook's Control SUMs them). An invoice keeps its own
+    row (its amount is a vendor amount, marked per row). A company bill is mostly not training: its
+    thousands of "no rule matched" resources are in ``trainledger attribute --json``, not in every
+    batch's sheet (869 Control rows after the FOCUS sample was imported)."""
+    out = []
+    for rec in records:
+        items = rec.get("unattributed_by_reason") if isinstance(rec, dict) else None
+        if not items or len(items) <= SHEET_DETAILS:
+            out.append(rec)
+            continue
+        kept, rest, seen = [], {}, defaultdict(int)
+        for x in items:  # largest first within each reason (engine/conservation.py)
+            r = x["reason"]
+            if seen[r] < SHEET_DETAILS or str(x.get("detail", "")).startswith("invoice "):
+                seen[r] += 1
+                kept.append(x)
+            else:
+                n, total = rest.get(r, (0, Decimal(0)))
+                rest[r] = (n + 1, total + Decimal(str(x["amount"])))
+        kept += [{"reason": r, "detail": f"+{n} more", "amount": str(total), "folded": n}
+                 for r, (n, total) in rest.items()]
+        out.append(dict(rec, unattributed_by_reason=kept))
+    return out
 
 
 def attributed_by_batch(wsp, attribution_id: int | None) -> dict[str, Any] | None:
