@@ -360,6 +360,8 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
         resp = respond(request, "error.html.j2", model, status=status)
         if status == 401:
             resp.headers["WWW-Authenticate"] = 'Bearer realm="trainledger"'
+        if isinstance(exc, cache.StillBuilding):  # waited for its page's build under way (web/cache.py)
+            resp.headers["Retry-After"] = str(cache.RETRY_AFTER)
         return resp
 
     def openapi(request: Request) -> Response:
