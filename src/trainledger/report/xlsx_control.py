@@ -26,7 +26,7 @@ from decimal import Decimal
 
 from trainledger.model.restricted import is_withheld
 from trainledger.model.vocab import CASH_BASES, detail_label, reason_label
-from trainledger.report.access import line_withheld
+from trainledger.report.field_kinds import line_withheld
 from trainledger.report.xlsx import Book, H, dec, money_format, places, ref, xround
 from trainledger.report.xlsx_text import L
 

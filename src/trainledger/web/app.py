@@ -297,7 +297,7 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
 
     def download(request: Request) -> Response:
         """The batch sheet as a file, as ``trainledger sheet BATCH --format F --role R`` writes it."""
-        from trainledger.report import access
+        from trainledger.report import access, field_kinds
 
         batch, fmt, lang = request.path_params["batch"], request.path_params["fmt"], lang_of(request)
         if fmt not in DOWNLOADS:
@@ -309,7 +309,7 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
             with auth.GATE.reading():
                 sheet, lines = wsp.sheet(batch), wsp.ledger.cost_lines(batch)
             if fmt in ("csv", "xlsx"):
-                seen = access.lines_disclosure(lines, acc.role)
+                seen = field_kinds.lines_disclosure(lines, acc.role)
                 if fmt == "xlsx":
                     seen.merge(access.for_role(sheet, acc.role, lang)[1])
             else:
