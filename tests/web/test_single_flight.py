@@ -137,26 +137,36 @@ def test_a_reader_during_the_watchers_rebuild_joins_it(demo_copy, monkeypatch):
     from trainledger.web import app as app_module
     from trainledger.web import views
 
-    real, calls = views.batch, []
+    real, calls, go = views.batch, [], threading.Event()
 
     def slow(wsp, batch_id):
         calls.append(threading.current_thread().name)
-        time.sleep(0.5)  # a build as long as at 1M job attempts
+        go.wait(10)  # a build as long as at 1M job attempts: until the reader waits for it
         return real(wsp, batch_id)
     monkeypatch.setattr(views, "batch", slow)
     app = app_module.create_app(demo_copy)
-    app.state.pages.watch_every = 0.05
+    pages = app.state.pages
+    pages.watch_every = 0.05
     with TestClient(app) as c:
+        go.set()
         assert c.get(f"/batches/{BATCH}").status_code == 200
         calls.clear()
+        go.clear()
         with Workspace.open(demo_copy) as wsp:
             wsp.ledger.audit("test", "note", "workspace", {"why": "a write from another process"})
         deadline = time.monotonic() + 10
         while not calls and time.monotonic() < deadline:
             time.sleep(0.01)
-        joined = app.state.pages.joined
-        assert c.get(f"/batches/{BATCH}").status_code == 200
-        assert calls == ["trainledger-watcher"] and app.state.pages.joined == joined + 1
+        joined, misses, got = pages.joined, pages.pages.misses, []
+        reader = threading.Thread(target=lambda: got.append(c.get(f"/batches/{BATCH}")))
+        reader.start()
+        while pages.pages.misses < misses + 2 and time.monotonic() < deadline:  # ready(), then _once
+            time.sleep(0.01)
+        time.sleep(0.2)
+        go.set()
+        reader.join()
+        assert got[0].status_code == 200
+        assert calls == ["trainledger-watcher"] and pages.joined == joined + 1
 
 
 def test_concurrent_readers_of_a_tampered_ledger_check_it_once(demo_copy, monkeypatch):
