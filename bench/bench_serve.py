@@ -101,6 +101,21 @@ machine (wall figures inflated by the load; the server's CPU over each request i
   0.37 CPU-s (batch page) and 1.3 s / 0.24 CPU-s (run page); 4 s after the write 12.4 ms and 24.6 ms
   with no CPU over the request — the watcher had built both pages for the new state.
 
+Measured 2026-12-02 (issue 10, the web11 branch: builds single-flight with a bounded wait, web/cache.py
+``Pages._once``), 200k job attempts / 500 batches / 822,758 cost lines, baseline ``/work/main/src``
+in the same run, on the 2-core machine at load average 12-21 (wall inflated; server CPU comparable):
+
+* first request after a write (``WRITES_ONLY``), before → after: batch page at once 1.38 s / 0.30
+  CPU-s → 2.40 s / 0.28 CPU-s; run page at once 1.46 s / 0.16 CPU-s → 1.12 s / 0.12 CPU-s; five
+  readers of the batch page at once 1.31 s / 0.20 CPU-s → 1.87 s / 0.25 CPU-s. On the happy path the
+  build was already one per key (the readers waited on its lock): no change beyond the load's noise.
+* three readers at once just after a cost line was edited behind the ledger's back
+  (``tampered_readers``, with the watcher): before, each ran the failing checks (seal, full
+  verification) one after another — 2,644.5 s wall for the slowest, 409.5 CPU-s of the server, all
+  three 409; now one check for all — 75.7 CPU-s (5.4× less), the builder's 409 at 107.1 s, the two
+  others 503 with Retry-After at the 60 s bound (``BUILD_WAIT``), their retry joining the check
+  under way. Counted in process on the demo: 6 full checks (watcher + 5 readers) → 1.
+
 Earlier (the precompute branch, 200k job attempts, baseline = /work/main/src then that tree):
 warm batch page HTML p50 / p95 17.8 / 134.8 → 10.6 / 12.1 ms; first request 165.2 → 78.9 s.
 """
