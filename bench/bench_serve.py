@@ -116,6 +116,12 @@ in the same run, on the 2-core machine at load average 12-21 (wall inflated; ser
   others 503 with Retry-After at the 60 s bound (``BUILD_WAIT``), their retry joining the check
   under way. Counted in process on the demo: 6 full checks (watcher + 5 readers) → 1.
 
+* the whole bench on this tree at 200k once the machine was quiet (load average 2-4; the 1M workspace
+  could not be generated in time on the shared cores): warm batch page (473 runs) p50 / p95 at 20
+  clients — HTML 17.1 / 26.9 ms gzipped, 21.0 / 29.2 ms identity; JSON 22.8 / 103.5 ms gzipped, 23.5 /
+  30.5 ms identity; first request after a write at once 266 ms / 0.25 CPU-s, a second later 3.3 ms
+  (the watcher had built it); run page 120 ms at once, 3.9 ms a second later.
+
 Earlier (the precompute branch, 200k job attempts, baseline = /work/main/src then that tree):
 warm batch page HTML p50 / p95 17.8 / 134.8 → 10.6 / 12.1 ms; first request 165.2 → 78.9 s.
 """
