@@ -28,8 +28,13 @@ decision or a confirmation appends) and the first request after it, for the batc
 run page (the incremental check: the new entry hashed, the tables sealed again) — at once, as a
 script would ask, and ``TRAINLEDGER_BENCH_SERVE_AFTER`` seconds later (default 1; a list, e.g.
 ``1,4``), as a person switching to the browser would, each with the server process's CPU over the
-request (web/cache.py's watcher builds the page read recently when it sees the write); each write
-waits for the server to be idle first (the previous write's background seal done).
+request (web/cache.py's watcher builds the page read recently when it sees the write); then
+``TRAINLEDGER_BENCH_SERVE_READERS`` (5) readers of the batch page together at once after a write
+(single-flight: one build, the others wait for it); each write waits for the server to be idle
+first (the previous write's background seal done). ``TRAINLEDGER_BENCH_SERVE_TAMPER=1``: then, on a
+copy of the workspace, those readers at once just after a cost line was edited in the database
+behind the ledger's back (each gets its 409, or 503 after waiting ``BUILD_WAIT`` for the check under
+way; the checks naming the edit run once for all of them).
 ``TRAINLEDGER_BENCH_SERVE_WRITES_ONLY=1`` skips the loads.
 ``python -m bench.bench_serve`` runs it alone.
 
@@ -96,6 +101,27 @@ machine (wall figures inflated by the load; the server's CPU over each request i
   0.37 CPU-s (batch page) and 1.3 s / 0.24 CPU-s (run page); 4 s after the write 12.4 ms and 24.6 ms
   with no CPU over the request — the watcher had built both pages for the new state.
 
+Measured 2026-12-02 (issue 10, the web11 branch: builds single-flight with a bounded wait, web/cache.py
+``Pages._once``), 200k job attempts / 500 batches / 822,758 cost lines, baseline ``/work/main/src``
+in the same run, on the 2-core machine at load average 12-21 (wall inflated; server CPU comparable):
+
+* first request after a write (``WRITES_ONLY``), before → after: batch page at once 1.38 s / 0.30
+  CPU-s → 2.40 s / 0.28 CPU-s; run page at once 1.46 s / 0.16 CPU-s → 1.12 s / 0.12 CPU-s; five
+  readers of the batch page at once 1.31 s / 0.20 CPU-s → 1.87 s / 0.25 CPU-s. On the happy path the
+  build was already one per key (the readers waited on its lock): no change beyond the load's noise.
+* three readers at once just after a cost line was edited behind the ledger's back
+  (``tampered_readers``, with the watcher): before, each ran the failing checks (seal, full
+  verification) one after another — 2,644.5 s wall for the slowest, 409.5 CPU-s of the server, all
+  three 409; now one check for all — 75.7 CPU-s (5.4× less), the builder's 409 at 107.1 s, the two
+  others 503 with Retry-After at the 60 s bound (``BUILD_WAIT``), their retry joining the check
+  under way. Counted in process on the demo: 6 full checks (watcher + 5 readers) → 1.
+
+* the whole bench on this tree at 200k once the machine was quiet (load average 2-4; the 1M workspace
+  could not be generated in time on the shared cores): warm batch page (473 runs) p50 / p95 at 20
+  clients — HTML 17.1 / 26.9 ms gzipped, 21.0 / 29.2 ms identity; JSON 22.8 / 103.5 ms gzipped, 23.5 /
+  30.5 ms identity; first request after a write at once 266 ms / 0.25 CPU-s, a second later 3.3 ms
+  (the watcher had built it); run page 120 ms at once, 3.9 ms a second later.
+
 Earlier (the precompute branch, 200k job attempts, baseline = /work/main/src then that tree):
 warm batch page HTML p50 / p95 17.8 / 134.8 → 10.6 / 12.1 ms; first request 165.2 → 78.9 s.
 """
@@ -130,6 +156,10 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 # seconds after a write at which a reader asks again (besides at once): ``TRAINLEDGER_BENCH_SERVE_AFTER``
 AFTER = tuple(float(x) for x in os.environ.get("TRAINLEDGER_BENCH_SERVE_AFTER", "1").split(",") if x)
 WRITES_ONLY = os.environ.get("TRAINLEDGER_BENCH_SERVE_WRITES_ONLY") == "1"  # skip the loads
+# readers asking for the batch page together at once after a write: ``TRAINLEDGER_BENCH_SERVE_READERS``
+READERS = int(os.environ.get("TRAINLEDGER_BENCH_SERVE_READERS", "5"))
+# then, on a copy of the workspace, that many readers at once after an edit behind the ledger's back
+TAMPER = os.environ.get("TRAINLEDGER_BENCH_SERVE_TAMPER") == "1"
 VERSION = 1  # of the generator: part of the cache key (with the sizes and NODES)
 
 
@@ -366,7 +396,60 @@ def main(log=print):
     if baseline:  # the same load on another source tree first (e.g. /work/main/src)
         out += serve_load(root, Path(baseline), int(s["clients"]), int(s["requests"]), "baseline: ")
     out += serve_load(root, SRC, int(s["clients"]), int(s["requests"]), "")
+    if TAMPER:
+        for tag, src in ((("baseline: ", Path(baseline)),) if baseline else ()) + (("", SRC),):
+            out += tampered_readers(root, src, READERS, tag)
     return out + seal_checks(root)
+
+
+def tampered_readers(root: Path, src: Path, readers: int, tag: str) -> list[tuple[str, float, str]]:
+    """On a copy of the workspace: ``readers`` requests of the batch page together, just after one
+    cost line was edited in the database behind the ledger's back — each must answer 409. Wall of the
+    slowest and the server's CPU over them: the checks that name the edit (the seal, then the full
+    verification) run once for all of them when the builds are single-flight (web/cache.py)."""
+    import sqlite3
+
+    label, path = pages(root)[0]
+    copy = Path(tempfile.mkdtemp(prefix="trainledger-bench-tamper-")) / "ws"
+    shutil.copytree(root, copy)
+    port = free_port()
+    proc = start_server(copy, port, src)
+    try:
+        first(port, path)  # the server's first check and the page, before the edit
+        quiet(proc.pid)
+        db = sqlite3.connect(copy / "ledger.db")
+        db.execute("UPDATE cost_lines SET expected = expected || '1' WHERE id = (SELECT min(id) FROM cost_lines)")
+        db.commit()
+        db.close()
+        c0, t0, got = cpu_ms(proc.pid), time.perf_counter(), []
+
+        def one() -> None:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=3600)
+            t = time.perf_counter()
+            conn.request("GET", path, headers={"Accept": "text/html"})
+            resp = conn.getresponse()
+            resp.read()
+            got.append((resp.status, (time.perf_counter() - t) * 1000))
+            conn.close()
+        threads = [threading.Thread(target=one) for _ in range(readers)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        wall, cpu = (time.perf_counter() - t0) * 1000, cpu_ms(proc.pid) - c0
+        answers = sorted(s for s, _ms in got)
+        if set(answers) - {409, 503}:  # 503: waited BUILD_WAIT for the check under way (web/cache.py)
+            raise RuntimeError(f"after an edit behind the ledger's back, {path} answered {answers}")
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        shutil.rmtree(copy.parent, ignore_errors=True)
+    said = ", ".join(f"{answers.count(c)}× {c}" for c in sorted(set(answers)))
+    return [(f"{tag}{label}: {readers} readers at once after an edit behind the ledger's back ({said}), the slowest",
+             wall, "ms"), (f"{tag}{label}: server CPU over them", cpu, "ms")]
 
 
 def seal_checks(root: Path) -> list[tuple[str, float, str]]:
@@ -423,14 +506,22 @@ def quiet(pid: int, limit: float = 300.0) -> None:
             return
 
 
-def after_write(root: Path, port: int, pid: int, path: str, wait: float) -> tuple[float, float]:
-    """(wall ms, server CPU ms) of the first request ``wait`` seconds after a write; the CPU is the
-    server process's over the request (its threads: the watcher's build, the prover if it ran then)."""
+def after_write(root: Path, port: int, pid: int, path: str, wait: float, readers: int = 1) -> tuple[float, float]:
+    """(wall ms, server CPU ms) of the first request ``wait`` seconds after a write — of the slowest
+    of ``readers`` sent together, each on its own connection; the CPU is the server process's over
+    the requests (its threads: the watcher's build, the prover if it ran then)."""
     write(root)
     time.sleep(wait)
     c0 = cpu_ms(pid)
-    ms = first(port, path)
-    return ms, cpu_ms(pid) - c0
+    times: list[float] = []
+    threads = [threading.Thread(target=lambda: times.append(first(port, path))) for _ in range(readers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if len(times) != readers:
+        raise RuntimeError(f"{readers - len(times)} of {readers} readers of {path} failed after a write")
+    return max(times), cpu_ms(pid) - c0
 
 
 def write(root: Path) -> None:
@@ -482,6 +573,12 @@ def serve_load(root: Path, src: Path, clients: int, requests: int, tag: str) -> 
                 out.append((f"{tag}{label}: first request after a write ({when})", ms, "ms"))
                 out.append((f"{tag}{label}: server CPU over it ({when})", cpu, "ms"))
                 out.append((f"{tag}{label}: the next one ({when})", first(port, path), "ms"))
+        if READERS > 1:  # together at once: one build for all of them (web/cache.py ``Pages._once``)
+            label, path = targets[0]
+            quiet(proc.pid)
+            ms, cpu = after_write(root, port, proc.pid, path, 0.0, READERS)
+            out.append((f"{tag}{label}: {READERS} readers at once after a write, the slowest", ms, "ms"))
+            out.append((f"{tag}{label}: server CPU over them", cpu, "ms"))
     finally:
         proc.terminate()
         try:

@@ -19,7 +19,8 @@ from trainledger.model.restricted import (
     resolve,
     restrict,
 )
-from trainledger.report.access import for_role, mark_plan, mark_sheet
+from trainledger.report.access import for_role, mark_sheet
+from trainledger.report.plan_access import mark_plan
 
 
 def test_a_restricted_value_never_prints_itself():

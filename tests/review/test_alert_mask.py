@@ -11,7 +11,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from trainledger.model.restricted import resolve
-from trainledger.report.access import mark_plan
+from trainledger.report.plan_access import mark_plan
 from trainledger.report.text_mask import masked
 from trainledger.review.status import MONEY_PARTS
 from trainledger.review.texts import TEXT, Term, both

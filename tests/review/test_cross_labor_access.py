@@ -1,6 +1,6 @@
 """The cross-batch report never shows an engineer or a viewer one person's rate-derived cost: a batch
 whose labor is one role has its labor total, its monthly labor spend, its labor plan row and curve
-restricted (report/access.py ``cross_for_role``), and so has the total across batches (the total minus
+restricted (report/cross_access.py ``cross_for_role``), and so has the total across batches (the total minus
 the other batches would give it away). Several roles summed stay visible to an engineer, as on the sheet."""
 
 from __future__ import annotations

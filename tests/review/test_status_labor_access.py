@@ -4,7 +4,7 @@ A plan with one labor role: its internal total is that role's hours × its rate,
 per Mtoken are printed beside it, so plan internal ÷ (work × hours) is the rate. The demo's batch A
 gets a plan v2 holding only ``labor:training_engineering`` at a distinctive 317.43 CNY/h; then the
 internal plan / AC / EV / EAC, the variance by basis and the plan versions' totals are one person's
-cost (review/status.py ``labor_kind``, report/access.py ``mark_internal``) in ``status --role`` and
+cost (review/status.py ``labor_kind``, report/plan_access.py ``mark_internal``) in ``status --role`` and
 ``review --role`` (text and JSON) and on the dashboard's status page (HTML and JSON): neither the
 totals nor the rate are in an engineer's or a viewer's bytes, finance's hold them. The demo's own
 plan (three roles) still shows its internal totals to an engineer, as the sheet does.
@@ -124,7 +124,7 @@ def test_several_roles_keep_their_totals_for_an_engineer(ws):
 
 def test_an_internal_alert_quotes_the_totals_so_it_is_marked_too():
     from trainledger.model.restricted import resolve
-    from trainledger.report.access import mark_plan
+    from trainledger.report.plan_access import mark_plan
 
     def alert(basis):
         return {"key": f"spend:{basis}:CNY:50", "value": "2013.984",

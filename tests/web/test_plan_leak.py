@@ -105,8 +105,8 @@ def copies(one_role):
     from starlette.testclient import TestClient
 
     from trainledger.report import cross, cross_render
-    from trainledger.report.access import plan_for
     from trainledger.report.csv_lines import to_csv
+    from trainledger.report.plan_access import plan_for
     from trainledger.report.render import render
     from trainledger.report.xlsx import build_workbook
     from trainledger.review import service
@@ -203,7 +203,7 @@ def test_an_older_one_role_version_keeps_its_alerts_restricted():
     """An alert quotes the figures of the plan version it was raised on: a version of one labor role
     stays one person's cost though the latest plan has several (and an unknown version fails closed)."""
     from trainledger.model.restricted import resolve
-    from trainledger.report.access import mark_plan
+    from trainledger.report.plan_access import mark_plan
     from trainledger.report.plan_section import with_kinds
 
     def alert(version):

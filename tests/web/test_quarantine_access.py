@@ -139,7 +139,7 @@ def test_a_batch_scoped_token_may_not_download_the_quarantine(app, ws):
 
 
 def test_note_kind_reads_the_column_a_note_is_about():
-    from trainledger.report.access import note_kind, quarantine_row
+    from trainledger.report.field_kinds import note_kind, quarantine_row
 
     assert note_kind("ContractedUnitPrice: not a number: '3,17.29'", "bill_lines") == "unit_price"
     assert note_kind("单价：不是数字：'x'", "bill_lines") == "unit_price"

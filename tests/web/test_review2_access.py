@@ -136,7 +136,7 @@ def test_a_viewer_sees_no_invoice_amount_nor_a_labor_pool(app, rates_ws, tokens,
     assert {a["policy"]: a["share"] for a in s["allocation"] if a["category"] in ("external", "labor")} == {
         "onboarding-invoice": "restricted", "build-phase-labor": "restricted"}
     # the bucket and cash totals stay; the internal (labor) total is a phase's labor cost, which a viewer
-    # may not see (report/access.py _labor_totals)
+    # may not see (report/labor_kinds.py _labor_totals)
     assert s["totals_by_basis"] and all((t["expected"] == "restricted") == (t["basis"] == "internal")
                                         for t in s["totals_by_basis"])
 

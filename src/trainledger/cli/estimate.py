@@ -153,7 +153,7 @@ def estimate(ctx: click.Context, spec_file, fmt, lang, guided, output, role, **o
         else (),
     )
     from trainledger.model.restricted import note as access_note
-    from trainledger.report.access import estimate_for
+    from trainledger.report.estimate_access import estimate_for
 
     shown, seen = estimate_for(est.to_dict(), role, "en" if fmt == "json" else lang)  # JSON: the English word
     _emit(render_estimate(shown, fmt, lang), output)

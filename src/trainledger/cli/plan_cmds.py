@@ -1,7 +1,7 @@
 """plan, status, alerts, review, decide: the plan / execution / review / decision loop of a batch.
 
 ``status`` and ``review`` print their view models as one role may see them (``--role``, default
-admin: the local user; report/access.py ``plan_for``): a restricted figure — a labor role's variance
+admin: the local user; report/plan_access.py ``plan_for``): a restricted figure — a labor role's variance
 line, a price or rate lesson — reads "restricted" / "受限" in the text and the JSON alike."""
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ def _h(s: str | None) -> str:
 def _for_role(obj: dict, role: str, lang: str) -> tuple[dict, str]:
     """``obj`` as ``role`` may see it, and the note naming what it leaves out ("" for nothing)."""
     from trainledger.model.restricted import note
-    from trainledger.report.access import plan_for
+    from trainledger.report.plan_access import plan_for
 
     shown, seen = plan_for(obj, role, lang)
     return shown, note(seen, lang)

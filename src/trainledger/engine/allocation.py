@@ -4,7 +4,7 @@ The direct cost never changes. A policy reads lines of the unattributed bucket a
 *allocated* lines (basis ``allocated``, never cash, never in a basis total with the direct cost)
 that say which policy, which driver and which basis the money came from (``detail`` =
 ``<policy>/<source basis>``) and what the pool is (``provenance.rule`` =
-``allocation/<policy>/<category>``: report/access.py withholds a share of labor or of an invoice).
+``allocation/<policy>/<category>``: report/field_kinds.py ``pool_kind`` withholds a share of labor or of an invoice).
 The sheet shows them in their own table beside the direct cost.
 
 ``[allocation]`` in the workspace (docs/workspace.md)::

@@ -53,4 +53,9 @@ WEB: dict[str, tuple[str, str]] = {
         "the ledger does not match its audit chain (found by the dashboard's background check), so no page is"
         " served from it:\n  {problems}",
         "账本与其审计链不符（由看板的后台检查发现），因此不基于它提供任何页面：\n  {problems}"),
+    "web.cache.still_building": (
+        "this page is still being built for the ledger's current state (waited {wait} s)",
+        "此页面仍在按账本的当前状态生成（已等待 {wait} 秒）"),
+    "web.cache.try_again": (
+        "try again in {RETRY_AFTER} s: the page is kept once built", "请在 {RETRY_AFTER} 秒后重试：页面生成后即会保留"),
 }

@@ -496,7 +496,7 @@ class Ledger:
     def labor_roles(self) -> set[tuple[str, str, str]]:
         """(batch, currency, role) of every attributed labor line (detail ``phase/role``): which roles a
         batch's labor (internal) total sums, so the batches list can mark it as the sheet does — one
-        role's total is that role's rate times its hours (report/access.py)."""
+        role's total is that role's rate times its hours (report/labor_kinds.py)."""
         c = cost_lines.c
         q = select(c.batch_id, c.currency, c.detail).where(c.batch_id.is_not(None), c.category == "labor").distinct()
         with self._read() as conn:

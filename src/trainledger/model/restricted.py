@@ -104,7 +104,7 @@ class Withheld(str):
 @dataclass(frozen=True, repr=False)
 class ByRole:
     """A field each role reads in its own copy (a page rendered per role: the cross-batch report,
-    report/access.py ``cross_by_role``), and what each copy withheld. Unresolved it prints the word
+    report/cross_access.py ``cross_by_role``), and what each copy withheld. Unresolved it prints the word
     and cannot be encoded, as ``Restricted``."""
 
     values: dict[str, Any]

@@ -48,9 +48,16 @@ model each, one catalogue (i18n/registry.py: ``sheet``, ``report.estimate`` …)
     cross_xlsx.py    the cross-batch report as a workbook (report/xlsx.py's Book); the spend curves'
                  rows and line charts, also for the batch workbook's Curves sheet
     cross_text.py    the cross-batch report's and the spend chart's words in en and zh-CN
-    access.py    which sheet, plan and line fields are Restricted (model/restricted.py), and for_role():
-                 the gate every renderer passes a view model through for a role
-    text_mask.py an alert's or a driver's text with its money masked for a role, its quantities kept
+    access.py    which sheet fields are Restricted (model/restricted.py), and for_role(): the gate every
+                 renderer passes the sheet through for a role (the balance view's marks too)
+    field_kinds.py  the restricted kind of a field by its name or its cost line: unit prices anywhere,
+                 a line's amounts (workbook Lines, CSV, the dashboard), a source row, a quarantined row
+    labor_kinds.py  one person's labor cost or a phase's: the sheet's labor totals, the strictest kind
+    plan_access.py  plan, status and review view models marked (mark_plan, mark_internal), plan_for()
+    cross_access.py     the cross-batch report for a role (cross_for_role, each role's copy: cross_by_role)
+    estimate_access.py  the estimate report for a role (mark_estimate, estimate_for)
+    text_mask.py an alert's or a driver's text with its money masked for a role, its quantities kept;
+                 restrict_text(): a text restricted as the figures it quotes
     csv_lines.py the batch's cost lines as CSV for a role (`sheet --format csv`), formula-safe
     templates/   the HTML page (self-contained: inline CSS, no network)
 """

@@ -181,7 +181,7 @@ def variance_bridge(s: dict[str, Any], lang: str) -> list[dict[str, Any]]:
     """plan → price → volume → efficiency → rework → actual per basis and currency (review/ variance).
     The last bar is the actual; the parts that review/ leaves unexplained, if any, show as a residual
     step so the bridge still ends on the actual. A basis whose figures this role may not see (one
-    labor role's plan: report/access.py ``mark_internal``) is not drawn: its chart says so, its table
+    labor role's plan: report/plan_access.py ``mark_internal``) is not drawn: its chart says so, its table
     prints the word."""
     from trainledger.review.texts import t as pt
 
@@ -227,7 +227,7 @@ def spend_curve(c: dict[str, Any], lang: str) -> dict[str, Any]:
     plan's total (its low–high as a band), and the EAC range as a bar right of the last day. Heights
     are proportional to the amounts; every point carries ``data-day`` and ``data-value``. A series
     this role may not see (the plan, the EAC, the spend itself of one labor role's plan:
-    report/access.py ``mark_internal``) is left out of the drawing, a line under the chart names it
+    report/plan_access.py ``mark_internal``) is left out of the drawing, a line under the chart names it
     as restricted, and its table rows print the word."""
     from trainledger.report.cross_text import t as ct
 

@@ -94,7 +94,7 @@ class Figure:
     expected: Decimal
     high: Decimal
     lines: int = 0
-    roles: frozenset[str] = frozenset()  # the labor roles whose cost this figure sums (report/access.py)
+    roles: frozenset[str] = frozenset()  # the labor roles whose cost this figure sums (report/cross_access.py)
 
     @property
     def cash(self) -> bool:

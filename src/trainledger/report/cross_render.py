@@ -18,7 +18,6 @@ from trainledger.model.restricted import ADMIN, is_withheld
 from trainledger.model.restricted import note as access_note
 from trainledger.report import charts, freshness
 from trainledger.report import primitives as prim
-from trainledger.report.access import cross_for_role
 from trainledger.report.cross import (
     SCHEMA,
     UNDATED,
@@ -29,6 +28,7 @@ from trainledger.report.cross import (
     text,
     trip_json,
 )
+from trainledger.report.cross_access import cross_for_role
 from trainledger.report.cross_text import dates_note, t
 from trainledger.report.i18n import v
 
@@ -59,7 +59,7 @@ def _share(s: Share) -> dict[str, Any]:
 
 
 def as_json(r: CrossReport, role: str = ADMIN) -> dict[str, Any]:
-    """The documented contract, as ``role`` may see it (report/access.py ``cross_for_role``): a
+    """The documented contract, as ``role`` may see it (report/cross_access.py ``cross_for_role``): a
     withheld figure reads "restricted" and ``access`` says what was withheld."""
     r, seen = cross_for_role(r, role)
     sc = r.scope
@@ -241,7 +241,7 @@ def to_html(r: CrossReport, lang: str = "en", role: str = ADMIN) -> str:
 
 
 def render(r: CrossReport, fmt_: str, lang: str = "en", role: str = ADMIN) -> str:
-    """``r`` as ``role`` may see it (report/access.py ``cross_for_role``; default admin: the local user)."""
+    """``r`` as ``role`` may see it (report/cross_access.py ``cross_for_role``; default admin: the local user)."""
     if fmt_ == "json":
         return to_json(r, role)
     if fmt_ == "md":

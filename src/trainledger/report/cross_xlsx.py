@@ -23,8 +23,8 @@ from openpyxl.chart import LineChart, Reference
 from trainledger.model.money import minor_quantum
 from trainledger.model.restricted import ADMIN, is_withheld
 from trainledger.model.restricted import note as access_note
-from trainledger.report.access import cross_for_role
 from trainledger.report.cross import CASH, UNDATED, CrossReport, Figure, curve_json
+from trainledger.report.cross_access import cross_for_role
 from trainledger.report.cross_text import TEXT, dates_note
 from trainledger.report.xlsx import Book, dec, money_format, places, ref, xround
 
@@ -57,7 +57,7 @@ def _minor(d: Decimal, cur: str, cash: bool) -> Decimal:
 
 
 def build_workbook(r: CrossReport, role: str = ADMIN) -> Book:
-    """The workbook of ``r`` as ``role`` may see it (report/access.py ``cross_for_role``)."""
+    """The workbook of ``r`` as ``role`` may see it (report/cross_access.py ``cross_for_role``)."""
     r, seen = cross_for_role(r, role)
     b = Book()
     ws = b.sheet("README")
@@ -247,7 +247,7 @@ def _curves(b: Book, r: CrossReport) -> None:
 def write_curves(b: Book, ws, curves: list[dict]) -> None:
     """Each curve (``report.cross.curve_json``) as a block of rows — day, cumulative actual, plan, EAC
     low / expected / high — and a native line chart over them. Also the batch workbook's Curves sheet.
-    A value this role may not see (one labor role's plan: report/access.py ``mark_internal``) is
+    A value this role may not see (one labor role's plan: report/plan_access.py ``mark_internal``) is
     written as the word; the chart draws only the columns without one, and its title says what is
     restricted."""
     row = 1

@@ -21,7 +21,7 @@ from typing import Any
 
 from trainledger.model.restricted import ADMIN, WORD, check_role
 from trainledger.report import primitives as prim
-from trainledger.report.access import line_withheld
+from trainledger.report.field_kinds import line_withheld
 
 COLUMNS = ("category", "basis", "evidence", "low", "expected", "high", "currency", "quantity", "unit", "batch",
            "run", "detail", "source_kind", "source_sha256", "import_key", "row", "rule", "reason")

@@ -34,7 +34,7 @@ def vocab(value: str, lang: str) -> str:
 def fmt_money(x, currency: str) -> str:
     from trainledger.model.restricted import is_withheld
 
-    if is_withheld(x):  # a field the role may not see (report/access.py mark_estimate): its word
+    if is_withheld(x):  # a field the role may not see (report/estimate_access.py mark_estimate): its word
         return str(x)
     return p.money(x, currency, sig=SIG)
 

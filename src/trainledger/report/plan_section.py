@@ -79,9 +79,9 @@ def labor_kinds(wsp, batch_id: str, known: dict[int, str] | None = None) -> dict
 
 def with_kinds(items: list[dict], kinds: dict[int, str], latest: str | None = None) -> list[dict]:
     """Alerts, decisions or plan versions, each naming the ``labor_kind`` of the figures it quotes
-    (report/access.py ``mark_internal`` marks them so): its plan version's, or the latest plan's when
+    (report/plan_access.py ``mark_internal`` marks them so): its plan version's, or the latest plan's when
     that is stricter (an unknown version: one role's cost, failing closed)."""
-    from trainledger.report.access import strictest
+    from trainledger.report.labor_kinds import strictest
 
     def version(x: dict) -> int | None:
         v = x.get("plan_version", x.get("version", (x.get("body") or {}).get("plan_version")))

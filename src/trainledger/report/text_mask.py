@@ -1,5 +1,5 @@
-"""An alert's or a driver's text with its money masked, its quantities kept (report/access.py
-``restrict_text``).
+"""An alert's or a driver's text with its money masked, its quantities kept (``restrict_text``:
+the text restricted as the figures it quotes, masked for a role that may not see them).
 
 The texts are written from review/texts.py's templates (``alert_*``, ``drv_*``) and stored with the
 alert, so the parts that are money are known by name: review/status.py ``MONEY_PARTS``. A stored
@@ -16,6 +16,8 @@ import re
 from functools import cache
 from string import Formatter
 from typing import Any
+
+from trainledger.model.restricted import Restricted, Withheld
 
 # a figure in a free text: every number but a percentage (the bound, a share), the work in Mtoken and hours
 FIGURE = re.compile(r"(?<![A-Za-z0-9_.,])[+\-−]?\d(?:,?\d)*(?:\.\d+)?(?![A-Za-z0-9_]|\.\d|,\d|\s*[%％]"
@@ -71,3 +73,11 @@ def masked(text: Any, lang: str) -> Any:
     for a, b in sorted((m.span(g) for g in money), reverse=True):  # right to left: earlier offsets hold
         out = out[:a] + _NUMBER.sub(w, out[a:b], count=1) + out[b:]
     return out + FIGURE.sub(w, text[end:])
+
+
+def restrict_text(text: Any, kind: str, lang: str) -> Any:
+    """A text that quotes restricted figures: a role that may not see them reads it with its money
+    masked (``masked``), the rest of the sentence kept; a text without money stays as it is."""
+    if not isinstance(text, str) or isinstance(text, Withheld) or (shown := masked(text, lang)) == text:
+        return text
+    return Restricted(text, kind, shown)

@@ -46,7 +46,8 @@ from openpyxl.workbook.defined_name import DefinedName
 from trainledger.model.money import minor_quantum
 from trainledger.model.restricted import ADMIN, is_withheld
 from trainledger.report import primitives as prim
-from trainledger.report.access import for_role, line_withheld
+from trainledger.report.access import for_role
+from trainledger.report.field_kinds import line_withheld
 from trainledger.report.i18n import assumption_name
 from trainledger.report.i18n import t as _t
 from trainledger.report.render import in_seed_order
@@ -496,7 +497,7 @@ def _variance(b: Book, s: dict, last_line: int = 1) -> None:
 
 
 def _withheld_row(b: Book, ws, i: int, v: dict, n: int, hidden: str) -> None:
-    """A bridge row this role may not see (one labor role's plan: report/access.py ``mark_internal``):
+    """A bridge row this role may not see (one labor role's plan: report/plan_access.py ``mark_internal``):
     each part written as it is — the word for a withheld one —, and in place of the delta, sums and
     check the word too: no formula reads a withheld cell."""
     cur = v.get("currency", "")

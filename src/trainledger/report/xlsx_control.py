@@ -40,7 +40,7 @@ from decimal import Decimal
 
 from trainledger.model.restricted import Disclosure, allows, is_withheld
 from trainledger.model.vocab import CASH_BASES, Basis, detail_label, reason_label
-from trainledger.report.access import LINE_KINDS, line_withheld
+from trainledger.report.field_kinds import LINE_KINDS, line_withheld
 from trainledger.report.xlsx import Book, H, dec, lines_range, money_format, places, ref, xround
 from trainledger.report.xlsx_text import L
 

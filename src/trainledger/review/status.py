@@ -196,7 +196,7 @@ def driver(group: list[LineVariance], act: Actuals, plan: Plan) -> dict[str, str
 
 def labor_kind(plan: Plan, act: Actuals) -> str:
     """The restricted kind of the internal (labor) figures — plan, AC, EV, EAC, the variance by basis
-    (report/access.py ``mark_internal``): one role's cost (``labor_cost_person``) when one valued
+    (report/plan_access.py ``mark_internal``): one role's cost (``labor_cost_person``) when one valued
     role makes the plan's internal total or one role has actuals (an unplanned labor line counts as
     one: which roles it holds is not known), as the sheet and the cross report rule; else several
     roles' (``labor_cost_phase``). Divided by the plan's hours per Mtoken, one role's total is its rate."""

@@ -297,7 +297,7 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
 
     def download(request: Request) -> Response:
         """The batch sheet as a file, as ``trainledger sheet BATCH --format F --role R`` writes it."""
-        from trainledger.report import access
+        from trainledger.report import access, field_kinds
 
         batch, fmt, lang = request.path_params["batch"], request.path_params["fmt"], lang_of(request)
         if fmt not in DOWNLOADS:
@@ -314,7 +314,7 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
 
                     others = attributed_by_batch(wsp, sheet.get("attribution_id"))
             if fmt in ("csv", "xlsx"):
-                seen = access.lines_disclosure(lines, acc.role)
+                seen = field_kinds.lines_disclosure(lines, acc.role)
                 if fmt == "xlsx":
                     from trainledger.report.xlsx_control import disclosure
 
@@ -367,6 +367,8 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
         resp = respond(request, "error.html.j2", model, status=status)
         if status == 401:
             resp.headers["WWW-Authenticate"] = 'Bearer realm="trainledger"'
+        if isinstance(exc, cache.StillBuilding):  # waited for its page's build under way (web/cache.py)
+            resp.headers["Retry-After"] = str(cache.RETRY_AFTER)
         return resp
 
     def openapi(request: Request) -> Response:

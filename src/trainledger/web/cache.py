@@ -54,7 +54,12 @@ ledger's state as a request does (one indexed query and the counters) and, when 
 builds the ``HOT`` pages served most recently for the new state — their proof first, so a write the
 seal does not vouch for builds nothing and its reader gets the 409 — so the first reader after a write
 finds its page ready instead of paying the build (at 1M job attempts ~0.5-1 CPU-s); a reader who comes
-while it is being built waits for that one build. Two parts of a build are kept across states: the
+while it is being built waits for that one build. Every build is **single-flight** (``Pages._once``):
+per cache and key — the page, its view model, the sheet, the proof of an audit head — one caller
+builds while the others asking meanwhile wait for it, at most ``BUILD_WAIT`` seconds (then 503
+``StillBuilding`` with Retry-After), and take its value, or its error when it raised one of ours:
+readers of a ledger edited behind its back share one full check and each gets its 409 naming the
+problems (never kept: a later request checks again). Two parts of a build are kept across states: the
 config's sync (``synced``: once per config signature, not 500 batches compared per build) and the
 sheet's HTML (``sheet_html``: per the sheet's content, the new head's proof put into the footer), so a
 write that changes nothing on a sheet costs its rebuild the view model, not the render.
@@ -74,6 +79,7 @@ import contextlib
 import gzip
 import os
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from datetime import UTC, datetime
@@ -82,6 +88,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from trainledger.errors import TrainledgerError
 from trainledger.ledger import seal, tracking
 from trainledger.ledger.schema import audit_log
 
@@ -98,6 +105,24 @@ HOT = 8  # pages the watcher builds again after a write: the most recently serve
 SHEETS_HTML = 32  # rendered sheets kept per content, language and role (``Pages.sheet_html``)
 _PROOF_ID, _PROOF_HASH = "tl-proof-head-id-5f0c", "tl-proof-head-hash-9b1e"  # where each head's proof goes
 PROVE_DELAY = 2.0  # seconds after a wake before it starts: the request that woke it builds its page first
+BUILD_WAIT = 60.0  # seconds a request waits for the build of its page under way (``Pages._once``), then 503
+RETRY_AFTER = 5  # seconds: the Retry-After of that 503
+
+
+class StillBuilding(TrainledgerError):
+    """A request waited ``BUILD_WAIT`` seconds for its page's build under way: HTTP 503, try again."""
+
+    http_status = 503
+
+
+class _Flight:
+    """One build under way (``Pages._once``): its waiters wait on ``done``, then read its outcome."""
+
+    __slots__ = ("done", "error", "ok", "value")
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.ok, self.value, self.error = False, None, None
 
 
 class LRU:
@@ -109,6 +134,7 @@ class LRU:
         self._weight = 0
         self._lock = threading.Lock()
         self.hits = self.misses = 0
+        self.builds = 0  # values made for it by ``Pages._once`` (one per key under way, however many asked)
 
     def get(self, key: Hashable) -> Any | None:
         with self._lock:
@@ -222,7 +248,8 @@ class Pages:
 
     def __init__(self, root: str | Path, *, models: int = MODELS, page_bytes: int = PAGE_BYTES,
                  prove_every: float = PROVE_EVERY, prove_gap: float = PROVE_GAP,
-                 prove_delay: float = PROVE_DELAY, watch_every: float = WATCH_EVERY) -> None:
+                 prove_delay: float = PROVE_DELAY, watch_every: float = WATCH_EVERY,
+                 wait: float = BUILD_WAIT) -> None:
         self.state = State(root)
         self.watch_every = watch_every
         self._watcher: threading.Thread | None = None
@@ -241,25 +268,64 @@ class Pages:
         self._verified: dict[str, seal.Verified] = {}  # per ledger URL: the newest state proved (``proof``)
         self.sheets_html = LRU(SHEETS_HTML)
         self._synced: set[tuple] = set()  # (ledger URL, config signature) synced (``synced``)
-        self._building: dict[Hashable, threading.Lock] = {}
+        self._building: dict[Hashable, _Flight] = {}  # builds under way (``_once``)
+        self.wait = wait
+        self.joined = 0  # requests that waited for a build under way and got its answer (tests, the benchmark)
         self._lock = threading.Lock()
 
     def _once(self, cache: LRU, key: Hashable, make: Callable[[], Any], weight: Callable[[Any], int]) -> Any:
-        """The cached value, or ``make()`` — built by one request while the others asking for the
-        same key wait for it (20 clients opening a cold page build it once, not 20 times)."""
+        """The cached value, or ``make()`` — single-flight: one caller builds it (a request, or the
+        watcher after a write) while every other asking for the same key meanwhile waits for that build,
+        at most ``wait`` seconds (then ``StillBuilding``: 503 with Retry-After), and gets its value —
+        or its error when the build raised one of ours (``TrainledgerError``: the 404 of a missing
+        batch, the 409 naming what was tampered with, found once, not once per waiter; never kept, so
+        the next request after it asks again). A build that failed otherwise (a busy database) is
+        taken over by one of its waiters. 20 clients opening a cold page build it once, not 20 times."""
         hit = cache.get(key)
         if hit is not None:
             return hit
-        with self._lock:
-            lock = self._building.setdefault((id(cache), key), threading.Lock())
-        with lock:
-            hit = cache.peek(key)
-            if hit is None:
-                hit = make()
-                cache.put(key, hit, weight(hit))
-        with self._lock:
-            self._building.pop((id(cache), key), None)
-        return hit
+        ident = (id(cache), key)
+        deadline = time.monotonic() + self.wait
+        while True:
+            with self._lock:
+                hit = cache.peek(key)
+                if hit is not None:
+                    return hit
+                flight = self._building.get(ident)
+                mine = flight is None
+                if mine:
+                    flight = self._building[ident] = _Flight()
+            if mine:
+                return self._build(cache, key, ident, flight, make, weight)
+            if not flight.done.wait(max(0.0, deadline - time.monotonic())):
+                raise StillBuilding(
+                    f"this page is still being built for the ledger's current state (waited {self.wait:g} s)",
+                    remedy=f"try again in {RETRY_AFTER} s: the page is kept once built")
+            with self._lock:
+                self.joined += 1
+            if flight.error is not None:
+                raise flight.error
+            if flight.ok:
+                return flight.value
+            # the build failed with no answer to share (not one of ours): one waiter builds it again
+
+    def _build(self, cache: LRU, key: Hashable, ident: tuple, flight: _Flight, make: Callable[[], Any],
+               weight: Callable[[Any], int]) -> Any:
+        """``make()`` as the flight's builder: its value kept and handed to the waiters, or its error."""
+        try:
+            with self._lock:
+                cache.builds += 1
+            value = make()
+            cache.put(key, value, weight(value))  # before the flight ends: a caller after it finds the value
+            flight.value, flight.ok = value, True
+            return value
+        except TrainledgerError as e:
+            flight.error = e  # the same answer for each waiter (its key: path, query, access, state)
+            raise
+        finally:
+            with self._lock:
+                self._building.pop(ident, None)
+            flight.done.set()
 
     def model(self, key: Hashable, build: Callable[[], Any]) -> Any:
         """The role-independent view model of ``key`` (which starts with ``state.key()``)."""

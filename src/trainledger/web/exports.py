@@ -5,7 +5,7 @@
                                            reason names, reason and remedy in en and zh-CN, raw text
 
 The file is the page's view model resolved for the requester's role, as the HTML and the JSON are
-(``access.quarantine_row``: a reason quoting a unit price, a rate or an invoice's amount, and a
+(report/field_kinds.py ``quarantine_row``: a reason quoting a unit price, a rate or an invoice's amount, and a
 bill's or invoice's raw text, read "restricted"), and a response that showed a restricted field is
 audited the same way. Formula-injection safe: every cell goes through report/csv_lines.py ``cell``.
 """

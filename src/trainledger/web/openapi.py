@@ -45,6 +45,10 @@ def _op(summary: str, params: list[str], schema_ref: str) -> dict[str, Any]:
             "409": {"description": "the ledger does not match its audit chain (its seal failed): no page is served"
                                    " from it until it is proved again",
                     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+            "503": {"description": "the page was still being built for the ledger's current state after the"
+                                   " request waited for that build (web/cache.py ``BUILD_WAIT``): try again"
+                                   " after `Retry-After` seconds",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
         }}}
 
 

@@ -6,7 +6,7 @@ makes (``imports list`` / ``imports show`` / ``quarantine``: trainledger/imports
 ``plan list``, ``decide``: review/service.py) — no second reading of the ledger. Texts stored in
 both languages (an alert's ``text``) keep both; a quarantine reason is stored in English and is
 given with its zh-CN beside it (``reason_zh``, i18n.localize), so the page shows the one of its
-language and JSON keeps both. Sensitive fields stay ``Restricted`` (``access.quarantine_row``): a
+language and JSON keeps both. Sensitive fields stay ``Restricted`` (report/field_kinds.py ``quarantine_row``): a
 quarantined row's raw text of a bill (its unit-price columns) is unit_price, of an invoice
 vendor_amount; a quarantined or flagged row's reason and remedy, in both languages, when they quote a
 unit price, a rate or an invoice's amount (``columns`` still names the column); a decision's
@@ -31,7 +31,7 @@ from trainledger.imports import (
     states,
 )
 from trainledger.ingest import KIND_TABLES
-from trainledger.report import access
+from trainledger.report import field_kinds, plan_access
 from trainledger.report.plan_section import labor_kinds, with_kinds
 from trainledger.web.views import no_plan as no_plan_said
 
@@ -85,10 +85,10 @@ def quarantine(wsp, ident: str) -> dict[str, Any]:
         raise NotFound(f"no import {ident!r}", remedy="see /imports (or `trainledger imports list`) for the ids") from e
     state = states(wsp.lake).get((rec.kind, rec.import_key)) or FileState(rec.kind, rec.source_sha256, (), None)
     table = KIND_TABLES.get(rec.kind)
-    rows = [access.quarantine_row({k: r.get(k) for k in ("file", "row", "line", "reason", "reason_zh", "remedy",
+    rows = [field_kinds.quarantine_row({k: r.get(k) for k in ("file", "row", "line", "reason", "reason_zh", "remedy",
                                                            "remedy_zh", "raw", "notes")}, table)
             for r in map(_localized, quarantined_rows(state))]
-    flagged = [access.quarantine_row({k: r.get(k) for k in ("file", "row", "reason", "reason_zh", "remedy",
+    flagged = [field_kinds.quarantine_row({k: r.get(k) for k in ("file", "row", "reason", "reason_zh", "remedy",
                                                               "remedy_zh", "notes")}, table)
                | {"href": f"/sources/{short_id(rec.source_sha256)}/{r['row']}"}
                for r in map(_localized, flagged_rows(wsp.lake, state))]
@@ -112,7 +112,7 @@ def alerts(wsp, batch_id: str | None = None) -> dict[str, Any]:
         rows.append({**with_kinds([a], kinds[a["batch"]], _latest(kinds[a["batch"]]))[0], "batch_href": f"/batches/{b}",
                      "decision_href": f"/batches/{b}/decisions#decision-{a['answered_by']}"
                      if a["answered_by"] is not None else None})
-    return access.mark_plan({"batch": batch_id, "alerts": rows, "open": sum(1 for a in rows if a["open"]),
+    return plan_access.mark_plan({"batch": batch_id, "alerts": rows, "open": sum(1 for a in rows if a["open"]),
                              "closed": sum(1 for a in rows if not a["open"])})
 
 
@@ -170,7 +170,7 @@ def decisions(wsp, batch_id: str) -> dict[str, Any]:
                             "labor_kind": a["labor_kind"]} for a in by_id.values() if a["open"]],
            "actions": list(DECISION_ACTIONS),
            "children": _children(wsp, batch_id), "post": f"/batches/{b}/decisions"}
-    return access.mark_plan(json.loads(json.dumps(out, default=str)))
+    return plan_access.mark_plan(json.loads(json.dumps(out, default=str)))
 
 
 def _child_of(d: dict[str, Any]) -> dict[str, Any] | None:

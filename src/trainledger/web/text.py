@@ -35,6 +35,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "billed_total": ("billed total", "账单总额"), "attributed": ("attributed", "已归属"),
     "difference": ("difference", "差额"), "not_found": ("Not found", "未找到"), "remedy": ("remedy", "处理办法"),
     "bad_request": ("Bad request", "请求有误"), "language": ("language", "语言"),
+    "still_building": ("Still being built", "仍在生成"),
     "back_batch": ("back to the batch", "返回批次"), "back_run": ("back to the run", "返回运行"),
     "status": ("Plan and status", "计划与执行状态"), "status_h": ("AC, EV and EAC against the plan; alerts",
                                                           "实际、挣值与完工估算（对照计划）；预警"),

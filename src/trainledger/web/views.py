@@ -2,8 +2,8 @@
 
 Money stays decimal text with its currency, as in report/sheet.py; nothing here sums across bases.
 Each function takes an open ``Workspace`` and raises ``NotFound`` with a remedy for an unknown id.
-Sensitive fields stay ``Restricted`` (report/access.py: the sheet's, a labor or external line's
-amounts, a source row's unit prices); web/app.py resolves them for the requester's role.
+Sensitive fields stay ``Restricted`` (report/access.py: the sheet's; report/field_kinds.py: a labor or
+external line's amounts, a source row's unit prices); web/app.py resolves them for the requester's role.
 ``scope_model`` cuts a page down to a batch-scoped token's batch.
 """
 
@@ -27,7 +27,7 @@ from trainledger.lake import partition_key
 from trainledger.model.cost import CostLine
 from trainledger.model.money import valuation
 from trainledger.model.restricted import Restricted, restrict
-from trainledger.report import access, freshness
+from trainledger.report import cross_access, field_kinds, freshness, labor_kinds, plan_access
 
 
 def no_plan(e: NotFound) -> dict[str, str | None]:
@@ -66,7 +66,7 @@ def line_dict(ln: CostLine, ident: str) -> dict[str, Any]:
     the content, to that content's first import)."""
     p, a = ln.provenance, ln.amount
     imp = short_id(p.import_key) if p.import_key else None
-    return access.line_fields({
+    return field_kinds.line_fields({
         "id": ident, "href": f"/lines/{ident}", "category": ln.category, "basis": str(ln.basis),
         "evidence": str(ln.evidence), "low": str(a.low), "expected": str(a.expected), "high": str(a.high),
         "currency": a.currency, "batch": ln.batch_id, "run": ln.run_id, "detail": ln.detail,
@@ -104,7 +104,7 @@ def batches(wsp) -> dict[str, Any]:
     """Each batch's direct totals per basis and currency and, beside them, its allocated shares per
     *source* basis and currency (an allocation is a view: its shares of cash, internal labor and
     estimates are never one figure). An allocated total drawing on an invoice or on labor is
-    restricted as its pool is (report/access.py ``pool_kind``); a labor (internal) total as the sheet's
+    restricted as its pool is (report/field_kinds.py ``pool_kind``); a labor (internal) total as the sheet's
     is: one role's cost when the batch's labor is one role, else the phase's (``labor_roles``)."""
     out = []
     by_batch: dict[str, dict[tuple[str, str], list]] = {}
@@ -118,7 +118,7 @@ def batches(wsp) -> dict[str, Any]:
     for ln in wsp.ledger.allocation_lines():  # detail = <policy>/<source basis> (engine/allocation.py)
         key = (ln.detail.rpartition("/")[2], ln.currency)
         acc = allocated.setdefault(ln.batch_id, {}).setdefault(key, [0, 0, 0, 0, set()])
-        kind = access.line_kind(ln)
+        kind = field_kinds.line_kind(ln)
         if kind:
             acc[4].add(kind)
         acc[0] += ln.amount.low
@@ -162,7 +162,7 @@ def batch(wsp, batch_id: str) -> dict[str, Any]:
     """The sheet of report/sheet.py as ``trainledger sheet --format json`` gives it (``_as_cli``), plus
     links to each run."""
     _require_batch(wsp, batch_id)
-    sheet = _as_cli(access.mark_labor_totals(wsp.sheet(batch_id)))  # marked as the sheet's renderers do
+    sheet = _as_cli(labor_kinds.mark_labor_totals(wsp.sheet(batch_id)))  # marked as the sheet's renderers do
     runs = [{"id": r["id"], "state": r.get("state"), "reason": r.get("reason"),
              "href": f"/batches/{_q(batch_id)}/runs/{_q(r['id'])}"} for r in sheet.get("runs", [])]
     return {"batch": batch_id, "runs": runs, "sheet": sheet}
@@ -216,7 +216,7 @@ def run(wsp, batch_id: str, run_id: str) -> dict[str, Any]:
                     acc[i] += _dec(x)
             out.append({"state": state, "lines": items,
                         "totals": [{"basis": b, "currency": c,
-                                    **{k: access.restrict(str(v[i]), kinds[(b, c)]) if (b, c) in kinds else str(v[i])
+                                    **{k: restrict(str(v[i]), kinds[(b, c)]) if (b, c) in kinds else str(v[i])
                                        for i, k in enumerate(("low", "expected", "high"))}}
                                    for (b, c), v in sorted(totals.items())]})
         return out
@@ -297,7 +297,7 @@ def source(wsp, ident: str, row: int) -> dict[str, Any]:
               and LINE_TABLES.get(ln.provenance.source_kind) in (None, table)]  # not another table's import
     attributed = [{"id": i, "href": f"/lines/{i}", "rule": ln.provenance.rule, "batch": ln.batch_id,
                    "run": ln.run_id, "basis": str(ln.basis),
-                   "expected": access.line_fields({"expected": str(ln.amount.expected)}, ln)["expected"],
+                   "expected": field_kinds.line_fields({"expected": str(ln.amount.expected)}, ln)["expected"],
                    "currency": ln.currency, "detail": ln.detail}
                   for i, ln in of_row]
     # a line stored before lines recorded their import (migration 0008) names the content and row
@@ -309,11 +309,11 @@ def source(wsp, ident: str, row: int) -> dict[str, Any]:
                     if st.live and st.sha256 == rec.source_sha256 and st.import_key != rec.import_key
                     and KIND_TABLES.get(kind) == table) if table is not None and unknown else []
     raw, raw_note = raw_row(Path(rec.path), rec.source_sha256, row)
-    shown = access.source_values(values, rec.kind)
+    shown = field_kinds.source_values(values, rec.kind)
     return {"flags_zh": _flags_zh(shown.get("flags"), rec.kind, short_id(rec.import_key)),
             "import": short_id(rec.import_key), "source_sha256": rec.source_sha256, "kind": rec.kind,
             "file": rec.path, "imported_at": rec.imported_at.isoformat(), "row": row,
-            "values": shown, "raw": access.source_values(raw, rec.kind),
+            "values": shown, "raw": field_kinds.source_values(raw, rec.kind),
             "raw_note": raw_note, "rules": sorted({a["rule"] for a in attributed}),
             "lines": attributed, "lines_shared_with": shared}
 
@@ -398,10 +398,10 @@ def report(wsp, params=None, lang: str = "en", *, html: bool = False) -> dict[st
     out = {"batches": batches(wsp)["batches"], "attribution_id": att.get("id"),
            "conservation": {"scope": "workspace", "as_of": summary.get("as_of"),
                             "by_currency": summary.get("conservation", [])},
-           "report": access.cross_by_role(rep),  # each role's own copy (report/access.py)
+           "report": cross_access.cross_by_role(rep),  # each role's own copy (report/cross_access.py)
            "stale": freshness.check(wsp)}  # the lake changed since that attribution (report/freshness.py)
     if html:
-        out["html"] = access.cross_by_role(rep, lang, html=True)
+        out["html"] = cross_access.cross_by_role(rep, lang, html=True)
     return out
 
 
@@ -429,7 +429,7 @@ def plan_status(wsp, batch_id: str) -> dict[str, Any]:
     out["links"] = {"decisions": f"/batches/{b}/decisions", "alerts": f"/alerts?batch={b}"}
     from trainledger.web.pages import version_kinds  # each alert / decision / version: its plan's labor kind
 
-    return access.mark_plan(json.loads(json.dumps(version_kinds(wsp, batch_id, out), default=str)))
+    return plan_access.mark_plan(json.loads(json.dumps(version_kinds(wsp, batch_id, out), default=str)))
 
 
 def _ranges(st: dict[str, Any]) -> list[dict[str, Any]]:
