@@ -112,7 +112,7 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
     for e in facts.progress_events:
         events[str(e["run"])].append(e)
     jobs = latest_job_rows(_job_rows(facts.jobs, ctx))
-    by_id = {str(j["job_id"]): j for j in jobs}
+    by_id = {str(j["job_id"]): _slim(j) for j in jobs}
     stale = timedelta(minutes=ctx.config.get("cluster.stale_gap_minutes"))
     waiting = barrier_shares(facts.worker_steps) if facts.worker_steps else {}
     out: dict[str, RunInfo] = {}
@@ -123,7 +123,9 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
     allocations: Counter = Counter()  # (cluster, job id) → its allocations so far
     claimed: dict[str, tuple[str, str]] = {}  # run id → the (cluster, job id) whose allocation took it
     same = _shared()  # one object for the values many runs repeat (a million runs, H12)
-    for j in jobs:
+    jobs.reverse()  # taken from the end: each job's row is freed once its run is made (H12)
+    while jobs:
+        j = jobs.pop()
         job_id = _job_key(j, out)
         alloc = (str(j.get("cluster") or ""), str(j["job_id"]))
         allocations[alloc] += 1
@@ -278,10 +280,16 @@ def _requeue_of(j, job_key: str, attempts: dict) -> tuple[str, dict] | None:
     key = (str(j.get("cluster") or ""), str(j["job_id"]))
     prev = attempts.get(key)
     if j.get("start") is not None:
-        attempts[key] = (job_key, j)
+        attempts[key] = (job_key, _slim(j))
     if prev is None or prev[1].get("start") is None or j.get("start") is None or j["start"] <= prev[1]["start"]:
         return None
     return prev if _state(prev[1]) in REQUEUE_STATES else None
+
+
+def _slim(j) -> dict:
+    """What a later allocation or retry reads of an earlier job's row (its start and state), kept
+    instead of the row: a million rows are not all held while their runs are made (H12)."""
+    return {k: j[k] for k in ("start", "state") if k in j}
 
 
 def _state(j) -> str:
