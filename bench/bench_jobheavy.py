@@ -79,7 +79,10 @@ Per job (68k → 206k): 4.4 → 3.0 KB. ``attribute --json``, the lines / runs /
 digests and all five precomputed sheets are byte-identical before / after at both sizes.
 1M (one run, the tree before the job rows were freed in derive_runs): derive_runs 77 CPU-s / 2,907 MB,
 bill stage 2,505 MB, queued stage 2,775 MB (engine 142 CPU-s; before: 4,250 MB), summary 34 CPU-s /
-2,817 MB, ledger write 124 CPU-s / 3,450 MB (before: 4,558 MB).
+2,817 MB, ledger write 124 CPU-s / 3,450 MB (before: 4,558 MB), sheet precompute 370 CPU-s / 3,860 MB
+(it starts at 2,722 MB): the whole ``attribute`` 3,860 MB peak, 675 CPU-s at load ~16-20 — under 4 GB,
+now the precompute's (the summary's facts and hours columns read back, one text object a value, and
+one batch's lines as objects).
 """
 
 from __future__ import annotations
