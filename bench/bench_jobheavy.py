@@ -62,6 +62,27 @@ verify adds nothing (3,189 MB, 39.5 CPU-s) and each of the five batches peaks at
 (21-25 CPU-s each; before: 6.1-6.7 GB); all five written at 504 CPU-s (before: two at 350).
 The engine's derived runs as Python objects (RunInfo,
 segments, facts) and the ledger write are what keep the whole ``attribute`` above 4 GB at 1M.
+
+Measured 2026-12-02 (load 16-20; per-stage probe, each size's before and after run side by side on
+copies of one workspace, so both got the same attribution id), before → after runs share the values
+a million of them repeat (batch, state, import hash, node list; Eligible = Submit: one object) and are
+slotted (RunInfo 1,438 → 845 B a run held, tracemalloc at 68k), a job's row is freed once its run is
+made, the queued stage's lines become columns a chunk at a time, and the summary's run columns go to
+the ledger without a dump and parse (``audit.jsonable_each``):
+
+  | jobs | whole peak | derive_runs | queued stage | ledger write | precompute | CPU-s |
+  |---|---|---|---|---|---|---|
+  | 68k | 619 → 532 MB | 388 → 367 | 524 → 529 | 619 → 532 | 583 → 532 | 47.5 → 47.2 |
+  | 206k | 1,230 → 951 MB | 824 → 660 | 1,049 → 824 | 1,230 → 940 | 1,075 → 951 | 139.1 → 134.8 |
+
+Per job (68k → 206k): 4.4 → 3.0 KB. ``attribute --json``, the lines / runs / summary / figures
+digests and all five precomputed sheets are byte-identical before / after at both sizes.
+1M (one run, the tree before the job rows were freed in derive_runs): derive_runs 77 CPU-s / 2,907 MB,
+bill stage 2,505 MB, queued stage 2,775 MB (engine 142 CPU-s; before: 4,250 MB), summary 34 CPU-s /
+2,817 MB, ledger write 124 CPU-s / 3,450 MB (before: 4,558 MB), sheet precompute 370 CPU-s / 3,860 MB
+(it starts at 2,722 MB): the whole ``attribute`` 3,860 MB peak, 675 CPU-s at load ~16-20 — under 4 GB,
+now the precompute's (the summary's facts and hours columns read back, one text object a value, and
+one batch's lines as objects).
 """
 
 from __future__ import annotations

@@ -79,7 +79,7 @@ def _names(cls: type) -> tuple[str, ...]:
     return _FIELDS[cls]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one per job attempt: no instance dict (a million of them, H12)
 class RunFacts:
     """What explaining a run needs, as the engine saw it (JSON-safe)."""
 
@@ -104,7 +104,7 @@ class RunFacts:
         return cls(**{**d, "versions": tuple(d.get("versions") or ("", "", ""))})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Explained:
     run_id: str
     cause: str | None

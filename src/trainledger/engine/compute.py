@@ -43,6 +43,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from decimal import Decimal
+from itertools import islice
 
 from trainledger.engine import capacity_nodes, node_map
 from trainledger.engine.context import Context, Facts, Problem, RunInfo, StageOutput, price_assumption, price_of
@@ -400,7 +401,7 @@ def queued_stage(facts: Facts, ctx: Context) -> StageOutput:
 
     item = ctx.config.get("cluster.gpu_item")
     cut = ctx.as_of_time or ctx.facts_time or latest_fact_time(facts)  # where a pending job's wait ends
-    lines, assumptions, problems = [], [], []
+    assumptions, problems = [], []
     price = price_of(ctx, item, ctx.as_of, "gpu_hour", problems) if item else None
     currency = price.currency if price else ctx.config.get("workspace.currency")
     on_capacity: dict = {}
@@ -415,48 +416,70 @@ def queued_stage(facts: Facts, ctx: Context) -> StageOutput:
                                             replace(price, evidence=Evidence.ASSUMED), "gpu_hour"))
     used: dict[str, object] = {}  # the capacities' queued prices used, in order: their drawer rows
     unpriced: set[str] = set()  # capacities whose queued price-book entry has no price
-    fallback_used = False
-    for info in ctx.runs.values():
-        j_start = info.run.started_at or info.run.ended_at
-        if j_start is None and info.run.state == "PENDING":
-            j_start = cut  # never started: its wait so far
-        if info.eligible is None or j_start is None or j_start <= info.eligible:
-            continue
-        gpu_h = exact_seconds(info.eligible, j_start) * info.run.gpu_equivalents / HOUR
-        if gpu_h == 0:
-            continue
-        run_price, run_currency, what = price, currency, item or "cluster.gpu_item (unset)"
-        if info.run.id in on_capacity:  # held by a capacity: its own queued price
-            cap_id, qp = on_capacity[info.run.id]
-            run_price, run_currency, what = qp, qp.currency if qp else currency, f"capacity {cap_id}'s queue"
-            if qp is not None:
-                used.setdefault(qp.capacity, qp.assumption)
+    fallback_used = [False]  # set by made(): a run the cluster's gpu_item valued
+
+    def made() -> Iterator[CostLine]:  # the lines one at a time: many are held as columns, not objects (H12)
+        for info in ctx.runs.values():
+            j_start = info.run.started_at or info.run.ended_at
+            if j_start is None and info.run.state == "PENDING":
+                j_start = cut  # never started: its wait so far
+            if info.eligible is None or j_start is None or j_start <= info.eligible:
+                continue
+            gpu_h = exact_seconds(info.eligible, j_start) * info.run.gpu_equivalents / HOUR
+            if gpu_h == 0:
+                continue
+            run_price, run_currency, what = price, currency, item or "cluster.gpu_item (unset)"
+            if info.run.id in on_capacity:  # held by a capacity: its own queued price
+                cap_id, qp = on_capacity[info.run.id]
+                run_price, run_currency, what = qp, qp.currency if qp else currency, f"capacity {cap_id}'s queue"
+                if qp is not None:
+                    used.setdefault(qp.capacity, qp.assumption)
+                else:
+                    unpriced.add(cap_id)
             else:
-                unpriced.add(cap_id)
-        else:
-            fallback_used = True
-        rng = (AmountRange(*(valuation(gpu_h * p, run_currency) for p in (run_price.low, run_price.price,
-                                                                           run_price.high)), run_currency)
-               if run_price else AmountRange.zero(run_currency))
-        kw = ({"batch_id": info.batch_id} if info.batch_id
-              else {"reason": f"job_without_batch: job {info.run.source_job}"})
-        if run_price is None:
-            kw["reason"] = f"not_valued: no price for {what}" + (
-                f"; {kw['reason']}" if "reason" in kw else "")
-        lines.append(CostLine(
-            category="compute", basis=Basis.QUEUED, evidence=Evidence.ASSUMED,  # a valuation (see above)
-            amount=rng, provenance=Provenance(info.source_sha256, info.row, f"queued/{info.rule}", "slurm",
+                fallback_used[0] = True
+            rng = (AmountRange(*(valuation(gpu_h * p, run_currency) for p in (run_price.low, run_price.price,
+                                                                               run_price.high)), run_currency)
+                   if run_price else AmountRange.zero(run_currency))
+            kw = ({"batch_id": info.batch_id} if info.batch_id
+                  else {"reason": f"job_without_batch: job {info.run.source_job}"})
+            if run_price is None:
+                kw["reason"] = f"not_valued: no price for {what}" + (
+                    f"; {kw['reason']}" if "reason" in kw else "")
+            yield CostLine(
+                category="compute", basis=Basis.QUEUED, evidence=Evidence.ASSUMED,  # a valuation (see above)
+                amount=rng, provenance=Provenance(info.source_sha256, info.row, f"queued/{info.rule}", "slurm",
                                                   info.import_key or info.source_sha256),
-            run_id=info.run.id, detail=ComputeState.QUEUED, quantity=gpu_h, unit="gpu_hour", **kw))
-    if price is not None and on_capacity and fallback_used:  # gpu_item valued the queue of runs on no capacity
+                run_id=info.run.id, detail=ComputeState.QUEUED, quantity=gpu_h, unit="gpu_hour", **kw)
+
+    lines = _held(made())
+    if price is not None and on_capacity and fallback_used[0]:  # gpu_item valued the queue of runs on no capacity
         assumptions.append(price_assumption("value of a queued GPU-hour (opportunity, not cash)",
                                             replace(price, evidence=Evidence.ASSUMED), "gpu_hour"))
     assumptions.extend(used.values())
-    if price is None and fallback_used:  # only when there are queued GPU-hours to value: no jobs, no warning
+    if price is None and fallback_used[0]:  # only when there are queued GPU-hours to value: no jobs, no warning
         problems.append(Problem("unpriced_queue", "queued GPU-hours are counted but not valued: set"
                                 " cluster.gpu_item to a price-book entry", {"item": item}))
     for cap_id in sorted(unpriced):
         problems.append(Problem("unpriced_capacity_queue", f"capacity {cap_id}: its jobs' queued GPU-hours are"
                                 " counted but not valued: its price-book entry has no price on the day — add"
                                 " one, or give the capacity a queued_rate", {"capacity": cap_id}))
-    return StageOutput(tuple(lines), tuple(problems), tuple(assumptions))
+    return StageOutput(lines, tuple(problems), tuple(assumptions))
+
+
+def _held(made: Iterator[CostLine]):
+    """The stage's lines: a tuple of them when few, else their columns (``lines.LineColumns``) made a
+    chunk at a time as they come, the same columns the engine would make of the tuple — a job-heavy
+    workspace's queued lines (one a run) are never all objects at once (~0.9 KB a line, H12)."""
+    from trainledger.engine.lines import BATCH, LineColumns
+
+    first = list(islice(made, BATCH))
+    if len(first) < BATCH:
+        return tuple(first)
+
+    def then() -> Iterator[CostLine]:
+        first.reverse()
+        while first:
+            yield first.pop()
+        yield from made
+    return LineColumns.from_lines(then())

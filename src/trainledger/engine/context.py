@@ -249,7 +249,7 @@ class Problem:
         return {"kind": self.kind, "message": self.message, "detail": dict(self.detail)}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one per job attempt: no instance dict (H12)
 class RunInfo:
     run: Run
     batch_id: str | None

@@ -113,7 +113,7 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
     for e in facts.progress_events:
         events[str(e["run"])].append(e)
     jobs = latest_job_rows(_job_rows(facts.jobs, ctx))
-    by_id = {str(j["job_id"]): j for j in jobs}
+    by_id = {str(j["job_id"]): _slim(j) for j in jobs}
     stale = timedelta(minutes=ctx.config.get("cluster.stale_gap_minutes"))
     waiting = barrier_shares(facts.worker_steps) if facts.worker_steps else {}
     out: dict[str, RunInfo] = {}
@@ -125,13 +125,17 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
     claimed: dict[str, tuple[str, str]] = {}  # run id → the (cluster, job id) whose allocation took it
     node_names = node_map.run_nodes(ctx.config)  # cluster/host where [[nodes]] ties a host to a cluster
     filed_under: set[str] = set()  # the progress keys some job reads its events from
-    for j in jobs:
+    same = _shared()  # one object for the values many runs repeat (a million runs, H12)
+    jobs.reverse()  # taken from the end: each job's row is freed once its run is made (H12)
+    while jobs:
+        j = jobs.pop()
         job_id = _job_key(j, out)
         alloc = (str(j.get("cluster") or ""), str(j["job_id"]))
         allocations[alloc] += 1
         tags = tags_of(j)
         requeued = _requeue_of(j, job_id, attempts)  # sacct -D: the allocation before this one, when it failed
         batch_id, rule = ctx.matcher.match("slurm", j)
+        batch_id = same(batch_id)
         reason = _enum(RunReason, tags.get("reason"), problems, job_id, "reason") or RunReason.UNRECORDED
         cause = _enum(FailureCause, tags.get("cause"), problems, job_id, "cause")
         if reason is RunReason.FAULT_RETRY and cause is None:
@@ -182,21 +186,21 @@ def derive_runs(facts: Facts, ctx: Context) -> tuple[dict[str, RunInfo], list[Pr
                                     " marks effective time to carve it from; import its progress events",
                                     {"job_id": job_id, "share": str(share)}))
         run = Run(id=run_id, batch_id=batch_id or "", reason=reason, cause=cause, source_job=job_id,
-                  state=str(j.get("state", "")), submitted_at=j.get("submit"), started_at=j.get("start"),
+                  state=same(str(j.get("state", ""))), submitted_at=j.get("submit"), started_at=j.get("start"),
                   ended_at=j.get("end"), gpus=int(j.get("gpus") or 0),
                   gpu_share=None if j.get("gpu_share") is None else Decimal(str(j["gpu_share"])))
-        nodes = node_names(str(j.get("cluster") or ""), tuple(n for n in str(j.get("nodes") or "").split(",")
-                                                             if n and n != "None assigned"))
+        nodes = same(node_names(str(j.get("cluster") or ""), tuple(n for n in str(j.get("nodes") or "").split(",")
+                                                                  if n and n != "None assigned")))
         when = j.get("start") or j.get("submit") or j.get("end")
-        rf = RunFacts(run_id=run_id, batch_id=batch_id, job=job_id, state=run.state.split(" ")[0].upper(),
+        rf = RunFacts(run_id=run_id, batch_id=batch_id, job=job_id, state=same(run.state.split(" ")[0].upper()),
                       order=when.isoformat() if when else "", tag_cause=str(cause) if cause else None,
                       retry_of=str(tags.get("retry_of") or "") or (requeued[0] if requeued else None),
-                      versions=tuple(str(tags.get(k) or "") for k in VERSION_TAGS))
+                      versions=same(tuple(str(tags.get(k) or "") for k in VERSION_TAGS)))
+        sha = same(j["source_sha256"])
         out[job_id] = RunInfo(run=run, batch_id=batch_id, rule=rule, nodes=nodes, segments=tuple(segments),
-                              source_sha256=j["source_sha256"], row=int(j["row"]),
-                              import_key=str(j.get("import_key") or j["source_sha256"]),
-                              eligible=j.get("eligible") or j.get("submit"), facts=rf,
-                              cluster=str(j.get("cluster") or ""))
+                              source_sha256=sha, row=int(j["row"]),
+                              import_key=same(str(j.get("import_key") or sha)),
+                              eligible=_eligible(j), facts=rf, cluster=same(str(j.get("cluster") or "")))
         if nodes and run.gpu_share is None and run.gpus % len(nodes):
             problems.append(Problem("uneven_gpu_split", f"job {job_id}: {run.gpus} GPUs on {len(nodes)} nodes do not"
                                     " divide evenly; its node-hours are split as if they did",
@@ -278,6 +282,22 @@ def billed_hours(table, nodes) -> dict[str, list[tuple[datetime, datetime]]]:
     return out
 
 
+def _shared():
+    """``same(value)``: the first equal value seen (a batch id, a state, an import's hash, a node
+    list), so a million runs hold a few hundred such objects, not a million copies (H12)."""
+    seen: dict = {}
+    return lambda value: seen.setdefault(value, value)
+
+
+def _eligible(j):
+    """When the job could start: its Eligible, else its Submit — the Submit object itself when the two
+    are the same time (most jobs), so a run holds one datetime for both (H12)."""
+    eligible, submit = j.get("eligible"), j.get("submit")
+    if eligible is None or (eligible == submit and eligible.tzinfo is submit.tzinfo):
+        return submit
+    return eligible
+
+
 DAY_US = 86_400_000_000
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 REQUEUE_STATES = FAILED_STATES | {"REQUEUED"}  # an allocation ended so that Slurm ran the job again
@@ -290,10 +310,16 @@ def _requeue_of(j, job_key: str, attempts: dict) -> tuple[str, dict] | None:
     key = (str(j.get("cluster") or ""), str(j["job_id"]))
     prev = attempts.get(key)
     if j.get("start") is not None:
-        attempts[key] = (job_key, j)
+        attempts[key] = (job_key, _slim(j))
     if prev is None or prev[1].get("start") is None or j.get("start") is None or j["start"] <= prev[1]["start"]:
         return None
     return prev if _state(prev[1]) in REQUEUE_STATES else None
+
+
+def _slim(j) -> dict:
+    """What a later allocation or retry reads of an earlier job's row (its start and state), kept
+    instead of the row: a million rows are not all held while their runs are made (H12)."""
+    return {k: j[k] for k in ("start", "state") if k in j}
 
 
 def _state(j) -> str:

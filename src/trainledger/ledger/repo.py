@@ -401,7 +401,7 @@ class Ledger:
         previous lines and the previous latest attribution stay as they were.
         """
         run_list = None if runs is None else list(runs)  # their rows are built a chunk at a time (H12)
-        summary_json = chain.jsonable(summary)
+        summary_json = chain.jsonable_each(summary)  # the run columns kept as they are: already JSON (H12)
         del summary  # the caller passes its only reference: one copy of the summary is held, not two (H12)
         with self._write() as conn:
             known = set(conn.scalars(select(batches.c.id)))
