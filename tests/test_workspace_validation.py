@@ -114,3 +114,17 @@ def test_a_chinese_batch_id_works_end_to_end(tmp_path):
     assert json.dumps(zh["storage_by_class"], ensure_ascii=False).replace("客服-批次-a", "csa-sft-2026-11-a") == \
         json.dumps(en["storage_by_class"], ensure_ascii=False)
     assert to_markdown(zh, "zh-CN").startswith("# ") and "客服-批次-a" in to_markdown(zh, "zh-CN").splitlines()[0]
+
+
+def test_a_batch_entry_names_every_missing_key_at_once(tmp_path):
+    """Review 7 L9: an entry with id and project only took six runs, one key each, before an import ran."""
+    from trainledger.i18n import localize
+
+    with pytest.raises(ConfigError) as e:
+        load(tmp_path, '[[projects]]\nid = "p1"\ngoal = "g"\n[[batches]]\nid = "b1"\nproject = "p1"\n')
+    text = str(e.value)
+    assert "entry 1 (b1): missing keys goal, data_snapshot, data_processing_version, model_version, code_version," \
+           " config_version, team" in text
+    assert "缺少键 goal, data_snapshot" in localize(text, "zh-CN")
+    with pytest.raises(ConfigError, match=r"entry 1 \(b1\): missing key 'team'"):  # one key: as before
+        load(tmp_path, ONE_BATCH.replace('team = "t"\n', ""))

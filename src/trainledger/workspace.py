@@ -326,7 +326,15 @@ def _entry(path: Path, kind: str, i: int, item: dict, build: Callable[[dict], An
         ) from None
 
 
+BATCH_KEYS = ("id", "project", "goal", "data_snapshot", "data_processing_version", "model_version", "code_version",
+              "config_version", "team")  # the attribution key and the team: every batch names them
+
+
 def _batch(item: dict) -> Batch:
+    missing = [k for k in BATCH_KEYS if k not in item]
+    if len(missing) > 1:  # all at once, not one per run (review 7 L9: six rounds before an import ran)
+        names = ", ".join(missing)
+        raise ValueError(f"missing keys {names}")
     key = AttributionKey(
         project=item["project"], goal=item["goal"], data_snapshot=item["data_snapshot"],
         data_processing_version=item["data_processing_version"],

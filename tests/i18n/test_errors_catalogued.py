@@ -42,6 +42,8 @@ PARTS |= {"no page at {path}", "see /batches, or /api/openapi.json"}
 # a mapping file's problems and hints (ingest/mapfile.py ``_bad(where, key, problem)``, ``_hint``): made in helpers
 # the scan does not follow; tests/ingest/test_mapfile_languages.py renders every one in both languages (issue 8)
 PARTS |= {en for en, _zh in __import__("trainledger.i18n.texts_mapfile", fromlist=["MAPFILE"]).MAPFILE.values()}
+# a batch entry's missing keys (workspace.py _batch), raised as a ValueError that _entry passes on (review 7 L9)
+PARTS |= {"missing keys {names}"}
 # decide's override refusal, raised as Msg("error.review.service.decide_rules_recommend_choosing") (review 4 H10)
 PARTS |= {"decide {batch_id}: the rules recommend {action}; choosing {action2} overrides them"}
 

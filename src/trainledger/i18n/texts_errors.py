@@ -405,6 +405,8 @@ ERRORS: dict[str, tuple[str, str]] = {
                                     '{path}：价格表 {name} 在 {path2} 不存在'),
     'service.fix_workspace_price_book': ('fix workspace.price_book or create the file',
                                          '修正 workspace.price_book，或创建该文件'),
+    'workspace.missing_keys': ('missing keys {names}',
+                               '缺少键 {names}'),
     'service.replace_import_is_not': ('--replace {ident}: import {short_id} is a {kind} import ({path}), not one a '
                                       '{kind2} file can replace; nothing was dropped or imported',
                                       '--replace {ident}：导入 {short_id} 是 {kind} 导入（{path}），不能由 {kind2} '

@@ -84,9 +84,11 @@ def to_markdown(bl: dict[str, Any] | None, lang: str, f, cash) -> list[str]:
     rows = []
     for a in bl["sensitivity"]:
         name = L("storage_joint") if a.get("joint") else assumption_name(a["name"], lang)
-        low = "" if a.get("low") is None else a["low"] if isinstance(a["low"], Withheld) else f.number(a["low"])
-        high = "" if a.get("high") is None else a["high"] if isinstance(a["high"], Withheld) else f.number(a["high"])
-        high += f" {drawer_unit(a['unit'], lang)}" if a.get("unit") else ""
+        # a point value (a capacity's rate) has no low or high: a dash, not an empty cell beside its unit
+        low = fmt.DASH if a.get("low") is None else a["low"] if isinstance(a["low"], Withheld) else f.number(a["low"])
+        high = fmt.DASH if a.get("high") is None else a["high"] if isinstance(a["high"], Withheld) \
+            else f.number(a["high"])
+        high += f" {drawer_unit(a['unit'], lang)}" if a.get("unit") and a.get("high") is not None else ""
         head = [name, low, high, f.evidence(a["evidence"])]
         if isinstance(a.get("moves"), Withheld):
             rows.append([*head, "", a["moves"], a["moves"]])

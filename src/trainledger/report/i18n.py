@@ -171,7 +171,16 @@ def assumption_name(name: str, lang: str) -> str:
         return f"容量 {queued.group(1)} 排队卡时的价值（机会成本，非现金）"
     if name.startswith("labor rate: "):
         return "人力费率：" + label(name.removeprefix("labor rate: "), lang)
+    cap = CAPACITY_NAME.fullmatch(name)  # engine/capacity.py, capacity_queued.py (review 7 L10)
+    if cap:
+        what = "硬件摊销" if cap["what"] == "amortized hardware" else "费率卡"
+        rest = f" {cap['item']}，自 {cap['first']} 起" if cap["item"] else ""
+        return f"容量 {cap['id']}：{what}{rest}"
     return name
+
+
+CAPACITY_NAME = re.compile(r"capacity (?P<id>\S+): (?P<what>amortized hardware|rate card)"
+                           r"(?: (?P<item>\S+) from (?P<first>\S+))?")
 
 
 def t(key: str, lang: str) -> str:
