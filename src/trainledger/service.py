@@ -393,21 +393,41 @@ def _keyed(facts, lake):
 
 
 def _restated_notice(lake, result):
-    """A bill import whose rows restate an earlier import's gets the notice ``restated`` (both
-    counted; engine/restated.py)."""
+    """A bill import sharing charges (engine/restated.py) with an earlier import gets, per earlier
+    import, up to two notices — both rows stay counted:
+
+    - ``repeated``: charges whose rows here are rows the earlier import holds, unchanged (a repeat,
+      not a restatement: the file states them more often; the extra copies are flagged
+      ``repeated_row_in_file``);
+    - ``restated_replace`` or ``restated_partial``: charges at another amount or with other
+      columns (old then new amount, a few examples). ``--replace ID`` is proposed only when this file touches at least
+      half of the earlier import's live rows (``touches * 2 >= rows``: restated, repeated, or
+      identical rows it carries — identical rows are taken as the earlier import's only when it is
+      the lake's only other bill import, the lake not recording which file a duplicate matched);
+      else the notice says how many rows replacing would withdraw, and the alternatives."""
     from trainledger.engine import restated
     from trainledger.ingest import KIND_TABLES
 
     if KIND_TABLES.get(result.kind) != "bill_lines" or not result.accepted:
         return result
     notices = []
-    for r in restated.in_lake(lake, result.sha256):
-        if r.later != result.sha256:
+    found = [r for r in restated.in_lake(lake, result.sha256) if r.later == result.sha256]
+    others = restated.other_sources(lake, result.sha256) if found else set()
+    for r in found:
+        ident, cur = r.earlier[:12], r.currency
+        if r.repeated:
+            notices.append(("repeated", {"rows": r.repeated, "id": ident, "currency": cur}))
+        if not r.restated:
             continue
-        notices.append(("restated", {"rows": r.rows, "id": r.earlier[:12], "earlier": r.earlier_amount,
-                                     "later": r.later_amount, "currency": r.currency,
-                                     "command": f"trainledger import {result.kind} {result.path} --replace"
-                                                f" {r.earlier[:12]}"}))
+        total = restated.live_rows(lake, r.earlier)
+        touched = r.earlier_rows + (min(result.duplicates, total - r.earlier_rows) if others == {r.earlier} else 0)
+        values = {"rows": r.restated, "id": ident, "currency": cur, "touched": touched, "total": total,
+                  "others": total - touched,
+                  "command": f"trainledger import {result.kind} {result.path} --replace {ident}"}
+        more = r.restated > len(r.examples)  # a few examples, then "…"
+        values["examples"] = "; ".join(f"{a} then {b}" for a, b in r.examples) + ("; …" if more else "")
+        values["examples_zh"] = "；".join(f"先 {a}，后 {b}" for a, b in r.examples) + ("；……" if more else "")
+        notices.append(("restated_replace" if touched * 2 >= total else "restated_partial", values))
     return replace(result, notices=result.notices + tuple(notices)) if notices else result
 
 

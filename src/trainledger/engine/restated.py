@@ -10,7 +10,11 @@ second charge? Both rows are counted (nothing is dropped), so this is surfaced, 
                   correction rows never count
 
 ``find`` groups the rows of every file by that key; a key held by two or more files is a
-restatement of the earliest import (log order) by each later one.
+restatement of the earliest import (log order) by each later one — unless every row the later
+file holds of it is a row the earlier holds (same ``row_hash``, given by ``in_lake``): then it is
+a *repeat*, a row the later file states more often than the earlier (the cross-file copies are
+duplicates, the rest flagged ``repeated_row_in_file``), counted as the later file states it. A
+charge at the same amount with other columns is a restatement (both rows are counted).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from trainledger.engine.context import Problem
 KEY = ("billing_account_id", "resource_id", "charge_period_start", "charge_period_end", "charge_category",
        "charge_class", "sku_id", "sku_price_id", "currency")
 COLUMNS = (*KEY, "billed_cost", "source_sha256")
+EXAMPLES = 3  # restated amounts (earlier then later) an import's notice names
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +42,14 @@ class Restatement:
     earlier_amount: Decimal  # billed cost of the restated rows in the earlier import
     later_amount: Decimal  # and in the later one: both are in the figures
     currency: str
+    repeated: int = 0  # of ``rows``, the charges whose later rows are all rows the earlier holds (same row_hash)
+    earlier_rows: int = 0  # the earlier import's rows holding these charges (a charge may be in a file twice)
+    examples: tuple[tuple[Decimal, Decimal], ...] = ()  # (earlier, later) of the first few whose amount differs
+
+    @property
+    def restated(self) -> int:
+        """Charges whose amount differs from the earlier import's: the restatements proper."""
+        return self.rows - self.repeated
 
 
 def _counts(row: Mapping[str, Any]) -> bool:
@@ -59,22 +72,35 @@ def find(rows: Iterable[Mapping[str, Any]], order: Sequence[str]) -> list[Restat
             if first_sha.setdefault(key, r["source_sha256"]) != r["source_sha256"]:
                 several.add(key)
     groups: dict[tuple, dict[str, Decimal]] = {}
+    copies: dict[tuple, dict[str, int]] = {}
+    hashes: dict[tuple, dict[str, set]] = {}  # each copy's row_hash (None: not given)
     for r in rows if several else ():
         if _counts(r) and (key := tuple(r.get(c) for c in KEY)) in several:
             by = groups.setdefault(key, {})
             sha = r["source_sha256"]
-            by[sha] = by.get(sha, Decimal(0)) + Decimal(str(r["billed_cost"]))
+            amount = Decimal(str(r["billed_cost"]))
+            by[sha] = by.get(sha, Decimal(0)) + amount
+            n = copies.setdefault(key, {})
+            n[sha] = n.get(sha, 0) + 1
+            hashes.setdefault(key, {}).setdefault(sha, set()).add(r.get("row_hash"))
     pairs: dict[tuple[str, str, str], list] = {}
-    for key, by in groups.items():
+    for key, by in sorted(groups.items(), key=lambda kv: tuple(str(v) for v in kv[0])):  # examples: stable
         if len(by) < 2:
             continue
         first, *later = sorted(by, key=lambda s: (rank.get(s, len(rank)), s))
         for sha in later:
-            acc = pairs.setdefault((first, sha, str(key[-1])), [0, Decimal(0), Decimal(0)])
+            acc = pairs.setdefault((first, sha, str(key[-1])), [0, Decimal(0), Decimal(0), 0, 0, []])
             acc[0] += 1
             acc[1] += by[first]
             acc[2] += by[sha]
-    return [Restatement(e, la, n, ea, lb, cur) for (e, la, cur), (n, ea, lb) in sorted(pairs.items())]
+            acc[4] += copies[key][first]
+            mine = hashes[key][sha]
+            if None not in mine and mine <= hashes[key][first]:  # every copy a row the earlier holds
+                acc[3] += 1
+            elif len(acc[5]) < EXAMPLES:
+                acc[5].append((by[first], by[sha]))
+    return [Restatement(e, la, n, ea, lb, cur, rep, er, tuple(ex))
+            for (e, la, cur), (n, ea, lb, rep, er, ex) in sorted(pairs.items())]
 
 
 def problems(bill_lines: Iterable[Mapping[str, Any]], imports: Sequence[Mapping[str, Any]]) -> list[Problem]:
@@ -131,7 +157,7 @@ def _candidates(bill_lines: Iterable[Mapping[str, Any]]) -> Sequence[Mapping[str
     return hit.select([c for c in COLUMNS if c in t.column_names]).to_pylist()
 
 
-__all__ = ["COLUMNS", "KEY", "Restatement", "find", "problems"]
+__all__ = ["COLUMNS", "KEY", "Restatement", "find", "in_lake", "live_rows", "other_sources", "problems"]
 
 
 def in_lake(lake: Any, sha: str) -> list[Restatement]:
@@ -150,8 +176,8 @@ def in_lake(lake: Any, sha: str) -> list[Restatement]:
 
     def keyed(path: Any) -> pa.Table:
         have = set(pq.ParquetFile(path).schema_arrow.names)  # a column added since: null
-        t = pq.read_table(path, columns=[c for c in COLUMNS if c in have])
-        for c in COLUMNS:
+        t = pq.read_table(path, columns=[c for c in (*COLUMNS, "row_hash") if c in have])
+        for c in (*COLUMNS, "row_hash"):
             if c not in have:
                 t = t.append_column(c, pa.nulls(t.num_rows, pa.string()))
         parts_ = [pc.fill_null(pc.cast(t.column(c), pa.string()), "") for c in KEY]
@@ -170,3 +196,17 @@ def in_lake(lake: Any, sha: str) -> list[Restatement]:
         if rec.get("sha256") not in order:
             order.append(rec.get("sha256"))
     return [r for r in find(theirs.to_pylist() + ours.to_pylist(), order) if sha in (r.earlier, r.later)]
+
+
+def live_rows(lake: Any, sha: str) -> int:
+    """How many live bill rows import ``sha`` holds (its partitions' row counts; none read)."""
+    import pyarrow.parquet as pq
+
+    return sum(pq.ParquetFile(p).metadata.num_rows for p in lake.partition_files("bill_lines")
+               if p.parent.name == f"source={sha}")
+
+
+def other_sources(lake: Any, sha: str) -> set[str]:
+    """The content hashes of the live bill imports other than ``sha``."""
+    return {p.parent.name.removeprefix("source=") for p in lake.partition_files("bill_lines")
+            if p.parent.name != f"source={sha}"}

@@ -9,8 +9,13 @@ pairs; ``render`` spells one in a language. The keys:
 - ``reread_other``: the file was imported before with other ``--set`` values (another import of
   it, another statement) and this import added nothing of its own — its rows were duplicates of
   (or conflict with) those: to change them, ``--replace`` that import;
-- ``restated``: bill rows restate rows of an earlier import (same account, resource, period,
-  charge category/class and SKU); both are counted;
+- ``repeated``: bill rows repeat rows of an earlier import unchanged (the file states them more
+  often; the extra copies are flagged ``repeated_row_in_file``): counted as the file states them;
+- ``restated_replace`` / ``restated_partial``: bill rows state a charge of an earlier import
+  (same account, resource, period, charge category/class and SKU) with another amount or other
+  columns; both are counted. ``_replace`` (the file touches at least half of the earlier import's rows)
+  names ``--replace``; ``_partial`` says how many rows replacing would withdraw, and the
+  alternatives (service.py ``_restated_notice``);
 - ``rule_unmatched``: a storage rule's prefix matches no object of an import that lists objects
   of its bucket (ingest/storage.py ``prefix_notice``), with one of that bucket's paths;
 - ``unnamed_job``: steps imported without ``--set job=`` name their job by the file's hash.
@@ -34,12 +39,31 @@ TEXT: dict[str, tuple[str, str]] = {
         " --replace {id}",
         "这些行此前已按其他选项读取（导入 {id}）；如需更改，请使用 --replace {id}",
     ),
-    "restated": (
+    "repeated": (
+        "{rows} row(s) repeat rows of import {id} unchanged (same charge, {currency} amount and every other"
+        " column): a repeat, not a restatement. This file states them more often than import {id}; they are"
+        " counted as this file states them (the extra copies are flagged repeated_row_in_file)",
+        "有 {rows} 行原样重复了导入 {id} 中的行（费用、{currency} 金额及其他各列均相同）：这是重复，不是重述。"
+        "本文件列出这些行的次数多于导入 {id}；按本文件所列计入（多出的副本带有标记 repeated_row_in_file）",
+    ),
+    "restated_replace": (
         "{rows} row(s) restate rows of import {id} (same billing account, resource, charge period,"
-        " category, class and SKU: {earlier} then {later} {currency}); both are counted. If the later"
-        " export replaces the earlier, run `{command}`",
+        " category, class and SKU: {examples} {currency}); both are counted. This file restates or repeats"
+        " {touched:,} of that import's {total:,} rows: if it replaces that export, run `{command}`",
         "有 {rows} 行重述了导入 {id} 中的行（计费账户、资源、计费时段、费用类别、类型和 SKU 相同："
-        "先 {earlier}，后 {later} {currency}）；两者都已计入。若后一份导出取代前一份，请运行 `{command}`",
+        "{examples_zh} {currency}）；两者都已计入。本文件重述或重复了该导入 {total:,} 行中的 {touched:,} 行："
+        "若本文件取代那份导出，请运行 `{command}`",
+    ),
+    "restated_partial": (
+        "{rows} row(s) restate rows of import {id} (same billing account, resource, charge period,"
+        " category, class and SKU: {examples} {currency}); both are counted. This file touches {touched:,}"
+        " of that import's {total:,} rows: --replace {id} would withdraw the other {others:,} rows. If both"
+        " charges are real, drop nothing; if that import is wrong, run `trainledger imports drop {id}` and"
+        " import a corrected file in its place",
+        "有 {rows} 行重述了导入 {id} 中的行（计费账户、资源、计费时段、费用类别、类型和 SKU 相同："
+        "{examples_zh} {currency}）；两者都已计入。本文件只涉及该导入 {total:,} 行中的 {touched:,} 行："
+        "--replace {id} 会撤下其余 {others:,} 行。若两笔费用都属实，无需删除；若该导入有误，请运行"
+        " `trainledger imports drop {id}`，再导入更正后的文件",
     ),
     "rule_unmatched": (
         "storage rule prefix {prefix} matches no object of this import, though it lists objects of bucket"
