@@ -3,7 +3,8 @@
 Each row may carry its interconnect (``link``, ``link_gbps``, ``network_gbps``, with
 ``interconnect_source``), read by interconnect.py. Ids are case-insensitive. Any other
 accelerator is described with ``custom(memory_gb, peak_tflops)``; it gets the wide ``other`` MFU
-range and an assumption row saying so.
+range and an assumption row saying so. ``source_zh`` / ``interconnect_source_zh`` are the reviewed
+Chinese of a row's texts (folded in as ``i18n.core.Twin``, see priors.py).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 
 from trainledger.errors import BadInput, NotFound
 from trainledger.estimate.messages import Msg
+from trainledger.i18n.core import twins
 from trainledger.model.vocab import Evidence
 
 DATA = Path(__file__).parent / "data"
@@ -48,7 +50,7 @@ class Accelerator:
 @cache
 def catalog() -> dict[str, Accelerator]:
     with (DATA / "accelerators.toml").open("rb") as fh:
-        rows = tomllib.load(fh)["accelerator"]
+        rows = twins(tomllib.load(fh))["accelerator"]
     out = {}
     for r in rows:
         acc = Accelerator(

@@ -14,8 +14,10 @@ English, its ``trainledger.model.vocab`` label in Chinese. Parameters that are `
 render in the same language as their message; lists are joined with ", " or "、".
 
 The JSON output keeps the English text where it always was and adds a parallel ``*_zh`` field
-(``warnings_zh``, ``notes_zh``, ``name_zh``, ``note_zh`` …) — see ``bilingual``. Sources and
-citations of the assumptions drawer are references and stay as written.
+(``warnings_zh``, ``notes_zh``, ``name_zh``, ``note_zh``, ``source_zh`` …) — see ``bilingual``. The
+sources the tool ships (estimate/data/*.toml) carry a reviewed ``source_zh`` and arrive here as
+``i18n.core.Twin``; a user's own sources (a price book, a spec) and the citations, ids and model
+names inside any source stay as written.
 """
 
 from __future__ import annotations

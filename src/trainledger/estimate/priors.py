@@ -1,7 +1,9 @@
 """Read the sourced priors (``data/priors.toml``) and MFU ranges (``data/mfu.toml``).
 
 Nothing numeric that the estimator does not compute lives in code: it is read from these files,
-each value with its source, evidence and — when assumed — owner.
+each value with its source, evidence and — when assumed — owner. A ``source_zh`` beside a
+``source`` (any ``<key>_zh`` beside ``<key>``) is its reviewed Chinese: the loaders fold it into the
+English as an ``i18n.core.Twin``, so a zh-CN report shows it and the JSON adds ``source_zh``.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from pathlib import Path
 
 from trainledger.estimate.messages import Msg, Term
 from trainledger.estimate.quantities import Uncertain
+from trainledger.i18n.core import twins
 
 DATA = Path(__file__).parent / "data"
 FINETUNE_TASKS = ("full_finetune", "lora", "qlora")
@@ -20,13 +23,13 @@ FINETUNE_TASKS = ("full_finetune", "lora", "qlora")
 @cache
 def priors() -> dict:
     with (DATA / "priors.toml").open("rb") as fh:
-        return tomllib.load(fh)
+        return twins(tomllib.load(fh))
 
 
 @cache
 def mfu_table() -> dict:
     with (DATA / "mfu.toml").open("rb") as fh:
-        return tomllib.load(fh)
+        return twins(tomllib.load(fh))
 
 
 def prior(name: str, key: str, **kw) -> Uncertain:

@@ -116,7 +116,7 @@ def task_type_stage(ctx: Context, f: Mapping[str, Any]) -> StageOutput:
             Assumption(
                 Msg("name.model_shape"),
                 Evidence.ASSUMED,
-                "N ~ 12*L*h^2 with h/L ~ 128 (data/priors.toml [shape])",
+                Msg("src.model_shape"),
                 value=Msg(
                     "value.model_shape", layers=shape.layers, hidden=shape.hidden, heads=shape.heads, vocab=shape.vocab
                 ),

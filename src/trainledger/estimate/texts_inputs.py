@@ -156,6 +156,10 @@ INPUTS: dict[str, tuple[str, str]] = {
         "requester (--external-per-year): a vendor's quote",
         "需求方（--external-per-year）：供应商报价",
     ),
+    "src.model_shape": (
+        "N ~ 12*L*h^2 with h/L ~ 128 (data/priors.toml [shape])",
+        "按 N ~ 12*L*h^2、h/L ~ 128 推导（data/priors.toml [shape]）",
+    ),
     "src.recompute_default": (
         "default: selective when it fits (Korthikanti et al. 2022)",
         "默认：放得下时用选择性重计算（Korthikanti et al. 2022）",

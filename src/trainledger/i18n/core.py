@@ -31,7 +31,7 @@ def normal(lang: str | None) -> str:
 
 
 def _param(value: object, lang: str) -> object:
-    if isinstance(value, Msg | Term):
+    if isinstance(value, Msg | Term | Twin):
         return value.text(lang)
     if isinstance(value, list | tuple):
         sep = ZH_LIST_SEP if is_zh(lang) else EN_LIST_SEP
@@ -105,9 +105,50 @@ class Term(str):
         return self.text(ZH)
 
 
+class Twin(str):
+    """A text shipped in a data file with its reviewed Chinese beside it (``source`` and
+    ``source_zh`` of estimate/data/*.toml): the ``str`` is the English, ``.text(lang)`` either."""
+
+    zh_text: str
+
+    def __new__(cls, en: str, zh: str) -> Twin:
+        obj = super().__new__(cls, en)
+        obj.zh_text = zh
+        return obj
+
+    def __getnewargs__(self) -> tuple[str, str]:
+        return str(self), self.zh_text
+
+    def text(self, lang: str) -> str:
+        return self.zh_text if is_zh(lang) else str(self)
+
+    @property
+    def zh(self) -> str:
+        return self.zh_text
+
+    def __repr__(self) -> str:
+        return f"Twin({str.__repr__(self)}, {self.zh_text!r})"
+
+
+def twins(table: object) -> object:
+    """A data file's table with each ``<key>_zh`` folded into ``<key>`` as a ``Twin`` (in place,
+    recursively): the tables keep the keys they had, the texts gain their Chinese."""
+    rows = table.values() if isinstance(table, dict) else table if isinstance(table, list) else ()
+    if isinstance(table, dict):
+        for key in [k for k in table if k.endswith("_zh") and isinstance(table[k], str)]:
+            en = key.removesuffix("_zh")
+            zh = table.pop(key)
+            if isinstance(table.get(en), str):
+                table[en] = Twin(table[en], zh)
+    for row in list(rows):
+        if isinstance(row, dict | list):
+            twins(row)
+    return table
+
+
 def tr(value: object, lang: str) -> str:
-    """Any text in ``lang``: a ``Msg``/``Term`` rendered, anything else as it is."""
-    if isinstance(value, Msg | Term):
+    """Any text in ``lang``: a ``Msg``/``Term``/``Twin`` rendered, anything else as it is."""
+    if isinstance(value, Msg | Term | Twin):
         return value.text(lang)
     return "" if value is None else str(value)
 
@@ -115,7 +156,7 @@ def tr(value: object, lang: str) -> str:
 def localize(value: object, lang: str) -> str:
     """``tr``, and an English sentence written in the code that the catalogue knows by its
     template (an error, a remedy, a quarantine reason: see ``patterns``) in ``lang``."""
-    if isinstance(value, Msg | Term) or value is None:
+    if isinstance(value, Msg | Term | Twin) or value is None:
         return tr(value, lang)
     if is_zh(lang) and isinstance(value, str) and value:
         from trainledger.i18n.patterns import translate
