@@ -57,6 +57,6 @@ def test_the_bucket_is_grouped_by_reason_with_a_count_and_the_largest(tmp_path):
     for ln, item in zip(lines[at + 1:at + 1 + BUCKET_SHOWN], largest, strict=True):
         assert item["detail"] in ln
     assert f"… {len(items) - BUCKET_SHOWN:,} more" in lines[at + 1 + BUCKET_SHOWN]
-    assert "every item: `trainledger attribute --json`" in out
+    assert f"every item: `trainledger --workspace {root} attribute --json`" in out
     zh = run("--workspace", root, "--lang", "zh-CN", "attribute")
-    assert f"共 {len(items):,} 项" in zh and "全部条目：`trainledger attribute --json`" in zh
+    assert f"共 {len(items):,} 项" in zh and f"全部条目：`trainledger --workspace {root} attribute --json`" in zh

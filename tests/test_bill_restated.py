@@ -52,7 +52,7 @@ def test_a_restated_row_is_reported_at_import_and_at_attribute(ws):
     assert "2 accepted, 1 duplicate, 0 quarantined" in out  # nothing dropped
     assert (f"1 row(s) restate rows of import {first} (same billing account, resource, charge period,"
             " category, class and SKU: 32.7726 then 30.0000 USD); both are counted") in out
-    assert f"`trainledger import focus {d / 'nov-later.csv'} --replace {first}`" in out
+    assert f"`trainledger --workspace {root} import focus {d / 'nov-later.csv'} --replace {first}`" in out
 
     with Workspace.open(root) as wsp:
         result = wsp.attribute()

@@ -52,7 +52,8 @@ def test_a_wrong_file_names_the_preset_that_fits(ws, kind, path, preset, fits, c
         got = invoke("--workspace", ws, "--lang", lang, "import", kind, small, "--preset", preset, *vc)
         assert got.exit_code != 0, got.output
         remedy = next(ln for ln in got.output.splitlines() if word in ln)
-        assert f"{command} {small} --preset {fits}" in remedy, got.output
+        runnable = command.replace("trainledger", f"trainledger --workspace {ws}")  # as it pastes (review 8 L7)
+        assert f"{runnable} {small} --preset {fits}" in remedy, got.output
         assert "--mapping" not in remedy
     assert not json.loads(invoke("--workspace", ws, "imports", "list", "--json").output)  # nothing imported
 

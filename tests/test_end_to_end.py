@@ -146,7 +146,7 @@ def test_attribute_explains_the_unattributed_bucket(demo):
     assert "CNY  node gpu-node-04" in bucket  # the largest item of the reason, below it
     assert "no_rule_matched — 11 items" in bucket  # shared infrastructure nobody tagged
     assert "job_without_batch: job 48139" in bucket  # the platform's own maintenance job (one item)
-    assert "every item: `trainledger attribute --json`" in bucket
+    assert f"every item: `trainledger --workspace {root} attribute --json`" in bucket
     groups = [line.split() for line in bucket.split("\n  !")[0].splitlines()[1:]]
     amounts = [Decimal(w[0].replace(",", "")) for w in groups  # a reason's line: amount, currency, basis
                if len(w) > 2 and w[2] in ("capacity_unheld", "billed", "amortized")]

@@ -64,7 +64,7 @@ def test_a_new_tz_on_rows_already_in_says_how_to_replace(ws):
     ident = imports(root)["id"]
     assert (f"3 row(s) of this file are already in the lake from import {ident}, read with --tz UTC"
             in out)
-    assert f"`trainledger import slurm {src} --tz Europe/Berlin --replace {ident}`" in out
+    assert f"`trainledger --workspace {root} import slurm {src} --tz Europe/Berlin --replace {ident}`" in out
     assert "(repaired from" not in out
     zh = run("--workspace", root, "--lang", "zh-CN", "import", "slurm", src, "--tz", "Europe/Berlin")
     assert "已由导入" in zh and f"--replace {ident}" in zh
@@ -112,7 +112,8 @@ def test_steps_without_a_job_name_say_so_with_the_remedy(tmp_path):
     out = run("--workspace", root, "import", "steps", src, "--preset", "alibaba-pai-2020")
     ident = imports(root)["id"]
     assert f"no --set job= given: these steps name their job sha256:{ident}" in out
-    command = f"trainledger import steps {src} --preset alibaba-pai-2020 --set job=JOB --replace {ident}"
+    command = (f"trainledger --workspace {root} import steps {src} --preset alibaba-pai-2020 --set job=JOB"
+               f" --replace {ident}")
     assert f"`{command}`" in out
     zh = run("--workspace", root, "--lang", "zh-CN", "import", "steps", src, "--preset", "alibaba-pai-2020",
              "--set", "job=other")  # another statement of the same file: its own import, its rows named

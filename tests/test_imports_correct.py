@@ -123,7 +123,7 @@ def test_quarantine_lists_rows_with_reasons_and_strict_exits_1(ws, tmp_path):
     src = tmp_path / "sacct.txt"
     out = cli_run("--workspace", ws, "import", "slurm", src, "--tz", "UTC", "--strict", code=1).output
     assert "row 2: Start: not an ISO 8601 timestamp: 'not-a-time'" in out  # the reason, not only a path
-    assert "trainledger imports show" in out
+    assert f"trainledger --workspace {ws} imports show" in out
     rows = json.loads(cli_run("--workspace", ws, "quarantine", "--json").output)
     assert [(r["status"], r["kind"], r["row"]) for r in rows] == [("quarantined", "slurm", 2)]
     assert rows[0]["reason"] and rows[0]["remedy"]

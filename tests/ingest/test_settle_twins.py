@@ -109,7 +109,7 @@ def test_fixing_a_quarantined_twin_then_replace_keeps_both_twins(tmp_path):
     (old,) = json.loads(run("--workspace", root, "imports", "list", "--json"))
     assert old["quarantined"] == 1
     said = run("--workspace", root, "--lang", "en", "attribute")  # the remedy names the import to replace
-    assert f"`trainledger import aliyun FILE --replace ID` (import {old['id']};" in said
+    assert f"`trainledger --workspace {root} import aliyun FILE --replace ID` (import {old['id']};" in said
     run("--workspace", root, "import", "aliyun", fixed)
     out = run("--workspace", root, "import", "aliyun", fixed, "--replace", old["id"])
     assert "5 accepted, 1 duplicate, 0 quarantined" in out, out

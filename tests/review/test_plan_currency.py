@@ -105,10 +105,10 @@ def test_plan_without_a_source_has_an_english_remedy_in_english(tmp_path):
     root = _ws(tmp_path)
     out = invoke("--workspace", root, "--lang", "en", "plan", "llm-a")
     assert out.exit_code != 0
-    assert "trainledger plan llm-a --show" in out.output
+    assert f"trainledger --workspace {root} plan llm-a --show" in out.output
     assert not any("\u4e00" <= c <= "\u9fff" for c in out.output), out.output
     zh = invoke("--workspace", root, "--lang", "zh-CN", "plan", "llm-a")
-    assert "例如 `trainledger plan llm-a" in zh.output
+    assert f"例如 `trainledger --workspace {root} plan llm-a" in zh.output
 
 
 def test_decide_says_not_priced_for_an_unpriced_asset():

@@ -7,6 +7,8 @@
   override the value given before the subcommand (``ctx.obj``). A command that declares one of
   these options itself (``sheet --lang``) keeps its own.
 * An option or argument given an empty value on the command line (``--tz ""``) is a usage error.
+* A ``trainledger …`` command printed for the user to run names ``--workspace DIR`` when the
+  command ran on a workspace elsewhere than ``.`` (cli/output.py ``runnable``).
 * The error edge: ``TrainledgerError`` and ``OSError`` become ``error: …`` plus the remedy and
   exit code 2; any other exception is an internal error, exit code 3, one line plus how to see
   the traceback (``--verbose``).
@@ -181,33 +183,35 @@ class LazyGroup(click.Group):
             return super().main(argv, *a, **kw)
 
     def invoke(self, ctx: click.Context) -> Any:
+        from trainledger.cli.output import runnable_output
         from trainledger.errors import TrainledgerError
 
-        try:
-            return super().invoke(ctx)
-        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
-            raise
-        except TrainledgerError as exc:
-            from trainledger.i18n import choose
+        with runnable_output(ctx):  # a printed `trainledger …` remedy names --workspace DIR (cli/output.py)
+            try:
+                return super().invoke(ctx)
+            except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+                raise
+            except TrainledgerError as exc:
+                from trainledger.i18n import choose
 
-            click.echo(_t("error", ctx, message=exc.text(choose.of(ctx))), err=True)
-            sys.exit(2)
-        except BrokenPipeError:  # `trainledger batch list | head -1`: the reader has all it wanted
-            with contextlib.suppress(OSError, ValueError, AttributeError):  # no flush error at exit
-                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            sys.exit(141)
-        except OSError as exc:
-            from trainledger.i18n import choose
+                click.echo(_t("error", ctx, message=exc.text(choose.of(ctx))), err=True)
+                sys.exit(2)
+            except BrokenPipeError:  # `trainledger batch list | head -1`: the reader has all it wanted
+                with contextlib.suppress(OSError, ValueError, AttributeError):  # no flush error at exit
+                    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+                sys.exit(141)
+            except OSError as exc:
+                from trainledger.i18n import choose
 
-            click.echo(_t("error", ctx, message=os_message(exc, choose.of(ctx))), err=True)
-            sys.exit(2)
-        except Exception as exc:  # noqa: BLE001 - the edge: no traceback unless asked for
-            if (ctx.obj or {}).get("verbose"):
-                traceback.print_exc(file=sys.stderr)
-            first = (str(exc).splitlines() or [""])[0][:200]
-            click.echo(_t("internal", ctx, kind=type(exc).__name__, first=first) + "\n  " + _t("report_hint", ctx),
-                       err=True)
-            sys.exit(3)
+                click.echo(_t("error", ctx, message=os_message(exc, choose.of(ctx))), err=True)
+                sys.exit(2)
+            except Exception as exc:  # noqa: BLE001 - the edge: no traceback unless asked for
+                if (ctx.obj or {}).get("verbose"):
+                    traceback.print_exc(file=sys.stderr)
+                first = (str(exc).splitlines() or [""])[0][:200]
+                click.echo(_t("internal", ctx, kind=type(exc).__name__, first=first) + "\n  " + _t("report_hint", ctx),
+                           err=True)
+                sys.exit(3)
 
 
 _OS_REMEDY = {

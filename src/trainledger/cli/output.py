@@ -138,3 +138,96 @@ class KindChoice(click.Choice):
     @choices.setter
     def choices(self, value: Any) -> None:  # click's __init__ assigns; the registry is the truth
         pass
+
+
+# -- commands the user is told to run carry the workspace ------------------------------------------
+
+_NO_WORKSPACE = frozenset({"init", "demo"})
+"""Commands that take no workspace (``init DIR``, ``demo --dir DIR``): printed as they are."""
+_OPTIONAL_WORKSPACE = frozenset({"estimate", "compare", "presets"})
+"""Commands that run outside a workspace too: given ``--workspace`` only when it is one."""
+_DOCUMENTS = frozenset({"sheet", "report", "export"})
+"""Commands whose result is a document (the cost sheet the dashboard serves too, a report, an
+export): printed as rendered, like a saved or served copy; their errors and warnings still get it."""
+_GLOBAL_FLAG = r"(?:--lang[ =]\S+|-q|--quiet|-v|--verbose)"
+_END = "`)）；;\n"
+"""Where a command written without backticks ends."""
+
+
+def _commands() -> frozenset[str]:
+    from trainledger.cli import COMMANDS
+
+    return frozenset(name for name, _, _ in COMMANDS)
+
+
+def workspace_of(ctx: click.Context | None = None) -> str | None:
+    """The workspace as the user typed it, when a printed command needs to name it: given with
+    ``--workspace`` (or TRAINLEDGER_WORKSPACE) and not the current directory."""
+    import os
+
+    ws = _flags(ctx).get("workspace")
+    if not ws:
+        return None
+    try:
+        if os.path.realpath(ws) == os.path.realpath(os.getcwd()):
+            return None
+    except OSError:
+        pass
+    return str(ws)
+
+
+def runnable(text: Any, ctx: click.Context | None = None) -> Any:
+    """``text`` with every ``trainledger CMD …`` it tells the user to run given ``--workspace DIR``
+    (shell-quoted, as typed) when the command ran on a workspace elsewhere than ``.``, so the remedy
+    pastes as printed. Commands that name ``--workspace`` already, ``init``, ``demo``, and
+    ``estimate`` / ``compare`` / ``presets`` outside a workspace are left alone, and so is a JSON
+    document (a program's input, equal to the dashboard's JSON). Only printed text: the ledger and
+    the audit log keep the command as recorded."""
+    if not isinstance(text, str) or "trainledger " not in text or text.lstrip()[:1] in ("{", "["):
+        return text
+    ws = workspace_of(ctx)
+    if ws is None:
+        return text
+    import re
+    import shlex
+    from pathlib import Path
+
+    names = _commands()
+    is_workspace = (Path(ws) / "trainledger.toml").is_file()
+    option = f"--workspace {shlex.quote(ws)}"
+    pattern = re.compile(rf"(?<![\w/.\-])trainledger((?: {_GLOBAL_FLAG})*) ([a-z][a-z-]*)(?![\w-])")
+
+    def one(m: re.Match[str]) -> str:
+        name = m.group(2)
+        if name not in names or name in _NO_WORKSPACE or (name in _OPTIONAL_WORKSPACE and not is_workspace):
+            return m.group(0)
+        rest = text[m.end():]
+        stop = min((i for i in (rest.find(c) for c in _END) if i >= 0), default=len(rest))
+        if "--workspace" in m.group(1) or re.search(r"(?<!\S)--workspace(?:[ =]|$)", rest[:stop]):
+            return m.group(0)
+        return f"trainledger {option}{m.group(1)} {name}"
+    return pattern.sub(one, text)
+
+
+class runnable_output:  # noqa: N801 - used as ``with runnable_output(ctx):``
+    """While a command runs, ``click.echo`` prints through ``runnable``: the one place every
+    notice, warning, summary and error line passes (cli/lazy.py ``LazyGroup.invoke``) — on stdout
+    except a document's (``_DOCUMENTS``), on stderr always."""
+
+    def __init__(self, ctx: click.Context) -> None:
+        self.ctx = ctx
+
+    def __enter__(self) -> runnable_output:
+        self.echo = click.echo
+        ctx, echo = self.ctx, self.echo
+
+        def echo_runnable(message: Any = None, file: Any = None, nl: bool = True, err: bool = False,
+                          **kwargs: Any) -> None:
+            if err or file is not None or ctx.invoked_subcommand not in _DOCUMENTS:
+                message = runnable(message, ctx)
+            echo(message, file, nl, err, **kwargs)
+        click.echo = echo_runnable  # type: ignore[assignment]
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        click.echo = self.echo  # type: ignore[assignment]
