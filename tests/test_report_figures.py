@@ -17,7 +17,7 @@ from trainledger.report.render import render, to_html, to_json, to_markdown
 SCIENTIFIC = re.compile(r"\d[eE][+-]?\d")
 SHOWN = [x for x in COMPUTE_STATE_ORDER  # the states the sheet below holds (capacity no job held and
          if x not in ("reserved_unused", "capacity_unheld", "credit", "adjustment", "tax",  # money-only rows: none)
-                      "prior_period_correction", "straggler_wait")]  # (no worker step times: tests/test_cli_gpu_share.py shows it)
+                      "prior_period_correction", "straggler_wait")]  # (no worker step times: test_cli_gpu_share.py)
 
 
 def m(expected, low=None, high=None, cur="CNY"):
