@@ -48,6 +48,20 @@ evidence = "assumed"
 owner = "finance"
 """
 
+# a second batch of project p1, for configs that add one to CONFIG
+BATCH_B2 = """
+[[batches]]
+id = "b2"
+project = "p1"
+goal = "g"
+data_snapshot = "ds1"
+data_processing_version = "v1"
+model_version = "m1"
+code_version = "c1"
+config_version = "cfg1"
+team = "t"
+"""
+
 
 def at(minutes: float) -> datetime:
     return T0 + timedelta(minutes=minutes)

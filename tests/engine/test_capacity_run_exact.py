@@ -13,21 +13,11 @@ from decimal import ROUND_HALF_EVEN, Decimal
 from trainledger import workspace
 from trainledger.engine import Facts, attribute
 
-from .factories import CONFIG, at, job, price_lookup
+from .factories import BATCH_B2, CONFIG, at, job, price_lookup
 
 CENT = Decimal("0.01")
 
-CAPACITY = """
-[[batches]]
-id = "b2"
-project = "p1"
-goal = "g"
-data_snapshot = "ds1"
-data_processing_version = "v1"
-model_version = "m1"
-code_version = "c1"
-config_version = "cfg1"
-team = "t"
+CAPACITY = BATCH_B2 + """
 [[capacity]]
 id = "own-k"
 nodes = ["n1", "n2"]

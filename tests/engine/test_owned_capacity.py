@@ -13,7 +13,7 @@ from trainledger.errors import ConfigError
 from trainledger.model import Basis, Evidence
 from trainledger.model.vocab import ComputeState as S
 
-from .factories import CONFIG, T0, at, event, job, price_lookup
+from .factories import BATCH_B2, CONFIG, T0, at, event, job, price_lookup
 
 RATE_CARD = """
 [[capacity]]
@@ -212,17 +212,7 @@ def test_runs_outside_the_capacitys_period_are_named_not_silently_unvalued(tmp_p
     assert not [p for p in inside.problems if p.kind == "capacity_period_misses_runs"]
 
 
-DRIFT = """
-[[batches]]
-id = "b2"
-project = "p1"
-goal = "g"
-data_snapshot = "ds1"
-data_processing_version = "v1"
-model_version = "m1"
-code_version = "c1"
-config_version = "cfg1"
-team = "t"
+DRIFT = BATCH_B2 + """
 [[capacity]]
 id = "own-c"
 nodes = ["n1"]
