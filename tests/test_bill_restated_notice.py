@@ -1,9 +1,11 @@
-"""What the import says of a later FOCUS export sharing charges with an earlier one (review 8
+"""What the import says of a later FOCUS export sharing charges with an earlier one (review 7
 L6): a charge at the earlier amount is a repeat, not a restatement; a charge at another amount is
 restated (old then new); ``--replace`` is proposed only when the file touches at least half of the
 earlier import's rows, else the notice says how many rows replacing would withdraw."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -23,7 +25,11 @@ def imported(tmp_path, earlier, later, lang):
     out = run("--workspace", root, "--lang", lang, "import", "focus", tmp_path / "B.csv")
     with Workspace.open(root) as wsp:
         (first,) = [rec["sha256"][:12] for rec in wsp.lake.imports() if rec["path"].endswith("A.csv")]
-    return out, first
+    # a printed command names the workspace (cli/output.py runnable, review 7 L7): the notice's text
+    # is compared without it, and every command it prints must carry it
+    commands = re.findall(r"`trainledger [^`]*`", out)
+    assert all(c.startswith(f"`trainledger --workspace {root} ") for c in commands), commands
+    return out.replace(f"trainledger --workspace {root} ", "trainledger "), first
 
 
 def test_an_identical_repeat_is_a_repeat_not_a_restatement(tmp_path):
