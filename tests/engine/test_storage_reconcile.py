@@ -40,6 +40,8 @@ from trainledger.engine import Facts, attribute
 from trainledger.engine.storage_reconcile import location_of, view
 from trainledger.model import PriceEntry
 
+from .factories import BATCH_B2
+
 CONFIG = """
 [workspace]
 currency = "CNY"
@@ -59,17 +61,7 @@ model_version = "m1"
 code_version = "c1"
 config_version = "cfg1"
 team = "t"
-[[batches]]
-id = "b2"
-project = "p1"
-goal = "g"
-data_snapshot = "ds1"
-data_processing_version = "v1"
-model_version = "m1"
-code_version = "c1"
-config_version = "cfg1"
-team = "t"
-[[rules]]
+""" + BATCH_B2 + """[[rules]]
 id = "tag"
 source = "focus"
 field = "tags.batch"
