@@ -90,7 +90,7 @@ ENTRY_KEYS: dict[str, tuple[str, ...]] = {
                  "evidence", "rate", "unit", "effective", "amortized", "price_item", "note", "cluster", "gpus",
                  "vc", "vc_field", "queued_item", "queued_rate"),
     # the node map: a cloud bill's resource id (i-xxxx, a Huawei resource id) ↔ the host name jobs name
-    "nodes": ("node", "resource_id", "cluster"),
+    "nodes": ("node", "resource_id", "cluster", "gpus"),
 }
 # sections whose keys their own module validates on attribution (unknown keys are errors there too)
 VALIDATED_BY = {"allocation": "engine/allocation.py"}
@@ -120,6 +120,8 @@ class NodeEntry:
     node: str
     resource_ids: tuple[str, ...]
     cluster: str = ""
+    gpus: int | None = None  # the node's GPUs (engine/node_map.py ``gpus``): else cluster.gpus_per_node
+    origin: str = ""  # where the entry was said: "" the workspace's [[nodes]], else an import's file and item
 
 
 @dataclass(frozen=True)
@@ -379,8 +381,12 @@ def _node(item: dict) -> NodeEntry:
     if not isinstance(ids, list) or not ids or not all(isinstance(i, str) and i.strip() for i in ids):
         raise ValueError(f"resource_id must be the id the bill names the node by (a text, or a list of them),"
                          f" got {item.get('resource_id')!r} / resource_id 须为账单中该节点的资源 ID（文本或文本列表）")
+    gpus = item.get("gpus")
+    if gpus is not None and (not isinstance(gpus, int) or isinstance(gpus, bool) or gpus <= 0):
+        raise ValueError(f"gpus must be the node's number of GPUs, a whole number > 0, got {gpus!r}"
+                         f" / gpus 须为该节点的 GPU 数（大于 0 的整数）")
     return NodeEntry(node=node, resource_ids=tuple(dict.fromkeys(i.strip() for i in ids)),
-                     cluster=_text_value(item, "cluster", required=False))
+                     cluster=_text_value(item, "cluster", required=False), gpus=gpus)
 
 
 def _check_nodes(path: Path, nodes: tuple[NodeEntry, ...]) -> None:

@@ -34,7 +34,8 @@ Data flow (``attribute``)::
                     vs capacity no job held; demand left waiting while idle as an opportunity cost
     capacity_dating.py  when each capacity row (node-day) starts, kept in the summary so reports date
                     its lines (a ``--from/--to`` window holds its share of idle capacity)
-    node_map.py     the node map ([[nodes]]): bill resource ids → the host names jobs name (every engine)
+    node_map.py     the node map ([[nodes]], and nodes imported from kubectl): bill resource ids → the host
+                    names jobs name (every engine)
     causes.py       failure causes on the failed attempt, retry chains, repeated causes
     asof.py         where an open attempt is cut: --as-of, the export's time, or the latest fact
     tzcheck.py      whole-hour offsets between progress events and sacct windows
@@ -84,6 +85,7 @@ from trainledger.engine import (
     capacity_dating,
     conservation,
     guard,
+    node_map,
     restated,
     storage_reconcile,
     straggler_workers,
@@ -208,11 +210,12 @@ def attribute(facts: Facts, config: Settings, price: PriceLookup, as_of: date,
         # the bill stage's split on the frame backend: the same stage, name and fallback (guard.py)
         stages = tuple(replace(s, run=bill_stage_on(engine)) if s is bill_stage else s for s in STAGES)
     cutoff = as_of_time or datetime.combine(as_of + timedelta(days=1), time(0), UTC)
+    config, map_problems = node_map.with_imported(config, facts.capacity, facts.imports)  # import nodes
     ctx = Context(config=config, matcher=matcher(config.rules, (b.id for b in config.batches)),
                   price=price, as_of=as_of, cutoff=cutoff, as_of_time=as_of_time,
                   facts_time=latest_fact_time(facts))
     runs, problems = derive_runs(facts, ctx)
-    problems = _causes_settled(problems, runs)
+    problems = map_problems + _causes_settled(problems, runs)
     problems.extend(straggler_workers.problems(facts, runs))  # steps of another worker count (J11)
     problems.extend(_rule_field_problems(facts, config))
     problems.extend(restated.problems(facts.bill_lines, facts.imports))  # counted twice?

@@ -11,7 +11,8 @@ is a list of ``Span``s.
     capacity_gpus_unknown     facts that count nodes only (Philly's VC list): not costed
     capacity_sources_overlap  two imported files state one node / VC at once: the last one is used
     capacity_conflict         the workspace says N GPUs, the facts say otherwise: the workspace wins
-    capacity_facts_unpriced   facts of a cluster no [[capacity]] entry prices
+    capacity_facts_unpriced   facts of a cluster no [[capacity]] entry prices (but a node's with a
+                              resource id: a cloud instance, its bill prices it — engine/node_map.py)
     capacity_vcs_unpriced     facts of VCs without a pool, of a cluster priced by VC pools only
 
 A VC pool (``cluster`` and ``vc``) is stated by its VC's facts; a cluster's pool beside VC pools of
@@ -143,7 +144,10 @@ def resolve(caps: Sequence[Any], rows: Sequence[Mapping[str, Any]], imports: Seq
         _vcs_unpriced(cluster, [r for r in by_cluster.get(cluster, ()) if str(r.get("vc") or "")
                                 not in vc_pools[cluster]], problems)
     for cluster in sorted(set(by_cluster) - priced - set(vc_pools)):
-        facts = by_cluster[cluster]
+        # a node with a resource id (kubectl's providerID) is a cloud instance: its bill costs its idle time
+        facts = [r for r in by_cluster[cluster] if not r.get("resource_id")]
+        if not facts:
+            continue
         files = len({r["source_sha256"] for r in facts})
         problems.append(Problem(
             "capacity_facts_unpriced", f"cluster {cluster}: {len(facts)} imported capacity fact(s) ({files} file(s))"

@@ -285,7 +285,8 @@ def _route(row, ctx: Context, nodes, idx, slots, problems, idle=frozenset(),
     if (idle_node := capacity_nodes.idle_node_of(row, idle)) is not None:
         if no_jobs is not None:
             no_jobs.add(idle_node)
-        return capacity_nodes.idle_node_split(row, idle_node, slots, problems)
+        own = node_map.gpus(ctx.config).get(idle_node)  # the node map's GPUs of the node (import nodes)
+        return capacity_nodes.idle_node_split(row, idle_node, Decimal(own) if own else slots, problems)
     what = " ".join(str(x) for x in (row.get("service_name"), resource) if x) or f"bill row {row['row']}"
     return lambda amount: [_line(row, amount, Basis.BILLED, NO_RULE, reason=f"{NO_RULE}: {what}")]
 

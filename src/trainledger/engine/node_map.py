@@ -23,13 +23,25 @@ also names the node by its last part (the instance id the bill prints). A name i
 as its short host name (``h800-n01.h800sh.internal`` → ``h800-n01``), as bill names always were;
 a host name is itself first (a resource id spelled as another node's host name does not take that
 node's rows).
+
+**Imported nodes** (``trainledger import nodes`` of ``kubectl get nodes -o json``: capacity facts with
+a ``resource_id``, ingest/kube_nodes.py) are entries too, beside ``[[nodes]]`` — ``with_imported``, which
+``engine.attribute`` applies before any stage (and the plan's ``billed_offered``). The workspace wins:
+an imported id that ``[[nodes]]`` gives another node, or another id for a host ``[[nodes]]`` maps, is
+left out and said (problem ``node_map_conflict``, naming both); two imports giving one id to two
+nodes: the later imported is used, and said. A node without GPUs (a CPU node of the list) is no
+entry: its rows are not capacity no job held. An entry's ``gpus`` (the imported capacity, or
+``[[nodes]] gpus``) is what a node without jobs counts (``gpus``); a node jobs ran on is split with
+``cluster.gpus_per_node`` as before, and an entry that differs from it is said (``node_gpus_differ``).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 
+from trainledger.engine.context import Problem
 from trainledger.workspace import NodeEntry
 
 
@@ -76,3 +88,86 @@ def run_nodes(config) -> Callable[[str, tuple[str, ...]], tuple[str, ...]]:
 def restricted(names_: Mapping[str, str], nodes: set[str]) -> dict[str, str]:
     """``names_`` of only the nodes in ``nodes``."""
     return {name: node for name, node in names_.items() if node in nodes}
+
+
+def gpus(config) -> dict[str, int]:
+    """The node (as ``key`` names it) → its GPUs, for the entries that say them."""
+    return {key(e): e.gpus for e in entries(config) if e.gpus}
+
+
+def imported(capacity: Iterable[Mapping], imports: Sequence[Mapping] = ()) -> list[NodeEntry]:
+    """The node-map entries of imported capacity facts: a node with a resource id and GPUs, in import
+    order (``imports``: the lake's log, for the file each came from)."""
+    files = {str(r.get("sha256")): str(r.get("path") or "").rsplit("/", 1)[-1] for r in imports if r.get("sha256")}
+    out = []
+    for r in capacity:
+        rid, node = str(r.get("resource_id") or "").strip(), str(r.get("node") or "").strip()
+        if rid and node and (r.get("gpus") or 0) > 0:
+            sha = str(r.get("source_sha256") or "")
+            where = f"{files.get(sha) or sha[:12]} item {r.get('row')}"
+            out.append(NodeEntry(node=node, resource_ids=(rid,), cluster=str(r.get("cluster") or ""),
+                                 gpus=int(r["gpus"]), origin=where))
+    return out
+
+
+def with_imported(config, capacity: Iterable[Mapping], imports: Sequence[Mapping] = ()):
+    """(``config`` with the imported nodes merged into its node map, the problems of merging them):
+    the workspace's ``[[nodes]]`` first and winning (see the module)."""
+    found = imported(capacity, imports)
+    if not found:
+        return config, []
+    own = list(entries(config))
+    by_id = {rid: e for e in own for rid in e.resource_ids}
+    by_host = {key(e): e for e in own}
+    problems: list[Problem] = []
+    merged: dict[str, NodeEntry] = {}  # node key → the imported entry, its ids grown
+    owner: dict[str, NodeEntry] = {}  # resource id → the imported entry that gives it
+    filled: dict[str, int | None] = {}  # a [[nodes]] entry's GPUs, from the import of the same node
+    for e in found:
+        rid = e.resource_ids[0]
+        mine = by_id.get(rid) or by_host.get(key(e))
+        if mine is not None:
+            if key(mine) != key(e) or rid not in mine.resource_ids:
+                problems.append(_conflict(e, rid, mine))
+            elif mine.gpus is None:  # the same node and id: the import says its GPUs, [[nodes]] did not
+                filled[key(mine)] = e.gpus
+            continue
+        if (prev := owner.get(rid)) is not None and key(prev) != key(e):
+            problems.append(_conflict(e, rid, prev, later=True))
+            merged[key(prev)] = replace(merged[key(prev)], resource_ids=tuple(
+                i for i in merged[key(prev)].resource_ids if i != rid))
+        had = merged.get(key(e))
+        merged[key(e)] = e if had is None else replace(had, resource_ids=tuple(dict.fromkeys(
+            (*had.resource_ids, rid))), gpus=e.gpus, origin=e.origin)
+        owner[rid] = merged[key(e)]
+    added = tuple(e for e in merged.values() if e.resource_ids)
+    own = [replace(e, gpus=filled[key(e)]) if key(e) in filled else e for e in own]
+    out = replace(config, nodes=(*own, *added))
+    problems.extend(_gpus_differ(out))
+    return out, problems
+
+
+def _conflict(e: NodeEntry, rid: str, other: NodeEntry, *, later: bool = False) -> Problem:
+    theirs = other.origin or "trainledger.toml [[nodes]]"
+    used = e.origin if later else theirs
+    ids = ", ".join(other.resource_ids)
+    return Problem("node_map_conflict", f"{e.origin} maps node {key(e)} to resource id {rid}; {theirs} maps {ids} to"
+                   f" node {key(other)}: the node map uses {used} — correct the one that is wrong",
+                   {"node": key(e), "resource_id": rid, "imported": e.origin, "other": theirs, "other_ids": ids,
+                    "other_node": key(other), "used": used})
+
+
+def _gpus_differ(config) -> list[Problem]:
+    per = config.get("cluster.gpus_per_node") if hasattr(config, "get") else None
+    try:
+        per = int(per)
+    except (TypeError, ValueError):
+        return []
+    differ = sorted((key(e), e.gpus) for e in entries(config) if e.gpus and e.gpus != per)
+    if not differ:
+        return []
+    shown = ", ".join(f"{n} {g}" for n, g in differ[:5]) + (", …" if len(differ) > 5 else "")
+    return [Problem("node_gpus_differ", f"{len(differ)} node(s) of the node map have another number of GPUs than"
+                    f" cluster.gpus_per_node = {per} ({shown}): a node no job ran on counts its own, the rows of a"
+                    f" node jobs ran on are split with {per} — set cluster.gpus_per_node if most nodes have another",
+                    {"count": len(differ), "gpus_per_node": per, "nodes": shown})]

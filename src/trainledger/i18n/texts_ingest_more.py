@@ -535,4 +535,64 @@ REST: dict[str, tuple[str, str]] = {
         "hours {hours} is more than a day",
         "工时 {hours} 超过一天",
     ),
+    'kube_nodes.import_it_with_nodes': ('import it with `trainledger import nodes {path}`',
+                                        '请用 `trainledger import nodes {path}` 导入'),
+    'kube_nodes.export_remedy': ('export the nodes with `kubectl get nodes -o json > nodes.json` and import that file',
+                                 '用 `kubectl get nodes -o json > nodes.json` 导出节点，再导入该文件'),
+    'kube_nodes.not_whole_quantity': ('{at}: {where} {key} = {value} is not a whole number of devices (a Kubernetes'
+                                      ' quantity of {n} × {factor})',
+                                      '{at}：{where} {key} = {value} 不是整数个设备（'
+                                      '这是 Kubernetes 数量 {n} × {factor}）'),
+    'kube_nodes.not_whole': ('{at}: {where} {key} = {value} is not a whole number of devices',
+                             '{at}：{where} {key} = {value} 不是整数个设备'),
+    'kube_nodes.whole_remedy': ('device plugins advertise whole devices (e.g. "8"): export the node as kubectl writes'
+                                ' it, or fix the value',
+                                '设备插件以整数个设备上报（例如 "8"）：请按 kubectl 的原样导出节点，或改正该值'),
+    'kube_nodes.not_setting': ('--set {unknown}: not a setting of a kubectl node list',
+                               '--set {unknown}：不是 kubectl 节点列表的设置项'),
+    'kube_nodes.set_cluster_only': ('set cluster only (--set cluster=NAME), or read a CSV node list with'
+                                    ' --preset/--mapping',
+                                    '只能设置 cluster（--set cluster=名称）；CSV 节点清单请用 --preset/--mapping 读取'),
+    'kube_nodes.json_not_list': ('the file is a JSON {__name__}, not a Kubernetes List of Nodes',
+                                 '文件是 JSON {__name__}，不是 Kubernetes 的节点 List'),
+    'kube_nodes.pods_not_nodes': ('the file holds pods, not nodes',
+                                  '文件里是 Pod，不是节点'),
+    'kube_nodes.import_it_with_k8s': ('import it with `trainledger import k8s {path}`',
+                                      '请用 `trainledger import k8s {path}` 导入'),
+    'kube_nodes.object_without_items': ('the file is a JSON object with {shown} and no items list, not a Kubernetes'
+                                        ' List of Nodes',
+                                        '文件是一个 JSON 对象（{shown}），没有 items 列表，'
+                                        '不是 Kubernetes 的节点 List'),
+    'kube_nodes.item_not_node': ('{at} is {what}, not a Node',
+                                 '{at} 是 {what}，不是 Node'),
+    'kube_nodes.no_name': ('{at}: the node has no metadata.name',
+                           '{at}：该节点没有 metadata.name'),
+    'kube_nodes.export_whole': ('export whole Node objects: export the nodes with `kubectl get nodes -o json >'
+                                ' nodes.json` and import that file',
+                                '请导出完整的 Node 对象：用 `kubectl get nodes -o json > nodes.json` 导出节点，'
+                                '再导入该文件'),
+    'kube_nodes.allocatable_fewer': ("{free} of the node's {gpus} GPUs are allocatable (a device unhealthy or"
+                                     " reserved): its whole capacity is counted, as the bill charges it",
+                                     '该节点 {gpus} 张 GPU 中只有 {free} 张可分配（有设备不健康或被预留）：'
+                                     '按账单计费的方式计其全部容量'),
+    'kube_nodes.no_provider_id': ('the node has no spec.providerID: no bill row can name it by its instance id (map it'
+                                  ' in [[nodes]] if its bill names it otherwise)',
+                                  '该节点没有 spec.providerID：账单行无法按实例 ID 找到它（'
+                                  '如账单用别的名称，请在 [[nodes]] 中对应）'),
+    'kube_nodes.not_json': ('the file is not JSON ({e})',
+                            '文件不是 JSON（{e}）'),
+    'kube_nodes.fix_json': ('fix the JSON (an export cut short?) or export the nodes with `kubectl get nodes -o json >'
+                            ' nodes.json` and import that file',
+                            '请修正 JSON（导出被截断了？），或用 `kubectl get nodes -o json > nodes.json` 导出节点，'
+                            '再导入该文件'),
+    'kube_nodes.time': ('{at}: {what}: {e}',
+                        '{at}：{what}：{e}'),
+    'nodes.csv_needs_mapping': ('export the nodes with `kubectl get nodes -o json > nodes.json` and import that file;'
+                                ' a CSV node list is read with --preset/--mapping',
+                                '用 `kubectl get nodes -o json > nodes.json` 导出节点，再导入该文件；'
+                                'CSV 节点清单请用 --preset/--mapping 读取'),
+    'nodes.kubectl_not_mapped': ('a kubectl node list is read as it is, not through a mapping',
+                                 'kubectl 节点列表按原样读取，不通过映射'),
+    'nodes.import_without_mapping': ('import it without --preset / --mapping: `trainledger import nodes {path}`',
+                                     '请不带 --preset / --mapping 导入：`trainledger import nodes {path}`'),
 }

@@ -52,7 +52,7 @@ from pathlib import Path
 from typing import Any
 
 from trainledger.errors import BadInput
-from trainledger.ingest.base import Context, Record, Rejected, dumps
+from trainledger.ingest.base import Context, Record, Rejected, Verdict, dumps
 from trainledger.ingest.convert import decimal_plain, timestamp_with_offset
 from trainledger.ingest.delimited import reading_options
 from trainledger.ingest.keys import content_key, row_key
@@ -81,6 +81,8 @@ PHASES = {"Pending": "PENDING", "Running": "RUNNING", "Succeeded": "COMPLETED", 
 PLACES = Decimal("0.000001")
 SETTINGS = ("cluster", "gpu_replicas", "npu_cores")
 BLANK = re.compile(r"\s*")
+NODE_KIND = re.compile(rb'"kind"\s*:\s*"Node(List)?"')
+POD_KIND = re.compile(rb'"kind"\s*:\s*"Pod(List)?"')
 
 
 def _items(obj: Any) -> Iterator[Any]:
@@ -140,6 +142,9 @@ class KubeImporter:
             return "it is not JSON (kubectl get pods -o json writes an object)"
         if b'"apiVersion"' not in head and b'"metadata"' not in head:
             return "it is JSON without Kubernetes objects (no apiVersion or metadata)"
+        if NODE_KIND.search(head) and not POD_KIND.search(head):
+            return Verdict("it is a list of Kubernetes nodes (kubectl get nodes -o json), not pods",
+                           remedy=f"import it with `trainledger import nodes {path}`")
         return True
 
     def parse(self, path: Path, ctx: Context) -> Iterator[Record]:

@@ -2,10 +2,12 @@
 
 A mapping (``--preset openb-nodes|helios-gpus|philly-vc`` or ``--mapping FILE``) names the columns
 of ``cluster``, ``vc``, ``node``, ``nodes``, ``gpus``, ``gpus_per_node``, ``gpu_model``,
-``valid_from`` and ``valid_to``. Each row is one *capacity fact*: a node (``node``; it counts one
-node) or a count of a cluster's / virtual cluster's GPUs or nodes. ``cluster`` is needed: from a
-column, the mapping's ``[constants]`` or ``--set cluster=…`` (a Helios file names no cluster).
-``gpus`` is the count, or ``nodes × gpus_per_node`` when only those are known (a Philly VC list
+``valid_from``, ``valid_to`` and ``resource_id`` (the instance id a bill names the node by: a node
+with one is a node-map entry, engine/node_map.py, and may leave ``cluster`` empty). Without a
+mapping the file is ``kubectl get nodes -o json``, read by ``kube_nodes.py``. Each row is one
+*capacity fact*: a node (``node``; it counts one node) or a count of a cluster's / virtual
+cluster's GPUs or nodes. ``cluster`` is needed: from a column, the mapping's ``[constants]`` or
+``--set cluster=…`` (a Helios file names no cluster). ``gpus`` is the count, or ``nodes × gpus_per_node`` when only those are known (a Philly VC list
 counts nodes: ``--set gpus_per_node=8`` if you know it, else ``gpus`` stays null). A fact holds
 from ``valid_from`` to ``valid_to``; the mapping's ``interval_s`` gives ``valid_to`` (a daily
 series: 86400); a list without dates holds always (both null).
@@ -28,32 +30,37 @@ from pathlib import Path
 from typing import Any
 
 from trainledger.errors import BadInput
-from trainledger.ingest.base import Context, Record, Rejected, col, dumps
+from trainledger.ingest import kube_nodes
+from trainledger.ingest.base import Context, Record, Rejected, Verdict, col, dumps
 from trainledger.ingest.convert import nonneg_integer, stripped
 from trainledger.ingest.keys import canon_number, canon_time_local, content_key
-from trainledger.ingest.mapping import Settings, mapped_time
+from trainledger.ingest.mapping import Settings, mapped_time, overrides, settings
 from trainledger.ingest.tabular import MappedImporter, constants
 from trainledger.ingest.text import decoded_lines, open_text, text_encoding
 
 COUNTS = ("nodes", "gpus", "gpus_per_node")
-FIELDS = frozenset({"cluster", "vc", "node", "gpu_model", "valid_from", "valid_to", *COUNTS})
+FIELDS = frozenset({"cluster", "vc", "node", "gpu_model", "valid_from", "valid_to", "resource_id", *COUNTS})
 COUNT_REMEDY = "write a whole number >= 0 (0 when there is none)"
 
 
 class NodesImporter(MappedImporter):
     kind = "nodes"
     table = "capacity"
-    description = "a node / capacity list (read through --preset / --mapping)"
+    description = ("a node / capacity list (kubectl get nodes -o json, or a table read through --preset"
+                   " / --mapping)")
     keep_extra = True
     mapping_table = "capacity"
     fields = FIELDS
     needed = ("cluster",)
     converters = {"valid_from": mapped_time, "valid_to": mapped_time, "cluster": stripped, "vc": stripped,
-                  "node": stripped, "gpu_model": stripped, **{c: nonneg_integer for c in COUNTS}}
+                  "node": stripped, "gpu_model": stripped, "resource_id": stripped,
+                  **{c: nonneg_integer for c in COUNTS}}
     remedies = {c: COUNT_REMEDY for c in COUNTS}
     time_fields = ("valid_from", "valid_to")
 
-    def configure(self, options: Any) -> Settings:
+    def configure(self, options: Any) -> Settings | kube_nodes.KubeNodes:
+        if not (options.get("preset") or options.get("mapping")):  # a kubectl node list (kube_nodes.py)
+            return kube_nodes.configure(overrides(options.get("set")))
         cfg = super().configure(options)
         for name, value in constants(cfg).items():
             if name in COUNTS:
@@ -63,6 +70,28 @@ class NodesImporter(MappedImporter):
                     raise BadInput(f"{name} = {value!r}: {e}", path=cfg.mapping.source,
                                    remedy=f"--set {name}=N, {COUNT_REMEDY}") from None
         return cfg
+
+    def identity(self, path: Path, options: Any, cfg: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+        if isinstance(cfg, kube_nodes.KubeNodes):
+            return kube_nodes.identity(options, cfg)
+        return super().identity(path, options, cfg)
+
+    def identify(self, path: Path) -> bool | str:
+        if path.is_file() and (seen := kube_nodes.looks_like(path)) is not None:
+            if seen == "Node":
+                return True
+            if seen == "Pod":
+                return Verdict("it is a list of Kubernetes pods, not nodes",
+                               remedy=f"import it with `trainledger import k8s {path}`")
+            return Verdict("it is JSON without Kubernetes Node objects (no \"kind\": \"Node\")",
+                           remedy="export the nodes with `kubectl get nodes -o json > nodes.json` and import"
+                                  " that file; a CSV node list is read with --preset/--mapping")
+        return super().identify(path)
+
+    def validate(self, record: Record, ctx: Context) -> dict[str, Any]:
+        if isinstance(ctx.cfg, kube_nodes.KubeNodes):
+            return kube_nodes.validate(record, ctx)
+        return super().validate(record, ctx)
 
     def layout(self, cfg: Settings):
         cols = super().layout(cfg)
@@ -75,6 +104,14 @@ class NodesImporter(MappedImporter):
         return out
 
     def parse(self, path: Path, ctx: Context) -> Iterator[Record]:
+        if isinstance(ctx.cfg, kube_nodes.KubeNodes):
+            if kube_nodes.looks_like(path) != "Node":  # a CSV without --preset / --mapping
+                settings(ctx.options, self.mapping_table)  # raises: the mapped reader's own error (which mapping)
+            yield from kube_nodes.parse(path, ctx)
+            return
+        if kube_nodes.looks_like(path) == "Node":
+            raise BadInput("a kubectl node list is read as it is, not through a mapping", path=str(path),
+                           remedy=f"import it without --preset / --mapping: `trainledger import nodes {path}`")
         cfg: Settings = ctx.cfg
         wide = cfg.mapping.wide
         if wide is None:
@@ -109,6 +146,8 @@ class NodesImporter(MappedImporter):
                              extra, notes=list(notes) or None)
 
     def normalise(self, values: dict[str, Any], record: Record, ctx: Context) -> dict[str, Any]:
+        if isinstance(ctx.cfg, kube_nodes.KubeNodes):
+            return kube_nodes.normalise(values, record, ctx)
         cfg: Settings = ctx.cfg
         m = cfg.mapping
         fixed = constants(cfg)
@@ -141,8 +180,9 @@ class NodesImporter(MappedImporter):
         if start is not None and end is not None and end <= start:
             raise Rejected(f"valid_to {end.isoformat()} is not after valid_from {start.isoformat()}",
                            "check the row's dates")
-        cluster = values.get("cluster") or fixed.get("cluster")
-        if not cluster:
+        cluster = values.get("cluster") or fixed.get("cluster") or ""
+        resource = values.get("resource_id") or fixed.get("resource_id") or None
+        if not cluster and not (resource and node):  # a node with its instance id is a node-map entry (node_map.py)
             raise Rejected("cluster is empty", "fill in the cluster, or --set cluster=NAME")
         return {
             "cluster": cluster,
@@ -153,6 +193,7 @@ class NodesImporter(MappedImporter):
             "gpu_model": values.get("gpu_model") or fixed.get("gpu_model") or None,
             "valid_from": start,
             "valid_to": end,
+            "resource_id": resource,
             "extra": dumps(record.extra or {}),
             "flags": flags,
         }

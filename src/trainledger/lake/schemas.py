@@ -183,6 +183,7 @@ CAPACITY = _schema(  # what capacity existed (import nodes): a node, or a count 
     ("gpu_model", TEXT),
     ("valid_from", TS),  # null: since whenever (a snapshot without a date)
     ("valid_to", TS),  # null: until further notice
+    ("resource_id", TEXT),  # the node's instance id as its bill names it (kubectl's providerID): the node map
     ("extra", TEXT, False),
 )
 

@@ -145,6 +145,21 @@ CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
              "但没有任何已导入的作业在其上运行（例如 {example}）："
              "其费用计为无作业占用的容量——请检查每个集群的 sacct 是否都已导入"),
     },
+    "node_map_conflict": {
+        EN: ("node map conflict", "{imported} maps node {node} to resource id {resource_id}; {other} maps"
+             " {other_ids} to node {other_node}: the node map uses {used} — correct the one that is wrong"),
+        ZH: ("节点对照冲突", "{imported} 把节点 {node} 对应到资源 ID {resource_id}；{other} 把 {other_ids}"
+             " 对应到节点 {other_node}：节点对照表采用 {used}——请改正错误的那一方"),
+    },
+    "node_gpus_differ": {
+        EN: ("node GPUs differ from cluster.gpus_per_node", "{count} node(s) of the node map have another number of"
+             " GPUs than cluster.gpus_per_node = {gpus_per_node} ({nodes}): a node no job ran on counts its own, the"
+             " rows of a node jobs ran on are split with {gpus_per_node} — set cluster.gpus_per_node if most nodes"
+             " have another"),
+        ZH: ("节点 GPU 数与 cluster.gpus_per_node 不同", "节点对照表中有 {count} 个节点的 GPU 数不同于"
+             " cluster.gpus_per_node = {gpus_per_node}（{nodes}）：没有作业运行的节点按其自身 GPU 数计，"
+             "有作业运行的节点的账单行仍按 {gpus_per_node} 拆分——如多数节点不同，请修改 cluster.gpus_per_node"),
+    },
     "oversubscribed_node": {
         EN: ("node oversubscribed", "{node} {at}: jobs hold {held} GPUs but the node has {slots}"),
         ZH: ("节点超额占用", "{node} {at}：作业占用 {held} 张 GPU，但节点只有 {slots} 张"),

@@ -129,6 +129,7 @@ def billed_offered(workspace: str | Path | None, currency: str) -> tuple[Decimal
     cfg = load(workspace)
     owned = {str(n) for c in cfg.raw.get("capacity", []) or [] for n in c.get("nodes", [])}
     lake = Lake(Path(workspace) / "lake")
+    cfg, _ = node_map.with_imported(cfg, lake.read("capacity").to_pylist(), lake.imports())  # import nodes
     jobs = lake.read("jobs")
     jobs = jobs.select([c for c in ("cluster", "nodes", "gpus") if c in jobs.column_names])
     gpu_jobs = jobs.filter(pc.greater(jobs.column("gpus"), 0))

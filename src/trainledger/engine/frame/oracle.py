@@ -13,6 +13,7 @@ from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 
+from trainledger.engine import node_map
 from trainledger.engine.asof import latest_fact_time
 from trainledger.engine.compute import bill_stage
 from trainledger.engine.conservation import reason_of
@@ -27,6 +28,7 @@ def context(facts: Facts, config, price, as_of: date, as_of_time: datetime | Non
     end of ``as_of``, open jobs ending where the data says (``engine.asof``) — never the clock, so
     the same facts give the same oracle on any day."""
     cutoff = as_of_time or datetime.combine(as_of + timedelta(days=1), time(0), UTC)
+    config, _ = node_map.with_imported(config, facts.capacity, facts.imports)  # as engine.attribute does
     ctx = Context(config=config, matcher=matcher(config.rules, (b.id for b in config.batches)),
                   price=price, as_of=as_of, cutoff=cutoff, as_of_time=as_of_time,
                   facts_time=latest_fact_time(facts))

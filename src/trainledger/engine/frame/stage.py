@@ -491,6 +491,7 @@ def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, got, fa
         return str(_weight(w, exp, places) / scale / HOUR)
 
     idle, credits = nodes_side
+    node_gpus = node_map.gpus(ctx.config)
     no_jobs: set[str] = set()
     indexes: dict[str, compute.Holdings] = {}  # per node of a credit row (``_node_index``)
     for at, m, col, whole in _walk(rows, route, fallback | credits):
@@ -524,7 +525,8 @@ def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, got, fa
             elif kind == "no_rule_matched" and (idle_node := capacity_nodes.idle_node_of(whole[k], idle)):
                 no_jobs.add(idle_node)
                 found = []
-                make = capacity_nodes.idle_node_split(whole[k], idle_node, slots, found)
+                own = node_gpus.get(idle_node)  # the node map's GPUs of the node (import nodes), as compute
+                make = capacity_nodes.idle_node_split(whole[k], idle_node, Decimal(own) if own else slots, found)
                 made = {v: make(amount) for v, _, amount in amounts}
                 problems.extend((i, p) for p in found)
             else:
