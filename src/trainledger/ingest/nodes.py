@@ -7,9 +7,9 @@ with one is a node-map entry, engine/node_map.py, and may leave ``cluster`` empt
 mapping the file is ``kubectl get nodes -o json``, read by ``kube_nodes.py``. Each row is one
 *capacity fact*: a node (``node``; it counts one node) or a count of a cluster's / virtual
 cluster's GPUs or nodes. ``cluster`` is needed: from a column, the mapping's ``[constants]`` or
-``--set cluster=…`` (a Helios file names no cluster). ``gpus`` is the count, or ``nodes × gpus_per_node`` when only those are known (a Philly VC list
-counts nodes: ``--set gpus_per_node=8`` if you know it, else ``gpus`` stays null). A fact holds
-from ``valid_from`` to ``valid_to``; the mapping's ``interval_s`` gives ``valid_to`` (a daily
+``--set cluster=…`` (a Helios file names no cluster). ``gpus`` is the count, or
+``nodes × gpus_per_node`` when only those are known (a Philly VC list counts nodes:
+``--set gpus_per_node=8`` if you know it, else ``gpus`` stays null). A fact holds from ``valid_from`` to ``valid_to``; the mapping's ``interval_s`` gives ``valid_to`` (a daily
 series: 86400); a list without dates holds always (both null).
 
 A **wide** table (``[wide] field = "vc"  value = "gpus"  total = "total"``: Helios'
