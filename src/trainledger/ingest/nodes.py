@@ -9,8 +9,9 @@ mapping the file is ``kubectl get nodes -o json``, read by ``kube_nodes.py``. Ea
 cluster's GPUs or nodes. ``cluster`` is needed: from a column, the mapping's ``[constants]`` or
 ``--set cluster=…`` (a Helios file names no cluster). ``gpus`` is the count, or
 ``nodes × gpus_per_node`` when only those are known (a Philly VC list counts nodes:
-``--set gpus_per_node=8`` if you know it, else ``gpus`` stays null). A fact holds from ``valid_from`` to ``valid_to``; the mapping's ``interval_s`` gives ``valid_to`` (a daily
-series: 86400); a list without dates holds always (both null).
+``--set gpus_per_node=8`` if you know it, else ``gpus`` stays null). A fact holds from
+``valid_from`` to ``valid_to``; the mapping's ``interval_s`` gives ``valid_to`` (a daily series:
+86400); a list without dates holds always (both null).
 
 A **wide** table (``[wide] field = "vc"  value = "gpus"  total = "total"``: Helios'
 ``cluster_gpu_number.csv``, one row a day and one column per VC) is unpivoted: every header the
