@@ -229,3 +229,15 @@ def test_a_mapped_node_list_may_map_the_resource_id_too(tmp_path):
     got = _by_reason(_stage(root).lines)
     for key, figures in FIRST_HOUR.items():
         assert got[key] == figures, key
+
+
+def test_the_source_page_drills_to_the_node_item(tmp_path):
+    """``/sources/{import}/{row}``: the lake's values and the item of the List as it is on disk."""
+    from trainledger.web import views
+
+    root = _workspace(tmp_path)
+    (r,) = _import(root, ACK)
+    with Workspace.open(root) as w:
+        page = views.source(w, r.import_id, 2)
+    assert page["values"]["node"] == "gpu-node-02" and page["values"]["resource_id"] == "i-bp1node02bbbb"
+    assert page["raw"]["kind"] == "Node" and json.loads(page["raw"]["spec"])["providerID"] == "cn-shanghai.i-bp1node02bbbb"

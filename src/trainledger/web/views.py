@@ -356,7 +356,8 @@ def _decoded(data: bytes) -> str:
 
 def raw_row(path: Path, sha256: str, row: int) -> tuple[dict[str, str] | None, str]:
     """Data row ``row`` (1-based, header excluded) of the file as it is on disk, if it is still the
-    imported content: CSV / pipe-separated text by its header, JSON Lines by line."""
+    imported content: CSV / pipe-separated text by its header, JSON Lines by line, a JSON document
+    (``kubectl get … -o json``'s List) by item."""
     try:
         data = path.read_bytes()
     except OSError:
@@ -374,6 +375,16 @@ def raw_row(path: Path, sha256: str, row: int) -> tuple[dict[str, str] | None, s
             return {k: json.dumps(v, ensure_ascii=False) if isinstance(v, dict | list) else str(v)
                     for k, v in obj.items()}, ""
         return None, f"{path} has no line {row}"
+    if path.suffix.lower() == ".json" and text.lstrip().startswith("{"):  # a Kubernetes List: item by item
+        try:
+            doc = json.loads(text)
+        except ValueError:
+            return None, f"{path} is not JSON"
+        items = doc.get("items") if isinstance(doc, dict) and isinstance(doc.get("items"), list) else [doc]
+        if 0 < row <= len(items) and isinstance(items[row - 1], dict):
+            return {k: json.dumps(v, ensure_ascii=False) if isinstance(v, dict | list) else str(v)
+                    for k, v in items[row - 1].items()}, ""
+        return None, f"{path} has no item {row}"
     first = text.splitlines()[0] if text else ""
     delim = "|" if first.count("|") > first.count(",") else ","
     rows = list(csv.reader(io.StringIO(text), delimiter=delim))
