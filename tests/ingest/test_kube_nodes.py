@@ -240,4 +240,5 @@ def test_the_source_page_drills_to_the_node_item(tmp_path):
     with Workspace.open(root) as w:
         page = views.source(w, r.import_id, 2)
     assert page["values"]["node"] == "gpu-node-02" and page["values"]["resource_id"] == "i-bp1node02bbbb"
-    assert page["raw"]["kind"] == "Node" and json.loads(page["raw"]["spec"])["providerID"] == "cn-shanghai.i-bp1node02bbbb"
+    assert page["raw"]["kind"] == "Node"
+    assert json.loads(page["raw"]["spec"])["providerID"] == "cn-shanghai.i-bp1node02bbbb"
