@@ -10,21 +10,32 @@ node (review 4 H11). The rule here (one implementation, read by both engines):
   provider, service, SKU, SKU price, charge description, resource type and units
   (``SIGNATURE``); it counts only when it says something specific (a SKU, SKU price, description
   or resource type: "Elastic Compute Service" alone also bills CPU machines);
-* the signatures of the usage rows of ServiceCategory Compute on a node jobs ran on are **node
-  signatures**;
+* the signatures of the usage rows of ServiceCategory Compute (or AI and Machine Learning, below)
+  on a node jobs ran on are **node signatures**;
 * a Compute usage row on a resource no job names, whose signature is a node signature, makes
   that resource a **node without jobs** (``idle_nodes``);
-* a resource the node map declares (``[[nodes]]``, ``node_map.declared``) that no job ran on is a
-  node without jobs from its Compute usage rows, whatever they say of the SKU: a Chinese cloud's
-  bill often names none a FOCUS bill would (an Alibaba split bill has no SKU column; a Huawei
-  detail bill without 产品 / 产品ID says only 弹性云服务器), and the map is the user's own word;
-* every Compute row on a node without jobs that no rule matched (usage, credit, tax …) is then
-  capacity no job held: basis ``capacity_unheld``, state ``capacity_unheld``, all of its
-  ``gpus_per_node`` × period GPU-hours, reason ``node_without_jobs: node <id>`` (a reason of its
-  own, so the sheet says why the node has no jobs and the problem ``node_without_jobs`` says what
-  to check: that every cluster's sacct was imported). Its evidence is ``assumed``: the row is a
-  node by its SKU and idle by the absence of jobs, both inferred. The idle-capacity allocation
-  policy spreads it as any capacity no job held (``engine/allocation.py``).
+* **AI and Machine Learning rows** (FOCUS ServiceCategory "AI and Machine Learning": Huawei ModelArts
+  dedicated resource pools, Alibaba PAI-DLC / Lingjun quotas, Volcano Engine's ML platform — the
+  presets map them there) bill GPU nodes too. Such a usage row is a node row like a Compute row
+  (``node_category``, ``is_node_category``) when it is billed by time, not per call / request / token (``PER_CALL``: an
+  inference API, a platform fee), and it carries a GPU node's mark: its resource is declared in the
+  node map, or its SKU-like columns (``SPECIFIC``) name a GPU / NPU instance type (``GPU_SKU``:
+  ``modelarts.bm.npu…``, ``ecs.gn7i…``, ``ml.gu7i…``, an H800 / A100 / Ascend 910 …), or its signature
+  is that of a node jobs ran on. Anything else it bills (a notebook without GPUs, storage or
+  management fees of the service) stays ``no_rule_matched``;
+* a resource the node map declares (``[[nodes]]`` or ``import nodes``, ``node_map.declared``) that
+  no job ran on is a node without jobs from its Compute (or AI-and-ML by time) usage rows, whatever
+  they say of the SKU: a Chinese cloud's bill often names none a FOCUS bill would (an Alibaba split
+  bill has no SKU column; a Huawei detail bill without 产品 / 产品ID says only 弹性云服务器), and the map is
+  the user's own word;
+* every Compute row (or AI-and-ML row billed by time) on a node without jobs that no rule matched
+  (usage, credit, tax …) is then capacity no job held: basis ``capacity_unheld``, state
+  ``capacity_unheld``, all of its GPUs (the node map's ``gpus``, else ``gpus_per_node``) × period
+  GPU-hours, reason ``node_without_jobs: node <id>`` (a reason of its own, so the sheet says why the
+  node has no jobs and the problem ``node_without_jobs`` says what to check: that every cluster's
+  sacct was imported). Its evidence is ``assumed``: the row is a node by its SKU and idle by the
+  absence of jobs, both inferred. The idle-capacity allocation policy spreads it as any capacity no
+  job held (``engine/allocation.py``).
 
 A **credit** (FOCUS ChargeCategory Credit, a refund, or a usage row below zero: ``compute.charge_kind``)
 on time no job held is never netted into the capacity-unheld figure (review 4 H10): its share of
@@ -40,6 +51,7 @@ line of its own is reason ``prior_period_correction: node <id> <day>``, never a 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from decimal import Decimal
 
@@ -139,6 +151,41 @@ def _compute(t: pa.Table) -> pa.Array:
     return _where(_text(t, "service_category"), lambda v: str(v or "").strip().lower() == "compute")
 
 
+AI_ML = "ai and machine learning"  # FOCUS ServiceCategory of ModelArts pools, PAI-DLC / Lingjun quotas
+# a unit billed per call, request or token: an inference API or a platform fee, never a node's time
+PER_CALL = re.compile(r"call|request|token|query|invocation|次|调用", re.IGNORECASE)
+# an instance type / flavour of a GPU or NPU node, as the SKU-like columns of a bill write it
+GPU_SKU = re.compile(r"gpu|npu|ascend|昇腾|显卡|lingjun|灵骏|\b(?:ecs|ml)\.(?:ebm|eb|s|v)?(?:gn|gu|gx|gni|hpcpni)\w*"
+                     r"|\b(?:a100|a800|h100|h800|h20|h200|l20|l40s?|v100|910b?|snt9\w*)\b", re.IGNORECASE)
+
+
+def _ai_ml(t: pa.Table) -> pa.Array:
+    """Per row: ServiceCategory AI and Machine Learning, billed by time (no ``PER_CALL`` unit)."""
+    ai = _where(_text(t, "service_category"), lambda v: str(v or "").strip().lower() == AI_ML)
+    for unit in ("pricing_unit", "consumed_unit"):
+        ai = pc.and_(ai, pc.invert(_where(_text(t, unit), lambda v: bool(v and PER_CALL.search(v)))))
+    return ai
+
+
+def _gpu_sku(values) -> bool:
+    return any(v and GPU_SKU.search(str(v)) for v in values)
+
+
+def node_category(t: pa.Table) -> pa.Array:
+    """Per row: a category that bills nodes — Compute, or AI and Machine Learning by time (the row
+    still needs a GPU node's mark: ``idle_nodes``)."""
+    return pc.or_(_compute(t), _ai_ml(t))
+
+
+def is_node_category(row) -> bool:
+    """``node_category`` of one row."""
+    cat = str(row.get("service_category") or "").strip().lower()
+    if cat == "compute":
+        return True
+    units = (row.get("pricing_unit"), row.get("consumed_unit"))
+    return cat == AI_ML and not any(u and PER_CALL.search(str(u)) for u in units)
+
+
 def credit_mask(t) -> pa.Array:
     """Per bill row: whether its share of time no job held is a line of its own (``compute.carried_as_credit``):
     a credit (``compute.charge_kind(row) == "credit"``), an adjustment below zero, or a correction of an
@@ -185,13 +232,14 @@ def idle_nodes(bill_lines, nodes, declared: Mapping[str, str] | None = None) -> 
         return {}
     t = table_of(rows)
     usage, _ = _kinds(t)
-    ok = pc.and_(usage, _compute(t))
+    ok = pc.and_(usage, node_category(t))
     if not pc.any(ok).as_py():
         return {}
     keys = {"ok": ok, "resource_id": _text(t, "resource_id"), "resource_name": _text(t, "resource_name")}
     keys |= {f"s{i}": _text(t, name) for i, name in enumerate(SIGNATURE)}
     groups = pa.table(keys).group_by(list(keys), use_threads=False).aggregate([]).to_pylist()
     specific = [i for i, name in enumerate(SIGNATURE) if name in SPECIFIC]
+    category = SIGNATURE.index("service_category")
     known, cand, out = set(), [], {}
     for g in groups:
         if not g["ok"]:
@@ -206,8 +254,9 @@ def idle_nodes(bill_lines, nodes, declared: Mapping[str, str] | None = None) -> 
         if on_held:
             known.add(sig)
         elif res := resource(g):
-            cand.append((sig, res))
-    return out | {res: res for sig, res in cand if sig in known and res not in out}
+            ai = str(sig[category] or "").strip().lower() == AI_ML
+            cand.append((sig, res, ai and _gpu_sku(sig[i] for i in specific)))
+    return out | {res: res for sig, res, gpu in cand if (sig in known or gpu) and res not in out}
 
 
 def node_usage_rows(t: pa.Table, nodes, declared: Mapping[str, str] | None = None) -> pa.Array:
@@ -217,12 +266,12 @@ def node_usage_rows(t: pa.Table, nodes, declared: Mapping[str, str] | None = Non
     rid, rname = _text(t, "resource_id"), _text(t, "resource_name")
     res = pc.if_else(_set(rid), rid, rname)
     node = pc.or_(_held(t, nodes), pc.fill_null(pc.is_in(res, value_set=pa.array(sorted(idle), pa.string())), False))
-    return pc.and_(pc.and_(node, _compute(t)), _kinds(t)[0])
+    return pc.and_(pc.and_(node, node_category(t)), _kinds(t)[0])
 
 
 def idle_node_of(row, idle: Mapping[str, str]) -> str | None:
     """The node without jobs a Compute row (one no rule matched) is for, or None (``idle``: ``idle_nodes``)."""
-    if not idle or str(row.get("service_category") or "").strip().lower() != "compute":
+    if not idle or not is_node_category(row):
         return None
     return idle.get(resource(row))
 
