@@ -117,6 +117,22 @@ def test_wandb_history_jsonl(lake, write):
     check_golden("wandb_history", snapshot(lake, "wandb", [res]))
 
 
+def test_wandb_set_run_wins_over_the_run_directory(lake, write):
+    """``--set run=NAME`` says which run the history is of: it wins over the id of the run directory
+    (``wandb/run-…-ab12cd34``), which is only a guess from the path; without it the directory's id is used."""
+    path = write("wandb/run-20261102_080000-ab12cd34/files/wandb-history.jsonl", WANDB)
+    res = run("wandb", path, lake, set=["run=sft-a-r03"])
+    assert res.accepted == 3
+    assert {r["run"] for r in lake.read("progress_events").to_pylist()} == {"sft-a-r03"}
+
+
+def test_wandb_a_run_column_stays_over_set_run(lake, write):
+    """The file's own run column is a fact of each row: --set fills only rows without one."""
+    csv_text = "_step,_timestamp,run\n0,1793606412.5,ab12cd34\n1,1793606470.0,\n"
+    run("wandb", write("wandb/run-20261102_080000-zz99/history.csv", csv_text), lake, set=["run=r03"])
+    assert [r["run"] for r in lake.read("progress_events").to_pylist()] == ["ab12cd34", "r03"]
+
+
 def test_wandb_history_csv_matches_jsonl(lake, write):
     csv_text = ("_step,_runtime,_timestamp,loss,tokens,run\n"
                 "0,12.5,1793606412.5,3.1,0,ab12cd34\n1,70.0,1793606470.0,2.9,4096,ab12cd34\n")

@@ -291,13 +291,14 @@ class MappedImporter:
                     break
                 v = values.get(f"__fb_{f.name}_{i}")
             values[f.name] = transform(f, v, tz)
+        for k, v in cfg.fixed.items():  # --set run=r03: the file's own value, when it has one, stays
+            if values.get(k) is None:
+                values[k] = v
+        # the run directory's id (wandb/run-…-<id>) only when neither the file nor --set names the run
         if spec.run_from_path and values.get("run") is None:
             m = re.search(spec.run_from_path, str(path))
             if m:
                 values["run"] = m.group("run")
-        for k, v in cfg.fixed.items():  # --set run=r03: the file's own value, when it has one, stays
-            if values.get(k) is None:
-                values[k] = v
         if spec.period and (values.get("charge_period_start") is None or values.get("charge_period_end") is None):
             got = period_of(values, tz)
             if got is not None and values.get("charge_period_start") is None:
