@@ -129,9 +129,12 @@ def test_the_workspace_map_wins_over_an_import_and_the_conflict_names_both(tmp_p
     assert "节点对照表采用" in problems_i18n.message(p.as_dict(), "zh-CN")
 
 
-def test_a_node_without_jobs_counts_its_own_gpus(tmp_path):
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_node_without_jobs_counts_its_own_gpus(tmp_path, engine):
     """gpu-node-02 declares 4 GPUs: its 3 idle hours are 12 GPU-h (not 3 × 8), the same 864.00 — and the
     difference from cluster.gpus_per_node is said."""
+    if engine != "python":
+        pytest.importorskip("ibis")
     four = tmp_path / "four.json"
     doc = json.loads(ACK.read_text(encoding="utf-8"))
     for res in ("capacity", "allocatable"):
@@ -139,8 +142,10 @@ def test_a_node_without_jobs_counts_its_own_gpus(tmp_path):
     four.write_text(json.dumps(doc), encoding="utf-8")
     root = _workspace(tmp_path)
     _import(root, four)
+    assert _by_reason(_stage(root, engine).lines)["node_without_jobs: node gpu-node-02"] == (
+        Decimal("864.00"), Decimal(12))
     with Workspace.open(root) as w:
-        result = w.attribute()
+        result = w.attribute(engine=engine)
     assert _by_reason(result.lines)["node_without_jobs: node gpu-node-02"] == (Decimal("864.00"), Decimal(12))
     (p,) = [p for p in result.problems if p.kind == "node_gpus_differ"]
     assert p.detail["nodes"] == "gpu-node-02 4"
