@@ -44,6 +44,12 @@ TOML layout::
 CSV layout: a header with ``item,unit,price,currency,source,effective`` and optionally ``low,high,
 expires,evidence,owner,gpus_per_node,note``; an FX rate is a row whose item is ``fx:USD/CNY``
 (price = rate, effective = date of the rate).
+
+Chinese beside the English: ``source_zh`` next to ``source`` and ``note_zh`` next to ``note`` (a key
+in TOML, a column in CSV) are the texts' reviewed Chinese. The loader folds each into its English as
+an ``i18n.core.Twin`` (a ``str`` that is the English, ``.text("zh-CN")`` the Chinese), so a page in
+Chinese shows it, the English pages and the JSON's ``source`` stay as written and the JSON adds
+``source_zh``. Keep it a Twin on its way to the page: ``str(twin)`` and f-strings drop the Chinese.
 """
 
 from __future__ import annotations
@@ -57,6 +63,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from trainledger.errors import ConfigError, NotFound
+from trainledger.i18n.core import Twin
 from trainledger.model.money import Money, check_currency, to_decimal
 from trainledger.model.prices import PriceEntry
 from trainledger.model.vocab import Evidence
@@ -340,6 +347,7 @@ def _load_csv(p: Path) -> PriceBook:
                             "rate": row.get("price"),
                             "date": row.get("effective"),
                             "source": row.get("source", ""),
+                            "source_zh": row.get("source_zh"),
                             "expires": row.get("expires"),
                             "evidence": row.get("evidence"),
                             "owner": row.get("owner"),
@@ -368,6 +376,21 @@ def _dec(value: object, field: str, where: str) -> Decimal:
         raise ConfigError(f"{where}: {field} {value!r} is not a number") from None
 
 
+def _text(row: dict, key: str, where: str) -> str:
+    """``row[key]`` as written ("" when absent) — with its reviewed Chinese ``<key>_zh``, when the
+    book gives one, as a ``Twin``. Never ``str()`` the result: that drops the Chinese."""
+    en = "" if row.get(key) is None else str(row[key])
+    zh = row.get(f"{key}_zh")
+    if zh is None or not str(zh).strip():
+        return en
+    if not en.strip():
+        raise ConfigError(
+            f"{where}: {key}_zh is given without {key}",
+            remedy=f"write the English {key} beside it (the English pages and the JSON show {key})",
+        )
+    return Twin(en, str(zh).strip())
+
+
 def _entry(row: dict, where: str) -> BookEntry:
     for f in ("item", "unit", "price", "currency", "source", "effective"):
         if row.get(f) in (None, ""):
@@ -394,7 +417,7 @@ def _entry(row: dict, where: str) -> BookEntry:
             unit=unit,
             price=_dec(row["price"], "price", where),
             currency=str(row["currency"]),
-            source=str(row["source"]),
+            source=_text(row, "source", where),
             effective=_date(row["effective"], "effective", where),
             expires=_date(row["expires"], "expires", where) if row.get("expires") else None,
             evidence=Evidence(str(row.get("evidence") or "contract")),
@@ -410,7 +433,7 @@ def _entry(row: dict, where: str) -> BookEntry:
             f"{where}: an assumed price needs an owner who must confirm it",
             remedy='add owner = "procurement" (or whoever confirms it)',
         )
-    return BookEntry(entry, where, gpn, owner, str(row.get("note") or ""))
+    return BookEntry(entry, where, gpn, owner, _text(row, "note", where))
 
 
 def _fx(row: dict, where: str) -> FxRate:
@@ -427,7 +450,7 @@ def _fx(row: dict, where: str) -> FxRate:
             check_currency(str(row["quote"])),
             rate,
             _date(row["date"], "date", where),
-            str(row["source"]),
+            _text(row, "source", where),
             where,
             _date(row["expires"], "expires", where) if row.get("expires") else None,
             ev,

@@ -24,6 +24,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from trainledger.engine.rules import Matcher
+from trainledger.i18n.core import Twin
 from trainledger.model import Assumption, Batch, CostLine, PriceEntry, Run
 from trainledger.workspace import LaborRate, NodeEntry, Rule
 
@@ -332,8 +333,13 @@ def price_of(ctx: Context, item: str, on: date, unit: str, problems: list[Proble
             "stale_price", f"price {item} is stale on {on}: effective {entry.effective}, expires {entry.expires}"
             f" — update the price book ({entry.source})",
             {"item": item, "on": on.isoformat(), "effective": str(entry.effective), "expires": str(entry.expires),
-             "source": entry.source}))
+             "source": str(entry.source), **_zh("source", entry.source)}))
     return entry
+
+
+def _zh(key: str, value: str) -> dict[str, str]:
+    """``{key_zh: …}`` for a price book text that has its reviewed Chinese (an ``i18n.core.Twin``)."""
+    return {f"{key}_zh": value.zh} if isinstance(value, Twin) else {}
 
 
 UNOWNED = "unassigned: set owner in the price book"

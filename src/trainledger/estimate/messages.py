@@ -15,8 +15,9 @@ render in the same language as their message; lists are joined with ", " or "、
 
 The JSON output keeps the English text where it always was and adds a parallel ``*_zh`` field
 (``warnings_zh``, ``notes_zh``, ``name_zh``, ``note_zh``, ``source_zh`` …) — see ``bilingual``. The
-sources the tool ships (estimate/data/*.toml) carry a reviewed ``source_zh`` and arrive here as
-``i18n.core.Twin``; a user's own sources (a price book, a spec) and the citations, ids and model
+sources the tool ships (estimate/data/*.toml, the sample price book among them) carry a reviewed
+``source_zh`` and arrive here as ``i18n.core.Twin``; so does a user's price book entry that writes
+its own ``source_zh`` (pricebook.py). Other user sources (a spec) and the citations, ids and model
 names inside any source stay as written.
 """
 

@@ -15,9 +15,18 @@ from pathlib import Path
 from trainledger.errors import NotFound
 from trainledger.estimate.messages import Msg
 from trainledger.estimate.quantities import Uncertain, fmt_num
+from trainledger.i18n.core import Twin
 from trainledger.model.prices import Assumption
 from trainledger.model.vocab import Evidence
 from trainledger.pricebook import SAMPLE_PRICE_BOOK, PriceBook, stale_reason
+
+
+def with_origin(source: str, origin: str) -> str:
+    """``source (origin)``, the source still a ``Twin`` when it was one: an f-string alone gives a
+    plain ``str`` and the price book's ``source_zh`` would never reach the page in Chinese."""
+    if isinstance(source, Twin):
+        return Twin(f"{source} ({origin})", f"{source.zh}（{origin}）")
+    return f"{source} ({origin})"
 
 
 class Pricing:
@@ -55,7 +64,7 @@ class Pricing:
             self.fx_used[key] = Assumption(
                 Msg("name.fx", pair=key),
                 r.evidence,
-                f"{r.source} ({r.origin})",
+                with_origin(r.source, r.origin),
                 value=fmt_num(float(r.rate), 6),
                 unit=Msg("unit.fx", quote=self.currency, base=ccy),
                 owner=owner,

@@ -236,6 +236,10 @@ ERRORS: dict[str, tuple[str, str]] = {
                                         '给其中一个加上失效日期和更晚的生效日期，或删除一个'),
     'pricebook.fx_item_must_look': ('{where}: FX item must look like fx:USD/CNY, got {item}',
                                     '{where}：汇率条目必须形如 fx:USD/CNY，实际为 {item}'),
+    'pricebook.zh_without_en': ('{where}: {key}_zh is given without {key}',
+                                '{where}：给出了 {key}_zh，却没有 {key}'),
+    'pricebook.write_english_beside': ('write the English {key} beside it (the English pages and the JSON show {key})',
+                                       '在旁边写上英文的 {key}（英文页面和 JSON 显示 {key}）'),
     'review.baseline.plan_sample_book_currency': ('{where}: the plan would be priced in {currency} from the shipped '
                                                   "sample price book; the workspace's currency is {ws_currency}",
                                                   '{where}：该计划将按随软件附带的示例价目表以 {currency} 定价；'

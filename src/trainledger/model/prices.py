@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
+from trainledger.i18n.core import Twin
 from trainledger.model.money import check_currency, to_decimal
 from trainledger.model.restricted import KINDS
 from trainledger.model.vocab import Evidence
@@ -76,7 +77,11 @@ class Assumption:
             raise ValueError(f"assumption {self.name!r} needs a value or a low/high range")
 
     def as_dict(self) -> dict[str, str]:
+        """The row as JSON values; a ``source`` or ``note`` that is an ``i18n.core.Twin`` (a price
+        book's ``source_zh`` / ``note_zh``) adds ``source_zh`` / ``note_zh`` beside its English."""
         d = {"name": self.name, "evidence": str(self.evidence), "source": self.source}
+        if isinstance(self.source, Twin):
+            d["source_zh"] = self.source.zh
         if self.value is not None:
             d["value"] = self.value
         else:
@@ -84,4 +89,6 @@ class Assumption:
         for k in ("unit", "owner", "note", "value_kind"):
             if getattr(self, k):
                 d[k] = getattr(self, k)
+                if isinstance(d[k], Twin):
+                    d[f"{k}_zh"] = d[k].zh
         return d

@@ -55,7 +55,8 @@ def pick(row: dict, key: str, lang: str, default: str = "") -> str:
 
 
 def drawer_rows(assumptions: list[dict], lang: str) -> list[tuple[str, ...]]:
-    """Rows of the assumptions drawer; a shipped source in ``lang`` (its ``source_zh``), a user's as written."""
+    """Rows of the assumptions drawer; a source in ``lang`` (its ``source_zh``: shipped, or a price
+    book's own), else as written."""
     rows = []
     for a in assumptions:
         value = pick(a, "value", lang) or p.span(a["low"], a["high"], p.given, " – ")

@@ -101,7 +101,9 @@ def _plan_lines(wsp, batch_id: str) -> list[dict]:
              "unit": pl.unit, "price": format(pl.price.expected, "f"), "efficiency": total(pl.efficiency),
              "fixed": total(pl.fixed), "rework_allowance": total(pl.rework),
              "evidence": pl.price_meta.get("evidence", ""), "owner": pl.price_meta.get("owner", ""),
-             "source": pl.price_meta.get("source", "")} for pl in plan.lines]
+             "source": pl.price_meta.get("source", ""),
+             **({"source_zh": pl.price_meta["source_zh"]} if pl.price_meta.get("source_zh") else {})}
+            for pl in plan.lines]
 
 
 def _spend_curves(wsp, batch_id: str, st: dict) -> list[dict]:

@@ -344,8 +344,9 @@ def message(problem: Mapping[str, Any], lang: str) -> str:
     if entry is None:
         return str(problem.get("message", ""))
     zh = _lang(lang) == ZH
-    detail = _Detail({k: (_DETAIL_ZH.get(v, v) if zh and isinstance(v, str) else v)
-                      for k, v in (problem.get("detail") or {}).items()})
+    given = problem.get("detail") or {}
+    detail = _Detail({k: (given.get(f"{k}_zh") or _DETAIL_ZH.get(v, v) if zh and isinstance(v, str) else v)
+                      for k, v in given.items()})  # a field's own Chinese (a price book's source_zh) first
     if problem["kind"] == ELSEWHERE:  # the kind it counts, as its label in this language
         detail["what"] = label(str(detail.get("of", "")), lang)
     if "import_id" not in detail and isinstance(detail.get("source_sha256"), str):  # recorded before it had one

@@ -411,6 +411,13 @@ def _lines(b: Book, s: dict, lines: list, role: str = ADMIN) -> None:
     ws.freeze_panes = "A2"
 
 
+def source_text(b: Book, row: dict) -> str:
+    """A row's ``source``; its ``source_zh`` (a price book's reviewed Chinese, the sheet's own) in a
+    workbook in Chinese. The side-by-side workbook (no language) keeps the English as it was."""
+    zh = row.get("source_zh") if (b.lang or "").startswith("zh") else None
+    return zh or row.get("source") or ""
+
+
 def _slug(name: str) -> str:
     s = re.sub(r"[^A-Za-z0-9]+", "_", name).strip("_").lower()
     return "asm_" + (s or "x")
@@ -442,7 +449,7 @@ def _assumptions(b: Book, s: dict) -> None:
         b.text(ws, i, 5, unit_text(b, a.get("unit")))
         b.text(ws, i, 6, a.get("owner"))
         b.text(ws, i, 7, a.get("evidence"))
-        b.text(ws, i, 8, a.get("source"))
+        b.text(ws, i, 8, source_text(b, a))
         b.names[name] = {k: dn for dn, col in names for k in ("low", "high") if dn == f"{base}_{k}"}
         for dn, col in names:
             target = f"{quote_sheetname(ws.title)}!${get_column_letter(col)}${i}"

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from trainledger.report.xlsx import Book, H, dec, lines_range, money_format, ref, unit_text
+from trainledger.report.xlsx import Book, H, dec, lines_range, money_format, ref, source_text, unit_text
 from trainledger.report.xlsx_text import L
 
 BRIDGE = ("plan", "price", "volume", "efficiency", "rework", "other", "not_split")
@@ -75,7 +75,7 @@ def _inputs(b: Book, s: dict) -> dict[str, dict[str, str]]:
             unit = {"price": f"{pl['currency']}/{pl['unit']}", "efficiency": f"{pl['unit']}/Mtoken"}.get(key,
                                                                                                       pl["unit"])
             refs[sym] = put(f"{pl['id']}: {L[key][0]} / {L[key][1]}", f"{pl['id']}_{key}", pl[key], unit,
-                            pl.get("owner", ""), pl.get("evidence", ""), pl.get("source", ""))
+                            pl.get("owner", ""), pl.get("evidence", ""), source_text(b, pl))
     return out
 
 

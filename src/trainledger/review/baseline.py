@@ -18,6 +18,7 @@ from pathlib import Path
 
 from trainledger.errors import BadInput
 from trainledger.i18n import Msg
+from trainledger.i18n.core import Twin
 from trainledger.model import Basis, Evidence
 from trainledger.review.capacity_plan import measured_hours, share_notes, split_compute
 from trainledger.review.options import check_shrink
@@ -41,8 +42,9 @@ def price_meta(pe, item: str, on: date, unit: str) -> dict:
     """Where a plan price comes from; ``stale`` when the price book entry expired before the plan's
     pricing date (used, and said so: the plan's warnings list it)."""
     stale = pe.expires is not None and pe.expires < on
-    return {"item": item, "effective": pe.effective.isoformat(), "source": pe.source, "evidence": str(pe.evidence),
-            "owner": pe.owner, "unit": unit, "stale": stale,
+    zh = {"source_zh": pe.source.zh} if isinstance(pe.source, Twin) else {}  # the book's source_zh, kept
+    return {"item": item, "effective": pe.effective.isoformat(), "source": str(pe.source), **zh,
+            "evidence": str(pe.evidence), "owner": pe.owner, "unit": unit, "stale": stale,
             "expires": pe.expires.isoformat() if pe.expires else None}
 
 
