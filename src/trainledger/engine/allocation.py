@@ -252,6 +252,27 @@ def _weakest(pool: Iterable[CostLine]):
     return weakest(*(ln.evidence for ln in pool))
 
 
+def _unheld(ln: CostLine) -> bool:
+    """A line of the ``capacity_unheld`` pool: capacity no job held, a node without jobs too
+    (engine/capacity_nodes.py)."""
+    return ln.detail == ComputeState.CAPACITY_UNHELD or reason_of(ln)[0] in ("capacity_unheld", "node_without_jobs")
+
+
+def pool_of(raw: dict, where: str):
+    """``line → policy id`` of the declared policy whose pool takes an unattributed line (the
+    ``capacity_unheld`` policy, then the shared rules in order, as ``allocate_views`` selects them),
+    or None: what the unattributed bucket of the non-cash bases leaves out (engine/unattributed.py)."""
+    pol = parse(raw, where)
+
+    def of(ln: CostLine) -> str | None:
+        if ln.batch_id or ln.basis is Basis.QUEUED:
+            return None
+        if pol.capacity_unheld != "separate" and _unheld(ln):
+            return "capacity_unheld"
+        return next((rule.id for rule in pol.shared if rule.selects(ln)), None)
+    return of
+
+
 def allocate_views(lines: list[CostLine], raw: dict, where: str,
                    batches: tuple[str, ...]) -> tuple[list[CostLine], list[dict]]:
     """Allocated lines (their own basis) and one record per policy part, for the summary."""
@@ -271,8 +292,7 @@ def allocate_views(lines: list[CostLine], raw: dict, where: str,
     bucket = [ln for ln in lines.select(batch_id=None) if ln.basis is not Basis.QUEUED]
     out: list[CostLine] = []
     records: list[dict] = []
-    unheld = [ln for ln in bucket if ln.detail == ComputeState.CAPACITY_UNHELD  # a node without jobs too
-              or reason_of(ln)[0] in ("capacity_unheld", "node_without_jobs")]  # (engine/capacity_nodes.py)
+    unheld = [ln for ln in bucket if _unheld(ln)]
     if pol.capacity_unheld == "spread_by_gpu_hours":
         got, recs = _spread("capacity_unheld", "gpu_hours", unheld, drivers, batches)
         out += got
