@@ -264,9 +264,10 @@ def _report(ctx: click.Context, as_json: bool, result) -> None:
     from trainledger.engine import storage_reconcile as sr
 
     storage = sr.view(result.storage_reconciliation)
-    if as_json:  # each currency's record also carries its storage bills beside the estimate (docs/ledger.md)
+    if as_json:  # each currency's record also carries its storage bills beside the estimate (docs/ledger.md),
+        # its non-cash bases' bucket and its labor-hours control (engine/unattributed.py)
         click.echo(json.dumps([rec | {"storage_reconciliation": sr.for_currency(storage, rec["currency"])}
-                               for rec in result.conservation] + list(result.conservation_capacity)))
+                               for rec in currency_records(result)] + list(result.conservation_capacity)))
         return  # an owned / reserved capacity's record after the currencies' (its key "capacity")
     from trainledger.model.vocab import detail_label, label, reason_label
 
@@ -317,6 +318,10 @@ def _report(ctx: click.Context, as_json: bool, result) -> None:
             click.echo("      " + t("cli.attribute.bucket_more", ctx, n=f"{len(items) - BUCKET_SHOWN:,}"))
         if cut_short:
             click.echo("    " + t("cli.attribute.bucket_all", ctx))
+    from trainledger.report.noncash import cli_lines
+
+    for line in cli_lines(result.unattributed_noncash, result.labor_hours, language):
+        click.echo(line)
     if any(fmt.MARK in fmt.amount(x, r["currency"], exact=True) for r in result.conservation
            for x in (r["billed_total"], r["attributed"], r["unattributed"], r["difference"])) or \
             any(fmt.MARK in fmt.amount(amount, cur, exact=True) for (_, _, cur), amount in buckets):
@@ -340,6 +345,23 @@ def check_options_apply(kind: str, options: dict) -> None:
             kinds = [imp.kind for imp in IMPORTERS if name in getattr(imp, "options_used", ())]
             raise click.BadOptionUsage(name, t("cli.import.option_not_read", name=FLAGS.get(name, name), kind=kind,
                                                kinds=", ".join(kinds)))
+
+
+def currency_records(result) -> list[dict]:
+    """``attribute --json``'s per-currency records: the conservation record with, added, the currency's
+    non-cash bases' bucket (``unattributed_noncash``: a list) and its labor-hours control
+    (``labor_hours``: null without a timesheet). A currency only labor, estimates or queued time carry
+    (no bill) gets a record of its own, its cash all zero."""
+    from trainledger.model.money import minor_quantum
+
+    recs = {r["currency"]: r for r in result.conservation}
+    for cur in sorted({r["currency"] for r in (*result.unattributed_noncash, *result.labor_hours)} - set(recs)):
+        zero = format(Decimal(0).quantize(minor_quantum(cur)), "f")
+        recs[cur] = {"currency": cur, "billed_total": zero, "attributed": zero, "unattributed": zero,
+                     "difference": zero, "unattributed_by_reason": []}
+    labor = {r["currency"]: r for r in result.labor_hours}
+    return [recs[cur] | {"unattributed_noncash": [r for r in result.unattributed_noncash if r["currency"] == cur],
+                         "labor_hours": labor.get(cur)} for cur in recs]
 
 
 def _amounts(rec: dict) -> dict[str, str]:

@@ -13,6 +13,7 @@ Data flow (``attribute``)::
                  ──► conservation.check (exact, per currency; a problem record when it fails;
                      the unattributed bucket by reason) and capacity.check (per capacity)
                  ──► allocation.allocate_views (declared policies; basis allocated, beside the direct cost)
+                 ──► unattributed.noncash / labor_hours (the non-cash bases' bucket; timesheet hours control)
                  ──► storage_reconcile.cells (storage bills beside the inventory estimate, never summed)
 
     runs.py         jobs → runs (one per allocation, weighing their GPU-equivalents), progress matched
@@ -48,6 +49,9 @@ Data flow (``attribute``)::
                     bucket / prefix and batch; the difference split into its parts (a view)
     summary_runs.py the summary's per-run parts as columns (facts, explanations, GPU-hours by state)
     conservation.py the exact per-currency check, per view (sums of lines or of their columns)
+    unattributed.py the bucket of the bases no bill reconciles (internal, estimate, queued): pooled by a
+                    policy or unattributed, by reason; the labor-hours control (timesheet = batches +
+                    shared pools + unattributed)
     lines.py        cost lines held as columns (LineColumns, an Arrow table) and an attribution's
                     lines in order (Lines: tuples of CostLine and columns; a Sequence[CostLine])
     rules.py        attribution rules (exact / prefix / regex / template) and row tags
@@ -89,6 +93,7 @@ from trainledger.engine import (
     restated,
     storage_reconcile,
     straggler_workers,
+    unattributed,
 )
 from trainledger.engine.allocation import allocate_views
 from trainledger.engine.asof import latest_fact_time
@@ -134,6 +139,10 @@ class Attribution:
     # the attributed of each conservation view per batch (cash, amortized, capacity): what a batch's
     # workbook shows of the other batches (conservation.by_batch, capacity.check)
     attributed_by_batch: dict = field(default_factory=dict)
+    # the bases no bill reconciles (internal, estimate, queued): lines without a batch, pooled by a
+    # policy or unattributed, per currency, basis and unit; and the timesheet's hours control
+    unattributed_noncash: list[dict] = field(default_factory=list)
+    labor_hours: list[dict] = field(default_factory=list)
 
     def summary(self) -> dict:
         """What the ledger keeps beside the lines: conservation, problems, assumptions, and the runs'
@@ -160,6 +169,8 @@ class Attribution:
             "storage_reconciliation": self.storage_reconciliation,
             capacity_dating.KEY: self.capacity_days,
             "attributed_by_batch": self.attributed_by_batch,
+            "unattributed_noncash": self.unattributed_noncash,
+            "labor_hours": self.labor_hours,
             "problems": [p.as_dict() for p in self.problems],
             "assumptions": [a.as_dict() for a in self.assumptions],
         }
@@ -249,12 +260,18 @@ def attribute(facts: Facts, config: Settings, price: PriceLookup, as_of: date,
     allocated, policies = allocate_views(lines, config.raw.get("allocation") or {}, str(config.path),
                                          tuple(b.id for b in config.batches))
     storage = storage_reconcile.cells(facts, lines.select(category="storage"), as_of)  # billed beside estimate
+    pooled = unattributed.pooled_by(config.raw.get("allocation") or {}, str(config.path), policies)
+    others = [ln for b in Basis if str(b) not in unattributed.OTHER_VIEWS
+              for ln in lines.select(batch_id=None, basis=b)]
+    noncash = unattributed.noncash(others, pooled)
+    labor, labor_problems = unattributed.labor_hours(facts, config, lines.select(category="labor"), pooled)
+    problems.extend(labor_problems)
     lines = Lines([*lines.parts, tuple(allocated)])  # a view beside the direct cost: basis allocated, never cash
     return Attribution(runs=runs, lines=lines, problems=tuple(problems),
                        assumptions=tuple(assumptions.values()), conservation=records,
                        conservation_amortized=amortized, conservation_capacity=owned, allocation=policies,
                        storage_reconciliation=storage, capacity_days=capacity_dating.row_days(facts, ctx),
-                       attributed_by_batch=by_batch)
+                       attributed_by_batch=by_batch, unattributed_noncash=noncash, labor_hours=labor)
 
 
 __all__ = ["STAGES", "Attribution", "Facts", "attribute"]

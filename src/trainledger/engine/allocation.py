@@ -18,7 +18,8 @@ The sheet shows them in their own table beside the direct cost.
     detail_prefix = ""                  # optional: only lines whose reason detail starts with this
     driver = "gpu_hours"                # gpu_hours | billed | equal
 
-Drivers: ``gpu_hours`` — each batch's held GPU-hours (its runs' compute lines); ``billed`` — each
+Drivers: ``gpu_hours`` — each batch's held GPU-hours (its runs' compute lines, each bill row's once:
+its cash view's, or its effective-cost view's when a commitment covers it and it has no cash); ``billed`` — each
 batch's direct cash per currency; ``equal`` — every batch of the workspace alike. Shares are exact
 (``model.allocate``, largest remainder): a cash pool's allocated lines sum to the pool, every digit of
 it; a pool that is not cash (a rate card's or amortised capacity no job held, internal staff time) is
@@ -104,29 +105,74 @@ def _weights(driver: str, currency: str, drivers, batches: tuple[str, ...]) -> d
 
 def _drivers(lines) -> tuple[dict[str, Decimal], dict[str, dict[str, Decimal]]]:
     """(GPU-hours per batch, direct cash per currency and batch) of ``lines`` (``engine.lines.Lines``),
-    added in line order as the lines would be; lines held as columns are read from the columns."""
+    added in line order as the lines would be; lines held as columns are read from the columns.
+
+    A bill row's GPU-hours count once: in its cash (billed) view, or — when the row has no cash, its
+    usage covered by a commitment (BilledCost 0, EffectiveCost > 0: a reservation or savings plan paid
+    elsewhere) — in the bill's effective-cost view, the only view whose lines carry its hours. Without
+    that, a batch whose GPU-hours a commitment covers would weigh nothing in a ``gpu_hours`` pool."""
     from trainledger.engine.lines import LineColumns
 
     hours: dict[str, Decimal] = defaultdict(Decimal)
     cash: dict[str, dict[str, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
     cash_bases = {str(b) for b in CASH_BASES}
+    in_cash = _rows_in_cash_view(lines)
     for part in lines.parts:
         if isinstance(part, LineColumns):
-            _column_drivers(part, hours, cash, cash_bases)
+            _column_drivers(part, hours, cash, cash_bases, in_cash)
             continue
         for ln in part:
             if not ln.batch_id:
                 continue
             second_view = ln.basis is Basis.EFFECTIVE_COST  # the bill's EffectiveCost view
             if ln.category == "compute" and ln.run_id and ln.quantity is not None \
-                    and ln.basis is not Basis.QUEUED and not second_view:
+                    and ln.basis is not Basis.QUEUED and not (second_view and _row_key(ln) in in_cash):
                 hours[ln.batch_id] += ln.quantity
             if ln.basis in CASH_BASES:
                 cash[ln.currency][ln.batch_id] += ln.amount.expected
     return hours, cash
 
 
-def _column_drivers(part, hours, cash, cash_bases) -> None:
+def _row_key(ln: CostLine) -> str:
+    """The bill row a line came from (its import, file and row), as the columns spell it (``_column_keys``)."""
+    p = ln.provenance
+    return f"{p.import_key or p.source_sha256}|{p.source_sha256}|{p.row}"
+
+
+def _column_keys(t):
+    import pyarrow.compute as pc
+
+    from trainledger.engine.lines import dense
+
+    sha = dense(t.column("source_sha256"))
+    key = pc.coalesce(dense(t.column("import_key")), sha)
+    key = pc.if_else(pc.equal(key, ""), sha, key)  # an empty import key is the file's (Provenance.import_key)
+    return pc.binary_join_element_wise(key, sha, pc.cast(t.column("source_row"), "string"), "|")
+
+
+def _rows_in_cash_view(lines) -> set[str]:
+    """The bill rows (``_row_key``) with lines in the cash view, when the bill has an effective-cost
+    view at all (commitments); empty otherwise, and nothing is read."""
+    import pyarrow.compute as pc
+
+    from trainledger.engine.lines import LineColumns, dense
+
+    if not lines.count(basis=Basis.EFFECTIVE_COST, source_kind="focus"):
+        return set()
+    out: set[str] = set()
+    for part in lines.parts:
+        if isinstance(part, LineColumns):
+            t = part.table
+            mask = pc.and_(pc.equal(dense(t.column("source_kind")), "focus"),
+                           pc.not_equal(dense(t.column("basis")), str(Basis.EFFECTIVE_COST)))
+            out.update(_column_keys(t.filter(mask)).to_pylist())
+            continue
+        out.update(_row_key(ln) for ln in part
+                   if ln.provenance.source_kind == "focus" and ln.basis is not Basis.EFFECTIVE_COST)
+    return out
+
+
+def _column_drivers(part, hours, cash, cash_bases, in_cash=frozenset()) -> None:
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -139,6 +185,8 @@ def _column_drivers(part, hours, cash, cash_bases) -> None:
                       pc.and_(pc.fill_null(pc.not_equal(t.column("run_id"), ""), False),
                               pc.is_valid(t.column("quantity"))))
     second = pc.equal(t.column("basis"), str(Basis.EFFECTIVE_COST))  # the bill's EffectiveCost view
+    # a row's effective-cost hours count where it has no cash view (its usage covered by a commitment)
+    second = pc.and_(second, pc.fill_null(pc.is_in(_column_keys(t), value_set=pa_strings(sorted(in_cash))), False))
     compute = pc.and_(compute, pc.invert(pc.or_(second, pc.equal(t.column("basis"), str(Basis.QUEUED)))))
     q = t.filter(compute)
     for b, qty in zip(q.column("batch_id").to_pylist(), q.column("quantity").to_pylist(), strict=True):
@@ -204,6 +252,27 @@ def _weakest(pool: Iterable[CostLine]):
     return weakest(*(ln.evidence for ln in pool))
 
 
+def _unheld(ln: CostLine) -> bool:
+    """A line of the ``capacity_unheld`` pool: capacity no job held, a node without jobs too
+    (engine/capacity_nodes.py)."""
+    return ln.detail == ComputeState.CAPACITY_UNHELD or reason_of(ln)[0] in ("capacity_unheld", "node_without_jobs")
+
+
+def pool_of(raw: dict, where: str):
+    """``line → policy id`` of the declared policy whose pool takes an unattributed line (the
+    ``capacity_unheld`` policy, then the shared rules in order, as ``allocate_views`` selects them),
+    or None: what the unattributed bucket of the non-cash bases leaves out (engine/unattributed.py)."""
+    pol = parse(raw, where)
+
+    def of(ln: CostLine) -> str | None:
+        if ln.batch_id or ln.basis is Basis.QUEUED:
+            return None
+        if pol.capacity_unheld != "separate" and _unheld(ln):
+            return "capacity_unheld"
+        return next((rule.id for rule in pol.shared if rule.selects(ln)), None)
+    return of
+
+
 def allocate_views(lines: list[CostLine], raw: dict, where: str,
                    batches: tuple[str, ...]) -> tuple[list[CostLine], list[dict]]:
     """Allocated lines (their own basis) and one record per policy part, for the summary."""
@@ -223,8 +292,7 @@ def allocate_views(lines: list[CostLine], raw: dict, where: str,
     bucket = [ln for ln in lines.select(batch_id=None) if ln.basis is not Basis.QUEUED]
     out: list[CostLine] = []
     records: list[dict] = []
-    unheld = [ln for ln in bucket if ln.detail == ComputeState.CAPACITY_UNHELD  # a node without jobs too
-              or reason_of(ln)[0] in ("capacity_unheld", "node_without_jobs")]  # (engine/capacity_nodes.py)
+    unheld = [ln for ln in bucket if _unheld(ln)]
     if pol.capacity_unheld == "spread_by_gpu_hours":
         got, recs = _spread("capacity_unheld", "gpu_hours", unheld, drivers, batches)
         out += got

@@ -207,6 +207,7 @@ ZH: dict[str, str] = {
     # unattributed reasons
     "job_without_batch": "作业未匹配批次", "no_rule_matched": "无规则匹配", "commitment_purchase": "承诺购买",
     "stage_failed": "归属阶段出错", "node_without_jobs": "节点无已导入的作业",
+    "shared_work": "共享工作（未指定批次）",
     # bases
     "billed": "账单现金", "effective_cost": "账单有效成本",  # FOCUS EffectiveCost: the bill's view, not 摊销
     "amortized": "摊销", "internal": "内部人力(机会成本)", "estimate": "估算",
@@ -256,9 +257,12 @@ def reason_label(code: str, lang: str = "en") -> str:
 
 
 # the first word of an unattributed line's detail ("<reason>: node n1", engine/compute.py), as zh-CN says it
-DETAIL_WORDS_ZH = {"pool": "资源池", "node": "节点", "job": "作业", "bill row": "账单行", "invoice": "发票"}
+DETAIL_WORDS_ZH = {"pool": "资源池", "node": "节点", "job": "作业", "bill row": "账单行", "invoice": "发票",
+                   "storage": "存储"}
 
 
+# a timesheet row's detail when it names no batch: "<phase>/<role> (no batch named)" (engine/assets.py)
+SHARED_WORK_DETAIL = re.compile(r"^(?P<phase>[^/ ]+)/(?P<role>[^ ]+) \(no batch named\)$")
 # a commitment purchase's detail (engine/compute.py and its frame mirror write it in English)
 COMMITMENT_DETAIL = re.compile(r"commitment purchase (?P<id>.+), paid here, used over its term"
                                r" \(see the effective-cost view\)$")
@@ -277,6 +281,8 @@ def detail_label(detail: str, lang: str = "en") -> str:
             return f"另有 {m['n']} 项（逐项清单：`trainledger attribute --json`）"
         return f"{m['n']} more items (listed one by one in `trainledger attribute --json`)"
     if lang.lower().startswith("zh"):
+        if m := SHARED_WORK_DETAIL.match(text):  # a timesheet row naming no batch (engine/assets.py)
+            return f"{label(m['phase'], lang)}/{label(m['role'], lang)}（未指定批次）"
         if m := COMMITMENT_DETAIL.match(text):
             return f"承诺购买 {m['id']}：在此付款，在承诺期内使用（见账单有效成本视图）"
         for en, zh in DETAIL_WORDS_ZH.items():

@@ -14,8 +14,13 @@ holding exact ``Decimal`` figures; the renderers (``cross_render.py``, ``cross_x
 * ``unattributed`` — the workspace's unattributed money per period, reason, basis and currency: the
   cash of bills and invoices (basis ``billed``), and owned or reserved capacity no job held or held
   by jobs without a batch on its own basis (``amortized``, ``rate_card``) — never summed across bases.
+* ``noncash`` — the bases no bill reconciles (internal labor, storage estimates, queued time) per
+  period, reason, basis and currency: their lines without a batch, unattributed or spread by a declared
+  shared pool (``pool``), with quantity and money range (engine/unattributed.py).
 * ``control`` — per currency, the engine's billed = attributed + unattributed, and the same two
   parts summed here from the lines (they must agree).
+* ``labor_control`` — per currency, the engine's timesheet hours = on batches + shared pools +
+  unattributed, and the same parts summed here from the lines, whatever the window.
 * ``capacity_control`` — per owned or reserved capacity, its cost for the attribution's window =
   attributed + no job held + held by jobs without a batch (+ held by jobs not imported, with an
   occupancy series), on its basis (the engine's record).
@@ -43,6 +48,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import ROUND_HALF_EVEN, Decimal
 
+from trainledger.engine import unattributed
 from trainledger.engine.capacity_dating import KEY as CAPACITY_DAYS
 from trainledger.errors import BadInput
 from trainledger.model import CASH_BASES, Basis, CostLine
@@ -184,6 +190,37 @@ class UnattributedCell:
 
 
 @dataclass(frozen=True)
+class NoncashCell:
+    """The unattributed lines of a non-cash basis (internal labor, storage estimates, queued time:
+    engine/unattributed.py) per period and reason, or those a declared shared pool spreads (``pool``,
+    a view beside the direct cost): their quantity (hours, GiB-months, GPU-hours) and money range. A
+    labor cell's money takes its roles' kind (``Figure.kind``, report/cross_access.py)."""
+
+    period: str
+    reason: str
+    pool: str  # the policy that spreads these lines; "" for the unattributed
+    unit: str
+    quantity: Decimal
+    figure: Figure
+
+
+@dataclass(frozen=True)
+class LaborControl:
+    """The timesheet's hours = on batches + shared pools + unattributed, as the engine checked it
+    (``labor_hours`` of the summary) beside the same parts summed here from the ledger's lines."""
+
+    currency: str
+    timesheet_hours: Decimal
+    batches_hours: Decimal
+    pooled_hours: Decimal
+    unattributed_hours: Decimal
+    difference: Decimal
+    batches_lines: Decimal
+    pooled_lines: Decimal
+    unattributed_lines: Decimal
+
+
+@dataclass(frozen=True)
 class CapacityControl:
     """One capacity's conservation, as ``attribute`` prints it: total = attributed + unheld +
     held by jobs without a batch (``difference`` must be 0)."""
@@ -249,6 +286,8 @@ class CrossReport:
     zone: str = "UTC"  # the zone of the days and months (dating.zone)
     capacity_control: tuple[CapacityControl, ...] = ()
     stale: dict | None = None  # the lake changed since the attribution (report/freshness.py ``check``)
+    noncash: tuple[NoncashCell, ...] = ()  # the non-cash bases' bucket, windowed as ``unattributed``
+    labor_control: tuple[LaborControl, ...] = ()  # the timesheet's hours, whatever the window
 
 
 # -- arguments -----------------------------------------------------------------------------------
@@ -383,11 +422,21 @@ def build(wsp, sc_: Scope) -> CrossReport:
     by_batch_lines: dict[str, list[tuple[CostLine, bool]]] = defaultdict(list)
     by_period_lines: dict[str, list[tuple[CostLine, bool]]] = defaultdict(list)
     ctl: dict[str, list[Decimal]] = defaultdict(lambda: [Decimal(0), Decimal(0)])
+    pooled = unattributed.pooled_by(dict(cfg.raw.get("allocation") or {}), str(cfg.path),
+                                    summary.get("allocation") or [])
+    noncash, noncash_qty = _Sum(), defaultdict(Decimal)
+    labor_ctl: dict[str, list[Decimal]] = defaultdict(lambda: [Decimal(0)] * 3)  # batches, pools, unattributed
     for i, ln in enumerate(lines):
         when = dates[i]
         day = when.day if when is not None else None
         if ln.basis in CASH_BASES:  # the workspace's control: every line, whatever the scope
             ctl[ln.currency][0 if ln.batch_id else 1] += ln.amount.expected
+        if ln.category == "labor" and ln.basis is Basis.INTERNAL and ln.provenance.source_kind == "timesheet":
+            labor_ctl[ln.currency][0 if ln.batch_id else 1 if pooled(ln) else 2] += ln.quantity or 0
+        if unattributed.in_bucket(ln) and sc_.holds(when):  # a non-cash basis's bucket: pooled or unattributed
+            key = (_month(when), reason_of(ln)[0], pooled(ln) or "", ln.unit, str(ln.basis), "", ln.currency)
+            noncash.add(key, ln)
+            noncash_qty[key] += ln.quantity or 0
         if not sc_.holds(when):
             if when is None and ln.batch_id in wanted and counted(ln):  # not in any window: listed apart
                 outside.add((ln.batch_id, str(ln.basis), str(ln.evidence), ln.currency), ln)
@@ -442,6 +491,12 @@ def build(wsp, sc_: Scope) -> CrossReport:
                                          "total", "attributed", "unheld", "job_without_batch", "difference",
                                          "held_not_imported")))
                      for rec in summary.get("conservation_capacity") or [] if isinstance(rec, dict))
+    nc = tuple(NoncashCell(p, reason, pool, unit, noncash_qty[key], _figures(noncash, [key], sheet_rounding=False)[0])
+               for key in sorted(noncash.v, key=lambda k: ((k[0] == UNDATED, k[0]), k[4], k[6], k[2] != "", k[1], k[2]))
+               for p, reason, pool, unit in [key[:4]])
+    labor = tuple(LaborControl(str(rec["currency"]), *(Decimal(str(rec[k])) for k in (
+        "timesheet_hours", "batches_hours", "pooled_hours", "unattributed_hours", "difference")),
+        *labor_ctl.get(str(rec["currency"]), (Decimal(0),) * 3)) for rec in summary.get("labor_hours") or [])
     control = []
     for rec in summary.get("conservation", []):
         cur = rec["currency"]
@@ -451,7 +506,7 @@ def build(wsp, sc_: Scope) -> CrossReport:
                        eff_period, un, tuple(control), tuple(curves_of),
                        tuple(SpendCell(UNDATED, b.project, b.id, f) for b in batches
                              for f in _figures(outside, [k for k in outside.v if k[0] == b.id], sheet_rounding=False)),
-                       str(cfg.timezone), capacity, freshness.check(wsp))
+                       str(cfg.timezone), capacity, freshness.check(wsp), nc, labor)
 
 
 def _add(figs) -> tuple[Figure, ...]:

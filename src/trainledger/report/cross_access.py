@@ -52,7 +52,8 @@ def cross_for_role(r, role: str = ADMIN, lang: str = "en"):
                                                                                    "labor_cost_person")))
     out = replace(r, spend=tuple(replace(c, figure=fig(c.figure)) for c in r.spend), batches=tuple(batches),
                   totals=tuple(fig(f, hidden.get((f.basis, f.currency))) for f in r.totals), curves=curves,
-                  undated_outside=tuple(replace(c, figure=fig(c.figure)) for c in r.undated_outside))
+                  undated_outside=tuple(replace(c, figure=fig(c.figure)) for c in r.undated_outside),
+                  noncash=tuple(replace(c, figure=fig(c.figure)) for c in r.noncash))  # labor: its roles' kind
     return out, d
 
 

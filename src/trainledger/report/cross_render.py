@@ -36,6 +36,8 @@ FORMATS = ("md", "html", "xlsx", "json")
 PARTS = ("price", "volume", "efficiency", "rework", "other", "not_split")  # review/variance.py
 CAPACITY_PARTS = ("total", "attributed", "unheld", "job_without_batch", "held_not_imported",
                   "difference")  # cross.CapacityControl
+LABOR_PARTS = ("timesheet_hours", "batches_hours", "pooled_hours", "unattributed_hours", "difference",
+               "batches_lines", "pooled_lines", "unattributed_lines")  # cross.LaborControl
 
 
 # -- JSON ----------------------------------------------------------------------------------------
@@ -89,6 +91,10 @@ def as_json(r: CrossReport, role: str = ADMIN) -> dict[str, Any]:
                      "unattributed": text(c.unattributed), "difference": text(c.difference),
                      "attributed_from_lines": text(c.attributed_lines),
                      "unattributed_from_lines": text(c.unattributed_lines)} for c in r.control],
+        "unattributed_noncash": [{"period": c.period, "reason": c.reason, "pool": c.pool or None, "unit": c.unit,
+                                  "quantity": text(c.quantity), **_fig(c.figure)} for c in r.noncash],
+        "labor_control": [{"currency": c.currency, **{k: text(getattr(c, k)) for k in LABOR_PARTS}}
+                          for c in r.labor_control],
         "spend_curves": [curve_json(c) for c in r.curves],
         "undated_outside_window": [{"project": c.project, "batch": c.batch, **_fig(c.figure)}
                                    for c in r.undated_outside],
@@ -174,6 +180,13 @@ def tables(r: CrossReport, lang: str) -> list[Table]:
                      tuple((_period(u.period, lang), v(u.reason, lang), v(u.basis, lang), u.currency,
                             _amt(u.amount, u.currency, u.basis == "billed"), str(u.lines))
                            for u in r.unattributed), L("unattributed_note")))
+    if r.noncash:
+        out.append(Table("noncash", L("noncash"), (L("period"), L("reason"), L("pool"), L("basis"), L("currency"),
+                                                   L("quantity"), L("amount"), L("lines")),
+                         tuple((_period(c.period, lang), v(c.reason, lang), c.pool or prim.DASH,
+                                v(c.figure.basis, lang), c.figure.currency,
+                                f"{prim.quantity(c.quantity, 2)} {prim.unit(c.unit, lang)}", _rng(c.figure),
+                                str(c.figure.lines)) for c in r.noncash), L("noncash_note")))
     heads = (L("batch"), L("plan_version"), L("basis"), L("currency"), L("plan"), L("ac"), L("ev"), L("eac"),
              L("variance"), *(L(k) for k in PARTS))
     rows = []
@@ -195,6 +208,17 @@ def tables(r: CrossReport, lang: str) -> list[Table]:
                      tuple((c.currency, *(_amt(x, c.currency, True) for x in (
                          c.billed_total, c.attributed, c.attributed_lines, c.unattributed, c.unattributed_lines,
                          c.difference))) for c in r.control)))
+    if r.labor_control:
+        out.append(Table("labor_control", L("labor_control"),
+                         (L("currency"), *(f"{L(k)} ({L(src)})" for k, src in (
+                             ("timesheet_hours", "engine"), ("batches_hours", "engine"),
+                             ("batches_hours", "from_lines"),
+                             ("pooled_hours", "engine"), ("pooled_hours", "from_lines"),
+                             ("unattributed_hours", "engine"), ("unattributed_hours", "from_lines"))),
+                          L("difference")),
+                         tuple((c.currency, *(prim.quantity(x, 2) for x in (
+                             c.timesheet_hours, c.batches_hours, c.batches_lines, c.pooled_hours, c.pooled_lines,
+                             c.unattributed_hours, c.unattributed_lines, c.difference))) for c in r.labor_control)))
     if r.capacity_control:
         out.append(Table("capacity_control", L("capacity_control"),
                          (L("capacity"), L("basis"), L("currency"), *(L(f"cap_{k}") for k in CAPACITY_PARTS)),

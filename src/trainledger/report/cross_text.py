@@ -97,6 +97,20 @@ TEXT: dict[str, tuple[str, str]] = {
                          " + jobs not imported (its whole period, every date)",
                          "控制：每项自有或预留容量 = 已归属 + 无作业占用 + 无批次作业占用 + 未导入作业占用"
                          "（整个容量期间，全部日期）"),
+    "noncash": ("Unattributed, non-cash bases: internal labor, storage estimates, queued time (no bill to"
+                " reconcile)", "非现金口径的未归属：内部人力、存储估算、排队时间（无账单可核对）"),
+    "noncash_note": ("Lines no rule gives a batch: unattributed by reason, or spread by a declared shared pool"
+                     " (a view beside the direct cost, its policy named). Never added to cash.",
+                     "没有规则归属到批次的成本行：按原因列为未归属，或由已声明的共享分摊池分摊（与直接成本并列的"
+                     "视图，注明分摊方式）。不与现金相加。"),
+    "pool": ("shared pool", "共享分摊池"), "quantity": ("quantity", "数量"), "unit": ("unit", "单位"),
+    "outside_window_hours": ("unattributed hours outside the window (the ledger's lines less Noncash)",
+                             "日期范围之外的未归属工时（账本成本行减去 Noncash 表）"),
+    "engine_unattributed_hours": ("unattributed hours (engine)", "未归属工时（引擎）"),
+    "labor_control": ("Control: timesheet hours = on batches + shared pools + unattributed (workspace, every date)",
+                      "控制：工时表工时 = 已归属批次 + 共享分摊池 + 未归属（工作区，全部日期）"),
+    "timesheet_hours": ("timesheet hours", "工时表工时"), "batches_hours": ("on batches", "已归属批次"),
+    "pooled_hours": ("shared pools", "共享分摊池"), "unattributed_hours": ("unattributed", "未归属"),
     "capacity": ("capacity", "容量"), "cap_total": ("capacity cost", "容量成本"),
     "cap_attributed": ("attributed", "已归属"), "cap_unheld": ("no job held", "无作业占用"),
     "cap_job_without_batch": ("jobs without a batch", "无批次作业"), "cap_difference": ("difference", "差额"),

@@ -28,7 +28,7 @@ from trainledger.report.cross_access import cross_for_role
 from trainledger.report.cross_text import TEXT, dates_note
 from trainledger.report.xlsx import Book, dec, money_format, places, ref, xround
 
-SHEETS = ("README", "Summary", "Spend", "Batches", "Shares", "Unattributed", "Plan", "Curves", "Control")
+SHEETS = ("README", "Summary", "Spend", "Batches", "Shares", "Unattributed", "Noncash", "Plan", "Curves", "Control")
 README = {
     "Summary": ("Totals per basis and currency: the engine's, a live SUMIFS over Batches, the check",
                 "按口径与币种合计：引擎值、对批次表的实时 SUMIFS、校验"),
@@ -39,6 +39,10 @@ README = {
     "Unattributed": ("The workspace's unattributed money by period, reason and basis (cash; owned / reserved"
                      " capacity on its own basis)",
                      "工作区未归属金额按期间、原因与口径（现金；自有/预留容量按其口径）"),
+    "Noncash": ("The non-cash bases' lines without a batch (internal labor, storage estimates, queued time) by"
+                " period, reason and shared pool ('—': unattributed): quantity and money range",
+                "非现金口径中无批次的成本行（内部人力、存储估算、排队时间）按期间、原因与共享分摊池"
+                "（“—”：未归属）：数量与金额区间"),
     "Plan": ("Plan vs actual per batch (review/): plan, AC, EV, EAC, variance parts",
              "各批次计划与实际（复盘）：计划、实际、挣值、完工估算、偏差分解"),
     "Curves": ("Cumulative spend against the plan and the EAC range, with line charts",
@@ -82,6 +86,7 @@ def build_workbook(r: CrossReport, role: str = ADMIN) -> Book:
     _spend(b, r)
     _shares(b, r)
     _unattributed(b, r)
+    _noncash(b, r)
     _plan(b, r)
     _curves(b, r)
     _control(b, r)
@@ -198,6 +203,61 @@ def _unattributed(b: Book, r: CrossReport) -> None:
         b.money(ws, i, 4, u.amount if u.basis == "billed" else _minor(u.amount, u.currency, False), u.currency)
         b.number(ws, i, 5, u.lines, "0")
         b.text(ws, i, 6, u.basis)
+
+
+NO_POOL = "—"  # the Noncash sheet's pool column of unattributed rows (the labor control's SUMIFS criterion)
+
+
+def _noncash(b: Book, r: CrossReport) -> None:
+    ws = b.sheet("Noncash")
+    _heads(b, ws, ["period", "reason", "pool", "basis", "currency", "unit", "quantity", "low", "expected", "high",
+                   "lines"])
+    for i, c in enumerate(r.noncash, 2):
+        b.text(ws, i, 1, TEXT["undated"][0] if c.period == UNDATED else c.period)
+        b.text(ws, i, 2, c.reason)
+        b.text(ws, i, 3, c.pool or NO_POOL)
+        b.text(ws, i, 4, c.figure.basis)
+        b.text(ws, i, 5, c.figure.currency)
+        b.text(ws, i, 6, c.unit)
+        b.number(ws, i, 7, c.quantity, "#,##0.0000")
+        _figure(b, ws, i, 8, c.figure, minor=True)
+        b.number(ws, i, 11, c.figure.lines, "0")
+
+
+def _labor_control(b: Book, ws, row: int, r: CrossReport) -> int:
+    """timesheet hours = on batches + shared pools + unattributed per currency: unattributed = SUMIFS over
+    Noncash (internal, no pool, hours) + what the window leaves out (a value); the check must show
+    0.0000, and so must the lines' unattributed against the engine's."""
+    if not r.labor_control:
+        return row
+    row += 2
+    b.text(ws, row, 1, H("labor_control"), bold=True)
+    row += 1
+    for i, k in enumerate(["currency", "timesheet_hours", "batches_hours", "pooled_hours", "unattributed_hours",
+                           "check", "outside_window_hours", "engine_unattributed_hours", "check"], 1):
+        b.text(ws, row, i, H(k), bold=True)
+    last = max(b.wb["Noncash"].max_row, 2)
+    rng = lambda c: f"Noncash!${c}$2:${c}${last}"  # noqa: E731 - the builder's own range text
+    hours = "#,##0.0000"
+    for c in r.labor_control:
+        row += 1
+        b.text(ws, row, 1, c.currency)
+        b.number(ws, row, 2, c.timesheet_hours, hours)
+        b.number(ws, row, 3, c.batches_lines, hours)
+        b.number(ws, row, 4, c.pooled_lines, hours)
+        shown = sum((n.quantity for n in r.noncash if n.figure.basis == "internal" and not n.pool
+                     and n.figure.currency == c.currency and n.unit == "hour"), Decimal(0))
+        b.formula(ws, row, 5, f'SUMIFS({rng("G")},{rng("D")},"internal",{rng("C")},"{NO_POOL}",{rng("E")},{{cur}},'
+                              f'{rng("F")},"hour")+{{out}}', hours, cached=c.unattributed_lines, cur=ref(row, 1),
+                  out=ref(row, 7))
+        b.number(ws, row, 7, c.unattributed_lines - shown, hours)
+        b.formula(ws, row, 6, "ROUND({t}-({a}+{p}+{u}),4)", hours,
+                  cached=xround(c.timesheet_hours - (c.batches_lines + c.pooled_lines + c.unattributed_lines), 4),
+                  t=ref(row, 2), a=ref(row, 3), p=ref(row, 4), u=ref(row, 5))
+        b.number(ws, row, 8, c.unattributed_hours, hours)
+        b.formula(ws, row, 9, "ROUND({x}-{y},4)", hours, cached=xround(c.unattributed_lines - c.unattributed_hours, 4),
+                  x=ref(row, 5), y=ref(row, 8))
+    return row
 
 
 PLAN_COLS = ("plan", "ac", "ev", "eac")
@@ -376,3 +436,4 @@ def _control(b: Book, r: CrossReport) -> None:
         b.text(ws, row, 1, f"{f.basis} · {f.currency}")
         b.formula(ws, row, 2, "Summary!{c}", "0.00", cached=None if is_withheld(f.expected) else _summary_check(r, f),
                   c=ref(i, 7))
+    _labor_control(b, ws, row, r)

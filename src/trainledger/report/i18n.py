@@ -82,6 +82,33 @@ TEXT: dict[str, tuple[str, str]] = {
                    "训练 + 抵扣。"),
     "lost_gpu_hours": ("hang + lost GPU-hours", "悬挂与损失卡时"),
     "unattributed_by_reason": ("Unattributed bucket by reason (workspace)", "未归属桶按原因（工作区）"),
+    "noncash_bucket": ("Unattributed bucket of the non-cash bases (workspace: no bill to reconcile)",
+                       "非现金口径的未归属桶（工作区：无账单可核对）"),
+    "noncash_note": ("Lines of internal labor, storage estimates and queued time that no rule gives a batch:"
+                     " unattributed (by reason), or spread by a declared shared pool (a view beside the direct"
+                     " cost). Never added to cash.",
+                     "没有规则归属到批次的内部人力、存储估算和排队时间成本行：未归属（按原因），或由已声明的共享"
+                     "分摊池分摊（与直接成本并列的视图）。不与现金相加。"),
+    "noncash_unattributed": ("unattributed (total)", "未归属（合计）"),
+    "noncash_pooled": ("spread by shared pool", "由共享分摊池分摊"),
+    "lines": ("lines", "行数"), "quantity": ("quantity", "数量"),
+    "labor_control": ("Labor hours control (workspace)", "人力工时校验（工作区）"),
+    "labor_control_line": ("{currency}: timesheet {timesheet} h ({rows} rows) = batches {batches} + shared pools"
+                           " {pooled} + unattributed {unattributed} (difference {difference}); batches: {by_batch};"
+                           " pools: {by_pool}",
+                           "{currency}：工时表 {timesheet} 小时（{rows} 行）= 批次 {batches} + 共享分摊池 {pooled}"
+                           " + 未归属 {unattributed}（差额 {difference}）；批次：{by_batch}；分摊池：{by_pool}"),
+    "noncash_cli": ("  unattributed, non-cash bases (no bill to reconcile; every item: `trainledger attribute"
+                    " --json`, unattributed_noncash):",
+                    "  非现金口径的未归属（无账单可核对；全部条目：`trainledger attribute --json` 的"
+                    " unattributed_noncash）："),
+    "noncash_cli_total": ("{quantity} {unit}, {amount} {currency} ({lines} lines)",
+                          "{quantity} {unit}，{amount} {currency}（{lines} 行）"),
+    "noncash_cli_more": ("… {n} more reasons", "…… 另有 {n} 项"),
+    "noncash_cli_lines": ("({n} lines)", "（{n} 行）"),
+    "noncash_cli_pooled": ("spread by shared pool {policy} (a view): {quantity} {unit}, {amount} {currency}"
+                           " ({lines} lines)",
+                           "由共享分摊池 {policy} 分摊（视图）：{quantity} {unit}，{amount} {currency}（{lines} 行）"),
     "detail": ("detail", "说明"), "retry_of": ("retry of", "重试自"),
     "cause_evidence": ("cause evidence", "原因证据"),
     "allocation": ("Allocation policies (a view beside the direct cost, never instead of it)",

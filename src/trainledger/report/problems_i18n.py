@@ -116,6 +116,13 @@ CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
              " by {gap})"),
         ZH: ("守恒不成立", "{subject}：费用 {total}，成本行合计 {carried}（{side} {gap}）"),
     },
+    "labor_hours_conservation": {
+        EN: ("labor hours do not add up", "labor hours ({currency}): the timesheet has {timesheet_hours} h but batches"
+             " {batches_hours} + shared pools {pooled_hours} + unattributed {unattributed_hours} carry {carried} h"
+             " ({side} by {gap})"),
+        ZH: ("人力工时不守恒", "人力工时（{currency}）：工时表 {timesheet_hours} 小时，但批次 {batches_hours}"
+             " + 共享分摊池 {pooled_hours} + 未归属 {unattributed_hours} 合计 {carried} 小时（{side} {gap}）"),
+    },
     "restated_bill_row": {
         EN: ("bill row restated by a later import", "{rows} bill row(s) of import {later} restate rows of import"
              " {earlier} (same billing account, resource, charge period, category, class and SKU): {earlier_amount}"

@@ -34,6 +34,7 @@ from trainledger.report import (
     balance_section,
     charts,
     freshness,
+    noncash,
     plan_section,
     problems_i18n,
     storage_section,
@@ -447,6 +448,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
         out += prim.md_table([L("reason"), L("detail"), L("amount"), L("currency")],
                       [[reason_label(x["reason"], lang), detail_label(x["detail"], lang), f.amount(x["amount"], cur),
                         cur] for cur, x in reasons])
+    out += noncash.md(c, lang, f)  # the non-cash bases' bucket and the labor-hours control
     out += ["", f"_{(zh and c.get('rounding_zh')) or c['rounding']}_"]
     notes = rounding_notes(s, lang) + ([f.note()] if f.note() else [])
     if notes:
@@ -491,6 +493,9 @@ def to_html(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                        **storage_section.html_globals(lang),
                        charts=lambda: charts.sheet_charts(s, lang),
                        balance=lambda: s["balance"],  # the sheet's own (report/balance.py), resolved
+                       noncash_table=lambda: noncash.table(s["conservation"], lang, f),
+                       labor_lines=lambda: [noncash.labor_line(r, lang)
+                                            for r in s["conservation"].get("labor_hours") or []],
                        access_note=access_note(seen, lang))
     return env.get_template("sheet.html.j2").render(s=s)
 

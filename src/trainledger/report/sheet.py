@@ -20,7 +20,7 @@ from trainledger.i18n import ZH, localize
 from trainledger.model import CASH_BASES, AmountRange, Basis, CostLine, Evidence, ReviewClass
 from trainledger.model.money import minor_quantum
 from trainledger.model.vocab import StorageClass
-from trainledger.report import freshness, provisional, sheet_problems
+from trainledger.report import freshness, noncash, provisional, sheet_problems
 from trainledger.report import sheet_compute as sc
 from trainledger.report.access import mark_sheet
 from trainledger.run_causes import review_key  # the one rule for a run's review class
@@ -145,6 +145,8 @@ def build_sheet(wsp, batch_id: str, figures: dict[str, Any] | None = None) -> di
                          "by_currency": folded(summary.get("conservation", [])),
                          "amortized_by_currency": folded(summary.get("conservation_amortized", [])),
                          "capacity": folded(summary.get("conservation_capacity", [])),
+                         # the non-cash bases' bucket and the labor-hours control (report/noncash.py)
+                         **noncash.sheet_part(summary),
                          "rounding": "shares truncated at the split amount's precision; left-over units"
                                      " to the largest remainders (model/money.py)",
                          "rounding_zh": "分摊时各份按被分摊金额的精度截断，余下的最小单位依次给余数最大的份额"
@@ -210,12 +212,13 @@ def with_balance(full: dict[str, Any]) -> dict[str, Any]:
     sensitive field marked ``Restricted`` (report/access.py; renderers resolve them per role)."""
     from trainledger.report import balance
 
-    return mark_sheet({**full, "balance": balance.build(full)})
+    marked = mark_sheet({**full, "balance": balance.build(full)})
+    return {**marked, "conservation": noncash.mark(marked.get("conservation"))}  # its labor money too
 
 
 SUMMARY_KEYS = ("as_of", "conservation", "conservation_amortized", "conservation_capacity",
-                "assumptions", "storage_reconciliation")  # what a sheet prints of the summary (its problems:
-# only the batch's, ``batch_figures``' "problems")
+                "assumptions", "storage_reconciliation", "unattributed_noncash", "labor_hours")
+# what a sheet prints of the summary (its problems: only the batch's, ``batch_figures``' "problems")
 
 
 def _problems(f: dict[str, Any], runs) -> list[dict[str, Any]]:

@@ -24,6 +24,8 @@ Owned and reserved capacity, per capacity (its own block)::
     check           = ROUND(capacity cost − (attributed + no job held + jobs without a batch
                       [+ held, jobs not imported]), minor unit): must show 0.00
 
+Then the non-cash bases' unattributed bucket and the labor-hours control (report/xlsx_noncash.py).
+
 So a Lines row edited, a SUMIFS range cut short or a sign flipped moves the check off 0.00. Every
 formula stores the engine's Decimal as its cached result. A role that may not see some of this
 batch's lines (or an unattributed row, an invoice, another batch's vendor amount) gets the engine's
@@ -40,6 +42,7 @@ from decimal import Decimal
 
 from trainledger.model.restricted import Disclosure, allows, is_withheld
 from trainledger.model.vocab import CASH_BASES, Basis, detail_label, reason_label
+from trainledger.report import xlsx_noncash
 from trainledger.report.field_kinds import LINE_KINDS, line_withheld
 from trainledger.report.xlsx import Book, H, dec, lines_range, money_format, places, ref, xround
 from trainledger.report.xlsx_text import L
@@ -229,6 +232,7 @@ def write(b: Book, s: dict, lines: list, role: str, last: int, others: dict | No
             b.text(ws, rw, 10, "; ".join(notes))
         row = end + 1
     row = capacity(b, ws, row, c, lines, role, last, others_of(others, "capacity", batch))
+    row = xlsx_noncash.write(b, ws, row, c)  # the non-cash bases' bucket, the labor-hours control
     b.text(ws, row, 1, c.get("rounding"))
     b.text(ws, row + 1, 1, c.get("rounding_zh"))
 
