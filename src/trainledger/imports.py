@@ -266,6 +266,24 @@ def live_flags(lake: Lake, state: FileState) -> list[str]:
     return out
 
 
+def restored_rows(lake: Lake, keys: Iterable[str]) -> dict[str, int]:
+    """Rows of the partitions ``keys`` (``table/source=…/part-<n>``, those a drop wrote for other
+    imports: lake/resettle.py) by the import key they belong to, in the log's order."""
+    from trainledger.lake.keys import statement_of
+
+    keys = list(keys)
+    if not keys:
+        return {}
+    by_file = {(st.sha256, st.statement or ""): st.import_key for st in states(lake).values() if st.live}
+    out: dict[str, int] = {}
+    for k in keys:
+        path = lake.root / k
+        sha = path.parent.name.removeprefix("source=")
+        key = by_file.get((sha, statement_of(path)), sha)
+        out[key] = out.get(key, 0) + _rows(path)
+    return out
+
+
 def quarantine_remedy(kind: str) -> str:
     """What to do about a quarantined row whose importer gave no specific remedy."""
     return (f"fix the row in the source (or export it again) and import the file again; docs/formats.md"
@@ -276,5 +294,6 @@ FLAG_REMEDY = ("accepted and in the figures; check the source row (docs/formats.
 
 
 __all__ = ["FileState", "flagged_count", "flagged_rows", "history_fields", "live_flags", "quarantine_remedy",
+           "restored_rows",
            "quarantined_rows", "record_from_lake", "resolve",
            "short_id", "state_parts", "states"]

@@ -73,6 +73,7 @@ class Workspace:
     config: ws.Config
     ledger: Ledger
     repaired: list[ImportRecord] = field(default_factory=list)  # what the last import_files repaired
+    restored: list[str] = field(default_factory=list)  # partitions the last drop wrote (lake/resettle.py)
 
     @cached_property
     def lake(self):
@@ -228,9 +229,15 @@ class Workspace:
         line = self.lake.log_drop(rec.kind, rec.source_sha256, reason, table=table_of(rec.kind),
                                   statement=state.statement if state else None,
                                   import_key=rec.import_key, actor=actor, **extra)
-        return self.ledger.drop_import(rec.kind, rec.import_key, reason,
-                                       {"partitions": line["partitions"], "at": line["at"], **extra},
-                                       at=datetime.fromisoformat(line["at"]), actor=actor)
+        restored = line.get("restored") or []
+        dropped = self.ledger.drop_import(rec.kind, rec.import_key, reason,
+                                          {"partitions": line["partitions"], "at": line["at"], **extra,
+                                           **({"restored": restored} if restored else {})},
+                                          at=datetime.fromisoformat(line["at"]), actor=actor)
+        self.restored = restored  # the partitions the drop gave other imports back (lake/resettle.py)
+        if restored:
+            self.repair_imports()  # those imports' records: their accepted rows grew
+        return dropped
 
     # --- attribution -------------------------------------------------------------------------
     def sync_config(self) -> None:
@@ -264,6 +271,56 @@ class Workspace:
                          "files": ", ".join(files(recs))})
                 for kind, recs in sorted(per_kind.items())]
 
+    def lake_problems(self) -> list[Problem]:
+        """Where the lake's live rows are not what the live imports state (lake/resettle.py
+        ``check``): per import, the rows it states that the lake holds fewer copies of
+        (``lake_rows_short``: in no figure), and the rows held more often than any live import
+        states them (``lake_rows_extra``: counted more than once). Reads each live partition's
+        ``row`` and ``row_hash`` columns only."""
+        from trainledger.engine.context import Problem
+        from trainledger.imports import short_id, states
+        from trainledger.ingest import KIND_TABLES
+        from trainledger.lake.resettle import check
+
+        named = {(st.sha256, st.statement or ""): st for st in states(self.lake).values() if st.live}
+
+        def who(key: tuple[str, str]) -> tuple[str, str, str]:
+            st = named.get(key)
+            path = str((st.latest or {}).get("path") or "PATH") if st else "PATH"
+            return (short_id(st.import_key if st else key[0]), st.kind if st else "?", path)
+
+        out: list[Problem] = []
+        for table in sorted(set(KIND_TABLES.values())):
+            found = check(self.lake, table)
+            short: dict[tuple[str, str], list[int]] = {}
+            extra: dict[tuple[tuple[str, str], ...], list[int]] = {}
+            for m in found:
+                if m.stated > m.held:
+                    acc = short.setdefault(m.stated_by, [0, 0])
+                    acc[0] += 1
+                    acc[1] += m.stated - m.held
+                else:
+                    acc = extra.setdefault(m.holders, [0, 0])
+                    acc[0] += 1
+                    acc[1] += m.held - m.stated
+            for key, (rows, n) in sorted(short.items()):
+                ident, kind, path = who(key)
+                command = f"trainledger import {kind} {path} --replace {ident}"
+                out.append(Problem("lake_rows_short",
+                                   f"import {ident} ({kind}, {path}) states {rows} distinct row(s) that the lake"
+                                   f" holds {n} copy(ies) fewer of than the file says: they are in no figure;"
+                                   f" read the file again: `{command}`",
+                                   {"import": ident, "kind": kind, "path": path, "rows": rows, "copies": n,
+                                    "table": table, "command": command}))
+            for keys, (rows, n) in sorted(extra.items()):
+                ids = ", ".join(who(k)[0] for k in keys)
+                out.append(Problem("lake_rows_extra",
+                                   f"the lake holds {n} more copy(ies) of {rows} distinct {table} row(s) than any"
+                                   f" live import states (held by import(s) {ids}): counted more than once;"
+                                   f" drop those imports and import their files again",
+                                   {"ids": ids, "rows": rows, "copies": n, "table": table}))
+        return out
+
     def attribute(self, *, as_of: date | None = None, engine: str | None = None,
                   as_of_time: datetime | None = None,
                   report: Callable[[Attribution], None] | None = None) -> Attribution | None:
@@ -286,7 +343,7 @@ class Workspace:
         result = attribute(facts, engine_settings(self.config), self.price_lookup(), as_of, as_of_time,
                            engine=engine or self.config.get("engine.backend"))
         result = replace(result, problems=result.problems + tuple(self.quarantine_problems())
-                         + tuple(self._occupancy_problems(result)))
+                         + tuple(self._occupancy_problems(result)) + tuple(self.lake_problems()))
         del facts  # the lake's rows are not needed past here: their memory goes to the ledger write
         dated = {"as_of": as_of.isoformat()} | ({"as_of_time": as_of_time.isoformat()} if as_of_time else {})
         # the summary's only reference is the write's: it is freed once its JSON is made (H12);

@@ -15,10 +15,12 @@ from trainledger.imports import (
     history_fields,
     quarantined_rows,
     resolve,
+    restored_rows,
     short_id,
     states,
 )
 from trainledger.ingest import KINDS as INGEST_KINDS
+from trainledger.ingest import table_of
 
 SHOWN = 20  # rows of a kind listed before "... and N more"
 
@@ -203,10 +205,18 @@ def imports_drop(ctx: click.Context, ident: str, reason: str, by: str | None) ->
     records the drop. Import the file again (with the right options) to bring it back."""
     with open_ws(ctx) as wsp:
         rec = wsp.drop_import(ident, reason, by=by)
+        table = table_of(rec.kind)
+        # an import written before imports recorded their duplicates (lake/resettle.py) cannot get
+        # back the rows it shared with the dropped file: it must be read again
         overlapping = [r for r in wsp.ledger.imports() if r.kind == rec.kind and r.dropped_at is None
-                       and r.duplicates and r.imported_at >= rec.imported_at]
+                       and r.duplicates and r.imported_at >= rec.imported_at
+                       and not wsp.lake.source_held(table, r.source_sha256, live=True)]
+        restored = restored_rows(wsp.lake, wsp.restored)
     click.echo(t("cli.imports.dropped", ctx, id=short_id(rec.import_key), kind=rec.kind, path=rec.path,
                  n=rec.accepted))
+    if restored:
+        click.echo(t("cli.imports.restored", ctx, n=sum(restored.values()),
+                     ids=", ".join(f"{short_id(k)} +{n}" for k, n in restored.items())))
     if overlapping:
         click.echo(t("cli.imports.overlap", ctx, n=len(overlapping), kind=rec.kind,
                      ids=", ".join(short_id(r.import_key) for r in overlapping)))

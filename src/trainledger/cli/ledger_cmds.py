@@ -100,6 +100,10 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
                                                                        progress=bar))
         held = {(r.kind, r.import_key): r for r in wsp.ledger.imports()}
         repaired = {(r.kind, r.import_key) for r in wsp.repaired}
+        from trainledger.imports import restored_rows, short_id
+
+        # the rows --replace's drop gave other imports back (lake/resettle.py), by import id
+        restored = {short_id(k): n for k, n in restored_rows(wsp.lake, getattr(wsp, "restored", [])).items()}
         reasons = {r.sha256: _first_reasons(r.quarantine_file) for r in results if r.quarantined}
     total = {"accepted": sum(r.accepted for r in results), "duplicates": sum(r.duplicates for r in results),
              "quarantined": sum(r.quarantined for r in results),
@@ -108,6 +112,8 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
                for r in results for key, values in r.notices]
     if notices:  # a re-read that changed nothing, a restated bill row, steps without a job name
         total["notices"] = notices
+    if restored:
+        total["restored"] = restored
     if as_json:
         click.echo(json.dumps(total))
     else:
@@ -116,6 +122,9 @@ def import_(ctx: click.Context, kind: str, paths: tuple[str, ...], tz: str | Non
             note(t("cli.import.sacct_tz" + given, ctx, tz=tz or wsp.config.get("sources.slurm.timezone")))
         elif (preset or mapping) and _local_times(kind, options):
             note(_zone_note(ctx, kind, wsp.config.import_options(kind, options), tz))
+        if restored:
+            click.echo(t("cli.imports.restored", ctx, n=sum(restored.values()),
+                         ids=", ".join(f"{k} +{n}" for k, n in restored.items())))
         for r in results:
             click.echo(t("cli.import.summary", ctx, path=r.path, accepted=r.accepted, duplicates=r.duplicates,
                          quarantined=r.quarantined, id=r.import_id,
@@ -432,6 +441,7 @@ def audit(ctx: click.Context, expected: str | None, as_json: bool) -> None:
     with open_ws(ctx) as wsp:
         log, problems, figure_problems, proof = wsp.ledger.verify()
         problems += verify_records(wsp.ledger)  # plans, alerts, decisions against their audit entries
+        lake_problems = wsp.lake_problems()  # the lake's rows against what the live imports state
     if expected and not any(e["hash"] == expected for e in log):
         problems.append(f"the published head {expected} is not in the chain: entries were removed or rewritten")
     head = log[-1] if log else None
@@ -439,7 +449,9 @@ def audit(ctx: click.Context, expected: str | None, as_json: bool) -> None:
               "head_hash": head["hash"] if head else None, "intact": not problems and not figure_problems,
               "chain_intact": not problems, "figures_intact": not figure_problems,
               "attribution_id": proof["attribution_id"], "figures_digest": proof["figures_digest"],
-              "problems": problems + figure_problems}
+              "lake_intact": not lake_problems, "lake_problems": [p.as_dict() for p in lake_problems],
+              "problems": problems + figure_problems + [p.message for p in lake_problems]}
+    report["intact"] = report["intact"] and not lake_problems
     if as_json:
         click.echo(json.dumps(report))
     else:
@@ -457,6 +469,11 @@ def audit(ctx: click.Context, expected: str | None, as_json: bool) -> None:
             click.echo(t("cli.audit.figures_changed", ctx))
             for p in figure_problems:
                 click.echo(f"  ! {localize(p, lang(ctx))}")
+        from trainledger.report import problems_i18n
+
+        click.echo(t("cli.audit.lake_intact" if not lake_problems else "cli.audit.lake_broken", ctx))
+        for p in lake_problems:
+            click.echo(f"  ! {problems_i18n.message(p.as_dict(), lang(ctx))}")
     if report["problems"]:
         ctx.exit(1)
 

@@ -45,6 +45,8 @@ class Restatement:
     repeated: int = 0  # of ``rows``, the charges whose later rows are all rows the earlier holds (same row_hash)
     earlier_rows: int = 0  # the earlier import's rows holding these charges (a charge may be in a file twice)
     examples: tuple[tuple[Decimal, Decimal], ...] = ()  # (earlier, later) of the first few whose amount differs
+    repeated_earlier: Decimal = Decimal(0)  # of ``earlier_amount`` and ``later_amount``: the repeated charges'
+    repeated_later: Decimal = Decimal(0)
 
     @property
     def restated(self) -> int:
@@ -89,7 +91,8 @@ def find(rows: Iterable[Mapping[str, Any]], order: Sequence[str]) -> list[Restat
             continue
         first, *later = sorted(by, key=lambda s: (rank.get(s, len(rank)), s))
         for sha in later:
-            acc = pairs.setdefault((first, sha, str(key[-1])), [0, Decimal(0), Decimal(0), 0, 0, []])
+            acc = pairs.setdefault((first, sha, str(key[-1])),
+                                   [0, Decimal(0), Decimal(0), 0, 0, [], Decimal(0), Decimal(0)])
             acc[0] += 1
             acc[1] += by[first]
             acc[2] += by[sha]
@@ -97,14 +100,19 @@ def find(rows: Iterable[Mapping[str, Any]], order: Sequence[str]) -> list[Restat
             mine = hashes[key][sha]
             if None not in mine and mine <= hashes[key][first]:  # every copy a row the earlier holds
                 acc[3] += 1
+                acc[6] += by[first]
+                acc[7] += by[sha]
             elif len(acc[5]) < EXAMPLES:
                 acc[5].append((by[first], by[sha]))
-    return [Restatement(e, la, n, ea, lb, cur, rep, er, tuple(ex))
-            for (e, la, cur), (n, ea, lb, rep, er, ex) in sorted(pairs.items())]
+    return [Restatement(e, la, n, ea, lb, cur, rep, er, tuple(ex), re_, rl)
+            for (e, la, cur), (n, ea, lb, rep, er, ex, re_, rl) in sorted(pairs.items())]
 
 
 def problems(bill_lines: Iterable[Mapping[str, Any]], imports: Sequence[Mapping[str, Any]]) -> list[Problem]:
-    """One ``restated_bill_row`` problem per (earlier import, later import, currency)."""
+    """Per (earlier import, later import, currency): one ``restated_bill_row`` problem for the charges
+    restated (another amount or other columns: both counted), one ``repeated_bill_row`` for the
+    charges the later file repeats unchanged (same row hash: counted as it states them) — the
+    distinction the import notice makes (service.py ``_restated_notice``)."""
     order, seen = [], set()
     info: dict[str, Mapping[str, Any]] = {}
     for rec in imports:
@@ -117,15 +125,24 @@ def problems(bill_lines: Iterable[Mapping[str, Any]], imports: Sequence[Mapping[
     out = []
     for r in find(_candidates(bill_lines), order):
         later = info.get(r.later, {})
+        e, la, cur = r.earlier[:12], r.later[:12], r.currency
+        if r.repeated:  # the later file states rows of the earlier unchanged, more often: no charge twice
+            out.append(Problem("repeated_bill_row",
+                               f"{r.repeated} bill row(s) of import {la} repeat rows of import {e} unchanged (same"
+                               f" charge, {cur} amount and every other column): a repeat, not a restatement;"
+                               f" counted as import {la} states them, nothing twice",
+                               {"rows": r.repeated, "earlier": e, "later": la, "currency": cur}))
+        if not r.restated:
+            continue
         command = (f"trainledger import {later.get('kind') or 'focus'} {later.get('path') or 'PATH'}"
                    f" --replace {r.earlier[:12]}")
-        ea, lb, cur, e, la = r.earlier_amount, r.later_amount, r.currency, r.earlier[:12], r.later[:12]
+        ea, lb = r.earlier_amount - r.repeated_earlier, r.later_amount - r.repeated_later
         out.append(Problem("restated_bill_row",
-                           f"{r.rows} bill row(s) of import {la} restate rows of import {e} (same billing"
+                           f"{r.restated} bill row(s) of import {la} restate rows of import {e} (same billing"
                            f" account, resource, charge period, category, class and SKU): {ea} then {lb} {cur},"
                            f" both counted; if the later export replaces the earlier, {ea} {cur} is counted"
                            f" twice: run `{command}`",
-                           {"rows": r.rows, "earlier": e, "later": la, "earlier_amount": str(ea),
+                           {"rows": r.restated, "earlier": e, "later": la, "earlier_amount": str(ea),
                             "later_amount": str(lb), "currency": cur, "command": command}))
     return out
 
@@ -154,7 +171,7 @@ def _candidates(bill_lines: Iterable[Mapping[str, Any]]) -> Sequence[Mapping[str
     if not len(shared):
         return ()
     hit = t.filter(pc.is_in(key, value_set=shared.combine_chunks()))
-    return hit.select([c for c in COLUMNS if c in t.column_names]).to_pylist()
+    return hit.select([c for c in (*COLUMNS, "row_hash") if c in t.column_names]).to_pylist()  # row_hash: repeats
 
 
 __all__ = ["COLUMNS", "KEY", "Restatement", "find", "in_lake", "live_rows", "other_sources", "problems"]

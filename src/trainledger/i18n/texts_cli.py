@@ -116,6 +116,8 @@ CLI: dict[str, tuple[str, str]] = {
     "audit.attribution": ("attribution {id}", "归属 {id}"),
     "audit.no_attribution": ("no attribution yet", "还没有归属结果"),
     "audit.figures_changed": ("FIGURES CHANGED:", "账本数字被改动："),
+    "audit.lake_intact": ("lake rows match the live imports", "数据湖中的行与仍有效的导入所述一致"),
+    "audit.lake_broken": ("LAKE ROWS DIFFER FROM THE LIVE IMPORTS:", "数据湖中的行与仍有效的导入所述不符："),
     # imports, quarantine (cli/imports_cmds.py)
     "imports.none": ("no imports yet: trainledger import KIND PATH", "尚无导入：trainledger import 类型 路径"),
     "imports.header": ("id            kind       status   read  accepted  dup  quarantined  flagged  path",
@@ -160,6 +162,10 @@ CLI: dict[str, tuple[str, str]] = {
                         " `trainledger attribute` to recompute",
                         "已撤销导入 {id}（{kind}，{path}）：其 {n} 行接收数据不再计入任何数字；运行 `trainledger "
                         "attribute` 重新计算"),
+    "imports.restored": ("{n} row(s) that other live imports state, which the dropped file's rows held, are"
+                         " theirs now (import +rows: {ids}): the figures keep what those files say",
+                         "其他仍有效的导入所陈述、此前由被撤销文件的行承载的 {n} 行，现已归入这些导入"
+                         "（导入 +行数：{ids}）：数字仍按这些文件所述计算"),
     "imports.overlap": ("note: {n} later {kind} import(s) counted rows as duplicates of what the lake held then "
                         "({ids});"
                         " rows they shared with the dropped file are in no figure now. Re-read such a file with"

@@ -124,6 +124,7 @@ def _stream(
     """Read, settle, publish and log one import (``run_import``), with the row-hash version in
     force."""
     from trainledger.lake import PartitionExists, Settle
+    from trainledger.lake.resettle import resettle
 
     kind, table = importer.kind, importer.table
     watch = ContentWatch()
@@ -185,6 +186,8 @@ def _stream(
             )
             _log(lake, importer, result, options, committed.path if committed else None, identity,
                  statement)
+            # a drop cut off before it gave other imports their rows back is healed here
+            resettle(lake, table)
     return result
 
 

@@ -127,11 +127,19 @@ def drop_repeats(path: Path, column: str) -> int:
 
 
 def settle_partition(
-    path: Path, parts: Iterable[Path], own: str, settle: Settle, statement: str = ""
+    path: Path, parts: Iterable[Path], own: str, settle: Settle, statement: str = "",
+    held_to: Path | None = None,
 ) -> int:
     """Apply ``settle`` to the temp partition at ``path`` (see ``Settle``) against the table's
     live partitions ``parts`` (``Lake.partition_files``); rewrite it only when a row is dropped
     or flagged. Returns the number of rows dropped as duplicates.
+
+    ``held_to``: where to write the *held record* of the rows dropped because other files' rows
+    hold them (the rows whole, with the flags they would have had; the same metadata as the
+    partition) — what this import states beyond its partition, so that a later drop of those
+    other files can give the rows back to it (``lake/resettle.py``). Nothing is written
+    there when no row is such a duplicate (rows of this same file already in the lake are not:
+    its own partitions hold them).
 
     The other partitions are read one at a time, and only the columns needed (``row_hash`` a
     row group at a time, plus each conflict column; ``row`` for an earlier import of the same
@@ -201,10 +209,13 @@ def settle_partition(
     if same_file:
         rows = pf.read(columns=["row"]).column("row").combine_chunks()
         present = _mask(pc.is_in(rows, value_set=pa.concat_arrays(same_file)))
-        drop = present | _held_besides(keyset, present)
+        held = _held_besides(keyset, present)
+        drop = present | held
     else:
-        drop = keyset.held()  # the k-th copy here is a duplicate when others hold k or more
+        held = drop = keyset.held()  # the k-th copy here is a duplicate when others hold k or more
     keep = ~drop
+    if held_to is not None and held.any():
+        _write_held(pf, held, in_repeat if repeated else None, settle.repeated, held_to)
     notes: list[tuple[np.ndarray, str]] = []
     if repeated:
         notes.append((in_repeat & keep, settle.repeated))
@@ -237,6 +248,25 @@ def settle_partition(
     finally:
         out.unlink(missing_ok=True)
     return int(drop.sum())
+
+
+def _write_held(pf: pq.ParquetFile, held: np.ndarray, in_repeat: np.ndarray | None, note: str,
+                out: Path) -> None:
+    """The held record (``settle_partition``'s ``held_to``) of the rows in ``held``: those rows
+    whole, as this import read them (its options: another ``--tz`` makes other times of rows of
+    the same hash), with the flags they would have had."""
+    flags_at = pf.schema_arrow.get_field_index("flags")
+    sample = pf.read_row_group(0) if pf.num_row_groups else None
+    with pq.ParquetWriter(out, pf.schema_arrow, **write_options(sample)) as w:
+        offset = 0
+        for group in range(pf.num_row_groups):
+            t = pf.read_row_group(group)
+            span = slice(offset, offset + t.num_rows)
+            offset += t.num_rows
+            if in_repeat is not None and (in_repeat[span] & held[span]).any():
+                flags = _add_note(t.column(flags_at), in_repeat[span], note)
+                t = t.set_column(flags_at, pf.schema_arrow.field(flags_at), flags)
+            w.write_table(t.filter(pa.array(held[span])))
 
 
 def _held_besides(keyset: KeySet, present: np.ndarray) -> np.ndarray:

@@ -70,6 +70,7 @@ TMP_MAX_AGE = 3600.0  # seconds: a leftover in .tmp older than this, of a finish
 _NAME_RE = re.compile(r"^[a-z][a-z0-9_]*$")
 _SHA_RE = re.compile(r"^[0-9a-f]{64}$")
 _PART_RE = re.compile(r"^part-(\d+)\.parquet$")
+_HELD_RE = re.compile(r"^held-(\d+)\.parquet$")  # rows an import states that other files' rows hold
 _TMP_PID = re.compile(r"-(\d+)-[0-9a-f]{8}\.")
 _TMP_HOST = re.compile(r"-h([0-9a-f]{8})-(\d+)-[0-9a-f]{8}\.")
 _HOST = hashlib.sha256(socket.gethostname().encode()).hexdigest()[:8]  # tags this host's temp files
@@ -195,6 +196,7 @@ class PartitionWriter:
         if self.rows == 0 and not keep_empty:
             self.abort()
             return None
+        held = self.lake.tmp_path(f"{self.table}-{self.sha256[:16]}-held", ".parquet")
         try:
             self._flush()
             self._close()
@@ -203,14 +205,16 @@ class PartitionWriter:
                 if settle is not None:
                     others = self.lake.partition_files(self.table)
                     duplicates += settle_partition(
-                        self.tmp, others, self.sha256, settle, self.statement
+                        self.tmp, others, self.sha256, settle, self.statement, held_to=held
                     )
                     if duplicates == self.rows and not keep_empty:
                         self.abort()
+                        self._publish_held(held)
                         return Committed(None, 0, duplicates)
                 with open(self.tmp, "rb+") as f:
                     os.fsync(f.fileno())
                 self.final = self._publish()
+                self._publish_held(held)  # after the partition: a crash between leaves it unrecorded, never extra
         except FileExistsError:
             raise PartitionExists(
                 f"lake partition {self.table}/source={self.sha256} already exists; "
@@ -219,7 +223,23 @@ class PartitionWriter:
         finally:
             self.done = True
             self.tmp.unlink(missing_ok=True)  # already gone after a successful publish
+            held.unlink(missing_ok=True)
         return Committed(self.final, self.rows - duplicates, duplicates)
+
+    def _publish_held(self, held: Path) -> None:
+        """Publish the held record ``settle_partition`` wrote (if any) as the next
+        ``held-<n>.parquet`` of the file's directory (under the table's lock)."""
+        if not held.exists():
+            return
+        with open(held, "rb+") as f:
+            os.fsync(f.fileno())
+        while True:
+            taken = [int(m[1]) for p in self.dir.glob("held-*.parquet") if (m := _HELD_RE.match(p.name))]
+            try:
+                _link_into_place(held, self.dir / f"held-{max(taken, default=-1) + 1}.parquet")
+            except FileExistsError:
+                continue
+            return
 
     def _publish(self) -> Path:
         if self.index is not None:
@@ -353,6 +373,22 @@ class Lake:
             for p in (self.root / _check_name("table", table)).glob("source=*/part-*.parquet")
             if _PART_RE.match(p.name) and partition_key(p) not in dropped
         ]
+
+    def held_files(self, table: str) -> list[Path]:
+        """Every held record (``held-<n>.parquet``: rows an import states that other files' rows
+        held when it was imported, ``settle_partition``) of ``table`` that no drop tombstoned."""
+        dropped = self.dropped()
+        return [
+            p
+            for p in (self.root / _check_name("table", table)).glob("source=*/held-*.parquet")
+            if _HELD_RE.match(p.name) and partition_key(p) not in dropped
+        ]
+
+    def all_partition_files(self, table: str) -> list[Path]:
+        """Every published partition of ``table``, tombstoned or not (where a row's content is
+        found again: ``lake/resettle.py``)."""
+        return [p for p in (self.root / _check_name("table", table)).glob("source=*/part-*.parquet")
+                if _PART_RE.match(p.name)]
 
     def partitions(self, table: str) -> list[Path]:
         """Every published partition of ``table`` in import order: the order of their lines
@@ -517,12 +553,29 @@ class Lake:
         with self.lock(table):
             keys = sorted(partition_key(p)
                           for p in self.source_parts(table, sha256, statement, live=True))
+            held = sorted(partition_key(p)
+                          for p in self.source_held(table, sha256, statement, live=True))
             which = {} if statement is None else {"statement": statement,
                                                   "import_key": import_key or sha256}
             line = {"action": DROP, "at": datetime.now(UTC).isoformat(), "kind": kind, "sha256": sha256,
-                    "table": table, "partitions": keys, "reason": reason, **which, **detail}
+                    "table": table, "partitions": keys, "reason": reason, **which,
+                    **({"held": held} if held else {}), **detail}
             self.log_import(line)
+            from trainledger.lake.resettle import resettle
+
+            line["restored"] = resettle(self, table)  # the rows other imports state come back
         return line
+
+    def source_held(self, table: str, sha256: str, statement: str | None = None, *,
+                    live: bool = False) -> list[Path]:
+        """The held records of the file ``sha256`` in ``table`` (``source_parts``' twin)."""
+        dropped = self.dropped() if live else set()
+        where = self.partition_path(table, sha256).parent
+        parts = [p for p in where.glob("held-*.parquet")
+                 if _HELD_RE.match(p.name) and partition_key(p) not in dropped]
+        if statement is not None:
+            parts = [p for p in parts if statement_of(p) == statement]
+        return sorted(parts, key=lambda p: int(_HELD_RE.match(p.name)[1]))  # type: ignore[index]
 
     def keyed_events(self) -> list[tuple[dict[str, Any], str, str | None]]:
         """Every line of the import log with the key and statement of its import (``keys.py``)."""
@@ -534,7 +587,8 @@ class Lake:
 
     def dropped(self) -> set[str]:
         """Keys (``table/source=<sha>/part-<n>.parquet``) of the partitions a drop tombstoned."""
-        return {k for r in self.events() if r.get("action") == DROP for k in r.get("partitions") or ()}
+        return {k for r in self.events() if r.get("action") == DROP
+                for k in (*(r.get("partitions") or ()), *(r.get("held") or ()))}
 
     def events(self) -> list[dict[str, Any]]:
         """Every line of the import log (imports and drops), in order. A damaged line (torn by a

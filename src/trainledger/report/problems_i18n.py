@@ -133,6 +133,28 @@ CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
              "先 {earlier_amount}，后 {later_amount} {currency}，两者都已计入；"
              "若后一份导出取代前一份，则 {earlier_amount} {currency} 被重复计入：请运行 `{command}`"),
     },
+    "lake_rows_short": {
+        EN: ("lake holds fewer rows than an import states", "import {import} ({kind}, {path}) states {rows}"
+             " distinct row(s) that the lake holds {copies} copy(ies) fewer of than the file says: they are in no"
+             " figure; read the file again: `{command}`"),
+        ZH: ("数据湖中的行少于导入所述", "导入 {import}（{kind}，{path}）陈述的 {rows} 种数据行，数据湖少存了"
+             " {copies} 份：它们未计入任何数字；请重新读取该文件：`{command}`"),
+    },
+    "lake_rows_extra": {
+        EN: ("lake holds more rows than any import states", "the lake holds {copies} more copy(ies) of {rows}"
+             " distinct {table} row(s) than any live import states (held by import(s) {ids}): counted more than"
+             " once; drop those imports and import their files again"),
+        ZH: ("数据湖中的行多于任何导入所述", "数据湖中有 {rows} 种 {table} 数据行比任何仍有效的导入所述多存了"
+             " {copies} 份（由导入 {ids} 承载）：被重复计入；请撤销这些导入并重新导入其文件"),
+    },
+    "repeated_bill_row": {
+        EN: ("bill row repeated by a later import", "{rows} bill row(s) of import {later} repeat rows of import"
+             " {earlier} unchanged (same charge, {currency} amount and every other column): a repeat, not a"
+             " restatement; counted as import {later} states them, nothing twice"),
+        ZH: ("账单行被后续导入重复陈述", "导入 {later} 的 {rows} 行账单原样重复了导入 {earlier} 中的行"
+             "（费用、{currency} 金额及其他各列均相同）：这是重复陈述，不是重述；按导入 {later} 的陈述计入，"
+             "没有重复计入"),
+    },
     "no_node_on_bill": {
         EN: ("bill names no Slurm node", "no bill row names any of the {count} Slurm nodes (e.g. {example}): GPU"
              " compute cannot be split by job and stays unattributed — bill ResourceId/ResourceName must be the"
