@@ -295,6 +295,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
     out += [f"{L('goal')}: {_inline(s['key']['goal'])}", ""]
     out += [f"**{_inline(stale)}**", ""] if (stale := freshness.note(s.get("stale"), lang)) else []
     out += [f"_{access_note(seen, lang)}_", ""] if seen.withheld else []
+    out += [f"_{_inline(why)}_", ""] if (why := access.guard_line(s)) else []
     out += [f"## {L('key')}", ""]
     out += prim.md_table([L("name"), L("value")], [[key_field(k, lang), val] for k, val in s["key"].items()])
     out += ["", f"## {L('totals')}", ""]
@@ -491,7 +492,7 @@ def to_html(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                        **storage_section.html_globals(lang),
                        charts=lambda: charts.sheet_charts(s, lang),
                        balance=lambda: s["balance"],  # the sheet's own (report/balance.py), resolved
-                       access_note=access_note(seen, lang))
+                       access_note=" ".join(x for x in (access_note(seen, lang), access.guard_line(s)) if x))
     return env.get_template("sheet.html.j2").render(s=s)
 
 
