@@ -502,6 +502,26 @@ class Ledger:
         with self._read() as conn:
             return {(b, cur, d.partition("/")[2] or d) for b, cur, d in conn.execute(q).all()}
 
+    def invoice_keys(self) -> set[tuple[str, str, str]]:
+        """(batch, basis, currency) of every attributed external-service (invoice) line: the batch
+        totals an invoice is part of (report/access.py ``invoice_totals``, review 7 L13)."""
+        c = cost_lines.c
+        q = select(c.batch_id, c.basis, c.currency).where(c.batch_id.is_not(None), c.category == "external").distinct()
+        with self._read() as conn:
+            return {(b, basis, cur) for b, basis, cur in conn.execute(q).all()}
+
+    def labor_hours(self) -> list[tuple[str, str, str, str, Decimal, bool]]:
+        """(batch, currency, detail ``phase/role``, evidence, hours, valued) of every attributed labor
+        line, in ledger order: the hours each labor figure is a sum over (report/rate_guard.py), read
+        without building the lines. ``valued`` False: a line whose hours have no rate (amount zero)."""
+        c = cost_lines.c
+        q = (select(c.batch_id, c.currency, c.detail, c.evidence, c.quantity, c.reason, c.low, c.high)
+             .where(c.batch_id.is_not(None), c.category == "labor").order_by(c.id))
+        with self._read() as conn:
+            return [(b, cur, d, ev, Decimal(str(qty or 0)),
+                     not (str(reason).startswith("not_valued") and Decimal(str(lo)) == 0 and Decimal(str(hi)) == 0))
+                    for b, cur, d, ev, qty, reason, lo, hi in conn.execute(q).all()]
+
     def allocation_lines(self) -> list[CostLine]:
         """The attributed lines of the allocation views (category allocation, engine/allocation.py),
         in ledger order: a declared policy's shares, few beside the direct lines."""

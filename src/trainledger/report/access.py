@@ -52,9 +52,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from trainledger.model.restricted import ADMIN, Disclosure, check_role, resolve, restrict
+from trainledger.model.restricted import ADMIN, Disclosure, allows, check_role, resolve, restrict
 from trainledger.report.field_kinds import AMOUNT_KEYS, INVOICE_DETAIL, mark_prices, pool_kind
-from trainledger.report.labor_kinds import labor_kind_of, mark_labor_totals, phase_kind, strictest, totals_kind
+from trainledger.report.labor_kinds import (
+    guarded,
+    labor_kind_of,
+    mark_labor_totals,
+    phase_kind,
+    strictest,
+    totals_kind,
+)
 from trainledger.report.plan_access import mark_internal, mark_plan
 
 PRICE_ASSUMPTIONS = ("value of a queued GPU-hour", "storage price ", "price ", "capacity price", "rate card")
@@ -81,11 +88,15 @@ ASSUMPTION_VALUES = ("low", "high", "value", "value_zh", "note", "note_zh")  # a
 def mark_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
     """The sheet with its sensitive fields wrapped (a shallow copy of what changes)."""
     s = dict(sheet)
+    withheld = guarded(sheet)  # the rate guard (report/rate_guard.py): what shown together gives a rate
     labor = []
     for p in s.get("labor_by_phase") or []:
         roles = [dict(r, cost=restrict(r.get("cost"), "labor_cost_person")) for r in p.get("roles", [])]
-        labor.append(dict(p, cost=restrict(p.get("cost"), phase_kind(p)), roles=roles))
+        labor.append(dict(p, cost=restrict(p.get("cost"), phase_kind(p, withheld)), roles=roles))
     s["labor_by_phase"] = labor
+    s["totals_by_basis"] = invoice_totals(s.get("totals_by_basis"), s.get("external"))
+    if isinstance(s.get("sections"), list):
+        s["sections"] = [invoice_sections(x) for x in s["sections"]]
     s["external"] = [dict(e, **{k: restrict(e.get(k), "vendor_amount") for k in AMOUNT_KEYS if k in e})
                      for e in s.get("external") or []]
     out = []
@@ -102,11 +113,37 @@ def mark_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
     if s.get("plan_vs_actual"):  # its AC is the totals' actual labor: the stricter of the two rules, on both
         pva = s["plan_vs_actual"]
         both = strictest(pva.get("ac_labor_kind") or pva.get("labor_kind"),
-                         totals_kind(s.get("totals_by_basis") or [], sheet.get("labor_by_phase") or []))
+                         totals_kind(s.get("totals_by_basis") or [], sheet.get("labor_by_phase") or [], withheld))
         s["plan_vs_actual"] = mark_plan(dict(pva, ac_labor_kind=both) if both else pva)
     if isinstance(s.get("balance"), dict):  # built from the full sheet (report/balance.py): marked as its sources
         s["balance"] = mark_balance(s["balance"], sheet)
     return mark_prices(s)
+
+
+def invoice_totals(totals: Any, external: Any) -> Any:
+    """The sheet's ``totals_by_basis`` with each row an invoice is part of marked vendor_amount (review
+    7 L13): the rest of a cash total is printed beside it (the compute by state, the storage, a bill's
+    tagged rows), so the total minus what is printed is the invoice — or it is the invoice alone. An
+    invoice names its evidence and currency, not its basis: every row of those but the internal
+    (labor, marked by its own rule) is taken."""
+    if not isinstance(totals, list) or not external:
+        return totals
+    held = {(str(e.get("evidence")), str(e.get("currency"))) for e in external if isinstance(e, dict)}
+    return [dict(r, **{k: restrict(r[k], "vendor_amount") for k in AMOUNT_KEYS if k in r})
+            if isinstance(r, dict) and r.get("basis") != "internal"
+            and (str(r.get("evidence")), str(r.get("currency"))) in held else r for r in totals]
+
+
+def invoice_sections(row: Any) -> Any:
+    """A currency's cash sections (``sections``): the external section is the invoices' sum, and the
+    currency's total beside the others' sections gives it back: both vendor_amount (review 7 L13)."""
+    if not isinstance(row, dict) or not any(isinstance(x, dict) and x.get("section") == "external"
+                                            for x in row.get("sections") or []):
+        return row
+    return dict(row, total=restrict(row.get("total"), "vendor_amount"),
+                sections=[dict(x, amount=restrict(x.get("amount"), "vendor_amount"))
+                          if isinstance(x, dict) and x.get("section") == "external" else x
+                          for x in row.get("sections") or []])
 
 
 def _mark_invoices(cons: dict[str, Any]) -> dict[str, Any]:
@@ -128,9 +165,26 @@ def for_role(sheet: dict[str, Any], role: str = ADMIN, lang: str = "en") -> tupl
     something was withheld (the JSON says so; Markdown and HTML print ``note``)."""
     check_role(role)
     s, d = resolve(mark_labor_totals(mark_sheet(sheet)), role, lang)
+    guard = s.pop("rate_guard", None)  # what the rate guard withheld: named to a role it withheld from
     if d.withheld:
         s["access"] = d.as_dict()
+        if guard and allows(role, "labor_cost_phase") and not allows(role, "labor_cost_person"):
+            s["access"]["rate_guard"] = {**guard, "note": guard_note(lang)}
     return s, d
+
+
+def guard_note(lang: str = "en") -> str:
+    """Why labor figures of several roles are withheld (report/rate_guard.py), in ``lang``."""
+    from trainledger.report.i18n import t
+
+    return t("rate_guard_note", lang)
+
+
+def guard_line(s: dict[str, Any]) -> str:
+    """The rate guard's note of a resolved sheet (``for_role``), or "" — the Markdown and HTML notes."""
+    acc = s.get("access") if isinstance(s.get("access"), dict) else {}
+    g = acc.get("rate_guard") if isinstance(acc.get("rate_guard"), dict) else {}
+    return str(g.get("note") or "")
 
 
 def balance_for(full: dict[str, Any], role: str, lang: str = "en") -> tuple[dict[str, Any], Disclosure]:
@@ -148,8 +202,10 @@ def mark_balance(bl: dict[str, Any], sheet: dict[str, Any]) -> dict[str, Any]:
     kind and a labor rate's moves one role's cost, its earned value on the internal basis as the
     plan section's (``mark_internal``), the unknowns as the plan's (``mark_plan``). Idempotent."""
     phases = [p for p in sheet.get("labor_by_phase") or [] if p.get("cost")]
+    # the batch's labor total: one person's beside a one-role phase (the total minus the others gives
+    # it), or when the rate guard withholds the totals (report/rate_guard.py)
     labor_kind = "labor_cost_person" if any(phase_kind(p) == "labor_cost_person" for p in phases) \
-        else "labor_cost_phase"
+        or "total" in guarded(sheet) else "labor_cost_phase"
     left = dict(bl.get("left") or {})
     left["labor"] = [dict(r, **{k: restrict(r[k], labor_kind) for k in AMOUNT_KEYS if r.get(k) is not None})
                      for r in left.get("labor") or []]

@@ -44,9 +44,10 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from decimal import ROUND_HALF_EVEN, Decimal
+from fractions import Fraction
 
 from trainledger.engine import unattributed
 from trainledger.engine.capacity_dating import KEY as CAPACITY_DAYS
@@ -101,6 +102,8 @@ class Figure:
     high: Decimal
     lines: int = 0
     roles: frozenset[str] = frozenset()  # the labor roles whose cost this figure sums (report/cross_access.py)
+    guarded: bool = False  # withheld beside the other labor figures shown: they would give a rate back
+    invoice: bool = False  # an invoice is part of it: the rest is shown, so it gives the invoice back (L13)
 
     @property
     def cash(self) -> bool:
@@ -109,11 +112,12 @@ class Figure:
     @property
     def kind(self) -> str | None:
         """The restricted kind of this figure's amounts: one role's labor cost is that role's rate
-        times its hours (labor_cost_person), several roles' summed is labor_cost_phase; None for
-        anything that is not labor."""
+        times its hours (labor_cost_person), several roles' summed is labor_cost_phase — one person's
+        too when the rate guard withholds it (``guarded``, report/rate_guard.py); None for anything
+        that is not labor."""
         if not self.roles:
-            return None
-        return "labor_cost_person" if len(self.roles) == 1 else "labor_cost_phase"
+            return "vendor_amount" if self.invoice else None
+        return "labor_cost_person" if len(self.roles) == 1 or self.guarded else "labor_cost_phase"
 
 
 @dataclass(frozen=True)
@@ -339,6 +343,8 @@ class _Sum:
     def __init__(self) -> None:
         self.v: dict = defaultdict(lambda: [Decimal(0), Decimal(0), Decimal(0), 0])
         self.roles: dict = defaultdict(set)
+        self.hours: dict = defaultdict(lambda: defaultdict(Fraction))
+        self.invoices: set = set()  # the keys an external service's (invoice's) line is part of
 
     def add(self, key, ln: CostLine) -> None:
         a = self.v[key]
@@ -346,8 +352,30 @@ class _Sum:
         a[1] += ln.amount.expected
         a[2] += ln.amount.high
         a[3] += 1
+        if ln.category == "external":
+            self.invoices.add(key)
         if ln.category == "labor":  # detail: phase/role
-            self.roles[key].add(ln.detail.partition("/")[2] or ln.detail)
+            role = ln.detail.partition("/")[2] or ln.detail
+            self.roles[key].add(role)
+            if not not_valued(ln):  # the hours the figure's labor money is over (report/rate_guard.py)
+                self.hours[key][role] += Fraction(ln.quantity or 0)
+
+
+def _labor_rows(acc: _Sum) -> list[dict]:
+    """The forms (report/rate_guard.py) of ``acc``'s labor figures of several roles, one per
+    figure as printed (its keys but the evidence: ``_figures`` sums over it)."""
+    rows: dict[tuple, dict] = defaultdict(dict)
+    for key, hrs in acc.hours.items():
+        *head, basis, _ev, cur = key
+        if basis == "internal":
+            row = rows[(*head, cur)]
+            for role, h in hrs.items():
+                row[(role, cur)] = row.get((role, cur), Fraction(0)) + h
+    return [r for r in rows.values() if len(r) > 1]
+
+
+def _guarded(figs: tuple[Figure, ...], hide: bool) -> tuple[Figure, ...]:
+    return tuple(replace(f, guarded=True) if hide and f.roles else f for f in figs)
 
 
 def _figures(acc: _Sum, keys, *, sheet_rounding: bool) -> tuple[Figure, ...]:
@@ -360,13 +388,15 @@ def _figures(acc: _Sum, keys, *, sheet_rounding: bool) -> tuple[Figure, ...]:
         lo, ex, hi, n = acc.v[key]
         if sheet_rounding and basis not in CASH:
             lo, ex, hi = _q(lo, cur), _q(ex, cur), _q(hi, cur)
-        o = out.setdefault((basis, cur), [Decimal(0), Decimal(0), Decimal(0), 0, frozenset()])
+        o = out.setdefault((basis, cur), [Decimal(0), Decimal(0), Decimal(0), 0, frozenset(), False])
         o[0], o[1], o[2], o[3] = o[0] + lo, o[1] + ex, o[2] + hi, o[3] + n
         o[4] = o[4] | frozenset(acc.roles.get(key, ()))
+        o[5] = o[5] or key in acc.invoices
     from trainledger.model.vocab import rank
 
     r = rank("basis")
-    return tuple(Figure(b, c, *out[(b, c)]) for b, c in sorted(out, key=lambda k: (r(k[0]), k[1])))
+    return tuple(Figure(b, c, *out[(b, c)][:5], invoice=out[(b, c)][5])
+                 for b, c in sorted(out, key=lambda k: (r(k[0]), k[1])))
 
 
 def shares(lines: list[tuple[CostLine, bool]]) -> tuple[tuple[Share, ...], tuple[Share, ...]]:
@@ -460,13 +490,19 @@ def build(wsp, sc_: Scope) -> CrossReport:
         by_batch_lines[ln.batch_id].append((ln, rw))
         by_period_lines[period].append((ln, rw))
 
+    from trainledger.report.rate_guard import guard
+
+    g = guard(wsp)  # the totals, or the figures by period beside what is shown, may give a rate back
+    hide_totals = "total" in g.withheld
+    hide_periods = hide_totals or g.adds(_labor_rows(spend) + _labor_rows(outside))
     cells = []
     periods = sorted({k[0] for k in spend.v}, key=lambda p: (p == UNDATED, p))
     if sc_.by == "batch":
         periods = [b.id for b in batches if any(k[0] == b.id for k in spend.v)]
     for p in periods:
         for b in batches:
-            for f in _figures(spend, [k for k in spend.v if k[0] == p and k[1] == b.id], sheet_rounding=False):
+            for f in _guarded(_figures(spend, [k for k in spend.v if k[0] == p and k[1] == b.id],
+                                       sheet_rounding=False), hide_periods):
                 cells.append(SpendCell(p, b.project, b.id, f))
     rows, curves_of = [], []
     for b in batches:
@@ -477,7 +513,8 @@ def build(wsp, sc_: Scope) -> CrossReport:
         if got is not None:
             mine = [(ln, d) for ln, d in zip(lines, dates, strict=True) if ln.batch_id == b.id]
             curves_of.extend(curves(wsp, b.id, got[0], dated=mine))
-        totals_b = _figures(per_batch, [k for k in per_batch.v if k[0] == b.id], sheet_rounding=True)
+        totals_b = _guarded(_figures(per_batch, [k for k in per_batch.v if k[0] == b.id], sheet_rounding=True),
+                            hide_totals)
         rows.append(BatchRow(b.id, b.project, b.name, b.team, min(days) if days[0] else None,
                              max(days) if days[0] else None, totals_b, eff, rew, version, plan_rows,
                              _labor_kind(totals_b, got)))
@@ -505,20 +542,23 @@ def build(wsp, sc_: Scope) -> CrossReport:
     return CrossReport(sc_, att.get("id"), summary.get("as_of"), tuple(periods), tuple(cells), tuple(rows), totals,
                        eff_period, un, tuple(control), tuple(curves_of),
                        tuple(SpendCell(UNDATED, b.project, b.id, f) for b in batches
-                             for f in _figures(outside, [k for k in outside.v if k[0] == b.id], sheet_rounding=False)),
+                             for f in _guarded(_figures(outside, [k for k in outside.v if k[0] == b.id],
+                                                        sheet_rounding=False), hide_periods)),
                        str(cfg.timezone), capacity, freshness.check(wsp), nc, labor)
 
 
 def _add(figs) -> tuple[Figure, ...]:
     acc: dict[tuple[str, str], list] = {}
     for f in figs:
-        a = acc.setdefault((f.basis, f.currency), [Decimal(0), Decimal(0), Decimal(0), 0, frozenset()])
+        a = acc.setdefault((f.basis, f.currency), [Decimal(0), Decimal(0), Decimal(0), 0, frozenset(), False])
         a[0], a[1], a[2], a[3] = a[0] + f.low, a[1] + f.expected, a[2] + f.high, a[3] + f.lines
         a[4] = a[4] | f.roles
+        a[5] = a[5] or f.invoice
     from trainledger.model.vocab import rank
 
     r = rank("basis")
-    return tuple(Figure(b, c, *acc[(b, c)]) for b, c in sorted(acc, key=lambda k: (r(k[0]), k[1])))
+    return tuple(Figure(b, c, *acc[(b, c)][:5], invoice=acc[(b, c)][5])
+                 for b, c in sorted(acc, key=lambda k: (r(k[0]), k[1])))
 
 
 def _labor_kind(totals: tuple[Figure, ...], got: tuple[dict, dict] | None) -> str:

@@ -143,6 +143,9 @@ TEXT: dict[str, tuple[str, str]] = {
     "chart_cost_basis": ("Cost by evidence, one basis", "按证据等级的成本（单一口径）"),
     "chart_residual": ("unexplained", "未解释部分"),
     "chart_withheld": ("restricted for this role, not drawn", "此角色受限，未绘出"),
+    "rate_guard_note": ("Some labor figures of several roles are withheld as well: with the other labor figures "
+                        "shown they would give a rate back (report/rate_guard.py)",
+                        "另有部分多角色人力数字也已隐去：与其他已显示的人力数字一起可反推出费率（report/rate_guard.py）"),
     "chart_actual": ("actual spend", "实际支出"),
     "balance": ("Balance: resource consumption against delivery investment", "天平：资源消耗与交付投入"),
     "consumption": ("Resource consumption", "资源消耗"), "delivery": ("Delivery investment", "交付投入"),

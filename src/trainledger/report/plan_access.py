@@ -77,14 +77,14 @@ def _ac_back(out: Any, obj: Any, kind: str | None) -> Any:
 
 
 def _older_alerts(obj: Any) -> Any:
-    """A status (``status --role``) lists the alerts of every plan version: one raised on an older
-    version that names no ``labor_kind`` of its own (web/pages.py and report/plan_section.py name it)
-    quotes that version's figures, whose kind is not known here — one person's cost (fail closed)."""
+    """A status (``status --role``) lists the alerts of every plan version: one that names no
+    ``labor_kind`` of its own (web/pages.py and report/plan_section.py name it) quotes the figures as
+    they were when it was raised — a snapshot of the hours then (report/rate_guard.py), and an older
+    version's kind is not known here: one person's cost (fail closed)."""
     if not isinstance(obj, dict) or not isinstance(obj.get("alerts"), list) or "plan_version" not in obj:
         return obj
     return {**obj, "alerts": [dict(a, labor_kind="labor_cost_person") if isinstance(a, dict) and
-                              "labor_kind" not in a and a.get("plan_version") != obj["plan_version"] else a
-                              for a in obj["alerts"]]}
+                              "labor_kind" not in a else a for a in obj["alerts"]]}
 
 
 INTERNAL_MONEY = ("low", "expected", "high", "plan", "actual", "price", "volume", "efficiency", "rework",

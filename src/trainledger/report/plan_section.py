@@ -62,10 +62,12 @@ def labor_kinds(wsp, batch_id: str, known: dict[int, str] | None = None) -> dict
     already computed (the latest version's, from its status); a version whose plan values one labor
     role is one person's cost without reading the actuals."""
     from trainledger.ledger import review_repo
+    from trainledger.report.rate_guard import guard
     from trainledger.review import service
     from trainledger.review.plan import SCENARIOS, Plan
     from trainledger.review.status import labor_kind
 
+    g = guard(wsp)
     out = dict(known or {})
     for r in review_repo.plan_versions(wsp.ledger, batch_id):
         plan = Plan.from_dict(r["body"])
@@ -74,20 +76,28 @@ def labor_kinds(wsp, batch_id: str, known: dict[int, str] | None = None) -> dict
         valued = {pl.role or pl.id for pl in plan.lines
                   if str(pl.basis) == "internal" and any(pl.price.get(s) for s in SCENARIOS)}
         out[plan.version] = "labor_cost_person" if len(valued) == 1 else labor_kind(plan, service.actuals(wsp, plan))
-    return out
+    return {v: g.kind("plan", k) for v, k in out.items()}  # the guard: these figures beside the others
 
 
 def with_kinds(items: list[dict], kinds: dict[int, str], latest: str | None = None) -> list[dict]:
     """Alerts, decisions or plan versions, each naming the ``labor_kind`` of the figures it quotes
     (report/plan_access.py ``mark_internal`` marks them so): its plan version's, or the latest plan's when
-    that is stricter (an unknown version: one role's cost, failing closed)."""
+    that is stricter (an unknown version: one role's cost, failing closed). An alert's and a
+    decision's own figures (the AC, plan and variance they quote, a decision's sunk cost and cost to
+    go) are one person's cost whatever the version: a snapshot of the hours when they were made, a form
+    over the rates no figure shown today has (report/rate_guard.py), so no guard could tell what they
+    add beside the others."""
     from trainledger.report.labor_kinds import strictest
 
     def version(x: dict) -> int | None:
         v = x.get("plan_version", x.get("version", (x.get("body") or {}).get("plan_version")))
         return int(v) if v is not None else None
 
-    return [{**x, "labor_kind": strictest(kinds.get(version(x), "labor_cost_person"), latest)} for x in items]
+    def snapshot(x: dict) -> bool:  # an alert or a decision (a plan version names its ``version``)
+        return "version" not in x
+
+    return [{**x, "labor_kind": "labor_cost_person" if snapshot(x)
+             else strictest(kinds.get(version(x), "labor_cost_person"), latest)} for x in items]
 
 
 def _plan_lines(wsp, batch_id: str) -> list[dict]:

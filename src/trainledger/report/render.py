@@ -296,6 +296,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
     out += [f"{L('goal')}: {_inline(s['key']['goal'])}", ""]
     out += [f"**{_inline(stale)}**", ""] if (stale := freshness.note(s.get("stale"), lang)) else []
     out += [f"_{access_note(seen, lang)}_", ""] if seen.withheld else []
+    out += [f"_{_inline(why)}_", ""] if (why := access.guard_line(s)) else []
     out += [f"## {L('key')}", ""]
     out += prim.md_table([L("name"), L("value")], [[key_field(k, lang), val] for k, val in s["key"].items()])
     out += ["", f"## {L('totals')}", ""]
@@ -496,7 +497,7 @@ def to_html(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                        noncash_table=lambda: noncash.table(s["conservation"], lang, f),
                        labor_lines=lambda: [noncash.labor_line(r, lang)
                                             for r in s["conservation"].get("labor_hours") or []],
-                       access_note=access_note(seen, lang))
+                       access_note=" ".join(x for x in (access_note(seen, lang), access.guard_line(s)) if x))
     return env.get_template("sheet.html.j2").render(s=s)
 
 

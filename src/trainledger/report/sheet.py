@@ -155,7 +155,17 @@ def build_sheet(wsp, batch_id: str, figures: dict[str, Any] | None = None) -> di
         "attribution_id": f["attribution_id"],
         "stale": freshness.check(wsp),  # the lake changed since the attribution (report/freshness.py)
         "plan_vs_actual": _plan_section(wsp, batch_id),
+        **_rate_guard(wsp),
     })
+
+
+def _rate_guard(wsp) -> dict[str, Any]:
+    """``rate_guard``: the groups of labor figures withheld beside the others (report/rate_guard.py),
+    when there are any; the gate (report/access.py ``for_role``) names it to a role it withholds from."""
+    from trainledger.report.rate_guard import guard
+
+    g = guard(wsp).as_dict()
+    return {"rate_guard": g} if g else {}
 
 
 SHEET_DETAILS = 12  # a reason's items a batch sheet lists one by one; the rest in one row (review 7 L18)

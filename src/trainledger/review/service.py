@@ -127,6 +127,20 @@ def status(wsp, batch_id: str) -> dict:
     st = _status.build(plan, plan_id, act, variance.split(plan, act))
     st.pop("_alerts")
     st["alerts"] = alerts(wsp, batch_id)
+    return guarded(wsp, st)
+
+
+def guarded(wsp, st: dict) -> dict:
+    """A status or review whose internal figures' kinds (``labor_kind``, ``ac_labor_kind``) are one
+    person's where the workspace's labor figures shown together would give a rate back
+    (report/rate_guard.py: the plan's figures, the batch totals)."""
+    from trainledger.report import rate_guard
+
+    g = rate_guard.guard(wsp)
+    if "labor_kind" in st:
+        st["labor_kind"] = g.kind("plan", st["labor_kind"])
+    if "ac_labor_kind" in st:
+        st["ac_labor_kind"] = g.kind("total", st["ac_labor_kind"])
     return st
 
 
@@ -271,7 +285,8 @@ def review(wsp, batch_id: str) -> dict:
     lines = variance.split(plan, act)
     return {"batch": batch_id, "plan_version": plan.version, "variance": variance.by_basis(lines),
             "lines": [_line_dict(lv) for lv in lines], "review_classes": _classes(wsp, act),
-            "lessons": lessons(plan, act), "labor_kind": _status.labor_kind(plan, act)}
+            "lessons": lessons(plan, act), "labor_kind": guarded(wsp, {"labor_kind": _status.labor_kind(plan, act)})[
+                "labor_kind"]}
 
 
 def _line_dict(lv) -> dict:

@@ -27,7 +27,7 @@ from trainledger.lake import partition_key
 from trainledger.model.cost import CostLine
 from trainledger.model.money import valuation
 from trainledger.model.restricted import Restricted, restrict
-from trainledger.report import cross_access, field_kinds, freshness, labor_kinds, plan_access
+from trainledger.report import cross_access, field_kinds, freshness, labor_kinds, plan_access, rate_guard
 
 
 def no_plan(e: NotFound) -> dict[str, str | None]:
@@ -128,13 +128,17 @@ def batches(wsp) -> dict[str, Any]:
     roles: dict[tuple[str, str], set[str]] = {}
     for batch_id, cur, role in wsp.ledger.labor_roles():
         roles.setdefault((batch_id, cur), set()).add(role)
+    guard = rate_guard.guard(wsp)  # batch totals beside the other labor figures shown: a rate back?
+    invoices = wsp.ledger.invoice_keys()  # a total an invoice is part of gives it back (review 7 L13)
     for b in wsp.ledger.list_batches():
         totals = []
         for (basis, cur), v in sorted(by_batch.get(b.id, {}).items()):
             figs = {k: _figure(v[i], basis, cur) for i, k in enumerate(FIGS)}
             if basis == "internal":  # labor: one role's total gives its rate away (fail closed on none)
                 kind = "labor_cost_phase" if len(roles.get((b.id, cur), ())) > 1 else "labor_cost_person"
-                figs = {k: restrict(x, kind) for k, x in figs.items()}
+                figs = {k: restrict(x, guard.kind("total", kind)) for k, x in figs.items()}
+            elif (b.id, basis, cur) in invoices:
+                figs = {k: restrict(x, "vendor_amount") for k, x in figs.items()}
             totals.append({"basis": basis, "currency": cur, **figs, "lines": v[3]})
         shares = []
         for (basis, cur), v in sorted(allocated.get(b.id, {}).items()):
