@@ -7,7 +7,7 @@ internal plan / AC / EV / EAC, the variance by basis and the plan versions' tota
 cost (review/status.py ``labor_kind``, report/plan_access.py ``mark_internal``) in ``status --role`` and
 ``review --role`` (text and JSON) and on the dashboard's status page (HTML and JSON): neither the
 totals nor the rate are in an engineer's or a viewer's bytes, finance's hold them. The demo's own
-plan (three roles) still shows its internal totals to an engineer, as the sheet does.
+plan (three roles) is withheld too, by the rate guard (review 7 L12); its AC stays, as the sheet's.
 """
 
 from __future__ import annotations
@@ -106,18 +106,24 @@ def test_one_role_plan_hides_its_totals_and_rate(ws):
     assert all(f in shown for f in figures)
 
 
-def test_several_roles_keep_their_totals_for_an_engineer(ws):
+def test_several_roles_plan_is_withheld_by_the_rate_guard_its_ac_stays(ws):
+    """The demo's plan has three labor roles, but beside the phase costs its plan and variance give
+    every rate back (review 7 L12): the rate guard (report/rate_guard.py) makes them one person's
+    cost, so an engineer reads neither; the AC (the batch's labor total) stays, as the sheet's."""
     admin = json.loads(run_cli("--workspace", ws, "status", BATCH_A, "--json"))
-    assert admin["labor_kind"] == "labor_cost_phase"
+    assert admin["labor_kind"] == "labor_cost_person" and admin["ac_labor_kind"] == "labor_cost_phase"
     figures = _figures(admin)
     assert figures
+    ac = next(r["expected"] for r in admin["ac"] if r["basis"] == "internal")
     engineer = json.loads(run_cli("--workspace", ws, "status", BATCH_A, "--role", "engineer", "--json"))
-    assert _figures(engineer) == figures and "labor_cost_person" not in (engineer.get("access") or {}).get(
-        "withheld", {})
+    assert {r["expected"] for k in ("plan", "ev", "eac") for r in engineer[k]
+            if r["basis"] == "internal"} == {"restricted"}
+    assert engineer["access"]["withheld"]["labor_cost_person"] >= 4
+    assert next(r["expected"] for r in engineer["ac"] if r["basis"] == "internal") == ac
     client, h = _client(ws, "engineer")
     with client as c:
         page = c.get(f"/batches/{BATCH_A}/status", headers={**h, "accept": "application/json"}).text
-    assert all(f in page for f in figures if "," not in f)
+    assert not [f for f in figures if "," not in f and f in page] and ac in page
     viewer = run_cli("--workspace", ws, "status", BATCH_A, "--role", "viewer", "--json")
     assert not [f for f in figures if f in viewer]  # a viewer sees no labor cost (model/restricted.py)
 

@@ -201,7 +201,9 @@ def _withheld_but_readable(copies: dict, role: str) -> None:
 
 def test_an_older_one_role_version_keeps_its_alerts_restricted():
     """An alert quotes the figures of the plan version it was raised on: a version of one labor role
-    stays one person's cost though the latest plan has several (and an unknown version fails closed)."""
+    stays one person's cost though the latest plan has several (and an unknown version fails closed).
+    An alert of the latest version is one person's cost too: it quotes the figures as they were when it
+    was raised, a snapshot of the hours then (report/rate_guard.py, review 7 L12)."""
     from trainledger.model.restricted import resolve
     from trainledger.report.plan_access import mark_plan
     from trainledger.report.plan_section import with_kinds
@@ -219,9 +221,10 @@ def test_an_older_one_role_version_keeps_its_alerts_restricted():
     assert old["text"]["en"] == "internal CNY: actual restricted reached 50 % of plan expected restricted"
     assert old["text"]["zh-CN"] == "内部人力 CNY：实际 受限 已达计划预期 受限 的 50 %"
     assert old["value"] == "restricted" and old["bound"] == "50 %"
-    assert latest["text"] == alert(2)["text"] and latest["value"] == "2013.98"  # several roles: a phase's cost
+    assert latest["text"] == old["text"] and latest["value"] == "restricted"  # a snapshot: withheld as well
+    assert latest["bound"] == "50 %"
     assert unknown["value"] == "restricted"
-    assert seen.withheld["labor_cost_person"] == 6
+    assert seen.withheld["labor_cost_person"] == 9
     fin, _ = resolve(mark_plan(page), "finance")
     assert [a["text"] for a in fin["alerts"]] == [alert(v)["text"] for v in (1, 2, None)]
 
