@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import json
 from decimal import Decimal
+from fractions import Fraction
 
 import openpyxl
 import pytest
@@ -89,15 +90,53 @@ def test_both_batch_sheets_show_the_bucket_and_the_control(demo_pristine, timesh
     assert 'id="unattributed-noncash"' in html and "3,605.00" in html and 'id="labor-hours-control"' in html
 
 
-def test_an_engineer_sees_hours_and_no_one_roles_labor_cost(demo_pristine):
+def _rank(rows: list[list[Fraction]]) -> int:
+    m, rank = [r[:] for r in rows], 0
+    for c in range(len(m[0]) if m else 0):
+        p = next((i for i in range(rank, len(m)) if m[i][c]), None)
+        if p is None:
+            continue
+        m[rank], m[p] = m[p], m[rank]
+        for i in range(len(m)):
+            if i != rank and m[i][c]:
+                f = m[i][c] / m[rank][c]
+                m[i] = [a - f * b for a, b in zip(m[i], m[rank], strict=True)]
+        rank += 1
+    return rank
+
+
+def test_an_engineer_sees_the_hours_and_no_unattributed_labor_money(demo_pristine):
+    """The unattributed labor's total sums three roles, the build pool's four: beside the batches' phase
+    costs (shown to an engineer) the two give every rate back — rank 6 over the demo's 6 roles, checked
+    here from the timesheet — so an engineer reads their hours, never their money (report/noncash.py)."""
+    with open(demo_pristine / "data" / "timesheet.csv", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    roles = sorted({r["role"] for r in rows})
+
+    def form(keep) -> list[Fraction]:
+        return [sum((Fraction(r["hours"]) for r in rows if keep(r) and r["role"] == role), Fraction(0))
+                for role in roles]
+    phases = [form(lambda r, b=b, ph=ph: r["batch"] == b and r["phase"] == ph)
+              for b in BATCHES for ph in ("run", "rework")]
+    extra = [form(lambda r: not r["batch"] and r["phase"] != "build"), form(lambda r: r["phase"] == "build")]
+    assert _rank(phases) == 4 and _rank(phases + extra) == len(roles) == 6  # with them, every rate solved
+
     sheet = json.loads(run(demo_pristine, "sheet", BATCHES[0], "--format", "json", "--role", "engineer"))
     rec = _internal(sheet["conservation"]["noncash"])
-    # each reason row is one role's hours × its rate: labor_cost_person; the total sums three roles
     assert {x["expected"] for x in rec["unattributed_by_reason"]} == {"restricted"}
     assert [x["quantity"] for x in rec["unattributed_by_reason"]] == ["5", "4.5", "3"]
-    assert rec["expected"] == "3605.00"
+    assert rec["expected"] == "restricted" and {p["expected"] for p in rec["pooled"]} == {"restricted"}
+    assert "3605.00" not in json.dumps(sheet) and "3,605.00" not in run(
+        demo_pristine, "sheet", BATCHES[0], "--format", "md", "--role", "engineer")
+    report = run(demo_pristine, "report", "--format", "json", "--role", "engineer")
+    assert "3605.00" not in report and "12.5" in report
     admin = json.loads(run(demo_pristine, "sheet", BATCHES[0], "--format", "json"))
+    assert _internal(admin["conservation"]["noncash"])["expected"] == "3605.00"
     assert "1550.00" in {x["expected"] for x in _internal(admin["conservation"]["noncash"])["unattributed_by_reason"]}
+    fin = json.loads(run(demo_pristine, "report", "--format", "json", "--role", "finance"))["unattributed_noncash"]
+    assert [Decimal(c["expected"]) for c in fin if c["basis"] == "internal" and not c["pool"]] == [Decimal("3605")]
+    eng = json.loads(report)["unattributed_noncash"]
+    assert {c["expected"] for c in eng if c["basis"] == "internal"} == {"restricted"}
 
 
 def test_the_workbook_control_checks_the_labor_hours(demo_pristine, tmp_path):

@@ -528,7 +528,9 @@ def build(wsp, sc_: Scope) -> CrossReport:
                                          "total", "attributed", "unheld", "job_without_batch", "difference",
                                          "held_not_imported")))
                      for rec in summary.get("conservation_capacity") or [] if isinstance(rec, dict))
-    nc = tuple(NoncashCell(p, reason, pool, unit, noncash_qty[key], _figures(noncash, [key], sheet_rounding=False)[0])
+    # labor money of the workspace's bucket is withheld from a role that may not see rates (report/noncash.py)
+    nc = tuple(NoncashCell(p, reason, pool, unit, noncash_qty[key],
+                           _guarded(_figures(noncash, [key], sheet_rounding=False), True)[0])
                for key in sorted(noncash.v, key=lambda k: ((k[0] == UNDATED, k[0]), k[4], k[6], k[2] != "", k[1], k[2]))
                for p, reason, pool, unit in [key[:4]])
     labor = tuple(LaborControl(str(rec["currency"]), *(Decimal(str(rec[k])) for k in (

@@ -29,12 +29,16 @@ SHEET_DETAILS = 12  # as report/sheet.py folds the cash bucket's reasons
 
 
 def money_kind(rec: dict[str, Any], basis: str | None = None, policy: bool = False) -> str | None:
-    """The kind of a record's internal money: ``phase_kind`` over the valued roles it sums (``roles``);
-    a pool's also its allocation pool's kind. None for any other basis (not labor)."""
+    """The kind of a record's internal money: one person's cost (``labor_cost_person``), whatever
+    its roles. The guard (report/rate_guard.py) counts the batches' labor figures, not these: beside
+    the phase costs the demo's unattributed labor (3 roles) and build pool (4 roles) give all six rates
+    back (rank 6 over 6 roles), so a role that may not see rates reads their hours only. None for any
+    other basis (not labor). ``phase_kind`` / ``policy`` stay for the admin's copy, which is unmasked."""
     if (basis or rec.get("basis")) != "internal":
         return None
     kind = phase_kind({"roles": [{"cost": [r]} for r in rec.get("roles") or []]})
-    return strictest(kind, pool_kind("labor", "internal")) if policy else kind
+    kind = strictest(kind, pool_kind("labor", "internal")) if policy else kind
+    return strictest(kind, "labor_cost_person")
 
 
 def quantize(rec: dict[str, Any], currency: str) -> dict[str, Any]:
