@@ -124,7 +124,7 @@ def test_an_engineer_sees_the_hours_and_no_unattributed_labor_money(demo_pristin
     sheet = json.loads(run(demo_pristine, "sheet", BATCHES[0], "--format", "json", "--role", "engineer"))
     rec = _internal(sheet["conservation"]["noncash"])
     assert {x["expected"] for x in rec["unattributed_by_reason"]} == {"restricted"}
-    assert [x["quantity"] for x in rec["unattributed_by_reason"]] == ["5", "4.5", "3"]
+    assert [x["quantity"] for x in rec["unattributed_by_reason"]] == ["5.0000", "4.5000", "3.0000"]
     assert rec["expected"] == "restricted" and {p["expected"] for p in rec["pooled"]} == {"restricted"}
     assert "3605.00" not in json.dumps(sheet) and "3,605.00" not in run(
         demo_pristine, "sheet", BATCHES[0], "--format", "md", "--role", "engineer")

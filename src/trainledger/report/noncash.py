@@ -23,6 +23,7 @@ from trainledger.model.money import minor_quantum
 from trainledger.model.restricted import restrict
 from trainledger.report.field_kinds import pool_kind
 from trainledger.report.labor_kinds import phase_kind, strictest
+from trainledger.report.sheet_compute import qty
 
 MONEY = ("low", "expected", "high")
 SHEET_DETAILS = 12  # as report/sheet.py folds the cash bucket's reasons
@@ -44,7 +45,10 @@ def money_kind(rec: dict[str, Any], basis: str | None = None, policy: bool = Fal
 def quantize(rec: dict[str, Any], currency: str) -> dict[str, Any]:
     """A record's money as every view shows a non-cash figure: half-even to the minor unit."""
     q = minor_quantum(currency)
-    return {**rec, **{k: format(Decimal(str(rec[k])).quantize(q, ROUND_HALF_EVEN), "f") for k in MONEY if k in rec}}
+    out = {**rec, **{k: format(Decimal(str(rec[k])).quantize(q, ROUND_HALF_EVEN), "f") for k in MONEY if k in rec}}
+    if rec.get("quantity") is not None:  # GPU-hours, GiB-months, hours: at the sheet's quantity precision
+        out["quantity"] = qty(Decimal(str(rec["quantity"])))
+    return out
 
 
 def _fold(items: list[dict[str, Any]], currency: str) -> list[dict[str, Any]]:
