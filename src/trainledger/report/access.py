@@ -94,7 +94,8 @@ def mark_sheet(sheet: dict[str, Any]) -> dict[str, Any]:
         roles = [dict(r, cost=restrict(r.get("cost"), "labor_cost_person")) for r in p.get("roles", [])]
         labor.append(dict(p, cost=restrict(p.get("cost"), phase_kind(p, withheld)), roles=roles))
     s["labor_by_phase"] = labor
-    s["totals_by_basis"] = invoice_totals(s.get("totals_by_basis"), s.get("external"))
+    if "totals_by_basis" in s:
+        s["totals_by_basis"] = invoice_totals(s["totals_by_basis"], s.get("external"))
     if isinstance(s.get("sections"), list):
         s["sections"] = [invoice_sections(x) for x in s["sections"]]
     s["external"] = [dict(e, **{k: restrict(e.get(k), "vendor_amount") for k in AMOUNT_KEYS if k in e})
