@@ -94,7 +94,7 @@ def test_an_engineer_sees_hours_and_no_one_roles_labor_cost(demo_pristine):
     rec = _internal(sheet["conservation"]["noncash"])
     # each reason row is one role's hours × its rate: labor_cost_person; the total sums three roles
     assert {x["expected"] for x in rec["unattributed_by_reason"]} == {"restricted"}
-    assert [x["quantity"] for x in rec["unattributed_by_reason"]] == ["5", "4.5", "3"]
+    assert [Decimal(x["quantity"]) for x in rec["unattributed_by_reason"]] == [5, Decimal("4.5"), 3]
     assert rec["expected"] == "3605.00"
     admin = json.loads(run(demo_pristine, "sheet", BATCHES[0], "--format", "json"))
     assert "1550.00" in {x["expected"] for x in _internal(admin["conservation"]["noncash"])["unattributed_by_reason"]}

@@ -38,9 +38,13 @@ def money_kind(rec: dict[str, Any], basis: str | None = None, policy: bool = Fal
 
 
 def quantize(rec: dict[str, Any], currency: str) -> dict[str, Any]:
-    """A record's money as every view shows a non-cash figure: half-even to the minor unit."""
+    """A record's money as every view shows a non-cash figure: half-even to the minor unit; its quantity
+    to 4 places."""
     q = minor_quantum(currency)
-    return {**rec, **{k: format(Decimal(str(rec[k])).quantize(q, ROUND_HALF_EVEN), "f") for k in MONEY if k in rec}}
+    out = {**rec, **{k: format(Decimal(str(rec[k])).quantize(q, ROUND_HALF_EVEN), "f") for k in MONEY if k in rec}}
+    if "quantity" in rec:  # to 4 places, as the sheet shows quantities (its exact text: attribute --json)
+        out["quantity"] = format(Decimal(str(rec["quantity"])).quantize(Decimal("0.0001"), ROUND_HALF_EVEN), "f")
+    return out
 
 
 def _fold(items: list[dict[str, Any]], currency: str) -> list[dict[str, Any]]:
