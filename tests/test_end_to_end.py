@@ -49,7 +49,7 @@ def test_attribution_difference_is_exactly_zero(demo):
     assert {"CNY", "USD"} <= currencies  # two currencies, reported apart, never summed
     for r in records:
         assert set(r) == {"currency", "billed_total", "attributed", "unattributed", "difference",
-                          "unattributed_by_reason", "storage_reconciliation"}
+                          "unattributed_by_reason", "storage_reconciliation", "unattributed_noncash", "labor_hours"}
         assert Decimal(r["difference"]) == 0
         by_reason = sum((Decimal(x["amount"]) for x in r["unattributed_by_reason"]), Decimal(0))
         assert by_reason == Decimal(r["unattributed"])

@@ -167,7 +167,7 @@ def test_json_contract(rep):
     assert d["schema"] == "trainledger.report/1"
     assert set(d) == {"schema", "scope", "attribution_id", "as_of", "periods", "spend", "batches", "totals",
                       "effective_by_period", "unattributed", "control", "capacity_control", "spend_curves", "stale",
-                      "undated_outside_window"}
+                      "undated_outside_window", "unattributed_noncash", "labor_control"}
     money = re.compile(r"-?\d+(\.\d+)?")
     for f in d["totals"] + d["spend"]:
         assert all(isinstance(f[k], str) and money.fullmatch(f[k]) for k in ("low", "expected", "high")), f

@@ -166,5 +166,7 @@ def labor_hours(facts: Facts, config: Settings, lines: Iterable[CostLine],
                     "labor_hours_conservation", f"labor hours ({cur}): the timesheet has {rec['timesheet_hours']} h but"
                     f" batches {rec['batches_hours']} + shared pools {rec['pooled_hours']} + unattributed"
                     f" {rec['unattributed_hours']} carry {_plain(b + s + u)} h ({side} by {_plain(abs(diff))})",
-                    {**rec, "carried": _plain(b + s + u), "side": side, "gap": _plain(abs(diff))}))
+                    {"currency": cur, "timesheet_hours": rec["timesheet_hours"], "batches_hours": rec["batches_hours"],
+                     "pooled_hours": rec["pooled_hours"], "unattributed_hours": rec["unattributed_hours"],
+                     "carried": _plain(b + s + u), "side": side, "gap": _plain(abs(diff))}))
     return out, problems

@@ -43,7 +43,8 @@ def money_kind(rec: dict[str, Any], basis: str | None = None, policy: bool = Fal
 
 
 def quantize(rec: dict[str, Any], currency: str) -> dict[str, Any]:
-    """A record's money as every view shows a non-cash figure: half-even to the minor unit."""
+    """A record's money as every view shows a non-cash figure: half-even to the minor unit; its quantity
+    to 4 places."""
     q = minor_quantum(currency)
     out = {**rec, **{k: format(Decimal(str(rec[k])).quantize(q, ROUND_HALF_EVEN), "f") for k in MONEY if k in rec}}
     if rec.get("quantity") is not None:  # GPU-hours, GiB-months, hours: at the sheet's quantity precision

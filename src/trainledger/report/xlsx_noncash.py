@@ -63,14 +63,16 @@ def _basis(b: Book, ws, row: int, r: dict, totals: dict[str, str]) -> int:
     _cells(b, ws, top, r, H("noncash_unattributed"), "", r, money=False)
     if items:
         first, last = top + 1, top + len(items)
-        b.formula(ws, top, 6, "SUM({a}:{z})", HOURS, cached=dec(r.get("quantity")) or Decimal(0),
+        b.formula(ws, top, 6, "SUM({a}:{z})", HOURS, cached=sum((dec(x.get("quantity")) or Decimal(0) for x in items),
+                                                                 Decimal(0)),
                   a=ref(first, 6), z=ref(last, 6))
         for col, k in ((8, "low"), (9, "expected"), (10, "high")):
             if is_withheld(r.get(k)) or any(is_withheld(x.get(k)) for x in items):
                 b.money(ws, top, col, r.get(k), cur) if not is_withheld(r.get(k)) else b.text(ws, top, col, r.get(k))
             else:
-                b.formula(ws, top, col, "SUM({a}:{z})", fm, cached=dec(r.get(k)) or Decimal(0),
-                          a=ref(first, col), z=ref(last, col))
+                # the stored result is the rows' sum as written (each rounded to the minor unit)
+                b.formula(ws, top, col, "SUM({a}:{z})", fm, cached=sum((dec(x.get(k)) or Decimal(0) for x in items),
+                                                                      Decimal(0)), a=ref(first, col), z=ref(last, col))
     else:
         b.number(ws, top, 6, r.get("quantity"), HOURS)
         for col, k in ((8, "low"), (9, "expected"), (10, "high")):
