@@ -74,11 +74,20 @@ def test_several_roles_stay_visible_to_an_engineer(demo_dir, monkeypatch):
     eng = [x for x in cross_render.render(r, "md", "en", "engineer").splitlines()
            if not x.startswith("_Restricted fields withheld for role engineer")]
     # the engineer's copy is the admin's but for the internal spend curves, whose daily steps are one
-    # person's hours × a rate (review 7 L15): each whole curve is left out, nothing else
+    # person's hours × a rate (review 7 L15): each whole curve is left out; and for the internal rows the
+    # rate guard withholds (report/rate_guard.py: the plan's internal figures, the shared work's labor
+    # money), whose money cells read "restricted", every other cell as the admin's
     ops = [op for op in difflib.SequenceMatcher(a=admin, b=eng, autojunk=False).get_opcodes() if op[0] != "equal"
            and not (op[0] == "insert" and not "".join(eng[op[3]:op[4]]).strip())]  # the note's blank line
-    assert ops and all(tag == "delete" for tag, *_ in ops), ops
-    for _tag, i1, i2, _j1, _j2 in ops:
+    assert ops and {tag for tag, *_ in ops} <= {"delete", "replace"}, ops
+    replaced = [(a, e) for tag, i1, i2, j1, j2 in ops if tag == "replace"
+                for a, e in zip(admin[i1:i2], eng[j1:j2], strict=True)]
+    assert {a.split(" | ")[0].strip("| ") for a, _ in replaced} >= {"2026-11", BATCH_A, BATCH_B}, replaced
+    for a, e in replaced:
+        cells = [(x.strip(), y.strip()) for x, y in zip(a.split(" | "), e.split(" | "), strict=True)]
+        assert "| internal |" in a and any(x != y for x, y in cells)
+        assert all(x == y or y.strip("| ") == "restricted" for x, y in cells), (a, e)
+    for _tag, i1, i2, _j1, _j2 in (op for op in ops if op[0] == "delete"):
         heads = [x for x in admin[i1:i2] if x.startswith("### ")]
         assert heads and all("Cumulative spend vs plan" in h and "· internal ·" in h for h in heads), heads
     viewer = cross_render.render(r, "md", "zh-CN", "viewer")

@@ -261,3 +261,26 @@ def test_the_other_batches_table_stays_in_a_tokens_scope(app, tokens):
     assert H("other_batches_table") in everyone and BATCH_B in everyone
     assert H("other_batches_table") not in scoped and BATCH_B not in scoped
     assert any(isinstance(v, str) and v.startswith("other batches: the engine's attributed") for v in scoped)
+    # the labor-hours control: this batch's row, the others folded into one row of their sum
+    assert "other batches (1) / 其他批次（1 个）" in scoped and "other batches (1) / 其他批次（1 个）" not in everyone
+
+
+def test_a_scoped_token_reads_the_other_batches_hours_as_one_row(app, tokens):
+    """The sheet's labor-hours control lists hours per batch; a token limited to batch A reads batch A's
+    row and one row of the others' sum, so the control still adds up and batch B is not named."""
+    from decimal import Decimal
+
+    def labor(tok: str) -> list[dict]:
+        r = app.get(f"/batches/{BATCH_A}", headers={**_bearer(tok), "Accept": "application/json"})
+        assert r.status_code == 200
+        return r.json()["sheet"]["conservation"]["labor_hours"]
+
+    everyone, scoped = labor(tokens[0]["engineer"]), labor(tokens[0]["engineer_a"])
+    assert len(everyone) == len(scoped) >= 1
+    for full, mine in zip(everyone, scoped, strict=True):
+        assert {x["batch"] for x in full["by_batch"]} >= {BATCH_A, BATCH_B}
+        assert BATCH_B not in json.dumps(mine)
+        assert [x.get("batch") for x in mine["by_batch"]] == [BATCH_A, None]
+        other = next(x for x in full["by_batch"] if x["batch"] != BATCH_A)
+        assert mine["by_batch"][1] == {"other_batches": len(full["by_batch"]) - 1, "hours": other["hours"]}
+        assert sum(Decimal(x["hours"]) for x in mine["by_batch"]) == Decimal(full["batches_hours"])

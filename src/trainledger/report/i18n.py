@@ -93,6 +93,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "noncash_pooled": ("spread by shared pool", "由共享分摊池分摊"),
     "lines": ("lines", "行数"), "quantity": ("quantity", "数量"),
     "labor_control": ("Labor hours control (workspace)", "人力工时校验（工作区）"),
+    "labor_other_batches": ("other batches ({n})", "其他批次（{n} 个）"),
     "labor_control_line": ("{currency}: timesheet {timesheet} h ({rows} rows) = batches {batches} + shared pools"
                            " {pooled} + unattributed {unattributed} (difference {difference}); batches: {by_batch};"
                            " pools: {by_pool}",

@@ -77,6 +77,35 @@ def sheet_part(summary: dict[str, Any]) -> dict[str, Any]:
     return {"noncash": recs, "labor_hours": list(summary.get("labor_hours") or [])}
 
 
+def scope(sheet: dict[str, Any], batch: str) -> dict[str, Any]:
+    """``sheet`` as a token limited to ``batch`` may read it: the labor-hours control keeps this batch's
+    row and folds the other batches into one ``{"other_batches": n, "hours": …}`` row (their sum, so
+    the control still adds up), as the workbook's Control shows the other batches' money as one value."""
+    cons = sheet.get("conservation")
+    if not isinstance(cons, dict) or not cons.get("labor_hours"):
+        return sheet
+    labor = []
+    for rec in cons["labor_hours"]:
+        rows = rec.get("by_batch") or []
+        mine = [x for x in rows if x.get("batch") == batch]
+        rest = [x for x in rows if x.get("batch") != batch]
+        if rest:
+            total = sum((Decimal(str(x["hours"])) for x in rest), Decimal(0))
+            mine.append({"other_batches": sum(x.get("other_batches", 1) for x in rest),
+                         "hours": format(total.copy_abs() if total.is_zero() else total, "f")})
+        labor.append(dict(rec, by_batch=mine))
+    return {**sheet, "conservation": {**cons, "labor_hours": labor}}
+
+
+def batch_name(row: dict[str, Any], lang: str) -> str:
+    """A ``by_batch`` row's name: its batch, or "other batches (n)" for the row ``scope`` folded."""
+    from trainledger.report.i18n import t
+
+    if "batch" in row:
+        return str(row["batch"])
+    return t("labor_other_batches", lang).format(n=row.get("other_batches", 0))
+
+
 def mark(cons: dict[str, Any]) -> dict[str, Any]:
     """The sheet's conservation with the non-cash bucket's labor money ``Restricted`` (idempotent)."""
     if not isinstance(cons, dict) or not cons.get("noncash"):
@@ -149,7 +178,7 @@ def labor_line(rec: dict[str, Any], lang: str) -> str:
         currency=rec["currency"], rows=rec["rows"], timesheet=_qty(rec["timesheet_hours"]),
         batches=_qty(rec["batches_hours"]), pooled=_qty(rec["pooled_hours"]),
         unattributed=_qty(rec["unattributed_hours"]), difference=_qty(rec["difference"]),
-        by_batch=", ".join(f"{b['batch']} {_qty(b['hours'])}" for b in rec.get("by_batch") or []) or "—",
+        by_batch=", ".join(f"{batch_name(b, lang)} {_qty(b['hours'])}" for b in rec.get("by_batch") or []) or "—",
         by_pool=", ".join(f"{p['policy']} {_qty(p['hours'])}" for p in rec.get("by_pool") or []) or "—")
 
 

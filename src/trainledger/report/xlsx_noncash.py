@@ -23,6 +23,7 @@ from decimal import Decimal
 
 from trainledger.model.restricted import is_withheld
 from trainledger.model.vocab import detail_label, reason_label
+from trainledger.report.noncash import batch_name
 from trainledger.report.xlsx import Book, H, dec, money_format, ref, xround
 
 HEADS = ["currency", "basis", "reason", "detail", "line_count", "quantity", "unit", "low", "expected", "high"]
@@ -105,7 +106,8 @@ def _labor(b: Book, ws, row: int, rec: dict, unattributed_cell: str | None) -> i
     for i, k in enumerate(LABOR_HEADS, 1):
         b.text(ws, row + 2, i, H(k), bold=True)
     rw = row + 3
-    parts = [("batch", x["batch"], x["hours"]) for x in rec.get("by_batch") or []]
+    parts = [("batch", x["batch"] if "batch" in x else b.said(*(batch_name(x, lang) for lang in ("en", "zh-CN"))),
+              x["hours"]) for x in rec.get("by_batch") or []]  # a scoped token's: the others folded (noncash.scope)
     pools = [("policy", x["policy"], x["hours"]) for x in rec.get("by_pool") or []]
     at = rw + 2
     spans = {}

@@ -222,6 +222,10 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
                 model = cached.model(key, built)  # role-independent: Restricted fields still wrapped
                 if scope is views.scoped:
                     model = views.scope_model(model, acc.batch, lambda b: auth.check_scope(acc, b, request.url.path))
+                if acc.batch is not None and isinstance(model.get("sheet"), dict):  # the other batches' hours folded
+                    from trainledger.report.noncash import scope as fold_others
+
+                    model = dict(model, sheet=fold_others(model["sheet"], acc.batch))
                 shown, seen = resolve(model, acc.role, "en" if as_json else lang)
                 if seen.withheld:
                     shown["access"] = seen.as_dict()
@@ -309,6 +313,10 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
             others = None
             with auth.GATE.reading():
                 sheet, lines = wsp.sheet(batch), wsp.ledger.cost_lines(batch)
+                if acc.batch is not None:  # the labor control's other batches as one row (report/noncash.py scope)
+                    from trainledger.report.noncash import scope as fold_others
+
+                    sheet = fold_others(sheet, batch)
                 if fmt == "xlsx" and acc.batch is None:  # a token limited to this batch sees no other batch
                     from trainledger.report.sheet import attributed_by_batch
 
