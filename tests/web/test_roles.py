@@ -284,3 +284,22 @@ def test_a_scoped_token_reads_the_other_batches_hours_as_one_row(app, tokens):
         other = next(x for x in full["by_batch"] if x["batch"] != BATCH_A)
         assert mine["by_batch"][1] == {"other_batches": len(full["by_batch"]) - 1, "hours": other["hours"]}
         assert sum(Decimal(x["hours"]) for x in mine["by_batch"]) == Decimal(full["batches_hours"])
+
+
+def test_the_rate_guards_note_reaches_an_engineers_page(app, tokens):
+    """The CLI's ``sheet --role engineer --format json`` names what the rate guard withheld in
+    ``access.rate_guard``; the page's JSON and HTML say so too, and the sheet itself carries no record."""
+    from trainledger.report.access import guard_note
+
+    def page(tok: str, accept: str = "application/json", lang: str = "en"):
+        r = app.get(f"/batches/{BATCH_A}?lang={lang}", headers={**_bearer(tok), "Accept": accept})
+        assert r.status_code == 200
+        return r
+
+    eng, fin = page(tokens[0]["engineer"]).json(), page(tokens[0]["finance"]).json()
+    assert "rate_guard" not in eng["sheet"] and "rate_guard" not in fin["sheet"]
+    assert eng["access"]["rate_guard"]["note"] == guard_note("en") and eng["access"]["rate_guard"]["withheld"]
+    assert "rate_guard" not in (fin.get("access") or {})
+    for lang in ("en", "zh-CN"):
+        html = page(tokens[0]["engineer"], "text/html", lang).text
+        assert guard_note(lang) in html and guard_note(lang) not in page(tokens[0]["finance"], "text/html", lang).text

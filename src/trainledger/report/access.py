@@ -169,9 +169,14 @@ def for_role(sheet: dict[str, Any], role: str = ADMIN, lang: str = "en") -> tupl
     guard = s.pop("rate_guard", None)  # what the rate guard withheld: named to a role it withheld from
     if d.withheld:
         s["access"] = d.as_dict()
-        if guard and allows(role, "labor_cost_phase") and not allows(role, "labor_cost_person"):
+        if guard and rate_guarded(role):
             s["access"]["rate_guard"] = {**guard, "note": guard_note(lang)}
     return s, d
+
+
+def rate_guarded(role: str) -> bool:
+    """True for a role the rate guard withholds from: it sees phase costs but not one person's cost."""
+    return allows(role, "labor_cost_phase") and not allows(role, "labor_cost_person")
 
 
 def guard_note(lang: str = "en") -> str:

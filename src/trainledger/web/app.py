@@ -42,6 +42,7 @@ from trainledger.model import FailureCause
 from trainledger.model.restricted import note as access_note
 from trainledger.model.restricted import resolve
 from trainledger.model.vocab import label
+from trainledger.report.access import guard_note, rate_guarded
 from trainledger.report.i18n import t as sheet_t
 from trainledger.report.primitives import unit as unit_text
 from trainledger.review.texts import label as review_label
@@ -227,9 +228,17 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
 
                     model = dict(model, sheet=fold_others(model["sheet"], acc.batch))
                 shown, seen = resolve(model, acc.role, "en" if as_json else lang)
+                # the rate guard's record (report/rate_guard.py) leaves the sheet as the CLI's JSON leaves it:
+                # named in ``access`` to a role it withheld figures from, with its note (report/access.py for_role)
+                guard = shown["sheet"].pop("rate_guard", None) if isinstance(shown.get("sheet"), dict) else None
+                guard = guard if guard and rate_guarded(acc.role) else None
                 if seen.withheld:
                     shown["access"] = seen.as_dict()
-                extra: dict[str, Any] = {"access": acc, "access_note": access_note(seen, lang)}
+                    if guard:
+                        shown["access"]["rate_guard"] = {**guard, "note": guard_note("en" if as_json else lang)}
+                note = access_note(seen, lang)
+                extra: dict[str, Any] = {"access": acc, "access_note": (f"{note} {guard_note(lang)}" if guard and note
+                                                                        else note)}
                 if template == "batch.html.j2" and not as_json:
                     from trainledger.report.render import to_html
 

@@ -179,7 +179,6 @@ def _as_cli(sheet: dict[str, Any]) -> dict[str, Any]:
     from trainledger.report.render import hours_json, in_seed_order
 
     s = in_seed_order(sheet)
-    s.pop("rate_guard", None)  # the guard's decision is already in the kinds (report/access.py for_role)
     runs = []
     for r in s.get("runs") or []:
         if isinstance(r.get("gpu_hours_by_state"), dict):
