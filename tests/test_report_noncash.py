@@ -71,7 +71,8 @@ def test_attribute_json_and_text(demo_pristine, timesheet):
     assert {b["batch"]: Decimal(b["hours"]) for b in ctl["by_batch"]} == {BATCHES[0]: timesheet["a"],
                                                                           BATCHES[1]: timesheet["b"]}
     text = run(demo_pristine, "attribute")
-    assert "internal: 12.50 hour, 3,605.00 (2,980.00–4,390.00) CNY (6 lines)" in text
+    assert "internal: 12.50 h, 3,605.00 (2,980.00–4,390.00) CNY (6 lines)" in text
+    assert "(1 line)" in text and "(1 lines)" not in text and "gib month" not in text  # words, not codes
     assert "timesheet 192.50 h (64 rows) = batches 143.50 + shared pools 36.50 + unattributed 12.50" in text
 
 

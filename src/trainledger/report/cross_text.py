@@ -89,6 +89,7 @@ TEXT: dict[str, tuple[str, str]] = {
                  " rounds it, the totals the sum of those).",
                  "现金为精确值；估算显示到最小货币单位（各批次按其底稿的舍入，合计为这些数之和）。"),
     "check": ("check (must be 0.00)", "校验（必须为 0.00）"),
+    "check_hours": ("check (must be 0.0000)", "校验（必须为 0.0000）"),
     "unattributed_note": ("Bills and invoices are cash (billed); owned and reserved capacity no job held, or held by"
                           " jobs without a batch, is on its own basis (amortized, rate card). Bases are never added.",
                           "账单与发票为现金（账单口径）；自有与预留容量中无作业占用或被无批次作业占用的部分按其自身口径"

@@ -234,7 +234,7 @@ def _labor_control(b: Book, ws, row: int, r: CrossReport) -> int:
     b.text(ws, row, 1, H("labor_control"), bold=True)
     row += 1
     for i, k in enumerate(["currency", "timesheet_hours", "batches_hours", "pooled_hours", "unattributed_hours",
-                           "check", "outside_window_hours", "engine_unattributed_hours", "check"], 1):
+                           "check_hours", "outside_window_hours", "engine_unattributed_hours", "check_hours"], 1):
         b.text(ws, row, i, H(k), bold=True)
     last = max(b.wb["Noncash"].max_row, 2)
     rng = lambda c: f"Noncash!${c}$2:${c}${last}"  # noqa: E731 - the builder's own range text

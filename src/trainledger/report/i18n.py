@@ -94,22 +94,23 @@ TEXT: dict[str, tuple[str, str]] = {
     "lines": ("lines", "行数"), "quantity": ("quantity", "数量"),
     "labor_control": ("Labor hours control (workspace)", "人力工时校验（工作区）"),
     "labor_other_batches": ("other batches ({n})", "其他批次（{n} 个）"),
-    "labor_control_line": ("{currency}: timesheet {timesheet} h ({rows} rows) = batches {batches} + shared pools"
+    "labor_control_line": ("{currency}: timesheet {timesheet} h ({rows}) = batches {batches} + shared pools"
                            " {pooled} + unattributed {unattributed} (difference {difference}); batches: {by_batch};"
                            " pools: {by_pool}",
-                           "{currency}：工时表 {timesheet} 小时（{rows} 行）= 批次 {batches} + 共享分摊池 {pooled}"
+                           "{currency}：工时表 {timesheet} 小时（{rows}）= 批次 {batches} + 共享分摊池 {pooled}"
                            " + 未归属 {unattributed}（差额 {difference}）；批次：{by_batch}；分摊池：{by_pool}"),
     "noncash_cli": ("  unattributed, non-cash bases (no bill to reconcile; every item: `trainledger attribute"
                     " --json`, unattributed_noncash):",
                     "  非现金口径的未归属（无账单可核对；全部条目：`trainledger attribute --json` 的"
                     " unattributed_noncash）："),
-    "noncash_cli_total": ("{quantity} {unit}, {amount} {currency} ({lines} lines)",
-                          "{quantity} {unit}，{amount} {currency}（{lines} 行）"),
+    "noncash_cli_total": ("{quantity} {unit}, {amount} {currency} ({lines})",
+                          "{quantity} {unit}，{amount} {currency}（{lines}）"),
     "noncash_cli_more": ("… {n} more reasons", "…… 另有 {n} 项"),
-    "noncash_cli_lines": ("({n} lines)", "（{n} 行）"),
+    "line_unit": ("line", "行"), "row_unit": ("row", "行"),
+    "noncash_cli_lines": ("({n})", "（{n}）"),
     "noncash_cli_pooled": ("spread by shared pool {policy} (a view): {quantity} {unit}, {amount} {currency}"
-                           " ({lines} lines)",
-                           "由共享分摊池 {policy} 分摊（视图）：{quantity} {unit}，{amount} {currency}（{lines} 行）"),
+                           " ({lines})",
+                           "由共享分摊池 {policy} 分摊（视图）：{quantity} {unit}，{amount} {currency}（{lines}）"),
     "detail": ("detail", "说明"), "retry_of": ("retry of", "重试自"),
     "cause_evidence": ("cause evidence", "原因证据"),
     "allocation": ("Allocation policies (a view beside the direct cost, never instead of it)",

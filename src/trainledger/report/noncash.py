@@ -64,6 +64,18 @@ def _fold(items: list[dict[str, Any]], currency: str) -> list[dict[str, Any]]:
                     **{k: format(v, "f") for k, v in acc.items()}, **({"roles": roles} if roles else {})}]
 
 
+EN_UNITS = {"hour": "h", "gpu_hour": "GPU-h", "gib_month": "GiB-months"}  # ``attribute``'s text, as the sheet says them
+
+
+def count(n: int, word: str, lang: str) -> str:
+    """``n`` of ``word`` ("line", "row") in ``lang``: "1 line", "3 lines", "3 行"."""
+    from trainledger.report.i18n import t
+
+    if not lang.startswith("zh"):
+        return f"{n} {word}" + ("" if n == 1 else "s")
+    return f"{n} {t(word + '_unit', lang)}"
+
+
 def sheet_part(summary: dict[str, Any]) -> dict[str, Any]:
     """What the batch sheet's workspace section shows of the summary: each non-cash basis's bucket, its
     reasons folded, money to the minor unit; the labor-hours control per currency."""
@@ -175,7 +187,7 @@ def labor_line(rec: dict[str, Any], lang: str) -> str:
     from trainledger.report.i18n import t
 
     return t("labor_control_line", lang).format(
-        currency=rec["currency"], rows=rec["rows"], timesheet=_qty(rec["timesheet_hours"]),
+        currency=rec["currency"], rows=count(rec["rows"], "row", lang), timesheet=_qty(rec["timesheet_hours"]),
         batches=_qty(rec["batches_hours"]), pooled=_qty(rec["pooled_hours"]),
         unattributed=_qty(rec["unattributed_hours"]), difference=_qty(rec["difference"]),
         by_batch=", ".join(f"{batch_name(b, lang)} {_qty(b['hours'])}" for b in rec.get("by_batch") or []) or "—",
@@ -201,25 +213,27 @@ def cli_lines(records: list[dict[str, Any]], labor: list[dict[str, Any]], lang: 
     if records:
         out.append(t("noncash_cli", lang))
     for r in records:
-        cur, unit = r["currency"], label(r["unit"], lang) if lang != "en" else r["unit"].replace("_", " ")
+        cur = r["currency"]
+        unit = label(r["unit"], lang) if lang.startswith("zh") else EN_UNITS.get(r["unit"], r["unit"].replace("_", " "))
 
         def rng(x, cur=cur):
             ex, lo, hi = (fmt.amount(x[k], cur) for k in ("expected", "low", "high"))
             return ex if lo == hi == ex else f"{ex} ({lo}–{hi})"
         basis = r["basis"] if lang == "en" else label(r["basis"], lang)
         out.append(f"    {basis}: " + t("noncash_cli_total", lang).format(
-            quantity=fmt.quantity(r["quantity"]), unit=unit, amount=rng(r), currency=cur, lines=r["lines"]))
+            quantity=fmt.quantity(r["quantity"]), unit=unit, amount=rng(r), currency=cur,
+            lines=count(r["lines"], "line", lang)))
         items = r.get("unattributed_by_reason") or []
         for x in items[:3]:
-            reason = x["reason"] if lang == "en" else reason_label(x["reason"], lang)
-            detail = x["detail"] if lang == "en" else detail_label(x["detail"], lang)
+            reason, detail = reason_label(x["reason"], lang), detail_label(x["detail"], lang)
             out.append(f"      {fmt.quantity(x['quantity']):>10} {unit}  {rng(x)} {cur}  {reason}"
-                       + (f": {detail}" if detail else "") + "  " + t("noncash_cli_lines", lang).format(n=x["lines"]))
+                       + (f": {detail}" if detail else "") + "  "
+                       + t("noncash_cli_lines", lang).format(n=count(x["lines"], "line", lang)))
         if len(items) > 3:
             out.append("      " + t("noncash_cli_more", lang).format(n=len(items) - 3))
         for p in r.get("pooled") or []:
             out.append("      " + t("noncash_cli_pooled", lang).format(
                 policy=p["policy"], quantity=fmt.quantity(p["quantity"]), unit=unit, amount=rng(p), currency=cur,
-                lines=p["lines"]))
+                lines=count(p["lines"], "line", lang)))
     out += [f"  {t('labor_control', lang)}: {labor_line(rec, lang)}" for rec in labor]
     return out

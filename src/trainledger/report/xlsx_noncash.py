@@ -27,7 +27,7 @@ from trainledger.report.noncash import batch_name
 from trainledger.report.xlsx import Book, H, dec, money_format, ref, xround
 
 HEADS = ["currency", "basis", "reason", "detail", "line_count", "quantity", "unit", "low", "expected", "high"]
-LABOR_HEADS = ["currency", "timesheet_hours", "batches_hours", "pooled_hours", "unattributed_hours", "check",
+LABOR_HEADS = ["currency", "timesheet_hours", "batches_hours", "pooled_hours", "unattributed_hours", "check_hours",
                "computed"]
 HOURS = "0.0000"
 
