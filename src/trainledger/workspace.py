@@ -84,9 +84,9 @@ ENTRY_KEYS: dict[str, tuple[str, ...]] = {
                 "code_version", "config_version", "team", "owner", "task_type", "max_rounds"),
     "rules": ("id", "source", "field", "match", "pattern", "batch"),
     "storage_prefixes": ("prefix", "storage_class"),
-    "labor_rates": ("role", "currency", "low", "expected", "high", "source", "evidence", "owner"),
+    "labor_rates": ("role", "currency", "low", "expected", "high", "source", "source_zh", "evidence", "owner"),
     # owned / reserved clusters; values and [capacity.amortized] checked by engine/capacity.py
-    "capacity": ("id", "name", "nodes", "gpus_per_node", "from", "until", "currency", "source", "owner",
+    "capacity": ("id", "name", "nodes", "gpus_per_node", "from", "until", "currency", "source", "source_zh", "owner",
                  "evidence", "rate", "unit", "effective", "amortized", "price_item", "note", "cluster", "gpus",
                  "vc", "vc_field", "queued_item", "queued_rate"),
     # the node map: a cloud bill's resource id (i-xxxx, a Huawei resource id) ↔ the host name jobs name
@@ -403,6 +403,20 @@ def _check_nodes(path: Path, nodes: tuple[NodeEntry, ...]) -> None:
                                          " / 一个资源 ID 只能对应一个节点，请删除其中一条")
 
 
+def with_zh(item: dict, key: str) -> str:
+    """``item[key]`` as written, with its reviewed Chinese ``<key>_zh`` beside it as a ``Twin`` when
+    given (the zh-CN drawer shows it, the JSON adds ``<key>_zh``); never ``str()`` the result."""
+    from trainledger.i18n.core import Twin
+
+    en, zh = str(item.get(key) or ""), str(item.get(f"{key}_zh") or "").strip()
+    if not zh:
+        return en
+    if not en.strip():
+        raise ValueError(f"{key}_zh is given without {key}: write the English {key} beside it"
+                         f" / 给出了 {key}_zh 却没有 {key}：请在旁边写上英文 {key}")
+    return Twin(en, zh)
+
+
 def _rate(item: dict) -> LaborRate:
     if item["currency"] not in ISO_4217:
         raise ValueError(f"currency {item['currency']!r} is not an ISO 4217 code (e.g. CNY, USD)")
@@ -411,7 +425,9 @@ def _rate(item: dict) -> LaborRate:
     ev = Evidence(item.get("evidence", "assumed"))
     if ev is Evidence.ASSUMED and not item.get("owner"):
         raise ValueError("an assumed rate needs an owner who will confirm it")
-    return LaborRate(role=LaborRole(item["role"]), rate=rng, source=item["source"], evidence=ev,
+    if "source" not in item:
+        raise KeyError("source")
+    return LaborRate(role=LaborRole(item["role"]), rate=rng, source=with_zh(item, "source"), evidence=ev,
                      owner=item.get("owner", ""))
 
 

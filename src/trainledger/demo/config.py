@@ -17,6 +17,7 @@ from trainledger.demo.scenario import BATCHES, GPU_TYPE, GPUS_PER_NODE, PROJECT,
 
 PRICE_BOOK = "prices.toml"
 DEMO_SOURCE = "demo data (illustrative)"
+DEMO_SOURCE_ZH = "演示数据（示意）"
 GPU_ITEM = f"gpu_hour:{GPU_TYPE}"
 
 STORAGE_CLASSES = (
@@ -40,21 +41,23 @@ STORAGE_BATCH_PREFIXES = (
     ("eval-b", "oss://train-eval/csa-sft-2026-11-b/", B),
 )
 
-# role, low, expected, high (CNY per loaded hour), source, evidence, owner
+# role, low, expected, high (CNY per loaded hour), source, its reviewed Chinese, evidence, owner
 LABOR_RATES = (
     # an internal rate card is not a contract: assumed until finance confirms it (issue 4, item 7)
-    ("data_prep", "220", "260", "320", "finance rate card FY2026, data engineer band", "assumed",
+    ("data_prep", "220", "260", "320", "finance rate card FY2026, data engineer band",
+     "财务 FY2026 费率卡，数据工程师档", "assumed",
      "finance: zhao.min"),
     ("training_engineering", "300", "380", "450", "finance rate card FY2026, ML engineer band",
-     "assumed", "finance: zhao.min"),
-    ("platform_support", "260", "310", "380", "finance rate card FY2026, SRE band", "assumed",
+     "财务 FY2026 费率卡，机器学习工程师档", "assumed", "finance: zhao.min"),
+    ("platform_support", "260", "310", "380", "finance rate card FY2026, SRE band",
+     "财务 FY2026 费率卡，SRE 档", "assumed",
      "finance: zhao.min"),
     ("business_eval", "150", "190", "240", "estimate from the support team's cost centre",
-     "assumed", "cs-ops: sun.yue"),
+     "按客服团队成本中心估算", "assumed", "cs-ops: sun.yue"),
     ("project_coordination", "200", "250", "300", "estimate, PM band not yet in the rate card",
-     "assumed", "pmo: li.na"),
+     "估算：费率卡中尚无项目经理档", "assumed", "pmo: li.na"),
     ("vendor", "260", "310", "380", "internal time spent coordinating the vendor, SRE band",
-     "assumed", "finance: zhao.min"),
+     "协调供应商所花的内部工时，按 SRE 档", "assumed", "finance: zhao.min"),
 )
 
 
@@ -97,18 +100,18 @@ def workspace(scenario: str = "rented") -> dict:
         "storage_prefixes": [{"prefix": p, "storage_class": c} for p, c in STORAGE_CLASSES],
         "labor_rates": [
             {"role": role, "currency": "CNY", "low": lo, "expected": mid, "high": hi,
-             "source": src, "evidence": ev, "owner": owner}
-            for role, lo, mid, hi, src, ev, owner in LABOR_RATES
+             "source": src, "source_zh": src_zh, "evidence": ev, "owner": owner}
+            for role, lo, mid, hi, src, src_zh, ev, owner in LABOR_RATES
         ],
         "allocation": ALLOCATION,
     } | ({"capacity": [dict(c) for c in owned.CAPACITY]} if scenario == "owned" else {})
 
 
-def _price(item: str, unit: str, price: str, low: str, high: str, note: str) -> dict:
+def _price(item: str, unit: str, price: str, low: str, high: str, note: str, note_zh: str) -> dict:
     return {"item": item, "unit": unit, "price": price, "low": low, "high": high,
-            "currency": "CNY", "source": DEMO_SOURCE, "effective": date(2026, 11, 1),
+            "currency": "CNY", "source": DEMO_SOURCE, "source_zh": DEMO_SOURCE_ZH, "effective": date(2026, 11, 1),
             "expires": date(2027, 3, 31), "evidence": "assumed", "owner": "finance: zhao.min",
-            "note": note}
+            "note": note, "note_zh": note_zh}
 
 
 def price_book() -> dict:
@@ -116,15 +119,17 @@ def price_book() -> dict:
     return {
         "price": [
             _price(GPU_ITEM, "gpu_hour", "36.00", "30.00", "45.00",
-                   "the bill's 288.00 CNY per 8-GPU node-hour; low: market rental, high: list"),
-            _price("storage:standard", "gb_month", "0.12", "0.11", "0.15", "OSS standard"),
+                   "the bill's 288.00 CNY per 8-GPU node-hour; low: market rental, high: list",
+                   "账单上每台 8 卡节点每小时 288.00 CNY；低值：市场租赁价，高值：目录价"),
+            _price("storage:standard", "gb_month", "0.12", "0.11", "0.15", "OSS standard", "OSS 标准存储"),
             _price("storage:infrequent", "gb_month", "0.08", "0.07", "0.10",
-                   "OSS infrequent access"),
-            _price("storage:archive", "gb_month", "0.033", "0.030", "0.045", "OSS archive"),
+                   "OSS infrequent access", "OSS 低频访问"),
+            _price("storage:archive", "gb_month", "0.033", "0.030", "0.045", "OSS archive", "OSS 归档存储"),
         ],
         "fx": [
             {"base": "USD", "quote": "CNY", "rate": "7.12", "date": date(2026, 11, 14),
              "source": f"{DEMO_SOURCE}; replace with finance's rate of the invoice date",
+             "source_zh": f"{DEMO_SOURCE_ZH}；请替换为财务在发票日期的汇率",
              "evidence": "assumed", "owner": "finance: zhao.min"},
         ],
     }

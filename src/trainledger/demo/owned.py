@@ -27,6 +27,7 @@ CAPACITY = (
         "currency": "CNY",
         "source": "fixed-asset register FA-2025-0412; power and hosting: IDC contract; ops: 1.5 FTE SRE"
                   " (demo data, illustrative)",
+        "source_zh": "固定资产登记 FA-2025-0412；电力与托管：IDC 合同；运维：1.5 名 SRE（演示数据，示意）",
         "owner": "finance: zhao.min",
         "evidence": "assumed",
         "amortized": {
@@ -50,6 +51,7 @@ CAPACITY = (
         "unit": "gpu_hour",
         "effective": date(2026, 10, 1),
         "source": "reserved-capacity contract RC-2026-031, schedule 2 (demo data, illustrative)",
+        "source_zh": "预留容量合同 RC-2026-031 附表 2（演示数据，示意）",
         "owner": "procurement: qian.yu",
         "evidence": "contract",
     },

@@ -90,13 +90,15 @@ def price_book() -> str:
     prices (CNY), which the estimator needs to price a plan."""
     out = [config.render_price_book().rstrip("\n"), "",
            "# plan-only entries (illustrative): the rate card's hourly rates, and data work"]
-    for role, lo, mid, hi, src, ev, owner in config.LABOR_RATES:
+    for role, lo, mid, hi, src, src_zh, ev, owner in config.LABOR_RATES:
         out += ["", "[[price]]", f'item = "labor:{role}"', 'unit = "person_hour"', f'price = "{mid}"',
                 f'low = "{lo}"', f'high = "{hi}"', 'currency = "CNY"', f'source = "{src}"',
+                f'source_zh = "{src_zh}"',
                 "effective = 2026-11-01", "expires = 2027-03-31", f'evidence = "{ev}"', f'owner = "{owner}"']
     for item, p, lo, hi in (("data:label_item", "2", "0.5", "10"), ("data:review_item", "0.5", "0.1", "2")):
         out += ["", "[[price]]", f'item = "{item}"', 'unit = "item"', f'price = "{p}"', f'low = "{lo}"',
-                f'high = "{hi}"', 'currency = "CNY"', 'source = "demo data (illustrative)"',
+                f'high = "{hi}"', 'currency = "CNY"', f'source = "{config.DEMO_SOURCE}"',
+                f'source_zh = "{config.DEMO_SOURCE_ZH}"',
                 "effective = 2026-11-01", "expires = 2027-03-31", 'evidence = "assumed"',
                 'owner = "data lead: chen.yu"']
     return "\n".join(out) + "\n"

@@ -71,7 +71,7 @@ from trainledger.engine.context import Context, Facts, Problem, StageOutput, pri
 from trainledger.errors import ConfigError
 from trainledger.model import Assumption, Basis, CostLine, Evidence, to_decimal
 from trainledger.model.money import check_currency, minor_quantum
-from trainledger.workspace import ENTRY_KEYS
+from trainledger.workspace import ENTRY_KEYS, with_zh
 
 PRICE_QUANTUM = Decimal("0.0001")
 JOB_WITHOUT_BATCH = "job_without_batch"  # capacity held by a job no rule gave a batch: unattributed, not unheld
@@ -213,7 +213,8 @@ def parse(entries: list[dict], where: str) -> tuple[Capacity, ...]:
             out.append(Capacity(
                 id=str(d["id"]), nodes=nodes, gpus_per_node=gpus, start=start, end=end,
                 currency=check_currency(d["currency"]), price_per_gpu_hour=price, basis=basis, evidence=evidence,
-                source=str(d.get("source") or ("price book" if "price_item" in d else d["source"])),
+                source=with_zh(d, "source") if d.get("source") else ("price book" if "price_item" in d
+                                                                       else d["source"]),
                 owner=str(d.get("owner", "")), price_item=str(d.get("price_item", "")), pool=pool,
                 stated=bool(pool) and "gpus" not in d, vc=vc, vc_field=str(d.get("vc_field") or "").strip(),
                 queued_item=str(d.get("queued_item") or "").strip(), queued_rate=queued_rate,
