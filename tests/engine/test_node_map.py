@@ -332,3 +332,25 @@ def test_the_time_zone_check_reads_the_node_hours_through_the_map(tmp_path):
     (got,) = found(_workspace(tmp_path / "map", MAP, slurm={"tz": "UTC"}))
     assert got["read_tz"] == "UTC" and 6 <= got["shift_hours"] <= 8
     assert found(_workspace(tmp_path / "bare", slurm={"tz": "UTC"})) == []
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_node_jobs_ran_on_is_split_over_its_own_gpus(tmp_path, engine):
+    """gpu-node-01 says 24 GPUs ([[nodes]] gpus): its hour 00 (jobs hold 8 + 8 + 4 = 20 GPU-h) splits
+    288.00 over 24 GPU-h — 96.00 / 96.00 / 48.00 to the jobs, 48.00 (4 GPU-h) no job held — and its idle
+    hours 01–02 are 2 × 24 GPU-h, by hand; with cluster.gpus_per_node's 8 the hour went 115.20 / 115.20 /
+    57.60 and nothing unheld. gpu-node-02 keeps the cluster's 8: 864.00 (24 GPU-h). The bill still
+    sums to 1,787.80."""
+    if engine != "python":
+        pytest.importorskip("ibis")
+    own = MAP.replace('node = "gpu-node-01"\nresource_id = "i-bp1node01aaaa"\n',
+                      'node = "gpu-node-01"\nresource_id = "i-bp1node01aaaa"\ngpus = 24\n')
+    assert own != MAP
+    out = _stage(_workspace(tmp_path, own), engine)
+    got = _by_reason(out.lines)
+    assert got["sft-a"] == (Decimal("192.00") + Decimal("42.50"), Decimal(16))
+    assert got["job_without_batch: job 8003"] == (Decimal("48.00"), Decimal(4))
+    assert got["capacity_unheld: node gpu-node-01"] == (Decimal("624.00"), Decimal(52))
+    assert got["node_without_jobs: node gpu-node-02"] == (Decimal("864.00"), Decimal(24))
+    assert sum(ln.amount.expected for ln in out.lines) == Decimal("1787.80")
+    assert "oversubscribed_node" not in {p.kind for p in out.problems}  # 20 of 24 GPUs: not oversubscribed

@@ -192,6 +192,7 @@ def _bill_stage(facts: Facts, ctx: Context) -> StageOutput:
     nodes = node_map.names(held, ctx.config)  # what a bill row may call them: host names, [[nodes]] ids
     idx = _index(ctx.runs)
     slots = Decimal(ctx.config.get("cluster.gpus_per_node"))
+    own = node_map.gpus(ctx.config)  # a node's own GPUs (the node map's, import nodes): its rows split with them
     views = _views(facts.bill_lines)
     # billed nodes no imported job ran on: by their SKU, or declared in [[nodes]]
     idle = capacity_nodes.idle_nodes(facts.bill_lines, nodes, node_map.declared(ctx.config))
@@ -201,7 +202,7 @@ def _bill_stage(facts: Facts, ctx: Context) -> StageOutput:
                    if row.get(column) is not None and Decimal(row[column]) != 0]
         if not amounts:
             continue
-        route = _route(row, ctx, nodes, idx, slots, problems, idle, no_jobs)  # once per row, whatever the views
+        route = _route(row, ctx, nodes, idx, slots, problems, idle, no_jobs, own)  # once per row, whatever the views
         for basis, amount in amounts:
             out = route(amount)
             if basis is Basis.EFFECTIVE_COST:  # the bill's own view: never owned hardware's amortized
@@ -262,9 +263,11 @@ def _node_of(row, nodes) -> str | None:
 
 
 def _route(row, ctx: Context, nodes, idx, slots, problems, idle=frozenset(),
-           no_jobs=None) -> Callable[[Decimal], list[CostLine]]:
+           no_jobs=None, own: Mapping[str, int] | None = None) -> Callable[[Decimal], list[CostLine]]:
     """Where a bill row's money goes, decided once; the result turns an amount into cost lines.
-    ``idle``: the nodes without jobs (``capacity_nodes.idle_nodes``); ``no_jobs`` collects those routed."""
+    ``idle``: the nodes without jobs (``capacity_nodes.idle_nodes``); ``no_jobs`` collects those routed;
+    ``own``: a node's own GPUs (``node_map.gpus``), else ``slots`` (cluster.gpus_per_node)."""
+    own = node_map.gpus(ctx.config) if own is None else own
     resource = row.get("resource_id") or row.get("resource_name") or ""
     if str(row.get("commitment_discount_status") or "").lower() == "unused":
         what = row.get("commitment_discount_id") or resource or "commitment"
@@ -276,7 +279,7 @@ def _route(row, ctx: Context, nodes, idx, slots, problems, idle=frozenset(),
         return lambda amount: [_line(row, amount, Basis.BILLED, rule, batch_id=batch_id, detail=detail)]
     node = _node_of(row, nodes)
     if node is not None:
-        return node_split(row, node, idx, slots, problems)
+        return node_split(row, node, idx, node_slots(node, own, slots), problems)
     if str(row.get("charge_category") or "").lower() == "purchase" and row.get("commitment_discount_id"):
         reason = (f"commitment_purchase: commitment purchase {row['commitment_discount_id']}, paid here,"
                   " used over its term (see the effective-cost view)")
@@ -285,10 +288,16 @@ def _route(row, ctx: Context, nodes, idx, slots, problems, idle=frozenset(),
     if (idle_node := capacity_nodes.idle_node_of(row, idle)) is not None:
         if no_jobs is not None:
             no_jobs.add(idle_node)
-        own = node_map.gpus(ctx.config).get(idle_node)  # the node map's GPUs of the node (import nodes)
-        return capacity_nodes.idle_node_split(row, idle_node, Decimal(own) if own else slots, problems)
+        return capacity_nodes.idle_node_split(row, idle_node, node_slots(idle_node, own, slots), problems)
     what = " ".join(str(x) for x in (row.get("service_name"), resource) if x) or f"bill row {row['row']}"
     return lambda amount: [_line(row, amount, Basis.BILLED, NO_RULE, reason=f"{NO_RULE}: {what}")]
+
+
+def node_slots(node: str, own: Mapping[str, int], slots: Decimal) -> Decimal:
+    """The GPUs a node row is split over: the node's own (the node map's ``gpus``: ``[[nodes]]`` or an
+    imported node list), else ``cluster.gpus_per_node`` (both engines)."""
+    n = own.get(node)
+    return Decimal(n) if n else slots
 
 
 def tagged_detail(row, resource: str) -> str:

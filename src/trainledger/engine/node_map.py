@@ -31,8 +31,10 @@ an imported id that ``[[nodes]]`` gives another node, or another id for a host `
 left out and said (problem ``node_map_conflict``, naming both); two imports giving one id to two
 nodes: the later imported is used, and said. A node without GPUs (a CPU node of the list) is no
 entry: its rows are not capacity no job held. An entry's ``gpus`` (the imported capacity, or
-``[[nodes]] gpus``) is what a node without jobs counts (``gpus``); a node jobs ran on is split with
-``cluster.gpus_per_node`` as before, and an entry that differs from it is said (``node_gpus_differ``).
+``[[nodes]] gpus``) is what the node's bill rows count (``gpus``): a node without jobs, and the rows of a
+node jobs ran on, split by GPU-seconds over its own GPUs × the period (compute.py ``node_slots``; the
+frame engine hands such rows to that exact split); an entry that differs from ``cluster.gpus_per_node``
+is said (``node_gpus_differ``), so a typo in either shows.
 """
 
 from __future__ import annotations
@@ -168,6 +170,7 @@ def _gpus_differ(config) -> list[Problem]:
         return []
     shown = ", ".join(f"{n} {g}" for n, g in differ[:5]) + (", …" if len(differ) > 5 else "")
     return [Problem("node_gpus_differ", f"{len(differ)} node(s) of the node map have another number of GPUs than"
-                    f" cluster.gpus_per_node = {per} ({shown}): a node no job ran on counts its own, the rows of a"
-                    f" node jobs ran on are split with {per} — set cluster.gpus_per_node if most nodes have another",
+                    f" cluster.gpus_per_node = {per} ({shown}): their bill rows are split over their own GPUs"
+                    f" (capacity no job held = their GPUs × the period − what jobs held) — check the count if it is"
+                    f" a typo",
                     {"count": len(differ), "gpus_per_node": per, "nodes": shown})]

@@ -182,12 +182,12 @@ CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
     },
     "node_gpus_differ": {
         EN: ("node GPUs differ from cluster.gpus_per_node", "{count} node(s) of the node map have another number of"
-             " GPUs than cluster.gpus_per_node = {gpus_per_node} ({nodes}): a node no job ran on counts its own, the"
-             " rows of a node jobs ran on are split with {gpus_per_node} — set cluster.gpus_per_node if most nodes"
-             " have another"),
+             " GPUs than cluster.gpus_per_node = {gpus_per_node} ({nodes}): their bill rows are split over their own"
+             " GPUs (capacity no job held = their GPUs × the period − what jobs held) — check the count if it is a"
+             " typo"),
         ZH: ("节点 GPU 数与 cluster.gpus_per_node 不同", "节点对照表中有 {count} 个节点的 GPU 数不同于"
-             " cluster.gpus_per_node = {gpus_per_node}（{nodes}）：没有作业运行的节点按其自身 GPU 数计，"
-             "有作业运行的节点的账单行仍按 {gpus_per_node} 拆分——如多数节点不同，请修改 cluster.gpus_per_node"),
+             " cluster.gpus_per_node = {gpus_per_node}（{nodes}）：这些节点的账单行按其自身 GPU 数拆分"
+             "（无作业占用的容量 = 其 GPU 数 × 时段 − 作业占用）——如为笔误请核对数量"),
     },
     "oversubscribed_node": {
         EN: ("node oversubscribed", "{node} {at}: jobs hold {held} GPUs but the node has {slots}"),

@@ -357,7 +357,20 @@ def _run(scratch: Scratch, table: pa.Table, ctx: Context, holdings, keys: list[s
                 prepared, holdings, gpus_per_node=slots, views=views):  # rows split by compute.node_split
             fallback = set(con.to_pyarrow(split.fallback_rows(prepared, h, gpus_per_node=slots, scale=holdings.scale,
                                                               views=views)).column("idx").to_pylist())
+        fallback |= _own_gpus_rows(route, node, ctx, slots)
     return route, node, rule_batch, rule_id, got, fallback
+
+
+def _own_gpus_rows(route: pa.Array, node: pa.Array, ctx: Context, slots: int) -> set[int]:
+    """Node rows of a node whose own GPUs (the node map's) are not cluster.gpus_per_node: split by
+    ``compute.node_split`` with the node's count (the frame's split has one count for every node;
+    such nodes are few). Positions are the rows' ``idx`` (``routed`` is ordered by idx from 0)."""
+    differ = sorted(n for n, g in node_map.gpus(ctx.config).items() if g and g != slots)
+    if not differ:
+        return set()
+    mine = pc.and_(pc.equal(pc.cast(route, pa.string()), "node"),
+                   pc.is_in(pc.cast(node, pa.string()), value_set=pa.array(differ, pa.string())))
+    return set(pc.indices_nonzero(pc.fill_null(mine, False)).to_pylist())
 
 
 def _stream(scratch: Scratch, expr) -> Pieces:
@@ -514,7 +527,8 @@ def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, got, fa
                     py_index = compute._index(ctx.runs)
                 index = py_index if i in fallback else _node_index(ctx, holdings, nodes_[k], indexes)
                 found: list[Problem] = []
-                make = compute.node_split(whole[k], nodes_[k], index, slots, found)
+                make = compute.node_split(whole[k], nodes_[k], index, compute.node_slots(nodes_[k], node_gpus, slots),
+                                          found)
                 made = {v: make(amount) for v, _, amount in amounts}
                 problems.extend((i, p) for p in found)
             elif kind == "node":
@@ -525,8 +539,8 @@ def _lines(rows, ctx, holdings, views, route, node, rule_batch, rule_id, got, fa
             elif kind == "no_rule_matched" and (idle_node := capacity_nodes.idle_node_of(whole[k], idle)):
                 no_jobs.add(idle_node)
                 found = []
-                own = node_gpus.get(idle_node)  # the node map's GPUs of the node (import nodes), as compute
-                make = capacity_nodes.idle_node_split(whole[k], idle_node, Decimal(own) if own else slots, found)
+                make = capacity_nodes.idle_node_split(whole[k], idle_node,  # its own GPUs, as compute's
+                                                      compute.node_slots(idle_node, node_gpus, slots), found)
                 made = {v: make(amount) for v, _, amount in amounts}
                 problems.extend((i, p) for p in found)
             else:
