@@ -38,6 +38,7 @@ def demo_pristine(tmp_path_factory):
     root = tmp_path_factory.mktemp("demo-pristine") / "ws"
     result = CliRunner().invoke(cli, ["--lang", "en", "demo", "--dir", str(root)], catch_exceptions=False)
     assert result.exit_code == 0, result.output
+    (root.parent / "demo-output.txt").write_text(result.output, encoding="utf-8")  # what the newcomer read
     return root
 
 
