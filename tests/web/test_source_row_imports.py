@@ -153,3 +153,23 @@ def test_a_row_no_other_import_holds_names_none(tmp_path):
     (rec,) = json.loads(run("--workspace", root, "imports", "list", "--json"))
     with Workspace.open(root) as wsp:
         assert views.source(wsp, rec["id"], 1)["lines_shared_with"] == []
+
+
+def test_a_file_imported_by_a_relative_path_is_read_from_anywhere(tmp_path, monkeypatch):
+    """``import`` run in the file's folder with a relative path: the source-row page, opened from another
+    working directory (a server started elsewhere), still reads the raw row (review 8, R8-11: the lake
+    kept ``helios.csv`` as given and the page said "the file is no longer at helios.csv")."""
+    root = tmp_path / "ws"
+    Workspace.init(root).close()
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "helios.csv").write_text(HELIOS, encoding="utf-8")
+    monkeypatch.chdir(tmp_path / "data")
+    run("--workspace", root, "import", "occupancy", "helios.csv", "--preset", "helios", "--tz", "Asia/Shanghai")
+    (row,) = json.loads(run("--workspace", root, "imports", "list", "--json"))
+    assert row["path"] == str(tmp_path / "data" / "helios.csv")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    with Workspace.open(root) as wsp:
+        page = views.source(wsp, row["id"], 2)
+    assert page["raw"] is not None and page["raw"]["time"] == "2020-05-01 00:01:00", page.get("raw_note")

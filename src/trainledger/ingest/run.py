@@ -429,7 +429,8 @@ def _log(
         {
             "imported_at": datetime.now(UTC).isoformat(timespec="seconds"),
             "kind": result.kind,
-            "path": result.path,
+            # absolute: the source-row page reads the file from wherever the server runs (review 8, R8-11)
+            "path": str(Path(result.path).absolute()),
             "sha256": result.sha256,
             "identity": identity,
             "statement": statement,  # which import of the file (lake.keys.import_key)
