@@ -64,5 +64,5 @@ def test_an_occupancy_series_without_jobs_is_named(tmp_path):
     assert p.detail["held"] == "0.00" and p.detail["missing"] == format(running, "f")
     assert running > 4000  # most of the 4,992 GPU-hours ran
     zh = message({"kind": p.kind, "detail": p.detail}, "zh-CN")
-    assert f"运行中 {running} GPU 小时" in zh and "请导入该集群的作业清单" in zh
+    assert f"运行中 {running} 卡时" in zh and "请导入该集群的作业清单" in zh
     assert "not as capacity no job held" in p.message

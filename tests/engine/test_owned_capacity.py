@@ -207,7 +207,7 @@ def test_runs_outside_the_capacitys_period_are_named_not_silently_unvalued(tmp_p
     assert "100" not in p.detail["examples"] and "300" in p.detail["examples"]
     en, zh = (message({"kind": p.kind, "detail": p.detail}, lang) for lang in ("en", "zh-CN"))
     assert "own-a" in en and "6.67 GPU-hours there are not valued" in en
-    assert "容量 own-a" in zh and "6.67 GPU 小时未计价" in zh
+    assert "容量 own-a" in zh and "6.67 卡时未计价" in zh
     inside = attribute(Facts(jobs=(job("100", start=at(0), end=at(90), gpus=4),)), cfg, price_lookup, T0.date())
     assert not [p for p in inside.problems if p.kind == "capacity_period_misses_runs"]
 

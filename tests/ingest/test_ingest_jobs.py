@@ -299,7 +299,7 @@ def test_cli_import_jobs_and_summary(tmp_path):
     got = json.loads(res.output)
     assert (got["jobs"], got["never_started"], got["gpu_hours"]["total"]) == (8152, 897, "51470.674158")
     res = runner.invoke(cli, ["--workspace", ws, "jobs", "--lang", "zh-CN"])
-    assert "从未启动: 897" in res.output and "GPU 小时" in res.output
+    assert "从未启动: 897" in res.output and "卡时" in res.output
     res = runner.invoke(cli, ["--workspace", ws, "import", "jobs", str(OPENB)])
     assert res.exit_code == 2 and "--preset NAME" in res.output
     log = tmp_path / "cluster_log.csv"

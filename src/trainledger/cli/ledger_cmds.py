@@ -312,14 +312,15 @@ def _report(ctx: click.Context, as_json: bool, result) -> None:
         for (basis, code, cur), amount, items in groups:
             shown_basis = pad(said[basis], basis_col)
             shown_code = code if language == "en" else reason_label(code, language)  # the codes stay in JSON
+            head = f"{shown_basis} {shown_code}" if shown_code != said[basis] else said[basis]  # said once
             if len(items) <= BUCKET_SHOWN:  # a few items: each on its line, as the reason and its detail
                 for detail, x in items:
                     detail = detail if language == "en" else detail_label(detail, language)
-                    click.echo(f"    {fmt.amount(x, cur, exact=True):>16} {cur}  {shown_basis} {shown_code}"
+                    click.echo(f"    {fmt.amount(x, cur, exact=True):>16} {cur}  {head}"
                                + (f"{sep}{detail}" if detail else ""))
                 continue
             cut_short = True  # many: the reason's total and count, its largest items, how to list all
-            click.echo(f"    {fmt.amount(amount, cur, exact=True):>16} {cur}  {shown_basis} {shown_code}"
+            click.echo(f"    {fmt.amount(amount, cur, exact=True):>16} {cur}  {head}"
                        + t("cli.attribute.bucket_items", ctx, n=f"{len(items):,}"))
             for detail, x in items[:BUCKET_SHOWN]:
                 shown = detail if language == "en" or not detail else detail_label(detail, language)

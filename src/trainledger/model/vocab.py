@@ -201,7 +201,7 @@ ZH: dict[str, str] = {
     "reserved_unused": "预留未使用", "unclassified": "无进度信号", "tagged_resource": "按标签归属的资源",
     "capacity_unheld": "无作业占用的容量", "held_not_imported": "有作业占用（作业未导入）",
     "credit": "赔付/退款", "adjustment": "账单调整", "tax": "税费", "prior_period_correction": "前期账单更正",
-    "rate_card": "内部费率", "not_valued": "未计价", "allocated": "按口径分摊（视图）",
+    "rate_card": "费率卡", "not_valued": "未计价", "allocated": "按口径分摊（视图）",
     "spread_by_gpu_hours": "按卡时分摊", "cost_centre": "计入平台成本中心", "separate": "单列",
     "gpu_hours": "卡时", "equal": "均摊",
     # unattributed reasons

@@ -204,15 +204,15 @@ CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
              " its period {period} ({examples}): {gpu_hours} GPU-hours there are not valued — check the"
              " capacity's from / until"),
         ZH: ("作业超出容量的期间", "容量 {capacity}（{where}）：{runs} 个作业在其期间 {period} 之外占用它"
-             "（{examples}）：这部分 {gpu_hours} GPU 小时未计价——请检查该容量的 from / until"),
+             "（{examples}）：这部分 {gpu_hours} 卡时未计价——请检查该容量的 from / until"),
     },
     "occupancy_jobs_missing": {
         EN: ("occupancy shows jobs not imported", "pool {pool} (capacity {capacity}): its occupancy series shows"
              " {running} GPU-hours running (idle {idle}) but the imported jobs hold {held}: {missing} GPU-hours"
              " were held by jobs not imported: costed as held, jobs not imported (not as capacity no job held) and in"
              " no batch — import the cluster's job list"),
-        ZH: ("占用序列显示有未导入的作业", "资源池 {pool}（容量 {capacity}）：其占用序列显示运行中 {running} GPU 小时"
-             "（空闲 {idle}），但已导入的作业只占用 {held}：{missing} GPU 小时由未导入的作业占用，"
+        ZH: ("占用序列显示有未导入的作业", "资源池 {pool}（容量 {capacity}）：其占用序列显示运行中 {running} 卡时"
+             "（空闲 {idle}），但已导入的作业只占用 {held}：{missing} 卡时由未导入的作业占用，"
              "其成本计为“有作业占用（作业未导入）”而非无作业占用的容量，且不归属任何批次——请导入该集群的作业清单"),
     },
     "pool_oversubscribed": {
@@ -226,7 +226,7 @@ CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
     "unpriced_queue": {
         EN: ("queue not valued", "queued GPU-hours are counted but not valued: set cluster.gpu_item to a"
              " price-book entry"),
-        ZH: ("排队未估值", "排队的 GPU 小时已计数但未估值：请把 cluster.gpu_item 设为价格表中的条目"),
+        ZH: ("排队未估值", "排队的 卡时已计数但未估值：请把 cluster.gpu_item 设为价格表中的条目"),
     },
     "steps_workers_mismatch": {
         EN: ("steps of another worker count", "job {job_id}: the per-worker step times tied to it (steps job"
@@ -241,7 +241,7 @@ CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
     "unpriced_capacity_queue": {
         EN: ("capacity queue not valued", "capacity {capacity}: its jobs' queued GPU-hours are counted but not"
              " valued: its price-book entry has no price on the day — add one, or give the capacity a queued_rate"),
-        ZH: ("容量排队未估值", "容量 {capacity}：其作业的排队 GPU 小时已计数但未估值：它的价格表条目在当天没有价格——"
+        ZH: ("容量排队未估值", "容量 {capacity}：其作业的排队 卡时已计数但未估值：它的价格表条目在当天没有价格——"
              "请补上，或为该容量设置 queued_rate"),
     },
     "inexact_total": {
