@@ -338,8 +338,10 @@ def _summary(b: Book, s: dict, last: int, hidden: set | frozenset = frozenset(),
             total = (sums or {}).get((r.get("basis"), r.get("evidence"), cur), Decimal(0))
             b.formula(ws, row, 8, sumifs, fmt, cached=total, basis=ref(row, 1), evidence=ref(row, 2), cur=ref(row, 3))
             if ws.cell(row=row, column=5).data_type == "n":
-                b.formula(ws, row, 9, f"ROUND({{sum}},{places(cur)})-{{total}}", "0.00",
-                          cached=xround(total, places(cur)) - (dec(r.get("expected")) or Decimal(0)),
+                # both sides at the currency's minor unit: a cash total is exact (a cloud bill's sub-cent
+                # rows: 0.0000170952 USD), an estimate already rounded — the check is 0 exactly (review 8 R8-7)
+                b.formula(ws, row, 9, f"ROUND({{sum}},{places(cur)})-ROUND({{total}},{places(cur)})", "0.00",
+                          cached=xround(total, places(cur)) - xround(dec(r.get("expected")) or Decimal(0), places(cur)),
                           sum=ref(row, 8), total=ref(row, 5))
         rows_of.setdefault(r.get("basis", ""), []).append(row)
         row += 1
