@@ -302,7 +302,8 @@ def test_summary_totals_are_live_sums_over_lines(tmp_path, data, batch):
         assert _exact(ws.cell(row=i, column=5)) == engine
         assert (total if t["cash"] else total.quantize(q, ROUND_HALF_EVEN)) == engine
         check = ws.cell(row=i, column=9).value
-        assert check == f"=ROUND(H{i},{xlsx.places(t['currency'])})-E{i}"
+        p = xlsx.places(t["currency"])
+        assert check == f"=ROUND(H{i},{p})-ROUND(E{i},{p})"
         assert total.quantize(q, ROUND_HALF_EVEN) - engine == 0
 
 
