@@ -14,9 +14,9 @@ L: dict[str, tuple[str, str]] = {
                          "按容量控制：容量总成本 = 已归属 + 无作业占用 + 作业未匹配批次"),
     "labor_how": ("batches = SUM of the per-batch rows; shared pools = SUM of the per-pool rows; unattributed ="
                   " the internal bucket's hours above; check = ROUND(timesheet − (batches + shared pools +"
-                  " unattributed), 4) must show 0.0000",
+                  " unattributed), 4) must show 0.0000; one row per currency of the rates the hours are valued at",
                   "批次 = 各批次行之和；共享分摊池 = 各分摊池行之和；未归属 = 上方内部人力未归属桶的工时；"
-                  "校验 = ROUND(工时表 − (批次 + 共享分摊池 + 未归属), 4)，必须为 0.0000"),
+                  "校验 = ROUND(工时表 − (批次 + 共享分摊池 + 未归属), 4)，必须为 0.0000；按计价费率的币种各一行"),
     "line_count": ("lines", "行数"), "timesheet_hours": ("timesheet hours", "工时表工时"),
     "batches_hours": ("on batches", "已归属批次"),
     "pooled_hours": ("shared pools", "共享分摊池"), "unattributed_hours": ("unattributed", "未归属"),
