@@ -266,6 +266,26 @@ def live_flags(lake: Lake, state: FileState) -> list[str]:
     return out
 
 
+def missing_partitions(lake: Lake) -> list[tuple[FileState, str, int]]:
+    """The partitions the log's records of live imports name (``partition``) that are not in the
+    lake — deleted by hand, lost in a copy or a restore — with the rows each record accepted:
+    (import, partition key, rows). A partition a drop tombstoned is not looked for; an import
+    read again with ``--replace`` after the loss names it only in records before its drop."""
+    dropped = lake.dropped()
+    out = []
+    for state in states(lake).values():
+        if not state.live:
+            continue
+        for rec in state.records:
+            where = rec.get("partition")
+            if not where:
+                continue
+            key = partition_key(where)
+            if key not in dropped and not (lake.root / key).exists():
+                out.append((state, key, int(rec.get("accepted") or 0)))
+    return out
+
+
 def restored_rows(lake: Lake, keys: Iterable[str]) -> dict[str, int]:
     """Rows of the partitions ``keys`` (``table/source=…/part-<n>``, those a drop wrote for other
     imports: lake/resettle.py) by the import key they belong to, in the log's order."""
@@ -293,7 +313,7 @@ def quarantine_remedy(kind: str) -> str:
 FLAG_REMEDY = ("accepted and in the figures; check the source row (docs/formats.md lists each note)")
 
 
-__all__ = ["FileState", "flagged_count", "flagged_rows", "history_fields", "live_flags", "quarantine_remedy",
-           "restored_rows",
+__all__ = ["FileState", "flagged_count", "flagged_rows", "history_fields", "live_flags", "missing_partitions",
+           "quarantine_remedy", "restored_rows",
            "quarantined_rows", "record_from_lake", "resolve",
            "short_id", "state_parts", "states"]

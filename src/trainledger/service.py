@@ -276,9 +276,10 @@ class Workspace:
         ``check``): per import, the rows it states that the lake holds fewer copies of
         (``lake_rows_short``: in no figure), and the rows held more often than any live import
         states them (``lake_rows_extra``: counted more than once). Reads each live partition's
-        ``row`` and ``row_hash`` columns only."""
+        ``row`` and ``row_hash`` columns only. A partition the log names that is gone from the lake
+        is ``lake_partition_missing``; a copied partition's rows are ``lake_rows_extra``."""
         from trainledger.engine.context import Problem
-        from trainledger.imports import short_id, states
+        from trainledger.imports import missing_partitions, short_id, states
         from trainledger.ingest import KIND_TABLES
         from trainledger.lake.resettle import check
 
@@ -290,6 +291,15 @@ class Workspace:
             return (short_id(st.import_key if st else key[0]), st.kind if st else "?", path)
 
         out: list[Problem] = []
+        for st, part, rows in missing_partitions(self.lake):  # a partition file gone from the lake
+            ident, path = short_id(st.import_key), str((st.latest or {}).get("path") or "PATH")
+            command = f"trainledger import {st.kind} {path} --replace {ident}"
+            out.append(Problem("lake_partition_missing",
+                               f"import {ident} ({st.kind}, {path}): its partition {part} ({rows} row(s)), named in"
+                               f" lake/imports.jsonl, is not in the lake: those rows are in no figure; restore the"
+                               f" file from a backup, or read the file again: `{command}`",
+                               {"import": ident, "kind": st.kind, "path": path, "partition": part, "rows": rows,
+                                "command": command}))
         for table in sorted(set(KIND_TABLES.values())):
             found = check(self.lake, table)
             short: dict[tuple[str, str], list[int]] = {}

@@ -140,6 +140,13 @@ CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
         ZH: ("数据湖中的行少于导入所述", "导入 {import}（{kind}，{path}）陈述的 {rows} 种数据行，数据湖少存了"
              " {copies} 份：它们未计入任何数字；请重新读取该文件：`{command}`"),
     },
+    "lake_partition_missing": {
+        EN: ("a partition of an import is missing from the lake", "import {import} ({kind}, {path}): its partition"
+             " {partition} ({rows} row(s)), named in lake/imports.jsonl, is not in the lake: those rows are in no"
+             " figure; restore the file from a backup, or read the file again: `{command}`"),
+        ZH: ("数据湖缺少某次导入的分区", "导入 {import}（{kind}，{path}）：lake/imports.jsonl 记录的分区 {partition}"
+             "（{rows} 行）不在数据湖中：这些行未计入任何数字；请从备份恢复该文件，或重新读取该文件：`{command}`"),
+    },
     "lake_rows_extra": {
         EN: ("lake holds more rows than any import states", "the lake holds {copies} more copy(ies) of {rows}"
              " distinct {table} row(s) than any live import states (held by import(s) {ids}): counted more than"
