@@ -82,6 +82,20 @@ def _live_imports(lake: Lake, table: str) -> dict[tuple[str, str], _Import]:
     return found
 
 
+def unrecorded(lake: Lake, table: str, recorded: set[tuple[str, str]], any_statement: set[str]
+               ) -> list[tuple[tuple[str, str], list[Path], list[Path], str]]:
+    """The live files of ``table`` of imports the log does not record: ((content hash,
+    statement), partitions, held records, kind) of each import (``_live_imports``) not in
+    ``recorded`` (the live imports' (content hash, statement)) whose file is not in
+    ``any_statement`` (a live import of unknown statement: all of its file's). What an import
+    killed between publishing its partition or held record and logging itself leaves."""
+    out = []
+    for key, imp in sorted(_live_imports(lake, table).items()):
+        if key not in recorded and key[0] not in any_statement:
+            out.append((key, sorted(imp.parts), sorted(imp.held), str((imp.meta or {}).get("kind") or "?")))
+    return out
+
+
 def _hashes(path: Path) -> pa.Table:
     """(row, h) of a partition or held record; ``h`` is ``<version>:<row_hash>``."""
     meta = partition_meta(pq.read_schema(path)) or {}
