@@ -107,5 +107,7 @@ def test_a_partition_copied_into_another_files_directory_fails_the_audit(ws):
     other = part.parent.with_name("source=" + "0" * 64)
     other.mkdir()
     shutil.copy(part, other / "part-0.parquet")
-    (p,) = audit_json(root, 1)["lake_problems"]
-    assert (p["kind"], p["detail"]["copies"]) == ("lake_rows_extra", N)
+    found = {p["kind"]: p["detail"] for p in audit_json(root, 1)["lake_problems"]}
+    assert set(found) == {"lake_rows_extra", "lake_import_unlogged"}  # no import of that file was logged
+    assert found["lake_rows_extra"]["copies"] == N
+    assert (found["lake_import_unlogged"]["sha"], found["lake_import_unlogged"]["rows"]) == ("0" * 12, N)

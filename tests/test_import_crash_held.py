@@ -100,6 +100,7 @@ def test_a_held_record_alone_is_found_and_recorded_by_the_next_import(ws, monkey
     (p,) = json.loads(run("--workspace", root, "audit", "--json", code=1))["lake_problems"]
     assert (p["kind"], p["detail"]["rows"], p["detail"]["held"], p["detail"]["files"]) == \
         ("lake_import_unlogged", 0, 2, 1)
+    assert (p["detail"]["sha"], p["detail"]["command"]) == (sha[:12], "trainledger import focus FILE")
     with Workspace.open(root) as wsp:
         assert "lake_import_unlogged" in {q.kind for q in wsp.attribute().problems}
 

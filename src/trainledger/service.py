@@ -318,7 +318,7 @@ class Workspace:
                                    f" them and logging itself: it is in no `imports list` and cannot be dropped;"
                                    f" import that file again to record it: `{command}` (the file whose sha256"
                                    f" begins {sha[:12]})",
-                                   {"sha256": sha[:12], "kind": kind, "table": table, "rows": rows, "held": kept,
+                                   {"sha": sha[:12], "kind": kind, "table": table, "rows": rows, "held": kept,
                                     "files": files, "command": command}))
             found = check(self.lake, table)
             short: dict[tuple[str, str], list[int]] = {}

@@ -149,15 +149,15 @@ CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
     },
     "lake_import_unlogged": {
         EN: ("lake files of an import its log does not record", "the lake holds {files} file(s) of an import of"
-             " the file {sha256} ({kind}, {table}: {rows} row(s) in the figures, {held} held for it) that"
+             " the file {sha} ({kind}, {table}: {rows} row(s) in the figures, {held} held for it) that"
              " lake/imports.jsonl does not record — an import cut off between publishing them and logging itself:"
              " it is in no `imports list` and cannot be dropped; import that file again to record it: `{command}`"
-             " (the file whose sha256 begins {sha256})"),
+             " (the file whose sha256 begins {sha})"),
         ZH: ("数据湖中有导入日志未记录的导入文件",
-             "数据湖中有文件 {sha256} 的一次导入的 {files} 个文件（{kind}，{table}：{rows} 行已计入数字，"
+             "数据湖中有文件 {sha} 的一次导入的 {files} 个文件（{kind}，{table}：{rows} 行已计入数字，"
              "{held} 行为其保留），lake/imports.jsonl 未记录这次导入——"
              "导入在发布这些文件之后、写入日志之前被中断：它不在 `imports list` 中，也无法撤销；"
-             "请重新导入该文件以记录它：`{command}`（sha256 以 {sha256} 开头的文件）"),
+             "请重新导入该文件以记录它：`{command}`（sha256 以 {sha} 开头的文件）"),
     },
     "lake_rows_extra": {
         EN: ("lake holds more rows than any import states", "the lake holds {copies} more copy(ies) of {rows}"
