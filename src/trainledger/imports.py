@@ -21,6 +21,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from trainledger.errors import BadInput, NotFound
@@ -238,17 +240,34 @@ def flagged_rows(lake: Lake, state: FileState, limit: int | None = None) -> list
     return out
 
 
-def flagged_count(state: FileState | None) -> int:
-    """Accepted rows with flags of an import: of its attempts since the last drop whose partition
-    is live (for a dropped import: of the partitions that drop tombstoned), each row once — an
-    attempt before an earlier drop, whose partition that drop took, is not counted again."""
+def flagged_count(lake: Lake, state: FileState | None) -> int:
+    """Accepted rows with flags of an import, counted in the lake as ``accepted`` is
+    (``record_from_lake``): the rows of its live partitions (for a dropped import: of the partitions
+    its drop tombstoned) whose ``flags`` are not empty, each row once — a partition a drop wrote
+    for it from its held record (lake/resettle.py: rows it states that the dropped file's rows
+    held) counts as its own, with the flags the rows were read with. A partition without a
+    ``flags`` column (an early lake) counts what the log recorded for it."""
     if state is None:
         return 0
-    if state.drop is not None:
+    table = KIND_TABLES.get(state.kind)
+    if table is None:
+        return 0
+    if state.drop is None:
+        dropped = lake.dropped()
+        parts = [p for p in state_parts(lake, state, table) if partition_key(p) not in dropped]
+    else:
         gone = set(state.drop.get("partitions") or ())
-        return sum(int(r.get("flagged") or 0) for r in state.records
-                   if r.get("partition") and partition_key(r["partition"]) in gone)
-    return sum(int(r.get("flagged") or 0) for r in state.records if r.get("partition"))
+        parts = [p for p in state_parts(lake, state, table) if partition_key(p) in gone]
+    logged = {partition_key(r["partition"]): int(r.get("flagged") or 0) for r in state.records
+              if r.get("partition")}
+    n = 0
+    for part in parts:
+        if "flags" not in pq.read_schema(part).names:
+            n += logged.get(partition_key(part), 0)
+            continue
+        flags = pc.fill_null(pq.read_table(part, columns=["flags"]).column("flags"), "[]")
+        n += int(pc.sum(pc.invert(pc.is_in(flags, value_set=pa.array(["[]", ""]))).cast(pa.int64())).as_py() or 0)
+    return n
 
 
 def live_flags(lake: Lake, state: FileState) -> list[str]:
@@ -263,6 +282,26 @@ def live_flags(lake: Lake, state: FileState) -> list[str]:
     for part in state_parts(lake, state, table):
         if partition_key(part) not in dropped:
             out += pq.read_table(part, columns=["flags"]).column("flags").to_pylist()
+    return out
+
+
+def missing_partitions(lake: Lake) -> list[tuple[FileState, str, int]]:
+    """The partitions the log's records of live imports name (``partition``) that are not in the
+    lake — deleted by hand, lost in a copy or a restore — with the rows each record accepted:
+    (import, partition key, rows). A partition a drop tombstoned is not looked for; an import
+    read again with ``--replace`` after the loss names it only in records before its drop."""
+    dropped = lake.dropped()
+    out = []
+    for state in states(lake).values():
+        if not state.live:
+            continue
+        for rec in state.records:
+            where = rec.get("partition")
+            if not where:
+                continue
+            key = partition_key(where)
+            if key not in dropped and not (lake.root / key).exists():
+                out.append((state, key, int(rec.get("accepted") or 0)))
     return out
 
 
@@ -293,7 +332,7 @@ def quarantine_remedy(kind: str) -> str:
 FLAG_REMEDY = ("accepted and in the figures; check the source row (docs/formats.md lists each note)")
 
 
-__all__ = ["FileState", "flagged_count", "flagged_rows", "history_fields", "live_flags", "quarantine_remedy",
-           "restored_rows",
+__all__ = ["FileState", "flagged_count", "flagged_rows", "history_fields", "live_flags", "missing_partitions",
+           "quarantine_remedy", "restored_rows",
            "quarantined_rows", "record_from_lake", "resolve",
            "short_id", "state_parts", "states"]

@@ -276,13 +276,19 @@ class Workspace:
         ``check``): per import, the rows it states that the lake holds fewer copies of
         (``lake_rows_short``: in no figure), and the rows held more often than any live import
         states them (``lake_rows_extra``: counted more than once). Reads each live partition's
-        ``row`` and ``row_hash`` columns only."""
+        ``row`` and ``row_hash`` columns only. A partition the log names that is gone from the lake
+        is ``lake_partition_missing``; a copied partition's rows are ``lake_rows_extra``; the live files
+        of an import the log never recorded (killed between publishing and logging) are
+        ``lake_import_unlogged``."""
+        import pyarrow.parquet as pq
+
         from trainledger.engine.context import Problem
-        from trainledger.imports import short_id, states
+        from trainledger.imports import missing_partitions, short_id, states
         from trainledger.ingest import KIND_TABLES
-        from trainledger.lake.resettle import check
+        from trainledger.lake.resettle import check, unrecorded
 
         named = {(st.sha256, st.statement or ""): st for st in states(self.lake).values() if st.live}
+        any_statement = {st.sha256 for st in states(self.lake).values() if st.live and st.statement is None}
 
         def who(key: tuple[str, str]) -> tuple[str, str, str]:
             st = named.get(key)
@@ -290,7 +296,30 @@ class Workspace:
             return (short_id(st.import_key if st else key[0]), st.kind if st else "?", path)
 
         out: list[Problem] = []
+        for st, part, rows in missing_partitions(self.lake):  # a partition file gone from the lake
+            ident, path = short_id(st.import_key), str((st.latest or {}).get("path") or "PATH")
+            command = f"trainledger import {st.kind} {path} --replace {ident}"
+            out.append(Problem("lake_partition_missing",
+                               f"import {ident} ({st.kind}, {path}): its partition {part} ({rows} row(s)), named in"
+                               f" lake/imports.jsonl, is not in the lake: those rows are in no figure; restore the"
+                               f" file from a backup, or read the file again: `{command}`",
+                               {"import": ident, "kind": st.kind, "path": path, "partition": part, "rows": rows,
+                                "command": command}))
         for table in sorted(set(KIND_TABLES.values())):
+            for (sha, _statement), parts, held, kind in unrecorded(self.lake, table, set(named), any_statement):
+                rows = sum(pq.ParquetFile(p).metadata.num_rows for p in parts)
+                kept = sum(pq.ParquetFile(p).metadata.num_rows for p in held)
+                files = len(parts) + len(held)
+                command = f"trainledger import {kind} FILE"
+                out.append(Problem("lake_import_unlogged",
+                                   f"the lake holds {files} file(s) of an import of the file {sha[:12]} ({kind},"
+                                   f" {table}: {rows} row(s) in the figures, {kept} held for it) that"
+                                   f" lake/imports.jsonl does not record — an import cut off between publishing"
+                                   f" them and logging itself: it is in no `imports list` and cannot be dropped;"
+                                   f" import that file again to record it: `{command}` (the file whose sha256"
+                                   f" begins {sha[:12]})",
+                                   {"sha": sha[:12], "kind": kind, "table": table, "rows": rows, "held": kept,
+                                    "files": files, "command": command}))
             found = check(self.lake, table)
             short: dict[tuple[str, str], list[int]] = {}
             extra: dict[tuple[tuple[str, str], ...], list[int]] = {}

@@ -25,7 +25,7 @@ from trainledger.ingest import table_of
 SHOWN = 20  # rows of a kind listed before "... and N more"
 
 
-def _record(rec, state=None) -> dict:
+def _record(rec, state=None, lake=None) -> dict:
     out = {"id": short_id(rec.import_key), "kind": rec.kind, "path": rec.path, "sha256": rec.source_sha256,
            "imported_at": rec.imported_at.isoformat(), "status": "dropped" if rec.dropped_at else "live",
            "rows_read": rec.rows_read, "accepted": rec.accepted, "duplicates": rec.duplicates,
@@ -33,7 +33,7 @@ def _record(rec, state=None) -> dict:
            "dropped_at": rec.dropped_at.isoformat() if rec.dropped_at else None, "drop_reason": rec.drop_reason}
     out.update(history_fields(state))  # a drop stays in the history when the file is imported again
     if state is not None:
-        out["flagged"] = flagged_count(state)
+        out["flagged"] = flagged_count(lake, state) if lake is not None else 0
         out["options"] = options_read(rec.kind, (state.latest or {}).get("options", {}))
     return out
 
@@ -64,7 +64,7 @@ def imports_list(ctx: click.Context, as_json: bool) -> None:
     with open_ws(ctx) as wsp:
         wsp.repair_imports()
         st = states(wsp.lake)
-        rows = [_record(r, st.get((r.kind, r.import_key))) for r in wsp.ledger.imports()]
+        rows = [_record(r, st.get((r.kind, r.import_key)), wsp.lake) for r in wsp.ledger.imports()]
     if as_json:
         click.echo(json.dumps(rows, ensure_ascii=False))
         return
@@ -115,7 +115,7 @@ def imports_show(ctx: click.Context, ident: str, as_json: bool) -> None:
         wsp.repair_imports()
         rec = resolve(wsp.ledger.imports(), ident)
         state = states(wsp.lake).get((rec.kind, rec.import_key)) or FileState(rec.kind, rec.source_sha256, (), None)
-        out = _record(rec, state)
+        out = _record(rec, state, wsp.lake)
         out["attempts"] = [{k: a.get(k) for k in ("imported_at", "path", "accepted", "duplicates", "quarantined",
                                                   "partition", "options")} for a in state.records]
         out["quarantined_rows"] = quarantined_rows(state)

@@ -11,7 +11,8 @@ read them, with the flags they would have had) so the lake knows what every impo
 The **invariant**, for each row hash ``h`` of a table (hashes of two row-hash versions never
 meet): the live partitions hold ``max`` over the live imports of how many rows with ``h`` the
 import states (its live partitions' rows and its held rows, counted once per row number — two
-attempts of one import are one statement). ``check`` reports where it does not hold;
+attempts of one import are one statement; a row number in two of its partitions, a copied
+partition, is held twice and stated once). ``check`` reports where it does not hold;
 ``resettle`` (run under the table's lock by ``Lake.log_drop`` and after an import into a table
 with held records) restores what is short: the missing copies are taken from the held record of
 the import that states them most often and become a new partition of it — its own reading of its
@@ -81,6 +82,20 @@ def _live_imports(lake: Lake, table: str) -> dict[tuple[str, str], _Import]:
     return found
 
 
+def unrecorded(lake: Lake, table: str, recorded: set[tuple[str, str]], any_statement: set[str]
+               ) -> list[tuple[tuple[str, str], list[Path], list[Path], str]]:
+    """The live files of ``table`` of imports the log does not record: ((content hash,
+    statement), partitions, held records, kind) of each import (``_live_imports``) not in
+    ``recorded`` (the live imports' (content hash, statement)) whose file is not in
+    ``any_statement`` (a live import of unknown statement: all of its file's). What an import
+    killed between publishing its partition or held record and logging itself leaves."""
+    out = []
+    for key, imp in sorted(_live_imports(lake, table).items()):
+        if key not in recorded and key[0] not in any_statement:
+            out.append((key, sorted(imp.parts), sorted(imp.held), str((imp.meta or {}).get("kind") or "?")))
+    return out
+
+
 def _hashes(path: Path) -> pa.Table:
     """(row, h) of a partition or held record; ``h`` is ``<version>:<row_hash>``."""
     meta = partition_meta(pq.read_schema(path)) or {}
@@ -100,13 +115,14 @@ def _counts(lake: Lake, table: str) -> tuple[dict[tuple[str, str], _Import], pa.
         parts = [_hashes(p) for p in imp.parts]
         mine = pa.concat_tables(parts) if parts else pa.table({"row": pa.array([], pa.int64()),
                                                               "h": pa.array([], pa.string())})
+        own = _first_reading(parts) if len(parts) > 1 else mine
         extra = []
         for f, p in enumerate(imp.held):
             t = _hashes(p)
             t = t.append_column("file", pa.array([f] * t.num_rows, pa.int32()))
             t = t.append_column("at", pa.array(range(t.num_rows), pa.int64()))
             extra.append(t.filter(pc.invert(pc.is_in(t.column("row"), value_set=mine.column("row").combine_chunks()))))
-        rows = [mine.select(["row", "h"])]
+        rows = [own.select(["row", "h"])]
         if extra:
             more = pa.concat_tables(extra)
             # two attempts of one import may both record a row: once per row number
@@ -128,6 +144,18 @@ def _counts(lake: Lake, table: str) -> tuple[dict[tuple[str, str], _Import], pa.
     st = pa.concat_tables(stated) if stated else empty.append_column("stated", pa.array([], pa.int64()))
     hd = pa.concat_tables(held) if held else empty.append_column("held", pa.array([], pa.int64()))
     return imports, st, hd, missing
+
+
+def _first_reading(parts: list[pa.Table]) -> pa.Table:
+    """The rows an import states through its partitions ``parts``: each row number in the first
+    partition holding it only. An import's attempts settle against each other by row number
+    (settle.py), so no row number is in two of its partitions — unless a partition was copied (by
+    hand, a restore from a backup over the live lake): the copy's rows are held, not stated."""
+    tagged = pa.concat_tables([t.append_column("part", pa.array([n] * t.num_rows, pa.int32()))
+                               for n, t in enumerate(parts)])
+    first = tagged.group_by("row", use_threads=False).aggregate([("part", "min")])
+    joined = tagged.join(first, "row", use_threads=False)
+    return joined.filter(pc.equal(joined.column("part"), joined.column("part_min"))).select(["row", "h"])
 
 
 def check(lake: Lake, table: str) -> list[Mismatch]:

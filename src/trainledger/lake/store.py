@@ -214,7 +214,10 @@ class PartitionWriter:
                 with open(self.tmp, "rb+") as f:
                     os.fsync(f.fileno())
                 self.final = self._publish()
-                self._publish_held(held)  # after the partition: a crash between leaves it unrecorded, never extra
+                # after the partition: a crash between leaves it unrecorded, never extra; a crash after
+                # both, before the log line, is found by `audit` (lake_import_unlogged) and the next
+                # import of the file records it
+                self._publish_held(held)
         except FileExistsError:
             raise PartitionExists(
                 f"lake partition {self.table}/source={self.sha256} already exists; "

@@ -140,6 +140,25 @@ CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
         ZH: ("数据湖中的行少于导入所述", "导入 {import}（{kind}，{path}）陈述的 {rows} 种数据行，数据湖少存了"
              " {copies} 份：它们未计入任何数字；请重新读取该文件：`{command}`"),
     },
+    "lake_partition_missing": {
+        EN: ("a partition of an import is missing from the lake", "import {import} ({kind}, {path}): its partition"
+             " {partition} ({rows} row(s)), named in lake/imports.jsonl, is not in the lake: those rows are in no"
+             " figure; restore the file from a backup, or read the file again: `{command}`"),
+        ZH: ("数据湖缺少某次导入的分区", "导入 {import}（{kind}，{path}）：lake/imports.jsonl 记录的分区 {partition}"
+             "（{rows} 行）不在数据湖中：这些行未计入任何数字；请从备份恢复该文件，或重新读取该文件：`{command}`"),
+    },
+    "lake_import_unlogged": {
+        EN: ("lake files of an import its log does not record", "the lake holds {files} file(s) of an import of"
+             " the file {sha} ({kind}, {table}: {rows} row(s) in the figures, {held} held for it) that"
+             " lake/imports.jsonl does not record — an import cut off between publishing them and logging itself:"
+             " it is in no `imports list` and cannot be dropped; import that file again to record it: `{command}`"
+             " (the file whose sha256 begins {sha})"),
+        ZH: ("数据湖中有导入日志未记录的导入文件",
+             "数据湖中有文件 {sha} 的一次导入的 {files} 个文件（{kind}，{table}：{rows} 行已计入数字，"
+             "{held} 行为其保留），lake/imports.jsonl 未记录这次导入——"
+             "导入在发布这些文件之后、写入日志之前被中断：它不在 `imports list` 中，也无法撤销；"
+             "请重新导入该文件以记录它：`{command}`（sha256 以 {sha} 开头的文件）"),
+    },
     "lake_rows_extra": {
         EN: ("lake holds more rows than any import states", "the lake holds {copies} more copy(ies) of {rows}"
              " distinct {table} row(s) than any live import states (held by import(s) {ids}): counted more than"

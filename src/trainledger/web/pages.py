@@ -42,7 +42,7 @@ def _q(s: str) -> str:
     return quote(s, safe="")
 
 
-def _record(rec, state: FileState | None) -> dict[str, Any]:
+def _record(rec, state: FileState | None, lake: Any) -> dict[str, Any]:
     """One import as ``trainledger imports list --json`` gives it, plus its replacement and links."""
     ident = short_id(rec.import_key)
     drop = state.drop if state is not None else None
@@ -50,7 +50,7 @@ def _record(rec, state: FileState | None) -> dict[str, Any]:
            "imported_at": rec.imported_at.isoformat(), "status": "dropped" if rec.dropped_at else "live",
            "rows_read": rec.rows_read, "accepted": rec.accepted, "duplicates": rec.duplicates,
            "quarantined": rec.quarantined,
-           "flagged": flagged_count(state) if state else 0,
+           "flagged": flagged_count(lake, state) if state else 0,
            "dropped_at": rec.dropped_at.isoformat() if rec.dropped_at else None, "drop_reason": rec.drop_reason,
            "replaced_by": list((drop or {}).get("replaced_by") or []),
            "href": f"/imports/{ident}/quarantine", **history_fields(state)}  # drops kept after a re-import
@@ -62,7 +62,7 @@ def imports(wsp) -> dict[str, Any]:
     """Every import of the workspace, live and dropped, in the ledger's order."""
     wsp.repair_imports()
     st = states(wsp.lake)
-    return {"imports": [_record(r, st.get((r.kind, r.import_key))) for r in wsp.ledger.imports()]}
+    return {"imports": [_record(r, st.get((r.kind, r.import_key)), wsp.lake) for r in wsp.ledger.imports()]}
 
 
 def _localized(row: dict[str, Any]) -> dict[str, Any]:
@@ -92,7 +92,7 @@ def quarantine(wsp, ident: str) -> dict[str, Any]:
                                                               "remedy_zh", "notes")}, table)
                | {"href": f"/sources/{short_id(rec.source_sha256)}/{r['row']}"}
                for r in map(_localized, flagged_rows(wsp.lake, state))]
-    return {"import": _record(rec, state), "quarantine_file": rec.quarantine_file, "quarantined_rows": rows,
+    return {"import": _record(rec, state, wsp.lake), "quarantine_file": rec.quarantine_file, "quarantined_rows": rows,
             "flagged_rows": flagged, "imports_href": "/imports"}
 
 
