@@ -48,8 +48,8 @@ def run_demo(directory: Path, seed: int, echo=click.echo, *, db_url: str = "",
             for kind in ("md", "json", "html"):
                 path = out_dir / f"{b.id}.{kind}"
                 path.write_text(render(data, kind, lang), encoding="utf-8")
-            write_xlsx(data, wsp.ledger.cost_lines(b.id), out_dir / f"{b.id}.xlsx",
-                       others=attributed_by_batch(wsp, data.get("attribution_id")))
+            write_xlsx(data, wsp.ledger.cost_lines(b.id), out_dir / f"{b.id}.xlsx",  # labels in both languages,
+                       lang=None, others=attributed_by_batch(wsp, data.get("attribution_id")))  # as sheet / download
             reports[b.id] = out_dir / f"{b.id}.md"
             _summary(data, echo)
         _cross_report(wsp, out_dir, lang)

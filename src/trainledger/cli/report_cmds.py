@@ -17,7 +17,8 @@ from trainledger.report.render import FORMATS, render
 @click.argument("batch_id")
 @click.option("--format", "fmt", type=click.Choice((*FORMATS, "csv")), default="md", show_default=True,
               help="csv: the batch's cost lines (formula-safe).")
-@click.option("--lang", type=click.Choice(["en", "zh-CN"]), default=None, help="Default: the workspace language.")
+@click.option("--lang", type=click.Choice(["en", "zh-CN"]), default=None,
+              help="Default: the workspace language; xlsx: English and Chinese side by side unless --lang is given.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="Write to a file instead of stdout.")
 @click.option("--role", type=click.Choice(ROLES), default=ADMIN, show_default=True,
               help="Print restricted fields (labor rates, unit prices …) as this role may see them"
@@ -43,7 +44,7 @@ def sheet(ctx: click.Context, batch_id: str, fmt: str, lang: str | None, out: st
             from trainledger.report.sheet import attributed_by_batch
             from trainledger.report.xlsx import write_xlsx
 
-            write_xlsx(data, wsp.ledger.cost_lines(batch_id), out, role, lang,  # labels: --lang, else both
+            write_xlsx(data, wsp.ledger.cost_lines(batch_id), out, role, asked_lang(ctx),
                        attributed_by_batch(wsp, data.get("attribution_id")))
             click.echo(t("cli.wrote", ctx, path=out))
             return
@@ -54,6 +55,18 @@ def sheet(ctx: click.Context, batch_id: str, fmt: str, lang: str | None, out: st
         click.echo(t("cli.wrote", ctx, path=out))
     else:
         click.echo(text, nl=False)
+
+
+def asked_lang(ctx: click.Context) -> str | None:
+    """The workbook's language: a ``--lang`` typed on this command line (after ``sheet`` or before it),
+    else None — English and Chinese side by side, the workbook the demo and the dashboard's download
+    write by default (docs/cli.md *Language*). The language a command otherwise speaks
+    (TRAINLEDGER_LANG, the workspace's, the locale) does not make a one-language workbook."""
+    from click.core import ParameterSource
+
+    if ctx.get_parameter_source("lang") == ParameterSource.COMMANDLINE:
+        return ctx.params["lang"]
+    return (ctx.obj or {}).get("lang")
 
 
 @click.command("report")

@@ -167,6 +167,10 @@ HELP: dict[str, tuple[str, str]] = {
         "Default: the workspace language.",
         "默认：工作区的语言。",
     ),
+    'sheet.lang_xlsx': (
+        "Default: the workspace language; xlsx: English and Chinese side by side unless --lang is given.",
+        "默认：工作区的语言；xlsx：未给 --lang 时英文与中文并列。",
+    ),
     'sheet.out': (
         "Write to a file instead of stdout.",
         "写入文件而不是标准输出。",

@@ -22,6 +22,10 @@ fields are resolved by report/access.py, a Lines row whose amounts the role may 
 line is one person's hours × a rate) says "restricted / 受限" and feeds no formula, and its basis
 gets no SUMIFS check in Summary (the note says why).
 
+Language: labels in English and Chinese side by side (``lang`` None) unless one language is asked for
+(``sheet --lang``, the download's ``?lang=``); the CLI, the demo and the dashboard call ``build_workbook``
+with the same arguments for the same role, so they write one workbook (tests/web/test_workbook_same.py).
+
 Precision: money is written from ``Decimal``. An amount of at most 15 significant digits (what a
 spreadsheet number keeps) is a number with the currency's number format; one with more digits is
 written as text, exact, and its row says so (``PRECISION``) — it is never rounded silently. Formula

@@ -309,10 +309,15 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
         return request.path_params["batch"]
 
     def download(request: Request) -> Response:
-        """The batch sheet as a file, as ``trainledger sheet BATCH --format F --role R`` writes it."""
+        """The batch sheet as a file, as ``trainledger sheet BATCH --format F --role R`` writes it; the
+        workbook cell by cell the CLI's (tests/web/test_workbook_same.py), but for a batch-scoped token's
+        other batches (report/noncash.py ``scope``, Control's one value per currency)."""
         from trainledger.report import access, field_kinds
 
         batch, fmt, lang = request.path_params["batch"], request.path_params["fmt"], lang_of(request)
+        # the workbook's labels: ``?lang=`` alone makes them one language, as ``sheet --lang`` does; without it
+        # English and Chinese side by side, whatever the cookie or Accept-Language (the CLI's and demo's default)
+        book_lang = text.normal(request.query_params.get("lang"))
         if fmt not in DOWNLOADS:
             raise NotFound(f"no sheet format {fmt!r}", remedy=f"choose one of {', '.join(DOWNLOADS)}")
         with Workspace.open(root) as wsp:
@@ -349,7 +354,7 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
             from trainledger.report.xlsx import build_workbook
 
             buf = io.BytesIO()
-            build_workbook(sheet, lines, acc.role, others=others).wb.save(buf)
+            build_workbook(sheet, lines, acc.role, book_lang, others).wb.save(buf)
             body = buf.getvalue()
         else:
             from trainledger.report.render import render
@@ -357,7 +362,7 @@ def create_app(root: str | Path, *, default_lang: str | None = None, require_tok
             body = render(sheet, fmt, lang, acc.role)
         resp = Response(body, media_type=DOWNLOADS[fmt])
         resp.headers["Content-Disposition"] = f'attachment; filename="{quote(batch)}.{fmt}"'
-        resp.headers["Content-Language"] = lang
+        resp.headers["Content-Language"] = (book_lang or "en, zh-CN") if fmt == "xlsx" else lang
         return resp
 
     def row_of(request: Request) -> int:

@@ -79,7 +79,11 @@ OPENAPI: dict[str, Any] = {
                            {"name": "fmt", "in": "path", "required": True,
                             "schema": {"type": "string", "enum": list(DOWNLOADS)}},
                            {"name": "lang", "in": "query", "required": False,
-                            "schema": {"type": "string", "enum": list(text.LANGS)}}],
+                            "schema": {"type": "string", "enum": list(text.LANGS)},
+                            "description": "md, html: the file's language (then the cookie, then Accept-Language);"
+                                           " xlsx: only this parameter makes a one-language workbook, as"
+                                           " `trainledger sheet --lang` — without it the labels are English and"
+                                           " Chinese side by side, as the command line and the demo write it"}],
             "responses": {"200": {"description": "the file",
                                   "content": {t: {"schema": {"type": "string"}} for t in DOWNLOADS.values()}},
                           **{str(c): {"description": d, "content": {"application/json": {
