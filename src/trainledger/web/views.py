@@ -27,7 +27,15 @@ from trainledger.lake import partition_key
 from trainledger.model.cost import CostLine
 from trainledger.model.money import valuation
 from trainledger.model.restricted import Restricted, restrict
-from trainledger.report import cross_access, field_kinds, freshness, labor_kinds, plan_access, rate_guard
+from trainledger.report import (
+    cross_access,
+    field_kinds,
+    freshness,
+    labor_kinds,
+    plan_access,
+    rate_guard,
+    vendor_kinds,
+)
 from trainledger.report.vendor_kinds import UNPLANNED_EXTERNAL
 
 
@@ -413,7 +421,10 @@ def report(wsp, params=None, lang: str = "en", *, html: bool = False) -> dict[st
     summary = att.get("summary") if isinstance(att.get("summary"), dict) else {}
     out = {"batches": batches(wsp)["batches"], "attribution_id": att.get("id"),
            "conservation": {"scope": "workspace", "as_of": summary.get("as_of"),
-                            "by_currency": summary.get("conservation", [])},
+                            # an invoice's currency's totals are vendor_amount (report/vendor_kinds.py)
+                            "by_currency": vendor_kinds.mark_conservation(vendor_kinds.with_invoiced(
+                                summary.get("conservation", []),
+                                vendor_kinds.invoiced_currencies(wsp, summary.get("conservation"))))},
            "report": cross_access.cross_by_role(rep),  # each role's own copy (report/cross_access.py)
            "stale": freshness.check(wsp)}  # the lake changed since that attribution (report/freshness.py)
     if html:
