@@ -412,10 +412,16 @@ def test_a_role_that_may_not_see_a_vendors_amount_gets_no_sum_over_it(tmp_path, 
     assert not secret & {_exact(c) for row in ws.iter_rows() for c in row if isinstance(c.value, int | float)
                          and c.row in external}
     hidden = {c.coordinate for row in ws.iter_rows() for c in row if c.value == xlsx.L["restricted"][0]}
-    for i in _control_rows(ws, sheet["conservation"]["by_currency"]).values():
+    invoiced = []
+    for cur, i in _control_rows(ws, sheet["conservation"]["by_currency"]).items():
+        if ws[f"B{i}"].value == "restricted":  # an invoice's currency: its totals give it back
+            invoiced.append(cur)
+            assert [ws[f"{c}{i}"].value for c in "CDEH"] == [xlsx.L["restricted"][0]] * 3 + ["restricted"]
+            continue
         assert ws[f"D{i}"].data_type == "n"  # a value, not a SUM over the withheld rows
         assert xlsx.L["withheld_others"][0] in ws[f"J{i}"].value
         assert Evaluator(wb).value("Control", f"G{i}") == 0
+    assert sorted(invoiced) == ["CNY", "USD"]  # batch B's invoices are billed in both (review 7 L13)
     for row in ws.iter_rows():
         for c in row:
             if c.data_type == "f":

@@ -296,14 +296,46 @@ def bounds_text(bounds: dict, lang: str) -> str:
 @click.option("--open", "open_only", is_flag=True, help="only alerts no decision has answered")
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--lang", type=click.Choice(LANGS), default=None)
+@click.option("--role", type=click.Choice(ROLES), default=ADMIN, show_default=True, help=ROLE_HELP)
 @click.pass_context
-def alerts(ctx, batch, open_only, as_json, lang) -> None:
+def alerts(ctx, batch, open_only, as_json, lang, role) -> None:
     """Crossed bounds awaiting a decision. / 越界预警（等待决策）。"""
     with _ws(ctx) as wsp:
+        lang = _lang(wsp, lang)
         rows = service.alerts(wsp, batch, open_only=open_only)
+        if role != ADMIN:  # as the dashboard's /alerts marks them (web/pages.py alerts)
+            rows = _alerts_for_role(wsp, rows, role, "en" if as_json else lang)
         if as_json:
             return _json(rows)
-        _print_alerts(rows, _lang(wsp, lang))
+        _print_alerts(rows, lang)
+
+
+def _alerts_for_role(wsp, rows: list[dict], role: str, lang: str) -> list[dict]:
+    """The alerts as ``role`` may see them: each naming its plan version's labor kind and whether an
+    invoice is part of its figures (report/vendor_kinds.py), marked and resolved; the note on stderr."""
+    from trainledger.model.restricted import note
+    from trainledger.report.plan_section import labor_kinds, with_kinds
+    from trainledger.report.vendor_kinds import alert_invoiced, groups_of
+
+    invoiced, kinds = groups_of(wsp), {}
+    marked = []
+    for a in rows:
+        if a["batch"] not in kinds:
+            kinds[a["batch"]] = labor_kinds(wsp, a["batch"])
+        k = kinds[a["batch"]]
+        marked.append({**with_kinds([a], k, k[max(k)] if k else None)[0],
+                       "invoiced": alert_invoiced(a, invoiced.get(a["batch"], []))})
+    shown, seen = _for_role_rows(marked, role, lang)
+    if said := note(seen, lang):
+        click.echo(said, err=True)
+    return shown
+
+
+def _for_role_rows(rows: list[dict], role: str, lang: str):
+    from trainledger.report.plan_access import plan_for
+
+    shown, seen = plan_for({"alerts": rows}, role, lang)
+    return shown["alerts"], seen
 
 
 @click.command("review")

@@ -30,6 +30,9 @@ Marked in the sheet:
     allocation[] (pool, share)              ``pool_kind``: an invoice's pool vendor_amount, a labor
                                             (internal) pool labor_cost_phase
     conservation … unattributed_by_reason   an invoice's row (detail "invoice …"): vendor_amount
+    conservation.by_currency[]              a currency an invoice is billed in (``invoiced``, or an
+                                            invoice's row in its bucket): billed_total, attributed, the
+                                            unattributed holding the invoice (vendor_kinds.py)
 
 The balance view (``balance_for``) is built from the full sheet (``build_sheet`` puts it in the
 sheet as ``balance``) and marked by ``mark_balance`` (also from ``mark_sheet``): its labor money,
@@ -63,6 +66,7 @@ from trainledger.report.labor_kinds import (
     totals_kind,
 )
 from trainledger.report.plan_access import mark_internal, mark_plan
+from trainledger.report.vendor_kinds import mark_conservation
 
 PRICE_ASSUMPTIONS = ("value of a queued GPU-hour", "storage price ", "price ", "capacity price", "rate card")
 LABOR_RATE = "labor rate: "
@@ -149,7 +153,8 @@ def invoice_sections(row: Any) -> Any:
 
 def _mark_invoices(cons: dict[str, Any]) -> dict[str, Any]:
     """The conservation records with an invoice's row of the unattributed bucket (its detail names the
-    invoice: one vendor amount) marked vendor_amount; the bucket's totals stay."""
+    invoice: one vendor amount) marked vendor_amount, and the cash totals of a currency an invoice is
+    billed in (report/vendor_kinds.py ``mark_conservation``)."""
     out = dict(cons)
     for key in ("by_currency", "amortized_by_currency"):
         if isinstance(cons.get(key), list):
@@ -158,6 +163,8 @@ def _mark_invoices(cons: dict[str, Any]) -> dict[str, Any]:
                 if str(x.get("detail", "")).startswith(INVOICE_DETAIL) else x
                 for x in r.get("unattributed_by_reason") or []]) if isinstance(r, dict) and
                 "unattributed_by_reason" in r else r for r in cons[key]]
+    if isinstance(out.get("by_currency"), list):  # an invoice's currency's totals give it back (L13)
+        out["by_currency"] = mark_conservation(out["by_currency"])
     return out
 
 

@@ -389,6 +389,11 @@ def _control(b: Book, r: CrossReport) -> None:
         row += 1
         cur, fm, q = c.currency, money_format(c.currency), places(c.currency)
         b.text(ws, row, 1, cur)
+        if is_withheld(c.billed_total):  # an invoice's currency (report/cross_access.py ``control_row``)
+            for col in range(2, 15):
+                b.money(ws, row, col, c.difference if col == 6 else c.unattributed if col == 12 else c.billed_total,
+                        cur)
+            continue
         b.money(ws, row, 2, c.billed_total, cur)
         shown_a = sum((dec(f.expected) or Decimal(0) for br in r.batches for f in br.totals
                        if f.basis in CASH and f.currency == cur), Decimal(0))

@@ -8,7 +8,8 @@ figure of the internal basis (plan / AC / EV / EAC, the bridge, a spend curve, a
 text) takes the record's ``labor_kind`` (report/labor_kinds.py; ``mark_internal``). The dashboard's
 pages of alerts and decisions (web/pages.py) name each alert's and decision's ``labor_kind`` (its plan
 version's, report/plan_section.py ``with_kinds``); an alert's text is shown with its figures masked
-(report/text_mask.py ``restrict_text``).
+(report/text_mask.py ``restrict_text``). The AC, EAC, variance and alerts of a basis and currency an
+invoice is part of are vendor_amount (report/vendor_kinds.py ``mark_vendor``, from ``mark_plan``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from trainledger.model.restricted import ADMIN, Disclosure, check_role, resolve,
 from trainledger.report.field_kinds import mark_prices
 from trainledger.report.labor_kinds import labor_kind_of, strictest
 from trainledger.report.text_mask import restrict_text
+from trainledger.report.vendor_kinds import mark_vendor
 
 PRICE_NAME = re.compile(r"\b(price|rate)s?\b", re.I)
 LINE_MONEY = ("plan", "actual", "price", "volume", "efficiency", "rework", "other", "not_split")
@@ -39,10 +41,11 @@ def mark_plan(obj: Any) -> Any:
     roles the plan did not have) is restricted as one role's cost: it often is one role. A status or
     review (or a page holding one) that names its ``labor_kind`` has its internal figures marked so
     (``mark_internal``); so has any record inside it that names its own (an alert, a decision of an
-    older plan version: web/pages.py, report/plan_section.py) — the stricter of the two."""
+    older plan version: web/pages.py, report/plan_section.py) — the stricter of the two. The figures an
+    invoice is part of (the record's ``vendor_groups``) are vendor_amount: report/vendor_kinds.py."""
     kind = labor_kind_of(obj)
     out = mark_internal(_older_alerts(_mark_plan(_ac_apart(obj))), kind)
-    return _ac_back(out, obj, kind)
+    return mark_vendor(_ac_back(out, obj, kind))  # an invoice's groups (report/vendor_kinds.py)
 
 
 def _holders(obj: Any) -> list[tuple[str | None, dict]]:

@@ -53,7 +53,9 @@ def build(wsp, batch_id: str) -> dict[str, Any] | None:
                           for d in decisions],
             "reusable_assets": latest["reusable_assets"] if latest else [],
             "unknowns_removed": latest["unknowns_removed"] if latest else [],
-            "lessons": rv["lessons"]}
+            "lessons": rv["lessons"],
+            # which groups and lines an invoice is part of (report/vendor_kinds.py): not figures
+            "vendor_groups": st.get("vendor_groups", []), "vendor_lines": st.get("vendor_lines", [])}
 
 
 def labor_kinds(wsp, batch_id: str, known: dict[int, str] | None = None) -> dict[int, str]:

@@ -23,6 +23,7 @@ from trainledger.model.vocab import StorageClass
 from trainledger.report import freshness, noncash, provisional, sheet_problems
 from trainledger.report import sheet_compute as sc
 from trainledger.report.access import mark_sheet
+from trainledger.report.vendor_kinds import invoiced_currencies, with_invoiced
 from trainledger.run_causes import review_key  # the one rule for a run's review class
 
 Q = Decimal("0.0001")
@@ -142,7 +143,9 @@ def build_sheet(wsp, batch_id: str, figures: dict[str, Any] | None = None) -> di
         "assumptions": _assumption_rows(summary.get("assumptions", []), f["unclassified"], f["straggler"],
                                         batch.owner) + provisional.drawer_rows(bill_notes),
         "conservation": {"scope": "workspace", "as_of": summary.get("as_of"),
-                         "by_currency": folded(summary.get("conservation", [])),
+                         # each naming whether an invoice is billed in its currency (report/vendor_kinds.py)
+                         "by_currency": with_invoiced(folded(summary.get("conservation", [])),
+                                                      invoiced_currencies(wsp, summary.get("conservation"))),
                          "amortized_by_currency": folded(summary.get("conservation_amortized", [])),
                          "capacity": folded(summary.get("conservation_capacity", [])),
                          # the non-cash bases' bucket and the labor-hours control (report/noncash.py)

@@ -189,7 +189,12 @@ def write(b: Book, s: dict, lines: list, role: str, last: int, others: dict | No
             b.money(ws, rw, 2, r.get("billed_total"), cur)
             this, notes = mine.get(cur, Decimal(0)), []
             attributed = d["attributed"]
-            if cur in hidden:  # no formula reads a withheld line, and no cell gives their sum away
+            whole = is_withheld(r.get("billed_total"))  # an invoice's currency (report/vendor_kinds.py)
+            if whole:  # its totals give the invoice back: no cell shows them, no formula reads them
+                for k in (3, 4, 5):
+                    b.text(ws, rw, k, L["restricted"][0])
+                notes = [said(b, "withheld_lines")]
+            elif cur in hidden:  # no formula reads a withheld line, and no cell gives their sum away
                 b.text(ws, rw, 3, L["restricted"][0])
                 b.money(ws, rw, 5, r.get("attributed"), cur)
                 notes = [said(b, "withheld_lines")]
@@ -216,7 +221,10 @@ def write(b: Book, s: dict, lines: list, role: str, last: int, others: dict | No
                 b.money(ws, reason_row, 5, x.get("amount"), cur)
                 reason_row += 1
             summed = sum((dec(x.get("amount")) or Decimal(0) for x in items), Decimal(0))
-            if any(is_withheld(x.get("amount")) for x in items):
+            if whole:
+                b.money(ws, rw, 6, r.get("unattributed"), cur)
+                b.money(ws, rw, 7, r.get("difference"), cur)  # the engine's check, as it said it
+            elif any(is_withheld(x.get("amount")) for x in items):
                 b.money(ws, rw, 6, r.get("unattributed"), cur)
                 summed = d["unattributed"]
                 notes.append(said(b, "withheld_reasons"))
@@ -224,9 +232,10 @@ def write(b: Book, s: dict, lines: list, role: str, last: int, others: dict | No
                 b.formula(ws, rw, 6, "SUM({a}:{z})", fm, cached=summed, a=ref(top, 5), z=ref(reason_row - 1, 5))
             else:
                 b.formula(ws, rw, 6, "0", fm, cached=Decimal(0))
-            b.formula(ws, rw, 7, f"ROUND({{billed}}-({{att}}+{{un}}),{places(cur)})", "0.00",
-                      cached=xround(d["billed_total"] - (attributed + summed), places(cur)),
-                      billed=ref(rw, 2), att=ref(rw, 5), un=ref(rw, 6))
+            if not whole:
+                b.formula(ws, rw, 7, f"ROUND({{billed}}-({{att}}+{{un}}),{places(cur)})", "0.00",
+                          cached=xround(d["billed_total"] - (attributed + summed), places(cur)),
+                          billed=ref(rw, 2), att=ref(rw, 5), un=ref(rw, 6))
             b.money(ws, rw, 8, r.get("attributed"), cur)
             b.money(ws, rw, 9, r.get("unattributed"), cur)
             b.text(ws, rw, 10, "; ".join(notes))

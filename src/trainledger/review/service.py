@@ -286,7 +286,7 @@ def review(wsp, batch_id: str) -> dict:
     return {"batch": batch_id, "plan_version": plan.version, "variance": variance.by_basis(lines),
             "lines": [_line_dict(lv) for lv in lines], "review_classes": _classes(wsp, act),
             "lessons": lessons(plan, act), "labor_kind": guarded(wsp, {"labor_kind": _status.labor_kind(plan, act)})[
-                "labor_kind"]}
+                "labor_kind"], **_status.vendor_of(plan, act)}
 
 
 def _line_dict(lv) -> dict:

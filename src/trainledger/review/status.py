@@ -221,6 +221,17 @@ def ac_labor_kind(plan: Plan, act: Actuals) -> str:
     return "labor_cost_phase" if len(actual) + unplanned > 1 else "labor_cost_person"
 
 
+def vendor_of(plan: Plan, act: Actuals) -> dict[str, list]:
+    """Which figures hold an external service's invoice (report/vendor_kinds.py marks them vendor_amount):
+    ``vendor_groups``, the basis and currency of each AC an invoice is part of, and ``vendor_lines``,
+    the variance lines it is matched to (a plan line of category external, or ``unplanned:external``)."""
+    held = {(str(pl.basis), pl.currency) for pl in plan.lines
+            if pl.category == "external" and (a := act.planned.get(pl.id)) is not None and a.lines}
+    held |= {(b, c) for (cat, b, c), a in act.unplanned.items() if cat == "external" and a.lines}
+    return {"vendor_groups": [{"basis": b, "currency": c} for b, c in sorted(held)],
+            "vendor_lines": sorted({pl.id for pl in plan.lines if pl.category == "external"} | {"unplanned:external"})}
+
+
 def build(plan: Plan, plan_id: int, act: Actuals, lines: list[LineVariance]) -> dict:
     """The status object (``status --json``) and the alert candidates (``_alerts``, not shown)."""
     g = groups(plan, act)
@@ -268,6 +279,7 @@ def build(plan: Plan, plan_id: int, act: Actuals, lines: list[LineVariance]) -> 
     status["evidence_sha256"] = snapshot
     status["labor_kind"] = labor_kind(plan, act)  # after the snapshot: not a figure, the alerts' evidence stays
     status["ac_labor_kind"] = ac_labor_kind(plan, act)  # the internal AC's own (the sheet's totals rule)
+    status.update(vendor_of(plan, act))  # not figures either: which groups an invoice is part of
     status["_alerts"] = _candidates(plan, act, lines, figs, gates, used, snapshot)
     return status
 

@@ -31,7 +31,7 @@ from trainledger.imports import (
     states,
 )
 from trainledger.ingest import KIND_TABLES
-from trainledger.report import field_kinds, plan_access
+from trainledger.report import field_kinds, plan_access, vendor_kinds
 from trainledger.report.plan_section import labor_kinds, with_kinds
 from trainledger.web.views import no_plan as no_plan_said
 
@@ -105,11 +105,14 @@ def alerts(wsp, batch_id: str | None = None) -> dict[str, Any]:
         _require_batch(wsp, batch_id)
     rows = []
     kinds: dict[str, dict[int, str]] = {}
+    invoiced = vendor_kinds.groups_of(wsp)  # each alert on a group an invoice is part of: vendor_amount
     for a in service.alerts(wsp, batch_id):
         b = _q(a["batch"])
         if a["batch"] not in kinds:
             kinds[a["batch"]] = labor_kinds(wsp, a["batch"])
-        rows.append({**with_kinds([a], kinds[a["batch"]], _latest(kinds[a["batch"]]))[0], "batch_href": f"/batches/{b}",
+        rows.append({**with_kinds([a], kinds[a["batch"]], _latest(kinds[a["batch"]]))[0],
+                     "invoiced": vendor_kinds.alert_invoiced(a, invoiced.get(a["batch"], [])),
+                     "batch_href": f"/batches/{b}",
                      "decision_href": f"/batches/{b}/decisions#decision-{a['answered_by']}"
                      if a["answered_by"] is not None else None})
     return plan_access.mark_plan({"batch": batch_id, "alerts": rows, "open": sum(1 for a in rows if a["open"]),
@@ -165,6 +168,8 @@ def decisions(wsp, batch_id: str) -> dict[str, Any]:
     except NotFound as e:
         plan_version, no_plan = None, no_plan_said(e)
     out = {"batch": batch_id, "batch_href": f"/batches/{b}", "status_href": f"/batches/{b}/status",
+           # the groups an invoice is part of: a decision's sunk cost and cost to go, an alert's text
+           "vendor_groups": vendor_kinds.groups_of(wsp).get(batch_id, []),
            "decisions": rows, "plan_version": plan_version, "no_plan": no_plan,
            "open_alerts": [{"id": a["id"], "text": a["text"], "kind": a["kind"], "key": a["key"],
                             "labor_kind": a["labor_kind"]} for a in by_id.values() if a["open"]],

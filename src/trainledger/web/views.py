@@ -27,7 +27,16 @@ from trainledger.lake import partition_key
 from trainledger.model.cost import CostLine
 from trainledger.model.money import valuation
 from trainledger.model.restricted import Restricted, restrict
-from trainledger.report import cross_access, field_kinds, freshness, labor_kinds, plan_access, rate_guard
+from trainledger.report import (
+    cross_access,
+    field_kinds,
+    freshness,
+    labor_kinds,
+    plan_access,
+    rate_guard,
+    vendor_kinds,
+)
+from trainledger.report.vendor_kinds import UNPLANNED_EXTERNAL
 
 
 def no_plan(e: NotFound) -> dict[str, str | None]:
@@ -412,7 +421,10 @@ def report(wsp, params=None, lang: str = "en", *, html: bool = False) -> dict[st
     summary = att.get("summary") if isinstance(att.get("summary"), dict) else {}
     out = {"batches": batches(wsp)["batches"], "attribution_id": att.get("id"),
            "conservation": {"scope": "workspace", "as_of": summary.get("as_of"),
-                            "by_currency": summary.get("conservation", [])},
+                            # an invoice's currency's totals are vendor_amount (report/vendor_kinds.py)
+                            "by_currency": vendor_kinds.mark_conservation(vendor_kinds.with_invoiced(
+                                summary.get("conservation", []),
+                                vendor_kinds.invoiced_currencies(wsp, summary.get("conservation"))))},
            "report": cross_access.cross_by_role(rep),  # each role's own copy (report/cross_access.py)
            "stale": freshness.check(wsp)}  # the lake changed since that attribution (report/freshness.py)
     if html:
@@ -439,12 +451,21 @@ def plan_status(wsp, batch_id: str) -> dict[str, Any]:
     out["decisions"] = review_repo.decision_rows(wsp.ledger, batch_id)
     out["plans"] = review.plans(wsp, batch_id)
     out["ranges"] = _ranges(out["status"]) if out["status"] else []
+    # the page's groups an invoice is part of (its ranges, decisions: report/vendor_kinds.py), not figures
+    out["vendor_groups"] = (out["status"] or {}).get("vendor_groups") or _vendor_groups(wsp, batch_id)
+    out["vendor_lines"] = (out["status"] or {}).get("vendor_lines") or [UNPLANNED_EXTERNAL]
     out["stale"] = freshness.check(wsp)  # AC is the last attribution's; the lake may have moved on
     b = _q(batch_id)
     out["links"] = {"decisions": f"/batches/{b}/decisions", "alerts": f"/alerts?batch={b}"}
     from trainledger.web.pages import version_kinds  # each alert / decision / version: its plan's labor kind
 
     return plan_access.mark_plan(json.loads(json.dumps(version_kinds(wsp, batch_id, out), default=str)))
+
+
+def _vendor_groups(wsp, batch_id: str) -> list[dict[str, str]]:
+    from trainledger.report.vendor_kinds import groups_of
+
+    return groups_of(wsp).get(batch_id, [])
 
 
 def _ranges(st: dict[str, Any]) -> list[dict[str, Any]]:
