@@ -132,6 +132,20 @@ def test_a_viewer_reads_the_invoice_nowhere(served):
     assert len(served["viewer"]) > 150  # the search covered every page and format
 
 
+# the demo's other invoices: batch B's 6,500.00 CNY, and the two no rule attributes (48,000.00, 12,000.00),
+# whose rows of the unattributed bucket the /report JSON listed to a viewer (review 8, R8-2)
+OTHERS = re.compile(r"(?<![\d.,])(?:6,?500|48,?000|12,?000)\.00(?!\d)|<v>(?:6500|48000|12000)</v>")
+
+
+def test_a_viewer_reads_no_other_invoice_either(served):
+    def hits(copies):
+        return {k: [m.group(0) for m in OTHERS.finditer(body)] for k, body in copies.items() if OTHERS.search(body)}
+
+    fin = hits(served["finance"])
+    assert any(k.startswith("web /report") for k in fin) and any(k.startswith("cli sheet") for k in fin)
+    assert hits(served["viewer"]) == {}
+
+
 def _rows(status: dict, key: str) -> dict[tuple[str, str], dict]:
     return {(r["basis"], r["currency"]): r for r in status[key]}
 

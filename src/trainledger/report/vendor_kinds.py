@@ -97,7 +97,13 @@ def mark_conservation(records: Any) -> Any:
         keys = ["billed_total", "attributed"] + (["unattributed"] if in_bucket else [])
         if _nonzero(r.get("difference")):
             keys.append("difference")
-        out.append(dict(r, **{k: restrict(r[k], VENDOR) for k in keys if k in r}))
+        marked = dict(r, **{k: restrict(r[k], VENDOR) for k in keys if k in r})
+        if in_bucket:  # the invoice's own row of the bucket: its amount is the vendor's (review 8 R8-2)
+            marked["unattributed_by_reason"] = [
+                dict(x, amount=restrict(x.get("amount"), VENDOR))
+                if isinstance(x, dict) and str(x.get("detail", "")).startswith(INVOICE_DETAIL) else x
+                for x in r.get("unattributed_by_reason") or []]
+        out.append(marked)
     return out
 
 
