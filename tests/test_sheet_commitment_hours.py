@@ -60,7 +60,10 @@ def test_the_state_tables_hours_add_up_to_the_runs_gpu_hours(covered):
     held = [r for r in rows if r["basis"] != "queued"]  # queued time holds no GPU
     assert sum(Decimal(r["gpu_hours"]) for r in held if r["gpu_hours"]) == Decimal("49.3333")
     assert s["compute_hours"] == {"runs_gpu_hours": "49.3333", "valued_gpu_hours": "49.3333",
-                                  "not_valued_gpu_hours": "0.0000", "difference": "0.0000"}
+                                  "not_valued_gpu_hours": "0.0000", "difference": "0.0000",
+                                  # waiting, apart from the held hours: no gpu_item here, so none valued (R8-3)
+                                  "queued_gpu_hours": "4.6667", "queued_valued_gpu_hours": "0.0000",
+                                  "queued_not_valued_gpu_hours": "4.6667"}
     assert not [r for r in rows if r["basis"] == "not_valued"]  # a covered hour is valued by its commitment
     by = {(r["basis"], bool(r.get("covered"))): r for r in held}
     # by hand: cash 9001's a1 hours 03-05 are nobody's (it ended at 03:00Z); 9002 16 GPUs × 1 h 50 min

@@ -7,7 +7,15 @@ later import); a row without a Start stands for the job only when no row of it s
 (``is_step``) are not attempts.
 
 - ``never_started``: jobs none of whose attempts started; their waiting (Submit to End, the time
-  they were given up) is in ``never_started_wait_seconds``.
+  they were given up) is in ``never_started_wait_seconds``. A job still PENDING (no Start, no End)
+  has waited so far: Eligible (else Submit) to the ``cutoff`` — the engine's queued figure counts
+  the same wait (engine/compute.py ``queued_stage``) — in ``pending_wait_seconds``.
+- ``cutoff``: where attribution cuts what has no end yet, by default (engine/asof.py): the latest
+  time an imported fact shows (a job's submit / eligible / start / end, a progress event, a bill
+  row's ChargePeriodEnd; ``attribute --as-of`` cuts elsewhere, and so the sheets then differ).
+- ``queued_gpu_hours``: Σ GPU-equivalents × the queue of each started attempt (``started``), × the
+  wait of each job given up before it started (eligible → End, ``given_up``) and × the wait so far
+  of each pending job (``pending``): the hours the sheets' queued rows count, valued or not.
 - ``queue_seconds``: Start − Eligible over the started attempts, Start − Submit where Eligible is
   absent (one definition with the engine's queued cost, docs/concepts.md: queueing is waiting while
   eligible — a job held for its dependency is not queued). ``queue_from`` says how many attempts
@@ -20,12 +28,15 @@ later import); a row without a Start stands for the job only when no row of it s
   groups each attempt under its *own* end state (REQUEUED, PREEMPTED, NODE_FAIL, ...): what the
   attempts that did not finish cost. Both add up to ``total`` exactly. ``whole_gpu_hours`` counts
   every device touched as a whole GPU, to show what pro rata changes. ``open_attempts`` started
-  and have no End yet: they are in no hour figure.
+  and have no End yet: each is counted to where attribution cuts it (``engine.asof.open_end``: the
+  export's Start + Elapsed, else the ``cutoff``), as ``attribute`` and the sheets charge it;
+  ``gpu_hours.open_attempts`` says how many of the total's hours are theirs (review 8, R8-4).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -77,6 +88,16 @@ class JobSummary:
     whole_gpu_hours: Decimal
     queue_from: tuple[tuple[str, int], ...] = (("eligible", 0), ("submit", 0))  # attempts counted from each
     gpu_hours_by_attempt_state: tuple[tuple[str, Decimal], ...] = ()  # each attempt under its own end state
+    open_gpu_hours: Decimal = Decimal("0.000000")  # of gpu_hours: the open attempts', to where they are cut
+    cutoff: datetime | None = None  # the latest time an imported fact shows (engine/asof.py)
+    pending_wait_seconds: Stats = Stats(0, None, None, None, None)  # still PENDING: eligible → the cutoff
+    queued_gpu_hours: Decimal = Decimal("0.000000")  # started attempts' queue + pending jobs' wait so far
+    pending_queued_gpu_hours: Decimal = Decimal("0.000000")  # of queued_gpu_hours: the pending jobs'
+    given_up_queued_gpu_hours: Decimal = Decimal("0.000000")  # of it: never started, given up (eligible → End)
+
+    @property
+    def started_queued_gpu_hours(self) -> Decimal:
+        return self.queued_gpu_hours - self.pending_queued_gpu_hours - self.given_up_queued_gpu_hours
 
     def as_json(self) -> dict[str, Any]:
         q = self.queue_seconds.as_json()
@@ -89,8 +110,14 @@ class JobSummary:
             "queue_definition": QUEUE_DEFINITION,
             "queue_from": dict(self.queue_from),
             "never_started_wait_seconds": self.never_started_wait_seconds.as_json(),
+            "pending_wait_seconds": self.pending_wait_seconds.as_json(),
+            "cutoff": {"time": self.cutoff.isoformat() if self.cutoff else None, "source": "latest_fact"},
+            "queued_gpu_hours": {"total": str(self.queued_gpu_hours), "started": str(self.started_queued_gpu_hours),
+                                 "given_up": str(self.given_up_queued_gpu_hours),
+                                 "pending": str(self.pending_queued_gpu_hours)},
             "gpu_hours": {
                 "total": str(self.gpu_hours),
+                "open_attempts": str(self.open_gpu_hours),
                 "by_final_state": {k: str(v) for k, v in self.gpu_hours_by_final_state},
                 "by_attempt_state": {k: str(v) for k, v in self.gpu_hours_by_attempt_state},
                 "whole_gpu_total": str(self.whole_gpu_hours),
@@ -135,6 +162,52 @@ def _exact_sums(keys: np.ndarray, values: np.ndarray) -> list[tuple[int, int]]:
     return list(zip(k[starts].tolist(), sums, strict=True))
 
 
+TIMED = (("progress_events", ("ts",)), ("bill_lines", ("charge_period_end",)))  # besides the jobs' own times
+
+
+def latest_fact_time(lake: Lake, jobs: pa.Table) -> datetime | None:
+    """The latest time any imported fact shows, as ``engine.asof.latest_fact_time`` reads it from the
+    same partitions: the jobs' submit / eligible / start / end (``jobs``: every row, as read), progress
+    events' ts, bill rows' ChargePeriodEnd (those columns only)."""
+    tables = [(jobs, ("submit", "eligible", "start", "end"))]
+    for table, names in TIMED:
+        for p in lake.partitions(table):
+            f = pq.ParquetFile(p)
+            have = [c for c in names if c in f.schema_arrow.names]
+            tables += [(f.read(columns=have), have)] if have else []
+    found = [pc.max(pc.cast(t[c], pa.timestamp("us", tz="UTC"))).as_py()
+             for t, names in tables for c in names
+             if t.num_rows and c in t.column_names and pa.types.is_timestamp(t[c].type)]
+    return max((v for v in found if v is not None), default=None)
+
+
+def _us(d: datetime) -> int:
+    return (d.astimezone(UTC) - EPOCH) // timedelta(microseconds=1)
+
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def _open_ends(lake: Lake, rows: np.ndarray, start: np.ndarray, cutoff: datetime | None) -> np.ndarray:
+    """The end, in µs, of each open attempt (``rows``: its row in the read table; ``start``: its µs)
+    as attribution cuts it without ``--as-of``: ``engine.asof.open_end`` (the export's Start + Elapsed,
+    else the cutoff). The jobs' ``extra`` (sacct's Elapsed) is read only when some attempt is open."""
+    from trainledger.engine.asof import open_end
+
+    extra = []
+    for p in lake.partitions("jobs"):
+        f = pq.ParquetFile(p)
+        col = f.read(columns=["extra"])["extra"] if "extra" in f.schema_arrow.names else \
+            pa.chunked_array([pa.nulls(f.metadata.num_rows, pa.string())])
+        extra.append(col.combine_chunks().cast(pa.string()))
+    extras = pa.concat_arrays(extra) if extra else pa.array([], pa.string())
+    out = np.empty(len(rows), dtype=np.int64)
+    for i, (r, st) in enumerate(zip(rows.tolist(), start.tolist(), strict=True)):
+        job = {"start": EPOCH + timedelta(microseconds=st), "extra": extras[r].as_py()}
+        out[i] = _us(open_end(job, cutoff, None)[0])
+    return out
+
+
 def clusters(lake: Lake) -> list[str]:
     """The cluster names the imported jobs give ("" for jobs that name none), sorted."""
     t = _read(lake)
@@ -142,8 +215,11 @@ def clusters(lake: Lake) -> list[str]:
 
 
 def job_summary(lake: Lake, cluster: str | None = None) -> JobSummary:
-    """The summary of every imported job, or (``cluster``) of one cluster's."""
+    """The summary of every imported job, or (``cluster``) of one cluster's; what has no end yet is
+    cut where ``attribute`` cuts it without ``--as-of`` (the latest fact: ``cutoff``)."""
     t = _read(lake)
+    cutoff = latest_fact_time(lake, t)  # every job's times, steps and other clusters' too
+    t = t.append_column("_row", pa.array(np.arange(t.num_rows, dtype=np.int64)))  # its row in the partitions
     if t.num_rows:
         t = t.filter(pc.invert(pc.fill_null(t["is_step"], False)))
     if cluster is not None and t.num_rows:
@@ -151,7 +227,8 @@ def job_summary(lake: Lake, cluster: str | None = None) -> JobSummary:
     n = t.num_rows
     if not n:
         empty = stats(np.array([]))
-        return JobSummary(0, 0, 0, 0, empty, empty, Decimal("0.000000"), (), Decimal("0.000000"))
+        return JobSummary(0, 0, 0, 0, empty, empty, Decimal("0.000000"), (), Decimal("0.000000"),
+                          cutoff=cutoff)
     key = pc.binary_join_element_wise(pc.fill_null(t["cluster"], ""), t["job_id"], "\x1f")
     job = pc.dictionary_encode(key).combine_chunks().indices.to_numpy()  # job number per row
     submit, start, end = _micros(t["submit"]), _micros(t["start"]), _micros(t["end"])
@@ -191,6 +268,10 @@ def job_summary(lake: Lake, cluster: str | None = None) -> JobSummary:
     waited = never & (ksub != NONE) & (ke != NONE)
     wait = (ke[waited] - ksub[waited]) / 1e6
 
+    is_open = started & (ke == NONE)
+    if is_open.any():  # cut where attribution cuts it, as the sheets charge it (R8-4)
+        ke = ke.copy()
+        ke[is_open] = _open_ends(lake, t["_row"].to_numpy()[kept][is_open], ks[is_open], cutoff)
     closed = started & (ke != NONE)
     # a share's text for each attempt: its gpu_share, else its whole GPUs
     gpus = pc.fill_null(t["gpus"], 0)
@@ -198,6 +279,18 @@ def job_summary(lake: Lake, cluster: str | None = None) -> JobSummary:
     shares = pc.dictionary_encode(share_text).combine_chunks()
     share_no, share_names = shares.indices.to_numpy()[kept], shares.dictionary.to_pylist()
     held = (ke - ks)[closed]
+    open_us = _share_us(share_no[is_open], (ke - ks)[is_open], share_names)
+    # queued GPU-hours, as the engine's queued stage counts them: the started attempts' queue, and the
+    # wait so far of each job still PENDING (eligible, else submit → the cutoff)
+    queue_us = _share_us(share_no[queued], np.maximum(ks[queued] - since[queued], 0), share_names)
+    word = pc.list_element(pc.split_pattern(pc.utf8_upper(pc.fill_null(t["state"], "")), " "), 0)
+    is_pending = pc.equal(word, "PENDING").to_numpy(zero_copy_only=False)[kept]  # the engine's run.state
+    cut_us = _us(cutoff) if cutoff is not None else NONE
+    pending = never & (ke == NONE) & (since != NONE) & is_pending & (cut_us > since)
+    pwait = cut_us - since[pending]
+    pending_us = _share_us(share_no[pending], pwait, share_names)
+    gave_up = never & (ke != NONE) & (since != NONE) & (ke > since)  # the engine counts it to its End
+    gave_up_us = _share_us(share_no[gave_up], ke[gave_up] - since[gave_up], share_names)
     by_state = _held_by(final_of_job[kjob[closed]], share_no[closed], held, state_names, share_names)
     by_own = _held_by(state_no[kept][closed], share_no[closed], held, state_names, share_names)
     devices = gpus.to_numpy()[kept][closed]
@@ -208,7 +301,7 @@ def job_summary(lake: Lake, cluster: str | None = None) -> JobSummary:
         jobs=n_jobs,
         attempts=len(kept),
         never_started=n_jobs - int(len(np.unique(kjob[started]))),
-        open_attempts=int((started & (ke == NONE)).sum()),
+        open_attempts=int(is_open.sum()),
         queue_seconds=stats(queue),
         never_started_wait_seconds=stats(wait),
         gpu_hours=total,
@@ -216,7 +309,18 @@ def job_summary(lake: Lake, cluster: str | None = None) -> JobSummary:
         whole_gpu_hours=hours(Decimal(whole_us) / 1_000_000),
         queue_from=(("eligible", from_eligible), ("submit", int(queued.sum()) - from_eligible)),
         gpu_hours_by_attempt_state=tuple(own_split.items()),
+        open_gpu_hours=hours(open_us / 1_000_000),
+        cutoff=cutoff,
+        pending_wait_seconds=stats(pwait / 1e6),
+        queued_gpu_hours=hours((queue_us + gave_up_us + pending_us) / 1_000_000),
+        pending_queued_gpu_hours=hours(pending_us / 1_000_000),
+        given_up_queued_gpu_hours=hours(gave_up_us / 1_000_000),
     )
+
+
+def _share_us(share: np.ndarray, us: np.ndarray, share_names: list[str]) -> Decimal:
+    """Exact GPU-µs: Σ share × µs (each share's sum of µs an exact int)."""
+    return sum((Decimal(share_names[k]) * v for k, v in _exact_sums(share, us)), Decimal(0))
 
 
 def _held_by(

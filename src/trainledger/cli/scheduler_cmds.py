@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC
 
 import click
 
@@ -14,8 +15,15 @@ TEXT = {
         "jobs": "jobs", "attempts": "attempts", "never_started": "never started",
         "open": "started, not ended", "queue": "queue (start − eligible, else − submit) over {n} started attempts",
         "wait": "never started, given up after waiting (submit → end), {n} jobs",
-        "wait_open": "never started and not given up: {n} jobs still pending (their wait so far has no end"
-                     " time)",
+        "wait_open": "never started, no end: {n} jobs whose wait is in no queued figure (not PENDING, no submit"
+                     " time, or eligible only after the cutoff)",
+        "wait_so_far": "still pending, waited so far (eligible, else submit → {cut}), {n} jobs",
+        "cutoff": "the cutoff {cut}: {why}",
+        "queued_h": "queued GPU-hours, as the sheets' queued rows count them (valued or not): {total} = started"
+                    " attempts' queue {started} + given up before starting {given_up} + still pending, to the"
+                    " cutoff {pending}",
+        "open_h": "of which {n} open attempts (started, not ended), each counted to where attribute cuts it"
+                  " (Start + Elapsed from the export, else the cutoff {cut}): {h}",
         "gpu_hours": "GPU-hours (fractional GPUs pro rata)",
         "whole": "if every GPU touched counted whole", "by_state": "by the job's final state",
         "by_attempt": "by each attempt's own end state (requeued, preempted, failed attempts apart)",
@@ -30,7 +38,14 @@ TEXT = {
         "jobs": "作业数", "attempts": "尝试数", "never_started": "从未启动",
         "open": "已启动未结束", "queue": "排队时长（启动 − 可调度时刻，无则 − 提交），{n} 次已启动尝试",
         "wait": "从未启动、等待后放弃（提交 → 结束）的作业，{n} 个",
-        "wait_open": "从未启动且未放弃：{n} 个作业仍在排队（至今的等待没有结束时间）",
+        "wait_open": "从未启动、无结束时间：{n} 个作业的等待不计入任何排队数字（非 PENDING、无提交时间，"
+                     "或截止时刻之后才可调度）",
+        "wait_so_far": "仍在排队、至今已等待（可调度时刻，无则提交 → {cut}）的作业，{n} 个",
+        "cutoff": "截止时刻 {cut}：{why}",
+        "queued_h": "排队卡时（与底稿排队行的计法相同，无论是否计价）：{total} = 已启动尝试的排队 {started}"
+                    " + 启动前放弃 {given_up} + 仍在排队、计至截止时刻 {pending}",
+        "open_h": "其中 {n} 次未结束的尝试（已启动未结束），各计至 attribute 的截止点"
+                  "（导出中的 Start + Elapsed，无则截止时刻 {cut}）：{h}",
         "gpu_hours": "卡时（分数 GPU 按比例）",
         "whole": "若按整卡计", "by_state": "按作业最终状态",
         "by_attempt": "按每次尝试自身的结束状态（重新排队、被抢占、失败的尝试单列）",
@@ -67,6 +82,7 @@ def _s(x) -> str:
 def jobs(ctx: click.Context, as_json: bool, cluster: str | None, lang: str | None) -> None:
     """Summary of imported scheduler jobs. / 已导入调度作业的汇总。"""
     from trainledger.analysis.jobs import clusters, job_summary
+    from trainledger.engine import asof
 
     lake, default = _lake(ctx)
     if cluster is not None and cluster not in (known := clusters(lake)):
@@ -77,6 +93,7 @@ def jobs(ctx: click.Context, as_json: bool, cluster: str | None, lang: str | Non
         click.echo(json.dumps(s.as_json(), ensure_ascii=False))
         return
     t = _lang(lang, default)
+    lang_no = 1 if (lang or default) == "zh-CN" else 0  # engine/asof.py WHY: (en, zh-CN)
     q, w = s.queue_seconds, s.never_started_wait_seconds
     click.echo(f"{t['jobs']}: {s.jobs}   {t['attempts']}: {s.attempts}   {t['never_started']}: {s.never_started}"
                f"   {t['open']}: {s.open_attempts}")
@@ -84,9 +101,20 @@ def jobs(ctx: click.Context, as_json: bool, cluster: str | None, lang: str | Non
                + t["p99"].format(p99=_s(q.p99)))
     if w.count:  # a wait is known only for jobs given up (an End); a pending job has none yet
         click.echo(f"{t['wait'].format(n=w.count)}: {t['stats'].format(mean=_s(w.mean), p50=_s(w.p50), p90=_s(w.p90))}")
-    if s.never_started > w.count:
-        click.echo(t["wait_open"].format(n=s.never_started - w.count))
+    p = s.pending_wait_seconds
+    cut = s.cutoff.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC") if s.cutoff else "–"
+    if p.count:  # the engine's queued figure counts their wait to the cutoff: so does this
+        click.echo(f"{t['wait_so_far'].format(cut=cut, n=p.count)}: "
+                   f"{t['stats'].format(mean=_s(p.mean), p50=_s(p.p50), p90=_s(p.p90))}")
+    if s.never_started > w.count + p.count:
+        click.echo(t["wait_open"].format(n=s.never_started - w.count - p.count))
+    if p.count or s.open_attempts:
+        click.echo("  " + t["cutoff"].format(cut=cut, why=asof.WHY[asof.LATEST_FACT][lang_no]))
+    click.echo(t["queued_h"].format(total=s.queued_gpu_hours, started=s.started_queued_gpu_hours,
+                                    given_up=s.given_up_queued_gpu_hours, pending=s.pending_queued_gpu_hours))
     click.echo(f"{t['gpu_hours']}: {s.gpu_hours}   ({t['whole']}: {s.whole_gpu_hours})")
+    if s.open_attempts:
+        click.echo("  " + t["open_h"].format(n=s.open_attempts, cut=cut, h=s.open_gpu_hours))
     for state, h in s.gpu_hours_by_final_state:
         click.echo(f"  {t['by_state']} {state}: {h}")
     if s.gpu_hours_by_attempt_state != s.gpu_hours_by_final_state:  # some attempt ended otherwise than its job

@@ -427,6 +427,7 @@ def queued_stage(facts: Facts, ctx: Context) -> StageOutput:
     used: dict[str, object] = {}  # the capacities' queued prices used, in order: their drawer rows
     unpriced: set[str] = set()  # capacities whose queued price-book entry has no price
     fallback_used = [False]  # set by made(): a run the cluster's gpu_item valued
+    unvalued = {"gpu_hours": Decimal(0), "jobs": 0, "never_started": 0}  # runs on no capacity, no gpu_item price
 
     def made() -> Iterator[CostLine]:  # the lines one at a time: many are held as columns, not objects (H12)
         for info in ctx.runs.values():
@@ -448,6 +449,10 @@ def queued_stage(facts: Facts, ctx: Context) -> StageOutput:
                     unpriced.add(cap_id)
             else:
                 fallback_used[0] = True
+                if price is None:
+                    unvalued["gpu_hours"] += gpu_h
+                    unvalued["jobs"] += 1
+                    unvalued["never_started"] += info.run.started_at is None
             rng = (AmountRange(*(valuation(gpu_h * p, run_currency) for p in (run_price.low, run_price.price,
                                                                                run_price.high)), run_currency)
                    if run_price else AmountRange.zero(run_currency))
@@ -468,8 +473,14 @@ def queued_stage(facts: Facts, ctx: Context) -> StageOutput:
                                             replace(price, evidence=Evidence.ASSUMED), "gpu_hour"))
     assumptions.extend(used.values())
     if price is None and fallback_used[0]:  # only when there are queued GPU-hours to value: no jobs, no warning
-        problems.append(Problem("unpriced_queue", "queued GPU-hours are counted but not valued: set"
-                                " cluster.gpu_item to a price-book entry", {"item": item}))
+        h = format(unvalued["gpu_hours"].quantize(Decimal("0.0001")) + 0, "f")
+        problems.append(Problem(
+            "unpriced_queue", f"{h} queued GPU-hours of {unvalued['jobs']} job(s) that no [[capacity]] holds"
+            f" ({unvalued['never_started']} never started, so they name no node) are counted but not valued;"
+            " a capacity's jobs are valued at its queued price: set cluster.gpu_item to a price-book entry, or"
+            " give the cluster a [[capacity]] pool (cluster = NAME) that holds its jobs without nodes",
+            {"item": item, "gpu_hours": h, "jobs": unvalued["jobs"], "never_started": unvalued["never_started"],
+             "capacities": bool(on_capacity)}))
     for cap_id in sorted(unpriced):
         problems.append(Problem("unpriced_capacity_queue", f"capacity {cap_id}: its jobs' queued GPU-hours are"
                                 " counted but not valued: its price-book entry has no price on the day — add"

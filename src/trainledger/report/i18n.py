@@ -58,6 +58,15 @@ TEXT: dict[str, tuple[str, str]] = {
                              " the split's rounding (under two minor units per cost line)",
                              "每卡时单价：即账单单价；金额 ÷ 卡时与之相差的只是分摊的舍入"
                              "（每条成本行不到两个最小货币单位）"),
+    "queued_hours_check": ("queued GPU-hours (waiting, no GPU held; not in the runs' hours): valued {valued} +"
+                           " not valued {not_valued} = {queued}; the queued price per GPU-hour is over the valued"
+                           " hours only",
+                           "排队卡时（等待中，未占用 GPU；不计入运行占用）：已计价 {valued} + 未计价 {not_valued}"
+                           " = {queued}；排队的每卡时单价只按已计价的卡时计算"),
+    "price_split_row": ("{row}: {amount} is the sum of {lines} cost lines, each rounded to the minor unit on its"
+                        " own; price per GPU-hour × GPU-hours = {product} (the difference is that rounding)",
+                        "{row}：{amount} 是 {lines} 条成本行之和，每条各自舍入到最小货币单位；"
+                        "每卡时单价 × 卡时 = {product}（差额即为该舍入）"),
     "hours_check": ("GPU-hours conserve: valued {valued} + not valued {not_valued} = the runs' {runs}",
                     "卡时守恒：已计价 {valued} + 未计价 {not_valued} = 运行占用 {runs}"),
     "not_valued": ("not valued", "未计价"),

@@ -243,9 +243,14 @@ CATALOGUE: dict[str, dict[str, tuple[str, str]]] = {
              "请把 gpus 设为资源池实际的卡数，或检查作业清单"),
     },
     "unpriced_queue": {
-        EN: ("queue not valued", "queued GPU-hours are counted but not valued: set cluster.gpu_item to a"
-             " price-book entry"),
-        ZH: ("排队未估值", "排队的 卡时已计数但未估值：请把 cluster.gpu_item 设为价格表中的条目"),
+        EN: ("queue not valued", "{gpu_hours} queued GPU-hours of {jobs} job(s) that no [[capacity]] holds"
+             " ({never_started} never started, so they name no node) are counted but not valued; a capacity's"
+             " jobs are valued at its queued price: set cluster.gpu_item to a price-book entry, or give the"
+             " cluster a [[capacity]] pool (cluster = NAME) that holds its jobs without nodes"),
+        ZH: ("排队未估值", "{jobs} 个不属于任何 [[capacity]] 的作业（其中 {never_started} 个从未启动，未分配节点）"
+             "的 {gpu_hours} 排队卡时已计数但未估值；容量上的作业按该容量的排队单价估值："
+             "请把 cluster.gpu_item 设为价格表中的条目，或为该集群配置一个 [[capacity]] 资源池"
+             "（cluster = 名称），以容纳未分配节点的作业"),
     },
     "steps_workers_mismatch": {
         EN: ("steps of another worker count", "job {job_id}: the per-worker step times tied to it (steps job"

@@ -202,6 +202,32 @@ def _compute_prices(rows: list[dict[str, Any]]) -> list[str]:
                          if r.get("price_per_gpu_hour") else None for r in rows])
 
 
+def compute_notes(s: dict[str, Any], lang: str) -> list[str]:
+    """The notes under the compute table: the queued hours valued and not (a queued row's price is over
+    its valued hours only, R8-3), and, for each row whose price is the bill's or rate card's while its
+    amount is per-line rounded shares (``split_rounding``), what price × GPU-hours gives (R8-5)."""
+    notes: list[str] = []
+    h = s.get("compute_hours") or {}
+    if fmt.dec(h.get("queued_gpu_hours")):  # some queued hours (none: "0.0000"; a sheet before: absent)
+        notes.append(t("queued_hours_check", lang).format(
+            valued=Figures.hours(h["queued_valued_gpu_hours"]),
+            not_valued=Figures.hours(h["queued_not_valued_gpu_hours"]), queued=Figures.hours(h["queued_gpu_hours"])))
+    for r in s.get("compute_by_state", []):
+        price, amounts = r.get("price_per_gpu_hour"), r.get("amounts")
+        if not isinstance(price, dict) or not price.get("split_rounding") or not isinstance(amounts, list):
+            continue
+        p, hours = fmt.dec(price.get("amount")), fmt.dec(r.get("gpu_hours"))
+        got = fmt.dec(amounts[0].get("expected")) if len(amounts) == 1 and isinstance(amounts[0], dict) else None
+        if p is None or hours is None or got is None:
+            continue  # a withheld price or amount: nothing to say it against
+        cur = price["currency"]
+        row = f"{v(r['state'], lang)} · {v(r['basis'], lang)}"
+        notes.append(t("price_split_row", lang).format(
+            row=row, amount=fmt.money(got, cur, exact=r["basis"] in CASH), lines=price.get("split_lines", "—"),
+            product=fmt.money((p * hours).quantize(minor_quantum(cur)), cur)))
+    return notes
+
+
 def cause_text(cause: str | None, evidence: str | None, lang: str) -> str:
     """A cause with its evidence when it is only suggested: ``infra fault (assumed)``."""
     if not cause:
@@ -333,6 +359,7 @@ def to_markdown(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
         out += ["", "_" + L("hours_check").format(valued=f.hours(h["valued_gpu_hours"]),
                                                   not_valued=f.hours(h["not_valued_gpu_hours"]),
                                                   runs=f.hours(h["runs_gpu_hours"])) + "_"]
+    out += [line for n in compute_notes(s, lang) for line in ("", f"_{_inline(n)}_")]
     if s.get("compute_efficiency"):
         out += ["", f"### {L('efficiency')}", ""]
         # unclassified hours (no progress signal) are outside the share's base: a column when there are any
@@ -480,6 +507,7 @@ def to_html(s: dict[str, Any], lang: str = "en", role: str = ADMIN) -> str:
                        an=lambda x: assumption_name(x, lang), zh=lang.lower().startswith("zh"),
                        gib=f.gib, hours=f.hours, amount=f.amount, pairs=f.pairs, share=f.share,
                        cash=lambda basis: basis in CASH, range_text=lambda a: _range_text(a, f),
+                       compute_notes=lambda: compute_notes(s, lang),
                        figure_notes=lambda: rounding_notes(s, lang) + ([f.note()] if f.note() else []),
                        problem_groups=lambda: problem_groups(s, lang), by_basis=f.by_basis, valued=f.valued,
                        cause=lambda c, e: cause_text(c, e, lang), number=f.number, unit_price=prim.unit_price,

@@ -92,6 +92,7 @@ def compute_view(lines: list[CostLine], runs, hours_by_state: dict, exact_range)
     """(compute_by_state rows, hours check). ``exact_range(AmountRange, exact)`` formats money."""
     money: dict[tuple[str, str, bool], dict[str, Any]] = {}
     held: dict[str, Decimal] = defaultdict(Decimal)
+    queued: dict[str, Decimal] = {"valued": Decimal(0), "not_valued": Decimal(0)}  # waiting: no GPU held
     cash_rows = {(ln.provenance.source_sha256, ln.provenance.row) for ln in lines
                  if ln.category == "compute" and ln.basis in CASH_BASES}
     for ln in lines:
@@ -99,10 +100,14 @@ def compute_view(lines: list[CostLine], runs, hours_by_state: dict, exact_range)
             continue
         second = ln.basis is Basis.EFFECTIVE_COST  # the bill's second view of its rows
         covered = second and (ln.provenance.source_sha256, ln.provenance.row) not in cash_rows
-        key = (ln.detail, str(ln.basis), covered)
+        unpriced = ln.reason.startswith("not_valued")  # a quantity with no price is not 0.00
+        # a queued hour with no price is its own row: the price per GPU-hour is over the valued hours only
+        key = (ln.detail, str(ln.basis), covered, unpriced and ln.basis is Basis.QUEUED)
         m = money.setdefault(key, {"amounts": {}, "gpu_hours": None, "evidence": set(), "priced": False, "pairs": [],
                                    "view": second and not covered})
-        if not ln.reason.startswith("not_valued"):  # a quantity with no price is not 0.00
+        if ln.basis is Basis.QUEUED and ln.quantity is not None and ln.unit == "gpu_hour":
+            queued["not_valued" if unpriced else "valued"] += ln.quantity
+        if not unpriced:
             m["priced"] = True
             prev = m["amounts"].get(ln.currency)
             m["amounts"][ln.currency] = ln.amount if prev is None else prev + ln.amount
@@ -114,14 +119,15 @@ def compute_view(lines: list[CostLine], runs, hours_by_state: dict, exact_range)
                 held[ln.detail] += ln.quantity
     runs_h = run_hours(runs, hours_by_state)
     rows = []
-    for (state, basis, covered), m in money.items():
+    for (state, basis, covered, _), m in money.items():
         cash = Basis(basis) in CASH_BASES
         amounts = [exact_range(m["amounts"][c], cash) for c in sorted(m["amounts"])]
         price = None
         if m["gpu_hours"] and len(m["amounts"]) == 1 and state not in MONEY_ONLY:
             (cur, r), = m["amounts"].items()
             shown, rounded = bill_price(r.expected, m["gpu_hours"], m["pairs"], cur)
-            price = {"amount": format(shown, "f"), "currency": cur} | ({"split_rounding": True} if rounded else {})
+            price = {"amount": format(shown, "f"), "currency": cur} | (
+                {"split_rounding": True, "split_lines": len(m["pairs"])} if rounded else {})
         hours = None if m["view"] else m["gpu_hours"]  # the view's hours are its cash rows': counted there
         rows.append({"state": state, "basis": basis, "gpu_hours": qty(hours), "amounts": amounts,
                      "price_per_gpu_hour": price, "evidence": sorted(m["evidence"]), "valued": m["priced"]}
@@ -135,12 +141,16 @@ def compute_view(lines: list[CostLine], runs, hours_by_state: dict, exact_range)
             rows.append({"state": state, "basis": "not_valued", "gpu_hours": qty(gap), "amounts": [],
                          "price_per_gpu_hour": None, "evidence": ["assumed"], "valued": False})
     order = {s: i for i, s in enumerate(STATE_ORDER)}
-    rows.sort(key=lambda r: (order.get(r["state"], len(order)), r["state"], r["basis"], bool(r.get("covered"))))
+    rows.sort(key=lambda r: (order.get(r["state"], len(order)), r["state"], r["basis"], bool(r.get("covered")),
+                             not r["valued"]))
     total_runs = sum(runs_h.values(), Decimal(0))
     valued = sum(held.values(), Decimal(0))
     check = {"runs_gpu_hours": qty(total_runs), "valued_gpu_hours": qty(valued),
              "not_valued_gpu_hours": qty(not_valued),
              "difference": qty(total_runs - valued - not_valued)}
+    check |= {"queued_gpu_hours": qty(queued["valued"] + queued["not_valued"]),  # waiting: not the runs' held
+              "queued_valued_gpu_hours": qty(queued["valued"]),
+              "queued_not_valued_gpu_hours": qty(queued["not_valued"])}
     return rows, check
 
 

@@ -54,7 +54,7 @@ from trainledger.report.access import for_role
 from trainledger.report.field_kinds import line_withheld
 from trainledger.report.i18n import assumption_name
 from trainledger.report.i18n import t as _t
-from trainledger.report.render import in_seed_order
+from trainledger.report.render import compute_notes, in_seed_order
 from trainledger.report.xlsx_cache import Workbook
 from trainledger.report.xlsx_text import L
 
@@ -363,8 +363,12 @@ def _summary(b: Book, s: dict, last: int, hidden: set | frozenset = frozenset(),
         b.text(ws, row + 1, 2, r.get("basis"))
         b.number(ws, row + 1, 3, r.get("gpu_hours"), "#,##0.00")
         covered = f", {H('commitment_covered')}" if r.get("covered") else ""
-        b.text(ws, row + 1, 4, f"{b.vocab(r.get('state'))} ({b.vocab(r.get('basis'))}{covered})")
+        unvalued = "" if r.get("valued", True) else f", {b.said(_t('not_valued', 'en'), _t('not_valued', 'zh-CN'))}"
+        b.text(ws, row + 1, 4, f"{b.vocab(r.get('state'))} ({b.vocab(r.get('basis'))}{covered}{unvalued})")
     last = row + 1
+    # the queued hours valued and not, and what price × GPU-hours gives where lines were rounded apart
+    for at, (en, zh) in enumerate(zip(compute_notes(s, "en"), compute_notes(s, "zh-CN"), strict=True), last + 2):
+        b.text(ws, at, 1, b.said(en, zh))
     if last >= first:
         ch = BarChart()
         ch.type, ch.title = "col", H("chart_hours")
