@@ -83,6 +83,31 @@ bill stage 2,505 MB, queued stage 2,775 MB (engine 142 CPU-s; before: 4,250 MB),
 (it starts at 2,722 MB): the whole ``attribute`` 3,860 MB peak, 675 CPU-s at load ~16-20 — under 4 GB,
 now the precompute's (the summary's facts and hours columns read back, one text object a value, and
 one batch's lines as objects).
+
+Measured 2026-12-02 (session 22, load 7-10 on 2 cores; in-process probe, one run each, before and after on
+copies of one workspace): pyarrow's pool (mimalloc) kept the lake's and the engine's freed Arrow pages
+(147 MB at 100k: an anonymous region /proc/self/smaps shows, ``total_allocated_bytes`` 0), which no
+Python object can reuse; ``attribute`` now hands them back (engine/memory.py) after the lake's rows and
+after the result are freed. The whole run's peak is the largest stage's (before: the last stage's, as
+clear_refs reset the high-water mark; each stage now also says the RSS it starts at):
+
+  | 1M jobs (peak MB / CPU-s) | main | after the release |
+  |---|---|---|
+  | engine | 2,750 / 125 | 2,748 / 96 |
+  | summary | 2,769 / 24 | 2,246 / 17 |
+  | ledger write | 3,467 / 89 | 3,168 / 73 |
+  | sheet precompute | 3,874 / 273 (starts at 2,722) | 3,360 / 259 (starts at 1,619) |
+  | whole ``attribute`` | 3,874 | 3,360 |
+
+100k: summary 612 → 513 MB, ledger write 697 → 646, precompute 679 → 575 (starts 544 → 422). The
+precompute's own CPU (standalone on one attributed 100k workspace): 22.9 → 19.1 s, from dumping long
+maps and lists a slice per ``json.dumps`` call, rows fetched as tuples and the verify's fingerprints
+inlined. ``attribute --json``, the five sheets' JSON, the stored lines / runs rows, the lines / runs /
+summary digests and the precomputed files are byte-identical to main's at 100k. At 1M the precompute
+still grows ~1.7 GB from its start (a batch's figure objects and the summary's run columns): the next cut.
+1M with the precompute's CPU changes too (one run): engine 2,758 MB / 88 s, summary 2,247 / 16, ledger write
+3,185 / 71, precompute 3,269 MB / 198 CPU-s (main 273): whole peak 3,269 MB; ``attribute --json`` the same
+bytes as the run with the release alone.
 """
 
 from __future__ import annotations
@@ -176,8 +201,10 @@ STAGES = (("trainledger.engine:Facts.from_lake", "facts"), ("trainledger.engine:
 
 
 def probe(stages=STAGES) -> list:
-    """Wrap each stage of ``attribute`` to record (label, CPU-s, peak RSS MB during it); the peak is
-    reset before each stage (``/proc/self/clear_refs``), so each is that stage's own high-water mark."""
+    """Wrap each stage of ``attribute`` to record (label, CPU-s, peak RSS MB during it, RSS MB at its
+    start); the peak is reset before each stage (``/proc/self/clear_refs``), so each is that stage's own
+    high-water mark — and the process's ``ru_maxrss`` only the last stage's: the whole run's peak is the
+    largest of the stages' (``_child``)."""
     import importlib
 
     records = []
@@ -195,12 +222,14 @@ def probe(stages=STAGES) -> list:
                     f.write("5")
             except OSError:
                 pass
+            start = status("VmRSS")
             r0 = resource.getrusage(resource.RUSAGE_SELF)
             try:
                 return fn(*a, **k)
             finally:
                 r1 = resource.getrusage(resource.RUSAGE_SELF)
-                records.append((label, r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime, status("VmHWM")))
+                records.append((label, r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime, status("VmHWM"),
+                                start))
         setattr(owner, name, timed)
 
     for where, label in stages:
@@ -222,8 +251,8 @@ if sys.argv[1] == "attribute":
 sys.argv = ['trainledger'] + sys.argv[1:]
 try: main()
 except SystemExit: pass
-for label, cpu, peak in stages or ():
-    print('STAGE', label, '|', cpu, '|', peak, file=sys.stderr)
+for label, cpu, peak, start in stages or ():
+    print('STAGE', label, '|', cpu, '|', peak, '|', start, file=sys.stderr)
 print('PEAK', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
 """
 
@@ -258,9 +287,11 @@ def _child(args: list[str], ws: Path, guard_mb: int = 0) -> tuple[float, float, 
         err.seek(0)
         text = err.read() + (f"\nKILLED by the memory guard at {killed} MB (> {guard_mb} MB)" if killed else "")
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    peak = next((int(x.split()[1]) for x in text.splitlines() if x.startswith("PEAK")), 0) / 1024 or killed
-    stages = [(a.split(" ", 1)[1].strip(), float(b), int(c)) for a, b, c in
+    stages = [(a.split(" ", 1)[1].strip(), float(b), int(c), int(d)) for a, b, c, d in
               (x.split("|") for x in text.splitlines() if x.startswith("STAGE "))]
+    last = next((int(x.split()[1]) for x in text.splitlines() if x.startswith("PEAK")), 0) / 1024
+    # clear_refs reset the high-water mark before each stage: the run's peak is the largest stage's
+    peak = max([last, *(p for _l, _c, p, _s in stages)]) or killed
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return cpu, peak, stages, text
 
@@ -284,7 +315,8 @@ def main(sizes: list[int] | None = None) -> list[tuple[str, float, str]]:
             results += [(f"import slurm+focus {jobs:,} jobs CPU", imp[0][0] + imp[1][0], "s"),
                         (f"attribute {jobs:,} jobs CPU", cpu, "s"),
                         (f"attribute {jobs:,} jobs peak RSS", peak, "MB")]
-            results += [(f"  {label} CPU / peak RSS", c, f"s  {p:,} MB") for label, c, p in stages]
+            results += [(f"  {label} CPU / peak RSS", c, f"s  {p:,} MB (starts at {st:,} MB)")
+                        for label, c, p, st in stages]
             results += [(f"attribute {jobs:,} jobs per job", 1000 * cpu / jobs, "ms"),
                         (f"attribute {jobs:,} jobs RSS per job", 1024 * peak / jobs, "KB")]
     return results

@@ -71,3 +71,22 @@ def test_the_streamed_table_digest_is_the_digest_of_the_fingerprints(demo_copy):
             fps = figures.table_fingerprints(conn, name)
             assert len(fps) > 1
             assert figures.table_digest(conn, name) == (figures.digest_of(fps), len(fps))
+
+
+@pytest.mark.parametrize("n", [0, 1, precompute.SMALL, precompute.SMALL + 1, precompute.SLICE, precompute.SLICE + 1,
+                               2 * precompute.SLICE, 2 * precompute.SLICE + 7])
+def test_long_maps_and_lists_dumped_a_slice_at_a_time_are_the_plain_text(n):
+    body = {"m": {f"r{i}": {"a": [str(i), None], "zh": "等待"} for i in range(n)},
+            "l": [[i, {"x": i}] for i in range(n)], "deep": {"k": [{"m": {str(i): i for i in range(n)}}]}}
+    assert "".join(precompute._pieces(body, 3)) == json.dumps(body, separators=(",", ":"))
+    assert precompute._gzip_json(body) == plain(body)
+
+
+def test_shared_tuples_with_their_keys_are_the_shared_mappings():
+    keys = ("source_sha256", "low", "expected", "high", "n")
+    rows = [("".join(["cd"] * 32), Decimal("2.50"), Decimal("2.50"), Decimal("2.5"), i) for i in range(3)]
+    out = list(precompute._shared(iter(rows), keys))
+    assert out == list(precompute._shared(dict(zip(keys, r, strict=True)) for r in rows))
+    assert out[0] == {"source_sha256": "cd" * 32, "low": Decimal("2.50"), "expected": Decimal("2.50"),
+                      "high": Decimal("2.5"), "n": 0}
+    assert out[2]["source_sha256"] is out[0]["source_sha256"] and out[0]["expected"] is out[0]["low"]

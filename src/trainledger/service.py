@@ -361,7 +361,7 @@ class Workspace:
         then freed before the sheets' precompute (which reads the ledger back), so the two are never
         resident together — at 1M job attempts the result's runs alone are ~1.5 GB (H12); None is
         returned then."""
-        from trainledger.engine import Facts, attribute
+        from trainledger.engine import Facts, attribute, memory
         from trainledger.engine.asof import data_day
         from trainledger.report.freshness import snapshot
 
@@ -374,6 +374,7 @@ class Workspace:
         result = replace(result, problems=result.problems + tuple(self.quarantine_problems())
                          + tuple(self._occupancy_problems(result)) + tuple(self.lake_problems()))
         del facts  # the lake's rows are not needed past here: their memory goes to the ledger write
+        memory.release()  # ... once the Arrow pool gives it back (engine/memory.py; issue 7)
         dated = {"as_of": as_of.isoformat()} | ({"as_of_time": as_of_time.isoformat()} if as_of_time else {})
         # the summary's only reference is the write's: it is freed once its JSON is made (H12);
         # the precompute reads the stored one back
@@ -386,6 +387,7 @@ class Workspace:
         if report is not None:
             report(result)
             del result
+            memory.release()  # the result's memory, and Arrow's, to the precompute (engine/memory.py)
             self._after_attribution()
             return None
         self._after_attribution()

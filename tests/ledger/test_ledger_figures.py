@@ -194,3 +194,23 @@ def test_runs_inserted_behind_the_ledgers_back_are_found(seeded, db_url):
                                        state="COMPLETED", gpus=8))
     (p,) = seeded.verify_figures()[0]
     assert "1 runs that no audited write recorded" in p
+
+
+def test_the_inlined_row_fingerprint_is_the_fingerprint():
+    """``table_digest`` fingerprints a row's tuple (``_row_fingerprint``): the same text as ``fingerprint``
+    of its mapping, for every type a column holds, a later column's null left out and any other null kept."""
+    from datetime import UTC, datetime, timedelta, timezone
+    from decimal import Decimal
+
+    from trainledger.ledger import figures
+
+    cols = ("a", "gpu_share", "b", "c", "d", "e", "f", "g", "h", "import_key")
+    rows = [
+        ("训练", None, Decimal("1.10"), 7, True, None, datetime(2026, 11, 1, 8, tzinfo=timezone(timedelta(hours=8))),
+         {"k": [1, "x"]}, "", None),
+        ("", Decimal("0.5"), Decimal("-0E-8"), -3, False, "x", datetime(2026, 11, 1, tzinfo=UTC), None, "é" * 3, "k1"),
+    ]
+    later = frozenset(i for i, c in enumerate(cols) if c in figures.LATER_COLUMNS)
+    for row in rows:
+        assert figures._row_fingerprint(row, later) == figures.fingerprint(dict(zip(cols, row, strict=True)), cols)
+    assert figures._row_fingerprint(rows[0], later) != figures._row_fingerprint(rows[0], frozenset())

@@ -61,6 +61,7 @@ Data flow (``attribute``)::
     guard.py        Stage (a name, its function, the cash it owes); a stage that raises → a stage_failed
                     problem and its declared fallback (its cash unattributed); the run goes on
     history.py      actual/effective ratios of finished batches (calibrates the estimator)
+    memory.py       freed Arrow / heap pages back to the system between ``attribute``'s stages
     frame/          the bill stage's split as Ibis expressions (DuckDB, Spark); tested against this one
 
 The bill stage runs on the workspace's ``engine.backend`` (DuckDB by default, Spark, or this

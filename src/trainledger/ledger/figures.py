@@ -158,18 +158,46 @@ def table_fingerprints(conn: Any, name: str) -> list[str]:
 
 def table_digest(conn: Any, name: str) -> tuple[str, int]:
     """(``digest_of(table_fingerprints(conn, name))``, row count), fed a fingerprint at a time: no
-    list of every row's fingerprint is held (2.6M at 1M job attempts, H12)."""
+    list of every row's fingerprint is held (2.6M at 1M job attempts, H12). The rows come as tuples in
+    ``columns_of`` order and each is fingerprinted by ``_row_fingerprint`` (``fingerprint`` inlined:
+    the same text, ~2x faster: the precompute verifies every row, issue 7)."""
     from sqlalchemy import select
 
     from trainledger.ledger import schema
 
     table = getattr(schema, name)
     cols = columns_of(name)
+    later = frozenset(i for i, c in enumerate(cols) if c in LATER_COLUMNS)
     h, n = hashlib.sha256(), 0
-    for m in conn.execute(select(table).order_by(table.c.id).execution_options(yield_per=65_536)).mappings():
-        h.update(b"\n" + fingerprint(m, cols).encode("ascii") if n else fingerprint(m, cols).encode("ascii"))
+    q = select(*(table.c[c] for c in cols)).order_by(table.c.id).execution_options(yield_per=65_536)
+    for row in conn.execute(q):
+        fp = _row_fingerprint(row, later).encode("ascii")
+        h.update(b"\n" + fp if n else fp)
         n += 1
     return h.hexdigest(), n
+
+
+def _row_fingerprint(row: Sequence[Any], later: frozenset[int]) -> str:
+    """``fingerprint`` of a row given as its values in column order (``later``: the indexes of
+    ``LATER_COLUMNS``), ``_field``'s cases inlined for the common types."""
+    parts = []
+    add = parts.append
+    for i, v in enumerate(row):
+        t = type(v)
+        if t is str:
+            add(f"{len(v) + 1}:s{v}")
+        elif v is None:
+            if i not in later:
+                add("-")
+        elif t is Decimal:
+            text = str(v)
+            add(f"{len(text) + 1}:d{text}")
+        elif t is int:
+            text = str(v)
+            add(f"{len(text) + 1}:i{text}")
+        else:
+            add(_field(v))
+    return sha256(",".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:FP_LEN]
 
 
 def columns_of(name: str) -> tuple[str, ...]:

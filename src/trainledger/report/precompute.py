@@ -42,6 +42,7 @@ import shutil
 import zlib
 from collections.abc import Iterator
 from decimal import Decimal
+from itertools import islice
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -87,10 +88,10 @@ def write(wsp) -> dict[str, Any] | None:
         tmp.mkdir(parents=True)
         sheets = {}
         for b in ledger.list_batches():
-            lines = [cost_line_from(m) for m in _shared(conn.execute(
-                select(cost_lines).where(cost_lines.c.batch_id == b.id).order_by(cost_lines.c.id)).mappings())]
-            its_runs = [run_from(m) for m in _shared(conn.execute(
-                select(runs).where(runs.c.batch_id == b.id).order_by(runs.c.batch_id, runs.c.id)).mappings())]
+            lines = [cost_line_from(m) for m in _rows(
+                conn, select(cost_lines).where(cost_lines.c.batch_id == b.id).order_by(cost_lines.c.id))]
+            its_runs = [run_from(m) for m in _rows(
+                conn, select(runs).where(runs.c.batch_id == b.id).order_by(runs.c.batch_id, runs.c.id))]
             body = batch_figures(lines, its_runs, summary, latest["id"], facts, shared)
             data = _gzip_json(body)
             (tmp / _name(b.id)).write_bytes(data)
@@ -131,16 +132,36 @@ def _summary_for_sheets(conn, attribution_id: int, keys: tuple[str, ...]) -> dic
     return out
 
 
+SMALL = 64  # a dict or list of at most this many items is walked item by item (one of them may be large)
+SLICE = 512  # a longer one's items are dumped this many at a time: one ``json.dumps`` call per slice
+
+
 def _pieces(value: Any, depth: int = 2) -> Iterator[str]:
-    """``json.dumps(value, separators=(",", ":"))`` in pieces: a dict's or list's items one at a time
-    down to ``depth`` (a batch's per-run maps are ~100 MB of JSON at 1M job attempts, H12)."""
+    """``json.dumps(value, separators=(",", ":"))`` in pieces: a short dict or list item by item, down to
+    ``depth``; a long one (a batch's per-run maps: ~100 MB of JSON at 1M job attempts, H12) ``SLICE``
+    items per ``json.dumps`` call — the same text, as the C encoder writes a container as its items joined
+    by commas, with a small piece per call (~2 µs of it per call, not ~10 µs: issue 7)."""
     if depth and type(value) is dict and all(type(k) is str for k in value):
+        if len(value) > SMALL:
+            items, sep = iter(value.items()), ""
+            yield "{"
+            while part := dict(islice(items, SLICE)):
+                yield sep + json.dumps(part, separators=(",", ":"))[1:-1]
+                sep = ","
+            yield "}"
+            return
         yield "{"
         for i, (k, v) in enumerate(value.items()):
             yield ("," if i else "") + json.dumps(k) + ":"
             yield from _pieces(v, depth - 1)
         yield "}"
     elif depth and type(value) is list:
+        if len(value) > SMALL:
+            yield "["
+            for i in range(0, len(value), SLICE):
+                yield ("," if i else "") + json.dumps(value[i:i + SLICE], separators=(",", ":"))[1:-1]
+            yield "]"
+            return
         yield "["
         for i, v in enumerate(value):
             if i:
@@ -168,14 +189,16 @@ def _gzip_json(body: dict) -> bytes:
     return b"".join(out)
 
 
-def _shared(rows) -> Iterator[dict[str, Any]]:
+def _shared(rows, keys: tuple[str, ...] | None = None) -> Iterator[dict[str, Any]]:
     """The rows with each repeated text one object (a batch's lines name a few source files, rules,
     states and units, each read back as a new string per row) and a row's equal Decimals one object
-    (an exact line's low, expected and high): the same values, ~0.6 KB less per line held (H12)."""
+    (an exact line's low, expected and high): the same values, ~0.6 KB less per line held (H12).
+    With ``keys`` the rows are tuples of those columns' values (a query's result as it comes: no
+    mapping per row, issue 7); else mappings."""
     texts: dict[str, str] = {}
     for m in rows:
         row, last = {}, None
-        for k, v in m.items():
+        for k, v in (m.items() if keys is None else zip(keys, m, strict=True)):
             if type(v) is str:
                 v = texts.setdefault(v, v)
             elif type(v) is Decimal:
@@ -184,6 +207,12 @@ def _shared(rows) -> Iterator[dict[str, Any]]:
                 last = v
             row[k] = v
         yield row
+
+
+def _rows(conn, query) -> Iterator[dict[str, Any]]:
+    """``query``'s rows as dicts with their repeated values shared (``_shared``), fetched as tuples."""
+    result = conn.execute(query)
+    return _shared(result, tuple(result.keys()))
 
 
 def recorded(ledger) -> dict[str, Any] | None:
