@@ -228,10 +228,10 @@ def status(ctx, batch, as_json, lang, role) -> None:
             click.echo(f"  ! {freshness.note(st['stale'], lang)}")
         w, mtok = st["work"], unit_text("Mtoken", lang)  # 百万 token in zh-CN, as the pages say
         if w.get("known", True):
-            click.echo(f"  {t('work_done', lang)}: {w['done']} / {w['expected']} {mtok}")
+            click.echo(f"  {t('work_done', lang)}: {_h(w['done'])} / {_h(w['expected'])} {mtok}")
         else:
             key = "zh-CN" if lang.startswith("zh") else "en"
-            click.echo(f"  {t('work_done', lang)}: {t('unknown', lang)} / {w['expected']} {mtok}"
+            click.echo(f"  {t('work_done', lang)}: {t('unknown', lang)} / {_h(w['expected'])} {mtok}"
                        f" ({w['why_unknown'][key]})")
         click.echo(f"  {t('rounds', lang)}: {rounds_text(st['rounds'], lang)}")
         for k in ("plan", "ac", "ev", "eac"):
